@@ -1,0 +1,33 @@
+"""`pulyacalc settle SHEET`: settle a finished paper sheet."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from ..cli import ConventionOpt, Format, FormatOpt, PriceOpt, RoundingOpt, app, emit, parse_price, reports_problems
+
+
+@app.command()
+@reports_problems
+def settle(
+    sheet: Annotated[str, typer.Argument(help="The paper sheet as YAML (see INTERFACE.md), or - for stdin.")],
+    convention: ConventionOpt = None,
+    format: FormatOpt = Format.table,
+    whist_price: PriceOpt = None,
+    rounding: RoundingOpt = None,
+) -> None:
+    """Settle a paper sheet: pools to the mountain, amnesty, average mountain, whists, total."""
+    from ..logread import convention_for
+    from ..settlement import settle as do_settle
+    from ..sheetfile import read_sheet
+    from .score import render_report
+
+    price = parse_price(whist_price)
+    paper = read_sheet(sheet)
+    conv = convention_for(paper.header, convention)
+    rnd = rounding.value if rounding is not None else conv.rounding
+    target = paper.header.pool if paper.header.pool is not None else conv.pool_target
+    result = do_settle(paper.sheet, conv, target, rnd, price)
+    emit(render_report(format, conv, target, paper.sheet, result))

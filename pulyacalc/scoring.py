@@ -1,0 +1,402 @@
+"""Scoring: a pure fold over deals.  Each deal becomes entries — who writes how much,
+where, under which rule (``rulebook``) and with what arithmetic — and the entries are
+added to the sheet.  Rendering and settlement only read the result.
+
+RULES.md §2 section by section: ``_unplayed`` 2.1, ``_half_whist`` 2.2, ``_played`` 2.3,
+``_misere`` 2.4, ``_raspasy_mountain`` 2.5, ``_raspasy_whists`` 2.6, progression 2.7 in
+``Scorer.feed``, pool closing and help 2.8 in ``_place``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .convention import Convention
+from .errors import Problems
+from .model import Amount, Deal, Header, Play
+from .table import Resolved, Seats, resolve
+
+POOL, MOUNTAIN, WHISTS = "pool", "mountain", "whists"
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One thing written on the sheet."""
+
+    deal: int
+    rule: str
+    player: str
+    area: str
+    amount: Amount
+    on: str | None = None
+    why: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    number: int
+    deal: Deal
+    dealer: str
+    kind: str
+    entries: tuple[Entry, ...]
+    #: the pool was finished before this deal (RULES.md 2.8)
+    after_finish: bool
+    #: consecutive raspasy count at this deal (1 = first of a run; 0 for other deals)
+    raspasy_run: int
+    #: the raspasy run this contract ended (for checking the exit, 2.7)
+    after_raspasy: int
+
+
+def num(x: Amount) -> str:
+    """An exact amount as people write it: 12, -6, 7/2."""
+    if isinstance(x, Fraction):
+        return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+    return str(x)
+
+
+def exact(x: Amount) -> Amount:
+    """Keep whole numbers as int (fast, readable), other values as Fraction."""
+    if isinstance(x, Fraction) and x.denominator == 1:
+        return int(x)
+    return x
+
+
+def half(x: Amount) -> Amount:
+    return x // 2 if isinstance(x, int) and x % 2 == 0 else exact(Fraction(x) / 2)
+
+
+@dataclass(frozen=True)
+class SheetView:
+    """The paper at a moment: pools, mountains, whists written by each on each."""
+
+    players: tuple[str, ...]
+    pool: dict[str, Amount]
+    mountain: dict[str, Amount]
+    whists: dict[str, dict[str, Amount]]
+
+
+class Sheet:
+    """The running totals the paper keeps («нарастающим итогом»)."""
+
+    def __init__(self, players: tuple[str, ...]) -> None:
+        self.players = players
+        self.pool: dict[str, Amount] = dict.fromkeys(players, 0)
+        self.mountain: dict[str, Amount] = dict.fromkeys(players, 0)
+        self.whists: dict[str, dict[str, Amount]] = {
+            p: {q: 0 for q in players if q != p} for p in players
+        }
+
+    def apply(self, e: Entry) -> None:
+        if e.area == POOL:
+            self.pool[e.player] = exact(self.pool[e.player] + e.amount)
+        elif e.area == MOUNTAIN:
+            self.mountain[e.player] = exact(self.mountain[e.player] + e.amount)
+        else:
+            assert e.on is not None
+            row = self.whists[e.player]
+            row[e.on] = exact(row[e.on] + e.amount)
+
+    def view(self) -> SheetView:
+        return SheetView(
+            self.players,
+            dict(self.pool),
+            dict(self.mountain),
+            {p: dict(r) for p, r in self.whists.items()},
+        )
+
+
+class Scorer:
+    """The fold: ``feed`` one deal at a time; ``sheet`` holds the running totals.
+
+    Deals that break a rule are reported into ``problems`` and not scored.
+    """
+
+    def __init__(self, header: Header, conv: Convention, problems: Problems | None = None) -> None:
+        self.players = header.players
+        self.conv = conv
+        self.target = header.pool if header.pool is not None else conv.pool_target
+        self.sheet = Sheet(header.players)
+        self.problems = problems if problems is not None else Problems()
+        self.dealer = header.dealer if header.dealer is not None else header.players[-1]
+        self.run = 0
+        self.count = 0
+
+    @property
+    def finished(self) -> bool:
+        """The pulya is finished when the pools add up to players × target (RULES.md 2.8)."""
+        return sum(self.sheet.pool.values()) >= len(self.players) * self.target
+
+    def feed(self, deal: Deal) -> DealResult | None:
+        self.count += 1
+        if deal.dealer is not None:
+            self.dealer = deal.dealer
+        seats = Seats(self.players, self.dealer)
+        self.dealer = seats.next_dealer()
+        res = resolve(deal, seats, self.conv, self.problems)
+        if res is None:
+            return None
+        after_finish = self.finished
+        after_raspasy = self.run
+        if res.kind == "raspasy":
+            self.run += 1
+        else:
+            self.run = 0
+        entries = list(self._entries(res))
+        for e in entries:
+            if e.area != POOL:
+                self.sheet.apply(e)
+        # pool points go in last, in seating order from first hand (2.8)
+        placed: list[Entry] = [e for e in entries if e.area != POOL]
+        for e in entries:
+            if e.area == POOL:
+                for p in self._place(e, after_finish):
+                    self.sheet.apply(p)
+                    placed.append(p)
+        return DealResult(self.count, deal, seats.dealer, res.kind, tuple(placed), after_finish,
+                          self.run if res.kind == "raspasy" else 0, after_raspasy)
+
+    def feed_all(self, deals: Iterable[Deal]) -> Iterator[DealResult]:
+        for d in deals:
+            r = self.feed(d)
+            if r is not None:
+                yield r
+
+    # -- 2.1 .. 2.6: what a deal is worth ----------------------------------------------
+
+    def _entries(self, r: Resolved) -> Iterator[Entry]:
+        if r.kind == "unplayed":
+            yield from self._unplayed(r)
+        elif r.kind == "half":
+            yield from self._half_whist(r)
+        elif r.kind == "played":
+            yield from self._played(r)
+        elif r.kind == "misere":
+            yield from self._misere(r)
+        elif self.conv.raspasy_scoring == "mountain":
+            yield from self._raspasy_mountain(r)
+        else:
+            yield from self._raspasy_whists(r)
+
+    def _unplayed(self, r: Resolved) -> Iterator[Entry]:
+        c = self.conv
+        deal = r.deal
+        assert isinstance(deal, Play)
+        yield Entry(self.count, "unplayed", r.declarer, POOL, c.price[r.level],
+                    why=f"{deal.contract} not whisted: price {num(c.price[r.level])}")
+
+    def _half_whist(self, r: Resolved) -> Iterator[Entry]:
+        c, n, L = self.conv, self.count, r.level
+        deal = r.deal
+        assert isinstance(deal, Play)
+        yield Entry(n, "unplayed", r.declarer, POOL, c.price[L],
+                    why=f"{deal.contract} half-whisted, not played: price {num(c.price[L])}")
+        tricks = Fraction(c.obligation[L], 2)
+        amount = exact(c.whist_per_trick[L] * tricks)
+        yield Entry(n, "half-whist", r.whisters[0], WHISTS, amount, r.declarer,
+                    why=f"half of the obligation {c.obligation[L]}: {num(exact(tricks))} × "
+                        f"{num(c.whist_per_trick[L])} = {num(amount)}")
+
+    def _played(self, r: Resolved) -> Iterator[Entry]:
+        c, n, L, t = self.conv, self.count, r.level, r.taken
+        deal = r.deal
+        assert isinstance(deal, Play)
+        k = max(0, L - t)
+        d = 10 - t
+        w, cons = c.whist_per_trick[L], c.consolation_per_trick[L]
+        decl = r.declarer
+        if k == 0:
+            yield Entry(n, "made", decl, POOL, c.price[L],
+                        why=f"{deal.contract} made with {t}: price {num(c.price[L])}")
+        else:
+            yield Entry(n, "remise", decl, MOUNTAIN, exact(c.remise_per_trick[L] * k),
+                        why=f"{deal.contract} without {k}: {k} × {num(c.remise_per_trick[L])}")
+        own = dict(r.tricks)
+        if len(r.whisters) == 2:
+            for wh in r.whisters:
+                if own[wh]:
+                    yield Entry(n, "whists", wh, WHISTS, exact(w * own[wh]), decl,
+                                why=f"{own[wh]} tricks × {num(w)}")
+                if k:
+                    yield Entry(n, "consolation", wh, WHISTS, exact(cons * k), decl,
+                                why=f"{k} undertricks × {num(cons)}")
+        else:
+            wh = r.whisters[0]
+            passer = next(x for x in r.defenders if x != wh)
+            if k == 0:
+                if d:
+                    yield Entry(n, "whists", wh, WHISTS, exact(w * d), decl,
+                                why=f"{d} tricks × {num(w)} (the whister takes the passer's too)")
+            elif c.whist_on_failure == "greedy":
+                if d:
+                    yield Entry(n, "whists", wh, WHISTS, exact(w * d), decl, why=f"{d} tricks × {num(w)}")
+                yield Entry(n, "consolation", wh, WHISTS, exact(cons * k), decl,
+                            why=f"{k} undertricks × {num(cons)}")
+                if c.consolation_by_passer:
+                    yield Entry(n, "consolation", passer, WHISTS, exact(cons * k), decl,
+                                why=f"{k} undertricks × {num(cons)} (greedy whist: the passer "
+                                    "writes only consolation)")
+            else:
+                writers = 2 if c.consolation_by_passer else 1
+                total = exact(w * d + writers * cons * k)
+                share = half(total)
+                why = (f"({d} tricks × {num(w)} + {writers} × {k} undertricks × {num(cons)}) / 2 "
+                       f"= {num(total)} / 2")
+                yield Entry(n, "gentleman", wh, WHISTS, share, decl, why=why)
+                yield Entry(n, "gentleman", passer, WHISTS, share, decl, why=why)
+        dealer = r.seats.sits_out
+        if k and dealer is not None and c.consolation_by_dealer:
+            yield Entry(n, "dealer-consolation", dealer, WHISTS, exact(cons * k), decl,
+                        why=f"{k} undertricks × {num(cons)} (the dealer writes consolation too)")
+        if k == 0:
+            yield from self._shortfall(r, d, own)
+
+    def _shortfall(self, r: Resolved, d: int, own: dict[str, int]) -> Iterator[Entry]:
+        c, n, L = self.conv, self.count, r.level
+        need = c.obligation[L]
+        short = c.shortfall_per_trick[L]
+        if len(r.whisters) == 1:
+            wh = r.whisters[0]
+            if d < need:
+                yield Entry(n, "shortfall", wh, MOUNTAIN, exact(short * (need - d)),
+                            why=f"took {d} of the obligation {need}: {need - d} × {num(short)}")
+            return
+        together = sum(own.values())
+        if together >= need:
+            return
+        if c.two_whisters_shortfall[L] == "split":
+            each = Fraction(need, 2)
+            for wh in r.whisters:
+                if own[wh] < each:
+                    miss = exact(each - own[wh])
+                    yield Entry(n, "shortfall", wh, MOUNTAIN, exact(short * miss),
+                                why=f"took {own[wh]} of his half {num(exact(each))} of the "
+                                    f"obligation {need}: {num(miss)} × {num(short)}")
+        else:
+            second = r.defenders[1]
+            miss = need - together
+            yield Entry(n, "shortfall", second, MOUNTAIN, exact(short * miss),
+                        why=f"the whisters took {together} of {need}; the second defender answers: "
+                            f"{miss} × {num(short)}")
+
+    def _misere(self, r: Resolved) -> Iterator[Entry]:
+        c, n = self.conv, self.count
+        if r.taken == 0:
+            yield Entry(n, "misere-made", r.declarer, POOL, c.misere_price,
+                        why=f"misère made: price {num(c.misere_price)}")
+        else:
+            yield Entry(n, "misere-remise", r.declarer, MOUNTAIN,
+                        exact(c.misere_remise_per_trick * r.taken),
+                        why=f"misère with {r.taken} tricks: {r.taken} × {num(c.misere_remise_per_trick)}")
+
+    def _raspasy_mountain(self, r: Resolved) -> Iterator[Entry]:
+        c, n = self.conv, self.count
+        mult = c.progression(self.run)
+        v = exact(c.raspasy_trick_value * mult)
+        counts = dict(r.tricks)
+        a = min(counts.values()) if c.raspasy_amnesty else 0
+        step = f"raspasy no. {self.run} in a row, {num(c.raspasy_trick_value)} × {mult} = {num(v)} a trick"
+        for p, t in r.tricks:
+            if t - a:
+                amn = f" − amnesty {a}" if a else ""
+                yield Entry(n, "raspasy-mountain", p, MOUNTAIN, exact(v * (t - a)),
+                            why=f"({t} tricks{amn}) × {num(v)}; {step}")
+        yield from self._zero_trick(r, v, counts)
+
+    def _raspasy_whists(self, r: Resolved) -> Iterator[Entry]:
+        c, n = self.conv, self.count
+        mult = c.progression(self.run)
+        v = exact(c.raspasy_trick_value * mult)
+        counts = {p: t for p, t in r.tricks if p != r.seats.sits_out}
+        low = min(counts.values())
+        writers = [p for p in counts if counts[p] == low]
+        if len(writers) < len(counts):
+            for wr in writers:
+                for p, t in counts.items():
+                    if p in writers or not t:
+                        continue
+                    amount = exact(Fraction(v * t, len(writers)))
+                    split = f" / {len(writers)} (tied for the fewest)" if len(writers) > 1 else ""
+                    yield Entry(n, "raspasy-whists", wr, WHISTS, amount, p,
+                                why=f"{p} took {t}: {t} × {num(v)}{split}")
+        counts_all = dict(r.tricks)
+        if r.seats.sits_out is not None:
+            counts_all.setdefault(r.seats.sits_out, 0)
+        yield from self._zero_trick(r, v, counts_all)
+
+    def _zero_trick(self, r: Resolved, v: Amount, counts: dict[str, int]) -> Iterator[Entry]:
+        c, n = self.conv, self.count
+        if c.raspasy_zero_trick_bonus == "trick":
+            bonus = exact(Fraction(v) / Fraction(c.pool_point_in_mountain))
+            why = f"no trick: one trick's value {num(v)}"
+            if c.pool_point_in_mountain != 1:
+                why += f" / {num(c.pool_point_in_mountain)} mountain points a pool point = {num(bonus)}"
+        else:
+            bonus = c.raspasy_zero_trick_bonus
+            why = f"no trick: {num(bonus)} into the pool"
+        order = list(r.seats.active)
+        if r.seats.sits_out is not None:
+            order.append(r.seats.sits_out)
+        for p in order:
+            if p in counts and counts[p] == 0 and bonus:
+                yield Entry(n, "zero-trick", p, POOL, bonus, why=why)
+
+    # -- 2.8: pool closing and help --------------------------------------------------------
+
+    def _place(self, e: Entry, after_finish: bool) -> list[Entry]:
+        """Points for ``e.player``'s pool: into it up to the target, then help, then off the mountain."""
+        c, target = self.conv, self.target
+        pools = dict(self.sheet.pool)  # a working copy: each help changes who is helped next
+        me, left = e.player, e.amount
+        ratio = c.pool_point_in_mountain
+        out: list[Entry] = []
+        if not c.help:
+            if not after_finish:
+                out.append(Entry(e.deal, e.rule, me, POOL, left, why=e.why))
+            else:
+                off = exact(left * ratio)
+                out.append(Entry(e.deal, "written-off", me, MOUNTAIN, -off,
+                                 why=f"{e.why}; the pulya is finished: {num(left)} × {num(ratio)} "
+                                     "off the mountain"))
+            return out
+        room = target - pools[me]
+        if room > 0:
+            mine = min(room, left)
+            out.append(Entry(e.deal, e.rule, me, POOL, mine,
+                             why=e.why if mine == left else f"{e.why}; {num(mine)} close the pool"))
+            left = exact(left - mine)
+        while left > 0:
+            others = [p for p in self._clockwise_from(me) if pools[p] < target]
+            if not others:
+                break
+            best = max(pools[p] for p in others)
+            helped = next(p for p in others if pools[p] == best)
+            amount = min(left, target - pools[helped])
+            per = c.help_whists_per_point
+            out.append(Entry(e.deal, "help", helped, POOL, amount,
+                             why=f"{e.why}; {me}'s pool is closed: {num(amount)} help {helped}"))
+            out.append(Entry(e.deal, "help-whists", me, WHISTS, exact(amount * per), helped,
+                             why=f"helped {helped} with {num(amount)}: {num(amount)} × {num(per)}"))
+            pools[helped] = exact(pools[helped] + amount)
+            left = exact(left - amount)
+        if left > 0:
+            off = exact(left * ratio)
+            times = f" × {num(ratio)}" if ratio != 1 else ""
+            out.append(Entry(e.deal, "written-off", me, MOUNTAIN, -off,
+                             why=f"{e.why}; every pool is closed: {num(left)}{times} written off "
+                                 f"{me}'s mountain"))
+        return out
+
+    def _clockwise_from(self, me: str) -> list[str]:
+        i = self.players.index(me)
+        n = len(self.players)
+        return [self.players[(i + k) % n] for k in range(1, n)]
+
+
+def score(header: Header, conv: Convention, deals: Iterable[Deal],
+          problems: Problems | None = None) -> tuple[SheetView, list[DealResult]]:
+    """Score a whole log; returns the final sheet and each deal's result."""
+    scorer = Scorer(header, conv, problems)
+    results = list(scorer.feed_all(deals))
+    return scorer.sheet.view(), results

@@ -1,0 +1,245 @@
+"""Safe, located YAML: composes the document into nodes (never constructs objects) and
+gives typed access to them, every value with its ``FILE:LINE:COLUMN``.
+
+Why nodes and not ``yaml.safe_load``: YAML 1.1 turns ``6:4`` into 364, ``No`` into False
+and ``012`` into 10.  We read every scalar as the text that was written and type-check it
+ourselves, so a value is either what the person meant or a located error.
+Aliases are refused (no alias bombs), so are explicit tags, documents over a size limit
+and documents nested too deeply.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import yaml
+
+from .errors import Loc, Problems, ReadError
+
+#: Refuse YAML documents larger than this (line logs stream and have no limit).
+MAX_YAML_BYTES = 20 * 1024 * 1024
+MAX_LINE_CHARS = 10_000
+MAX_DEPTH = 64
+
+_PLAIN_TAGS = {
+    "tag:yaml.org,2002:str",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:null",
+    "tag:yaml.org,2002:timestamp",
+    "tag:yaml.org,2002:seq",
+    "tag:yaml.org,2002:map",
+    "tag:yaml.org,2002:merge",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """A YAML node with its place: ``kind`` is "scalar", "seq" or "map"."""
+
+    kind: str
+    loc: Loc
+    text: str = ""
+    items: tuple[Node, ...] = ()
+    pairs: tuple[tuple[Node, Node], ...] = ()
+    #: quoted scalars are always strings
+    quoted: bool = False
+    #: the scalar was empty/null (``key:`` with nothing after it, or ``~``/``null``)
+    null: bool = False
+
+    def describe(self) -> str:
+        if self.kind == "map":
+            return "a mapping"
+        if self.kind == "seq":
+            return "a list"
+        if self.null:
+            return "nothing"
+        return repr(self.text)
+
+
+def _loc(file: str, mark: yaml.Mark | None) -> Loc:
+    if mark is None:
+        return Loc(file)
+    return Loc(file, mark.line + 1, mark.column + 1)
+
+
+def _convert(file: str, node: yaml.Node, seen: set[int], depth: int, problems: Problems) -> Node:
+    loc = _loc(file, node.start_mark)
+    if depth > MAX_DEPTH:
+        raise ReadError([_problem(loc, f"the document is nested deeper than {MAX_DEPTH} levels")])
+    if node.tag not in _PLAIN_TAGS and not (
+        isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:binary"
+    ):
+        problems.add(loc, f"YAML tag {node.tag!r} is not allowed", "write plain values")
+    if isinstance(node, yaml.ScalarNode):
+        style = node.style
+        return Node(
+            "scalar",
+            loc,
+            text=node.value,
+            quoted=style in ("'", '"', "|", ">"),
+            null=node.tag == "tag:yaml.org,2002:null",
+        )
+    if id(node) in seen:
+        raise ReadError([_problem(loc, "YAML aliases (*name) are not supported; write the value out")])
+    seen.add(id(node))
+    if isinstance(node, yaml.SequenceNode):
+        return Node(
+            "seq", loc, items=tuple(_convert(file, n, seen, depth + 1, problems) for n in node.value)
+        )
+    assert isinstance(node, yaml.MappingNode)
+    pairs = []
+    for k, v in node.value:
+        if k.tag == "tag:yaml.org,2002:merge":
+            problems.add(_loc(file, k.start_mark), "YAML merge keys (<<) are not supported")
+            continue
+        pairs.append((_convert(file, k, seen, depth + 1, problems), _convert(file, v, seen, depth + 1, problems)))
+    return Node("map", loc, pairs=tuple(pairs))
+
+
+def _problem(loc: Loc, message: str, hint: str = ""):  # type: ignore[no-untyped-def]
+    from .errors import Problem
+
+    return Problem(loc, message, hint)
+
+
+class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """The safe loader; we only ever compose with it."""
+
+
+def parse_yaml(text: str, file: str, *, max_bytes: int = MAX_YAML_BYTES) -> Node:
+    """Compose one YAML document into located nodes, or raise ReadError."""
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > max_bytes:
+        raise ReadError(
+            [
+                _problem(
+                    Loc(file),
+                    f"the YAML document is {size:,} bytes, over the limit of {max_bytes:,}",
+                    "split the log, use the line format (no size limit), or raise --max-yaml-bytes",
+                )
+            ]
+        )
+    for number, line in enumerate(text.splitlines(), 1):
+        if len(line) > MAX_LINE_CHARS:
+            raise ReadError(
+                [
+                    _problem(
+                        Loc(file, number, 1),
+                        f"line {number} is {len(line):,} characters long, over {MAX_LINE_CHARS:,}",
+                    )
+                ]
+            )
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    problems = Problems()
+    try:
+        raw = yaml.compose(text, Loader=_Loader)
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        what = e.problem or e.context or "cannot read the YAML"
+        raise ReadError([_problem(_loc(file, mark), f"YAML syntax: {what}")]) from None
+    except yaml.YAMLError as e:
+        raise ReadError([_problem(Loc(file), f"YAML: {e}")]) from None
+    except RecursionError:
+        raise ReadError([_problem(Loc(file), "the document is nested too deeply")]) from None
+    if raw is None:
+        return Node("map", Loc(file, 1, 1))
+    try:
+        node = _convert(file, raw, set(), 0, problems)
+    except RecursionError:
+        raise ReadError([_problem(Loc(file), "the document is nested too deeply")]) from None
+    problems.raise_if_any()
+    return node
+
+
+# -- typed access ------------------------------------------------------------------------
+
+_INT_RE = re.compile(r"^[+-]?\d+$")
+
+
+def as_int(node: Node, problems: Problems, what: str, *, low: int | None = None,
+           high: int | None = None) -> int | None:
+    """A whole number written in decimal (``012`` is twelve, ``6:4`` is an error)."""
+    if node.kind != "scalar" or node.null or not _INT_RE.match(node.text.strip()):
+        problems.add(node.loc, f"{what}: expected a whole number, got {node.describe()}")
+        return None
+    value = int(node.text.strip())
+    if (low is not None and value < low) or (high is not None and value > high):
+        rng = f"{low}..{high}" if high is not None else f"at least {low}"
+        problems.add(node.loc, f"{what}: {value} is out of range, expected {rng}")
+        return None
+    return value
+
+
+_NUMBER_RE = re.compile(r"^[+-]?(\d+(\.\d+)?|\d+/\d+)$")
+
+
+def as_number(node: Node, problems: Problems, what: str):  # type: ignore[no-untyped-def]
+    """An exact number: ``2``, ``0.5`` or ``1/2`` → int or Fraction."""
+    from fractions import Fraction
+
+    text = node.text.strip()
+    if node.kind != "scalar" or node.null or not _NUMBER_RE.match(text):
+        problems.add(node.loc, f"{what}: expected a number (like 2, 0.5 or 1/2), got {node.describe()}")
+        return None
+    value = Fraction(text)
+    return int(value) if value.denominator == 1 else value
+
+
+def as_str(node: Node, problems: Problems, what: str) -> str | None:
+    if node.kind != "scalar" or node.null or not node.text.strip():
+        problems.add(node.loc, f"{what}: expected text, got {node.describe()}")
+        return None
+    return node.text.strip()
+
+
+_TRUE = {"true", "yes", "on"}
+_FALSE = {"false", "no", "off"}
+
+
+def as_bool(node: Node, problems: Problems, what: str) -> bool | None:
+    text = node.text.strip().lower() if node.kind == "scalar" else ""
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    problems.add(node.loc, f"{what}: expected true or false, got {node.describe()}")
+    return None
+
+
+def as_map(node: Node, problems: Problems, what: str) -> tuple[tuple[Node, Node], ...] | None:
+    if node.kind != "map":
+        problems.add(node.loc, f"{what}: expected a mapping (key: value), got {node.describe()}")
+        return None
+    return node.pairs
+
+
+def as_seq(node: Node, problems: Problems, what: str) -> tuple[Node, ...] | None:
+    if node.kind != "seq":
+        problems.add(node.loc, f"{what}: expected a list, got {node.describe()}")
+        return None
+    return node.items
+
+
+def words(node: Node) -> list[tuple[str, Loc]]:
+    """A list written as a YAML list or as space/comma separated words, with places."""
+    if node.kind == "seq":
+        return [(n.text.strip(), n.loc) for n in node.items if n.kind == "scalar"]
+    if node.kind == "scalar" and not node.null:
+        out: list[tuple[str, Loc]] = []
+        for m in re.finditer(r"[^\s,\[\]]+", node.text):
+            out.append((m.group(0), node.loc.at_column(node.loc.column + m.start())))
+        return out
+    return []
+
+
+def to_plain(node: Node) -> object:
+    """The node as plain Python (strings, lists, dicts of strings) for overrides."""
+    if node.kind == "map":
+        return {k.text: to_plain(v) for k, v in node.pairs}
+    if node.kind == "seq":
+        return [to_plain(n) for n in node.items]
+    return None if node.null else node.text
