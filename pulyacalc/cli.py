@@ -51,27 +51,39 @@ class Rounding(str, enum.Enum):
 
 ConventionOpt = Annotated[
     str | None,
-    typer.Option("-c", "--convention", help="Built-in convention name (sochi, leningrad, rostov) "
-                 "or a path to a convention YAML file; overrides the one the input names."),
+    typer.Option(
+        "-c",
+        "--convention",
+        help="Built-in convention name (sochi, leningrad, rostov) "
+        "or a path to a convention YAML file; overrides the one the input names.",
+    ),
 ]
 FormatOpt = Annotated[
-    Format, typer.Option("-f", "--format", help="Output: table for people; json, jsonl, csv, tsv "
-                         "for programs (see docs/output.md).")
+    Format,
+    typer.Option(
+        "-f",
+        "--format",
+        help="Output: table for people; json, jsonl, csv, tsv for programs (see docs/output.md).",
+    ),
 ]
 PriceOpt = Annotated[
     str | None,
-    typer.Option("--whist-price", metavar="X", help="Price of one whist in money, e.g. 0.5: "
-                 "adds money to the cent (summing to 0) and who pays whom."),
+    typer.Option(
+        "--whist-price",
+        metavar="X",
+        help="Price of one whist in money, e.g. 0.5: "
+        "adds money to the cent (summing to 0) and who pays whom.",
+    ),
 ]
 RoundingOpt = Annotated[
     Rounding | None,
-    typer.Option("--rounding", help="Override the rounding: exact, kodeks (K4.2.12, 3 players) "
-                 "or nearest."),
+    typer.Option("--rounding", help="Override the rounding: exact, kodeks (K4.2.12, 3 players) or nearest."),
 ]
 InputFormatOpt = Annotated[
     InputFormat | None,
-    typer.Option("--input-format", help="Force the log format instead of guessing it from the "
-                 "file name or content."),
+    typer.Option(
+        "--input-format", help="Force the log format instead of guessing it from the file name or content."
+    ),
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])

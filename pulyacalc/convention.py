@@ -197,9 +197,7 @@ SCHEMA: dict[str, Key] = {
     "raspasy.exit": Key(
         "raspasy_exit", "level_list", "lowest contract after the n-th raspasy in a row; last repeats"
     ),
-    "settlement.rounding": Key(
-        "rounding", "choice", "exact | kodeks (K4.2.12) | nearest", ROUNDINGS
-    ),
+    "settlement.rounding": Key("rounding", "choice", "exact | kodeks (K4.2.12) | nearest", ROUNDINGS),
 }
 
 TOP_KEYS = ("name", "title", "description", "references", "extends")
@@ -208,8 +206,11 @@ SECTIONS = sorted({k.split(".")[0] for k in SCHEMA})
 
 def _parse_levels(node: Node, p: Problems, what: str, one: Callable[[Node, str], Any]) -> Any:
     if node.kind != "map":
-        p.add(node.loc, f"{what}: expected a mapping of levels like {{6: 2, 7: 4, 8: 6, 9: 8, 10: 10}}, "
-              f"got {node.describe()}")
+        p.add(
+            node.loc,
+            f"{what}: expected a mapping of levels like {{6: 2, 7: 4, 8: 6, 9: 8, 10: 10}}, "
+            f"got {node.describe()}",
+        )
         return None
     out: dict[int, Any] = {}
     for k, v in node.pairs:
@@ -233,25 +234,29 @@ def _parse(spec: Key, node: Node, p: Problems, what: str) -> Any:
     if kind == "bool":
         return as_bool(node, p, what)
     if kind == "choice":
-        text = (node.text.strip() if node.kind == "scalar" else "")
+        text = node.text.strip() if node.kind == "scalar" else ""
         if text not in spec.choices:
             p.add(node.loc, f"{what}: expected one of {', '.join(spec.choices)}, got {node.describe()}")
             return None
         return text
     if kind == "levels":
+
         def one(v: Node, w: str) -> Any:
             return as_number(v, p, w)
+
         return _parse_levels(node, p, what, one)
     if kind == "levels_int":
         return _parse_levels(node, p, what, lambda v, w: as_int(v, p, w, low=0, high=10))
 
     if kind == "levels_choice":
+
         def choice(v: Node, w: str) -> Any:
             t = v.text.strip() if v.kind == "scalar" else ""
             if t not in spec.choices:
                 p.add(v.loc, f"{w}: expected one of {', '.join(spec.choices)}, got {v.describe()}")
                 return None
             return t
+
         return _parse_levels(node, p, what, choice)
     if kind in ("level_set", "level_list", "int_list"):
         items = _list_items(node)
@@ -324,9 +329,15 @@ def resolve_path(ref: str, relative_to: str | None = None) -> Path | None:
 _cache: dict[str, Convention] = {}
 
 
-def load(ref: str, *, relative_to: str | None = None, ref_loc: Loc | None = None,
-         overrides: Node | None = None, pool: int | None = None,
-         rounding: str | None = None) -> Convention:
+def load(
+    ref: str,
+    *,
+    relative_to: str | None = None,
+    ref_loc: Loc | None = None,
+    overrides: Node | None = None,
+    pool: int | None = None,
+    rounding: str | None = None,
+) -> Convention:
     """Load a convention by built-in name or path, apply a log's overrides, check it all."""
     path = resolve_path(ref, relative_to)
     if path is None:
@@ -377,8 +388,15 @@ def _layers(path: Path, seen: set[Path]) -> list[Node]:
             parent = resolve_path(ref, str(path))
             if parent is None:
                 names = builtin_names()
-                raise ReadError([Problem(v.loc, f"extends an unknown convention {ref!r}",
-                                         _suggest(ref, names) or f"built-in: {', '.join(names)}")])
+                raise ReadError(
+                    [
+                        Problem(
+                            v.loc,
+                            f"extends an unknown convention {ref!r}",
+                            _suggest(ref, names) or f"built-in: {', '.join(names)}",
+                        )
+                    ]
+                )
             return [*_layers(parent, seen), node]
     return [node]
 
@@ -438,8 +456,11 @@ def _build(layers: list[Node], path: Path) -> Convention:
     for key, spec in SCHEMA.items():
         node = merged.get(key)
         if node is None:
-            p.add(Loc(str(path)), f"the convention does not set {key!r}",
-                  f"{spec.doc}; or start the file with 'extends: sochi'")
+            p.add(
+                Loc(str(path)),
+                f"the convention does not set {key!r}",
+                f"{spec.doc}; or start the file with 'extends: sochi'",
+            )
             continue
         value = _parse(spec, node, p, key)
         if value is not None and spec.kind.startswith("levels") and set(value) != set(LEVELS):
@@ -456,10 +477,11 @@ def _build(layers: list[Node], path: Path) -> Convention:
 def _check_sense(conv: Convention, nodes: dict[str, Node], p: Problems) -> None:
     """Values that are well-typed but cannot work."""
     if conv.rounding == "kodeks" and conv.pool_point_in_mountain != int(conv.pool_point_in_mountain):
-        p.add(nodes["settlement.rounding"].loc,
-              "kodeks rounding needs whole mountain points per pool point")
+        p.add(nodes["settlement.rounding"].loc, "kodeks rounding needs whole mountain points per pool point")
     for level in conv.half_whist_levels:
         if conv.obligation[level] % 2:
-            p.add(nodes["whist.half_whist_levels"].loc,
-                  f"half-whist on {level} needs an even obligation, it is {conv.obligation[level]}",
-                  kind="read")
+            p.add(
+                nodes["whist.half_whist_levels"].loc,
+                f"half-whist on {level} needs an even obligation, it is {conv.obligation[level]}",
+                kind="read",
+            )

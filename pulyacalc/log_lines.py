@@ -8,7 +8,7 @@ Errors point at the column of the bad token and echo the line with a caret.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from .errors import Loc, Problems
 from .logread import HEADER_KEYS, HeaderBuilder, match_player
@@ -79,8 +79,9 @@ def parse_stream(lines: Iterable[str], file: str, problems: Problems) -> Log:
     return Log(header, _deals(it, pending, number, header, problems))
 
 
-def _deals(it: Iterator[str], pending: tuple[int, str] | None, number: int, header: Header,
-           problems: Problems) -> Iterator[Deal]:
+def _deals(
+    it: Iterator[str], pending: tuple[int, str] | None, number: int, header: Header, problems: Problems
+) -> Iterator[Deal]:
     file = header.source
     count = 0
 
@@ -88,21 +89,27 @@ def _deals(it: Iterator[str], pending: tuple[int, str] | None, number: int, head
         nonlocal count
         line = raw.rstrip("\r\n")
         if len(line) > MAX_LINE_CHARS:
-            problems.add(Loc(file, lineno, 1),
-                         f"line is {len(line):,} characters long, over {MAX_LINE_CHARS:,}")
+            problems.add(
+                Loc(file, lineno, 1), f"line is {len(line):,} characters long, over {MAX_LINE_CHARS:,}"
+            )
             count += 1
             return None
         text = _strip_comment(line)
         if not text.strip():
             return None
         if is_header_line(text):
-            problems.add(Loc(file, lineno, 1), "header lines go before the first deal",
-                         "move it to the top of the log", source=line,
-                         width=len(text.split(":")[0].strip()) or 1)
+            problems.add(
+                Loc(file, lineno, 1),
+                "header lines go before the first deal",
+                "move it to the top of the log",
+                source=line,
+                width=len(text.split(":")[0].strip()) or 1,
+            )
             return None
         count += 1
-        return parse_deal_line(text, Loc(file, lineno, 1), header.players, problems,
-                               source=line, expected_number=count)
+        return parse_deal_line(
+            text, Loc(file, lineno, 1), header.players, problems, source=line, expected_number=count
+        )
 
     if pending is not None:
         d = one(*pending)
@@ -124,8 +131,15 @@ class _Clause:
         self.tokens = [(m.group(0), start + m.start()) for m in _TOKEN_RE.finditer(text)]
 
 
-def parse_deal_line(text: str, loc: Loc, players: tuple[str, ...], problems: Problems, *,
-                    source: str = "", expected_number: int | None = None) -> Deal | None:
+def parse_deal_line(
+    text: str,
+    loc: Loc,
+    players: tuple[str, ...],
+    problems: Problems,
+    *,
+    source: str = "",
+    expected_number: int | None = None,
+) -> Deal | None:
     """One deal line → a Play or Raspasy; problems are located at ``loc`` + column."""
     before = len(problems)
     base = loc.column or 1
@@ -138,8 +152,12 @@ def parse_deal_line(text: str, loc: Loc, players: tuple[str, ...], problems: Pro
     if m:
         written = int(m.group(2))
         if expected_number is not None and written != expected_number:
-            err(m.start(2), f"deal number {written}, but this is deal {expected_number}",
-                "fix the number or the missing/extra deal above", width=len(m.group(2)))
+            err(
+                m.start(2),
+                f"deal number {written}, but this is deal {expected_number}",
+                "fix the number or the missing/extra deal above",
+                width=len(m.group(2)),
+            )
         body_start = m.end()
     body = text[body_start:]
     lead = _TOKEN_RE.match(body.lstrip())
@@ -177,12 +195,15 @@ def parse_deal_line(text: str, loc: Loc, players: tuple[str, ...], problems: Pro
             continue
         rest = toks[1:]
         count: int | None = None
-        if rest and rest[-1][0].isdigit() and (len(rest) >= 2 or raspasy_word
-                                               or _is_count_only(rest)):
+        if rest and rest[-1][0].isdigit() and (len(rest) >= 2 or raspasy_word or _is_count_only(rest)):
             count_tok, count_at = rest[-1]
             if not count_tok.isdigit() or not 0 <= int(count_tok) <= 10:
-                err(count_at, f"{count_tok!r} is not a number of tricks", "a count is 0..10",
-                    width=len(count_tok))
+                err(
+                    count_at,
+                    f"{count_tok!r} is not a number of tricks",
+                    "a count is 0..10",
+                    width=len(count_tok),
+                )
                 continue
             count = int(count_tok)
             rest = rest[:-1]
@@ -190,8 +211,11 @@ def parse_deal_line(text: str, loc: Loc, players: tuple[str, ...], problems: Pro
             if raspasy_word and count is not None:
                 _put(tricks, locs, who, count, loc.at_column(base + name_at), err, name_at)
                 continue
-            err(name_at + len(name_tok), f"what did {who} say?",
-                "add a call: a contract like 6♠, whist, pass, half or misere")
+            err(
+                name_at + len(name_tok),
+                f"what did {who} say?",
+                "add a call: a contract like 6♠, whist, pass, half or misere",
+            )
             continue
         word = " ".join(t for t, _ in rest)
         word_at = rest[0][1]
@@ -217,8 +241,11 @@ def parse_deal_line(text: str, loc: Loc, players: tuple[str, ...], problems: Pro
             continue
         raspasy_like = False
         if contract is not None:
-            err(word_at, f"a second contract in one deal ({declarer} already declared {contract})",
-                width=len(word))
+            err(
+                word_at,
+                f"a second contract in one deal ({declarer} already declared {contract})",
+                width=len(word),
+            )
             continue
         declarer, contract = who, parsed
         locs["declarer"] = loc.at_column(base + name_at)
@@ -229,13 +256,15 @@ def parse_deal_line(text: str, loc: Loc, players: tuple[str, ...], problems: Pro
         return None
     if contract is None:
         if not raspasy_like:
-            err(body_start, "whist without a contract: who declared what?",
-                "e.g. 'Anna 6♠ 7, Boris whist 2, Vera pass 1'")
+            err(
+                body_start,
+                "whist without a contract: who declared what?",
+                "e.g. 'Anna 6♠ 7, Boris whist 2, Vera pass 1'",
+            )
             return None
         if passes_without_tricks:
             who, at = passes_without_tricks[0]
-            err(at, f"everyone passed, so this is raspasy: give {who}'s tricks",
-                f"e.g. '{who} pass 3'")
+            err(at, f"everyone passed, so this is raspasy: give {who}'s tricks", f"e.g. '{who} pass 3'")
             return None
         calls_on_raspasy = [n for n in calls if calls[n] is not Call.PASS]
         if calls_on_raspasy:
@@ -254,7 +283,15 @@ def _is_count_only(rest: list[tuple[str, int]]) -> bool:
     return len(rest) == 1 and rest[0][0].isdigit()
 
 
-def _put(tricks: dict[str, int], locs: dict[str, Loc], who: str, count: int, at: Loc, err, name_at: int) -> None:  # type: ignore[no-untyped-def]
+def _put(
+    tricks: dict[str, int],
+    locs: dict[str, Loc],
+    who: str,
+    count: int,
+    at: Loc,
+    err: Callable[..., None],
+    name_at: int,
+) -> None:
     if who in tricks:
         err(name_at, f"{who}'s tricks are given twice")
         return
@@ -270,5 +307,5 @@ def _call_hint(word: str) -> str:
     if close:
         return f"did you mean {close[0]!r}?"
     if word[:1].isdigit():
-        return "suits: ♠ ♣ ♦ ♥ NT, s c d h, п т б ч БК"
+        return ""
     return "a call is a contract (6♠, 7NT, misere), whist, pass or half"

@@ -38,9 +38,11 @@ def parse(text: str, file: str, problems: Problems, *, max_bytes: int | None = N
                 overrides.extend((ok.text.strip(), ov) for ok, ov in v.pairs)
         else:
             close = difflib.get_close_matches(key, LOG_KEYS, n=1, cutoff=0.6)
-            problems.add(k.loc, f"unknown key {key!r} in the log",
-                         (f"did you mean {close[0]!r}? " if close else "")
-                         + f"allowed: {', '.join(LOG_KEYS)}")
+            problems.add(
+                k.loc,
+                f"unknown key {key!r} in the log",
+                (f"did you mean {close[0]!r}? " if close else "") + f"allowed: {', '.join(LOG_KEYS)}",
+            )
     header = HeaderBuilder(file, problems).build(values, overrides, Loc(file, 1, 1))
     if header is None:
         problems.raise_if_any()
@@ -77,8 +79,11 @@ def parse_deal(node: Node, header: Header, problems: Problems) -> Deal | None:
     if node.kind == "scalar" and not node.null:
         return parse_deal_line(node.text, node.loc, header.players, problems)
     if node.kind != "map":
-        problems.add(node.loc, f"a deal is a mapping or one line like 'Anna 6♠ 7, Boris whist 2, "
-                               f"Vera pass 1', got {node.describe()}")
+        problems.add(
+            node.loc,
+            f"a deal is a mapping or one line like 'Anna 6♠ 7, Boris whist 2, "
+            f"Vera pass 1', got {node.describe()}",
+        )
         return None
     fields: dict[str, Node] = {}
     before = len(problems)
@@ -86,8 +91,11 @@ def parse_deal(node: Node, header: Header, problems: Problems) -> Deal | None:
         key = k.text.strip()
         if key not in DEAL_KEYS:
             close = difflib.get_close_matches(key, DEAL_KEYS, n=1, cutoff=0.6)
-            problems.add(k.loc, f"unknown key {key!r} in a deal",
-                         (f"did you mean {close[0]!r}? " if close else "") + f"allowed: {', '.join(DEAL_KEYS)}")
+            problems.add(
+                k.loc,
+                f"unknown key {key!r} in a deal",
+                (f"did you mean {close[0]!r}? " if close else "") + f"allowed: {', '.join(DEAL_KEYS)}",
+            )
             continue
         fields[key] = v
     dealer = _player(fields["dealer"], header, problems, "dealer") if "dealer" in fields else None
@@ -96,8 +104,11 @@ def parse_deal(node: Node, header: Header, problems: Problems) -> Deal | None:
     if "raspasy" in fields:
         extra = [k for k in ("declarer", "contract", "defenders", "tricks") if k in fields]
         if extra:
-            problems.add(fields[extra[0]].loc, f"a raspasy deal has no {extra[0]!r}",
-                         "write raspasy: {Anna: 4, Boris: 1, Vera: 5}")
+            problems.add(
+                fields[extra[0]].loc,
+                f"a raspasy deal has no {extra[0]!r}",
+                "write raspasy: {Anna: 4, Boris: 1, Vera: 5}",
+            )
         tricks = _tricks(fields["raspasy"], header, problems, locs)
         locs["tricks"] = fields["raspasy"].loc
         if len(problems) != before or tricks is None:
@@ -105,8 +116,11 @@ def parse_deal(node: Node, header: Header, problems: Problems) -> Deal | None:
         return Raspasy(tricks, dealer, note, node.loc, locs)
     for need in ("declarer", "contract"):
         if need not in fields:
-            problems.add(node.loc, f"a deal needs {need!r} (or 'raspasy:')",
-                         "e.g. declarer: Anna, contract: 6♠, defenders: {Boris: whist, Vera: pass}")
+            problems.add(
+                node.loc,
+                f"a deal needs {need!r} (or 'raspasy:')",
+                "e.g. declarer: Anna, contract: 6♠, defenders: {Boris: whist, Vera: pass}",
+            )
     if len(problems) != before:
         return None
     declarer = _player(fields["declarer"], header, problems, "declarer")
@@ -138,19 +152,20 @@ def parse_deal(node: Node, header: Header, problems: Problems) -> Deal | None:
                     locs[f"call:{who}"] = k.loc
     elif contract is not None and not contract.is_misere:
         locs["calls"] = node.loc
-    tricks: dict[str, int] = {}
+    counts: dict[str, int] = {}
     if "tricks" in fields:
         locs["tricks"] = fields["tricks"].loc
-        tricks = _tricks(fields["tricks"], header, problems, locs) or {}
+        counts = _tricks(fields["tricks"], header, problems, locs) or {}
     if len(problems) != before or declarer is None or contract is None:
         return None
-    return Play(declarer, contract, calls, tricks, dealer, note, node.loc, locs)
+    return Play(declarer, contract, calls, counts, dealer, note, node.loc, locs)
 
 
 def _tricks(node: Node, header: Header, problems: Problems, locs: dict[str, Loc]) -> dict[str, int] | None:
     if node.kind != "map":
-        problems.add(node.loc, "tricks: expected a mapping like {Anna: 7, Boris: 2, Vera: 1}, "
-                               f"got {node.describe()}")
+        problems.add(
+            node.loc, f"tricks: expected a mapping like {{Anna: 7, Boris: 2, Vera: 1}}, got {node.describe()}"
+        )
         return None
     out: dict[str, int] = {}
     for k, v in node.pairs:

@@ -51,21 +51,28 @@ class HeaderBuilder:
     file: str
     problems: Problems
 
-    def build(self, values: dict[str, tuple[Node, Loc]], overrides: list[tuple[str, Node]],
-              first_loc: Loc) -> Header | None:
+    def build(
+        self, values: dict[str, tuple[Node, Loc]], overrides: list[tuple[str, Node]], first_loc: Loc
+    ) -> Header | None:
         p = self.problems
         locs = {k: loc for k, (_, loc) in values.items()}
         if "players" not in values:
-            p.add(first_loc, "the log does not say who plays",
-                  "start with 'players: Anna Boris Vera' (3 or 4 names, clockwise)")
+            p.add(
+                first_loc,
+                "the log does not say who plays",
+                "start with 'players: Anna Boris Vera' (3 or 4 names, clockwise)",
+            )
             return None
         pnode = values["players"][0]
         names = words(pnode)
         players = tuple(n for n, _ in names)
         ok = True
         if len(players) not in (3, 4):
-            p.add(pnode.loc, f"Preferans is played by 3 or 4 players, the log names {len(players)}",
-                  "list the players clockwise, e.g. 'players: Anna Boris Vera'")
+            p.add(
+                pnode.loc,
+                f"Preferans is played by 3 or 4 players, the log names {len(players)}",
+                "list the players clockwise, e.g. 'players: Anna Boris Vera'",
+            )
             ok = False
         seen: set[str] = set()
         for name, loc in names:
@@ -100,13 +107,20 @@ class HeaderBuilder:
                 p.add(node.loc, f"rounding: expected one of {', '.join(ROUNDINGS)}, got {node.describe()}")
             else:
                 rounding = text
+        known: list[tuple[str, Node]] = []
         for key, node in overrides:
-            if key not in SCHEMA and not any(s.startswith(key + ".") for s in SCHEMA):
-                close = difflib.get_close_matches(key, [*HEADER_KEYS, *SCHEMA], n=1, cutoff=0.6)
-                p.add(node.loc, f"unknown header key {key!r}",
-                      (f"did you mean {close[0]!r}? " if close else "")
-                      + f"header keys: {', '.join(HEADER_KEYS)}, or a convention key like "
-                        "'whist.on_failure'")
+            if key in SCHEMA or any(s.startswith(key + ".") for s in SCHEMA):
+                known.append((key, node))
+                continue
+            close = difflib.get_close_matches(key, [*HEADER_KEYS, *SCHEMA], n=1, cutoff=0.6)
+            p.add(
+                node.loc,
+                f"unknown header key {key!r}",
+                (f"did you mean {close[0]!r}? " if close else "")
+                + f"header keys: {', '.join(HEADER_KEYS)}, or a convention key like "
+                "'whist.on_failure'",
+            )
+        overrides = known
         return Header(players, dealer, convention, pool, rounding, tuple(overrides), locs, self.file)
 
 
@@ -120,8 +134,14 @@ def convention_for(header: Header, override: str | None = None) -> Convention:
             pairs.append((Node("scalar", value.loc, text=key), value))
         node = Node("map", header.overrides[0][1].loc, pairs=tuple(pairs))
     relative = header.source if override is None else None
-    return load(ref, relative_to=relative, ref_loc=header.locs.get("convention"),
-                overrides=node, pool=header.pool, rounding=header.rounding)
+    return load(
+        ref,
+        relative_to=relative,
+        ref_loc=header.locs.get("convention"),
+        overrides=node,
+        pool=header.pool,
+        rounding=header.rounding,
+    )
 
 
 def detect_format(name: str, head: str) -> str:
@@ -145,8 +165,7 @@ def detect_format(name: str, head: str) -> str:
 def open_input(path: str) -> tuple[IO[str], str]:
     """A text stream for a path or '-' (standard input), and the name used in messages."""
     if path == "-":
-        stream = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig", errors="strict",
-                                  newline=None)
+        stream = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig", errors="strict", newline=None)
         return stream, "<stdin>"
     try:
         return open(path, encoding="utf-8-sig", newline=None), path  # noqa: SIM115
@@ -158,8 +177,13 @@ def open_input(path: str) -> tuple[IO[str], str]:
         raise ReadError([Problem(Loc(path), f"cannot open: {e.strerror}")]) from None
 
 
-def read_log(path: str, input_format: str | None = None, problems: Problems | None = None,
-             *, max_yaml_bytes: int | None = None) -> Log:
+def read_log(
+    path: str,
+    input_format: str | None = None,
+    problems: Problems | None = None,
+    *,
+    max_yaml_bytes: int | None = None,
+) -> Log:
     """Read a log from a path or '-'.  Header problems raise; deal problems are collected
     into ``problems`` as the deals are read (line logs are read lazily)."""
     from . import log_lines, log_yaml
@@ -169,7 +193,9 @@ def read_log(path: str, input_format: str | None = None, problems: Problems | No
     try:
         head = stream.read(4096)
     except UnicodeDecodeError as e:
-        raise ReadError([Problem(Loc(name), f"not UTF-8 text ({e.reason})", "save the log as UTF-8")]) from None
+        raise ReadError(
+            [Problem(Loc(name), f"not UTF-8 text ({e.reason})", "save the log as UTF-8")]
+        ) from None
     fmt = input_format or detect_format(name, head)
     if fmt == "yaml":
         try:
@@ -189,8 +215,7 @@ def _chain(head: str, stream: IO[str], close: bool) -> Iterator[str]:
     first = (head + rest).splitlines(keepends=True)
     try:
         yield from first
-        for line in stream:
-            yield line
+        yield from stream
     except UnicodeDecodeError as e:
         raise ReadError([Problem(Loc("-"), f"not UTF-8 text ({e.reason})")]) from None
     finally:
@@ -198,8 +223,9 @@ def _chain(head: str, stream: IO[str], close: bool) -> Iterator[str]:
             stream.close()
 
 
-def read_text(text: str, name: str = "<text>", input_format: str | None = None,
-              problems: Problems | None = None) -> Log:
+def read_text(
+    text: str, name: str = "<text>", input_format: str | None = None, problems: Problems | None = None
+) -> Log:
     """Read a log from a string (tests, library use)."""
     from . import log_lines, log_yaml
 

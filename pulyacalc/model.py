@@ -34,18 +34,46 @@ class Suit(enum.Enum):
 
 #: Every spelling of a suit people use, folded to lower case.
 SUIT_SPELLINGS: dict[str, Suit] = {
-    "♠": Suit.SPADES, "s": Suit.SPADES, "п": Suit.SPADES, "пик": Suit.SPADES,
-    "пики": Suit.SPADES, "♤": Suit.SPADES, "spades": Suit.SPADES, "spade": Suit.SPADES,
-    "♣": Suit.CLUBS, "c": Suit.CLUBS, "т": Suit.CLUBS, "треф": Suit.CLUBS,
-    "трефы": Suit.CLUBS, "♧": Suit.CLUBS, "clubs": Suit.CLUBS, "club": Suit.CLUBS,
-    "♦": Suit.DIAMONDS, "d": Suit.DIAMONDS, "б": Suit.DIAMONDS, "бубны": Suit.DIAMONDS,
-    "бубен": Suit.DIAMONDS, "бубей": Suit.DIAMONDS, "♢": Suit.DIAMONDS,
-    "diamonds": Suit.DIAMONDS, "diamond": Suit.DIAMONDS,
-    "♥": Suit.HEARTS, "h": Suit.HEARTS, "ч": Suit.HEARTS, "черви": Suit.HEARTS,
-    "червы": Suit.HEARTS, "червей": Suit.HEARTS, "♡": Suit.HEARTS,
-    "hearts": Suit.HEARTS, "heart": Suit.HEARTS,
-    "nt": Suit.NO_TRUMP, "бк": Suit.NO_TRUMP, "бескозырка": Suit.NO_TRUMP,
-    "notrump": Suit.NO_TRUMP, "no-trump": Suit.NO_TRUMP, "n": Suit.NO_TRUMP,
+    "♠": Suit.SPADES,
+    "s": Suit.SPADES,
+    "п": Suit.SPADES,
+    "пик": Suit.SPADES,
+    "пики": Suit.SPADES,
+    "♤": Suit.SPADES,
+    "spades": Suit.SPADES,
+    "spade": Suit.SPADES,
+    "♣": Suit.CLUBS,
+    "c": Suit.CLUBS,
+    "т": Suit.CLUBS,
+    "треф": Suit.CLUBS,
+    "трефы": Suit.CLUBS,
+    "♧": Suit.CLUBS,
+    "clubs": Suit.CLUBS,
+    "club": Suit.CLUBS,
+    "♦": Suit.DIAMONDS,
+    "d": Suit.DIAMONDS,
+    "б": Suit.DIAMONDS,
+    "бубны": Suit.DIAMONDS,
+    "бубен": Suit.DIAMONDS,
+    "бубей": Suit.DIAMONDS,
+    "♢": Suit.DIAMONDS,
+    "diamonds": Suit.DIAMONDS,
+    "diamond": Suit.DIAMONDS,
+    "♥": Suit.HEARTS,
+    "h": Suit.HEARTS,
+    "ч": Suit.HEARTS,
+    "черви": Suit.HEARTS,
+    "червы": Suit.HEARTS,
+    "червей": Suit.HEARTS,
+    "♡": Suit.HEARTS,
+    "hearts": Suit.HEARTS,
+    "heart": Suit.HEARTS,
+    "nt": Suit.NO_TRUMP,
+    "бк": Suit.NO_TRUMP,
+    "бескозырка": Suit.NO_TRUMP,
+    "notrump": Suit.NO_TRUMP,
+    "no-trump": Suit.NO_TRUMP,
+    "n": Suit.NO_TRUMP,
 }
 
 MISERE_SPELLINGS = frozenset({"misere", "misère", "мизер", "miser", "mis"})
@@ -80,9 +108,7 @@ class Contract:
         m = _CONTRACT_RE.match(word)
         if not m:
             if re.match(r"^\d+", word):
-                raise ValueError(
-                    f"no contract {text.strip()!r}: the level is 6, 7, 8, 9 or 10"
-                )
+                raise ValueError(f"no contract {text.strip()!r}: the level is 6, 7, 8, 9 or 10")
             raise ValueError(f"{text.strip()!r} is not a contract (like 6♠, 7NT or misere)")
         suit = SUIT_SPELLINGS.get(m.group(2).strip())
         if suit is None:
@@ -116,10 +142,19 @@ class Call(enum.Enum):
 
 
 CALL_SPELLINGS: dict[str, Call] = {
-    "whist": Call.WHIST, "вист": Call.WHIST, "w": Call.WHIST, "v": Call.WHIST,
-    "pass": Call.PASS, "пас": Call.PASS, "p": Call.PASS,
-    "half": Call.HALF, "half-whist": Call.HALF, "halfwhist": Call.HALF,
-    "полвиста": Call.HALF, "пол-виста": Call.HALF, "пол": Call.HALF,
+    "whist": Call.WHIST,
+    "вист": Call.WHIST,
+    "w": Call.WHIST,
+    "v": Call.WHIST,
+    "pass": Call.PASS,
+    "пас": Call.PASS,
+    "p": Call.PASS,
+    "half": Call.HALF,
+    "half-whist": Call.HALF,
+    "halfwhist": Call.HALF,
+    "полвиста": Call.HALF,
+    "пол-виста": Call.HALF,
+    "пол": Call.HALF,
 }
 
 

@@ -111,6 +111,24 @@ def report_json(r: Report) -> dict[str, Any]:
     return doc
 
 
+def report_jsonl(r: Report) -> str:
+    """One JSON object per player: the sheet row and the settlement."""
+    doc = report_json(r)
+    lines = []
+    for p in r.sheet.players:
+        row: dict[str, Any] = {
+            "schema_version": SCHEMA_VERSION,
+            "player": p,
+            **doc["sheet"][p],
+            "result": doc["settlement"][p],
+            "result_exact": doc["settlement_exact"][p],
+        }
+        if "money" in doc:
+            row["money"] = doc["money"][p]
+        lines.append(json.dumps(row, ensure_ascii=False))
+    return "\n".join(lines) + "\n"
+
+
 def dumps(doc: Any) -> str:
     return json.dumps(doc, ensure_ascii=False, indent=2)
 
@@ -120,16 +138,30 @@ def report_csv(r: Report, delimiter: str = ",") -> str:
     buf = io.StringIO()
     w = csv.writer(buf, delimiter=delimiter, lineterminator="\n")
     players = sheet.players
-    head = ["player", "pool", "mountain", *[f"whists_on_{q}" for q in players],
-            "mountain_equivalent", "mountain_result", "whist_result", "result"]
+    head = [
+        "player",
+        "pool",
+        "mountain",
+        *[f"whists_on_{q}" for q in players],
+        "mountain_equivalent",
+        "mountain_result",
+        "whist_result",
+        "result",
+    ]
     if s.money is not None:
         head.append("money")
     w.writerow(head)
     for p in players:
-        row = [p, show(sheet.pool[p]), show(sheet.mountain[p]),
-               *["" if q == p else show(sheet.whists[p][q]) for q in players],
-               show(s.equivalent[p]), show(s.mountain_result[p]), show(s.whist_result[p]),
-               show(s.result[p])]
+        row = [
+            p,
+            show(sheet.pool[p]),
+            show(sheet.mountain[p]),
+            *["" if q == p else show(sheet.whists[p][q]) for q in players],
+            show(s.equivalent[p]),
+            show(s.mountain_result[p]),
+            show(s.whist_result[p]),
+            show(s.result[p]),
+        ]
         if s.money is not None:
             row.append(show(s.money[p]))
         w.writerow(row)
@@ -150,10 +182,22 @@ def report_table(r: Report) -> str:
     lines.append("")
     rows = []
     for p in players:
-        rows.append([p, show(sheet.pool[p]), show(sheet.mountain[p]),
-                     *["·" if q == p else show(sheet.whists[p][q]) for q in players]])
-    lines.append(tabulate(rows, headers=["sheet", "pool", "mountain", *[f"on {q}" for q in players]],
-                          tablefmt="simple", colalign=("left", *["right"] * (2 + len(players)))))
+        rows.append(
+            [
+                p,
+                show(sheet.pool[p]),
+                show(sheet.mountain[p]),
+                *["·" if q == p else show(sheet.whists[p][q]) for q in players],
+            ]
+        )
+    lines.append(
+        tabulate(
+            rows,
+            headers=["sheet", "pool", "mountain", *[f"on {q}" for q in players]],
+            tablefmt="simple",
+            colalign=("left", *["right"] * (2 + len(players))),
+        )
+    )
     lines.append("")
     srows = []
     for p in players:
@@ -170,11 +214,14 @@ def report_table(r: Report) -> str:
     head += ["mountain", "whists", "result"]
     if s.money is not None:
         head.append("money")
-    lines.append(tabulate(srows, headers=head, tablefmt="simple",
-                          colalign=("left", *["right"] * (len(head) - 1))))
+    lines.append(
+        tabulate(srows, headers=head, tablefmt="simple", colalign=("left", *["right"] * (len(head) - 1)))
+    )
     lines.append("")
-    lines.append(f"average mountain {show(s.average)} (amnesty {show(s.amnesty)}); "
-                 f"rounding {s.rounding}; results in whists sum to 0")
+    lines.append(
+        f"average mountain {show(s.average)} (amnesty {show(s.amnesty)}); "
+        f"rounding {s.rounding}; results in whists sum to 0"
+    )
     if s.payments:
         lines.append("payments: " + "; ".join(f"{a} pays {b} {show(x)}" for a, b, x in s.payments))
     return "\n".join(lines) + "\n"

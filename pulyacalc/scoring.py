@@ -84,9 +84,7 @@ class Sheet:
         self.players = players
         self.pool: dict[str, Amount] = dict.fromkeys(players, 0)
         self.mountain: dict[str, Amount] = dict.fromkeys(players, 0)
-        self.whists: dict[str, dict[str, Amount]] = {
-            p: {q: 0 for q in players if q != p} for p in players
-        }
+        self.whists: dict[str, dict[str, Amount]] = {p: {q: 0 for q in players if q != p} for p in players}
 
     def apply(self, e: Entry) -> None:
         if e.area == POOL:
@@ -154,8 +152,16 @@ class Scorer:
                 for p in self._place(e, after_finish):
                     self.sheet.apply(p)
                     placed.append(p)
-        return DealResult(self.count, deal, seats.dealer, res.kind, tuple(placed), after_finish,
-                          self.run if res.kind == "raspasy" else 0, after_raspasy)
+        return DealResult(
+            self.count,
+            deal,
+            seats.dealer,
+            res.kind,
+            tuple(placed),
+            after_finish,
+            self.run if res.kind == "raspasy" else 0,
+            after_raspasy,
+        )
 
     def feed_all(self, deals: Iterable[Deal]) -> Iterator[DealResult]:
         for d in deals:
@@ -183,20 +189,39 @@ class Scorer:
         c = self.conv
         deal = r.deal
         assert isinstance(deal, Play)
-        yield Entry(self.count, "unplayed", r.declarer, POOL, c.price[r.level],
-                    why=f"{deal.contract} not whisted: price {num(c.price[r.level])}")
+        yield Entry(
+            self.count,
+            "unplayed",
+            r.declarer,
+            POOL,
+            c.price[r.level],
+            why=f"{deal.contract} not whisted: price {num(c.price[r.level])}",
+        )
 
     def _half_whist(self, r: Resolved) -> Iterator[Entry]:
         c, n, L = self.conv, self.count, r.level
         deal = r.deal
         assert isinstance(deal, Play)
-        yield Entry(n, "unplayed", r.declarer, POOL, c.price[L],
-                    why=f"{deal.contract} half-whisted, not played: price {num(c.price[L])}")
+        yield Entry(
+            n,
+            "unplayed",
+            r.declarer,
+            POOL,
+            c.price[L],
+            why=f"{deal.contract} half-whisted, not played: price {num(c.price[L])}",
+        )
         tricks = Fraction(c.obligation[L], 2)
         amount = exact(c.whist_per_trick[L] * tricks)
-        yield Entry(n, "half-whist", r.whisters[0], WHISTS, amount, r.declarer,
-                    why=f"half of the obligation {c.obligation[L]}: {num(exact(tricks))} × "
-                        f"{num(c.whist_per_trick[L])} = {num(amount)}")
+        yield Entry(
+            n,
+            "half-whist",
+            r.whisters[0],
+            WHISTS,
+            amount,
+            r.declarer,
+            why=f"half of the obligation {c.obligation[L]}: {num(exact(tricks))} × "
+            f"{num(c.whist_per_trick[L])} = {num(amount)}",
+        )
 
     def _played(self, r: Resolved) -> Iterator[Entry]:
         c, n, L, t = self.conv, self.count, r.level, r.taken
@@ -207,48 +232,92 @@ class Scorer:
         w, cons = c.whist_per_trick[L], c.consolation_per_trick[L]
         decl = r.declarer
         if k == 0:
-            yield Entry(n, "made", decl, POOL, c.price[L],
-                        why=f"{deal.contract} made with {t}: price {num(c.price[L])}")
+            yield Entry(
+                n,
+                "made",
+                decl,
+                POOL,
+                c.price[L],
+                why=f"{deal.contract} made with {t}: price {num(c.price[L])}",
+            )
         else:
-            yield Entry(n, "remise", decl, MOUNTAIN, exact(c.remise_per_trick[L] * k),
-                        why=f"{deal.contract} without {k}: {k} × {num(c.remise_per_trick[L])}")
+            yield Entry(
+                n,
+                "remise",
+                decl,
+                MOUNTAIN,
+                exact(c.remise_per_trick[L] * k),
+                why=f"{deal.contract} without {k}: {k} × {num(c.remise_per_trick[L])}",
+            )
         own = dict(r.tricks)
         if len(r.whisters) == 2:
             for wh in r.whisters:
                 if own[wh]:
-                    yield Entry(n, "whists", wh, WHISTS, exact(w * own[wh]), decl,
-                                why=f"{own[wh]} tricks × {num(w)}")
+                    yield Entry(
+                        n, "whists", wh, WHISTS, exact(w * own[wh]), decl, why=f"{own[wh]} tricks × {num(w)}"
+                    )
                 if k:
-                    yield Entry(n, "consolation", wh, WHISTS, exact(cons * k), decl,
-                                why=f"{k} undertricks × {num(cons)}")
+                    yield Entry(
+                        n,
+                        "consolation",
+                        wh,
+                        WHISTS,
+                        exact(cons * k),
+                        decl,
+                        why=f"{k} undertricks × {num(cons)}",
+                    )
         else:
             wh = r.whisters[0]
             passer = next(x for x in r.defenders if x != wh)
             if k == 0:
                 if d:
-                    yield Entry(n, "whists", wh, WHISTS, exact(w * d), decl,
-                                why=f"{d} tricks × {num(w)} (the whister takes the passer's too)")
+                    yield Entry(
+                        n,
+                        "whists",
+                        wh,
+                        WHISTS,
+                        exact(w * d),
+                        decl,
+                        why=f"{d} tricks × {num(w)} (the whister takes the passer's too)",
+                    )
             elif c.whist_on_failure == "greedy":
                 if d:
                     yield Entry(n, "whists", wh, WHISTS, exact(w * d), decl, why=f"{d} tricks × {num(w)}")
-                yield Entry(n, "consolation", wh, WHISTS, exact(cons * k), decl,
-                            why=f"{k} undertricks × {num(cons)}")
+                yield Entry(
+                    n, "consolation", wh, WHISTS, exact(cons * k), decl, why=f"{k} undertricks × {num(cons)}"
+                )
                 if c.consolation_by_passer:
-                    yield Entry(n, "consolation", passer, WHISTS, exact(cons * k), decl,
-                                why=f"{k} undertricks × {num(cons)} (greedy whist: the passer "
-                                    "writes only consolation)")
+                    yield Entry(
+                        n,
+                        "consolation",
+                        passer,
+                        WHISTS,
+                        exact(cons * k),
+                        decl,
+                        why=f"{k} undertricks × {num(cons)} (greedy whist: the passer "
+                        "writes only consolation)",
+                    )
             else:
                 writers = 2 if c.consolation_by_passer else 1
                 total = exact(w * d + writers * cons * k)
                 share = half(total)
-                why = (f"({d} tricks × {num(w)} + {writers} × {k} undertricks × {num(cons)}) / 2 "
-                       f"= {num(total)} / 2")
+                why = (
+                    f"({d} tricks × {num(w)} + {writers} × {k} undertricks × {num(cons)}) / 2 "
+                    f"= {num(total)} / 2"
+                )
                 yield Entry(n, "gentleman", wh, WHISTS, share, decl, why=why)
                 yield Entry(n, "gentleman", passer, WHISTS, share, decl, why=why)
         dealer = r.seats.sits_out
         if k and dealer is not None and c.consolation_by_dealer:
-            yield Entry(n, "dealer-consolation", dealer, WHISTS, exact(cons * k), decl,
-                        why=f"{k} undertricks × {num(cons)} (the dealer writes consolation too)")
+            yield Entry(
+                n,
+                "dealer-consolation",
+                dealer,
+                WHISTS,
+                exact(cons * k),
+                decl,
+                why=f"{k} undertricks × {num(cons)} (the dealer writes consolation too)",
+            )
         if k == 0:
             yield from self._shortfall(r, d, own)
 
@@ -259,8 +328,14 @@ class Scorer:
         if len(r.whisters) == 1:
             wh = r.whisters[0]
             if d < need:
-                yield Entry(n, "shortfall", wh, MOUNTAIN, exact(short * (need - d)),
-                            why=f"took {d} of the obligation {need}: {need - d} × {num(short)}")
+                yield Entry(
+                    n,
+                    "shortfall",
+                    wh,
+                    MOUNTAIN,
+                    exact(short * (need - d)),
+                    why=f"took {d} of the obligation {need}: {need - d} × {num(short)}",
+                )
             return
         together = sum(own.values())
         if together >= need:
@@ -270,25 +345,48 @@ class Scorer:
             for wh in r.whisters:
                 if own[wh] < each:
                     miss = exact(each - own[wh])
-                    yield Entry(n, "shortfall", wh, MOUNTAIN, exact(short * miss),
-                                why=f"took {own[wh]} of his half {num(exact(each))} of the "
-                                    f"obligation {need}: {num(miss)} × {num(short)}")
+                    yield Entry(
+                        n,
+                        "shortfall",
+                        wh,
+                        MOUNTAIN,
+                        exact(short * miss),
+                        why=f"took {own[wh]} of his half {num(exact(each))} of the "
+                        f"obligation {need}: {num(miss)} × {num(short)}",
+                    )
         else:
             second = r.defenders[1]
             miss = need - together
-            yield Entry(n, "shortfall", second, MOUNTAIN, exact(short * miss),
-                        why=f"the whisters took {together} of {need}; the second defender answers: "
-                            f"{miss} × {num(short)}")
+            yield Entry(
+                n,
+                "shortfall",
+                second,
+                MOUNTAIN,
+                exact(short * miss),
+                why=f"the whisters took {together} of {need}; the second defender answers: "
+                f"{miss} × {num(short)}",
+            )
 
     def _misere(self, r: Resolved) -> Iterator[Entry]:
         c, n = self.conv, self.count
         if r.taken == 0:
-            yield Entry(n, "misere-made", r.declarer, POOL, c.misere_price,
-                        why=f"misère made: price {num(c.misere_price)}")
+            yield Entry(
+                n,
+                "misere-made",
+                r.declarer,
+                POOL,
+                c.misere_price,
+                why=f"misère made: price {num(c.misere_price)}",
+            )
         else:
-            yield Entry(n, "misere-remise", r.declarer, MOUNTAIN,
-                        exact(c.misere_remise_per_trick * r.taken),
-                        why=f"misère with {r.taken} tricks: {r.taken} × {num(c.misere_remise_per_trick)}")
+            yield Entry(
+                n,
+                "misere-remise",
+                r.declarer,
+                MOUNTAIN,
+                exact(c.misere_remise_per_trick * r.taken),
+                why=f"misère with {r.taken} tricks: {r.taken} × {num(c.misere_remise_per_trick)}",
+            )
 
     def _raspasy_mountain(self, r: Resolved) -> Iterator[Entry]:
         c, n = self.conv, self.count
@@ -300,8 +398,14 @@ class Scorer:
         for p, t in r.tricks:
             if t - a:
                 amn = f" − amnesty {a}" if a else ""
-                yield Entry(n, "raspasy-mountain", p, MOUNTAIN, exact(v * (t - a)),
-                            why=f"({t} tricks{amn}) × {num(v)}; {step}")
+                yield Entry(
+                    n,
+                    "raspasy-mountain",
+                    p,
+                    MOUNTAIN,
+                    exact(v * (t - a)),
+                    why=f"({t} tricks{amn}) × {num(v)}; {step}",
+                )
         yield from self._zero_trick(r, v, counts)
 
     def _raspasy_whists(self, r: Resolved) -> Iterator[Entry]:
@@ -318,8 +422,9 @@ class Scorer:
                         continue
                     amount = exact(Fraction(v * t, len(writers)))
                     split = f" / {len(writers)} (tied for the fewest)" if len(writers) > 1 else ""
-                    yield Entry(n, "raspasy-whists", wr, WHISTS, amount, p,
-                                why=f"{p} took {t}: {t} × {num(v)}{split}")
+                    yield Entry(
+                        n, "raspasy-whists", wr, WHISTS, amount, p, why=f"{p} took {t}: {t} × {num(v)}{split}"
+                    )
         counts_all = dict(r.tricks)
         if r.seats.sits_out is not None:
             counts_all.setdefault(r.seats.sits_out, 0)
@@ -327,7 +432,8 @@ class Scorer:
 
     def _zero_trick(self, r: Resolved, v: Amount, counts: dict[str, int]) -> Iterator[Entry]:
         c, n = self.conv, self.count
-        if c.raspasy_zero_trick_bonus == "trick":
+        bonus: Amount
+        if isinstance(c.raspasy_zero_trick_bonus, str):  # "trick": one trick's value
             bonus = exact(Fraction(v) / Fraction(c.pool_point_in_mountain))
             why = f"no trick: one trick's value {num(v)}"
             if c.pool_point_in_mountain != 1:
@@ -356,15 +462,30 @@ class Scorer:
                 out.append(Entry(e.deal, e.rule, me, POOL, left, why=e.why))
             else:
                 off = exact(left * ratio)
-                out.append(Entry(e.deal, "written-off", me, MOUNTAIN, -off,
-                                 why=f"{e.why}; the pulya is finished: {num(left)} × {num(ratio)} "
-                                     "off the mountain"))
+                out.append(
+                    Entry(
+                        e.deal,
+                        "written-off",
+                        me,
+                        MOUNTAIN,
+                        -off,
+                        why=f"{e.why}; the pulya is finished: {num(left)} × {num(ratio)} off the mountain",
+                    )
+                )
             return out
         room = target - pools[me]
         if room > 0:
             mine = min(room, left)
-            out.append(Entry(e.deal, e.rule, me, POOL, mine,
-                             why=e.why if mine == left else f"{e.why}; {num(mine)} close the pool"))
+            out.append(
+                Entry(
+                    e.deal,
+                    e.rule,
+                    me,
+                    POOL,
+                    mine,
+                    why=e.why if mine == left else f"{e.why}; {num(mine)} close the pool",
+                )
+            )
             left = exact(left - mine)
         while left > 0:
             others = [p for p in self._clockwise_from(me) if pools[p] < target]
@@ -374,18 +495,42 @@ class Scorer:
             helped = next(p for p in others if pools[p] == best)
             amount = min(left, target - pools[helped])
             per = c.help_whists_per_point
-            out.append(Entry(e.deal, "help", helped, POOL, amount,
-                             why=f"{e.why}; {me}'s pool is closed: {num(amount)} help {helped}"))
-            out.append(Entry(e.deal, "help-whists", me, WHISTS, exact(amount * per), helped,
-                             why=f"helped {helped} with {num(amount)}: {num(amount)} × {num(per)}"))
+            out.append(
+                Entry(
+                    e.deal,
+                    "help",
+                    helped,
+                    POOL,
+                    amount,
+                    why=f"{e.why}; {me}'s pool is closed: {num(amount)} help {helped}",
+                )
+            )
+            out.append(
+                Entry(
+                    e.deal,
+                    "help-whists",
+                    me,
+                    WHISTS,
+                    exact(amount * per),
+                    helped,
+                    why=f"helped {helped} with {num(amount)}: {num(amount)} × {num(per)}",
+                )
+            )
             pools[helped] = exact(pools[helped] + amount)
             left = exact(left - amount)
         if left > 0:
             off = exact(left * ratio)
             times = f" × {num(ratio)}" if ratio != 1 else ""
-            out.append(Entry(e.deal, "written-off", me, MOUNTAIN, -off,
-                             why=f"{e.why}; every pool is closed: {num(left)}{times} written off "
-                                 f"{me}'s mountain"))
+            out.append(
+                Entry(
+                    e.deal,
+                    "written-off",
+                    me,
+                    MOUNTAIN,
+                    -off,
+                    why=f"{e.why}; every pool is closed: {num(left)}{times} written off {me}'s mountain",
+                )
+            )
         return out
 
     def _clockwise_from(self, me: str) -> list[str]:
@@ -394,8 +539,9 @@ class Scorer:
         return [self.players[(i + k) % n] for k in range(1, n)]
 
 
-def score(header: Header, conv: Convention, deals: Iterable[Deal],
-          problems: Problems | None = None) -> tuple[SheetView, list[DealResult]]:
+def score(
+    header: Header, conv: Convention, deals: Iterable[Deal], problems: Problems | None = None
+) -> tuple[SheetView, list[DealResult]]:
     """Score a whole log; returns the final sheet and each deal's result."""
     scorer = Scorer(header, conv, problems)
     results = list(scorer.feed_all(deals))

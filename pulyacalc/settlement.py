@@ -48,8 +48,13 @@ class Settlement:
     whist_price: Decimal | None = None
 
 
-def settle(sheet: SheetView, conv: Convention, target: int, rounding: str | None = None,
-           whist_price: Decimal | None = None) -> Settlement:
+def settle(
+    sheet: SheetView,
+    conv: Convention,
+    target: int,
+    rounding: str | None = None,
+    whist_price: Decimal | None = None,
+) -> Settlement:
     players = sheet.players
     n = len(players)
     rounding = rounding or conv.rounding
@@ -103,8 +108,26 @@ def settle(sheet: SheetView, conv: Convention, target: int, rounding: str | None
     if whist_price is not None:
         money = to_money(result, players, whist_price)
         payments = pay_list(money, players)
-    return Settlement(players, target, rounding, g, low, amnestied, mountain, extra, avg, mres,
-                      pays_each, pairs, wres, total, result, money, payments, whist_price)
+    return Settlement(
+        players,
+        target,
+        rounding,
+        g,
+        low,
+        amnestied,
+        mountain,
+        extra,
+        avg,
+        mres,
+        pays_each,
+        pairs,
+        wres,
+        total,
+        result,
+        money,
+        payments,
+        whist_price,
+    )
 
 
 def _largest_remainder(values: dict[str, Fraction], players: tuple[str, ...]) -> dict[str, int]:

@@ -62,13 +62,19 @@ def parse_sheet(text: str, file: str) -> PaperSheet:
             overrides.extend((ok.text.strip(), ov) for ok, ov in v.pairs)
         else:
             close = difflib.get_close_matches(key, SHEET_KEYS, n=1, cutoff=0.6)
-            p.add(k.loc, f"unknown key {key!r} in the sheet",
-                  (f"did you mean {close[0]!r}? " if close else "") + f"allowed: {', '.join(SHEET_KEYS)}")
+            p.add(
+                k.loc,
+                f"unknown key {key!r} in the sheet",
+                (f"did you mean {close[0]!r}? " if close else "") + f"allowed: {', '.join(SHEET_KEYS)}",
+            )
     header = HeaderBuilder(file, p).build(values, overrides, Loc(file, 1, 1))
     if header is None or sheet_node is None:
         if sheet_node is None:
-            p.add(Loc(file, 1, 1), "the sheet has no 'sheet:' section",
-                  "sheet: {A: {pool: 14, mountain: 12, whists: {B: 12, C: 0}}, …}")
+            p.add(
+                Loc(file, 1, 1),
+                "the sheet has no 'sheet:' section",
+                "sheet: {A: {pool: 14, mountain: 12, whists: {B: 12, C: 0}}, …}",
+            )
         p.raise_if_any()
         raise AssertionError
     view, cells = _rows(sheet_node, header, p, complete=True)
@@ -86,7 +92,9 @@ def parse_sheet(text: str, file: str) -> PaperSheet:
     return PaperSheet(header, view, cells, running)
 
 
-def _rows(node: Node, header: Header, p: Problems, complete: bool) -> tuple[SheetView, dict[tuple[str, ...], Loc]]:
+def _rows(
+    node: Node, header: Header, p: Problems, complete: bool
+) -> tuple[SheetView, dict[tuple[str, ...], Loc]]:
     players = header.players
     pool: dict[str, Amount] = dict.fromkeys(players, 0)
     mountain: dict[str, Amount] = dict.fromkeys(players, 0)
@@ -125,8 +133,11 @@ def _rows(node: Node, header: Header, p: Problems, complete: bool) -> tuple[Shee
                 for wk, wv in rv.pairs:
                     on, hint = match_player(wk.text.strip(), players)
                     if on is None or on == who:
-                        p.add(wk.loc, f"{who}'s whists on {wk.text.strip()!r}: not an opponent",
-                              hint or "a player writes whists on the others")
+                        p.add(
+                            wk.loc,
+                            f"{who}'s whists on {wk.text.strip()!r}: not an opponent",
+                            hint or "a player writes whists on the others",
+                        )
                         continue
                     x = as_number(wv, p, f"{who}'s whists on {on}")
                     if x is not None:
@@ -134,11 +145,13 @@ def _rows(node: Node, header: Header, p: Problems, complete: bool) -> tuple[Shee
                         cells[("whists", who, on)] = wv.loc
             else:
                 close = difflib.get_close_matches(key, ROW_KEYS, n=1)
-                p.add(rk.loc, f"unknown column {key!r}",
-                      (f"did you mean {close[0]!r}? " if close else "") + "columns: pool, mountain, whists")
+                p.add(
+                    rk.loc,
+                    f"unknown column {key!r}",
+                    (f"did you mean {close[0]!r}? " if close else "") + "columns: pool, mountain, whists",
+                )
     if complete:
         for who in players:
             if who not in seen:
                 p.add(node.loc, f"the sheet has no row for {who}")
     return SheetView(players, pool, mountain, whists), cells
-

@@ -88,12 +88,20 @@ def _check_counts(deal: Deal, seats: Seats, problems: Problems) -> bool:
     ok = True
     for name, count in deal.tricks.items():
         if name not in seats.players:
-            _rule(problems, _where(deal, f"tricks:{name}"), f"tricks for {name!r}, who is not at the table",
-                  f"players: {', '.join(seats.players)}")
+            _rule(
+                problems,
+                _where(deal, f"tricks:{name}"),
+                f"tricks for {name!r}, who is not at the table",
+                f"players: {', '.join(seats.players)}",
+            )
             ok = False
         elif not 0 <= count <= 10:
-            _rule(problems, _where(deal, f"tricks:{name}"), f"{name} cannot take {count} tricks",
-                  "a count is 0..10")
+            _rule(
+                problems,
+                _where(deal, f"tricks:{name}"),
+                f"{name} cannot take {count} tricks",
+                "a count is 0..10",
+            )
             ok = False
     return ok
 
@@ -102,29 +110,46 @@ def _resolve_raspasy(deal: Raspasy, seats: Seats, conv: Convention, problems: Pr
     if not _check_counts(deal, seats, problems):
         return None
     out = seats.sits_out
-    missing = [p for p in seats.active if p not in deal.tricks]
-    if missing:
-        _rule(problems, _where(deal, "tricks"),
-              f"raspasy needs every player's tricks; missing {', '.join(missing)}")
-        return None
-    counts = [(p, deal.tricks[p]) for p in seats.active]
+    talon = 0
     if out is not None:
         talon = deal.tricks.get(out, 0)
         if talon and not conv.raspasy_talon_to_dealer:
-            _rule(problems, _where(deal, f"tricks:{out}"),
-                  f"{out} deals and sits out, and in this convention the talon takes no tricks",
-                  "leave the dealer out of raspasy tricks")
+            _rule(
+                problems,
+                _where(deal, f"tricks:{out}"),
+                f"{out} deals and sits out, and in this convention the talon takes no tricks",
+                "leave the dealer out of raspasy tricks",
+            )
             return None
         if talon > 2:
-            _rule(problems, _where(deal, f"tricks:{out}"),
-                  f"the dealer {out} can take at most 2 tricks from the talon, not {talon}")
+            _rule(
+                problems,
+                _where(deal, f"tricks:{out}"),
+                f"{out} deals this deal and sits out: from the talon he can take at most 2 tricks, "
+                f"not {talon}",
+                f"the players are {', '.join(seats.active)}",
+            )
             return None
-        if conv.raspasy_talon_to_dealer:
-            counts.append((out, talon))
+    missing = [p for p in seats.active if p not in deal.tricks]
+    if missing:
+        _rule(
+            problems,
+            _where(deal, "tricks"),
+            f"raspasy needs every player's tricks; missing {', '.join(missing)}",
+            f"{out} deals and sits out" if out else "",
+        )
+        return None
+    counts = [(p, deal.tricks[p]) for p in seats.active]
+    if out is not None and conv.raspasy_talon_to_dealer:
+        counts.append((out, talon))
     total = sum(c for _, c in counts)
     if total != 10:
-        _rule(problems, _where(deal, "tricks"), f"raspasy tricks add up to {total}, not 10",
-              "check each player's count" + (f" and the dealer {out}'s talon tricks" if out else ""))
+        _rule(
+            problems,
+            _where(deal, "tricks"),
+            f"raspasy tricks add up to {total}, not 10",
+            "check each player's count" + (f" and the dealer {out}'s talon tricks" if out else ""),
+        )
         return None
     return Resolved(deal, seats, "raspasy", tricks=tuple(counts))
 
@@ -132,9 +157,12 @@ def _resolve_raspasy(deal: Raspasy, seats: Seats, conv: Convention, problems: Pr
 def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems) -> Resolved | None:
     declarer = deal.declarer
     if declarer == seats.sits_out:
-        _rule(problems, _where(deal, "declarer"),
-              f"{declarer} deals this deal and sits out: the 4-player dealer does not bid",
-              f"first hand is {seats.active[0]}; add 'dealer: NAME' if the rotation was different")
+        _rule(
+            problems,
+            _where(deal, "declarer"),
+            f"{declarer} deals this deal and sits out: the 4-player dealer does not bid",
+            f"first hand is {seats.active[0]}; add 'dealer: NAME' if the rotation was different",
+        )
         return None
     if not _check_counts(deal, seats, problems):
         return None
@@ -146,76 +174,112 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
     level = deal.contract.level
     for name in deal.calls:
         if name == seats.sits_out:
-            _rule(problems, _where(deal, f"call:{name}"),
-                  f"{name} deals and sits out: the 4-player dealer does not whist or pass")
+            _rule(
+                problems,
+                _where(deal, f"call:{name}"),
+                f"{name} deals and sits out: the 4-player dealer does not whist or pass",
+            )
             return None
         if name == declarer:
             _rule(problems, _where(deal, f"call:{name}"), f"{name} is the declarer and cannot also defend")
             return None
     if seats.sits_out is not None and seats.sits_out in deal.tricks and deal.tricks[seats.sits_out]:
-        _rule(problems, _where(deal, f"tricks:{seats.sits_out}"),
-              f"{seats.sits_out} deals and sits out: he takes no tricks")
+        _rule(
+            problems,
+            _where(deal, f"tricks:{seats.sits_out}"),
+            f"{seats.sits_out} deals and sits out: he takes no tricks",
+        )
         return None
 
     if deal.contract.is_misere:
         if deal.calls:
-            _rule(problems, _where(deal, "calls"),
-                  "a misère has no whist or pass from the defenders (K3.8.2)",
-                  "write only the declarer's tricks, e.g. 'Vera misere 1'")
+            _rule(
+                problems,
+                _where(deal, "calls"),
+                "a misère has no whist or pass from the defenders (K3.8.2)",
+                "write only the declarer's tricks, e.g. 'Vera misere 1'",
+            )
             return None
         if declarer not in deal.tricks:
-            _rule(problems, _where(deal, "tricks"), f"the misère needs {declarer}'s tricks",
-                  f"e.g. '{declarer} misere 0'")
+            _rule(
+                problems,
+                _where(deal, "tricks"),
+                f"the misère needs {declarer}'s tricks",
+                f"e.g. '{declarer} misere 0'",
+            )
             return None
         if len(deal.tricks) == 3 and given_total != 10:
             _rule(problems, _where(deal, "tricks"), f"tricks add up to {given_total}, not 10")
             return None
-        return Resolved(deal, seats, "misere", declarer=declarer, taken=deal.tricks[declarer],
-                        defenders=defenders)
+        return Resolved(
+            deal, seats, "misere", declarer=declarer, taken=deal.tricks[declarer], defenders=defenders
+        )
 
     missing = [d for d in defenders if d not in deal.calls]
     if missing:
-        _rule(problems, _where(deal, "calls"),
-              f"{' and '.join(missing)} must whist, pass or go half-whist on {deal.contract}",
-              f"the defenders are {defenders[0]} (first) and {defenders[1]}")
+        _rule(
+            problems,
+            _where(deal, "calls"),
+            f"{' and '.join(missing)} must whist, pass or go half-whist on {deal.contract}",
+            f"the defenders are {defenders[0]} (first) and {defenders[1]}",
+        )
         return None
     calls = tuple(deal.calls[d] for d in defenders)
-    whisters = tuple(d for d, c in zip(defenders, calls) if c is Call.WHIST)
+    whisters = tuple(d for d, c in zip(defenders, calls, strict=True) if c is Call.WHIST)
 
     if Call.HALF in calls:
         if level not in conv.half_whist_levels:
             allowed = ", ".join(str(x) for x in sorted(conv.half_whist_levels)) or "no contract"
-            _rule(problems, _where(deal, f"call:{defenders[calls.index(Call.HALF)]}"),
-                  f"half-whist is not allowed on {deal.contract} (K3.8.7)", f"allowed on {allowed}")
+            _rule(
+                problems,
+                _where(deal, f"call:{defenders[calls.index(Call.HALF)]}"),
+                f"half-whist is not allowed on {deal.contract} (K3.8.7)",
+                f"allowed on {allowed}",
+            )
             return None
         if calls != (Call.PASS, Call.HALF):
             first = defenders[0]
-            _rule(problems, _where(deal, f"call:{defenders[calls.index(Call.HALF)]}"),
-                  "only the second defender may go half-whist, after the first defender passed (K3.8.7)",
-                  f"the first defender here is {first}")
+            _rule(
+                problems,
+                _where(deal, f"call:{defenders[calls.index(Call.HALF)]}"),
+                "only the second defender may go half-whist, after the first defender passed (K3.8.7)",
+                f"the first defender here is {first}",
+            )
             return None
         if deal.tricks:
             _rule(problems, _where(deal, "tricks"), "a half-whisted contract is not played: no tricks")
             return None
-        return Resolved(deal, seats, "half", declarer=declarer, level=level, defenders=defenders,
-                        whisters=(defenders[1],))
+        return Resolved(
+            deal, seats, "half", declarer=declarer, level=level, defenders=defenders, whisters=(defenders[1],)
+        )
 
     if not whisters:
         if deal.tricks:
-            _rule(problems, _where(deal, "tricks"),
-                  f"both defenders passed: {deal.contract} is not played, so no tricks are written",
-                  "drop the trick counts, or mark who whisted")
+            _rule(
+                problems,
+                _where(deal, "tricks"),
+                f"both defenders passed: {deal.contract} is not played, so no tricks are written",
+                "drop the trick counts, or mark who whisted",
+            )
             return None
         return Resolved(deal, seats, "unplayed", declarer=declarer, level=level, defenders=defenders)
 
     if declarer not in deal.tricks:
-        _rule(problems, _where(deal, "tricks"), f"the declarer {declarer}'s tricks are missing",
-              f"e.g. '{declarer} {deal.contract} {level}'")
+        _rule(
+            problems,
+            _where(deal, "tricks"),
+            f"the declarer {declarer}'s tricks are missing",
+            f"e.g. '{declarer} {deal.contract} {level}'",
+        )
         return None
     taken = deal.tricks[declarer]
     if len(deal.tricks) == 3 and given_total != 10:
-        _rule(problems, _where(deal, "tricks"), f"tricks add up to {given_total}, not 10",
-              "each trick is taken by exactly one player")
+        _rule(
+            problems,
+            _where(deal, "tricks"),
+            f"tricks add up to {given_total}, not 10",
+            "each trick is taken by exactly one player",
+        )
         return None
     own: dict[str, int] = {}
     if len(whisters) == 2:
@@ -229,12 +293,23 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
         elif taken == 10:
             own = {a: 0, b: 0}
         else:
-            _rule(problems, _where(deal, "tricks"),
-                  f"both whisted: give each whister's tricks ({a} and {b})",
-                  f"they took {10 - taken} between them")
+            _rule(
+                problems,
+                _where(deal, "tricks"),
+                f"both whisted: give each whister's tricks ({a} and {b})",
+                f"they took {10 - taken} between them",
+            )
             return None
     else:
         own = {whisters[0]: 10 - taken}
-    return Resolved(deal, seats, "played", declarer=declarer, level=level, taken=taken,
-                    defenders=defenders, whisters=whisters,
-                    tricks=tuple((w, own[w]) for w in whisters))
+    return Resolved(
+        deal,
+        seats,
+        "played",
+        declarer=declarer,
+        level=level,
+        taken=taken,
+        defenders=defenders,
+        whisters=whisters,
+        tricks=tuple((w, own[w]) for w in whisters),
+    )

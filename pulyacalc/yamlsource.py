@@ -86,16 +86,16 @@ def _convert(file: str, node: yaml.Node, seen: set[int], depth: int, problems: P
         raise ReadError([_problem(loc, "YAML aliases (*name) are not supported; write the value out")])
     seen.add(id(node))
     if isinstance(node, yaml.SequenceNode):
-        return Node(
-            "seq", loc, items=tuple(_convert(file, n, seen, depth + 1, problems) for n in node.value)
-        )
+        return Node("seq", loc, items=tuple(_convert(file, n, seen, depth + 1, problems) for n in node.value))
     assert isinstance(node, yaml.MappingNode)
     pairs = []
     for k, v in node.value:
         if k.tag == "tag:yaml.org,2002:merge":
             problems.add(_loc(file, k.start_mark), "YAML merge keys (<<) are not supported")
             continue
-        pairs.append((_convert(file, k, seen, depth + 1, problems), _convert(file, v, seen, depth + 1, problems)))
+        pairs.append(
+            (_convert(file, k, seen, depth + 1, problems), _convert(file, v, seen, depth + 1, problems))
+        )
     return Node("map", loc, pairs=tuple(pairs))
 
 
@@ -160,8 +160,9 @@ def parse_yaml(text: str, file: str, *, max_bytes: int = MAX_YAML_BYTES) -> Node
 _INT_RE = re.compile(r"^[+-]?\d+$")
 
 
-def as_int(node: Node, problems: Problems, what: str, *, low: int | None = None,
-           high: int | None = None) -> int | None:
+def as_int(
+    node: Node, problems: Problems, what: str, *, low: int | None = None, high: int | None = None
+) -> int | None:
     """A whole number written in decimal (``012`` is twelve, ``6:4`` is an error)."""
     if node.kind != "scalar" or node.null or not _INT_RE.match(node.text.strip()):
         problems.add(node.loc, f"{what}: expected a whole number, got {node.describe()}")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -19,6 +19,11 @@ from ..cli import (
     reports_problems,
 )
 
+if TYPE_CHECKING:
+    from ..convention import Convention
+    from ..scoring import SheetView
+    from ..settlement import Settlement
+
 
 @app.command()
 @reports_problems
@@ -31,30 +36,30 @@ def score(
     input_format: InputFormatOpt = None,
 ) -> None:
     """Score an evening from a log: the sheet (pool, mountain, whists) and the settlement."""
-    from ..errors import Problems
-    from ..logread import convention_for, read_log
-    from ..scoring import Scorer
+    from ..evening import score_file
     from ..settlement import settle
 
     price = parse_price(whist_price)
-    problems = Problems()
-    log_ = read_log(log, input_format.value if input_format else None, problems)
-    conv = convention_for(log_.header, convention)
-    if rounding is not None:
-        from dataclasses import replace
-
-        conv = replace(conv, rounding=rounding.value)
-    scorer = Scorer(log_.header, conv, problems)
-    deals = 0
-    for _ in scorer.feed_all(log_.deals):
-        deals += 1
-    problems.raise_if_any()
-    sheet = scorer.sheet.view()
-    result = settle(sheet, conv, scorer.target, conv.rounding, price)
-    emit(render_report(format, conv, scorer.target, sheet, result, deals, scorer.finished))
+    ev = score_file(
+        log,
+        convention=convention,
+        rounding=rounding.value if rounding else None,
+        input_format=input_format.value if input_format else None,
+    )
+    result = settle(ev.sheet, ev.convention, ev.target, ev.convention.rounding, price)
+    emit(render_report(format, ev.convention, ev.target, ev.sheet, result, ev.deals, ev.finished))
 
 
-def render_report(format: Format, conv, target, sheet, result, deals=None, finished=None) -> str:  # type: ignore[no-untyped-def]
+def render_report(
+    format: Format,
+    conv: Convention,
+    target: int,
+    sheet: SheetView,
+    result: Settlement,
+    deals: int | None = None,
+    finished: bool | None = None,
+) -> str:
+    """The score/settle report in the chosen format (shared by score, settle)."""
     from .. import render
 
     report = render.Report(conv, target, sheet, result, deals, finished)

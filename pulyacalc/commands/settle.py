@@ -6,7 +6,17 @@ from typing import Annotated
 
 import typer
 
-from ..cli import ConventionOpt, Format, FormatOpt, PriceOpt, RoundingOpt, app, emit, parse_price, reports_problems
+from ..cli import (
+    ConventionOpt,
+    Format,
+    FormatOpt,
+    PriceOpt,
+    RoundingOpt,
+    app,
+    emit,
+    parse_price,
+    reports_problems,
+)
 
 
 @app.command()

@@ -1,0 +1,67 @@
+"""An evening from a file: read the log, load its convention, score every deal, and
+report every problem of the file together.  The commands that read logs (score,
+explain, check, compare, season) all start here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from .convention import Convention
+from .errors import Problems, PulyaError
+from .model import Header
+from .scoring import DealResult, Scorer, SheetView
+
+
+@dataclass(frozen=True)
+class Evening:
+    header: Header
+    convention: Convention
+    target: int
+    sheet: SheetView
+    deals: int
+    finished: bool
+    #: each deal's result, when asked for with ``keep=True``
+    results: tuple[DealResult, ...] = ()
+
+
+def score_file(
+    path: str,
+    *,
+    convention: str | None = None,
+    rounding: str | None = None,
+    input_format: str | None = None,
+    keep: bool = False,
+    on_deal: Callable[[DealResult, Scorer], None] | None = None,
+) -> Evening:
+    """Score a log file (or '-').  Raises PulyaError with every problem found."""
+    from .logread import convention_for, read_log
+
+    problems = Problems()
+    log = read_log(path, input_format, problems)
+    try:
+        conv = convention_for(log.header, convention)
+    except PulyaError as e:
+        # still read every deal so that all problems of the file are reported at once
+        problems.extend(e.problems)
+        for _ in log.deals:
+            pass
+        problems.raise_if_any()
+        raise
+    problems.raise_if_any()  # header problems
+    if rounding is not None:
+        conv = replace(conv, rounding=rounding)
+    scorer = Scorer(log.header, conv, problems)
+    kept: list[DealResult] = []
+    count = 0
+    for result in scorer.feed_all(log.deals):
+        count += 1
+        if keep:
+            kept.append(result)
+        if on_deal is not None:
+            on_deal(result, scorer)
+    problems.raise_if_any()
+    return Evening(
+        log.header, conv, scorer.target, scorer.sheet.view(), count, scorer.finished, tuple(kept)
+    )
