@@ -43,13 +43,13 @@ def score_file(
     try:
         conv = convention_for(log.header, convention)
     except PulyaError as e:
-        # still read every deal so that all problems of the file are reported at once
         problems.extend(e.problems)
+    if problems:
+        # the header is wrong: still read every deal, so that all problems of the file
+        # are reported at once
         for _ in log.deals:
             pass
         problems.raise_if_any()
-        raise
-    problems.raise_if_any()  # header problems
     if rounding is not None:
         conv = replace(conv, rounding=rounding)
     scorer = Scorer(log.header, conv, problems)
