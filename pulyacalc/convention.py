@@ -52,6 +52,7 @@ class Convention:
     shortfall_per_trick: Mapping[int, Amount]
     two_whisters_shortfall: Mapping[int, str]
     half_whist_levels: frozenset[int]
+    shortfall_forbidden: frozenset[int]
     whist_on_failure: str
     consolation_by_passer: bool
     consolation_by_dealer: bool
@@ -154,6 +155,12 @@ SCHEMA: dict[str, Key] = {
     ),
     "whist.half_whist_levels": Key(
         "half_whist_levels", "level_set", "contracts on which half-whist is allowed (K3.8.7)"
+    ),
+    "whist.shortfall_forbidden": Key(
+        "shortfall_forbidden",
+        "level_set",
+        "contracts on which a whister may not end short (e.g. [10] where the ten is only "
+        "«checked», K note 39); validation only: `check` reports such deals",
     ),
     "whist.on_failure": Key(
         "whist_on_failure",
