@@ -2,19 +2,34 @@
 ``key: value`` and then one deal per line as comma-separated clauses
 ``PLAYER CALL [TRICKS]``.  Line logs are read as a stream, one deal at a time.
 
-Errors point at the column of the bad token and echo the line with a caret.
+A deal line, in full::
+
+    12. Anna 6♠ 7, Boris whist 2, Vera pass 1, dealer Dan   # a note
+
+* ``12.`` — an optional deal number (also ``12)``, ``12:`` or ``12``), checked against the count;
+* a clause per player: ``NAME CALL [TRICKS]`` where CALL is a contract (``6♠``, ``6 пик``,
+  ``7NT``, ``misere``), ``whist``/``pass``/``half``, or ``talon`` (the 4-player dealer's talon
+  tricks on raspasy); ``NAME TRICKS`` gives tricks without a call (in a line with a contract,
+  or after a leading ``raspasy``);
+* ``dealer NAME`` — this deal's dealer, overriding the rotation;
+* ``# text`` after a deal — the deal's note.
+
+Errors point at the column of the bad token and echo the line with a caret.  The happy
+path uses dictionary look-ups and ``str.split`` only (no regex compilation, no difflib).
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 
-from .errors import Loc, Problems
+from .errors import Loc, Problem, Problems
 from .logread import HEADER_KEYS, HeaderBuilder, match_player
 from .model import (
     CALL_SPELLINGS,
     MISERE_SPELLINGS,
+    SUIT_SPELLINGS,
     Call,
     Contract,
     Deal,
@@ -25,23 +40,52 @@ from .model import (
 )
 from .yamlsource import MAX_LINE_CHARS, Node
 
-_HEADER_RE = re.compile(r"^\s*([A-Za-z_][\w.\-]*)\s*:(.*)$")
-_NUMBER_RE = re.compile(r"^(\s*)(\d+)\s*[.)]\s+")
-_TOKEN_RE = re.compile(r"\S+")
-RASPASY_WORDS = frozenset({"raspasy", "распасы", "распас", "распасовка", "rasp"})
-TALON_WORDS = frozenset({"talon", "прикуп"})
+#: ``key: value`` (the key is a word, dotted for convention keys: ``whist.on_failure``)
+_HEADER_RE = re.compile(r"^\s*([^\W\d][\w.\-]*)\s*:(.*)$")
+#: an optional deal number: ``12.``, ``12)``, ``12:`` or ``12`` followed by a space
+_NUMBER_RE = re.compile(r"^\s*(\d+)(?:[.):]\s*|\s+)")
+
+RASPASY_WORDS = frozenset({"raspasy", "распасы", "распас", "распасовка", "rasp", "raspasovka"})
+TALON_WORDS = frozenset({"talon", "прикуп", "прикупа"})
+DEALER_WORDS = frozenset({"dealer", "сдаёт", "сдает", "сдающий", "сдавал"})
+#: header keys may also be written in Russian
+HEADER_ALIASES: dict[str, str] = {
+    **{k: k for k in HEADER_KEYS},
+    "игроки": "players",
+    "сдаёт": "dealer",
+    "сдает": "dealer",
+    "сдающий": "dealer",
+    "конвенция": "convention",
+    "пуля": "pool",
+    "округление": "rounding",
+}
+
+#: every contract spelling without spaces, lower case → Contract (the fast path)
+CONTRACTS: dict[str, Contract] = {
+    **{f"{level}{suit}": Contract(level, s) for level in range(6, 11) for suit, s in SUIT_SPELLINGS.items()},
+    **{word: Contract.misere() for word in MISERE_SPELLINGS},
+}
+_DIGITS = frozenset("0123456789")
 
 
-def _strip_comment(line: str) -> str:
+def _strip_comment(line: str) -> tuple[str, str | None]:
+    """The text before ``#`` and the comment after it (None when there is none)."""
     i = line.find("#")
-    return line if i < 0 else line[:i]
+    return (line, None) if i < 0 else (line[:i], line[i + 1 :])
 
 
-def is_header_line(text: str) -> re.Match[str] | None:
+def header_key(text: str) -> tuple[str, int, str, int] | None:
+    """``key: value`` → (key, key column, value, value column), columns 1-based."""
     m = _HEADER_RE.match(text)
-    if m and not m.group(2).strip().startswith("//"):
-        return m
-    return None
+    if m is None or m.group(2).lstrip().startswith("//"):
+        return None
+    raw = m.group(2)
+    value = raw.strip()
+    return m.group(1), m.start(1) + 1, value, m.start(2) + (len(raw) - len(raw.lstrip())) + 1
+
+
+def _is_header_key(key: str) -> bool:
+    return key.casefold() in HEADER_ALIASES or "." in key
 
 
 def parse_stream(lines: Iterable[str], file: str, problems: Problems) -> Log:
@@ -49,40 +93,105 @@ def parse_stream(lines: Iterable[str], file: str, problems: Problems) -> Log:
     it = iter(lines)
     values: dict[str, tuple[Node, Loc]] = {}
     overrides: list[tuple[str, Node]] = []
+    key_locs: dict[str, Loc] = {}
+    header_lines: dict[int, str] = {}
     number = 0
     pending: tuple[int, str] | None = None
+    before = len(problems)
     for raw in it:
         number += 1
         if number == 1:
             raw = raw.lstrip("\ufeff")
-        text = _strip_comment(raw.rstrip("\r\n"))
+        line = raw.rstrip("\r\n")
+        text = _strip_comment(line)[0]
         if not text.strip():
             continue
-        m = is_header_line(text)
-        if m is None:
+        kv = header_key(text)
+        if kv is not None and not _is_header_key(kv[0]) and "players" in values:
+            # 'Anna: 6♠ 7' is a deal whose first word is a player, not a header key
+            names = tuple(w for w in values["players"][0].text.replace(",", " ").strip("[] ").split())
+            if match_player(kv[0], names)[0] is not None:
+                kv = None
+        if kv is None:
             pending = (number, raw)
             break
-        key = m.group(1)
-        value = m.group(2).strip()
-        col = m.start(2) + (len(m.group(2)) - len(m.group(2).lstrip())) + 1
-        node = Node("scalar", Loc(file, number, col), text=value, null=not value)
-        if key in HEADER_KEYS:
-            if key in values:
-                problems.add(Loc(file, number, m.start(1) + 1), f"header {key!r} is given twice")
-            values[key] = (node, Loc(file, number, m.start(1) + 1))
+        header_lines[number] = line
+        key, key_col, value, value_col = kv
+        key_loc = Loc(file, number, key_col)
+        node = _value_node(value, Loc(file, number, value_col), problems)
+        canonical = HEADER_ALIASES.get(key.casefold())
+        if canonical is not None:
+            if canonical in values:
+                problems.add(key_loc, f"header {key!r} is given twice", source=line, width=len(key))
+            values[canonical] = (node, key_loc)
         else:
             overrides.append((key, node))
-    header = HeaderBuilder(file, problems).build(values, overrides, Loc(file, 1, 1))
+            key_locs[key] = key_loc
+    header = HeaderBuilder(file, problems).build(values, overrides, Loc(file, 1, 1), key_locs=key_locs)
+    _echo_header(problems, before, header_lines)
     if header is None:
         problems.raise_if_any()
         raise AssertionError("header problems were reported")
     return Log(header, _deals(it, pending, number, header, problems))
 
 
+def _value_node(value: str, loc: Loc, problems: Problems) -> Node:
+    """A header value: plain text, or a YAML flow list/mapping (``{6: 2, 7: 4}``)."""
+    if not value.startswith("{"):
+        return Node("scalar", loc, text=value, null=not value)
+    from .errors import ReadError
+    from .yamlsource import parse_yaml
+
+    try:
+        node = parse_yaml(value, loc.file)
+    except ReadError as e:
+        for p in e.problems:
+            problems.add(_shift(p.loc, loc), p.message, p.hint)
+        return Node("scalar", loc, text=value)
+    return _relocate(node, loc)
+
+
+def _shift(inner: Loc, at: Loc) -> Loc:
+    return Loc(at.file, at.line, at.column + max(inner.column, 1) - 1)
+
+
+def _relocate(node: Node, at: Loc) -> Node:
+    return Node(
+        node.kind,
+        _shift(node.loc, at),
+        text=node.text,
+        items=tuple(_relocate(n, at) for n in node.items),
+        pairs=tuple((_relocate(k, at), _relocate(v, at)) for k, v in node.pairs),
+        quoted=node.quoted,
+        null=node.null,
+    )
+
+
+def _echo_header(problems: Problems, before: int, lines: dict[int, str]) -> None:
+    """Header problems of a line log echo their line with a caret under the word."""
+    items = problems.items
+    for i in range(before, len(items)):
+        p = items[i]
+        line = lines.get(p.loc.line)
+        if line is not None and not p.source and p.loc.column:
+            width = token_width(line, p.loc.column, ",#:")
+            items[i] = Problem(p.loc, p.message, p.hint, line, width, p.kind)
+
+
+def token_width(line: str, column: int, stops: str = ",#") -> int:
+    """Width of the word at ``column`` (1-based): up to a space or one of ``stops``."""
+    i = column - 1
+    j = i
+    while j < len(line) and not line[j].isspace() and line[j] not in stops:
+        j += 1
+    return max(1, j - i)
+
+
 def _deals(
     it: Iterator[str], pending: tuple[int, str] | None, number: int, header: Header, problems: Problems
 ) -> Iterator[Deal]:
     file = header.source
+    players = header.players
     count = 0
 
     def one(lineno: int, raw: str) -> Deal | None:
@@ -94,21 +203,35 @@ def _deals(
             )
             count += 1
             return None
-        text = _strip_comment(line)
-        if not text.strip():
+        text, comment = _strip_comment(line)
+        if not text or text.isspace():
             return None
-        if is_header_line(text):
-            problems.add(
-                Loc(file, lineno, 1),
-                "header lines go before the first deal",
-                "move it to the top of the log",
-                source=line,
-                width=len(text.split(":")[0].strip()) or 1,
-            )
-            return None
+        if ":" in text:
+            kv = header_key(text)
+            if kv is not None and _is_header_key(kv[0]) and match_player(kv[0], players)[0] is None:
+                problems.add(
+                    Loc(file, lineno, kv[1]),
+                    "header lines go before the first deal",
+                    "move it to the top of the log"
+                    + (
+                        "; to change one deal's dealer add ', dealer NAME' to its line"
+                        if HEADER_ALIASES.get(kv[0].casefold()) == "dealer"
+                        else ""
+                    ),
+                    source=line,
+                    width=len(kv[0]),
+                )
+                return None
         count += 1
+        note = comment.strip() if comment is not None else None
         return parse_deal_line(
-            text, Loc(file, lineno, 1), header.players, problems, source=line, expected_number=count
+            text,
+            Loc(file, lineno, 1),
+            players,
+            problems,
+            source=line,
+            expected_number=count,
+            note=note or None,
         )
 
     if pending is not None:
@@ -122,13 +245,19 @@ def _deals(
             yield d
 
 
-class _Clause:
-    __slots__ = ("tokens", "start", "text")
+def _tokens(text: str, start: int) -> list[tuple[str, int]]:
+    """Words of ``text`` with their 0-based offsets (``start`` + position)."""
+    out: list[tuple[str, int]] = []
+    i = 0
+    for tok in text.split():
+        j = text.find(tok, i)
+        out.append((tok, start + j))
+        i = j + len(tok)
+    return out
 
-    def __init__(self, text: str, start: int) -> None:
-        self.text = text
-        self.start = start  # 0-based offset in the line
-        self.tokens = [(m.group(0), start + m.start()) for m in _TOKEN_RE.finditer(text)]
+
+def _is_count(tok: str) -> bool:
+    return tok[0] in _DIGITS and tok.isascii() and tok.isdigit()
 
 
 def parse_deal_line(
@@ -139,173 +268,265 @@ def parse_deal_line(
     *,
     source: str = "",
     expected_number: int | None = None,
+    note: str | None = None,
 ) -> Deal | None:
-    """One deal line → a Play or Raspasy; problems are located at ``loc`` + column."""
+    """One deal line → a Play or Raspasy; problems are located at ``loc`` + column.
+
+    ``text`` is the line without its comment; ``source`` the whole line, for the echo.
+    """
     before = len(problems)
     base = loc.column or 1
+    file, lineno = loc.file, loc.line
+
+    def at(offset: int) -> Loc:
+        return Loc(file, lineno, base + offset)
 
     def err(offset: int, message: str, hint: str = "", width: int = 1) -> None:
-        problems.add(loc.at_column(base + offset), message, hint, source=source, width=width)
+        problems.add(at(offset), message, hint, source=source, width=width)
 
     body_start = 0
-    m = _NUMBER_RE.match(text)
-    if m:
-        written = int(m.group(2))
-        if expected_number is not None and written != expected_number:
-            err(
-                m.start(2),
-                f"deal number {written}, but this is deal {expected_number}",
-                "fix the number or the missing/extra deal above",
-                width=len(m.group(2)),
-            )
-        body_start = m.end()
-    body = text[body_start:]
-    lead = _TOKEN_RE.match(body.lstrip())
-    raspasy_word = False
-    if lead and lead.group(0).lower().rstrip(":") in RASPASY_WORDS:
-        raspasy_word = True
-        skip = body.index(lead.group(0)) + len(lead.group(0))
-        body_start += skip
-        body = text[body_start:]
-    clauses: list[_Clause] = []
+    if text[:1].isdigit() or (text[:1].isspace() and text.lstrip()[:1].isdigit()):
+        m = _NUMBER_RE.match(text)
+        if m:
+            written = int(m.group(1))
+            if expected_number is not None and written != expected_number:
+                err(
+                    m.start(1),
+                    f"deal number {written}, but this is deal {expected_number}",
+                    "fix the number, or look for a missing or extra deal above",
+                    width=len(m.group(1)),
+                )
+            body_start = m.end()
+
+    clauses: list[list[tuple[str, int]]] = []
+    starts: list[int] = []
     offset = body_start
-    for part in body.split(","):
-        clauses.append(_Clause(part, offset))
+    for part in text[body_start:].split(","):
+        clauses.append(_tokens(part, offset))
+        starts.append(offset)
         offset += len(part) + 1
-    if all(not c.tokens for c in clauses):
+    raspasy_at = -1
+    first = clauses[0]
+    if first and first[0][0].rstrip(":").casefold() in RASPASY_WORDS and not _names(first[0][0], players):
+        raspasy_at = first[0][1]
+        clauses[0] = first[1:]
+        if not clauses[0] and len(clauses) > 1:
+            clauses.pop(0)
+            starts.pop(0)
+    if all(not c for c in clauses):
         err(body_start, "an empty deal", "write clauses like 'Anna 6♠ 7, Boris whist 2, Vera pass 1'")
         return None
+    body_at = clauses[0][0][1] if clauses[0] else body_start
 
     declarer: str | None = None
     contract: Contract | None = None
+    contract_end = 0
     calls: dict[str, Call] = {}
     tricks: dict[str, int] = {}
-    locs: dict[str, Loc] = {"tricks": loc.at_column(base + body_start)}
+    seen: set[str] = set()
+    dealer: str | None = None
+    locs: dict[str, Loc] = {}
+    #: clauses that say no call: (player, offset of the name, offset after the clause)
+    bare: list[tuple[str, int]] = []
     passes_without_tricks: list[tuple[str, int]] = []
-    raspasy_like = True
-    for clause in clauses:
-        toks = clause.tokens
+    whist_at: list[tuple[str, int]] = []
+    talon_at: list[int] = []
+    for toks, start in zip(clauses, starts, strict=True):
         if not toks:
-            err(clause.start, "an empty clause between commas", "remove the extra comma")
+            err(start, "an empty clause between commas", "remove the extra comma")
             continue
         name_tok, name_at = toks[0]
-        who, hint = match_player(name_tok, players)
-        if who is None:
-            err(name_at - 0, f"unknown player {name_tok!r}", hint, width=len(name_tok))
+        name = name_tok[:-1] if name_tok.endswith(":") and len(name_tok) > 1 else name_tok
+        low_name = name.casefold()
+        if low_name in DEALER_WORDS and not _names(name, players):
+            if len(toks) != 2:
+                err(name_at, "write the dealer as 'dealer NAME'", width=len(name_tok))
+                continue
+            d, hint = match_player(toks[1][0], players)
+            if d is None:
+                err(toks[1][1], f"the dealer {toks[1][0]!r} is not a player", hint, width=len(toks[1][0]))
+                continue
+            if dealer is not None:
+                err(name_at, "the dealer is given twice", width=len(name_tok))
+                continue
+            dealer = d
+            locs["dealer"] = at(toks[1][1])
             continue
+        who, hint = match_player(name, players)
+        if who is None:
+            err(name_at, f"unknown player {name!r}", hint, width=len(name))
+            continue
+        if who in seen:
+            err(name_at, f"{who} is named twice in one deal", "one clause per player", width=len(name))
+            continue
+        seen.add(who)
         rest = toks[1:]
         count: int | None = None
-        if rest and rest[-1][0].isdigit() and (len(rest) >= 2 or raspasy_word or _is_count_only(rest)):
+        count_at = 0
+        if rest and _is_count(rest[-1][0]):
             count_tok, count_at = rest[-1]
-            if not count_tok.isdigit() or not 0 <= int(count_tok) <= 10:
+            count = int(count_tok)
+            rest = rest[:-1]
+            if count > 10:
                 err(
                     count_at,
-                    f"{count_tok!r} is not a number of tricks",
+                    f"{count_tok} is not a number of tricks",
                     "a count is 0..10",
                     width=len(count_tok),
                 )
                 continue
-            count = int(count_tok)
-            rest = rest[:-1]
         if not rest:
-            if raspasy_word and count is not None:
-                _put(tricks, locs, who, count, loc.at_column(base + name_at), err, name_at)
+            if count is None:
+                err(
+                    name_at + len(name_tok),
+                    f"what did {who} say?",
+                    "add a call: a contract like 6♠, whist, pass, half or misere",
+                )
                 continue
-            err(
-                name_at + len(name_tok),
-                f"what did {who} say?",
-                "add a call: a contract like 6♠, whist, pass, half or misere",
-            )
+            bare.append((who, name_at))
+            tricks[who] = count
+            locs[f"tricks:{who}"] = at(count_at)
             continue
-        word = " ".join(t for t, _ in rest)
         word_at = rest[0][1]
+        word = rest[0][0] if len(rest) == 1 else "".join(t for t, _ in rest)
+        end = rest[-1][1] + len(rest[-1][0])
         low = word.lower()
         call = CALL_SPELLINGS.get(low)
-        if call is not None or low in RASPASY_WORDS or low in TALON_WORDS:
-            if call is Call.WHIST or call is Call.HALF:
-                raspasy_like = False
-            if call is not None:
-                if who in calls:
-                    err(name_at, f"{who} is named twice", width=len(name_tok))
-                calls[who] = call
-                locs[f"call:{who}"] = loc.at_column(base + name_at)
-            if count is not None:
-                _put(tricks, locs, who, count, loc.at_column(base + name_at), err, name_at)
-            elif call is Call.PASS:
-                passes_without_tricks.append((who, name_at))
-            continue
-        try:
-            parsed = Contract.parse(word.replace(" ", ""))
-        except ValueError as e:
-            err(word_at, str(e), _call_hint(low), width=len(word))
-            continue
-        raspasy_like = False
-        if contract is not None:
-            err(
-                word_at,
-                f"a second contract in one deal ({declarer} already declared {contract})",
-                width=len(word),
-            )
-            continue
-        declarer, contract = who, parsed
-        locs["declarer"] = loc.at_column(base + name_at)
-        locs["contract"] = loc.at_column(base + word_at)
+        if call is not None:
+            calls[who] = call
+            locs[f"call:{who}"] = at(word_at)
+            if call is Call.PASS:
+                if count is None:
+                    passes_without_tricks.append((who, end))
+            else:
+                whist_at.append((who, word_at))
+        elif low in TALON_WORDS:
+            if count is None:
+                err(end, f"how many tricks did {who} take from the talon?", f"e.g. '{who} talon 1'")
+                continue
+            talon_at.append(word_at)
+            locs[f"talon:{who}"] = at(word_at)
+        else:
+            parsed = CONTRACTS.get(low)
+            if parsed is None:
+                parsed = _contract_slow(word, word_at, end - word_at, err)
+                if parsed is None:
+                    continue
+            if contract is not None:
+                err(
+                    word_at,
+                    f"a second contract in one deal ({declarer} already declared {contract})",
+                    "one declarer per deal",
+                    width=end - word_at,
+                )
+                continue
+            declarer, contract, contract_end = who, parsed, end
+            locs["declarer"] = at(name_at)
+            locs["contract"] = at(word_at)
         if count is not None:
-            _put(tricks, locs, who, count, loc.at_column(base + name_at), err, name_at)
+            tricks[who] = count
+            locs[f"tricks:{who}"] = at(count_at)
     if len(problems) != before:
         return None
-    if contract is None:
-        if not raspasy_like:
+
+    if contract is not None:
+        assert declarer is not None
+        if raspasy_at >= 0:
             err(
-                body_start,
-                "whist without a contract: who declared what?",
-                "e.g. 'Anna 6♠ 7, Boris whist 2, Vera pass 1'",
+                raspasy_at,
+                f"a deal with a contract ({declarer} {contract}) is not raspasy",
+                "drop the word, or the contract",
+                width=len(first[0][0]),
             )
             return None
-        if passes_without_tricks:
-            who, at = passes_without_tricks[0]
-            err(at, f"everyone passed, so this is raspasy: give {who}'s tricks", f"e.g. '{who} pass 3'")
+        if talon_at:
+            err(
+                talon_at[0],
+                "talon tricks are written only on raspasy",
+                "the dealer takes no tricks in a contract",
+                width=5,
+            )
             return None
-        calls_on_raspasy = [n for n in calls if calls[n] is not Call.PASS]
-        if calls_on_raspasy:
-            err(body_start, "raspasy is all passes")
-            return None
-        return Raspasy(tricks, None, None, loc.at_column(base + body_start), locs)
-    assert declarer is not None
-    if raspasy_word:
-        err(0, "a deal with a contract is not raspasy")
+        locs["calls"] = at(body_at)
+        locs["tricks"] = at(body_at) if tricks else at(contract_end)
+        return Play(declarer, contract, calls, tricks, dealer, note, at(body_at), locs, source)
+
+    if whist_at:
+        who, w_at = whist_at[0]
+        err(
+            w_at,
+            f"{who} {calls[who]}s, but nobody declared a contract",
+            "the declarer's clause is like 'Anna 6♠ 7'",
+            width=token_width(text, w_at + 1),
+        )
         return None
-    locs["calls"] = loc.at_column(base + body_start)
-    return Play(declarer, contract, calls, tricks, None, None, loc.at_column(base + body_start), locs)
+    if bare and raspasy_at < 0:
+        who, b_at = bare[0]
+        err(
+            b_at,
+            f"{who}: tricks without a call, and no contract in this deal",
+            f"a contract needs a suit, like 7♠; on raspasy write '{who} pass {tricks[who]}' "
+            "or start the line with 'raspasy'",
+            width=token_width(text, b_at + 1),
+        )
+        return None
+    if passes_without_tricks:
+        who, end = passes_without_tricks[0]
+        err(end, f"everyone passed, so this is raspasy: give {who}'s tricks", f"e.g. '{who} pass 3'")
+        return None
+    locs["tricks"] = at(body_at)
+    return Raspasy(tricks, dealer, note, at(body_at), locs, source)
 
 
-def _is_count_only(rest: list[tuple[str, int]]) -> bool:
-    return len(rest) == 1 and rest[0][0].isdigit()
+def _names(word: str, players: tuple[str, ...]) -> bool:
+    """Is ``word`` exactly (ignoring case) one of the players' names?"""
+    low = word.rstrip(":").casefold()
+    return any(p.casefold() == low for p in players)
 
 
-def _put(
-    tricks: dict[str, int],
-    locs: dict[str, Loc],
-    who: str,
-    count: int,
-    at: Loc,
-    err: Callable[..., None],
-    name_at: int,
-) -> None:
-    if who in tricks:
-        err(name_at, f"{who}'s tricks are given twice")
-        return
-    tricks[who] = count
-    locs[f"tricks:{who}"] = at
+def _contract_slow(word: str, word_at: int, width: int, err: Callable[..., None]) -> Contract | None:
+    """The error path (and rare spellings): normalise Unicode, then explain what is wrong."""
+    norm = unicodedata.normalize("NFC", word).replace("\ufe0f", "").replace("\ufe0e", "").lower()
+    found = CONTRACTS.get(norm)
+    if found is not None:
+        return found
+    low = norm
+    if low and low[0] in _DIGITS:
+        digits = "".join(c for c in low[:2] if c in _DIGITS)
+        suit = low[len(digits) :]
+        if digits not in ("6", "7", "8", "9", "10"):
+            err(word_at, f"no contract {word!r}: the level is 6, 7, 8, 9 or 10", width=width)
+        elif not suit:
+            err(
+                word_at,
+                f"the contract {word!r} needs a suit",
+                f"e.g. {digits}♠, {digits}s or {digits}NT",
+                width=width,
+            )
+        else:
+            close = _close(suit, list(SUIT_SPELLINGS))
+            err(
+                word_at,
+                f"unknown suit {suit!r} in {word!r}",
+                (f"did you mean {digits}{close}? " if close else "")
+                + "suits: ♠ ♣ ♦ ♥ NT, s c d h, п т б ч БК",
+                width=width,
+            )
+        return None
+    close = _close(low, [*CALL_SPELLINGS, *MISERE_SPELLINGS, *TALON_WORDS])
+    err(
+        word_at,
+        f"unknown call {word!r}",
+        f"did you mean {close!r}?"
+        if close
+        else "a call is a contract (6♠, 7NT, misere), whist, pass or half",
+        width=width,
+    )
+    return None
 
 
-def _call_hint(word: str) -> str:
+def _close(word: str, options: list[str]) -> str | None:
     import difflib
 
-    options = [*CALL_SPELLINGS, *MISERE_SPELLINGS, "6♠", "7NT"]
-    close = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
-    if close:
-        return f"did you mean {close[0]!r}?"
-    if word[:1].isdigit():
-        return ""
-    return "a call is a contract (6♠, 7NT, misere), whist, pass or half"
+    found = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
+    return found[0] if found else None

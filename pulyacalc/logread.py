@@ -52,7 +52,12 @@ class HeaderBuilder:
     problems: Problems
 
     def build(
-        self, values: dict[str, tuple[Node, Loc]], overrides: list[tuple[str, Node]], first_loc: Loc
+        self,
+        values: dict[str, tuple[Node, Loc]],
+        overrides: list[tuple[str, Node]],
+        first_loc: Loc,
+        *,
+        key_locs: dict[str, Loc] | None = None,
     ) -> Header | None:
         p = self.problems
         locs = {k: loc for k, (_, loc) in values.items()}
@@ -114,7 +119,7 @@ class HeaderBuilder:
                 continue
             close = difflib.get_close_matches(key, [*HEADER_KEYS, *SCHEMA], n=1, cutoff=0.6)
             p.add(
-                node.loc,
+                (key_locs or {}).get(key, node.loc),
                 f"unknown header key {key!r}",
                 (f"did you mean {close[0]!r}? " if close else "")
                 + f"header keys: {', '.join(HEADER_KEYS)}, or a convention key like "
@@ -155,10 +160,10 @@ def detect_format(name: str, head: str) -> str:
         s = line.strip().lstrip("\ufeff")
         if not s or s.startswith("#"):
             continue
-        if s.startswith(("---", "deals:", "sheet:", "- ")) or s.startswith("players: ["):
+        if s.startswith(("---", "deals:", "sheet:", "- ", "overrides:")):
             return "yaml"
-        if s.startswith("players:"):
-            continue
+        if ":" not in s.split(",")[0].split(" ")[0]:
+            return "lines"  # a deal line like 'Anna 6♠ 7, …' (YAML keeps to 'key: value' here)
     return "yaml" if "\ndeals:" in head or head.startswith("deals:") else "lines"
 
 

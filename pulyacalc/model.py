@@ -74,9 +74,26 @@ SUIT_SPELLINGS: dict[str, Suit] = {
     "notrump": Suit.NO_TRUMP,
     "no-trump": Suit.NO_TRUMP,
     "n": Suit.NO_TRUMP,
+    "nts": Suit.NO_TRUMP,
+    "notrumps": Suit.NO_TRUMP,
+    "б/к": Suit.NO_TRUMP,
+    "bk": Suit.NO_TRUMP,
+    "безкозыря": Suit.NO_TRUMP,
+    "бескозыря": Suit.NO_TRUMP,
+    "пика": Suit.SPADES,
+    "вини": Suit.SPADES,
+    "трефа": Suit.CLUBS,
+    "крести": Suit.CLUBS,
+    "кресты": Suit.CLUBS,
+    # a Cyrillic "с" typed for the Latin "c": no Russian suit starts with it
+    "с": Suit.CLUBS,
+    "бубна": Suit.DIAMONDS,
+    "буби": Suit.DIAMONDS,
+    "черва": Suit.HEARTS,
+    "чирва": Suit.HEARTS,
 }
 
-MISERE_SPELLINGS = frozenset({"misere", "misère", "мизер", "miser", "mis"})
+MISERE_SPELLINGS = frozenset({"misere", "misère", "mise\u0300re", "мизер", "miser", "mis", "мизэр", "mizer"})
 
 _CONTRACT_RE = re.compile(r"^(10|[6-9])\s*(.+)$")
 
@@ -155,6 +172,12 @@ CALL_SPELLINGS: dict[str, Call] = {
     "полвиста": Call.HALF,
     "пол-виста": Call.HALF,
     "пол": Call.HALF,
+    "полвист": Call.HALF,
+    "halfwhists": Call.HALF,
+    "вистую": Call.WHIST,
+    "vist": Call.WHIST,
+    "пасую": Call.PASS,
+    "pas": Call.PASS,
 }
 
 
@@ -173,6 +196,8 @@ class Play:
     loc: Loc = Loc("-")
     #: where individual parts were written, for precise messages (``"tricks"``, ``"call:Boris"``…)
     locs: Mapping[str, Loc] = field(default_factory=dict)
+    #: the line as written (line logs), echoed with a caret under rule errors
+    source: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +209,8 @@ class Raspasy:
     note: str | None = None
     loc: Loc = Loc("-")
     locs: Mapping[str, Loc] = field(default_factory=dict)
+    #: the line as written (line logs), echoed with a caret under rule errors
+    source: str = ""
 
 
 Deal = Union[Play, Raspasy]

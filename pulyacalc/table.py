@@ -73,7 +73,33 @@ def resolve(deal: Deal, seats: Seats, conv: Convention, problems: Problems) -> R
         result = _resolve_raspasy(deal, seats, conv, problems)
     else:
         result = _resolve_play(deal, seats, conv, problems)
-    return result if len(problems) == before else None
+    if len(problems) == before:
+        return result
+    if deal.source:
+        _echo(deal, problems, before)
+    return None
+
+
+def _echo(deal: Deal, problems: Problems, before: int) -> None:
+    """A line-log deal carries its line: echo it under the rule problems, with a caret under
+    the word (or the whole deal when the problem is about the deal as a whole)."""
+    from .errors import Problem
+
+    items = problems.items
+    line = deal.source
+    for i in range(before, len(items)):
+        p = items[i]
+        if p.source or p.loc.line != deal.loc.line or not p.loc.column:
+            continue
+        start = p.loc.column - 1
+        if p.loc == deal.loc:
+            width = len(line.split("#", 1)[0].rstrip()) - start
+        else:
+            end = start
+            while end < len(line) and not line[end].isspace() and line[end] not in ",#":
+                end += 1
+            width = end - start
+        items[i] = Problem(p.loc, p.message, p.hint, line, max(1, width), p.kind)
 
 
 def _where(deal: Deal, part: str) -> Loc:
@@ -110,6 +136,15 @@ def _resolve_raspasy(deal: Raspasy, seats: Seats, conv: Convention, problems: Pr
     if not _check_counts(deal, seats, problems):
         return None
     out = seats.sits_out
+    for part in deal.locs:
+        if part.startswith("talon:") and part[6:] != out:
+            _rule(
+                problems,
+                deal.locs[part],
+                f"{part[6:]} plays this deal: only the 4-player dealer, who sits out, takes talon tricks",
+                f"the dealer is {out}" if out else "with 3 players nobody sits out; write 'pass' tricks",
+            )
+            return None
     talon = 0
     if out is not None:
         talon = deal.tricks.get(out, 0)
