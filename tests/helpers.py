@@ -1,0 +1,97 @@
+"""Small helpers for the rule tests: score a log given as text, look at entries, settle.
+
+Expected numbers in the tests are worked out by hand from RULES.md and the Code; these
+helpers only run the library.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from pulyacalc.convention import Convention
+from pulyacalc.errors import Problems, PulyaError
+from pulyacalc.logread import convention_for, read_text
+from pulyacalc.model import Amount
+from pulyacalc.scoring import DealResult, Entry, Scorer, SheetView
+from pulyacalc.settlement import Settlement, settle
+
+
+@dataclass
+class Run:
+    sheet: SheetView
+    results: list[DealResult]
+    conv: Convention
+    target: int
+    finished: bool
+
+    def settle(self, rounding: str | None = None, **kw: Any) -> Settlement:
+        return settle(self.sheet, self.conv, self.target, rounding, **kw)
+
+    def entries(self, deal: int | None = None) -> list[Entry]:
+        """Entries of deal number ``deal`` (1-based; default: the last deal)."""
+        res = self.results[-1] if deal is None else next(r for r in self.results if r.number == deal)
+        return list(res.entries)
+
+    def written(self, deal: int | None = None) -> set[tuple[str, str, Amount, str | None]]:
+        """The deal's entries as (player, area, amount, on) — what lands on the paper."""
+        return {(e.player, e.area, e.amount, e.on) for e in self.entries(deal)}
+
+
+def log_text(
+    convention: str,
+    players: Iterable[str],
+    deals: Iterable[str],
+    *,
+    pool: int | None = None,
+    dealer: str | None = None,
+    extra: Iterable[str] = (),
+) -> str:
+    """A line-format log."""
+    lines = [f"players: {' '.join(players)}", f"convention: {convention}"]
+    if pool is not None:
+        lines.append(f"pool: {pool}")
+    if dealer is not None:
+        lines.append(f"dealer: {dealer}")
+    lines.extend(extra)
+    lines.append("")
+    lines.extend(deals)
+    return "\n".join(lines) + "\n"
+
+
+def run_text(text: str, name: str = "t.txt") -> Run:
+    """Score a log text; raises PulyaError with every problem."""
+    problems = Problems()
+    log = read_text(text, name, problems=problems)
+    conv = convention_for(log.header)
+    scorer = Scorer(log.header, conv, problems)
+    results = list(scorer.feed_all(log.deals))
+    problems.raise_if_any()
+    return Run(scorer.sheet.view(), results, conv, scorer.target, scorer.finished)
+
+
+def run(
+    convention: str,
+    players: Iterable[str],
+    *deals: str,
+    pool: int | None = None,
+    dealer: str | None = None,
+    extra: Iterable[str] = (),
+) -> Run:
+    return run_text(log_text(convention, players, deals, pool=pool, dealer=dealer, extra=extra))
+
+
+def problems_of(text: str, name: str = "t.txt") -> list[str]:
+    """Every problem reported for a log, formatted; [] when it scores."""
+    try:
+        run_text(text, name)
+    except PulyaError as e:
+        return [p.format() for p in e.problems]
+    return []
+
+
+def frac(x: Any) -> Fraction:
+    """'-302/3', 12, '7.5' → Fraction."""
+    return Fraction(str(x))
