@@ -154,7 +154,7 @@ def emit(text: str) -> None:
 
 
 def _register() -> None:
-    from .commands import convert, score, settle  # noqa: F401
+    from .commands import check, compare, convert, explain, prices, score, settle  # noqa: F401
 
 
 _register()

@@ -1,7 +1,9 @@
 """A finished paper sheet (INTERFACE.md "A finished paper sheet"): each player's pool,
 mountain and whists on each opponent, as written on paper at the end of the evening.
 Optionally ``running:`` — the paper's running totals after given deals, for
-reconciling a sheet with a log.
+reconciling a sheet with a log (``check LOG --against SHEET``): either a mapping
+``{deal number: rows}`` or a list whose i-th item is the paper after deal i; rows give
+only the cells the paper shows (docs/commands.md).
 """
 
 from __future__ import annotations
@@ -80,8 +82,17 @@ def parse_sheet(text: str, file: str) -> PaperSheet:
     view, cells = _rows(sheet_node, header, p, complete=True)
     running: dict[int, tuple[SheetView, dict[tuple[str, ...], Loc], Loc]] = {}
     if running_node is not None:
-        if running_node.kind != "map":
-            p.add(running_node.loc, "running: expected a mapping of deal number → rows")
+        if running_node.kind == "seq":
+            # a list: the i-th item is the paper after deal i (an empty item skips a deal)
+            for i, item in enumerate(running_node.items, start=1):
+                if not item.null:
+                    rows, rcells = _rows(item, header, p, complete=False)
+                    running[i] = (rows, rcells, item.loc)
+        elif running_node.kind != "map":
+            p.add(
+                running_node.loc,
+                "running: expected a mapping of deal number → rows, or a list (one item per deal)",
+            )
         else:
             for k, v in running_node.pairs:
                 n = as_int(k, p, "running: deal number", low=1)

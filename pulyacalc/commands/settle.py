@@ -40,4 +40,18 @@ def settle(
     rnd = rounding.value if rounding is not None else conv.rounding
     target = paper.header.pool if paper.header.pool is not None else conv.pool_target
     result = do_settle(paper.sheet, conv, target, rnd, price)
-    emit(render_report(format, conv, target, paper.sheet, result))
+    if format is Format.table:
+        from ..render_settle import stages_table
+
+        n = len(paper.sheet.players)
+        title = f"{conv.title}, {n} players, pool to {target}: the settlement stage by stage"
+        emit(stages_table(conv, target, paper.sheet, result, title))
+    elif format is Format.json:
+        from .. import render
+        from ..render_settle import stages_json
+
+        doc = render.report_json(render.Report(conv, target, paper.sheet, result))
+        doc["stages"].update(stages_json(result))
+        emit(render.dumps(doc) + "\n")
+    else:
+        emit(render_report(format, conv, target, paper.sheet, result))

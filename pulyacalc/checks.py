@@ -1,0 +1,266 @@
+"""Checking a log beyond its syntax: everything wrong or suspicious, each located.
+
+``run_log`` scores a log without stopping at the first refused deal and keeps, for each
+deal, its result and the paper after it.  ``check_log`` looks at that run:
+
+* ``rule`` / ``read`` — deals the table refuses (tricks that do not add up, …);
+* ``dealer-in-play`` — the 4-player dealer bids, whists or takes tricks;
+* ``after-finish`` — deals played after the pulya was finished (RULES.md 2.8);
+* ``raspasy-exit`` — a contract below the exit after raspasy (``raspasy.exit``, 2.7);
+* ``shortfall-forbidden`` — a whister ends short on a level where the convention forbids
+  it (``whist.shortfall_forbidden``, e.g. a ten that is only «checked», K note 39);
+* ``pool-target`` — a target no evening could reach (even a made ten every deal would
+  take more than ``MAX_EVENING_DEALS`` deals);
+* ``strange-override`` — a convention key the log overrides to a value far from every
+  built-in convention's (or one that contradicts itself).
+
+Every rule reads convention keys; none asks a convention's name.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from .convention import LEVELS, SCHEMA, Convention, builtin_names, load
+from .errors import Loc, Problem, Problems
+from .model import Header
+from .scoring import DealResult, Scorer, SheetView
+
+#: a very long evening: more deals than this is not an evening any more
+MAX_EVENING_DEALS = 200
+
+
+@dataclass(frozen=True)
+class Finding:
+    loc: Loc
+    code: str
+    message: str
+    hint: str = ""
+
+    def format(self) -> str:
+        text = f"{self.loc}: {self.message}"
+        return f"{text}; {self.hint}" if self.hint else text
+
+
+@dataclass
+class Run:
+    """A log scored deal by deal, refused deals reported instead of stopping."""
+
+    header: Header
+    convention: Convention
+    target: int
+    results: list[DealResult] = field(default_factory=list)
+    #: the paper after each scored deal, by deal number
+    after: dict[int, SheetView] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    sheet: SheetView | None = None
+    finished: bool = False
+    deals: int = 0
+
+
+def run_log(path: str, *, convention: str | None = None, input_format: str | None = None) -> Run:
+    """Read and score a log; a header that cannot be read raises PulyaError."""
+    from .logread import convention_for, read_log
+
+    problems = Problems()
+    log = read_log(path, input_format, problems)
+    conv = convention_for(log.header, convention)
+    scorer = Scorer(log.header, conv, problems)
+    run = Run(log.header, conv, scorer.target)
+    for deal in log.deals:
+        result = scorer.feed(deal)
+        if result is not None:
+            run.results.append(result)
+            run.after[result.number] = scorer.sheet.view()
+    run.problems = list(problems.items)
+    run.sheet = scorer.sheet.view()
+    run.finished = scorer.finished
+    run.deals = scorer.count
+    return run
+
+
+def check_log(run: Run) -> list[Finding]:
+    conv = run.convention
+    out: list[Finding] = []
+    for p in run.problems:
+        code = "dealer-in-play" if "sits out" in p.message else p.kind
+        out.append(Finding(p.loc, code, p.message, p.hint))
+    for r in run.results:
+        out.extend(_deal_findings(r, conv))
+    out.extend(_target_findings(run))
+    out.extend(_override_findings(run.header, conv))
+    return sorted(out, key=lambda f: (f.loc.file, f.loc.line, f.loc.column))
+
+
+def _deal_findings(r: DealResult, conv: Convention) -> list[Finding]:
+    from .model import Play
+
+    out: list[Finding] = []
+    deal = r.deal
+    where = deal.loc
+    if r.after_finish:
+        out.append(
+            Finding(
+                where,
+                "after-finish",
+                f"deal {r.number} is played after the pulya was finished",
+                "its pool points go off the mountain (RULES.md 2.8); was it meant for a new pulya?",
+            )
+        )
+    if not isinstance(deal, Play):
+        return out
+    if r.after_raspasy:
+        need = conv.exit_level(r.after_raspasy)
+        if deal.contract.rank < need:
+            out.append(
+                Finding(
+                    deal.locs.get("contract", where),
+                    "raspasy-exit",
+                    f"{deal.contract} after {r.after_raspasy} raspasy in a row: "
+                    f"the exit is {need} or higher (raspasy.exit {list(conv.raspasy_exit)})",
+                    "K3.7.8; check the contract, or the deals before it",
+                )
+            )
+    level = deal.contract.level
+    if level in conv.shortfall_forbidden:
+        for e in r.entries:
+            if e.rule == "shortfall":
+                out.append(
+                    Finding(
+                        deal.locs.get("tricks", where),
+                        "shortfall-forbidden",
+                        f"{e.player} is short on {deal.contract}, where the convention forbids a "
+                        f"whister's shortfall (whist.shortfall_forbidden "
+                        f"{sorted(conv.shortfall_forbidden)}): {e.why}",
+                        "check the tricks; the scorer still writes the shortfall",
+                    )
+                )
+    return out
+
+
+def _target_findings(run: Run) -> list[Finding]:
+    conv, target = run.convention, run.target
+    n = len(run.header.players)
+    best = max([*conv.price.values(), conv.misere_price])
+    if best <= 0:
+        return []
+    least = math.ceil(Fraction(n * target) / Fraction(best))
+    if least <= MAX_EVENING_DEALS:
+        return []
+    loc = run.header.locs.get("pool", Loc(run.header.source, 1))
+    return [
+        Finding(
+            loc,
+            "pool-target",
+            f"pool target {target}: no one could reach it in an evening — even a made "
+            f"{max(conv.price, key=lambda k: conv.price[k])} every deal would take {least} deals "
+            f"to finish {n} pools",
+            f"a pool is usually 10..50; is it {target // 10}?" if target >= 100 else "",
+        )
+    ]
+
+
+# -- overrides -----------------------------------------------------------------------------
+
+
+def _builtin_values(field_name: str) -> list[Any]:
+    values = []
+    for name in builtin_names():
+        try:
+            values.append(getattr(load(name), field_name))
+        except Exception:  # a broken built-in is not this log's problem
+            continue
+    return values
+
+
+def _far(value: Fraction, known: list[Fraction]) -> bool:
+    """Far from every known value: more than twice the largest or under half the smallest."""
+    if not known:
+        return False
+    low, high = min(known), max(known)
+    if value in known:
+        return False
+    if value == 0:
+        return low > 0
+    return value > 2 * high or value < low / 2
+
+
+def strange(key: str, value: Any, conv: Convention) -> str:
+    """Why an overridden value is strange ('' if it is not)."""
+    spec = SCHEMA[key]
+    known = _builtin_values(spec.field)
+    if spec.kind in ("number", "posint"):
+        nums = [Fraction(x) for x in known]
+        if _far(Fraction(value), nums):
+            return f"{value} is far from the built-in conventions' {sorted(set(nums))}"
+    elif spec.kind in ("levels", "levels_int"):
+        table: Mapping[int, Any] = value
+        for level in LEVELS:
+            nums = [Fraction(k[level]) for k in known]
+            if _far(Fraction(table[level]), nums):
+                return (
+                    f"on {level} it is {table[level]}, far from the built-in conventions' "
+                    f"{sorted({int(x) if x.denominator == 1 else x for x in nums})}"
+                )
+        rising = all(all(k[a] <= k[b] for a, b in zip(LEVELS, LEVELS[1:])) for k in known)
+        if rising and any(table[a] > table[b] for a, b in zip(LEVELS, LEVELS[1:])):
+            return "a higher contract is worth less than a lower one"
+        if spec.kind == "levels_int":
+            over = [lv for lv in LEVELS if table[lv] > 10 - lv]
+            if over:
+                lv = over[0]
+                return f"on {lv} the defence can take at most {10 - lv} tricks when it is made, not {table[lv]}"
+        if spec.field == "shortfall_per_trick":
+            worse = [lv for lv in LEVELS if table[lv] > conv.remise_per_trick[lv]]
+            if worse:
+                return f"on {worse[0]} a short whister would pay more than the declarer's remise"
+    elif spec.kind == "int_list":
+        seq = list(value)
+        if any(a > b for a, b in zip(seq, seq[1:])):
+            return "the multipliers go down"
+        top = max((max(k) for k in known), default=0)
+        if top and max(seq) > 2 * top:
+            return f"a multiplier of {max(seq)}, far above the built-in conventions' {top}"
+    return ""
+
+
+def _override_loc(header: Header, key: str) -> Loc:
+    for name, node in header.overrides:
+        if name == key:
+            return node.loc  # type: ignore[no-any-return]
+        if key.startswith(name + ".") and getattr(node, "kind", "") == "map":
+            rest = key[len(name) + 1 :]
+            for k, v in node.pairs:
+                if k.text.strip() == rest or rest.startswith(k.text.strip() + "."):
+                    return v.loc  # type: ignore[no-any-return]
+            return node.loc  # type: ignore[no-any-return]
+    return Loc(header.source, 1)
+
+
+def _override_findings(header: Header, conv: Convention) -> list[Finding]:
+    if not header.overrides:
+        return []
+    try:
+        base = load(conv.source, pool=header.pool, rounding=header.rounding)
+    except Exception:
+        return []
+    out = []
+    for key, spec in SCHEMA.items():
+        value = getattr(conv, spec.field)
+        if value == getattr(base, spec.field):
+            continue
+        why = strange(key, value, conv)
+        if why:
+            out.append(
+                Finding(
+                    _override_loc(header, key),
+                    "strange-override",
+                    f"the log overrides {key} to {SCHEMA[key].show(value)}: {why}",
+                    f"{spec.doc}; {conv.name} has {SCHEMA[key].show(getattr(base, spec.field))}",
+                )
+            )
+    return out

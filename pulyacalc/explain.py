@@ -1,0 +1,162 @@
+"""Explaining an evening entry by entry: who writes how much, where, and why.
+
+``explain_file`` scores a log keeping every deal and a snapshot of the paper after each
+deal (the running totals the paper keeps, «нарастающим итогом»).  Each ``Entry`` of
+:mod:`pulyacalc.scoring` becomes an ``Explained`` line: the entry, its rule from
+:mod:`pulyacalc.rulebook`, and a sentence a person can check with a pencil.
+
+Nothing here computes a score: the numbers are the scorer's own entries, so the entries
+``explain`` prints add up exactly to the sheet ``score`` prints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .evening import Evening, score_file
+from .model import Amount, Deal, Play, Raspasy
+from .rulebook import RULEBOOK, Rule
+from .scoring import MOUNTAIN, POOL, DealResult, Entry, Scorer, SheetView, num
+
+
+@dataclass(frozen=True)
+class Explained:
+    entry: Entry
+    rule: Rule
+    #: "Vera whists on Boris: 3 tricks × 4 = 12"
+    text: str
+
+
+@dataclass(frozen=True)
+class DealExplained:
+    result: DealResult
+    #: the deal as one line of the line format
+    line: str
+    #: where the deal is written in the log (FILE:LINE)
+    where: str
+    entries: tuple[Explained, ...]
+    #: the paper after this deal
+    running: SheetView
+
+
+@dataclass(frozen=True)
+class Explanation:
+    evening: Evening
+    deals: tuple[DealExplained, ...]
+
+
+def deal_text(deal: Deal, kind: str = "") -> str:
+    """A deal as one line of the line format: ``Anna 6♠ 7, Boris whist 2, Vera pass 1``."""
+    if isinstance(deal, Raspasy):
+        return ", ".join(f"{p} pass {t}" for p, t in deal.tricks.items()) + " (raspasy)"
+    assert isinstance(deal, Play)
+    head = f"{deal.declarer} {deal.contract}"
+    if deal.declarer in deal.tricks:
+        head += f" {deal.tricks[deal.declarer]}"
+    parts = [head]
+    for who, call in deal.calls.items():
+        clause = f"{who} {call}"
+        if who in deal.tricks:
+            clause += f" {deal.tricks[who]}"
+        parts.append(clause)
+    for who, t in deal.tricks.items():
+        if who != deal.declarer and who not in deal.calls:
+            parts.append(f"{who} {t}")
+    return ", ".join(parts)
+
+
+def _signed(x: Amount) -> str:
+    return f"+{num(x)}" if x > 0 else num(x)
+
+
+def place(e: Entry) -> str:
+    """Where an entry is written: 'pool', 'mountain', 'whists on Boris'."""
+    if e.area == POOL:
+        return "pool"
+    if e.area == MOUNTAIN:
+        return "mountain"
+    return f"whists on {e.on}"
+
+
+def sentence(e: Entry) -> str:
+    """'Vera whists on Boris: 3 tricks × 4 = 12' — the entry with its arithmetic."""
+    if e.area == POOL:
+        lead = f"{e.player} pool {_signed(e.amount)}"
+    elif e.area == MOUNTAIN:
+        lead = f"{e.player} mountain {_signed(e.amount)}"
+    else:
+        lead = f"{e.player} whists on {e.on} {_signed(e.amount)}"
+    why = e.why.strip()
+    if not why:
+        return lead
+    return f"{lead}: {with_result(why, abs(e.amount))}"
+
+
+_OPERATORS = ("×", "/", "+", "−")
+
+
+def with_result(why: str, amount: Amount) -> str:
+    """Add '= amount' to the arithmetic at the head of a rule's explanation, unless it is there."""
+    cut = len(why)
+    for mark in ("; ", " ("):
+        i = why.find(mark, 1)
+        if i > 0:
+            cut = min(cut, i)
+    head, tail = why[:cut], why[cut:]
+    if "=" in head or not any(op in head for op in _OPERATORS):
+        return why
+    last = head.split()[-1]
+    if not _is_number(last):
+        return why
+    return f"{head} = {num(amount)}{tail}"
+
+
+def _is_number(token: str) -> bool:
+    try:
+        Fraction(token)
+    except (ValueError, ZeroDivisionError):
+        return False
+    return True
+
+
+def explain_entries(result: DealResult) -> tuple[Explained, ...]:
+    return tuple(Explained(e, RULEBOOK[e.rule], sentence(e)) for e in result.entries)
+
+
+def explain_file(
+    path: str,
+    *,
+    convention: str | None = None,
+    rounding: str | None = None,
+    input_format: str | None = None,
+) -> Explanation:
+    """Score a log and explain every deal (raises PulyaError with every problem)."""
+    out: list[DealExplained] = []
+
+    def on_deal(result: DealResult, scorer: Scorer) -> None:
+        deal = result.deal
+        out.append(
+            DealExplained(
+                result,
+                deal_text(deal, result.kind),
+                str(deal.loc),
+                explain_entries(result),
+                scorer.sheet.view(),
+            )
+        )
+
+    ev = score_file(
+        path, convention=convention, rounding=rounding, input_format=input_format, on_deal=on_deal
+    )
+    return Explanation(ev, tuple(out))
+
+
+def totals(entries: list[Entry] | tuple[Entry, ...], players: tuple[str, ...]) -> SheetView:
+    """Add entries up into a sheet (what the paper would show with only these entries)."""
+    from .scoring import Sheet
+
+    sheet = Sheet(players)
+    for e in entries:
+        sheet.apply(e)
+    return sheet.view()

@@ -1,0 +1,118 @@
+"""The price table («таблица расчёта»): what each outcome of a deal is worth in whists to
+the declarer and to each other player, under a convention.
+
+Nothing here is a hard-coded number.  Each outcome is a real deal, scored by
+:class:`pulyacalc.scoring.Scorer` on a finished sheet where every pool is at the target
+and nothing else is written (so every player is equal), then settled (RULES.md §3, exact);
+the price is the settlement with the deal minus the settlement without it (which is 0
+for everyone).  Prices are constant through a pulya («стоимости игр постоянны»), so the
+finished sheet gives the same numbers as any other moment.
+
+The seats: the declarer is first hand, the first defender next, the second defender
+after him; with 4 players the dealer sits out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .convention import LEVELS, Convention
+from .errors import Problems
+from .model import Amount, Call, Contract, Deal, Header, Play, Raspasy, Suit
+from .scoring import Scorer, exact
+from .settlement import settle
+
+DECLARER, FIRST, SECOND, DEALER = "declarer", "first defender", "second defender", "dealer"
+
+
+@dataclass(frozen=True)
+class Price:
+    #: a short name: "6 made", "6 without 1", "misère caught", "raspasy trick"
+    key: str
+    #: what was played, in words
+    label: str
+    #: the deal as one line of the line format (seats named by role)
+    line: str
+    #: whists for each seat (``roles``), exact
+    values: dict[str, Amount]
+
+
+@dataclass(frozen=True)
+class PriceTable:
+    convention: Convention
+    players: int
+    roles: tuple[str, ...]
+    rows: tuple[Price, ...]
+
+
+def _roles(players: int) -> tuple[str, ...]:
+    return (DECLARER, FIRST, SECOND, DEALER) if players == 4 else (DECLARER, FIRST, SECOND)
+
+
+def price_of(conv: Convention, players: int, deal: Deal) -> dict[str, Amount]:
+    """Score ``deal`` on a finished, equal sheet and settle: each seat's gain in whists."""
+    roles = _roles(players)
+    header = Header(roles, dealer=roles[-1], pool=conv.pool_target)
+    problems = Problems()
+    scorer = Scorer(header, conv, problems)
+    for p in roles:
+        scorer.sheet.pool[p] = scorer.target
+    base = settle(scorer.sheet.view(), conv, scorer.target, "exact")
+    result = scorer.feed(deal)
+    problems.raise_if_any()
+    assert result is not None
+    after = settle(scorer.sheet.view(), conv, scorer.target, "exact")
+    return {p: exact(Fraction(after.exact[p]) - Fraction(base.exact[p])) for p in roles}
+
+
+def outcomes(conv: Convention, players: int) -> list[tuple[str, str, Deal]]:
+    """Every outcome of the table: (key, words, deal)."""
+    out: list[tuple[str, str, Deal]] = []
+    d, w, p = DECLARER, FIRST, SECOND
+    for level in LEVELS:
+        c = Contract(level, Suit.SPADES)
+        out.append((f"{level} not whisted", "both defenders pass", Play(d, c, {w: Call.PASS, p: Call.PASS})))
+        if level in conv.half_whist_levels:
+            out.append(
+                (f"{level} half-whist", "first passes, second half-whists", Play(d, c, {w: Call.PASS, p: Call.HALF}))
+            )
+        side = 10 - level
+        took = "takes nothing" if side == 0 else f"takes {side}"
+        out.append(
+            (
+                f"{level} made",
+                f"one whist, made exactly: the whister {took}",
+                Play(d, c, {w: Call.WHIST, p: Call.PASS}, {d: level}),
+            )
+        )
+        for k in (1, 2, 3):
+            out.append(
+                (
+                    f"{level} without {k}",
+                    f"one whist, the declarer takes {level - k}",
+                    Play(d, c, {w: Call.WHIST, p: Call.PASS}, {d: level - k}),
+                )
+            )
+    out.append(("misère made", "no trick", Play(d, Contract.misere(), {}, {d: 0})))
+    out.append(("misère caught", "one trick", Play(d, Contract.misere(), {}, {d: 1})))
+    if players == 4 and conv.raspasy_talon_to_dealer:
+        tricks = {d: 4, w: 2, p: 2, DEALER: 2}
+        words = "first of a run: first hand 4, the others 2, the dealer 2 from the talon"
+    else:
+        tricks = {d: 4, w: 3, p: 3}
+        words = "first of a run: first hand 4, the others 3"
+    out.append(("raspasy", words, Raspasy(tricks)))
+    return out
+
+
+def price_table(conv: Convention, players: int = 3) -> PriceTable:
+    if players not in (3, 4):
+        raise ValueError("Preferans is played by 3 or 4 players")
+    from .explain import deal_text
+
+    rows = tuple(
+        Price(key, words, deal_text(deal), price_of(conv, players, deal))
+        for key, words, deal in outcomes(conv, players)
+    )
+    return PriceTable(conv, players, _roles(players), rows)

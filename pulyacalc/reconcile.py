@@ -1,0 +1,165 @@
+"""Reconciling a paper sheet with a log: every cell where they differ, and the first
+deal where they part.
+
+The paper's final cells are compared with the log's final sheet.  When the paper also
+keeps running totals (``running:`` in the sheet file, see docs/commands.md), the cells
+given after each deal are compared with the log's paper after that deal; the first
+checkpoint that differs, after one that agreed, brackets the deal where the paper and
+the log part — and among those deals, the ones that wrote the differing cells are named.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .checks import Finding, Run
+from .errors import Loc
+from .model import Amount
+from .scoring import MOUNTAIN, POOL, SheetView, num
+from .sheetfile import PaperSheet
+
+Cell = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Difference:
+    loc: Loc
+    cell: Cell
+    paper: Amount
+    log: Amount
+    #: None for the final sheet, else the deal number of a running checkpoint
+    deal: int | None = None
+
+    def label(self) -> str:
+        return cell_label(self.cell)
+
+
+def cell_label(cell: Cell) -> str:
+    if cell[0] == "whists":
+        return f"{cell[1]}'s whists on {cell[2]}"
+    return f"{cell[1]}'s {cell[0]}"
+
+
+def all_cells(players: tuple[str, ...]) -> list[Cell]:
+    out: list[Cell] = []
+    for p in players:
+        out.append((POOL, p))
+        out.append((MOUNTAIN, p))
+        out.extend(("whists", p, q) for q in players if q != p)
+    return out
+
+
+def value(sheet: SheetView, cell: Cell) -> Amount:
+    if cell[0] == POOL:
+        return sheet.pool[cell[1]]
+    if cell[0] == MOUNTAIN:
+        return sheet.mountain[cell[1]]
+    return sheet.whists[cell[1]][cell[2]]
+
+
+@dataclass(frozen=True)
+class Reconciliation:
+    differences: list[Difference]
+    #: the deal where paper and log part (exactly known), or None
+    parting_deal: int | None
+    #: the deals that may be where they part (a bracket between two checkpoints)
+    suspects: list[int]
+    findings: list[Finding]
+
+
+def reconcile(run: Run, paper: PaperSheet, sheet_name: str) -> Reconciliation:
+    players = run.header.players
+    findings: list[Finding] = []
+    if set(paper.sheet.players) != set(players):
+        loc = paper.header.locs.get("players", Loc(sheet_name, 1))
+        msg = (
+            f"the sheet's players ({', '.join(paper.sheet.players)}) are not the log's "
+            f"({', '.join(players)})"
+        )
+        return Reconciliation([], None, [], [Finding(loc, "sheet-players", msg)])
+    assert run.sheet is not None
+    diffs: list[Difference] = []
+    for cell in all_cells(players):
+        mine, theirs = value(run.sheet, cell), value(paper.sheet, cell)
+        if mine != theirs:
+            loc = paper.cells.get(cell, Loc(sheet_name, 0))
+            diffs.append(Difference(loc, cell, theirs, mine))
+    # running totals: the first checkpoint that differs
+    numbers = sorted(run.after)
+    parting: int | None = None
+    suspects: list[int] = []
+    previous = 0
+    for n in sorted(paper.running):
+        rows, cells, nloc = paper.running[n]
+        if n not in run.after:
+            scored = numbers[-1] if numbers else 0
+            findings.append(
+                Finding(
+                    nloc,
+                    "sheet-running",
+                    f"running totals after deal {n}, but the log scores {len(numbers)} deals "
+                    f"(the last is deal {scored})",
+                )
+            )
+            continue
+        here = [
+            Difference(cells[c], c, value(rows, c), value(run.after[n], c), n)
+            for c in all_cells(players)
+            if c in cells and value(rows, c) != value(run.after[n], c)
+        ]
+        if here and parting is None and not suspects:
+            diffs.extend(here)
+            span = [d for d in numbers if previous < d <= n]
+            touched = [
+                r.number
+                for r in run.results
+                if r.number in span and any(_touches(e, d.cell) for e in r.entries for d in here)
+            ]
+            suspects = touched or span
+            if len(span) == 1:
+                parting = span[0]
+            elif len(touched) == 1:
+                parting = touched[0]
+        elif not here:
+            previous = n
+    for d in diffs:
+        where = "the final sheet" if d.deal is None else f"after deal {d.deal}"
+        findings.append(
+            Finding(
+                d.loc,
+                "sheet-cell",
+                f"{d.label()} {where}: the paper says {num(d.paper)}, the log gives {num(d.log)}",
+                f"{'+' if d.log > d.paper else ''}{num(d.log - d.paper)} on the paper would agree",
+            )
+        )
+    results = {r.number: r for r in run.results}
+    if parting is not None:
+        r = results[parting]
+        findings.append(
+            Finding(
+                r.deal.loc,
+                "parting-deal",
+                f"the paper and the log part at deal {parting}",
+                "the running totals agree before it and differ after it",
+            )
+        )
+    elif suspects:
+        where = ", ".join(f"{n} ({results[n].deal.loc})" for n in suspects)
+        findings.append(
+            Finding(
+                results[suspects[0]].deal.loc,
+                "parting-deal",
+                f"the paper and the log part at one of the deals {where}",
+                "add running totals for these deals to the sheet to pinpoint it",
+            )
+        )
+    return Reconciliation(diffs, parting, suspects, findings)
+
+
+def _touches(e: object, cell: Cell) -> bool:
+    from .scoring import Entry
+
+    assert isinstance(e, Entry)
+    if e.area != cell[0] or e.player != cell[1]:
+        return False
+    return e.area != "whists" or e.on == cell[2]
