@@ -51,6 +51,8 @@ class DealResult:
 
 def num(x: Amount) -> str:
     """An exact amount as people write it: 12, -6, 7/2."""
+    if type(x) is int:
+        return str(x)
     if isinstance(x, Fraction):
         return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
     return str(x)
@@ -58,6 +60,8 @@ def num(x: Amount) -> str:
 
 def exact(x: Amount) -> Amount:
     """Keep whole numbers as int (fast, readable), other values as Fraction."""
+    if type(x) is int:  # the common case, without the slow ABC isinstance
+        return x
     if isinstance(x, Fraction) and x.denominator == 1:
         return int(x)
     return x
@@ -120,6 +124,8 @@ class Scorer:
         self.dealer = header.dealer if header.dealer is not None else header.players[-1]
         self.run = 0
         self.count = 0
+        #: one Seats per dealer, made once
+        self._seats: dict[str, Seats] = {}
 
     @property
     def finished(self) -> bool:
@@ -130,7 +136,9 @@ class Scorer:
         self.count += 1
         if deal.dealer is not None:
             self.dealer = deal.dealer
-        seats = Seats(self.players, self.dealer)
+        seats = self._seats.get(self.dealer)
+        if seats is None:
+            seats = self._seats[self.dealer] = Seats(self.players, self.dealer)
         self.dealer = seats.next_dealer()
         res = resolve(deal, seats, self.conv, self.problems)
         if res is None:

@@ -6,7 +6,7 @@ scoring needs (tricks completed where the rules fix them), or reports located pr
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .convention import Convention
 from .errors import Loc, Problems
@@ -19,18 +19,18 @@ class Seats:
 
     players: tuple[str, ...]
     dealer: str
+    #: players in the deal, clockwise from first hand (the 4-player dealer sits out);
+    #: computed once (scoring asks for them many times a deal)
+    active: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    #: the 4-player dealer, who sits the deal out; None with 3 players
+    sits_out: str | None = field(init=False, repr=False, compare=False)
 
-    @property
-    def active(self) -> tuple[str, ...]:
-        """Players in the deal, clockwise from first hand (the 4-player dealer sits out)."""
+    def __post_init__(self) -> None:
         n = len(self.players)
         i = self.players.index(self.dealer)
         order = tuple(self.players[(i + 1 + k) % n] for k in range(n))
-        return order if n == 3 else order[:-1]
-
-    @property
-    def sits_out(self) -> str | None:
-        return self.dealer if len(self.players) == 4 else None
+        object.__setattr__(self, "active", order if n == 3 else order[:-1])
+        object.__setattr__(self, "sits_out", self.dealer if n == 4 else None)
 
     def after(self, player: str) -> tuple[str, ...]:
         """The other active players, clockwise from ``player``: first defender first."""
