@@ -447,9 +447,11 @@ def parse_deal_line(
                 width=5,
             )
             return None
-        locs["calls"] = at(body_at)
-        locs["tricks"] = at(body_at) if tricks else at(contract_end)
-        return Play(declarer, contract, calls, tricks, dealer, note, at(body_at), locs, source)
+        # the deal as a whole: one Loc object, so that rule errors underline the whole deal
+        whole = at(body_at)
+        locs["calls"] = whole
+        locs["tricks"] = whole if tricks else at(contract_end)
+        return Play(declarer, contract, calls, tricks, dealer, note, whole, locs, source)
 
     if whist_at:
         who, w_at = whist_at[0]
@@ -474,8 +476,8 @@ def parse_deal_line(
         who, end = passes_without_tricks[0]
         err(end, f"everyone passed, so this is raspasy: give {who}'s tricks", f"e.g. '{who} pass 3'")
         return None
-    locs["tricks"] = at(body_at)
-    return Raspasy(tricks, dealer, note, at(body_at), locs, source)
+    whole = locs["tricks"] = at(body_at)
+    return Raspasy(tricks, dealer, note, whole, locs, source)
 
 
 def _names(word: str, players: tuple[str, ...]) -> bool:

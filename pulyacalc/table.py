@@ -82,7 +82,8 @@ def resolve(deal: Deal, seats: Seats, conv: Convention, problems: Problems) -> R
 
 def _echo(deal: Deal, problems: Problems, before: int) -> None:
     """A line-log deal carries its line: echo it under the rule problems, with a caret under
-    the word (or the whole deal when the problem is about the deal as a whole)."""
+    the word, or under the whole deal when the problem is about the deal as a whole (the
+    reader gives those parts the very Loc object of the deal)."""
     from .errors import Problem
 
     items = problems.items
@@ -92,7 +93,7 @@ def _echo(deal: Deal, problems: Problems, before: int) -> None:
         if p.source or p.loc.line != deal.loc.line or not p.loc.column:
             continue
         start = p.loc.column - 1
-        if p.loc == deal.loc:
+        if p.loc is deal.loc:
             width = len(line.split("#", 1)[0].rstrip()) - start
         else:
             end = start
