@@ -86,6 +86,30 @@ InputFormatOpt = Annotated[
     ),
 ]
 
+
+def _parse_size(text: str | None) -> int | None:
+    """``--max-yaml-bytes``: a number of bytes, optionally with K, M or G (powers of 1024)."""
+    if text is None:
+        return None
+    t = text.strip().upper().removesuffix("B").removesuffix("I")
+    scale = {"K": 1024, "M": 1024**2, "G": 1024**3}.get(t[-1:], 1)
+    digits = t[:-1] if scale != 1 else t
+    if not digits.isdigit() or int(digits) == 0:
+        raise typer.BadParameter(f"{text!r}: expected a positive size like 20000000, 500K or 20M")
+    return int(digits) * scale
+
+
+MaxYamlBytesOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--max-yaml-bytes",
+        metavar="N",
+        parser=_parse_size,
+        help="Refuse YAML logs and sheets larger than N bytes (default 20M; K, M, G suffixes). "
+        "Line logs stream and have no limit.",
+    ),
+]
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 

@@ -34,12 +34,13 @@ def score_file(
     input_format: str | None = None,
     keep: bool = False,
     on_deal: Callable[[DealResult, Scorer], None] | None = None,
+    max_yaml_bytes: int | None = None,
 ) -> Evening:
     """Score a log file (or '-').  Raises PulyaError with every problem found."""
     from .logread import convention_for, read_log
 
     problems = Problems()
-    log = read_log(path, input_format, problems)
+    log = read_log(path, input_format, problems, max_yaml_bytes=max_yaml_bytes)
     try:
         conv = convention_for(log.header, convention)
     except PulyaError as e:

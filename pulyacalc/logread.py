@@ -203,14 +203,30 @@ def read_log(
         ) from None
     fmt = input_format or detect_format(name, head)
     if fmt == "yaml":
+        from .yamlsource import MAX_YAML_BYTES
+
+        limit = max_yaml_bytes or MAX_YAML_BYTES
         try:
-            rest = stream.read() if max_yaml_bytes is None else stream.read(max_yaml_bytes * 4 + 1)
+            # never read more than the limit: a character is at least one byte, so
+            # limit + 1 characters are surely over it
+            rest = stream.read(max(0, limit + 1 - len(head)))
+            over = len(head) + len(rest) > limit
         except UnicodeDecodeError as e:
             raise ReadError([Problem(Loc(name), f"not UTF-8 text ({e.reason})")]) from None
         finally:
             if path != "-":
                 stream.close()
-        return log_yaml.parse(head + rest, name, problems, max_bytes=max_yaml_bytes)
+        if over:
+            raise ReadError(
+                [
+                    Problem(
+                        Loc(name),
+                        f"the YAML document is over the limit of {limit:,} bytes",
+                        "split the log, use the line format (no size limit), or raise --max-yaml-bytes",
+                    )
+                ]
+            )
+        return log_yaml.parse(head + rest, name, problems, max_bytes=limit)
     return log_lines.parse_stream(_chain(head, stream, path != "-"), name, problems)
 
 

@@ -31,21 +31,37 @@ class PaperSheet:
     running: dict[int, tuple[SheetView, dict[tuple[str, ...], Loc], Loc]] = field(default_factory=dict)
 
 
-def read_sheet(path: str) -> PaperSheet:
+def read_sheet(path: str, max_bytes: int | None = None) -> PaperSheet:
+    from .yamlsource import MAX_YAML_BYTES
+
     stream, name = open_input(path)
+    limit = max_bytes or MAX_YAML_BYTES
     try:
-        text = stream.read()
+        # read at most limit + 1 characters: more than that is surely over the limit
+        text = stream.read(limit + 1)
     except UnicodeDecodeError as e:
         raise ReadError([Problem(Loc(name), f"not UTF-8 text ({e.reason})")]) from None
     finally:
         if path != "-":
             stream.close()
-    return parse_sheet(text, name)
+    if len(text) > limit:
+        raise ReadError(
+            [
+                Problem(
+                    Loc(name),
+                    f"the YAML document is over the limit of {limit:,} bytes",
+                    "raise --max-yaml-bytes",
+                )
+            ]
+        )
+    return parse_sheet(text, name, max_bytes=limit)
 
 
-def parse_sheet(text: str, file: str) -> PaperSheet:
+def parse_sheet(text: str, file: str, *, max_bytes: int | None = None) -> PaperSheet:
+    from .yamlsource import MAX_YAML_BYTES
+
     p = Problems()
-    root = parse_yaml(text, file)
+    root = parse_yaml(text, file, max_bytes=max_bytes or MAX_YAML_BYTES)
     if root.kind != "map":
         raise ReadError([Problem(root.loc, "a sheet is a mapping: players:, sheet:, …")])
     values: dict[str, tuple[Node, Loc]] = {}

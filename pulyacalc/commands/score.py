@@ -11,6 +11,7 @@ from ..cli import (
     Format,
     FormatOpt,
     InputFormatOpt,
+    MaxYamlBytesOpt,
     PriceOpt,
     RoundingOpt,
     app,
@@ -20,7 +21,10 @@ from ..cli import (
 )
 
 if TYPE_CHECKING:
+    from decimal import Decimal
+
     from ..convention import Convention
+    from ..evening import Evening
     from ..scoring import SheetView
     from ..settlement import Settlement
 
@@ -34,10 +38,10 @@ def score(
     whist_price: PriceOpt = None,
     rounding: RoundingOpt = None,
     input_format: InputFormatOpt = None,
+    max_yaml_bytes: MaxYamlBytesOpt = None,
 ) -> None:
     """Score an evening from a log: the sheet (pool, mountain, whists) and the settlement."""
     from ..evening import score_file
-    from ..settlement import settle
 
     price = parse_price(whist_price)
     ev = score_file(
@@ -45,9 +49,23 @@ def score(
         convention=convention,
         rounding=rounding.value if rounding else None,
         input_format=input_format.value if input_format else None,
+        max_yaml_bytes=max_yaml_bytes,
     )
-    result = settle(ev.sheet, ev.convention, ev.target, ev.convention.rounding, price)
+    result = settle_located(ev, price)
     emit(render_report(format, ev.convention, ev.target, ev.sheet, result, ev.deals, ev.finished))
+
+
+def settle_located(ev: Evening, price: Decimal | None) -> Settlement:
+    """Settle an evening; a settlement the rounding cannot do is reported at the log's
+    ``rounding:`` line (or the file), like any other problem of the input."""
+    from ..errors import Loc, Problem, RuleError
+    from ..settlement import SettlementError, settle
+
+    try:
+        return settle(ev.sheet, ev.convention, ev.target, ev.convention.rounding, price)
+    except SettlementError as e:
+        loc = ev.header.locs.get("rounding", Loc(ev.header.source))
+        raise RuleError([Problem(loc, str(e), kind="rule")]) from None
 
 
 def render_report(

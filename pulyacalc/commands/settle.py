@@ -10,6 +10,7 @@ from ..cli import (
     ConventionOpt,
     Format,
     FormatOpt,
+    MaxYamlBytesOpt,
     PriceOpt,
     RoundingOpt,
     app,
@@ -27,6 +28,7 @@ def settle(
     format: FormatOpt = Format.table,
     whist_price: PriceOpt = None,
     rounding: RoundingOpt = None,
+    max_yaml_bytes: MaxYamlBytesOpt = None,
 ) -> None:
     """Settle a paper sheet: pools to the mountain, amnesty, average mountain, whists, total."""
     from ..logread import convention_for
@@ -35,7 +37,7 @@ def settle(
     from .score import render_report
 
     price = parse_price(whist_price)
-    paper = read_sheet(sheet)
+    paper = read_sheet(sheet, max_yaml_bytes)
     conv = convention_for(paper.header, convention)
     rnd = rounding.value if rounding is not None else conv.rounding
     target = paper.header.pool if paper.header.pool is not None else conv.pool_target
