@@ -28,7 +28,7 @@ from typing import Any
 from .convention import LEVELS, SCHEMA, Convention, builtin_names, load
 from .errors import Loc, Problem, Problems
 from .model import Header
-from .scoring import DealResult, Scorer, SheetView
+from .scoring import DealResult, Scorer, SheetView, exact, num
 
 #: a very long evening: more deals than this is not an evening any more
 MAX_EVENING_DEALS = 200
@@ -177,6 +177,10 @@ def _builtin_values(field_name: str) -> list[Any]:
     return values
 
 
+def _list(values: list[Fraction]) -> str:
+    return ", ".join(num(exact(x)) for x in sorted(set(values)))
+
+
 def _far(value: Fraction, known: list[Fraction]) -> bool:
     """Far from every known value: more than twice the largest or under half the smallest."""
     if not known:
@@ -196,31 +200,32 @@ def strange(key: str, value: Any, conv: Convention) -> str:
     if spec.kind in ("number", "posint"):
         nums = [Fraction(x) for x in known]
         if _far(Fraction(value), nums):
-            return f"{value} is far from the built-in conventions' {sorted(set(nums))}"
+            return f"{num(value)} is far from the built-in conventions' {_list(nums)}"
     elif spec.kind in ("levels", "levels_int"):
         table: Mapping[int, Any] = value
         for level in LEVELS:
             nums = [Fraction(k[level]) for k in known]
             if _far(Fraction(table[level]), nums):
                 return (
-                    f"on {level} it is {table[level]}, far from the built-in conventions' "
-                    f"{sorted({int(x) if x.denominator == 1 else x for x in nums})}"
+                    f"on {level} it is {num(table[level])}, far from the built-in conventions' {_list(nums)}"
                 )
-        rising = all(all(k[a] <= k[b] for a, b in zip(LEVELS, LEVELS[1:])) for k in known)
-        if rising and any(table[a] > table[b] for a, b in zip(LEVELS, LEVELS[1:])):
+        rising = all(all(k[a] <= k[b] for a, b in zip(LEVELS, LEVELS[1:], strict=False)) for k in known)
+        if rising and any(table[a] > table[b] for a, b in zip(LEVELS, LEVELS[1:], strict=False)):
             return "a higher contract is worth less than a lower one"
         if spec.kind == "levels_int":
             over = [lv for lv in LEVELS if table[lv] > 10 - lv]
             if over:
                 lv = over[0]
-                return f"on {lv} the defence can take at most {10 - lv} tricks when it is made, not {table[lv]}"
+                return (
+                    f"on {lv} the defence can take at most {10 - lv} tricks when it is made, not {table[lv]}"
+                )
         if spec.field == "shortfall_per_trick":
             worse = [lv for lv in LEVELS if table[lv] > conv.remise_per_trick[lv]]
             if worse:
                 return f"on {worse[0]} a short whister would pay more than the declarer's remise"
     elif spec.kind == "int_list":
         seq = list(value)
-        if any(a > b for a, b in zip(seq, seq[1:])):
+        if any(a > b for a, b in zip(seq, seq[1:], strict=False)):
             return "the multipliers go down"
         top = max((max(k) for k in known), default=0)
         if top and max(seq) > 2 * top:

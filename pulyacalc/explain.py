@@ -90,7 +90,7 @@ def sentence(e: Entry) -> str:
     why = e.why.strip()
     if not why:
         return lead
-    return f"{lead}: {with_result(why, abs(e.amount))}"
+    return f"{lead}: {with_result(why, -e.amount if e.amount < 0 else e.amount)}"
 
 
 _OPERATORS = ("×", "/", "+", "−")
@@ -104,7 +104,8 @@ def with_result(why: str, amount: Amount) -> str:
         if i > 0:
             cut = min(cut, i)
     head, tail = why[:cut], why[cut:]
-    if "=" in head or not any(op in head for op in _OPERATORS):
+    last_expr = head.rsplit("=", 1)[-1]
+    if not any(op in last_expr for op in _OPERATORS):
         return why
     last = head.split()[-1]
     if not _is_number(last):

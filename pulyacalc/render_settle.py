@@ -41,7 +41,13 @@ def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement,
         out += [title, ""]
 
     def table(rows: list[list[Any]], head: list[str]) -> None:
-        text = tabulate(rows, headers=head, tablefmt="simple", colalign=("left", *["right"] * (len(head) - 1)))
+        text = tabulate(
+            rows,
+            headers=head,
+            tablefmt="simple",
+            disable_numparse=True,
+            colalign=("left", *["right"] * (len(head) - 1)),
+        )
         out.extend(text.splitlines())
         out.append("")
 
@@ -106,7 +112,11 @@ def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement,
     out.append(f"   Mountain result = {show(unit)} × (average − mountain)")
     table(
         [
-            [p, f"{show(unit)} × ({show(s.average)} − {show(s.rounded_mountain[p])})", _s(s.mountain_result[p])]
+            [
+                p,
+                f"{show(unit)} × ({show(s.average)} − {show(s.rounded_mountain[p])})",
+                _s(s.mountain_result[p]),
+            ]
             for p in players
         ],
         ["", "arithmetic", "mountain result"],
@@ -151,8 +161,12 @@ def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement,
     out.append(f"{step}. Total = mountain result + whists (sums to 0)")
     rows = []
     for p in players:
-        row = [p, f"{_s(s.mountain_result[p])} {'+' if s.whist_result[p] >= 0 else '−'} "
-               f"{show(abs(s.whist_result[p]))}", _s(s.exact[p])]
+        row = [
+            p,
+            f"{_s(s.mountain_result[p])} {'+' if s.whist_result[p] >= 0 else '−'} "
+            f"{show(exact(-s.whist_result[p]) if s.whist_result[p] < 0 else s.whist_result[p])}",
+            _s(s.exact[p]),
+        ]
         if s.rounding == "nearest":
             row.append(_s(s.result[p]))
         if s.money is not None:
@@ -164,7 +178,10 @@ def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement,
     if s.money is not None:
         head.append(f"money at {s.whist_price}")
     table(rows, head)
-    out.append(f"rounding {s.rounding}" + ("; exact results shown with two decimals" if s.rounding == "exact" else ""))
+    out.append(
+        f"rounding {s.rounding}"
+        + ("; exact results shown with two decimals" if s.rounding == "exact" else "")
+    )
     if s.payments:
         out.append("payments: " + "; ".join(f"{a} pays {b} {show(x)}" for a, b, x in s.payments))
     return "\n".join(out) + "\n"

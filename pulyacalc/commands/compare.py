@@ -6,7 +6,17 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ..cli import Format, FormatOpt, InputFormatOpt, PriceOpt, RoundingOpt, app, emit, parse_price, reports_problems
+from ..cli import (
+    Format,
+    FormatOpt,
+    InputFormatOpt,
+    PriceOpt,
+    RoundingOpt,
+    app,
+    emit,
+    parse_price,
+    reports_problems,
+)
 
 if TYPE_CHECKING:
     from ..evening import Evening
@@ -136,7 +146,13 @@ def render(format: Format, columns: list[tuple[str, Evening, Settlement]]) -> st
         + (" (money)" if money else "")
         + " under each convention",
         "",
-        tabulate(rows, headers=["", *names], tablefmt="simple", colalign=("left", *["right"] * len(names))),
+        tabulate(
+            rows,
+            headers=["", *names],
+            tablefmt="simple",
+            disable_numparse=True,
+            colalign=("left", *["right"] * len(names)),
+        ),
         "",
     ]
     detail = []
@@ -153,6 +169,7 @@ def render(format: Format, columns: list[tuple[str, Evening, Settlement]]) -> st
             detail,
             headers=["pool / mountain / mountain result + whists", *names],
             tablefmt="simple",
+            disable_numparse=True,
             colalign=("left", *["right"] * len(names)),
         )
     )

@@ -167,7 +167,12 @@ def _table(ex: Explanation, deals: tuple[DealExplained, ...]) -> str:
                 ]
             )
         if rows:
-            table = tabulate(rows, tablefmt="plain", colalign=("left", "left", "right", "left", "left"))
+            table = tabulate(
+                rows,
+                tablefmt="plain",
+                disable_numparse=True,
+                colalign=("left", "left", "right", "left", "left"),
+            )
             out.extend("  " + line for line in table.splitlines())
         else:
             out.append("  (nothing is written)")
@@ -184,6 +189,7 @@ def _table(ex: Explanation, deals: tuple[DealExplained, ...]) -> str:
             run,
             headers=[f"  after deal {r.number}", "pool", "mountain", *[f"on {q}" for q in players]],
             tablefmt="simple",
+            disable_numparse=True,
             colalign=("left", *["right"] * (2 + len(players))),
         )
         out.extend("  " + line for line in table.splitlines())

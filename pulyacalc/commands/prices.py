@@ -71,10 +71,15 @@ def render(format: Format, t: PriceTable) -> str:
 
     head = ["outcome", *t.roles, "played"]
     body = [[r.key, *[show(r.values[role]) for role in t.roles], r.label] for r in t.rows]
-    text = tabulate(body, headers=head, tablefmt="simple", colalign=("left", *["right"] * len(t.roles), "left"))
+    text = tabulate(
+        body,
+        headers=head,
+        tablefmt="simple",
+        disable_numparse=True,
+        colalign=("left", *["right"] * len(t.roles), "left"),
+    )
     title = (
-        f"{t.convention.title}, {t.players} players: what each outcome is worth in whists "
-        "(+ wins, − loses)"
+        f"{t.convention.title}, {t.players} players: what each outcome is worth in whists (+ wins, − loses)"
     )
     notes = (
         "The declarer is first hand, the first defender sits next clockwise"
