@@ -25,7 +25,9 @@ class GenDeal:
     dealer: str
 
 
-def deals(rng: random.Random, players: tuple[str, ...], count: int, dealer: str | None = None) -> Iterator[str]:
+def deals(
+    rng: random.Random, players: tuple[str, ...], count: int, dealer: str | None = None
+) -> Iterator[str]:
     """``count`` legal deal lines, following the dealer rotation from ``dealer``."""
     n = len(players)
     d = players.index(dealer) if dealer is not None else n - 1
@@ -92,7 +94,9 @@ def line_log(
         yield line + "\n"
 
 
-def yaml_log(count: int, *, seed: int = 1, players: int = 3, convention: str = "sochi", pool: int = 20) -> str:
+def yaml_log(
+    count: int, *, seed: int = 1, players: int = 3, convention: str = "sochi", pool: int = 20
+) -> str:
     """The same deals as :func:`line_log`, as a YAML log (each deal in the line form)."""
     names = NAMES[:players]
     out = [f"players: [{', '.join(names)}]\n", f"convention: {convention}\n", f"pool: {pool}\n", "deals:\n"]
@@ -110,7 +114,9 @@ def main() -> None:
     ap.add_argument("--yaml", action="store_true", help="write a YAML log instead of the line format")
     a = ap.parse_args()
     if a.yaml:
-        sys.stdout.write(yaml_log(a.deals, seed=a.seed, players=a.players, convention=a.convention, pool=a.pool))
+        sys.stdout.write(
+            yaml_log(a.deals, seed=a.seed, players=a.players, convention=a.convention, pool=a.pool)
+        )
     else:
         sys.stdout.writelines(
             line_log(a.deals, seed=a.seed, players=a.players, convention=a.convention, pool=a.pool)

@@ -178,7 +178,7 @@ def emit(text: str) -> None:
 
 
 def _register() -> None:
-    from .commands import check, compare, convert, explain, prices, score, settle  # noqa: F401
+    from .commands import check, compare, convert, explain, prices, score, season, settle  # noqa: F401
 
 
 _register()

@@ -1,0 +1,213 @@
+"""A season: many evenings (logs) scored at once into standings per player.
+
+Each evening is scored and settled under its own convention, pool and rounding (or
+the ones given for the whole season), exactly as ``pulyacalc score`` would; the
+standings add up each player's results in whists (exact fractions), and money when a
+whist price is given.  Players are the same person when their names are written the
+same way in every log.
+
+Every problem of every log is collected and reported together, each located in its
+own file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+
+from .errors import Loc, Problem, PulyaError, ReadError, RuleError
+from .model import Amount
+
+#: file names a directory is searched for (the same suffixes the format detection knows)
+LOG_SUFFIXES = (".yaml", ".yml", ".txt", ".log", ".pulya", ".lines")
+
+
+@dataclass(frozen=True)
+class EveningResult:
+    """One evening of the season, as ``score`` settles it."""
+
+    source: str
+    players: tuple[str, ...]
+    convention: str
+    pool_target: int
+    rounding: str
+    deals: int
+    finished: bool
+    #: each player's result in whists under the evening's rounding (sums to 0)
+    result: dict[str, Amount]
+    #: the result to the cent when a whist price was given (sums to 0)
+    money: dict[str, Decimal] | None = None
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's line in the season table."""
+
+    player: str
+    evenings: int
+    total: Amount
+    average: Amount
+    best: Amount
+    best_evening: str
+    worst: Amount
+    worst_evening: str
+    money: Decimal | None = None
+
+
+@dataclass(frozen=True)
+class Season:
+    evenings: tuple[EveningResult, ...]
+    standings: tuple[Standing, ...]
+    whist_price: Decimal | None = None
+
+    @property
+    def deals(self) -> int:
+        return sum(e.deals for e in self.evenings)
+
+
+def collect(paths: Iterable[str]) -> list[str]:
+    """The log files named: files as given (in order), directories searched recursively
+    for log files (sorted by path), duplicates dropped.  Problems raise ReadError."""
+    out: list[str] = []
+    seen: set[str] = set()
+    problems: list[Problem] = []
+    for given in paths:
+        p = Path(given)
+        if given == "-":
+            problems.append(Problem(Loc(given), "a season reads files, not standard input"))
+            continue
+        if p.is_dir():
+            found = sorted(str(f) for f in p.rglob("*") if f.is_file() and f.suffix.lower() in LOG_SUFFIXES)
+            if not found:
+                problems.append(
+                    Problem(Loc(given), f"no logs in this directory (looked for {' '.join(LOG_SUFFIXES)})")
+                )
+            files = found
+        elif p.exists():
+            files = [given]
+        else:
+            problems.append(Problem(Loc(given), "no such file or directory"))
+            continue
+        for f in files:
+            key = str(Path(f).resolve())
+            if key not in seen:
+                seen.add(key)
+                out.append(f)
+    if problems:
+        raise ReadError(problems)
+    return out
+
+
+def score_evening(
+    path: str,
+    *,
+    convention: str | None = None,
+    rounding: str | None = None,
+    input_format: str | None = None,
+    max_yaml_bytes: int | None = None,
+    price: Decimal | None = None,
+) -> EveningResult:
+    """Score and settle one log; raises PulyaError with its located problems."""
+    from .evening import score_file
+    from .settlement import SettlementError, settle
+
+    ev = score_file(
+        path,
+        convention=convention,
+        rounding=rounding,
+        input_format=input_format,
+        max_yaml_bytes=max_yaml_bytes,
+    )
+    try:
+        s = settle(ev.sheet, ev.convention, ev.target, ev.convention.rounding, price)
+    except SettlementError as e:
+        loc = ev.header.locs.get("rounding", Loc(ev.header.source))
+        raise RuleError([Problem(loc, str(e), kind="rule")]) from None
+    return EveningResult(
+        ev.header.source,
+        ev.sheet.players,
+        ev.convention.name,
+        ev.target,
+        s.rounding,
+        ev.deals,
+        ev.finished,
+        dict(s.result),
+        dict(s.money) if s.money is not None else None,
+    )
+
+
+def score_season(
+    paths: Iterable[str],
+    *,
+    convention: str | None = None,
+    rounding: str | None = None,
+    input_format: str | None = None,
+    max_yaml_bytes: int | None = None,
+    price: Decimal | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
+) -> Season:
+    """Score every log and make the standings.  ``progress(done, total, file)`` is called
+    after each evening.  Raises PulyaError with every problem of every log."""
+    files = collect(paths)
+    evenings: list[EveningResult] = []
+    problems: list[Problem] = []
+    for i, f in enumerate(files, 1):
+        try:
+            evenings.append(
+                score_evening(
+                    f,
+                    convention=convention,
+                    rounding=rounding,
+                    input_format=input_format,
+                    max_yaml_bytes=max_yaml_bytes,
+                    price=price,
+                )
+            )
+        except PulyaError as e:
+            problems.extend(e.problems)
+        if progress is not None:
+            progress(i, len(files), f)
+    if problems:
+        if all(p.kind == "rule" for p in problems):
+            raise RuleError(problems)
+        raise ReadError(problems)
+    return Season(tuple(evenings), standings(evenings, price is not None), price)
+
+
+def standings(evenings: Iterable[EveningResult], money: bool = False) -> tuple[Standing, ...]:
+    """Per player: evenings played, total, average, best and worst evening; sorted by the
+    total (best first), then by name."""
+    results: dict[str, list[tuple[Amount, str]]] = {}
+    cash: dict[str, Decimal] = {}
+    for ev in evenings:
+        for p in ev.players:
+            results.setdefault(p, []).append((ev.result[p], ev.source))
+            if ev.money is not None:
+                cash[p] = cash.get(p, Decimal(0)) + ev.money[p]
+    rows = []
+    for p, rs in results.items():
+        total = sum((Fraction(r) for r, _ in rs), Fraction(0))
+        best = max(rs, key=lambda x: x[0])
+        worst = min(rs, key=lambda x: x[0])
+        rows.append(
+            Standing(
+                p,
+                len(rs),
+                _exact(total),
+                _exact(total / len(rs)),
+                best[0],
+                best[1],
+                worst[0],
+                worst[1],
+                cash.get(p, Decimal(0)) if money else None,
+            )
+        )
+    rows.sort(key=lambda s: (-s.total, s.player))
+    return tuple(rows)
+
+
+def _exact(x: Fraction) -> Amount:
+    return int(x) if x.denominator == 1 else x
