@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from logs_gen import random_log
 from typer.testing import CliRunner
 
-from logs_gen import random_log
 from pulyacalc.cli import app
 from pulyacalc.evening import score_file
 from pulyacalc.rulebook import RULEBOOK

@@ -161,7 +161,8 @@ def render(format: Format, columns: list[tuple[str, Evening, Settlement]]) -> st
         for _, ev, s in columns:
             r.append(
                 f"{show(ev.sheet.pool[p])} / {show(ev.sheet.mountain[p])} / "
-                f"{show(s.mountain_result[p])} + {show(s.whist_result[p])}"
+                f"{show(s.mountain_result[p])} {'−' if s.whist_result[p] < 0 else '+'} "
+                f"{show(-s.whist_result[p] if s.whist_result[p] < 0 else s.whist_result[p])}"
             )
         detail.append(r)
     out.append(
@@ -173,7 +174,7 @@ def render(format: Format, columns: list[tuple[str, Evening, Settlement]]) -> st
             colalign=("left", *["right"] * len(names)),
         )
     )
-    status = "; ".join(
+    status = "\n".join(
         f"{name}: {ev.convention.title}, pool to {ev.target}, "
         + ("finished" if ev.finished else "not finished")
         + f", rounding {s.rounding}"
