@@ -75,7 +75,11 @@ def outcomes(conv: Convention, players: int) -> list[tuple[str, str, Deal]]:
         out.append((f"{level} not whisted", "both defenders pass", Play(d, c, {w: Call.PASS, p: Call.PASS})))
         if level in conv.half_whist_levels:
             out.append(
-                (f"{level} half-whist", "first passes, second half-whists", Play(d, c, {w: Call.PASS, p: Call.HALF}))
+                (
+                    f"{level} half-whist",
+                    "first passes, second half-whists",
+                    Play(d, c, {w: Call.PASS, p: Call.HALF}),
+                )
             )
         side = 10 - level
         took = "takes nothing" if side == 0 else f"takes {side}"

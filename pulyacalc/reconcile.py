@@ -73,8 +73,7 @@ def reconcile(run: Run, paper: PaperSheet, sheet_name: str) -> Reconciliation:
     if set(paper.sheet.players) != set(players):
         loc = paper.header.locs.get("players", Loc(sheet_name, 1))
         msg = (
-            f"the sheet's players ({', '.join(paper.sheet.players)}) are not the log's "
-            f"({', '.join(players)})"
+            f"the sheet's players ({', '.join(paper.sheet.players)}) are not the log's ({', '.join(players)})"
         )
         return Reconciliation([], None, [], [Finding(loc, "sheet-players", msg)])
     assert run.sheet is not None
