@@ -40,14 +40,16 @@ def score_file(
     from .logread import convention_for, read_log
 
     problems = Problems()
-    log = read_log(path, input_format, problems, max_yaml_bytes=max_yaml_bytes)
+    log = read_log(path, input_format, problems)
+    header_ok = log.header_ok
     try:
         conv = convention_for(log.header, convention)
     except PulyaError as e:
         problems.extend(e.problems)
-    if problems:
-        # the header is wrong: still read every deal, so that all problems of the file
-        # are reported at once
+        header_ok = False
+    if not header_ok:
+        # the header is wrong: read every deal for its own problems, but check no rules
+        # against a header we cannot trust, and report everything at once
         for _ in log.deals:
             pass
         problems.raise_if_any()
@@ -66,3 +68,4 @@ def score_file(
     return Evening(
         log.header, conv, scorer.target, scorer.sheet.view(), count, scorer.finished, tuple(kept)
     )
+

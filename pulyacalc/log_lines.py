@@ -37,6 +37,7 @@ from .model import (
     Log,
     Play,
     Raspasy,
+    Unreadable,
 )
 from .yamlsource import MAX_LINE_CHARS, Node
 
@@ -132,7 +133,8 @@ def parse_stream(lines: Iterable[str], file: str, problems: Problems) -> Log:
     if header is None:
         problems.raise_if_any()
         raise AssertionError("header problems were reported")
-    return Log(header, _deals(it, pending, number, header, problems))
+    header_ok = len(problems) == before
+    return Log(header, _deals(it, pending, number, header, problems), header_ok)
 
 
 def _value_node(value: str, loc: Loc, problems: Problems) -> Node:
@@ -189,12 +191,12 @@ def token_width(line: str, column: int, stops: str = ",#") -> int:
 
 def _deals(
     it: Iterator[str], pending: tuple[int, str] | None, number: int, header: Header, problems: Problems
-) -> Iterator[Deal]:
+) -> Iterator[Deal | Unreadable]:
     file = header.source
     players = header.players
     count = 0
 
-    def one(lineno: int, raw: str) -> Deal | None:
+    def one(lineno: int, raw: str) -> Deal | Unreadable | None:
         nonlocal count
         line = raw.rstrip("\r\n")
         if len(line) > MAX_LINE_CHARS:
@@ -202,7 +204,7 @@ def _deals(
                 Loc(file, lineno, 1), f"line is {len(line):,} characters long, over {MAX_LINE_CHARS:,}"
             )
             count += 1
-            return None
+            return Unreadable(Loc(file, lineno, 1))
         text, comment = _strip_comment(line)
         if not text or text.isspace():
             return None
@@ -224,7 +226,7 @@ def _deals(
                 return None
         count += 1
         note = comment.strip() if comment is not None else None
-        return parse_deal_line(
+        deal = parse_deal_line(
             text,
             Loc(file, lineno, 1),
             players,
@@ -233,6 +235,8 @@ def _deals(
             expected_number=count,
             note=note or None,
         )
+        # an unreadable line keeps its place, so the dealer rotation after it stays right
+        return deal if deal is not None else Unreadable(Loc(file, lineno, 1))
 
     if pending is not None:
         d = one(*pending)

@@ -11,7 +11,7 @@ from typing import Any
 from .errors import Loc, Problems, ReadError
 from .log_lines import parse_deal_line
 from .logread import HEADER_KEYS, HeaderBuilder, match_player
-from .model import CALL_SPELLINGS, Call, Contract, Deal, Header, Log, Play, Raspasy
+from .model import CALL_SPELLINGS, Call, Contract, Deal, Header, Log, Play, Raspasy, Unreadable
 from .yamlsource import MAX_YAML_BYTES, Node, as_int, as_str, parse_yaml
 
 LOG_KEYS = (*HEADER_KEYS, "deals", "overrides")
@@ -47,16 +47,16 @@ def parse(text: str, file: str, problems: Problems, *, max_bytes: int | None = N
     if header is None:
         problems.raise_if_any()
         raise AssertionError("header problems were reported")
-    deals: list[Deal] = []
+    header_ok = not problems
+    deals: list[Deal | Unreadable] = []
     if deals_node is not None and not deals_node.null:
         if deals_node.kind != "seq":
             problems.add(deals_node.loc, "deals: expected a list of deals (each starting with '- ')")
         else:
             for item in deals_node.items:
                 deal = parse_deal(item, header, problems)
-                if deal is not None:
-                    deals.append(deal)
-    return Log(header, deals)
+                deals.append(deal if deal is not None else Unreadable(item.loc))
+    return Log(header, deals, header_ok)
 
 
 def _p(loc: Loc, message: str, hint: str = "") -> Any:

@@ -217,6 +217,18 @@ Deal = Union[Play, Raspasy]
 
 
 @dataclass(frozen=True, slots=True)
+class Unreadable:
+    """A deal line or entry that could not be read (its problems are reported).
+
+    Readers keep it in the stream so that the dealer rotation of the deals after it stays
+    right, and rule checks on them do not turn one typo into a chain of false errors.
+    """
+
+    loc: Loc
+
+
+
+@dataclass(frozen=True, slots=True)
 class Header:
     """Everything a log says before its deals."""
 
@@ -237,7 +249,10 @@ class Log:
     """A header and its deals; ``deals`` may be a lazy iterator (line logs stream)."""
 
     header: Header
-    deals: Iterable[Deal]
+    #: the deals, and an ``Unreadable`` in the place of each deal that could not be read
+    deals: Iterable[Deal | Unreadable]
+    #: the header read without a problem (deals can be checked against its rules)
+    header_ok: bool = True
 
     @property
     def players(self) -> tuple[str, ...]:

@@ -15,7 +15,7 @@ from fractions import Fraction
 
 from .convention import Convention
 from .errors import Problems
-from .model import Amount, Deal, Header, Play
+from .model import Amount, Deal, Header, Play, Unreadable
 from .table import Resolved, Seats, resolve
 
 POOL, MOUNTAIN, WHISTS = "pool", "mountain", "whists"
@@ -132,8 +132,12 @@ class Scorer:
         """The pulya is finished when the pools add up to players × target (RULES.md 2.8)."""
         return sum(self.sheet.pool.values()) >= len(self.players) * self.target
 
-    def feed(self, deal: Deal) -> DealResult | None:
+    def feed(self, deal: Deal | Unreadable) -> DealResult | None:
         self.count += 1
+        if isinstance(deal, Unreadable):
+            # its problems are reported by the reader; it still takes its turn to deal
+            self.dealer = self._clockwise_from(self.dealer)[0]
+            return None
         if deal.dealer is not None:
             self.dealer = deal.dealer
         seats = self._seats.get(self.dealer)
@@ -171,7 +175,7 @@ class Scorer:
             after_raspasy,
         )
 
-    def feed_all(self, deals: Iterable[Deal]) -> Iterator[DealResult]:
+    def feed_all(self, deals: Iterable[Deal | Unreadable]) -> Iterator[DealResult]:
         for d in deals:
             r = self.feed(d)
             if r is not None:
@@ -548,7 +552,7 @@ class Scorer:
 
 
 def score(
-    header: Header, conv: Convention, deals: Iterable[Deal], problems: Problems | None = None
+    header: Header, conv: Convention, deals: Iterable[Deal | Unreadable], problems: Problems | None = None
 ) -> tuple[SheetView, list[DealResult]]:
     """Score a whole log; returns the final sheet and each deal's result."""
     scorer = Scorer(header, conv, problems)

@@ -23,7 +23,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from .errors import Loc, Problem, ReadError
-from .model import Deal, Header, Log, Play, Raspasy, first_dealer
+from .model import Deal, Header, Log, Play, Raspasy, Unreadable, first_dealer
 from .yamlsource import Node
 
 _PLAIN_YAML = re.compile(r"^[^\W\d][\w.\-]*$")
@@ -93,6 +93,9 @@ def write_lines(log: Log) -> Iterator[str]:
     yield "\n"
     dealer = first_dealer(header.players, header.dealer)
     for deal in log.deals:
+        if isinstance(deal, Unreadable):  # reported by the reader; keeps its turn to deal
+            dealer = _clockwise(header.players, dealer)[1]
+            continue
         if deal.dealer is not None:
             dealer = deal.dealer
         yield deal_line(deal, header.players, dealer) + "\n"
@@ -203,6 +206,8 @@ def write_yaml(log: Log) -> Iterator[str]:
             yield f"  {key}: {_yaml_value(node)}\n"
     first = True
     for deal in log.deals:
+        if isinstance(deal, Unreadable):  # reported by the reader
+            continue
         if first:
             yield "deals:\n"
             first = False

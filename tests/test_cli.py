@@ -177,3 +177,22 @@ def test_python_dash_m_works(tmp_path: Path) -> None:
     )
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[0].startswith("player,pool,mountain")
+
+
+def test_an_unreadable_deal_keeps_its_turn_to_deal(tmp_path: Path) -> None:
+    """With 4 players a typo on one line must not shift the dealer of every later deal
+    (which would turn one problem into a chain of false 'the dealer sits out' errors)."""
+    log = tmp_path / "four.txt"
+    log.write_text(
+        "players: Anna Boris Vera Dan\n\n"
+        "Anna 6♠ 7, Boris whist 2, Vera pass 1\n"  # Dan deals
+        "Boris 7x, Vera pass, Dan pass\n"  # Anna deals; the suit is a typo
+        "Vera 6♦ 6, Dan whist 3, Anna pass 1\n"  # Boris deals
+        "Dan 7♥ 7, Anna whist 2, Boris pass 1\n",  # Vera deals
+        encoding="utf-8",
+    )
+    r = run("score", str(log))
+    assert r.exit_code == 1
+    assert "four.txt:4:7: unknown suit 'x'" in r.stderr
+    assert "sits out" not in r.stderr
+    assert r.stderr.count("four.txt:") == 1
