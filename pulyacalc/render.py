@@ -176,7 +176,11 @@ def report_table(r: Report) -> str:
     lines = []
     status = ""
     if r.finished is not None:
-        status = " — the pulya is finished" if r.finished else " — the pulya is not finished"
+        status = (
+            " — the pulya is finished"
+            if r.finished
+            else " — the pulya is not finished: missing pool points go to the mountain (K4.2.3)"
+        )
     deals = f", {r.deals} deals" if r.deals is not None else ""
     lines.append(f"{conv.title}, {len(players)} players, pool to {r.target}{deals}{status}")
     lines.append("")
@@ -211,17 +215,28 @@ def report_table(r: Report) -> str:
     head = ["settlement", "mountain eq.", "amnestied"]
     if s.rounding == "kodeks":
         head.append("kodeks")
-    head += ["mountain", "whists", "result"]
+    head += ["from mountain", "whists net", "result"]
     if s.money is not None:
         head.append("money")
     lines.append(
         tabulate(srows, headers=head, tablefmt="simple", colalign=("left", *["right"] * (len(head) - 1)))
     )
     lines.append("")
+    ratio = show(conv.pool_point_in_mountain)
     lines.append(
-        f"average mountain {show(s.average)} (amnesty {show(s.amnesty)}); "
-        f"rounding {s.rounding}; results in whists sum to 0"
+        f"mountain eq. = mountain + {ratio} × (pool target − pool); amnesty {show(s.amnesty)}; "
+        f"average amnestied mountain {show(s.average)}"
     )
+    lines.append(
+        f"from mountain = {show(conv.mountain_point_in_whists)} × (average − amnestied); "
+        "whists net = written on others − written on him"
+        + (
+            "; kodeks: mountains moved to a multiple of 3, ±3 whists each (K4.2.12)"
+            if s.rounding == "kodeks"
+            else ""
+        )
+    )
+    lines.append(f"rounding {s.rounding}; the results, in whists, sum to 0")
     if s.payments:
         lines.append("payments: " + "; ".join(f"{a} pays {b} {show(x)}" for a, b, x in s.payments))
     return "\n".join(lines) + "\n"
