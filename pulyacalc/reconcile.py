@@ -122,7 +122,7 @@ def reconcile(run: Run, paper: PaperSheet, sheet_name: str) -> Reconciliation:
         elif not here:
             previous = n
     for d in diffs:
-        where = "the final sheet" if d.deal is None else f"after deal {d.deal}"
+        where = "on the final sheet" if d.deal is None else f"after deal {d.deal}"
         findings.append(
             Finding(
                 d.loc,
