@@ -40,7 +40,7 @@ def score_file(
     from .logread import convention_for, read_log
 
     problems = Problems()
-    log = read_log(path, input_format, problems)
+    log = read_log(path, input_format, problems, max_yaml_bytes=max_yaml_bytes)
     header_ok = log.header_ok
     try:
         conv = convention_for(log.header, convention)
