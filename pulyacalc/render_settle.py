@@ -13,7 +13,7 @@ from typing import Any
 
 from .convention import Convention
 from .model import Amount
-from .render import show
+from .render import jnum, show
 from .scoring import SheetView, exact
 from .settlement import Settlement
 
@@ -185,3 +185,14 @@ def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement,
     if s.payments:
         out.append("payments: " + "; ".join(f"{a} pays {b} {show(x)}" for a, b, x in s.payments))
     return "\n".join(out) + "\n"
+
+
+def stages_json(s: Settlement) -> dict[str, Any]:
+    """The stages with their inputs, for -f json (added to the INTERFACE.md shape)."""
+    players = s.players
+    return {
+        "each_pays_each": {
+            p: {q: jnum(exact(s.pays_each[q] - s.pays_each[p])) for q in players if q != p} for p in players
+        },
+        "total": {p: jnum(s.exact[p]) for p in players},
+    }

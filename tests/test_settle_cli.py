@@ -85,8 +85,7 @@ def test_json_keeps_the_interface_shape_and_adds_the_stages() -> None:
     assert st["mountain_equivalent"] == {"A": 22, "B": 12, "C": 70, "D": 132}
     assert st["amnestied_mountain"] == {"A": 10, "B": 0, "C": 58, "D": 120}
     assert st["average_mountain"] == 47
-    assert st["pays_each"] == {"A": 25, "B": 0, "C": 145, "D": 300}
-    assert st["mountain_result"] == {"A": 370, "B": 470, "C": -110, "D": -730}
+    assert st["each_pays_each"]["A"] == {"B": -25, "C": 120, "D": 275}
 
 
 def test_kodeks_rounding_shows_the_moves_and_their_whists() -> None:

@@ -48,5 +48,12 @@ def settle(
         n = len(paper.sheet.players)
         title = f"{conv.title}, {n} players, pool to {target}: the settlement stage by stage"
         emit(stages_table(conv, target, paper.sheet, result, title))
+    elif format is Format.json:
+        from .. import render
+        from ..render_settle import stages_json
+
+        doc = render.report_json(render.Report(conv, target, paper.sheet, result))
+        doc["stages"].update(stages_json(result))
+        emit(render.dumps(doc) + "\n")
     else:
         emit(render_report(format, conv, target, paper.sheet, result))
