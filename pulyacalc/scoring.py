@@ -58,6 +58,14 @@ def num(x: Amount) -> str:
     return str(x)
 
 
+def tricks(n: int) -> str:
+    return f"{n} trick" if n == 1 else f"{n} tricks"
+
+
+def undertricks(n: int) -> str:
+    return f"{n} undertrick" if n == 1 else f"{n} undertricks"
+
+
 def exact(x: Amount) -> Amount:
     """Keep whole numbers as int (fast, readable), other values as Fraction."""
     if type(x) is int:  # the common case, without the slow ABC isinstance
@@ -266,7 +274,7 @@ class Scorer:
             for wh in r.whisters:
                 if own[wh]:
                     yield Entry(
-                        n, "whists", wh, WHISTS, exact(w * own[wh]), decl, why=f"{own[wh]} tricks × {num(w)}"
+                        n, "whists", wh, WHISTS, exact(w * own[wh]), decl, why=f"{tricks(own[wh])} × {num(w)}"
                     )
                 if k:
                     yield Entry(
@@ -276,7 +284,7 @@ class Scorer:
                         WHISTS,
                         exact(cons * k),
                         decl,
-                        why=f"{k} undertricks × {num(cons)}",
+                        why=f"{undertricks(k)} × {num(cons)}",
                     )
         else:
             wh = r.whisters[0]
@@ -290,13 +298,13 @@ class Scorer:
                         WHISTS,
                         exact(w * d),
                         decl,
-                        why=f"{d} tricks × {num(w)} (the whister takes the passer's too)",
+                        why=f"{tricks(d)} × {num(w)} (the whister takes the passer's too)",
                     )
             elif c.whist_on_failure == "greedy":
                 if d:
-                    yield Entry(n, "whists", wh, WHISTS, exact(w * d), decl, why=f"{d} tricks × {num(w)}")
+                    yield Entry(n, "whists", wh, WHISTS, exact(w * d), decl, why=f"{tricks(d)} × {num(w)}")
                 yield Entry(
-                    n, "consolation", wh, WHISTS, exact(cons * k), decl, why=f"{k} undertricks × {num(cons)}"
+                    n, "consolation", wh, WHISTS, exact(cons * k), decl, why=f"{undertricks(k)} × {num(cons)}"
                 )
                 if c.consolation_by_passer:
                     yield Entry(
@@ -306,7 +314,7 @@ class Scorer:
                         WHISTS,
                         exact(cons * k),
                         decl,
-                        why=f"{k} undertricks × {num(cons)} (greedy whist: the passer "
+                        why=f"{undertricks(k)} × {num(cons)} (greedy whist: the passer "
                         "writes only consolation)",
                     )
             else:
@@ -314,7 +322,7 @@ class Scorer:
                 total = exact(w * d + writers * cons * k)
                 share = half(total)
                 why = (
-                    f"({d} tricks × {num(w)} + {writers} × {k} undertricks × {num(cons)}) / 2 "
+                    f"({tricks(d)} × {num(w)} + {writers} × {undertricks(k)} × {num(cons)}) / 2 "
                     f"= {num(total)} / 2"
                 )
                 yield Entry(n, "gentleman", wh, WHISTS, share, decl, why=why)
@@ -328,7 +336,7 @@ class Scorer:
                 WHISTS,
                 exact(cons * k),
                 decl,
-                why=f"{k} undertricks × {num(cons)} (the dealer writes consolation too)",
+                why=f"{undertricks(k)} × {num(cons)} (the dealer writes consolation too)",
             )
         if k == 0:
             yield from self._shortfall(r, d, own)
@@ -397,7 +405,7 @@ class Scorer:
                 r.declarer,
                 MOUNTAIN,
                 exact(c.misere_remise_per_trick * r.taken),
-                why=f"misère with {r.taken} tricks: {r.taken} × {num(c.misere_remise_per_trick)}",
+                why=f"misère with {tricks(r.taken)}: {r.taken} × {num(c.misere_remise_per_trick)}",
             )
 
     def _raspasy_mountain(self, r: Resolved) -> Iterator[Entry]:
@@ -416,7 +424,7 @@ class Scorer:
                     p,
                     MOUNTAIN,
                     exact(v * (t - a)),
-                    why=f"({t} tricks{amn}) × {num(v)}; {step}",
+                    why=f"({tricks(t)}{amn}) × {num(v)}; {step}",
                 )
         yield from self._zero_trick(r, v, counts)
 

@@ -118,7 +118,7 @@ def test_entry_sentences_show_rule_and_arithmetic(tmp_path: Path) -> None:
     # Leningrad, gentleman whist on a failed 6 with one whister: (5 × 4 + 2 × 1 × 4) / 2 = 14
     assert "Deal 1 (" in out and "dealer Vera" in out
     assert re.search(
-        r"Vera\s+whists on Boris\s+\+14\s+\(5 tricks × 4 \+ 2 × 1 undertricks × 4\) / 2 = 28 / 2 = 14", out
+        r"Vera\s+whists on Boris\s+\+14\s+\(5 tricks × 4 \+ 2 × 1 undertrick × 4\) / 2 = 28 / 2 = 14", out
     )
     assert "gentleman §2.3 K3.8.14" in out
     # the second deal: the one-trick whister is short by one (K3.8.6), half responsibility 2
