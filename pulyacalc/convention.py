@@ -17,7 +17,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from .errors import Loc, Problem, Problems, ReadError
+from .errors import Loc, Problem, Problems, ReadError, not_utf8
 from .model import Amount
 from .yamlsource import Node, as_bool, as_int, as_number, as_str, parse_yaml
 
@@ -381,7 +381,9 @@ def _layers(path: Path, seen: set[Path]) -> list[Node]:
     seen.add(real)
     try:
         text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as e:
+    except UnicodeDecodeError as e:
+        raise ReadError([not_utf8(str(path), str(path), e.reason)]) from None
+    except OSError as e:
         raise ReadError([Problem(Loc(str(path)), f"cannot read the convention: {e}")]) from None
     node = parse_yaml(text, str(path))
     if node.kind != "map":
@@ -464,7 +466,7 @@ def _build(layers: list[Node], path: Path) -> Convention:
         node = merged.get(key)
         if node is None:
             p.add(
-                Loc(str(path)),
+                Loc(str(path), 1),  # where the hint says to add extends:
                 f"the convention does not set {key!r}",
                 f"{spec.doc}; or start the file with 'extends: sochi'",
             )

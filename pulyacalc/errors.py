@@ -50,6 +50,10 @@ class Problem:
             text += f"; {self.hint}"
         if self.source and self.loc.column:
             line = self.source.rstrip("\r\n").replace("\t", " ")
+            # control characters (escape sequences, vertical tabs, U+2028…) are shown as
+            # '?', one for one, so the echo cannot break the terminal or the caret's column
+            bad = ("\u2028", "\u2029")
+            line = "".join("?" if c < " " or "\x7f" <= c <= "\x9f" or c in bad else c for c in line)
             caret = " " * (self.loc.column - 1) + "^" * max(1, self.width)
             text += f"\n    {line}\n    {caret}"
         return text
@@ -107,3 +111,22 @@ class Problems:
         if all(p.kind == "rule" for p in ordered):
             raise RuleError(ordered)
         raise ReadError(ordered)
+
+
+def not_utf8(path: str, name: str, reason: str) -> Problem:
+    """"Not UTF-8", located at the first bad byte's line and column when ``path`` is a
+    file that can be read again (standard input cannot: it is located at the stream)."""
+    loc = Loc(name)
+    if path != "-":
+        try:
+            with open(path, "rb") as f:
+                for number, raw in enumerate(f, 1):
+                    try:
+                        raw.decode("utf-8")
+                    except UnicodeDecodeError as e:
+                        column = len(raw[: e.start].decode("utf-8", "replace")) + 1
+                        loc = Loc(name, number, column)
+                        break
+        except OSError:
+            pass
+    return Problem(loc, f"not UTF-8 text ({reason})", "save the file as UTF-8")

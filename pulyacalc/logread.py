@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import IO
 
 from .convention import ROUNDINGS, SCHEMA, Convention, load
-from .errors import Loc, Problem, Problems, ReadError
+from .errors import Loc, Problem, Problems, ReadError, not_utf8
 from .model import Header, Log
 from .yamlsource import Node, as_int, as_str, words
 
@@ -198,9 +198,7 @@ def read_log(
     try:
         head = stream.read(4096)
     except UnicodeDecodeError as e:
-        raise ReadError(
-            [Problem(Loc(name), f"not UTF-8 text ({e.reason})", "save the log as UTF-8")]
-        ) from None
+        raise ReadError([not_utf8(path, name, e.reason)]) from None
     fmt = input_format or detect_format(name, head)
     if fmt == "yaml":
         from .yamlsource import MAX_YAML_BYTES
@@ -212,7 +210,7 @@ def read_log(
             rest = stream.read(max(0, limit + 1 - len(head)))
             over = len(head) + len(rest) > limit
         except UnicodeDecodeError as e:
-            raise ReadError([Problem(Loc(name), f"not UTF-8 text ({e.reason})")]) from None
+            raise ReadError([not_utf8(path, name, e.reason)]) from None
         finally:
             if path != "-":
                 stream.close()
@@ -227,18 +225,18 @@ def read_log(
                 ]
             )
         return log_yaml.parse(head + rest, name, problems, max_bytes=limit)
-    return log_lines.parse_stream(_chain(head, stream, path != "-"), name, problems)
+    return log_lines.parse_stream(_chain(head, stream, path, name), name, problems)
 
 
-def _chain(head: str, stream: IO[str], close: bool) -> Iterator[str]:
+def _chain(head: str, stream: IO[str], path: str, name: str) -> Iterator[str]:
     """Lines of ``head`` + the rest of the stream, read lazily."""
-    rest = stream.readline() if not head.endswith("\n") and head else ""
-    first = (head + rest).splitlines(keepends=True)
+    close = path != "-"
     try:
-        yield from first
+        rest = stream.readline() if not head.endswith("\n") and head else ""
+        yield from (head + rest).splitlines(keepends=True)
         yield from stream
     except UnicodeDecodeError as e:
-        raise ReadError([Problem(Loc("-"), f"not UTF-8 text ({e.reason})")]) from None
+        raise ReadError([not_utf8(path, name, e.reason)]) from None
     finally:
         if close:
             stream.close()

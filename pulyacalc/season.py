@@ -124,7 +124,8 @@ def score_evening(
     try:
         s = settle(ev.sheet, ev.convention, ev.target, ev.convention.rounding, price)
     except SettlementError as e:
-        loc = ev.header.locs.get("rounding", Loc(ev.header.source))
+        locs = ev.header.locs
+        loc = locs.get("rounding") or locs.get("players") or Loc(ev.header.source, 1)
         raise RuleError([Problem(loc, str(e), kind="rule")]) from None
     return EveningResult(
         ev.header.source,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 
-from .errors import Loc, Problem, Problems, ReadError
+from .errors import Loc, Problem, Problems, ReadError, not_utf8
 from .logread import HEADER_KEYS, HeaderBuilder, match_player, open_input
 from .model import Amount, Header
 from .scoring import SheetView
@@ -40,7 +40,7 @@ def read_sheet(path: str, max_bytes: int | None = None) -> PaperSheet:
         # read at most limit + 1 characters: more than that is surely over the limit
         text = stream.read(limit + 1)
     except UnicodeDecodeError as e:
-        raise ReadError([Problem(Loc(name), f"not UTF-8 text ({e.reason})")]) from None
+        raise ReadError([not_utf8(path, name, e.reason)]) from None
     finally:
         if path != "-":
             stream.close()

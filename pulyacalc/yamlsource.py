@@ -141,8 +141,17 @@ def parse_yaml(text: str, file: str, *, max_bytes: int = MAX_YAML_BYTES) -> Node
         mark = e.problem_mark or e.context_mark
         what = e.problem or e.context or "cannot read the YAML"
         raise ReadError([_problem(_loc(file, mark), f"YAML syntax: {what}")]) from None
+    except yaml.reader.ReaderError as e:
+        # a character YAML does not allow (NUL, other control characters): locate it
+        at = max(0, min(e.position, len(text)))
+        row = text.count("\n", 0, at) + 1
+        col = at - (text.rfind("\n", 0, at) + 1) + 1
+        what = f"U+{e.character:04X}" if isinstance(e.character, int) else repr(e.character)
+        raise ReadError(
+            [_problem(Loc(file, row, col), f"the character {what} is not allowed in YAML", "remove it")]
+        ) from None
     except yaml.YAMLError as e:
-        raise ReadError([_problem(Loc(file), f"YAML: {e}")]) from None
+        raise ReadError([_problem(Loc(file, 1), f"YAML: {e}")]) from None
     except RecursionError:
         raise ReadError([_problem(Loc(file), "the document is nested too deeply")]) from None
     if raw is None:

@@ -57,14 +57,15 @@ def score(
 
 def settle_located(ev: Evening, price: Decimal | None) -> Settlement:
     """Settle an evening; a settlement the rounding cannot do is reported at the log's
-    ``rounding:`` line (or the file), like any other problem of the input."""
+    ``rounding:`` line (or its players: line), like any other problem of the input."""
     from ..errors import Loc, Problem, RuleError
     from ..settlement import SettlementError, settle
 
     try:
         return settle(ev.sheet, ev.convention, ev.target, ev.convention.rounding, price)
     except SettlementError as e:
-        loc = ev.header.locs.get("rounding", Loc(ev.header.source))
+        locs = ev.header.locs
+        loc = locs.get("rounding") or locs.get("players") or Loc(ev.header.source, 1)
         raise RuleError([Problem(loc, str(e), kind="rule")]) from None
 
 
