@@ -68,9 +68,35 @@ class Season:
         return sum(e.deals for e in self.evenings)
 
 
-def collect(paths: Iterable[str]) -> list[str]:
+def not_a_log(path: Path) -> str:
+    """Why a file found in a directory is not a log ('' when it may be one).
+
+    Clubs keep their house convention and paper sheets beside the logs; a season over
+    the directory leaves those out.  Files named one by one are always read as logs.
+    """
+    try:
+        with path.open(encoding="utf-8-sig", errors="replace") as f:
+            head = f.read(65536)
+    except OSError:
+        return ""
+    keys = set()
+    for line in head.splitlines():
+        if line[:1].isalpha() and ":" in line:
+            keys.add(line.split(":", 1)[0].strip().casefold())
+    if "deals" in keys or "players" in keys or "игроки" in keys:
+        if "sheet" in keys and "deals" not in keys:
+            return "a paper sheet (settle it with pulyacalc settle)"
+        return ""
+    if keys & {"extends", "contracts", "whist", "raspasy", "misere", "pool", "settlement"}:
+        return "a convention file"
+    return "no 'players:' line"
+
+
+def collect(paths: Iterable[str], skipped: list[tuple[str, str]] | None = None) -> list[str]:
     """The log files named: files as given (in order), directories searched recursively
-    for log files (sorted by path), duplicates dropped.  Problems raise ReadError."""
+    for log files (sorted by path), duplicates dropped.  Files in a directory that are
+    not logs (convention files, paper sheets) go to ``skipped`` with the reason.
+    Problems raise ReadError."""
     out: list[str] = []
     seen: set[str] = set()
     problems: list[Problem] = []
@@ -80,7 +106,16 @@ def collect(paths: Iterable[str]) -> list[str]:
             problems.append(Problem(Loc(given), "a season reads files, not standard input"))
             continue
         if p.is_dir():
-            found = sorted(str(f) for f in p.rglob("*") if f.is_file() and f.suffix.lower() in LOG_SUFFIXES)
+            found = []
+            for f in sorted(p.rglob("*")):
+                if not f.is_file() or f.suffix.lower() not in LOG_SUFFIXES:
+                    continue
+                why = not_a_log(f)
+                if why:
+                    if skipped is not None:
+                        skipped.append((str(f), why))
+                    continue
+                found.append(str(f))
             if not found:
                 problems.append(
                     Problem(Loc(given), f"no logs in this directory (looked for {' '.join(LOG_SUFFIXES)})")
@@ -149,10 +184,12 @@ def score_season(
     max_yaml_bytes: int | None = None,
     price: Decimal | None = None,
     progress: Callable[[int, int, str], None] | None = None,
+    skipped: list[tuple[str, str]] | None = None,
 ) -> Season:
     """Score every log and make the standings.  ``progress(done, total, file)`` is called
-    after each evening.  Raises PulyaError with every problem of every log."""
-    files = collect(paths)
+    after each evening; files of a directory that are not logs go to ``skipped``.
+    Raises PulyaError with every problem of every log."""
+    files = collect(paths, skipped)
     evenings: list[EveningResult] = []
     problems: list[Problem] = []
     for i, f in enumerate(files, 1):

@@ -56,6 +56,7 @@ def season(
 
     price = parse_price(whist_price)
     bar = ProgressBar(sys.stderr) if progress else None
+    skipped: list[tuple[str, str]] = []
     try:
         result = score_season(
             logs,
@@ -65,10 +66,13 @@ def season(
             max_yaml_bytes=max_yaml_bytes,
             price=price,
             progress=bar.update if bar is not None else None,
+            skipped=skipped,
         )
     finally:
         if bar is not None:
             bar.close()
+        for path, why in skipped:
+            print(f"pulyacalc: skipped {path}: {why}", file=sys.stderr)
     emit(render_season(format, result))
 
 
