@@ -106,16 +106,16 @@ def collect(paths: Iterable[str], skipped: list[tuple[str, str]] | None = None) 
             problems.append(Problem(Loc(given), "a season reads files, not standard input"))
             continue
         if p.is_dir():
-            found = []
-            for f in sorted(p.rglob("*")):
-                if not f.is_file() or f.suffix.lower() not in LOG_SUFFIXES:
+            found: list[str] = []
+            for candidate in sorted(p.rglob("*")):
+                if not candidate.is_file() or candidate.suffix.lower() not in LOG_SUFFIXES:
                     continue
-                why = not_a_log(f)
+                why = not_a_log(candidate)
                 if why:
                     if skipped is not None:
-                        skipped.append((str(f), why))
+                        skipped.append((str(candidate), why))
                     continue
-                found.append(str(f))
+                found.append(str(candidate))
             if not found:
                 problems.append(
                     Problem(Loc(given), f"no logs in this directory (looked for {' '.join(LOG_SUFFIXES)})")
