@@ -49,11 +49,18 @@ class Rounding(str, enum.Enum):
     nearest = "nearest"
 
 
+LogArg = Annotated[
+    str,
+    typer.Argument(
+        metavar="LOG", help="The log: a YAML or line-format file, or - for stdin.", show_default=False
+    ),
+]
 ConventionOpt = Annotated[
     str | None,
     typer.Option(
         "-c",
         "--convention",
+        metavar="NAME|PATH",
         help="Built-in convention name (sochi, leningrad, rostov) "
         "or a path to a convention YAML file; overrides the one the input names.",
     ),

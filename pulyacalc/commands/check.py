@@ -7,13 +7,13 @@ from typing import Annotated, Any
 
 import typer
 
-from ..cli import ConventionOpt, Format, FormatOpt, InputFormatOpt, app, emit, reports_problems
+from ..cli import ConventionOpt, Format, FormatOpt, InputFormatOpt, LogArg, app, emit, reports_problems
 
 
 @app.command()
 @reports_problems
 def check(
-    log: Annotated[str, typer.Argument(help="The log: a YAML or line-format file, or - for stdin.")],
+    log: LogArg,
     against: Annotated[
         str | None,
         typer.Option(

@@ -10,6 +10,7 @@ from ..cli import (
     Format,
     FormatOpt,
     InputFormatOpt,
+    LogArg,
     PriceOpt,
     RoundingOpt,
     app,
@@ -26,12 +27,13 @@ if TYPE_CHECKING:
 @app.command()
 @reports_problems
 def compare(
-    log: Annotated[str, typer.Argument(help="The log: a YAML or line-format file, or - for stdin.")],
+    log: LogArg,
     conventions: Annotated[
         list[str] | None,
         typer.Option(
             "-c",
             "--convention",
+            metavar="NAME|PATH",
             help="A convention (built-in name or file); repeat it. Default: every built-in one.",
         ),
     ] = None,

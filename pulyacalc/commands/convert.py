@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from ..cli import InputFormatOpt, app, emit, reports_problems
+from ..cli import InputFormatOpt, LogArg, app, emit, reports_problems
 
 
 class Target(str, enum.Enum):
@@ -20,13 +20,14 @@ class Target(str, enum.Enum):
 @app.command()
 @reports_problems
 def convert(
-    log: Annotated[str, typer.Argument(help="The log: a YAML or line-format file, or - for stdin.")],
+    log: LogArg,
     to: Annotated[Target, typer.Option("--to", help="The format to write: lines or yaml.")],
     output: Annotated[
         str | None,
         typer.Option(
             "-o",
             "--output",
+            metavar="FILE",
             help="Write to this file (all or nothing: only when the whole log reads) "
             "instead of standard output.",
         ),

@@ -11,6 +11,7 @@ from ..cli import (
     Format,
     FormatOpt,
     InputFormatOpt,
+    LogArg,
     RoundingOpt,
     app,
     emit,
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 @app.command()
 @reports_problems
 def explain(
-    log: Annotated[str, typer.Argument(help="The log: a YAML or line-format file, or - for stdin.")],
+    log: LogArg,
     deal: Annotated[
         int | None, typer.Option("--deal", "-d", min=1, help="Explain only deal number N (1 = the first).")
     ] = None,

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
-
-import typer
+from typing import TYPE_CHECKING
 
 from ..cli import (
     ConventionOpt,
     Format,
     FormatOpt,
     InputFormatOpt,
+    LogArg,
     MaxYamlBytesOpt,
     PriceOpt,
     RoundingOpt,
@@ -32,7 +31,7 @@ if TYPE_CHECKING:
 @app.command()
 @reports_problems
 def score(
-    log: Annotated[str, typer.Argument(help="The log: a YAML or line-format file, or - for stdin.")],
+    log: LogArg,
     convention: ConventionOpt = None,
     format: FormatOpt = Format.table,
     whist_price: PriceOpt = None,

@@ -34,6 +34,7 @@ def season(
     logs: Annotated[
         list[str],
         typer.Argument(
+            metavar="LOG|DIR...",
             help="Log files, or directories searched for logs (*.yaml *.yml *.txt *.log *.pulya)."
         ),
     ],

@@ -23,7 +23,10 @@ from ..cli import (
 @app.command()
 @reports_problems
 def settle(
-    sheet: Annotated[str, typer.Argument(help="The paper sheet as YAML (see INTERFACE.md), or - for stdin.")],
+    sheet: Annotated[
+        str,
+        typer.Argument(metavar="SHEET", help="The paper sheet as YAML (see INTERFACE.md), or - for stdin."),
+    ],
     convention: ConventionOpt = None,
     format: FormatOpt = Format.table,
     whist_price: PriceOpt = None,
