@@ -18,6 +18,17 @@ from pulyacalc.model import Amount
 from pulyacalc.scoring import DealResult, Entry, Scorer, SheetView
 from pulyacalc.settlement import Settlement, settle
 
+#: the paper sheet of INTERFACE.md (kodeks rounding: A 62, B -101, C 39)
+INTERFACE_SHEET = """players: [A, B, C]
+convention: sochi
+pool: 20
+rounding: kodeks
+sheet:
+  A: {pool: 14, mountain: 12, whists: {B: 12, C: 0}}
+  B: {pool: 8,  mountain: 26, whists: {A: 22, C: 0}}
+  C: {pool: 0,  mountain: 6,  whists: {A: 22, B: 4}}
+"""
+
 
 @dataclass
 class Run:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import INTERFACE_SHEET
 from typer.testing import CliRunner
 
 from pulyacalc.cli import app
@@ -38,16 +39,6 @@ Anna pass 4, Boris pass 1, Vera pass 5
 Boris 6♦ 5, Vera whist 3, Anna pass 2
 Vera 6♣, Anna pass, Boris half
 Anna 8♥ 8, Boris whist 1, Vera whist 1
-"""
-
-SHEET = """players: [A, B, C]
-convention: sochi
-pool: 20
-rounding: kodeks
-sheet:
-  A: {pool: 14, mountain: 12, whists: {B: 12, C: 0}}
-  B: {pool: 8,  mountain: 26, whists: {A: 22, C: 0}}
-  C: {pool: 0,  mountain: 6,  whists: {A: 22, B: 4}}
 """
 
 
@@ -184,7 +175,7 @@ def test_score_csv_and_tsv_columns(log_file: Path, fmt: str) -> None:
 
 def test_settle_json_is_score_json_without_deals_plus_its_stages(tmp_path: Path) -> None:
     p = tmp_path / "sheet.yaml"
-    p.write_text(SHEET, encoding="utf-8")
+    p.write_text(INTERFACE_SHEET, encoding="utf-8")
     doc = json.loads(run(["settle", str(p), "-f", "json", "--whist-price", "0.5"]))
     base = {k: v for k, v in documented("score-json").items() if k not in ("deals", "finished")}
     want = base | documented("settle-json-extra")
@@ -196,7 +187,7 @@ def test_settle_json_is_score_json_without_deals_plus_its_stages(tmp_path: Path)
 
 def test_settle_jsonl_and_csv_are_as_for_score(tmp_path: Path) -> None:
     p = tmp_path / "sheet.yaml"
-    p.write_text(SHEET, encoding="utf-8")
+    p.write_text(INTERFACE_SHEET, encoding="utf-8")
     for line in run(["settle", str(p), "-f", "jsonl"]).splitlines():
         row = json.loads(line)
         want = {k: v for k, v in documented("score-jsonl").items() if k != "money"}

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from helpers import INTERFACE_SHEET
 from typer.testing import CliRunner
 
 from pulyacalc.cli import app
@@ -19,16 +20,6 @@ sheet:
   B: {pool: 74, mountain: 60}
   C: {pool: 32, mountain: 34}
   D: {pool: 22, mountain: 76}
-"""
-
-KODEKS = """players: [A, B, C]
-convention: sochi
-pool: 20
-rounding: kodeks
-sheet:
-  A: {pool: 14, mountain: 12, whists: {B: 12, C: 0}}
-  B: {pool: 8,  mountain: 26, whists: {A: 22, C: 0}}
-  C: {pool: 0,  mountain: 6,  whists: {A: 22, B: 4}}
 """
 
 
@@ -89,7 +80,7 @@ def test_json_keeps_the_interface_shape_and_adds_the_stages() -> None:
 
 
 def test_kodeks_rounding_shows_the_moves_and_their_whists() -> None:
-    r = run("settle", "-", "--whist-price", "0.5", input=KODEKS)
+    r = run("settle", "-", "--whist-price", "0.5", input=INTERFACE_SHEET)
     assert r.exit_code == 0, r.output
     out = r.stdout
     s4 = stage(out, 4)
@@ -104,7 +95,7 @@ def test_kodeks_rounding_shows_the_moves_and_their_whists() -> None:
 
 
 def test_rounding_options() -> None:
-    sheet = KODEKS.replace("rounding: kodeks\n", "")
+    sheet = INTERFACE_SHEET.replace("rounding: kodeks\n", "")
     exact = json.loads(run("settle", "-", "-f", "json", input=sheet).stdout)
     assert exact["settlement_exact"] == {"A": "184/3", "B": "-302/3", "C": "118/3"}
     near = json.loads(run("settle", "-", "-f", "json", "--rounding", "nearest", input=sheet).stdout)

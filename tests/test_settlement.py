@@ -8,23 +8,13 @@ from decimal import Decimal
 from fractions import Fraction
 
 import pytest
-from helpers import run
+from helpers import INTERFACE_SHEET, run
 from typer.testing import CliRunner
 
 from pulyacalc.cli import app
 from pulyacalc.convention import load
 from pulyacalc.scoring import SheetView
 from pulyacalc.settlement import SettlementError, round_nearest, settle
-
-INTERFACE_SHEET = """players: [A, B, C]
-convention: sochi
-pool: 20
-rounding: kodeks
-sheet:
-  A: {pool: 14, mountain: 12, whists: {B: 12, C: 0}}
-  B: {pool: 8,  mountain: 26, whists: {A: 22, C: 0}}
-  C: {pool: 0,  mountain: 6,  whists: {A: 22, B: 4}}
-"""
 
 
 def interface_view() -> SheetView:
