@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 
 from .errors import Loc, Problem, Problems
 from .logread import HEADER_KEYS, HeaderBuilder, match_player
@@ -67,6 +68,10 @@ CONTRACTS: dict[str, Contract] = {
     **{word: Contract.misere() for word in MISERE_SPELLINGS},
 }
 _DIGITS = frozenset("0123456789")
+#: distinct deal texts the line reader remembers (``_deals``): logs repeat a few thousand
+#: lines, so this many is plenty, and the cache is emptied when full, so that memory stays
+#: flat however long the log is
+PARSE_CACHE_SIZE = 50_000
 
 
 def _strip_comment(line: str) -> tuple[str, str | None]:
@@ -195,6 +200,8 @@ def _deals(
     file = header.source
     players = header.players
     count = 0
+    #: deal text (after its number and comment) → its successful parse; see PARSE_CACHE_SIZE
+    cache: dict[str, DealText] = {}
 
     def one(lineno: int, raw: str) -> Deal | Unreadable | None:
         nonlocal count
@@ -226,17 +233,26 @@ def _deals(
                 return None
         count += 1
         note = comment.strip() if comment is not None else None
-        deal = parse_deal_line(
-            text,
-            Loc(file, lineno, 1),
-            players,
-            problems,
-            source=line,
-            expected_number=count,
-            note=note or None,
+        # the cache's key is the clauses: the text after its deal number, when it has one
+        # (a wrong number is never looked up: _parse reports it)
+        m = _number(text)
+        start = 0 if m is None else m.end()
+        t = (
+            cache.get(text[start:] if start else text)
+            if m is None or _whole_number(m.group(1)) == count
+            else None
         )
-        # an unreadable line keeps its place, so the dealer rotation after it stays right
-        return deal if deal is not None else Unreadable(Loc(file, lineno, 1))
+        if t is None:
+            read = _parse(text, Loc(file, lineno, 1), players, problems, line, count)
+            if read is None:
+                # an unreadable line keeps its place, so the dealer rotation after it stays right
+                return Unreadable(Loc(file, lineno, 1))
+            t, start = read
+            if len(cache) >= PARSE_CACHE_SIZE:
+                cache.clear()
+            cache[text[start:] if start else text] = t
+        whole = Loc(file, lineno, 1 + start + t.body_at)
+        return t.deal(note or None, whole, LineLocs(t.parts, file, lineno, 1 + start, whole), line)
 
     if pending is not None:
         d = one(*pending)
@@ -264,6 +280,93 @@ def _is_count(tok: str) -> bool:
     return tok[0] in _DIGITS and tok.isascii() and tok.isdigit()
 
 
+#: a part's offset in :attr:`DealText.parts` meaning "the deal as a whole" (see LineLocs)
+WHOLE = -1
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class DealText:
+    """What a deal line says, without where it was: the clauses after the deal number,
+    read.  ``deal`` makes a Play or Raspasy of it for one line.
+
+    Generated and real logs repeat the same few thousand lines, so the reader parses each
+    distinct text once and shares its DealText (``_deals``).  It is compared by identity
+    (``eq=False``): scoring uses it as the key of what such deals write (``Deal.template``).
+    The dicts are shared by every deal made from it and are never changed.
+    """
+
+    declarer: str | None
+    contract: Contract | None
+    calls: dict[str, Call]
+    tricks: dict[str, int]
+    dealer: str | None
+    #: where each part was written: its offset from the start of the clauses, or WHOLE
+    #: for the parts that are about the deal as a whole ("calls", "tricks")
+    parts: dict[str, int]
+    #: offset of the first clause: where the deal as a whole starts
+    body_at: int
+
+    def deal(
+        self, note: str | None, loc: Loc, locs: Mapping[str, Loc], source: str, shared: bool = True
+    ) -> Deal:
+        """The deal written at ``loc`` (the deal as a whole), with its parts at ``locs``;
+        ``shared``: this DealText is shared by every deal with the same text (the reader's
+        cache), so it becomes the deal's ``template``."""
+        template = self if shared else None
+        declarer, contract = self.declarer, self.contract
+        if contract is None:
+            return Raspasy(self.tricks, self.dealer, note, loc, locs, source, template)
+        assert declarer is not None
+        return Play(
+            declarer, contract, self.calls, self.tricks, self.dealer, note, loc, locs, source, template
+        )
+
+
+class LineLocs(Mapping[str, Loc]):
+    """The ``locs`` of a line-log deal, made on demand: a Loc is built only when a part is
+    asked for (that is, for an error message); the happy path builds none.
+
+    A part is at ``base`` + its offset on the deal's line.  The parts about the deal as a
+    whole are the deal's own ``loc`` object, so that ``table._echo`` (which checks
+    ``p.loc is deal.loc``) underlines the whole deal for them, as with a plain dict.
+    """
+
+    __slots__ = ("_parts", "_file", "_line", "_base", "_whole")
+
+    def __init__(self, parts: dict[str, int], file: str, line: int, base: int, whole: Loc) -> None:
+        self._parts = parts
+        self._file = file
+        self._line = line
+        self._base = base
+        self._whole = whole
+
+    def __getitem__(self, part: str) -> Loc:
+        offset = self._parts[part]
+        return self._whole if offset == WHOLE else Loc(self._file, self._line, self._base + offset)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._parts)
+
+    def __len__(self) -> int:
+        return len(self._parts)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+
+def _whole_number(digits: str) -> int | None:
+    """``int(digits)``; None for a number of over a thousand digits (which ``int`` may
+    refuse to read: Python limits it to 4,300 digits)."""
+    return int(digits) if len(digits) <= 1000 else None
+
+
+def _number(text: str) -> re.Match[str] | None:
+    """The deal number written at the start of ``text`` (``12.``, ``12)``, ``12:``, ``12``)."""
+    if text[:1].isdigit() or (text[:1].isspace() and text.lstrip()[:1].isdigit()):
+        return _NUMBER_RE.match(text)
+    return None
+
+
 def parse_deal_line(
     text: str,
     loc: Loc,
@@ -277,35 +380,65 @@ def parse_deal_line(
     """One deal line → a Play or Raspasy; problems are located at ``loc`` + column.
 
     ``text`` is the line without its comment; ``source`` the whole line, for the echo.
+    The deal's ``locs`` are a plain dict (YAML logs and tests); the line reader makes
+    lazy ones (``LineLocs``).
     """
+    read = _parse(text, loc, players, problems, source, expected_number)
+    if read is None:
+        return None
+    t, start = read
+    file, lineno = loc.file, loc.line
+    base = (loc.column or 1) + start
+    whole = Loc(file, lineno, base + t.body_at)
+    locs = {part: whole if o == WHOLE else Loc(file, lineno, base + o) for part, o in t.parts.items()}
+    return t.deal(note, whole, locs, source, shared=False)
+
+
+def _parse(
+    text: str,
+    loc: Loc,
+    players: tuple[str, ...],
+    problems: Problems,
+    source: str,
+    expected_number: int | None,
+) -> tuple[DealText, int] | None:
+    """The deal number and the clauses of a deal line: (the clauses read, where they
+    start in ``text``), or None when a problem was reported."""
     before = len(problems)
     base = loc.column or 1
     file, lineno = loc.file, loc.line
-
-    def at(offset: int) -> Loc:
-        return Loc(file, lineno, base + offset)
+    body_start = 0
+    m = _number(text)
+    if m:
+        written = _whole_number(m.group(1))
+        if expected_number is not None and written != expected_number:
+            shown = m.group(1) if written is None else written
+            problems.add(
+                Loc(file, lineno, base + m.start(1)),
+                f"deal number {shown}, but this is deal {expected_number}",
+                "fix the number, or look for a missing or extra deal above",
+                source=source,
+                width=len(m.group(1)),
+            )
+        body_start = m.end()
 
     def err(offset: int, message: str, hint: str = "", width: int = 1) -> None:
-        problems.add(at(offset), message, hint, source=source, width=width)
+        """A problem at ``offset`` from the start of the clauses."""
+        problems.add(Loc(file, lineno, base + body_start + offset), message, hint, source=source, width=width)
 
-    body_start = 0
-    if text[:1].isdigit() or (text[:1].isspace() and text.lstrip()[:1].isdigit()):
-        m = _NUMBER_RE.match(text)
-        if m:
-            written = int(m.group(1))
-            if expected_number is not None and written != expected_number:
-                err(
-                    m.start(1),
-                    f"deal number {written}, but this is deal {expected_number}",
-                    "fix the number, or look for a missing or extra deal above",
-                    width=len(m.group(1)),
-                )
-            body_start = m.end()
+    t = _clauses(text[body_start:] if body_start else text, players, err, problems, before)
+    return None if t is None else (t, body_start)
 
+
+def _clauses(
+    text: str, players: tuple[str, ...], err: Callable[..., None], problems: Problems, before: int
+) -> DealText | None:
+    """The clauses of a deal (``text`` is the line after its number; offsets count from its
+    start); None when a problem was reported (``problems`` grew past ``before``)."""
     clauses: list[list[tuple[str, int]]] = []
     starts: list[int] = []
-    offset = body_start
-    for part in text[body_start:].split(","):
+    offset = 0
+    for part in text.split(","):
         clauses.append(_tokens(part, offset))
         starts.append(offset)
         offset += len(part) + 1
@@ -318,9 +451,9 @@ def parse_deal_line(
             clauses.pop(0)
             starts.pop(0)
     if all(not c for c in clauses):
-        err(body_start, "an empty deal", "write clauses like 'Anna 6♠ 7, Boris whist 2, Vera pass 1'")
+        err(0, "an empty deal", "write clauses like 'Anna 6♠ 7, Boris whist 2, Vera pass 1'")
         return None
-    body_at = clauses[0][0][1] if clauses[0] else body_start
+    body_at = clauses[0][0][1] if clauses[0] else 0
 
     declarer: str | None = None
     contract: Contract | None = None
@@ -329,7 +462,8 @@ def parse_deal_line(
     tricks: dict[str, int] = {}
     seen: set[str] = set()
     dealer: str | None = None
-    locs: dict[str, Loc] = {}
+    #: where each part was written (offsets, or WHOLE)
+    locs: dict[str, int] = {}
     #: clauses that say no call: (player, offset of the name, offset after the clause)
     bare: list[tuple[str, int]] = []
     passes_without_tricks: list[tuple[str, int]] = []
@@ -354,7 +488,7 @@ def parse_deal_line(
                 err(name_at, "the dealer is given twice", width=len(name_tok))
                 continue
             dealer = d
-            locs["dealer"] = at(toks[1][1])
+            locs["dealer"] = toks[1][1]
             continue
         who, hint = match_player(name, players)
         if who is None:
@@ -369,7 +503,9 @@ def parse_deal_line(
         count_at = 0
         if rest and _is_count(rest[-1][0]):
             count_tok, count_at = rest[-1]
-            count = int(count_tok)
+            count = _whole_number(count_tok)
+            if count is None:  # thousands of digits: surely too many
+                count = 11
             rest = rest[:-1]
             if count > 10:
                 err(
@@ -389,7 +525,7 @@ def parse_deal_line(
                 continue
             bare.append((who, name_at))
             tricks[who] = count
-            locs[f"tricks:{who}"] = at(count_at)
+            locs[f"tricks:{who}"] = count_at
             continue
         word_at = rest[0][1]
         word = rest[0][0] if len(rest) == 1 else "".join(t for t, _ in rest)
@@ -398,7 +534,7 @@ def parse_deal_line(
         call = CALL_SPELLINGS.get(low)
         if call is not None:
             calls[who] = call
-            locs[f"call:{who}"] = at(word_at)
+            locs[f"call:{who}"] = word_at
             if call is Call.PASS:
                 if count is None:
                     passes_without_tricks.append((who, end))
@@ -409,7 +545,7 @@ def parse_deal_line(
                 err(end, f"how many tricks did {who} take from the talon?", f"e.g. '{who} talon 1'")
                 continue
             talon_at.append(word_at)
-            locs[f"talon:{who}"] = at(word_at)
+            locs[f"talon:{who}"] = word_at
         else:
             parsed = CONTRACTS.get(low)
             if parsed is None:
@@ -425,11 +561,11 @@ def parse_deal_line(
                 )
                 continue
             declarer, contract, contract_end = who, parsed, end
-            locs["declarer"] = at(name_at)
-            locs["contract"] = at(word_at)
+            locs["declarer"] = name_at
+            locs["contract"] = word_at
         if count is not None:
             tricks[who] = count
-            locs[f"tricks:{who}"] = at(count_at)
+            locs[f"tricks:{who}"] = count_at
     if len(problems) != before:
         return None
 
@@ -451,11 +587,11 @@ def parse_deal_line(
                 width=5,
             )
             return None
-        # the deal as a whole: one Loc object, so that rule errors underline the whole deal
-        whole = at(body_at)
-        locs["calls"] = whole
-        locs["tricks"] = whole if tricks else at(contract_end)
-        return Play(declarer, contract, calls, tricks, dealer, note, whole, locs, source)
+        # the deal as a whole (WHOLE: the deal's own Loc object, so that rule errors
+        # underline the whole deal)
+        locs["calls"] = WHOLE
+        locs["tricks"] = WHOLE if tricks else contract_end
+        return DealText(declarer, contract, calls, tricks, dealer, locs, body_at)
 
     if whist_at:
         who, w_at = whist_at[0]
@@ -480,8 +616,8 @@ def parse_deal_line(
         who, end = passes_without_tricks[0]
         err(end, f"everyone passed, so this is raspasy: give {who}'s tricks", f"e.g. '{who} pass 3'")
         return None
-    whole = locs["tricks"] = at(body_at)
-    return Raspasy(tricks, dealer, note, whole, locs, source)
+    locs["tricks"] = WHOLE
+    return DealText(None, None, calls, tricks, dealer, locs, body_at)
 
 
 def _names(word: str, players: tuple[str, ...]) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Union
@@ -198,6 +198,9 @@ class Play:
     locs: Mapping[str, Loc] = field(default_factory=dict)
     #: the line as written (line logs), echoed with a caret under rule errors
     source: str = ""
+    #: shared by the deals read from the same text (compared by identity; see
+    #: ``log_lines.DealText``): what such deals write is worked out once (``scoring``)
+    template: Hashable | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,6 +214,8 @@ class Raspasy:
     locs: Mapping[str, Loc] = field(default_factory=dict)
     #: the line as written (line logs), echoed with a caret under rule errors
     source: str = ""
+    #: shared by the deals read from the same text (see ``Play.template``)
+    template: Hashable | None = field(default=None, compare=False, repr=False)
 
 
 Deal = Union[Play, Raspasy]
@@ -225,7 +230,6 @@ class Unreadable:
     """
 
     loc: Loc
-
 
 
 @dataclass(frozen=True, slots=True)
