@@ -9,13 +9,13 @@ RULES.md §2 section by section: ``_unplayed`` 2.1, ``_half_whist`` 2.2, ``_play
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
 from .convention import Convention
 from .errors import Problems
-from .model import Amount, Deal, Header, Play, Unreadable
+from .model import Amount, Deal, Header, Play, Raspasy, Unreadable
 from .table import Resolved, Seats, resolve
 
 POOL, MOUNTAIN, WHISTS = "pool", "mountain", "whists"
@@ -117,10 +117,28 @@ class Sheet:
         )
 
 
+#: (rule, player, area, amount, on, why): an Entry without its deal number
+EntryFields = tuple[str, str, str, Amount, "str | None", str]
+#: what a deal writes before its pool points are placed: its kind and its entries' fields
+Written = tuple[str, tuple[EntryFields, ...]]
+
+#: how many (deal text, dealer, raspasy run) results ``Scorer`` remembers; it forgets them
+#: all when full, so that memory stays flat however long the log is
+WRITTEN_CACHE_SIZE = 50_000
+
+
 class Scorer:
     """The fold: ``feed`` one deal at a time; ``sheet`` holds the running totals.
 
     Deals that break a rule are reported into ``problems`` and not scored.
+
+    What a deal writes before its pool points are placed (2.1–2.6, and 2.7's multiplier)
+    depends only on the deal as written, this deal's dealer and, on raspasy, the run of
+    raspasy it is in; only the placing (2.8) depends on the sheet.  Deals read from the
+    same text share a ``template`` (the line reader's parse cache), so for them ``feed``
+    remembers the first such deal's kind and entries per (template, dealer, run) and
+    reuses them, with the deal's own number.  A deal that breaks a rule is never
+    remembered: each one is checked, and reported at its own line.
     """
 
     def __init__(self, header: Header, conv: Convention, problems: Problems | None = None) -> None:
@@ -132,8 +150,13 @@ class Scorer:
         self.dealer = header.dealer if header.dealer is not None else header.players[-1]
         self.run = 0
         self.count = 0
-        #: one Seats per dealer, made once
-        self._seats: dict[str, Seats] = {}
+        #: one Seats per dealer, made once, with the next deal's dealer
+        self._seats: dict[str, tuple[Seats, str]] = {}
+        #: (template, dealer, raspasy run) → (kind, entries' fields); see the class docstring
+        self._written: dict[tuple[Hashable, str, int], Written] = {}
+        #: one copy of each distinct value in ``_written``, and of each entry in them
+        self._same_written: dict[Written, Written] = {}
+        self._same_fields: dict[EntryFields, EntryFields] = {}
 
     @property
     def finished(self) -> bool:
@@ -148,44 +171,67 @@ class Scorer:
             return None
         if deal.dealer is not None:
             self.dealer = deal.dealer
-        seats = self._seats.get(self.dealer)
-        if seats is None:
-            seats = self._seats[self.dealer] = Seats(self.players, self.dealer)
-        self.dealer = seats.next_dealer()
-        res = resolve(deal, seats, self.conv, self.problems)
-        if res is None:
-            return None
+        dealer = self.dealer
+        seated = self._seats.get(dealer)
+        if seated is None:
+            seats = Seats(self.players, dealer)
+            seated = self._seats[dealer] = (seats, seats.next_dealer())
+        seats, self.dealer = seated
+        # 2.7: the raspasy run this deal is in, if it is raspasy
+        run = self.run + 1 if isinstance(deal, Raspasy) else 0
+        key = None if deal.template is None else (deal.template, dealer, run)
+        written = None if key is None else self._written.get(key)
+        res = None
+        if written is None:
+            res = resolve(deal, seats, self.conv, self.problems)
+            if res is None:
+                return None
         after_finish = self.finished
-        after_raspasy = self.run
-        if res.kind == "raspasy":
-            self.run += 1
-        else:
-            self.run = 0
-        entries = list(self._entries(res))
-        for e in entries:
-            if e.area != POOL:
-                self.sheet.apply(e)
+        after_raspasy, self.run = self.run, run
+        if res is not None:
+            written = self._write(res)
+            if key is not None:
+                if len(self._written) >= WRITTEN_CACHE_SIZE:
+                    self._written.clear()
+                    self._same_written.clear()
+                    self._same_fields.clear()
+                self._written[key] = written
+        assert written is not None
+        kind, fields = written
+        n = self.count
+        sheet = self.sheet
         # pool points go in last, in seating order from first hand (2.8)
-        placed: list[Entry] = [e for e in entries if e.area != POOL]
-        for e in entries:
+        placed: list[Entry] = []
+        pool: list[Entry] = []
+        for f in fields:
+            e = Entry(n, *f)
             if e.area == POOL:
-                for p in self._place(e, after_finish):
-                    self.sheet.apply(p)
-                    placed.append(p)
-        return DealResult(
-            self.count,
-            deal,
-            seats.dealer,
-            res.kind,
-            tuple(placed),
-            after_finish,
-            self.run if res.kind == "raspasy" else 0,
-            after_raspasy,
-        )
+                pool.append(e)
+            else:
+                sheet.apply(e)
+                placed.append(e)
+        for e in pool:
+            for p in self._place(e, after_finish):
+                sheet.apply(p)
+                placed.append(p)
+        return DealResult(n, deal, seats.dealer, kind, tuple(placed), after_finish, run, after_raspasy)
+
+    def _write(self, res: Resolved) -> Written:
+        """What a resolved deal writes before placing (2.1–2.6): its kind and its entries'
+        fields (without the deal number).  Equal fields are shared (many deals write the
+        same entry), which keeps the cache small."""
+        same = self._same_fields
+        fields = []
+        for e in self._entries(res):
+            f: EntryFields = (e.rule, e.player, e.area, e.amount, e.on, e.why)
+            fields.append(same.setdefault(f, f))
+        written: Written = (res.kind, tuple(fields))
+        return self._same_written.setdefault(written, written)
 
     def feed_all(self, deals: Iterable[Deal | Unreadable]) -> Iterator[DealResult]:
+        feed = self.feed
         for d in deals:
-            r = self.feed(d)
+            r = feed(d)
             if r is not None:
                 yield r
 
