@@ -150,6 +150,11 @@ class Scorer:
         self.dealer = header.dealer if header.dealer is not None else header.players[-1]
         self.run = 0
         self.count = 0
+        n = len(self.players)
+        #: the other players, clockwise from each
+        self._clockwise = {
+            p: tuple(self.players[(i + k) % n] for k in range(1, n)) for i, p in enumerate(self.players)
+        }
         #: one Seats per dealer, made once, with the next deal's dealer
         self._seats: dict[str, tuple[Seats, str]] = {}
         #: (template, dealer, raspasy run) → (kind, entries' fields); see the class docstring
@@ -519,8 +524,11 @@ class Scorer:
     def _place(self, e: Entry, after_finish: bool) -> list[Entry]:
         """Points for ``e.player``'s pool: into it up to the target, then help, then off the mountain."""
         c, target = self.conv, self.target
-        pools = dict(self.sheet.pool)  # a working copy: each help changes who is helped next
         me, left = e.player, e.amount
+        room = target - self.sheet.pool[me]
+        if e.on is None and (room > 0 and left < room if c.help else not after_finish):
+            # the common case: all of it goes into his own pool, written as it is
+            return [e]
         ratio = c.pool_point_in_mountain
         out: list[Entry] = []
         if not c.help:
@@ -539,7 +547,6 @@ class Scorer:
                     )
                 )
             return out
-        room = target - pools[me]
         if room > 0:
             mine = min(room, left)
             out.append(
@@ -553,8 +560,9 @@ class Scorer:
                 )
             )
             left = exact(left - mine)
+        pools = dict(self.sheet.pool)  # a working copy: each help changes who is helped next
         while left > 0:
-            others = [p for p in self._clockwise_from(me) if pools[p] < target]
+            others = [p for p in self._clockwise[me] if pools[p] < target]
             if not others:
                 break
             best = max(pools[p] for p in others)
@@ -599,10 +607,9 @@ class Scorer:
             )
         return out
 
-    def _clockwise_from(self, me: str) -> list[str]:
-        i = self.players.index(me)
-        n = len(self.players)
-        return [self.players[(i + k) % n] for k in range(1, n)]
+    def _clockwise_from(self, me: str) -> tuple[str, ...]:
+        """The other players, clockwise from ``me``."""
+        return self._clockwise[me]
 
 
 def score(
