@@ -206,6 +206,13 @@ def _deals(
     def one(lineno: int, raw: str) -> Deal | Unreadable | None:
         nonlocal count
         line = raw.rstrip("\r\n")
+        t = cache.get(line)
+        if t is not None and ":" not in line:
+            # the common case: a deal written exactly as one before, without a number or
+            # a note (keys never look numbered, see below) and not like a header line
+            count += 1
+            whole = Loc(file, lineno, 1 + t.body_at)
+            return t.deal(None, whole, LineLocs(t.parts, file, lineno, 1, whole), line)
         if len(line) > MAX_LINE_CHARS:
             problems.add(
                 Loc(file, lineno, 1), f"line is {len(line):,} characters long, over {MAX_LINE_CHARS:,}"
@@ -248,9 +255,11 @@ def _deals(
                 # an unreadable line keeps its place, so the dealer rotation after it stays right
                 return Unreadable(Loc(file, lineno, 1))
             t, start = read
-            if len(cache) >= PARSE_CACHE_SIZE:
-                cache.clear()
-            cache[text[start:] if start else text] = t
+            key = text[start:] if start else text
+            if _number(key) is None:  # a key that looks numbered would skip the number check
+                if len(cache) >= PARSE_CACHE_SIZE:
+                    cache.clear()
+                cache[key] = t
         whole = Loc(file, lineno, 1 + start + t.body_at)
         return t.deal(note or None, whole, LineLocs(t.parts, file, lineno, 1 + start, whole), line)
 
