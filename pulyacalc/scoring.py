@@ -119,8 +119,9 @@ class Sheet:
 
 #: (rule, player, area, amount, on, why): an Entry without its deal number
 EntryFields = tuple[str, str, str, Amount, "str | None", str]
-#: what a deal writes before its pool points are placed: its kind and its entries' fields
-Written = tuple[str, tuple[EntryFields, ...]]
+#: what a deal writes before its pool points are placed: its kind, the fields of its entries
+#: outside the pool, and of its pool points (placed last, 2.8)
+Written = tuple[str, tuple[EntryFields, ...], tuple[EntryFields, ...]]
 
 #: how many (deal text, dealer, raspasy run) results ``Scorer`` remembers; it forgets them
 #: all when full, so that memory stays flat however long the log is
@@ -202,22 +203,16 @@ class Scorer:
                     self._same_fields.clear()
                 self._written[key] = written
         assert written is not None
-        kind, fields = written
+        kind, others, pool = written
         n = self.count
-        sheet = self.sheet
+        apply = self.sheet.apply
+        placed = [Entry(n, *f) for f in others]
+        for e in placed:
+            apply(e)
         # pool points go in last, in seating order from first hand (2.8)
-        placed: list[Entry] = []
-        pool: list[Entry] = []
-        for f in fields:
-            e = Entry(n, *f)
-            if e.area == POOL:
-                pool.append(e)
-            else:
-                sheet.apply(e)
-                placed.append(e)
-        for e in pool:
-            for p in self._place(e, after_finish):
-                sheet.apply(p)
+        for f in pool:
+            for p in self._place(Entry(n, *f), after_finish):
+                apply(p)
                 placed.append(p)
         return DealResult(n, deal, seats.dealer, kind, tuple(placed), after_finish, run, after_raspasy)
 
@@ -226,11 +221,12 @@ class Scorer:
         fields (without the deal number).  Equal fields are shared (many deals write the
         same entry), which keeps the cache small."""
         same = self._same_fields
-        fields = []
+        others: list[EntryFields] = []
+        pool: list[EntryFields] = []
         for e in self._entries(res):
             f: EntryFields = (e.rule, e.player, e.area, e.amount, e.on, e.why)
-            fields.append(same.setdefault(f, f))
-        written: Written = (res.kind, tuple(fields))
+            (pool if e.area == POOL else others).append(same.setdefault(f, f))
+        written: Written = (res.kind, tuple(others), tuple(pool))
         return self._same_written.setdefault(written, written)
 
     def feed_all(self, deals: Iterable[Deal | Unreadable]) -> Iterator[DealResult]:
