@@ -16,6 +16,11 @@ A deal line, in full::
 
 Errors point at the column of the bad token and echo the line with a caret.  The happy
 path uses dictionary look-ups and ``str.split`` only (no regex compilation, no difflib).
+
+Logs repeat the same few thousand deal lines, so the reader (``_deals``) parses each
+distinct text once into a ``DealText`` and makes every deal written so from it, with its
+own line, note and ``LineLocs`` (locations made only when an error asks for one).  Only
+successful parses are remembered: a bad line is read, and reported, every time.
 """
 
 from __future__ import annotations
