@@ -11,7 +11,6 @@ import io
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import IO
 
 from .convention import ROUNDINGS, SCHEMA, Convention, load
@@ -253,8 +252,3 @@ def read_text(
     if fmt == "yaml":
         return log_yaml.parse(text, name, problems)
     return log_lines.parse_stream(iter(text.splitlines(keepends=True)), name, problems)
-
-
-def suffix_format(path: str) -> str | None:
-    s = Path(path).suffix.lower()
-    return "yaml" if s in (".yaml", ".yml") else None

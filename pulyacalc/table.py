@@ -5,7 +5,6 @@ scoring needs (tricks completed where the rules fix them), or reports located pr
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .convention import Convention
@@ -60,10 +59,6 @@ class Resolved:
     whisters: tuple[str, ...] = ()
     #: tricks per player: each whister's own tricks; on raspasy everyone's (dealer's talon)
     tricks: tuple[tuple[str, int], ...] = ()
-
-
-def _known(players: Sequence[str], name: str) -> bool:
-    return name in players
 
 
 def resolve(deal: Deal, seats: Seats, conv: Convention, problems: Problems) -> Resolved | None:

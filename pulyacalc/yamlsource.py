@@ -220,20 +220,6 @@ def as_bool(node: Node, problems: Problems, what: str) -> bool | None:
     return None
 
 
-def as_map(node: Node, problems: Problems, what: str) -> tuple[tuple[Node, Node], ...] | None:
-    if node.kind != "map":
-        problems.add(node.loc, f"{what}: expected a mapping (key: value), got {node.describe()}")
-        return None
-    return node.pairs
-
-
-def as_seq(node: Node, problems: Problems, what: str) -> tuple[Node, ...] | None:
-    if node.kind != "seq":
-        problems.add(node.loc, f"{what}: expected a list, got {node.describe()}")
-        return None
-    return node.items
-
-
 def words(node: Node) -> list[tuple[str, Loc]]:
     """A list written as a YAML list or as space/comma separated words, with places."""
     if node.kind == "seq":
