@@ -190,8 +190,6 @@ def read_log(
 ) -> Log:
     """Read a log from a path or '-'.  Header problems raise; deal problems are collected
     into ``problems`` as the deals are read (line logs are read lazily)."""
-    from . import log_lines, log_yaml
-
     problems = problems if problems is not None else Problems()
     stream, name = open_input(path)
     try:
@@ -223,7 +221,11 @@ def read_log(
                     )
                 ]
             )
+        from . import log_yaml
+
         return log_yaml.parse(head + rest, name, problems, max_bytes=limit)
+    from . import log_lines  # only the reader this log needs (start-up time)
+
     return log_lines.parse_stream(_chain(head, stream, path, name), name, problems)
 
 

@@ -5,9 +5,7 @@ programs).  Nothing here changes a number; rounding for display happens here onl
 
 from __future__ import annotations
 
-import csv
 import io
-import json
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -113,6 +111,8 @@ def report_json(r: Report) -> dict[str, Any]:
 
 def report_jsonl(r: Report) -> str:
     """One JSON object per player: the sheet row and the settlement."""
+    import json  # only for this format (start-up time)
+
     doc = report_json(r)
     lines = []
     for p in r.sheet.players:
@@ -130,10 +130,14 @@ def report_jsonl(r: Report) -> str:
 
 
 def dumps(doc: Any) -> str:
+    import json  # only for this format (start-up time)
+
     return json.dumps(doc, ensure_ascii=False, indent=2)
 
 
 def report_csv(r: Report, delimiter: str = ",") -> str:
+    import csv  # only for this format (start-up time)
+
     s, sheet = r.settlement, r.sheet
     buf = io.StringIO()
     w = csv.writer(buf, delimiter=delimiter, lineterminator="\n")
