@@ -26,7 +26,7 @@ from fractions import Fraction
 from typing import Any
 
 from .convention import LEVELS, SCHEMA, Convention, builtin_names, load
-from .errors import Loc, Problem, Problems
+from .errors import Loc, Problem, Problems, PulyaError
 from .model import Header
 from .scoring import DealResult, Scorer, SheetView, exact, num
 
@@ -172,7 +172,7 @@ def _builtin_values(field_name: str) -> list[Any]:
     for name in builtin_names():
         try:
             values.append(getattr(load(name), field_name))
-        except Exception:  # a broken built-in is not this log's problem
+        except PulyaError:  # a broken convention file is not this log's problem
             continue
     return values
 
@@ -251,7 +251,7 @@ def _override_findings(header: Header, conv: Convention) -> list[Finding]:
         return []
     try:
         base = load(conv.source, pool=header.pool, rounding=header.rounding)
-    except Exception:
+    except PulyaError:  # the convention loaded once already; reported there if it breaks
         return []
     out = []
     for key, spec in SCHEMA.items():
