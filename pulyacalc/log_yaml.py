@@ -23,6 +23,7 @@ def parse(text: str, file: str, problems: Problems, *, max_bytes: int | None = N
     if root.kind != "map":
         raise ReadError([_p(root.loc, "a YAML log is a mapping: players:, deals:, …")])
     values: dict[str, tuple[Node, Loc]] = {}
+    key_locs: dict[str, Loc] = {}
     overrides: list[tuple[str, Node]] = []
     deals_node: Node | None = None
     for k, v in root.pairs:
@@ -35,7 +36,9 @@ def parse(text: str, file: str, problems: Problems, *, max_bytes: int | None = N
             if v.kind != "map":
                 problems.add(v.loc, "overrides: expected a mapping of convention keys")
             else:
-                overrides.extend((ok.text.strip(), ov) for ok, ov in v.pairs)
+                for ok, ov in v.pairs:
+                    overrides.append((ok.text.strip(), ov))
+                    key_locs[ok.text.strip()] = ok.loc
         else:
             close = difflib.get_close_matches(key, LOG_KEYS, n=1, cutoff=0.6)
             problems.add(
@@ -43,7 +46,9 @@ def parse(text: str, file: str, problems: Problems, *, max_bytes: int | None = N
                 f"unknown key {key!r} in the log",
                 (f"did you mean {close[0]!r}? " if close else "") + f"allowed: {', '.join(LOG_KEYS)}",
             )
-    header = HeaderBuilder(file, problems).build(values, overrides, Loc(file, 1, 1))
+    header = HeaderBuilder(file, problems).build(
+        values, overrides, Loc(file, 1, 1), key_locs=key_locs, overrides_mapping=True
+    )
     if header is None:
         problems.raise_if_any()
         raise AssertionError("header problems were reported")

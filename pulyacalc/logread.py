@@ -57,7 +57,11 @@ class HeaderBuilder:
         first_loc: Loc,
         *,
         key_locs: dict[str, Loc] | None = None,
+        overrides_mapping: bool = False,
     ) -> Header | None:
+        """Check the header keys.  ``overrides`` are convention keys the log sets: header
+        lines of a line log, or the ``overrides:`` mapping of a YAML log
+        (``overrides_mapping``), located at ``key_locs``."""
         p = self.problems
         locs = {k: loc for k, (_, loc) in values.items()}
         if "players" not in values:
@@ -116,9 +120,19 @@ class HeaderBuilder:
             if key in SCHEMA or any(s.startswith(key + ".") for s in SCHEMA):
                 known.append((key, node))
                 continue
+            where = (key_locs or {}).get(key, node.loc)
+            if overrides_mapping:
+                close = difflib.get_close_matches(key, list(SCHEMA), n=1, cutoff=0.6)
+                p.add(
+                    where,
+                    f"unknown convention key {key!r} under overrides",
+                    (f"did you mean {close[0]!r}? " if close else "")
+                    + "convention keys are like 'whist.on_failure' (see conventions/sochi.yaml)",
+                )
+                continue
             close = difflib.get_close_matches(key, [*HEADER_KEYS, *SCHEMA], n=1, cutoff=0.6)
             p.add(
-                (key_locs or {}).get(key, node.loc),
+                where,
                 f"unknown header key {key!r}",
                 (f"did you mean {close[0]!r}? " if close else "")
                 + f"header keys: {', '.join(HEADER_KEYS)}, or a convention key like "

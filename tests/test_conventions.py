@@ -154,7 +154,7 @@ def test_unknown_log_override_is_refused(tmp_path: Path) -> None:
     )
     res = invoke("score", str(log))
     assert res.exit_code == 1
-    assert "evening.yaml:3:19: unknown header key 'raspasy.amnsty'" in res.stderr
+    assert "evening.yaml:3:3: unknown convention key 'raspasy.amnsty' under overrides" in res.stderr
     assert "did you mean 'raspasy.amnesty'" in res.stderr
 
 
