@@ -445,11 +445,14 @@ def _flatten(node: Node, p: Problems, prefix: str = "") -> dict[str, Node]:
 def _build(layers: list[Node], path: Path) -> Convention:
     p = Problems()
     merged: dict[str, Node] = {}
+    #: which layer set each key last (0 = the base convention; the log's overrides last)
+    layer_of: dict[str, int] = {}
     name = path.stem
     title = name
-    for layer in layers:
+    for index, layer in enumerate(layers):
         flat = _flatten(layer, p)
         for key, value in flat.items():
+            layer_of[key] = index
             if SCHEMA[key].kind.startswith("levels") and key in merged and value.kind == "map":
                 # a level table overrides only the levels it names
                 old = {k.text.strip(): (k, v) for k, v in merged[key].pairs}
@@ -471,26 +474,35 @@ def _build(layers: list[Node], path: Path) -> Convention:
                 f"{spec.doc}; or start the file with 'extends: sochi'",
             )
             continue
+        before = len(p)
         value = _parse(spec, node, p, key)
-        if value is not None and spec.kind.startswith("levels") and set(value) != set(LEVELS):
+        # a level whose value was refused is not also reported as missing
+        if (
+            value is not None
+            and len(p) == before
+            and spec.kind.startswith("levels")
+            and set(value) != set(LEVELS)
+        ):
             missing = [str(x) for x in LEVELS if x not in value]
             p.add(node.loc, f"{key}: every level 6..10 needs a value; missing {', '.join(missing)}")
         values[spec.field] = value
     p.raise_if_any()
     conv = Convention(name=name, title=title, source=str(path), **values)
-    _check_sense(conv, merged, p)
+    _check_sense(conv, merged, layer_of, p)
     p.raise_if_any()
     return conv
 
 
-def _check_sense(conv: Convention, nodes: dict[str, Node], p: Problems) -> None:
+def _check_sense(conv: Convention, nodes: dict[str, Node], layer_of: dict[str, int], p: Problems) -> None:
     """Values that are well-typed but cannot work."""
     if conv.rounding == "kodeks" and conv.pool_point_in_mountain != int(conv.pool_point_in_mountain):
         p.add(nodes["settlement.rounding"].loc, "kodeks rounding needs whole mountain points per pool point")
     for level in conv.half_whist_levels:
         if conv.obligation[level] % 2:
+            # point at whichever of the two keys was set last (by the log, or a house file)
+            key = max("whist.obligation", "whist.half_whist_levels", key=lambda k: layer_of[k])
             p.add(
-                nodes["whist.half_whist_levels"].loc,
+                nodes[key].loc,
                 f"half-whist on {level} needs an even obligation, it is {conv.obligation[level]}",
                 kind="read",
             )
