@@ -71,16 +71,23 @@ def check_line_names(header: Header) -> None:
         )
 
 
+def _header_values(header: Header) -> Iterator[tuple[str, str | int]]:
+    """The header keys a canonical log writes after ``players``, in order: the ones the
+    log gave (the convention also when it is not the default)."""
+    if header.dealer is not None:
+        yield "dealer", header.dealer
+    if "convention" in header.locs or header.convention != "sochi":
+        yield "convention", header.convention
+    if header.pool is not None:
+        yield "pool", header.pool
+    if header.rounding is not None:
+        yield "rounding", header.rounding
+
+
 def header_lines(header: Header) -> Iterator[str]:
     yield f"players: {' '.join(header.players)}\n"
-    if header.dealer is not None:
-        yield f"dealer: {header.dealer}\n"
-    if "convention" in header.locs or header.convention != "sochi":
-        yield f"convention: {header.convention}\n"
-    if header.pool is not None:
-        yield f"pool: {header.pool}\n"
-    if header.rounding is not None:
-        yield f"rounding: {header.rounding}\n"
+    for key, value in _header_values(header):
+        yield f"{key}: {value}\n"
     for key, node in _flat_overrides(header):
         yield f"{key}: {_line_value(node)}\n"
 
@@ -191,14 +198,8 @@ def write_yaml(log: Log) -> Iterator[str]:
     """The log in the canonical YAML layout, one line at a time."""
     header = log.header
     yield f"players: [{', '.join(yaml_scalar(p) for p in header.players)}]\n"
-    if header.dealer is not None:
-        yield f"dealer: {yaml_scalar(header.dealer)}\n"
-    if "convention" in header.locs or header.convention != "sochi":
-        yield f"convention: {yaml_scalar(header.convention)}\n"
-    if header.pool is not None:
-        yield f"pool: {header.pool}\n"
-    if header.rounding is not None:
-        yield f"rounding: {header.rounding}\n"
+    for key, value in _header_values(header):
+        yield f"{key}: {yaml_scalar(value) if isinstance(value, str) else value}\n"
     flat = list(_flat_overrides(header))
     if flat:
         yield "overrides:\n"
