@@ -33,7 +33,7 @@ EXAMPLES: dict[str, tuple[str, str]] = {
 
 def run(name: str, *extra: str) -> tuple[int, str, str]:
     """Run `pulyacalc COMMAND EXAMPLE -f json` in-process; (exit code, stdout, stderr)."""
-    from pulyacalc.cli import app
+    from pulyacalc.cli.app import app
 
     command, rel = EXAMPLES[name]
     runner = CliRunner()

@@ -25,10 +25,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .convention import LEVELS, SCHEMA, Convention, builtin_names, load
-from .errors import Loc, Problem, Problems, PulyaError
-from .model import Header
-from .scoring import DealResult, Scorer, SheetView, exact, num
+from pulyacalc.convention.load import builtin_names, load
+from pulyacalc.convention.schema import LEVELS, SCHEMA, Convention
+from pulyacalc.core.amounts import exact, num
+from pulyacalc.core.errors import Loc, Problem, Problems, PulyaError
+from pulyacalc.core.model import Header
+from pulyacalc.core.sheet import SheetView
+from pulyacalc.scoring.fold import DealResult, Scorer
 
 #: a very long evening: more deals than this is not an evening any more
 MAX_EVENING_DEALS = 200
@@ -64,7 +67,8 @@ class Run:
 
 def run_log(path: str, *, convention: str | None = None, input_format: str | None = None) -> Run:
     """Read and score a log; a header that cannot be read raises PulyaError."""
-    from .logread import convention_for, read_log
+    from pulyacalc.logs.header import convention_for
+    from pulyacalc.logs.read import read_log
 
     problems = Problems()
     log = read_log(path, input_format, problems)
@@ -97,7 +101,7 @@ def check_log(run: Run) -> list[Finding]:
 
 
 def _deal_findings(r: DealResult, conv: Convention) -> list[Finding]:
-    from .model import Play
+    from pulyacalc.core.model import Play
 
     out: list[Finding] = []
     deal = r.deal

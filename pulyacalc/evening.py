@@ -8,10 +8,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from .convention import Convention
-from .errors import Problems, PulyaError
-from .model import Header
-from .scoring import DealResult, Scorer, SheetView
+from pulyacalc.convention.schema import Convention
+from pulyacalc.core.errors import Problems, PulyaError
+from pulyacalc.core.model import Header
+from pulyacalc.core.sheet import SheetView
+from pulyacalc.scoring.fold import DealResult, Scorer
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,8 @@ def score_file(
     max_yaml_bytes: int | None = None,
 ) -> Evening:
     """Score a log file (or '-').  Raises PulyaError with every problem found."""
-    from .logread import convention_for, read_log
+    from pulyacalc.logs.header import convention_for
+    from pulyacalc.logs.read import read_log
 
     problems = Problems()
     log = read_log(path, input_format, problems, max_yaml_bytes=max_yaml_bytes)
@@ -65,7 +67,4 @@ def score_file(
         if on_deal is not None:
             on_deal(result, scorer)
     problems.raise_if_any()
-    return Evening(
-        log.header, conv, scorer.target, scorer.sheet.view(), count, scorer.finished, tuple(kept)
-    )
-
+    return Evening(log.header, conv, scorer.target, scorer.sheet.view(), count, scorer.finished, tuple(kept))

@@ -14,10 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .evening import Evening, score_file
-from .model import Amount, Deal, Play, Raspasy
-from .rulebook import RULEBOOK, Rule
-from .scoring import MOUNTAIN, POOL, DealResult, Entry, Scorer, SheetView, num
+from pulyacalc.core.amounts import Amount, num
+from pulyacalc.core.model import Deal, Play, Raspasy
+from pulyacalc.core.rulebook import RULEBOOK, Rule
+from pulyacalc.core.sheet import MOUNTAIN, POOL, Entry, SheetView
+from pulyacalc.evening import Evening, score_file
+from pulyacalc.scoring.fold import DealResult, Scorer
 
 
 @dataclass(frozen=True)
@@ -155,7 +157,7 @@ def explain_file(
 
 def totals(entries: list[Entry] | tuple[Entry, ...], players: tuple[str, ...]) -> SheetView:
     """Add entries up into a sheet (what the paper would show with only these entries)."""
-    from .scoring import Sheet
+    from pulyacalc.core.sheet import Sheet
 
     sheet = Sheet(players)
     for e in entries:

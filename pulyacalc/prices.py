@@ -17,11 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .convention import LEVELS, Convention
-from .errors import Problems
-from .model import Amount, Call, Contract, Deal, Header, Play, Raspasy, Suit
-from .scoring import Scorer, exact
-from .settlement import settle
+from pulyacalc.convention.schema import LEVELS, Convention
+from pulyacalc.core.amounts import Amount, exact
+from pulyacalc.core.errors import Problems
+from pulyacalc.core.model import Call, Contract, Deal, Header, Play, Raspasy, Suit
+from pulyacalc.scoring.fold import Scorer
+from pulyacalc.scoring.settlement import settle
 
 DECLARER, FIRST, SECOND, DEALER = "declarer", "first defender", "second defender", "dealer"
 
@@ -113,7 +114,7 @@ def outcomes(conv: Convention, players: int) -> list[tuple[str, str, Deal]]:
 def price_table(conv: Convention, players: int = 3) -> PriceTable:
     if players not in (3, 4):
         raise ValueError("Preferans is played by 3 or 4 players")
-    from .explain import deal_text
+    from pulyacalc.explain import deal_text
 
     rows = tuple(
         Price(key, words, deal_text(deal), price_of(conv, players, deal))

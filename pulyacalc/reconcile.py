@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .checks import Finding, Run
-from .errors import Loc
-from .model import Amount
-from .scoring import MOUNTAIN, POOL, SheetView, num
-from .sheetfile import PaperSheet
+from pulyacalc.checks import Finding, Run
+from pulyacalc.core.amounts import Amount, num
+from pulyacalc.core.errors import Loc
+from pulyacalc.core.sheet import MOUNTAIN, POOL, SheetView
+from pulyacalc.logs.sheet_file import PaperSheet
 
 Cell = tuple[str, ...]
 
@@ -156,7 +156,7 @@ def reconcile(run: Run, paper: PaperSheet, sheet_name: str) -> Reconciliation:
 
 
 def _touches(e: object, cell: Cell) -> bool:
-    from .scoring import Entry
+    from pulyacalc.core.sheet import Entry
 
     assert isinstance(e, Entry)
     if e.area != cell[0] or e.player != cell[1]:

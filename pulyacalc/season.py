@@ -18,8 +18,8 @@ from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
-from .errors import Loc, Problem, PulyaError, ReadError, RuleError
-from .model import Amount
+from pulyacalc.core.amounts import Amount
+from pulyacalc.core.errors import Loc, Problem, PulyaError, ReadError, RuleError
 
 #: file names a directory is searched for (the same suffixes the format detection knows)
 LOG_SUFFIXES = (".yaml", ".yml", ".txt", ".log", ".pulya", ".lines")
@@ -146,8 +146,8 @@ def score_evening(
     price: Decimal | None = None,
 ) -> EveningResult:
     """Score and settle one log; raises PulyaError with its located problems."""
-    from .evening import score_file
-    from .settlement import SettlementError, settle
+    from pulyacalc.evening import score_file
+    from pulyacalc.scoring.settlement import SettlementError, settle
 
     ev = score_file(
         path,

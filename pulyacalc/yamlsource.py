@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import yaml
 
-from .errors import Loc, Problems, ReadError
+from pulyacalc.core.errors import Loc, Problems, ReadError
 
 #: Refuse YAML documents larger than this (line logs stream and have no limit).
 MAX_YAML_BYTES = 20 * 1024 * 1024
@@ -100,7 +100,7 @@ def _convert(file: str, node: yaml.Node, seen: set[int], depth: int, problems: P
 
 
 def _problem(loc: Loc, message: str, hint: str = ""):  # type: ignore[no-untyped-def]
-    from .errors import Problem
+    from pulyacalc.core.errors import Problem
 
     return Problem(loc, message, hint)
 

@@ -35,8 +35,8 @@ from typing import Any
 import pytest
 import yaml
 
-from pulyacalc.errors import PulyaError
-from pulyacalc.settlement import SettlementError
+from pulyacalc.core.errors import PulyaError
+from pulyacalc.scoring.settlement import SettlementError
 
 CASE_KEYS = {
     "name",

@@ -11,12 +11,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from pulyacalc.convention import Convention
-from pulyacalc.errors import Problems, PulyaError
-from pulyacalc.logread import convention_for, read_text
-from pulyacalc.model import Amount
-from pulyacalc.scoring import DealResult, Entry, Scorer, SheetView
-from pulyacalc.settlement import Settlement, settle
+from pulyacalc.convention.schema import Convention
+from pulyacalc.core.amounts import Amount
+from pulyacalc.core.errors import Problems, PulyaError
+from pulyacalc.core.sheet import Entry, SheetView
+from pulyacalc.logs.header import convention_for
+from pulyacalc.logs.read import read_text
+from pulyacalc.scoring.fold import DealResult, Scorer
+from pulyacalc.scoring.settlement import Settlement, settle
 
 #: the paper sheet of INTERFACE.md (kodeks rounding: A 62, B -101, C 39)
 INTERFACE_SHEET = """players: [A, B, C]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from pulyacalc.convention import load
+from pulyacalc.convention.load import load
 
 NAMES = ("Anna", "Boris", "Vera", "Gleb")
 

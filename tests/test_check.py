@@ -10,7 +10,7 @@ import pytest
 from test_explain import example_logs
 from typer.testing import CliRunner
 
-from pulyacalc.cli import app
+from pulyacalc.cli.app import app
 
 ROOT = Path(__file__).resolve().parent.parent
 SOCHI = ROOT / "examples" / "sochi-3p.txt"

@@ -8,7 +8,7 @@ from typing import Any
 
 from typer.testing import CliRunner
 
-from pulyacalc.cli import app
+from pulyacalc.cli.app import app
 
 ROOT = Path(__file__).resolve().parent.parent
 SOCHI = ROOT / "examples" / "sochi-3p.txt"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from pulyacalc.cli import app
+from pulyacalc.cli.app import app
 
 runner = CliRunner()
 

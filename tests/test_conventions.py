@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pulyacalc.cli import app
-from pulyacalc.convention import SCHEMA, load
-from pulyacalc.errors import PulyaError
+from pulyacalc.cli.app import app
+from pulyacalc.convention.load import load
+from pulyacalc.convention.schema import SCHEMA
+from pulyacalc.core.errors import PulyaError
 from pulyacalc.evening import score_file
 
 LOG = """players: [A, B, C]

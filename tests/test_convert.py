@@ -8,11 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from pulyacalc.cli import app
-from pulyacalc.errors import Problems
-from pulyacalc.logread import read_text
-from pulyacalc.model import Call, Contract, Deal, Header, Log, Play, Raspasy, Suit
-from pulyacalc.writer import deal_key, write_lines, write_yaml
+from pulyacalc.cli.app import app
+from pulyacalc.core.errors import Problems
+from pulyacalc.core.model import Call, Contract, Deal, Header, Log, Play, Raspasy, Suit
+from pulyacalc.logs.read import read_text
+from pulyacalc.logs.write import deal_key, write_lines, write_yaml
 
 runner = CliRunner()
 

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from pulyacalc.cli import app
+from pulyacalc.cli.app import app
 from pulyacalc.evening import score_file
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,9 +12,9 @@ import pytest
 from logs_gen import random_log
 from typer.testing import CliRunner
 
-from pulyacalc.cli import app
+from pulyacalc.cli.app import app
+from pulyacalc.core.rulebook import RULEBOOK
 from pulyacalc.evening import score_file
-from pulyacalc.rulebook import RULEBOOK
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pulyacalc.cli import app
+from pulyacalc.cli.app import app
 
 runner = CliRunner()
 LOCATED = re.compile(r"^\S.*?:\d+(:\d+)?: \S")

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pulyacalc.cli import app
-from pulyacalc.errors import Loc, Problems, PulyaError
+from pulyacalc.cli.app import app
+from pulyacalc.core.errors import Loc, Problems, PulyaError
+from pulyacalc.core.model import Call, Contract, Play, Raspasy, Suit
 from pulyacalc.evening import score_file
-from pulyacalc.log_lines import parse_deal_line
-from pulyacalc.logread import detect_format, read_text
-from pulyacalc.model import Call, Contract, Play, Raspasy, Suit
-from pulyacalc.writer import deal_key
+from pulyacalc.logs.lines import parse_deal_line
+from pulyacalc.logs.read import detect_format, read_text
+from pulyacalc.logs.write import deal_key
 
 ROOT = Path(__file__).resolve().parent.parent
 P3 = ("Anna", "Boris", "Vera")
@@ -332,7 +332,7 @@ def test_note_and_comment() -> None:
 
 def test_line_logs_stream() -> None:
     lines = iter([HEAD] + ["Anna 6♠, Boris pass, Vera pass\n"] * 5)
-    from pulyacalc.log_lines import parse_stream
+    from pulyacalc.logs.lines import parse_stream
 
     log = parse_stream(lines, "s.txt", Problems())
     deals = iter(log.deals)

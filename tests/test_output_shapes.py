@@ -20,7 +20,7 @@ import pytest
 from helpers import INTERFACE_SHEET
 from typer.testing import CliRunner
 
-from pulyacalc.cli import app
+from pulyacalc.cli.app import app
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "output.md"

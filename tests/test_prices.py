@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from pulyacalc.cli import app
-from pulyacalc.convention import load
+from pulyacalc.cli.app import app
+from pulyacalc.convention.load import load
 from pulyacalc.prices import DECLARER, price_table
 
 

@@ -16,7 +16,7 @@ from helpers import Run, run_text
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pulyacalc.convention import load
+from pulyacalc.convention.load import load
 
 CONVENTIONS = ("sochi", "leningrad", "rostov")
 SUITS = ("♠", "♣", "♦", "♥", "NT")

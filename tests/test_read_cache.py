@@ -13,12 +13,14 @@ from pathlib import Path
 import pytest
 from helpers import problems_of
 
-from pulyacalc import log_lines, scoring
-from pulyacalc.errors import Loc, Problems
-from pulyacalc.log_lines import LineLocs, parse_deal_line
-from pulyacalc.logread import convention_for, read_text
-from pulyacalc.model import Play
-from pulyacalc.scoring import DealResult, Scorer
+from pulyacalc.core.errors import Loc, Problems
+from pulyacalc.core.model import Play
+from pulyacalc.logs import lines as log_lines
+from pulyacalc.logs.header import convention_for
+from pulyacalc.logs.lines import LineLocs, parse_deal_line
+from pulyacalc.logs.read import read_text
+from pulyacalc.scoring import fold as scoring
+from pulyacalc.scoring.fold import DealResult, Scorer
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))

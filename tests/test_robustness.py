@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from pulyacalc.cli import app
-from pulyacalc.commands.season import ProgressBar
+from pulyacalc.cli.app import app
+from pulyacalc.cli.commands.season import ProgressBar
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
@@ -108,7 +108,7 @@ def test_progress_bar_shows_after_the_delay_and_erases_itself() -> None:
 def test_line_logs_stream_one_deal_at_a_time(tmp_path: Path) -> None:
     """The deals of a line log come from a generator: reading the first deal does not
     read the whole file."""
-    from pulyacalc.logread import read_log
+    from pulyacalc.logs.read import read_log
 
     p = tmp_path / "long.pulya"
     p.write_text("".join(genlog.line_log(50_000, seed=2, pool=1000)), encoding="utf-8")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from helpers import run, run_text
 
-from pulyacalc.rulebook import RULEBOOK
+from pulyacalc.core.rulebook import RULEBOOK
 
 ABC = ("A", "B", "C")
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from pulyacalc.cli import app
+from pulyacalc.cli.app import app
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent

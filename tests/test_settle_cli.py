@@ -10,7 +10,7 @@ from typing import Any
 from helpers import INTERFACE_SHEET
 from typer.testing import CliRunner
 
-from pulyacalc.cli import app
+from pulyacalc.cli.app import app
 
 LENINGRAD_4 = """players: [A, B, C, D]
 convention: leningrad

@@ -11,10 +11,10 @@ import pytest
 from helpers import INTERFACE_SHEET, run
 from typer.testing import CliRunner
 
-from pulyacalc.cli import app
-from pulyacalc.convention import load
-from pulyacalc.scoring import SheetView
-from pulyacalc.settlement import SettlementError, round_nearest, settle
+from pulyacalc.cli.app import app
+from pulyacalc.convention.load import load
+from pulyacalc.core.sheet import SheetView
+from pulyacalc.scoring.settlement import SettlementError, round_nearest, settle
 
 
 def interface_view() -> SheetView:

@@ -7,10 +7,10 @@ from dataclasses import replace
 from helpers import Run, run, run_text
 from typer.testing import CliRunner
 
-from pulyacalc.cli import app
-from pulyacalc.convention import load
-from pulyacalc.scoring import SheetView
-from pulyacalc.settlement import settle
+from pulyacalc.cli.app import app
+from pulyacalc.convention.load import load
+from pulyacalc.core.sheet import SheetView
+from pulyacalc.scoring.settlement import settle
 
 ABC = ("A", "B", "C")
 ABCD = ("A", "B", "C", "D")

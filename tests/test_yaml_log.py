@@ -9,7 +9,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from pulyacalc.cli import app
+from pulyacalc.cli.app import app
 
 
 def score(tmp_path: Path, text: str, *args: str):  # type: ignore[no-untyped-def]

@@ -1,0 +1,59 @@
+"""`pulyacalc settle SHEET`: settle a finished paper sheet."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from pulyacalc.cli.options import (
+    ConventionOpt,
+    Format,
+    FormatOpt,
+    MaxYamlBytesOpt,
+    PriceOpt,
+    RoundingOpt,
+    parse_price,
+)
+from pulyacalc.cli.runtime import emit, reports_problems
+
+
+@reports_problems
+def settle(
+    sheet: Annotated[
+        str,
+        typer.Argument(metavar="SHEET", help="The paper sheet as YAML (see INTERFACE.md), or - for stdin."),
+    ],
+    convention: ConventionOpt = None,
+    format: FormatOpt = Format.table,
+    whist_price: PriceOpt = None,
+    rounding: RoundingOpt = None,
+    max_yaml_bytes: MaxYamlBytesOpt = None,
+) -> None:
+    """Settle a paper sheet: pools to the mountain, amnesty, average mountain, whists, total."""
+    from pulyacalc.cli.commands.score import render_report
+    from pulyacalc.logs.header import convention_for
+    from pulyacalc.logs.sheet_file import read_sheet
+    from pulyacalc.scoring.settlement import settle as do_settle
+
+    price = parse_price(whist_price)
+    paper = read_sheet(sheet, max_yaml_bytes)
+    conv = convention_for(paper.header, convention)
+    rnd = rounding.value if rounding is not None else conv.rounding
+    target = paper.header.pool if paper.header.pool is not None else conv.pool_target
+    result = do_settle(paper.sheet, conv, target, rnd, price)
+    if format is Format.table:
+        from pulyacalc.render.settle import stages_table
+
+        n = len(paper.sheet.players)
+        title = f"{conv.title}, {n} players, pool to {target}: the settlement stage by stage"
+        emit(stages_table(conv, target, paper.sheet, result, title))
+    elif format is Format.json:
+        from pulyacalc.render import report as render
+        from pulyacalc.render.settle import stages_json
+
+        doc = render.report_json(render.Report(conv, target, paper.sheet, result))
+        doc["stages"].update(stages_json(result))
+        emit(render.dumps(doc) + "\n")
+    else:
+        emit(render_report(format, conv, target, paper.sheet, result))

@@ -1,0 +1,65 @@
+"""Running a command: library errors as located messages (exit 1), output that survives a closed pipe."""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import typer
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def fail(message: str) -> typer.Exit:
+    """Print a message to standard error; the caller raises the returned Exit(1)."""
+    print(f"pulyacalc: {message}", file=sys.stderr)
+    return typer.Exit(1)
+
+
+def reports_problems(func: F) -> F:
+    """Turn library errors into located messages on stderr and exit status 1."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from pulyacalc.core.errors import PulyaError
+        from pulyacalc.scoring.settlement import SettlementError
+
+        try:
+            return func(*args, **kwargs)
+        except PulyaError as e:
+            for problem in e.problems:
+                print(problem.format(), file=sys.stderr)
+            n = len(e.problems)
+            if n > 1:
+                print(f"pulyacalc: {n} problems", file=sys.stderr)
+            raise typer.Exit(1) from None
+        except SettlementError as e:
+            raise fail(str(e)) from None
+        except BrokenPipeError:
+            _quiet_broken_pipe()
+        except KeyboardInterrupt:
+            raise typer.Exit(130) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _quiet_broken_pipe() -> None:
+    # `pulyacalc … | head`: the reader left; exit quietly without a traceback.
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except OSError:
+        pass
+    raise typer.Exit(0)
+
+
+def emit(text: str) -> None:
+    """Write to standard output, exiting quietly when the reader has gone."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _quiet_broken_pipe()

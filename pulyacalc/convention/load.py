@@ -1,0 +1,219 @@
+"""Loading a convention: a built-in name or a file, ``extends:``, a log's overrides,
+all checked against the schema."""
+
+from __future__ import annotations
+
+import difflib
+import os
+from pathlib import Path
+from typing import Any
+
+from pulyacalc.convention.schema import LEVELS, SCHEMA, SECTIONS, TOP_KEYS, Convention, _parse
+from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, not_utf8
+from pulyacalc.yamlsource import Node, as_str, parse_yaml
+
+
+def builtin_dir() -> Path:
+    """Where the built-in conventions live: inside the installed package, or the repo."""
+    package = Path(__file__).resolve().parent.parent
+    packaged = package / "conventions"
+    if packaged.is_dir():
+        return packaged
+    return package.parent / "conventions"
+
+
+def builtin_names() -> list[str]:
+    return sorted(p.stem for p in builtin_dir().glob("*.yaml"))
+
+
+def _suggest(word: str, options: list[str] | tuple[str, ...]) -> str:
+    close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
+    return f"did you mean {close[0]!r}?" if close else ""
+
+
+def resolve_path(ref: str, relative_to: str | None = None) -> Path | None:
+    """A convention reference → a file: a built-in name, or a path (relative to the log)."""
+    if os.sep not in ref and "/" not in ref and not ref.endswith((".yaml", ".yml")):
+        candidate = builtin_dir() / f"{ref}.yaml"
+        return candidate if candidate.is_file() else None
+    path = Path(ref)
+    if not path.is_absolute() and relative_to and relative_to != "-":
+        beside = Path(relative_to).resolve().parent / path
+        if beside.is_file():
+            return beside
+    return path if path.is_file() else None
+
+
+_cache: dict[str, Convention] = {}
+
+
+def load(
+    ref: str,
+    *,
+    relative_to: str | None = None,
+    ref_loc: Loc | None = None,
+    overrides: Node | None = None,
+    pool: int | None = None,
+    rounding: str | None = None,
+) -> Convention:
+    """Load a convention by built-in name or path, apply a log's overrides, check it all."""
+    path = resolve_path(ref, relative_to)
+    if path is None:
+        names = builtin_names()
+        hint = _suggest(ref, names) or f"built-in conventions: {', '.join(names)}; or give a path to a file"
+        raise ReadError([Problem(ref_loc or Loc(ref), f"unknown convention {ref!r}", hint)])
+    key = str(path)
+    if overrides is None and key in _cache:
+        base = _cache[key]
+    else:
+        layers = _layers(path, set())
+        if overrides is not None:
+            layers.append(overrides)
+        base = _build(layers, path)
+        if overrides is None:
+            _cache[key] = base
+    changes: dict[str, Any] = {}
+    if pool is not None:
+        changes["pool_target"] = pool
+    if rounding is not None:
+        changes["rounding"] = rounding
+    if changes:
+        from dataclasses import replace
+
+        base = replace(base, **changes)
+    return base
+
+
+def _layers(path: Path, seen: set[Path]) -> list[Node]:
+    """The file and the files it extends, base first."""
+    real = path.resolve()
+    if real in seen:
+        raise ReadError([Problem(Loc(str(path)), "a convention extends itself (a cycle of extends:)")])
+    seen.add(real)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise ReadError([not_utf8(str(path), str(path), e.reason)]) from None
+    except OSError as e:
+        raise ReadError([Problem(Loc(str(path)), f"cannot read the convention: {e}")]) from None
+    node = parse_yaml(text, str(path))
+    if node.kind != "map":
+        raise ReadError([Problem(node.loc, "a convention file is a mapping of keys (name:, pool:, …)")])
+    for k, v in node.pairs:
+        if k.text == "extends":
+            p = Problems()
+            ref = as_str(v, p, "extends")
+            p.raise_if_any()
+            assert ref is not None
+            parent = resolve_path(ref, str(path))
+            if parent is None:
+                names = builtin_names()
+                raise ReadError(
+                    [
+                        Problem(
+                            v.loc,
+                            f"extends an unknown convention {ref!r}",
+                            _suggest(ref, names) or f"built-in: {', '.join(names)}",
+                        )
+                    ]
+                )
+            return [*_layers(parent, seen), node]
+    return [node]
+
+
+def _flatten(node: Node, p: Problems, prefix: str = "") -> dict[str, Node]:
+    """A mapping node → {dotted key: value node}, checking every key against the schema.
+
+    Both nested (``raspasy: {progression: …}``) and dotted (``raspasy.progression: …``)
+    spellings are accepted.
+    """
+    out: dict[str, Node] = {}
+    for k, v in node.pairs:
+        name = k.text.strip()
+        full = f"{prefix}{name}"
+        if not prefix and name in TOP_KEYS:
+            continue
+        if full in SCHEMA:
+            out[full] = v
+        elif any(s.startswith(full + ".") for s in SCHEMA) and v.kind == "map":
+            out.update(_flatten(v, p, full + "."))
+        else:
+            section = prefix.rstrip(".")
+            if section:
+                allowed = sorted(s.split(".", 1)[1] for s in SCHEMA if s.startswith(prefix))
+                options = allowed
+            else:
+                allowed = [*TOP_KEYS, *SECTIONS]
+                options = [*allowed, *SCHEMA]
+            hint = _suggest(name, options)
+            msg = f"unknown convention key {full!r}"
+            if any(s.startswith(full + ".") for s in SCHEMA):
+                msg = f"{full!r} is a section: expected a mapping of its keys"
+            p.add(k.loc, msg, (hint + "; " if hint else "") + f"allowed here: {', '.join(allowed)}")
+    return out
+
+
+def _build(layers: list[Node], path: Path) -> Convention:
+    p = Problems()
+    merged: dict[str, Node] = {}
+    #: which layer set each key last (0 = the base convention; the log's overrides last)
+    layer_of: dict[str, int] = {}
+    name = path.stem
+    title = name
+    for index, layer in enumerate(layers):
+        flat = _flatten(layer, p)
+        for key, value in flat.items():
+            layer_of[key] = index
+            if SCHEMA[key].kind.startswith("levels") and key in merged and value.kind == "map":
+                # a level table overrides only the levels it names
+                old = {k.text.strip(): (k, v) for k, v in merged[key].pairs}
+                for k, v in value.pairs:
+                    old[k.text.strip()] = (k, v)
+                merged[key] = Node("map", value.loc, pairs=tuple(old.values()))
+            else:
+                merged[key] = value
+        for k, v in layer.pairs:
+            if k.text == "title" and v.kind == "scalar":
+                title = v.text
+    values: dict[str, Any] = {}
+    for key, spec in SCHEMA.items():
+        node = merged.get(key)
+        if node is None:
+            p.add(
+                Loc(str(path), 1),  # where the hint says to add extends:
+                f"the convention does not set {key!r}",
+                f"{spec.doc}; or start the file with 'extends: sochi'",
+            )
+            continue
+        before = len(p)
+        value = _parse(spec, node, p, key)
+        # a level whose value was refused is not also reported as missing
+        if (
+            value is not None
+            and len(p) == before
+            and spec.kind.startswith("levels")
+            and set(value) != set(LEVELS)
+        ):
+            missing = [str(x) for x in LEVELS if x not in value]
+            p.add(node.loc, f"{key}: every level 6..10 needs a value; missing {', '.join(missing)}")
+        values[spec.field] = value
+    p.raise_if_any()
+    conv = Convention(name=name, title=title, source=str(path), **values)
+    _check_sense(conv, merged, layer_of, p)
+    p.raise_if_any()
+    return conv
+
+
+def _check_sense(conv: Convention, nodes: dict[str, Node], layer_of: dict[str, int], p: Problems) -> None:
+    """Values that are well-typed but cannot work."""
+    if conv.rounding == "kodeks" and conv.pool_point_in_mountain != int(conv.pool_point_in_mountain):
+        p.add(nodes["settlement.rounding"].loc, "kodeks rounding needs whole mountain points per pool point")
+    for level in conv.half_whist_levels:
+        if conv.obligation[level] % 2:
+            # point at whichever of the two keys was set last (by the log, or a house file)
+            key = max("whist.obligation", "whist.half_whist_levels", key=lambda k: layer_of[k])
+            p.add(
+                nodes[key].loc,
+                f"half-whist on {level} needs an even obligation, it is {conv.obligation[level]}",
+                kind="read",
+            )

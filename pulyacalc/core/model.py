@@ -1,0 +1,265 @@
+"""The game's domain as small immutable types that parse and print their own notation.
+
+A log is a header (players, first dealer, convention, pool target, rounding, overrides)
+and a sequence of deals.  A deal is either a contract (``Play``) or all-pass raspasy
+(``Raspasy``).  These types say what was declared and taken at the table; whether it is
+allowed is decided by :mod:`pulyacalc.table`, what it is worth by :mod:`pulyacalc.scoring`.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+from pulyacalc.core.errors import Loc
+
+
+class Suit(enum.Enum):
+    SPADES = "♠"
+    CLUBS = "♣"
+    DIAMONDS = "♦"
+    HEARTS = "♥"
+    NO_TRUMP = "NT"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+#: Every spelling of a suit people use, folded to lower case.
+SUIT_SPELLINGS: dict[str, Suit] = {
+    "♠": Suit.SPADES,
+    "s": Suit.SPADES,
+    "п": Suit.SPADES,
+    "пик": Suit.SPADES,
+    "пики": Suit.SPADES,
+    "♤": Suit.SPADES,
+    "spades": Suit.SPADES,
+    "spade": Suit.SPADES,
+    "♣": Suit.CLUBS,
+    "c": Suit.CLUBS,
+    "т": Suit.CLUBS,
+    "треф": Suit.CLUBS,
+    "трефы": Suit.CLUBS,
+    "♧": Suit.CLUBS,
+    "clubs": Suit.CLUBS,
+    "club": Suit.CLUBS,
+    "♦": Suit.DIAMONDS,
+    "d": Suit.DIAMONDS,
+    "б": Suit.DIAMONDS,
+    "бубны": Suit.DIAMONDS,
+    "бубен": Suit.DIAMONDS,
+    "бубей": Suit.DIAMONDS,
+    "♢": Suit.DIAMONDS,
+    "diamonds": Suit.DIAMONDS,
+    "diamond": Suit.DIAMONDS,
+    "♥": Suit.HEARTS,
+    "h": Suit.HEARTS,
+    "ч": Suit.HEARTS,
+    "черви": Suit.HEARTS,
+    "червы": Suit.HEARTS,
+    "червей": Suit.HEARTS,
+    "♡": Suit.HEARTS,
+    "hearts": Suit.HEARTS,
+    "heart": Suit.HEARTS,
+    "nt": Suit.NO_TRUMP,
+    "бк": Suit.NO_TRUMP,
+    "бескозырка": Suit.NO_TRUMP,
+    "notrump": Suit.NO_TRUMP,
+    "no-trump": Suit.NO_TRUMP,
+    "n": Suit.NO_TRUMP,
+    "nts": Suit.NO_TRUMP,
+    "notrumps": Suit.NO_TRUMP,
+    "б/к": Suit.NO_TRUMP,
+    "bk": Suit.NO_TRUMP,
+    "безкозыря": Suit.NO_TRUMP,
+    "бескозыря": Suit.NO_TRUMP,
+    "пика": Suit.SPADES,
+    "вини": Suit.SPADES,
+    "трефа": Suit.CLUBS,
+    "крести": Suit.CLUBS,
+    "кресты": Suit.CLUBS,
+    # a Cyrillic "с" typed for the Latin "c": no Russian suit starts with it
+    "с": Suit.CLUBS,
+    "бубна": Suit.DIAMONDS,
+    "буби": Suit.DIAMONDS,
+    "черва": Suit.HEARTS,
+    "чирва": Suit.HEARTS,
+}
+
+MISERE_SPELLINGS = frozenset({"misere", "misère", "mise\u0300re", "мизер", "miser", "mis", "мизэр", "mizer"})
+
+_CONTRACT_RE = re.compile(r"^(10|[6-9])\s*(.+)$")
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    """A contract: a level 6..10 with a suit or no-trump, or misère (``level`` 0)."""
+
+    level: int
+    suit: Suit | None = None
+
+    @property
+    def is_misere(self) -> bool:
+        return self.level == 0
+
+    @classmethod
+    def misere(cls) -> Contract:
+        return cls(0, None)
+
+    @classmethod
+    def parse(cls, text: str) -> Contract:
+        """Parse ``6♠``, ``6s``, ``7NT``, ``8бк``, ``10 hearts``, ``misere``, ``мизер``…
+
+        Raises ``ValueError`` with a message a person can act on.
+        """
+        word = text.strip().lower()
+        if word in MISERE_SPELLINGS:
+            return cls.misere()
+        m = _CONTRACT_RE.match(word)
+        if not m:
+            if re.match(r"^\d+", word):
+                raise ValueError(f"no contract {text.strip()!r}: the level is 6, 7, 8, 9 or 10")
+            raise ValueError(f"{text.strip()!r} is not a contract (like 6♠, 7NT or misere)")
+        suit = SUIT_SPELLINGS.get(m.group(2).strip())
+        if suit is None:
+            raise ValueError(
+                f"unknown suit {m.group(2).strip()!r} in {text.strip()!r}: "
+                "use ♠ ♣ ♦ ♥ NT, s c d h, or п т б ч БК"
+            )
+        return cls(int(m.group(1)), suit)
+
+    def __str__(self) -> str:
+        if self.is_misere:
+            return "misere"
+        assert self.suit is not None
+        return f"{self.level}{self.suit.value}"
+
+    @property
+    def rank(self) -> float:
+        """Position in the bidding: misère sits between the eights and the nines."""
+        return 8.5 if self.is_misere else float(self.level)
+
+
+class Call(enum.Enum):
+    """A defender's declaration after a contract."""
+
+    WHIST = "whist"
+    PASS = "pass"
+    HALF = "half"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+CALL_SPELLINGS: dict[str, Call] = {
+    "whist": Call.WHIST,
+    "вист": Call.WHIST,
+    "w": Call.WHIST,
+    "v": Call.WHIST,
+    "pass": Call.PASS,
+    "пас": Call.PASS,
+    "p": Call.PASS,
+    "half": Call.HALF,
+    "half-whist": Call.HALF,
+    "halfwhist": Call.HALF,
+    "полвиста": Call.HALF,
+    "пол-виста": Call.HALF,
+    "пол": Call.HALF,
+    "полвист": Call.HALF,
+    "halfwhists": Call.HALF,
+    "вистую": Call.WHIST,
+    "vist": Call.WHIST,
+    "пасую": Call.PASS,
+    "pas": Call.PASS,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A deal with a contract (played, unplayed, half-whisted, or a misère)."""
+
+    declarer: str
+    contract: Contract
+    #: each defender's call, in the order written; empty for a misère
+    calls: Mapping[str, Call] = field(default_factory=dict)
+    #: tricks as written (any subset of the players)
+    tricks: Mapping[str, int] = field(default_factory=dict)
+    dealer: str | None = None
+    note: str | None = None
+    loc: Loc = Loc("-")
+    #: where individual parts were written, for precise messages (``"tricks"``, ``"call:Boris"``…)
+    locs: Mapping[str, Loc] = field(default_factory=dict)
+    #: the line as written (line logs), echoed with a caret under rule errors
+    source: str = ""
+    #: shared by the deals read from the same text (compared by identity; see
+    #: ``log_lines.DealText``): what such deals write is worked out once (``scoring``)
+    template: Hashable | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Raspasy:
+    """All players passed: everyone tries to take as few tricks as possible."""
+
+    tricks: Mapping[str, int]
+    dealer: str | None = None
+    note: str | None = None
+    loc: Loc = Loc("-")
+    locs: Mapping[str, Loc] = field(default_factory=dict)
+    #: the line as written (line logs), echoed with a caret under rule errors
+    source: str = ""
+    #: shared by the deals read from the same text (see ``Play.template``)
+    template: Hashable | None = field(default=None, compare=False, repr=False)
+
+
+Deal = Union[Play, Raspasy]
+
+
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    """A deal line or entry that could not be read (its problems are reported).
+
+    Readers keep it in the stream so that the dealer rotation of the deals after it stays
+    right, and rule checks on them do not turn one typo into a chain of false errors.
+    """
+
+    loc: Loc
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    """Everything a log says before its deals."""
+
+    players: tuple[str, ...]
+    dealer: str | None = None
+    convention: str = "sochi"
+    pool: int | None = None
+    rounding: str | None = None
+    #: convention keys the log overrides: (dotted key, located YAML node) pairs
+    overrides: tuple[tuple[str, Any], ...] = ()
+    #: where each header key was written
+    locs: Mapping[str, Loc] = field(default_factory=dict)
+    source: str = "-"
+
+
+@dataclass(frozen=True, slots=True)
+class Log:
+    """A header and its deals; ``deals`` may be a lazy iterator (line logs stream)."""
+
+    header: Header
+    #: the deals, and an ``Unreadable`` in the place of each deal that could not be read
+    deals: Iterable[Deal | Unreadable]
+    #: the header read without a problem (deals can be checked against its rules)
+    header_ok: bool = True
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.header.players
+
+
+def first_dealer(players: Iterable[str], dealer: str | None) -> str:
+    """The log's first dealer; by default the last listed player (so the first is first hand)."""
+    names = list(players)
+    return dealer if dealer is not None else names[-1]

@@ -1,0 +1,60 @@
+"""The paper: entries written on it and its running totals («нарастающим итогом»)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pulyacalc.core.amounts import Amount, exact
+
+POOL, MOUNTAIN, WHISTS = "pool", "mountain", "whists"
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One thing written on the sheet."""
+
+    deal: int
+    rule: str
+    player: str
+    area: str
+    amount: Amount
+    on: str | None = None
+    why: str = ""
+
+
+@dataclass(frozen=True)
+class SheetView:
+    """The paper at a moment: pools, mountains, whists written by each on each."""
+
+    players: tuple[str, ...]
+    pool: dict[str, Amount]
+    mountain: dict[str, Amount]
+    whists: dict[str, dict[str, Amount]]
+
+
+class Sheet:
+    """The running totals the paper keeps («нарастающим итогом»)."""
+
+    def __init__(self, players: tuple[str, ...]) -> None:
+        self.players = players
+        self.pool: dict[str, Amount] = dict.fromkeys(players, 0)
+        self.mountain: dict[str, Amount] = dict.fromkeys(players, 0)
+        self.whists: dict[str, dict[str, Amount]] = {p: {q: 0 for q in players if q != p} for p in players}
+
+    def apply(self, e: Entry) -> None:
+        if e.area == POOL:
+            self.pool[e.player] = exact(self.pool[e.player] + e.amount)
+        elif e.area == MOUNTAIN:
+            self.mountain[e.player] = exact(self.mountain[e.player] + e.amount)
+        else:
+            assert e.on is not None
+            row = self.whists[e.player]
+            row[e.on] = exact(row[e.on] + e.amount)
+
+    def view(self) -> SheetView:
+        return SheetView(
+            self.players,
+            dict(self.pool),
+            dict(self.mountain),
+            {p: dict(r) for p, r in self.whists.items()},
+        )

@@ -1,0 +1,688 @@
+"""The line format (INTERFACE.md "A log in the line format", docs/format.md): header lines
+``key: value`` and then one deal per line as comma-separated clauses
+``PLAYER CALL [TRICKS]``.  Line logs are read as a stream, one deal at a time.
+
+A deal line, in full::
+
+    12. Anna 6♠ 7, Boris whist 2, Vera pass 1, dealer Dan   # a note
+
+* ``12.`` — an optional deal number (also ``12)``, ``12:`` or ``12``), checked against the count;
+* a clause per player: ``NAME CALL [TRICKS]`` where CALL is a contract (``6♠``, ``6 пик``,
+  ``7NT``, ``misere``), ``whist``/``pass``/``half``, or ``talon`` (the 4-player dealer's talon
+  tricks on raspasy); ``NAME TRICKS`` gives tricks without a call (in a line with a contract,
+  or after a leading ``raspasy``);
+* ``dealer NAME`` — this deal's dealer, overriding the rotation;
+* ``# text`` after a deal — the deal's note.
+
+Errors point at the column of the bad token and echo the line with a caret.  The happy
+path uses dictionary look-ups and ``str.split`` only (no regex compilation, no difflib).
+
+Logs repeat the same few thousand deal lines, so the reader (``_deals``) parses each
+distinct text once into a ``DealText`` and makes every deal written so from it, with its
+own line, note and ``LineLocs`` (locations made only when an error asks for one).  Only
+successful parses are remembered: a bad line is read, and reported, every time.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+
+from pulyacalc.core.errors import Loc, Problem, Problems
+from pulyacalc.core.model import (
+    CALL_SPELLINGS,
+    MISERE_SPELLINGS,
+    SUIT_SPELLINGS,
+    Call,
+    Contract,
+    Deal,
+    Header,
+    Log,
+    Play,
+    Raspasy,
+    Unreadable,
+)
+from pulyacalc.logs.header import HEADER_KEYS, HeaderBuilder, match_player
+from pulyacalc.yamlsource import MAX_LINE_CHARS, Node
+
+#: ``key: value`` (the key is a word, dotted for convention keys: ``whist.on_failure``)
+_HEADER_RE = re.compile(r"^\s*([^\W\d][\w.\-]*)\s*:(.*)$")
+#: an optional deal number: ``12.``, ``12)``, ``12:`` or ``12`` followed by a space
+_NUMBER_RE = re.compile(r"^\s*(\d+)(?:[.):]\s*|\s+)")
+
+RASPASY_WORDS = frozenset({"raspasy", "распасы", "распас", "распасовка", "rasp", "raspasovka"})
+TALON_WORDS = frozenset({"talon", "прикуп", "прикупа"})
+DEALER_WORDS = frozenset({"dealer", "сдаёт", "сдает", "сдающий", "сдавал"})
+#: header keys may also be written in Russian
+HEADER_ALIASES: dict[str, str] = {
+    **{k: k for k in HEADER_KEYS},
+    "игроки": "players",
+    "сдаёт": "dealer",
+    "сдает": "dealer",
+    "сдающий": "dealer",
+    "конвенция": "convention",
+    "пуля": "pool",
+    "округление": "rounding",
+}
+
+#: every contract spelling without spaces, lower case → Contract (the fast path)
+CONTRACTS: dict[str, Contract] = {
+    **{f"{level}{suit}": Contract(level, s) for level in range(6, 11) for suit, s in SUIT_SPELLINGS.items()},
+    **{word: Contract.misere() for word in MISERE_SPELLINGS},
+}
+_DIGITS = frozenset("0123456789")
+#: distinct deal texts the line reader remembers (``_deals``): logs repeat a few thousand
+#: lines, so this many is plenty, and the cache is emptied when full, so that memory stays
+#: flat however long the log is
+PARSE_CACHE_SIZE = 50_000
+
+
+def _strip_comment(line: str) -> tuple[str, str | None]:
+    """The text before ``#`` and the comment after it (None when there is none)."""
+    i = line.find("#")
+    return (line, None) if i < 0 else (line[:i], line[i + 1 :])
+
+
+def header_key(text: str) -> tuple[str, int, str, int] | None:
+    """``key: value`` → (key, key column, value, value column), columns 1-based."""
+    m = _HEADER_RE.match(text)
+    if m is None or m.group(2).lstrip().startswith("//"):
+        return None
+    raw = m.group(2)
+    value = raw.strip()
+    return m.group(1), m.start(1) + 1, value, m.start(2) + (len(raw) - len(raw.lstrip())) + 1
+
+
+def _is_header_key(key: str) -> bool:
+    return key.casefold() in HEADER_ALIASES or "." in key
+
+
+def parse_stream(lines: Iterable[str], file: str, problems: Problems) -> Log:
+    """Read the header eagerly, then return a Log whose deals are read lazily."""
+    it = iter(lines)
+    values: dict[str, tuple[Node, Loc]] = {}
+    overrides: list[tuple[str, Node]] = []
+    key_locs: dict[str, Loc] = {}
+    header_lines: dict[int, str] = {}
+    number = 0
+    pending: tuple[int, str] | None = None
+    before = len(problems)
+    for raw in it:
+        number += 1
+        if number == 1:
+            raw = raw.lstrip("\ufeff")
+        line = raw.rstrip("\r\n")
+        text = _strip_comment(line)[0]
+        if not text.strip():
+            continue
+        kv = header_key(text)
+        if kv is not None and not _is_header_key(kv[0]) and "players" in values:
+            # 'Anna: 6♠ 7' is a deal whose first word is a player, not a header key
+            names = tuple(w for w in values["players"][0].text.replace(",", " ").strip("[] ").split())
+            if match_player(kv[0], names)[0] is not None:
+                kv = None
+        if kv is None:
+            pending = (number, raw)
+            break
+        header_lines[number] = line
+        key, key_col, value, value_col = kv
+        key_loc = Loc(file, number, key_col)
+        node = _value_node(value, Loc(file, number, value_col), problems)
+        canonical = HEADER_ALIASES.get(key.casefold())
+        if canonical is not None:
+            if canonical in values:
+                problems.add(key_loc, f"header {key!r} is given twice", source=line, width=len(key))
+            values[canonical] = (node, key_loc)
+        else:
+            overrides.append((key, node))
+            key_locs[key] = key_loc
+    header = HeaderBuilder(file, problems).build(values, overrides, Loc(file, 1, 1), key_locs=key_locs)
+    _echo_header(problems, before, header_lines)
+    if header is None:
+        problems.raise_if_any()
+        raise AssertionError("header problems were reported")
+    header_ok = len(problems) == before
+    return Log(header, _deals(it, pending, number, header, problems), header_ok)
+
+
+def _value_node(value: str, loc: Loc, problems: Problems) -> Node:
+    """A header value: plain text, or a YAML flow list/mapping (``{6: 2, 7: 4}``)."""
+    if not value.startswith("{"):
+        return Node("scalar", loc, text=value, null=not value)
+    from pulyacalc.core.errors import ReadError
+    from pulyacalc.yamlsource import parse_yaml
+
+    try:
+        node = parse_yaml(value, loc.file)
+    except ReadError as e:
+        for p in e.problems:
+            problems.add(_shift(p.loc, loc), p.message, p.hint)
+        return Node("scalar", loc, text=value)
+    return _relocate(node, loc)
+
+
+def _shift(inner: Loc, at: Loc) -> Loc:
+    return Loc(at.file, at.line, at.column + max(inner.column, 1) - 1)
+
+
+def _relocate(node: Node, at: Loc) -> Node:
+    return Node(
+        node.kind,
+        _shift(node.loc, at),
+        text=node.text,
+        items=tuple(_relocate(n, at) for n in node.items),
+        pairs=tuple((_relocate(k, at), _relocate(v, at)) for k, v in node.pairs),
+        quoted=node.quoted,
+        null=node.null,
+    )
+
+
+def _echo_header(problems: Problems, before: int, lines: dict[int, str]) -> None:
+    """Header problems of a line log echo their line with a caret under the word."""
+    items = problems.items
+    for i in range(before, len(items)):
+        p = items[i]
+        line = lines.get(p.loc.line)
+        if line is not None and not p.source and p.loc.column:
+            width = token_width(line, p.loc.column, ",#:")
+            items[i] = Problem(p.loc, p.message, p.hint, line, width, p.kind)
+
+
+def token_width(line: str, column: int, stops: str = ",#") -> int:
+    """Width of the word at ``column`` (1-based): up to a space or one of ``stops``."""
+    i = column - 1
+    j = i
+    while j < len(line) and not line[j].isspace() and line[j] not in stops:
+        j += 1
+    return max(1, j - i)
+
+
+def _deals(
+    it: Iterator[str], pending: tuple[int, str] | None, number: int, header: Header, problems: Problems
+) -> Iterator[Deal | Unreadable]:
+    file = header.source
+    players = header.players
+    count = 0
+    #: deal text (after its number and comment) → its successful parse; see PARSE_CACHE_SIZE
+    cache: dict[str, DealText] = {}
+
+    def one(lineno: int, raw: str) -> Deal | Unreadable | None:
+        nonlocal count
+        line = raw.rstrip("\r\n")
+        t = cache.get(line)
+        if t is not None and ":" not in line:
+            # the common case: a deal written exactly as one before, without a number or
+            # a note (keys never look numbered, see below) and not like a header line
+            count += 1
+            whole = Loc(file, lineno, 1 + t.body_at)
+            return t.deal(None, whole, LineLocs(t.parts, file, lineno, 1, whole), line)
+        if len(line) > MAX_LINE_CHARS:
+            problems.add(
+                Loc(file, lineno, 1), f"line is {len(line):,} characters long, over {MAX_LINE_CHARS:,}"
+            )
+            count += 1
+            return Unreadable(Loc(file, lineno, 1))
+        text, comment = _strip_comment(line)
+        if not text or text.isspace():
+            return None
+        if ":" in text:
+            kv = header_key(text)
+            if kv is not None and _is_header_key(kv[0]) and match_player(kv[0], players)[0] is None:
+                problems.add(
+                    Loc(file, lineno, kv[1]),
+                    "header lines go before the first deal",
+                    "move it to the top of the log"
+                    + (
+                        "; to change one deal's dealer add ', dealer NAME' to its line"
+                        if HEADER_ALIASES.get(kv[0].casefold()) == "dealer"
+                        else ""
+                    ),
+                    source=line,
+                    width=len(kv[0]),
+                )
+                return None
+        count += 1
+        note = comment.strip() if comment is not None else None
+        # the cache's key is the clauses: the text after its deal number, when it has one
+        # (a wrong number is never looked up: _parse reports it)
+        m = _number(text)
+        start = 0 if m is None else m.end()
+        t = (
+            cache.get(text[start:] if start else text)
+            if m is None or _whole_number(m.group(1)) == count
+            else None
+        )
+        if t is None:
+            read = _parse(text, Loc(file, lineno, 1), players, problems, line, count)
+            if read is None:
+                # an unreadable line keeps its place, so the dealer rotation after it stays right
+                return Unreadable(Loc(file, lineno, 1))
+            t, start = read
+            key = text[start:] if start else text
+            if _number(key) is None:  # a key that looks numbered would skip the number check
+                if len(cache) >= PARSE_CACHE_SIZE:
+                    cache.clear()
+                cache[key] = t
+        whole = Loc(file, lineno, 1 + start + t.body_at)
+        return t.deal(note or None, whole, LineLocs(t.parts, file, lineno, 1 + start, whole), line)
+
+    if pending is not None:
+        d = one(*pending)
+        if d is not None:
+            yield d
+    for raw in it:
+        number += 1
+        d = one(number, raw)
+        if d is not None:
+            yield d
+
+
+def _tokens(text: str, start: int) -> list[tuple[str, int]]:
+    """Words of ``text`` with their 0-based offsets (``start`` + position)."""
+    out: list[tuple[str, int]] = []
+    i = 0
+    for tok in text.split():
+        j = text.find(tok, i)
+        out.append((tok, start + j))
+        i = j + len(tok)
+    return out
+
+
+def _is_count(tok: str) -> bool:
+    return tok[0] in _DIGITS and tok.isascii() and tok.isdigit()
+
+
+#: a part's offset in :attr:`DealText.parts` meaning "the deal as a whole" (see LineLocs)
+WHOLE = -1
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class DealText:
+    """What a deal line says, without where it was: the clauses after the deal number,
+    read.  ``deal`` makes a Play or Raspasy of it for one line.
+
+    Generated and real logs repeat the same few thousand lines, so the reader parses each
+    distinct text once and shares its DealText (``_deals``).  It is compared by identity
+    (``eq=False``): scoring uses it as the key of what such deals write (``Deal.template``).
+    The dicts are shared by every deal made from it and are never changed.
+    """
+
+    declarer: str | None
+    contract: Contract | None
+    calls: dict[str, Call]
+    tricks: dict[str, int]
+    dealer: str | None
+    #: where each part was written: its offset from the start of the clauses, or WHOLE
+    #: for the parts that are about the deal as a whole ("calls", "tricks")
+    parts: dict[str, int]
+    #: offset of the first clause: where the deal as a whole starts
+    body_at: int
+
+    def deal(
+        self, note: str | None, loc: Loc, locs: Mapping[str, Loc], source: str, shared: bool = True
+    ) -> Deal:
+        """The deal written at ``loc`` (the deal as a whole), with its parts at ``locs``;
+        ``shared``: this DealText is shared by every deal with the same text (the reader's
+        cache), so it becomes the deal's ``template``."""
+        template = self if shared else None
+        declarer, contract = self.declarer, self.contract
+        if contract is None:
+            return Raspasy(self.tricks, self.dealer, note, loc, locs, source, template)
+        assert declarer is not None
+        return Play(
+            declarer, contract, self.calls, self.tricks, self.dealer, note, loc, locs, source, template
+        )
+
+
+class LineLocs(Mapping[str, Loc]):
+    """The ``locs`` of a line-log deal, made on demand: a Loc is built only when a part is
+    asked for (that is, for an error message); the happy path builds none.
+
+    A part is at ``base`` + its offset on the deal's line.  The parts about the deal as a
+    whole are the deal's own ``loc`` object, so that ``table._echo`` (which checks
+    ``p.loc is deal.loc``) underlines the whole deal for them, as with a plain dict.
+    """
+
+    __slots__ = ("_parts", "_file", "_line", "_base", "_whole")
+
+    def __init__(self, parts: dict[str, int], file: str, line: int, base: int, whole: Loc) -> None:
+        self._parts = parts
+        self._file = file
+        self._line = line
+        self._base = base
+        self._whole = whole
+
+    def __getitem__(self, part: str) -> Loc:
+        offset = self._parts[part]
+        return self._whole if offset == WHOLE else Loc(self._file, self._line, self._base + offset)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._parts)
+
+    def __len__(self) -> int:
+        return len(self._parts)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+
+def _whole_number(digits: str) -> int | None:
+    """``int(digits)``; None for a number of over a thousand digits (which ``int`` may
+    refuse to read: Python limits it to 4,300 digits)."""
+    return int(digits) if len(digits) <= 1000 else None
+
+
+def _number(text: str) -> re.Match[str] | None:
+    """The deal number written at the start of ``text`` (``12.``, ``12)``, ``12:``, ``12``)."""
+    if text[:1].isdigit() or (text[:1].isspace() and text.lstrip()[:1].isdigit()):
+        return _NUMBER_RE.match(text)
+    return None
+
+
+def parse_deal_line(
+    text: str,
+    loc: Loc,
+    players: tuple[str, ...],
+    problems: Problems,
+    *,
+    source: str = "",
+    expected_number: int | None = None,
+    note: str | None = None,
+) -> Deal | None:
+    """One deal line → a Play or Raspasy; problems are located at ``loc`` + column.
+
+    ``text`` is the line without its comment; ``source`` the whole line, for the echo.
+    The deal's ``locs`` are a plain dict (YAML logs and tests); the line reader makes
+    lazy ones (``LineLocs``).
+    """
+    read = _parse(text, loc, players, problems, source, expected_number)
+    if read is None:
+        return None
+    t, start = read
+    file, lineno = loc.file, loc.line
+    base = (loc.column or 1) + start
+    whole = Loc(file, lineno, base + t.body_at)
+    locs = {part: whole if o == WHOLE else Loc(file, lineno, base + o) for part, o in t.parts.items()}
+    return t.deal(note, whole, locs, source, shared=False)
+
+
+def _parse(
+    text: str,
+    loc: Loc,
+    players: tuple[str, ...],
+    problems: Problems,
+    source: str,
+    expected_number: int | None,
+) -> tuple[DealText, int] | None:
+    """The deal number and the clauses of a deal line: (the clauses read, where they
+    start in ``text``), or None when a problem was reported."""
+    before = len(problems)
+    base = loc.column or 1
+    file, lineno = loc.file, loc.line
+    body_start = 0
+    m = _number(text)
+    if m:
+        written = _whole_number(m.group(1))
+        if expected_number is not None and written != expected_number:
+            shown = m.group(1) if written is None else written
+            problems.add(
+                Loc(file, lineno, base + m.start(1)),
+                f"deal number {shown}, but this is deal {expected_number}",
+                "fix the number, or look for a missing or extra deal above",
+                source=source,
+                width=len(m.group(1)),
+            )
+        body_start = m.end()
+
+    def err(offset: int, message: str, hint: str = "", width: int = 1) -> None:
+        """A problem at ``offset`` from the start of the clauses."""
+        problems.add(Loc(file, lineno, base + body_start + offset), message, hint, source=source, width=width)
+
+    t = _clauses(text[body_start:] if body_start else text, players, err, problems, before)
+    return None if t is None else (t, body_start)
+
+
+def _clauses(
+    text: str, players: tuple[str, ...], err: Callable[..., None], problems: Problems, before: int
+) -> DealText | None:
+    """The clauses of a deal (``text`` is the line after its number; offsets count from its
+    start); None when a problem was reported (``problems`` grew past ``before``)."""
+    clauses: list[list[tuple[str, int]]] = []
+    starts: list[int] = []
+    offset = 0
+    for part in text.split(","):
+        clauses.append(_tokens(part, offset))
+        starts.append(offset)
+        offset += len(part) + 1
+    raspasy_at = -1
+    first = clauses[0]
+    if first and first[0][0].rstrip(":").casefold() in RASPASY_WORDS and not _names(first[0][0], players):
+        raspasy_at = first[0][1]
+        clauses[0] = first[1:]
+        if not clauses[0] and len(clauses) > 1:
+            clauses.pop(0)
+            starts.pop(0)
+    if all(not c for c in clauses):
+        err(0, "an empty deal", "write clauses like 'Anna 6♠ 7, Boris whist 2, Vera pass 1'")
+        return None
+    body_at = clauses[0][0][1] if clauses[0] else 0
+
+    declarer: str | None = None
+    contract: Contract | None = None
+    contract_end = 0
+    calls: dict[str, Call] = {}
+    tricks: dict[str, int] = {}
+    seen: set[str] = set()
+    dealer: str | None = None
+    #: where each part was written (offsets, or WHOLE)
+    locs: dict[str, int] = {}
+    #: clauses that say no call: (player, offset of the name, offset after the clause)
+    bare: list[tuple[str, int]] = []
+    passes_without_tricks: list[tuple[str, int]] = []
+    whist_at: list[tuple[str, int]] = []
+    talon_at: list[int] = []
+    for toks, start in zip(clauses, starts, strict=True):
+        if not toks:
+            err(start, "an empty clause between commas", "remove the extra comma")
+            continue
+        name_tok, name_at = toks[0]
+        name = name_tok[:-1] if name_tok.endswith(":") and len(name_tok) > 1 else name_tok
+        low_name = name.casefold()
+        if low_name in DEALER_WORDS and not _names(name, players):
+            if len(toks) != 2:
+                err(name_at, "write the dealer as 'dealer NAME'", width=len(name_tok))
+                continue
+            d, hint = match_player(toks[1][0], players)
+            if d is None:
+                err(toks[1][1], f"the dealer {toks[1][0]!r} is not a player", hint, width=len(toks[1][0]))
+                continue
+            if dealer is not None:
+                err(name_at, "the dealer is given twice", width=len(name_tok))
+                continue
+            dealer = d
+            locs["dealer"] = toks[1][1]
+            continue
+        who, hint = match_player(name, players)
+        if who is None:
+            err(name_at, f"unknown player {name!r}", hint, width=len(name))
+            continue
+        if who in seen:
+            err(name_at, f"{who} is named twice in one deal", "one clause per player", width=len(name))
+            continue
+        seen.add(who)
+        rest = toks[1:]
+        count: int | None = None
+        count_at = 0
+        if rest and _is_count(rest[-1][0]):
+            count_tok, count_at = rest[-1]
+            count = _whole_number(count_tok)
+            if count is None:  # thousands of digits: surely too many
+                count = 11
+            rest = rest[:-1]
+            if count > 10:
+                err(
+                    count_at,
+                    f"{count_tok} is not a number of tricks",
+                    "a count is 0..10",
+                    width=len(count_tok),
+                )
+                continue
+        if not rest:
+            if count is None:
+                err(
+                    name_at + len(name_tok),
+                    f"what did {who} say?",
+                    "add a call: a contract like 6♠, whist, pass, half or misere",
+                )
+                continue
+            bare.append((who, name_at))
+            tricks[who] = count
+            locs[f"tricks:{who}"] = count_at
+            continue
+        word_at = rest[0][1]
+        word = rest[0][0] if len(rest) == 1 else "".join(t for t, _ in rest)
+        end = rest[-1][1] + len(rest[-1][0])
+        low = word.lower()
+        call = CALL_SPELLINGS.get(low)
+        if call is not None:
+            calls[who] = call
+            locs[f"call:{who}"] = word_at
+            if call is Call.PASS:
+                if count is None:
+                    passes_without_tricks.append((who, end))
+            else:
+                whist_at.append((who, word_at))
+        elif low in TALON_WORDS:
+            if count is None:
+                err(end, f"how many tricks did {who} take from the talon?", f"e.g. '{who} talon 1'")
+                continue
+            talon_at.append(word_at)
+            locs[f"talon:{who}"] = word_at
+        else:
+            parsed = CONTRACTS.get(low)
+            if parsed is None:
+                parsed = _contract_slow(word, word_at, end - word_at, err)
+                if parsed is None:
+                    continue
+            if contract is not None:
+                err(
+                    word_at,
+                    f"a second contract in one deal ({declarer} already declared {contract})",
+                    "one declarer per deal",
+                    width=end - word_at,
+                )
+                continue
+            declarer, contract, contract_end = who, parsed, end
+            locs["declarer"] = name_at
+            locs["contract"] = word_at
+        if count is not None:
+            tricks[who] = count
+            locs[f"tricks:{who}"] = count_at
+    if len(problems) != before:
+        return None
+
+    if contract is not None:
+        assert declarer is not None
+        if raspasy_at >= 0:
+            err(
+                raspasy_at,
+                f"a deal with a contract ({declarer} {contract}) is not raspasy",
+                "drop the word, or the contract",
+                width=len(first[0][0]),
+            )
+            return None
+        if talon_at:
+            err(
+                talon_at[0],
+                "talon tricks are written only on raspasy",
+                "the dealer takes no tricks in a contract",
+                width=5,
+            )
+            return None
+        # the deal as a whole (WHOLE: the deal's own Loc object, so that rule errors
+        # underline the whole deal)
+        locs["calls"] = WHOLE
+        locs["tricks"] = WHOLE if tricks else contract_end
+        return DealText(declarer, contract, calls, tricks, dealer, locs, body_at)
+
+    if whist_at:
+        who, w_at = whist_at[0]
+        err(
+            w_at,
+            f"{who} {calls[who]}s, but nobody declared a contract",
+            "the declarer's clause is like 'Anna 6♠ 7'",
+            width=token_width(text, w_at + 1),
+        )
+        return None
+    if bare and raspasy_at < 0:
+        who, b_at = bare[0]
+        err(
+            b_at,
+            f"{who}: tricks without a call, and no contract in this deal",
+            f"a contract needs a suit, like 7♠; on raspasy write '{who} pass {tricks[who]}' "
+            "or start the line with 'raspasy'",
+            width=token_width(text, b_at + 1),
+        )
+        return None
+    if passes_without_tricks:
+        who, end = passes_without_tricks[0]
+        err(end, f"everyone passed, so this is raspasy: give {who}'s tricks", f"e.g. '{who} pass 3'")
+        return None
+    locs["tricks"] = WHOLE
+    return DealText(None, None, calls, tricks, dealer, locs, body_at)
+
+
+def _names(word: str, players: tuple[str, ...]) -> bool:
+    """Is ``word`` exactly (ignoring case) one of the players' names?"""
+    low = word.rstrip(":").casefold()
+    return any(p.casefold() == low for p in players)
+
+
+def _contract_slow(word: str, word_at: int, width: int, err: Callable[..., None]) -> Contract | None:
+    """The error path (and rare spellings): normalise Unicode, then explain what is wrong."""
+    norm = unicodedata.normalize("NFC", word).replace("\ufe0f", "").replace("\ufe0e", "").lower()
+    found = CONTRACTS.get(norm)
+    if found is not None:
+        return found
+    low = norm
+    if low and low[0] in _DIGITS:
+        digits = "".join(c for c in low[:2] if c in _DIGITS)
+        suit = low[len(digits) :]
+        if digits not in ("6", "7", "8", "9", "10"):
+            err(word_at, f"no contract {word!r}: the level is 6, 7, 8, 9 or 10", width=width)
+        elif not suit:
+            err(
+                word_at,
+                f"the contract {word!r} needs a suit",
+                f"e.g. {digits}♠, {digits}s or {digits}NT",
+                width=width,
+            )
+        else:
+            close = _close(suit, list(SUIT_SPELLINGS))
+            err(
+                word_at,
+                f"unknown suit {suit!r} in {word!r}",
+                (f"did you mean {digits}{close}? " if close else "")
+                + "suits: ♠ ♣ ♦ ♥ NT, s c d h, п т б ч БК",
+                width=width,
+            )
+        return None
+    close = _close(low, [*CALL_SPELLINGS, *MISERE_SPELLINGS, *TALON_WORDS])
+    err(
+        word_at,
+        f"unknown call {word!r}",
+        f"did you mean {close!r}?"
+        if close
+        else "a call is a contract (6♠, 7NT, misere), whist, pass or half",
+        width=width,
+    )
+    return None
+
+
+def _close(word: str, options: list[str]) -> str | None:
+    import difflib
+
+    found = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
+    return found[0] if found else None

@@ -1,0 +1,186 @@
+"""A finished paper sheet (INTERFACE.md "A finished paper sheet"): each player's pool,
+mountain and whists on each opponent, as written on paper at the end of the evening.
+Optionally ``running:`` — the paper's running totals after given deals, for
+reconciling a sheet with a log (``check LOG --against SHEET``): either a mapping
+``{deal number: rows}`` or a list whose i-th item is the paper after deal i; rows give
+only the cells the paper shows (docs/commands.md).
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+from pulyacalc.core.amounts import Amount
+from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, not_utf8
+from pulyacalc.core.model import Header
+from pulyacalc.core.sheet import SheetView
+from pulyacalc.logs.header import HEADER_KEYS, HeaderBuilder, match_player
+from pulyacalc.logs.read import open_input
+from pulyacalc.yamlsource import Node, as_int, as_number, parse_yaml
+
+SHEET_KEYS = (*HEADER_KEYS, "sheet", "running", "overrides")
+ROW_KEYS = ("pool", "mountain", "whists")
+
+
+@dataclass(frozen=True)
+class PaperSheet:
+    header: Header
+    sheet: SheetView
+    #: where each cell was written: ("pool", player) / ("whists", writer, on) → Loc
+    cells: dict[tuple[str, ...], Loc] = field(default_factory=dict)
+    #: optional running totals: deal number → SheetView (cells not given are None-free copies)
+    running: dict[int, tuple[SheetView, dict[tuple[str, ...], Loc], Loc]] = field(default_factory=dict)
+
+
+def read_sheet(path: str, max_bytes: int | None = None) -> PaperSheet:
+    from pulyacalc.yamlsource import MAX_YAML_BYTES
+
+    stream, name = open_input(path)
+    limit = max_bytes or MAX_YAML_BYTES
+    try:
+        # read at most limit + 1 characters: more than that is surely over the limit
+        text = stream.read(limit + 1)
+    except UnicodeDecodeError as e:
+        raise ReadError([not_utf8(path, name, e.reason)]) from None
+    finally:
+        if path != "-":
+            stream.close()
+    if len(text) > limit:
+        raise ReadError(
+            [
+                Problem(
+                    Loc(name),
+                    f"the YAML document is over the limit of {limit:,} bytes",
+                    "raise --max-yaml-bytes",
+                )
+            ]
+        )
+    return parse_sheet(text, name, max_bytes=limit)
+
+
+def parse_sheet(text: str, file: str, *, max_bytes: int | None = None) -> PaperSheet:
+    from pulyacalc.yamlsource import MAX_YAML_BYTES
+
+    p = Problems()
+    root = parse_yaml(text, file, max_bytes=max_bytes or MAX_YAML_BYTES)
+    if root.kind != "map":
+        raise ReadError([Problem(root.loc, "a sheet is a mapping: players:, sheet:, …")])
+    values: dict[str, tuple[Node, Loc]] = {}
+    overrides: list[tuple[str, Node]] = []
+    sheet_node: Node | None = None
+    running_node: Node | None = None
+    for k, v in root.pairs:
+        key = k.text.strip()
+        if key == "sheet":
+            sheet_node = v
+        elif key == "running":
+            running_node = v
+        elif key in HEADER_KEYS:
+            values[key] = (v, k.loc)
+        elif key == "overrides" and v.kind == "map":
+            overrides.extend((ok.text.strip(), ov) for ok, ov in v.pairs)
+        else:
+            close = difflib.get_close_matches(key, SHEET_KEYS, n=1, cutoff=0.6)
+            p.add(
+                k.loc,
+                f"unknown key {key!r} in the sheet",
+                (f"did you mean {close[0]!r}? " if close else "") + f"allowed: {', '.join(SHEET_KEYS)}",
+            )
+    header = HeaderBuilder(file, p).build(values, overrides, Loc(file, 1, 1))
+    if header is None or sheet_node is None:
+        if sheet_node is None:
+            p.add(
+                Loc(file, 1, 1),
+                "the sheet has no 'sheet:' section",
+                "sheet: {A: {pool: 14, mountain: 12, whists: {B: 12, C: 0}}, …}",
+            )
+        p.raise_if_any()
+        raise AssertionError
+    view, cells = _rows(sheet_node, header, p, complete=True)
+    running: dict[int, tuple[SheetView, dict[tuple[str, ...], Loc], Loc]] = {}
+    if running_node is not None:
+        if running_node.kind == "seq":
+            # a list: the i-th item is the paper after deal i (an empty item skips a deal)
+            for i, item in enumerate(running_node.items, start=1):
+                if not item.null:
+                    rows, rcells = _rows(item, header, p, complete=False)
+                    running[i] = (rows, rcells, item.loc)
+        elif running_node.kind != "map":
+            p.add(
+                running_node.loc,
+                "running: expected a mapping of deal number → rows, or a list (one item per deal)",
+            )
+        else:
+            for k, v in running_node.pairs:
+                n = as_int(k, p, "running: deal number", low=1)
+                rows, rcells = _rows(v, header, p, complete=False)
+                if n is not None:
+                    running[n] = (rows, rcells, k.loc)
+    p.raise_if_any()
+    return PaperSheet(header, view, cells, running)
+
+
+def _rows(
+    node: Node, header: Header, p: Problems, complete: bool
+) -> tuple[SheetView, dict[tuple[str, ...], Loc]]:
+    players = header.players
+    pool: dict[str, Amount] = dict.fromkeys(players, 0)
+    mountain: dict[str, Amount] = dict.fromkeys(players, 0)
+    whists: dict[str, dict[str, Amount]] = {a: {b: 0 for b in players if b != a} for a in players}
+    cells: dict[tuple[str, ...], Loc] = {}
+    if node.kind != "map":
+        p.add(node.loc, "expected a mapping of players to {pool:, mountain:, whists:}")
+        return SheetView(players, pool, mountain, whists), cells
+    seen = set()
+    for k, v in node.pairs:
+        who, hint = match_player(k.text.strip(), players)
+        if who is None:
+            p.add(k.loc, f"unknown player {k.text.strip()!r}", hint)
+            continue
+        seen.add(who)
+        if v.kind != "map":
+            p.add(v.loc, f"{who}: expected {{pool: N, mountain: N, whists: {{…}}}}")
+            continue
+        for rk, rv in v.pairs:
+            key = rk.text.strip()
+            if key == "pool":
+                x = as_number(rv, p, f"{who}'s pool")
+                if x is not None:
+                    pool[who] = x
+                    cells[("pool", who)] = rv.loc
+            elif key == "mountain":
+                # a mountain may be below zero after write-offs (K4.1.1)
+                x = as_number(rv, p, f"{who}'s mountain")
+                if x is not None:
+                    mountain[who] = x
+                    cells[("mountain", who)] = rv.loc
+            elif key == "whists":
+                if rv.kind != "map":
+                    p.add(rv.loc, f"{who}'s whists: expected a mapping of opponents, like {{B: 12}}")
+                    continue
+                for wk, wv in rv.pairs:
+                    on, hint = match_player(wk.text.strip(), players)
+                    if on is None or on == who:
+                        p.add(
+                            wk.loc,
+                            f"{who}'s whists on {wk.text.strip()!r}: not an opponent",
+                            hint or "a player writes whists on the others",
+                        )
+                        continue
+                    x = as_number(wv, p, f"{who}'s whists on {on}")
+                    if x is not None:
+                        whists[who][on] = x
+                        cells[("whists", who, on)] = wv.loc
+            else:
+                close = difflib.get_close_matches(key, ROW_KEYS, n=1)
+                p.add(
+                    rk.loc,
+                    f"unknown column {key!r}",
+                    (f"did you mean {close[0]!r}? " if close else "") + "columns: pool, mountain, whists",
+                )
+    if complete:
+        for who in players:
+            if who not in seen:
+                p.add(node.loc, f"the sheet has no row for {who}")
+    return SheetView(players, pool, mountain, whists), cells

@@ -1,0 +1,245 @@
+"""Canonical writers for both log formats (``pulyacalc convert``).
+
+Both writers stream: they take a :class:`~pulyacalc.model.Log` whose deals may be a lazy
+iterator and yield the text line by line.  The canonical form (docs/format.md,
+"Canonical form") is what ``convert`` writes:
+
+* line format: ``Anna 6♠ 7, Boris whist 2, Vera pass 1, dealer Dan  # note`` — the
+  declarer first, then the others clockwise from him; raspasy as ``NAME pass N`` clockwise
+  from first hand with the 4-player dealer's ``talon`` last;
+* YAML: the INTERFACE.md layout (``declarer/contract/defenders/tricks`` block, flow maps).
+
+"The same deals" after a round trip is :func:`deal_key`: the kind, declarer, contract,
+each player's call and tricks (as mappings, order aside), the dealer override, and the
+note with its white space collapsed (a line holds one line of text).  Where a deal was
+written, comments on their own lines, and spellings are not kept.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from pulyacalc.core.errors import Loc, Problem, ReadError
+from pulyacalc.core.model import Deal, Header, Log, Play, Raspasy, Unreadable, first_dealer
+from pulyacalc.yamlsource import Node
+
+_PLAIN_YAML = re.compile(r"^[^\W\d][\w.\-]*$")
+_YAML_WORDS = frozenset({"true", "false", "yes", "no", "on", "off", "null", "y", "n"})
+#: characters a name cannot hold in the line format
+_LINE_UNSAFE = re.compile(r"[\s,#\[\]:]")
+
+
+def deal_key(deal: Deal) -> tuple[Any, ...]:
+    """What makes two deals the same deal, whatever the format or spelling."""
+    note = " ".join(deal.note.split()) if deal.note else None
+    if isinstance(deal, Raspasy):
+        return ("raspasy", tuple(sorted(deal.tricks.items())), deal.dealer, note or None)
+    return (
+        "play",
+        deal.declarer,
+        str(deal.contract),
+        tuple(sorted((k, str(v)) for k, v in deal.calls.items())),
+        tuple(sorted(deal.tricks.items())),
+        deal.dealer,
+        note or None,
+    )
+
+
+def _clockwise(players: tuple[str, ...], start: str) -> list[str]:
+    i = players.index(start)
+    return [players[(i + k) % len(players)] for k in range(len(players))]
+
+
+# -- the line format -----------------------------------------------------------------------
+
+
+def check_line_names(header: Header) -> None:
+    """The line format writes names as single words: refuse names it cannot hold."""
+    bad = [p for p in header.players if _LINE_UNSAFE.search(p)]
+    if bad:
+        raise ReadError(
+            [
+                Problem(
+                    header.locs.get("players", Loc(header.source)),
+                    f"the line format cannot write the name {bad[0]!r}",
+                    "names in the line format are single words without , # [ ] or ':'",
+                )
+            ]
+        )
+
+
+def _header_values(header: Header) -> Iterator[tuple[str, str | int]]:
+    """The header keys a canonical log writes after ``players``, in order: the ones the
+    log gave (the convention also when it is not the default)."""
+    if header.dealer is not None:
+        yield "dealer", header.dealer
+    if "convention" in header.locs or header.convention != "sochi":
+        yield "convention", header.convention
+    if header.pool is not None:
+        yield "pool", header.pool
+    if header.rounding is not None:
+        yield "rounding", header.rounding
+
+
+def header_lines(header: Header) -> Iterator[str]:
+    yield f"players: {' '.join(header.players)}\n"
+    for key, value in _header_values(header):
+        yield f"{key}: {value}\n"
+    for key, node in _flat_overrides(header):
+        yield f"{key}: {_line_value(node)}\n"
+
+
+def write_lines(log: Log) -> Iterator[str]:
+    """The log in the canonical line format, one line at a time."""
+    header = log.header
+    check_line_names(header)
+    yield from header_lines(header)
+    yield "\n"
+    dealer = first_dealer(header.players, header.dealer)
+    for deal in log.deals:
+        if isinstance(deal, Unreadable):  # reported by the reader; keeps its turn to deal
+            dealer = _clockwise(header.players, dealer)[1]
+            continue
+        if deal.dealer is not None:
+            dealer = deal.dealer
+        yield deal_line(deal, header.players, dealer) + "\n"
+        dealer = _clockwise(header.players, dealer)[1]
+
+
+def deal_line(deal: Deal, players: tuple[str, ...], dealer: str) -> str:
+    """One deal in the canonical line format; ``dealer`` is this deal's dealer."""
+    clauses: list[str] = []
+    if isinstance(deal, Raspasy):
+        order = _clockwise(players, dealer)[1:] + [dealer]
+        for p in order:
+            if p in deal.tricks:
+                word = "talon" if p == dealer and len(players) == 4 else "pass"
+                clauses.append(f"{p} {word} {deal.tricks[p]}")
+        for p, n in deal.tricks.items():  # names not at the table (reported when scoring)
+            if p not in players:
+                clauses.append(f"{p} pass {n}")
+    else:
+        own = deal.tricks.get(deal.declarer)
+        clauses.append(f"{deal.declarer} {deal.contract}" + (f" {own}" if own is not None else ""))
+        order = _clockwise(players, deal.declarer)[1:] if deal.declarer in players else list(players)
+        for p in order:
+            call = deal.calls.get(p)
+            got = deal.tricks.get(p)
+            if call is not None:
+                clauses.append(f"{p} {call}" + (f" {got}" if got is not None else ""))
+            elif got is not None:
+                clauses.append(f"{p} {got}")
+    if deal.dealer is not None:
+        clauses.append(f"dealer {deal.dealer}")
+    text = ", ".join(clauses)
+    if deal.note and deal.note.strip():
+        text += "  # " + " ".join(deal.note.split())
+    return text
+
+
+def _flat_overrides(header: Header) -> Iterator[tuple[str, Node]]:
+    """Overrides as dotted keys: a section mapping (``whist: {on_failure: …}``) is opened."""
+    from pulyacalc.convention.schema import SCHEMA
+
+    def walk(key: str, node: Node) -> Iterator[tuple[str, Node]]:
+        if key not in SCHEMA and node.kind == "map":
+            for k, v in node.pairs:
+                yield from walk(f"{key}.{k.text.strip()}", v)
+        else:
+            yield key, node
+
+    for key, node in header.overrides:
+        yield from walk(key, node)
+
+
+def _line_value(node: Node) -> str:
+    if node.kind == "seq":
+        return " ".join(_line_value(n) for n in node.items)
+    if node.kind == "map":
+        return _yaml_value(node)
+    return "" if node.null else node.text.strip()
+
+
+# -- YAML ------------------------------------------------------------------------------------
+
+
+def yaml_scalar(text: str) -> str:
+    """A string as a YAML scalar: plain when that reads back as the same string."""
+    if _PLAIN_YAML.match(text) and text.lower() not in _YAML_WORDS:
+        return text
+    if re.match(r"^(10|[6-9])(♠|♣|♦|♥|NT)$", text):
+        return text
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _yaml_value(node: Node) -> str:
+    if node.kind == "seq":
+        return "[" + ", ".join(_yaml_value(n) for n in node.items) + "]"
+    if node.kind == "map":
+        return "{" + ", ".join(f"{_yaml_value(k)}: {_yaml_value(v)}" for k, v in node.pairs) + "}"
+    if node.null:
+        return "null"
+    text = node.text.strip()
+    if node.quoted:
+        return json.dumps(node.text, ensure_ascii=False)
+    if re.match(r"^[\w.\-/ ]+$", text) and text.lower() not in _YAML_WORDS:
+        return text
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _flow(mapping: Mapping[str, object]) -> str:
+    return "{" + ", ".join(f"{yaml_scalar(k)}: {v}" for k, v in mapping.items()) + "}"
+
+
+def write_yaml(log: Log) -> Iterator[str]:
+    """The log in the canonical YAML layout, one line at a time."""
+    header = log.header
+    yield f"players: [{', '.join(yaml_scalar(p) for p in header.players)}]\n"
+    for key, value in _header_values(header):
+        yield f"{key}: {yaml_scalar(value) if isinstance(value, str) else value}\n"
+    flat = list(_flat_overrides(header))
+    if flat:
+        yield "overrides:\n"
+        for key, node in flat:
+            yield f"  {key}: {_yaml_value(node)}\n"
+    first = True
+    for deal in log.deals:
+        if isinstance(deal, Unreadable):  # reported by the reader
+            continue
+        if first:
+            yield "deals:\n"
+            first = False
+        yield from yaml_deal(deal, header.players)
+    if first:
+        yield "deals: []\n"
+
+
+def yaml_deal(deal: Deal, players: tuple[str, ...]) -> Iterator[str]:
+    if isinstance(deal, Raspasy):
+        yield f"  - raspasy: {_flow(_ordered(deal.tricks, players))}\n"
+    else:
+        assert isinstance(deal, Play)
+        yield f"  - declarer: {yaml_scalar(deal.declarer)}\n"
+        yield f"    contract: {deal.contract}\n"
+        if deal.calls:
+            order = _clockwise(players, deal.declarer) if deal.declarer in players else list(players)
+            calls = {p: str(deal.calls[p]) for p in order if p in deal.calls}
+            calls.update({p: str(c) for p, c in deal.calls.items() if p not in calls})
+            yield f"    defenders: {_flow(calls)}\n"
+        if deal.tricks:
+            start = deal.declarer if deal.declarer in players else players[0]
+            yield f"    tricks: {_flow(_ordered(deal.tricks, players, start))}\n"
+    if deal.dealer is not None:
+        yield f"    dealer: {yaml_scalar(deal.dealer)}\n"
+    if deal.note is not None and deal.note.strip():
+        yield f"    note: {json.dumps(deal.note, ensure_ascii=False)}\n"
+
+
+def _ordered(tricks: Mapping[str, int], players: tuple[str, ...], start: str | None = None) -> dict[str, int]:
+    order = _clockwise(players, start) if start is not None else list(players)
+    out = {p: tricks[p] for p in order if p in tricks}
+    out.update({p: n for p, n in tricks.items() if p not in out})
+    return out

@@ -1,0 +1,184 @@
+"""The YAML log (INTERFACE.md "A log in YAML"): a header and a list of deals, each a
+mapping (``declarer/contract/defenders/tricks`` or ``raspasy``) or one line of the line
+format.  Every value is type-checked from the text that was written.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any
+
+from pulyacalc.core.errors import Loc, Problems, ReadError
+from pulyacalc.core.model import CALL_SPELLINGS, Call, Contract, Deal, Header, Log, Play, Raspasy, Unreadable
+from pulyacalc.logs.header import HEADER_KEYS, HeaderBuilder, match_player
+from pulyacalc.logs.lines import parse_deal_line
+from pulyacalc.yamlsource import MAX_YAML_BYTES, Node, as_int, as_str, parse_yaml
+
+LOG_KEYS = (*HEADER_KEYS, "deals", "overrides")
+DEAL_KEYS = ("declarer", "contract", "defenders", "tricks", "raspasy", "dealer", "note")
+
+
+def parse(text: str, file: str, problems: Problems, *, max_bytes: int | None = None) -> Log:
+    root = parse_yaml(text, file, max_bytes=max_bytes or MAX_YAML_BYTES)
+    if root.kind != "map":
+        raise ReadError([_p(root.loc, "a YAML log is a mapping: players:, deals:, …")])
+    values: dict[str, tuple[Node, Loc]] = {}
+    key_locs: dict[str, Loc] = {}
+    overrides: list[tuple[str, Node]] = []
+    deals_node: Node | None = None
+    for k, v in root.pairs:
+        key = k.text.strip()
+        if key == "deals":
+            deals_node = v
+        elif key in HEADER_KEYS:
+            values[key] = (v, k.loc)
+        elif key == "overrides":
+            if v.kind != "map":
+                problems.add(v.loc, "overrides: expected a mapping of convention keys")
+            else:
+                for ok, ov in v.pairs:
+                    overrides.append((ok.text.strip(), ov))
+                    key_locs[ok.text.strip()] = ok.loc
+        else:
+            close = difflib.get_close_matches(key, LOG_KEYS, n=1, cutoff=0.6)
+            problems.add(
+                k.loc,
+                f"unknown key {key!r} in the log",
+                (f"did you mean {close[0]!r}? " if close else "") + f"allowed: {', '.join(LOG_KEYS)}",
+            )
+    header = HeaderBuilder(file, problems).build(
+        values, overrides, Loc(file, 1, 1), key_locs=key_locs, overrides_mapping=True
+    )
+    if header is None:
+        problems.raise_if_any()
+        raise AssertionError("header problems were reported")
+    header_ok = not problems
+    deals: list[Deal | Unreadable] = []
+    if deals_node is not None and not deals_node.null:
+        if deals_node.kind != "seq":
+            problems.add(deals_node.loc, "deals: expected a list of deals (each starting with '- ')")
+        else:
+            for item in deals_node.items:
+                deal = parse_deal(item, header, problems)
+                deals.append(deal if deal is not None else Unreadable(item.loc))
+    return Log(header, deals, header_ok)
+
+
+def _p(loc: Loc, message: str, hint: str = "") -> Any:
+    from pulyacalc.core.errors import Problem
+
+    return Problem(loc, message, hint)
+
+
+def _player(node: Node, header: Header, problems: Problems, what: str) -> str | None:
+    text = as_str(node, problems, what)
+    if text is None:
+        return None
+    name, hint = match_player(text, header.players)
+    if name is None:
+        problems.add(node.loc, f"{what}: unknown player {text!r}", hint)
+    return name
+
+
+def parse_deal(node: Node, header: Header, problems: Problems) -> Deal | None:
+    if node.kind == "scalar" and not node.null:
+        return parse_deal_line(node.text, node.loc, header.players, problems)
+    if node.kind != "map":
+        problems.add(
+            node.loc,
+            f"a deal is a mapping or one line like 'Anna 6♠ 7, Boris whist 2, "
+            f"Vera pass 1', got {node.describe()}",
+        )
+        return None
+    fields: dict[str, Node] = {}
+    before = len(problems)
+    for k, v in node.pairs:
+        key = k.text.strip()
+        if key not in DEAL_KEYS:
+            close = difflib.get_close_matches(key, DEAL_KEYS, n=1, cutoff=0.6)
+            problems.add(
+                k.loc,
+                f"unknown key {key!r} in a deal",
+                (f"did you mean {close[0]!r}? " if close else "") + f"allowed: {', '.join(DEAL_KEYS)}",
+            )
+            continue
+        fields[key] = v
+    dealer = _player(fields["dealer"], header, problems, "dealer") if "dealer" in fields else None
+    note = fields["note"].text if "note" in fields and fields["note"].kind == "scalar" else None
+    locs: dict[str, Loc] = {}
+    if "raspasy" in fields:
+        extra = [k for k in ("declarer", "contract", "defenders", "tricks") if k in fields]
+        if extra:
+            problems.add(
+                fields[extra[0]].loc,
+                f"a raspasy deal has no {extra[0]!r}",
+                "write raspasy: {Anna: 4, Boris: 1, Vera: 5}",
+            )
+        tricks = _tricks(fields["raspasy"], header, problems, locs)
+        locs["tricks"] = fields["raspasy"].loc
+        if len(problems) != before or tricks is None:
+            return None
+        return Raspasy(tricks, dealer, note, node.loc, locs)
+    for need in ("declarer", "contract"):
+        if need not in fields:
+            problems.add(
+                node.loc,
+                f"a deal needs {need!r} (or 'raspasy:')",
+                "e.g. declarer: Anna, contract: 6♠, defenders: {Boris: whist, Vera: pass}",
+            )
+    if len(problems) != before:
+        return None
+    declarer = _player(fields["declarer"], header, problems, "declarer")
+    locs["declarer"] = fields["declarer"].loc
+    cnode = fields["contract"]
+    contract = None
+    try:
+        contract = Contract.parse(cnode.text if cnode.kind == "scalar" else "")
+    except ValueError as e:
+        problems.add(cnode.loc, str(e))
+    locs["contract"] = cnode.loc
+    calls: dict[str, Call] = {}
+    if "defenders" in fields:
+        dn = fields["defenders"]
+        locs["calls"] = dn.loc
+        if dn.kind != "map":
+            problems.add(dn.loc, "defenders: expected a mapping like {Boris: whist, Vera: pass}")
+        else:
+            for k, v in dn.pairs:
+                who = _player(k, header, problems, "defender")
+                word = v.text.strip().lower() if v.kind == "scalar" else ""
+                call = CALL_SPELLINGS.get(word)
+                if call is None:
+                    problems.add(v.loc, f"unknown call {v.describe()}", "use whist, pass or half")
+                if who is not None and call is not None:
+                    if who in calls:
+                        problems.add(k.loc, f"{who} is named twice among the defenders")
+                    calls[who] = call
+                    locs[f"call:{who}"] = k.loc
+    elif contract is not None and not contract.is_misere:
+        locs["calls"] = node.loc
+    counts: dict[str, int] = {}
+    if "tricks" in fields:
+        locs["tricks"] = fields["tricks"].loc
+        counts = _tricks(fields["tricks"], header, problems, locs) or {}
+    if len(problems) != before or declarer is None or contract is None:
+        return None
+    return Play(declarer, contract, calls, counts, dealer, note, node.loc, locs)
+
+
+def _tricks(node: Node, header: Header, problems: Problems, locs: dict[str, Loc]) -> dict[str, int] | None:
+    if node.kind != "map":
+        problems.add(
+            node.loc, f"tricks: expected a mapping like {{Anna: 7, Boris: 2, Vera: 1}}, got {node.describe()}"
+        )
+        return None
+    out: dict[str, int] = {}
+    for k, v in node.pairs:
+        who = _player(k, header, problems, "tricks")
+        count = as_int(v, problems, f"tricks of {k.text}", low=0, high=10)
+        if who is not None and count is not None:
+            if who in out:
+                problems.add(k.loc, f"{who}'s tricks are given twice")
+            out[who] = count
+            locs[f"tricks:{who}"] = v.loc
+    return out

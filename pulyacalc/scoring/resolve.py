@@ -1,0 +1,317 @@
+"""The table: who deals, who sits out, who defends first, and whether a deal as written
+is allowed.  ``resolve`` turns a written deal into a ``Resolved`` one with every number
+scoring needs (tricks completed where the rules fix them), or reports located problems.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pulyacalc.convention.schema import Convention
+from pulyacalc.core.errors import Loc, Problems
+from pulyacalc.core.model import Call, Deal, Play, Raspasy
+from pulyacalc.core.seating import Seats
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    """A legal deal with all numbers scoring needs."""
+
+    deal: Deal
+    seats: Seats
+    #: "unplayed", "half", "played", "misere" or "raspasy"
+    kind: str
+    declarer: str = ""
+    level: int = 0
+    #: declarer's tricks
+    taken: int = 0
+    #: (first, second) defender
+    defenders: tuple[str, ...] = ()
+    whisters: tuple[str, ...] = ()
+    #: tricks per player: each whister's own tricks; on raspasy everyone's (dealer's talon)
+    tricks: tuple[tuple[str, int], ...] = ()
+
+
+def resolve(deal: Deal, seats: Seats, conv: Convention, problems: Problems) -> Resolved | None:
+    """Check one deal against the table and the convention; None if it is not allowed."""
+    before = len(problems)
+    if isinstance(deal, Raspasy):
+        result = _resolve_raspasy(deal, seats, conv, problems)
+    else:
+        result = _resolve_play(deal, seats, conv, problems)
+    if len(problems) == before:
+        return result
+    if deal.source:
+        _echo(deal, problems, before)
+    return None
+
+
+def _echo(deal: Deal, problems: Problems, before: int) -> None:
+    """A line-log deal carries its line: echo it under the rule problems, with a caret under
+    the word, or under the whole deal when the problem is about the deal as a whole (the
+    reader gives those parts the very Loc object of the deal)."""
+    from pulyacalc.core.errors import Problem
+
+    items = problems.items
+    line = deal.source
+    for i in range(before, len(items)):
+        p = items[i]
+        if p.source or p.loc.line != deal.loc.line or not p.loc.column:
+            continue
+        start = p.loc.column - 1
+        if p.loc is deal.loc:
+            width = len(line.split("#", 1)[0].rstrip()) - start
+        else:
+            end = start
+            while end < len(line) and not line[end].isspace() and line[end] not in ",#":
+                end += 1
+            width = end - start
+        items[i] = Problem(p.loc, p.message, p.hint, line, max(1, width), p.kind)
+
+
+def _where(deal: Deal, part: str) -> Loc:
+    return deal.locs.get(part, deal.loc)
+
+
+def _rule(problems: Problems, loc: Loc, message: str, hint: str = "") -> None:
+    problems.add(loc, message, hint, kind="rule")
+
+
+def _check_counts(deal: Deal, seats: Seats, problems: Problems) -> bool:
+    ok = True
+    for name, count in deal.tricks.items():
+        if name not in seats.players:
+            _rule(
+                problems,
+                _where(deal, f"tricks:{name}"),
+                f"tricks for {name!r}, who is not at the table",
+                f"players: {', '.join(seats.players)}",
+            )
+            ok = False
+        elif not 0 <= count <= 10:
+            _rule(
+                problems,
+                _where(deal, f"tricks:{name}"),
+                f"{name} cannot take {count} tricks",
+                "a count is 0..10",
+            )
+            ok = False
+    return ok
+
+
+def _resolve_raspasy(deal: Raspasy, seats: Seats, conv: Convention, problems: Problems) -> Resolved | None:
+    if not _check_counts(deal, seats, problems):
+        return None
+    out = seats.sits_out
+    for part in deal.locs:
+        if part.startswith("talon:") and part[6:] != out:
+            _rule(
+                problems,
+                deal.locs[part],
+                f"{part[6:]} plays this deal: only the 4-player dealer, who sits out, takes talon tricks",
+                f"the dealer is {out}" if out else "with 3 players nobody sits out; write 'pass' tricks",
+            )
+            return None
+    talon = 0
+    if out is not None:
+        talon = deal.tricks.get(out, 0)
+        if talon and not conv.raspasy_talon_to_dealer:
+            _rule(
+                problems,
+                _where(deal, f"tricks:{out}"),
+                f"{out} deals and sits out, and in this convention the talon takes no tricks",
+                "leave the dealer out of raspasy tricks",
+            )
+            return None
+        if talon > 2:
+            _rule(
+                problems,
+                _where(deal, f"tricks:{out}"),
+                f"{out} deals this deal and sits out: from the talon he can take at most 2 tricks, "
+                f"not {talon}",
+                f"the players are {', '.join(seats.active)}",
+            )
+            return None
+    missing = [p for p in seats.active if p not in deal.tricks]
+    if missing:
+        _rule(
+            problems,
+            _where(deal, "tricks"),
+            f"raspasy needs every player's tricks; missing {', '.join(missing)}",
+            f"{out} deals and sits out" if out else "",
+        )
+        return None
+    counts = [(p, deal.tricks[p]) for p in seats.active]
+    if out is not None and conv.raspasy_talon_to_dealer:
+        counts.append((out, talon))
+    total = sum(c for _, c in counts)
+    if total != 10:
+        _rule(
+            problems,
+            _where(deal, "tricks"),
+            f"raspasy tricks add up to {total}, not 10",
+            "check each player's count" + (f" and the dealer {out}'s talon tricks" if out else ""),
+        )
+        return None
+    return Resolved(deal, seats, "raspasy", tricks=tuple(counts))
+
+
+def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems) -> Resolved | None:
+    declarer = deal.declarer
+    if declarer == seats.sits_out:
+        _rule(
+            problems,
+            _where(deal, "declarer"),
+            f"{declarer} deals this deal and sits out: the 4-player dealer does not bid",
+            f"first hand is {seats.active[0]}; add 'dealer: NAME' if the rotation was different",
+        )
+        return None
+    if not _check_counts(deal, seats, problems):
+        return None
+    given_total = sum(deal.tricks.values())
+    if given_total > 10:
+        _rule(problems, _where(deal, "tricks"), f"tricks add up to {given_total}, more than 10")
+        return None
+    defenders = seats.after(declarer)
+    level = deal.contract.level
+    for name in deal.calls:
+        if name == seats.sits_out:
+            _rule(
+                problems,
+                _where(deal, f"call:{name}"),
+                f"{name} deals and sits out: the 4-player dealer does not whist or pass",
+            )
+            return None
+        if name == declarer:
+            _rule(problems, _where(deal, f"call:{name}"), f"{name} is the declarer and cannot also defend")
+            return None
+    if seats.sits_out is not None and seats.sits_out in deal.tricks and deal.tricks[seats.sits_out]:
+        _rule(
+            problems,
+            _where(deal, f"tricks:{seats.sits_out}"),
+            f"{seats.sits_out} deals and sits out: he takes no tricks",
+        )
+        return None
+
+    if deal.contract.is_misere:
+        if deal.calls:
+            _rule(
+                problems,
+                _where(deal, "calls"),
+                "a misère has no whist or pass from the defenders (K3.8.2)",
+                "write only the declarer's tricks, e.g. 'Vera misere 1'",
+            )
+            return None
+        if declarer not in deal.tricks:
+            _rule(
+                problems,
+                _where(deal, "tricks"),
+                f"the misère needs {declarer}'s tricks",
+                f"e.g. '{declarer} misere 0'",
+            )
+            return None
+        if len(deal.tricks) == 3 and given_total != 10:
+            _rule(problems, _where(deal, "tricks"), f"tricks add up to {given_total}, not 10")
+            return None
+        return Resolved(
+            deal, seats, "misere", declarer=declarer, taken=deal.tricks[declarer], defenders=defenders
+        )
+
+    missing = [d for d in defenders if d not in deal.calls]
+    if missing:
+        _rule(
+            problems,
+            _where(deal, "calls"),
+            f"{' and '.join(missing)} must whist, pass or go half-whist on {deal.contract}",
+            f"the defenders are {defenders[0]} (first) and {defenders[1]}",
+        )
+        return None
+    calls = tuple(deal.calls[d] for d in defenders)
+    whisters = tuple(d for d, c in zip(defenders, calls, strict=True) if c is Call.WHIST)
+
+    if Call.HALF in calls:
+        if level not in conv.half_whist_levels:
+            allowed = ", ".join(str(x) for x in sorted(conv.half_whist_levels)) or "no contract"
+            _rule(
+                problems,
+                _where(deal, f"call:{defenders[calls.index(Call.HALF)]}"),
+                f"half-whist is not allowed on {deal.contract} (K3.8.7)",
+                f"allowed on {allowed}",
+            )
+            return None
+        if calls != (Call.PASS, Call.HALF):
+            first = defenders[0]
+            _rule(
+                problems,
+                _where(deal, f"call:{defenders[calls.index(Call.HALF)]}"),
+                "only the second defender may go half-whist, after the first defender passed (K3.8.7)",
+                f"the first defender here is {first}",
+            )
+            return None
+        if deal.tricks:
+            _rule(problems, _where(deal, "tricks"), "a half-whisted contract is not played: no tricks")
+            return None
+        return Resolved(
+            deal, seats, "half", declarer=declarer, level=level, defenders=defenders, whisters=(defenders[1],)
+        )
+
+    if not whisters:
+        if deal.tricks:
+            _rule(
+                problems,
+                _where(deal, "tricks"),
+                f"both defenders passed: {deal.contract} is not played, so no tricks are written",
+                "drop the trick counts, or mark who whisted",
+            )
+            return None
+        return Resolved(deal, seats, "unplayed", declarer=declarer, level=level, defenders=defenders)
+
+    if declarer not in deal.tricks:
+        _rule(
+            problems,
+            _where(deal, "tricks"),
+            f"the declarer {declarer}'s tricks are missing",
+            f"e.g. '{declarer} {deal.contract} {level}'",
+        )
+        return None
+    taken = deal.tricks[declarer]
+    if len(deal.tricks) == 3 and given_total != 10:
+        _rule(
+            problems,
+            _where(deal, "tricks"),
+            f"tricks add up to {given_total}, not 10",
+            "each trick is taken by exactly one player",
+        )
+        return None
+    own: dict[str, int] = {}
+    if len(whisters) == 2:
+        a, b = whisters
+        if a in deal.tricks and b in deal.tricks:
+            own = {a: deal.tricks[a], b: deal.tricks[b]}
+        elif a in deal.tricks or b in deal.tricks:
+            known = a if a in deal.tricks else b
+            other = b if known == a else a
+            own = {known: deal.tricks[known], other: 10 - taken - deal.tricks[known]}
+        elif taken == 10:
+            own = {a: 0, b: 0}
+        else:
+            _rule(
+                problems,
+                _where(deal, "tricks"),
+                f"both whisted: give each whister's tricks ({a} and {b})",
+                f"they took {10 - taken} between them",
+            )
+            return None
+    else:
+        own = {whisters[0]: 10 - taken}
+    return Resolved(
+        deal,
+        seats,
+        "played",
+        declarer=declarer,
+        level=level,
+        taken=taken,
+        defenders=defenders,
+        whisters=whisters,
+        tricks=tuple((w, own[w]) for w in whisters),
+    )
