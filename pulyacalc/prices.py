@@ -21,6 +21,7 @@ from pulyacalc.convention.schema import LEVELS, Convention
 from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.errors import Problems
 from pulyacalc.core.model import Call, Contract, Deal, Header, Play, Raspasy, Suit
+from pulyacalc.core.sheet import SheetView
 from pulyacalc.scoring.fold import Scorer
 from pulyacalc.scoring.settlement import settle
 
@@ -56,10 +57,13 @@ def price_of(conv: Convention, players: int, deal: Deal) -> dict[str, Amount]:
     roles = _roles(players)
     header = Header(roles, dealer=roles[-1], pool=conv.pool_target)
     problems = Problems()
-    scorer = Scorer(header, conv, problems)
-    for p in roles:
-        scorer.sheet.pool[p] = scorer.target
-    base = settle(scorer.sheet.view(), conv, scorer.target, "exact")
+    target = conv.pool_target
+    zero = dict.fromkeys(roles, 0)
+    finished = SheetView(
+        roles, dict.fromkeys(roles, target), zero, {p: {q: 0 for q in roles if q != p} for p in roles}
+    )
+    scorer = Scorer(header, conv, problems, start=finished)
+    base = settle(finished, conv, scorer.target, "exact")
     result = scorer.feed(deal)
     problems.raise_if_any()
     assert result is not None

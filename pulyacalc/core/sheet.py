@@ -35,11 +35,17 @@ class SheetView:
 class Sheet:
     """The running totals the paper keeps («нарастающим итогом»)."""
 
-    def __init__(self, players: tuple[str, ...]) -> None:
+    def __init__(self, players: tuple[str, ...], start: SheetView | None = None) -> None:
+        """An empty sheet, or a copy of ``start`` (a pulya taken up where the paper is)."""
         self.players = players
         self.pool: dict[str, Amount] = dict.fromkeys(players, 0)
         self.mountain: dict[str, Amount] = dict.fromkeys(players, 0)
         self.whists: dict[str, dict[str, Amount]] = {p: {q: 0 for q in players if q != p} for p in players}
+        if start is not None:
+            self.pool.update(start.pool)
+            self.mountain.update(start.mountain)
+            for p, row in start.whists.items():
+                self.whists[p].update(row)
 
     def apply(self, e: Entry) -> None:
         if e.area == POOL:

@@ -62,11 +62,18 @@ class Scorer:
     remembered: each one is checked, and reported at its own line.
     """
 
-    def __init__(self, header: Header, conv: Convention, problems: Problems | None = None) -> None:
+    def __init__(
+        self,
+        header: Header,
+        conv: Convention,
+        problems: Problems | None = None,
+        start: SheetView | None = None,
+    ) -> None:
+        """``start``: the paper the first deal is written on (empty by default)."""
         self.players = header.players
         self.conv = conv
         self.target = header.pool if header.pool is not None else conv.pool_target
-        self.sheet = Sheet(header.players)
+        self.sheet = Sheet(header.players, start)
         self.problems = problems if problems is not None else Problems()
         self.dealer = header.dealer if header.dealer is not None else header.players[-1]
         self.run = 0
