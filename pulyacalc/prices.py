@@ -58,10 +58,9 @@ def price_of(conv: Convention, players: int, deal: Deal) -> dict[str, Amount]:
     header = Header(roles, dealer=roles[-1], pool=conv.pool_target)
     problems = Problems()
     target = conv.pool_target
-    zero = dict.fromkeys(roles, 0)
-    finished = SheetView(
-        roles, dict.fromkeys(roles, target), zero, {p: {q: 0 for q in roles if q != p} for p in roles}
-    )
+    nothing: dict[str, Amount] = dict.fromkeys(roles, 0)
+    whists: dict[str, dict[str, Amount]] = {p: {q: 0 for q in roles if q != p} for p in roles}
+    finished = SheetView(roles, dict.fromkeys(roles, target), nothing, whists)
     scorer = Scorer(header, conv, problems, start=finished)
     base = settle(finished, conv, scorer.target, "exact")
     result = scorer.feed(deal)
