@@ -1,0 +1,66 @@
+"""Closed sets of the domain as ``Literal`` types: ``mypy --strict`` rejects a mistyped kind
+at no start-up cost (they are plain strings at run time, and JSON keeps them as they are).
+
+Each set is written once, here; code that needs the values at run time (to check a
+convention's choice, say) takes them with ``typing.get_args``.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+#: what a deal was, once resolved (RULES.md §2)
+DealKind = Literal["unplayed", "half", "played", "misere", "raspasy"]
+
+#: where an entry is written on the paper
+Area = Literal["pool", "mountain", "whists"]
+
+#: the rules that write entries (core/rulebook.py ties each to RULES.md and the Code)
+RuleId = Literal[
+    "unplayed",
+    "half-whist",
+    "made",
+    "remise",
+    "whists",
+    "consolation",
+    "gentleman",
+    "dealer-consolation",
+    "shortfall",
+    "misere-made",
+    "misere-remise",
+    "raspasy-mountain",
+    "raspasy-whists",
+    "zero-trick",
+    "pool",
+    "help",
+    "help-whists",
+    "written-off",
+]
+
+#: "read": the input cannot be read (syntax, spelling, types); "rule": it reads but is not allowed
+ProblemKind = Literal["read", "rule"]
+
+#: what ``check`` calls a finding (docs/commands.md); a problem's code is set where it is found
+FindingCode = Literal[
+    "read",
+    "rule",
+    "dealer-in-play",
+    "after-finish",
+    "raspasy-exit",
+    "shortfall-forbidden",
+    "pool-target",
+    "strange-override",
+    "sheet-players",
+    "sheet-cell",
+    "sheet-running",
+    "parting-deal",
+]
+
+#: settlement rounding (RULES.md §3)
+Rounding = Literal["exact", "kodeks", "nearest"]
+
+#: the two log syntaxes
+LogFormat = Literal["yaml", "lines"]
+
+#: a composed YAML node (yamlsource)
+NodeKind = Literal["scalar", "seq", "map"]
