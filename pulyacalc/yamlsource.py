@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import yaml
 
 from pulyacalc.core.errors import Loc, Problems, ReadError
+from pulyacalc.core.kinds import NodeKind
 
 #: Refuse YAML documents larger than this (line logs stream and have no limit).
 MAX_YAML_BYTES = 20 * 1024 * 1024
@@ -39,7 +40,7 @@ _PLAIN_TAGS = {
 class Node:
     """A YAML node with its place: ``kind`` is "scalar", "seq" or "map"."""
 
-    kind: str
+    kind: NodeKind
     loc: Loc
     text: str = ""
     items: tuple[Node, ...] = ()
