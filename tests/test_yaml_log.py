@@ -180,3 +180,39 @@ def test_unknown_key_in_a_deal_suggests_the_right_one(tmp_path: Path) -> None:
     res = score(tmp_path, t)
     assert res.exit_code == 1
     assert "evening.yaml:4:5: unknown key 'contrakt' in a deal; did you mean 'contract'?" in res.stderr
+
+
+CONTRACT_WORDING = [
+    # what `contract:` says, and the message: the same parser and wording as a deal line
+    ("6x", "unknown suit 'x' in '6x'; suits: ♠ ♣ ♦ ♥ NT, s c d h, п т б ч БК"),
+    ("6sx", "unknown suit 'sx' in '6sx'; did you mean 6s? suits: ♠ ♣ ♦ ♥ NT"),
+    ("5♠", "no contract '5♠': the level is 6, 7, 8, 9 or 10"),
+    ("7", "the contract '7' needs a suit; e.g. 7♠, 7s or 7NT"),
+    ("mizre", "'mizre' is not a contract; did you mean 'mizer'? a contract is like 6♠, 7NT or misere"),
+]
+
+
+def test_contract_messages_are_the_line_formats(tmp_path: Path) -> None:
+    """One contract parser (core/model.Contract.parse): a YAML `contract:` is refused with
+    the message and hint a deal line gets for the same word."""
+    for word, message in CONTRACT_WORDING:
+        t = f"players: [Anna, Boris, Vera]\ndeals:\n  - declarer: Anna\n    contract: '{word}'\n"
+        res = score(tmp_path, t)
+        assert_refused(res, [(4, message)])
+        assert "evening.yaml:4:15: " in res.stderr, res.stderr
+
+
+def test_contract_spellings_with_spaces_and_emoji(tmp_path: Path) -> None:
+    """`10 hearts`, `6 пик` and `6♦️` (an emoji variation selector) read as in a deal line."""
+    t = (
+        "players: [Anna, Boris, Vera]\ndeals:\n"
+        "  - {declarer: Anna, contract: 10 hearts, defenders: {Boris: pass, Vera: pass}}\n"
+        "  - {declarer: Boris, contract: 6 пик, defenders: {Vera: pass, Anna: pass}}\n"
+        "  - {declarer: Vera, contract: 6♦️, defenders: {Anna: pass, Boris: pass}}\n"
+    )
+    res = score(tmp_path, t, "-f", "json")
+    assert res.exit_code == 0, res.output
+    from pulyacalc.logs.read import read_text
+
+    log = read_text(t, "evening.yaml")
+    assert [str(d.contract) for d in log.deals] == ["10♥", "6♠", "6♦"]  # type: ignore[union-attr]

@@ -9,7 +9,6 @@ allowed is decided by :mod:`pulyacalc.table`, what it is worth by :mod:`pulyacal
 from __future__ import annotations
 
 import enum
-import re
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Union
@@ -91,7 +90,23 @@ SUIT_SPELLINGS: dict[str, Suit] = {
 
 MISERE_SPELLINGS = frozenset({"misere", "misère", "mise\u0300re", "мизер", "miser", "mis", "мизэр", "mizer"})
 
-_CONTRACT_RE = re.compile(r"^(10|[6-9])\s*(.+)$")
+#: how the messages list the suits
+SUITS_HINT = "suits: ♠ ♣ ♦ ♥ NT, s c d h, п т б ч БК"
+_LEVELS = ("6", "7", "8", "9", "10")
+
+
+class ContractError(ValueError):
+    """A written word that is not a contract: ``message`` and ``hint`` for a person.
+
+    ``levelled``: the word starts with a digit, so it was meant as a contract (a line
+    reader reports any other word as an unknown call, since a call may stand there).
+    """
+
+    def __init__(self, message: str, hint: str = "", *, levelled: bool) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+        self.levelled = levelled
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,25 +126,21 @@ class Contract:
 
     @classmethod
     def parse(cls, text: str) -> Contract:
-        """Parse ``6♠``, ``6s``, ``7NT``, ``8бк``, ``10 hearts``, ``misere``, ``мизер``…
+        """Parse ``6♠``, ``6s``, ``7NT``, ``8бк``, ``10 hearts``, ``6 пик``, ``misere``, ``мизер``…
 
-        Raises ``ValueError`` with a message a person can act on.
+        The one contract parser of every log format: a look-up in ``CONTRACT_SPELLINGS``,
+        first of the word as written (lower case), then of its normal form
+        (:func:`contract_key`).  Raises :class:`ContractError` with a message a person can
+        act on.
         """
-        word = text.strip().lower()
-        if word in MISERE_SPELLINGS:
-            return cls.misere()
-        m = _CONTRACT_RE.match(word)
-        if not m:
-            if re.match(r"^\d+", word):
-                raise ValueError(f"no contract {text.strip()!r}: the level is 6, 7, 8, 9 or 10")
-            raise ValueError(f"{text.strip()!r} is not a contract (like 6♠, 7NT or misere)")
-        suit = SUIT_SPELLINGS.get(m.group(2).strip())
-        if suit is None:
-            raise ValueError(
-                f"unknown suit {m.group(2).strip()!r} in {text.strip()!r}: "
-                "use ♠ ♣ ♦ ♥ NT, s c d h, or п т б ч БК"
-            )
-        return cls(int(m.group(1)), suit)
+        found = CONTRACT_SPELLINGS.get(text.strip().lower())
+        if found is not None:
+            return found
+        key = contract_key(text)
+        found = CONTRACT_SPELLINGS.get(key)
+        if found is not None:
+            return found
+        raise _contract_error(text.strip(), key)
 
     def __str__(self) -> str:
         if self.is_misere:
@@ -141,6 +152,60 @@ class Contract:
     def rank(self) -> float:
         """Position in the bidding: misère sits between the eights and the nines."""
         return 8.5 if self.is_misere else float(self.level)
+
+
+#: every contract spelling (lower case, without spaces) → the contract: each suit spelling
+#: after each level, and every spelling of misère.  The readers' fast path is one look-up.
+CONTRACT_SPELLINGS: dict[str, Contract] = {
+    **{
+        f"{level}{word}": Contract(level, suit)
+        for level in range(6, 11)
+        for word, suit in SUIT_SPELLINGS.items()
+    },
+    **{word: Contract.misere() for word in MISERE_SPELLINGS},
+}
+
+
+def contract_key(word: str) -> str:
+    """A written contract in the form of ``CONTRACT_SPELLINGS``' keys: Unicode NFC, no
+    emoji variation selectors (``6♦️``), lower case, no spaces (``10 hearts``, ``6 пик``)."""
+    import unicodedata
+
+    norm = unicodedata.normalize("NFC", word).replace("\ufe0f", "").replace("\ufe0e", "")
+    return "".join(norm.lower().split())
+
+
+def _contract_error(word: str, key: str) -> ContractError:
+    """What is wrong with ``word`` (``key``: its normal form), which is not a contract."""
+    if not key or key[0] not in "0123456789":
+        close = _close(key, sorted(MISERE_SPELLINGS))
+        return ContractError(
+            f"{word!r} is not a contract",
+            (f"did you mean {close!r}? " if close else "") + "a contract is like 6♠, 7NT or misere",
+            levelled=False,
+        )
+    digits = "".join(c for c in key[:2] if c in "0123456789")
+    suit = key[len(digits) :]
+    if digits not in _LEVELS:
+        return ContractError(f"no contract {word!r}: the level is 6, 7, 8, 9 or 10", levelled=True)
+    if not suit:
+        return ContractError(
+            f"the contract {word!r} needs a suit", f"e.g. {digits}♠, {digits}s or {digits}NT", levelled=True
+        )
+    close = _close(suit, list(SUIT_SPELLINGS))
+    return ContractError(
+        f"unknown suit {suit!r} in {word!r}",
+        (f"did you mean {digits}{close}? " if close else "") + SUITS_HINT,
+        levelled=True,
+    )
+
+
+def _close(word: str, options: list[str]) -> str | None:
+    """The nearest of ``options`` to a misspelt ``word`` (the error path only)."""
+    import difflib
+
+    found = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
+    return found[0] if found else None
 
 
 class Call(enum.Enum):

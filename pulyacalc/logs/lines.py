@@ -26,23 +26,24 @@ successful parses are remembered: a bad line is read, and reported, every time.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from pulyacalc.core.errors import Loc, Problem, Problems
 from pulyacalc.core.model import (
     CALL_SPELLINGS,
+    CONTRACT_SPELLINGS,
     MISERE_SPELLINGS,
-    SUIT_SPELLINGS,
     Call,
     Contract,
+    ContractError,
     Deal,
     Header,
     Log,
     Play,
     Raspasy,
     Unreadable,
+    contract_key,
 )
 from pulyacalc.logs.header import HEADER_KEYS, HeaderBuilder, match_player
 from pulyacalc.yamlsource import MAX_LINE_CHARS, Node
@@ -67,11 +68,6 @@ HEADER_ALIASES: dict[str, str] = {
     "округление": "rounding",
 }
 
-#: every contract spelling without spaces, lower case → Contract (the fast path)
-CONTRACTS: dict[str, Contract] = {
-    **{f"{level}{suit}": Contract(level, s) for level in range(6, 11) for suit, s in SUIT_SPELLINGS.items()},
-    **{word: Contract.misere() for word in MISERE_SPELLINGS},
-}
 _DIGITS = frozenset("0123456789")
 #: distinct deal texts the line reader remembers (``_deals``): logs repeat a few thousand
 #: lines, so this many is plenty, and the cache is emptied when full, so that memory stays
@@ -561,7 +557,7 @@ def _clauses(
             talon_at.append(word_at)
             locs[f"talon:{who}"] = word_at
         else:
-            parsed = CONTRACTS.get(low)
+            parsed = CONTRACT_SPELLINGS.get(low)
             if parsed is None:
                 parsed = _contract_slow(word, word_at, end - word_at, err)
                 if parsed is None:
@@ -641,35 +637,15 @@ def _names(word: str, players: tuple[str, ...]) -> bool:
 
 
 def _contract_slow(word: str, word_at: int, width: int, err: Callable[..., None]) -> Contract | None:
-    """The error path (and rare spellings): normalise Unicode, then explain what is wrong."""
-    norm = unicodedata.normalize("NFC", word).replace("\ufe0f", "").replace("\ufe0e", "").lower()
-    found = CONTRACTS.get(norm)
-    if found is not None:
-        return found
-    low = norm
-    if low and low[0] in _DIGITS:
-        digits = "".join(c for c in low[:2] if c in _DIGITS)
-        suit = low[len(digits) :]
-        if digits not in ("6", "7", "8", "9", "10"):
-            err(word_at, f"no contract {word!r}: the level is 6, 7, 8, 9 or 10", width=width)
-        elif not suit:
-            err(
-                word_at,
-                f"the contract {word!r} needs a suit",
-                f"e.g. {digits}♠, {digits}s or {digits}NT",
-                width=width,
-            )
-        else:
-            close = _close(suit, list(SUIT_SPELLINGS))
-            err(
-                word_at,
-                f"unknown suit {suit!r} in {word!r}",
-                (f"did you mean {digits}{close}? " if close else "")
-                + "suits: ♠ ♣ ♦ ♥ NT, s c d h, п т б ч БК",
-                width=width,
-            )
-        return None
-    close = _close(low, [*CALL_SPELLINGS, *MISERE_SPELLINGS, *TALON_WORDS])
+    """The error path (and rare spellings): the one contract parser (``Contract.parse``)
+    says what is wrong with a word meant as a contract; any other word is an unknown call."""
+    try:
+        return Contract.parse(word)
+    except ContractError as e:
+        if e.levelled:
+            err(word_at, e.message, e.hint, width=width)
+            return None
+    close = _close(contract_key(word), [*CALL_SPELLINGS, *MISERE_SPELLINGS, *TALON_WORDS])
     err(
         word_at,
         f"unknown call {word!r}",

@@ -23,7 +23,16 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from pulyacalc.core.errors import Loc, Problem, ReadError
-from pulyacalc.core.model import Deal, Header, Log, Play, Raspasy, Unreadable, first_dealer
+from pulyacalc.core.model import (
+    CONTRACT_SPELLINGS,
+    Deal,
+    Header,
+    Log,
+    Play,
+    Raspasy,
+    Unreadable,
+    first_dealer,
+)
 from pulyacalc.yamlsource import Node
 
 _PLAIN_YAML = re.compile(r"^[^\W\d][\w.\-]*$")
@@ -170,7 +179,8 @@ def yaml_scalar(text: str) -> str:
     """A string as a YAML scalar: plain when that reads back as the same string."""
     if _PLAIN_YAML.match(text) and text.lower() not in _YAML_WORDS:
         return text
-    if re.match(r"^(10|[6-9])(♠|♣|♦|♥|NT)$", text):
+    found = CONTRACT_SPELLINGS.get(text.lower())
+    if found is not None and str(found) == text:  # a contract as it prints: 6♠, 10NT
         return text
     return json.dumps(text, ensure_ascii=False)
 

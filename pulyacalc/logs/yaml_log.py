@@ -9,7 +9,18 @@ import difflib
 from typing import Any
 
 from pulyacalc.core.errors import Loc, Problems, ReadError
-from pulyacalc.core.model import CALL_SPELLINGS, Call, Contract, Deal, Header, Log, Play, Raspasy, Unreadable
+from pulyacalc.core.model import (
+    CALL_SPELLINGS,
+    Call,
+    Contract,
+    ContractError,
+    Deal,
+    Header,
+    Log,
+    Play,
+    Raspasy,
+    Unreadable,
+)
 from pulyacalc.logs.header import HEADER_KEYS, HeaderBuilder, match_player
 from pulyacalc.logs.lines import parse_deal_line
 from pulyacalc.yamlsource import MAX_YAML_BYTES, Node, as_int, as_str, parse_yaml
@@ -134,8 +145,8 @@ def parse_deal(node: Node, header: Header, problems: Problems) -> Deal | None:
     contract = None
     try:
         contract = Contract.parse(cnode.text if cnode.kind == "scalar" else "")
-    except ValueError as e:
-        problems.add(cnode.loc, str(e))
+    except ContractError as e:
+        problems.add(cnode.loc, e.message, e.hint)
     locs["contract"] = cnode.loc
     calls: dict[str, Call] = {}
     if "defenders" in fields:
