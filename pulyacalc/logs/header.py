@@ -1,9 +1,25 @@
-"""The header every input shares: players, dealer, convention, pool, rounding, overrides."""
+"""The header every input shares: players, dealer, convention, pool, rounding, and the
+convention keys a log overrides — read the same way from a YAML log, a line log and a
+paper sheet, so that the same mistake gets the same message at the same place in all three.
+
+This is the one place for a header key.  A new header key is one row of :data:`HEADER`
+(its key, which is also its ``Header`` field, its other spellings, how its value is read
+and checked, what it means, its default) plus its test; everything else is derived from
+the rows: ``HEADER_KEYS``, the spellings a line log accepts (``HEADER_ALIASES``), the
+top-level keys of a YAML log (``LOG_KEYS``) and of a sheet (``SHEET_KEYS``), and the order
+the writers put them in (:func:`header_values`).
+
+:class:`HeaderBuilder` collects the keys as a reader meets them (``add``, ``override``,
+``overrides_node``) and checks them in ``build``; :func:`read_top` reads the top-level
+mapping of a YAML log or sheet into one.
+"""
 
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
 
 from pulyacalc.convention.load import load
 from pulyacalc.convention.schema import ROUNDINGS, SCHEMA, Convention
@@ -11,7 +27,105 @@ from pulyacalc.core.errors import Loc, Problems
 from pulyacalc.core.model import Header
 from pulyacalc.yamlsource import Node, as_int, as_str, words
 
-HEADER_KEYS = ("players", "dealer", "convention", "pool", "rounding")
+
+@dataclass(frozen=True, slots=True)
+class HeaderKey:
+    """One header key: a row of :data:`HEADER`."""
+
+    #: the key as written in canonical logs, and the ``Header`` field it fills
+    key: str
+    #: other spellings (Russian), matched ignoring case like the key itself
+    aliases: tuple[str, ...]
+    #: the value from its node, or None when it was refused (the problem is reported)
+    read: Callable[[Node, HeaderBuilder], Any]
+    #: one line: what the key says
+    meaning: str
+    #: the value when the key is not written (the writers leave a default out)
+    default: Any = None
+
+
+def _players(node: Node, b: HeaderBuilder) -> tuple[str, ...] | None:
+    """3 or 4 names, clockwise, each once, none starting with a digit."""
+    p = b.problems
+    names = words(node)
+    players = tuple(n for n, _ in names)
+    ok = True
+    if len(players) not in (3, 4):
+        p.add(
+            node.loc,
+            f"Preferans is played by 3 or 4 players, {b.doc} names {len(players)}",
+            "list the players clockwise, e.g. 'players: Anna Boris Vera'",
+        )
+        ok = False
+    seen: set[str] = set()
+    for name, loc in names:
+        if name.casefold() in seen:
+            p.add(loc, f"player {name!r} is listed twice")
+            ok = False
+        seen.add(name.casefold())
+        if name[:1].isdigit() or not name:
+            p.add(loc, f"a player's name cannot start with a digit: {name!r}")
+            ok = False
+    return players if ok else None
+
+
+def _dealer(node: Node, b: HeaderBuilder) -> str | None:
+    text = as_str(node, b.problems, "dealer")
+    if text is None:
+        return None
+    dealer, hint = match_player(text, b.players)
+    if dealer is None:
+        b.problems.add(node.loc, f"the dealer {text!r} is not a player", hint)
+    return dealer
+
+
+def _convention(node: Node, b: HeaderBuilder) -> str | None:
+    return as_str(node, b.problems, "convention")
+
+
+def _pool(node: Node, b: HeaderBuilder) -> int | None:
+    return as_int(node, b.problems, "pool (the target)", low=1, high=100_000)
+
+
+def _rounding(node: Node, b: HeaderBuilder) -> str | None:
+    text = node.text.strip() if node.kind == "scalar" else ""
+    if text not in ROUNDINGS:
+        b.problems.add(node.loc, f"rounding: expected one of {', '.join(ROUNDINGS)}, got {node.describe()}")
+        return None
+    return text
+
+
+#: every header key, in the order the writers put them (``players`` first: the others
+#: are checked against it)
+HEADER: tuple[HeaderKey, ...] = (
+    HeaderKey("players", ("игроки",), _players, "who plays: 3 or 4 names, clockwise"),
+    HeaderKey(
+        "dealer",
+        ("сдаёт", "сдает", "сдающий"),
+        _dealer,
+        "who deals the first deal (by default the last player listed)",
+    ),
+    HeaderKey("convention", ("конвенция",), _convention, "a built-in convention or a YAML file", "sochi"),
+    HeaderKey("pool", ("пуля",), _pool, "the pool target, over the convention's"),
+    HeaderKey("rounding", ("округление",), _rounding, "how the settlement rounds, over the convention's"),
+)
+HEADER_KEYS = tuple(row.key for row in HEADER)
+#: every spelling of a header key, case-folded → the key
+HEADER_ALIASES: dict[str, str] = {
+    spelling.casefold(): row.key for row in HEADER for spelling in (row.key, *row.aliases)
+}
+#: the top-level keys of a YAML log and of a paper sheet
+LOG_KEYS = (*HEADER_KEYS, "deals", "overrides")
+SHEET_KEYS = (*HEADER_KEYS, "sheet", "running", "overrides")
+
+
+def header_values(header: Header) -> Iterator[tuple[str, Any]]:
+    """The header keys a canonical log writes after ``players``, in :data:`HEADER`'s
+    order: those with a value other than their default, or written in the log."""
+    for row in HEADER[1:]:
+        value = getattr(header, row.key)
+        if value is not None and (value != row.default or row.key in header.locs):
+            yield row.key, value
 
 
 def match_player(word: str, players: tuple[str, ...]) -> tuple[str | None, str]:
@@ -38,101 +152,111 @@ def match_player(word: str, players: tuple[str, ...]) -> tuple[str | None, str]:
 
 @dataclass
 class HeaderBuilder:
-    """Collects header keys from either format and checks them."""
+    """Collects the header keys of one input as its reader meets them, and checks them
+    (``build``).  ``doc`` names the input in messages: "the log" or "the sheet"."""
 
     file: str
     problems: Problems
+    doc: str = "the log"
+    #: header key → (its value, where the key was written)
+    values: dict[str, tuple[Node, Loc]] = field(default_factory=dict)
+    #: convention keys set: (key, value, where the key was written, from ``overrides:``)
+    overrides: list[tuple[str, Node, Loc, bool]] = field(default_factory=list)
+    #: the players, once ``build`` has read them (the other keys are checked against them)
+    players: tuple[str, ...] = ()
 
-    def build(
-        self,
-        values: dict[str, tuple[Node, Loc]],
-        overrides: list[tuple[str, Node]],
-        first_loc: Loc,
-        *,
-        key_locs: dict[str, Loc] | None = None,
-        overrides_mapping: bool = False,
-    ) -> Header | None:
-        """Check the header keys.  ``overrides`` are convention keys the log sets: header
-        lines of a line log, or the ``overrides:`` mapping of a YAML log
-        (``overrides_mapping``), located at ``key_locs``."""
-        p = self.problems
-        locs = {k: loc for k, (_, loc) in values.items()}
-        if "players" not in values:
-            p.add(
-                first_loc,
-                "the log does not say who plays",
+    def add(self, word: str, key_loc: Loc, node: Node, *, source: str = "") -> bool:
+        """A header key in any of its spellings, with its value; False when ``word`` is not
+        a header key.  ``source``: the line to echo (line logs)."""
+        key = HEADER_ALIASES.get(word.casefold())
+        if key is None:
+            return False
+        if key in self.values:
+            self.problems.add(key_loc, f"header {word!r} is given twice", source=source, width=len(word))
+        self.values[key] = (node, key_loc)
+        return True
+
+    def override(self, key: str, key_loc: Loc, node: Node, *, in_mapping: bool) -> None:
+        """A convention key the input sets: a key of a YAML ``overrides:`` mapping
+        (``in_mapping``), or a header line of a line log.  Checked in ``build``."""
+        self.overrides.append((key, node, key_loc, in_mapping))
+
+    def overrides_node(self, node: Node) -> None:
+        """The value of a YAML ``overrides:`` key: a mapping of convention keys."""
+        if node.kind != "map":
+            self.problems.add(node.loc, "overrides: expected a mapping of convention keys")
+            return
+        for k, v in node.pairs:
+            self.override(k.text.strip(), k.loc, v, in_mapping=True)
+
+    def build(self) -> Header | None:
+        """The header, or None when it has no players to check the rest against (the
+        problems are reported; a header with other problems is still made)."""
+        if "players" not in self.values:
+            self.problems.add(
+                Loc(self.file, 1, 1),
+                f"{self.doc} does not say who plays",
                 "start with 'players: Anna Boris Vera' (3 or 4 names, clockwise)",
             )
             return None
-        pnode = values["players"][0]
-        names = words(pnode)
-        players = tuple(n for n, _ in names)
-        ok = True
-        if len(players) not in (3, 4):
-            p.add(
-                pnode.loc,
-                f"Preferans is played by 3 or 4 players, the log names {len(players)}",
-                "list the players clockwise, e.g. 'players: Anna Boris Vera'",
-            )
-            ok = False
-        seen: set[str] = set()
-        for name, loc in names:
-            if name.casefold() in seen:
-                p.add(loc, f"player {name!r} is listed twice")
-                ok = False
-            seen.add(name.casefold())
-            if name[:1].isdigit() or not name:
-                p.add(loc, f"a player's name cannot start with a digit: {name!r}")
-                ok = False
-        if not ok:
+        players = HEADER[0].read(self.values["players"][0], self)
+        if players is None:
             return None
-        dealer = None
-        if "dealer" in values:
-            node = values["dealer"][0]
-            text = as_str(node, p, "dealer")
-            if text is not None:
-                dealer, hint = match_player(text, players)
-                if dealer is None:
-                    p.add(node.loc, f"the dealer {text!r} is not a player", hint)
-        convention = "sochi"
-        if "convention" in values:
-            convention = as_str(values["convention"][0], p, "convention") or "sochi"
-        pool = None
-        if "pool" in values:
-            pool = as_int(values["pool"][0], p, "pool (the target)", low=1, high=100_000)
-        rounding = None
-        if "rounding" in values:
-            node = values["rounding"][0]
-            text = node.text.strip() if node.kind == "scalar" else ""
-            if text not in ROUNDINGS:
-                p.add(node.loc, f"rounding: expected one of {', '.join(ROUNDINGS)}, got {node.describe()}")
-            else:
-                rounding = text
-        known: list[tuple[str, Node]] = []
-        for key, node in overrides:
-            if key in SCHEMA or any(s.startswith(key + ".") for s in SCHEMA):
-                known.append((key, node))
-                continue
-            where = (key_locs or {}).get(key, node.loc)
-            if overrides_mapping:
-                close = difflib.get_close_matches(key, list(SCHEMA), n=1, cutoff=0.6)
-                p.add(
-                    where,
-                    f"unknown convention key {key!r} under overrides",
-                    (f"did you mean {close[0]!r}? " if close else "")
-                    + "convention keys are like 'whist.on_failure' (see conventions/sochi.yaml)",
-                )
-                continue
-            close = difflib.get_close_matches(key, [*HEADER_KEYS, *SCHEMA], n=1, cutoff=0.6)
-            p.add(
-                where,
-                f"unknown header key {key!r}",
+        self.players = players
+        fields: dict[str, Any] = {}
+        for row in HEADER[1:]:
+            value = row.read(self.values[row.key][0], self) if row.key in self.values else None
+            fields[row.key] = row.default if value is None else value
+        known = [
+            (key, node) for key, node, loc, in_mapping in self.overrides if self._known(key, loc, in_mapping)
+        ]
+        locs = {k: loc for k, (_, loc) in self.values.items()}
+        return Header(players, overrides=tuple(known), locs=locs, source=self.file, **fields)
+
+    def _known(self, key: str, loc: Loc, in_mapping: bool) -> bool:
+        """Is ``key`` a convention key (or a section of them)?  If not, say so at ``loc``."""
+        if key in SCHEMA or any(s.startswith(key + ".") for s in SCHEMA):
+            return True
+        if in_mapping:
+            close = difflib.get_close_matches(key, list(SCHEMA), n=1, cutoff=0.6)
+            self.problems.add(
+                loc,
+                f"unknown convention key {key!r} under overrides",
                 (f"did you mean {close[0]!r}? " if close else "")
-                + f"header keys: {', '.join(HEADER_KEYS)}, or a convention key like "
-                "'whist.on_failure'",
+                + "convention keys are like 'whist.on_failure' (see conventions/sochi.yaml)",
             )
-        overrides = known
-        return Header(players, dealer, convention, pool, rounding, tuple(overrides), locs, self.file)
+            return False
+        # a line log's header line: a header key mistyped, or a convention key
+        close = difflib.get_close_matches(key, [*HEADER_KEYS, *SCHEMA], n=1, cutoff=0.6)
+        self.problems.add(
+            loc,
+            f"unknown header key {key!r}",
+            (f"did you mean {close[0]!r}? " if close else "")
+            + f"header keys: {', '.join(HEADER_KEYS)}, or a convention key like 'whist.on_failure'",
+        )
+        return False
+
+
+def read_top(root: Node, builder: HeaderBuilder, allowed: tuple[str, ...]) -> dict[str, Node]:
+    """The top-level mapping of a YAML log or sheet (``allowed``: ``LOG_KEYS`` or
+    ``SHEET_KEYS``): header keys and ``overrides:`` go to ``builder``; the input's own
+    sections (``deals:``; ``sheet:``, ``running:``) are returned; any other key is refused
+    at the key."""
+    sections: dict[str, Node] = {}
+    for k, v in root.pairs:
+        key = k.text.strip()
+        if key in allowed and key not in HEADER_ALIASES and key != "overrides":
+            sections[key] = v
+        elif key == "overrides":
+            builder.overrides_node(v)
+        elif not builder.add(key, k.loc, v):
+            close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+            builder.problems.add(
+                k.loc,
+                f"unknown key {key!r} in {builder.doc}",
+                (f"did you mean {close[0]!r}? " if close else "") + f"allowed: {', '.join(allowed)}",
+            )
+    return sections
 
 
 def convention_for(header: Header, override: str | None = None) -> Convention:

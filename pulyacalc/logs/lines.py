@@ -45,7 +45,7 @@ from pulyacalc.core.model import (
     Unreadable,
     contract_key,
 )
-from pulyacalc.logs.header import HEADER_KEYS, HeaderBuilder, match_player
+from pulyacalc.logs.header import HEADER_ALIASES, HeaderBuilder, match_player
 from pulyacalc.yamlsource import MAX_LINE_CHARS, Node
 
 #: ``key: value`` (the key is a word, dotted for convention keys: ``whist.on_failure``)
@@ -56,17 +56,6 @@ _NUMBER_RE = re.compile(r"^\s*(\d+)(?:[.):]\s*|\s+)")
 RASPASY_WORDS = frozenset({"raspasy", "распасы", "распас", "распасовка", "rasp", "raspasovka"})
 TALON_WORDS = frozenset({"talon", "прикуп", "прикупа"})
 DEALER_WORDS = frozenset({"dealer", "сдаёт", "сдает", "сдающий", "сдавал"})
-#: header keys may also be written in Russian
-HEADER_ALIASES: dict[str, str] = {
-    **{k: k for k in HEADER_KEYS},
-    "игроки": "players",
-    "сдаёт": "dealer",
-    "сдает": "dealer",
-    "сдающий": "dealer",
-    "конвенция": "convention",
-    "пуля": "pool",
-    "округление": "rounding",
-}
 
 _DIGITS = frozenset("0123456789")
 #: distinct deal texts the line reader remembers (``_deals``): logs repeat a few thousand
@@ -98,9 +87,7 @@ def _is_header_key(key: str) -> bool:
 def parse_stream(lines: Iterable[str], file: str, problems: Problems) -> Log:
     """Read the header eagerly, then return a Log whose deals are read lazily."""
     it = iter(lines)
-    values: dict[str, tuple[Node, Loc]] = {}
-    overrides: list[tuple[str, Node]] = []
-    key_locs: dict[str, Loc] = {}
+    builder = HeaderBuilder(file, problems)
     header_lines: dict[int, str] = {}
     number = 0
     pending: tuple[int, str] | None = None
@@ -114,9 +101,9 @@ def parse_stream(lines: Iterable[str], file: str, problems: Problems) -> Log:
         if not text.strip():
             continue
         kv = header_key(text)
-        if kv is not None and not _is_header_key(kv[0]) and "players" in values:
+        if kv is not None and not _is_header_key(kv[0]) and "players" in builder.values:
             # 'Anna: 6♠ 7' is a deal whose first word is a player, not a header key
-            names = tuple(w for w in values["players"][0].text.replace(",", " ").strip("[] ").split())
+            names = tuple(w for w in builder.values["players"][0].text.replace(",", " ").strip("[] ").split())
             if match_player(kv[0], names)[0] is not None:
                 kv = None
         if kv is None:
@@ -126,15 +113,9 @@ def parse_stream(lines: Iterable[str], file: str, problems: Problems) -> Log:
         key, key_col, value, value_col = kv
         key_loc = Loc(file, number, key_col)
         node = _value_node(value, Loc(file, number, value_col), problems)
-        canonical = HEADER_ALIASES.get(key.casefold())
-        if canonical is not None:
-            if canonical in values:
-                problems.add(key_loc, f"header {key!r} is given twice", source=line, width=len(key))
-            values[canonical] = (node, key_loc)
-        else:
-            overrides.append((key, node))
-            key_locs[key] = key_loc
-    header = HeaderBuilder(file, problems).build(values, overrides, Loc(file, 1, 1), key_locs=key_locs)
+        if not builder.add(key, key_loc, node, source=line):
+            builder.override(key, key_loc, node, in_mapping=False)
+    header = builder.build()
     _echo_header(problems, before, header_lines)
     if header is None:
         problems.raise_if_any()

@@ -15,11 +15,10 @@ from pulyacalc.core.amounts import Amount
 from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, not_utf8
 from pulyacalc.core.model import Header
 from pulyacalc.core.sheet import SheetView
-from pulyacalc.logs.header import HEADER_KEYS, HeaderBuilder, match_player
+from pulyacalc.logs.header import SHEET_KEYS, HeaderBuilder, match_player, read_top
 from pulyacalc.logs.read import open_input
 from pulyacalc.yamlsource import Node, as_int, as_number, parse_yaml
 
-SHEET_KEYS = (*HEADER_KEYS, "sheet", "running", "overrides")
 ROW_KEYS = ("pool", "mountain", "whists")
 
 
@@ -66,28 +65,10 @@ def parse_sheet(text: str, file: str, *, max_bytes: int | None = None) -> PaperS
     root = parse_yaml(text, file, max_bytes=max_bytes or MAX_YAML_BYTES)
     if root.kind != "map":
         raise ReadError([Problem(root.loc, "a sheet is a mapping: players:, sheet:, …")])
-    values: dict[str, tuple[Node, Loc]] = {}
-    overrides: list[tuple[str, Node]] = []
-    sheet_node: Node | None = None
-    running_node: Node | None = None
-    for k, v in root.pairs:
-        key = k.text.strip()
-        if key == "sheet":
-            sheet_node = v
-        elif key == "running":
-            running_node = v
-        elif key in HEADER_KEYS:
-            values[key] = (v, k.loc)
-        elif key == "overrides" and v.kind == "map":
-            overrides.extend((ok.text.strip(), ov) for ok, ov in v.pairs)
-        else:
-            close = difflib.get_close_matches(key, SHEET_KEYS, n=1, cutoff=0.6)
-            p.add(
-                k.loc,
-                f"unknown key {key!r} in the sheet",
-                (f"did you mean {close[0]!r}? " if close else "") + f"allowed: {', '.join(SHEET_KEYS)}",
-            )
-    header = HeaderBuilder(file, p).build(values, overrides, Loc(file, 1, 1))
+    builder = HeaderBuilder(file, p, doc="the sheet")
+    sections = read_top(root, builder, SHEET_KEYS)
+    sheet_node, running_node = sections.get("sheet"), sections.get("running")
+    header = builder.build()
     if header is None or sheet_node is None:
         if sheet_node is None:
             p.add(

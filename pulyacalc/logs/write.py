@@ -33,6 +33,7 @@ from pulyacalc.core.model import (
     Unreadable,
     first_dealer,
 )
+from pulyacalc.logs.header import header_values
 from pulyacalc.yamlsource import Node
 
 _PLAIN_YAML = re.compile(r"^[^\W\d][\w.\-]*$")
@@ -80,22 +81,9 @@ def check_line_names(header: Header) -> None:
         )
 
 
-def _header_values(header: Header) -> Iterator[tuple[str, str | int]]:
-    """The header keys a canonical log writes after ``players``, in order: the ones the
-    log gave (the convention also when it is not the default)."""
-    if header.dealer is not None:
-        yield "dealer", header.dealer
-    if "convention" in header.locs or header.convention != "sochi":
-        yield "convention", header.convention
-    if header.pool is not None:
-        yield "pool", header.pool
-    if header.rounding is not None:
-        yield "rounding", header.rounding
-
-
 def header_lines(header: Header) -> Iterator[str]:
     yield f"players: {' '.join(header.players)}\n"
-    for key, value in _header_values(header):
+    for key, value in header_values(header):
         yield f"{key}: {value}\n"
     for key, node in _flat_overrides(header):
         yield f"{key}: {_line_value(node)}\n"
@@ -208,7 +196,7 @@ def write_yaml(log: Log) -> Iterator[str]:
     """The log in the canonical YAML layout, one line at a time."""
     header = log.header
     yield f"players: [{', '.join(yaml_scalar(p) for p in header.players)}]\n"
-    for key, value in _header_values(header):
+    for key, value in header_values(header):
         yield f"{key}: {yaml_scalar(value) if isinstance(value, str) else value}\n"
     flat = list(_flat_overrides(header))
     if flat:

@@ -21,11 +21,10 @@ from pulyacalc.core.model import (
     Raspasy,
     Unreadable,
 )
-from pulyacalc.logs.header import HEADER_KEYS, HeaderBuilder, match_player
+from pulyacalc.logs.header import LOG_KEYS, HeaderBuilder, match_player, read_top
 from pulyacalc.logs.lines import parse_deal_line
 from pulyacalc.yamlsource import MAX_YAML_BYTES, Node, as_int, as_str, parse_yaml
 
-LOG_KEYS = (*HEADER_KEYS, "deals", "overrides")
 DEAL_KEYS = ("declarer", "contract", "defenders", "tricks", "raspasy", "dealer", "note")
 
 
@@ -33,33 +32,9 @@ def parse(text: str, file: str, problems: Problems, *, max_bytes: int | None = N
     root = parse_yaml(text, file, max_bytes=max_bytes or MAX_YAML_BYTES)
     if root.kind != "map":
         raise ReadError([_p(root.loc, "a YAML log is a mapping: players:, deals:, …")])
-    values: dict[str, tuple[Node, Loc]] = {}
-    key_locs: dict[str, Loc] = {}
-    overrides: list[tuple[str, Node]] = []
-    deals_node: Node | None = None
-    for k, v in root.pairs:
-        key = k.text.strip()
-        if key == "deals":
-            deals_node = v
-        elif key in HEADER_KEYS:
-            values[key] = (v, k.loc)
-        elif key == "overrides":
-            if v.kind != "map":
-                problems.add(v.loc, "overrides: expected a mapping of convention keys")
-            else:
-                for ok, ov in v.pairs:
-                    overrides.append((ok.text.strip(), ov))
-                    key_locs[ok.text.strip()] = ok.loc
-        else:
-            close = difflib.get_close_matches(key, LOG_KEYS, n=1, cutoff=0.6)
-            problems.add(
-                k.loc,
-                f"unknown key {key!r} in the log",
-                (f"did you mean {close[0]!r}? " if close else "") + f"allowed: {', '.join(LOG_KEYS)}",
-            )
-    header = HeaderBuilder(file, problems).build(
-        values, overrides, Loc(file, 1, 1), key_locs=key_locs, overrides_mapping=True
-    )
+    builder = HeaderBuilder(file, problems)
+    deals_node = read_top(root, builder, LOG_KEYS).get("deals")
+    header = builder.build()
     if header is None:
         problems.raise_if_any()
         raise AssertionError("header problems were reported")
