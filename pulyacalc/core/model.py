@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Union
 
 from pulyacalc.core.errors import Loc
+from pulyacalc.core.kinds import Rounding
 
 
 class Suit(enum.Enum):
@@ -301,7 +302,7 @@ class Header:
     dealer: str | None = None
     convention: str = "sochi"
     pool: int | None = None
-    rounding: str | None = None
+    rounding: Rounding | None = None
     #: convention keys the log overrides: (dotted key, located YAML node) pairs
     overrides: tuple[tuple[str, Any], ...] = ()
     #: where each header key was written

@@ -19,11 +19,12 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from pulyacalc.convention.load import load
 from pulyacalc.convention.schema import ROUNDINGS, SCHEMA, Convention
 from pulyacalc.core.errors import Loc, Problems
+from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.model import Header
 from pulyacalc.yamlsource import Node, as_int, as_str, words
 
@@ -87,12 +88,12 @@ def _pool(node: Node, b: HeaderBuilder) -> int | None:
     return as_int(node, b.problems, "pool (the target)", low=1, high=100_000)
 
 
-def _rounding(node: Node, b: HeaderBuilder) -> str | None:
+def _rounding(node: Node, b: HeaderBuilder) -> Rounding | None:
     text = node.text.strip() if node.kind == "scalar" else ""
     if text not in ROUNDINGS:
         b.problems.add(node.loc, f"rounding: expected one of {', '.join(ROUNDINGS)}, got {node.describe()}")
         return None
-    return text
+    return cast(Rounding, text)
 
 
 #: every header key, in the order the writers put them (``players`` first: the others
