@@ -198,14 +198,19 @@ def _far(value: Fraction, known: list[Fraction]) -> bool:
 
 
 def strange(key: str, value: Any, conv: Convention) -> str:
-    """Why an overridden value is strange ('' if it is not)."""
+    """Why an overridden value is strange ('' if it is not).  What is compared follows the
+    key's parser: numbers, level tables of numbers, multipliers; words and flags never are."""
+    # imported here, not with the module's imports: only this check asks a parser's type
+    from pulyacalc.convention.schema import Int, Levels, Multipliers, Number
+
     spec = SCHEMA[key]
+    parse = spec.parse
     known = _builtin_values(spec.field)
-    if spec.kind in ("number", "posint"):
+    if isinstance(parse, (Int, Number)):
         nums = [Fraction(x) for x in known]
         if _far(Fraction(value), nums):
             return f"{num(value)} is far from the built-in conventions' {_list(nums)}"
-    elif spec.kind in ("levels", "levels_int"):
+    elif isinstance(parse, Levels) and isinstance(parse.item, (Int, Number)):
         table: Mapping[int, Any] = value
         for level in LEVELS:
             nums = [Fraction(k[level]) for k in known]
@@ -216,7 +221,7 @@ def strange(key: str, value: Any, conv: Convention) -> str:
         rising = all(all(k[a] <= k[b] for a, b in zip(LEVELS, LEVELS[1:], strict=False)) for k in known)
         if rising and any(table[a] > table[b] for a, b in zip(LEVELS, LEVELS[1:], strict=False)):
             return "a higher contract is worth less than a lower one"
-        if spec.kind == "levels_int":
+        if isinstance(parse.item, Int):  # a table of trick counts (whist.obligation)
             over = [lv for lv in LEVELS if table[lv] > 10 - lv]
             if over:
                 lv = over[0]
@@ -227,7 +232,7 @@ def strange(key: str, value: Any, conv: Convention) -> str:
             worse = [lv for lv in LEVELS if table[lv] > conv.remise_per_trick[lv]]
             if worse:
                 return f"on {worse[0]} a short whister would pay more than the declarer's remise"
-    elif spec.kind == "int_list":
+    elif isinstance(parse, Multipliers):
         seq = list(value)
         if any(a > b for a, b in zip(seq, seq[1:], strict=False)):
             return "the multipliers go down"

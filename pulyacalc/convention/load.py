@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from pulyacalc.convention.schema import LEVELS, SCHEMA, SECTIONS, TOP_KEYS, Convention, _parse
+from pulyacalc.convention.schema import LEVELS, SCHEMA, SECTIONS, TOP_KEYS, Convention
 from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, not_utf8
 from pulyacalc.yamlsource import Node, as_str, parse_yaml
 
@@ -164,7 +164,7 @@ def _build(layers: list[Node], path: Path) -> Convention:
         flat = _flatten(layer, p)
         for key, value in flat.items():
             layer_of[key] = index
-            if SCHEMA[key].kind.startswith("levels") and key in merged and value.kind == "map":
+            if SCHEMA[key].parse.per_level and key in merged and value.kind == "map":
                 # a level table overrides only the levels it names
                 old = {k.text.strip(): (k, v) for k, v in merged[key].pairs}
                 for k, v in value.pairs:
@@ -186,14 +186,9 @@ def _build(layers: list[Node], path: Path) -> Convention:
             )
             continue
         before = len(p)
-        value = _parse(spec, node, p, key)
+        value = spec.parse(node, p, key)
         # a level whose value was refused is not also reported as missing
-        if (
-            value is not None
-            and len(p) == before
-            and spec.kind.startswith("levels")
-            and set(value) != set(LEVELS)
-        ):
+        if value is not None and len(p) == before and spec.parse.per_level and set(value) != set(LEVELS):
             missing = [str(x) for x in LEVELS if x not in value]
             p.add(node.loc, f"{key}: every level 6..10 needs a value; missing {', '.join(missing)}")
         values[spec.field] = value

@@ -4,22 +4,44 @@ A convention file is YAML.  It may ``extends:`` a built-in name (``sochi``) or a
 file and override a few keys; a log may override keys too.  Unknown or mistyped keys and
 values of the wrong type are refused with ``FILE:LINE:`` and the allowed keys.
 
+Each key is one row of ``SCHEMA`` (beancount's ``OptDesc``): its name, the ``Convention``
+field it fills, the parser that reads it, what it means, the name Russian players use and
+where it comes from (a clause of the Code, ``K3.8.6``, or the house's own agreement).
+The parser carries everything the rest of the package needs to know about the value (a
+level table merges level by level, the choices of a closed set), so nothing switches on
+a kind string; ``docs/conventions.md`` is generated from the rows (convention/reference.py).
+
+A new key is a row here plus its ``Convention`` field, the rule that reads it, the
+built-ins' YAML and a test.  The choices of a key are ``Literal`` types, written once
+below (``Rounding`` lives in core/kinds.py because settlement and the log header share it).
+
 The scoring code reads these fields and never asks which convention it is.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar, Literal, get_args
 
 from pulyacalc.core.amounts import Amount
 from pulyacalc.core.errors import Problems
+from pulyacalc.core.kinds import Rounding
 from pulyacalc.yamlsource import Node, as_bool, as_int, as_number
 
 LEVELS = (6, 7, 8, 9, 10)
-ROUNDINGS = ("exact", "kodeks", "nearest")
+
+#: one whister and a passer, the contract failed: who writes what (K3.8.13, K3.8.14)
+WhistOnFailure = Literal["greedy", "gentleman"]
+#: raspasy written into the mountain (K3.7.2.1) or as whists (K3.7.2.2)
+RaspasyScoring = Literal["mountain", "whists"]
+#: two whisters short on a level: each for half the obligation, or the second defender (K3.8.6)
+TwoWhistersShortfall = Literal["split", "second"]
+#: the zero-trick bonus on raspasy: one trick's value, or a fixed number of pool points
+ZeroTrickBonus = Literal["trick"] | Amount
+
+ROUNDINGS: tuple[str, ...] = get_args(Rounding)
 
 
 @dataclass(frozen=True)
@@ -47,22 +69,22 @@ class Convention:
     # whist
     obligation: Mapping[int, int]
     shortfall_per_trick: Mapping[int, Amount]
-    two_whisters_shortfall: Mapping[int, str]
+    two_whisters_shortfall: Mapping[int, TwoWhistersShortfall]
     half_whist_levels: frozenset[int]
     shortfall_forbidden: frozenset[int]
-    whist_on_failure: str
+    whist_on_failure: WhistOnFailure
     consolation_by_passer: bool
     consolation_by_dealer: bool
     # raspasy
-    raspasy_scoring: str
+    raspasy_scoring: RaspasyScoring
     raspasy_trick_value: Amount
     raspasy_progression: tuple[int, ...]
     raspasy_amnesty: bool
-    raspasy_zero_trick_bonus: str | Amount
+    raspasy_zero_trick_bonus: ZeroTrickBonus
     raspasy_talon_to_dealer: bool
     raspasy_exit: tuple[int, ...]
     # settlement
-    rounding: str
+    rounding: str  # one of Rounding (typed so once evening.load_convention takes a Rounding)
 
     def progression(self, run: int) -> int:
         """Multiplier of the ``run``-th raspasy in a row (1-based); the last one repeats."""
@@ -89,15 +111,233 @@ class Convention:
         return out
 
 
-# -- the schema ---------------------------------------------------------------------------
+# -- parsers: each reads one value from its node and reports what is wrong ----------------
+
+
+class Parser:
+    """Reads a value from a node, adding located problems to ``p``; ``None`` when refused."""
+
+    #: a table by contract level: a later layer (a house file, a log) overrides only the
+    #: levels it names, and the merged table must name every level 6..10
+    per_level: ClassVar[bool] = False
+
+    def __call__(self, node: Node, p: Problems, what: str) -> Any:
+        raise NotImplementedError
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """The allowed words, when the value is one of a closed set."""
+        return ()
+
+    def describe(self) -> str:
+        """What a value looks like, for docs/conventions.md."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Int(Parser):
+    """A whole number in ``low..high`` (no upper bound when ``high`` is None)."""
+
+    low: int
+    high: int | None = None
+
+    def __call__(self, node: Node, p: Problems, what: str) -> int | None:
+        return as_int(node, p, what, low=self.low, high=self.high)
+
+    def describe(self) -> str:
+        return (
+            f"whole number {self.low}..{self.high}" if self.high is not None else f"whole number ≥ {self.low}"
+        )
+
+
+@dataclass(frozen=True)
+class Number(Parser):
+    """An exact number (``2``, ``0.5``, ``1/2``); not negative unless ``signed``."""
+
+    signed: bool = False
+
+    def __call__(self, node: Node, p: Problems, what: str) -> Amount | None:
+        n: Amount | None = as_number(node, p, what)
+        if n is not None and n < 0 and not self.signed:
+            p.add(node.loc, f"{what}: must not be negative")
+            return None
+        return n
+
+    def describe(self) -> str:
+        return "number" if self.signed else "number ≥ 0"
+
+
+@dataclass(frozen=True)
+class Flag(Parser):
+    """``true`` or ``false`` (``yes`` / ``no``, ``on`` / ``off``)."""
+
+    def __call__(self, node: Node, p: Problems, what: str) -> bool | None:
+        return as_bool(node, p, what)
+
+    def describe(self) -> str:
+        return "true / false"
+
+
+@dataclass(frozen=True)
+class Choice(Parser):
+    """One word of a ``Literal`` type; the choices are taken from the type, written once."""
+
+    literal: Any
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        return get_args(self.literal)
+
+    def __call__(self, node: Node, p: Problems, what: str) -> str | None:
+        text = node.text.strip() if node.kind == "scalar" else ""
+        if text not in self.choices:
+            p.add(node.loc, f"{what}: expected one of {', '.join(self.choices)}, got {node.describe()}")
+            return None
+        return text
+
+    def describe(self) -> str:
+        return " / ".join(self.choices)
+
+
+@dataclass(frozen=True)
+class TrickOrNumber(Parser):
+    """The word ``trick`` (one trick's value) or a number."""
+
+    def __call__(self, node: Node, p: Problems, what: str) -> ZeroTrickBonus | None:
+        if node.kind == "scalar" and node.text.strip() == "trick":
+            return "trick"
+        n: Amount | None = as_number(node, p, what + " ('trick' or a number)")
+        return n
+
+    def describe(self) -> str:
+        return "trick / number"
+
+
+@dataclass(frozen=True)
+class Levels(Parser):
+    """A table by contract level, ``{6: 2, 7: 4, 8: 6, 9: 8, 10: 10}``, each value read by ``item``."""
+
+    item: Parser
+    per_level: ClassVar[bool] = True
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        return self.item.choices
+
+    def __call__(self, node: Node, p: Problems, what: str) -> dict[int, Any] | None:
+        if node.kind != "map":
+            p.add(
+                node.loc,
+                f"{what}: expected a mapping of levels like {{6: 2, 7: 4, 8: 6, 9: 8, 10: 10}}, "
+                f"got {node.describe()}",
+            )
+            return None
+        out: dict[int, Any] = {}
+        for k, v in node.pairs:
+            level = as_int(k, p, f"{what}: level", low=6, high=10)
+            value = self.item(v, p, f"{what} for {k.text}")
+            if level is not None and value is not None:
+                out[level] = value
+        return out
+
+    def describe(self) -> str:
+        return f"6..10 → {self.item.describe()}"
+
+
+@dataclass(frozen=True)
+class _IntList(Parser):
+    """A list of whole numbers: ``[1, 2, 3]``, or ``1 2 3`` / ``1, 2, 3`` in a line-log header."""
+
+    low: ClassVar[int] = 6
+    high: ClassVar[int] = 10
+
+    def _items(self, node: Node, p: Problems, what: str) -> list[int] | None:
+        items = _list_items(node)
+        if items is None:
+            p.add(node.loc, f"{what}: expected a list like [1, 2, 3], got {node.describe()}")
+            return None
+        values = [as_int(n, p, what, low=self.low, high=self.high) for n in items]
+        if any(v is None for v in values):
+            return None
+        return [v for v in values if v is not None]
+
+    def _nonempty(self, node: Node, p: Problems, what: str) -> tuple[int, ...] | None:
+        values = self._items(node, p, what)
+        if values is None:
+            return None
+        if not values:
+            p.add(node.loc, f"{what}: the list must not be empty")
+            return None
+        return tuple(values)
+
+    def describe(self) -> str:
+        return f"list of whole numbers {self.low}..{self.high}"
+
+
+@dataclass(frozen=True)
+class LevelSet(_IntList):
+    """Contract levels 6..10 in any order; may be empty."""
+
+    def __call__(self, node: Node, p: Problems, what: str) -> frozenset[int] | None:
+        values = self._items(node, p, what)
+        return None if values is None else frozenset(values)
+
+    def describe(self) -> str:
+        return "list of levels 6..10, may be empty"
+
+
+@dataclass(frozen=True)
+class LevelList(_IntList):
+    """Contract levels 6..10, in order, at least one."""
+
+    def __call__(self, node: Node, p: Problems, what: str) -> tuple[int, ...] | None:
+        return self._nonempty(node, p, what)
+
+    def describe(self) -> str:
+        return "list of levels 6..10"
+
+
+@dataclass(frozen=True)
+class Multipliers(_IntList):
+    """Whole multipliers 0..1000, in order, at least one."""
+
+    low: ClassVar[int] = 0
+    high: ClassVar[int] = 1000
+
+    def __call__(self, node: Node, p: Problems, what: str) -> tuple[int, ...] | None:
+        return self._nonempty(node, p, what)
+
+
+def _list_items(node: Node) -> tuple[Node, ...] | None:
+    if node.kind == "seq":
+        return node.items
+    if node.kind == "scalar" and not node.null:
+        # "1 2 3" or "1, 2, 3" as written in a line-log header
+        parts = node.text.strip().removeprefix("[").removesuffix("]").replace(",", " ").split()
+        col = node.loc.column
+        return tuple(Node("scalar", node.loc.at_column(col), text=x) for x in parts)
+    return None
+
+
+# -- the schema: one row per key ------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Key:
+    """One convention key: where it goes, how it is read, what it means and where it comes from."""
+
+    name: str
     field: str
-    kind: str  # see _PARSERS
+    parse: Parser
     doc: str
-    choices: tuple[str, ...] = ()
+    #: the name Russian players use for it
+    ru: str
+    #: the Code's clause (``K3.8.6``), or the house agreement / RULES.md section it rests on
+    source: str
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        return self.parse.choices
 
     def show(self, value: Any) -> Any:
         if isinstance(value, Mapping):
@@ -115,185 +355,228 @@ def _plain(v: Any) -> Any:
     return v
 
 
-SCHEMA: dict[str, Key] = {
-    "pool.target": Key("pool_target", "posint", "default pool target per player"),
-    "pool.point_in_mountain": Key(
-        "pool_point_in_mountain", "number", "one pool point in mountain points (1; Leningrad 2)"
+_ROWS = (
+    Key(
+        "pool.target",
+        "pool_target",
+        Int(1),
+        "default pool target per player",
+        "пулька до … очков",
+        "K4.2.2",
     ),
-    "pool.help": Key("help", "bool", "points over a closed pool help an opponent (K4.2.3)"),
-    "pool.help_whists_per_point": Key(
-        "help_whists_per_point", "number", "whists the helper writes per point of help"
+    Key(
+        "pool.point_in_mountain",
+        "pool_point_in_mountain",
+        Number(),
+        "one pool point in mountain points (1; Leningrad 2)",
+        "очко пули в горе («вдвойне» в ленинградке)",
+        "K4.2.3.3",
     ),
-    "mountain.point_in_whists": Key(
-        "mountain_point_in_whists", "number", "one mountain point in whists (10)"
+    Key(
+        "pool.help",
+        "help",
+        Flag(),
+        "points over a closed pool help an opponent (K4.2.3)",
+        "помощь",
+        "K4.2.3, K4.2.3.3",
     ),
-    "contracts.price": Key("price", "levels", "pool points for a made contract, 6..10"),
-    "contracts.whist_per_trick": Key("whist_per_trick", "levels", "whists per defender trick"),
-    "contracts.remise_per_trick": Key(
-        "remise_per_trick", "levels", "mountain per undertrick of the declarer"
+    Key(
+        "pool.help_whists_per_point",
+        "help_whists_per_point",
+        Number(),
+        "whists the helper writes per point of help",
+        "висты за очко помощи",
+        "K4.2.3",
     ),
-    "contracts.consolation_per_trick": Key(
-        "consolation_per_trick", "levels", "whists per undertrick, per writer («консоляция»)"
+    Key(
+        "mountain.point_in_whists",
+        "mountain_point_in_whists",
+        Number(),
+        "one mountain point in whists (10)",
+        "очко горы в вистах",
+        "K4.2.14",
     ),
-    "misere.price": Key("misere_price", "number", "pool points for a made misère"),
-    "misere.remise_per_trick": Key(
-        "misere_remise_per_trick", "number", "mountain per trick taken on a misère"
+    Key(
+        "contracts.price",
+        "price",
+        Levels(Number(signed=True)),
+        "pool points for a made contract, 6..10",
+        "цена контракта",
+        "K2.2.2, K4.2.1",
     ),
-    "whist.obligation": Key("obligation", "levels_int", "tricks the defence must take, 6..10"),
-    "whist.shortfall_per_trick": Key(
-        "shortfall_per_trick", "levels", "mountain per trick a whister is short"
+    Key(
+        "contracts.whist_per_trick",
+        "whist_per_trick",
+        Levels(Number(signed=True)),
+        "whists per defender trick",
+        "висты за взятку",
+        "K3.8.1.1, K note 53",
     ),
-    "whist.two_whisters_shortfall": Key(
+    Key(
+        "contracts.remise_per_trick",
+        "remise_per_trick",
+        Levels(Number(signed=True)),
+        "mountain per undertrick of the declarer",
+        "ремиз (в гору за недобранную взятку)",
+        "K4.2.1",
+    ),
+    Key(
+        "contracts.consolation_per_trick",
+        "consolation_per_trick",
+        Levels(Number(signed=True)),
+        "whists per undertrick, per writer («консоляция»)",
+        "консоляция",
+        "K3.8.1.2, K note 54",
+    ),
+    Key(
+        "misere.price",
+        "misere_price",
+        Number(),
+        "pool points for a made misère",
+        "цена мизера",
+        "K2.2.2",
+    ),
+    Key(
+        "misere.remise_per_trick",
+        "misere_remise_per_trick",
+        Number(),
+        "mountain per trick taken on a misère",
+        "ремиз на мизере (за каждую взятку)",
+        "RULES.md §2 (misère), §4",
+    ),
+    Key(
+        "whist.obligation",
+        "obligation",
+        Levels(Int(0, 10)),
+        "tricks the defence must take, 6..10",
+        "обязательные взятки вистующих",
+        "K3.8.2",
+    ),
+    Key(
+        "whist.shortfall_per_trick",
+        "shortfall_per_trick",
+        Levels(Number(signed=True)),
+        "mountain per trick a whister is short",
+        "недобор на висте: ответственный / полуответственный вист",
+        "K3.8.1.3, K3.8.11, K3.8.12",
+    ),
+    Key(
+        "whist.two_whisters_shortfall",
         "two_whisters_shortfall",
-        "levels_choice",
+        Levels(Choice(TwoWhistersShortfall)),
         "with two whisters: 'split' (each answers for half the obligation) or "
         "'second' (the second defender answers) (K3.8.6)",
-        ("split", "second"),
+        "кто из двух вистующих отвечает за недобор",
+        "K3.8.6",
     ),
-    "whist.half_whist_levels": Key(
-        "half_whist_levels", "level_set", "contracts on which half-whist is allowed (K3.8.7)"
+    Key(
+        "whist.half_whist_levels",
+        "half_whist_levels",
+        LevelSet(),
+        "contracts on which half-whist is allowed (K3.8.7)",
+        "полвиста",
+        "K3.8.7, K3.8.8.1",
     ),
-    "whist.shortfall_forbidden": Key(
+    Key(
+        "whist.shortfall_forbidden",
         "shortfall_forbidden",
-        "level_set",
+        LevelSet(),
         "contracts on which a whister may not end short (e.g. [10] where the ten is only "
         "«checked», K note 39); validation only: `check` reports such deals",
+        "десятерная «проверяется»",
+        "house agreement (K note 39)",
     ),
-    "whist.on_failure": Key(
+    Key(
+        "whist.on_failure",
         "whist_on_failure",
-        "choice",
+        Choice(WhistOnFailure),
         "one whister and a passer, contract failed: greedy (K3.8.13) or gentleman (K3.8.14)",
-        ("greedy", "gentleman"),
+        "жлобский / джентльменский вист",
+        "K3.8.13, K3.8.14",
     ),
-    "whist.consolation_by_passer": Key(
-        "consolation_by_passer", "bool", "the passer writes consolation on a failed contract"
+    Key(
+        "whist.consolation_by_passer",
+        "consolation_by_passer",
+        Flag(),
+        "the passer writes consolation on a failed contract",
+        "консоляцию пишет пасующий",
+        "K3.8.1.2, K3.8.13",
     ),
-    "whist.consolation_by_dealer": Key(
-        "consolation_by_dealer", "bool", "the 4-player dealer writes consolation (K3.8.1.2)"
+    Key(
+        "whist.consolation_by_dealer",
+        "consolation_by_dealer",
+        Flag(),
+        "the 4-player dealer writes consolation (K3.8.1.2)",
+        "консоляцию пишет сдающий",
+        "K3.8.1.2",
     ),
-    "raspasy.scoring": Key(
+    Key(
+        "raspasy.scoring",
         "raspasy_scoring",
-        "choice",
+        Choice(RaspasyScoring),
         "raspasy written into the mountain (K3.7.2.1) or as whists (K3.7.2.2)",
-        ("mountain", "whists"),
+        "распасовка в гору / на висты",
+        "K3.7.2, K3.7.2.1, K3.7.2.2",
     ),
-    "raspasy.trick_value": Key(
+    Key(
+        "raspasy.trick_value",
         "raspasy_trick_value",
-        "number",
+        Number(),
         "value of one raspasy trick: mountain points, or whists when scoring is whists",
+        "цена взятки на распасовке",
+        "K3.7.2.1, K note 45, K3.7.2.2",
     ),
-    "raspasy.progression": Key(
-        "raspasy_progression", "int_list", "multipliers of consecutive raspasy; the last repeats"
+    Key(
+        "raspasy.progression",
+        "raspasy_progression",
+        Multipliers(),
+        "multipliers of consecutive raspasy; the last repeats",
+        "прогрессия на распасовке",
+        "K3.7.4, K3.7.4.3",
     ),
-    "raspasy.amnesty": Key(
-        "raspasy_amnesty", "bool", "subtract the fewest tricks taken from everyone (K3.7.3)"
+    Key(
+        "raspasy.amnesty",
+        "raspasy_amnesty",
+        Flag(),
+        "subtract the fewest tricks taken from everyone (K3.7.3)",
+        "амнистия на распасовке",
+        "K3.7.3, K note 46",
     ),
-    "raspasy.zero_trick_bonus": Key(
+    Key(
+        "raspasy.zero_trick_bonus",
         "raspasy_zero_trick_bonus",
-        "bonus",
+        TrickOrNumber(),
         "pool points for taking no trick: 'trick' (one trick's value) or a number",
+        "ноль взяток на распасовке — в пулю",
+        "K3.7.2.1, K3.7.2.2",
     ),
-    "raspasy.talon_to_dealer": Key(
+    Key(
+        "raspasy.talon_to_dealer",
         "raspasy_talon_to_dealer",
-        "bool",
+        Flag(),
         "with 4 players the dealer plays the talon and his tricks count (K3.7.6.1)",
+        "прикуп на распасовке — сдающему",
+        "K3.7.6.1, K3.7.6.2",
     ),
-    "raspasy.exit": Key(
-        "raspasy_exit", "level_list", "lowest contract after the n-th raspasy in a row; last repeats"
+    Key(
+        "raspasy.exit",
+        "raspasy_exit",
+        LevelList(),
+        "lowest contract after the n-th raspasy in a row; last repeats",
+        "выход из распасовки",
+        "K3.7.8",
     ),
-    "settlement.rounding": Key("rounding", "choice", "exact | kodeks (K4.2.12) | nearest", ROUNDINGS),
-}
+    Key(
+        "settlement.rounding",
+        "rounding",
+        Choice(Rounding),
+        "exact | kodeks (K4.2.12) | nearest",
+        "округление при расчёте пули",
+        "K4.2.12; RULES.md §3",
+    ),
+)
+
+SCHEMA: dict[str, Key] = {row.name: row for row in _ROWS}
 
 TOP_KEYS = ("name", "title", "description", "references", "extends")
 SECTIONS = sorted({k.split(".")[0] for k in SCHEMA})
-
-
-def _parse_levels(node: Node, p: Problems, what: str, one: Callable[[Node, str], Any]) -> Any:
-    if node.kind != "map":
-        p.add(
-            node.loc,
-            f"{what}: expected a mapping of levels like {{6: 2, 7: 4, 8: 6, 9: 8, 10: 10}}, "
-            f"got {node.describe()}",
-        )
-        return None
-    out: dict[int, Any] = {}
-    for k, v in node.pairs:
-        level = as_int(k, p, f"{what}: level", low=6, high=10)
-        value = one(v, f"{what} for {k.text}")
-        if level is not None and value is not None:
-            out[level] = value
-    return out
-
-
-def _parse(spec: Key, node: Node, p: Problems, what: str) -> Any:
-    kind = spec.kind
-    if kind == "posint":
-        return as_int(node, p, what, low=1)
-    if kind == "number":
-        n = as_number(node, p, what)
-        if n is not None and n < 0:
-            p.add(node.loc, f"{what}: must not be negative")
-            return None
-        return n
-    if kind == "bool":
-        return as_bool(node, p, what)
-    if kind == "choice":
-        text = node.text.strip() if node.kind == "scalar" else ""
-        if text not in spec.choices:
-            p.add(node.loc, f"{what}: expected one of {', '.join(spec.choices)}, got {node.describe()}")
-            return None
-        return text
-    if kind == "levels":
-
-        def one(v: Node, w: str) -> Any:
-            return as_number(v, p, w)
-
-        return _parse_levels(node, p, what, one)
-    if kind == "levels_int":
-        return _parse_levels(node, p, what, lambda v, w: as_int(v, p, w, low=0, high=10))
-
-    if kind == "levels_choice":
-
-        def choice(v: Node, w: str) -> Any:
-            t = v.text.strip() if v.kind == "scalar" else ""
-            if t not in spec.choices:
-                p.add(v.loc, f"{w}: expected one of {', '.join(spec.choices)}, got {v.describe()}")
-                return None
-            return t
-
-        return _parse_levels(node, p, what, choice)
-    if kind in ("level_set", "level_list", "int_list"):
-        items = _list_items(node)
-        if items is None:
-            p.add(node.loc, f"{what}: expected a list like [1, 2, 3], got {node.describe()}")
-            return None
-        low, high = (6, 10) if kind != "int_list" else (0, 1000)
-        values = [as_int(n, p, what, low=low, high=high) for n in items]
-        if any(v is None for v in values):
-            return None
-        if kind == "level_set":
-            return frozenset(v for v in values if v is not None)
-        if not values:
-            p.add(node.loc, f"{what}: the list must not be empty")
-            return None
-        return tuple(v for v in values if v is not None)
-    if kind == "bonus":
-        if node.kind == "scalar" and node.text.strip() == "trick":
-            return "trick"
-        n = as_number(node, p, what + " ('trick' or a number)")
-        return n
-    raise AssertionError(kind)
-
-
-def _list_items(node: Node) -> tuple[Node, ...] | None:
-    if node.kind == "seq":
-        return node.items
-    if node.kind == "scalar" and not node.null:
-        # "1 2 3" or "1, 2, 3" as written in a line-log header
-        parts = node.text.strip().removeprefix("[").removesuffix("]").replace(",", " ").split()
-        col = node.loc.column
-        return tuple(Node("scalar", node.loc.at_column(col), text=x) for x in parts)
-    return None
-
-
-# -- loading ---------------------------------------------------------------------------
