@@ -3,7 +3,12 @@
 A log is a header (players, first dealer, convention, pool target, rounding, overrides)
 and a sequence of deals.  A deal is either a contract (``Play``) or all-pass raspasy
 (``Raspasy``).  These types say what was declared and taken at the table; whether it is
-allowed is decided by :mod:`pulyacalc.table`, what it is worth by :mod:`pulyacalc.scoring`.
+allowed and what it is worth is decided by :mod:`pulyacalc.scoring`.
+
+Spellings are data: ``SUIT_SPELLINGS``, ``MISERE_SPELLINGS`` and ``CALL_SPELLINGS``, and
+``CONTRACT_SPELLINGS`` made from the first two.  A new spelling is a row there.
+``Contract.parse`` is the one contract parser of every log format (the line reader looks
+the written word up in ``CONTRACT_SPELLINGS`` first, and calls it only when that fails).
 """
 
 from __future__ import annotations

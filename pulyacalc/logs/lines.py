@@ -14,6 +14,8 @@ A deal line, in full::
 * ``dealer NAME`` — this deal's dealer, overriding the rotation;
 * ``# text`` after a deal — the deal's note.
 
+Header lines go through :class:`pulyacalc.logs.header.HeaderBuilder`, as a YAML log's
+keys do, and a contract through ``Contract.parse`` (after a dictionary look-up).
 Errors point at the column of the bad token and echo the line with a caret.  The happy
 path uses dictionary look-ups and ``str.split`` only (no regex compilation, no difflib).
 

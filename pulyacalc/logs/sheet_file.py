@@ -4,6 +4,9 @@ Optionally ``running:`` — the paper's running totals after given deals, for
 reconciling a sheet with a log (``check LOG --against SHEET``): either a mapping
 ``{deal number: rows}`` or a list whose i-th item is the paper after deal i; rows give
 only the cells the paper shows (docs/commands.md).
+
+The header is read by :func:`pulyacalc.logs.header.read_top`, as a YAML log's is, so a
+mistake in it gets the same message at the same place.
 """
 
 from __future__ import annotations

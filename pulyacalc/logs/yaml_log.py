@@ -1,6 +1,9 @@
 """The YAML log (INTERFACE.md "A log in YAML"): a header and a list of deals, each a
 mapping (``declarer/contract/defenders/tricks`` or ``raspasy``) or one line of the line
 format.  Every value is type-checked from the text that was written.
+
+The header (the top-level keys but ``deals:``) is read by :func:`pulyacalc.logs.header.read_top`,
+like a paper sheet's; a ``contract:`` by ``Contract.parse``, like a deal line's.
 """
 
 from __future__ import annotations
