@@ -31,7 +31,7 @@ from pulyacalc.core.amounts import exact, num
 from pulyacalc.core.errors import Loc, Problem, Problems, PulyaError
 from pulyacalc.core.model import Header
 from pulyacalc.core.sheet import SheetView
-from pulyacalc.scoring.fold import DealResult, Scorer
+from pulyacalc.scoring.fold import DealResult
 
 #: a very long evening: more deals than this is not an evening any more
 MAX_EVENING_DEALS = 200
@@ -66,25 +66,30 @@ class Run:
 
 
 def run_log(path: str, *, convention: str | None = None, input_format: str | None = None) -> Run:
-    """Read and score a log; a header that cannot be read raises PulyaError."""
+    """Read and score a log; a header that cannot be read, or a convention that does not
+    load, raises PulyaError.  Every other problem is in the run (a finding, not a stop)."""
+    from pulyacalc.evening import play
     from pulyacalc.logs.header import convention_for
     from pulyacalc.logs.read import read_log
 
     problems = Problems()
     log = read_log(path, input_format, problems)
+    # not evening.load_convention: a convention that does not load is reported alone, and
+    # a header with problems is still played (they are findings like any other)
     conv = convention_for(log.header, convention)
-    scorer = Scorer(log.header, conv, problems)
-    run = Run(log.header, conv, scorer.target)
-    for deal in log.deals:
-        result = scorer.feed(deal)
-        if result is not None:
-            run.results.append(result)
-            run.after[result.number] = scorer.sheet.view()
-    run.problems = list(problems.items)
-    run.sheet = scorer.sheet.view()
-    run.finished = scorer.finished
-    run.deals = scorer.count
-    return run
+    ev = play(log, conv, problems, running=True)
+    after = {r.number: paper for r, paper in zip(ev.results, ev.running, strict=True)}
+    return Run(
+        log.header,
+        conv,
+        ev.target,
+        results=list(ev.results),
+        after=after,
+        problems=list(problems.items),
+        sheet=ev.sheet,
+        finished=ev.finished,
+        deals=ev.deals,
+    )
 
 
 def check_log(run: Run) -> list[Finding]:

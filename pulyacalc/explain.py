@@ -1,7 +1,8 @@
 """Explaining an evening entry by entry: who writes how much, where, and why.
 
 ``explain_file`` scores a log keeping every deal and a snapshot of the paper after each
-deal (the running totals the paper keeps, «нарастающим итогом»).  Each ``Entry`` of
+deal (the running totals the paper keeps, «нарастающим итогом»: ``play`` with
+``running=True``); ``explain`` does the same for an evening already played.  Each ``Entry`` of
 :mod:`pulyacalc.scoring` becomes an ``Explained`` line: the entry, its rule from
 :mod:`pulyacalc.rulebook`, and a sentence a person can check with a pencil.
 
@@ -19,7 +20,7 @@ from pulyacalc.core.model import Deal, Play, Raspasy
 from pulyacalc.core.rulebook import RULEBOOK, Rule
 from pulyacalc.core.sheet import MOUNTAIN, POOL, Entry, SheetView
 from pulyacalc.evening import Evening, score_file
-from pulyacalc.scoring.fold import DealResult, Scorer
+from pulyacalc.scoring.fold import DealResult
 
 
 @dataclass(frozen=True)
@@ -135,24 +136,19 @@ def explain_file(
     input_format: str | None = None,
 ) -> Explanation:
     """Score a log and explain every deal (raises PulyaError with every problem)."""
-    out: list[DealExplained] = []
+    ev = score_file(path, convention=convention, rounding=rounding, input_format=input_format, running=True)
+    return explain(ev)
 
-    def on_deal(result: DealResult, scorer: Scorer) -> None:
-        deal = result.deal
-        out.append(
-            DealExplained(
-                result,
-                deal_text(deal, result.kind),
-                str(deal.loc),
-                explain_entries(result),
-                scorer.sheet.view(),
-            )
-        )
 
-    ev = score_file(
-        path, convention=convention, rounding=rounding, input_format=input_format, on_deal=on_deal
+def explain(ev: Evening) -> Explanation:
+    """Every deal of an evening played with ``running=True``, explained."""
+    return Explanation(
+        ev,
+        tuple(
+            DealExplained(r, deal_text(r.deal, r.kind), str(r.deal.loc), explain_entries(r), paper)
+            for r, paper in zip(ev.results, ev.running, strict=True)
+        ),
     )
-    return Explanation(ev, tuple(out))
 
 
 def totals(entries: list[Entry] | tuple[Entry, ...], players: tuple[str, ...]) -> SheetView:

@@ -2,7 +2,7 @@
 the declarer and to each other player, under a convention.
 
 Nothing here is a hard-coded number.  Each outcome is a real deal, scored by
-:class:`pulyacalc.scoring.Scorer` on a finished sheet where every pool is at the target
+``evening.play`` (a one-deal log) on a finished sheet where every pool is at the target
 and nothing else is written (so every player is equal), then settled (RULES.md §3, exact);
 the price is the settlement with the deal minus the settlement without it (which is 0
 for everyone).  Prices are constant through a pulya («стоимости игр постоянны»), so the
@@ -20,9 +20,9 @@ from fractions import Fraction
 from pulyacalc.convention.schema import LEVELS, Convention
 from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.errors import Problems
-from pulyacalc.core.model import Call, Contract, Deal, Header, Play, Raspasy, Suit
+from pulyacalc.core.model import Call, Contract, Deal, Header, Log, Play, Raspasy, Suit
 from pulyacalc.core.sheet import SheetView
-from pulyacalc.scoring.fold import Scorer
+from pulyacalc.evening import play
 from pulyacalc.scoring.settlement import settle
 
 DECLARER, FIRST, SECOND, DEALER = "declarer", "first defender", "second defender", "dealer"
@@ -61,12 +61,10 @@ def price_of(conv: Convention, players: int, deal: Deal) -> dict[str, Amount]:
     nothing: dict[str, Amount] = dict.fromkeys(roles, 0)
     whists: dict[str, dict[str, Amount]] = {p: {q: 0 for q in roles if q != p} for p in roles}
     finished = SheetView(roles, dict.fromkeys(roles, target), nothing, whists)
-    scorer = Scorer(header, conv, problems, start=finished)
-    base = settle(finished, conv, scorer.target, "exact")
-    result = scorer.feed(deal)
+    ev = play(Log(header, (deal,)), conv, problems, start=finished)
     problems.raise_if_any()
-    assert result is not None
-    after = settle(scorer.sheet.view(), conv, scorer.target, "exact")
+    base = settle(finished, conv, ev.target, "exact")
+    after = settle(ev.sheet, conv, ev.target, "exact")
     return {p: exact(Fraction(after.exact[p]) - Fraction(base.exact[p])) for p in roles}
 
 

@@ -146,8 +146,7 @@ def score_evening(
     price: Decimal | None = None,
 ) -> EveningResult:
     """Score and settle one log; raises PulyaError with its located problems."""
-    from pulyacalc.evening import score_file
-    from pulyacalc.scoring.settlement import SettlementError, settle
+    from pulyacalc.evening import score_file, settle_evening
 
     ev = score_file(
         path,
@@ -156,12 +155,7 @@ def score_evening(
         input_format=input_format,
         max_yaml_bytes=max_yaml_bytes,
     )
-    try:
-        s = settle(ev.sheet, ev.convention, ev.target, ev.convention.rounding, price)
-    except SettlementError as e:
-        locs = ev.header.locs
-        loc = locs.get("rounding") or locs.get("players") or Loc(ev.header.source, 1)
-        raise RuleError([Problem(loc, str(e), kind="rule")]) from None
+    s = settle_evening(ev, price)
     return EveningResult(
         ev.header.source,
         ev.sheet.players,

@@ -50,10 +50,74 @@ def test_default_is_every_built_in_and_stdin_works() -> None:
     assert len(r.stdout.splitlines()) == 4
 
 
-def test_a_log_wrong_under_one_convention_is_a_located_error(tmp_path: Path) -> None:
+#: four players, the dealer takes a talon trick: legal where the talon goes to the dealer
+#: (Sochi, Leningrad), not under Rostov (raspasy.talon_to_dealer false)
+TALON_4P = "players: A B C D\n\nA pass 4, B pass 3, C pass 2, D pass 1\n"
+
+
+def talon_log(tmp_path: Path) -> Path:
     log = tmp_path / "l.txt"
-    # four players, the dealer takes a talon trick: Rostov's talon takes none
-    log.write_text("players: A B C D\n\nA pass 4, B pass 3, C pass 2, D pass 1\n", encoding="utf-8")
-    r = run("compare", str(log), "-c", "sochi", "-c", "rostov")
+    log.write_text(TALON_4P, encoding="utf-8")
+    return log
+
+
+def test_a_convention_the_log_breaks_is_left_out_not_the_whole_table(tmp_path: Path) -> None:
+    log = talon_log(tmp_path)
+    for source, given in ((str(log), None), ("-", TALON_4P)):
+        args = ["compare", source, "-c", "sochi", "-c", "rostov", "-c", "leningrad"]
+        r = run(*args, "-f", "csv", input=given)
+        assert r.exit_code == 0, r.output
+        assert r.stdout.splitlines()[0] == "player,sochi,leningrad"
+        doc = json.loads(run(*args, "-f", "json", input=given).stdout)
+        assert [c["asked"] for c in doc["conventions"]] == ["sochi", "leningrad"]
+        table = run(*args, input=given)
+        assert table.exit_code == 0, table.output
+        head = table.stdout.splitlines()[2].split()
+        assert head == ["sochi", "leningrad"]
+
+
+def test_the_use_case_says_why_a_convention_is_left_out(tmp_path: Path) -> None:
+    from pulyacalc.compare import compare_log, compare_text
+
+    by_path = compare_log(str(talon_log(tmp_path)), ["sochi", "rostov", "leningrad"])
+    by_text = compare_text(TALON_4P, "l.txt", ["sochi", "rostov", "leningrad"])
+    for c in (by_path, by_text):
+        assert c.players == ("A", "B", "C", "D") and c.deals == 1
+        assert [col.asked for col in c.columns] == ["sochi", "leningrad"]
+        assert [x.asked for x in c.excluded] == ["rostov"]
+        (problem,) = c.excluded[0].problems
+        assert problem.kind == "rule" and problem.loc.line == 3
+    assert by_text.excluded[0].problems[0].loc.file == "l.txt"
+
+
+def test_a_convention_that_does_not_load_or_cannot_round_is_left_out(tmp_path: Path) -> None:
+    log = talon_log(tmp_path)
+    kodeks = tmp_path / "kodeks.yaml"
+    kodeks.write_text("extends: sochi\nsettlement:\n  rounding: kodeks\n", "utf-8")
+    nosuch = str(tmp_path / "nosuch.yaml")
+    r = run("compare", str(log), "-c", "sochi", "-c", nosuch, "-c", str(kodeks), "-f", "json")
+    assert r.exit_code == 0, r.output
+    assert [c["asked"] for c in json.loads(r.stdout)["conventions"]] == ["sochi"]
+    from pulyacalc.compare import compare_log
+
+    c = compare_log(str(log), ["sochi", nosuch, str(kodeks)])
+    assert [x.asked for x in c.excluded] == [nosuch, str(kodeks)]
+    assert "kodeks" in c.excluded[1].problems[0].message
+
+
+def test_a_log_legal_under_no_convention_is_a_located_error(tmp_path: Path) -> None:
+    log = talon_log(tmp_path)
+    for source, given, name in ((str(log), None, str(log)), ("-", TALON_4P, "<stdin>")):
+        r = run("compare", source, "-c", "rostov", input=given)
+        assert r.exit_code == 1
+        assert f"{name}:3" in r.stderr
+        assert r.stdout == ""
+
+
+def test_a_log_that_cannot_be_read_fails_under_every_convention(tmp_path: Path) -> None:
+    log = tmp_path / "l.txt"
+    log.write_text("players: A B C\n\nA 6♠ 7, B whist 2, C pass\nA 6x 7\n", encoding="utf-8")
+    r = run("compare", str(log), "-c", "sochi", "-c", "leningrad")
     assert r.exit_code == 1
-    assert f"{log}:3" in r.stderr
+    assert f"{log}:4" in r.stderr
+    assert r.stderr == run("score", str(log), "-c", "sochi").stderr

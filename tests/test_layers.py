@@ -17,7 +17,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("convention",),
     ("scoring",),
     ("logs",),
-    ("evening", "explain", "checks", "reconcile", "prices", "season", "api"),
+    ("evening", "explain", "checks", "reconcile", "prices", "season", "compare", "api"),
     ("render",),
     ("cli", "__main__"),
 )

@@ -1,7 +1,10 @@
 """Reading a log: choose the format (YAML or lines), read the header, and hand the
 deals over — as a list for YAML, as a stream for line logs.
 
-Both formats share the header keys and the player-name matching here.
+One loader, two sources (beancount's ``load_file`` / ``load_string`` -> ``_load``):
+``read_log`` (a path, or '-' for standard input) and ``read_text`` (a string) go through
+the same ``_read``, so a log reads the same from either, and nothing needs to put a
+string in place of ``sys.stdin``.
 """
 
 from __future__ import annotations
@@ -57,12 +60,41 @@ def read_log(
 ) -> Log:
     """Read a log from a path or '-'.  Header problems raise; deal problems are collected
     into ``problems`` as the deals are read (line logs are read lazily)."""
-    problems = problems if problems is not None else Problems()
     stream, name = open_input(path)
+    return _read(stream, name, path, input_format, problems, max_yaml_bytes)
+
+
+def read_text(
+    text: str,
+    name: str = "<text>",
+    input_format: str | None = None,
+    problems: Problems | None = None,
+    *,
+    max_yaml_bytes: int | None = None,
+) -> Log:
+    """Read a log from a string (``name`` locates its problems), exactly as from a file."""
+    # newline=None: '\r\n' and '\r' end a line as they do in a file opened for reading
+    return _read(io.StringIO(text, newline=None), name, None, input_format, problems, max_yaml_bytes)
+
+
+def _read(
+    stream: IO[str],
+    name: str,
+    path: str | None,
+    input_format: str | None,
+    problems: Problems | None,
+    max_yaml_bytes: int | None,
+) -> Log:
+    """The one pipeline behind read_log and read_text: choose the format from the name or
+    the first 4096 characters, then read YAML whole (within its size limit) or stream the
+    lines.  ``path`` is the file read ('-' for standard input, None for text): a file is
+    looked into again for a bad byte's place, and every stream but standard input is
+    closed when done."""
+    problems = problems if problems is not None else Problems()
     try:
         head = stream.read(4096)
     except UnicodeDecodeError as e:
-        raise ReadError([not_utf8(path, name, e.reason)]) from None
+        raise ReadError([not_utf8(path or "-", name, e.reason)]) from None
     fmt = input_format or detect_format(name, head)
     if fmt == "yaml":
         from pulyacalc.yamlsource import MAX_YAML_BYTES
@@ -74,10 +106,9 @@ def read_log(
             rest = stream.read(max(0, limit + 1 - len(head)))
             over = len(head) + len(rest) > limit
         except UnicodeDecodeError as e:
-            raise ReadError([not_utf8(path, name, e.reason)]) from None
+            raise ReadError([not_utf8(path or "-", name, e.reason)]) from None
         finally:
-            if path != "-":
-                stream.close()
+            _close(stream, path)
         if over:
             raise ReadError(
                 [
@@ -96,29 +127,19 @@ def read_log(
     return log_lines.parse_stream(_chain(head, stream, path, name), name, problems)
 
 
-def _chain(head: str, stream: IO[str], path: str, name: str) -> Iterator[str]:
+def _close(stream: IO[str], path: str | None) -> None:
+    # standard input is not ours to close (a text stream over a string closes harmlessly)
+    if path != "-":
+        stream.close()
+
+
+def _chain(head: str, stream: IO[str], path: str | None, name: str) -> Iterator[str]:
     """Lines of ``head`` + the rest of the stream, read lazily."""
-    close = path != "-"
     try:
         rest = stream.readline() if not head.endswith("\n") and head else ""
         yield from (head + rest).splitlines(keepends=True)
         yield from stream
     except UnicodeDecodeError as e:
-        raise ReadError([not_utf8(path, name, e.reason)]) from None
+        raise ReadError([not_utf8(path or "-", name, e.reason)]) from None
     finally:
-        if close:
-            stream.close()
-
-
-def read_text(
-    text: str, name: str = "<text>", input_format: str | None = None, problems: Problems | None = None
-) -> Log:
-    """Read a log from a string (tests, library use)."""
-    from pulyacalc.logs import lines as log_lines
-    from pulyacalc.logs import yaml_log as log_yaml
-
-    problems = problems if problems is not None else Problems()
-    fmt = input_format or detect_format(name, text[:4096])
-    if fmt == "yaml":
-        return log_yaml.parse(text, name, problems)
-    return log_lines.parse_stream(iter(text.splitlines(keepends=True)), name, problems)
+        _close(stream, path)

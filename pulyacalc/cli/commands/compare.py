@@ -41,42 +41,16 @@ def compare(
 ) -> None:
     """The same evening settled under several conventions side by side (the log's own
     overrides and pool target apply under each)."""
-    import io
-    import sys
+    from pulyacalc.compare import compare_log
 
-    from pulyacalc.convention.load import builtin_names
-    from pulyacalc.evening import score_file
-    from pulyacalc.scoring.settlement import settle
-
-    names = conventions or builtin_names()
-    price = parse_price(whist_price)
-    if log == "-":
-        # read standard input once; score it under every convention
-        text = sys.stdin.read()
-    columns: list[tuple[str, Evening, Settlement]] = []
-    for name in names:
-        if log == "-":
-            saved = sys.stdin
-            sys.stdin = io.TextIOWrapper(io.BytesIO(text.encode("utf-8")), encoding="utf-8")
-            try:
-                ev = _score(score_file, log, name, rounding, input_format)
-            finally:
-                sys.stdin = saved
-        else:
-            ev = _score(score_file, log, name, rounding, input_format)
-        result = settle(ev.sheet, ev.convention, ev.target, ev.convention.rounding, price)
-        columns.append((name, ev, result))
-    emit(render(format, columns))
-
-
-def _score(score_file: Any, log: str, name: str, rounding: Any, input_format: Any) -> Evening:
-    ev: Evening = score_file(
+    comparison = compare_log(
         log,
-        convention=name,
+        conventions,
         rounding=rounding.value if rounding else None,
         input_format=input_format.value if input_format else None,
+        price=parse_price(whist_price),
     )
-    return ev
+    emit(render(format, [(c.asked, c.evening, c.settlement) for c in comparison.columns]))
 
 
 def render(format: Format, columns: list[tuple[str, Evening, Settlement]]) -> str:
