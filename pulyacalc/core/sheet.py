@@ -3,10 +3,28 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final, NamedTuple
 
 from pulyacalc.core.amounts import Amount, exact
+from pulyacalc.core.kinds import Area, RuleId
 
-POOL, MOUNTAIN, WHISTS = "pool", "mountain", "whists"
+POOL: Final = "pool"
+MOUNTAIN: Final = "mountain"
+WHISTS: Final = "whists"
+
+
+class Write(NamedTuple):
+    """An entry not yet dated to a deal: what a rule writes.  ``Entry(n, *write)`` dates it.
+
+    A tuple, so that the many deals writing the same thing can share one (the scorer keeps
+    one copy of each) and a rule's answer can be remembered."""
+
+    rule: RuleId
+    player: str
+    area: Area
+    amount: Amount
+    on: str | None = None
+    why: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -14,9 +32,9 @@ class Entry:
     """One thing written on the sheet."""
 
     deal: int
-    rule: str
+    rule: RuleId
     player: str
-    area: str
+    area: Area
     amount: Amount
     on: str | None = None
     why: str = ""

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.errors import Loc, Problems
+from pulyacalc.core.kinds import DealKind
 from pulyacalc.core.model import Call, Deal, Play, Raspasy
 from pulyacalc.core.seating import Seats
 
@@ -19,8 +20,7 @@ class Resolved:
 
     deal: Deal
     seats: Seats
-    #: "unplayed", "half", "played", "misere" or "raspasy"
-    kind: str
+    kind: DealKind
     declarer: str = ""
     level: int = 0
     #: declarer's tricks

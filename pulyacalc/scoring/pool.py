@@ -1,0 +1,104 @@
+"""RULES.md 2.8 as a pure function: where pool points go once a pool may be closed.
+
+``place`` is the only rule that reads the paper (how full each pool is), so it is not
+remembered with the rest of a deal (``scoring/rules.py``): the fold calls it for each
+pool write of each deal, with the pools as they stand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from pulyacalc.convention.schema import Convention
+from pulyacalc.core.amounts import Amount, exact, num
+from pulyacalc.core.sheet import MOUNTAIN, POOL, WHISTS, Write
+
+
+def place(
+    write: Write,
+    pools: Mapping[str, Amount],
+    target: int,
+    conv: Convention,
+    after_finish: bool,
+    clockwise: Mapping[str, tuple[str, ...]],
+) -> list[Write]:
+    """Points for ``write.player``'s pool: into it up to the target, then help, then off the
+    mountain.
+
+    ``pools``: each player's pool before this write; ``after_finish``: the pulya was finished
+    before this deal; ``clockwise``: for each player, the others clockwise from him (whom a
+    closed pool helps first)."""
+    me, left = write.player, write.amount
+    room = target - pools[me]
+    if write.on is None and (room > 0 and left < room if conv.help else not after_finish):
+        # the common case: all of it goes into his own pool, written as it is
+        return [write]
+    if not conv.help:
+        return [_no_help(write, conv, after_finish)]
+    return _help(write, pools, target, conv, clockwise)
+
+
+def _no_help(write: Write, conv: Convention, after_finish: bool) -> Write:
+    """Without help: into one's own pool, or off the mountain once the pulya is finished."""
+    me, left = write.player, write.amount
+    if not after_finish:
+        return Write(write.rule, me, POOL, left, why=write.why)
+    ratio = conv.pool_point_in_mountain
+    off = exact(left * ratio)
+    why = f"{write.why}; the pulya is finished: {num(left)} × {num(ratio)} off the mountain"
+    return Write("written-off", me, MOUNTAIN, -off, why=why)
+
+
+def _help(
+    write: Write,
+    pools: Mapping[str, Amount],
+    target: int,
+    conv: Convention,
+    clockwise: Mapping[str, tuple[str, ...]],
+) -> list[Write]:
+    """With help: close one's own pool, help the fullest open pool clockwise (and write
+    whists on him for it), and write off what nobody can take."""
+    me, left, why = write.player, write.amount, write.why
+    out: list[Write] = []
+    room = target - pools[me]
+    if room > 0:
+        mine = min(room, left)
+        out.append(
+            Write(
+                write.rule, me, POOL, mine, why=why if mine == left else f"{why}; {num(mine)} close the pool"
+            )
+        )
+        left = exact(left - mine)
+    after = dict(pools)  # a working copy: each help changes who is helped next
+    per = conv.help_whists_per_point
+    while left > 0:
+        others = [p for p in clockwise[me] if after[p] < target]
+        if not others:
+            break
+        best = max(after[p] for p in others)
+        helped = next(p for p in others if after[p] == best)
+        amount = min(left, target - after[helped])
+        out.append(
+            Write(
+                "help", helped, POOL, amount, why=f"{why}; {me}'s pool is closed: {num(amount)} help {helped}"
+            )
+        )
+        out.append(
+            Write(
+                "help-whists",
+                me,
+                WHISTS,
+                exact(amount * per),
+                helped,
+                why=f"helped {helped} with {num(amount)}: {num(amount)} × {num(per)}",
+            )
+        )
+        after[helped] = exact(after[helped] + amount)
+        left = exact(left - amount)
+    if left > 0:
+        ratio = conv.pool_point_in_mountain
+        off = exact(left * ratio)
+        times = f" × {num(ratio)}" if ratio != 1 else ""
+        why = f"{why}; every pool is closed: {num(left)}{times} written off {me}'s mountain"
+        out.append(Write("written-off", me, MOUNTAIN, -off, why=why))
+    return out

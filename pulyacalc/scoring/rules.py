@@ -1,0 +1,288 @@
+"""RULES.md 2.1–2.7 as pure functions: what a resolved deal writes before its pool points
+are placed (2.8 is ``scoring/pool.py``).
+
+``written(resolved, conv, run)`` is the whole of it.  It reads nothing but its arguments
+(no sheet, no scorer), so its answer can be remembered for everything its arguments are
+made of; ``scoring/fold.py`` keys its cache on exactly that, and a test checks that the
+signatures here and in ``resolve`` ask for nothing the key does not cover.  A rule that
+needs more input must say so in its signature.
+
+Section by section: ``_unplayed`` 2.1, ``_half_whist`` 2.2, ``_played`` 2.3 (with
+``_two_whisters``, ``_one_whister``, ``_dealer_consolation``, ``_shortfall``), ``_misere``
+2.4, ``_raspasy_mountain`` 2.5, ``_raspasy_whists`` 2.6, ``_zero_trick`` 2.5/2.6; the
+progression of 2.7 is ``run`` (the raspasy's place in its run).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from fractions import Fraction
+from typing import NamedTuple
+
+from pulyacalc.convention.schema import Convention
+from pulyacalc.core.amounts import Amount, exact, half, num, tricks, undertricks
+from pulyacalc.core.kinds import DealKind
+from pulyacalc.core.model import Play
+from pulyacalc.core.sheet import MOUNTAIN, POOL, WHISTS, Write
+from pulyacalc.scoring.resolve import Resolved
+
+
+class Written(NamedTuple):
+    """What a deal writes before its pool points are placed."""
+
+    kind: DealKind
+    #: writes outside the pool, in the order the rules make them
+    others: tuple[Write, ...]
+    #: pool points, placed last (2.8) in the order the rules make them
+    pool: tuple[Write, ...]
+
+
+#: one rule of 2.1–2.6: (resolved deal, convention, raspasy run) -> its writes, in order
+Rule = Callable[[Resolved, Convention, int], Iterator[Write]]
+
+
+def written(resolved: Resolved, conv: Convention, run: int) -> Written:
+    """The kind of ``resolved`` and what it writes (2.1–2.7), pool points apart.
+
+    ``run``: the raspasy's place in its run of consecutive raspasy (1 = first; 0 for
+    other deals)."""
+    others: list[Write] = []
+    pool: list[Write] = []
+    for w in _BY_KIND[resolved.kind](resolved, conv, run):
+        (pool if w.area == POOL else others).append(w)
+    return Written(resolved.kind, tuple(others), tuple(pool))
+
+
+def _play(r: Resolved) -> Play:
+    assert isinstance(r.deal, Play)
+    return r.deal
+
+
+# -- 2.1, 2.2: a contract not played ------------------------------------------------------
+
+
+def _unplayed(r: Resolved, c: Convention, run: int) -> Iterator[Write]:
+    price = c.price[r.level]
+    yield Write(
+        "unplayed", r.declarer, POOL, price, why=f"{_play(r).contract} not whisted: price {num(price)}"
+    )
+
+
+def _half_whist(r: Resolved, c: Convention, run: int) -> Iterator[Write]:
+    L = r.level
+    yield Write(
+        "unplayed",
+        r.declarer,
+        POOL,
+        c.price[L],
+        why=f"{_play(r).contract} half-whisted, not played: price {num(c.price[L])}",
+    )
+    taken = Fraction(c.obligation[L], 2)
+    amount = exact(c.whist_per_trick[L] * taken)
+    yield Write(
+        "half-whist",
+        r.whisters[0],
+        WHISTS,
+        amount,
+        r.declarer,
+        why=f"half of the obligation {c.obligation[L]}: {num(exact(taken))} × "
+        f"{num(c.whist_per_trick[L])} = {num(amount)}",
+    )
+
+
+# -- 2.3: a contract played -------------------------------------------------------------------
+
+
+def _played(r: Resolved, c: Convention, run: int) -> Iterator[Write]:
+    L, t = r.level, r.taken
+    contract = _play(r).contract
+    k = max(0, L - t)
+    if k == 0:
+        yield Write(
+            "made", r.declarer, POOL, c.price[L], why=f"{contract} made with {t}: price {num(c.price[L])}"
+        )
+    else:
+        yield Write(
+            "remise",
+            r.declarer,
+            MOUNTAIN,
+            exact(c.remise_per_trick[L] * k),
+            why=f"{contract} without {k}: {k} × {num(c.remise_per_trick[L])}",
+        )
+    own = dict(r.tricks)
+    if len(r.whisters) == 2:
+        yield from _two_whisters(r, c, k, own)
+    else:
+        yield from _one_whister(r, c, k)
+    yield from _dealer_consolation(r, c, k)
+    if k == 0:
+        yield from _shortfall(r, c, 10 - t, own)
+
+
+def _two_whisters(r: Resolved, c: Convention, k: int, own: dict[str, int]) -> Iterator[Write]:
+    w, cons = c.whist_per_trick[r.level], c.consolation_per_trick[r.level]
+    for wh in r.whisters:
+        if own[wh]:
+            yield Write(
+                "whists", wh, WHISTS, exact(w * own[wh]), r.declarer, why=f"{tricks(own[wh])} × {num(w)}"
+            )
+        if k:
+            yield Write(
+                "consolation", wh, WHISTS, exact(cons * k), r.declarer, why=f"{undertricks(k)} × {num(cons)}"
+            )
+
+
+def _one_whister(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
+    """One whister and a passer: the whister takes the passer's tricks too; on a failed
+    contract the greedy or the gentleman whist (K3.8.13, K3.8.14)."""
+    w, cons = c.whist_per_trick[r.level], c.consolation_per_trick[r.level]
+    decl, d = r.declarer, 10 - r.taken
+    wh = r.whisters[0]
+    passer = next(x for x in r.defenders if x != wh)
+    if k == 0:
+        if d:
+            why = f"{tricks(d)} × {num(w)} (the whister takes the passer's too)"
+            yield Write("whists", wh, WHISTS, exact(w * d), decl, why=why)
+    elif c.whist_on_failure == "greedy":
+        if d:
+            yield Write("whists", wh, WHISTS, exact(w * d), decl, why=f"{tricks(d)} × {num(w)}")
+        yield Write("consolation", wh, WHISTS, exact(cons * k), decl, why=f"{undertricks(k)} × {num(cons)}")
+        if c.consolation_by_passer:
+            why = f"{undertricks(k)} × {num(cons)} (greedy whist: the passer writes only consolation)"
+            yield Write("consolation", passer, WHISTS, exact(cons * k), decl, why=why)
+    else:
+        writers = 2 if c.consolation_by_passer else 1
+        total = exact(w * d + writers * cons * k)
+        share = half(total)
+        why = f"({tricks(d)} × {num(w)} + {writers} × {undertricks(k)} × {num(cons)}) / 2 = {num(total)} / 2"
+        yield Write("gentleman", wh, WHISTS, share, decl, why=why)
+        yield Write("gentleman", passer, WHISTS, share, decl, why=why)
+
+
+def _dealer_consolation(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
+    dealer = r.seats.sits_out
+    if k and dealer is not None and c.consolation_by_dealer:
+        cons = c.consolation_per_trick[r.level]
+        why = f"{undertricks(k)} × {num(cons)} (the dealer writes consolation too)"
+        yield Write("dealer-consolation", dealer, WHISTS, exact(cons * k), r.declarer, why=why)
+
+
+def _shortfall(r: Resolved, c: Convention, d: int, own: dict[str, int]) -> Iterator[Write]:
+    """A made contract whose defence took fewer tricks than the obligation."""
+    need = c.obligation[r.level]
+    short = c.shortfall_per_trick[r.level]
+    if len(r.whisters) == 1:
+        if d < need:
+            why = f"took {d} of the obligation {need}: {need - d} × {num(short)}"
+            yield Write("shortfall", r.whisters[0], MOUNTAIN, exact(short * (need - d)), why=why)
+        return
+    together = sum(own.values())
+    if together >= need:
+        return
+    if c.two_whisters_shortfall[r.level] == "split":
+        each = Fraction(need, 2)
+        for wh in r.whisters:
+            if own[wh] < each:
+                miss = exact(each - own[wh])
+                why = (
+                    f"took {own[wh]} of his half {num(exact(each))} of the "
+                    f"obligation {need}: {num(miss)} × {num(short)}"
+                )
+                yield Write("shortfall", wh, MOUNTAIN, exact(short * miss), why=why)
+    else:
+        miss = need - together
+        why = f"the whisters took {together} of {need}; the second defender answers: {miss} × {num(short)}"
+        yield Write("shortfall", r.defenders[1], MOUNTAIN, exact(short * miss), why=why)
+
+
+# -- 2.4: misère ------------------------------------------------------------------------------
+
+
+def _misere(r: Resolved, c: Convention, run: int) -> Iterator[Write]:
+    if r.taken == 0:
+        yield Write(
+            "misere-made", r.declarer, POOL, c.misere_price, why=f"misère made: price {num(c.misere_price)}"
+        )
+    else:
+        per = c.misere_remise_per_trick
+        why = f"misère with {tricks(r.taken)}: {r.taken} × {num(per)}"
+        yield Write("misere-remise", r.declarer, MOUNTAIN, exact(per * r.taken), why=why)
+
+
+# -- 2.5, 2.6 (and 2.7's progression): raspasy -----------------------------------------------
+
+
+def _trick_value(c: Convention, run: int) -> tuple[Amount, str]:
+    """One raspasy trick's value at this place in the run (2.7), and how it came about."""
+    mult = c.progression(run)
+    v = exact(c.raspasy_trick_value * mult)
+    return v, f"raspasy no. {run} in a row, {num(c.raspasy_trick_value)} × {mult} = {num(v)} a trick"
+
+
+def _raspasy_mountain(r: Resolved, c: Convention, run: int) -> Iterator[Write]:
+    v, step = _trick_value(c, run)
+    counts = dict(r.tricks)
+    a = min(counts.values()) if c.raspasy_amnesty else 0
+    amn = f" − amnesty {a}" if a else ""
+    for p, t in r.tricks:
+        if t - a:
+            why = f"({tricks(t)}{amn}) × {num(v)}; {step}"
+            yield Write("raspasy-mountain", p, MOUNTAIN, exact(v * (t - a)), why=why)
+    yield from _zero_trick(r, c, v, counts)
+
+
+def _raspasy_whists(r: Resolved, c: Convention, run: int) -> Iterator[Write]:
+    v, _ = _trick_value(c, run)
+    counts = {p: t for p, t in r.tricks if p != r.seats.sits_out}
+    low = min(counts.values())
+    writers = [p for p in counts if counts[p] == low]
+    if len(writers) < len(counts):
+        split = f" / {len(writers)} (tied for the fewest)" if len(writers) > 1 else ""
+        for wr in writers:
+            for p, t in counts.items():
+                if p in writers or not t:
+                    continue
+                amount = exact(Fraction(v * t, len(writers)))
+                yield Write(
+                    "raspasy-whists", wr, WHISTS, amount, p, why=f"{p} took {t}: {t} × {num(v)}{split}"
+                )
+    counts_all = dict(r.tricks)
+    if r.seats.sits_out is not None:
+        counts_all.setdefault(r.seats.sits_out, 0)
+    yield from _zero_trick(r, c, v, counts_all)
+
+
+def _zero_trick(r: Resolved, c: Convention, v: Amount, counts: dict[str, int]) -> Iterator[Write]:
+    bonus: Amount
+    if isinstance(c.raspasy_zero_trick_bonus, str):  # "trick": one trick's value
+        bonus = exact(Fraction(v) / Fraction(c.pool_point_in_mountain))
+        why = f"no trick: one trick's value {num(v)}"
+        if c.pool_point_in_mountain != 1:
+            why += f" / {num(c.pool_point_in_mountain)} mountain points a pool point = {num(bonus)}"
+    else:
+        bonus = c.raspasy_zero_trick_bonus
+        why = f"no trick: {num(bonus)} into the pool"
+    order = list(r.seats.active)
+    if r.seats.sits_out is not None:
+        order.append(r.seats.sits_out)
+    for p in order:
+        if p in counts and counts[p] == 0 and bonus:
+            yield Write("zero-trick", p, POOL, bonus, why=why)
+
+
+#: raspasy scoring (``raspasy.scoring``): into the mountain (2.5) or as whists (2.6)
+_RASPASY: dict[str, Rule] = {"mountain": _raspasy_mountain, "whists": _raspasy_whists}
+
+
+def _raspasy(r: Resolved, c: Convention, run: int) -> Iterator[Write]:
+    return _RASPASY[c.raspasy_scoring](r, c, run)
+
+
+#: the rule for each kind of deal
+_BY_KIND: dict[DealKind, Rule] = {
+    "unplayed": _unplayed,
+    "half": _half_whist,
+    "played": _played,
+    "misere": _misere,
+    "raspasy": _raspasy,
+}
