@@ -555,7 +555,7 @@ _ROWS = (
         "raspasy_talon_to_dealer",
         Flag(),
         "with 4 players the dealer plays the talon and his tricks count (K3.7.6.1)",
-        "прикуп на распасовке — сдающему",
+        "сдающий открывает прикуп на распасовке",
         "K3.7.6.1, K3.7.6.2",
     ),
     Key(
