@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import difflib
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from pulyacalc.convention.schema import LEVELS, SCHEMA, SECTIONS, TOP_KEYS, Convention
 from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, not_utf8
+from pulyacalc.core.kinds import Rounding
 from pulyacalc.yamlsource import Node, as_str, parse_yaml
 
 
@@ -54,7 +56,7 @@ def load(
     ref_loc: Loc | None = None,
     overrides: Node | None = None,
     pool: int | None = None,
-    rounding: str | None = None,
+    rounding: Rounding | None = None,
 ) -> Convention:
     """Load a convention by built-in name or path, apply a log's overrides, check it all."""
     path = resolve_path(ref, relative_to)
@@ -72,15 +74,10 @@ def load(
         base = _build(layers, path)
         if overrides is None:
             _cache[key] = base
-    changes: dict[str, Any] = {}
     if pool is not None:
-        changes["pool_target"] = pool
+        base = replace(base, pool_target=pool)
     if rounding is not None:
-        changes["rounding"] = rounding
-    if changes:
-        from dataclasses import replace
-
-        base = replace(base, **changes)
+        base = replace(base, rounding=rounding)
     return base
 
 
