@@ -1,69 +1,22 @@
-"""Rendering reads results and prints them: table (for people), JSON and CSV (for
-programs).  Nothing here changes a number; rounding for display happens here only for
-``exact`` values, which are shown with two decimals.
+"""The score/settle report (the sheet and its settlement) as a view: a table for people,
+a JSON document, a JSONL line per player, a CSV/TSV row per player.  Nothing here changes a
+number; rounding for display happens here only for ``exact`` values, which are shown with
+two decimals.
 """
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
-from decimal import Decimal
-from fractions import Fraction
 from typing import Any
 
 from pulyacalc.convention.schema import Convention
-from pulyacalc.core.amounts import Amount
 from pulyacalc.core.sheet import SheetView
+from pulyacalc.render.formats import dumps
+from pulyacalc.render.view import SCHEMA_VERSION, fraction_text, jnum, sheet_head, sheet_json, sheet_row, show
 from pulyacalc.scoring.settlement import Settlement
 
-SCHEMA_VERSION = 1
-
-
-@dataclass(frozen=True)
-class Report:
-    """What `score` and `settle` print: the sheet and its settlement."""
-
-    convention: Convention
-    target: int
-    sheet: SheetView
-    settlement: Settlement
-    deals: int | None = None
-    finished: bool | None = None
-
-
-def show(x: Amount | Decimal) -> str:
-    """For people: whole numbers as they are, others with two decimals."""
-    if isinstance(x, Decimal):
-        return f"{x:.2f}"
-    if isinstance(x, int) or x.denominator == 1:
-        return str(int(x))
-    q = Decimal(x.numerator) / Decimal(x.denominator)
-    return f"{q.quantize(Decimal('0.01')):.2f}"
-
-
-def jnum(x: Amount | Decimal) -> Any:
-    """For JSON: whole numbers as integers, others as numbers with two decimals."""
-    if isinstance(x, Decimal):
-        return float(x)
-    if isinstance(x, int) or x.denominator == 1:
-        return int(x)
-    return round(float(x), 2)
-
-
-def fraction_text(x: Amount) -> str:
-    x = Fraction(x)
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
-
-
-def sheet_json(sheet: SheetView) -> dict[str, Any]:
-    return {
-        p: {
-            "pool": jnum(sheet.pool[p]),
-            "mountain": jnum(sheet.mountain[p]),
-            "whists": {q: jnum(v) for q, v in sheet.whists[p].items()},
-        }
-        for p in sheet.players
-    }
+# TEMPORARY: the names the commands not yet moved into render/ still import from here
+__all__ = ["SCHEMA_VERSION", "Report", "dumps", "fraction_text", "jnum", "sheet_json", "show"]
 
 
 def settlement_json(s: Settlement) -> dict[str, Any]:
@@ -85,91 +38,89 @@ def settlement_json(s: Settlement) -> dict[str, Any]:
     return out
 
 
-def report_json(r: Report) -> dict[str, Any]:
-    s = r.settlement
-    doc: dict[str, Any] = {
-        "schema_version": SCHEMA_VERSION,
-        "players": list(r.sheet.players),
-        "sheet": sheet_json(r.sheet),
-        "settlement": {p: jnum(s.result[p]) for p in s.players},
-        "settlement_exact": {p: fraction_text(s.exact[p]) for p in s.players},
-        "convention": r.convention.name,
-        "pool_target": r.target,
-        "rounding": s.rounding,
-        "stages": settlement_json(s),
-    }
-    if r.deals is not None:
-        doc["deals"] = r.deals
-    if r.finished is not None:
-        doc["finished"] = r.finished
-    if s.money is not None and s.whist_price is not None:
-        doc["whist_price"] = float(s.whist_price)
-        doc["money"] = {p: float(s.money[p]) for p in s.players}
-        doc["payments"] = [{"from": a, "to": b, "amount": float(x)} for a, b, x in s.payments]
-    return doc
+@dataclass(frozen=True)
+class Report:
+    """What `score` prints (and `settle` in the machine formats): the sheet and its settlement."""
 
+    convention: Convention
+    target: int
+    sheet: SheetView
+    settlement: Settlement
+    deals: int | None = None
+    finished: bool | None = None
 
-def report_jsonl(r: Report) -> str:
-    """One JSON object per player: the sheet row and the settlement."""
-    import json  # only for this format (start-up time)
-
-    doc = report_json(r)
-    lines = []
-    for p in r.sheet.players:
-        row: dict[str, Any] = {
+    def document(self) -> dict[str, Any]:
+        s = self.settlement
+        doc: dict[str, Any] = {
             "schema_version": SCHEMA_VERSION,
-            "player": p,
-            **doc["sheet"][p],
-            "result": doc["settlement"][p],
-            "result_exact": doc["settlement_exact"][p],
+            "players": list(self.sheet.players),
+            "sheet": sheet_json(self.sheet),
+            "settlement": {p: jnum(s.result[p]) for p in s.players},
+            "settlement_exact": {p: fraction_text(s.exact[p]) for p in s.players},
+            "convention": self.convention.name,
+            "pool_target": self.target,
+            "rounding": s.rounding,
+            "stages": settlement_json(s),
         }
-        if "money" in doc:
-            row["money"] = doc["money"][p]
-        lines.append(json.dumps(row, ensure_ascii=False))
-    return "\n".join(lines) + "\n"
+        if self.deals is not None:
+            doc["deals"] = self.deals
+        if self.finished is not None:
+            doc["finished"] = self.finished
+        if s.money is not None and s.whist_price is not None:
+            doc["whist_price"] = float(s.whist_price)
+            doc["money"] = {p: float(s.money[p]) for p in s.players}
+            doc["payments"] = [{"from": a, "to": b, "amount": float(x)} for a, b, x in s.payments]
+        return doc
 
+    def records(self) -> list[dict[str, Any]]:
+        """One object per player: the sheet row and the settlement."""
+        doc = self.document()
+        records = []
+        for p in self.sheet.players:
+            row: dict[str, Any] = {
+                "schema_version": SCHEMA_VERSION,
+                "player": p,
+                **doc["sheet"][p],
+                "result": doc["settlement"][p],
+                "result_exact": doc["settlement_exact"][p],
+            }
+            if "money" in doc:
+                row["money"] = doc["money"][p]
+            records.append(row)
+        return records
 
-def dumps(doc: Any) -> str:
-    import json  # only for this format (start-up time)
-
-    return json.dumps(doc, ensure_ascii=False, indent=2)
-
-
-def report_csv(r: Report, delimiter: str = ",") -> str:
-    import csv  # only for this format (start-up time)
-
-    s, sheet = r.settlement, r.sheet
-    buf = io.StringIO()
-    w = csv.writer(buf, delimiter=delimiter, lineterminator="\n")
-    players = sheet.players
-    head = [
-        "player",
-        "pool",
-        "mountain",
-        *[f"whists_on_{q}" for q in players],
-        "mountain_equivalent",
-        "mountain_result",
-        "whist_result",
-        "result",
-    ]
-    if s.money is not None:
-        head.append("money")
-    w.writerow(head)
-    for p in players:
-        row = [
-            p,
-            show(sheet.pool[p]),
-            show(sheet.mountain[p]),
-            *["" if q == p else show(sheet.whists[p][q]) for q in players],
-            show(s.equivalent[p]),
-            show(s.mountain_result[p]),
-            show(s.whist_result[p]),
-            show(s.result[p]),
+    def rows(self) -> tuple[list[str], list[list[Any]]]:
+        s, sheet = self.settlement, self.sheet
+        players = sheet.players
+        head = [
+            "player",
+            "pool",
+            "mountain",
+            *[f"whists_on_{q}" for q in players],
+            "mountain_equivalent",
+            "mountain_result",
+            "whist_result",
+            "result",
         ]
         if s.money is not None:
-            row.append(show(s.money[p]))
-        w.writerow(row)
-    return buf.getvalue()
+            head.append("money")
+        rows: list[list[Any]] = []
+        for p in players:
+            row = [
+                p,
+                *sheet_row(sheet, p, own=""),
+                show(s.equivalent[p]),
+                show(s.mountain_result[p]),
+                show(s.whist_result[p]),
+                show(s.result[p]),
+            ]
+            if s.money is not None:
+                row.append(show(s.money[p]))
+            rows.append(row)
+        return head, rows
+
+    def table(self) -> str:
+        return report_table(self)
 
 
 def report_table(r: Report) -> str:
@@ -188,20 +139,10 @@ def report_table(r: Report) -> str:
     deals = f", {r.deals} deals" if r.deals is not None else ""
     lines.append(f"{conv.title}, {len(players)} players, pool to {r.target}{deals}{status}")
     lines.append("")
-    rows = []
-    for p in players:
-        rows.append(
-            [
-                p,
-                show(sheet.pool[p]),
-                show(sheet.mountain[p]),
-                *["·" if q == p else show(sheet.whists[p][q]) for q in players],
-            ]
-        )
     lines.append(
         tabulate(
-            rows,
-            headers=["sheet", "pool", "mountain", *[f"on {q}" for q in players]],
+            [[p, *sheet_row(sheet, p)] for p in players],
+            headers=["sheet", *sheet_head(players)],
             tablefmt="simple",
             colalign=("left", *["right"] * (2 + len(players))),
         )

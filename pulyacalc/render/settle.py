@@ -4,18 +4,37 @@ and each mountain result; the each-pays-each view (variant 1); whists netted pai
 pair; the total; money and who pays whom.
 
 Every stage shows its arithmetic so that a person with a pencil can follow it.
+:class:`SettleReport` is what `settle` prints: this table for people; for programs the
+score report, whose JSON document also carries the each-pays-each view and the total.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.sheet import SheetView
-from pulyacalc.render.report import jnum, show
+from pulyacalc.render.report import Report
+from pulyacalc.render.view import jnum, sheet_head, sheet_row, show
 from pulyacalc.scoring.settlement import Settlement
+
+
+@dataclass(frozen=True)
+class SettleReport(Report):
+    """A paper sheet settled: the stages for people, the score report for programs."""
+
+    def table(self) -> str:
+        n = len(self.sheet.players)
+        title = f"{self.convention.title}, {n} players, pool to {self.target}: the settlement stage by stage"
+        return stages_table(self.convention, self.target, self.sheet, self.settlement, title)
+
+    def document(self) -> dict[str, Any]:
+        doc = super().document()
+        doc["stages"].update(stages_json(self.settlement))
+        return doc
 
 
 def _s(x: Amount) -> str:
@@ -52,18 +71,7 @@ def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement,
         out.append("")
 
     out.append("1. The sheet")
-    table(
-        [
-            [
-                p,
-                show(sheet.pool[p]),
-                show(sheet.mountain[p]),
-                *["·" if q == p else show(sheet.whists[p][q]) for q in players],
-            ]
-            for p in players
-        ],
-        ["", "pool", "mountain", *[f"on {q}" for q in players]],
-    )
+    table([[p, *sheet_row(sheet, p)] for p in players], ["", *sheet_head(players)])
 
     r = f"{show(ratio)} × " if ratio != 1 else ""
     out.append(

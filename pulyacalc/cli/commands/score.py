@@ -20,8 +20,6 @@ from pulyacalc.cli.runtime import emit, reports_problems
 if TYPE_CHECKING:
     from decimal import Decimal
 
-    from pulyacalc.convention.schema import Convention
-    from pulyacalc.core.sheet import SheetView
     from pulyacalc.evening import Evening
     from pulyacalc.scoring.settlement import Settlement
 
@@ -38,6 +36,8 @@ def score(
 ) -> None:
     """Score an evening from a log: the sheet (pool, mountain, whists) and the settlement."""
     from pulyacalc.evening import score_file
+    from pulyacalc.render.formats import render
+    from pulyacalc.render.report import Report
 
     price = parse_price(whist_price)
     ev = score_file(
@@ -48,7 +48,7 @@ def score(
         max_yaml_bytes=max_yaml_bytes,
     )
     result = settle_located(ev, price)
-    emit(render_report(format, ev.convention, ev.target, ev.sheet, result, ev.deals, ev.finished))
+    emit(render(Report(ev.convention, ev.target, ev.sheet, result, ev.deals, ev.finished), format.value))
 
 
 def settle_located(ev: Evening, price: Decimal | None) -> Settlement:
@@ -63,27 +63,3 @@ def settle_located(ev: Evening, price: Decimal | None) -> Settlement:
         locs = ev.header.locs
         loc = locs.get("rounding") or locs.get("players") or Loc(ev.header.source, 1)
         raise RuleError([Problem(loc, str(e), kind="rule")]) from None
-
-
-def render_report(
-    format: Format,
-    conv: Convention,
-    target: int,
-    sheet: SheetView,
-    result: Settlement,
-    deals: int | None = None,
-    finished: bool | None = None,
-) -> str:
-    """The score/settle report in the chosen format (shared by score, settle)."""
-    from pulyacalc.render import report as render
-
-    report = render.Report(conv, target, sheet, result, deals, finished)
-    if format is Format.json:
-        return render.dumps(render.report_json(report)) + "\n"
-    if format is Format.jsonl:
-        return render.report_jsonl(report)
-    if format is Format.csv:
-        return render.report_csv(report)
-    if format is Format.tsv:
-        return render.report_csv(report, "\t")
-    return render.report_table(report)

@@ -31,9 +31,10 @@ def settle(
     max_yaml_bytes: MaxYamlBytesOpt = None,
 ) -> None:
     """Settle a paper sheet: pools to the mountain, amnesty, average mountain, whists, total."""
-    from pulyacalc.cli.commands.score import render_report
     from pulyacalc.logs.header import convention_for
     from pulyacalc.logs.sheet_file import read_sheet
+    from pulyacalc.render.formats import render
+    from pulyacalc.render.settle import SettleReport
     from pulyacalc.scoring.settlement import settle as do_settle
 
     price = parse_price(whist_price)
@@ -42,18 +43,4 @@ def settle(
     rnd = rounding.value if rounding is not None else conv.rounding
     target = paper.header.pool if paper.header.pool is not None else conv.pool_target
     result = do_settle(paper.sheet, conv, target, rnd, price)
-    if format is Format.table:
-        from pulyacalc.render.settle import stages_table
-
-        n = len(paper.sheet.players)
-        title = f"{conv.title}, {n} players, pool to {target}: the settlement stage by stage"
-        emit(stages_table(conv, target, paper.sheet, result, title))
-    elif format is Format.json:
-        from pulyacalc.render import report as render
-        from pulyacalc.render.settle import stages_json
-
-        doc = render.report_json(render.Report(conv, target, paper.sheet, result))
-        doc["stages"].update(stages_json(result))
-        emit(render.dumps(doc) + "\n")
-    else:
-        emit(render_report(format, conv, target, paper.sheet, result))
+    emit(render(SettleReport(conv, target, paper.sheet, result), format.value))

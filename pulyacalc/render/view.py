@@ -1,0 +1,96 @@
+"""What every report view shares: the :class:`View` protocol (the four shapes the output
+formats are made from), ``SCHEMA_VERSION``, the ways numbers are written (:func:`show` for
+people, :func:`jnum` for JSON, :func:`fraction_text` exact) and the sheet row.
+
+ARCHITECTURE.md puts these beside the format table; they live apart from it
+(:mod:`pulyacalc.render.formats`) so that a report module and a new format module can both
+import them while the format table imports the format modules: no import cycle.  Nothing
+here imports json, csv or tabulate (start-up time).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from pulyacalc.core.amounts import Amount
+    from pulyacalc.core.sheet import SheetView
+
+#: the version of every JSON document's shape (docs/output.md); each document carries it
+SCHEMA_VERSION = 1
+
+
+class View(Protocol):
+    """A report, ready to be written in any format of the format table.  Each method gives
+    one shape; a view decides what it holds in each (settle's table is its stages)."""
+
+    def table(self) -> str:
+        """For people: the whole text, ending in a newline."""
+        ...
+
+    def document(self) -> dict[str, Any]:
+        """For ``-f json``: one document with ``schema_version``."""
+        ...
+
+    def records(self) -> list[dict[str, Any]]:
+        """For ``-f jsonl``: one object per line."""
+        ...
+
+    def rows(self) -> tuple[list[str], list[list[Any]]]:
+        """For ``-f csv`` and ``-f tsv``: the header and the rows."""
+        ...
+
+
+def show(x: Amount | Decimal) -> str:
+    """For people: whole numbers as they are, others with two decimals."""
+    if isinstance(x, Decimal):
+        return f"{x:.2f}"
+    if isinstance(x, int) or x.denominator == 1:
+        return str(int(x))
+    q = Decimal(x.numerator) / Decimal(x.denominator)
+    return f"{q.quantize(Decimal('0.01')):.2f}"
+
+
+def jnum(x: Amount | Decimal) -> Any:
+    """For JSON: whole numbers as integers, others as numbers with two decimals."""
+    if isinstance(x, Decimal):
+        return float(x)
+    if isinstance(x, int) or x.denominator == 1:
+        return int(x)
+    return round(float(x), 2)
+
+
+def fraction_text(x: Amount) -> str:
+    """Exact, for programs: 12, -6, 7/2."""
+    x = Fraction(x)
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def sheet_head(players: tuple[str, ...]) -> list[str]:
+    """The headers of the sheet row's cells (after the player's column)."""
+    return ["pool", "mountain", *[f"on {q}" for q in players]]
+
+
+def sheet_row(sheet: SheetView, p: str, own: str = "·") -> list[str]:
+    """One player's line of the sheet, as people read it: pool, mountain, whists on each
+    other; ``own`` fills the cell of whists on himself."""
+    whists = sheet.whists[p]
+    return [
+        show(sheet.pool[p]),
+        show(sheet.mountain[p]),
+        *[own if q == p else show(whists[q]) for q in sheet.players],
+    ]
+
+
+def sheet_json(sheet: SheetView) -> dict[str, Any]:
+    """The sheet for JSON: per player pool, mountain and whists on each other."""
+    return {
+        p: {
+            "pool": jnum(sheet.pool[p]),
+            "mountain": jnum(sheet.mountain[p]),
+            "whists": {q: jnum(v) for q, v in sheet.whists[p].items()},
+        }
+        for p in sheet.players
+    }
