@@ -8,16 +8,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pulyacalc.core.kinds import RuleId
+
 
 @dataclass(frozen=True, slots=True)
 class Rule:
-    id: str
+    id: RuleId
     section: str  # RULES.md section
     title: str
     kodeks: str  # the Code's rule, where there is one
 
 
-RULEBOOK: dict[str, Rule] = {
+#: every rule id of ``kinds.RuleId``, each once (tests/test_scoring_pure.py checks it)
+RULEBOOK: dict[RuleId, Rule] = {
     r.id: r
     for r in (
         Rule("unplayed", "2.1", "contract not played: both defenders passed", "K3.4, K4.2.3.2"),
