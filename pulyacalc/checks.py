@@ -96,8 +96,7 @@ def check_log(run: Run) -> list[Finding]:
     conv = run.convention
     out: list[Finding] = []
     for p in run.problems:
-        code = "dealer-in-play" if "sits out" in p.message else p.kind
-        out.append(Finding(p.loc, code, p.message, p.hint))
+        out.append(Finding(p.loc, p.code, p.message, p.hint))
     for r in run.results:
         out.extend(_deal_findings(r, conv))
     out.extend(_target_findings(run))

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from pulyacalc.core.kinds import FindingCode, ProblemKind
+
 
 @dataclass(frozen=True, slots=True)
 class Loc:
@@ -42,7 +44,14 @@ class Problem:
     #: how many characters the caret underlines
     width: int = 1
     #: "read" (cannot read: syntax, spelling, types) or "rule" (not allowed)
-    kind: str = "read"
+    kind: ProblemKind = "read"
+    #: what ``check`` calls it (docs/commands.md), set where the problem is found; left
+    #: out, it is the kind ("read" or "rule")
+    code: FindingCode = "read"
+
+    def __post_init__(self) -> None:
+        if self.code == "read" and self.kind != "read":
+            object.__setattr__(self, "code", self.kind)
 
     def format(self) -> str:
         text = f"{self.loc}: {self.message}"
@@ -91,9 +100,11 @@ class Problems:
         *,
         source: str = "",
         width: int = 1,
-        kind: str = "read",
+        kind: ProblemKind = "read",
+        code: FindingCode | None = None,
     ) -> None:
-        self.items.append(Problem(loc, message, hint, source, width, kind))
+        """``code``: what ``check`` calls the problem, if not its ``kind``."""
+        self.items.append(Problem(loc, message, hint, source, width, kind, kind if code is None else code))
 
     def extend(self, problems: Iterable[Problem]) -> None:
         self.items.extend(problems)

@@ -1,6 +1,12 @@
 """The table: who deals, who sits out, who defends first, and whether a deal as written
 is allowed.  ``resolve`` turns a written deal into a ``Resolved`` one with every number
-scoring needs (tricks completed where the rules fix them), or reports located problems.
+scoring needs (tricks completed where the rules fix them), or reports located problems,
+each with the ``code`` ``check`` gives it (``dealer-in-play`` when the 4-player dealer
+takes part, else ``rule``).
+
+``resolve`` is pure but for the problems it adds: ``scoring/fold.py`` remembers its answer
+per the parts of its arguments the fold's ``KEY`` names, so an argument added here must be
+added to that key (tests/test_scoring_pure.py fails until it is).
 """
 
 from __future__ import annotations
@@ -9,7 +15,7 @@ from dataclasses import dataclass
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.errors import Loc, Problems
-from pulyacalc.core.kinds import DealKind
+from pulyacalc.core.kinds import DealKind, FindingCode
 from pulyacalc.core.model import Call, Deal, Play, Raspasy
 from pulyacalc.core.seating import Seats
 
@@ -66,15 +72,21 @@ def _echo(deal: Deal, problems: Problems, before: int) -> None:
             while end < len(line) and not line[end].isspace() and line[end] not in ",#":
                 end += 1
             width = end - start
-        items[i] = Problem(p.loc, p.message, p.hint, line, max(1, width), p.kind)
+        items[i] = Problem(p.loc, p.message, p.hint, line, max(1, width), p.kind, p.code)
 
 
 def _where(deal: Deal, part: str) -> Loc:
     return deal.locs.get(part, deal.loc)
 
 
-def _rule(problems: Problems, loc: Loc, message: str, hint: str = "") -> None:
-    problems.add(loc, message, hint, kind="rule")
+def _rule(problems: Problems, loc: Loc, message: str, hint: str = "", code: FindingCode = "rule") -> None:
+    problems.add(loc, message, hint, kind="rule", code=code)
+
+
+def _dealer_in_play(problems: Problems, loc: Loc, message: str, hint: str = "") -> None:
+    """The 4-player dealer, who sits out, takes part: he bids, whists or passes, takes
+    tricks in a contract, or is given raspasy tricks where the talon takes none."""
+    _rule(problems, loc, message, hint, code="dealer-in-play")
 
 
 def _check_counts(deal: Deal, seats: Seats, problems: Problems) -> bool:
@@ -116,7 +128,7 @@ def _resolve_raspasy(deal: Raspasy, seats: Seats, conv: Convention, problems: Pr
     if out is not None:
         talon = deal.tricks.get(out, 0)
         if talon and not conv.raspasy_talon_to_dealer:
-            _rule(
+            _dealer_in_play(
                 problems,
                 _where(deal, f"tricks:{out}"),
                 f"{out} deals and sits out, and in this convention the talon takes no tricks",
@@ -159,7 +171,7 @@ def _resolve_raspasy(deal: Raspasy, seats: Seats, conv: Convention, problems: Pr
 def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems) -> Resolved | None:
     declarer = deal.declarer
     if declarer == seats.sits_out:
-        _rule(
+        _dealer_in_play(
             problems,
             _where(deal, "declarer"),
             f"{declarer} deals this deal and sits out: the 4-player dealer does not bid",
@@ -176,7 +188,7 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
     level = deal.contract.level
     for name in deal.calls:
         if name == seats.sits_out:
-            _rule(
+            _dealer_in_play(
                 problems,
                 _where(deal, f"call:{name}"),
                 f"{name} deals and sits out: the 4-player dealer does not whist or pass",
@@ -186,7 +198,7 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
             _rule(problems, _where(deal, f"call:{name}"), f"{name} is the declarer and cannot also defend")
             return None
     if seats.sits_out is not None and seats.sits_out in deal.tricks and deal.tricks[seats.sits_out]:
-        _rule(
+        _dealer_in_play(
             problems,
             _where(deal, f"tricks:{seats.sits_out}"),
             f"{seats.sits_out} deals and sits out: he takes no tricks",
