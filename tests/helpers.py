@@ -13,11 +13,10 @@ from typing import Any
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.amounts import Amount
-from pulyacalc.core.errors import Problems, PulyaError
+from pulyacalc.core.errors import PulyaError
 from pulyacalc.core.sheet import Entry, SheetView
-from pulyacalc.logs.header import convention_for
-from pulyacalc.logs.read import read_text
-from pulyacalc.scoring.fold import DealResult, Scorer
+from pulyacalc.evening import score_text
+from pulyacalc.scoring.fold import DealResult
 from pulyacalc.scoring.settlement import Settlement, settle
 
 #: the paper sheet of INTERFACE.md (kodeks rounding: A 62, B -101, C 39)
@@ -75,14 +74,9 @@ def log_text(
 
 
 def run_text(text: str, name: str = "t.txt") -> Run:
-    """Score a log text; raises PulyaError with every problem."""
-    problems = Problems()
-    log = read_text(text, name, problems=problems)
-    conv = convention_for(log.header)
-    scorer = Scorer(log.header, conv, problems)
-    results = list(scorer.feed_all(log.deals))
-    problems.raise_if_any()
-    return Run(scorer.sheet.view(), results, conv, scorer.target, scorer.finished)
+    """Score a log text as ``pulyacalc score`` does; raises PulyaError with every problem."""
+    ev = score_text(text, name, keep=True)
+    return Run(ev.sheet, list(ev.results), ev.convention, ev.target, ev.finished)
 
 
 def run(
