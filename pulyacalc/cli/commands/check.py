@@ -48,4 +48,3 @@ def check(
     emit(render(CheckView(run.deals, findings, parting, against), format.value))
     if findings:
         raise typer.Exit(1)
-

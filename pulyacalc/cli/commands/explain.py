@@ -39,4 +39,3 @@ def explain(
         if not deals:
             raise fail(f"--deal {deal}: the log has {ex.evening.deals} deals")
     emit(render(ExplainView(ex, deals), format.value))
-

@@ -1,0 +1,68 @@
+"""`prices` as a view: the price table («таблица расчёта»), what each outcome is worth in
+whists to each role; a row per outcome in every format."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pulyacalc.render.view import SCHEMA_VERSION, fraction_text, jnum, show
+
+if TYPE_CHECKING:
+    from pulyacalc.prices import PriceTable
+
+
+@dataclass(frozen=True)
+class PricesView:
+    prices: PriceTable
+
+    def records(self) -> list[dict[str, Any]]:
+        t = self.prices
+        return [
+            {
+                "outcome": r.key,
+                "played": r.label,
+                "deal": r.line,
+                "whists": {role: jnum(r.values[role]) for role in t.roles},
+                "whists_exact": {role: fraction_text(r.values[role]) for role in t.roles},
+            }
+            for r in t.rows
+        ]
+
+    def document(self) -> dict[str, Any]:
+        t = self.prices
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "convention": t.convention.name,
+            "players": t.players,
+            "roles": list(t.roles),
+            "prices": self.records(),
+        }
+
+    def rows(self) -> tuple[list[str], list[list[Any]]]:
+        t = self.prices
+        return ["outcome", "played", *t.roles], [
+            [r.key, r.label, *[show(r.values[role]) for role in t.roles]] for r in t.rows
+        ]
+
+    def table(self) -> str:
+        from tabulate import tabulate
+
+        t = self.prices
+        head = ["outcome", *t.roles, "played"]
+        body = [[r.key, *[show(r.values[role]) for role in t.roles], r.label] for r in t.rows]
+        text = tabulate(
+            body,
+            headers=head,
+            tablefmt="simple",
+            disable_numparse=True,
+            colalign=("left", *["right"] * len(t.roles), "left"),
+        )
+        worth = "what each outcome is worth in whists (+ wins, − loses)"
+        title = f"{t.convention.title}, {t.players} players: {worth}"
+        notes = (
+            "The declarer is first hand, the first defender sits next clockwise"
+            + ("; the dealer sits out." if t.players == 4 else ".")
+            + "\nEach price: the deal scored on a finished sheet where all are equal, then settled (exact)."
+        )
+        return f"{title}\n\n{text}\n\n{notes}\n"

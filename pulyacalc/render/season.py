@@ -1,0 +1,105 @@
+"""`season` as a view: the standings over many evenings (a row per player; JSON also
+carries each evening's result)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pulyacalc.render.view import SCHEMA_VERSION, fraction_text, jnum, show
+
+if TYPE_CHECKING:
+    from pulyacalc.season import Season
+
+
+@dataclass(frozen=True)
+class SeasonView:
+    season: Season
+
+    def records(self) -> list[dict[str, Any]]:
+        """One standing per line, best first."""
+        rows = []
+        for rank, st in enumerate(self.season.standings, 1):
+            row: dict[str, Any] = {
+                "schema_version": SCHEMA_VERSION,
+                "rank": rank,
+                "player": st.player,
+                "evenings": st.evenings,
+                "total": jnum(st.total),
+                "total_exact": fraction_text(st.total),
+                "average": jnum(st.average),
+                "average_exact": fraction_text(st.average),
+                "best": jnum(st.best),
+                "best_evening": st.best_evening,
+                "worst": jnum(st.worst),
+                "worst_evening": st.worst_evening,
+            }
+            if st.money is not None:
+                row["money"] = float(st.money)
+            rows.append(row)
+        return rows
+
+    def document(self) -> dict[str, Any]:
+        s = self.season
+        doc: dict[str, Any] = {
+            "schema_version": SCHEMA_VERSION,
+            "evenings": [
+                {
+                    "file": e.source,
+                    "players": list(e.players),
+                    "convention": e.convention,
+                    "pool_target": e.pool_target,
+                    "rounding": e.rounding,
+                    "deals": e.deals,
+                    "finished": e.finished,
+                    "result": {p: jnum(e.result[p]) for p in e.players},
+                    "result_exact": {p: fraction_text(e.result[p]) for p in e.players},
+                    **({"money": {p: float(e.money[p]) for p in e.players}} if e.money is not None else {}),
+                }
+                for e in s.evenings
+            ],
+            "standings": [{k: v for k, v in row.items() if k != "schema_version"} for row in self.records()],
+            "deals": s.deals,
+        }
+        if s.whist_price is not None:
+            doc["whist_price"] = float(s.whist_price)
+        return doc
+
+    def rows(self) -> tuple[list[str], list[list[Any]]]:
+        head = ["rank", "player", "evenings", "total", "average", "best", "best_evening", "worst"]
+        head.append("worst_evening")
+        if self.season.whist_price is not None:
+            head.append("money")
+        return head, self._rows(people=False)
+
+    def _rows(self, people: bool) -> list[list[Any]]:
+        rows: list[list[Any]] = []
+        for rank, st in enumerate(self.season.standings, 1):
+            row: list[Any] = [rank, st.player, st.evenings, show(st.total), show(st.average)]
+            if people:
+                row += [show(st.best), show(st.worst)]
+            else:
+                row += [show(st.best), st.best_evening, show(st.worst), st.worst_evening]
+            if st.money is not None:
+                row.append(show(st.money))
+            rows.append(row)
+        return rows
+
+    def table(self) -> str:
+        from tabulate import tabulate
+
+        s = self.season
+        price = f", whist price {s.whist_price}" if s.whist_price is not None else ""
+        lines = [f"Season: {len(s.evenings)} evenings, {s.deals} deals{price}; results in whists", ""]
+        head = ["#", "player", "evenings", "total", "average", "best", "worst"]
+        if s.whist_price is not None:
+            head.append("money")
+        lines.append(
+            tabulate(
+                self._rows(people=True),
+                headers=head,
+                tablefmt="simple",
+                colalign=("right", "left", *["right"] * (len(head) - 2)),
+            )
+        )
+        return "\n".join(lines) + "\n"
