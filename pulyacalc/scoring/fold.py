@@ -49,7 +49,7 @@ KEY: tuple[tuple[str, str], ...] = (("deal", "template"), ("seats", "dealer"), (
 #: the other parameters of those functions, and why the key need not cover them
 NOT_KEYED: dict[str, str] = {
     "conv": "fixed for the scorer's life",
-    "problems": "written to, never read; a deal with a problem is never remembered",
+    "problems": "only added to (resolve counts its own); a deal with a problem is never remembered",
     "resolved": "resolve's answer for the same key",
 }
 
