@@ -9,14 +9,12 @@ from typing import Annotated
 import typer
 
 from pulyacalc.cli.runtime import fail
+from pulyacalc.render.formats import FORMATS
 
-
-class Format(str, enum.Enum):
-    table = "table"
-    json = "json"
-    jsonl = "jsonl"
-    csv = "csv"
-    tsv = "tsv"
+#: ``-f`` choices: the names of the format table, so a new format is no edit here.
+#: mypy cannot see the members of an Enum made from a table: commands default to TABLE.
+Format = enum.Enum("Format", [(name, name) for name in FORMATS], type=str)  # type: ignore[misc]
+TABLE: Format = Format("table")
 
 
 class InputFormat(str, enum.Enum):

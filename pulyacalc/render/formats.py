@@ -11,11 +11,13 @@ and tabulate are imported by the writer that needs them, never at start-up.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pulyacalc.render.view import View
+if TYPE_CHECKING:
+    # for the type only: the command line reads this table at start-up, nothing more
+    from pulyacalc.render.view import View
 
-Writer = Callable[[View], str]
+    Writer = Callable[[View], str]
 
 
 def dumps(doc: Any) -> str:

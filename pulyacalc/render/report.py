@@ -11,12 +11,8 @@ from typing import Any
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.sheet import SheetView
-from pulyacalc.render.formats import dumps
 from pulyacalc.render.view import SCHEMA_VERSION, fraction_text, jnum, sheet_head, sheet_json, sheet_row, show
 from pulyacalc.scoring.settlement import Settlement
-
-# TEMPORARY: the names the commands not yet moved into render/ still import from here
-__all__ = ["SCHEMA_VERSION", "Report", "dumps", "fraction_text", "jnum", "sheet_json", "show"]
 
 
 def settlement_json(s: Settlement) -> dict[str, Any]:

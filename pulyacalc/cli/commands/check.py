@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from pulyacalc.cli.options import ConventionOpt, Format, FormatOpt, InputFormatOpt, LogArg
+from pulyacalc.cli.options import TABLE, ConventionOpt, FormatOpt, InputFormatOpt, LogArg
 from pulyacalc.cli.runtime import emit, reports_problems
 
 
@@ -24,7 +24,7 @@ def check(
         ),
     ] = None,
     convention: ConventionOpt = None,
-    format: FormatOpt = Format.table,
+    format: FormatOpt = TABLE,
     input_format: InputFormatOpt = None,
 ) -> None:
     """Check a log beyond its syntax: refused deals, deals after the finish, contracts below

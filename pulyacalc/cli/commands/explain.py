@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from pulyacalc.cli.options import ConventionOpt, Format, FormatOpt, InputFormatOpt, LogArg, RoundingOpt
+from pulyacalc.cli.options import TABLE, ConventionOpt, FormatOpt, InputFormatOpt, LogArg, RoundingOpt
 from pulyacalc.cli.runtime import emit, fail, reports_problems
 
 
@@ -17,7 +17,7 @@ def explain(
         int | None, typer.Option("--deal", "-d", min=1, help="Explain only deal number N (1 = the first).")
     ] = None,
     convention: ConventionOpt = None,
-    format: FormatOpt = Format.table,
+    format: FormatOpt = TABLE,
     rounding: RoundingOpt = None,
     input_format: InputFormatOpt = None,
 ) -> None:

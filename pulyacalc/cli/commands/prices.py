@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from pulyacalc.cli.options import ConventionOpt, Format, FormatOpt
+from pulyacalc.cli.options import TABLE, ConventionOpt, FormatOpt
 from pulyacalc.cli.runtime import emit, reports_problems
 
 
@@ -16,7 +16,7 @@ def prices(
     players: Annotated[
         int, typer.Option("--players", "-n", min=3, max=4, help="3 or 4 players at the table.")
     ] = 3,
-    format: FormatOpt = Format.table,
+    format: FormatOpt = TABLE,
 ) -> None:
     """What each outcome is worth in whists to the declarer and to each other player: contracts
     made, not whisted, half-whisted and failed by one, two, three; misère; a raspasy.  Every price is

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from pulyacalc.cli.options import (
+    TABLE,
     ConventionOpt,
-    Format,
     FormatOpt,
     InputFormatOpt,
     LogArg,
@@ -20,7 +20,7 @@ from pulyacalc.cli.runtime import emit, reports_problems
 def score(
     log: LogArg,
     convention: ConventionOpt = None,
-    format: FormatOpt = Format.table,
+    format: FormatOpt = TABLE,
     whist_price: PriceOpt = None,
     rounding: RoundingOpt = None,
     input_format: InputFormatOpt = None,

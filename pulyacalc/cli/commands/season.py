@@ -9,8 +9,8 @@ from typing import Annotated, TextIO
 import typer
 
 from pulyacalc.cli.options import (
+    TABLE,
     ConventionOpt,
-    Format,
     FormatOpt,
     InputFormatOpt,
     MaxYamlBytesOpt,
@@ -31,7 +31,7 @@ def season(
         ),
     ],
     convention: ConventionOpt = None,
-    format: FormatOpt = Format.table,
+    format: FormatOpt = TABLE,
     whist_price: PriceOpt = None,
     rounding: RoundingOpt = None,
     input_format: InputFormatOpt = None,

@@ -7,8 +7,8 @@ from typing import Annotated
 import typer
 
 from pulyacalc.cli.options import (
+    TABLE,
     ConventionOpt,
-    Format,
     FormatOpt,
     MaxYamlBytesOpt,
     PriceOpt,
@@ -25,7 +25,7 @@ def settle(
         typer.Argument(metavar="SHEET", help="The paper sheet as YAML (see INTERFACE.md), or - for stdin."),
     ],
     convention: ConventionOpt = None,
-    format: FormatOpt = Format.table,
+    format: FormatOpt = TABLE,
     whist_price: PriceOpt = None,
     rounding: RoundingOpt = None,
     max_yaml_bytes: MaxYamlBytesOpt = None,

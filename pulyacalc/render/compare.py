@@ -1,0 +1,139 @@
+"""`compare` as a view: one evening under several conventions, a column per convention
+under which the log is legal.  The conventions under which it is not legal are told, with
+their first problem, in a note under the table and under ``excluded`` in the JSON document
+(present only when one is left out, so a comparison that loses nothing reads as before);
+JSONL and CSV/TSV carry the legal columns only."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pulyacalc.render.view import SCHEMA_VERSION, fraction_text, jnum, sheet_json, show
+
+if TYPE_CHECKING:
+    from pulyacalc.compare import Column, Comparison, Excluded
+
+
+def column_json(c: Column, players: tuple[str, ...]) -> dict[str, Any]:
+    ev, s = c.evening, c.settlement
+    d: dict[str, Any] = {
+        "convention": ev.convention.name,
+        "asked": c.asked,
+        "title": ev.convention.title,
+        "pool_target": ev.target,
+        "finished": ev.finished,
+        "rounding": s.rounding,
+        "sheet": sheet_json(ev.sheet),
+        "settlement": {p: jnum(s.result[p]) for p in players},
+        "settlement_exact": {p: fraction_text(s.exact[p]) for p in players},
+        "mountain_result": {p: jnum(s.mountain_result[p]) for p in players},
+        "whist_result": {p: jnum(s.whist_result[p]) for p in players},
+    }
+    if s.money is not None:
+        d["money"] = {p: float(s.money[p]) for p in players}
+    return d
+
+
+def excluded_json(x: Excluded) -> dict[str, Any]:
+    return {
+        "convention": x.asked,
+        "problems": [{"where": str(p.loc), "message": p.message, "hint": p.hint} for p in x.problems],
+    }
+
+
+def excluded_note(x: Excluded) -> str:
+    """``rostov: not legal for this log — FILE:LINE:COL: message (and 2 more problems)``"""
+    if not x.problems:
+        return f"{x.asked}: not legal for this log"
+    first, more = x.problems[0], len(x.problems) - 1
+    rest = f" (and {more} more problem{'s' if more != 1 else ''})" if more else ""
+    return f"{x.asked}: not legal for this log — {first.loc}: {first.message}{rest}"
+
+
+@dataclass(frozen=True)
+class CompareView:
+    comparison: Comparison
+
+    def records(self) -> list[dict[str, Any]]:
+        c = self.comparison
+        return [column_json(col, c.players) for col in c.columns]
+
+    def document(self) -> dict[str, Any]:
+        c = self.comparison
+        doc: dict[str, Any] = {
+            "schema_version": SCHEMA_VERSION,
+            "players": list(c.players),
+            "deals": c.deals,
+            "conventions": self.records(),
+        }
+        if c.excluded:
+            doc["excluded"] = [excluded_json(x) for x in c.excluded]
+        return doc
+
+    def rows(self) -> tuple[list[str], list[list[Any]]]:
+        c = self.comparison
+        return ["player", *[col.asked for col in c.columns]], [
+            [p, *[show(col.settlement.result[p]) for col in c.columns]] for p in c.players
+        ]
+
+    def table(self) -> str:
+        from tabulate import tabulate
+
+        c = self.comparison
+        players, names = c.players, [col.asked for col in c.columns]
+        money = all(col.settlement.money is not None for col in c.columns)
+        rows = []
+        for p in players:
+            row = [p]
+            for col in c.columns:
+                s = col.settlement
+                cell = show(s.result[p])
+                if money and s.money is not None:
+                    cell += f" ({show(s.money[p])})"
+                row.append(cell)
+            rows.append(row)
+        out = [
+            f"{len(players)} players, {c.deals} deals; results in whists"
+            + (" (money)" if money else "")
+            + " under each convention",
+            "",
+            tabulate(
+                rows,
+                headers=["", *names],
+                tablefmt="simple",
+                disable_numparse=True,
+                colalign=("left", *["right"] * len(names)),
+            ),
+            "",
+        ]
+        detail = []
+        for p in players:
+            r = [p]
+            for col in c.columns:
+                ev, s = col.evening, col.settlement
+                whists = s.whist_result[p]
+                r.append(
+                    f"{show(ev.sheet.pool[p])} / {show(ev.sheet.mountain[p])} / "
+                    f"{show(s.mountain_result[p])} {'−' if whists < 0 else '+'} "
+                    f"{show(-whists if whists < 0 else whists)}"
+                )
+            detail.append(r)
+        out.append(
+            tabulate(
+                detail,
+                headers=["pool / mountain / mountain result + whists", *names],
+                tablefmt="simple",
+                disable_numparse=True,
+                colalign=("left", *["right"] * len(names)),
+            )
+        )
+        out.append("")
+        for col in c.columns:
+            ev, s = col.evening, col.settlement
+            done = "finished" if ev.finished else "not finished"
+            out.append(
+                f"{col.asked}: {ev.convention.title}, pool to {ev.target}, {done}, rounding {s.rounding}"
+            )
+        out += [excluded_note(x) for x in c.excluded]
+        return "\n".join(out) + "\n"
