@@ -70,10 +70,22 @@ def test_a_convention_the_log_breaks_is_left_out_not_the_whole_table(tmp_path: P
         assert r.stdout.splitlines()[0] == "player,sochi,leningrad"
         doc = json.loads(run(*args, "-f", "json", input=given).stdout)
         assert [c["asked"] for c in doc["conventions"]] == ["sochi", "leningrad"]
+        assert [x["convention"] for x in doc["excluded"]] == ["rostov"]
         table = run(*args, input=given)
         assert table.exit_code == 0, table.output
         head = table.stdout.splitlines()[2].split()
         assert head == ["sochi", "leningrad"]
+        # the note says which convention is left out, and where the log breaks it
+        name = "<stdin>" if source == "-" else source
+        (note,) = [line for line in table.stdout.splitlines() if line.startswith("rostov")]
+        assert f"{name}:3:" in note and "talon" in note
+
+
+def test_a_comparison_that_leaves_nothing_out_has_no_note_and_no_excluded_key() -> None:
+    doc = json.loads(run("compare", str(SOCHI), "-c", "sochi", "-c", "rostov", "-f", "json").stdout)
+    assert "excluded" not in doc
+    table = run("compare", str(SOCHI), "-c", "sochi", "-c", "rostov").stdout
+    assert "not legal" not in table
 
 
 def test_the_use_case_says_why_a_convention_is_left_out(tmp_path: Path) -> None:
