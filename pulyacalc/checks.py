@@ -29,6 +29,7 @@ from pulyacalc.convention.load import builtin_names, load
 from pulyacalc.convention.schema import LEVELS, SCHEMA, Convention
 from pulyacalc.core.amounts import exact, num
 from pulyacalc.core.errors import Loc, Problem, Problems, PulyaError
+from pulyacalc.core.kinds import FindingCode
 from pulyacalc.core.model import Header
 from pulyacalc.core.sheet import SheetView
 from pulyacalc.scoring.fold import DealResult
@@ -40,7 +41,7 @@ MAX_EVENING_DEALS = 200
 @dataclass(frozen=True)
 class Finding:
     loc: Loc
-    code: str
+    code: FindingCode
     message: str
     hint: str = ""
 

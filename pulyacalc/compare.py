@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from pulyacalc.core.errors import Problem, Problems, PulyaError
+from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.model import Log
 from pulyacalc.evening import Evening, load_convention, play, score_log, settle_evening
 from pulyacalc.scoring.settlement import Settlement
@@ -51,7 +52,7 @@ def compare_log(
     path: str,
     conventions: Sequence[str] | None = None,
     *,
-    rounding: str | None = None,
+    rounding: Rounding | None = None,
     input_format: str | None = None,
     price: Decimal | None = None,
     max_yaml_bytes: int | None = None,
@@ -70,7 +71,7 @@ def compare_text(
     name: str = "<text>",
     conventions: Sequence[str] | None = None,
     *,
-    rounding: str | None = None,
+    rounding: Rounding | None = None,
     input_format: str | None = None,
     price: Decimal | None = None,
 ) -> Comparison:
@@ -87,7 +88,7 @@ def compare(
     problems: Problems,
     conventions: Sequence[str] | None = None,
     *,
-    rounding: str | None = None,
+    rounding: Rounding | None = None,
     price: Decimal | None = None,
 ) -> Comparison:
     """Play ``log`` under each convention; ``problems`` holds what reading it found so far."""
@@ -119,7 +120,7 @@ def compare(
 
 
 def _column(
-    log: Log, name: str, found: Problems, rounding: str | None, price: Decimal | None
+    log: Log, name: str, found: Problems, rounding: Rounding | None, price: Decimal | None
 ) -> Column | None:
     """The column for one convention, or None with the reasons in ``found``."""
     conv = load_convention(log, found, name, rounding)

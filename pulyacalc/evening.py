@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.errors import Loc, Problem, Problems, PulyaError, RuleError
+from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.model import Header, Log
 from pulyacalc.core.sheet import SheetView
 from pulyacalc.scoring.fold import DealResult, Scorer
@@ -79,7 +80,7 @@ def play(
 
 
 def load_convention(
-    log: Log, problems: Problems, convention: str | None = None, rounding: str | None = None
+    log: Log, problems: Problems, convention: str | None = None, rounding: Rounding | None = None
 ) -> Convention | None:
     """The convention the log names (or ``convention``) with the log's overrides, and
     ``rounding`` when given; None, with the reasons in ``problems``, when it cannot load."""
@@ -98,7 +99,7 @@ def score_log(
     problems: Problems | None = None,
     *,
     convention: str | None = None,
-    rounding: str | None = None,
+    rounding: Rounding | None = None,
     keep: bool = False,
     running: bool = False,
 ) -> Evening:
@@ -122,7 +123,7 @@ def score_file(
     path: str,
     *,
     convention: str | None = None,
-    rounding: str | None = None,
+    rounding: Rounding | None = None,
     input_format: str | None = None,
     keep: bool = False,
     running: bool = False,
@@ -141,7 +142,7 @@ def score_text(
     name: str = "<text>",
     *,
     convention: str | None = None,
-    rounding: str | None = None,
+    rounding: Rounding | None = None,
     input_format: str | None = None,
     keep: bool = False,
     running: bool = False,

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from pulyacalc.core.amounts import Amount, num
+from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.model import Deal, Play, Raspasy
 from pulyacalc.core.rulebook import RULEBOOK, Rule
 from pulyacalc.core.sheet import MOUNTAIN, POOL, Entry, SheetView
@@ -132,7 +133,7 @@ def explain_file(
     path: str,
     *,
     convention: str | None = None,
-    rounding: str | None = None,
+    rounding: Rounding | None = None,
     input_format: str | None = None,
 ) -> Explanation:
     """Score a log and explain every deal (raises PulyaError with every problem)."""

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from pulyacalc.core.amounts import Amount
 from pulyacalc.core.errors import Loc, Problem, PulyaError, ReadError, RuleError
+from pulyacalc.core.kinds import Rounding
 
 #: file names a directory is searched for (the same suffixes the format detection knows)
 LOG_SUFFIXES = (".yaml", ".yml", ".txt", ".log", ".pulya", ".lines")
@@ -33,7 +34,7 @@ class EveningResult:
     players: tuple[str, ...]
     convention: str
     pool_target: int
-    rounding: str
+    rounding: Rounding
     deals: int
     finished: bool
     #: each player's result in whists under the evening's rounding (sums to 0)
@@ -140,7 +141,7 @@ def score_evening(
     path: str,
     *,
     convention: str | None = None,
-    rounding: str | None = None,
+    rounding: Rounding | None = None,
     input_format: str | None = None,
     max_yaml_bytes: int | None = None,
     price: Decimal | None = None,
@@ -173,7 +174,7 @@ def score_season(
     paths: Iterable[str],
     *,
     convention: str | None = None,
-    rounding: str | None = None,
+    rounding: Rounding | None = None,
     input_format: str | None = None,
     max_yaml_bytes: int | None = None,
     price: Decimal | None = None,

@@ -177,10 +177,10 @@ def test_compare_notes_the_conventions_the_log_breaks() -> None:
     assert set(excluded["problems"][0]) == {"where", "message", "hint"}
     assert excluded["problems"][0]["where"].startswith("l.txt:3:")
     assert render(view, "csv").splitlines()[0] == "player,sochi,leningrad"
-    # nothing left out: no note, no "excluded" key
+    # nothing left out: no note, and an empty "excluded" list
     whole = _compare((EXAMPLES / "sochi-3p.txt").read_text("utf-8"))
     assert "not legal" not in render(whole, "table")
-    assert "excluded" not in json.loads(render(whole, "json"))
+    assert json.loads(render(whole, "json"))["excluded"] == []
 
 
 def test_the_note_counts_the_other_problems() -> None:

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from pulyacalc.cli.runtime import fail
+from pulyacalc.core import kinds
 from pulyacalc.render.formats import FORMATS
 
 #: ``-f`` choices: the names of the format table, so a new format is no edit here.
@@ -23,9 +24,16 @@ class InputFormat(str, enum.Enum):
 
 
 class Rounding(str, enum.Enum):
+    """``--rounding``: the choices of core/kinds.Rounding (a test keeps the two equal)."""
+
     exact = "exact"
     kodeks = "kodeks"
     nearest = "nearest"
+
+
+def rounding_of(option: Rounding | None) -> kinds.Rounding | None:
+    """The option as the library's closed set (None when not given)."""
+    return None if option is None else option.value
 
 
 LogArg = Annotated[

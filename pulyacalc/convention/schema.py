@@ -84,7 +84,7 @@ class Convention:
     raspasy_talon_to_dealer: bool
     raspasy_exit: tuple[int, ...]
     # settlement
-    rounding: str  # one of Rounding (typed so once evening.load_convention takes a Rounding)
+    rounding: Rounding
 
     def progression(self, run: int) -> int:
         """Multiplier of the ``run``-th raspasy in a row (1-based); the last one repeats."""

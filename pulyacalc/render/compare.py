@@ -66,9 +66,10 @@ class CompareView:
             "players": list(c.players),
             "deals": c.deals,
             "conventions": self.records(),
+            # always there, empty when the log is legal under every convention: a program
+            # reads one shape whatever the log
+            "excluded": [excluded_json(x) for x in c.excluded],
         }
-        if c.excluded:
-            doc["excluded"] = [excluded_json(x) for x in c.excluded]
         return doc
 
     def rows(self) -> tuple[list[str], list[list[Any]]]:

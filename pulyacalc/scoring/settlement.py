@@ -11,6 +11,7 @@ from fractions import Fraction
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.amounts import Amount, exact
+from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.sheet import SheetView
 
 
@@ -22,7 +23,7 @@ class SettlementError(ValueError):
 class Settlement:
     players: tuple[str, ...]
     target: int
-    rounding: str
+    rounding: Rounding
     #: step 1: mountain equivalent G = M + ratio × (target − P)
     equivalent: dict[str, Amount]
     #: step 2: the amnesty (smallest G) and G − min G
@@ -52,7 +53,7 @@ def settle(
     sheet: SheetView,
     conv: Convention,
     target: int,
-    rounding: str | None = None,
+    rounding: Rounding | None = None,
     whist_price: Decimal | None = None,
 ) -> Settlement:
     players = sheet.players

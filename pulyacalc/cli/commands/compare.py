@@ -14,6 +14,7 @@ from pulyacalc.cli.options import (
     PriceOpt,
     RoundingOpt,
     parse_price,
+    rounding_of,
 )
 from pulyacalc.cli.runtime import emit, reports_problems
 
@@ -44,7 +45,7 @@ def compare(
     comparison = compare_log(
         log,
         conventions,
-        rounding=rounding.value if rounding else None,
+        rounding=rounding_of(rounding),
         input_format=input_format.value if input_format else None,
         price=parse_price(whist_price),
     )

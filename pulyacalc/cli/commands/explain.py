@@ -6,7 +6,15 @@ from typing import Annotated
 
 import typer
 
-from pulyacalc.cli.options import TABLE, ConventionOpt, FormatOpt, InputFormatOpt, LogArg, RoundingOpt
+from pulyacalc.cli.options import (
+    TABLE,
+    ConventionOpt,
+    FormatOpt,
+    InputFormatOpt,
+    LogArg,
+    RoundingOpt,
+    rounding_of,
+)
 from pulyacalc.cli.runtime import emit, fail, reports_problems
 
 
@@ -30,7 +38,7 @@ def explain(
     ex = explain_file(
         log,
         convention=convention,
-        rounding=rounding.value if rounding else None,
+        rounding=rounding_of(rounding),
         input_format=input_format.value if input_format else None,
     )
     deals = ex.deals

@@ -12,6 +12,7 @@ from pulyacalc.cli.options import (
     PriceOpt,
     RoundingOpt,
     parse_price,
+    rounding_of,
 )
 from pulyacalc.cli.runtime import emit, reports_problems
 
@@ -35,7 +36,7 @@ def score(
     ev = score_file(
         log,
         convention=convention,
-        rounding=rounding.value if rounding else None,
+        rounding=rounding_of(rounding),
         input_format=input_format.value if input_format else None,
         max_yaml_bytes=max_yaml_bytes,
     )

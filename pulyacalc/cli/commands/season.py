@@ -17,6 +17,7 @@ from pulyacalc.cli.options import (
     PriceOpt,
     RoundingOpt,
     parse_price,
+    rounding_of,
 )
 from pulyacalc.cli.runtime import emit, reports_problems
 
@@ -56,7 +57,7 @@ def season(
         result = score_season(
             logs,
             convention=convention,
-            rounding=rounding.value if rounding else None,
+            rounding=rounding_of(rounding),
             input_format=input_format.value if input_format else None,
             max_yaml_bytes=max_yaml_bytes,
             price=price,

@@ -14,6 +14,7 @@ from pulyacalc.cli.options import (
     PriceOpt,
     RoundingOpt,
     parse_price,
+    rounding_of,
 )
 from pulyacalc.cli.runtime import emit, reports_problems
 
@@ -40,7 +41,7 @@ def settle(
     price = parse_price(whist_price)
     paper = read_sheet(sheet, max_yaml_bytes)
     conv = convention_for(paper.header, convention)
-    rnd = rounding.value if rounding is not None else conv.rounding
+    rnd = rounding_of(rounding) or conv.rounding
     target = paper.header.pool if paper.header.pool is not None else conv.pool_target
     result = do_settle(paper.sheet, conv, target, rnd, price)
     emit(render(SettleReport(conv, target, paper.sheet, result), format.value))
