@@ -6,40 +6,65 @@ keeps standard output for data.  Commands live in :mod:`pulyacalc.cli.commands`,
 module each, as plain functions; this root imports them and registers them in a fixed
 order (the order of ``--help``), never the reverse, so no command imports the app.
 Heavy modules are imported inside the commands that need them.
+
+Start-up time matters in pipelines: Typer turns every registered command's signature
+into options on each start, so ``main`` registers only the command being run (all of
+them for ``pulyacalc --help``, a mistyped name, or no name at all).  ``app`` — the
+whole app, for tests and embedding — is made on first use.
 """
 
 from __future__ import annotations
 
+import importlib
+import sys
+from functools import cache
+from typing import Any
+
 import typer
 
-from pulyacalc.cli.commands import check, compare, convert, explain, prices, score, season, settle
-
-app = typer.Typer(
-    name="pulyacalc",
-    help="Score sheet calculator for Russian Preferans (преферанс): pool, mountain, whists "
-    "and settlement under a named convention (sochi, leningrad, rostov or your own).",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
+#: the commands in the order ``--help`` lists them: an evening, then checking it, then more;
+#: each is the function of the same name in ``pulyacalc.cli.commands.<name>``
+COMMANDS = ("score", "settle", "explain", "check", "compare", "convert", "prices", "season")
 
 
-#: the commands in the order ``--help`` lists them: an evening, then checking it, then more
-COMMANDS = (
-    ("score", score.score),
-    ("settle", settle.settle),
-    ("explain", explain.explain),
-    ("check", check.check),
-    ("compare", compare.compare),
-    ("convert", convert.convert),
-    ("prices", prices.prices),
-    ("season", season.season),
-)
-for _name, _command in COMMANDS:
-    app.command(_name)(_command)
+def build(only: str | None = None) -> typer.Typer:
+    """The app with every command, or with the one named ``only``."""
+    app = typer.Typer(
+        name="pulyacalc",
+        help="Score sheet calculator for Russian Preferans (преферанс): pool, mountain, whists "
+        "and settlement under a named convention (sochi, leningrad, rostov or your own).",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+
+    # a group even with one command registered, so that `pulyacalc score LOG` keeps its
+    # command name (Typer runs a lone command as the program itself)
+    @app.callback()
+    def _group() -> None:
+        pass
+
+    for name in COMMANDS:
+        if only is None or name == only:
+            module = importlib.import_module(f"pulyacalc.cli.commands.{name}")
+            app.command(name)(getattr(module, name))
+    return app
+
+
+@cache
+def _whole() -> typer.Typer:
+    return build()
+
+
+def __getattr__(name: str) -> Any:
+    # `from pulyacalc.cli.app import app`: the whole app, made when first asked for
+    if name == "app":
+        return _whole()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main() -> None:
-    app(prog_name="pulyacalc")
+    first = sys.argv[1] if len(sys.argv) > 1 else None
+    build(first if first in COMMANDS else None)(prog_name="pulyacalc")

@@ -115,7 +115,10 @@ class Convention:
 
 
 class Parser:
-    """Reads a value from a node, adding located problems to ``p``; ``None`` when refused."""
+    """Reads a value from a node, adding located problems to ``p``; ``None`` when refused.
+    (Parsers are plain slotted classes: the schema is made on every start.)"""
+
+    __slots__ = ()
 
     #: a table by contract level: a later layer (a house file, a log) overrides only the
     #: levels it names, and the merged table must name every level 6..10
@@ -134,12 +137,13 @@ class Parser:
         raise NotImplementedError
 
 
-@dataclass(frozen=True)
 class Int(Parser):
     """A whole number in ``low..high`` (no upper bound when ``high`` is None)."""
 
-    low: int
-    high: int | None = None
+    __slots__ = ("low", "high")
+
+    def __init__(self, low: int, high: int | None = None) -> None:
+        self.low, self.high = low, high
 
     def __call__(self, node: Node, p: Problems, what: str) -> int | None:
         return as_int(node, p, what, low=self.low, high=self.high)
@@ -150,11 +154,13 @@ class Int(Parser):
         )
 
 
-@dataclass(frozen=True)
 class Number(Parser):
     """An exact number (``2``, ``0.5``, ``1/2``); not negative unless ``signed``."""
 
-    signed: bool = False
+    __slots__ = ("signed",)
+
+    def __init__(self, signed: bool = False) -> None:
+        self.signed = signed
 
     def __call__(self, node: Node, p: Problems, what: str) -> Amount | None:
         n: Amount | None = as_number(node, p, what)
@@ -167,7 +173,6 @@ class Number(Parser):
         return "number" if self.signed else "number ≥ 0"
 
 
-@dataclass(frozen=True)
 class Flag(Parser):
     """``true`` or ``false`` (``yes`` / ``no``, ``on`` / ``off``)."""
 
@@ -178,11 +183,13 @@ class Flag(Parser):
         return "true / false"
 
 
-@dataclass(frozen=True)
 class Choice(Parser):
     """One word of a ``Literal`` type; the choices are taken from the type, written once."""
 
-    literal: Any
+    __slots__ = ("literal",)
+
+    def __init__(self, literal: Any) -> None:
+        self.literal = literal
 
     @property
     def choices(self) -> tuple[str, ...]:
@@ -199,7 +206,6 @@ class Choice(Parser):
         return " / ".join(self.choices)
 
 
-@dataclass(frozen=True)
 class TrickOrNumber(Parser):
     """The word ``trick`` (one trick's value) or a number."""
 
@@ -213,12 +219,14 @@ class TrickOrNumber(Parser):
         return "trick / number"
 
 
-@dataclass(frozen=True)
 class Levels(Parser):
     """A table by contract level, ``{6: 2, 7: 4, 8: 6, 9: 8, 10: 10}``, each value read by ``item``."""
 
-    item: Parser
+    __slots__ = ("item",)
     per_level: ClassVar[bool] = True
+
+    def __init__(self, item: Parser) -> None:
+        self.item = item
 
     @property
     def choices(self) -> tuple[str, ...]:
@@ -244,7 +252,6 @@ class Levels(Parser):
         return f"6..10 → {self.item.describe()}"
 
 
-@dataclass(frozen=True)
 class _IntList(Parser):
     """A list of whole numbers: ``[1, 2, 3]``, or ``1 2 3`` / ``1, 2, 3`` in a line-log header."""
 
@@ -274,7 +281,6 @@ class _IntList(Parser):
         return f"list of whole numbers {self.low}..{self.high}"
 
 
-@dataclass(frozen=True)
 class LevelSet(_IntList):
     """Contract levels 6..10 in any order; may be empty."""
 
@@ -286,7 +292,6 @@ class LevelSet(_IntList):
         return "list of levels 6..10, may be empty"
 
 
-@dataclass(frozen=True)
 class LevelList(_IntList):
     """Contract levels 6..10, in order, at least one."""
 
@@ -297,7 +302,6 @@ class LevelList(_IntList):
         return "list of levels 6..10"
 
 
-@dataclass(frozen=True)
 class Multipliers(_IntList):
     """Whole multipliers 0..1000, in order, at least one."""
 
@@ -322,18 +326,27 @@ def _list_items(node: Node) -> tuple[Node, ...] | None:
 # -- the schema: one row per key ------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class Key:
-    """One convention key: where it goes, how it is read, what it means and where it comes from."""
+    """One convention key: where it goes, how it is read, what it means and where it comes from.
 
-    name: str
-    field: str
-    parse: Parser
-    doc: str
-    #: the name Russian players use for it
-    ru: str
-    #: the Code's clause (``K3.8.6``), or the house agreement / RULES.md section it rests on
-    source: str
+    ``name``: the dotted key; ``field``: the Convention field; ``parse``: its parser;
+    ``doc``: its meaning; ``ru``: the name Russian players use for it; ``source``: the
+    Code's clause (``K3.8.6``), or the house agreement / RULES.md section it rests on.
+    (A plain class, not a dataclass: the schema is loaded on every start, and each
+    dataclass costs a good part of a millisecond to make.)
+    """
+
+    __slots__ = ("name", "field", "parse", "doc", "ru", "source")
+
+    def __init__(self, name: str, field: str, parse: Parser, doc: str, ru: str, source: str) -> None:
+        self.name, self.field, self.parse, self.doc, self.ru, self.source = (
+            name,
+            field,
+            parse,
+            doc,
+            ru,
+            source,
+        )
 
     @property
     def choices(self) -> tuple[str, ...]:
