@@ -17,7 +17,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("convention",),
     ("scoring",),
     ("logs",),
-    ("evening", "explain", "checks", "reconcile", "prices", "season", "compare", "api"),
+    ("evening", "explain", "checks", "reconcile", "prices", "season", "compare", "api", "stats", "rating"),
     ("render",),
     ("cli", "__main__"),
 )

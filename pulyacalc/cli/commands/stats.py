@@ -1,0 +1,93 @@
+"""`pulyacalc stats LOG|DIR...`: a club's statistics over many evenings, or one player's page."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from pulyacalc.cli.options import (
+    TABLE,
+    ConventionOpt,
+    FormatOpt,
+    InputFormatOpt,
+    MaxYamlBytesOpt,
+    RoundingOpt,
+    rounding_of,
+)
+from pulyacalc.cli.runtime import emit, reports_problems
+
+
+@reports_problems
+def stats(
+    ctx: typer.Context,
+    logs: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="LOG|DIR...",
+            help="Log files, or directories searched for logs (*.yaml *.yml *.txt *.log *.pulya).",
+        ),
+    ],
+    player: Annotated[
+        str | None,
+        typer.Option("--player", "-p", metavar="NAME", help="One player's page instead of the whole club."),
+    ] = None,
+    convention: ConventionOpt = None,
+    format: FormatOpt = TABLE,
+    rounding: RoundingOpt = None,
+    input_format: InputFormatOpt = None,
+    max_yaml_bytes: MaxYamlBytesOpt = None,
+    progress: Annotated[
+        bool,
+        typer.Option(
+            "--progress/--no-progress",
+            help="Show a progress bar on standard error (only on a terminal, only after a moment).",
+        ),
+    ] = True,
+) -> None:
+    """Statistics per player over many evenings: contracts made per level, misère, raspasy,
+    whists, results, head-to-head, and a rating (openskill Plackett-Luce)."""
+    from pulyacalc.cli.commands.season import ProgressBar
+    from pulyacalc.render.formats import render
+    from pulyacalc.render.stats import PlayerView, StatsView
+    from pulyacalc.stats import score_stats
+
+    bar = ProgressBar(sys.stderr) if progress else None
+    skipped: list[tuple[str, str]] = []
+    try:
+        result = score_stats(
+            logs,
+            convention=convention,
+            rounding=rounding_of(rounding),
+            input_format=input_format.value if input_format else None,
+            max_yaml_bytes=max_yaml_bytes,
+            progress=bar.update if bar is not None else None,
+            skipped=skipped,
+        )
+    finally:
+        if bar is not None:
+            bar.close()
+        for path, why in skipped:
+            print(f"pulyacalc: skipped {path}: {why}", file=sys.stderr)
+    if player is None:
+        emit(render(StatsView(result), format.value))
+        return
+    page = result.player(player)
+    if page is None:
+        raise unknown_player(ctx, player, [p.player for p in result.players])
+    emit(render(PlayerView(result, page), format.value))
+
+
+def unknown_player(ctx: typer.Context, name: str, names: list[str]) -> typer.BadParameter:
+    """A usage error (exit 2) naming the option, with the nearest name as a suggestion."""
+    import difflib
+
+    close = [n for n in names if n.casefold() == name.casefold()]
+    close += difflib.get_close_matches(name, names, n=1, cutoff=0.5)
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    return typer.BadParameter(
+        f"no player {name!r} in these logs; {hint}the players are {', '.join(sorted(names))}",
+        ctx=ctx,
+        param_hint="'--player'",
+    )

@@ -1,0 +1,221 @@
+"""The aliases file: one person however the logs spelled her.
+
+A YAML mapping, the person's name as it is shown → the spellings the logs use::
+
+    Вера: [Vera, V, вера]
+    Борис: Boris          # one spelling may be written without the list
+
+A name in a log is matched to a person like ``logs.header.match_player`` matches a name
+within a log, without the prefix step (across evenings a prefix would join strangers):
+the spelling exactly as written first, then ignoring case (``str.casefold``).  A person's
+name is a spelling of itself.  Names the file does not mention stay as they are.
+
+Read through :mod:`pulyacalc.yamlsource`, so ``No``, ``012`` and ``6:4`` are the text
+written, never False, 10 or 364.  A name starting with a digit is refused (as a log
+refuses it for a player), so a number is never quietly taken for a name.  Spellings are
+refused when they could not match a log's player (two words), or when they would make a
+name mean two people: every problem of the file is reported together, located.
+
+API: :func:`read_aliases` (a path) / :func:`read_aliases_text` (a string) → :class:`Aliases`;
+``Aliases.person(name)`` → the person; ``Aliases.table(players, loc, problems)`` → each
+player of one table mapped to a person, reporting a person seated twice.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, not_utf8
+from pulyacalc.yamlsource import Node, parse_yaml
+
+#: what a log reads as one player's name: a word without spaces, commas or brackets
+_WORD = re.compile(r"[^\s,\[\]]+")
+
+_EXAMPLE = "write 'Вера: [Vera, V]'"
+
+
+@dataclass(frozen=True)
+class Aliases:
+    """Spellings → persons.  ``exact`` maps each spelling as written (persons' own names
+    included), ``folded`` the same by ``casefold()``; the reader makes sure neither maps a
+    key to two people."""
+
+    source: str = ""
+    #: the persons, in the order of the file
+    people: tuple[str, ...] = ()
+    exact: Mapping[str, str] = field(default_factory=dict)
+    folded: Mapping[str, str] = field(default_factory=dict)
+
+    def person(self, name: str) -> str:
+        """The person a name written in a log is; the name itself when it is not in the file."""
+        found = self.exact.get(name)
+        if found is None:
+            found = self.folded.get(name.casefold())
+        return name if found is None else found
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and (name in self.exact or name.casefold() in self.folded)
+
+    def __len__(self) -> int:
+        return len(self.people)
+
+    def table(self, players: tuple[str, ...], loc: Loc, problems: Problems) -> dict[str, str] | None:
+        """Each player of one table (one log) → his person; None, with a problem at ``loc``
+        (the log's ``players:`` line), when two players are one person: one person
+        cannot sit twice at one table."""
+        seats: dict[str, str] = {}
+        by_person: dict[str, str] = {}
+        ok = True
+        for p in players:
+            who = self.person(p)
+            if who in by_person:
+                problems.add(
+                    loc,
+                    f"{by_person[who]!r} and {p!r} are both {who!r} in the aliases file {self.source}, "
+                    "and one person cannot sit twice at one table",
+                    "take the wrong spelling out of the aliases file, or fix the name in the log",
+                )
+                ok = False
+            by_person.setdefault(who, p)
+            seats[p] = who
+        return seats if ok else None
+
+
+#: no aliases: every name is its own person
+NO_ALIASES = Aliases()
+
+
+def read_aliases(path: str) -> Aliases:
+    """Read an aliases file; raises ReadError with every problem, each located."""
+    try:
+        with open(path, encoding="utf-8-sig") as f:
+            text = f.read()
+    except FileNotFoundError:
+        raise ReadError(
+            [Problem(Loc(path), "no such aliases file", "check the path given to --aliases")]
+        ) from None
+    except IsADirectoryError:
+        raise ReadError([Problem(Loc(path), "is a directory, not an aliases file")]) from None
+    except UnicodeDecodeError as e:
+        raise ReadError([not_utf8(path, path, e.reason)]) from None
+    except OSError as e:
+        raise ReadError([Problem(Loc(path), f"cannot read the aliases file: {e.strerror}")]) from None
+    return read_aliases_text(text, path)
+
+
+def read_aliases_text(text: str, name: str = "<aliases>") -> Aliases:
+    """Read aliases given as text (``name`` locates the problems); raises ReadError."""
+    root = parse_yaml(text, name)
+    lines = text.lstrip("\ufeff").splitlines()
+    problems = Problems()
+    if root.kind != "map":
+        problems.add(
+            root.loc,
+            "an aliases file is a mapping of each person to the spellings of the name, "
+            f"got {root.describe()}",
+            _EXAMPLE,
+        )
+        problems.raise_if_any()
+    reader = _Reader(name, lines, problems)
+    for key, value in root.pairs:
+        reader.entry(key, value)
+    problems.raise_if_any()
+    return Aliases(name, tuple(reader.people), reader.exact, reader.folded)
+
+
+class _Reader:
+    """Gathers the file's entries, refusing each name that could not be a player's or
+    would mean two people."""
+
+    def __init__(self, file: str, lines: list[str], problems: Problems) -> None:
+        self.file = file
+        self.lines = lines
+        self.problems = problems
+        self.people: list[str] = []
+        self.exact: dict[str, str] = {}
+        self.folded: dict[str, str] = {}
+        #: casefolded spelling → (person, where it was written)
+        self.where: dict[str, tuple[str, Loc]] = {}
+
+    def add(self, node: Node, message: str, hint: str = "") -> None:
+        """A problem at ``node``, its line echoed with a caret under the value."""
+        line = node.loc.line
+        source = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        width = len(node.text) if node.kind == "scalar" and node.text and "\n" not in node.text else 1
+        self.problems.add(node.loc, message, hint, source=source, width=width)
+
+    def entry(self, key: Node, value: Node) -> None:
+        person = self.name(key, "a person's name", one_word=False)
+        spellings: list[Node] = []
+        if value.kind == "seq":
+            spellings = list(value.items)
+            if not spellings:
+                self.add(
+                    value, f"{key.text!r} has no spellings (an empty list)", _EXAMPLE + ", or remove the line"
+                )
+        elif value.kind == "scalar" and not value.null:
+            spellings = [value]
+        else:
+            what = value.describe()
+            self.add(value, f"expected a name or a list of names, got {what}", _EXAMPLE)
+        if person is None:
+            for s in spellings:
+                self.name(s, "a spelling", one_word=True)
+            return
+        twin = next((p for p in self.people if p.casefold() == person.casefold()), None)
+        if twin is not None:
+            at = self.where[twin.casefold()][1]
+            self.add(key, f"{person!r} is listed twice (also at {at})", "write all the spellings in one list")
+            return
+        self.claim(person, key, person)
+        self.people.append(person)
+        for s in spellings:
+            written = self.name(s, "a spelling", one_word=True)
+            if written is not None:
+                self.claim(written, s, person)
+
+    def name(self, node: Node, what: str, *, one_word: bool) -> str | None:
+        """A name as written, or None with the problem reported."""
+        if node.kind != "scalar":
+            self.add(node, f"{what}: expected a name, got {node.describe()}", _EXAMPLE)
+            return None
+        text = node.text.strip()
+        if node.null or not text:
+            self.add(node, f"{what}: expected a name, got an empty one", _EXAMPLE)
+            return None
+        if text[:1].isdigit():
+            # as a log refuses such a player; a number is never taken for a name
+            self.add(
+                node,
+                f"{what} cannot start with a digit: {text!r}",
+                "a log cannot name a player so; write the name in letters",
+            )
+            return None
+        if one_word and _WORD.fullmatch(text) is None:
+            self.add(
+                node,
+                f"{what} is one word as a log writes a player (no spaces, commas or brackets): {text!r}",
+                "write several spellings as a list: [Vera, V]",
+            )
+            return None
+        return text
+
+    def claim(self, spelling: str, node: Node, person: str) -> None:
+        """``spelling`` means ``person``; refused when it already means someone else."""
+        low = spelling.casefold()
+        if low in self.where:
+            other, at = self.where[low]
+            if other != person:
+                mine = "a person's name" if spelling == person else f"a spelling of {person!r}"
+                theirs = "whose name it is" if other.casefold() == low else f"given at {at}"
+                self.add(
+                    node,
+                    f"{spelling!r} ({mine}) already means {other!r} ({theirs}); a name must mean one person",
+                    "keep it under one person only (names are matched ignoring case)",
+                )
+            return
+        self.where[low] = (person, node.loc)
+        self.exact[spelling] = person
+        self.folded[low] = person

@@ -1,0 +1,258 @@
+"""`stats` as views: the club's statistics (a row per player, head-to-head and the rating),
+and one player's page (``--player``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pulyacalc.render.view import SCHEMA_VERSION, fraction_text, jnum, show
+
+if TYPE_CHECKING:
+    from pulyacalc.core.amounts import Amount
+    from pulyacalc.rating import Rating
+    from pulyacalc.stats import PlayerStats, Point, Stats
+
+#: the contract levels, as JSON keys and CSV column suffixes
+LEVELS = (6, 7, 8, 9, 10)
+
+
+def rating_json(r: Rating) -> dict[str, float]:
+    # floats to two decimals: the model's arithmetic is floating point, not exact
+    return {"mu": round(r.mu, 2), "sigma": round(r.sigma, 2), "ordinal": round(r.ordinal, 2)}
+
+
+def rated(x: float) -> str:
+    return f"{x:.2f}"
+
+
+def amount(name: str, x: Amount) -> dict[str, Any]:
+    """A JSON amount and its exact twin."""
+    return {name: jnum(x), f"{name}_exact": fraction_text(x)}
+
+
+def player_json(rank: int, p: PlayerStats) -> dict[str, Any]:
+    """One player's record (JSON and JSON Lines)."""
+    st = p.standing
+    return {
+        "rank": rank,
+        "player": p.player,
+        "evenings": st.evenings,
+        "deals": p.deals,
+        **amount("total", st.total),
+        **amount("per_evening", st.average),
+        **amount("per_deal", p.per_deal),
+        "best": jnum(st.best),
+        "best_evening": st.best_evening,
+        "worst": jnum(st.worst),
+        "worst_evening": st.worst_evening,
+        "longest_winning_streak": p.streak,
+        "contracts": {
+            str(lv): {"declared": p.contracts[lv].declared, "made": p.contracts[lv].made} for lv in LEVELS
+        },
+        "misere": {"played": p.misere.declared, "made": p.misere.made},
+        "raspasy": {
+            "played": p.raspasy,
+            "tricks": p.raspasy_tricks,
+            "tricks_per_raspasy": jnum(p.tricks_per_raspasy),
+        },
+        "whists": {"declared": p.whists.declared, "short": p.whists.made},
+        "half_whists": p.half_whists,
+        "rating": rating_json(p.rating),
+    }
+
+
+#: the CSV columns of a player's row, after rank and player
+COLUMNS = (
+    ["evenings", "deals", "total", "per_evening", "per_deal", "best", "best_evening", "worst"]
+    + ["worst_evening", "longest_winning_streak"]
+    + [f"{what}_{lv}" for lv in LEVELS for what in ("declared", "made")]
+    + ["misere_played", "misere_made", "raspasy_played", "raspasy_tricks", "tricks_per_raspasy"]
+    + ["whists_declared", "whists_short", "half_whists", "mu", "sigma", "ordinal"]
+)
+
+
+def player_row(rank: int, p: PlayerStats) -> list[Any]:
+    st = p.standing
+    row: list[Any] = [rank, p.player, st.evenings, p.deals, show(st.total), show(st.average)]
+    row += [show(p.per_deal), show(st.best), st.best_evening, show(st.worst), st.worst_evening, p.streak]
+    for lv in LEVELS:
+        row += [p.contracts[lv].declared, p.contracts[lv].made]
+    row += [p.misere.declared, p.misere.made, p.raspasy, p.raspasy_tricks, show(p.tricks_per_raspasy)]
+    row += [p.whists.declared, p.whists.made, p.half_whists]
+    row += [rated(p.rating.mu), rated(p.rating.sigma), rated(p.rating.ordinal)]
+    return row
+
+
+def tries(made: int, declared: int) -> str:
+    return f"{made}/{declared}" if declared else "·"
+
+
+def tabulated(rows: list[list[Any]], head: list[str], left: tuple[int, ...] = (0,)) -> str:
+    """A table for people: the ``left`` columns (names, files) to the left, numbers right."""
+    from tabulate import tabulate
+
+    return tabulate(
+        rows,
+        headers=head,
+        tablefmt="simple",
+        colalign=tuple("left" if i in left else "right" for i in range(len(head))),
+        disable_numparse=True,
+    )
+
+
+def play_rows(players: tuple[PlayerStats, ...]) -> list[list[Any]]:
+    """Bidding and defence, a row per player: made/declared per level, and so on."""
+    rows = []
+    for p in players:
+        row: list[Any] = [p.player, *[tries(p.contracts[lv].made, p.contracts[lv].declared) for lv in LEVELS]]
+        row += [tries(p.misere.made, p.misere.declared), p.raspasy]
+        row += [show(p.tricks_per_raspasy) if p.raspasy else "·", tries(p.whists.made, p.whists.declared)]
+        row.append(p.half_whists)
+        rows.append(row)
+    return rows
+
+
+PLAY_HEAD = ["player", "6", "7", "8", "9", "10", "misère", "raspasy", "tricks/rasp.", "short/whists", "half"]
+
+
+@dataclass(frozen=True)
+class StatsView:
+    stats: Stats
+
+    def records(self) -> list[dict[str, Any]]:
+        """One player per line, best rating first."""
+        return [
+            {"schema_version": SCHEMA_VERSION, **player_json(rank, p)}
+            for rank, p in enumerate(self.stats.players, 1)
+        ]
+
+    def document(self) -> dict[str, Any]:
+        from pulyacalc.rating import MODEL
+
+        s = self.stats
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "evenings": [
+                {
+                    "number": i,
+                    "file": e.source,
+                    "players": list(e.players),
+                    "deals": e.deals,
+                    "result": {p: jnum(e.result[p]) for p in e.players},
+                    "result_exact": {p: fraction_text(e.result[p]) for p in e.players},
+                }
+                for i, e in enumerate(s.evenings, 1)
+            ],
+            "players": [player_json(rank, p) for rank, p in enumerate(s.players, 1)],
+            "head_to_head": {a: {b: jnum(x) for b, x in row.items()} for a, row in s.head_to_head.items()},
+            "head_to_head_exact": {
+                a: {b: fraction_text(x) for b, x in row.items()} for a, row in s.head_to_head.items()
+            },
+            "together": s.together,
+            "series": {p.player: [point_json(pt) for pt in p.series] for p in s.players},
+            "rating_model": MODEL,
+            "deals": s.deals,
+        }
+
+    def rows(self) -> tuple[list[str], list[list[Any]]]:
+        return ["rank", "player", *COLUMNS], [player_row(r, p) for r, p in enumerate(self.stats.players, 1)]
+
+    def table(self) -> str:
+        s = self.stats
+        lines = [
+            f"Stats: {len(s.evenings)} evenings, {s.deals} deals; results in whists; "
+            "rated by openskill Plackett-Luce (rating = μ − 3σ)",
+            "",
+        ]
+        head = ["#", "player", "evenings", "deals", "total", "per evening", "per deal", "best", "worst"]
+        head += ["streak", "rating", "μ", "σ"]
+        rows = []
+        for rank, p in enumerate(s.players, 1):
+            st = p.standing
+            row: list[Any] = [rank, p.player, st.evenings, p.deals, show(st.total), show(st.average)]
+            row += [show(p.per_deal), show(st.best), show(st.worst), p.streak, rated(p.rating.ordinal)]
+            row += [rated(p.rating.mu), rated(p.rating.sigma)]
+            rows.append(row)
+        lines += [tabulated(rows, head, (1,)), ""]
+        lines += ["Contracts made/declared, misère made/played, raspasy, whists short/declared", ""]
+        lines += [tabulated(play_rows(s.players), PLAY_HEAD), ""]
+        lines += ["Head-to-head: whists the row won from the column over the evenings they sat together", ""]
+        names = [p.player for p in s.players]
+        h2h = [
+            [a, *[show(s.head_to_head[a][b]) if b in s.head_to_head[a] else "·" for b in names]]
+            for a in names
+        ]
+        lines.append(tabulated(h2h, ["", *names]))
+        return "\n".join(lines) + "\n"
+
+
+def point_json(pt: Point) -> dict[str, Any]:
+    return {
+        "number": pt.number,
+        "file": pt.file,
+        **amount("result", pt.result),
+        **amount("total", pt.total),
+        "rating": rating_json(pt.rating),
+    }
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """One player's page: his record, head-to-head against each opponent, his evenings."""
+
+    stats: Stats
+    player: PlayerStats
+
+    @property
+    def rank(self) -> int:
+        return self.stats.players.index(self.player) + 1
+
+    def opponents(self) -> list[tuple[str, int, Amount]]:
+        me = self.player.player
+        together = self.stats.together[me]
+        return [(q, together[q], x) for q, x in self.stats.head_to_head[me].items()]
+
+    def document(self) -> dict[str, Any]:
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "player": player_json(self.rank, self.player),
+            "head_to_head": [
+                {"opponent": q, "evenings": n, **amount("net", x)} for q, n, x in self.opponents()
+            ],
+            "evenings": [point_json(pt) for pt in self.player.series],
+        }
+
+    def records(self) -> list[dict[str, Any]]:
+        """His evenings, one per line."""
+        return [{"schema_version": SCHEMA_VERSION, **point_json(pt)} for pt in self.player.series]
+
+    def rows(self) -> tuple[list[str], list[list[Any]]]:
+        head = ["number", "file", "result", "total", "mu", "sigma", "ordinal"]
+        return head, [
+            [pt.number, pt.file, show(pt.result), show(pt.total)]
+            + [rated(pt.rating.mu), rated(pt.rating.sigma), rated(pt.rating.ordinal)]
+            for pt in self.player.series
+        ]
+
+    def table(self) -> str:
+        p, st = self.player, self.player.standing
+        r = p.rating
+        lines = [
+            f"{p.player}: rank {self.rank} of {len(self.stats.players)}, rating {rated(r.ordinal)} "
+            f"(μ {rated(r.mu)}, σ {rated(r.sigma)})",
+            f"{st.evenings} evenings, {p.deals} deals; total {show(st.total)}, per evening "
+            f"{show(st.average)}, per deal {show(p.per_deal)}",
+            f"best {show(st.best)} ({st.best_evening}), worst {show(st.worst)} ({st.worst_evening}); "
+            f"longest winning streak {p.streak}",
+            "",
+            tabulated(play_rows((p,)), PLAY_HEAD),
+            "",
+        ]
+        lines.append(
+            tabulated([[q, n, show(x)] for q, n, x in self.opponents()], ["opponent", "evenings", "net"])
+        )
+        lines.append("")
+        _, rows = self.rows()
+        lines.append(tabulated(rows, ["#", "file", "result", "total", "μ", "σ", "rating"], (1,)))
+        return "\n".join(lines) + "\n"

@@ -1,0 +1,280 @@
+"""A club's statistics over a season: how each player bids, defends and scores, who wins
+against whom, and a rating that accounts for who sat at the table.
+
+Every evening is scored and settled by the same use cases as ``score`` and ``season``
+(:func:`pulyacalc.evening.score_file` with each deal's result kept, then
+:func:`pulyacalc.evening.settle_evening`); nothing here scores a deal.  The counts are
+read off each deal's result: its kind (``unplayed``, ``half``, ``played``, ``misere``,
+``raspasy``), the deal as written (declarer, contract, calls, tricks) and the entries it
+wrote (``remise``, ``misere-made``, ``shortfall``…).  Totals, averages, best and worst
+evening are :func:`pulyacalc.season.standings` of the same evenings.
+
+Head-to-head is the settlement taken pair by pair: in an evening, what ``a`` wins from
+``b`` is the whists they wrote on each other, netted (``whist_pairs[a][b]``), plus the
+difference of what each pays every other for his mountain (``pays_each[b] −
+pays_each[a]``, K4.2.14).  It is antisymmetric, and a player's amounts against the
+others of an evening add up to his exact result.
+
+Every evening's deals are dropped once counted, so memory grows with the players and
+evenings, not with the deals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from pulyacalc.core.amounts import Amount, exact
+from pulyacalc.core.errors import Problem, PulyaError, ReadError, RuleError
+from pulyacalc.core.kinds import Rounding
+from pulyacalc.core.model import Call, Play
+from pulyacalc.rating import Rating, Ratings
+from pulyacalc.season import EveningResult, Standing, collect, standings
+
+if TYPE_CHECKING:
+    from pulyacalc.evening import Evening
+    from pulyacalc.scoring.fold import DealResult
+    from pulyacalc.scoring.settlement import Settlement
+
+#: the contract levels counted (misère apart)
+LEVELS = (6, 7, 8, 9, 10)
+
+
+@dataclass(frozen=True, slots=True)
+class Tries:
+    """How many times something was tried, and how many of those succeeded."""
+
+    declared: int = 0
+    made: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """One evening of one player: where it stands in the season, his result, his total
+    so far and his rating after it (what a chart of the season draws)."""
+
+    #: the evening's place in the season, 1 = the first
+    number: int
+    file: str
+    result: Amount
+    total: Amount
+    rating: Rating
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    player: str
+    #: totals, average per evening, best and worst evening (as ``season`` gives them)
+    standing: Standing
+    #: deals he played (the 4-player dealer sits his deals out)
+    deals: int
+    #: per level 6..10: contracts he declared, and made (not played counts as made)
+    contracts: dict[int, Tries]
+    misere: Tries
+    raspasy: int
+    raspasy_tricks: int
+    #: whists he declared on played contracts; ``made`` = those where he ended short
+    whists: Tries
+    half_whists: int
+    #: the longest run of consecutive evenings (his own) with a result above 0
+    streak: int
+    rating: Rating
+    series: tuple[Point, ...]
+
+    @property
+    def per_deal(self) -> Amount:
+        return exact(Fraction(self.standing.total) / self.deals) if self.deals else 0
+
+    @property
+    def tricks_per_raspasy(self) -> Amount:
+        return exact(Fraction(self.raspasy_tricks, self.raspasy)) if self.raspasy else 0
+
+
+@dataclass(frozen=True)
+class Stats:
+    evenings: tuple[EveningResult, ...]
+    #: best rating first (then the higher total, then the name)
+    players: tuple[PlayerStats, ...]
+    #: {a: {b: what a won from b over the evenings they sat together}}, exact
+    head_to_head: dict[str, dict[str, Amount]]
+    #: {a: {b: evenings they sat together}}
+    together: dict[str, dict[str, int]]
+
+    @property
+    def deals(self) -> int:
+        return sum(e.deals for e in self.evenings)
+
+    def player(self, name: str) -> PlayerStats | None:
+        return next((p for p in self.players if p.player == name), None)
+
+
+@dataclass
+class Tally:
+    """One player's counts while the evenings are read."""
+
+    deals: int = 0
+    contracts: dict[int, list[int]] = field(default_factory=lambda: {lv: [0, 0] for lv in LEVELS})
+    misere: list[int] = field(default_factory=lambda: [0, 0])
+    raspasy: int = 0
+    raspasy_tricks: int = 0
+    whists: list[int] = field(default_factory=lambda: [0, 0])
+    half_whists: int = 0
+    series: list[Point] = field(default_factory=list)
+
+
+def count_deal(tally: Mapping[str, Tally], r: DealResult, players: tuple[str, ...]) -> None:
+    """Add one scored deal to the players' counts."""
+    out = r.dealer if len(players) == 4 else None  # the 4-player dealer sits the deal out
+    for p in players:
+        if p != out:
+            tally[p].deals += 1
+    deal = r.deal
+    if r.kind == "raspasy":
+        for p in players:
+            if p != out:
+                tally[p].raspasy += 1
+                tally[p].raspasy_tricks += deal.tricks[p]
+        return
+    assert isinstance(deal, Play)
+    decl = deal.declarer
+    if r.kind == "misere":
+        tally[decl].misere[0] += 1
+        tally[decl].misere[1] += any(e.rule == "misere-made" for e in r.entries)
+        return
+    level = tally[decl].contracts[deal.contract.level]
+    level[0] += 1
+    level[1] += not any(e.rule == "remise" and e.player == decl for e in r.entries)
+    for p, call in deal.calls.items():
+        if call is Call.WHIST and r.kind == "played":
+            tally[p].whists[0] += 1
+            tally[p].whists[1] += any(e.rule == "shortfall" and e.player == p for e in r.entries)
+        elif call is Call.HALF and r.kind == "half":
+            tally[p].half_whists += 1
+
+
+def pairs(s: Settlement) -> dict[str, dict[str, Amount]]:
+    """Each pair's net in one settlement (see the module docstring): antisymmetric, and each
+    player's row adds up to his exact result."""
+    return {
+        a: {b: exact(s.whist_pairs[a][b] + s.pays_each[b] - s.pays_each[a]) for b in s.players if b != a}
+        for a in s.players
+    }
+
+
+class Gathering:
+    """The statistics being gathered, one evening at a time, in the season's order."""
+
+    def __init__(self) -> None:
+        self.evenings: list[EveningResult] = []
+        self.tally: dict[str, Tally] = {}
+        self.h2h: dict[str, dict[str, Amount]] = {}
+        self.together: dict[str, dict[str, int]] = {}
+        self.ratings = Ratings()
+
+    def add(self, source: str, ev: Evening, s: Settlement) -> None:
+        players = ev.sheet.players
+        self.evenings.append(
+            EveningResult(
+                source,
+                players,
+                ev.convention.name,
+                ev.target,
+                s.rounding,
+                ev.deals,
+                ev.finished,
+                dict(s.result),
+            )
+        )
+        tally = {p: self.tally.setdefault(p, Tally()) for p in players}
+        for r in ev.results:
+            count_deal(tally, r, players)
+        for a, row in pairs(s).items():
+            mine, seen = self.h2h.setdefault(a, {}), self.together.setdefault(a, {})
+            for b, amount in row.items():
+                mine[b] = exact(mine.get(b, 0) + amount)
+                seen[b] = seen.get(b, 0) + 1
+        after = self.ratings.rate(players, s.result)
+        number = len(self.evenings)
+        for p in players:
+            series = tally[p].series
+            total = exact((series[-1].total if series else 0) + s.result[p])
+            series.append(Point(number, source, s.result[p], total, after[p]))
+
+    def stats(self) -> Stats:
+        out = []
+        for st in standings(self.evenings):
+            t = self.tally[st.player]
+            out.append(
+                PlayerStats(
+                    st.player,
+                    st,
+                    t.deals,
+                    {lv: Tries(*t.contracts[lv]) for lv in LEVELS},
+                    Tries(*t.misere),
+                    t.raspasy,
+                    t.raspasy_tricks,
+                    Tries(*t.whists),
+                    t.half_whists,
+                    streak(pt.result for pt in t.series),
+                    self.ratings.get(st.player),
+                    tuple(t.series),
+                )
+            )
+        out.sort(key=lambda p: (-p.rating.ordinal, -p.standing.total, p.player))
+        names = [p.player for p in out]
+        h2h = {a: {b: self.h2h[a][b] for b in names if b in self.h2h[a]} for a in names}
+        together = {a: {b: self.together[a][b] for b in names if b in self.together[a]} for a in names}
+        return Stats(tuple(self.evenings), tuple(out), h2h, together)
+
+
+def streak(results: Iterable[Amount]) -> int:
+    """The longest run of results above 0."""
+    best = run = 0
+    for r in results:
+        run = run + 1 if r > 0 else 0
+        best = max(best, run)
+    return best
+
+
+def score_stats(
+    paths: Iterable[str],
+    *,
+    convention: str | None = None,
+    rounding: Rounding | None = None,
+    input_format: str | None = None,
+    max_yaml_bytes: int | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
+    skipped: list[tuple[str, str]] | None = None,
+) -> Stats:
+    """Score and settle every log (files, and directories as ``season`` searches them) and
+    gather the statistics.  Raises PulyaError with every problem of every log."""
+    from pulyacalc.evening import score_file, settle_evening
+
+    files = collect(paths, skipped)
+    season = Gathering()
+    problems: list[Problem] = []
+    for i, f in enumerate(files, 1):
+        try:
+            ev = score_file(
+                f,
+                convention=convention,
+                rounding=rounding,
+                input_format=input_format,
+                max_yaml_bytes=max_yaml_bytes,
+                keep=True,
+            )
+            s = settle_evening(ev)
+        except PulyaError as e:
+            problems.extend(e.problems)
+        else:
+            if not problems:  # once the season fails, only its problems are gathered
+                season.add(ev.header.source, ev, s)
+        if progress is not None:
+            progress(i, len(files), f)
+    if problems:
+        if all(p.kind == "rule" for p in problems):
+            raise RuleError(problems)
+        raise ReadError(problems)
+    return season.stats()
