@@ -19,6 +19,7 @@ from pulyacalc.cli.options import (
     parse_price,
     rounding_of,
 )
+from pulyacalc.cli.plot import PlotOpt, require_matplotlib, save_plot
 from pulyacalc.cli.runtime import emit, reports_problems
 
 
@@ -44,12 +45,15 @@ def season(
             help="Show a progress bar on standard error (only on a terminal, only after a moment).",
         ),
     ] = True,
+    plot: PlotOpt = None,
 ) -> None:
     """Standings over many evenings: evenings played, total, average, best and worst per player."""
     from pulyacalc.render.formats import render
     from pulyacalc.render.season import SeasonView
     from pulyacalc.season import score_season
 
+    if plot is not None:
+        require_matplotlib()
     price = parse_price(whist_price)
     bar = ProgressBar(sys.stderr) if progress else None
     skipped: list[tuple[str, str]] = []
@@ -69,6 +73,11 @@ def season(
             bar.close()
         for path, why in skipped:
             print(f"pulyacalc: skipped {path}: {why}", file=sys.stderr)
+    if plot is not None:
+        from pulyacalc.render.plot import season_picture
+
+        # the picture first: when it cannot be written, nothing goes to standard output
+        save_plot(plot, season_picture(result))
     emit(render(SeasonView(result), format.value))
 
 

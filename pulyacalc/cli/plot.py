@@ -1,0 +1,82 @@
+"""``--plot FILE``, shared by ``season`` and ``stats``: the option, the check that the
+optional extra is installed (made before any log is read, so a long season is not scored
+for nothing), and the all-or-nothing write of the picture.
+
+Nothing here imports matplotlib at start-up: the render module does, and only when a
+picture is drawn.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from pulyacalc.cli.runtime import fail
+
+if TYPE_CHECKING:
+    from pulyacalc.render.plot import Picture, PlotFormat
+
+INSTALL = 'pip install "pulyacalc[plot]"'
+
+
+def _check(value: str | None) -> str | None:
+    """A usage error (exit 2, naming --plot) before any work: standard output, a suffix we
+    cannot draw, a folder that is not there."""
+    if value is None:
+        return None
+    from pulyacalc.render.plot import PLOT_SUFFIXES
+
+    if value == "-":
+        raise typer.BadParameter(
+            "the picture goes to a file (FILE.svg or FILE.png); standard output carries the table"
+        )
+    if Path(value).suffix.lower() not in PLOT_SUFFIXES:
+        raise typer.BadParameter(f"{value}: name the file FILE.svg or FILE.png (the picture's format)")
+    parent = Path(value).parent
+    if not parent.is_dir():
+        raise typer.BadParameter(f"{value}: no such directory {parent}")
+    return value
+
+
+PlotOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--plot",
+        metavar="FILE.svg",
+        callback=_check,
+        help="Also draw each player's cumulative result over the evenings into FILE.svg "
+        "(or FILE.png); needs the plot extra: " + INSTALL + ".",
+    ),
+]
+
+
+def require_matplotlib() -> None:
+    """Exit 1 with the way to install the extra when matplotlib cannot be imported."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError as e:
+        raise fail(f"--plot needs matplotlib ({e}); install the plot extra: {INSTALL}") from None
+
+
+def save_plot(path: str, picture: Picture) -> None:
+    """Draw the picture and write it to ``path`` all or nothing (a temporary file beside it,
+    then renamed over it), in the format its suffix names."""
+    from pulyacalc.render.plot import PLOT_SUFFIXES, draw
+
+    fmt: PlotFormat = PLOT_SUFFIXES[Path(path).suffix.lower()]
+    data = draw(picture, fmt)
+    tmp = f"{path}.tmp-{os.getpid()}"
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except OSError as e:
+        print(f"pulyacalc: cannot write {path}: {e.strerror}", file=sys.stderr)
+        raise typer.Exit(1) from None
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)

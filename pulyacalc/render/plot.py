@@ -1,0 +1,211 @@
+"""Pictures for people who would rather look than read: each player's cumulative result
+over a season's evenings (and, for ``stats``, the rating), drawn with matplotlib.
+
+matplotlib is an optional extra (``pip install "pulyacalc[plot]"``): it is imported only
+inside :func:`draw`, so ``score`` and ``season`` without ``--plot`` never load it.  The
+figure is drawn straight onto the SVG (or Agg, for PNG) canvas, never through pyplot, so no
+GUI backend is ever chosen.  The picture does not depend on the user's matplotlibrc, and an
+SVG is byte-for-byte the same for the same input: the defaults are reset, the ids salted with
+a fixed string and the date left out.  Glyphs are drawn as paths from DejaVu Sans (which
+ships with matplotlib), so Cyrillic names read the same in any viewer; matplotlib writes
+each text beside its glyphs as an SVG comment.
+
+A :class:`Picture` is plain data (panels of lines), made here from the use cases' results
+by :func:`season_picture`; :func:`draw` turns any picture into bytes.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import PurePath
+from typing import TYPE_CHECKING, Any, Literal
+
+from pulyacalc.render.view import show
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+    from pulyacalc.core.amounts import Amount
+    from pulyacalc.season import Season
+
+PlotFormat = Literal["svg", "png"]
+
+#: the suffixes --plot writes, and the format each one means
+PLOT_SUFFIXES: dict[str, PlotFormat] = {".svg": "svg", ".png": "png"}
+
+#: more evenings than this: numbered ticks chosen by matplotlib instead of one per evening
+NAMED_TICKS = 15
+#: a longer evening name is cut on its tick
+TICK_CHARS = 24
+#: the legend gets another column every this many players
+LEGEND_ROWS = 22
+
+#: ten colours, then the same colours dashed, dotted, ...: every player has his own line
+STYLES = ("-", "--", ":", "-.")
+
+#: fixed settings over matplotlib's defaults (never the user's matplotlibrc)
+RC: dict[str, Any] = {
+    "svg.hashsalt": "pulyacalc",  # clip-path and glyph ids from a fixed salt: same input, same bytes
+    "svg.fonttype": "path",  # glyphs as paths: legible without the viewer having the font
+    "font.family": "sans-serif",
+    "font.sans-serif": ["DejaVu Sans"],  # ships with matplotlib; has Cyrillic
+    "font.size": 10,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "lines.linewidth": 1.8,
+    "lines.markersize": 4.5,
+}
+
+
+@dataclass(frozen=True)
+class Line:
+    """One player's line: a value at each of some evenings (0 is "before the first")."""
+
+    label: str
+    xs: tuple[int, ...]
+    ys: tuple[float, ...]
+    #: the indexes into xs that get a marker: the evenings he actually played
+    marked: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Panel:
+    ylabel: str
+    lines: tuple[Line, ...]
+    #: draw the zero line (results sum to zero; a rating has no zero)
+    zero: bool = True
+
+
+@dataclass(frozen=True)
+class Picture:
+    title: str
+    #: the evenings' names, in order: evening i (from 1) is evenings[i - 1]
+    evenings: tuple[str, ...]
+    panels: tuple[Panel, ...]
+
+
+def evening_names(sources: Sequence[str]) -> tuple[str, ...]:
+    """Short names for the evenings' ticks: each file's path from the folder all of them
+    share, without the suffix (``house-rules/evening``, ``sochi-3p``)."""
+    paths = [PurePath(s) for s in sources]
+    try:
+        common = PurePath(os.path.commonpath([p.parent for p in paths])) if paths else PurePath()
+    except ValueError:  # absolute and relative paths mixed, or different drives
+        common = PurePath()
+    names = []
+    for p in paths:
+        rel = p.relative_to(common) if p.is_relative_to(common) else p
+        names.append(rel.with_suffix("").as_posix() if rel.suffix else rel.as_posix())
+    return tuple(names)
+
+
+def cumulative_panel(results: Sequence[Mapping[str, Amount]], order: Sequence[str], ylabel: str) -> Panel:
+    """Each player's running total after each evening (``results[i]``: the players of
+    evening i+1 and their results), in ``order`` (the legend's).  A line starts at 0 just
+    before the player's first evening and stays level through the evenings he missed."""
+    lines = []
+    for player in order:
+        played = [i for i, r in enumerate(results, 1) if player in r]
+        if not played:
+            continue
+        xs, ys, marked = [played[0] - 1], [0.0], []
+        total = Fraction(0)
+        for i in range(played[0], len(results) + 1):
+            if player in results[i - 1]:
+                total += Fraction(results[i - 1][player])
+                marked.append(len(xs))
+            xs.append(i)
+            ys.append(float(total))
+        final: Amount = int(total) if total.denominator == 1 else total
+        lines.append(Line(f"{player}  {show(final)}", tuple(xs), tuple(ys), tuple(marked)))
+    return Panel(ylabel, tuple(lines))
+
+
+def value_panel(values: Sequence[Mapping[str, float]], order: Sequence[str], ylabel: str) -> Panel:
+    """A value per player after each evening he played (a rating): the line joins the
+    evenings he played, the legend shows the last value."""
+    lines = []
+    for player in order:
+        points = [(i, v[player]) for i, v in enumerate(values, 1) if player in v]
+        if not points:
+            continue
+        xs = tuple(x for x, _ in points)
+        ys = tuple(float(y) for _, y in points)
+        lines.append(Line(f"{player}  {ys[-1]:.1f}", xs, ys, tuple(range(len(xs)))))
+    return Panel(ylabel, tuple(lines), zero=False)
+
+
+def season_picture(season: Season) -> Picture:
+    """``season --plot``: the cumulative result, players in the standings' order."""
+    results = [e.result for e in season.evenings]
+    order = [s.player for s in season.standings]
+    n = len(season.evenings)
+    return Picture(
+        f"Season: {n} evening{'s' if n != 1 else ''}, {season.deals} deals — each player's result so far",
+        evening_names([e.source for e in season.evenings]),
+        (cumulative_panel(results, order, "cumulative result, whists"),),
+    )
+
+
+def draw(picture: Picture, fmt: PlotFormat = "svg") -> bytes:
+    """The picture as SVG (deterministic) or PNG bytes.  Raises ImportError without matplotlib."""
+    from matplotlib.figure import Figure
+    from matplotlib.style import context
+
+    # matplotlib's defaults and ours, whatever the user's matplotlibrc; restored afterwards
+    with context(RC, after_reset=True):
+        n = max((len(p.lines) for p in picture.panels), default=0)
+        columns = 1 + max(n - 1, 0) // LEGEND_ROWS
+        height = 5.0 + 3.5 * (len(picture.panels) - 1)
+        fig = Figure(figsize=(10.0 + 1.6 * (columns - 1), height), layout="constrained")
+        axes = fig.subplots(len(picture.panels), 1, sharex=True, squeeze=False)[:, 0]
+        fig.suptitle(picture.title, fontsize=12)
+        for ax, panel in zip(axes, picture.panels, strict=True):
+            _panel(ax, panel, columns)
+        _evening_ticks(axes[-1], picture.evenings)
+        out = io.BytesIO()
+        # savefig picks the SVG (or Agg) canvas for the format: no pyplot, no GUI backend
+        if fmt == "svg":
+            fig.savefig(out, format="svg", metadata={"Date": None, "Title": picture.title})
+        else:
+            fig.savefig(out, format="png", dpi=120)
+        return out.getvalue()
+
+
+def _panel(ax: Axes, panel: Panel, columns: int) -> None:
+    colours = [f"C{i}" for i in range(10)]
+    if panel.zero:
+        ax.axhline(0, color="0.45", linewidth=0.9, zorder=1)
+    for i, line in enumerate(panel.lines):
+        ax.plot(
+            line.xs,
+            line.ys,
+            label=line.label,
+            color=colours[i % 10],
+            linestyle=STYLES[i // 10 % len(STYLES)],
+            marker="o",
+            markevery=list(line.marked),
+            zorder=2,
+        )
+    ax.set_ylabel(panel.ylabel)
+    if panel.lines:
+        # beside the plot, not on it: the lines stay visible however many players there are
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), ncols=columns, frameon=False)
+
+
+def _evening_ticks(ax: Axes, evenings: Sequence[str]) -> None:
+    from matplotlib.ticker import MaxNLocator
+
+    ax.set_xlabel("evening")
+    ax.set_xlim(-0.2, len(evenings) + 0.2)
+    if len(evenings) <= NAMED_TICKS:
+        names = [n if len(n) <= TICK_CHARS else n[: TICK_CHARS - 1] + "…" for n in evenings]
+        ax.set_xticks(range(len(evenings) + 1), ["start", *names], rotation=30, ha="right")
+    else:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
