@@ -24,7 +24,18 @@ import typer
 
 #: the commands in the order ``--help`` lists them: an evening, then checking it, then more;
 #: each is the function of the same name in ``pulyacalc.cli.commands.<name>``
-COMMANDS = ("score", "settle", "explain", "check", "compare", "convert", "prices", "season", "stats")
+COMMANDS = (
+    "score",
+    "settle",
+    "explain",
+    "ledger",
+    "check",
+    "compare",
+    "convert",
+    "prices",
+    "season",
+    "stats",
+)
 
 
 def build(only: str | None = None) -> typer.Typer:

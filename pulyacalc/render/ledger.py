@@ -1,0 +1,194 @@
+"""`ledger` as a view: a row per deal with what it moved each player's result by, then the
+rounding as its own row, so that every column adds up to the settlement `score` prints.
+
+The table shows the settlement under the rows; the machine formats do not (a program adding
+a column up would count it twice): JSON carries it beside the rows, JSONL and CSV/TSV end
+with the rounding row.  ``running`` adds the running totals, a whist price adds money.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from pulyacalc.render.view import SCHEMA_VERSION, fraction_text, jnum, show
+
+if TYPE_CHECKING:
+    from pulyacalc.core.amounts import Amount
+    from pulyacalc.ledger import Ledger, LedgerRow
+
+
+def _signed(x: Amount | Decimal) -> str:
+    text = show(x)
+    return f"+{text}" if x > 0 else text
+
+
+def _amounts(name: str, values: dict[str, Amount]) -> dict[str, Any]:
+    """``{name: {player: jnum}, name_exact: {player: fraction}}``."""
+    return {
+        name: {p: jnum(v) for p, v in values.items()},
+        f"{name}_exact": {p: fraction_text(v) for p, v in values.items()},
+    }
+
+
+def _money(values: dict[str, Decimal]) -> dict[str, Any]:
+    return {p: jnum(v) for p, v in values.items()}
+
+
+@dataclass(frozen=True)
+class LedgerView:
+    ledger: Ledger
+    #: add the running totals (``--running``)
+    running: bool = False
+
+    def _deal(self, row: LedgerRow) -> dict[str, Any]:
+        out: dict[str, Any] = {"number": row.number, "dealer": row.dealer, "text": row.text}
+        out.update(_amounts("result", row.result))
+        if self.running:
+            out.update(_amounts("running", row.running))
+        if row.money is not None and row.money_running is not None:
+            out["money"] = _money(row.money)
+            if self.running:
+                out["money_running"] = _money(row.money_running)
+        return out
+
+    def _rounding(self) -> dict[str, Any]:
+        lg = self.ledger
+        out: dict[str, Any] = {"name": lg.rounding_name, **_amounts("result", lg.rounding)}
+        if lg.money_rounding is not None:
+            out["money"] = _money(lg.money_rounding)
+        return out
+
+    def document(self) -> dict[str, Any]:
+        lg = self.ledger
+        s = lg.settlement
+        doc: dict[str, Any] = {
+            "schema_version": SCHEMA_VERSION,
+            "players": list(lg.players),
+            "deals": [self._deal(row) for row in lg.rows],
+            "rounding": self._rounding(),
+            "settlement": {p: jnum(s.result[p]) for p in lg.players},
+            "settlement_exact": {p: fraction_text(s.exact[p]) for p in lg.players},
+        }
+        if s.money is not None and s.whist_price is not None:
+            doc["whist_price"] = float(s.whist_price)
+            doc["money"] = _money(s.money)
+        return doc
+
+    def records(self) -> list[dict[str, Any]]:
+        """One object per deal, then the rounding's."""
+        head = {"schema_version": SCHEMA_VERSION}
+        rows = [{**head, "row": "deal", **self._deal(row)} for row in self.ledger.rows]
+        rounding = self._rounding()
+        rows.append({**head, "row": "rounding", "rounding": rounding.pop("name"), **rounding})
+        return rows
+
+    def _columns(self) -> list[tuple[str, str]]:
+        """(which value, player) for each player column, in the order of the CSV header."""
+        kinds = ["result"]
+        if self.running:
+            kinds.append("running")
+        if self.ledger.settlement.money is not None:
+            kinds += ["money", "money_running"] if self.running else ["money"]
+        return [(k, p) for k in kinds for p in self.ledger.players]
+
+    def rows(self) -> tuple[list[str], list[list[Any]]]:
+        columns = self._columns()
+        head = ["number", "dealer", "text", *[f"{k}_{p}" for k, p in columns]]
+        out: list[list[Any]] = []
+        for row in self.ledger.rows:
+            values = self._values(row)
+            out.append([row.number, row.dealer, row.text, *[show(values[k][p]) for k, p in columns]])
+        values = self._rounding_values()
+        out.append(
+            ["", "", f"rounding {self.ledger.rounding_name}", *[show(values[k][p]) for k, p in columns]]
+        )
+        return head, out
+
+    def _values(self, row: LedgerRow) -> dict[str, dict[str, Any]]:
+        return {
+            "result": row.result,
+            "running": row.running,
+            "money": row.money or {},
+            "money_running": row.money_running or {},
+        }
+
+    def _rounding_values(self) -> dict[str, dict[str, Any]]:
+        lg = self.ledger
+        s = lg.settlement
+        return {
+            "result": lg.rounding,
+            "running": s.result,
+            "money": lg.money_rounding or {},
+            "money_running": s.money or {},
+        }
+
+    def table(self) -> str:
+        from tabulate import tabulate
+
+        lg = self.ledger
+        ev, s = lg.evening, lg.settlement
+        players = lg.players
+        # in the table each player's columns stand together: result, Σ, money, money Σ
+        columns = sorted(self._columns(), key=lambda c: players.index(c[1]))
+        names = {"result": "{}", "running": "{} Σ", "money": "{} money", "money_running": "{} money Σ"}
+        head = ["#", "dealer", "deal", *[names[k].format(p) for k, p in columns]]
+        rows: list[list[str]] = []
+        for row in lg.rows:
+            values = self._values(row)
+            # the deal without its note (``  # ...``), to keep the table narrow; the
+            # machine formats keep the whole line
+            deal = row.text.split("  # ", 1)[0]
+            rows.append([str(row.number), row.dealer, deal, *[_cell(k, values[k][p]) for k, p in columns]])
+        if lg.rounding_name != "exact":
+            values = self._rounding_values()
+            rows.append(
+                ["", "", f"rounding {lg.rounding_name}", *[_cell(k, values[k][p]) for k, p in columns]]
+            )
+        final: dict[str, dict[str, Any]] = {
+            "result": s.result,
+            "running": s.result,
+            "money": s.money or {},
+            "money_running": s.money or {},
+        }
+        rows.append(["", "", "settlement", *[_cell(k, final[k][p]) for k, p in columns]])
+        price = f", whist price {s.whist_price}" if s.whist_price is not None else ""
+        title = (
+            f"{ev.convention.title}, {len(players)} players, pool to {ev.target}, {ev.deals} deals{price}: "
+            "what each deal moved the results by, in whists"
+        )
+        table = tabulate(
+            rows,
+            headers=head,
+            tablefmt="simple",
+            disable_numparse=True,
+            colalign=("right", "left", "left", *["right"] * len(columns)),
+        )
+        return "\n".join([title, "", table, "", *self._notes()]) + "\n"
+
+    def _notes(self) -> list[str]:
+        lg = self.ledger
+        s = lg.settlement
+        if lg.rounding_name == "exact":
+            notes = ["The rows add up exactly to the settlement (rounding exact; shown with two decimals)."]
+        else:
+            notes = [
+                "The deals' rows add up exactly to the exact settlement; the last row is what "
+                f"rounding {lg.rounding_name} moves, so each column adds up to the settlement."
+            ]
+        notes.append(
+            "A row is what the deal's entries add to the settlement (RULES.md §3.8), "
+            "not the evening without the deal."
+        )
+        if s.whist_price is not None:
+            notes.append(
+                "Money: each running total to the cent, as score rounds it; a deal's money is "
+                f"the change of the running total (its result × {s.whist_price}, within a cent)."
+            )
+        return notes
+
+
+def _cell(kind: str, value: Amount | Decimal) -> str:
+    """A change is signed (+12), a running total is not."""
+    return show(value) if kind.endswith("running") else _signed(value)
