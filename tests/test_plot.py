@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
@@ -86,8 +87,9 @@ print(sorted(m for m in sys.modules if m.split(".")[0] == "matplotlib" or m == "
         ["score", str(EXAMPLES / "sochi-3p.txt")],
         ["season", str(EXAMPLES / "sochi-3p.txt"), str(EXAMPLES / "rostov-3p.yaml")],
         ["season", "--help"],
+        ["stats", str(EXAMPLES / "sochi-3p.txt"), str(EXAMPLES / "rostov-3p.yaml")],
     ],
-    ids=["score", "season", "season-help"],
+    ids=["score", "season", "season-help", "stats"],
 )
 def test_without_plot_matplotlib_is_never_imported(args: list[str]) -> None:
     r = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, check=True)
@@ -216,13 +218,14 @@ def test_a_picture_that_cannot_be_written_is_a_message(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["taken.svg"]
 
 
-def test_without_the_extra_plot_says_how_to_install_it(tmp_path: Path) -> None:
+@pytest.mark.parametrize("command", ["season", "stats"])
+def test_without_the_extra_plot_says_how_to_install_it(tmp_path: Path, command: str) -> None:
     svg = tmp_path / "season.svg"
     probe = (
         "import sys\n"
         "sys.modules['matplotlib'] = None  # as if the extra were not installed\n"
         "from pulyacalc.cli.app import main\n"
-        f"sys.argv = ['pulyacalc', 'season', {str(EXAMPLES / 'sochi-3p.txt')!r}, '--plot', {str(svg)!r}]\n"
+        f"sys.argv = ['pulyacalc', {command!r}, {str(EXAMPLES / 'sochi-3p.txt')!r}, '--plot', {str(svg)!r}]\n"
         "main()\n"
     )
     r = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
@@ -273,6 +276,67 @@ def test_evening_names_are_paths_from_the_shared_folder() -> None:
     assert evening_names(["mon.txt"]) == ("mon",)
 
 
+# -- stats --plot: the results over the rating ---------------------------------------------
+
+
+def stats(*args: str) -> tuple[int, str, str]:
+    r = runner.invoke(app, ["stats", *args, "--no-progress"], prog_name="pulyacalc")
+    return r.exit_code, r.stdout, r.stderr
+
+
+@drawing
+def test_stats_draws_the_results_over_the_rating(tmp_path: Path) -> None:
+    svg = tmp_path / "club.svg"
+    club = cyrillic_club(tmp_path)
+    code, out, err = stats(str(club), "--plot", str(svg))
+    assert code == 0, err
+    assert out == stats(str(club))[1]  # the table as without --plot
+    texts = drawn_texts(svg.read_text("utf-8"))
+    assert {"cumulative result, whists", "rating (openskill, μ − 3σ)"} <= set(texts)
+    assert any(t.startswith("Club: 3 evenings, 3 deals") for t in texts)
+    for name in ("Вера", "Борис", "Анна", "Ёжик"):
+        assert sum(t.startswith(f"{name}  ") for t in texts) == 2, name  # in both legends
+
+
+@drawing
+def test_stats_picture_is_the_seasons_results_and_each_players_rating(tmp_path: Path) -> None:
+    from pulyacalc.render.plot import season_picture, stats_picture
+    from pulyacalc.season import score_season
+    from pulyacalc.stats import score_stats
+
+    logs = [str(cyrillic_club(tmp_path)), str(EXAMPLES)]
+    club = score_stats(logs)
+    results, rating = stats_picture(club).panels
+    assert results == season_picture(score_season(logs)).panels[0]
+    assert not rating.zero
+    style = {line.label.split("  ")[0]: line.style for line in results.lines}
+    for line in rating.lines:
+        name = line.label.split("  ")[0]
+        player = club.player(name)
+        assert player is not None
+        assert line.style == style[name]  # the same colour in both panels
+        assert line.label == f"{name}  {player.rating.ordinal:.1f}"
+        after = {pt.number: pt.rating.ordinal for pt in player.series}
+        assert [line.xs[i] for i in line.marked] == sorted(after)
+        assert [line.ys[i] for i in line.marked] == [after[n] for n in sorted(after)]
+        assert line.ys[0] == 0  # a new player's ordinal, just before his first evening
+    # the rating's legend is the club's order: best rating first
+    assert [line.label.split("  ")[0] for line in rating.lines] == [p.player for p in club.players]
+
+
+@drawing
+def test_stats_player_page_with_a_picture_and_an_unknown_player_without(tmp_path: Path) -> None:
+    club = cyrillic_club(tmp_path)
+    svg = tmp_path / "club.svg"
+    code, _, err = stats(str(club), "--player", "Вера", "--plot", str(svg))
+    assert code == 0, err
+    assert svg.exists()
+    svg.unlink()
+    code, out, err = stats(str(club), "--player", "Вероника", "--plot", str(svg))
+    assert code == 2 and out == "" and "'--player'" in err
+    assert not svg.exists()
+
+
 # -- as a person sees it -------------------------------------------------------------------
 
 
@@ -317,13 +381,16 @@ def screenshot(svg: Path, png: Path, size: str = "1200,900") -> None:
 
 
 @drawing
-def test_the_picture_renders_in_a_real_browser(tmp_path: Path) -> None:
+@pytest.mark.parametrize("command", [season, stats], ids=["season", "stats"])
+def test_the_picture_renders_in_a_real_browser(
+    tmp_path: Path, command: Callable[..., tuple[int, str, str]]
+) -> None:
     import numpy as np
     from matplotlib.colors import to_rgb
     from matplotlib.image import imread
 
     svg = tmp_path / "season.svg"
-    code, _, err = season(str(EXAMPLES), "--plot", str(svg))
+    code, _, err = command(str(EXAMPLES), "--plot", str(svg))
     assert code == 0, err
     texts = drawn_texts(svg.read_text("utf-8"))
     for player in PLAYERS:

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
     from pulyacalc.core.amounts import Amount
     from pulyacalc.season import Season
+    from pulyacalc.stats import Stats
 
 PlotFormat = Literal["svg", "png"]
 
@@ -72,6 +73,8 @@ class Line:
     ys: tuple[float, ...]
     #: the indexes into xs that get a marker: the evenings he actually played
     marked: tuple[int, ...]
+    #: his colour and dash: the same player looks the same in every panel
+    style: int = 0
 
 
 @dataclass(frozen=True)
@@ -105,51 +108,98 @@ def evening_names(sources: Sequence[str]) -> tuple[str, ...]:
     return tuple(names)
 
 
-def cumulative_panel(results: Sequence[Mapping[str, Amount]], order: Sequence[str], ylabel: str) -> Panel:
-    """Each player's running total after each evening (``results[i]``: the players of
-    evening i+1 and their results), in ``order`` (the legend's).  A line starts at 0 just
-    before the player's first evening and stays level through the evenings he missed."""
-    lines = []
-    for player in order:
-        played = [i for i, r in enumerate(results, 1) if player in r]
-        if not played:
+def panel(
+    ylabel: str,
+    after: Mapping[str, Mapping[int, float]],
+    evenings: int,
+    legend: Sequence[tuple[str, str]],
+    styles: Mapping[str, int],
+    zero: bool = True,
+) -> Panel:
+    """A line per player of ``legend`` (player, label; in the legend's order) through his
+    value after each evening he played (``after[player][evening number]``).  The line
+    starts at 0 just before his first evening (no result yet; a new player's rating
+    ordinal) and stays level through the evenings he missed, which get no marker."""
+    lines: list[Line] = []
+    for player, label in legend:
+        values = after.get(player, {})
+        if not values:
             continue
-        xs, ys, marked = [played[0] - 1], [0.0], []
-        total = Fraction(0)
-        for i in range(played[0], len(results) + 1):
-            if player in results[i - 1]:
-                total += Fraction(results[i - 1][player])
+        first = min(values)
+        xs, ys, marked = [first - 1], [0.0], []
+        for i in range(first, evenings + 1):
+            if i in values:
                 marked.append(len(xs))
             xs.append(i)
-            ys.append(float(total))
-        final: Amount = int(total) if total.denominator == 1 else total
-        lines.append(Line(f"{player}  {show(final)}", tuple(xs), tuple(ys), tuple(marked)))
-    return Panel(ylabel, tuple(lines))
+            ys.append(values[i] if i in values else ys[-1])
+        lines.append(Line(label, tuple(xs), tuple(ys), tuple(marked), styles.get(player, len(lines))))
+    return Panel(ylabel, tuple(lines), zero)
 
 
-def value_panel(values: Sequence[Mapping[str, float]], order: Sequence[str], ylabel: str) -> Panel:
-    """A value per player after each evening he played (a rating): the line joins the
-    evenings he played, the legend shows the last value."""
-    lines = []
-    for player in order:
-        points = [(i, v[player]) for i, v in enumerate(values, 1) if player in v]
-        if not points:
-            continue
-        xs = tuple(x for x, _ in points)
-        ys = tuple(float(y) for _, y in points)
-        lines.append(Line(f"{player}  {ys[-1]:.1f}", xs, ys, tuple(range(len(xs)))))
-    return Panel(ylabel, tuple(lines), zero=False)
+def running_totals(results: Sequence[Mapping[str, Amount]]) -> dict[str, dict[int, float]]:
+    """Each player's total after each evening he played (``results[i]``: evening i+1),
+    added exactly and drawn as a float."""
+    totals: dict[str, Fraction] = {}
+    after: dict[str, dict[int, float]] = {}
+    for i, result in enumerate(results, 1):
+        for p, r in result.items():
+            totals[p] = totals.get(p, Fraction(0)) + Fraction(r)
+            after.setdefault(p, {})[i] = float(totals[p])
+    return after
+
+
+def _evenings(n: int) -> str:
+    return f"{n} evening{'s' if n != 1 else ''}"
 
 
 def season_picture(season: Season) -> Picture:
     """``season --plot``: the cumulative result, players in the standings' order."""
-    results = [e.result for e in season.evenings]
-    order = [s.player for s in season.standings]
+    legend = [(st.player, f"{st.player}  {show(st.total)}") for st in season.standings]
     n = len(season.evenings)
     return Picture(
-        f"Season: {n} evening{'s' if n != 1 else ''}, {season.deals} deals — each player's result so far",
+        f"Season: {_evenings(n)}, {season.deals} deals — each player's result so far",
         evening_names([e.source for e in season.evenings]),
-        (cumulative_panel(results, order, "cumulative result, whists"),),
+        (
+            panel(
+                "cumulative result, whists",
+                running_totals([e.result for e in season.evenings]),
+                n,
+                legend,
+                {p: i for i, (p, _) in enumerate(legend)},
+            ),
+        ),
+    )
+
+
+def stats_picture(stats: Stats) -> Picture:
+    """``stats --plot``: the cumulative result (as ``season --plot`` draws it, in the
+    standings' order) over the rating after each evening (best rating first); a player
+    has the same colour in both."""
+    n = len(stats.evenings)
+    by_total = sorted(stats.players, key=lambda p: (-p.standing.total, p.player))
+    styles = {p.player: i for i, p in enumerate(by_total)}
+    totals = {p.player: {pt.number: float(pt.total) for pt in p.series} for p in stats.players}
+    ratings = {p.player: {pt.number: pt.rating.ordinal for pt in p.series} for p in stats.players}
+    return Picture(
+        f"Club: {_evenings(n)}, {stats.deals} deals — results and rating",
+        evening_names([e.source for e in stats.evenings]),
+        (
+            panel(
+                "cumulative result, whists",
+                totals,
+                n,
+                [(p.player, f"{p.player}  {show(p.standing.total)}") for p in by_total],
+                styles,
+            ),
+            panel(
+                "rating (openskill, μ − 3σ)",
+                ratings,
+                n,
+                [(p.player, f"{p.player}  {p.rating.ordinal:.1f}") for p in stats.players],
+                styles,
+                zero=False,
+            ),
+        ),
     )
 
 
@@ -166,8 +216,8 @@ def draw(picture: Picture, fmt: PlotFormat = "svg") -> bytes:
         fig = Figure(figsize=(10.0 + 1.6 * (columns - 1), height), layout="constrained")
         axes = fig.subplots(len(picture.panels), 1, sharex=True, squeeze=False)[:, 0]
         fig.suptitle(picture.title, fontsize=12)
-        for ax, panel in zip(axes, picture.panels, strict=True):
-            _panel(ax, panel, columns)
+        for ax, shown in zip(axes, picture.panels, strict=True):
+            _draw_panel(ax, shown, columns)
         _evening_ticks(axes[-1], picture.evenings)
         out = io.BytesIO()
         # savefig picks the SVG (or Agg) canvas for the format: no pyplot, no GUI backend
@@ -178,23 +228,23 @@ def draw(picture: Picture, fmt: PlotFormat = "svg") -> bytes:
         return out.getvalue()
 
 
-def _panel(ax: Axes, panel: Panel, columns: int) -> None:
+def _draw_panel(ax: Axes, shown: Panel, columns: int) -> None:
     colours = [f"C{i}" for i in range(10)]
-    if panel.zero:
+    if shown.zero:
         ax.axhline(0, color="0.45", linewidth=0.9, zorder=1)
-    for i, line in enumerate(panel.lines):
+    for line in shown.lines:
         ax.plot(
             line.xs,
             line.ys,
             label=line.label,
-            color=colours[i % 10],
-            linestyle=STYLES[i // 10 % len(STYLES)],
+            color=colours[line.style % 10],
+            linestyle=STYLES[line.style // 10 % len(STYLES)],
             marker="o",
             markevery=list(line.marked),
             zorder=2,
         )
-    ax.set_ylabel(panel.ylabel)
-    if panel.lines:
+    ax.set_ylabel(shown.ylabel)
+    if shown.lines:
         # beside the plot, not on it: the lines stay visible however many players there are
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), ncols=columns, frameon=False)
 

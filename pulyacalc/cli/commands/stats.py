@@ -16,6 +16,7 @@ from pulyacalc.cli.options import (
     RoundingOpt,
     rounding_of,
 )
+from pulyacalc.cli.plot import PlotOpt, require_matplotlib, save_plot
 from pulyacalc.cli.runtime import emit, reports_problems
 
 
@@ -45,6 +46,7 @@ def stats(
             help="Show a progress bar on standard error (only on a terminal, only after a moment).",
         ),
     ] = True,
+    plot: PlotOpt = None,
 ) -> None:
     """Statistics per player over many evenings: contracts made per level, misère, raspasy,
     whists, results, head-to-head, and a rating (openskill Plackett-Luce)."""
@@ -53,6 +55,8 @@ def stats(
     from pulyacalc.render.stats import PlayerView, StatsView
     from pulyacalc.stats import score_stats
 
+    if plot is not None:
+        require_matplotlib()
     bar = ProgressBar(sys.stderr) if progress else None
     skipped: list[tuple[str, str]] = []
     try:
@@ -70,6 +74,11 @@ def stats(
             bar.close()
         for path, why in skipped:
             print(f"pulyacalc: skipped {path}: {why}", file=sys.stderr)
+    if plot is not None and (player is None or result.player(player) is not None):
+        from pulyacalc.render.plot import stats_picture
+
+        # the club's picture, with or without --player (an unknown one is refused below)
+        save_plot(plot, stats_picture(result))
     if player is None:
         emit(render(StatsView(result), format.value))
         return
