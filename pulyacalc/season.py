@@ -4,7 +4,9 @@ Each evening is scored and settled under its own convention, pool and rounding (
 the ones given for the whole season), exactly as ``pulyacalc score`` would; the
 standings add up each player's results in whists (exact fractions), and money when a
 whist price is given.  Players are the same person when their names are written the
-same way in every log.
+same way in every log, or when an aliases file (:mod:`pulyacalc.logs.aliases`) says
+so: then each evening's players are mapped to persons before anything is added up, and
+a log seating one person twice is a problem located at its ``players:`` line.
 
 Every problem of every log is collected and reported together, each located in its
 own file.
@@ -17,10 +19,14 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pulyacalc.core.amounts import Amount
 from pulyacalc.core.errors import Loc, Problem, PulyaError, ReadError, RuleError
 from pulyacalc.core.kinds import Rounding
+
+if TYPE_CHECKING:
+    from pulyacalc.logs.aliases import Aliases
 
 #: file names a directory is searched for (the same suffixes the format detection knows)
 LOG_SUFFIXES = (".yaml", ".yml", ".txt", ".log", ".pulya", ".lines")
@@ -145,28 +151,35 @@ def score_evening(
     input_format: str | None = None,
     max_yaml_bytes: int | None = None,
     price: Decimal | None = None,
+    aliases: Aliases | None = None,
 ) -> EveningResult:
-    """Score and settle one log; raises PulyaError with its located problems."""
-    from pulyacalc.evening import score_file, settle_evening
+    """Score and settle one log, its players named as the persons ``aliases`` makes them;
+    raises PulyaError with its located problems (a person seated twice among them)."""
+    from pulyacalc.core.errors import Problems
+    from pulyacalc.evening import score_log, settle_evening
+    from pulyacalc.logs.read import read_log
 
-    ev = score_file(
-        path,
-        convention=convention,
-        rounding=rounding,
-        input_format=input_format,
-        max_yaml_bytes=max_yaml_bytes,
-    )
+    # score_file's two steps, so that a person seated twice is reported with the log's
+    # other problems
+    problems = Problems()
+    log = read_log(path, input_format, problems, max_yaml_bytes=max_yaml_bytes)
+    seats = None
+    if aliases is not None and log.header_ok:
+        where = log.header.locs.get("players") or Loc(log.header.source, 1)
+        seats = aliases.table(log.header.players, where, problems)
+    ev = score_log(log, problems, convention=convention, rounding=rounding)
     s = settle_evening(ev, price)
+    who: dict[str, str] = seats or {p: p for p in ev.sheet.players}
     return EveningResult(
         ev.header.source,
-        ev.sheet.players,
+        tuple(who[p] for p in ev.sheet.players),
         ev.convention.name,
         ev.target,
         s.rounding,
         ev.deals,
         ev.finished,
-        dict(s.result),
-        dict(s.money) if s.money is not None else None,
+        {who[p]: r for p, r in s.result.items()},
+        {who[p]: m for p, m in s.money.items()} if s.money is not None else None,
     )
 
 
@@ -180,10 +193,12 @@ def score_season(
     price: Decimal | None = None,
     progress: Callable[[int, int, str], None] | None = None,
     skipped: list[tuple[str, str]] | None = None,
+    aliases: Aliases | None = None,
 ) -> Season:
     """Score every log and make the standings.  ``progress(done, total, file)`` is called
-    after each evening; files of a directory that are not logs go to ``skipped``.
-    Raises PulyaError with every problem of every log."""
+    after each evening; files of a directory that are not logs go to ``skipped``;
+    ``aliases`` names the players as persons.  Raises PulyaError with every problem of
+    every log."""
     files = collect(paths, skipped)
     evenings: list[EveningResult] = []
     problems: list[Problem] = []
@@ -197,6 +212,7 @@ def score_season(
                     input_format=input_format,
                     max_yaml_bytes=max_yaml_bytes,
                     price=price,
+                    aliases=aliases,
                 )
             )
         except PulyaError as e:

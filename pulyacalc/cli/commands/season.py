@@ -8,6 +8,7 @@ from typing import Annotated, TextIO
 
 import typer
 
+from pulyacalc.cli.aliases import AliasesOpt, load_aliases
 from pulyacalc.cli.options import (
     TABLE,
     ConventionOpt,
@@ -46,6 +47,7 @@ def season(
         ),
     ] = True,
     plot: PlotOpt = None,
+    aliases: AliasesOpt = None,
 ) -> None:
     """Standings over many evenings: evenings played, total, average, best and worst per player."""
     from pulyacalc.render.formats import render
@@ -55,6 +57,7 @@ def season(
     if plot is not None:
         require_matplotlib()
     price = parse_price(whist_price)
+    persons = load_aliases(aliases)
     bar = ProgressBar(sys.stderr) if progress else None
     skipped: list[tuple[str, str]] = []
     try:
@@ -67,6 +70,7 @@ def season(
             price=price,
             progress=bar.update if bar is not None else None,
             skipped=skipped,
+            aliases=persons,
         )
     finally:
         if bar is not None:

@@ -1,0 +1,35 @@
+"""``--aliases FILE``, for the commands over many evenings (``season``, ``stats``): the
+option and its reading.
+
+The file is an input like a log, not a setting: a missing or unreadable file is reported
+located at its path and exits 1 with the other problems of the input (not a usage error,
+exit 2), and it is read before any log so that a long season is not scored for nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+if TYPE_CHECKING:
+    from pulyacalc.logs.aliases import Aliases
+
+AliasesOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--aliases",
+        metavar="FILE",
+        help="A YAML file of each person's spellings ('Вера: [Vera, V]'): one row per person "
+        "however the logs spelled the name.",
+    ),
+]
+
+
+def load_aliases(path: str | None) -> Aliases | None:
+    """The aliases file read, or None when none was given; raises ReadError (located)."""
+    if path is None:
+        return None
+    from pulyacalc.logs.aliases import read_aliases
+
+    return read_aliases(path)
