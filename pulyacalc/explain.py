@@ -7,7 +7,8 @@ deal (the running totals the paper keeps, «нарастающим итогом�
 :mod:`pulyacalc.rulebook`, and a sentence a person can check with a pencil.
 
 Nothing here computes a score: the numbers are the scorer's own entries, so the entries
-``explain`` prints add up exactly to the sheet ``score`` prints.
+``explain`` prints add up exactly to the sheet ``score`` prints.  Each deal also carries its
+ledger row (:func:`pulyacalc.ledger.deal_row`): what its entries move each result by.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pulyacalc.core.model import Deal, Play, Raspasy
 from pulyacalc.core.rulebook import RULEBOOK, Rule
 from pulyacalc.core.sheet import MOUNTAIN, POOL, Entry, SheetView
 from pulyacalc.evening import Evening, score_file
+from pulyacalc.ledger import deal_row
 from pulyacalc.scoring.fold import DealResult
 
 
@@ -42,6 +44,8 @@ class DealExplained:
     entries: tuple[Explained, ...]
     #: the paper after this deal
     running: SheetView
+    #: what the deal moved each player's exact result by (its ledger row, RULES.md §3.8)
+    ledger: dict[str, Amount]
 
 
 @dataclass(frozen=True)
@@ -143,10 +147,18 @@ def explain_file(
 
 def explain(ev: Evening) -> Explanation:
     """Every deal of an evening played with ``running=True``, explained."""
+    players, conv = ev.header.players, ev.convention
     return Explanation(
         ev,
         tuple(
-            DealExplained(r, deal_text(r.deal, r.kind), str(r.deal.loc), explain_entries(r), paper)
+            DealExplained(
+                r,
+                deal_text(r.deal, r.kind),
+                str(r.deal.loc),
+                explain_entries(r),
+                paper,
+                deal_row(r.entries, players, conv),
+            )
             for r, paper in zip(ev.results, ev.running, strict=True)
         ),
     )

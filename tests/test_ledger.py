@@ -315,3 +315,16 @@ def test_reads_standard_input() -> None:
     r = run("ledger", "-", "-f", "jsonl", input=SMALL)
     assert r.exit_code == 0, r.output
     assert len(r.stdout.splitlines()) == 5
+
+
+def test_explain_deal_shows_its_ledger_row(tmp_path: Path) -> None:
+    path = str(small(tmp_path))
+    r = run("explain", path, "--deal", "2")
+    assert r.exit_code == 0, r.output
+    assert "  moves the results: Anna -13.33, Boris +14.67, Vera -1.33\n" in r.stdout
+    # every deal of plain explain, in JSON too, is the ledger's row for it
+    doc = json.loads(run("explain", path, "-f", "json").stdout)
+    rows = json.loads(run("ledger", path, "-f", "json").stdout)["deals"]
+    assert [d["ledger_exact"] for d in doc["deals"]] == [row["result_exact"] for row in rows]
+    assert [d["ledger"] for d in doc["deals"]] == [row["result"] for row in rows]
+    assert run("explain", path).stdout.count("moves the results:") == 4

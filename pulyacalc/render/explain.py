@@ -1,13 +1,14 @@
 """`explain` as a view: every entry of the chosen deals with its rule and arithmetic, and
-the running sheet after each deal.  JSON carries the entries flat and per deal; JSONL and
-CSV/TSV one entry per line."""
+the running sheet after each deal, and the deal's ledger row (what it moves each result by).
+JSON carries the entries flat and per deal (each deal with its ``ledger``); JSONL and CSV/TSV
+one entry per line."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pulyacalc.render.view import SCHEMA_VERSION, fraction_text, jnum, sheet_head, sheet_json, sheet_row
+from pulyacalc.render.view import SCHEMA_VERSION, fraction_text, jnum, sheet_head, sheet_json, sheet_row, show
 
 if TYPE_CHECKING:
     from pulyacalc.explain import DealExplained, Explained, Explanation
@@ -41,6 +42,8 @@ def deal_json(d: DealExplained) -> dict[str, Any]:
         "after_finish": r.after_finish,
         "entries": [entry_json(x) for x in d.entries],
         "running": sheet_json(d.running),
+        "ledger": {p: jnum(v) for p, v in d.ledger.items()},
+        "ledger_exact": {p: fraction_text(v) for p, v in d.ledger.items()},
     }
 
 
@@ -117,6 +120,8 @@ class ExplainView:
                 out.extend("  " + line for line in table.splitlines())
             else:
                 out.append("  (nothing is written)")
+            moves = ", ".join(f"{p} {'+' if v > 0 else ''}{show(v)}" for p, v in d.ledger.items())
+            out.append(f"  moves the results: {moves}")
             table = tabulate(
                 [[f"  {p}", *sheet_row(d.running, p)] for p in players],
                 headers=[f"  after deal {r.number}", *sheet_head(players)],
