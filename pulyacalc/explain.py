@@ -22,7 +22,6 @@ from pulyacalc.core.model import Deal, Play, Raspasy
 from pulyacalc.core.rulebook import RULEBOOK, Rule
 from pulyacalc.core.sheet import MOUNTAIN, POOL, Entry, SheetView
 from pulyacalc.evening import Evening, score_file
-from pulyacalc.ledger import deal_row
 from pulyacalc.scoring.fold import DealResult
 
 
@@ -147,6 +146,8 @@ def explain_file(
 
 def explain(ev: Evening) -> Explanation:
     """Every deal of an evening played with ``running=True``, explained."""
+    from pulyacalc.ledger import deal_row  # only here: prices reads deal_text from this module
+
     players, conv = ev.header.players, ev.convention
     return Explanation(
         ev,
