@@ -102,8 +102,7 @@ def ledger(ev: Evening, price: Decimal | None = None) -> Ledger:
 
     s = settle_evening(ev, price)
     players = ev.header.players
-    zero: dict[str, Amount] = dict.fromkeys(players, 0)
-    running = zero
+    running: dict[str, Amount] = dict.fromkeys(players, 0)
     paid: dict[str, Decimal] = dict.fromkeys(players, Decimal(0))
     rows: list[LedgerRow] = []
     for r in ev.results:
