@@ -80,15 +80,17 @@ def test_rows_add_up_on_generated_evenings(seed: int, convention: str, players: 
 def test_rows_add_up_for_every_example(path: Path) -> None:
     lg = ledger_file(str(path), rounding="exact")
     assert column_sums(lg) == {p: Fraction(v) for p, v in lg.settlement.exact.items()}
-    # under the log's own rounding too: the rows plus the rounding row are what score prints
-    ev = score_file(str(path), keep=True)
-    lg = ledger(ev, Decimal("0.37"))
-    printed = settle_evening(ev, Decimal("0.37"))
-    sums = column_sums(lg)
-    assert {p: sums[p] + lg.rounding[p] for p in lg.players} == printed.result
-    money = {p: sum((r.money[p] for r in lg.rows if r.money), Decimal(0)) for p in lg.players}
-    assert lg.money_rounding is not None and printed.money is not None
-    assert {p: money[p] + lg.money_rounding[p] for p in lg.players} == printed.money
+    # under the log's own rounding and under nearest: the rows plus the rounding row are
+    # what score prints, in whists and in money
+    for rounding in (None, "nearest"):
+        ev = score_file(str(path), rounding=rounding, keep=True)  # type: ignore[arg-type]
+        lg = ledger(ev, Decimal("0.37"))
+        printed = settle_evening(ev, Decimal("0.37"))
+        sums = column_sums(lg)
+        assert {p: sums[p] + lg.rounding[p] for p in lg.players} == printed.result
+        money = {p: sum((r.money[p] for r in lg.rows if r.money), Decimal(0)) for p in lg.players}
+        assert lg.money_rounding is not None and printed.money is not None
+        assert {p: money[p] + lg.money_rounding[p] for p in lg.players} == printed.money
 
 
 #: a small Sochi evening worked by hand (a pool point lowers G by 1, a mountain point is
