@@ -6,7 +6,7 @@ Every evening is scored and settled by the same use cases as ``score`` and ``sea
 :func:`pulyacalc.evening.settle_evening`); nothing here scores a deal.  The counts are
 read off each deal's result: its kind (``unplayed``, ``half``, ``played``, ``misere``,
 ``raspasy``), the deal as written (declarer, contract, calls, tricks) and the entries it
-wrote (``remise``, ``misere-made``, ``shortfall``…).  Totals, averages, best and worst
+wrote (``remise``, ``misere-remise``, ``shortfall``).  Totals, averages, best and worst
 evening are :func:`pulyacalc.season.standings` of the same evenings.
 
 Head-to-head is the settlement taken pair by pair: in an evening, what ``a`` wins from
@@ -14,6 +14,10 @@ Head-to-head is the settlement taken pair by pair: in an evening, what ``a`` win
 difference of what each pays every other for his mountain (``pays_each[b] −
 pays_each[a]``, K4.2.14).  It is antisymmetric, and a player's amounts against the
 others of an evening add up to his exact result.
+
+With an aliases file (:mod:`pulyacalc.logs.aliases`) each evening's players are the
+persons the file makes them, as in ``season``; a log seating one person twice is a
+problem at its ``players:`` line.
 
 Every evening's deals are dropped once counted, so memory grows with the players and
 evenings, not with the deals.
@@ -27,7 +31,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from pulyacalc.core.amounts import Amount, exact
-from pulyacalc.core.errors import Problem, PulyaError, ReadError, RuleError
+from pulyacalc.core.errors import Loc, Problem, Problems, PulyaError, ReadError, RuleError
 from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.model import Call, Play
 from pulyacalc.rating import Rating, Ratings
@@ -35,6 +39,7 @@ from pulyacalc.season import EveningResult, Standing, collect, standings
 
 if TYPE_CHECKING:
     from pulyacalc.evening import Evening
+    from pulyacalc.logs.aliases import Aliases
     from pulyacalc.scoring.fold import DealResult
     from pulyacalc.scoring.settlement import Settlement
 
@@ -139,9 +144,11 @@ def count_deal(tally: Mapping[str, Tally], r: DealResult, players: tuple[str, ..
         return
     assert isinstance(deal, Play)
     decl = deal.declarer
+    # made is told by the failure's entry: a success's pool points may be placed as help
+    # or written off (RULES.md 2.8), under another rule
     if r.kind == "misere":
         tally[decl].misere[0] += 1
-        tally[decl].misere[1] += any(e.rule == "misere-made" for e in r.entries)
+        tally[decl].misere[1] += not any(e.rule == "misere-remise" for e in r.entries)
         return
     level = tally[decl].contracts[deal.contract.level]
     level[0] += 1
@@ -173,34 +180,31 @@ class Gathering:
         self.together: dict[str, dict[str, int]] = {}
         self.ratings = Ratings()
 
-    def add(self, source: str, ev: Evening, s: Settlement) -> None:
-        players = ev.sheet.players
+    def add(self, source: str, ev: Evening, s: Settlement, who: Mapping[str, str]) -> None:
+        """Count one evening; ``who`` maps each name in its log to the person."""
+        written = ev.sheet.players
+        players = tuple(who[p] for p in written)
+        result = {who[p]: r for p, r in s.result.items()}
         self.evenings.append(
             EveningResult(
-                source,
-                players,
-                ev.convention.name,
-                ev.target,
-                s.rounding,
-                ev.deals,
-                ev.finished,
-                dict(s.result),
+                source, players, ev.convention.name, ev.target, s.rounding, ev.deals, ev.finished, result
             )
         )
-        tally = {p: self.tally.setdefault(p, Tally()) for p in players}
+        # the deals name players as the log writes them: each name counts for its person
+        tally = {p: self.tally.setdefault(who[p], Tally()) for p in written}
         for r in ev.results:
-            count_deal(tally, r, players)
+            count_deal(tally, r, written)
         for a, row in pairs(s).items():
-            mine, seen = self.h2h.setdefault(a, {}), self.together.setdefault(a, {})
+            mine, seen = self.h2h.setdefault(who[a], {}), self.together.setdefault(who[a], {})
             for b, amount in row.items():
-                mine[b] = exact(mine.get(b, 0) + amount)
-                seen[b] = seen.get(b, 0) + 1
-        after = self.ratings.rate(players, s.result)
+                mine[who[b]] = exact(mine.get(who[b], 0) + amount)
+                seen[who[b]] = seen.get(who[b], 0) + 1
+        after = self.ratings.rate(players, result)
         number = len(self.evenings)
         for p in players:
-            series = tally[p].series
-            total = exact((series[-1].total if series else 0) + s.result[p])
-            series.append(Point(number, source, s.result[p], total, after[p]))
+            series = self.tally[p].series
+            total = exact((series[-1].total if series else 0) + result[p])
+            series.append(Point(number, source, result[p], total, after[p]))
 
     def stats(self) -> Stats:
         out = []
@@ -247,30 +251,34 @@ def score_stats(
     max_yaml_bytes: int | None = None,
     progress: Callable[[int, int, str], None] | None = None,
     skipped: list[tuple[str, str]] | None = None,
+    aliases: Aliases | None = None,
 ) -> Stats:
     """Score and settle every log (files, and directories as ``season`` searches them) and
-    gather the statistics.  Raises PulyaError with every problem of every log."""
-    from pulyacalc.evening import score_file, settle_evening
+    gather the statistics; ``aliases`` names the players as persons.  Raises PulyaError
+    with every problem of every log."""
+    from pulyacalc.evening import score_log, settle_evening
+    from pulyacalc.logs.read import read_log
 
     files = collect(paths, skipped)
     season = Gathering()
     problems: list[Problem] = []
     for i, f in enumerate(files, 1):
         try:
-            ev = score_file(
-                f,
-                convention=convention,
-                rounding=rounding,
-                input_format=input_format,
-                max_yaml_bytes=max_yaml_bytes,
-                keep=True,
-            )
+            # score_file's two steps, so that a person seated twice is reported with the
+            # log's other problems
+            found = Problems()
+            log = read_log(f, input_format, found, max_yaml_bytes=max_yaml_bytes)
+            seats = None
+            if aliases is not None and log.header_ok:
+                where = log.header.locs.get("players") or Loc(log.header.source, 1)
+                seats = aliases.table(log.header.players, where, found)
+            ev = score_log(log, found, convention=convention, rounding=rounding, keep=True)
             s = settle_evening(ev)
         except PulyaError as e:
             problems.extend(e.problems)
         else:
             if not problems:  # once the season fails, only its problems are gathered
-                season.add(ev.header.source, ev, s)
+                season.add(ev.header.source, ev, s, seats or {p: p for p in ev.sheet.players})
         if progress is not None:
             progress(i, len(files), f)
     if problems:

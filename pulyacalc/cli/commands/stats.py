@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from pulyacalc.cli.aliases import AliasesOpt, load_aliases
 from pulyacalc.cli.options import (
     TABLE,
     ConventionOpt,
@@ -39,6 +40,7 @@ def stats(
     rounding: RoundingOpt = None,
     input_format: InputFormatOpt = None,
     max_yaml_bytes: MaxYamlBytesOpt = None,
+    aliases: AliasesOpt = None,
     progress: Annotated[
         bool,
         typer.Option(
@@ -57,6 +59,7 @@ def stats(
 
     if plot is not None:
         require_matplotlib()
+    people = load_aliases(aliases)
     bar = ProgressBar(sys.stderr) if progress else None
     skipped: list[tuple[str, str]] = []
     try:
@@ -68,6 +71,7 @@ def stats(
             max_yaml_bytes=max_yaml_bytes,
             progress=bar.update if bar is not None else None,
             skipped=skipped,
+            aliases=people,
         )
     finally:
         if bar is not None:
