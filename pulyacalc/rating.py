@@ -3,9 +3,10 @@
 An evening is a free-for-all of three or four players who finish in an order (their
 settlement results), so each evening is one match of single-player teams ranked by the
 result, best first, ties sharing a rank.  Plackett-Luce is the Weng-Lin model made for
-exactly that — one ranking of many players per match — and openskill's default; it
-rates who sat at the table: beating strong players moves a rating more than beating
-weak ones, and a player's uncertainty (σ) shrinks as he plays.
+exactly that — one ranking of many players per match (the Bradley-Terry and
+Thurstone-Mosteller models split it into pairs).  It rates who sat at the table:
+finishing above strong players moves a rating more than finishing above weak ones, and
+a player's uncertainty (σ) shrinks as he plays.  It rates places, not margins.
 
 The library's default parameters are kept (μ 25, σ 25/3, β 25/6, τ 25/300), so a new
 player's ordinal μ − 3σ is 0.  Evenings are rated in the season's order; the same
