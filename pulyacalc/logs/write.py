@@ -17,7 +17,6 @@ written, comments on their own lines, and spellings are not kept.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -61,6 +60,13 @@ def deal_key(deal: Deal) -> tuple[Any, ...]:
 def _clockwise(players: tuple[str, ...], start: str) -> list[str]:
     i = players.index(start)
     return [players[(i + k) % len(players)] for k in range(len(players))]
+
+
+def _quoted(text: str) -> str:
+    """A double-quoted YAML scalar (JSON's string syntax is YAML's double-quoted one)."""
+    import json  # only when something needs quoting: ledger and explain reach this module
+
+    return json.dumps(text, ensure_ascii=False)
 
 
 # -- the line format -----------------------------------------------------------------------
@@ -170,7 +176,7 @@ def yaml_scalar(text: str) -> str:
     found = CONTRACT_SPELLINGS.get(text.lower())
     if found is not None and str(found) == text:  # a contract as it prints: 6♠, 10NT
         return text
-    return json.dumps(text, ensure_ascii=False)
+    return _quoted(text)
 
 
 def _yaml_value(node: Node) -> str:
@@ -182,10 +188,10 @@ def _yaml_value(node: Node) -> str:
         return "null"
     text = node.text.strip()
     if node.quoted:
-        return json.dumps(node.text, ensure_ascii=False)
+        return _quoted(node.text)
     if re.match(r"^[\w.\-/ ]+$", text) and text.lower() not in _YAML_WORDS:
         return text
-    return json.dumps(text, ensure_ascii=False)
+    return _quoted(text)
 
 
 def _flow(mapping: Mapping[str, object]) -> str:
@@ -233,7 +239,7 @@ def yaml_deal(deal: Deal, players: tuple[str, ...]) -> Iterator[str]:
     if deal.dealer is not None:
         yield f"    dealer: {yaml_scalar(deal.dealer)}\n"
     if deal.note is not None and deal.note.strip():
-        yield f"    note: {json.dumps(deal.note, ensure_ascii=False)}\n"
+        yield f"    note: {_quoted(deal.note)}\n"
 
 
 def _ordered(tricks: Mapping[str, int], players: tuple[str, ...], start: str | None = None) -> dict[str, int]:
