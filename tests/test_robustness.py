@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from pulyacalc.cli.app import app
-from pulyacalc.cli.commands.season import ProgressBar
+from pulyacalc.cli.runtime import ProgressBar
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))

@@ -5,8 +5,9 @@ from __future__ import annotations
 import functools
 import os
 import sys
+import time
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TextIO, TypeVar
 
 import typer
 
@@ -63,3 +64,46 @@ def emit(text: str) -> None:
         sys.stdout.flush()
     except BrokenPipeError:
         _quiet_broken_pipe()
+
+
+class ProgressBar:
+    """A one-line bar on a terminal's standard error, shown only once the work has taken
+    more than ``delay`` seconds, redrawn at most ten times a second, erased at the end.
+    Nothing is written when standard error is not a terminal (pipelines, logs)."""
+
+    def __init__(self, stream: TextIO, delay: float = 0.5, width: int = 30) -> None:
+        self.stream = stream
+        self.delay = delay
+        self.width = width
+        self.start = time.monotonic()
+        self.last = 0.0
+        self.shown = False
+        try:
+            self.enabled = stream.isatty()
+        except (AttributeError, ValueError):
+            self.enabled = False
+
+    def update(self, done: int, total: int, name: str) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self.start < self.delay or (now - self.last < 0.1 and done < total):
+            return
+        self.last = now
+        filled = self.width * done // max(total, 1)
+        label = name if len(name) <= 40 else "…" + name[-39:]
+        line = f"\r[{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} {label}"
+        self._write(line.ljust(self.width + 60))
+        self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            self._write("\r" + " " * (self.width + 60) + "\r")
+            self.shown = False
+
+    def _write(self, text: str) -> None:
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except (OSError, ValueError):
+            self.enabled = False

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import sys
-import time
-from typing import Annotated, TextIO
+from typing import Annotated
 
 import typer
 
@@ -21,7 +20,7 @@ from pulyacalc.cli.options import (
     rounding_of,
 )
 from pulyacalc.cli.plot import PlotOpt, require_matplotlib, save_plot
-from pulyacalc.cli.runtime import emit, reports_problems
+from pulyacalc.cli.runtime import ProgressBar, emit, reports_problems
 
 
 @reports_problems
@@ -83,46 +82,3 @@ def season(
         # the picture first: when it cannot be written, nothing goes to standard output
         save_plot(plot, season_picture(result))
     emit(render(SeasonView(result), format.value))
-
-
-class ProgressBar:
-    """A one-line bar on a terminal's standard error, shown only once the work has taken
-    more than ``delay`` seconds, redrawn at most ten times a second, erased at the end.
-    Nothing is written when standard error is not a terminal (pipelines, logs)."""
-
-    def __init__(self, stream: TextIO, delay: float = 0.5, width: int = 30) -> None:
-        self.stream = stream
-        self.delay = delay
-        self.width = width
-        self.start = time.monotonic()
-        self.last = 0.0
-        self.shown = False
-        try:
-            self.enabled = stream.isatty()
-        except (AttributeError, ValueError):
-            self.enabled = False
-
-    def update(self, done: int, total: int, name: str) -> None:
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if now - self.start < self.delay or (now - self.last < 0.1 and done < total):
-            return
-        self.last = now
-        filled = self.width * done // max(total, 1)
-        label = name if len(name) <= 40 else "…" + name[-39:]
-        line = f"\r[{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} {label}"
-        self._write(line.ljust(self.width + 60))
-        self.shown = True
-
-    def close(self) -> None:
-        if self.shown:
-            self._write("\r" + " " * (self.width + 60) + "\r")
-            self.shown = False
-
-    def _write(self, text: str) -> None:
-        try:
-            self.stream.write(text)
-            self.stream.flush()
-        except (OSError, ValueError):
-            self.enabled = False

@@ -18,7 +18,7 @@ from pulyacalc.cli.options import (
     rounding_of,
 )
 from pulyacalc.cli.plot import PlotOpt, require_matplotlib, save_plot
-from pulyacalc.cli.runtime import emit, reports_problems
+from pulyacalc.cli.runtime import ProgressBar, emit, reports_problems
 
 
 @reports_problems
@@ -52,7 +52,6 @@ def stats(
 ) -> None:
     """Statistics per player over many evenings: contracts made per level, misère, raspasy,
     whists, results, head-to-head, and a rating (openskill Plackett-Luce)."""
-    from pulyacalc.cli.commands.season import ProgressBar
     from pulyacalc.render.formats import render
     from pulyacalc.render.stats import PlayerView, StatsView
     from pulyacalc.stats import score_stats
