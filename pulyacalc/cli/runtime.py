@@ -6,7 +6,8 @@ import functools
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, TextIO, TypeVar
 
 import typer
@@ -107,3 +108,21 @@ class ProgressBar:
             self.stream.flush()
         except (OSError, ValueError):
             self.enabled = False
+
+
+@contextmanager
+def walking_logs(
+    progress: bool,
+) -> Iterator[tuple[Callable[[int, int, str], None] | None, list[tuple[str, str]]]]:
+    """For commands over many logs (season, stats): the progress bar's ``update`` (None when
+    ``--no-progress``) and a list for the files a directory held that are not logs; when the
+    work ends, however it ends, the bar is erased and each skipped file is named on stderr."""
+    bar = ProgressBar(sys.stderr) if progress else None
+    skipped: list[tuple[str, str]] = []
+    try:
+        yield (bar.update if bar is not None else None), skipped
+    finally:
+        if bar is not None:
+            bar.close()
+        for path, why in skipped:
+            print(f"pulyacalc: skipped {path}: {why}", file=sys.stderr)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated
 
 import typer
@@ -18,7 +17,7 @@ from pulyacalc.cli.options import (
     rounding_of,
 )
 from pulyacalc.cli.plot import PlotOpt, require_matplotlib, save_plot
-from pulyacalc.cli.runtime import ProgressBar, emit, reports_problems
+from pulyacalc.cli.runtime import emit, reports_problems, walking_logs
 
 
 @reports_problems
@@ -59,24 +58,17 @@ def stats(
     if plot is not None:
         require_matplotlib()
     people = load_aliases(aliases)
-    bar = ProgressBar(sys.stderr) if progress else None
-    skipped: list[tuple[str, str]] = []
-    try:
+    with walking_logs(progress) as (update, skipped):
         result = score_stats(
             logs,
             convention=convention,
             rounding=rounding_of(rounding),
             input_format=input_format.value if input_format else None,
             max_yaml_bytes=max_yaml_bytes,
-            progress=bar.update if bar is not None else None,
+            progress=update,
             skipped=skipped,
             aliases=people,
         )
-    finally:
-        if bar is not None:
-            bar.close()
-        for path, why in skipped:
-            print(f"pulyacalc: skipped {path}: {why}", file=sys.stderr)
     if plot is not None and (player is None or result.player(player) is not None):
         from pulyacalc.render.plot import stats_picture
 
