@@ -112,7 +112,12 @@ class Stats:
         return sum(e.deals for e in self.evenings)
 
     def player(self, name: str) -> PlayerStats | None:
-        return next((p for p in self.players if p.player == name), None)
+        """The player written ``name``: exactly, else without regard to case (as logs match)."""
+        exact = next((p for p in self.players if p.player == name), None)
+        if exact is not None:
+            return exact
+        same = [p for p in self.players if p.player.casefold() == name.casefold()]
+        return same[0] if len(same) == 1 else None
 
 
 @dataclass

@@ -308,10 +308,15 @@ def test_player_page(club: Path) -> None:
         check("stats-player-jsonl", json.loads(line), PLAYERS)
 
 
+def test_a_player_is_found_without_regard_to_case_as_in_logs(club: Path) -> None:
+    code, out, _ = run(str(club), "--player", "vera")
+    assert code == 0 and out.startswith("Vera: rank ")
+
+
 def test_an_unknown_player_is_a_usage_error_with_a_suggestion(club: Path) -> None:
-    code, out, err = run(str(club), "--player", "vera")
+    code, out, err = run(str(club), "--player", "Verra")
     assert code == 2 and out == ""
-    assert "'--player'" in err and "no player 'vera'" in err and "did you mean 'Vera'?" in err
+    assert "'--player'" in err and "no player 'Verra'" in err and "did you mean 'Vera'?" in err
     code, _, err = run(str(club), "--player", "Zoe")
     assert code == 2 and "the players are Anna, Boris, Gleb, Vera" in err
 
