@@ -85,11 +85,14 @@ def outcomes(conv: Convention, players: int) -> list[tuple[str, str, Deal]]:
             )
         side = 10 - level
         took = "takes nothing" if side == 0 else f"takes {side}"
+        made = {d: level}
+        if conv.lone_whister_made == "own":  # his own count is needed: all the side's are his
+            made[w] = side
         out.append(
             (
                 f"{level} made",
                 f"one whist, made exactly: the whister {took}",
-                Play(d, c, {w: Call.WHIST, p: Call.PASS}, {d: level}),
+                Play(d, c, {w: Call.WHIST, p: Call.PASS}, made),
             )
         )
         for k in (1, 2, 3):

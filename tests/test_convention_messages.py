@@ -61,8 +61,9 @@ BAD_VALUES = [
     ),
     ("whist:\n  obligation: {6: 11}\n", "3:19: whist.obligation for 6: 11 is out of range, expected 0..10"),
     (
-        "whist:\n  two_whisters_shortfall: {6: both}\n",
-        "3:31: whist.two_whisters_shortfall for 6: expected one of split, second, got 'both'",
+        "whist:\n  two_whisters_shortfall: {6: both_}\n",
+        "3:31: whist.two_whisters_shortfall for 6: expected one of split, second, split_capped, both, "
+        "second_alone, got 'both_'",
     ),
     (
         "whist:\n  half_whist_levels: [5, 6]\n",

@@ -36,8 +36,13 @@ LEVELS = (6, 7, 8, 9, 10)
 WhistOnFailure = Literal["greedy", "gentleman"]
 #: raspasy written into the mountain (K3.7.2.1) or as whists (K3.7.2.2)
 RaspasyScoring = Literal["mountain", "whists"]
-#: two whisters short on a level: each for half the obligation, or the second defender (K3.8.6)
-TwoWhistersShortfall = Literal["split", "second"]
+#: two whisters short on a level: each for half the obligation, or the second defender (K3.8.6);
+#: each for half but never more than the pair lacked; each for all the pair lacked; the second
+#: for the whole obligation by himself (RULES.md "whist.two_whisters_shortfall")
+TwoWhistersShortfall = Literal["split", "second", "split_capped", "both", "second_alone"]
+#: one whister, the contract made: whose tricks his whists count, and who writes them
+#: (RULES.md "whist.lone_whister_made")
+LoneWhisterMade = Literal["side", "own", "split"]
 #: the zero-trick bonus on raspasy: one trick's value, or a fixed number of pool points
 ZeroTrickBonus = Literal["trick"] | Amount
 
@@ -73,6 +78,7 @@ class Convention:
     half_whist_levels: frozenset[int]
     shortfall_forbidden: frozenset[int]
     whist_on_failure: WhistOnFailure
+    lone_whister_made: LoneWhisterMade
     consolation_by_passer: bool
     consolation_by_dealer: bool
     # raspasy
@@ -478,9 +484,11 @@ _ROWS = (
         "two_whisters_shortfall",
         Levels(Choice(TwoWhistersShortfall)),
         "with two whisters: 'split' (each answers for half the obligation) or "
-        "'second' (the second defender answers) (K3.8.6)",
+        "'second' (the second defender answers) (K3.8.6); 'split_capped' (half, never more "
+        "than the pair lacked), 'both' (each answers for what the pair lacked), "
+        "'second_alone' (the second answers for the obligation by himself)",
         "кто из двух вистующих отвечает за недобор",
-        "K3.8.6",
+        "K3.8.6, K note 59; split_capped, both, second_alone: house agreements",
     ),
     Key(
         "whist.half_whist_levels",
@@ -506,6 +514,16 @@ _ROWS = (
         "one whister and a passer, contract failed: greedy (K3.8.13) or gentleman (K3.8.14)",
         "жлобский / джентльменский вист",
         "K3.8.13, K3.8.14",
+    ),
+    Key(
+        "whist.lone_whister_made",
+        "lone_whister_made",
+        Choice(LoneWhisterMade),
+        "one whister, contract made: 'side' (he writes the whole side's tricks, K3.8.5), "
+        "'own' (only his own tricks; the passer writes nothing) or 'split' (the side's "
+        "tricks in halves, whister and passer)",
+        "висты за сыгранную игру при одном вистующем: за обе руки / за свои / пополам",
+        "K3.8.5; own, split: house agreements (split as K3.8.14 on a failure)",
     ),
     Key(
         "whist.consolation_by_passer",

@@ -34,8 +34,11 @@ class Resolved:
     #: (first, second) defender
     defenders: tuple[str, ...] = ()
     whisters: tuple[str, ...] = ()
-    #: tricks per player: each whister's own tricks; on raspasy everyone's (dealer's talon)
+    #: tricks per player: each whister's own tricks (a lone whister: the whole side's); on
+    #: raspasy everyone's (dealer's talon)
     tricks: tuple[tuple[str, int], ...] = ()
+    #: a lone whister's own tricks, when the deal gives them (or the passer's); else None
+    lone_own: int | None = None
 
 
 def resolve(deal: Deal, seats: Seats, conv: Convention, problems: Problems) -> Resolved | None:
@@ -296,6 +299,7 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
         )
         return None
     own: dict[str, int] = {}
+    lone_own: int | None = None
     if len(whisters) == 2:
         a, b = whisters
         if a in deal.tricks and b in deal.tricks:
@@ -316,6 +320,11 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
             return None
     else:
         own = {whisters[0]: 10 - taken}
+        lone_own = _lone_own(deal, defenders, whisters[0], taken)
+        # only a made contract writes the lone whister's own tricks under 'own'
+        if lone_own is None and conv.lone_whister_made == "own" and level <= taken:
+            _no_own_count(deal, defenders, whisters[0], taken, problems)
+            return None
     return Resolved(
         deal,
         seats,
@@ -326,4 +335,29 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
         defenders=defenders,
         whisters=whisters,
         tricks=tuple((w, own[w]) for w in whisters),
+        lone_own=lone_own,
+    )
+
+
+def _lone_own(deal: Play, defenders: tuple[str, ...], whister: str, taken: int) -> int | None:
+    """A lone whister's own tricks: given, or what the passer's count leaves of the side's
+    (nothing to leave when the declarer took all ten); None when the deal gives neither."""
+    passer = next(d for d in defenders if d != whister)
+    if whister in deal.tricks:
+        return deal.tricks[whister]
+    if passer in deal.tricks:
+        return 10 - taken - deal.tricks[passer]
+    return 0 if taken == 10 else None
+
+
+def _no_own_count(
+    deal: Play, defenders: tuple[str, ...], whister: str, taken: int, problems: Problems
+) -> None:
+    passer = next(d for d in defenders if d != whister)
+    _rule(
+        problems,
+        _where(deal, "tricks"),
+        f"with whist.lone_whister_made: own, {whister} writes whists for his own tricks: "
+        "give his tricks or the passer's",
+        f"the side took {10 - taken}: write '{whister} whist N' or '{passer} pass N'",
     )

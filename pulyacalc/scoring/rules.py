@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import NamedTuple
 
-from pulyacalc.convention.schema import Convention
+from pulyacalc.convention.schema import Convention, LoneWhisterMade, TwoWhistersShortfall
 from pulyacalc.core.amounts import Amount, exact, half, num, tricks, undertricks
 from pulyacalc.core.kinds import DealKind
 from pulyacalc.core.model import Play
@@ -140,9 +140,7 @@ def _one_whister(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
     wh = r.whisters[0]
     passer = next(x for x in r.defenders if x != wh)
     if k == 0:
-        if d:
-            why = f"{tricks(d)} × {num(w)} (the whister takes the passer's too)"
-            yield Write("whists", wh, WHISTS, exact(w * d), decl, why=why)
+        yield from _LONE_MADE[c.lone_whister_made](r, w, wh, passer)
     elif c.whist_on_failure == "greedy":
         if d:
             yield Write("whists", wh, WHISTS, exact(w * d), decl, why=f"{tricks(d)} × {num(w)}")
@@ -159,6 +157,41 @@ def _one_whister(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
         yield Write("gentleman", passer, WHISTS, share, decl, why=why)
 
 
+# one whister, the contract made (``whist.lone_whister_made``): (deal, whist value, whister,
+# passer) -> the whists written on the declarer
+
+
+def _lone_side(r: Resolved, w: Amount, wh: str, passer: str) -> Iterator[Write]:
+    d = 10 - r.taken
+    if d:
+        why = f"{tricks(d)} × {num(w)} (the whister takes the passer's too)"
+        yield Write("whists", wh, WHISTS, exact(w * d), r.declarer, why=why)
+
+
+def _lone_own(r: Resolved, w: Amount, wh: str, passer: str) -> Iterator[Write]:
+    own = r.lone_own
+    assert own is not None  # resolve refuses a made deal without it under 'own'
+    if own:
+        why = f"{tricks(own)} × {num(w)} (his own; the passer's are not written)"
+        yield Write("whists", wh, WHISTS, exact(w * own), r.declarer, why=why)
+
+
+def _lone_split(r: Resolved, w: Amount, wh: str, passer: str) -> Iterator[Write]:
+    d = 10 - r.taken
+    if d:
+        share = half(exact(w * d))
+        why = f"{tricks(d)} × {num(w)} / 2 (the side's tricks in halves)"
+        for p in (wh, passer):
+            yield Write("whists", p, WHISTS, share, r.declarer, why=why)
+
+
+_LONE_MADE: dict[LoneWhisterMade, Callable[[Resolved, Amount, str, str], Iterator[Write]]] = {
+    "side": _lone_side,
+    "own": _lone_own,
+    "split": _lone_split,
+}
+
+
 def _dealer_consolation(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
     dealer = r.seats.sits_out
     if k and dealer is not None and c.consolation_by_dealer:
@@ -168,7 +201,8 @@ def _dealer_consolation(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
 
 
 def _shortfall(r: Resolved, c: Convention, d: int, own: dict[str, int]) -> Iterator[Write]:
-    """A made contract whose defence took fewer tricks than the obligation."""
+    """A made contract whose whister (or whisters) answer for tricks short of the obligation:
+    one whister for the side's tricks; two as ``whist.two_whisters_shortfall`` reads it."""
     need = c.obligation[r.level]
     short = c.shortfall_per_trick[r.level]
     if len(r.whisters) == 1:
@@ -176,23 +210,79 @@ def _shortfall(r: Resolved, c: Convention, d: int, own: dict[str, int]) -> Itera
             why = f"took {d} of the obligation {need}: {need - d} × {num(short)}"
             yield Write("shortfall", r.whisters[0], MOUNTAIN, exact(short * (need - d)), why=why)
         return
+    yield from _TWO_SHORT[c.two_whisters_shortfall[r.level]](r, need, short, own)
+
+
+# two whisters, the contract made (``whist.two_whisters_shortfall``): (deal, obligation,
+# mountain per trick short, each whister's own tricks) -> the shortfall writes
+
+
+def _split(r: Resolved, need: int, short: Amount, own: dict[str, int]) -> Iterator[Write]:
+    if sum(own.values()) >= need:
+        return
+    each = Fraction(need, 2)
+    for wh in r.whisters:
+        if own[wh] < each:
+            miss = exact(each - own[wh])
+            why = (
+                f"took {own[wh]} of his half {num(exact(each))} of the "
+                f"obligation {need}: {num(miss)} × {num(short)}"
+            )
+            yield Write("shortfall", wh, MOUNTAIN, exact(short * miss), why=why)
+
+
+def _split_capped(r: Resolved, need: int, short: Amount, own: dict[str, int]) -> Iterator[Write]:
     together = sum(own.values())
     if together >= need:
         return
-    if c.two_whisters_shortfall[r.level] == "split":
-        each = Fraction(need, 2)
-        for wh in r.whisters:
-            if own[wh] < each:
-                miss = exact(each - own[wh])
-                why = (
-                    f"took {own[wh]} of his half {num(exact(each))} of the "
-                    f"obligation {need}: {num(miss)} × {num(short)}"
-                )
-                yield Write("shortfall", wh, MOUNTAIN, exact(short * miss), why=why)
-    else:
-        miss = need - together
-        why = f"the whisters took {together} of {need}; the second defender answers: {miss} × {num(short)}"
-        yield Write("shortfall", r.defenders[1], MOUNTAIN, exact(short * miss), why=why)
+    each = Fraction(need, 2)
+    for wh in r.whisters:
+        if own[wh] < each:
+            miss = exact(min(each - own[wh], Fraction(need - together)))
+            why = (
+                f"took {own[wh]} of his half {num(exact(each))} of the obligation {need}, the pair "
+                f"lacked {need - together}: {num(miss)} × {num(short)}"
+            )
+            yield Write("shortfall", wh, MOUNTAIN, exact(short * miss), why=why)
+
+
+def _both(r: Resolved, need: int, short: Amount, own: dict[str, int]) -> Iterator[Write]:
+    together = sum(own.values())
+    if together >= need:
+        return
+    miss = need - together
+    why = f"the whisters took {together} of {need}; each answers: {miss} × {num(short)}"
+    for wh in r.whisters:
+        yield Write("shortfall", wh, MOUNTAIN, exact(short * miss), why=why)
+
+
+def _second(r: Resolved, need: int, short: Amount, own: dict[str, int]) -> Iterator[Write]:
+    together = sum(own.values())
+    if together >= need:
+        return
+    miss = need - together
+    why = f"the whisters took {together} of {need}; the second defender answers: {miss} × {num(short)}"
+    yield Write("shortfall", r.defenders[1], MOUNTAIN, exact(short * miss), why=why)
+
+
+def _second_alone(r: Resolved, need: int, short: Amount, own: dict[str, int]) -> Iterator[Write]:
+    second = r.defenders[1]
+    if own[second] < need:
+        miss = need - own[second]
+        why = (
+            f"the second defender took {own[second]} of {need} by himself "
+            f"(the first's tricks do not count): {miss} × {num(short)}"
+        )
+        yield Write("shortfall", second, MOUNTAIN, exact(short * miss), why=why)
+
+
+_TWO_SHORT: dict[TwoWhistersShortfall, Callable[[Resolved, int, Amount, dict[str, int]], Iterator[Write]]] = {
+    "split": _split,
+    "split_capped": _split_capped,
+    "both": _both,
+    "second": _second,
+    "second_alone": _second_alone,
+}
 
 
 # -- 2.4: misère ------------------------------------------------------------------------------
