@@ -29,6 +29,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "ledger",
         "stats",
         "rating",
+        "conventions_report",
     ),
     ("render",),
     ("cli", "__main__"),

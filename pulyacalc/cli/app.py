@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import importlib
 import sys
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 import typer
+import typer.main
+from typer.core import TyperGroup
 
 #: the commands in the order ``--help`` lists them: an evening, then checking it, then more;
 #: each is the function of the same name in ``pulyacalc.cli.commands.<name>``
@@ -36,6 +38,30 @@ COMMANDS = (
     "season",
     "stats",
 )
+
+#: sub-apps (a command with subcommands), listed in ``--help`` after the commands: each is
+#: the Typer of the same name in ``pulyacalc.cli.commands.<name>``, with its one-line help
+#: here, so that ``--help`` lists it without importing it
+GROUPS = {
+    "conventions": "The conventions: list the built-ins, show one merged, diff two.",
+}
+
+
+class _LazyGroup(TyperGroup):
+    """A sub-app whose module is imported only when its subcommands are asked for (click's
+    lazy-loading pattern): ``pulyacalc --help`` and the other commands never load it."""
+
+    @cached_property
+    def _loaded(self) -> Any:
+        module = importlib.import_module(f"pulyacalc.cli.commands.{self.name}")
+        return typer.main.get_group(getattr(module, str(self.name)))
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        names: list[str] = self._loaded.list_commands(ctx)
+        return names
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        return self._loaded.get_command(ctx, cmd_name)
 
 
 def build(only: str | None = None) -> typer.Typer:
@@ -61,6 +87,9 @@ def build(only: str | None = None) -> typer.Typer:
         if only is None or name == only:
             module = importlib.import_module(f"pulyacalc.cli.commands.{name}")
             app.command(name)(getattr(module, name))
+    for name, help in GROUPS.items():
+        if only is None or name == only:
+            app.add_typer(typer.Typer(), name=name, help=help, cls=_LazyGroup)
     return app
 
 
@@ -78,4 +107,4 @@ def __getattr__(name: str) -> Any:
 
 def main() -> None:
     first = sys.argv[1] if len(sys.argv) > 1 else None
-    build(first if first in COMMANDS else None)(prog_name="pulyacalc")
+    build(first if first in COMMANDS or first in GROUPS else None)(prog_name="pulyacalc")

@@ -34,7 +34,8 @@ leaves to the players.  *Value*: a table by level (`6..10 →`) is written
 """
 
 
-def _names() -> list[str]:
+def ordered_names() -> list[str]:
+    """The built-in conventions, in the order of RULES.md §4 (then the others by name)."""
     names = builtin_names()
     return [n for n in _ORDER if n in names] + [n for n in names if n not in _ORDER]
 
@@ -56,7 +57,7 @@ def _value(shown: Any) -> str:
 
 def reference_markdown() -> str:
     """The text of docs/conventions.md."""
-    names = _names()
+    names = ordered_names()
     convs = [load(n) for n in names]
     head = ["key", "meaning", "Russian", "source", "value", *names]
     lines = [_INTRO, "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]

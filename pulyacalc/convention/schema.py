@@ -21,7 +21,7 @@ The scoring code reads these fields and never asks which convention it is.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, ClassVar, Literal, get_args
 
@@ -43,8 +43,14 @@ TwoWhistersShortfall = Literal["split", "second", "split_capped", "both", "secon
 #: one whister, the contract made: whose tricks his whists count, and who writes them
 #: (RULES.md "whist.lone_whister_made")
 LoneWhisterMade = Literal["side", "own", "split"]
-#: the zero-trick bonus on raspasy: one trick's value, or a fixed number of pool points
-ZeroTrickBonus = Literal["trick"] | Amount
+#: the zero-trick bonus on raspasy: one trick's value (``trick``: ``v`` mountain points as pool
+#: points; ``price``: ``v`` pool points, the Code's words read literally), or a fixed number
+ZeroTrickWord = Literal["trick", "price"]
+ZeroTrickBonus = ZeroTrickWord | Amount
+#: where the zero-trick bonus goes: into the pool, or taken off the mountain
+ZeroTrickBonusArea = Literal["pool", "mountain"]
+#: which deals end a run of raspasy (2.7): any other deal, a played one, or a whisted made one
+RunEndsOn = Literal["any", "played", "whisted_made"]
 
 ROUNDINGS: tuple[str, ...] = get_args(Rounding)
 
@@ -87,6 +93,9 @@ class Convention:
     raspasy_progression: tuple[int, ...]
     raspasy_amnesty: bool
     raspasy_zero_trick_bonus: ZeroTrickBonus
+    raspasy_zero_trick_bonus_area: ZeroTrickBonusArea
+    raspasy_zero_trick_bonus_dealer: bool
+    raspasy_run_ends_on: RunEndsOn
     raspasy_talon_to_dealer: bool
     raspasy_exit: tuple[int, ...]
     # settlement
@@ -213,16 +222,22 @@ class Choice(Parser):
 
 
 class TrickOrNumber(Parser):
-    """The word ``trick`` (one trick's value) or a number."""
+    """A word of ``ZeroTrickWord`` (``trick``, ``price``: one trick's value) or a number."""
 
     def __call__(self, node: Node, p: Problems, what: str) -> ZeroTrickBonus | None:
-        if node.kind == "scalar" and node.text.strip() == "trick":
-            return "trick"
+        text = node.text.strip() if node.kind == "scalar" else ""
+        for word in get_args(ZeroTrickWord):
+            if text == word:
+                return word  # type: ignore[no-any-return]
+        before = len(p.items)
         n: Amount | None = as_number(node, p, what + " ('trick' or a number)")
+        if n is None and len(p.items) > before:
+            # the message stays as it was; the hint names every word
+            p.items[-1] = replace(p.items[-1], hint=f"or one of {', '.join(get_args(ZeroTrickWord))}")
         return n
 
     def describe(self) -> str:
-        return "trick / number"
+        return " / ".join(get_args(ZeroTrickWord)) + " / number"
 
 
 class Levels(Parser):
@@ -577,9 +592,27 @@ _ROWS = (
         "raspasy.zero_trick_bonus",
         "raspasy_zero_trick_bonus",
         TrickOrNumber(),
-        "pool points for taking no trick: 'trick' (one trick's value) or a number",
+        "pool points for taking no trick: 'trick' (one trick's value v in mountain points, "
+        "as pool points: v / pool.point_in_mountain), 'price' (v pool points) or a number",
         "ноль взяток на распасовке — в пулю",
         "K3.7.2.1, K3.7.2.2",
+    ),
+    Key(
+        "raspasy.zero_trick_bonus_area",
+        "raspasy_zero_trick_bonus_area",
+        Choice(ZeroTrickBonusArea),
+        "where the zero-trick bonus goes: 'pool' (K3.7.2.1; help as for any pool points) or "
+        "'mountain' (the same pool points × pool.point_in_mountain taken off the mountain; no help)",
+        "ноль взяток на распасовке — в пулю или из горы",
+        "K3.7.2.1; 'mountain': house agreement",
+    ),
+    Key(
+        "raspasy.zero_trick_bonus_dealer",
+        "raspasy_zero_trick_bonus_dealer",
+        Flag(),
+        "the 4-player dealer whose talon took no trick gets the zero-trick bonus (K3.7.6.2)",
+        "сдающий пишет за ноль взяток",
+        "K3.7.6.2; 'false': house agreement",
     ),
     Key(
         "raspasy.talon_to_dealer",
@@ -596,6 +629,16 @@ _ROWS = (
         "lowest contract after the n-th raspasy in a row; last repeats",
         "выход из распасовки",
         "K3.7.8",
+    ),
+    Key(
+        "raspasy.run_ends_on",
+        "raspasy_run_ends_on",
+        Choice(RunEndsOn),
+        "which deal ends a run of raspasy (progression, exit): 'any' other deal, a 'played' one "
+        "(a misère, or a contract with a whist; not one passed out or half-whisted), or only a "
+        "'whisted_made' contract",
+        "до какой игры идёт прогрессия распасовок",
+        "house agreement (K3.7.4: «несколько раз подряд»)",
     ),
     Key(
         "settlement.rounding",

@@ -36,7 +36,9 @@ class DealResult:
     after_finish: bool
     #: consecutive raspasy count at this deal (1 = first of a run; 0 for other deals)
     raspasy_run: int
-    #: the raspasy run this contract ended (for checking the exit, 2.7)
+    #: the raspasy run before this deal: for a contract, the run it is the exit from (2.7;
+    #: with ``raspasy.run_ends_on`` a contract may leave the run going, and the next one is
+    #: an exit from it too)
     after_raspasy: int
 
 
@@ -119,7 +121,8 @@ class Scorer:
             seats = Seats(self.players, dealer)
             seated = self._seats[dealer] = (seats, seats.next_dealer())
         seats, self.dealer = seated
-        # 2.7: the raspasy run this deal is in, if it is raspasy
+        # 2.7: the raspasy run this deal is in, if it is raspasy (0 for any other deal, so
+        # that a contract's key does not depend on the run it may leave going)
         run = self.run + 1 if isinstance(deal, Raspasy) else 0
         key = None if deal.template is None else (deal.template, dealer, run)  # KEY, in order
         known = None if key is None else self._written.get(key)
@@ -129,11 +132,14 @@ class Scorer:
             if res is None:
                 return None
         after_finish = self.finished
-        after_raspasy, self.run = self.run, run
+        after_raspasy = self.run
         if res is not None:
             known = self._remember(key, res, run)
         assert known is not None
-        kind, others, pool = known
+        kind, others, pool, ends_run = known
+        # a raspasy goes on with its run; another deal ends it or not (raspasy.run_ends_on)
+        if run or ends_run:
+            self.run = run
         n = self.count
         apply = self.sheet.apply
         placed = [Entry(n, *w) for w in others]
@@ -152,10 +158,13 @@ class Scorer:
         """What a resolved deal writes (2.1–2.7), remembered under ``key`` (if it has one).
         Equal writes are shared (many deals write the same thing), which keeps the cache
         small; a full cache is forgotten at once, so that memory stays flat."""
-        kind, others, pool = written(res, self.conv, run)
+        kind, others, pool, ends_run = written(res, self.conv, run)
         same = self._same_writes
         known = Written(
-            kind, tuple(same.setdefault(w, w) for w in others), tuple(same.setdefault(w, w) for w in pool)
+            kind,
+            tuple(same.setdefault(w, w) for w in others),
+            tuple(same.setdefault(w, w) for w in pool),
+            ends_run,
         )
         known = self._same_written.setdefault(known, known)
         if key is not None:

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from pulyacalc.convention.schema import Convention, LoneWhisterMade, TwoWhistersShortfall
 from pulyacalc.core.amounts import Amount, exact, half, num, tricks, undertricks
-from pulyacalc.core.kinds import DealKind
+from pulyacalc.core.kinds import Area, DealKind
 from pulyacalc.core.model import Play
 from pulyacalc.core.sheet import MOUNTAIN, POOL, WHISTS, Write
 from pulyacalc.scoring.resolve import Resolved
@@ -35,6 +35,8 @@ class Written(NamedTuple):
     others: tuple[Write, ...]
     #: pool points, placed last (2.8) in the order the rules make them
     pool: tuple[Write, ...]
+    #: this deal ends a run of raspasy (``raspasy.run_ends_on``, 2.7); False for raspasy
+    ends_run: bool
 
 
 #: one rule of 2.1–2.6: (resolved deal, convention, raspasy run) -> its writes, in order
@@ -50,7 +52,7 @@ def written(resolved: Resolved, conv: Convention, run: int) -> Written:
     pool: list[Write] = []
     for w in _BY_KIND[resolved.kind](resolved, conv, run):
         (pool if w.area == POOL else others).append(w)
-    return Written(resolved.kind, tuple(others), tuple(pool))
+    return Written(resolved.kind, tuple(others), tuple(pool), _ends_run(resolved, conv))
 
 
 def _play(r: Resolved) -> Play:
@@ -343,21 +345,42 @@ def _raspasy_whists(r: Resolved, c: Convention, run: int) -> Iterator[Write]:
 
 
 def _zero_trick(r: Resolved, c: Convention, v: Amount, counts: dict[str, int]) -> Iterator[Write]:
+    """The bonus for taking no trick (K3.7.2.1, K3.7.2.2): pool points, or the same points
+    in mountain points taken off the mountain (``zero_trick_bonus_area``)."""
+    bonus, why = _zero_trick_points(c, v)
+    if not bonus:
+        return
+    area: Area = POOL
+    amount = bonus
+    if c.raspasy_zero_trick_bonus_area == "mountain":
+        pim = c.pool_point_in_mountain
+        area, amount = MOUNTAIN, exact(-bonus * pim)
+        why = f"{why}, taken off the mountain: {num(bonus)} × {num(pim)} = {num(-amount)}"
+    order = list(r.seats.active)
+    if r.seats.sits_out is not None and c.raspasy_zero_trick_bonus_dealer:
+        order.append(r.seats.sits_out)  # K3.7.6.2: the dealer whose talon took none
+    for p in order:
+        if p in counts and counts[p] == 0:
+            yield Write("zero-trick", p, area, amount, why=why)
+
+
+def _zero_trick_points(c: Convention, v: Amount) -> tuple[Amount, str]:
+    """The zero-trick bonus in pool points (``zero_trick_bonus``), and how it came about:
+    ``trick`` is ``v`` mountain points as pool points, ``price`` is ``v`` pool points."""
     bonus: Amount
-    if isinstance(c.raspasy_zero_trick_bonus, str):  # "trick": one trick's value
+    if c.raspasy_zero_trick_bonus == "trick":
         bonus = exact(Fraction(v) / Fraction(c.pool_point_in_mountain))
         why = f"no trick: one trick's value {num(v)}"
         if c.pool_point_in_mountain != 1:
             why += f" / {num(c.pool_point_in_mountain)} mountain points a pool point = {num(bonus)}"
+    elif c.raspasy_zero_trick_bonus == "price":
+        bonus = v
+        why = f"no trick: one trick's value {num(v)} as pool points"
     else:
         bonus = c.raspasy_zero_trick_bonus
-        why = f"no trick: {num(bonus)} into the pool"
-    order = list(r.seats.active)
-    if r.seats.sits_out is not None:
-        order.append(r.seats.sits_out)
-    for p in order:
-        if p in counts and counts[p] == 0 and bonus:
-            yield Write("zero-trick", p, POOL, bonus, why=why)
+        into = "into the pool" if c.raspasy_zero_trick_bonus_area == "pool" else "pool points"
+        why = f"no trick: {num(bonus)} {into}"
+    return bonus, why
 
 
 #: raspasy scoring (``raspasy.scoring``): into the mountain (2.5) or as whists (2.6)
@@ -366,6 +389,22 @@ _RASPASY: dict[str, Rule] = {"mountain": _raspasy_mountain, "whists": _raspasy_w
 
 def _raspasy(r: Resolved, c: Convention, run: int) -> Iterator[Write]:
     return _RASPASY[c.raspasy_scoring](r, c, run)
+
+
+def _ends_run(r: Resolved, c: Convention) -> bool:
+    """Whether this deal ends a run of raspasy (2.7, ``raspasy.run_ends_on``): ``any`` deal
+    but raspasy; a ``played`` one (a misère, or a contract with a whist); or only a
+    contract with a whist that was made (``whisted_made``)."""
+    if r.kind == "raspasy":
+        return False
+    ends_on = c.raspasy_run_ends_on
+    if ends_on == "any":
+        return True
+    if r.kind == "misere":
+        return ends_on == "played"
+    if r.kind == "played":
+        return ends_on == "played" or r.taken >= r.level
+    return False  # passed out or half-whisted: not played
 
 
 #: the rule for each kind of deal

@@ -1,0 +1,66 @@
+"""`pulyacalc conventions list | show NAME_OR_PATH | diff A B`: the conventions themselves.
+
+A sub-app, not a plain function: cli/app.py lists it in --help by name and imports this
+module only when one of its subcommands is run.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from pulyacalc.cli.options import TABLE, FormatOpt
+from pulyacalc.cli.runtime import emit, reports_problems
+
+conventions = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+ConventionArg = Annotated[
+    str,
+    typer.Argument(
+        metavar="NAME_OR_PATH",
+        help="A built-in convention (sochi, leningrad, rostov) or a convention YAML file.",
+        show_default=False,
+    ),
+]
+
+
+@conventions.command("list")
+@reports_problems
+def list_(format: FormatOpt = TABLE) -> None:
+    """The built-in conventions: name, title and the file each is read from."""
+    from pulyacalc.conventions_report import builtins
+    from pulyacalc.render.conventions import ListView
+    from pulyacalc.render.formats import render
+
+    emit(render(ListView(builtins()), format.value))
+
+
+@conventions.command("show")
+@reports_problems
+def show(convention: ConventionArg, format: FormatOpt = TABLE) -> None:
+    """Every key of a convention, merged (a house file's extends: included), as a YAML
+    convention file: saved and used with -c FILE, it scores the same."""
+    from pulyacalc.conventions_report import show as shown
+    from pulyacalc.render.conventions import ShowView
+    from pulyacalc.render.formats import render
+
+    emit(render(ShowView(shown(convention)), format.value))
+
+
+@conventions.command("diff")
+@reports_problems
+def diff(a: ConventionArg, b: ConventionArg, format: FormatOpt = TABLE) -> None:
+    """The keys where two conventions differ: each one's value and the key's meaning.
+    A report, not a check: the exit status is 0 whether they differ or not."""
+    from pulyacalc.conventions_report import diff as differences
+    from pulyacalc.render.conventions import DiffView
+    from pulyacalc.render.formats import render
+
+    emit(render(DiffView(differences(a, b)), format.value))

@@ -1,0 +1,133 @@
+"""`conventions list | show | diff` as views (docs/output.md).
+
+``show``'s table is the convention as a YAML file (the text to save and use with ``-c``);
+its JSON is the same values nested by section, as the YAML has them.  A value in JSON,
+CSV and the tables is written as ``Key.show`` gives it: numbers whole or as exact
+fractions in text (``"1/2"``), level tables keyed by level, words, flags, lists.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pulyacalc.convention.dump import flow, sections, shown
+from pulyacalc.render.view import SCHEMA_VERSION
+
+if TYPE_CHECKING:
+    from pulyacalc.convention.schema import Convention, Key
+    from pulyacalc.conventions_report import BuiltIn, Diff, Shown
+
+
+def _about(row: Key) -> dict[str, str]:
+    return {"meaning": row.doc, "russian": row.ru, "source": row.source}
+
+
+def _head(conv: Convention) -> dict[str, str]:
+    return {"name": conv.name, "title": conv.title, "source": conv.source}
+
+
+@dataclass(frozen=True)
+class ListView:
+    conventions: list[BuiltIn]
+
+    def records(self) -> list[dict[str, Any]]:
+        return [
+            {"name": c.name, "title": c.title, "file": c.file, "description": c.description}
+            for c in self.conventions
+        ]
+
+    def document(self) -> dict[str, Any]:
+        return {"schema_version": SCHEMA_VERSION, "conventions": self.records()}
+
+    def rows(self) -> tuple[list[str], list[list[Any]]]:
+        head = ["name", "title", "file", "description"]
+        return head, [[r[h] for h in head] for r in self.records()]
+
+    def table(self) -> str:
+        from tabulate import tabulate
+
+        body = [[c.name, c.title, c.file] for c in self.conventions]
+        text = tabulate(body, headers=["name", "title", "file"], tablefmt="simple", disable_numparse=True)
+        more = "Show one: pulyacalc conventions show NAME; compare two: pulyacalc conventions diff A B."
+        return f"{text}\n\n{more}\n"
+
+
+@dataclass(frozen=True)
+class ShowView:
+    shown: Shown
+
+    def records(self) -> list[dict[str, Any]]:
+        conv = self.shown.convention
+        return [
+            {"key": row.name, "value": shown(conv, row), **_about(row)}
+            for rows in sections().values()
+            for row in rows
+        ]
+
+    def document(self) -> dict[str, Any]:
+        conv = self.shown.convention
+        values: dict[str, Any] = {}
+        for section, rows in sections().items():
+            target = values.setdefault(section, {}) if section else values
+            for row in rows:
+                target[row.name[len(section) + 1 :] if section else row.name] = shown(conv, row)
+        return {"schema_version": SCHEMA_VERSION, **_head(conv), "convention": values}
+
+    def rows(self) -> tuple[list[str], list[list[Any]]]:
+        conv = self.shown.convention
+        head = ["key", "value", "meaning", "russian", "source"]
+        body = [
+            [row.name, flow(shown(conv, row)), row.doc, row.ru, row.source]
+            for rows in sections().values()
+            for row in rows
+        ]
+        return head, body
+
+    def table(self) -> str:
+        return self.shown.yaml
+
+
+@dataclass(frozen=True)
+class DiffView:
+    diff: Diff
+
+    def _names(self) -> tuple[str, str]:
+        d = self.diff
+        return (d.ref_a, d.ref_b) if d.ref_a != d.ref_b else ("A", "B")
+
+    def records(self) -> list[dict[str, Any]]:
+        return [{"key": x.row.name, "a": x.a, "b": x.b, **_about(x.row)} for x in self.diff.differences]
+
+    def document(self) -> dict[str, Any]:
+        d = self.diff
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "a": _head(d.a),
+            "b": _head(d.b),
+            "differences": self.records(),
+        }
+
+    def rows(self) -> tuple[list[str], list[list[Any]]]:
+        head = ["key", "a", "b", "meaning"]
+        return head, [[x.row.name, flow(x.a), flow(x.b), x.row.doc] for x in self.diff.differences]
+
+    def table(self) -> str:
+        from tabulate import tabulate
+
+        d = self.diff
+        a, b = self._names()
+        title = f"{a} «{d.a.title}» and {b} «{d.b.title}»"
+        n = len(d.differences)
+        if not n:
+            return f"{title} agree on every key.\n"
+        body = [[x.row.name, flow(x.a), flow(x.b), x.row.doc] for x in d.differences]
+        text = tabulate(
+            body,
+            headers=["key", a, b, "meaning"],
+            tablefmt="simple",
+            disable_numparse=True,
+            maxcolwidths=[None, None, None, 50],  # a meaning may be long: wrapped, not a wide line
+        )
+        keys = "key differs" if n == 1 else "keys differ"
+        return f"{title}: {n} {keys}\n\n{text}\n"
