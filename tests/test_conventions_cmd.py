@@ -234,6 +234,15 @@ print(sorted(m for m in sys.modules if m.startswith("pulyacalc.cli.commands.")),
 """
 
 
+def test_conventions_alone_shows_its_subcommands() -> None:
+    r = run("conventions")
+    assert r.exit_code == 2  # usage, as `pulyacalc` alone
+    assert all(f"  {name}  " in r.output for name in ("list", "show", "diff"))
+    rows = run("conventions", "show", "sochi", "-f", "csv").stdout.splitlines()
+    assert rows[0] == "key,value,meaning,russian,source" and len(rows) == 1 + len(SCHEMA)
+    assert any(x.startswith('contracts.price,"{6: 2, 7: 4, 8: 6, 9: 8, 10: 10}",') for x in rows)
+
+
 def test_conventions_list_imports_no_other_command_module() -> None:
     r = subprocess.run([sys.executable, "-c", PROBE, "conventions", "list"], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr

@@ -89,7 +89,7 @@ def build(only: str | None = None) -> typer.Typer:
             app.command(name)(getattr(module, name))
     for name, help in GROUPS.items():
         if only is None or name == only:
-            app.add_typer(typer.Typer(), name=name, help=help, cls=_LazyGroup)
+            app.add_typer(typer.Typer(), name=name, help=help, cls=_LazyGroup, no_args_is_help=True)
     return app
 
 
