@@ -12,7 +12,10 @@ deal, its result and the paper after it.  ``check_log`` looks at that run:
 * ``pool-target`` — a target no evening could reach (even a made ten every deal would
   take more than ``MAX_EVENING_DEALS`` deals);
 * ``strange-override`` — a convention key the log overrides to a value far from every
-  built-in convention's (or one that contradicts itself).
+  built-in convention's (or one that contradicts itself);
+* ``correction`` — each correction written by hand (RULES.md 2.9), with its reason, so that
+  a reviewer sees every manual change.  A notice, not a fault (``NOTICES``): the log is
+  still clean, and ``check`` still exits 0, when it is all there is.
 
 Every rule reads convention keys; none asks a convention's name.
 """
@@ -30,12 +33,19 @@ from pulyacalc.convention.schema import LEVELS, SCHEMA, Convention
 from pulyacalc.core.amounts import exact, num
 from pulyacalc.core.errors import Loc, Problem, Problems, PulyaError
 from pulyacalc.core.kinds import FindingCode
-from pulyacalc.core.model import Header
+from pulyacalc.core.model import Correction, Header
 from pulyacalc.core.sheet import SheetView
 from pulyacalc.scoring.fold import DealResult
 
 #: a very long evening: more deals than this is not an evening any more
 MAX_EVENING_DEALS = 200
+#: findings listed for a reviewer that do not make a log unclean
+NOTICES: frozenset[FindingCode] = frozenset({"correction"})
+
+
+def faults(findings: list[Finding]) -> list[Finding]:
+    """The findings that make a log unclean (all but the ``NOTICES``)."""
+    return [f for f in findings if f.code not in NOTICES]
 
 
 @dataclass(frozen=True)
@@ -111,6 +121,8 @@ def _deal_findings(r: DealResult, conv: Convention) -> list[Finding]:
     out: list[Finding] = []
     deal = r.deal
     where = deal.loc
+    if isinstance(deal, Correction):
+        return [_correction_finding(r, deal)]
     if r.after_finish:
         out.append(
             Finding(
@@ -149,6 +161,18 @@ def _deal_findings(r: DealResult, conv: Convention) -> list[Finding]:
                     )
                 )
     return out
+
+
+def _correction_finding(r: DealResult, c: Correction) -> Finding:
+    after = f"after deal {r.number}" if r.number else "before the first deal"
+    area = c.area if c.on is None else f"whists on {c.on}"
+    sign = "+" if c.amount > 0 else ""
+    return Finding(
+        c.loc,
+        "correction",
+        f"correction {after}: {c.player} {area} {sign}{num(c.amount)}: {c.reason}",
+        "written by hand, as the table agreed (RULES.md 2.9); no rule checks it",
+    )
 
 
 def _target_findings(run: Run) -> list[Finding]:

@@ -18,7 +18,7 @@ from fractions import Fraction
 
 from pulyacalc.core.amounts import Amount, num
 from pulyacalc.core.kinds import Rounding
-from pulyacalc.core.model import Deal, Play, Raspasy
+from pulyacalc.core.model import Correction, Deal, Play, Raspasy
 from pulyacalc.core.rulebook import RULEBOOK, Rule
 from pulyacalc.core.sheet import MOUNTAIN, POOL, Entry, SheetView
 from pulyacalc.evening import Evening, score_file
@@ -53,8 +53,12 @@ class Explanation:
     deals: tuple[DealExplained, ...]
 
 
-def deal_text(deal: Deal, kind: str = "") -> str:
+def deal_text(deal: Deal | Correction, kind: str = "") -> str:
     """A deal as one line of the line format: ``Anna 6♠ 7, Boris whist 2, Vera pass 1``."""
+    if isinstance(deal, Correction):
+        from pulyacalc.logs.correction import correction_line
+
+        return correction_line(deal, note=False)
     if isinstance(deal, Raspasy):
         return ", ".join(f"{p} pass {t}" for p, t in deal.tricks.items()) + " (raspasy)"
     assert isinstance(deal, Play)
@@ -97,6 +101,8 @@ def sentence(e: Entry) -> str:
     why = e.why.strip()
     if not why:
         return lead
+    if e.rule == "correction":  # the table's own words: no arithmetic to finish
+        return f"{lead}: {why}"
     return f"{lead}: {with_result(why, -e.amount if e.amount < 0 else e.amount)}"
 
 

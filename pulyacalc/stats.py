@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.errors import Loc, Problem, Problems, PulyaError, ReadError, RuleError
 from pulyacalc.core.kinds import Rounding
-from pulyacalc.core.model import Call, Play
+from pulyacalc.core.model import Call, Play, Raspasy
 from pulyacalc.rating import Rating, Ratings
 from pulyacalc.season import EveningResult, Standing, collect, standings
 
@@ -135,13 +135,16 @@ class Tally:
 
 
 def count_deal(tally: Mapping[str, Tally], r: DealResult, players: tuple[str, ...]) -> None:
-    """Add one scored deal to the players' counts."""
+    """Add one scored deal to the players' counts (a correction is no deal: not counted,
+    though what it moves is in the evening's result)."""
+    if r.kind == "correction":
+        return
     out = r.dealer if len(players) == 4 else None  # the 4-player dealer sits the deal out
     for p in players:
         if p != out:
             tally[p].deals += 1
     deal = r.deal
-    if r.kind == "raspasy":
+    if isinstance(deal, Raspasy):
         for p in players:
             if p != out:
                 tally[p].raspasy += 1

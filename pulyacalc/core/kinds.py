@@ -12,6 +12,9 @@ from typing import Literal
 #: what a deal was, once resolved (RULES.md §2)
 DealKind = Literal["unplayed", "half", "played", "misere", "raspasy"]
 
+#: what the scorer's result is about: a deal's kind, or a correction written by hand
+ResultKind = Literal[DealKind, "correction"]
+
 #: where an entry is written on the paper
 Area = Literal["pool", "mountain", "whists"]
 
@@ -35,6 +38,7 @@ RuleId = Literal[
     "help",
     "help-whists",
     "written-off",
+    "correction",
 ]
 
 #: "read": the input cannot be read (syntax, spelling, types); "rule": it reads but is not allowed
@@ -54,6 +58,7 @@ FindingCode = Literal[
     "sheet-cell",
     "sheet-running",
     "parting-deal",
+    "correction",
 ]
 
 #: settlement rounding (RULES.md §3)

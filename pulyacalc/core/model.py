@@ -2,8 +2,9 @@
 
 A log is a header (players, first dealer, convention, pool target, rounding, overrides)
 and a sequence of deals.  A deal is either a contract (``Play``) or all-pass raspasy
-(``Raspasy``).  These types say what was declared and taken at the table; whether it is
-allowed and what it is worth is decided by :mod:`pulyacalc.scoring`.
+(``Raspasy``); a ``Correction`` the table writes by hand may stand between deals.
+These types say what was declared and taken at the table; whether it is allowed and what
+it is worth is decided by :mod:`pulyacalc.scoring`.
 
 Spellings are data: ``SUIT_SPELLINGS``, ``MISERE_SPELLINGS`` and ``CALL_SPELLINGS``, and
 ``CONTRACT_SPELLINGS`` made from the first two.  A new spelling is a row there.
@@ -18,8 +19,9 @@ from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Union
 
+from pulyacalc.core.amounts import Amount
 from pulyacalc.core.errors import Loc
-from pulyacalc.core.kinds import Rounding
+from pulyacalc.core.kinds import Area, Rounding
 
 
 class Suit(enum.Enum):
@@ -287,6 +289,42 @@ class Raspasy:
 
 Deal = Union[Play, Raspasy]
 
+#: a correction's area as people write it, folded to lower case
+AREA_SPELLINGS: dict[str, Area] = {
+    "pool": "pool",
+    "пуля": "pool",
+    "пулю": "pool",
+    "mountain": "mountain",
+    "гора": "mountain",
+    "гору": "mountain",
+    "whists": "whists",
+    "whist": "whists",
+    "висты": "whists",
+    "вист": "whists",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """Something the table writes on the sheet by hand, for what no rule covers
+    (RULES.md "Corrections"): ``amount`` into ``player``'s ``area`` (``on`` whom, for
+    whists), exactly as written, with the ``reason`` the table gives.
+
+    It is not a deal: it takes no turn to deal, no deal number, and neither continues
+    nor ends a raspasy run.  It stands in a log's deals where it was written.
+    """
+
+    player: str
+    area: Area
+    amount: Amount
+    reason: str
+    on: str | None = None
+    note: str | None = None
+    loc: Loc = Loc("-")
+    locs: Mapping[str, Loc] = field(default_factory=dict)
+    #: the line as written (line logs), echoed with a caret under its problems
+    source: str = ""
+
 
 @dataclass(frozen=True, slots=True)
 class Unreadable:
@@ -320,8 +358,9 @@ class Log:
     """A header and its deals; ``deals`` may be a lazy iterator (line logs stream)."""
 
     header: Header
-    #: the deals, and an ``Unreadable`` in the place of each deal that could not be read
-    deals: Iterable[Deal | Unreadable]
+    #: the deals, the corrections between them, and an ``Unreadable`` in the place of
+    #: each deal that could not be read
+    deals: Iterable[Deal | Correction | Unreadable]
     #: the header read without a problem (deals can be checked against its rules)
     header_ok: bool = True
 

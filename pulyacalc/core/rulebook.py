@@ -51,5 +51,6 @@ RULEBOOK: dict[RuleId, Rule] = {
         Rule("help", "2.8", "a closed pool helps an opponent: points into his pool", "K4.2.3"),
         Rule("help-whists", "2.8", "the helper writes whists on the one he helped", "K4.2.3"),
         Rule("written-off", "2.8", "points nobody can take are written off one's own mountain", "K4.1.1"),
+        Rule("correction", "2.9", "a correction the table wrote by hand, as written", ""),
     )
 }

@@ -14,6 +14,9 @@ A deal line, in full::
 * ``dealer NAME`` — this deal's dealer, overriding the rotation;
 * ``# text`` after a deal — the deal's note.
 
+A line ``correction PLAYER AREA [on PLAYER] AMOUNT "REASON"`` between deals is a correction
+(:mod:`pulyacalc.logs.correction`): not a deal, so it is not counted for the numbers.
+
 Header lines go through :class:`pulyacalc.logs.header.HeaderBuilder`, as a YAML log's
 keys do, and a contract through ``Contract.parse`` (after a dictionary look-up).
 Errors point at the column of the bad token and echo the line with a caret.  The happy
@@ -39,6 +42,7 @@ from pulyacalc.core.model import (
     Call,
     Contract,
     ContractError,
+    Correction,
     Deal,
     Header,
     Log,
@@ -47,6 +51,7 @@ from pulyacalc.core.model import (
     Unreadable,
     contract_key,
 )
+from pulyacalc.logs.correction import parse_correction_line, starts_correction
 from pulyacalc.logs.header import HEADER_ALIASES, HeaderBuilder, match_player
 from pulyacalc.yamlsource import MAX_LINE_CHARS, Node
 
@@ -180,14 +185,14 @@ def token_width(line: str, column: int, stops: str = ",#") -> int:
 
 def _deals(
     it: Iterator[str], pending: tuple[int, str] | None, number: int, header: Header, problems: Problems
-) -> Iterator[Deal | Unreadable]:
+) -> Iterator[Deal | Correction | Unreadable]:
     file = header.source
     players = header.players
     count = 0
     #: deal text (after its number and comment) → its successful parse; see PARSE_CACHE_SIZE
     cache: dict[str, DealText] = {}
 
-    def one(lineno: int, raw: str) -> Deal | Unreadable | None:
+    def one(lineno: int, raw: str) -> Deal | Correction | Unreadable | None:
         nonlocal count
         line = raw.rstrip("\r\n")
         t = cache.get(line)
@@ -206,6 +211,9 @@ def _deals(
         text, comment = _strip_comment(line)
         if not text or text.isspace():
             return None
+        if starts_correction(text, players):
+            # not a deal: no turn to deal, no number (RULES.md 2.9); a bad one is skipped
+            return parse_correction_line(line, Loc(file, lineno, 1), players, problems)
         if ":" in text:
             kv = header_key(text)
             if kv is not None and _is_header_key(kv[0]) and match_player(kv[0], players)[0] is None:

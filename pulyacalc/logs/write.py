@@ -7,7 +7,8 @@ iterator and yield the text line by line.  The canonical form (docs/format.md,
 * line format: ``Anna 6♠ 7, Boris whist 2, Vera pass 1, dealer Dan  # note`` — the
   declarer first, then the others clockwise from him; raspasy as ``NAME pass N`` clockwise
   from first hand with the 4-player dealer's ``talon`` last;
-* YAML: the INTERFACE.md layout (``declarer/contract/defenders/tricks`` block, flow maps).
+* YAML: the INTERFACE.md layout (``declarer/contract/defenders/tricks`` block, flow maps);
+* a correction as ``correction PLAYER AREA [on PLAYER] AMOUNT "REASON"`` / ``- correction: {…}``.
 
 "The same deals" after a round trip is :func:`deal_key`: the kind, declarer, contract,
 each player's call and tricks (as mappings, order aside), the dealer override, and the
@@ -24,6 +25,7 @@ from typing import Any
 from pulyacalc.core.errors import Loc, Problem, ReadError
 from pulyacalc.core.model import (
     CONTRACT_SPELLINGS,
+    Correction,
     Deal,
     Header,
     Log,
@@ -32,6 +34,7 @@ from pulyacalc.core.model import (
     Unreadable,
     first_dealer,
 )
+from pulyacalc.logs.correction import correction_line, correction_yaml
 from pulyacalc.logs.header import header_values
 from pulyacalc.yamlsource import Node
 
@@ -41,9 +44,12 @@ _YAML_WORDS = frozenset({"true", "false", "yes", "no", "on", "off", "null", "y",
 _LINE_UNSAFE = re.compile(r"[\s,#\[\]:]")
 
 
-def deal_key(deal: Deal) -> tuple[Any, ...]:
+def deal_key(deal: Deal | Correction) -> tuple[Any, ...]:
     """What makes two deals the same deal, whatever the format or spelling."""
     note = " ".join(deal.note.split()) if deal.note else None
+    if isinstance(deal, Correction):
+        reason = " ".join(deal.reason.split())
+        return ("correction", deal.player, deal.area, deal.on, deal.amount, reason, note or None)
     if isinstance(deal, Raspasy):
         return ("raspasy", tuple(sorted(deal.tricks.items())), deal.dealer, note or None)
     return (
@@ -106,14 +112,19 @@ def write_lines(log: Log) -> Iterator[str]:
         if isinstance(deal, Unreadable):  # reported by the reader; keeps its turn to deal
             dealer = _clockwise(header.players, dealer)[1]
             continue
+        if isinstance(deal, Correction):  # not a deal: no turn to deal
+            yield correction_line(deal) + "\n"
+            continue
         if deal.dealer is not None:
             dealer = deal.dealer
         yield deal_line(deal, header.players, dealer) + "\n"
         dealer = _clockwise(header.players, dealer)[1]
 
 
-def deal_line(deal: Deal, players: tuple[str, ...], dealer: str) -> str:
+def deal_line(deal: Deal | Correction, players: tuple[str, ...], dealer: str) -> str:
     """One deal in the canonical line format; ``dealer`` is this deal's dealer."""
+    if isinstance(deal, Correction):
+        return correction_line(deal)
     clauses: list[str] = []
     if isinstance(deal, Raspasy):
         order = _clockwise(players, dealer)[1:] + [dealer]
@@ -221,7 +232,10 @@ def write_yaml(log: Log) -> Iterator[str]:
         yield "deals: []\n"
 
 
-def yaml_deal(deal: Deal, players: tuple[str, ...]) -> Iterator[str]:
+def yaml_deal(deal: Deal | Correction, players: tuple[str, ...]) -> Iterator[str]:
+    if isinstance(deal, Correction):
+        yield from correction_yaml(deal, yaml_scalar, _quoted)
+        return
     if isinstance(deal, Raspasy):
         yield f"  - raspasy: {_flow(_ordered(deal.tricks, players))}\n"
     else:

@@ -17,6 +17,7 @@ from pulyacalc.core.model import (
     Call,
     Contract,
     ContractError,
+    Correction,
     Deal,
     Header,
     Log,
@@ -24,11 +25,12 @@ from pulyacalc.core.model import (
     Raspasy,
     Unreadable,
 )
+from pulyacalc.logs.correction import parse_correction_line, parse_correction_yaml, starts_correction
 from pulyacalc.logs.header import LOG_KEYS, HeaderBuilder, match_player, read_top
 from pulyacalc.logs.lines import parse_deal_line
 from pulyacalc.yamlsource import MAX_YAML_BYTES, Node, as_int, as_str, parse_yaml
 
-DEAL_KEYS = ("declarer", "contract", "defenders", "tricks", "raspasy", "dealer", "note")
+DEAL_KEYS = ("declarer", "contract", "defenders", "tricks", "raspasy", "dealer", "note", "correction")
 
 
 def parse(text: str, file: str, problems: Problems, *, max_bytes: int | None = None) -> Log:
@@ -42,7 +44,7 @@ def parse(text: str, file: str, problems: Problems, *, max_bytes: int | None = N
         problems.raise_if_any()
         raise AssertionError("header problems were reported")
     header_ok = not problems
-    deals: list[Deal | Unreadable] = []
+    deals: list[Deal | Correction | Unreadable] = []
     if deals_node is not None and not deals_node.null:
         if deals_node.kind != "seq":
             problems.add(deals_node.loc, "deals: expected a list of deals (each starting with '- ')")
@@ -69,8 +71,10 @@ def _player(node: Node, header: Header, problems: Problems, what: str) -> str | 
     return name
 
 
-def parse_deal(node: Node, header: Header, problems: Problems) -> Deal | None:
+def parse_deal(node: Node, header: Header, problems: Problems) -> Deal | Correction | None:
     if node.kind == "scalar" and not node.null:
+        if starts_correction(node.text, header.players):
+            return parse_correction_line(node.text, node.loc, header.players, problems)
         return parse_deal_line(node.text, node.loc, header.players, problems)
     if node.kind != "map":
         problems.add(
@@ -95,6 +99,15 @@ def parse_deal(node: Node, header: Header, problems: Problems) -> Deal | None:
     dealer = _player(fields["dealer"], header, problems, "dealer") if "dealer" in fields else None
     note = fields["note"].text if "note" in fields and fields["note"].kind == "scalar" else None
     locs: dict[str, Loc] = {}
+    if "correction" in fields:
+        # not a deal (RULES.md 2.9): a note may go with it, nothing else
+        extra = [k for k in fields if k not in ("correction", "note")]
+        if extra:
+            problems.add(
+                fields[extra[0]].loc, f"a correction has no {extra[0]!r}", "only a note may go with it"
+            )
+            return None
+        return parse_correction_yaml(fields["correction"], node.loc, header.players, problems, note)
     if "raspasy" in fields:
         extra = [k for k in ("declarer", "contract", "defenders", "tricks") if k in fields]
         if extra:

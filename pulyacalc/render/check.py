@@ -37,7 +37,7 @@ class CheckView:
     def document(self) -> dict[str, Any]:
         doc: dict[str, Any] = {
             "schema_version": SCHEMA_VERSION,
-            "ok": not self.findings,
+            "ok": not self.faults(),
             "deals": self.deals,
             "findings": self.records(),
         }
@@ -50,12 +50,22 @@ class CheckView:
         head = ["file", "line", "column", "code", "message", "hint"]
         return head, [[r[k] for k in head] for r in self.records()]
 
+    def faults(self) -> list[Finding]:
+        """The findings that make the log unclean: all but the notices (corrections)."""
+        from pulyacalc.checks import faults
+
+        return faults(self.findings)
+
     def table(self) -> str:
         findings, deals = self.findings, self.deals
         lines = [f"{f.format()} [{f.code}]" for f in findings]
-        if findings:
-            lines.append(f"{len(findings)} finding{'s' if len(findings) != 1 else ''} in {deals} deals")
+        bad = len(self.faults())
+        fixed = len(findings) - bad
+        # corrections are counted, so that a reviewer sees them, but are no fault (RULES.md 2.9)
+        by_hand = f" and {fixed} correction{'s' if fixed != 1 else ''} written by hand" if fixed else ""
+        if bad:
+            lines.append(f"{bad} finding{'s' if bad != 1 else ''} in {deals} deals{by_hand}")
         else:
             agree = " and the sheet agrees with the log" if self.against is not None else ""
-            lines.append(f"clean: {deals} deals, nothing wrong or suspicious{agree}")
+            lines.append(f"clean: {deals} deals{by_hand}, nothing wrong or suspicious{agree}")
         return "\n".join(lines) + "\n"

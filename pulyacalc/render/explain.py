@@ -96,7 +96,11 @@ class ExplainView:
             if r.after_finish:
                 flags.append("after the pulya was finished")
             extra = f" ({'; '.join(flags)})" if flags else ""
-            out.append(f"Deal {r.number} ({d.where}), dealer {r.dealer}: {d.line}{extra}")
+            if r.kind == "correction":  # not a deal (RULES.md 2.9): after the deal it follows
+                after = f"after deal {r.number}" if r.number else "before the first deal"
+                out.append(f"Correction {after} ({d.where}): {d.line}")
+            else:
+                out.append(f"Deal {r.number} ({d.where}), dealer {r.dealer}: {d.line}{extra}")
             rows = []
             for x in d.entries:
                 e = x.entry
@@ -124,7 +128,10 @@ class ExplainView:
             out.append(f"  moves the results: {moves}")
             table = tabulate(
                 [[f"  {p}", *sheet_row(d.running, p)] for p in players],
-                headers=[f"  after deal {r.number}", *sheet_head(players)],
+                headers=[
+                    "  after the correction" if r.kind == "correction" else f"  after deal {r.number}",
+                    *sheet_head(players),
+                ],
                 tablefmt="simple",
                 disable_numparse=True,
                 colalign=("left", *["right"] * (2 + len(players))),

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.errors import Problems
-from pulyacalc.core.kinds import DealKind
-from pulyacalc.core.model import Deal, Header, Raspasy, Unreadable
+from pulyacalc.core.kinds import ResultKind
+from pulyacalc.core.model import Correction, Deal, Header, Raspasy, Unreadable
 from pulyacalc.core.seating import Seats
 from pulyacalc.core.sheet import Entry, Sheet, SheetView, Write
 from pulyacalc.scoring.pool import place
@@ -27,10 +27,12 @@ from pulyacalc.scoring.rules import Written, written
 
 @dataclass(frozen=True, slots=True)
 class DealResult:
+    #: the deal's number; a correction has the number of the deal before it (0: none)
     number: int
-    deal: Deal
+    deal: Deal | Correction
+    #: this deal's dealer ("" for a correction, which is not dealt)
     dealer: str
-    kind: DealKind
+    kind: ResultKind
     entries: tuple[Entry, ...]
     #: the pool was finished before this deal (RULES.md 2.8)
     after_finish: bool
@@ -107,7 +109,9 @@ class Scorer:
         """The pulya is finished when the pools add up to players × target (RULES.md 2.8)."""
         return sum(self.sheet.pool.values()) >= len(self.players) * self.target
 
-    def feed(self, deal: Deal | Unreadable) -> DealResult | None:
+    def feed(self, deal: Deal | Correction | Unreadable) -> DealResult | None:
+        if isinstance(deal, Correction):
+            return self._correct(deal)
         self.count += 1
         if isinstance(deal, Unreadable):
             # its problems are reported by the reader; it still takes its turn to deal
@@ -175,7 +179,23 @@ class Scorer:
             self._written[key] = known
         return known
 
-    def feed_all(self, deals: Iterable[Deal | Unreadable]) -> Iterator[DealResult]:
+    def _correct(self, c: Correction) -> DealResult | None:
+        """A correction (RULES.md 2.9): written as it is, into the area it names, with no
+        help and no closing of the pool.  It is not a deal: the dealer, the deal count
+        and the raspasy run stay as they are."""
+        players = self.players
+        if c.player not in players or (c.on is not None and (c.on not in players or c.on == c.player)):
+            self.problems.add(c.loc, f"a correction names someone not at the table: {c.player}, {c.on}")
+            return None
+        if (c.area == "whists") != (c.on is not None):
+            self.problems.add(c.loc, "a correction of whists says on whom, and only whists do")
+            return None
+        e = Entry(self.count, "correction", c.player, c.area, c.amount, c.on, c.reason)
+        after_finish = self.finished
+        self.sheet.apply(e)
+        return DealResult(self.count, c, "", "correction", (e,), after_finish, 0, 0)
+
+    def feed_all(self, deals: Iterable[Deal | Correction | Unreadable]) -> Iterator[DealResult]:
         feed = self.feed
         for d in deals:
             r = feed(d)
@@ -184,7 +204,10 @@ class Scorer:
 
 
 def score(
-    header: Header, conv: Convention, deals: Iterable[Deal | Unreadable], problems: Problems | None = None
+    header: Header,
+    conv: Convention,
+    deals: Iterable[Deal | Correction | Unreadable],
+    problems: Problems | None = None,
 ) -> tuple[SheetView, list[DealResult]]:
     """Score a whole log; returns the final sheet and each deal's result."""
     scorer = Scorer(header, conv, problems)

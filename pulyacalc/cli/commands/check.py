@@ -29,8 +29,9 @@ def check(
 ) -> None:
     """Check a log beyond its syntax: refused deals, deals after the finish, contracts below
     the raspasy exit, forbidden shortfalls, a 4-player dealer in play, an unreachable pool
-    target, strange convention overrides.  Exit status 0 when clean, 1 otherwise."""
-    from pulyacalc.checks import check_log, run_log
+    target, strange convention overrides; and lists every correction written by hand.  Exit
+    status 0 when clean (corrections alone leave it clean), 1 otherwise."""
+    from pulyacalc.checks import check_log, faults, run_log
     from pulyacalc.render.check import CheckView
     from pulyacalc.render.formats import render
 
@@ -46,5 +47,5 @@ def check(
         findings.extend(rec.findings)
         parting = rec.parting_deal
     emit(render(CheckView(run.deals, findings, parting, against), format.value))
-    if findings:
+    if faults(findings):
         raise typer.Exit(1)

@@ -1,0 +1,271 @@
+"""Reading and writing a correction (RULES.md 2.9, docs/format.md "Corrections"): what a
+table writes on the sheet by hand, for what no rule covers.
+
+In the line format it is one line of its own::
+
+    correction Anna mountain -4 "remise of deal 12 written twice"   # a note
+    поправка Анна висты на Бориса 10 "вист за 7-ю сдачу не записан"
+
+``WORD PLAYER AREA [on PLAYER] AMOUNT "REASON"``: the area is ``pool``, ``mountain`` or
+``whists`` (``пуля``, ``гора``, ``висты``); whists, and only whists, name on whom; the
+amount is exact (``-4``, ``10``, ``1/2``, ``-3/2``, ``0.5``); the reason, in double quotes
+(``\\"`` for a quote inside), is required: a reviewer must see why every manual change
+was made.  In YAML it is ``{correction: {player, area, on, amount, reason}}``.
+
+A correction line is not a deal, so it takes no deal number (``12. correction …`` is an
+error) and the line reader does not count it.  Both readers check the same parts with
+the same messages (:func:`_make`), and :func:`correction_line` / :func:`correction_yaml`
+write what they read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from fractions import Fraction
+
+from pulyacalc.core.amounts import Amount, exact, num
+from pulyacalc.core.errors import Loc, Problems
+from pulyacalc.core.model import AREA_SPELLINGS, Correction
+from pulyacalc.logs.header import match_player
+from pulyacalc.yamlsource import Node
+
+#: the first word of a correction line
+CORRECTION_WORDS = frozenset({"correction", "поправка", "исправление"})
+#: the word before the player whists are written on
+ON_WORDS = frozenset({"on", "на"})
+YAML_KEYS = ("player", "area", "on", "amount", "reason")
+_AMOUNT_RE = re.compile(r"^[+\-]?(\d+|\d+/\d+|\d+\.\d+)$")
+_AREAS_HINT = "an area is pool, mountain or whists (пуля, гора, висты)"
+_EXAMPLE = 'e.g. correction Anna mountain -4 "remise of deal 12 written twice"'
+
+#: a written part: its text, where it is, and how wide to underline it
+Part = tuple[str, Loc, int]
+
+
+def starts_correction(text: str, players: tuple[str, ...]) -> bool:
+    """Is the line a correction?  Its first word (after a deal number, which is then an
+    error) is a correction word that is not a player's name.  Cheap: one split."""
+    words = text.split(None, 2)
+    if not words:
+        return False
+    first = words[0]
+    if first[:1].isdigit() and len(words) > 1:
+        first = words[1]
+    low = first.casefold()
+    return low in CORRECTION_WORDS and all(p.casefold() != low for p in players)
+
+
+def parse_correction_line(
+    line: str, loc: Loc, players: tuple[str, ...], problems: Problems
+) -> Correction | None:
+    """A correction line (``line``: the whole line, its ``# note`` included; ``loc``: where
+    it starts) → a Correction, or None with its problems reported, each at its column."""
+    file, lineno, base = loc.file, loc.line, loc.column or 1
+    before = len(problems)
+
+    def at(offset: int) -> Loc:
+        return Loc(file, lineno, base + offset)
+
+    def err(offset: int, message: str, hint: str = "", width: int = 1) -> None:
+        problems.add(at(offset), message, hint, source=line, width=width)
+
+    quote = line.find('"')
+    hash_at = line.find("#")
+    head_end = len(line) if quote < 0 else quote
+    note: str | None = None
+    if 0 <= hash_at < head_end:  # a note before any reason: the reason is missing
+        head_end = hash_at
+        note = line[hash_at + 1 :].strip() or None
+    words: list[tuple[str, int]] = []
+    i = 0
+    for w in line[:head_end].split():
+        j = line.find(w, i)
+        words.append((w, j))
+        i = j + len(w)
+    if words and words[0][0][:1].isdigit():
+        w, j = words.pop(0)
+        err(j, "a correction is not a deal: it takes no deal number", "remove the number", len(w))
+    word, word_at = words.pop(0)
+    reason: Part | None = None
+    if quote < 0 or quote > head_end:
+        err(len(line.rstrip()), "a correction needs its reason in double quotes", _EXAMPLE)
+    else:
+        end = _closing_quote(line, quote + 1)
+        if end < 0:
+            err(quote, "the reason's closing quote is missing", 'write the reason as "…"')
+        else:
+            text = line[quote + 1 : end].replace('\\"', '"').replace("\\\\", "\\")
+            reason = (text, at(quote), end + 1 - quote)
+            rest = line[end + 1 :]
+            stripped = rest.lstrip()
+            if stripped.startswith("#"):
+                note = stripped[1:].strip() or None
+            elif stripped:
+                err(end + 1 + len(rest) - len(stripped), "after the reason only a # note may follow")
+    parts: dict[str, Part] = {}
+    names = ("player", "area")
+    k = 0
+    for name in names:
+        if k < len(words):
+            parts[name] = (words[k][0], at(words[k][1]), len(words[k][0]))
+            k += 1
+    if k < len(words) and words[k][0].casefold() in ON_WORDS:
+        if k + 1 < len(words):
+            parts["on"] = (words[k + 1][0], at(words[k + 1][1]), len(words[k + 1][0]))
+        else:
+            err(words[k][1], f"{words[k][0]} whom?", "e.g. 'whists on Boris'", len(words[k][0]))
+        k += 2
+    if k < len(words):
+        parts["amount"] = (words[k][0], at(words[k][1]), len(words[k][0]))
+        k += 1
+    for w, j in words[k:]:
+        err(j, f"unexpected {w!r} in a correction", _EXAMPLE, len(w))
+    if reason is not None:
+        parts["reason"] = reason
+    made = _make(parts, at(word_at), players, problems, note, line)  # every problem at once
+    return made if len(problems) == before else None
+
+
+def _closing_quote(line: str, start: int) -> int:
+    """Where the quoted text starting at ``start`` ends (``\\"`` is a quote inside); -1."""
+    i = start
+    while i < len(line):
+        c = line[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == '"':
+            return i
+        i += 1
+    return -1
+
+
+def parse_correction_yaml(
+    node: Node, at: Loc, players: tuple[str, ...], problems: Problems, note: str | None
+) -> Correction | None:
+    """``correction: {player, area, on, amount, reason}`` (``node``: its value) → a
+    Correction, or None with its problems reported."""
+    if node.kind != "map":
+        problems.add(
+            node.loc,
+            f"correction: expected a mapping, got {node.describe()}",
+            "e.g. {player: Anna, area: mountain, amount: -4, reason: 'written twice'}",
+        )
+        return None
+    parts: dict[str, Part] = {}
+    before = len(problems)
+    for k, v in node.pairs:
+        key = k.text.strip()
+        if key not in YAML_KEYS:
+            problems.add(k.loc, f"unknown key {key!r} in a correction", f"allowed: {', '.join(YAML_KEYS)}")
+        elif v.kind != "scalar" or v.null:
+            problems.add(v.loc, f"correction {key}: expected a value, got {v.describe()}")
+        else:
+            parts[key] = (v.text.strip(), v.loc, 1)
+    if len(problems) != before:
+        return None
+    return _make(parts, at, players, problems, note, "")
+
+
+def _make(
+    parts: dict[str, Part],
+    loc: Loc,
+    players: tuple[str, ...],
+    problems: Problems,
+    note: str | None,
+    source: str,
+) -> Correction | None:
+    """Check the parts of a correction, in either format, and make it."""
+    before = len(problems)
+
+    def err(part: Part | None, message: str, hint: str = "") -> None:
+        where, width = (loc, 1) if part is None else (part[1], part[2])
+        problems.add(where, message, hint, source=source, width=width)
+
+    def player(part: Part | None, what: str) -> str | None:
+        if part is None:
+            err(None, f"a correction needs the {what}", _EXAMPLE)
+            return None
+        who, hint = match_player(part[0], players)
+        if who is None:
+            err(part, f"unknown player {part[0]!r}", hint)
+        return who
+
+    who = player(parts.get("player"), "player it is written for")
+    area = None
+    a = parts.get("area")
+    if a is None:
+        err(None, "a correction needs the area: pool, mountain or whists", _EXAMPLE)
+    else:
+        area = AREA_SPELLINGS.get(a[0].casefold())
+        if area is None:
+            err(a, f"unknown area {a[0]!r}", _AREAS_HINT)
+    on = None
+    if "on" in parts and area is not None and area != "whists":
+        err(parts["on"], f"only whists are written on someone, not the {area}", "drop 'on NAME'")
+    elif area == "whists":
+        on = player(parts.get("on"), "player the whists are on ('whists on Boris')")
+        if on is not None and on == who:
+            err(parts["on"], f"{who} cannot write whists on himself", "name another player")
+    amount = _amount(parts.get("amount"), err)
+    r = parts.get("reason")
+    reason = r[0].strip() if r is not None else ""
+    if r is not None and not reason:
+        err(r, "the reason is empty", "say why the table wrote this correction")
+    elif r is None and source == "":
+        err(None, "a correction needs its reason", "reason: 'remise of deal 12 written twice'")
+    if len(problems) != before or who is None or area is None or amount is None:
+        return None
+    locs = {name: p[1] for name, p in parts.items()}
+    return Correction(who, area, amount, reason, on, note, loc, locs, source)
+
+
+def _amount(part: Part | None, err: Callable[..., None]) -> Amount | None:
+    """The amount as written, exact: ``-4``, ``+10``, ``1/2``, ``0.5``, ``−3/2``."""
+    if part is None:
+        err(None, "a correction needs its amount", _EXAMPLE)
+        return None
+    text = part[0].replace("\u2212", "-")
+    if not _AMOUNT_RE.match(text):
+        err(part, f"{part[0]!r} is not an amount", "a whole number or a fraction: -4, 10, 1/2, 0.5")
+        return None
+    try:
+        value = exact(Fraction(text))
+    except ZeroDivisionError:
+        err(part, f"{part[0]!r} divides by zero", "a fraction like 1/2")
+        return None
+    if value == 0:
+        err(part, "a correction of 0 changes nothing", "write the amount to add, or drop the line")
+        return None
+    return value
+
+
+def _quoted(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def correction_line(c: Correction, note: bool = True) -> str:
+    """A correction in the canonical line format (English words; ``on`` only for whists),
+    with its note unless ``note`` is false."""
+    on = f" on {c.on}" if c.on is not None else ""
+    text = f"correction {c.player} {c.area}{on} {num(c.amount)} {_quoted(' '.join(c.reason.split()))}"
+    if note and c.note and c.note.strip():
+        text += "  # " + " ".join(c.note.split())
+    return text
+
+
+def correction_yaml(
+    c: Correction, scalar: Callable[[str], str], quoted: Callable[[str], str]
+) -> Iterator[str]:
+    """A correction in the canonical YAML layout (``scalar``/``quoted``: the writer's own
+    quoting of a name and of a text)."""
+    on = f", on: {scalar(c.on)}" if c.on is not None else ""
+    amount = num(c.amount)
+    shown = amount if type(c.amount) is int else quoted(amount)
+    yield (
+        f"  - correction: {{player: {scalar(c.player)}, area: {c.area}{on}, "
+        f"amount: {shown}, reason: {quoted(c.reason)}}}\n"
+    )
+    if c.note is not None and c.note.strip():
+        yield f"    note: {quoted(c.note)}\n"
