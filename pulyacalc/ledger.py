@@ -27,6 +27,7 @@ from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.sheet import MOUNTAIN, POOL, Entry
 from pulyacalc.evening import Evening, score_file, settle_evening
+from pulyacalc.scoring.settlement import mountain_factor
 
 if TYPE_CHECKING:
     from pulyacalc.scoring.settlement import Settlement
@@ -38,9 +39,10 @@ def deal_row(entries: Iterable[Entry], players: tuple[str, ...], conv: Conventio
     Each entry moves a mountain equivalent ``G`` or a whist: a pool point ``a`` of ``q``
     lowers ``G_q`` by ``ratio × a``; a mountain point raises ``G_q``; whists ``w`` by ``q``
     on ``r`` are ``+w`` for ``q`` and ``−w`` for ``r``.  A change ``δG`` is worth
-    ``unit × (mean δG − δG_p)`` to player ``p``.  The row sums to 0."""
+    ``unit × (mean δG − δG_p)`` to player ``p`` (× n / (n − 1) when each mountain is
+    divided among the opponents, ``settlement.mountain_divisor``).  The row sums to 0."""
     ratio = conv.pool_point_in_mountain
-    unit = conv.mountain_point_in_whists
+    unit = mountain_factor(conv, len(players))
     moved: dict[str, Fraction] = dict.fromkeys(players, Fraction(0))
     whists: dict[str, Fraction] = dict.fromkeys(players, Fraction(0))
     for e in entries:

@@ -85,7 +85,7 @@ BAD_VALUES = [
     ),
     (
         "settlement:\n  rounding: up\n",
-        "3:13: settlement.rounding: expected one of exact, kodeks, nearest, got 'up'",
+        "3:13: settlement.rounding: expected one of exact, kodeks, nearest, kodeks_separate, got 'up'",
     ),
     (
         "whist:\n  on_failure: [greedy]\n",

@@ -93,7 +93,7 @@ MISTAKES = [
     (
         "bad rounding",
         P + "rounding: sometimes\n",
-        [(2, 11, "rounding: expected one of exact, kodeks, nearest, got 'sometimes'", "")],
+        [(2, 11, "rounding: expected one of exact, kodeks, nearest, kodeks_separate, got 'sometimes'", "")],
         True,
     ),
     (

@@ -131,19 +131,47 @@ def season_dir(tmp_path: Path) -> Path:
 PLAYERS = {"Anna", "Boris", "Vera", "Gleb", "A", "B", "C"}
 
 
+#: fields only kodeks_separate rounding or the opponents' divisor prints (their own tests below)
+READINGS = ("stages.kodeks_separate", "stages.mountain_divisor")
+
+
 def test_score_json_has_every_documented_field_and_no_other(log_file: Path) -> None:
     doc = json.loads(run(["score", str(log_file), "-f", "json", "--whist-price", "0.5"]))
-    check("score-json", doc, PLAYERS)
+    want = {k: v for k, v in documented("score-json").items() if not k.startswith(READINGS)}
+    got = flatten(doc, PLAYERS)
+    assert set(got) == set(want), sorted(set(got) ^ set(want))
+    for path, values in got.items():
+        assert all(fits(want[path], v) for v in values), path
     # the INTERFACE.md contract: these three, with these shapes
     assert doc["players"] == ["Anna", "Boris", "Vera"]
     assert set(doc["sheet"]["Anna"]) == {"pool", "mountain", "whists"}
     assert sum(Fraction(x) for x in doc["settlement_exact"].values()) == 0
 
 
+def test_score_json_kodeks_separate_and_opponents_print_their_documented_fields(log_file: Path) -> None:
+    separate = json.loads(run(["score", str(log_file), "-f", "json", "--rounding", "kodeks_separate"]))
+    text = log_file.read_text(encoding="utf-8").replace(
+        "rounding: kodeks", "rounding: exact\nsettlement.mountain_divisor: opponents"
+    )
+    log_file.write_text(text, encoding="utf-8")
+    opponents = json.loads(run(["score", str(log_file), "-f", "json"]))
+    docs = documented("score-json")
+    money = ("whist_price", "money", "payments")
+    for doc, only in ((separate, "stages.kodeks"), (opponents, "stages.mountain_divisor")):
+        want = {
+            k for k in docs if not k.startswith((*READINGS, "stages.kodeks", *money)) or k.startswith(only)
+        }
+        got = flatten(doc, PLAYERS)
+        assert set(got) == want, sorted(set(got) ^ want)
+        assert all(fits(docs[path], v) for path, values in got.items() for v in values)
+
+
 def test_score_json_without_options_drops_only_the_optional_fields(log_file: Path) -> None:
     doc = json.loads(run(["score", str(log_file), "-f", "json", "--rounding", "exact"]))
     optional = {p for p, _ in documented("score-json").items() if p.split(".")[0] in ("whist_price", "money")}
-    optional |= {p for p in documented("score-json") if p.startswith(("payments", "stages.kodeks"))}
+    optional |= {
+        p for p in documented("score-json") if p.startswith(("payments", "stages.kodeks", *READINGS))
+    }
     got = set(flatten(doc, PLAYERS))
     assert got == set(documented("score-json")) - optional
 
@@ -177,7 +205,11 @@ def test_settle_json_is_score_json_without_deals_plus_its_stages(tmp_path: Path)
     p = tmp_path / "sheet.yaml"
     p.write_text(INTERFACE_SHEET, encoding="utf-8")
     doc = json.loads(run(["settle", str(p), "-f", "json", "--whist-price", "0.5"]))
-    base = {k: v for k, v in documented("score-json").items() if k not in ("deals", "finished")}
+    base = {
+        k: v
+        for k, v in documented("score-json").items()
+        if k not in ("deals", "finished") and not k.startswith(READINGS)
+    }
     want = base | documented("settle-json-extra")
     got = flatten(doc, PLAYERS)
     assert set(got) == set(want)

@@ -29,6 +29,7 @@ class Rounding(str, enum.Enum):
     exact = "exact"
     kodeks = "kodeks"
     nearest = "nearest"
+    kodeks_separate = "kodeks_separate"
 
 
 def rounding_of(option: Rounding | None) -> kinds.Rounding | None:
@@ -79,7 +80,11 @@ PriceOpt = Annotated[
 
 RoundingOpt = Annotated[
     Rounding | None,
-    typer.Option("--rounding", help="Override the rounding: exact, kodeks (K4.2.12, 3 players) or nearest."),
+    typer.Option(
+        "--rounding",
+        help="Override the rounding: exact, kodeks (K4.2.12, 3 players), nearest or kodeks_separate "
+        "(the pools and the mountains each moved to a multiple of 3, 3 players).",
+    ),
 ]
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from pulyacalc.convention.schema import LEVELS, SCHEMA, SECTIONS, TOP_KEYS, Convention
 from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, not_utf8
-from pulyacalc.core.kinds import Rounding
+from pulyacalc.core.kinds import KODEKS_ROUNDINGS, Rounding
 from pulyacalc.yamlsource import Node, as_str, parse_yaml
 
 
@@ -198,8 +198,20 @@ def _build(layers: list[Node], path: Path) -> Convention:
 
 def _check_sense(conv: Convention, nodes: dict[str, Node], layer_of: dict[str, int], p: Problems) -> None:
     """Values that are well-typed but cannot work."""
-    if conv.rounding == "kodeks" and conv.pool_point_in_mountain != int(conv.pool_point_in_mountain):
-        p.add(nodes["settlement.rounding"].loc, "kodeks rounding needs whole mountain points per pool point")
+    if conv.rounding in KODEKS_ROUNDINGS and conv.pool_point_in_mountain != int(conv.pool_point_in_mountain):
+        p.add(
+            nodes["settlement.rounding"].loc,
+            f"{conv.rounding} rounding needs whole mountain points per pool point",
+        )
+    if conv.rounding in KODEKS_ROUNDINGS and conv.mountain_divisor == "opponents":
+        # a multiple of 3 divides evenly among 3 players, not among 2 opponents
+        key = max("settlement.rounding", "settlement.mountain_divisor", key=lambda k: layer_of[k])
+        p.add(
+            nodes[key].loc,
+            f"{conv.rounding} rounding cannot go with settlement.mountain_divisor: opponents",
+            "its multiple of 3 divides a mountain among the 3 players; use rounding exact or nearest, "
+            "or mountain_divisor players",
+        )
     for level in conv.half_whist_levels:
         if conv.obligation[level] % 2:
             # point at whichever of the two keys was set last (by the log, or a house file)

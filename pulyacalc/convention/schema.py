@@ -51,6 +51,9 @@ ZeroTrickBonus = ZeroTrickWord | Amount
 ZeroTrickBonusArea = Literal["pool", "mountain"]
 #: which deals end a run of raspasy (2.7): any other deal, a played one, or a whisted made one
 RunEndsOn = Literal["any", "played", "whisted_made"]
+#: whom a player's mountain is divided among: every player at the table, himself included
+#: (K4.2.14), or only his opponents, n − 1 (RULES.md "settlement.mountain_divisor")
+MountainDivisor = Literal["players", "opponents"]
 
 ROUNDINGS: tuple[str, ...] = get_args(Rounding)
 
@@ -100,6 +103,7 @@ class Convention:
     raspasy_exit: tuple[int, ...]
     # settlement
     rounding: Rounding
+    mountain_divisor: MountainDivisor
 
     def progression(self, run: int) -> int:
         """Multiplier of the ``run``-th raspasy in a row (1-based); the last one repeats."""
@@ -644,9 +648,19 @@ _ROWS = (
         "settlement.rounding",
         "rounding",
         Choice(Rounding),
-        "exact | kodeks (K4.2.12) | nearest",
+        "exact | kodeks (K4.2.12) | nearest | kodeks_separate (the pools and the mountains "
+        "each moved to a multiple of 3)",
         "округление при расчёте пули",
-        "K4.2.12; RULES.md §3",
+        "K4.2.12; RULES.md §3; kodeks_separate: a reading of K4.2.12 (RULES.md §3.9)",
+    ),
+    Key(
+        "settlement.mountain_divisor",
+        "mountain_divisor",
+        Choice(MountainDivisor),
+        "each mountain divided among 'players' (all at the table, its owner included: "
+        "K4.2.14) or 'opponents' (n − 1; departs from the Code)",
+        "делитель горы: на всех игроков / на противников",
+        "K4.2.14; opponents: an app's reading, not the Code (RULES.md §3.10)",
     ),
 )
 

@@ -62,7 +62,11 @@ FindingCode = Literal[
 ]
 
 #: settlement rounding (RULES.md §3)
-Rounding = Literal["exact", "kodeks", "nearest"]
+Rounding = Literal["exact", "kodeks", "nearest", "kodeks_separate"]
+
+#: the roundings that move mountains to a multiple of 3 (K4.2.12): 3 players, whole values,
+#: the mountain divided among all the players
+KODEKS_ROUNDINGS: tuple[Rounding, ...] = ("kodeks", "kodeks_separate")
 
 #: the two log syntaxes
 LogFormat = Literal["yaml", "lines"]

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pulyacalc.convention.schema import Convention
+from pulyacalc.core.kinds import KODEKS_ROUNDINGS
 from pulyacalc.core.sheet import SheetView
 from pulyacalc.render.view import SCHEMA_VERSION, fraction_text, jnum, sheet_head, sheet_json, sheet_row, show
 from pulyacalc.scoring.settlement import Settlement
@@ -28,9 +29,19 @@ def settlement_json(s: Settlement) -> dict[str, Any]:
         "whist_pairs": {p: {q: jnum(v) for q, v in s.whist_pairs[p].items()} for p in players},
         "whist_result": {p: jnum(s.whist_result[p]) for p in players},
     }
-    if s.rounding == "kodeks":
+    if s.rounding in KODEKS_ROUNDINGS:
         out["kodeks_mountain"] = {p: jnum(s.rounded_mountain[p]) for p in players}
         out["kodeks_whists"] = {p: {q: jnum(v) for q, v in s.kodeks_whists[p].items()} for p in players}
+    if s.separate is not None:
+        sep = s.separate
+        out["kodeks_separate"] = {
+            "pool": {p: jnum(sep.pool[p]) for p in players},
+            "pool_moved": {p: jnum(sep.pool_moved[p]) for p in players},
+            "mountain": {p: jnum(sep.mountain[p]) for p in players},
+            "mountain_moved": {p: jnum(sep.mountain_moved[p]) for p in players},
+        }
+    if s.divisor != "players":  # only when not the Code's, so that the Code's output stays as it was
+        out["mountain_divisor"] = s.divisor
     return out
 
 
@@ -147,14 +158,14 @@ def report_table(r: Report) -> str:
     srows = []
     for p in players:
         row = [p, show(s.equivalent[p]), show(s.amnestied[p])]
-        if s.rounding == "kodeks":
+        if s.rounding in KODEKS_ROUNDINGS:
             row.append(show(s.rounded_mountain[p]))
         row += [show(s.mountain_result[p]), show(s.whist_result[p]), show(s.result[p])]
         if s.money is not None:
             row.append(show(s.money[p]))
         srows.append(row)
     head = ["settlement", "mountain eq.", "amnestied"]
-    if s.rounding == "kodeks":
+    if s.rounding in KODEKS_ROUNDINGS:
         head.append("kodeks")
     head += ["from mountain", "whists net", "result"]
     if s.money is not None:
@@ -168,8 +179,10 @@ def report_table(r: Report) -> str:
         f"mountain eq. = mountain + {ratio} × (pool target − pool); amnesty {show(s.amnesty)}; "
         f"average amnestied mountain {show(s.average)}"
     )
+    n = len(players)
+    divided = f" × {n}/{n - 1}" if s.divisor == "opponents" else ""
     lines.append(
-        f"from mountain = {show(conv.mountain_point_in_whists)} × (average − amnestied); "
+        f"from mountain = {show(conv.mountain_point_in_whists)}{divided} × (average − amnestied); "
         "whists net = written on others − written on him"
         + (
             "; kodeks: mountains moved to a multiple of 3, ±3 whists each (K4.2.12)"
@@ -177,6 +190,17 @@ def report_table(r: Report) -> str:
             else ""
         )
     )
+    if s.rounding == "kodeks_separate":
+        lines.append(
+            "kodeks_separate: each pool over the smallest (in mountain points) and each mountain over "
+            "the smallest moved to a multiple of 3, ±3 whists each (K4.2.12); "
+            "kodeks = moved mountain − moved pool, amnestied"
+        )
+    if s.divisor == "opponents":
+        lines.append(
+            f"mountain divided among the {n - 1} opponents, not the {n} players "
+            "(settlement.mountain_divisor: opponents; the Code, K4.2.14, divides by all)"
+        )
     lines.append(f"rounding {s.rounding}; the results, in whists, sum to 0")
     if s.payments:
         lines.append("payments: " + "; ".join(f"{a} pays {b} {show(x)}" for a, b, x in s.payments))

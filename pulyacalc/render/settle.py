@@ -1,5 +1,6 @@
 """The settlement stage by stage, the way players do it on paper (RULES.md §3, K4.2.14):
-the sheet; pools brought to the mountain; amnesty; (kodeks moves); the average mountain
+the sheet; pools brought to the mountain; amnesty; (kodeks moves, or kodeks_separate's moves
+of the pools and the mountains apart); the average mountain
 and each mountain result; the each-pays-each view (variant 1); whists netted pair by
 pair; the total; money and who pays whom.
 
@@ -16,6 +17,7 @@ from typing import Any
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.amounts import Amount, exact
+from pulyacalc.core.kinds import KODEKS_ROUNDINGS
 from pulyacalc.core.sheet import SheetView
 from pulyacalc.render.report import Report
 from pulyacalc.render.view import jnum, sheet_head, sheet_row, show
@@ -48,9 +50,76 @@ def _p(x: Amount) -> str:
     return f"({show(x)})" if x < 0 else show(x)
 
 
-def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement, title: str = "") -> str:
+def _table(out: list[str], rows: list[list[Any]], head: list[str]) -> None:
     from tabulate import tabulate
 
+    text = tabulate(
+        rows,
+        headers=head,
+        tablefmt="simple",
+        disable_numparse=True,
+        colalign=("left", *["right"] * (len(head) - 1)),
+    )
+    out.extend(text.splitlines())
+    out.append("")
+
+
+def _how(before: Amount, after: Amount, gains: bool) -> str:
+    """A kodeks move in words; ``gains``: the move is in its owner's favour."""
+    if after == before:
+        return "a multiple of 3 already"
+    way = "down" if after < before else "up"
+    if gains:
+        return f"{way} one: each other writes 3 whists on him"
+    return f"{way} one: he writes 3 whists on each other"
+
+
+def _kodeks_stage(out: list[str], step: int, s: Settlement) -> None:
+    rows = []
+    for p in s.players:
+        before, after = s.amnestied[p], s.rounded_mountain[p]
+        rows.append([p, show(before), show(after), _how(before, after, gains=after < before)])
+    out.append(f"{step}. Kodeks rounding (K4.2.12): each mountain to the nearest multiple of 3")
+    _table(out, rows, ["", "mountain", "moved", ""])
+
+
+def _separate_stage(out: list[str], step: int, s: Settlement, ratio: Amount) -> None:
+    """kodeks_separate (RULES.md §3.9): the pools and the mountains moved apart, then joined."""
+    sep = s.separate
+    assert sep is not None
+    players = s.players
+    out.append(
+        f"{step}. Kodeks rounding, pools and mountains apart (kodeks_separate, K4.2.12): "
+        "instead of the mountains of step 3,"
+    )
+    r = f" × {show(ratio)}" if ratio != 1 else ""
+    out.append(f"   each pool over the smallest pool{r}, to the nearest multiple of 3")
+    rows = []
+    for p in players:
+        before, after = sep.pool[p], sep.pool_moved[p]
+        rows.append([p, show(before), show(after), _how(before, after, gains=after > before)])
+    _table(out, rows, ["", "pool", "moved", ""])
+    out.append("   each mountain over the smallest mountain, to the nearest multiple of 3")
+    rows = []
+    for p in players:
+        before, after = sep.mountain[p], sep.mountain_moved[p]
+        rows.append([p, show(before), show(after), _how(before, after, gains=after < before)])
+    _table(out, rows, ["", "mountain", "moved", ""])
+    joined = {p: exact(sep.mountain_moved[p] - sep.pool_moved[p]) for p in players}
+    least = min(joined.values())
+    out.append(f"   mountain = moved mountain − moved pool, amnestied (the smallest, {show(least)}, off all)")
+    rows = [
+        [
+            p,
+            f"{show(sep.mountain_moved[p])} − {_p(sep.pool_moved[p])} − {_p(least)}",
+            show(s.rounded_mountain[p]),
+        ]
+        for p in players
+    ]
+    _table(out, rows, ["", "arithmetic", "mountain"])
+
+
+def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement, title: str = "") -> str:
     players = sheet.players
     n = len(players)
     ratio = conv.pool_point_in_mountain
@@ -60,15 +129,7 @@ def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement,
         out += [title, ""]
 
     def table(rows: list[list[Any]], head: list[str]) -> None:
-        text = tabulate(
-            rows,
-            headers=head,
-            tablefmt="simple",
-            disable_numparse=True,
-            colalign=("left", *["right"] * (len(head) - 1)),
-        )
-        out.extend(text.splitlines())
-        out.append("")
+        _table(out, rows, head)
 
     out.append("1. The sheet")
     table([[p, *sheet_row(sheet, p)] for p in players], ["", *sheet_head(players)])
@@ -98,18 +159,10 @@ def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement,
 
     step = 4
     if s.rounding == "kodeks":
-        rows = []
-        for p in players:
-            before, after = s.amnestied[p], s.rounded_mountain[p]
-            if after < before:
-                how = "down one: each other writes 3 whists on him"
-            elif after > before:
-                how = "up one: he writes 3 whists on each other"
-            else:
-                how = "a multiple of 3 already"
-            rows.append([p, show(before), show(after), how])
-        out.append(f"{step}. Kodeks rounding (K4.2.12): each mountain to the nearest multiple of 3")
-        table(rows, ["", "mountain", "moved", ""])
+        _kodeks_stage(out, step, s)
+        step += 1
+    elif s.rounding == "kodeks_separate":
+        _separate_stage(out, step, s, ratio)
         step += 1
 
     total = sum(Fraction(s.rounded_mountain[p]) for p in players)
@@ -117,12 +170,22 @@ def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement,
         f"{step}. Average mountain: ({' + '.join(show(s.rounded_mountain[p]) for p in players)}) / {n} "
         f"= {show(exact(total))} / {n} = {show(s.average)}"
     )
-    out.append(f"   Mountain result = {show(unit)} × (average − mountain)")
+    # with the opponents as divisor each point over the average costs n/(n − 1) times as much
+    factor = f"{show(unit)} × {n}/{n - 1}" if s.divisor == "opponents" else show(unit)
+    out.append(
+        f"   Mountain result = {factor} × (average − mountain)"
+        + (
+            f"   (each mountain divided among the {n - 1} opponents, settlement.mountain_divisor; "
+            "the Code, K4.2.14, divides by all the players)"
+            if s.divisor == "opponents"
+            else ""
+        )
+    )
     table(
         [
             [
                 p,
-                f"{show(unit)} × ({show(s.average)} − {show(s.rounded_mountain[p])})",
+                f"{factor} × ({show(s.average)} − {show(s.rounded_mountain[p])})",
                 _s(s.mountain_result[p]),
             ]
             for p in players
@@ -131,10 +194,16 @@ def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement,
     )
     step += 1
 
-    out.append(
-        f"{step}. The same, each pays each (K4.2.14 variant 1): every player pays each other "
-        f"{show(unit)} × his mountain / {n}"
-    )
+    if s.divisor == "opponents":
+        out.append(
+            f"{step}. The same, each pays each: every player pays each other "
+            f"{show(unit)} × his mountain / {n - 1} (his opponents; K4.2.14 variant 1 divides by {n})"
+        )
+    else:
+        out.append(
+            f"{step}. The same, each pays each (K4.2.14 variant 1): every player pays each other "
+            f"{show(unit)} × his mountain / {n}"
+        )
     pe = s.pays_each
     rows = []
     for p in players:
@@ -146,7 +215,9 @@ def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement,
     table(rows, ["", "pays each", *[f"from {q}" for q in players], "net"])
     step += 1
 
-    kodeks = s.rounding == "kodeks" and any(v for row in s.kodeks_whists.values() for v in row.values())
+    kodeks = s.rounding in KODEKS_ROUNDINGS and any(
+        v for row in s.kodeks_whists.values() for v in row.values()
+    )
     out.append(
         f"{step}. Whists netted pair by pair: what he wrote on the other − what the other wrote on him"
         + (" (kodeks whists included)" if kodeks else "")

@@ -9,14 +9,27 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 
-from pulyacalc.convention.schema import Convention
+from pulyacalc.convention.schema import Convention, MountainDivisor
 from pulyacalc.core.amounts import Amount, exact
-from pulyacalc.core.kinds import Rounding
+from pulyacalc.core.kinds import KODEKS_ROUNDINGS, Rounding
 from pulyacalc.core.sheet import SheetView
 
 
 class SettlementError(ValueError):
     """A settlement the chosen rounding cannot do (e.g. kodeks with 4 players)."""
+
+
+@dataclass(frozen=True)
+class Separate:
+    """``kodeks_separate`` (RULES.md §3.9): the pools and the mountains, each amnestied and
+    moved to the nearest multiple of 3 on its own, before they are put together."""
+
+    #: pool − the smallest pool, in mountain points (× ``pool.point_in_mountain``), and moved
+    pool: dict[str, Amount]
+    pool_moved: dict[str, Amount]
+    #: mountain − the smallest mountain, and moved
+    mountain: dict[str, Amount]
+    mountain_moved: dict[str, Amount]
 
 
 @dataclass(frozen=True)
@@ -30,10 +43,12 @@ class Settlement:
     amnesty: Amount
     amnestied: dict[str, Amount]
     #: kodeks rounding (K4.2.12): the amnestied mountains after the move, and the
-    #: compensation whists written by each on each ({writer: {on: whists}})
+    #: compensation whists written by each on each ({writer: {on: whists}});
+    #: kodeks_separate: the moved mountain − the moved pool, amnestied, and both moves' whists
     rounded_mountain: dict[str, Amount]
     kodeks_whists: dict[str, dict[str, Amount]]
     #: step 3: the average mountain and each player's mountain result 10 × (avg − G)
+    #: (× n / (n − 1) when the mountain is divided among the opponents)
     average: Amount
     mountain_result: dict[str, Amount]
     #: K4.2.14 variant 1: what each player pays every other for his mountain
@@ -47,6 +62,91 @@ class Settlement:
     money: dict[str, Decimal] | None = None
     payments: list[tuple[str, str, Decimal]] = field(default_factory=list)
     whist_price: Decimal | None = None
+    #: ``settlement.mountain_divisor``: the mountain divided among all the players or the opponents
+    divisor: MountainDivisor = "players"
+    #: the two roundings of ``kodeks_separate``, None under any other rounding
+    separate: Separate | None = None
+
+
+def mountain_factor(conv: Convention, n: int) -> Amount:
+    """Whists one point of (average − own mountain) is worth: ``mountain.point_in_whists``,
+    × n / (n − 1) when each pays only his opponents (each pays each other 10 × G / (n − 1))."""
+    unit = conv.mountain_point_in_whists
+    if conv.mountain_divisor == "opponents":
+        return exact(Fraction(unit) * n / (n - 1))
+    return unit
+
+
+def _check_kodeks(rounding: Rounding, n: int, divisor: MountainDivisor) -> None:
+    if n != 3:
+        raise SettlementError(
+            f"{rounding} rounding (K4.2.12) is defined for 3 players; use --rounding exact or nearest"
+        )
+    if divisor == "opponents":
+        raise SettlementError(
+            f"{rounding} rounding moves mountains to a multiple of 3, which divides among the 3 "
+            "players; it cannot go with settlement.mountain_divisor: opponents (2): "
+            "use --rounding exact or nearest"
+        )
+
+
+def _whole(value: Amount, rounding: Rounding, what: str) -> int:
+    if Fraction(value).denominator != 1:
+        raise SettlementError(f"{rounding} rounding needs whole {what}: use exact or nearest")
+    return int(value)
+
+
+def _to_three(
+    value: int, p: str, players: tuple[str, ...], extra: dict[str, dict[str, Amount]], mountain: bool
+) -> int:
+    """``value`` moved one point to the nearest multiple of 3 (K4.2.12), the move paid in
+    whists: a mountain moved down, or a pool moved up, gains its owner, so each other player
+    writes 3 whists on him; the other way round he writes 3 on each other player."""
+    rest = value % 3
+    if rest == 0:
+        return value
+    moved = value - 1 if rest == 1 else value + 1
+    gains = (moved < value) == mountain
+    for q in players:
+        if q != p:
+            if gains:
+                extra[q][p] += 3
+            else:
+                extra[p][q] += 3
+    return moved
+
+
+def _kodeks(
+    amnestied: dict[str, Amount], players: tuple[str, ...], extra: dict[str, dict[str, Amount]]
+) -> dict[str, Amount]:
+    """``kodeks``: each amnestied mountain equivalent moved to a multiple of 3."""
+    out: dict[str, Amount] = {}
+    for p in players:
+        value = _whole(amnestied[p], "kodeks", f"mountains; {p}'s is {amnestied[p]}")
+        out[p] = _to_three(value, p, players, extra, mountain=True)
+    return out
+
+
+def _separate(
+    sheet: SheetView, ratio: Amount, players: tuple[str, ...], extra: dict[str, dict[str, Amount]]
+) -> Separate:
+    """``kodeks_separate``: the pools themselves (pool − the smallest pool, in mountain
+    points) and the mountains (mountain − the smallest), each moved to a multiple of 3."""
+    low_pool = min(sheet.pool.values())
+    low_mountain = min(sheet.mountain.values())
+    pool = {p: exact(ratio * (sheet.pool[p] - low_pool)) for p in players}
+    mountain = {p: exact(sheet.mountain[p] - low_mountain) for p in players}
+    pool_moved: dict[str, Amount] = {}
+    mountain_moved: dict[str, Amount] = {}
+    for p in players:
+        whole = _whole(pool[p], "kodeks_separate", f"pools and mountains; {p}'s pool is {pool[p]}")
+        pool_moved[p] = _to_three(whole, p, players, extra, mountain=False)
+    for p in players:
+        whole = _whole(
+            mountain[p], "kodeks_separate", f"pools and mountains; {p}'s mountain is {mountain[p]}"
+        )
+        mountain_moved[p] = _to_three(whole, p, players, extra, mountain=True)
+    return Separate(pool, pool_moved, mountain, mountain_moved)
 
 
 def settle(
@@ -59,41 +159,33 @@ def settle(
     players = sheet.players
     n = len(players)
     rounding = rounding or conv.rounding
+    divisor = conv.mountain_divisor
     ratio = conv.pool_point_in_mountain
     unit = conv.mountain_point_in_whists
+    if rounding in KODEKS_ROUNDINGS:
+        _check_kodeks(rounding, n, divisor)
 
     g = {p: exact(sheet.mountain[p] + ratio * (target - sheet.pool[p])) for p in players}
     low = min(g.values())
     amnestied = {p: exact(g[p] - low) for p in players}
 
     mountain = dict(amnestied)
+    separate = None
     extra: dict[str, dict[str, Amount]] = {p: {q: 0 for q in players if q != p} for p in players}
     if rounding == "kodeks":
-        if n != 3:
-            raise SettlementError(
-                "kodeks rounding (K4.2.12) is defined for 3 players; use --rounding exact or nearest"
-            )
-        for p in players:
-            value = amnestied[p]
-            if Fraction(value).denominator != 1:
-                raise SettlementError(
-                    f"kodeks rounding needs whole mountains; {p}'s is {value}: use exact or nearest"
-                )
-            rest = int(value) % 3
-            if rest == 1:  # moved down one point: each other writes 3 whists on him
-                mountain[p] = int(value) - 1
-                for q in players:
-                    if q != p:
-                        extra[q][p] += 3
-            elif rest == 2:  # moved up one point: he writes 3 whists on each other
-                mountain[p] = int(value) + 1
-                for q in players:
-                    if q != p:
-                        extra[p][q] += 3
+        mountain = _kodeks(amnestied, players, extra)
+    elif rounding == "kodeks_separate":
+        separate = _separate(sheet, ratio, players, extra)
+        # the moved pools count against the moved mountains; the target is everyone's
+        joined = {p: exact(separate.mountain_moved[p] - separate.pool_moved[p]) for p in players}
+        least = min(joined.values())
+        mountain = {p: exact(joined[p] - least) for p in players}
 
     avg = exact(Fraction(sum(mountain.values())) / n)
-    mres = {p: exact(unit * (avg - mountain[p])) for p in players}
-    pays_each = {p: exact(Fraction(unit * mountain[p]) / n) for p in players}
+    factor = mountain_factor(conv, n)
+    share = n if divisor == "players" else n - 1
+    mres = {p: exact(factor * (avg - mountain[p])) for p in players}
+    pays_each = {p: exact(Fraction(unit * mountain[p]) / share) for p in players}
 
     def written(i: str, j: str) -> Amount:
         return exact(sheet.whists[i][j] + extra[i][j])
@@ -128,6 +220,8 @@ def settle(
         money,
         payments,
         whist_price,
+        divisor,
+        separate,
     )
 
 
