@@ -211,9 +211,6 @@ def _deals(
         text, comment = _strip_comment(line)
         if not text or text.isspace():
             return None
-        if starts_correction(text, players):
-            # not a deal: no turn to deal, no number (RULES.md 2.9); a bad one is skipped
-            return parse_correction_line(line, Loc(file, lineno, 1), players, problems)
         if ":" in text:
             kv = header_key(text)
             if kv is not None and _is_header_key(kv[0]) and match_player(kv[0], players)[0] is None:
@@ -242,6 +239,11 @@ def _deals(
             else None
         )
         if t is None:
+            if starts_correction(text, players):
+                # not a deal (RULES.md 2.9): it takes no number and no turn to deal; a bad
+                # one is skipped.  Checked here, off the cached path: never a cached text
+                count -= 1
+                return parse_correction_line(line, Loc(file, lineno, 1), players, problems)
             read = _parse(text, Loc(file, lineno, 1), players, problems, line, count)
             if read is None:
                 # an unreadable line keeps its place, so the dealer rotation after it stays right
