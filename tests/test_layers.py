@@ -30,6 +30,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "stats",
         "rating",
         "conventions_report",
+        "dispute",
     ),
     ("render",),
     ("cli", "__main__"),

@@ -33,6 +33,7 @@ COMMANDS = (
     "ledger",
     "check",
     "compare",
+    "dispute",
     "convert",
     "prices",
     "season",

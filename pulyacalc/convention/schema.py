@@ -348,6 +348,50 @@ def _list_items(node: Node) -> tuple[Node, ...] | None:
     return None
 
 
+# -- disputed readings: where tables read a key differently (``pulyacalc dispute``) ---------
+
+#: the deal situations a contested key matters for; the predicate of each is with the use
+#: case that reads deals (pulyacalc/dispute.py ``SITUATIONS``, a test keeps the two equal)
+Situation = Literal[
+    # one whister and a passer, the contract failed
+    "one-whister-failed",
+    # one whister and a passer, the contract made, the defending side took a trick
+    "one-whister-made",
+    # two whisters, the contract made, the pair or the second whister short of the obligation
+    "two-whisters-short",
+    # 4 players, a whisted contract failed: the dealer may write consolation
+    "dealer-consoles",
+    # raspasy on which someone (the 4-player dealer included) took no trick
+    "zero-trick",
+    # raspasy with 4 players, the dealer's talon took no trick
+    "dealer-zero-trick",
+    # raspasy after a raspasy and deals that some readings let the run go on through (one
+    # passed out, half-whisted, failed, a misère), or such a deal after a raspasy
+    "run-goes-on",
+]
+
+
+class Contested:
+    """Where tables read a key differently: ``when``, the deal situations the key matters
+    for, and ``sources``, where each reading comes from (the Code's clause, or the tables
+    that use it).  The readings are the key's choices (its ``Literal``, or ``words`` for a
+    parser that also takes numbers: a new choice is a new reading at once, shown with the
+    key's RULES.md section until ``sources`` names its own), then any other value
+    ``sources`` names (a number, a flag)."""
+
+    __slots__ = ("when", "sources", "words")
+
+    def __init__(self, when: tuple[Situation, ...], sources: Mapping[Any, str], words: Any = None) -> None:
+        self.when, self.sources = when, sources
+        self.words: tuple[str, ...] = get_args(words) if words is not None else ()
+
+    def readings(self, key: Key) -> tuple[tuple[Any, str], ...]:
+        """Each value tables use, with its source, the key's own choices first."""
+        values = list(dict.fromkeys([*key.choices, *self.words]))
+        values += [v for v in self.sources if v not in values]
+        return tuple((v, self.sources.get(v, f"docs/RULES.md, {key.name}")) for v in values)
+
+
 # -- the schema: one row per key ------------------------------------------------------------
 
 
@@ -356,14 +400,25 @@ class Key:
 
     ``name``: the dotted key; ``field``: the Convention field; ``parse``: its parser;
     ``doc``: its meaning; ``ru``: the name Russian players use for it; ``source``: the
-    Code's clause (``K3.8.6``), or the house agreement / RULES.md section it rests on.
+    Code's clause (``K3.8.6``), or the house agreement / RULES.md section it rests on;
+    ``contested``: where tables read it differently (:class:`Contested`), for ``dispute``.
     (A plain class, not a dataclass: the schema is loaded on every start, and each
     dataclass costs a good part of a millisecond to make.)
     """
 
-    __slots__ = ("name", "field", "parse", "doc", "ru", "source")
+    __slots__ = ("name", "field", "parse", "doc", "ru", "source", "contested")
 
-    def __init__(self, name: str, field: str, parse: Parser, doc: str, ru: str, source: str) -> None:
+    def __init__(
+        self,
+        name: str,
+        field: str,
+        parse: Parser,
+        doc: str,
+        ru: str,
+        source: str,
+        *,
+        contested: Contested | None = None,
+    ) -> None:
         self.name, self.field, self.parse, self.doc, self.ru, self.source = (
             name,
             field,
@@ -372,6 +427,7 @@ class Key:
             ru,
             source,
         )
+        self.contested = contested
 
     @property
     def choices(self) -> tuple[str, ...]:
@@ -508,6 +564,16 @@ _ROWS = (
         "'second_alone' (the second answers for the obligation by himself)",
         "кто из двух вистующих отвечает за недобор",
         "K3.8.6, K note 59; split_capped, both, second_alone: house agreements",
+        contested=Contested(
+            ("two-whisters-short",),
+            {
+                "split": "K3.8.6: each whister answers for half the obligation (the Code on 6 and 7)",
+                "second": "K3.8.6, K note 59: the second whister answers (the Code on 8, 9 and 10)",
+                "split_capped": "a house agreement (docs/RULES.md, whist.two_whisters_shortfall)",
+                "both": "a house agreement (docs/RULES.md, whist.two_whisters_shortfall)",
+                "second_alone": "a house agreement (docs/RULES.md, whist.two_whisters_shortfall)",
+            },
+        ),
     ),
     Key(
         "whist.half_whist_levels",
@@ -533,6 +599,13 @@ _ROWS = (
         "one whister and a passer, contract failed: greedy (K3.8.13) or gentleman (K3.8.14)",
         "жлобский / джентльменский вист",
         "K3.8.13, K3.8.14",
+        contested=Contested(
+            ("one-whister-failed",),
+            {
+                "greedy": "K3.8.13: greedy whist («жлобский», Sochi)",
+                "gentleman": "K3.8.14: gentleman whist («джентльменский», Leningrad)",
+            },
+        ),
     ),
     Key(
         "whist.lone_whister_made",
@@ -543,6 +616,14 @@ _ROWS = (
         "tricks in halves, whister and passer)",
         "висты за сыгранную игру при одном вистующем: за обе руки / за свои / пополам",
         "K3.8.5; own, split: house agreements (split as K3.8.14 on a failure)",
+        contested=Contested(
+            ("one-whister-made",),
+            {
+                "side": "K3.8.5: the lone whister plays both hands and answers alone",
+                "own": "a house agreement (docs/RULES.md, whist.lone_whister_made)",
+                "split": "a house agreement: in halves, as K3.8.14 on a failure",
+            },
+        ),
     ),
     Key(
         "whist.consolation_by_passer",
@@ -551,6 +632,13 @@ _ROWS = (
         "the passer writes consolation on a failed contract",
         "консоляцию пишет пасующий",
         "K3.8.1.2, K3.8.13",
+        contested=Contested(
+            ("one-whister-failed",),
+            {
+                True: "K3.8.1.2 (consolation is usually written by all), K3.8.13",
+                False: "a house agreement (K3.8.1.2 says «обычно», usually)",
+            },
+        ),
     ),
     Key(
         "whist.consolation_by_dealer",
@@ -559,6 +647,13 @@ _ROWS = (
         "the 4-player dealer writes consolation (K3.8.1.2)",
         "консоляцию пишет сдающий",
         "K3.8.1.2",
+        contested=Contested(
+            ("dealer-consoles",),
+            {
+                True: "K3.8.1.2: consolation is usually written by all, the dealer included",
+                False: "a house agreement (K3.8.1.2 says «обычно», usually)",
+            },
+        ),
     ),
     Key(
         "raspasy.scoring",
@@ -600,6 +695,15 @@ _ROWS = (
         "as pool points: v / pool.point_in_mountain), 'price' (v pool points) or a number",
         "ноль взяток на распасовке — в пулю",
         "K3.7.2.1, K3.7.2.2",
+        contested=Contested(
+            ("zero-trick",),
+            {
+                "trick": "K3.7.2.1 «стоимость одной взятки» as mountain points in pool points (RULES.md 2.5)",
+                "price": "K3.7.2.1 «стоимость одной взятки» read literally: v pool points",
+                1: "K3.7.2.2: one point (Rostov)",
+            },
+            words=ZeroTrickWord,
+        ),
     ),
     Key(
         "raspasy.zero_trick_bonus_area",
@@ -609,6 +713,13 @@ _ROWS = (
         "'mountain' (the same pool points × pool.point_in_mountain taken off the mountain; no help)",
         "ноль взяток на распасовке — в пулю или из горы",
         "K3.7.2.1; 'mountain': house agreement",
+        contested=Contested(
+            ("zero-trick",),
+            {
+                "pool": "K3.7.2.1: «пишет в пульку»",
+                "mountain": "a house agreement (docs/RULES.md, raspasy.zero_trick_bonus_area)",
+            },
+        ),
     ),
     Key(
         "raspasy.zero_trick_bonus_dealer",
@@ -617,6 +728,13 @@ _ROWS = (
         "the 4-player dealer whose talon took no trick gets the zero-trick bonus (K3.7.6.2)",
         "сдающий пишет за ноль взяток",
         "K3.7.6.2; 'false': house agreement",
+        contested=Contested(
+            ("dealer-zero-trick",),
+            {
+                True: "K3.7.6.2: the dealer writes one into the pool for no trick",
+                False: "a house agreement (docs/RULES.md, raspasy.zero_trick_bonus_dealer)",
+            },
+        ),
     ),
     Key(
         "raspasy.talon_to_dealer",
@@ -643,6 +761,14 @@ _ROWS = (
         "'whisted_made' contract",
         "до какой игры идёт прогрессия распасовок",
         "house agreement (K3.7.4: «несколько раз подряд»)",
+        contested=Contested(
+            ("run-goes-on",),
+            {
+                "any": "K3.7.4 «несколько раз подряд»: any other deal ends the run",
+                "played": "a house agreement (docs/RULES.md, raspasy.run_ends_on)",
+                "whisted_made": "a house agreement (docs/RULES.md, raspasy.run_ends_on)",
+            },
+        ),
     ),
     Key(
         "settlement.rounding",

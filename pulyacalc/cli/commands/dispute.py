@@ -1,0 +1,59 @@
+"""`pulyacalc dispute LOG --deal N`: each reading of every contested key that matters for a
+deal, side by side, with what it does to every player's final result."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from pulyacalc.cli.options import (
+    TABLE,
+    ConventionOpt,
+    FormatOpt,
+    InputFormatOpt,
+    LogArg,
+    PriceOpt,
+    RoundingOpt,
+    parse_price,
+    rounding_of,
+)
+from pulyacalc.cli.runtime import emit, reports_problems
+
+
+@reports_problems
+def dispute(
+    ctx: typer.Context,
+    log: LogArg,
+    deal: Annotated[
+        int,
+        typer.Option(
+            "--deal", "-d", min=1, show_default=False, help="The deal in dispute: its number (1 = the first)."
+        ),
+    ],
+    convention: ConventionOpt = None,
+    format: FormatOpt = TABLE,
+    whist_price: PriceOpt = None,
+    rounding: RoundingOpt = None,
+    input_format: InputFormatOpt = None,
+) -> None:
+    """Settle a dispute over one deal: for every key tables read differently that matters for
+    it (greedy or gentleman whist, who answers for the whisters' shortfall, the zero-trick
+    bonus …), each reading with the deal's entries, every player's final result and its
+    change against the log's own convention, and the Code's clause it rests on."""
+    from pulyacalc.dispute import NoSuchDeal, dispute_file
+    from pulyacalc.render.dispute import DisputeView
+    from pulyacalc.render.formats import render
+
+    try:
+        found = dispute_file(
+            log,
+            deal,
+            convention=convention,
+            rounding=rounding_of(rounding),
+            input_format=input_format.value if input_format else None,
+            price=parse_price(whist_price),
+        )
+    except NoSuchDeal as e:
+        raise typer.BadParameter(str(e), ctx=ctx, param_hint="'--deal'") from None
+    emit(render(DisputeView(found), format.value))

@@ -1,0 +1,332 @@
+"""A dispute over one deal, settled by showing each reading (``pulyacalc dispute LOG --deal N``).
+
+Tables read some rules differently (greedy or gentleman whist, who answers for two
+whisters' shortfall, what a zero-taker on raspasy earns).  Which keys are disputed, in
+which deal situations, and where each reading comes from is data on the schema rows
+(``Key.contested``, convention/schema.py); this module holds only the predicate of each
+situation (:data:`SITUATIONS`) and plays the log.
+
+For every contested key that matters for the deal, each reading is the whole log played
+again with that one key written in the log's header (an override after the log's own;
+for a table by level, the deal's level set to it), then settled: the deal's entries and
+every player's final result under that reading, and the change against the log's own
+convention.  ``evening.play`` and ``evening.settle_evening`` do all of it, so a reading's
+figures are what ``score`` prints for the log with that key in its header.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from pulyacalc.convention.schema import SCHEMA, Convention, Key, Situation
+from pulyacalc.core.amounts import Amount
+from pulyacalc.core.errors import Loc, Problem, Problems, PulyaError
+from pulyacalc.core.kinds import Rounding
+from pulyacalc.core.model import Log, Play, Raspasy
+from pulyacalc.core.seating import Seats
+from pulyacalc.evening import Evening, load_convention, play, score_log, settle_evening
+from pulyacalc.explain import Explained, deal_text, explain_entries
+from pulyacalc.ledger import deal_row
+from pulyacalc.scoring.fold import DealResult
+from pulyacalc.scoring.resolve import Resolved, resolve
+from pulyacalc.scoring.settlement import Settlement
+from pulyacalc.yamlsource import Node
+
+
+class NoSuchDeal(LookupError):
+    """``--deal N`` names no deal of the log (``count``: how many it has)."""
+
+    def __init__(self, number: int, count: int) -> None:
+        super().__init__(f"no deal {number}: the log has {count} deal{'s' if count != 1 else ''}")
+        self.number, self.count = number, count
+
+
+# -- the situations: when a contested key matters for a deal --------------------------------
+
+
+@dataclass(frozen=True)
+class Case:
+    """What the situations read about the deal: its result and its resolved numbers."""
+
+    result: DealResult
+    resolved: Resolved
+    conv: Convention
+    #: the deals before it, last first (corrections left out: they are not deals)
+    before: tuple[DealResult, ...]
+
+    @property
+    def made(self) -> bool:
+        return self.resolved.taken >= self.resolved.level
+
+
+def _played(c: Case, whisters: int) -> bool:
+    return c.result.kind == "played" and len(c.resolved.whisters) == whisters
+
+
+def _two_whisters_short(c: Case) -> bool:
+    if not (_played(c, 2) and c.made):
+        return False
+    r, need = c.resolved, c.conv.obligation[c.resolved.level]
+    own = dict(r.tricks)
+    return sum(own.values()) < need or own.get(r.defenders[1], 0) < need
+
+
+def _zero_counts(c: Case) -> dict[str, int]:
+    counts = dict(c.resolved.tricks)
+    out = c.resolved.seats.sits_out
+    if out is not None:
+        counts.setdefault(out, 0)  # the talon gave the dealer nothing
+    return counts
+
+
+def _leaves_run_going(r: DealResult) -> bool:
+    """A deal after which some reading of ``raspasy.run_ends_on`` lets a raspasy run go on:
+    any but raspasy and a whisted contract that was made."""
+    failed = any(e.rule == "remise" for e in r.entries)
+    return r.kind in ("unplayed", "half", "misere") or (r.kind == "played" and failed)
+
+
+def _run_goes_on(c: Case) -> bool:
+    """A raspasy whose run depends on the reading, or a deal such a run goes on through."""
+    through = 0 if c.result.kind == "raspasy" else 1
+    if through and not _leaves_run_going(c.result):
+        return False
+    for r in c.before:
+        if r.kind == "raspasy":
+            return through > 0
+        if not _leaves_run_going(r):
+            return False
+        through += 1
+    return False
+
+
+#: the predicate of each situation of ``schema.Situation``
+SITUATIONS: dict[Situation, Callable[[Case], bool]] = {
+    "one-whister-failed": lambda c: _played(c, 1) and not c.made,
+    "one-whister-made": lambda c: _played(c, 1) and c.made and c.resolved.taken < 10,
+    "two-whisters-short": _two_whisters_short,
+    "dealer-consoles": lambda c: (
+        c.result.kind == "played" and not c.made and c.resolved.seats.sits_out is not None
+    ),
+    "zero-trick": lambda c: c.result.kind == "raspasy" and 0 in _zero_counts(c).values(),
+    "dealer-zero-trick": lambda c: (
+        c.result.kind == "raspasy"
+        and c.resolved.seats.sits_out is not None
+        and _zero_counts(c)[c.resolved.seats.sits_out] == 0
+    ),
+    "run-goes-on": _run_goes_on,
+}
+
+
+# -- the dispute -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One value of a contested key, and the evening under it."""
+
+    #: the value as the convention holds it, and as a header writes it
+    value: Any
+    text: str
+    #: the Code's clause, or the tables that read it so
+    source: str
+    #: the log's own reading (its convention with its overrides)
+    own: bool
+    #: the header line that scores the log under this reading (``whist.on_failure: gentleman``)
+    override: str
+    #: the deal's entries under this reading; nothing when the reading refuses the log
+    entries: tuple[Explained, ...] = ()
+    settlement: Settlement | None = None
+    #: the final result (as rounded) and the exact one, each minus the log's own: the whole
+    #: evening's change, every deal the key matters for included
+    change: Mapping[str, Amount] = field(default_factory=dict)
+    change_exact: Mapping[str, Amount] = field(default_factory=dict)
+    #: what this deal's entries move each exact result by under this reading (its ledger row)
+    moves: Mapping[str, Amount] = field(default_factory=dict)
+    #: why the log cannot be scored under this reading (each problem located)
+    refused: tuple[Problem, ...] = ()
+
+
+@dataclass(frozen=True)
+class Disputed:
+    """A contested key that matters for the deal, with each reading."""
+
+    key: Key
+    #: the deal's level, when the key is a table by level
+    level: int | None
+    readings: tuple[Reading, ...]
+
+
+@dataclass(frozen=True)
+class Dispute:
+    evening: Evening
+    settlement: Settlement
+    result: DealResult
+    #: the deal as one line of the line format, and where the log writes it
+    line: str
+    where: str
+    keys: tuple[Disputed, ...]
+
+
+def dispute_file(
+    path: str,
+    number: int,
+    *,
+    convention: str | None = None,
+    rounding: Rounding | None = None,
+    input_format: str | None = None,
+    price: Decimal | None = None,
+) -> Dispute:
+    """The dispute over deal ``number`` of a log file (or '-').  Raises PulyaError with every
+    problem of the log (as ``score`` does), NoSuchDeal when it has no such deal."""
+    from pulyacalc.logs.read import read_log
+
+    problems = Problems()
+    log = read_log(path, input_format, problems)
+    return dispute(log, problems, number, convention=convention, rounding=rounding, price=price)
+
+
+def dispute(
+    log: Log,
+    problems: Problems,
+    number: int,
+    *,
+    convention: str | None = None,
+    rounding: Rounding | None = None,
+    price: Decimal | None = None,
+) -> Dispute:
+    """The dispute over deal ``number`` of ``log``; ``problems`` holds what reading it found."""
+    kept = Log(log.header, tuple(log.deals), log.header_ok)  # each reading plays them again
+    base = score_log(kept, problems, convention=convention, rounding=rounding, keep=True)
+    result = _deal(base, number)
+    if result is None:
+        raise NoSuchDeal(number, base.deals)
+    ctx = _Context(kept, base, settle_evening(base, price), result, convention, rounding, price)
+    keys = _contested(ctx) if isinstance(result.deal, Play | Raspasy) else ()
+    line, where = deal_text(result.deal), str(result.deal.loc)
+    return Dispute(base, ctx.settlement, result, line, where, keys)
+
+
+def _deal(ev: Evening, number: int) -> DealResult | None:
+    """Deal ``number``'s result (a correction after it has its number too: not that)."""
+    return next((r for r in ev.results if r.number == number and isinstance(r.deal, Play | Raspasy)), None)
+
+
+def _contested(ctx: _Context) -> tuple[Disputed, ...]:
+    """Every contested key that matters for the deal (a contract or raspasy), each reading
+    played."""
+    result, conv = ctx.result, ctx.base.convention
+    assert isinstance(result.deal, Play | Raspasy)
+    resolved = resolve(result.deal, Seats(ctx.log.header.players, result.dealer), conv, Problems())
+    assert resolved is not None  # it was scored under this very convention
+    before = tuple(
+        r
+        for r in reversed(ctx.base.results)
+        if r.number < result.number and isinstance(r.deal, Play | Raspasy)
+    )
+    case = Case(result, resolved, conv, before)
+    keys = []
+    for key in SCHEMA.values():
+        contested = key.contested
+        if contested is None or not any(SITUATIONS[s](case) for s in contested.when):
+            continue
+        level = resolved.level if key.parse.per_level else None
+        readings = tuple(ctx.reading(key, level, v, source) for v, source in _values(key, conv, level))
+        keys.append(Disputed(key, level, readings))
+    return tuple(keys)
+
+
+def _values(key: Key, conv: Convention, level: int | None) -> list[tuple[Any, str]]:
+    """Each reading of ``key`` with its source; the log's own value first when no table's
+    reading is it (a house file's own number)."""
+    assert key.contested is not None
+    readings = list(key.contested.readings(key))
+    mine = _current(key, conv, level)
+    if not any(_same(v, mine) for v, _ in readings):
+        readings.insert(0, (mine, f"the log's convention ({conv.name})"))
+    return readings
+
+
+def _current(key: Key, conv: Convention, level: int | None) -> Any:
+    value = getattr(conv, key.field)
+    return value[level] if level is not None else value
+
+
+def _same(a: Any, b: Any) -> bool:
+    """The same value: True == 1 in Python, but a flag and a number are never one reading."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    return bool(a == b)
+
+
+def _text(value: Any) -> str:
+    """A value as a header writes it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Fraction):
+        return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    return str(value)
+
+
+@dataclass(frozen=True)
+class _Context:
+    """The log and its own evening, which every reading is played and measured against."""
+
+    log: Log
+    base: Evening
+    settlement: Settlement
+    result: DealResult
+    convention: str | None
+    rounding: Rounding | None
+    price: Decimal | None
+
+    def reading(self, key: Key, level: int | None, value: Any, source: str) -> Reading:
+        text = _text(value)
+        override = f"{key.name}: {{{level}: {text}}}" if level is not None else f"{key.name}: {text}"
+        base, mine = self.base, self.settlement
+        if _same(value, _current(key, base.convention, level)):
+            zero = {p: Fraction(0) for p in mine.players}
+            entries = explain_entries(self.result)
+            moves = deal_row(self.result.entries, mine.players, base.convention)
+            return Reading(value, text, source, True, override, entries, mine, zero, zero, moves)
+        reading = Reading(value, text, source, False, override)
+        found = Problems()
+        header = self.log.header
+        node = _override_node(key, base.convention, level, value, self.result.deal.loc)
+        again = Log(replace(header, overrides=(*header.overrides, (key.name, node))), self.log.deals)
+        conv = load_convention(again, found, self.convention, self.rounding)
+        ev = play(again, conv, found, keep=True) if conv is not None else None
+        if ev is None or found:
+            return replace(reading, refused=tuple(found.items))
+        try:
+            s = settle_evening(ev, self.price)
+        except PulyaError as e:
+            return replace(reading, refused=tuple(e.problems))
+        result = _deal(ev, self.result.number)
+        assert result is not None  # a reading that refuses the deal has a problem
+        return replace(
+            reading,
+            entries=explain_entries(result),
+            settlement=s,
+            change={p: s.result[p] - mine.result[p] for p in s.players},
+            change_exact={p: s.exact[p] - mine.exact[p] for p in s.players},
+            moves=deal_row(result.entries, s.players, ev.convention),
+        )
+
+
+def _override_node(key: Key, conv: Convention, level: int | None, value: Any, loc: Loc) -> Node:
+    """``value`` as the node a header override holds.  A table by level is written whole
+    (the log's own table with the deal's level set), so that it replaces whatever the log
+    wrote for the key rather than merging with it."""
+
+    def scalar(text: str) -> Node:
+        return Node("scalar", loc, text=text)
+
+    if level is None:
+        return scalar(_text(value))
+    table = {**getattr(conv, key.field), level: value}
+    return Node("map", loc, pairs=tuple((scalar(str(k)), scalar(_text(v))) for k, v in sorted(table.items())))

@@ -1,0 +1,170 @@
+"""`dispute` as a view: for one deal, each contested key that matters for it, each reading
+side by side — every player's final result under it and its change against the log's own
+reading, the Code's clause (or the tables) it rests on, and the deal's entries under it.
+JSON carries the whole dispute; JSONL one object per reading; CSV/TSV one row per reading
+(a column per player for the result and for the change)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pulyacalc.render.view import SCHEMA_VERSION, fraction_text, jnum, show
+
+if TYPE_CHECKING:
+    from pulyacalc.core.amounts import Amount
+    from pulyacalc.dispute import Dispute, Disputed, Reading
+
+
+def _signed(x: Amount) -> str:
+    return f"+{show(x)}" if x > 0 else show(x)
+
+
+def reading_json(r: Reading, players: tuple[str, ...]) -> dict[str, Any]:
+    from pulyacalc.render.explain import entry_json
+
+    d: dict[str, Any] = {
+        "value": r.text,
+        "source": r.source,
+        "own": r.own,
+        "override": r.override,
+        "refused": [{"where": str(p.loc), "message": p.message, "hint": p.hint} for p in r.refused],
+        "entries": [entry_json(x) for x in r.entries],
+    }
+    s = r.settlement
+    if s is not None:
+        d["result"] = {p: jnum(s.result[p]) for p in players}
+        d["result_exact"] = {p: fraction_text(s.exact[p]) for p in players}
+        d["change"] = {p: jnum(r.change[p]) for p in players}
+        d["change_exact"] = {p: fraction_text(r.change_exact[p]) for p in players}
+        d["deal_moves"] = {p: jnum(r.moves[p]) for p in players}
+        d["deal_moves_exact"] = {p: fraction_text(r.moves[p]) for p in players}
+    return d
+
+
+def key_json(k: Disputed, players: tuple[str, ...]) -> dict[str, Any]:
+    d: dict[str, Any] = {"key": k.key.name, "ru": k.key.ru, "doc": k.key.doc}
+    if k.level is not None:
+        d["level"] = k.level
+    d["readings"] = [reading_json(r, players) for r in k.readings]
+    return d
+
+
+@dataclass(frozen=True)
+class DisputeView:
+    dispute: Dispute
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.dispute.evening.header.players
+
+    def _deal(self) -> dict[str, Any]:
+        d = self.dispute
+        r = d.result
+        return {"number": r.number, "where": d.where, "dealer": r.dealer, "kind": r.kind, "line": d.line}
+
+    def document(self) -> dict[str, Any]:
+        d, players = self.dispute, self.players
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "players": list(players),
+            "convention": d.evening.convention.name,
+            "deal": self._deal(),
+            "settlement": {p: jnum(d.settlement.result[p]) for p in players},
+            "settlement_exact": {p: fraction_text(d.settlement.exact[p]) for p in players},
+            "contested": [key_json(k, players) for k in d.keys],
+        }
+
+    def records(self) -> list[dict[str, Any]]:
+        players, number = self.players, self.dispute.result.number
+        out = []
+        for k in self.dispute.keys:
+            level = {"level": k.level} if k.level is not None else {}
+            for r in k.readings:
+                head = {"schema_version": SCHEMA_VERSION, "deal": number, "key": k.key.name, **level}
+                out.append(head | reading_json(r, players))
+        return out
+
+    def rows(self) -> tuple[list[str], list[list[Any]]]:
+        players, number = self.players, self.dispute.result.number
+        head = [
+            "deal",
+            "key",
+            "level",
+            "value",
+            "own",
+            "source",
+            *[f"result_{p}" for p in players],
+            *[f"change_{p}" for p in players],
+            "refused",
+        ]
+        rows: list[list[Any]] = []
+        for k in self.dispute.keys:
+            for r in k.readings:
+                s = r.settlement
+                results = [show(s.result[p]) if s else "" for p in players]
+                changes = [show(r.change[p]) if s else "" for p in players]
+                refused = "; ".join(f"{p.loc}: {p.message}" for p in r.refused)
+                level = "" if k.level is None else k.level
+                own = "true" if r.own else "false"
+                rows.append([number, k.key.name, level, r.text, own, r.source, *results, *changes, refused])
+        return head, rows
+
+    def table(self) -> str:
+        d = self.dispute
+        r = d.result
+        out = [f"Deal {r.number} ({d.where}), dealer {r.dealer}: {d.line}"]
+        if not d.keys:
+            out.append(
+                f"Nothing is contested on this deal under {d.evening.convention.name}: "
+                "no key that tables read differently matters for a deal like it."
+            )
+            return "\n".join(out) + "\n"
+        out += [
+            f"Under {d.evening.convention.name}; * marks the log's own reading.  Each reading: the whole",
+            "evening scored with that key in the header, every player's final result in whists",
+            "(its change against the log's own: every deal the key matters for counts).",
+        ]
+        for k in d.keys:
+            out += ["", *self._key(k)]
+        return "\n".join(out) + "\n"
+
+    def _key(self, k: Disputed) -> list[str]:
+        from tabulate import tabulate
+
+        players = self.players
+        at = f" on {k.level}" if k.level is not None else ""
+        out = [f"{k.key.name}{at} — {k.key.ru}", f"  {k.key.doc}", ""]
+        rows = []
+        for r in k.readings:
+            name = r.text + (" *" if r.own else "")
+            s = r.settlement
+            if s is None:
+                rows.append([name, *["refused"] * len(players)])
+            elif r.own:
+                rows.append([name, *[show(s.result[p]) for p in players]])
+            else:
+                rows.append([name, *[f"{show(s.result[p])} ({_signed(r.change[p])})" for p in players]])
+        table = tabulate(
+            rows,
+            headers=["reading", *players],
+            tablefmt="simple",
+            disable_numparse=True,
+            colalign=("left", *["right"] * len(players)),
+        )
+        out += ["  " + line for line in table.splitlines()]
+        out.append("")
+        for r in k.readings:
+            out.append(f"  {r.text}{' *' if r.own else ''} — {r.source}; in the header: {r.override}")
+            if r.refused:
+                first, more = r.refused[0], len(r.refused) - 1
+                rest = f" (and {more} more problem{'s' if more != 1 else ''})" if more else ""
+                out.append(f"    refused: {first.loc}: {first.message}{rest}")
+            elif not r.entries:
+                out.append("    (nothing is written)")
+            else:
+                out += [f"    {x.text}" for x in r.entries]
+            if r.moves:
+                moves = ", ".join(f"{p} {_signed(v)}" for p, v in r.moves.items())
+                out.append(f"    this deal moves the results: {moves}")
+        return out
