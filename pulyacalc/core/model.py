@@ -289,6 +289,9 @@ class Raspasy:
 
 Deal = Union[Play, Raspasy]
 
+#: the first word of a correction line, folded to lower case
+CORRECTION_WORDS = frozenset({"correction", "поправка", "исправление"})
+
 #: a correction's area as people write it, folded to lower case
 AREA_SPELLINGS: dict[str, Area] = {
     "pool": "pool",

@@ -13,7 +13,8 @@ amount is exact (``-4``, ``10``, ``1/2``, ``-3/2``, ``0.5``); the reason, in dou
 was made.  In YAML it is ``{correction: {player, area, on, amount, reason}}``.
 
 A correction line is not a deal, so it takes no deal number (``12. correction …`` is an
-error) and the line reader does not count it.  Both readers check the same parts with
+error) and the line reader does not count it (``lines.starts_correction`` tells it; this
+module is imported only when a log has a correction).  Both readers check the same parts with
 the same messages (:func:`_make`), and :func:`correction_line` / :func:`correction_yaml`
 write what they read.
 """
@@ -30,8 +31,6 @@ from pulyacalc.core.model import AREA_SPELLINGS, Correction
 from pulyacalc.logs.header import match_player
 from pulyacalc.yamlsource import Node
 
-#: the first word of a correction line
-CORRECTION_WORDS = frozenset({"correction", "поправка", "исправление"})
 #: the word before the player whists are written on
 ON_WORDS = frozenset({"on", "на"})
 YAML_KEYS = ("player", "area", "on", "amount", "reason")
@@ -41,19 +40,6 @@ _EXAMPLE = 'e.g. correction Anna mountain -4 "remise of deal 12 written twice"'
 
 #: a written part: its text, where it is, and how wide to underline it
 Part = tuple[str, Loc, int]
-
-
-def starts_correction(text: str, players: tuple[str, ...]) -> bool:
-    """Is the line a correction?  Its first word (after a deal number, which is then an
-    error) is a correction word that is not a player's name.  Cheap: one split."""
-    words = text.split(None, 2)
-    if not words:
-        return False
-    first = words[0]
-    if first[:1].isdigit() and len(words) > 1:
-        first = words[1]
-    low = first.casefold()
-    return low in CORRECTION_WORDS and all(p.casefold() != low for p in players)
 
 
 def parse_correction_line(

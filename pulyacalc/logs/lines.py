@@ -38,6 +38,7 @@ from pulyacalc.core.errors import Loc, Problem, Problems
 from pulyacalc.core.model import (
     CALL_SPELLINGS,
     CONTRACT_SPELLINGS,
+    CORRECTION_WORDS,
     MISERE_SPELLINGS,
     Call,
     Contract,
@@ -51,7 +52,6 @@ from pulyacalc.core.model import (
     Unreadable,
     contract_key,
 )
-from pulyacalc.logs.correction import parse_correction_line, starts_correction
 from pulyacalc.logs.header import HEADER_ALIASES, HeaderBuilder, match_player
 from pulyacalc.yamlsource import MAX_LINE_CHARS, Node
 
@@ -242,6 +242,8 @@ def _deals(
             if starts_correction(text, players):
                 # not a deal (RULES.md 2.9): it takes no number and no turn to deal; a bad
                 # one is skipped.  Checked here, off the cached path: never a cached text
+                from pulyacalc.logs.correction import parse_correction_line  # only when one is there
+
                 count -= 1
                 return parse_correction_line(line, Loc(file, lineno, 1), players, problems)
             read = _parse(text, Loc(file, lineno, 1), players, problems, line, count)
@@ -621,6 +623,17 @@ def _clauses(
         return None
     locs["tricks"] = WHOLE
     return DealText(None, None, calls, tricks, dealer, locs, body_at)
+
+
+def starts_correction(text: str, players: tuple[str, ...]) -> bool:
+    """Is the line a correction (RULES.md 2.9)?  Its first word (after a deal number, which
+    is then an error) is a correction word that is not a player's name."""
+    words = text.split(None, 2)
+    if not words:
+        return False
+    first = words[1] if words[0][:1].isdigit() and len(words) > 1 else words[0]
+    low = first.casefold()
+    return low in CORRECTION_WORDS and all(p.casefold() != low for p in players)
 
 
 def _names(word: str, players: tuple[str, ...]) -> bool:

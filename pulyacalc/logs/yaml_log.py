@@ -25,9 +25,8 @@ from pulyacalc.core.model import (
     Raspasy,
     Unreadable,
 )
-from pulyacalc.logs.correction import parse_correction_line, parse_correction_yaml, starts_correction
 from pulyacalc.logs.header import LOG_KEYS, HeaderBuilder, match_player, read_top
-from pulyacalc.logs.lines import parse_deal_line
+from pulyacalc.logs.lines import parse_deal_line, starts_correction
 from pulyacalc.yamlsource import MAX_YAML_BYTES, Node, as_int, as_str, parse_yaml
 
 DEAL_KEYS = ("declarer", "contract", "defenders", "tricks", "raspasy", "dealer", "note", "correction")
@@ -74,6 +73,8 @@ def _player(node: Node, header: Header, problems: Problems, what: str) -> str | 
 def parse_deal(node: Node, header: Header, problems: Problems) -> Deal | Correction | None:
     if node.kind == "scalar" and not node.null:
         if starts_correction(node.text, header.players):
+            from pulyacalc.logs.correction import parse_correction_line
+
             return parse_correction_line(node.text, node.loc, header.players, problems)
         return parse_deal_line(node.text, node.loc, header.players, problems)
     if node.kind != "map":
@@ -107,6 +108,8 @@ def parse_deal(node: Node, header: Header, problems: Problems) -> Deal | Correct
                 fields[extra[0]].loc, f"a correction has no {extra[0]!r}", "only a note may go with it"
             )
             return None
+        from pulyacalc.logs.correction import parse_correction_yaml  # only when one is there
+
         return parse_correction_yaml(fields["correction"], node.loc, header.players, problems, note)
     if "raspasy" in fields:
         extra = [k for k in ("declarer", "contract", "defenders", "tricks") if k in fields]
