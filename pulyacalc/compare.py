@@ -16,7 +16,7 @@ from decimal import Decimal
 
 from pulyacalc.core.errors import Problem, Problems, PulyaError
 from pulyacalc.core.kinds import Rounding
-from pulyacalc.core.model import Log
+from pulyacalc.core.model import Correction, Log
 from pulyacalc.evening import Evening, load_convention, play, score_log, settle_evening
 from pulyacalc.scoring.settlement import Settlement
 
@@ -116,7 +116,8 @@ def compare(
         every = Problems()
         every.extend(dict.fromkeys(p for x in excluded for p in x.problems))
         every.raise_if_any()
-    return Comparison(log.header.players, len(deals), columns, excluded)
+    count = sum(not isinstance(d, Correction) for d in deals)  # a correction is no deal (RULES.md 2.9)
+    return Comparison(log.header.players, count, columns, excluded)
 
 
 def _column(

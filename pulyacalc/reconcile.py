@@ -131,7 +131,8 @@ def reconcile(run: Run, paper: PaperSheet, sheet_name: str) -> Reconciliation:
                 f"{'+' if d.log > d.paper else ''}{num(d.log - d.paper)} on the paper would agree",
             )
         )
-    results = {r.number: r for r in run.results}
+    # a correction has the number of the deal before it (RULES.md 2.9): the deal is meant
+    results = {r.number: r for r in run.results if r.kind != "correction"}
     if parting is not None:
         r = results[parting]
         findings.append(

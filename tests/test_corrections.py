@@ -335,3 +335,9 @@ def test_stats_ignore_corrections(tmp_path: Path) -> None:
         return [(p["player"], p["deals"], p.get("raspasy")) for p in doc["players"]]
 
     assert counts(a) == counts(b)
+
+
+def test_compare_counts_deals_not_corrections(tmp_path: Path) -> None:
+    p = write(tmp_path, log(DEALS[0], FIX, *DEALS[1:]))
+    doc = json.loads(run("compare", str(p), "-f", "json").stdout)
+    assert doc["deals"] == 3
