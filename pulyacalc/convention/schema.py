@@ -54,6 +54,8 @@ RunEndsOn = Literal["any", "played", "whisted_made"]
 #: whom a player's mountain is divided among: every player at the table, himself included
 #: (K4.2.14), or only his opponents, n − 1 (RULES.md "settlement.mountain_divisor")
 MountainDivisor = Literal["players", "opponents"]
+#: who writes the talon premium (K3.4.11): the 4-player dealer, or (3 players) the two others
+PremiumBy = Literal["dealer", "opponents"]
 
 ROUNDINGS: tuple[str, ...] = get_args(Rounding)
 
@@ -77,6 +79,7 @@ class Convention:
     whist_per_trick: Mapping[int, Amount]
     remise_per_trick: Mapping[int, Amount]
     consolation_per_trick: Mapping[int, Amount]
+    concede_three: bool
     # misère
     misere_price: Amount
     misere_remise_per_trick: Amount
@@ -90,6 +93,8 @@ class Convention:
     lone_whister_made: LoneWhisterMade
     consolation_by_passer: bool
     consolation_by_dealer: bool
+    whist_stalingrad: bool
+    whist_ten_checked: bool
     # raspasy
     raspasy_scoring: RaspasyScoring
     raspasy_trick_value: Amount
@@ -104,6 +109,9 @@ class Convention:
     # settlement
     rounding: Rounding
     mountain_divisor: MountainDivisor
+    # the talon premium (K3.4.11)
+    premium_enabled: bool
+    premium_by: PremiumBy
 
     def progression(self, run: int) -> int:
         """Multiplier of the ``run``-th raspasy in a row (1-based); the last one repeats."""
@@ -523,6 +531,15 @@ _ROWS = (
         "K3.8.1.2, K note 54",
     ),
     Key(
+        "contracts.concede_three",
+        "concede_three",
+        Flag(),
+        "the declarer may leave «без трёх» after the talon, without play: he writes the remise "
+        "for three undertricks, nobody writes anything else (K note 40; K3.5.4 rejects it)",
+        "без трёх без вистов (уйти без трёх)",
+        "K3.5.4, K note 40; true: a house agreement",
+    ),
+    Key(
         "misere.price",
         "misere_price",
         Number(),
@@ -656,6 +673,24 @@ _ROWS = (
         ),
     ),
     Key(
+        "whist.stalingrad",
+        "whist_stalingrad",
+        Flag(),
+        "6♠ must be whisted by both defenders; a log where one passes or goes half-whist is "
+        "refused (K3.8.9 and K note 61 reject the rule)",
+        "сталинград (6♠ вистуется обязательно)",
+        "K3.8.9, K note 61; true: a house agreement",
+    ),
+    Key(
+        "whist.ten_checked",
+        "whist_ten_checked",
+        Flag(),
+        "the ten is only «checked»: whists are written as usual, but the defence has no "
+        "obligation on 10, so no whister is ever short on it (K3.5.3 rejects it)",
+        "десятерная проверяется",
+        "K3.5.3, K note 39; true: a house agreement",
+    ),
+    Key(
         "raspasy.scoring",
         "raspasy_scoring",
         Choice(RaspasyScoring),
@@ -787,6 +822,24 @@ _ROWS = (
         "K4.2.14) or 'opponents' (n − 1; departs from the Code)",
         "делитель горы: на всех игроков / на противников",
         "K4.2.14; opponents: an app's reading, not the Code (RULES.md §3.10)",
+    ),
+    Key(
+        "premium.enabled",
+        "premium_enabled",
+        Flag(),
+        "the talon premium: for tricks the talon gave the declarer (its cards as the log gives "
+        "them) consolation is written on him, as for undertricks of his contract (K3.4.11)",
+        "консоляция за прикуп (за туза в прикупе)",
+        "K3.4.11, K note 36; true: a house agreement",
+    ),
+    Key(
+        "premium.by",
+        "premium_by",
+        Choice(PremiumBy),
+        "who writes the talon premium: 'dealer' (4 players: the dealer, who sits out) or "
+        "'opponents' (3 players: the two others, half each); another table size is refused",
+        "кто пишет консоляцию за прикуп",
+        "K3.4.11, K note 36 (the dealer); opponents: a house agreement for 3 players",
     ),
 )
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Literal
 
 #: what a deal was, once resolved (RULES.md §2)
-DealKind = Literal["unplayed", "half", "played", "misere", "raspasy"]
+DealKind = Literal["unplayed", "half", "played", "misere", "raspasy", "conceded"]
 
 #: what the scorer's result is about: a deal's kind, or a correction written by hand
 ResultKind = Literal[DealKind, "correction"]
@@ -38,6 +38,8 @@ RuleId = Literal[
     "help",
     "help-whists",
     "written-off",
+    "premium",
+    "concede",
     "correction",
 ]
 

@@ -7,7 +7,8 @@ These types say what was declared and taken at the table; whether it is allowed 
 it is worth is decided by :mod:`pulyacalc.scoring`.
 
 Spellings are data: ``SUIT_SPELLINGS``, ``MISERE_SPELLINGS`` and ``CALL_SPELLINGS``, and
-``CONTRACT_SPELLINGS`` made from the first two.  A new spelling is a row there.
+``CONTRACT_SPELLINGS`` made from the first two; ``RANK_SPELLINGS`` for the talon's cards
+(``Card``), ``CONCEDE_SPELLINGS`` for «без трёх».  A new spelling is a row there.
 ``Contract.parse`` is the one contract parser of every log format (the line reader looks
 the written word up in ``CONTRACT_SPELLINGS`` first, and calls it only when that fails).
 """
@@ -250,6 +251,97 @@ CALL_SPELLINGS: dict[str, Call] = {
 }
 
 
+# -- the talon's cards (K3.4.11) -------------------------------------------------------
+
+
+class Rank(enum.Enum):
+    """A card's rank in the 32-card pack, low to high."""
+
+    SEVEN = "7"
+    EIGHT = "8"
+    NINE = "9"
+    TEN = "10"
+    JACK = "J"
+    QUEEN = "Q"
+    KING = "K"
+    ACE = "A"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+#: every spelling of a rank, folded to lower case (the Russian letters: Т туз, К король,
+#: Д дама, В валет).  A card is a rank and a suit of ``SUIT_SPELLINGS`` (no-trump aside),
+#: written together (``A♠``, ``Ts``, ``Дч``) or as two words (``туз пик``, ``queen hearts``).
+RANK_SPELLINGS: dict[str, Rank] = {
+    "a": Rank.ACE,
+    "ace": Rank.ACE,
+    "т": Rank.ACE,
+    "туз": Rank.ACE,
+    "k": Rank.KING,
+    "king": Rank.KING,
+    "к": Rank.KING,
+    "король": Rank.KING,
+    "q": Rank.QUEEN,
+    "queen": Rank.QUEEN,
+    "д": Rank.QUEEN,
+    "дама": Rank.QUEEN,
+    "j": Rank.JACK,
+    "jack": Rank.JACK,
+    "в": Rank.JACK,
+    "валет": Rank.JACK,
+    "10": Rank.TEN,
+    "t": Rank.TEN,
+    "ten": Rank.TEN,
+    "десятка": Rank.TEN,
+    "9": Rank.NINE,
+    "nine": Rank.NINE,
+    "девятка": Rank.NINE,
+    "8": Rank.EIGHT,
+    "eight": Rank.EIGHT,
+    "восьмёрка": Rank.EIGHT,
+    "восьмерка": Rank.EIGHT,
+    "7": Rank.SEVEN,
+    "seven": Rank.SEVEN,
+    "семёрка": Rank.SEVEN,
+    "семерка": Rank.SEVEN,
+}
+
+#: how the messages list the cards
+CARDS_HINT = "a card is a rank and a suit: A♠ K♥ Q♦ J♣ 10♠ … 7♥, As Kh, туз пик, Тп Кч"
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A card of the 32-card pack: the talon's, which a log may give (K3.4.11)."""
+
+    rank: Rank
+    suit: Suit
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Parse ``A♠``, ``10♥``, ``Ks``, ``Тп``, ``туз пик``, ``queen hearts``…; raises
+        ``ValueError`` with a message a person can act on (the hint is ``CARDS_HINT``).
+
+        The written word (spaces dropped, as ``contract_key`` does) is cut in two, a rank
+        spelling and a suit spelling; only the error path and talon clauses come here."""
+        key = contract_key(text)
+        for i in range(1, len(key)):
+            rank = RANK_SPELLINGS.get(key[:i])
+            suit = SUIT_SPELLINGS.get(key[i:]) if rank is not None else None
+            if rank is not None and suit is not None and suit is not Suit.NO_TRUMP:
+                return cls(rank, suit)
+        raise ValueError(f"unknown card {text.strip()!r}")
+
+    def __str__(self) -> str:
+        return f"{self.rank.value}{self.suit.value}"
+
+
+#: the declarer leaves «без трёх» after the talon, without play (K note 40), as written
+#: after the contract (lower case, without spaces: ``без трёх`` is ``безтрёх``)
+CONCEDE_SPELLINGS = frozenset({"concede", "concedes", "conceded", "безтрёх", "безтрех", "без3"})
+
+
 @dataclass(frozen=True, slots=True)
 class Play:
     """A deal with a contract (played, unplayed, half-whisted, or a misère)."""
@@ -270,6 +362,10 @@ class Play:
     #: shared by the deals read from the same text (compared by identity; see
     #: ``log_lines.DealText``): what such deals write is worked out once (``scoring``)
     template: Hashable | None = field(default=None, compare=False, repr=False)
+    #: the talon's cards, when the log gives them (the talon premium, K3.4.11)
+    talon: tuple[Card, ...] = ()
+    #: the declarer left «без трёх» after the talon, without play (``contracts.concede_three``)
+    concede: bool = False
 
 
 @dataclass(frozen=True, slots=True)

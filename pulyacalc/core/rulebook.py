@@ -51,6 +51,13 @@ RULEBOOK: dict[RuleId, Rule] = {
         Rule("help", "2.8", "a closed pool helps an opponent: points into his pool", "K4.2.3"),
         Rule("help-whists", "2.8", "the helper writes whists on the one he helped", "K4.2.3"),
         Rule("written-off", "2.8", "points nobody can take are written off one's own mountain", "K4.1.1"),
+        Rule(
+            "premium",
+            "2.3",
+            "the talon premium: consolation for the tricks the talon gave",
+            "K3.4.11, K note 36",
+        ),
+        Rule("concede", "2.3", "«без трёх»: the declarer left without play, three undertricks", "K note 40"),
         Rule("correction", "2.9", "a correction the table wrote by hand, as written", ""),
     )
 }

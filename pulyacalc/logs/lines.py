@@ -12,6 +12,8 @@ A deal line, in full::
   tricks on raspasy); ``NAME TRICKS`` gives tricks without a call (in a line with a contract,
   or after a leading ``raspasy``);
 * ``dealer NAME`` — this deal's dealer, overriding the rotation;
+* ``talon cards A♠ K♠`` (``прикуп туз пик король пик``) — the talon's cards, for the talon
+  premium (K3.4.11); ``Anna 7♠ concede`` (``без трёх``) — «без трёх» without play (K note 40);
 * ``# text`` after a deal — the deal's note.
 
 A line ``correction PLAYER AREA [on PLAYER] AMOUNT "REASON"`` between deals is a correction
@@ -37,10 +39,13 @@ from dataclasses import dataclass
 from pulyacalc.core.errors import Loc, Problem, Problems
 from pulyacalc.core.model import (
     CALL_SPELLINGS,
+    CARDS_HINT,
+    CONCEDE_SPELLINGS,
     CONTRACT_SPELLINGS,
     CORRECTION_WORDS,
     MISERE_SPELLINGS,
     Call,
+    Card,
     Contract,
     ContractError,
     Correction,
@@ -310,6 +315,9 @@ class DealText:
     parts: dict[str, int]
     #: offset of the first clause: where the deal as a whole starts
     body_at: int
+    #: the talon's cards (``talon cards A♠ K♠``) and «без трёх» (``Anna 7♠ concede``)
+    talon: tuple[Card, ...] = ()
+    concede: bool = False
 
     def deal(
         self, note: str | None, loc: Loc, locs: Mapping[str, Loc], source: str, shared: bool = True
@@ -323,7 +331,18 @@ class DealText:
             return Raspasy(self.tricks, self.dealer, note, loc, locs, source, template)
         assert declarer is not None
         return Play(
-            declarer, contract, self.calls, self.tricks, self.dealer, note, loc, locs, source, template
+            declarer,
+            contract,
+            self.calls,
+            self.tricks,
+            self.dealer,
+            note,
+            loc,
+            locs,
+            source,
+            template,
+            talon=self.talon,
+            concede=self.concede,
         )
 
 
@@ -474,6 +493,9 @@ def _clauses(
     passes_without_tricks: list[tuple[str, int]] = []
     whist_at: list[tuple[str, int]] = []
     talon_at: list[int] = []
+    #: the talon's cards (``talon cards A♠ K♠``); who conceded «без трёх», and where
+    cards: tuple[Card, ...] | None = None
+    concede: tuple[str, int] | None = None
     for toks, start in zip(clauses, starts, strict=True):
         if not toks:
             err(start, "an empty clause between commas", "remove the extra comma")
@@ -494,6 +516,10 @@ def _clauses(
                 continue
             dealer = d
             locs["dealer"] = toks[1][1]
+            continue
+        if low_name in TALON_WORDS and not _names(name, players):
+            cards = _talon_cards(toks, cards is not None, err)
+            locs["talon"] = name_at
             continue
         who, hint = match_player(name, players)
         if who is None:
@@ -520,6 +546,10 @@ def _clauses(
                     width=len(count_tok),
                 )
                 continue
+        if len(rest) > 1:  # 'Anna 7♠ concede', 'Anna 7♠ без трёх'
+            n = _conceded(rest)
+            if n:
+                concede, rest = (who, rest[-n][1]), rest[:-n]
         if not rest:
             if count is None:
                 err(
@@ -592,12 +622,40 @@ def _clauses(
                 width=5,
             )
             return None
+        if concede is not None:
+            if concede[0] != declarer:
+                err(concede[1], f"only the declarer concedes «без трёх»: {declarer}, who declared {contract}")
+                return None
+            locs["concede"] = concede[1]
         # the deal as a whole (WHOLE: the deal's own Loc object, so that rule errors
         # underline the whole deal)
         locs["calls"] = WHOLE
         locs["tricks"] = WHOLE if tricks else contract_end
-        return DealText(declarer, contract, calls, tricks, dealer, locs, body_at)
+        return DealText(declarer, contract, calls, tricks, dealer, locs, body_at, cards or (), bool(concede))
 
+    if cards is not None:
+        err(locs["talon"], "the talon's cards are given for a contract, and this deal has none", "K3.4.11")
+        return None
+    if concede is not None:
+        err(concede[1], "«без трёх» is said after a contract", "like 'Anna 7♠ concede' (K note 40)")
+        return None
+    if _not_raspasy(text, calls, tricks, whist_at, bare, raspasy_at, passes_without_tricks, err):
+        return None
+    locs["tricks"] = WHOLE
+    return DealText(None, None, calls, tricks, dealer, locs, body_at)
+
+
+def _not_raspasy(
+    text: str,
+    calls: dict[str, Call],
+    tricks: dict[str, int],
+    whist_at: list[tuple[str, int]],
+    bare: list[tuple[str, int]],
+    raspasy_at: int,
+    passes_without_tricks: list[tuple[str, int]],
+    err: Callable[..., None],
+) -> bool:
+    """A deal without a contract that is not raspasy either: report why (True), or False."""
     if whist_at:
         who, w_at = whist_at[0]
         err(
@@ -606,7 +664,7 @@ def _clauses(
             "the declarer's clause is like 'Anna 6♠ 7'",
             width=token_width(text, w_at + 1),
         )
-        return None
+        return True
     if bare and raspasy_at < 0:
         who, b_at = bare[0]
         err(
@@ -616,13 +674,70 @@ def _clauses(
             "or start the line with 'raspasy'",
             width=token_width(text, b_at + 1),
         )
-        return None
+        return True
     if passes_without_tricks:
         who, end = passes_without_tricks[0]
         err(end, f"everyone passed, so this is raspasy: give {who}'s tricks", f"e.g. '{who} pass 3'")
+        return True
+    return False
+
+
+def _conceded(rest: list[tuple[str, int]]) -> int:
+    """How many of a clause's last words say «без трёх» (``CONCEDE_SPELLINGS``): 0, 1 or 2."""
+    tail = rest[-1][0].lower()
+    if tail in CONCEDE_SPELLINGS:
+        return 1
+    return 2 if len(rest) > 2 and rest[-2][0].lower() + tail in CONCEDE_SPELLINGS else 0
+
+
+def _talon_cards(
+    toks: list[tuple[str, int]], again: bool, err: Callable[..., None]
+) -> tuple[Card, ...] | None:
+    """``talon cards A♠ K♠`` / ``прикуп туз пик король пик``: the cards, each one word or a
+    rank and a suit; at most two, none twice (the talon holds two cards).  None when a
+    problem was reported."""
+    word, at = toks[0]
+    if again:
+        err(at, "the talon's cards are given twice", "one talon clause per deal", width=len(word))
         return None
-    locs["tricks"] = WHOLE
-    return DealText(None, None, calls, tricks, dealer, locs, body_at)
+    words = toks[1:]
+    if words and words[0][0].casefold() in ("cards", "карты"):
+        words = words[1:]
+    if not words:
+        err(
+            toks[-1][1] + len(toks[-1][0]),
+            "which cards were in the talon?",
+            "e.g. 'talon cards A♠ K♠' or 'прикуп туз пик'",
+        )
+        return None
+    out: list[Card] = []
+    i = 0
+    while i < len(words):
+        tok, tok_at = words[i]
+        width = len(tok)
+        try:
+            card = Card.parse(tok)
+        except ValueError:
+            card = None
+        if card is None and i + 1 < len(words):  # a rank and a suit: 'туз пик'
+            try:
+                card = Card.parse(tok + words[i + 1][0])
+                width = words[i + 1][1] + len(words[i + 1][0]) - tok_at
+                i += 1
+            except ValueError:
+                card = None
+        i += 1
+        if card is None:
+            err(tok_at, f"unknown card {tok!r}", CARDS_HINT, width=width)
+            return None
+        if card in out:
+            err(tok_at, f"{card} is given twice: the pack has one of each card", width=width)
+            return None
+        if len(out) == 2:
+            err(tok_at, f"a third card {card}: the talon holds two cards", "give at most two", width=width)
+            return None
+        out.append(card)
+    return tuple(out)
 
 
 def starts_correction(text: str, players: tuple[str, ...]) -> bool:

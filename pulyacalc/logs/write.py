@@ -11,9 +11,10 @@ iterator and yield the text line by line.  The canonical form (docs/format.md,
 * a correction as ``correction PLAYER AREA [on PLAYER] AMOUNT "REASON"`` / ``- correction: {…}``.
 
 "The same deals" after a round trip is :func:`deal_key`: the kind, declarer, contract,
-each player's call and tricks (as mappings, order aside), the dealer override, and the
-note with its white space collapsed (a line holds one line of text).  Where a deal was
-written, comments on their own lines, and spellings are not kept.
+each player's call and tricks (as mappings, order aside), the dealer override, the
+talon's cards (``talon cards A♠ K♠``) and «без трёх» (``Anna 7♠ concede``), and the note
+with its white space collapsed (a line holds one line of text).  Where a deal was written,
+comments on their own lines, and spellings are not kept.
 """
 
 from __future__ import annotations
@@ -60,6 +61,8 @@ def deal_key(deal: Deal | Correction) -> tuple[Any, ...]:
         tuple(sorted(deal.tricks.items())),
         deal.dealer,
         note or None,
+        tuple(sorted(str(c) for c in deal.talon)),
+        deal.concede,
     )
 
 
@@ -137,7 +140,8 @@ def deal_line(deal: Deal | Correction, players: tuple[str, ...], dealer: str) ->
                 clauses.append(f"{p} pass {n}")
     else:
         own = deal.tricks.get(deal.declarer)
-        clauses.append(f"{deal.declarer} {deal.contract}" + (f" {own}" if own is not None else ""))
+        conceded = " concede" if deal.concede else ""
+        clauses.append(f"{deal.declarer} {deal.contract}{conceded}" + (f" {own}" if own is not None else ""))
         order = _clockwise(players, deal.declarer)[1:] if deal.declarer in players else list(players)
         for p in order:
             call = deal.calls.get(p)
@@ -146,6 +150,8 @@ def deal_line(deal: Deal | Correction, players: tuple[str, ...], dealer: str) ->
                 clauses.append(f"{p} {call}" + (f" {got}" if got is not None else ""))
             elif got is not None:
                 clauses.append(f"{p} {got}")
+        if deal.talon:
+            clauses.append("talon cards " + " ".join(str(c) for c in deal.talon))
     if deal.dealer is not None:
         clauses.append(f"dealer {deal.dealer}")
     text = ", ".join(clauses)
@@ -250,6 +256,10 @@ def yaml_deal(deal: Deal | Correction, players: tuple[str, ...]) -> Iterator[str
         if deal.tricks:
             start = deal.declarer if deal.declarer in players else players[0]
             yield f"    tricks: {_flow(_ordered(deal.tricks, players, start))}\n"
+        if deal.talon:
+            yield f"    talon: [{', '.join(str(c) for c in deal.talon)}]\n"
+        if deal.concede:
+            yield "    concede: true\n"
     if deal.dealer is not None:
         yield f"    dealer: {yaml_scalar(deal.dealer)}\n"
     if deal.note is not None and deal.note.strip():

@@ -3,7 +3,9 @@ mapping (``declarer/contract/defenders/tricks`` or ``raspasy``) or one line of t
 format.  Every value is type-checked from the text that was written.
 
 The header (the top-level keys but ``deals:``) is read by :func:`pulyacalc.logs.header.read_top`,
-like a paper sheet's; a ``contract:`` by ``Contract.parse``, like a deal line's.
+like a paper sheet's; a ``contract:`` by ``Contract.parse``, like a deal line's.  A deal
+may give the talon's cards (``talon: [A♠, K♠]``, each read by ``Card.parse``) and
+«без трёх» (``concede: true``).
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ from typing import Any
 from pulyacalc.core.errors import Loc, Problems, ReadError
 from pulyacalc.core.model import (
     CALL_SPELLINGS,
+    CARDS_HINT,
     Call,
+    Card,
     Contract,
     ContractError,
     Correction,
@@ -27,9 +31,20 @@ from pulyacalc.core.model import (
 )
 from pulyacalc.logs.header import LOG_KEYS, HeaderBuilder, match_player, read_top
 from pulyacalc.logs.lines import parse_deal_line, starts_correction
-from pulyacalc.yamlsource import MAX_YAML_BYTES, Node, as_int, as_str, parse_yaml
+from pulyacalc.yamlsource import MAX_YAML_BYTES, Node, as_bool, as_int, as_str, parse_yaml
 
-DEAL_KEYS = ("declarer", "contract", "defenders", "tricks", "raspasy", "dealer", "note", "correction")
+DEAL_KEYS = (
+    "declarer",
+    "contract",
+    "defenders",
+    "tricks",
+    "raspasy",
+    "dealer",
+    "note",
+    "correction",
+    "talon",
+    "concede",
+)
 
 
 def parse(text: str, file: str, problems: Problems, *, max_bytes: int | None = None) -> Log:
@@ -112,7 +127,9 @@ def parse_deal(node: Node, header: Header, problems: Problems) -> Deal | Correct
 
         return parse_correction_yaml(fields["correction"], node.loc, header.players, problems, note)
     if "raspasy" in fields:
-        extra = [k for k in ("declarer", "contract", "defenders", "tricks") if k in fields]
+        extra = [
+            k for k in ("declarer", "contract", "defenders", "tricks", "talon", "concede") if k in fields
+        ]
         if extra:
             problems.add(
                 fields[extra[0]].loc,
@@ -166,9 +183,42 @@ def parse_deal(node: Node, header: Header, problems: Problems) -> Deal | Correct
     if "tricks" in fields:
         locs["tricks"] = fields["tricks"].loc
         counts = _tricks(fields["tricks"], header, problems, locs) or {}
-    if len(problems) != before or declarer is None or contract is None:
+    talon = _talon(fields["talon"], problems, locs) if "talon" in fields else ()
+    concede = as_bool(fields["concede"], problems, "concede") if "concede" in fields else False
+    if "concede" in fields:
+        locs["concede"] = fields["concede"].loc
+    if len(problems) != before or declarer is None or contract is None or talon is None:
         return None
-    return Play(declarer, contract, calls, counts, dealer, note, node.loc, locs)
+    return Play(
+        declarer, contract, calls, counts, dealer, note, node.loc, locs, talon=talon, concede=bool(concede)
+    )
+
+
+def _talon(node: Node, problems: Problems, locs: dict[str, Loc]) -> tuple[Card, ...] | None:
+    """``talon: [A♠, K♠]``: the talon's cards (K3.4.11), at most two, none twice."""
+    locs["talon"] = node.loc
+    if node.kind != "seq" or not node.items:
+        problems.add(
+            node.loc, f"talon: expected a list of one or two cards like [A♠, K♠], got {node.describe()}"
+        )
+        return None
+    cards: list[Card] = []
+    for item in node.items:
+        try:
+            card = Card.parse(item.text if item.kind == "scalar" else "")
+        except ValueError:
+            problems.add(item.loc, f"talon: unknown card {item.describe()}", CARDS_HINT)
+            return None
+        if card in cards:
+            problems.add(item.loc, f"talon: {card} is given twice: the pack has one of each card")
+            return None
+        if len(cards) == 2:
+            problems.add(
+                item.loc, f"talon: a third card {card}: the talon holds two cards", "give at most two"
+            )
+            return None
+        cards.append(card)
+    return tuple(cards)
 
 
 def _tricks(node: Node, header: Header, problems: Problems, locs: dict[str, Loc]) -> dict[str, int] | None:

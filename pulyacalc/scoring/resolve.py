@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.errors import Loc, Problems
 from pulyacalc.core.kinds import DealKind, FindingCode
-from pulyacalc.core.model import Call, Deal, Play, Raspasy
+from pulyacalc.core.model import Call, Contract, Deal, Play, Raspasy, Suit
 from pulyacalc.core.seating import Seats
 
 
@@ -207,6 +207,10 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
             f"{seats.sits_out} deals and sits out: he takes no tricks",
         )
         return None
+    if deal.concede:
+        return _resolve_concede(deal, seats, conv, problems, defenders)
+    if deal.talon and conv.premium_enabled and not _premium_fits(deal, seats, conv, problems):
+        return None
 
     if deal.contract.is_misere:
         if deal.calls:
@@ -242,6 +246,8 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
         )
         return None
     calls = tuple(deal.calls[d] for d in defenders)
+    if conv.whist_stalingrad and _stalingrad_broken(deal, defenders, calls, problems):
+        return None
     whisters = tuple(d for d, c in zip(defenders, calls, strict=True) if c is Call.WHIST)
 
     if Call.HALF in calls:
@@ -361,3 +367,77 @@ def _no_own_count(
         "give his tricks or the passer's",
         f"the side took {10 - taken}: write '{whister} whist N' or '{passer} pass N'",
     )
+
+
+# -- named agreements from the Code's notes (RULES.md 2.3) ---------------------------------
+
+#: the contract that must be whisted by both under ``whist.stalingrad`` (K note 61)
+_STALINGRAD = Contract(6, Suit.SPADES)
+
+
+def _stalingrad_broken(
+    deal: Play, defenders: tuple[str, ...], calls: tuple[Call, ...], problems: Problems
+) -> bool:
+    """``whist.stalingrad``: a 6♠ both defenders did not whist is refused (True)."""
+    if deal.contract != _STALINGRAD:
+        return False
+    for who, call in zip(defenders, calls, strict=True):
+        if call is not Call.WHIST:
+            _rule(
+                problems,
+                _where(deal, f"call:{who}"),
+                f"{who} says {call} on 6♠, which both defenders must whist (whist.stalingrad: true)",
+                "under Stalingrad a 6♠ is whisted by both; the Code knows no obligatory whist "
+                "(K3.8.9, K note 61)",
+            )
+            return True
+    return False
+
+
+def _resolve_concede(
+    deal: Play, seats: Seats, conv: Convention, problems: Problems, defenders: tuple[str, ...]
+) -> Resolved | None:
+    """«без трёх» (``contracts.concede_three``, K note 40): the declarer leaves after the
+    talon, without play; nobody whists and nobody takes a trick."""
+    at = _where(deal, "concede")
+    if not conv.concede_three:
+        _rule(
+            problems,
+            at,
+            f"{deal.declarer} cannot leave «без трёх» on {deal.contract}: the declarer who took the "
+            "talon plays to the end (K3.5.4), since leaving без трёх can cost less than playing and "
+            "the penalty would favour the offender (K note 40)",
+            "contracts.concede_three is false in this convention; a table that agrees to the rule "
+            "sets it true",
+        )
+        return None
+    if deal.contract.is_misere:
+        _rule(problems, at, "a misère is not conceded «без трёх»: only a game of tricks is (K note 40)")
+        return None
+    if deal.calls or deal.tricks:
+        part = f"call:{next(iter(deal.calls))}" if deal.calls else f"tricks:{next(iter(deal.tricks))}"
+        _rule(
+            problems,
+            _where(deal, part),
+            f"{deal.declarer} left «без трёх» without play: nobody whists or takes a trick",
+            f"write only '{deal.declarer} {deal.contract} concede'",
+        )
+        return None
+    level = deal.contract.level
+    return Resolved(deal, seats, "conceded", declarer=deal.declarer, level=level, defenders=defenders)
+
+
+def _premium_fits(deal: Play, seats: Seats, conv: Convention, problems: Problems) -> bool:
+    """``premium.by`` names writers a table of this size has (False: refused, at the talon):
+    the 4-player dealer, who sits out; or the two others of 3 players."""
+    n, need = len(seats.players), 4 if conv.premium_by == "dealer" else 3
+    if n == need:
+        return True
+    _rule(
+        problems,
+        _where(deal, "talon"),
+        f"premium.by: {conv.premium_by} is for a table of {need}, and {n} play here",
+        "with 4 players the dealer, who sits out, writes the talon premium (premium.by: dealer, "
+        "K3.4.11); with 3 the two others write half each (premium.by: opponents)",
+    )
+    return False

@@ -22,7 +22,7 @@ from typing import NamedTuple
 from pulyacalc.convention.schema import Convention, LoneWhisterMade, TwoWhistersShortfall
 from pulyacalc.core.amounts import Amount, exact, half, num, tricks, undertricks
 from pulyacalc.core.kinds import Area, DealKind
-from pulyacalc.core.model import Play
+from pulyacalc.core.model import Card, Play, Rank
 from pulyacalc.core.sheet import MOUNTAIN, POOL, WHISTS, Write
 from pulyacalc.scoring.resolve import Resolved
 
@@ -52,6 +52,7 @@ def written(resolved: Resolved, conv: Convention, run: int) -> Written:
     pool: list[Write] = []
     for w in _BY_KIND[resolved.kind](resolved, conv, run):
         (pool if w.area == POOL else others).append(w)
+    others.extend(_premium(resolved, conv))
     return Written(resolved.kind, tuple(others), tuple(pool), _ends_run(resolved, conv))
 
 
@@ -117,7 +118,7 @@ def _played(r: Resolved, c: Convention, run: int) -> Iterator[Write]:
     else:
         yield from _one_whister(r, c, k)
     yield from _dealer_consolation(r, c, k)
-    if k == 0:
+    if k == 0 and not (L == 10 and c.whist_ten_checked):  # a checked ten has no obligation
         yield from _shortfall(r, c, 10 - t, own)
 
 
@@ -407,6 +408,60 @@ def _ends_run(r: Resolved, c: Convention) -> bool:
     return False  # passed out or half-whisted: not played
 
 
+# -- named agreements: «без трёх» (K note 40) and the talon premium (K3.4.11) ----------------
+
+
+def _conceded(r: Resolved, c: Convention, run: int) -> Iterator[Write]:
+    """«без трёх» (``contracts.concede_three``): the remise for three undertricks at the
+    level bid to, and nothing else (K note 40: «вистующие не пишут ничего»)."""
+    per = c.remise_per_trick[r.level]
+    why = f"{_play(r).contract} conceded «без трёх» without play: 3 × {num(per)}"
+    yield Write("concede", r.declarer, MOUNTAIN, exact(per * 3), why=why)
+
+
+def talon_tricks(cards: tuple[Card, ...]) -> tuple[int, str]:
+    """The tricks the talon gave the declarer, as K3.4.11 counts them, and what they were:
+    an ace 1, an ace and the king of its suit 2, two aces 3, a marriage (king and queen of
+    one suit) 1; nothing else counts."""
+    ranks = [c.rank for c in cards]
+    one_suit = len(cards) == 2 and cards[0].suit is cards[1].suit
+    aces = ranks.count(Rank.ACE)
+    if aces == 2:
+        return 3, "two aces"
+    if aces and one_suit and Rank.KING in ranks:
+        return 2, "an ace and the king of its suit"
+    if aces:
+        return 1, "an ace"
+    if one_suit and set(ranks) == {Rank.KING, Rank.QUEEN}:
+        return 1, "a marriage"
+    return 0, ""
+
+
+#: the deals whose declarer took the talon and declared a game of tricks
+_PREMIUM_KINDS: frozenset[DealKind] = frozenset({"unplayed", "half", "played"})
+
+
+def _premium(r: Resolved, c: Convention) -> Iterator[Write]:
+    """The talon premium (``premium.enabled``, K3.4.11): consolation of the contract's level
+    per trick the talon gave, written on the declarer by the 4-player dealer, or by the two
+    others of 3 players half each (``premium.by``; resolve refuses a table it does not fit)."""
+    if not c.premium_enabled or r.kind not in _PREMIUM_KINDS or not _play(r).talon:
+        return
+    n, what = talon_tricks(_play(r).talon)
+    if not n:
+        return
+    cons = c.consolation_per_trick[r.level]
+    cards = " ".join(str(x) for x in _play(r).talon)
+    why = f"talon {cards}: {what}, {tricks(n)} × {num(cons)}"
+    if c.premium_by == "dealer":
+        assert r.seats.sits_out is not None
+        yield Write("premium", r.seats.sits_out, WHISTS, exact(cons * n), r.declarer, why=why)
+    else:
+        share = half(exact(cons * n))
+        for p in r.defenders:
+            yield Write("premium", p, WHISTS, share, r.declarer, why=f"{why}, half each")
+
+
 #: the rule for each kind of deal
 _BY_KIND: dict[DealKind, Rule] = {
     "unplayed": _unplayed,
@@ -414,4 +469,5 @@ _BY_KIND: dict[DealKind, Rule] = {
     "played": _played,
     "misere": _misere,
     "raspasy": _raspasy,
+    "conceded": _conceded,
 }
