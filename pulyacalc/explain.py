@@ -62,7 +62,7 @@ def deal_text(deal: Deal | Correction, kind: str = "") -> str:
     if isinstance(deal, Raspasy):
         return ", ".join(f"{p} pass {t}" for p, t in deal.tricks.items()) + " (raspasy)"
     assert isinstance(deal, Play)
-    head = f"{deal.declarer} {deal.contract}"
+    head = f"{deal.declarer} {deal.contract}" + (" concede" if deal.concede else "")
     if deal.declarer in deal.tricks:
         head += f" {deal.tricks[deal.declarer]}"
     parts = [head]
@@ -74,6 +74,8 @@ def deal_text(deal: Deal | Correction, kind: str = "") -> str:
     for who, t in deal.tricks.items():
         if who != deal.declarer and who not in deal.calls:
             parts.append(f"{who} {t}")
+    if deal.talon:  # written as convert writes it (logs/write.deal_line)
+        parts.append("talon cards " + " ".join(str(c) for c in deal.talon))
     return ", ".join(parts)
 
 
