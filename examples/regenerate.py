@@ -1,7 +1,7 @@
 """Refresh examples/expected/*.json from the current program — deliberately, by hand.
 
-    /work/venv/bin/python examples/regenerate.py          # rewrite every expected file
-    /work/venv/bin/python examples/regenerate.py --check  # only report which would change
+    python examples/regenerate.py          # rewrite every expected file
+    python examples/regenerate.py --check  # only report which would change
 
 CI does not run this; tests/test_examples.py compares the program with these files.
 Before committing a refreshed file, re-check the changed numbers by hand against
