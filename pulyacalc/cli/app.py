@@ -107,5 +107,9 @@ def __getattr__(name: str) -> Any:
 
 
 def main() -> None:
+    # UTF-8 into files and pipes, degraded symbols on a console that lacks them (console.py)
+    from pulyacalc.cli.console import setup
+
+    setup()
     first = sys.argv[1] if len(sys.argv) > 1 else None
     build(first if first in COMMANDS or first in GROUPS else None)(prog_name="pulyacalc")

@@ -12,6 +12,8 @@ from typing import Any, TextIO, TypeVar
 
 import typer
 
+from pulyacalc.cli.console import degrade, fit
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -33,7 +35,8 @@ def reports_problems(func: F) -> F:
             return func(*args, **kwargs)
         except PulyaError as e:
             for problem in e.problems:
-                print(problem.format(), file=sys.stderr)
+                # one character for one, so the caret stays under the echoed column
+                print(fit(problem.format(), sys.stderr), file=sys.stderr)
             n = len(e.problems)
             if n > 1:
                 print(f"pulyacalc: {n} problems", file=sys.stderr)
@@ -61,7 +64,11 @@ def _quiet_broken_pipe() -> None:
 def emit(text: str) -> None:
     """Write to standard output, exiting quietly when the reader has gone."""
     try:
-        sys.stdout.write(text)
+        try:
+            sys.stdout.write(text)
+        except UnicodeEncodeError:
+            # a stream main() did not set up (an embedding program): degrade, never die
+            sys.stdout.write(degrade(text, sys.stdout.encoding or "ascii"))
         sys.stdout.flush()
     except BrokenPipeError:
         _quiet_broken_pipe()

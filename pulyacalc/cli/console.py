@@ -1,0 +1,157 @@
+"""Standard output and error on any terminal: UTF-8 into files and pipes, and on a console
+whose encoding lacks a character (cp866, cp1251, ASCII under ``LC_ALL=C``) a plain stand-in
+(× → x, ♠ → s, « → ") instead of a UnicodeEncodeError.
+
+Only :mod:`codecs` and :mod:`sys` are imported: this runs on every start.
+"""
+
+from __future__ import annotations
+
+import codecs
+import sys
+from typing import TextIO
+
+#: symbols pulyacalc prints and their stand-ins where the console cannot show them
+SYMBOLS = {
+    "×": "x",
+    "·": ".",
+    "−": "-",
+    "–": "-",
+    "—": "-",
+    "♠": "s",
+    "♣": "c",
+    "♦": "d",
+    "♥": "h",
+    "«": '"',
+    "»": '"',
+    "“": '"',
+    "”": '"',
+    "„": '"',
+    "‘": "'",
+    "’": "'",
+    "…": "...",
+    "→": ">",
+    "≥": ">",
+    "≤": "<",
+    "½": "/",
+    "\u00a0": " ",
+    "\u2009": " ",
+    "\u202f": " ",
+}
+
+#: Cyrillic letters in Latin (GOST-like, readable), for a console without Cyrillic at all
+CYRILLIC = dict(
+    zip(
+        "абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
+        [
+            "a",
+            "b",
+            "v",
+            "g",
+            "d",
+            "e",
+            "e",
+            "zh",
+            "z",
+            "i",
+            "y",
+            "k",
+            "l",
+            "m",
+            "n",
+            "o",
+            "p",
+            "r",
+            "s",
+            "t",
+            "u",
+            "f",
+            "kh",
+            "ts",
+            "ch",
+            "sh",
+            "shch",
+            "'",
+            "y",
+            "'",
+            "e",
+            "yu",
+            "ya",
+        ],
+        strict=True,
+    )
+)
+
+#: the name under which :func:`_degrade_error` is registered as a codec error handler
+ERRORS = "pulyacalc-degrade"
+
+
+def stand_in(char: str, one_for_one: bool = False) -> str:
+    """An ASCII stand-in for ``char``; with ``one_for_one`` exactly one character (so that an
+    echoed line keeps its caret's column), else the most readable one ('...' for '…')."""
+    text = SYMBOLS.get(char)
+    if text is None:
+        lower = char.lower()
+        latin = CYRILLIC.get(lower)
+        if latin is None:
+            return "?"
+        text = latin.capitalize() if lower != char else latin
+    return text[:1] if one_for_one else text
+
+
+def degrade(text: str, encoding: str, one_for_one: bool = False) -> str:
+    """``text`` with each character ``encoding`` cannot write replaced by its stand-in;
+    characters the encoding has (Cyrillic in cp866 and cp1251) are kept."""
+    try:
+        text.encode(encoding)
+        return text
+    except UnicodeEncodeError:
+        pass
+    except LookupError:
+        encoding = "ascii"
+    out = []
+    for c in text:
+        try:
+            c.encode(encoding)
+            out.append(c)
+        except UnicodeEncodeError:
+            out.append(stand_in(c, one_for_one))
+    return "".join(out)
+
+
+def fit(text: str, stream: TextIO) -> str:
+    """``text`` as ``stream`` can write it, one character for one: for an error's echoed line
+    and its caret (a stream set up by :func:`setup` would otherwise lengthen '…' to '...')."""
+    return degrade(text, getattr(stream, "encoding", None) or "utf-8", one_for_one=True)
+
+
+def _degrade_error(e: UnicodeError) -> tuple[str, int]:
+    if not isinstance(e, UnicodeEncodeError):
+        raise e
+    return "".join(stand_in(c) for c in e.object[e.start : e.end]), e.end
+
+
+def _is_console(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def setup() -> None:
+    """Make standard output and error safe to write anything to: a file or a pipe gets UTF-8
+    whatever the locale says (``> out.txt`` on a Russian Windows console would be cp1251 and
+    fail on '×'); a console keeps its encoding and degrades what it cannot show."""
+    codecs.register_error(ERRORS, _degrade_error)
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is None:  # replaced by an embedding program: leave it alone
+            continue
+        try:
+            if _is_console(stream):
+                reconfigure(errors=ERRORS)
+            elif codecs.lookup(stream.encoding).name != "utf-8":
+                # the stream's own errors: surrogateescape keeps undecodable file names
+                reconfigure(encoding="utf-8", errors=stream.errors)
+        except (OSError, ValueError, LookupError):
+            continue
