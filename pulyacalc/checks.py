@@ -79,7 +79,7 @@ class Run:
 def run_log(path: str, *, convention: str | None = None, input_format: str | None = None) -> Run:
     """Read and score a log; a header that cannot be read, or a convention that does not
     load, raises PulyaError.  Every other problem is in the run (a finding, not a stop)."""
-    from pulyacalc.evening import play
+    from pulyacalc.evening import play_one_cause
     from pulyacalc.logs.header import convention_for
     from pulyacalc.logs.read import read_log
 
@@ -88,7 +88,8 @@ def run_log(path: str, *, convention: str | None = None, input_format: str | Non
     # not evening.load_convention: a convention that does not load is reported alone, and
     # a header with problems is still played (they are findings like any other)
     conv = convention_for(log.header, convention)
-    ev = play(log, conv, problems, running=True)
+    # a wrong first dealer is one finding, not one per deal (evening.play_one_cause)
+    ev = play_one_cause(log, conv, problems, running=True)
     after = {r.number: paper for r, paper in zip(ev.results, ev.running, strict=True)}
     return Run(
         log.header,

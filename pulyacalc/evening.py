@@ -14,6 +14,7 @@ that a log already read (the Python API, ``compare``) is scored the same way.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import TYPE_CHECKING
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.errors import Loc, Problem, Problems, PulyaError, RuleError
 from pulyacalc.core.kinds import Rounding
-from pulyacalc.core.model import Header, Log
+from pulyacalc.core.model import Correction, Deal, Header, Log, Unreadable
 from pulyacalc.core.sheet import SheetView
 from pulyacalc.scoring.fold import DealResult, Scorer
 
@@ -114,9 +115,82 @@ def score_log(
             pass
         problems.raise_if_any()
     assert conv is not None
-    ev = play(log, conv, problems, keep=keep, running=running)
+    ev = play_one_cause(log, conv, problems, keep=keep, running=running)
     problems.raise_if_any()
     return ev
+
+
+#: deals kept aside so that a wrong ``dealer:`` can be found by playing them again; a log
+#: longer than this (never an evening, see checks.MAX_EVENING_DEALS) is not re-tried
+ONE_CAUSE_DEALS = 5_000
+#: how many deals with the dealer in play it takes to look for a wrong ``dealer:``
+ONE_CAUSE_MIN = 3
+
+
+def play_one_cause(
+    log: Log, conv: Convention, problems: Problems, *, keep: bool = False, running: bool = False
+) -> Evening:
+    """``play``, then, when deals were refused because the 4-player dealer takes part,
+    look for one cause: another first dealer under which every such deal fits.  Found,
+    the refused deals it explains become one problem at the ``dealer:`` line (or the
+    players: line); see docs/format.md.  The first deals are taken up front (no cost per
+    deal), and played again only when there is a dealer-in-play problem."""
+    from itertools import chain, islice
+
+    it = iter(log.deals)
+    first = list(islice(it, ONE_CAUSE_DEALS))
+    before = len(problems)
+    ev = play(replace(log, deals=chain(first, it)), conv, problems, keep=keep, running=running)
+    if len(first) < ONE_CAUSE_DEALS and ev.deals > 1:
+        _one_cause(log.header, first, conv, problems, before)
+    return ev
+
+
+def _one_cause(
+    header: Header,
+    deals: Iterable[Deal | Correction | Unreadable],
+    conv: Convention,
+    problems: Problems,
+    before: int,
+) -> None:
+    """Replace the problems a wrong first dealer explains by one (see ``play_one_cause``)."""
+    played = problems.items[before:]
+    in_play = {p.loc.line for p in played if p.code == "dealer-in-play"}
+    if len(in_play) < ONE_CAUSE_MIN:  # a few refused deals are no screenful: each says why
+        return
+    refused = {p.loc.line for p in played}
+    written = header.dealer if header.dealer is not None else header.players[-1]
+    fits: list[tuple[str, Problems]] = []
+    for other in header.players:
+        if other == written:
+            continue
+        again = Problems()
+        play(Log(replace(header, dealer=other), deals), conv, again)
+        # the dealer never takes part, and no deal is refused that was not refused already
+        if (
+            not any(p.code == "dealer-in-play" for p in again.items)
+            and {p.loc.line for p in again.items} <= refused
+        ):
+            fits.append((other, again))
+    if len(fits) != 1:  # none, or more than one dealer would do: no single cause to name
+        return
+    other, again = fits[0]
+    # the deals refused as written that the dealer accounts for: those that now fit, and
+    # those where the dealer took part (wrong for another reason too: reported again below)
+    explained = (refused - {p.loc.line for p in again.items}) | in_play
+    at = header.locs.get("dealer")
+    check = "check `dealer:`" if at is not None else f"add `dealer: {other}`"
+    lines = sorted(explained)
+    shown = ", ".join(str(n) for n in lines[:3]) + (", …" if len(lines) > 3 else "")
+    # the deals still refused are reported as they will be once the dealer is right
+    problems.items[before:] = again.items
+    problems.add(
+        at or header.locs.get("players") or Loc(header.source, 1),
+        f"every deal fits if the first dealer is {other}: {check}",
+        f"as written, {len(lines)} deals (lines {shown}) have the 4-player dealer, who sits out, take part",
+        kind="rule",
+        code="dealer-in-play",
+    )
 
 
 def score_file(

@@ -194,11 +194,14 @@ def _deals(
     file = header.source
     players = header.players
     count = 0
+    #: written deal number minus ``count`` since the last mismatch: one skipped or doubled
+    #: number is one problem, the lines after it are checked against the number written
+    shift = 0
     #: deal text (after its number and comment) → its successful parse; see PARSE_CACHE_SIZE
     cache: dict[str, DealText] = {}
 
     def one(lineno: int, raw: str) -> Deal | Correction | Unreadable | None:
-        nonlocal count
+        nonlocal count, shift
         line = raw.rstrip("\r\n")
         t = cache.get(line)
         if t is not None and ":" not in line:
@@ -238,11 +241,9 @@ def _deals(
         # (a wrong number is never looked up: _parse reports it)
         m = _number(text)
         start = 0 if m is None else m.end()
-        t = (
-            cache.get(text[start:] if start else text)
-            if m is None or _whole_number(m.group(1)) == count
-            else None
-        )
+        written = None if m is None else _whole_number(m.group(1))
+        expected = count + shift
+        t = cache.get(text[start:] if start else text) if m is None or written == expected else None
         if t is None:
             if starts_correction(text, players):
                 # not a deal (RULES.md 2.9): it takes no number and no turn to deal; a bad
@@ -251,7 +252,9 @@ def _deals(
 
                 count -= 1
                 return parse_correction_line(line, Loc(file, lineno, 1), players, problems)
-            read = _parse(text, Loc(file, lineno, 1), players, problems, line, count)
+            read = _parse(text, Loc(file, lineno, 1), players, problems, line, expected, count)
+            if written is not None and written != expected:
+                shift = written - count  # resynchronise: later numbers follow this one
             if read is None:
                 # an unreadable line keeps its place, so the dealer rotation after it stays right
                 return Unreadable(Loc(file, lineno, 1))
@@ -425,9 +428,11 @@ def _parse(
     problems: Problems,
     source: str,
     expected_number: int | None,
+    counted: int | None = None,
 ) -> tuple[DealText, int] | None:
     """The deal number and the clauses of a deal line: (the clauses read, where they
-    start in ``text``), or None when a problem was reported."""
+    start in ``text``), or None when a problem was reported.  ``counted``: the deal's
+    place, when the numbers above were resynchronised to ``expected_number``."""
     before = len(problems)
     base = loc.column or 1
     file, lineno = loc.file, loc.line
@@ -439,7 +444,9 @@ def _parse(
             shown = m.group(1) if written is None else written
             problems.add(
                 Loc(file, lineno, base + m.start(1)),
-                f"deal number {shown}, but this is deal {expected_number}",
+                f"deal number {shown}, but this is deal {expected_number}"
+                if counted is None or counted == expected_number
+                else f"deal number {shown}, but the numbers above make this {expected_number}",
                 "fix the number, or look for a missing or extra deal above",
                 source=source,
                 width=len(m.group(1)),
