@@ -8,7 +8,8 @@ it is worth is decided by :mod:`pulyacalc.scoring`.
 
 Spellings are data: ``SUIT_SPELLINGS``, ``MISERE_SPELLINGS`` and ``CALL_SPELLINGS``, and
 ``CONTRACT_SPELLINGS`` made from the first two; ``RANK_SPELLINGS`` for the talon's cards
-(``Card``), ``CONCEDE_SPELLINGS`` for «без трёх».  A new spelling is a row there.
+(``Card``), ``CONCEDE_SPELLINGS`` for «без трёх», ``UNDERTRICK_SPELLINGS`` for «без одной».
+A new spelling is a row there.
 ``Contract.parse`` is the one contract parser of every log format (the line reader looks
 the written word up in ``CONTRACT_SPELLINGS`` first, and calls it only when that fails).
 """
@@ -341,6 +342,29 @@ class Card:
 #: after the contract (lower case, without spaces: ``без трёх`` is ``безтрёх``)
 CONCEDE_SPELLINGS = frozenset({"concede", "concedes", "conceded", "безтрёх", "безтрех", "без3"})
 
+#: the Russian genitive of 1..10 as paper notes write undertricks: «без одной», «без двух»
+_UNDER_WORDS = {
+    1: ("одной", "одна", "одну"),
+    2: ("двух", "две"),
+    4: ("четырёх", "четырех"),
+    5: ("пяти",),
+    6: ("шести",),
+    7: ("семи",),
+    8: ("восьми",),
+    9: ("девяти",),
+    10: ("десяти",),
+}
+#: a failed contract as paper notes write it after the contract, the declarer's undertricks
+#: (``Anna 6♠ -1``, ``6п без одной``, ``без 2``, ``down 2``; lower case, without spaces):
+#: the declarer took the level less that many.  «без трёх» / ``без 3`` are not here: they
+#: say the declarer conceded without play (``CONCEDE_SPELLINGS``); ``-3`` is three down
+UNDERTRICK_SPELLINGS: dict[str, int] = {
+    **{f"{minus}{n}": n for n in range(1, 11) for minus in ("-", "\u2212")},
+    **{f"down{n}": n for n in range(1, 11)},
+    **{f"без{n}": n for n in range(1, 11) if n != 3},
+    **{f"без{word}": n for n, words in _UNDER_WORDS.items() for word in words},
+}
+
 
 @dataclass(frozen=True, slots=True)
 class Play:
@@ -445,6 +469,10 @@ class Header:
     convention: str = "sochi"
     pool: int | None = None
     rounding: Rounding | None = None
+    #: the evening's metadata, as written (free text; shown by season, kept by convert)
+    date: str | None = None
+    title: str | None = None
+    place: str | None = None
     #: convention keys the log overrides: (dotted key, located YAML node) pairs
     overrides: tuple[tuple[str, Any], ...] = ()
     #: where each header key was written

@@ -44,6 +44,7 @@ from pulyacalc.core.model import (
     CONTRACT_SPELLINGS,
     CORRECTION_WORDS,
     MISERE_SPELLINGS,
+    UNDERTRICK_SPELLINGS,
     Call,
     Card,
     Contract,
@@ -503,6 +504,8 @@ def _clauses(
     #: the talon's cards (``talon cards A♠ K♠``); who conceded «без трёх», and where
     cards: tuple[Card, ...] | None = None
     concede: tuple[str, int] | None = None
+    #: undertricks written after a contract ('Anna 6♠ -1'): (player, how many, offset)
+    unders: list[tuple[str, int, int]] = []
     for toks, start in zip(clauses, starts, strict=True):
         if not toks:
             err(start, "an empty clause between commas", "remove the extra comma")
@@ -511,18 +514,10 @@ def _clauses(
         name = name_tok[:-1] if name_tok.endswith(":") and len(name_tok) > 1 else name_tok
         low_name = name.casefold()
         if low_name in DEALER_WORDS and not _names(name, players):
-            if len(toks) != 2:
-                err(name_at, "write the dealer as 'dealer NAME'", width=len(name_tok))
-                continue
-            d, hint = match_player(toks[1][0], players)
-            if d is None:
-                err(toks[1][1], f"the dealer {toks[1][0]!r} is not a player", hint, width=len(toks[1][0]))
-                continue
-            if dealer is not None:
-                err(name_at, "the dealer is given twice", width=len(name_tok))
-                continue
-            dealer = d
-            locs["dealer"] = toks[1][1]
+            d = _dealer_clause(toks, players, dealer is not None, err)
+            if d is not None:
+                dealer = d
+                locs["dealer"] = toks[1][1]
             continue
         if low_name in TALON_WORDS and not _names(name, players):
             cards = _talon_cards(toks, cards is not None, err)
@@ -539,7 +534,7 @@ def _clauses(
         rest = toks[1:]
         count: int | None = None
         count_at = 0
-        if rest and _is_count(rest[-1][0]):
+        if rest and _is_count(rest[-1][0]) and not _down_by(rest):
             count_tok, count_at = rest[-1]
             count = _whole_number(count_tok)
             if count is None:  # thousands of digits: surely too many
@@ -553,6 +548,14 @@ def _clauses(
                     width=len(count_tok),
                 )
                 continue
+        if len(rest) > 1:  # 'Anna 6♠ -1', '6п без одной': undertricks after the contract
+            k = _undertricks(who, rest, count, unders, err)
+            if k < 0:
+                continue
+            if k:
+                rest = rest[:-k]
+                tricks[who] = -unders[-1][1]  # the clause's place in the order; set with the contract
+                locs[f"tricks:{who}"] = unders[-1][2]
         if len(rest) > 1:  # 'Anna 7♠ concede', 'Anna 7♠ без трёх'
             n = _conceded(rest)
             if n:
@@ -591,6 +594,8 @@ def _clauses(
         else:
             parsed = CONTRACT_SPELLINGS.get(low)
             if parsed is None:
+                if len(rest) > 1 and _missing_comma(rest, players, err):
+                    continue
                 parsed = _contract_slow(word, word_at, end - word_at, err)
                 if parsed is None:
                     continue
@@ -634,6 +639,8 @@ def _clauses(
                 err(concede[1], f"only the declarer concedes «без трёх»: {declarer}, who declared {contract}")
                 return None
             locs["concede"] = concede[1]
+        if unders and not _declarer_down(unders, declarer, contract, concede is not None, tricks, err):
+            return None
         # the deal as a whole (WHOLE: the deal's own Loc object, so that rule errors
         # underline the whole deal)
         locs["calls"] = WHOLE
@@ -646,10 +653,49 @@ def _clauses(
     if concede is not None:
         err(concede[1], "«без трёх» is said after a contract", "like 'Anna 7♠ concede' (K note 40)")
         return None
+    if unders:
+        err(unders[0][2], "undertricks are said after a contract", "like 'Anna 6♠ -1': Anna took 5")
+        return None
     if _not_raspasy(text, calls, tricks, whist_at, bare, raspasy_at, passes_without_tricks, err):
         return None
     locs["tricks"] = WHOLE
     return DealText(None, None, calls, tricks, dealer, locs, body_at)
+
+
+def _declarer_down(
+    unders: list[tuple[str, int, int]],
+    declarer: str,
+    contract: Contract,
+    conceded: bool,
+    tricks: dict[str, int],
+    err: Callable[..., None],
+) -> bool:
+    """Undertricks become the declarer's tricks (the level less them) in ``tricks``: True,
+    or False when a problem was reported."""
+    # a defender's undertricks first: they are the mistake, not the declarer's
+    who, n, at = next((u for u in unders if u[0] != declarer), unders[0])
+    if who != declarer:
+        err(
+            at,
+            f"undertricks are the declarer's: {declarer} declared {contract}",
+            f"give {who}'s tricks, like '{who} whist 2'",
+        )
+        return False
+    if contract.is_misere:
+        err(at, "a misère is not played down", f"give the tricks {declarer} took, like '{declarer} misere 1'")
+        return False
+    if conceded:
+        err(at, "«без трёх» is conceded without play: no tricks, no undertricks", "write one of them")
+        return False
+    if n > contract.level:
+        err(
+            at,
+            f"{n} down on {contract}: {declarer} cannot take fewer than no tricks",
+            f"at most {contract.level} down",
+        )
+        return False
+    tricks[declarer] = contract.level - n
+    return True
 
 
 def _not_raspasy(
@@ -686,6 +732,80 @@ def _not_raspasy(
         who, end = passes_without_tricks[0]
         err(end, f"everyone passed, so this is raspasy: give {who}'s tricks", f"e.g. '{who} pass 3'")
         return True
+    return False
+
+
+def _down_by(rest: list[tuple[str, int]]) -> bool:
+    """Do a clause's last two words say undertricks with a number (``без 2``, ``down 2``),
+    rather than a count of tricks after them?"""
+    return len(rest) > 2 and rest[-2][0].lower() + rest[-1][0] in UNDERTRICK_SPELLINGS
+
+
+def _dealer_clause(
+    toks: list[tuple[str, int]], players: tuple[str, ...], again: bool, err: Callable[..., None]
+) -> str | None:
+    """``dealer NAME``: the dealer, or None when a problem was reported."""
+    name_tok, name_at = toks[0]
+    if len(toks) != 2:
+        if len(toks) < 3 or not _missing_comma(toks[1:], players, err):
+            err(name_at, "write the dealer as 'dealer NAME'", width=len(name_tok))
+        return None
+    d, hint = match_player(toks[1][0], players)
+    if d is None:
+        err(toks[1][1], f"the dealer {toks[1][0]!r} is not a player", hint, width=len(toks[1][0]))
+        return None
+    if again:
+        err(name_at, "the dealer is given twice", width=len(name_tok))
+        return None
+    return d
+
+
+def _undertricks(
+    who: str,
+    rest: list[tuple[str, int]],
+    count: int | None,
+    unders: list[tuple[str, int, int]],
+    err: Callable[..., None],
+) -> int:
+    """Undertricks written as a clause's last words (``UNDERTRICK_SPELLINGS``: ``-1``,
+    ``без одной``, ``без 2``), added to ``unders``: how many words they are (0 for none),
+    or -1 when a problem was reported."""
+    tail = rest[-1][0].lower()
+    k = 1
+    n = UNDERTRICK_SPELLINGS.get(tail)
+    if n is None and len(rest) > 2:
+        k = 2
+        n = UNDERTRICK_SPELLINGS.get(rest[-2][0].lower() + tail)
+    if n is None:
+        return 0
+    at = rest[-k][1]
+    if count is not None:
+        width = rest[-1][1] + len(rest[-1][0]) - at
+        err(at, f"{who}'s tricks are given twice: {count} and {n} down", "write one of them", width=width)
+        return -1
+    unders.append((who, n, at))
+    return k
+
+
+def _missing_comma(rest: list[tuple[str, int]], players: tuple[str, ...], err: Callable[..., None]) -> bool:
+    """The error path of a clause with words a clause cannot hold: a ``;`` between clauses,
+    or a missing comma before a player's name or after a count of tricks (a clause is a
+    name, a call and tricks).  Reports it (True), or False when it is something else."""
+    for i, (tok, at) in enumerate(rest):
+        semi = tok.find(";")
+        if semi >= 0:
+            err(at + semi, "clauses are separated by commas, not ';'", "replace each ';' with ','")
+            return True
+        if i == 0:
+            continue
+        prev, prev_at = rest[i - 1]
+        if _names(tok, players) or (i > 1 and _is_count(prev)):
+            err(
+                prev_at + len(prev),
+                f"clauses are separated by commas: a comma is missing before {tok!r}",
+                f"write '{prev}, {tok}'; a clause is a name, a call and tricks, like 'Anna 6♠ 7'",
+            )
+            return True
     return False
 
 
