@@ -18,7 +18,7 @@ from __future__ import annotations
 import importlib
 import sys
 from functools import cache, cached_property
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 import typer.main
@@ -27,6 +27,7 @@ from typer.core import TyperGroup
 #: the commands in the order ``--help`` lists them: an evening, then checking it, then more;
 #: each is the function of the same name in ``pulyacalc.cli.commands.<name>``
 COMMANDS = (
+    "new",
     "score",
     "settle",
     "explain",
@@ -65,6 +66,22 @@ class _LazyGroup(TyperGroup):
         return self._loaded.get_command(ctx, cmd_name)
 
 
+def _show_version(value: bool) -> None:
+    """``--version``: the installed package's version; importlib.metadata is imported only
+    when asked (it costs start-up time), the package's own ``__version__`` when not installed."""
+    if not value:
+        return
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        number = version("pulyacalc")
+    except PackageNotFoundError:
+        # the package is loaded (this module is in it); read, not imported, for the layer check
+        number = str(sys.modules["pulyacalc"].__dict__["__version__"])
+    print(f"pulyacalc {number}")
+    raise typer.Exit()
+
+
 def build(only: str | None = None) -> typer.Typer:
     """The app with every command, or with the one named ``only``."""
     app = typer.Typer(
@@ -72,7 +89,7 @@ def build(only: str | None = None) -> typer.Typer:
         help="Score sheet calculator for Russian Preferans (преферанс): pool, mountain, whists "
         "and settlement under a named convention (sochi, leningrad, rostov or your own).",
         no_args_is_help=True,
-        add_completion=False,
+        add_completion=True,
         pretty_exceptions_enable=False,
         rich_markup_mode=None,
         context_settings={"help_option_names": ["-h", "--help"]},
@@ -81,7 +98,12 @@ def build(only: str | None = None) -> typer.Typer:
     # a group even with one command registered, so that `pulyacalc score LOG` keeps its
     # command name (Typer runs a lone command as the program itself)
     @app.callback()
-    def _group() -> None:
+    def _group(
+        version: Annotated[
+            bool,
+            typer.Option("--version", is_eager=True, callback=_show_version, help="Print the version, exit."),
+        ] = False,
+    ) -> None:
         pass
 
     for name in COMMANDS:
@@ -112,4 +134,6 @@ def main() -> None:
 
     setup()
     first = sys.argv[1] if len(sys.argv) > 1 else None
-    build(first if first in COMMANDS or first in GROUPS else None)(prog_name="pulyacalc")
+    # `--version` needs no command: an app with none of them registered answers it
+    only = first if first in COMMANDS or first in GROUPS or first == "--version" else None
+    build(only)(prog_name="pulyacalc")

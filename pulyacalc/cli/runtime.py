@@ -62,7 +62,13 @@ def _quiet_broken_pipe() -> None:
 
 
 def emit(text: str) -> None:
-    """Write to standard output, exiting quietly when the reader has gone."""
+    """Write to standard output, or to the ``-o`` file (cli/output.py), exiting quietly when
+    the reader has gone."""
+    from pulyacalc.cli import output
+
+    if output.target is not None:
+        output.write(text)
+        return
     try:
         try:
             sys.stdout.write(text)
@@ -124,6 +130,8 @@ def walking_logs(
     """For commands over many logs (season, stats): the progress bar's ``update`` (None when
     ``--no-progress``) and a list for the files a directory held that are not logs; when the
     work ends, however it ends, the bar is erased and each skipped file is named on stderr."""
+    from pulyacalc.cli.output import note
+
     bar = ProgressBar(sys.stderr) if progress else None
     skipped: list[tuple[str, str]] = []
     try:
@@ -132,4 +140,4 @@ def walking_logs(
         if bar is not None:
             bar.close()
         for path, why in skipped:
-            print(f"pulyacalc: skipped {path}: {why}", file=sys.stderr)
+            note(f"skipped {path}: {why}")

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from pulyacalc.cli.options import TABLE, ConventionOpt, FormatOpt, InputFormatOpt, LogArg
+from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.runtime import emit, reports_problems
 
 
@@ -26,6 +27,8 @@ def check(
     convention: ConventionOpt = None,
     format: FormatOpt = TABLE,
     input_format: InputFormatOpt = None,
+    output: OutputOpt = None,
+    quiet: QuietOpt = False,
 ) -> None:
     """Check a log beyond its syntax: refused deals, deals after the finish, contracts below
     the raspasy exit, forbidden shortfalls, a 4-player dealer in play, an unreachable pool

@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from pulyacalc.cli.options import TABLE, FormatOpt
+from pulyacalc.cli.output import OutputOpt
 from pulyacalc.cli.runtime import emit, reports_problems
 
 conventions = typer.Typer(
@@ -33,7 +34,7 @@ ConventionArg = Annotated[
 
 @conventions.command("list")
 @reports_problems
-def list_(format: FormatOpt = TABLE) -> None:
+def list_(format: FormatOpt = TABLE, output: OutputOpt = None) -> None:
     """The built-in conventions: name, title and the file each is read from."""
     from pulyacalc.conventions_report import builtins
     from pulyacalc.render.conventions import ListView
@@ -44,7 +45,7 @@ def list_(format: FormatOpt = TABLE) -> None:
 
 @conventions.command("show")
 @reports_problems
-def show(convention: ConventionArg, format: FormatOpt = TABLE) -> None:
+def show(convention: ConventionArg, format: FormatOpt = TABLE, output: OutputOpt = None) -> None:
     """Every key of a convention, merged (a house file's extends: included), as a YAML
     convention file: saved and used with -c FILE, it scores the same."""
     from pulyacalc.conventions_report import show as shown
@@ -56,7 +57,7 @@ def show(convention: ConventionArg, format: FormatOpt = TABLE) -> None:
 
 @conventions.command("diff")
 @reports_problems
-def diff(a: ConventionArg, b: ConventionArg, format: FormatOpt = TABLE) -> None:
+def diff(a: ConventionArg, b: ConventionArg, format: FormatOpt = TABLE, output: OutputOpt = None) -> None:
     """The keys where two conventions differ: each one's value and the key's meaning.
     A report, not a check: the exit status is 0 whether they differ or not."""
     from pulyacalc.conventions_report import diff as differences

@@ -18,6 +18,7 @@ from pulyacalc.cli.options import (
     parse_price,
     rounding_of,
 )
+from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.runtime import emit, reports_problems
 
 
@@ -36,6 +37,8 @@ def dispute(
     whist_price: PriceOpt = None,
     rounding: RoundingOpt = None,
     input_format: InputFormatOpt = None,
+    output: OutputOpt = None,
+    quiet: QuietOpt = False,
 ) -> None:
     """Settle a dispute over one deal: for every key tables read differently that matters for
     it (greedy or gentleman whist, who answers for the whisters' shortfall, the zero-trick

@@ -15,6 +15,7 @@ from pulyacalc.cli.options import (
     RoundingOpt,
     rounding_of,
 )
+from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.runtime import emit, fail, reports_problems
 
 
@@ -28,6 +29,8 @@ def explain(
     format: FormatOpt = TABLE,
     rounding: RoundingOpt = None,
     input_format: InputFormatOpt = None,
+    output: OutputOpt = None,
+    quiet: QuietOpt = False,
 ) -> None:
     """Every entry of every deal: who writes how much, where, why (rule and arithmetic), and the
     running totals after each deal (нарастающим итогом)."""

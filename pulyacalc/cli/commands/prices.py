@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from pulyacalc.cli.options import TABLE, ConventionOpt, FormatOpt
+from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.runtime import emit, reports_problems
 
 
@@ -17,6 +18,8 @@ def prices(
         int, typer.Option("--players", "-n", min=3, max=4, help="3 or 4 players at the table.")
     ] = 3,
     format: FormatOpt = TABLE,
+    output: OutputOpt = None,
+    quiet: QuietOpt = False,
 ) -> None:
     """What each outcome is worth in whists to the declarer and to each other player: contracts
     made, not whisted, half-whisted and failed by one, two, three; misère; a raspasy.  Every price is

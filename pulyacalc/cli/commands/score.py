@@ -14,6 +14,7 @@ from pulyacalc.cli.options import (
     parse_price,
     rounding_of,
 )
+from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.runtime import emit, reports_problems
 
 
@@ -26,6 +27,8 @@ def score(
     rounding: RoundingOpt = None,
     input_format: InputFormatOpt = None,
     max_yaml_bytes: MaxYamlBytesOpt = None,
+    output: OutputOpt = None,
+    quiet: QuietOpt = False,
 ) -> None:
     """Score an evening from a log: the sheet (pool, mountain, whists) and the settlement."""
     from pulyacalc.evening import score_file, settle_evening

@@ -18,6 +18,7 @@ from pulyacalc.cli.options import (
     parse_price,
     rounding_of,
 )
+from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.plot import PlotOpt, require_matplotlib, save_plot
 from pulyacalc.cli.runtime import emit, reports_problems, walking_logs
 
@@ -46,6 +47,8 @@ def season(
     ] = True,
     plot: PlotOpt = None,
     aliases: AliasesOpt = None,
+    output: OutputOpt = None,
+    quiet: QuietOpt = False,
 ) -> None:
     """Standings over many evenings: evenings played, total, average, best and worst per player."""
     from pulyacalc.render.formats import render

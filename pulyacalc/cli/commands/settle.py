@@ -16,6 +16,7 @@ from pulyacalc.cli.options import (
     parse_price,
     rounding_of,
 )
+from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.runtime import emit, reports_problems
 
 
@@ -30,6 +31,8 @@ def settle(
     whist_price: PriceOpt = None,
     rounding: RoundingOpt = None,
     max_yaml_bytes: MaxYamlBytesOpt = None,
+    output: OutputOpt = None,
+    quiet: QuietOpt = False,
 ) -> None:
     """Settle a paper sheet: pools to the mountain, amnesty, average mountain, whists, total."""
     from pulyacalc.logs.header import convention_for

@@ -16,6 +16,7 @@ from pulyacalc.cli.options import (
     RoundingOpt,
     rounding_of,
 )
+from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.plot import PlotOpt, require_matplotlib, save_plot
 from pulyacalc.cli.runtime import emit, reports_problems, walking_logs
 
@@ -48,6 +49,8 @@ def stats(
         ),
     ] = True,
     plot: PlotOpt = None,
+    output: OutputOpt = None,
+    quiet: QuietOpt = False,
 ) -> None:
     """Statistics per player over many evenings: contracts made per level, misère, raspasy,
     whists, results, head-to-head, and a rating (openskill Plackett-Luce)."""

@@ -1,0 +1,59 @@
+"""`pulyacalc new --players "Аня Боря Вера" -c sochi > evening.txt`: a log to start from."""
+
+from __future__ import annotations
+
+import enum
+from typing import Annotated
+
+import typer
+
+from pulyacalc.cli.options import ConventionOpt
+from pulyacalc.cli.output import OutputOpt
+from pulyacalc.cli.runtime import emit, reports_problems
+
+
+class Lang(str, enum.Enum):
+    en = "en"
+    ru = "ru"
+
+
+def _names(text: str) -> list[str]:
+    # 3 or 4 names, separated by spaces or commas
+    return text.replace(",", " ").split()
+
+
+def _check_players(text: str) -> str:
+    # at the option, so that a mistake is usage (exit 2) named by --players
+    names = _names(text)
+    if len(names) not in (3, 4) or len(set(names)) != len(names):
+        raise typer.BadParameter(f'{text!r}: give 3 or 4 different names, like "Anna Boris Vera"')
+    return text
+
+
+@reports_problems
+def new(
+    players: Annotated[
+        str,
+        typer.Option(
+            "--players",
+            "-p",
+            metavar='"A B C [D]"',
+            callback=_check_players,
+            help="The players, 3 or 4, in seating order clockwise; the last deals first.",
+        ),
+    ],
+    convention: ConventionOpt = None,
+    lang: Annotated[
+        Lang | None,
+        typer.Option("--lang", help="The call words: en or ru (default: ru when the names are in Cyrillic)."),
+    ] = None,
+    output: OutputOpt = None,
+) -> None:
+    """Print a new evening's log: the header, and one example line per kind of deal (made,
+    failed, not whisted, half-whist, misère, raspasy; the talon on raspasy with 4 players),
+    commented out, so that the file scores as it is and each example can be uncommented."""
+    from pulyacalc.logs.template import looks_russian, template
+
+    names = _names(players)
+    chosen = lang.value if lang is not None else ("ru" if looks_russian(names) else "en")
+    emit(template(names, convention or "sochi", "ru" if chosen == "ru" else "en"))

@@ -1,0 +1,89 @@
+"""The text of a new evening (`pulyacalc new`): a line-format header and one commented
+example line per kind of deal, so that the first file a newcomer writes starts filled in.
+
+The examples follow the seating: deal k is dealt by the player after deal k-1's dealer
+(the first by ``dealer:``), so that uncommenting them in order gives an evening that scores.
+Pure text: nothing is read or scored here.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+Lang = Literal["en", "ru"]
+
+#: call words in each language (format.md's table of spellings)
+_WORDS: dict[Lang, dict[str, str]] = {
+    "en": {"whist": "whist", "pass": "pass", "half": "half", "misere": "misere",
+           "raspasy": "raspasy", "talon": "talon"},
+    "ru": {"whist": "вист", "pass": "пас", "half": "полвиста", "misere": "мизер",
+           "raspasy": "распасы", "talon": "прикуп"},
+}  # fmt: skip
+
+_HEAD: dict[Lang, str] = {
+    "en": """\
+# An evening of Preferans. One deal per line: PLAYER CALL [TRICKS], clauses separated by
+# commas; a # starts a comment. Uncomment or copy an example, change the names and counts,
+# then run `pulyacalc score FILE` (and `pulyacalc check FILE` for a second look).
+# The format: docs/format.md.
+""",
+    "ru": """\
+# Вечер преферанса. Одна сдача на строку: ИГРОК ЗАКАЗ [ВЗЯТКИ], части через запятую;
+# # начинает комментарий. Раскомментируйте или скопируйте пример, поправьте имена и взятки,
+# затем `pulyacalc score ФАЙЛ` (и `pulyacalc check ФАЙЛ` для проверки).
+# Формат: docs/format.md.
+""",
+}
+
+_KINDS: dict[Lang, tuple[str, ...]] = {
+    "en": ("made", "failed (one short)", "not whisted", "half-whist", "misère",
+           "raspasy", "raspasy: the dealer's talon trick"),
+    "ru": ("сыграна", "без одной", "без виста", "полвиста", "мизер",
+           "распасы", "распасы: взятка сдающего из прикупа"),
+}  # fmt: skip
+
+
+def looks_russian(names: list[str]) -> bool:
+    """Whether the players' names are written in Cyrillic (then the call words are Russian)."""
+    return any("\u0400" <= ch <= "\u04ff" for name in names for ch in name)
+
+
+def _seats(players: list[str], first_dealer: int, k: int) -> tuple[str, list[str]]:
+    """Deal k's dealer and the three who play it, first hand first."""
+    n = len(players)
+    dealer = (first_dealer + k) % n
+    order = [players[(dealer + 1 + i) % n] for i in range(n)]
+    return players[dealer], (order[:3] if n == 4 else order)
+
+
+def _examples(players: list[str], w: dict[str, str]) -> list[str]:
+    # one line per kind, each for its place in the rotation (deal k of the evening)
+    lines: list[str] = []
+    kinds = 7 if len(players) == 4 else 6
+    for k in range(kinds):
+        dealer, (a, b, c) = _seats(players, len(players) - 1, k)
+        lines.append(
+            [
+                f"{a} 6♠ 7, {b} {w['whist']} 2, {c} {w['pass']} 1",
+                f"{a} 7♥ 6, {b} {w['whist']} 3, {c} {w['pass']} 1",
+                f"{a} 6♣, {b} {w['pass']}, {c} {w['pass']}",
+                f"{a} 6♦, {b} {w['pass']}, {c} {w['half']}",
+                f"{a} {w['misere']} 0",
+                f"{w['raspasy']} {a} 4, {b} 2, {c} 4",
+                f"{w['raspasy']} {a} 4, {b} 2, {c} 3, {dealer} {w['talon']} 1",
+            ][k]
+        )
+    return lines
+
+
+def template(players: list[str], convention: str, lang: Lang) -> str:
+    """The new evening's text: its header (the last player deals first) and the examples,
+    commented out, so that it scores as an evening of no deals until deals are written."""
+    w = _WORDS[lang]
+    examples = _examples(players, w)
+    width = max(len(line) for line in examples) + 2
+    out = [_HEAD[lang], "\n"]
+    out.append(f"players: {' '.join(players)}\ndealer: {players[-1]}\nconvention: {convention}\n\n")
+    for k, (line, kind) in enumerate(zip(examples, _KINDS[lang], strict=False)):
+        out.append(f"# {line.ljust(width)}# {k + 1} {kind}\n")
+    return "".join(out)
