@@ -120,7 +120,7 @@ def test_whist_price_gives_money_and_payments() -> None:
 
 def test_bad_whist_price_is_refused() -> None:
     r = run("score", "-", "--whist-price", "cheap", input=YAML_LOG)
-    assert r.exit_code == 1
+    assert r.exit_code == 2  # usage: the option's mistake, not the log's (issue 10 item 6)
     assert "--whist-price" in r.stderr
 
 
@@ -135,7 +135,7 @@ def test_convention_option_overrides_the_log() -> None:
 
 def test_unknown_convention_suggests_a_name() -> None:
     r = run("score", "-", "-c", "sochy", input=YAML_LOG)
-    assert r.exit_code == 1
+    assert r.exit_code == 2
     assert "unknown convention 'sochy'" in r.stderr
     assert "did you mean 'sochi'" in r.stderr
 

@@ -166,5 +166,5 @@ def test_unknown_convention_name() -> None:
         input="players: A B C\n\nA 6s, B pass, C pass\n",
         prog_name="pulyacalc",
     )
-    assert res.exit_code == 1
+    assert res.exit_code == 2
     assert "unknown convention 'leningrd'" in res.stderr and "did you mean 'leningrad'" in res.stderr

@@ -163,7 +163,7 @@ def test_a_title_that_needs_quotes_reads_back(tmp_path: Path) -> None:
 
 def test_show_of_an_unknown_convention_is_located(tmp_path: Path) -> None:
     r = run("conventions", "show", "sochy")
-    assert r.exit_code == 1 and "did you mean 'sochi'" in r.stderr
+    assert r.exit_code == 2 and "did you mean 'sochi'" in r.stderr
     bad = tmp_path / "bad.yaml"
     bad.write_text("extends: sochi\nwhist:\n  on_failur: greedy\n", encoding="utf-8")
     r = run("conventions", "show", str(bad))
@@ -214,10 +214,11 @@ def test_diff_table_and_csv(house: Path) -> None:
 
 
 def test_diff_reports_both_unknown_conventions() -> None:
-    r = run("conventions", "diff", "soch", "nope.yaml")
-    assert r.exit_code == 1
-    assert "did you mean 'sochi'" in r.stderr and "unknown convention 'nope.yaml'" in r.stderr
-    assert "2 problems" in r.stderr
+    # each is refused at its argument, as usage (issue 10 items 6, 7)
+    r = run("conventions", "diff", "soch", "sochi")
+    assert r.exit_code == 2 and "did you mean 'sochi'" in r.stderr
+    r = run("conventions", "diff", "sochi", "nope.yaml")
+    assert r.exit_code == 2 and "no such file 'nope.yaml'" in r.stderr
 
 
 # -- the command line's start-up, and the generated reference --------------------------------

@@ -151,7 +151,7 @@ def test_deal_option_explains_one_deal_and_refuses_a_missing_one(tmp_path: Path)
     assert {e["deal"] for e in doc["entries"]} == {2}
     assert doc["deals"][0]["running"]["Anna"]["pool"] == 2
     r = run("explain", str(path), "--deal", "9")
-    assert r.exit_code == 1 and "has 2 deals" in r.stderr
+    assert r.exit_code == 2 and "has 2 deals" in r.stderr
 
 
 def test_csv_has_a_row_per_entry(tmp_path: Path) -> None:

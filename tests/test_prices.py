@@ -79,4 +79,4 @@ def test_csv_and_bad_player_count() -> None:
     assert lines[0] == "outcome,played,declarer,first defender,second defender"
     assert run("prices", "--players", "5").exit_code == 2
     r = run("prices", "-c", "nosuch")
-    assert r.exit_code == 1 and "unknown convention" in r.stderr
+    assert r.exit_code == 2 and "unknown convention" in r.stderr

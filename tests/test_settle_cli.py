@@ -104,7 +104,7 @@ def test_rounding_options() -> None:
     r = run("settle", "-", "--rounding", "nearest", input=sheet)
     assert "rounded" in stage(r.stdout, 7)
     r = run("settle", "-", "--rounding", "kodeks", input=LENINGRAD_4)
-    assert r.exit_code == 1 and "kodeks rounding" in r.stderr
+    assert r.exit_code == 2 and "kodeks rounding" in r.stderr
 
 
 def test_csv_still_works(tmp_path: Path) -> None:

@@ -79,7 +79,7 @@ def test_kodeks_with_four_players_is_refused_clearly() -> None:
         r.settle("kodeks")
     log = "players: A B C D\n\nA 6♠ 5, B whist 3, C whist 2\n"
     res = invoke("score", "-", "--rounding", "kodeks", input=log)
-    assert res.exit_code == 1
+    assert res.exit_code == 2  # usage: --rounding's mistake
     assert "kodeks" in res.stderr and "3 players" in res.stderr
     assert "Traceback" not in res.output
     assert res.stdout == ""

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import enum
+import functools
+from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
-from typing import Annotated
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
 
 import typer
 
-from pulyacalc.cli.runtime import fail
 from pulyacalc.core import kinds
 from pulyacalc.render.formats import FORMATS
 
@@ -32,6 +34,15 @@ class Rounding(str, enum.Enum):
     kodeks_separate = "kodeks_separate"
 
 
+def usage(message: str, option: str) -> typer.BadParameter:
+    """A mistake in an option: the caller raises it; click prints the usage, names the option
+    and exits 2 (a wrong option is the command line's fault, not the log's)."""
+    # Typer vendors click; its context gives the "Usage: … Try -h" lines, as for dispute --deal
+    from typer._click.globals import get_current_context
+
+    return typer.BadParameter(message, ctx=get_current_context(silent=True), param_hint=f"'{option}'")
+
+
 def rounding_of(option: Rounding | None) -> kinds.Rounding | None:
     """The option as the library's closed set (None when not given)."""
     return None if option is None else option.value
@@ -45,12 +56,32 @@ LogArg = Annotated[
 ]
 
 
+def parse_convention(text: str | None) -> str | None:
+    """``-c``: a built-in name (any case: ``Sochi``, ``LENINGRAD``) or a file here; anything else
+    is refused at the option, with the built-in names or the nearest one."""
+    if text is None:
+        return None
+    from pulyacalc.convention.load import builtin_names, is_name, resolve_path, suggest_name
+
+    if resolve_path(text) is not None:
+        return text.lower() if is_name(text) else text
+    if is_name(text):
+        names = builtin_names()
+        hint = (
+            suggest_name(text, names) or f"built-in conventions: {', '.join(names)}; or give a path to a file"
+        )
+        raise typer.BadParameter(f"unknown convention {text!r}; {hint}")
+    where = Path(text).resolve()
+    raise typer.BadParameter(f"no such file {text!r} (looked for {where})")
+
+
 ConventionOpt = Annotated[
     str | None,
     typer.Option(
         "-c",
         "--convention",
         metavar="NAME|PATH",
+        parser=parse_convention,
         help="Built-in convention name (sochi, leningrad, rostov) "
         "or a path to a convention YAML file; overrides the one the input names.",
     ),
@@ -126,7 +157,41 @@ def parse_price(text: str | None) -> Decimal | None:
     try:
         price = Decimal(text.replace(",", "."))
     except InvalidOperation:
-        raise fail(f"--whist-price: {text!r} is not a number (like 0.5 or 10)") from None
+        raise usage(
+            f"{text!r} is not a number; give the price of one whist, like 0.5 or 10", "--whist-price"
+        ) from None
     if not price.is_finite() or price < 0:
-        raise fail(f"--whist-price: {text!r} must be a non-negative number")
+        raise usage(
+            f"{text!r}: the price of one whist is a non-negative number, like 0.5 or 10", "--whist-price"
+        )
     return price
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def rounding_blamed(func: F) -> F:
+    """A settlement that ``--rounding`` asked for and cannot be done (kodeks with 4 players)
+    is the option's mistake: usage, exit 2, named by ``--rounding``, not a problem of the log."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from pulyacalc.core.errors import PulyaError
+        from pulyacalc.scoring.settlement import SettlementError
+
+        option = kwargs.get("rounding")
+        try:
+            return func(*args, **kwargs)
+        except SettlementError as e:
+            if option is not None:
+                raise usage(str(e), "--rounding") from None
+            raise
+        except PulyaError as e:
+            if option is not None:
+                for problem in e.problems:
+                    # the settlement's refusals all begin with the rounding's name
+                    if problem.kind == "rule" and problem.message.startswith(f"{option.value} rounding"):
+                        raise usage(problem.message, "--rounding") from None
+            raise
+
+    return wrapper  # type: ignore[return-value]

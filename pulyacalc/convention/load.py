@@ -33,10 +33,20 @@ def _suggest(word: str, options: list[str] | tuple[str, ...]) -> str:
     return f"did you mean {close[0]!r}?" if close else ""
 
 
+def suggest_name(ref: str, names: list[str]) -> str:
+    """The nearest built-in name to a mistyped one (compared lower-case), or ''."""
+    return _suggest(ref.lower(), names)
+
+
+def is_name(ref: str) -> bool:
+    """A built-in name rather than a path: no directory and no .yaml ending."""
+    return os.sep not in ref and "/" not in ref and not ref.lower().endswith((".yaml", ".yml"))
+
+
 def resolve_path(ref: str, relative_to: str | None = None) -> Path | None:
-    """A convention reference → a file: a built-in name, or a path (relative to the log)."""
-    if os.sep not in ref and "/" not in ref and not ref.endswith((".yaml", ".yml")):
-        candidate = builtin_dir() / f"{ref}.yaml"
+    """A convention reference → a file: a built-in name (any case), or a path (relative to the log)."""
+    if is_name(ref):
+        candidate = builtin_dir() / f"{ref.lower()}.yaml"
         return candidate if candidate.is_file() else None
     path = Path(ref)
     if not path.is_absolute() and relative_to and relative_to != "-":
@@ -44,6 +54,29 @@ def resolve_path(ref: str, relative_to: str | None = None) -> Path | None:
         if beside.is_file():
             return beside
     return path if path.is_file() else None
+
+
+def _not_found(ref: str, relative_to: str | None, loc: Loc, beside: str = "the log") -> Problem:
+    """A reference that names nothing: an unknown built-in name, or a file that is not there,
+    saying where it was looked for (next to the log; the current directory for standard input)."""
+    if is_name(ref):
+        names = builtin_names()
+        hint = (
+            suggest_name(ref, names) or f"built-in conventions: {', '.join(names)}; or give a path to a file"
+        )
+        return Problem(loc, f"unknown convention {ref!r}", hint)
+    path = Path(ref)
+    if path.is_absolute():
+        where = f"looked for {path}"
+    elif relative_to in ("-", "<stdin>"):
+        where = f"the log is on standard input: looked for it in the current directory: {path.resolve()}"
+    elif relative_to:
+        where = f"looked for next to {beside}: {Path(relative_to).resolve().parent / path}"
+    else:
+        where = f"looked for in the current directory: {path.resolve()}"
+    return Problem(
+        loc, f"no such file {ref!r} ({where})", "give the convention file's path, or a built-in name"
+    )
 
 
 _cache: dict[str, Convention] = {}
@@ -61,9 +94,7 @@ def load(
     """Load a convention by built-in name or path, apply a log's overrides, check it all."""
     path = resolve_path(ref, relative_to)
     if path is None:
-        names = builtin_names()
-        hint = _suggest(ref, names) or f"built-in conventions: {', '.join(names)}; or give a path to a file"
-        raise ReadError([Problem(ref_loc or Loc(ref), f"unknown convention {ref!r}", hint)])
+        raise ReadError([_not_found(ref, relative_to, ref_loc or Loc(ref))])
     key = str(path)
     if overrides is None and key in _cache:
         base = _cache[key]
@@ -104,16 +135,10 @@ def _layers(path: Path, seen: set[Path]) -> list[Node]:
             assert ref is not None
             parent = resolve_path(ref, str(path))
             if parent is None:
-                names = builtin_names()
-                raise ReadError(
-                    [
-                        Problem(
-                            v.loc,
-                            f"extends an unknown convention {ref!r}",
-                            _suggest(ref, names) or f"built-in: {', '.join(names)}",
-                        )
-                    ]
-                )
+                missing = _not_found(ref, str(path), v.loc, "the convention file")
+                what = "an unknown convention" if is_name(ref) else "a convention that is not there:"
+                message = missing.message.replace("unknown convention", "").replace("no such file", "")
+                raise ReadError([replace(missing, message=f"extends {what}{message}")])
             return [*_layers(parent, seen), node]
     return [node]
 

@@ -14,6 +14,7 @@ from pulyacalc.cli.options import (
     PriceOpt,
     RoundingOpt,
     parse_price,
+    rounding_blamed,
     rounding_of,
 )
 from pulyacalc.cli.output import OutputOpt, QuietOpt
@@ -21,6 +22,7 @@ from pulyacalc.cli.runtime import emit, reports_problems
 
 
 @reports_problems
+@rounding_blamed
 def compare(
     log: LogArg,
     conventions: Annotated[

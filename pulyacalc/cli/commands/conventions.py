@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from pulyacalc.cli.options import TABLE, FormatOpt
+from pulyacalc.cli.options import TABLE, FormatOpt, parse_convention
 from pulyacalc.cli.output import OutputOpt
 from pulyacalc.cli.runtime import emit, reports_problems
 
@@ -26,6 +26,7 @@ ConventionArg = Annotated[
     str,
     typer.Argument(
         metavar="NAME_OR_PATH",
+        parser=parse_convention,
         help="A built-in convention (sochi, leningrad, rostov) or a convention YAML file.",
         show_default=False,
     ),

@@ -14,9 +14,10 @@ from pulyacalc.cli.options import (
     LogArg,
     RoundingOpt,
     rounding_of,
+    usage,
 )
 from pulyacalc.cli.output import OutputOpt, QuietOpt
-from pulyacalc.cli.runtime import emit, fail, reports_problems
+from pulyacalc.cli.runtime import emit, reports_problems
 
 
 @reports_problems
@@ -48,5 +49,5 @@ def explain(
     if deal is not None:
         deals = tuple(d for d in ex.deals if d.result.number == deal)
         if not deals:
-            raise fail(f"--deal {deal}: the log has {ex.evening.deals} deals")
+            raise usage(f"no deal {deal}: the log has {ex.evening.deals} deals", "--deal")
     emit(render(ExplainView(ex, deals), format.value))

@@ -16,6 +16,7 @@ from pulyacalc.cli.options import (
     PriceOpt,
     RoundingOpt,
     parse_price,
+    rounding_blamed,
     rounding_of,
 )
 from pulyacalc.cli.output import OutputOpt, QuietOpt
@@ -23,6 +24,7 @@ from pulyacalc.cli.runtime import emit, reports_problems
 
 
 @reports_problems
+@rounding_blamed
 def ledger(
     log: LogArg,
     running: Annotated[

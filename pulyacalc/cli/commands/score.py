@@ -12,6 +12,7 @@ from pulyacalc.cli.options import (
     PriceOpt,
     RoundingOpt,
     parse_price,
+    rounding_blamed,
     rounding_of,
 )
 from pulyacalc.cli.output import OutputOpt, QuietOpt
@@ -19,6 +20,7 @@ from pulyacalc.cli.runtime import emit, reports_problems
 
 
 @reports_problems
+@rounding_blamed
 def score(
     log: LogArg,
     convention: ConventionOpt = None,

@@ -16,7 +16,9 @@ from pulyacalc.cli.options import (
     PriceOpt,
     RoundingOpt,
     parse_price,
+    rounding_blamed,
     rounding_of,
+    usage,
 )
 from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.plot import PlotOpt, require_matplotlib, save_plot
@@ -24,6 +26,7 @@ from pulyacalc.cli.runtime import emit, reports_problems, walking_logs
 
 
 @reports_problems
+@rounding_blamed
 def season(
     logs: Annotated[
         list[str],
@@ -58,6 +61,8 @@ def season(
     if plot is not None:
         require_matplotlib()
     price = parse_price(whist_price)
+    if "-" in logs:
+        raise usage("a season reads files, not standard input: give log files or directories", "LOG|DIR...")
     persons = load_aliases(aliases)
     with walking_logs(progress) as (update, skipped):
         result = score_season(

@@ -14,6 +14,7 @@ from pulyacalc.cli.options import (
     InputFormatOpt,
     MaxYamlBytesOpt,
     RoundingOpt,
+    rounding_blamed,
     rounding_of,
 )
 from pulyacalc.cli.output import OutputOpt, QuietOpt
@@ -22,6 +23,7 @@ from pulyacalc.cli.runtime import emit, reports_problems, walking_logs
 
 
 @reports_problems
+@rounding_blamed
 def stats(
     ctx: typer.Context,
     logs: Annotated[
