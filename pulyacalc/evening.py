@@ -17,7 +17,7 @@ from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.errors import Loc, Problem, Problems, PulyaError, RuleError
@@ -93,6 +93,30 @@ def load_convention(
         problems.extend(e.problems)
         return None
     return replace(conv, rounding=rounding) if rounding is not None else conv
+
+
+#: keys every report states on its own (pool to, rounding, mountain divisor): not overrides
+_STATED = frozenset({"pool.target", "settlement.rounding", "settlement.mountain_divisor"})
+
+
+def overrides(conv: Convention) -> dict[str, Any]:
+    """The keys whose effective value differs from the convention file the evening names
+    (a log's own keys), as ``{dotted key: value as plain data}`` in the schema's order; {}
+    when none.  The pool target and the rounding are left out: every report states them
+    on their own (``pool to 20``, ``rounding``; JSON ``pool_target``, ``rounding``)."""
+    from pulyacalc.convention.load import load
+    from pulyacalc.convention.schema import SCHEMA
+
+    try:
+        base = load(conv.source)  # the file alone (cached): what the title names
+    except PulyaError:
+        return {}
+    out: dict[str, Any] = {}
+    for key, row in SCHEMA.items():
+        mine, theirs = row.show(getattr(conv, row.field)), row.show(getattr(base, row.field))
+        if mine != theirs and key not in _STATED:
+            out[key] = mine
+    return out
 
 
 def score_log(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pulyacalc.render.view import SCHEMA_VERSION
+from pulyacalc.render.view import SCHEMA_VERSION, counted
 
 if TYPE_CHECKING:
     from pulyacalc.checks import Finding
@@ -64,8 +64,8 @@ class CheckView:
         # corrections are counted, so that a reviewer sees them, but are no fault (RULES.md 2.9)
         by_hand = f" and {fixed} correction{'s' if fixed != 1 else ''} written by hand" if fixed else ""
         if bad:
-            lines.append(f"{bad} finding{'s' if bad != 1 else ''} in {deals} deals{by_hand}")
+            lines.append(f"{bad} finding{'s' if bad != 1 else ''} in {counted(deals, 'deal')}{by_hand}")
         else:
             agree = " and the sheet agrees with the log" if self.against is not None else ""
-            lines.append(f"clean: {deals} deals{by_hand}, nothing wrong or suspicious{agree}")
+            lines.append(f"clean: {counted(deals, 'deal')}{by_hand}, nothing wrong or suspicious{agree}")
         return "\n".join(lines) + "\n"

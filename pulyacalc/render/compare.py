@@ -9,7 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pulyacalc.render.view import SCHEMA_VERSION, fraction_text, jnum, sheet_json, show
+from pulyacalc.render.view import (
+    SCHEMA_VERSION,
+    convention_title,
+    counted,
+    fraction_text,
+    jnum,
+    sheet_json,
+    show,
+)
 
 if TYPE_CHECKING:
     from pulyacalc.compare import Column, Comparison, Excluded
@@ -95,7 +103,7 @@ class CompareView:
                 row.append(cell)
             rows.append(row)
         out = [
-            f"{len(players)} players, {c.deals} deals; results in whists"
+            f"{len(players)} players, {counted(c.deals, 'deal')}; results in whists"
             + (" (money)" if money else "")
             + " under each convention",
             "",
@@ -134,7 +142,8 @@ class CompareView:
             ev, s = col.evening, col.settlement
             done = "finished" if ev.finished else "not finished"
             out.append(
-                f"{col.asked}: {ev.convention.title}, pool to {ev.target}, {done}, rounding {s.rounding}"
+                f"{col.asked}: {convention_title(ev.convention)}, pool to {ev.target}, "
+                f"{done}, rounding {s.rounding}"
             )
         out += [excluded_note(x) for x in c.excluded]
         return "\n".join(out) + "\n"

@@ -8,7 +8,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pulyacalc.render.view import SCHEMA_VERSION, fraction_text, jnum, sheet_head, sheet_json, sheet_row, show
+from pulyacalc.render.view import (
+    SCHEMA_VERSION,
+    convention_title,
+    counted,
+    fraction_text,
+    jnum,
+    sheet_head,
+    sheet_json,
+    sheet_row,
+    show,
+)
 
 if TYPE_CHECKING:
     from pulyacalc.explain import DealExplained, Explained, Explanation
@@ -87,7 +97,11 @@ class ExplainView:
 
         ev = self.explanation.evening
         players = ev.header.players
-        out = [f"{ev.convention.title}, {len(players)} players, pool to {ev.target}, {ev.deals} deals", ""]
+        out = [
+            f"{convention_title(ev.convention)}, {len(players)} players, pool to {ev.target}, "
+            f"{counted(ev.deals, 'deal')}",
+            "",
+        ]
         for d in self.deals:
             r = d.result
             flags = []

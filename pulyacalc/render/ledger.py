@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from pulyacalc.render.view import SCHEMA_VERSION, fraction_text, jnum, show
+from pulyacalc.render.view import SCHEMA_VERSION, convention_title, counted, fraction_text, jnum, show
 
 if TYPE_CHECKING:
     from pulyacalc.core.amounts import Amount
@@ -155,7 +155,8 @@ class LedgerView:
         rows.append(["", "", "settlement", *[_cell(k, final[k][p]) for k, p in columns]])
         price = f", whist price {s.whist_price}" if s.whist_price is not None else ""
         title = (
-            f"{ev.convention.title}, {len(players)} players, pool to {ev.target}, {ev.deals} deals{price}: "
+            f"{convention_title(ev.convention)}, {len(players)} players, pool to {ev.target}, "
+            f"{counted(ev.deals, 'deal')}{price}: "
             "what each deal moved the results by, in whists"
         )
         table = tabulate(

@@ -24,7 +24,7 @@ from fractions import Fraction
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any, Literal
 
-from pulyacalc.render.view import show
+from pulyacalc.render.view import counted, show
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -157,7 +157,7 @@ def season_picture(season: Season) -> Picture:
     legend = [(st.player, f"{st.player}  {show(st.total)}") for st in season.standings]
     n = len(season.evenings)
     return Picture(
-        f"Season: {_evenings(n)}, {season.deals} deals — each player's result so far",
+        f"Season: {_evenings(n)}, {counted(season.deals, 'deal')} — each player's result so far",
         evening_names([e.source for e in season.evenings]),
         (
             panel(
@@ -181,7 +181,7 @@ def stats_picture(stats: Stats) -> Picture:
     totals = {p.player: {pt.number: float(pt.total) for pt in p.series} for p in stats.players}
     ratings = {p.player: {pt.number: pt.rating.ordinal for pt in p.series} for p in stats.players}
     return Picture(
-        f"Club: {_evenings(n)}, {stats.deals} deals — results and rating",
+        f"Club: {_evenings(n)}, {counted(stats.deals, 'deal')} — results and rating",
         evening_names([e.source for e in stats.evenings]),
         (
             panel(

@@ -12,7 +12,17 @@ from typing import Any
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.kinds import KODEKS_ROUNDINGS
 from pulyacalc.core.sheet import SheetView
-from pulyacalc.render.view import SCHEMA_VERSION, fraction_text, jnum, sheet_head, sheet_json, sheet_row, show
+from pulyacalc.render.view import (
+    SCHEMA_VERSION,
+    convention_title,
+    counted,
+    fraction_text,
+    jnum,
+    sheet_head,
+    sheet_json,
+    sheet_row,
+    show,
+)
 from pulyacalc.scoring.settlement import Settlement
 
 
@@ -73,6 +83,11 @@ class Report:
             doc["deals"] = self.deals
         if self.finished is not None:
             doc["finished"] = self.finished
+        from pulyacalc.evening import overrides
+
+        changed = overrides(self.convention)
+        if changed:  # only when there are some, so that a plain evening's document stays as it was
+            doc["overrides"] = changed
         if s.money is not None and s.whist_price is not None:
             doc["whist_price"] = float(s.whist_price)
             doc["money"] = {p: float(s.money[p]) for p in s.players}
@@ -143,8 +158,8 @@ def report_table(r: Report) -> str:
             if r.finished
             else " — the pulya is not finished: missing pool points go to the mountain (K4.2.3)"
         )
-    deals = f", {r.deals} deals" if r.deals is not None else ""
-    lines.append(f"{conv.title}, {len(players)} players, pool to {r.target}{deals}{status}")
+    deals = f", {counted(r.deals, 'deal')}" if r.deals is not None else ""
+    lines.append(f"{convention_title(conv)}, {len(players)} players, pool to {r.target}{deals}{status}")
     lines.append("")
     lines.append(
         tabulate(

@@ -20,7 +20,7 @@ from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.kinds import KODEKS_ROUNDINGS
 from pulyacalc.core.sheet import SheetView
 from pulyacalc.render.report import Report
-from pulyacalc.render.view import jnum, sheet_head, sheet_row, show
+from pulyacalc.render.view import convention_title, jnum, sheet_head, sheet_row, show
 from pulyacalc.scoring.settlement import Settlement
 
 
@@ -30,7 +30,10 @@ class SettleReport(Report):
 
     def table(self) -> str:
         n = len(self.sheet.players)
-        title = f"{self.convention.title}, {n} players, pool to {self.target}: the settlement stage by stage"
+        title = (
+            f"{convention_title(self.convention)}, {n} players, pool to {self.target}: "
+            "the settlement stage by stage"
+        )
         return stages_table(self.convention, self.target, self.sheet, self.settlement, title)
 
     def document(self) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pulyacalc.render.view import SCHEMA_VERSION, fraction_text, jnum, show
+from pulyacalc.render.view import SCHEMA_VERSION, counted, fraction_text, jnum, show
 
 if TYPE_CHECKING:
     from pulyacalc.core.amounts import Amount
@@ -161,7 +161,7 @@ class StatsView:
     def table(self) -> str:
         s = self.stats
         lines = [
-            f"Stats: {len(s.evenings)} evenings, {s.deals} deals; results in whists; "
+            f"Stats: {counted(len(s.evenings), 'evening')}, {counted(s.deals, 'deal')}; results in whists; "
             "rated by openskill Plackett-Luce (rating = μ − 3σ)",
             "",
         ]
@@ -241,8 +241,8 @@ class PlayerView:
         lines = [
             f"{p.player}: rank {self.rank} of {len(self.stats.players)}, rating {rated(r.ordinal)} "
             f"(μ {rated(r.mu)}, σ {rated(r.sigma)})",
-            f"{st.evenings} evenings, {p.deals} deals; total {show(st.total)}, per evening "
-            f"{show(st.average)}, per deal {show(p.per_deal)}",
+            f"{counted(st.evenings, 'evening')}, {counted(p.deals, 'deal')}; total {show(st.total)}, "
+            f"per evening {show(st.average)}, per deal {show(p.per_deal)}",
             f"best {show(st.best)} ({st.best_evening}), worst {show(st.worst)} ({st.worst_evening}); "
             f"longest winning streak {p.streak}",
             "",

@@ -15,6 +15,9 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from pulyacalc.convention.schema import Convention
     from pulyacalc.core.amounts import Amount
     from pulyacalc.core.sheet import SheetView
 
@@ -43,6 +46,25 @@ class View(Protocol):
         ...
 
 
+class StreamView(View, Protocol):
+    """A view too big to hold (``explain`` of a 300,000-deal log): besides the four shapes,
+    it gives them in pieces, and :func:`pulyacalc.render.formats.write_to` writes each
+    piece as it comes (the format table still owns every writer).  Each shape may be
+    taken once: the pieces are made as the log is read."""
+
+    def table_chunks(self) -> Iterator[str]:
+        """The table's text, piece by piece."""
+        ...
+
+    def records_iter(self) -> Iterator[dict[str, Any]]:
+        """``records()`` one at a time."""
+        ...
+
+    def rows_iter(self) -> tuple[list[str], Iterator[list[Any]]]:
+        """``rows()`` with the rows one at a time."""
+        ...
+
+
 def show(x: Amount | Decimal) -> str:
     """For people: whole numbers as they are, others with two decimals."""
     if isinstance(x, Decimal):
@@ -66,6 +88,40 @@ def fraction_text(x: Amount) -> str:
     """Exact, for programs: 12, -6, 7/2."""
     x = Fraction(x)
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def shown_path(path: str) -> str:
+    """A file as every report names it: relative to the working directory when under it,
+    else absolute (a log and its convention are written the same way)."""
+    import os
+
+    full = os.path.abspath(path)
+    rel = os.path.relpath(full)
+    return full if rel.startswith("..") else rel
+
+
+def convention_title(conv: Convention) -> str:
+    """The convention as a report's title names it: its title (a house file with no
+    ``title:``, its path), then ``+ key=value`` for each value that differs from that file
+    (the log's overrides), so a title never claims a convention the evening did not play."""
+    from pathlib import Path
+
+    from pulyacalc.convention.dump import flow
+    from pulyacalc.convention.load import builtin_dir, builtin_names, load
+    from pulyacalc.evening import overrides
+
+    title = conv.title
+    house = Path(conv.source).resolve().parent != builtin_dir().resolve()
+    # a house file with no title of its own: the title of the one it extends would be claimed
+    if house and (title == conv.name or title in {load(name).title for name in builtin_names()}):
+        title = shown_path(conv.source)
+    changed = [f"{k}={flow(v)}" for k, v in overrides(conv).items()]
+    return " + ".join([title, *changed])  # " + ", not ", ": the title goes on with ", 3 players"
+
+
+def counted(n: int, word: str) -> str:
+    """``1 deal``, ``2 deals``: English words whose plural adds an s."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def sheet_head(players: tuple[str, ...]) -> list[str]:
