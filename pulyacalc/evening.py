@@ -14,7 +14,8 @@ that a log already read (the Python API, ``compare``) is scored the same way.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -45,6 +46,19 @@ class Evening:
     running: tuple[SheetView, ...] = ()
 
 
+#: told the line each deal ``play`` reads ends on: the command line's progress bar
+#: (cli/progress.watching) sets it around a command's work, so no signature carries it
+WATCH: ContextVar[Callable[[int], None] | None] = ContextVar("pulyacalc_watch", default=None)
+
+
+def _watched(
+    deals: Iterable[Deal | Correction | Unreadable], watch: Callable[[int], None]
+) -> Iterator[Deal | Correction | Unreadable]:
+    for d in deals:
+        yield d
+        watch(d.loc.line)
+
+
 def play(
     log: Log,
     conv: Convention,
@@ -60,14 +74,19 @@ def play(
     scorer = Scorer(log.header, conv, problems, start=start)
     kept: list[DealResult] = []
     papers: list[SheetView] = []
+    deals = log.deals
+    watch = WATCH.get()
+    if watch is not None:
+        deals = _watched(deals, watch)
+    results = scorer.feed_all(deals)
     if running:
-        for result in scorer.feed_all(log.deals):
+        for result in results:
             kept.append(result)
             papers.append(scorer.sheet.view())
     elif keep:
-        kept.extend(scorer.feed_all(log.deals))
+        kept.extend(results)
     else:
-        deque(scorer.feed_all(log.deals), maxlen=0)  # the fold only: nothing kept per deal
+        deque(results, maxlen=0)  # the fold only: nothing kept per deal
     return Evening(
         log.header,
         conv,

@@ -6,6 +6,10 @@ deal (the running totals the paper keeps, «нарастающим итогом�
 :mod:`pulyacalc.scoring` becomes an ``Explained`` line: the entry, its rule from
 :mod:`pulyacalc.rulebook`, and a sentence a person can check with a pencil.
 
+``explain_stream`` is the same, deal by deal in flat memory (a ``Stream``: its ``deals``
+iterator scores each deal as it is asked for, keeps nothing, and can stop after deal N
+without reading the rest of the log); the ``explain`` command uses it.
+
 Nothing here computes a score: the numbers are the scorer's own entries, so the entries
 ``explain`` prints add up exactly to the sheet ``score`` prints.  Each deal also carries its
 ledger row (:func:`pulyacalc.ledger.deal_row`): what its entries move each result by.
@@ -13,16 +17,23 @@ ledger row (:func:`pulyacalc.ledger.deal_row`): what its entries move each resul
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from pulyacalc.core.amounts import Amount, num
+from pulyacalc.core.errors import Problems
 from pulyacalc.core.kinds import Rounding
-from pulyacalc.core.model import Correction, Deal, Play, Raspasy
+from pulyacalc.core.model import Correction, Deal, Play, Raspasy, Unreadable
 from pulyacalc.core.rulebook import RULEBOOK, Rule
 from pulyacalc.core.sheet import MOUNTAIN, POOL, Entry, SheetView
 from pulyacalc.evening import Evening, score_file
-from pulyacalc.scoring.fold import DealResult
+from pulyacalc.scoring.fold import DealResult, Scorer
+
+if TYPE_CHECKING:
+    from pulyacalc.convention.schema import Convention
+    from pulyacalc.core.model import Header
 
 
 @dataclass(frozen=True)
@@ -181,3 +192,109 @@ def totals(entries: list[Entry] | tuple[Entry, ...], players: tuple[str, ...]) -
     for e in entries:
         sheet.apply(e)
     return sheet.view()
+
+
+@dataclass
+class Stream:
+    """An explanation read deal by deal: ``deals`` scores and explains each deal when it is
+    asked for (nothing is kept); once it is spent, ``count`` is the number of deals read and
+    ``sheet`` the paper after the last.  Problems go into ``problems``; the iterator raises
+    them all together (PulyaError) at its end, as ``score`` does."""
+
+    header: Header
+    convention: Convention
+    target: int
+    #: deals read so far (refused ones included), the log's total once ``deals`` is spent
+    count: int = 0
+    #: the deal ``deals`` stops after (``--deal N``), None for the whole log
+    upto: int | None = None
+    problems: Problems = field(default_factory=Problems)
+    deals: Iterator[DealExplained] = field(default_factory=lambda: iter(()))
+    sheet: SheetView | None = None
+    #: the log read ('-' standard input) and the options it is scored under, to score it
+    #: again when it has problems
+    path: str = "-"
+    options: tuple[str | None, Rounding | None, str | None] = (None, None, None)
+
+
+def explain_stream(
+    path: str,
+    *,
+    convention: str | None = None,
+    rounding: Rounding | None = None,
+    input_format: str | None = None,
+    upto: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Stream:
+    """Read the log's header and convention now (raising their problems) and return a
+    ``Stream`` whose deals are scored as they are iterated.  With ``upto``, the log is read
+    only up to deal ``upto`` and the corrections written after it: what follows is never
+    read, so its problems are not seen.  ``progress`` is told the line each deal ends on."""
+    from pulyacalc.evening import load_convention
+    from pulyacalc.logs.read import read_log
+
+    problems = Problems()
+    log = read_log(path, input_format, problems)
+    conv = load_convention(log, problems, convention, rounding)
+    if conv is None or not log.header_ok:
+        for _ in log.deals:  # every deal's own problems too, all reported at once
+            pass
+        problems.raise_if_any()
+    assert conv is not None
+    scorer = Scorer(log.header, conv, problems)
+    stream = Stream(log.header, conv, scorer.target, upto=upto, problems=problems, path=path)
+    stream.options = (convention, rounding, input_format)
+    stream.deals = _explained(stream, scorer, _upto(log.deals, upto, problems), progress)
+    return stream
+
+
+def _upto(
+    deals: Iterable[Deal | Correction | Unreadable], upto: int | None, problems: Problems
+) -> Iterator[Deal | Correction | Unreadable]:
+    """The log's items up to deal ``upto`` and the corrections after it (a correction
+    belongs to the deal it follows).  The line after them is read to see that it is no
+    correction, but it belongs to the next deal: its problems, if any, are not ours."""
+    n, before = 0, len(problems.items)
+    for d in deals:
+        if not isinstance(d, Correction):
+            n += 1
+            if upto is not None and n > upto:
+                del problems.items[before:]
+                return
+        yield d
+        before = len(problems.items)
+
+
+def _explained(
+    stream: Stream,
+    scorer: Scorer,
+    deals: Iterator[Deal | Correction | Unreadable],
+    progress: Callable[[int], None] | None,
+) -> Iterator[DealExplained]:
+    from pulyacalc.ledger import deal_row  # only here: prices reads deal_text from this module
+
+    players, conv = stream.header.players, stream.convention
+    for r in scorer.feed_all(deals):
+        stream.count = scorer.count
+        yield DealExplained(
+            r,
+            deal_text(r.deal, r.kind),
+            str(r.deal.loc),
+            explain_entries(r),
+            scorer.sheet.view(),
+            deal_row(r.entries, players, conv),
+        )
+        if progress is not None:
+            progress(r.deal.loc.line or 0)
+    stream.count = scorer.count
+    stream.sheet = scorer.sheet.view()
+    if stream.problems and stream.path != "-" and stream.upto is None:
+        # a log with problems: score it again the one way every command does, so that its
+        # problems read exactly as score's (a wrong first dealer as one cause, say)
+        score_file(
+            stream.path,
+            convention=stream.options[0],
+            rounding=stream.options[1],
+            input_format=stream.options[2],
+        )
+    stream.problems.raise_if_any()

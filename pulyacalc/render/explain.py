@@ -21,7 +21,11 @@ from pulyacalc.render.view import (
 )
 
 if TYPE_CHECKING:
-    from pulyacalc.explain import DealExplained, Explained, Explanation
+    from collections.abc import Iterator
+
+    from pulyacalc.convention.schema import Convention
+    from pulyacalc.core.sheet import SheetView
+    from pulyacalc.explain import DealExplained, Explained, Explanation, Stream
 
 
 def entry_json(x: Explained) -> dict[str, Any]:
@@ -80,76 +84,158 @@ class ExplainView:
         return [{"schema_version": SCHEMA_VERSION, **entry_json(x)} for d in self.deals for x in d.entries]
 
     def rows(self) -> tuple[list[str], list[list[Any]]]:
-        head = ["deal", "rule", "section", "player", "area", "on", "amount", "why"]
-        rows: list[list[Any]] = []
-        for d in self.deals:
-            for x in d.entries:
-                e = x.entry
-                amount = fraction_text(e.amount)
-                rows.append([e.deal, e.rule, x.rule.section, e.player, e.area, e.on or "", amount, e.why])
-        return head, rows
+        return ROW_HEAD, [entry_row(x) for d in self.deals for x in d.entries]
 
     def table(self) -> str:
-        from tabulate import tabulate
-
-        from pulyacalc.core.amounts import num
-        from pulyacalc.explain import place
-
         ev = self.explanation.evening
         players = ev.header.players
-        out = [
-            f"{convention_title(ev.convention)}, {len(players)} players, pool to {ev.target}, "
-            f"{counted(ev.deals, 'deal')}",
-            "",
-        ]
-        for d in self.deals:
-            r = d.result
-            flags = []
-            if r.raspasy_run > 1:
-                flags.append(f"raspasy no. {r.raspasy_run} in a row")
-            if r.after_finish:
-                flags.append("after the pulya was finished")
-            extra = f" ({'; '.join(flags)})" if flags else ""
-            if r.kind == "correction":  # not a deal (RULES.md 2.9): after the deal it follows
-                after = f"after deal {r.number}" if r.number else "before the first deal"
-                out.append(f"Correction {after} ({d.where}): {d.line}")
-            else:
-                out.append(f"Deal {r.number} ({d.where}), dealer {r.dealer}: {d.line}{extra}")
-            rows = []
+        head = table_head(ev.convention, players, ev.target, counted(ev.deals, "deal"))
+        return head + "".join(deal_block(d, players) for d in self.deals)
+
+
+def table_head(conv: Convention, players: tuple[str, ...], target: int, deals: str) -> str:
+    """The table's first line and the empty line after it."""
+    return f"{convention_title(conv)}, {len(players)} players, pool to {target}, {deals}\n"
+
+
+def deal_block(d: DealExplained, players: tuple[str, ...]) -> str:
+    """One deal of the table: an empty line, its line, its entries, its moves, the paper."""
+    from tabulate import tabulate
+
+    from pulyacalc.core.amounts import num
+    from pulyacalc.explain import place
+
+    r = d.result
+    out = [""]
+    flags = []
+    if r.raspasy_run > 1:
+        flags.append(f"raspasy no. {r.raspasy_run} in a row")
+    if r.after_finish:
+        flags.append("after the pulya was finished")
+    extra = f" ({'; '.join(flags)})" if flags else ""
+    if r.kind == "correction":  # not a deal (RULES.md 2.9): after the deal it follows
+        after = f"after deal {r.number}" if r.number else "before the first deal"
+        out.append(f"Correction {after} ({d.where}): {d.line}")
+    else:
+        out.append(f"Deal {r.number} ({d.where}), dealer {r.dealer}: {d.line}{extra}")
+    rows = []
+    for x in d.entries:
+        e = x.entry
+        amount = num(e.amount)
+        rows.append(
+            [
+                e.player,
+                place(e),
+                f"+{amount}" if e.amount > 0 else amount,
+                x.text.split(": ", 1)[1] if ": " in x.text else "",
+                f"{e.rule} §{x.rule.section} {x.rule.kodeks}",
+            ]
+        )
+    if rows:
+        table = tabulate(
+            rows,
+            tablefmt="plain",
+            disable_numparse=True,
+            colalign=("left", "left", "right", "left", "left"),
+        )
+        out.extend("  " + line for line in table.splitlines())
+    else:
+        out.append("  (nothing is written)")
+    moves = ", ".join(f"{p} {'+' if v > 0 else ''}{show(v)}" for p, v in d.ledger.items())
+    out.append(f"  moves the results: {moves}")
+    table = tabulate(
+        [[f"  {p}", *sheet_row(d.running, p)] for p in players],
+        headers=[
+            "  after the correction" if r.kind == "correction" else f"  after deal {r.number}",
+            *sheet_head(players),
+        ],
+        tablefmt="simple",
+        disable_numparse=True,
+        colalign=("left", *["right"] * (2 + len(players))),
+    )
+    out.extend("  " + line for line in table.splitlines())
+    return "\n".join(out) + "\n"
+
+
+def entry_row(x: Explained) -> list[Any]:
+    """An entry as a CSV row (the order of ``ROW_HEAD``)."""
+    e = x.entry
+    return [e.deal, e.rule, x.rule.section, e.player, e.area, e.on or "", fraction_text(e.amount), e.why]
+
+
+ROW_HEAD = ["deal", "rule", "section", "player", "area", "on", "amount", "why"]
+
+
+@dataclass
+class ExplainStream:
+    """``explain`` of a whole log in flat memory (a streaming view, render/view.StreamView):
+    each shape is written deal by deal as the deals are scored.  The table names the log's
+    deal count in its first line, known only at the end: the deals are written to a spool
+    (memory, then a temporary file past a megabyte) and the first line goes out before it.
+    With ``--deal N`` (``stream.upto``) only deal N is shown, and the count reads «deal N
+    of the log» (the rest of the log is never read).  JSON is one document, built in
+    memory (a deal at a time would need a hand-written array; nobody reads a 300k-deal JSON
+    document whole anyway: use jsonl)."""
+
+    stream: Stream
+    #: deals (and corrections) shown so far: none after the stream is spent means that
+    #: ``--deal N`` is past the log's end
+    shown: int = 0
+
+    def _shown(self) -> Iterator[DealExplained]:
+        upto = self.stream.upto
+        for d in self.stream.deals:
+            if upto is None or d.result.number == upto:
+                self.shown += 1
+                yield d
+
+    def table_chunks(self) -> Iterator[str]:
+        import tempfile
+
+        s = self.stream
+        players = s.header.players
+        with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8") as spool:
+            for d in self._shown():
+                spool.write(deal_block(d, players))
+            deals = f"deal {s.upto} of the log" if s.upto is not None else counted(s.count, "deal")
+            yield table_head(s.convention, players, s.target, deals)
+            spool.seek(0)
+            while chunk := spool.read(1 << 16):
+                yield chunk
+
+    def table(self) -> str:
+        return "".join(self.table_chunks())
+
+    def records_iter(self) -> Iterator[dict[str, Any]]:
+        for d in self._shown():
             for x in d.entries:
-                e = x.entry
-                amount = num(e.amount)
-                rows.append(
-                    [
-                        e.player,
-                        place(e),
-                        f"+{amount}" if e.amount > 0 else amount,
-                        x.text.split(": ", 1)[1] if ": " in x.text else "",
-                        f"{e.rule} §{x.rule.section} {x.rule.kodeks}",
-                    ]
-                )
-            if rows:
-                table = tabulate(
-                    rows,
-                    tablefmt="plain",
-                    disable_numparse=True,
-                    colalign=("left", "left", "right", "left", "left"),
-                )
-                out.extend("  " + line for line in table.splitlines())
-            else:
-                out.append("  (nothing is written)")
-            moves = ", ".join(f"{p} {'+' if v > 0 else ''}{show(v)}" for p, v in d.ledger.items())
-            out.append(f"  moves the results: {moves}")
-            table = tabulate(
-                [[f"  {p}", *sheet_row(d.running, p)] for p in players],
-                headers=[
-                    "  after the correction" if r.kind == "correction" else f"  after deal {r.number}",
-                    *sheet_head(players),
-                ],
-                tablefmt="simple",
-                disable_numparse=True,
-                colalign=("left", *["right"] * (2 + len(players))),
-            )
-            out.extend("  " + line for line in table.splitlines())
-            out.append("")
-        return "\n".join(out)
+                yield {"schema_version": SCHEMA_VERSION, **entry_json(x)}
+
+    def records(self) -> list[dict[str, Any]]:
+        return list(self.records_iter())
+
+    def rows_iter(self) -> tuple[list[str], Iterator[list[Any]]]:
+        return ROW_HEAD, (entry_row(x) for d in self._shown() for x in d.entries)
+
+    def rows(self) -> tuple[list[str], list[list[Any]]]:
+        head, rows = self.rows_iter()
+        return head, list(rows)
+
+    def document(self) -> dict[str, Any]:
+        s = self.stream
+        deals = list(self._shown())
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "players": list(s.header.players),
+            "convention": s.convention.name,
+            "pool_target": s.target,
+            "entries": [entry_json(x) for d in deals for x in d.entries],
+            "deals": [deal_json(d) for d in deals],
+            "sheet": sheet_json(deals[-1].running if deals else s.sheet or _empty(s)),
+        }
+
+
+def _empty(s: Stream) -> SheetView:
+    from pulyacalc.core.sheet import Sheet
+
+    return Sheet(s.header.players).view()

@@ -11,11 +11,13 @@ and tabulate are imported by the writer that needs them, never at start-up.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     # for the type only: the command line reads this table at start-up, nothing more
-    from pulyacalc.render.view import View
+    from collections.abc import Iterable
+
+    from pulyacalc.render.view import StreamView, View
 
     Writer = Callable[[View], str]
 
@@ -42,16 +44,22 @@ def write_jsonl(view: View) -> str:
 
 
 def delimited(view: View, delimiter: str) -> str:
-    """The header and the rows, one line each (the package's only csv writer)."""
-    import csv  # only for these formats (start-up time)
+    """The header and the rows, one line each (through the package's only csv writer)."""
     import io
 
     head, rows = view.rows()
     buf = io.StringIO()
-    w = csv.writer(buf, delimiter=delimiter, lineterminator="\n")
+    write_delimited(head, rows, buf, delimiter)
+    return buf.getvalue()
+
+
+def write_delimited(head: list[str], rows: Iterable[list[Any]], out: TextIO, delimiter: str) -> None:
+    """The header and the rows onto ``out``, row by row as they come."""
+    import csv  # only for these formats (start-up time)
+
+    w = csv.writer(out, delimiter=delimiter, lineterminator="\n")
     w.writerow(head)
     w.writerows(rows)
-    return buf.getvalue()
 
 
 def write_csv(view: View) -> str:
@@ -75,3 +83,22 @@ FORMATS: dict[str, Writer] = {
 def render(view: View, fmt: str) -> str:
     """The view written in the format named ``fmt`` (a name of :data:`FORMATS`)."""
     return FORMATS[fmt](view)
+
+
+def write_to(view: StreamView, fmt: str, out: TextIO) -> None:
+    """The streaming view written in ``fmt`` onto ``out`` piece by piece, in the same bytes
+    as :func:`render`: table, jsonl, csv and tsv in flat memory; json is one document,
+    made whole (see render/explain.ExplainStream)."""
+    if fmt == "table":
+        for chunk in view.table_chunks():
+            out.write(chunk)
+    elif fmt == "jsonl":
+        import json  # only for this format (start-up time)
+
+        for record in view.records_iter():
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+    elif fmt in ("csv", "tsv"):
+        head, rows = view.rows_iter()
+        write_delimited(head, rows, out, "," if fmt == "csv" else "\t")
+    else:
+        out.write(render(view, fmt))

@@ -35,10 +35,12 @@ def check(
     target, strange convention overrides; and lists every correction written by hand.  Exit
     status 0 when clean (corrections alone leave it clean), 1 otherwise."""
     from pulyacalc.checks import check_log, faults, run_log
+    from pulyacalc.cli.progress import watching
     from pulyacalc.render.check import CheckView
     from pulyacalc.render.formats import render
 
-    run = run_log(log, convention=convention, input_format=input_format.value if input_format else None)
+    with watching(log):  # a bar on a terminal's stderr while a big log is read
+        run = run_log(log, convention=convention, input_format=input_format.value if input_format else None)
     findings = check_log(run)
     parting: int | None = None
     if against is not None:

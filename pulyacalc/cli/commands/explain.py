@@ -35,19 +35,31 @@ def explain(
 ) -> None:
     """Every entry of every deal: who writes how much, where, why (rule and arithmetic), and the
     running totals after each deal (нарастающим итогом)."""
-    from pulyacalc.explain import explain_file
-    from pulyacalc.render.explain import ExplainView
-    from pulyacalc.render.formats import render
+    import tempfile
 
-    ex = explain_file(
-        log,
-        convention=convention,
-        rounding=rounding_of(rounding),
-        input_format=input_format.value if input_format else None,
-    )
-    deals = ex.deals
-    if deal is not None:
-        deals = tuple(d for d in ex.deals if d.result.number == deal)
-        if not deals:
-            raise usage(f"no deal {deal}: the log has {ex.evening.deals} deals", "--deal")
-    emit(render(ExplainView(ex, deals), format.value))
+    from pulyacalc.cli.progress import log_progress
+    from pulyacalc.explain import explain_stream
+    from pulyacalc.render.explain import ExplainStream
+    from pulyacalc.render.formats import write_to
+
+    # deal by deal in flat memory; into a spool first (memory, then a temporary file), so
+    # that a log with a problem prints its problems and nothing else, as before
+    with (
+        log_progress(log) as progress,
+        tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8") as spool,
+    ):
+        stream = explain_stream(
+            log,
+            convention=convention,
+            rounding=rounding_of(rounding),
+            input_format=input_format.value if input_format else None,
+            upto=deal,
+            progress=progress,
+        )
+        view = ExplainStream(stream)
+        write_to(view, format.value, spool)  # type: ignore[arg-type]  # a TextIO in all but name
+        if deal is not None and not view.shown:
+            raise usage(f"no deal {deal}: the log has {stream.count} deals", "--deal")
+        spool.seek(0)
+        while chunk := spool.read(1 << 16):
+            emit(chunk)

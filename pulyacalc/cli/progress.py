@@ -1,0 +1,70 @@
+"""Progress through one big log on a terminal's standard error (score, explain, check), as
+``season`` shows its logs: a :class:`pulyacalc.cli.runtime.ProgressBar` over the lines of
+the file read so far (lines, not bytes: a text stream cannot tell its byte offset while it
+is read line by line; the lines are counted on the bytes, once, when the bar first shows).
+Only a regular file has a known end; standard input shows nothing."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from pulyacalc.cli.runtime import ProgressBar
+
+
+def count_lines(path: str) -> int:
+    """The file's lines, counted in bytes (quick: no decoding)."""
+    n = 0
+    last = b"\n"
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 20):
+            n += chunk.count(b"\n")
+            last = chunk[-1:]
+    return n + (last != b"\n")
+
+
+#: seconds of work before the bar shows (a short log never shows one)
+DELAY = 0.5
+
+
+@contextmanager
+def log_progress(path: str, delay: float | None = None) -> Iterator[Callable[[int], None] | None]:
+    """The bar's ``update(line reached)`` for the log at ``path``, or None when there is
+    nothing to show (stderr not a terminal, standard input, not a regular file).  The lines
+    are counted only once the work has gone on long enough for the bar to show; the bar is
+    erased at the end, however the work ends."""
+    bar = ProgressBar(sys.stderr, delay=DELAY if delay is None else delay)
+    if not bar.enabled or path == "-" or not os.path.isfile(path):
+        yield None
+        return
+    total = 0
+
+    def update(line: int) -> None:
+        nonlocal total
+        if not total:
+            if time.monotonic() - bar.start < bar.delay:
+                return
+            total = max(count_lines(path), 1)
+        bar.update(min(line, total), total, path)
+
+    try:
+        yield update
+    finally:
+        bar.close()
+
+
+@contextmanager
+def watching(path: str) -> Iterator[None]:
+    """The bar over the log at ``path`` while the commands that score through
+    :func:`pulyacalc.evening.play` (score, check) do their work."""
+    from pulyacalc.evening import WATCH
+
+    with log_progress(path) as update:
+        token = WATCH.set(update)
+        try:
+            yield
+        finally:
+            WATCH.reset(token)

@@ -1,0 +1,156 @@
+"""`explain` streams (issue 10 item 13): flat memory on a long log, the same bytes as the
+whole-log view, `--deal N` stops reading after deal N, and a progress bar on a terminal's
+stderr for score, explain and check."""
+
+from __future__ import annotations
+
+import io
+import sys
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from pulyacalc.cli.app import app
+from pulyacalc.cli.progress import count_lines, log_progress, watching
+from pulyacalc.evening import WATCH, score_file
+from pulyacalc.explain import explain_file, explain_stream
+from pulyacalc.render.explain import ExplainStream, ExplainView
+from pulyacalc.render.formats import FORMATS, render, write_to
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+import genlog  # noqa: E402
+
+EXAMPLES = ["examples/sochi-3p.txt", "examples/rostov-3p.yaml", "examples/leningrad-4p.yaml"]
+
+
+def run(*args: str) -> Any:
+    return CliRunner().invoke(app, list(args), prog_name="pulyacalc")
+
+
+def big_log(tmp_path: Path, deals: int) -> Path:
+    path = tmp_path / f"log{deals}.txt"
+    path.write_text("".join(genlog.line_log(deals, seed=1, pool=100000)), encoding="utf-8")
+    return path
+
+
+class Sink(io.TextIOBase):
+    """Standard output that keeps nothing (only the bytes' count)."""
+
+    written = 0
+
+    def write(self, s: str) -> int:
+        self.written += len(s)
+        return len(s)
+
+
+@pytest.mark.parametrize("log", EXAMPLES)
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_the_stream_writes_the_bytes_of_the_whole_view(log: str, fmt: str) -> None:
+    ex = explain_file(str(ROOT / log))
+    out = io.StringIO()
+    write_to(ExplainStream(explain_stream(str(ROOT / log))), fmt, out)
+    assert out.getvalue() == render(ExplainView(ex, ex.deals), fmt)
+
+
+def peak(path: Path, fmt: str | None) -> int:
+    tracemalloc.start()
+    try:
+        if fmt is None:
+            score_file(str(path))
+        else:
+            write_to(ExplainStream(explain_stream(str(path))), fmt, Sink())
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize("fmt", ["table", "jsonl", "csv"])
+def test_memory_is_within_twice_scores(tmp_path: Path, fmt: str) -> None:
+    # the whole-log view holds every deal, its entries and its paper (many times score's
+    # memory); the stream holds one deal at a time (and a spool of at most a megabyte for
+    # the table), as score does
+    log = big_log(tmp_path, 4000)
+    assert peak(log, fmt) < 2 * peak(log, None)
+
+
+def test_deal_n_stops_reading_after_deal_n(tmp_path: Path) -> None:
+    log = tmp_path / "e.txt"
+    text = "".join(genlog.line_log(6, seed=3))
+    lines = text.splitlines(keepends=True)
+    # a line nobody can read right after deal 2: --deal 2 never reads it, the whole log does
+    broken = "".join(lines[:7]) + "Anna 6♠ six, this is no deal\n" + "".join(lines[7:])
+    log.write_text(broken, encoding="utf-8")
+    whole = run("explain", str(log))
+    assert whole.exit_code == 1 and ":8:" in whole.stderr
+    r = run("explain", str(log), "--deal", "2")
+    assert r.exit_code == 0, r.stderr
+    first = r.stdout.splitlines()[0]
+    assert first.endswith(", deal 2 of the log")
+    assert "\nDeal 2 (" in r.stdout and "Deal 1 (" not in r.stdout and "Deal 3 (" not in r.stdout
+    # the problem is a deal of its own: --deal 3 reads it and reports it
+    assert run("explain", str(log), "--deal", "3").exit_code == 1
+
+
+def test_deal_n_does_not_read_on(tmp_path: Path) -> None:
+    log = big_log(tmp_path, 3000)
+    stream = explain_stream(str(log), upto=5)
+    shown = [d.result.number for d in ExplainStream(stream)._shown()]
+    assert shown == [5]
+    assert stream.count == 5  # the deals read: five, not 3000
+
+
+def test_deal_n_keeps_the_corrections_after_it_and_the_json_document() -> None:
+    for fmt in ("json", "jsonl", "csv"):
+        ex = explain_file(str(ROOT / EXAMPLES[0]))
+        deals = tuple(d for d in ex.deals if d.result.number == 9)
+        out = io.StringIO()
+        write_to(ExplainStream(explain_stream(str(ROOT / EXAMPLES[0]), upto=9)), fmt, out)
+        assert out.getvalue() == render(ExplainView(ex, deals), fmt)
+
+
+class Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bar_on_a_terminal_by_the_lines_of_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log = big_log(tmp_path, 50)
+    total = count_lines(str(log))
+    assert total == len(log.read_text(encoding="utf-8").splitlines())
+    err = Tty()
+    monkeypatch.setattr(sys, "stderr", err)
+    with log_progress(str(log), delay=0) as update:
+        assert update is not None
+        update(total // 2)
+        assert f"{total // 2}/{total}" in err.getvalue()
+    assert err.getvalue().endswith("\r")  # erased at the end
+    with log_progress("-", delay=0) as update:  # standard input: no end to measure
+        assert update is None
+    monkeypatch.setattr(sys, "stderr", io.StringIO())  # not a terminal: nothing
+    with log_progress(str(log), delay=0) as update:
+        assert update is None
+
+
+def test_score_and_check_tell_the_bar_each_deal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = big_log(tmp_path, 40)
+    seen: list[int] = []
+    token = WATCH.set(seen.append)
+    try:
+        score_file(str(log))
+    finally:
+        WATCH.reset(token)
+    assert len(seen) == 40 and seen == sorted(seen) and seen[-1] == count_lines(str(log))
+    # the commands set it through watching(): on a terminal the bar is drawn
+    err = Tty()
+    monkeypatch.setattr(sys, "stderr", err)
+    monkeypatch.setattr("pulyacalc.cli.progress.DELAY", 0.0)
+    with watching(str(log)):
+        score_file(str(log))
+    assert f"/{count_lines(str(log))}" in err.getvalue()
+    assert WATCH.get() is None
