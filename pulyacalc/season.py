@@ -14,12 +14,12 @@ own file.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pulyacalc.core.amounts import Amount
 from pulyacalc.core.errors import Loc, Problem, PulyaError, ReadError, RuleError
@@ -47,6 +47,13 @@ class EveningResult:
     result: dict[str, Amount]
     #: the result to the cent when a whist price was given (sums to 0)
     money: dict[str, Decimal] | None = None
+    #: the log's metadata header keys (None when not written)
+    date: str | None = None
+    title: str | None = None
+    place: str | None = None
+    #: a digest of the players and every deal (logs.write.deal_key): two files with the
+    #: same digest hold the same evening
+    digest: str = ""
 
 
 @dataclass(frozen=True)
@@ -69,6 +76,10 @@ class Season:
     evenings: tuple[EveningResult, ...]
     standings: tuple[Standing, ...]
     whist_price: Decimal | None = None
+    #: with ``keep_going``: each evening left out, with its problems
+    failed: tuple[tuple[str, tuple[Problem, ...]], ...] = ()
+    #: (file, earlier file) when a file holds the same evening as an earlier one
+    duplicates: tuple[tuple[str, str], ...] = ()
 
     @property
     def deals(self) -> int:
@@ -81,10 +92,19 @@ def not_a_log(path: Path) -> str:
     Clubs keep their house convention and paper sheets beside the logs; a season over
     the directory leaves those out.  Files named one by one are always read as logs.
     """
+    import codecs
+
     try:
-        with path.open(encoding="utf-8-sig", errors="replace") as f:
-            head = f.read(65536)
+        with path.open("rb") as f:
+            raw = f.read(65536)
     except OSError:
+        return ""
+    try:
+        # final=False: a character cut at the end of the head is not a fault
+        head = codecs.getincrementaldecoder("utf-8-sig")().decode(raw, final=False)
+    except UnicodeDecodeError:
+        # not UTF-8: a log saved in the wrong encoding, not a file to leave out;
+        # reading it says so, located, as `score` does
         return ""
     keys = set()
     for line in head.splitlines():
@@ -155,9 +175,14 @@ def score_evening(
 ) -> EveningResult:
     """Score and settle one log, its players named as the persons ``aliases`` makes them;
     raises PulyaError with its located problems (a person seated twice among them)."""
+    import dataclasses
+    import hashlib
+
     from pulyacalc.core.errors import Problems
+    from pulyacalc.core.model import Unreadable
     from pulyacalc.evening import score_log, settle_evening
     from pulyacalc.logs.read import read_log
+    from pulyacalc.logs.write import deal_key
 
     # score_file's two steps, so that a person seated twice is reported with the log's
     # other problems
@@ -167,6 +192,16 @@ def score_evening(
     if aliases is not None and log.header_ok:
         where = log.header.locs.get("players") or Loc(log.header.source, 1)
         seats = aliases.table(log.header.players, where, problems)
+    digest = hashlib.sha256(repr(sorted(log.header.players)).encode())
+
+    def hashed(deals: Iterable[Any]) -> Iterator[Any]:
+        # the deals stream through the scorer once: digest them on the way
+        for d in deals:
+            if not isinstance(d, Unreadable):
+                digest.update(repr(deal_key(d)).encode())
+            yield d
+
+    log = dataclasses.replace(log, deals=hashed(log.deals))
     ev = score_log(log, problems, convention=convention, rounding=rounding)
     s = settle_evening(ev, price)
     who: dict[str, str] = seats or {p: p for p in ev.sheet.players}
@@ -180,6 +215,10 @@ def score_evening(
         ev.finished,
         {who[p]: r for p, r in s.result.items()},
         {who[p]: m for p, m in s.money.items()} if s.money is not None else None,
+        ev.header.date,
+        ev.header.title,
+        ev.header.place,
+        digest.hexdigest(),
     )
 
 
@@ -194,14 +233,17 @@ def score_season(
     progress: Callable[[int, int, str], None] | None = None,
     skipped: list[tuple[str, str]] | None = None,
     aliases: Aliases | None = None,
+    keep_going: bool = False,
 ) -> Season:
     """Score every log and make the standings.  ``progress(done, total, file)`` is called
     after each evening; files of a directory that are not logs go to ``skipped``;
     ``aliases`` names the players as persons.  Raises PulyaError with every problem of
-    every log."""
+    every log; with ``keep_going``, a bad evening is left out (``Season.failed``) and
+    only a season with no good evening at all raises."""
     files = collect(paths, skipped)
     evenings: list[EveningResult] = []
     problems: list[Problem] = []
+    failed: list[tuple[str, tuple[Problem, ...]]] = []
     for i, f in enumerate(files, 1):
         try:
             evenings.append(
@@ -217,13 +259,35 @@ def score_season(
             )
         except PulyaError as e:
             problems.extend(e.problems)
+            failed.append((f, tuple(e.problems)))
         if progress is not None:
             progress(i, len(files), f)
-    if problems:
+    if problems and (not keep_going or not evenings):
         if all(p.kind == "rule" for p in problems):
             raise RuleError(problems)
         raise ReadError(problems)
-    return Season(tuple(evenings), standings(evenings, price is not None), price)
+    return Season(
+        tuple(evenings),
+        standings(evenings, price is not None),
+        price,
+        tuple(failed),
+        duplicates(evenings),
+    )
+
+
+def duplicates(evenings: Iterable[EveningResult]) -> tuple[tuple[str, str], ...]:
+    """(file, the earlier file) for each evening that repeats an earlier one: the same
+    players and the same deals (an evening with no deals repeats nothing)."""
+    first: dict[str, str] = {}
+    out: list[tuple[str, str]] = []
+    for ev in evenings:
+        if not ev.digest or not ev.deals:
+            continue
+        if ev.digest in first:
+            out.append((ev.source, first[ev.digest]))
+        else:
+            first[ev.digest] = ev.source
+    return tuple(out)
 
 
 def standings(evenings: Iterable[EveningResult], money: bool = False) -> tuple[Standing, ...]:

@@ -96,6 +96,15 @@ def _rounding(node: Node, b: HeaderBuilder) -> Rounding | None:
     return cast(Rounding, text)
 
 
+def _text(what: str) -> Callable[[Node, HeaderBuilder], str | None]:
+    """A metadata key's reader: any text, kept as written."""
+
+    def read(node: Node, b: HeaderBuilder) -> str | None:
+        return as_str(node, b.problems, what)
+
+    return read
+
+
 #: every header key, in the order the writers put them (``players`` first: the others
 #: are checked against it)
 HEADER: tuple[HeaderKey, ...] = (
@@ -109,6 +118,9 @@ HEADER: tuple[HeaderKey, ...] = (
     HeaderKey("convention", ("конвенция",), _convention, "a built-in convention or a YAML file", "sochi"),
     HeaderKey("pool", ("пуля",), _pool, "the pool target, over the convention's"),
     HeaderKey("rounding", ("округление",), _rounding, "how the settlement rounds, over the convention's"),
+    HeaderKey("date", ("дата",), _text("date"), "when the evening was played (free text, e.g. 2026-11-30)"),
+    HeaderKey("title", ("название",), _text("title"), "the evening's name (free text)"),
+    HeaderKey("place", ("место",), _text("place"), "where it was played (free text)"),
 )
 HEADER_KEYS = tuple(row.key for row in HEADER)
 #: every spelling of a header key, case-folded → the key

@@ -12,6 +12,10 @@ if TYPE_CHECKING:
     from pulyacalc.season import Season
 
 
+#: an evening's metadata header keys, shown when a log gives them
+META = ("date", "title", "place")
+
+
 @dataclass(frozen=True)
 class SeasonView:
     season: Season
@@ -55,6 +59,7 @@ class SeasonView:
                     "result": {p: jnum(e.result[p]) for p in e.players},
                     "result_exact": {p: fraction_text(e.result[p]) for p in e.players},
                     **({"money": {p: float(e.money[p]) for p in e.players}} if e.money is not None else {}),
+                    **{k: v for k in META if (v := getattr(e, k)) is not None},
                 }
                 for e in s.evenings
             ],
@@ -102,4 +107,16 @@ class SeasonView:
                 colalign=("right", "left", *["right"] * (len(head) - 2)),
             )
         )
+        lines += self._metadata()
         return "\n".join(lines) + "\n"
+
+    def _metadata(self) -> list[str]:
+        """The evenings with their date, title and place, when any log gives them."""
+        from tabulate import tabulate
+
+        evenings = self.season.evenings
+        keys = [k for k in META if any(getattr(e, k) is not None for e in evenings)]
+        if not keys:
+            return []
+        rows = [[e.source, *(getattr(e, k) or "" for k in keys)] for e in evenings]
+        return ["", tabulate(rows, headers=["evening", *keys], tablefmt="simple")]

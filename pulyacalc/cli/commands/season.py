@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+import sys
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -16,17 +17,31 @@ from pulyacalc.cli.options import (
     PriceOpt,
     RoundingOpt,
     parse_price,
-    rounding_blamed,
     rounding_of,
-    usage,
 )
 from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.plot import PlotOpt, require_matplotlib, save_plot
-from pulyacalc.cli.runtime import emit, reports_problems, walking_logs
+from pulyacalc.cli.runtime import emit, fail, reports_problems, walking_logs
+
+if TYPE_CHECKING:
+    from pulyacalc.season import Season
+
+
+def report_season(result: Season) -> None:
+    """On stderr: each problem of an evening left out (``--keep-going``), and a warning
+    for each file that holds an evening already counted."""
+    for _, problems in result.failed:
+        for problem in problems:
+            print(problem.format(), file=sys.stderr)
+    for path, earlier in result.duplicates:
+        print(
+            f"pulyacalc: warning: {path} holds the same evening as {earlier} "
+            "(same players, same deals): it is counted twice",
+            file=sys.stderr,
+        )
 
 
 @reports_problems
-@rounding_blamed
 def season(
     logs: Annotated[
         list[str],
@@ -50,6 +65,14 @@ def season(
     ] = True,
     plot: PlotOpt = None,
     aliases: AliasesOpt = None,
+    keep_going: Annotated[
+        bool,
+        typer.Option(
+            "--keep-going",
+            help="Leave out the evenings that have problems (reported on stderr with a summary), "
+            "show the standings of the others, and exit 1 at the end.",
+        ),
+    ] = False,
     output: OutputOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
@@ -61,8 +84,6 @@ def season(
     if plot is not None:
         require_matplotlib()
     price = parse_price(whist_price)
-    if "-" in logs:
-        raise usage("a season reads files, not standard input: give log files or directories", "LOG|DIR...")
     persons = load_aliases(aliases)
     with walking_logs(progress) as (update, skipped):
         result = score_season(
@@ -75,10 +96,18 @@ def season(
             progress=update,
             skipped=skipped,
             aliases=persons,
+            keep_going=keep_going,
         )
+    # problems of the evenings left out, and repeated evenings, before the standings
+    report_season(result)
     if plot is not None:
         from pulyacalc.render.plot import season_picture
 
         # the picture first: when it cannot be written, nothing goes to standard output
         save_plot(plot, season_picture(result))
     emit(render(SeasonView(result), format.value))
+    if result.failed:
+        raise fail(
+            f"left out {len(result.failed)} of {len(result.failed) + len(result.evenings)} evenings "
+            f"with problems: {', '.join(f for f, _ in result.failed)}"
+        )
