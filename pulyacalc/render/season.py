@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pulyacalc.render.view import SCHEMA_VERSION, fraction_text, jnum, show
+from pulyacalc.render.view import SCHEMA_VERSION, counted, fraction_text, jnum, show
 
 if TYPE_CHECKING:
     from pulyacalc.season import Season
@@ -95,7 +95,11 @@ class SeasonView:
 
         s = self.season
         price = f", whist price {s.whist_price}" if s.whist_price is not None else ""
-        lines = [f"Season: {len(s.evenings)} evenings, {s.deals} deals{price}; results in whists", ""]
+        lines = [
+            f"Season: {counted(len(s.evenings), 'evening')}, {counted(s.deals, 'deal')}{price}; "
+            "results in whists",
+            "",
+        ]
         head = ["#", "player", "evenings", "total", "average", "best", "worst"]
         if s.whist_price is not None:
             head.append("money")

@@ -17,7 +17,9 @@ from pulyacalc.cli.options import (
     PriceOpt,
     RoundingOpt,
     parse_price,
+    rounding_blamed,
     rounding_of,
+    usage,
 )
 from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.plot import PlotOpt, require_matplotlib, save_plot
@@ -42,6 +44,7 @@ def report_season(result: Season) -> None:
 
 
 @reports_problems
+@rounding_blamed
 def season(
     logs: Annotated[
         list[str],
@@ -84,6 +87,8 @@ def season(
     if plot is not None:
         require_matplotlib()
     price = parse_price(whist_price)
+    if "-" in logs:
+        raise usage("a season reads files, not standard input: give log files or directories", "LOG|DIR...")
     persons = load_aliases(aliases)
     with walking_logs(progress) as (update, skipped):
         result = score_season(
