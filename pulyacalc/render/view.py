@@ -106,7 +106,6 @@ def convention_title(conv: Convention) -> str:
     (the log's overrides), so a title never claims a convention the evening did not play."""
     from pathlib import Path
 
-    from pulyacalc.convention.dump import flow
     from pulyacalc.convention.load import builtin_dir, builtin_names, load
     from pulyacalc.evening import overrides
 
@@ -115,8 +114,14 @@ def convention_title(conv: Convention) -> str:
     # a house file with no title of its own: the title of the one it extends would be claimed
     if house and (title == conv.name or title in {load(name).title for name in builtin_names()}):
         title = shown_path(conv.source)
-    changed = [f"{k}={flow(v)}" for k, v in overrides(conv).items()]
-    return " + ".join([title, *changed])  # " + ", not ", ": the title goes on with ", 3 players"
+    changed = overrides(conv)
+    if not changed:
+        return title
+    from pulyacalc.convention.dump import flow  # only for a log with overrides (start-up time)
+
+    return " + ".join(
+        [title, *(f"{k}={flow(v)}" for k, v in changed.items())]
+    )  # " + ", not ", ": the title goes on with ", 3 players"
 
 
 def counted(n: int, word: str) -> str:
