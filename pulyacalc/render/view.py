@@ -119,9 +119,8 @@ def convention_title(conv: Convention) -> str:
         return title
     from pulyacalc.convention.dump import flow  # only for a log with overrides (start-up time)
 
-    return " + ".join(
-        [title, *(f"{k}={flow(v)}" for k, v in changed.items())]
-    )  # " + ", not ", ": the title goes on with ", 3 players"
+    # " + ", not ", ": the title goes on with ", 3 players"
+    return " + ".join([title, *(f"{k}={flow(v)}" for k, v in changed.items())])
 
 
 def counted(n: int, word: str) -> str:
