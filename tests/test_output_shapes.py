@@ -122,7 +122,11 @@ def log_file(tmp_path: Path) -> Path:
 def season_dir(tmp_path: Path) -> Path:
     d = tmp_path / "season"
     d.mkdir()
-    (d / "01.pulya").write_text(LOG, encoding="utf-8")
+    # one evening with its metadata, so that the optional fields are printed and checked too
+    dated = LOG.replace(
+        "rounding: kodeks", "rounding: kodeks\ndate: 2026-11-27\ntitle: Friday\nplace: the club"
+    )
+    (d / "01.pulya").write_text(dated, encoding="utf-8")
     (d / "02.pulya").write_text(LOG.replace("rounding: kodeks", "rounding: exact"), encoding="utf-8")
     (d / "03.pulya").write_text(LOG.replace("Vera", "Gleb"), encoding="utf-8")
     return d
@@ -132,7 +136,8 @@ PLAYERS = {"Anna", "Boris", "Vera", "Gleb", "A", "B", "C"}
 
 
 #: fields only kodeks_separate rounding or the opponents' divisor prints (their own tests below)
-READINGS = ("stages.kodeks_separate", "stages.mountain_divisor")
+#: fields present only when the evening asks for them (a reading, or keys the log overrides)
+READINGS = ("stages.kodeks_separate", "stages.mountain_divisor", "overrides")
 
 
 def test_score_json_has_every_documented_field_and_no_other(log_file: Path) -> None:
@@ -266,3 +271,14 @@ def test_every_format_names_the_schema_version(log_file: Path, season_dir: Path)
     assert json.loads(run(["season", str(season_dir), "-f", "json"]))["schema_version"] == 1
     for line in run(["score", str(log_file), "-f", "jsonl"]).splitlines():
         assert json.loads(line)["schema_version"] == 1
+
+
+def test_score_json_overrides_are_documented_and_name_convention_keys(log_file: Path) -> None:
+    from pulyacalc.convention.schema import SCHEMA
+
+    assert "overrides.<key>" in documented("score-json")
+    text = log_file.read_text(encoding="utf-8").replace("rounding: kodeks", "whist.on_failure: gentleman")
+    log_file.write_text(text, encoding="utf-8")
+    doc = json.loads(run(["score", str(log_file), "-f", "json"]))
+    assert doc["overrides"] == {"whist.on_failure": "gentleman"}
+    assert set(doc["overrides"]) <= set(SCHEMA)
