@@ -31,7 +31,12 @@ def dispute(
     deal: Annotated[
         int,
         typer.Option(
-            "--deal", "-d", min=1, show_default=False, help="The deal in dispute: its number (1 = the first)."
+            "--deal",
+            "-d",
+            min=1,
+            metavar="N",
+            show_default=False,
+            help="The deal in dispute: its number (1 = the first).",
         ),
     ],
     convention: ConventionOpt = None,

@@ -24,7 +24,8 @@ from pulyacalc.cli.runtime import emit, reports_problems
 def explain(
     log: LogArg,
     deal: Annotated[
-        int | None, typer.Option("--deal", "-d", min=1, help="Explain only deal number N (1 = the first).")
+        int | None,
+        typer.Option("--deal", "-d", min=1, metavar="N", help="Explain only deal number N (1 = the first)."),
     ] = None,
     convention: ConventionOpt = None,
     format: FormatOpt = TABLE,

@@ -50,7 +50,7 @@ def season(
         list[str],
         typer.Argument(
             metavar="LOG|DIR...",
-            help="Log files, or directories searched for logs (*.yaml *.yml *.txt *.log *.pulya).",
+            help="Log files, or directories searched for logs (*.yaml *.yml *.txt *.log *.pulya *.lines).",
         ),
     ],
     convention: ConventionOpt = None,

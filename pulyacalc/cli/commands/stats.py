@@ -30,7 +30,7 @@ def stats(
         list[str],
         typer.Argument(
             metavar="LOG|DIR...",
-            help="Log files, or directories searched for logs (*.yaml *.yml *.txt *.log *.pulya).",
+            help="Log files, or directories searched for logs (*.yaml *.yml *.txt *.log *.pulya *.lines).",
         ),
     ],
     player: Annotated[
