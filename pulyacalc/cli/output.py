@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import IO, Annotated, Any
 
 import typer
 
@@ -36,28 +38,42 @@ def _set_quiet(value: bool) -> bool:
     return value
 
 
-def write(text: str) -> None:
-    """Write ``text`` to the ``-o`` file: the first time through a temporary file renamed
-    over it, so a reader never sees half of it; exit 1 with a message when it cannot."""
-    global _written
-    assert target is not None
-    path = target
+@contextmanager
+def replaced(path: str, binary: bool = False) -> Iterator[IO[Any]]:
+    """A file written under a temporary name beside ``path`` and renamed over it only when
+    the block ends without an error, so a reader never sees half of it and a failure leaves
+    the old file as it was (``-o``, ``convert -o``, ``--plot``).  A file that cannot be
+    written is a message and exit 1."""
     tmp = f"{path}.tmp-{os.getpid()}"
     try:
-        if _written:
-            with open(path, "a", encoding="utf-8", newline="\n") as f:
-                f.write(text)
-            return
-        with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
+        with open(tmp, "wb") if binary else open(tmp, "w", encoding="utf-8", newline="\n") as f:
+            yield f
         os.replace(tmp, path)
-        _written = True
     except OSError as e:
         print(f"pulyacalc: cannot write {path}: {e.strerror}", file=sys.stderr)
         raise typer.Exit(1) from None
     finally:
         if os.path.exists(tmp):
             os.remove(tmp)
+
+
+def write(text: str) -> None:
+    """Write ``text`` to the ``-o`` file: the first time through a temporary file renamed
+    over it, so a reader never sees half of it; exit 1 with a message when it cannot."""
+    global _written
+    assert target is not None
+    path = target
+    if not _written:
+        with replaced(path) as f:
+            f.write(text)
+        _written = True
+        return
+    try:
+        with open(path, "a", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+    except OSError as e:
+        print(f"pulyacalc: cannot write {path}: {e.strerror}", file=sys.stderr)
+        raise typer.Exit(1) from None
 
 
 def note(message: str) -> None:

@@ -8,13 +8,12 @@ picture is drawn.
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from pulyacalc.cli.output import replaced
 from pulyacalc.cli.runtime import fail
 
 if TYPE_CHECKING:
@@ -69,14 +68,5 @@ def save_plot(path: str, picture: Picture) -> None:
 
     fmt: PlotFormat = PLOT_SUFFIXES[Path(path).suffix.lower()]
     data = draw(picture, fmt)
-    tmp = f"{path}.tmp-{os.getpid()}"
-    try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except OSError as e:
-        print(f"pulyacalc: cannot write {path}: {e.strerror}", file=sys.stderr)
-        raise typer.Exit(1) from None
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+    with replaced(path, binary=True) as f:
+        f.write(data)

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import enum
-import os
-import sys
 from typing import Annotated
 
 import typer
 
 from pulyacalc.cli.options import InputFormatOpt, LogArg
+from pulyacalc.cli.output import replaced
 from pulyacalc.cli.runtime import emit, reports_problems
 
 
@@ -51,16 +50,7 @@ def convert(
             emit(chunk)
         problems.raise_if_any()
         return
-    tmp = f"{output}.tmp-{os.getpid()}"
-    try:
-        with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-            for chunk in chunks:
-                f.write(chunk)
-        problems.raise_if_any()
-        os.replace(tmp, output)
-    except OSError as e:
-        print(f"pulyacalc: cannot write {output}: {e.strerror}", file=sys.stderr)
-        raise typer.Exit(1) from None
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+    with replaced(output) as f:
+        for chunk in chunks:
+            f.write(chunk)
+        problems.raise_if_any()  # a log with problems leaves the old file as it was
