@@ -61,10 +61,11 @@ def parse_convention(text: str | None) -> str | None:
     is refused at the option, with the built-in names or the nearest one."""
     if text is None:
         return None
-    from pulyacalc.convention.load import builtin_names, is_name, resolve_path, suggest_name
+    from pulyacalc.convention.load import builtin_name, builtin_names, is_name, resolve_path, suggest_name
 
     if resolve_path(text) is not None:
-        return text.lower() if is_name(text) else text
+        # a name is given as the built-in's own (``сочинка`` → ``sochi``): one spelling in output
+        return (builtin_name(text) or text) if is_name(text) else text
     if is_name(text):
         names = builtin_names()
         hint = (

@@ -81,6 +81,8 @@ def dump(conv: Convention, origin: str) -> str:
         f"name: {scalar(conv.name)}",
         f"title: {scalar(conv.title)}",
     ]
+    if conv.aliases:
+        lines.append(f"aliases: {flow(list(conv.aliases))}")
     for section, rows in sections().items():
         lines.append("")
         indent = "  " if section else ""

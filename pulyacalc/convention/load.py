@@ -6,13 +6,14 @@ from __future__ import annotations
 import difflib
 import os
 from dataclasses import replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from pulyacalc.convention.schema import LEVELS, SCHEMA, SECTIONS, TOP_KEYS, Convention
 from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, not_utf8
 from pulyacalc.core.kinds import KODEKS_ROUNDINGS, Rounding
-from pulyacalc.yamlsource import Node, as_str, parse_yaml
+from pulyacalc.yamlsource import Node, as_str, parse_yaml, words
 
 
 def builtin_dir() -> Path:
@@ -34,8 +35,9 @@ def _suggest(word: str, options: list[str] | tuple[str, ...]) -> str:
 
 
 def suggest_name(ref: str, names: list[str]) -> str:
-    """The nearest built-in name to a mistyped one (compared lower-case), or ''."""
-    return _suggest(ref.lower(), names)
+    """The nearest built-in name or alias to a mistyped one (compared folded), or ''."""
+    aliases = [a for a in builtin_aliases() if not a.isascii()] if not ref.isascii() else []
+    return _suggest(folded(ref), [*names, *aliases])
 
 
 def is_name(ref: str) -> bool:
@@ -43,11 +45,39 @@ def is_name(ref: str) -> bool:
     return os.sep not in ref and "/" not in ref and not ref.lower().endswith((".yaml", ".yml"))
 
 
+def folded(name: str) -> str:
+    """A name as names are compared: any case, «ё» as «е» (Russian is typed both ways)."""
+    return name.casefold().replace("ё", "е")
+
+
+@cache
+def builtin_aliases() -> dict[str, str]:
+    """Every other name of a built-in convention (its file's ``aliases:``: «сочинка»,
+    «питер» …), folded → the built-in's name.  Read only when a name is not a file name."""
+    from pulyacalc.yamlsource import parse_yaml
+
+    out: dict[str, str] = {}
+    for path in sorted(builtin_dir().glob("*.yaml")):
+        node = parse_yaml(path.read_text(encoding="utf-8-sig"), str(path))
+        for k, v in node.pairs if node.kind == "map" else ():
+            if k.text == "aliases":
+                out.update((folded(alias), path.stem) for alias, _ in words(v))
+    return out
+
+
+def builtin_name(ref: str) -> str | None:
+    """The built-in a name stands for — its own name in any case, or one of its aliases — or None."""
+    if (builtin_dir() / f"{ref.lower()}.yaml").is_file():
+        return ref.lower()
+    return builtin_aliases().get(folded(ref))
+
+
 def resolve_path(ref: str, relative_to: str | None = None) -> Path | None:
-    """A convention reference → a file: a built-in name (any case), or a path (relative to the log)."""
+    """A convention reference → a file: a built-in name (any case, or an alias such as
+    «сочинка»), or a path (relative to the log)."""
     if is_name(ref):
-        candidate = builtin_dir() / f"{ref.lower()}.yaml"
-        return candidate if candidate.is_file() else None
+        name = builtin_name(ref) if ref else None
+        return builtin_dir() / f"{name}.yaml" if name else None
     path = Path(ref)
     if not path.is_absolute() and relative_to and relative_to != "-":
         beside = Path(relative_to).resolve().parent / path
@@ -102,7 +132,7 @@ def load(
         layers = _layers(path, set())
         if overrides is not None:
             layers.append(overrides)
-        base = _build(layers, path)
+        base = _build(layers, path, own=len(layers) - 1 - (overrides is not None))
         if overrides is None:
             _cache[key] = base
     if pool is not None:
@@ -175,8 +205,11 @@ def _flatten(node: Node, p: Problems, prefix: str = "") -> dict[str, Node]:
     return out
 
 
-def _build(layers: list[Node], path: Path) -> Convention:
+def _build(layers: list[Node], path: Path, own: int) -> Convention:
+    """The convention from its layers (base first); ``own``: the index of the file's own
+    layer, the only one whose ``aliases:`` count (a house file does not inherit «сочинка»)."""
     p = Problems()
+    aliases = _aliases(layers[own], p)
     merged: dict[str, Node] = {}
     #: which layer set each key last (0 = the base convention; the log's overrides last)
     layer_of: dict[str, int] = {}
@@ -215,10 +248,21 @@ def _build(layers: list[Node], path: Path) -> Convention:
             p.add(node.loc, f"{key}: every level 6..10 needs a value; missing {', '.join(missing)}")
         values[spec.field] = value
     p.raise_if_any()
-    conv = Convention(name=name, title=title, source=str(path), **values)
+    conv = Convention(name=name, title=title, source=str(path), aliases=aliases, **values)
     _check_sense(conv, merged, layer_of, p)
     p.raise_if_any()
     return conv
+
+
+def _aliases(layer: Node, p: Problems) -> tuple[str, ...]:
+    """A file's ``aliases:``: other names of it, as a list or space-separated words."""
+    for k, v in layer.pairs:
+        if k.text == "aliases":
+            if v.kind == "map" or (v.kind == "seq" and any(n.kind != "scalar" for n in v.items)):
+                p.add(v.loc, f"aliases: expected a list of names, got {v.describe()}")
+                return ()
+            return tuple(alias for alias, _ in words(v))
+    return ()
 
 
 def _check_sense(conv: Convention, nodes: dict[str, Node], layer_of: dict[str, int], p: Problems) -> None:

@@ -112,6 +112,8 @@ class Convention:
     # the talon premium (K3.4.11)
     premium_enabled: bool
     premium_by: PremiumBy
+    #: other names a built-in is found by (``aliases:``, e.g. «сочинка»; any case, ё or е)
+    aliases: tuple[str, ...] = ()
 
     def progression(self, run: int) -> int:
         """Multiplier of the ``run``-th raspasy in a row (1-based); the last one repeats."""
@@ -845,5 +847,5 @@ _ROWS = (
 
 SCHEMA: dict[str, Key] = {row.name: row for row in _ROWS}
 
-TOP_KEYS = ("name", "title", "description", "references", "extends")
+TOP_KEYS = ("name", "title", "aliases", "description", "references", "extends")
 SECTIONS = sorted({k.split(".")[0] for k in SCHEMA})

@@ -29,6 +29,7 @@ from pulyacalc.core.amounts import Amount, exact, num
 from pulyacalc.core.errors import Loc, Problems
 from pulyacalc.core.model import AREA_SPELLINGS, Correction
 from pulyacalc.logs.header import match_player
+from pulyacalc.logs.words import ENGLISH, Words
 from pulyacalc.yamlsource import Node
 
 #: the word before the player whists are written on
@@ -231,26 +232,29 @@ def _quoted(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def correction_line(c: Correction, note: bool = True) -> str:
-    """A correction in the canonical line format (English words; ``on`` only for whists),
-    with its note unless ``note`` is false."""
-    on = f" on {c.on}" if c.on is not None else ""
-    text = f"correction {c.player} {c.area}{on} {num(c.amount)} {_quoted(' '.join(c.reason.split()))}"
+def correction_line(c: Correction, note: bool = True, words: Words = ENGLISH) -> str:
+    """A correction in the canonical line format (in ``words``' language; ``on`` only for
+    whists), with its note unless ``note`` is false."""
+    on = f" {words.on} {c.on}" if c.on is not None else ""
+    area = words.areas.get(c.area, c.area)
+    reason = _quoted(" ".join(c.reason.split()))
+    text = f"{words.correction} {c.player} {area}{on} {num(c.amount)} {reason}"
     if note and c.note and c.note.strip():
         text += "  # " + " ".join(c.note.split())
     return text
 
 
 def correction_yaml(
-    c: Correction, scalar: Callable[[str], str], quoted: Callable[[str], str]
+    c: Correction, scalar: Callable[[str], str], quoted: Callable[[str], str], words: Words = ENGLISH
 ) -> Iterator[str]:
     """A correction in the canonical YAML layout (``scalar``/``quoted``: the writer's own
-    quoting of a name and of a text)."""
+    quoting of a name and of a text; the area in ``words``' language)."""
     on = f", on: {scalar(c.on)}" if c.on is not None else ""
     amount = num(c.amount)
     shown = amount if type(c.amount) is int else quoted(amount)
+    area = words.areas.get(c.area, c.area)
     yield (
-        f"  - correction: {{player: {scalar(c.player)}, area: {c.area}{on}, "
+        f"  - correction: {{player: {scalar(c.player)}, area: {area}{on}, "
         f"amount: {shown}, reason: {quoted(c.reason)}}}\n"
     )
     if c.note is not None and c.note.strip():

@@ -130,6 +130,8 @@ HEADER_ALIASES: dict[str, str] = {
 #: the top-level keys of a YAML log and of a paper sheet
 LOG_KEYS = (*HEADER_KEYS, "deals", "overrides")
 SHEET_KEYS = (*HEADER_KEYS, "sheet", "running", "overrides")
+#: the Russian spellings of the sections of a YAML log or sheet, case-folded → the key
+SECTION_ALIASES = {"сдачи": "deals", "изменения": "overrides"}
 
 
 def header_values(header: Header) -> Iterator[tuple[str, Any]]:
@@ -257,16 +259,17 @@ def read_top(root: Node, builder: HeaderBuilder, allowed: tuple[str, ...]) -> di
     at the key."""
     sections: dict[str, Node] = {}
     for k, v in root.pairs:
-        key = k.text.strip()
+        word = k.text.strip()
+        key = SECTION_ALIASES.get(word.casefold(), word)
         if key in allowed and key not in HEADER_ALIASES and key != "overrides":
             sections[key] = v
         elif key == "overrides":
             builder.overrides_node(v)
         elif not builder.add(key, k.loc, v):
-            close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+            close = difflib.get_close_matches(word, allowed, n=1, cutoff=0.6)
             builder.problems.add(
                 k.loc,
-                f"unknown key {key!r} in {builder.doc}",
+                f"unknown key {word!r} in {builder.doc}",
                 (f"did you mean {close[0]!r}? " if close else "") + f"allowed: {', '.join(allowed)}",
             )
     return sections

@@ -37,6 +37,7 @@ from pulyacalc.core.model import (
 )
 from pulyacalc.logs.correction import correction_line, correction_yaml
 from pulyacalc.logs.header import header_values
+from pulyacalc.logs.words import ENGLISH, Words
 from pulyacalc.yamlsource import Node
 
 _PLAIN_YAML = re.compile(r"^[^\W\d][\w.\-]*$")
@@ -96,19 +97,19 @@ def check_line_names(header: Header) -> None:
         )
 
 
-def header_lines(header: Header) -> Iterator[str]:
-    yield f"players: {' '.join(header.players)}\n"
+def header_lines(header: Header, words: Words = ENGLISH) -> Iterator[str]:
+    yield f"{words.key('players')}: {' '.join(header.players)}\n"
     for key, value in header_values(header):
-        yield f"{key}: {value}\n"
+        yield f"{words.key(key)}: {value}\n"
     for key, node in _flat_overrides(header):
         yield f"{key}: {_line_value(node)}\n"
 
 
-def write_lines(log: Log) -> Iterator[str]:
-    """The log in the canonical line format, one line at a time."""
+def write_lines(log: Log, words: Words = ENGLISH) -> Iterator[str]:
+    """The log in the canonical line format, one line at a time, in ``words``' language."""
     header = log.header
     check_line_names(header)
-    yield from header_lines(header)
+    yield from header_lines(header, words)
     yield "\n"
     dealer = first_dealer(header.players, header.dealer)
     for deal in log.deals:
@@ -116,44 +117,45 @@ def write_lines(log: Log) -> Iterator[str]:
             dealer = _clockwise(header.players, dealer)[1]
             continue
         if isinstance(deal, Correction):  # not a deal: no turn to deal
-            yield correction_line(deal) + "\n"
+            yield correction_line(deal, words=words) + "\n"
             continue
         if deal.dealer is not None:
             dealer = deal.dealer
-        yield deal_line(deal, header.players, dealer) + "\n"
+        yield deal_line(deal, header.players, dealer, words) + "\n"
         dealer = _clockwise(header.players, dealer)[1]
 
 
-def deal_line(deal: Deal | Correction, players: tuple[str, ...], dealer: str) -> str:
+def deal_line(deal: Deal | Correction, players: tuple[str, ...], dealer: str, words: Words = ENGLISH) -> str:
     """One deal in the canonical line format; ``dealer`` is this deal's dealer."""
     if isinstance(deal, Correction):
-        return correction_line(deal)
+        return correction_line(deal, words=words)
     clauses: list[str] = []
     if isinstance(deal, Raspasy):
         order = _clockwise(players, dealer)[1:] + [dealer]
         for p in order:
             if p in deal.tricks:
-                word = "talon" if p == dealer and len(players) == 4 else "pass"
+                word = words.talon if p == dealer and len(players) == 4 else words.call("pass")
                 clauses.append(f"{p} {word} {deal.tricks[p]}")
         for p, n in deal.tricks.items():  # names not at the table (reported when scoring)
             if p not in players:
-                clauses.append(f"{p} pass {n}")
+                clauses.append(f"{p} {words.call('pass')} {n}")
     else:
         own = deal.tricks.get(deal.declarer)
-        conceded = " concede" if deal.concede else ""
-        clauses.append(f"{deal.declarer} {deal.contract}{conceded}" + (f" {own}" if own is not None else ""))
+        conceded = f" {words.concede}" if deal.concede else ""
+        contract = words.contract(deal.contract)
+        clauses.append(f"{deal.declarer} {contract}{conceded}" + (f" {own}" if own is not None else ""))
         order = _clockwise(players, deal.declarer)[1:] if deal.declarer in players else list(players)
         for p in order:
             call = deal.calls.get(p)
             got = deal.tricks.get(p)
             if call is not None:
-                clauses.append(f"{p} {call}" + (f" {got}" if got is not None else ""))
+                clauses.append(f"{p} {words.call(call)}" + (f" {got}" if got is not None else ""))
             elif got is not None:
                 clauses.append(f"{p} {got}")
         if deal.talon:
-            clauses.append("talon cards " + " ".join(str(c) for c in deal.talon))
+            clauses.append(f"{words.talon_cards} " + " ".join(str(c) for c in deal.talon))
     if deal.dealer is not None:
-        clauses.append(f"dealer {deal.dealer}")
+        clauses.append(f"{words.dealer} {deal.dealer}")
     text = ", ".join(clauses)
     if deal.note and deal.note.strip():
         text += "  # " + " ".join(deal.note.split())
@@ -215,15 +217,16 @@ def _flow(mapping: Mapping[str, object]) -> str:
     return "{" + ", ".join(f"{yaml_scalar(k)}: {v}" for k, v in mapping.items()) + "}"
 
 
-def write_yaml(log: Log) -> Iterator[str]:
-    """The log in the canonical YAML layout, one line at a time."""
+def write_yaml(log: Log, words: Words = ENGLISH) -> Iterator[str]:
+    """The log in the canonical YAML layout, one line at a time, in ``words``' language
+    (its keys and call words; a deal's own keys, ``declarer:`` …, are English in both)."""
     header = log.header
-    yield f"players: [{', '.join(yaml_scalar(p) for p in header.players)}]\n"
+    yield f"{words.key('players')}: [{', '.join(yaml_scalar(p) for p in header.players)}]\n"
     for key, value in header_values(header):
-        yield f"{key}: {yaml_scalar(value) if isinstance(value, str) else value}\n"
+        yield f"{words.key(key)}: {yaml_scalar(value) if isinstance(value, str) else value}\n"
     flat = list(_flat_overrides(header))
     if flat:
-        yield "overrides:\n"
+        yield f"{words.key('overrides')}:\n"
         for key, node in flat:
             yield f"  {key}: {_yaml_value(node)}\n"
     first = True
@@ -231,27 +234,27 @@ def write_yaml(log: Log) -> Iterator[str]:
         if isinstance(deal, Unreadable):  # reported by the reader
             continue
         if first:
-            yield "deals:\n"
+            yield f"{words.key('deals')}:\n"
             first = False
-        yield from yaml_deal(deal, header.players)
+        yield from yaml_deal(deal, header.players, words)
     if first:
-        yield "deals: []\n"
+        yield f"{words.key('deals')}: []\n"
 
 
-def yaml_deal(deal: Deal | Correction, players: tuple[str, ...]) -> Iterator[str]:
+def yaml_deal(deal: Deal | Correction, players: tuple[str, ...], words: Words = ENGLISH) -> Iterator[str]:
     if isinstance(deal, Correction):
-        yield from correction_yaml(deal, yaml_scalar, _quoted)
+        yield from correction_yaml(deal, yaml_scalar, _quoted, words)
         return
     if isinstance(deal, Raspasy):
         yield f"  - raspasy: {_flow(_ordered(deal.tricks, players))}\n"
     else:
         assert isinstance(deal, Play)
         yield f"  - declarer: {yaml_scalar(deal.declarer)}\n"
-        yield f"    contract: {deal.contract}\n"
+        yield f"    contract: {yaml_scalar(words.contract(deal.contract))}\n"
         if deal.calls:
             order = _clockwise(players, deal.declarer) if deal.declarer in players else list(players)
-            calls = {p: str(deal.calls[p]) for p in order if p in deal.calls}
-            calls.update({p: str(c) for p, c in deal.calls.items() if p not in calls})
+            calls = {p: words.call(deal.calls[p]) for p in order if p in deal.calls}
+            calls.update({p: words.call(c) for p, c in deal.calls.items() if p not in calls})
             yield f"    defenders: {_flow(calls)}\n"
         if deal.tricks:
             start = deal.declarer if deal.declarer in players else players[0]

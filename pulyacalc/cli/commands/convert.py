@@ -12,6 +12,11 @@ from pulyacalc.cli.output import replaced
 from pulyacalc.cli.runtime import emit, reports_problems
 
 
+class LogLanguage(str, enum.Enum):
+    en = "en"
+    ru = "ru"
+
+
 class Target(str, enum.Enum):
     lines = "lines"
     yaml = "yaml"
@@ -32,6 +37,14 @@ def convert(
         ),
     ] = None,
     input_format: InputFormatOpt = None,
+    lang: Annotated[
+        LogLanguage,
+        typer.Option(
+            "--lang",
+            help="The language of the log's words: en (the canonical form) or ru "
+            "(игроки:, пас, вист, сдаёт …, read back as the same deals).",
+        ),
+    ] = LogLanguage.en,
 ) -> None:
     """Rewrite a log in the canonical line or YAML form (the deals stay the same).
 
@@ -40,11 +53,13 @@ def convert(
     """
     from pulyacalc.core.errors import Problems
     from pulyacalc.logs.read import read_log
+    from pulyacalc.logs.words import LOG_LANGUAGES
     from pulyacalc.logs.write import write_lines, write_yaml
 
     problems = Problems()
     parsed = read_log(log, input_format.value if input_format else None, problems)
-    chunks = write_lines(parsed) if to is Target.lines else write_yaml(parsed)
+    words = LOG_LANGUAGES[lang.value]
+    chunks = write_lines(parsed, words) if to is Target.lines else write_yaml(parsed, words)
     if output is None:
         for chunk in chunks:
             emit(chunk)

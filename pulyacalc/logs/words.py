@@ -1,0 +1,91 @@
+"""The words a canonical log is written in: English (the canonical form) or Russian
+(``convert --lang ru``).
+
+Every Russian word here is a spelling the readers already take (the call, contract, area
+and correction tables of :mod:`pulyacalc.core.model`, the line reader's word sets, the
+header rows' aliases), so a log written in Russian reads back as the same deals; the
+round trip is tested on every example.  Header and section keys are not repeated here:
+a key's Russian spelling is its row's first alias in :mod:`pulyacalc.logs.header`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from pulyacalc.core.model import Contract, Suit
+from pulyacalc.logs.header import HEADER, SECTION_ALIASES
+
+
+@dataclass(frozen=True, slots=True)
+class Words:
+    """One language's words for the canonical writers."""
+
+    #: a defender's call (``Call`` value: whist, pass, half) → the word written
+    calls: Mapping[str, str]
+    #: the 4-player dealer's talon tricks on raspasy (``Dan talon 2``)
+    talon: str
+    #: the clause that gives the talon's cards (``talon cards A♠ K♠``)
+    talon_cards: str
+    #: «без трёх» without play (``Anna 7♠ concede``)
+    concede: str
+    #: a deal's dealer (``dealer Dan``)
+    dealer: str
+    #: the word that starts a correction line, and the one before the player whists are on
+    correction: str
+    on: str
+    #: a correction's area (``Area`` value) → the word written
+    areas: Mapping[str, str]
+    #: the word after the level for misère and no trumps
+    misere: str
+    no_trump: str
+    #: a header or section key → the key written (``players`` → ``игроки``)
+    keys: Mapping[str, str] = field(default_factory=dict)
+
+    def key(self, key: str) -> str:
+        return self.keys.get(key, key)
+
+    def call(self, call: object) -> str:
+        text = str(call)
+        return self.calls.get(text, text)
+
+    def contract(self, contract: Contract) -> str:
+        if contract.is_misere:
+            return self.misere
+        if contract.suit is Suit.NO_TRUMP:
+            return f"{contract.level}{self.no_trump}"
+        return str(contract)
+
+
+ENGLISH = Words(
+    calls={},
+    talon="talon",
+    talon_cards="talon cards",
+    concede="concede",
+    dealer="dealer",
+    correction="correction",
+    on="on",
+    areas={},
+    misere="misere",
+    no_trump="NT",
+)
+
+RUSSIAN = Words(
+    calls={"whist": "вист", "pass": "пас", "half": "полвиста"},
+    talon="прикуп",
+    talon_cards="прикуп",
+    concede="без трёх",
+    dealer="сдаёт",
+    correction="поправка",
+    on="на",
+    areas={"pool": "пуля", "mountain": "гора", "whists": "висты"},
+    misere="мизер",
+    no_trump="БК",
+    keys={
+        **{row.key: row.aliases[0] for row in HEADER if row.aliases},
+        **{key: word for word, key in SECTION_ALIASES.items()},
+    },
+)
+
+#: ``convert --lang``: the language → its words
+LOG_LANGUAGES: dict[str, Words] = {"en": ENGLISH, "ru": RUSSIAN}
