@@ -10,15 +10,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-Lang = Literal["en", "ru"]
+from pulyacalc.logs.words import LOG_LANGUAGES, Words
 
-#: call words in each language (format.md's table of spellings)
-_WORDS: dict[Lang, dict[str, str]] = {
-    "en": {"whist": "whist", "pass": "pass", "half": "half", "misere": "misere",
-           "raspasy": "raspasy", "talon": "talon"},
-    "ru": {"whist": "вист", "pass": "пас", "half": "полвиста", "misere": "мизер",
-           "raspasy": "распасы", "talon": "прикуп"},
-}  # fmt: skip
+Lang = Literal["en", "ru"]
 
 _HEAD: dict[Lang, str] = {
     "en": """\
@@ -56,21 +50,22 @@ def _seats(players: list[str], first_dealer: int, k: int) -> tuple[str, list[str
     return players[dealer], (order[:3] if n == 4 else order)
 
 
-def _examples(players: list[str], w: dict[str, str]) -> list[str]:
+def _examples(players: list[str], w: Words) -> list[str]:
     # one line per kind, each for its place in the rotation (deal k of the evening)
     lines: list[str] = []
+    whist, pas = w.call("whist"), w.call("pass")
     kinds = 7 if len(players) == 4 else 6
     for k in range(kinds):
         dealer, (a, b, c) = _seats(players, len(players) - 1, k)
         lines.append(
             [
-                f"{a} 6♠ 7, {b} {w['whist']} 2, {c} {w['pass']} 1",
-                f"{a} 7♥ 6, {b} {w['whist']} 3, {c} {w['pass']} 1",
-                f"{a} 6♣, {b} {w['pass']}, {c} {w['pass']}",
-                f"{a} 6♦, {b} {w['pass']}, {c} {w['half']}",
-                f"{a} {w['misere']} 0",
-                f"{w['raspasy']} {a} 4, {b} 2, {c} 4",
-                f"{w['raspasy']} {a} 4, {b} 2, {c} 3, {dealer} {w['talon']} 1",
+                f"{a} 6♠ 7, {b} {whist} 2, {c} {pas} 1",
+                f"{a} 7♥ 6, {b} {whist} 3, {c} {pas} 1",
+                f"{a} 6♣, {b} {pas}, {c} {pas}",
+                f"{a} 6♦, {b} {pas}, {c} {w.call('half')}",
+                f"{a} {w.misere} 0",
+                f"{w.raspasy} {a} 4, {b} 2, {c} 4",
+                f"{w.raspasy} {a} 4, {b} 2, {c} 3, {dealer} {w.talon} 1",
             ][k]
         )
     return lines
@@ -79,8 +74,7 @@ def _examples(players: list[str], w: dict[str, str]) -> list[str]:
 def template(players: list[str], convention: str, lang: Lang) -> str:
     """The new evening's text: its header (the last player deals first) and the examples,
     commented out, so that it scores as an evening of no deals until deals are written."""
-    w = _WORDS[lang]
-    examples = _examples(players, w)
+    examples = _examples(players, LOG_LANGUAGES[lang])
     width = max(len(line) for line in examples) + 2
     out = [_HEAD[lang], "\n"]
     out.append(f"players: {' '.join(players)}\ndealer: {players[-1]}\nconvention: {convention}\n\n")

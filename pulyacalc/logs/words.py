@@ -39,6 +39,8 @@ class Words:
     #: the word after the level for misère and no trumps
     misere: str
     no_trump: str
+    #: the word that may lead a raspasy line (``raspasy Anna 4, Boris 2, Vera 4``)
+    raspasy: str
     #: a header or section key → the key written (``players`` → ``игроки``)
     keys: Mapping[str, str] = field(default_factory=dict)
 
@@ -68,6 +70,7 @@ ENGLISH = Words(
     areas={},
     misere="misere",
     no_trump="NT",
+    raspasy="raspasy",
 )
 
 RUSSIAN = Words(
@@ -81,6 +84,7 @@ RUSSIAN = Words(
     areas={"pool": "пуля", "mountain": "гора", "whists": "висты"},
     misere="мизер",
     no_trump="БК",
+    raspasy="распасы",
     keys={
         **{row.key: row.aliases[0] for row in HEADER if row.aliases},
         **{key: word for word, key in SECTION_ALIASES.items()},
