@@ -107,9 +107,15 @@ def test_a_convention_that_does_not_load_or_cannot_round_is_left_out(tmp_path: P
     kodeks = tmp_path / "kodeks.yaml"
     kodeks.write_text("extends: sochi\nsettlement:\n  rounding: kodeks\n", "utf-8")
     nosuch = str(tmp_path / "nosuch.yaml")
-    r = run("compare", str(log), "-c", "sochi", "-c", nosuch, "-c", str(kodeks), "-f", "json")
+    r = run("compare", str(log), "-c", "sochi", "-c", str(kodeks), "-f", "json")
     assert r.exit_code == 0, r.output
     assert [c["asked"] for c in json.loads(r.stdout)["conventions"]] == ["sochi"]
+    # on the command line a convention that is not there is usage, named by its option
+    for wrong, said in ((nosuch, "no such file"), ("sochy", "did you mean 'sochi'?")):
+        r = run("compare", str(log), "-c", "sochi", "-c", wrong)
+        assert r.exit_code == 2
+        assert "'-c' / '--convention'" in r.stderr and said in r.stderr
+        assert str(log) not in r.stderr  # never blamed on the log
     from pulyacalc.compare import compare_log
 
     c = compare_log(str(log), ["sochi", nosuch, str(kodeks)])

@@ -13,6 +13,7 @@ from pulyacalc.cli.options import (
     LogArg,
     PriceOpt,
     RoundingOpt,
+    parse_convention,
     parse_price,
     rounding_blamed,
     rounding_of,
@@ -31,6 +32,8 @@ def compare(
             "-c",
             "--convention",
             metavar="NAME|PATH",
+            # each one checked at the option, as -c elsewhere: a mistyped name is usage
+            parser=parse_convention,
             help="A convention (built-in name or file); repeat it. Default: every built-in one.",
         ),
     ] = None,
