@@ -118,3 +118,145 @@ def test_season_has_no_progress_bar_when_stderr_is_not_a_terminal(tmp_path: Path
     r = run(["season", str(tmp_path), "-f", "csv"])
     assert r.returncode == 0 and r.stderr == b""
     assert len(r.stdout.splitlines()) == 4
+
+
+# -- standard streams in every state a shell can leave them in (issue 11 item 5) ------------
+
+SH = shutil.which("sh")
+needs_sh = pytest.mark.skipif(SH is None or not Path("/dev/full").exists(), reason="needs sh and /dev/full")
+WRITE_FAILED = b"pulyacalc: cannot write to standard output: "
+
+
+def shell(line: str, **kw: object) -> subprocess.CompletedProcess[bytes]:
+    """``line`` run by sh, where ``PULYACALC`` is the program (redirections are the shell's)."""
+    prog = " ".join(f"'{c}'" for c in CMD)
+    return subprocess.run(  # type: ignore[call-overload, no-any-return]
+        [SH, "-c", line.replace("PULYACALC", prog)],
+        capture_output=True,
+        timeout=60,
+        env=ENV | {"LANGUAGE": "en"},
+        **kw,
+    )
+
+
+@needs_sh
+@pytest.mark.parametrize(
+    "args",
+    [
+        "score {log}",
+        "score {log} -f json",
+        "explain {log} -f jsonl",
+        "explain {log}",
+        "--version",
+        "score --help",
+    ],
+)
+@pytest.mark.parametrize("redirect", ["> /dev/full", ">&-"])
+def test_standard_output_that_cannot_be_written_is_one_message_and_exit_1(
+    big_log: Path, args: str, redirect: str
+) -> None:
+    r = shell(f"PULYACALC {args.replace('{log}', str(big_log))} {redirect}")
+    assert r.returncode == 1, r.stderr.decode(errors="replace")
+    reason = b"No space left on device" if "full" in redirect else b"Bad file descriptor"
+    assert r.stderr == WRITE_FAILED + reason + b"\n"
+
+
+@needs_sh
+def test_closed_standard_error_drops_diagnostics_and_keeps_them_out_of_stdout(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.pulya"
+    bad.write_text("players: A B C\n\nA 6x\n", encoding="utf-8")
+    r = shell(f"PULYACALC score '{bad}' -f json 2>&-")
+    assert r.returncode == 1 and r.stdout == b""
+    # warnings too: the standings are all standard output carries
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.pulya").write_text("".join(genlog.line_log(30, seed=3)), encoding="utf-8")
+    r = shell(f"PULYACALC season '{tmp_path / 'a.pulya'}' '{tmp_path / 'b.pulya'}' -f csv 2>&-")
+    assert r.returncode == 0
+    assert r.stdout.splitlines()[0].startswith(b"rank,player") and len(r.stdout.splitlines()) == 4
+
+
+@needs_sh
+def test_closed_standard_input_is_an_empty_log(tmp_path: Path) -> None:
+    r = shell("PULYACALC score - <&-")
+    assert r.returncode == 1 and r.stdout == b""
+    assert r.stderr.startswith(b"<stdin>:1:") and b"Traceback" not in r.stderr
+
+
+def test_a_broken_standard_error_pipe_still_gives_the_standings(tmp_path: Path) -> None:
+    """``season`` warns on stderr (an evening counted twice); with stderr's reader gone the
+    warning is lost, but the standings are printed and the status is the command's."""
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.pulya").write_text("".join(genlog.line_log(30, seed=3)), encoding="utf-8")
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        r = subprocess.run(
+            [*CMD, "season", str(tmp_path), "-f", "csv"],
+            stdout=subprocess.PIPE,
+            stderr=write,
+            timeout=60,
+            env=ENV,
+        )
+    finally:
+        os.close(write)
+    assert r.returncode == 0
+    assert r.stdout.splitlines()[0].startswith(b"rank,player") and len(r.stdout.splitlines()) == 4
+
+
+#: Ctrl-C at a chosen moment of start-up, deterministically: the import of MODULE raises
+#: KeyboardInterrupt, as a SIGINT arriving then would
+INTERRUPTED_IMPORT = """
+import sys
+MODULE = sys.argv.pop(1)
+
+class Interrupt:
+    def find_spec(self, name, path=None, target=None):
+        if name == MODULE:
+            raise KeyboardInterrupt
+        return None
+
+sys.meta_path.insert(0, Interrupt())
+sys.argv = ["pulyacalc", *sys.argv[1:]]
+from pulyacalc.cli.app import main
+main()
+"""
+
+
+@pytest.mark.parametrize(
+    "module",
+    ["typer", "pulyacalc.cli.runtime", "pulyacalc.cli.commands.score", "yaml", "pulyacalc.render.report"],
+)
+def test_ctrl_c_during_start_up_is_exit_130_without_a_traceback(module: str) -> None:
+    example = ROOT / "examples" / "sochi-3p.txt"
+    r = subprocess.run(
+        [sys.executable, "-c", INTERRUPTED_IMPORT, module, "score", str(example)],
+        capture_output=True,
+        timeout=60,
+        env=ENV,
+    )
+    assert (r.returncode, r.stdout, r.stderr) == (130, b"", b"")
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
+@pytest.mark.parametrize("after", ["typer.main", "pulyacalc.cli.runtime", "pulyacalc.core.errors", "yaml"])
+def test_a_real_sigint_early_in_start_up_is_exit_130(big_log: Path, after: str) -> None:
+    """A real SIGINT, sent the moment ``-X importtime`` says AFTER is imported (the first
+    tens of milliseconds, inside ``main``): it ends 130, quietly.  (Before ``main`` runs,
+    in the interpreter's own start-up, Python's default applies.)"""
+    import signal
+
+    p = subprocess.Popen(
+        [sys.executable, "-X", "importtime", "-m", "pulyacalc", "explain", str(big_log), "-f", "json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=ENV,
+    )
+    assert p.stderr is not None and p.stdout is not None
+    for line in p.stderr:
+        if line.rstrip().endswith(b" " + after.encode()):
+            p.send_signal(signal.SIGINT)
+            break
+    rest = b"".join(line for line in p.stderr if not line.startswith(b"import time:"))
+    p.stdout.read()
+    assert p.wait(timeout=60) == 130
+    assert b"Traceback" not in rest and b"KeyboardInterrupt" not in rest, rest.decode(errors="replace")

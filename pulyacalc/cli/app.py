@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import importlib
 import sys
-from functools import cache, cached_property
-from typing import Annotated, Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
-import typer
-import typer.main
-from typer.core import TyperGroup
+if TYPE_CHECKING:
+    import typer
 
 #: the commands in the order ``--help`` lists them: an evening, then checking it, then more;
 #: each is the function of the same name in ``pulyacalc.cli.commands.<name>``
@@ -49,21 +48,30 @@ GROUPS = {
 }
 
 
-class _LazyGroup(TyperGroup):
-    """A sub-app whose module is imported only when its subcommands are asked for (click's
-    lazy-loading pattern): ``pulyacalc --help`` and the other commands never load it."""
+@cache
+def _lazy_group() -> type:
+    """The class of a sub-app whose module is imported only when its subcommands are asked for
+    (click's lazy-loading pattern): ``pulyacalc --help`` and the other commands never load it.
+    Made on first use: typer is not imported before :func:`main` guards against Ctrl-C."""
+    from functools import cached_property
 
-    @cached_property
-    def _loaded(self) -> Any:
-        module = importlib.import_module(f"pulyacalc.cli.commands.{self.name}")
-        return typer.main.get_group(getattr(module, str(self.name)))
+    import typer.main
+    from typer.core import TyperGroup
 
-    def list_commands(self, ctx: Any) -> list[str]:
-        names: list[str] = self._loaded.list_commands(ctx)
-        return names
+    class LazyGroup(TyperGroup):
+        @cached_property
+        def _loaded(self) -> Any:
+            module = importlib.import_module(f"pulyacalc.cli.commands.{self.name}")
+            return typer.main.get_group(getattr(module, str(self.name)))
 
-    def get_command(self, ctx: Any, cmd_name: str) -> Any:
-        return self._loaded.get_command(ctx, cmd_name)
+        def list_commands(self, ctx: Any) -> list[str]:
+            names: list[str] = self._loaded.list_commands(ctx)
+            return names
+
+        def get_command(self, ctx: Any, cmd_name: str) -> Any:
+            return self._loaded.get_command(ctx, cmd_name)
+
+    return LazyGroup
 
 
 def _show_version(value: bool) -> None:
@@ -79,11 +87,15 @@ def _show_version(value: bool) -> None:
         # the package is loaded (this module is in it); read, not imported, for the layer check
         number = str(sys.modules["pulyacalc"].__dict__["__version__"])
     print(f"pulyacalc {number}")
+    import typer
+
     raise typer.Exit()
 
 
 def build(only: str | None = None) -> typer.Typer:
     """The app with every command, or with the one named ``only``."""
+    import typer
+
     app = typer.Typer(
         name="pulyacalc",
         help="Score sheet calculator for Russian Preferans (преферанс): pool, mountain, whists "
@@ -97,12 +109,13 @@ def build(only: str | None = None) -> typer.Typer:
 
     # a group even with one command registered, so that `pulyacalc score LOG` keeps its
     # command name (Typer runs a lone command as the program itself)
+    # (the option as a default value, not in the annotation: annotations are strings read in
+    # this module's globals, where typer is not imported)
     @app.callback()
     def _group(
-        version: Annotated[
-            bool,
-            typer.Option("--version", is_eager=True, callback=_show_version, help="Print the version, exit."),
-        ] = False,
+        version: bool = typer.Option(
+            False, "--version", is_eager=True, callback=_show_version, help="Print the version, exit."
+        ),
     ) -> None:
         pass
 
@@ -112,7 +125,7 @@ def build(only: str | None = None) -> typer.Typer:
             app.command(name)(getattr(module, name))
     for name, help in GROUPS.items():
         if only is None or name == only:
-            app.add_typer(typer.Typer(), name=name, help=help, cls=_LazyGroup, no_args_is_help=True)
+            app.add_typer(typer.Typer(), name=name, help=help, cls=_lazy_group(), no_args_is_help=True)
     return app
 
 
@@ -129,6 +142,22 @@ def __getattr__(name: str) -> Any:
 
 
 def main() -> None:
+    """The program: run the command, then exit with its status (docs/output.md, "Rules
+    for every format"): standard output is flushed and a failure to write it reported by
+    :func:`pulyacalc.cli.runtime.run`, so nothing is left to fail at interpreter exit.
+    Nothing heavy is imported at this module's top, so that a Ctrl-C however early is
+    caught here (exit 130) and never a traceback from an import."""
+    status = 130
+    try:
+        from pulyacalc.cli.runtime import run
+
+        status = run(_start)
+    except KeyboardInterrupt:
+        pass
+    sys.exit(status)
+
+
+def _start() -> None:
     # UTF-8 into files and pipes, degraded symbols on a console that lacks them (console.py)
     from pulyacalc.cli.console import setup
 

@@ -1,20 +1,194 @@
-"""Running a command: library errors as located messages (exit 1), output that survives a closed pipe."""
+"""Running a command: library errors as located messages (exit 1), output that survives a
+closed pipe, and the program's standard streams in every state a shell can leave them in.
+
+The exit statuses of docs/output.md ("Rules for every format") are decided here: :func:`run` runs the
+app, flushes standard output and turns every way of ending into a status, with at most
+one line on standard error and never a traceback.
+
+* standard output cannot be written (full disk, ``> /dev/full``, closed with ``>&-``):
+  ``pulyacalc: cannot write to standard output: REASON``, exit 1;
+* the reader of a pipe left (``| head``): quietly, exit 0 — what is left is not wanted;
+* standard error closed or its reader gone: diagnostics are dropped (standard output
+  carries only data, never them), the command runs on and the exit status still tells;
+* Ctrl-C (SIGINT) at any moment, start-up included: exit 130.
+"""
 
 from __future__ import annotations
 
+import errno
 import functools
+import io
 import os
 import sys
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any, TextIO, TypeVar
 
 import typer
 
 from pulyacalc.cli.console import degrade, fit
+from pulyacalc.core.i18n import _
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class _Diagnostics(io.RawIOBase):
+    """Standard error as a raw stream whose failures are dropped: diagnostics that cannot be
+    shown (a closed descriptor, a reader that left) must not end the command or change its
+    status, and must never be diverted into standard output."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self.fd = fd
+        self.broken = False
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def isatty(self) -> bool:
+        return not self.broken and os.isatty(self.fd)
+
+    def write(self, data: Any) -> int:
+        view = memoryview(data).cast("B")
+        done = 0
+        while not self.broken and done < len(view):
+            try:
+                done += os.write(self.fd, view[done:])
+            except InterruptedError:
+                continue
+            except OSError:
+                self.broken = True
+        return len(view)
+
+
+class _Closed(io.RawIOBase):
+    """Standard output when the shell closed it (``>&-``): every write fails with EBADF, as
+    it would on the descriptor, so that the failure is reported once like any other."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.discard = False  # set once the failure is reported: the rest goes nowhere
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        if self.discard:
+            return len(memoryview(data))
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+
+
+def _is_open(fd: int) -> bool:
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True
+
+
+def guard_streams() -> None:
+    """Standard input, output and error in a known state before anything is opened.
+
+    A descriptor the shell closed (``<&-``, ``>&-``, ``2>&-``) is taken by ``/dev/null``
+    first, so that no file opened later gets its number (a ``-o`` file on descriptor 2
+    would receive the diagnostics).  Standard output closed fails on its first write;
+    standard error, closed or not, drops what it cannot write (:class:`_Diagnostics`)."""
+    closed = [fd for fd in (0, 1, 2) if not _is_open(fd)]
+    for fd in closed:
+        null = os.open(os.devnull, os.O_RDWR)
+        if null != fd:
+            os.dup2(null, fd)
+            os.close(null)
+    if 0 in closed:
+        sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")
+    if 1 in closed:
+        sys.stdout = io.TextIOWrapper(io.BufferedWriter(_Closed()), encoding="utf-8", newline="\n")
+    old = sys.stderr
+    if old is None or hasattr(old, "reconfigure"):  # not a stream an embedding program put there
+        sys.stderr = io.TextIOWrapper(
+            _Diagnostics(2),  # a raw stream that writes all it is given: no buffer needed
+            encoding=getattr(old, "encoding", None) or "utf-8",
+            errors=getattr(old, "errors", None) or "backslashreplace",
+            line_buffering=True,
+            write_through=True,
+        )
+
+
+def _status(code: object) -> int:
+    """The exit status a ``SystemExit`` code stands for (a text is a message: status 1)."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr)
+    return 1
+
+
+def run(app: Callable[[], object]) -> int:
+    """Run the program (``app``) with its streams guarded, and return its exit status once
+    standard output is flushed: the one place where a failure to write it is reported.
+    ``main`` exits with the status; nothing is left for the interpreter's exit to flush."""
+    guard_streams()
+    try:
+        app()
+        status = 0
+    except SystemExit as e:
+        status = _status(e.code)
+    except KeyboardInterrupt:
+        status = 130
+    except BrokenPipeError:
+        status = _reader_left()
+    except OSError as e:  # a write of standard output outside emit (click's help, --version)
+        status = _write_failed(e)
+    return finish(status)
+
+
+def finish(status: int) -> int:
+    """Flush standard output and error; ``status``, or 1 when standard output cannot take
+    what is left (0 when its reader has gone: nothing more was wanted)."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        status = _reader_left()
+    except OSError as e:
+        status = _write_failed(e)
+    except (AttributeError, ValueError):  # replaced or closed by an embedding program
+        pass
+    with suppress(AttributeError, OSError, ValueError):
+        sys.stderr.flush()
+    return status
+
+
+def _silence_stdout() -> None:
+    """Let whatever is still buffered for standard output go nowhere, so that no later flush
+    (the interpreter's, at exit) fails again and prints 'Exception ignored'."""
+    raw = getattr(getattr(sys.stdout, "buffer", None), "raw", None)
+    if isinstance(raw, _Closed):
+        raw.discard = True
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, AttributeError, ValueError, io.UnsupportedOperation):
+        pass
+
+
+def _reader_left() -> int:
+    # `pulyacalc … | head`: the reader left; nothing more is wanted, status 0, no message
+    _silence_stdout()
+    return 0
+
+
+def _write_failed(e: OSError) -> int:
+    _silence_stdout()
+    reason = e.strerror or str(e)
+    print(_("pulyacalc: cannot write to standard output: {reason}").format(reason=reason), file=sys.stderr)
+    return 1
 
 
 def fail(message: str) -> typer.Exit:
@@ -44,26 +218,16 @@ def reports_problems(func: F) -> F:
         except SettlementError as e:
             raise fail(str(e)) from None
         except BrokenPipeError:
-            _quiet_broken_pipe()
+            raise typer.Exit(_reader_left()) from None
         except KeyboardInterrupt:
             raise typer.Exit(130) from None
 
     return wrapper  # type: ignore[return-value]
 
 
-def _quiet_broken_pipe() -> None:
-    # `pulyacalc … | head`: the reader left; exit quietly without a traceback.
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except OSError:
-        pass
-    raise typer.Exit(0)
-
-
 def emit(text: str) -> None:
     """Write to standard output, or to the ``-o`` file (cli/output.py), exiting quietly when
-    the reader has gone."""
+    the reader has gone and with status 1 when standard output cannot be written."""
     from pulyacalc.cli import output
 
     if output.target is not None:
@@ -77,7 +241,9 @@ def emit(text: str) -> None:
             sys.stdout.write(degrade(text, sys.stdout.encoding or "ascii"))
         sys.stdout.flush()
     except BrokenPipeError:
-        _quiet_broken_pipe()
+        raise typer.Exit(_reader_left()) from None
+    except OSError as e:
+        raise typer.Exit(_write_failed(e)) from None
 
 
 class ProgressBar:
