@@ -4,8 +4,9 @@ gives typed access to them, every value with its ``FILE:LINE:COLUMN``.
 Why nodes and not ``yaml.safe_load``: YAML 1.1 turns ``6:4`` into 364, ``No`` into False
 and ``012`` into 10.  We read every scalar as the text that was written and type-check it
 ourselves, so a value is either what the person meant or a located error.
-Aliases are refused (no alias bombs), so are explicit tags, documents over a size limit
-and documents nested too deeply.
+Anchors and aliases are refused, each located (no alias bombs, no value echoed a
+thousand times), so are explicit tags, a key given twice in one mapping, documents over
+a size limit and documents nested too deeply.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 
 import yaml
 
-from pulyacalc.core.errors import Loc, Problems, ReadError
+from pulyacalc.core.errors import MAX_SHOWN_PER_FILE, Loc, Problems, ReadError, quoted, shown
 from pulyacalc.core.kinds import NodeKind
 
 #: Refuse YAML documents larger than this (line logs stream and have no limit).
@@ -57,7 +58,7 @@ class Node:
             return "a list"
         if self.null:
             return "nothing"
-        return repr(self.text)
+        return quoted(self.text)
 
 
 def _loc(file: str, mark: yaml.Mark | None) -> Loc:
@@ -90,13 +91,26 @@ def _convert(file: str, node: yaml.Node, seen: set[int], depth: int, problems: P
         return Node("seq", loc, items=tuple(_convert(file, n, seen, depth + 1, problems) for n in node.value))
     assert isinstance(node, yaml.MappingNode)
     pairs = []
+    #: each plain key's first place: a key given twice is an error at both places (YAML
+    #: says keys are unique; a reader that kept the last would drop the first silently)
+    first: dict[str, Loc] = {}
     for k, v in node.value:
         if k.tag == "tag:yaml.org,2002:merge":
             problems.add(_loc(file, k.start_mark), "YAML merge keys (<<) are not supported")
             continue
-        pairs.append(
-            (_convert(file, k, seen, depth + 1, problems), _convert(file, v, seen, depth + 1, problems))
-        )
+        key = _convert(file, k, seen, depth + 1, problems)
+        if key.kind == "scalar":
+            name = key.text.strip()
+            if name in first:
+                problems.add(
+                    key.loc,
+                    f"the key {quoted(name)} is given twice in one mapping, first at {first[name].place()}",
+                    "keep one of them",
+                    width=max(1, len(name)),
+                )
+            else:
+                first[name] = key.loc
+        pairs.append((key, _convert(file, v, seen, depth + 1, problems)))
     return Node("map", loc, pairs=tuple(pairs))
 
 
@@ -136,6 +150,7 @@ def parse_yaml(text: str, file: str, *, max_bytes: int = MAX_YAML_BYTES) -> Node
     if text.startswith("\ufeff"):
         text = text[1:]
     problems = Problems()
+    _refuse_anchors(text, file, problems)
     try:
         raw = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as e:
@@ -163,6 +178,41 @@ def parse_yaml(text: str, file: str, *, max_bytes: int = MAX_YAML_BYTES) -> Node
         raise ReadError([_problem(Loc(file), "the document is nested too deeply")]) from None
     problems.raise_if_any()
     return node
+
+
+def _refuse_anchors(text: str, file: str, problems: Problems) -> None:
+    """Refuse every anchor (``&name``) and alias (``*name``), each at its place, before the
+    document is composed: an alias repeats a value (a 149 KB log could expand into
+    millions of values, or a long scalar echoed by each of its problems), and a log has
+    nothing to share.  Only the events are read, never expanded."""
+    if "&" not in text and "*" not in text:
+        return  # neither can be written without its sign: the common case costs one scan
+    more = 0
+    try:
+        for event in yaml.parse(text, Loader=_Loader):
+            alias = isinstance(event, yaml.AliasEvent)
+            if not alias and not getattr(event, "anchor", None):
+                continue
+            if len(problems) >= MAX_SHOWN_PER_FILE:
+                more += 1  # counted, not kept: a file of aliases stays small in memory
+            elif alias:
+                problems.add(
+                    _loc(file, event.start_mark),
+                    f"YAML aliases (*{shown(event.anchor or '')}) are not supported",
+                    "write the value out",
+                )
+            else:
+                problems.add(
+                    _loc(file, event.start_mark),
+                    f"YAML anchors (&{shown(event.anchor)}) are not supported",
+                    "write the value out where it is used; anchors and aliases are refused",
+                )
+    except (yaml.YAMLError, RecursionError):
+        pass  # composing reports the syntax error, located
+    if more:
+        summary = _problem(Loc(file), f"and {more:,} more anchors and aliases not shown", "remove them all")
+        raise ReadError([*problems.items, summary])
+    problems.raise_if_any()
 
 
 # -- typed access ------------------------------------------------------------------------

@@ -130,7 +130,7 @@ MISTAKES = [
     (
         "a header key twice (in Russian the second time)",
         P + "dealer: Vera\nсдаёт: Anna\n",
-        [(3, 1, "header 'сдаёт' is given twice", "")],
+        [(3, 1, "header 'сдаёт' is given twice, first at line 2, column 1", "keep one of them")],
         True,
     ),
     (

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pulyacalc.convention.schema import LEVELS, SCHEMA, SECTIONS, TOP_KEYS, Convention
-from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, not_utf8
+from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, not_utf8, quoted
 from pulyacalc.core.kinds import KODEKS_ROUNDINGS, Rounding
 from pulyacalc.yamlsource import Node, as_str, parse_yaml, words
 
@@ -110,6 +110,9 @@ def _not_found(ref: str, relative_to: str | None, loc: Loc, beside: str = "the l
 
 
 _cache: dict[str, Convention] = {}
+#: a convention extends at most this many files in a chain (a house file extends a club's,
+#: which extends a built-in one: three is usual)
+MAX_EXTENDS = 8
 
 
 def load(
@@ -147,6 +150,16 @@ def _layers(path: Path, seen: set[Path]) -> list[Node]:
     real = path.resolve()
     if real in seen:
         raise ReadError([Problem(Loc(str(path)), "a convention extends itself (a cycle of extends:)")])
+    if len(seen) >= MAX_EXTENDS:
+        raise ReadError(
+            [
+                Problem(
+                    Loc(str(path)),
+                    f"a chain of extends: is more than {MAX_EXTENDS} conventions long",
+                    "extend a built-in convention directly",
+                )
+            ]
+        )
     seen.add(real)
     try:
         text = path.read_text(encoding="utf-8-sig")
@@ -185,7 +198,11 @@ def _flatten(node: Node, p: Problems, prefix: str = "") -> dict[str, Node]:
         full = f"{prefix}{name}"
         if not prefix and name in TOP_KEYS:
             continue
-        if full in SCHEMA:
+        if full in out:
+            # 'whist: {on_failure: …}' and 'whist.on_failure: …' in one file: which one wins
+            # would be an accident of order
+            p.add(k.loc, f"{quoted(full)} is set twice, first at {out[full].loc.place()}", "keep one of them")
+        elif full in SCHEMA:
             out[full] = v
         elif any(s.startswith(full + ".") for s in SCHEMA) and v.kind == "map":
             out.update(_flatten(v, p, full + "."))

@@ -7,10 +7,46 @@ to it.  Readers collect all problems of a file and raise once.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from pulyacalc.core.kinds import FindingCode, ProblemKind
+
+
+#: characters never echoed as they are: C0/C1 controls (ESC starts a terminal escape
+#: sequence), bidi controls (U+202E turns the rest of a line around), zero-width and other
+#: invisible format characters, line/paragraph separators, lone surrogates.  ZWJ/ZWNJ
+#: (U+200C, U+200D) stay: scripts and emoji need them.
+UNSAFE = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028-\u202e"
+    "\u2060-\u206f\ufeff\ufff9-\ufffb\ud800-\udfff]"
+)
+#: an echoed value longer than this is cut (a 10,000-character scalar echoed by every
+#: problem would flood the terminal)
+SHOWN_CHARS = 60
+
+
+def has_unsafe(text: str) -> bool:
+    """Does ``text`` hold a character :func:`shown` would replace?"""
+    return UNSAFE.search(text) is not None
+
+
+def shown(text: str, limit: int = SHOWN_CHARS, *, keep: str = "") -> str:
+    """``text`` safe to echo in a message: every control, bidi or invisible character
+    (:data:`UNSAFE`, but those in ``keep``) is shown as '?', one for one, and text longer
+    than ``limit`` characters is cut with '…' (``limit`` 0: never cut).  The one sanitiser
+    every echo of a value from an input or the command line goes through."""
+    if limit and len(text) > limit:
+        text = text[: limit - 1] + "…"
+    if keep:
+        return UNSAFE.sub(lambda m: m.group(0) if m.group(0) in keep else "?", text)
+    return UNSAFE.sub("?", text)
+
+
+def quoted(text: str, limit: int = SHOWN_CHARS) -> str:
+    """``text`` in quotes for a message, as :func:`shown` makes it safe."""
+    return f"'{shown(text, limit)}'"
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +63,13 @@ class Loc:
         if not self.column:
             return f"{self.file}:{self.line}"
         return f"{self.file}:{self.line}:{self.column}"
+
+    def place(self) -> str:
+        """The place within its file, for a message that already names the file:
+        "line 3, column 5" ("line 3"; the file itself when neither is known)."""
+        if not self.line:
+            return self.file
+        return f"line {self.line}, column {self.column}" if self.column else f"line {self.line}"
 
     def at_column(self, column: int) -> Loc:
         return Loc(self.file, self.line, column)
@@ -54,15 +97,14 @@ class Problem:
             object.__setattr__(self, "code", self.kind)
 
     def format(self) -> str:
-        text = f"{self.loc}: {self.message}"
+        # whatever a message echoes (a file name, a value), it reaches the terminal safe
+        text = shown(f"{self.loc}: {self.message}", 0, keep="\n")
         if self.hint:
-            text += f"; {self.hint}"
+            text += "; " + shown(self.hint, 0, keep="\n")
         if self.source and self.loc.column:
-            line = self.source.rstrip("\r\n").replace("\t", " ")
-            # control characters (escape sequences, vertical tabs, U+2028…) are shown as
-            # '?', one for one, so the echo cannot break the terminal or the caret's column
-            bad = ("\u2028", "\u2029")
-            line = "".join("?" if c < " " or "\x7f" <= c <= "\x9f" or c in bad else c for c in line)
+            # control characters (escape sequences, vertical tabs, U+2028, bidi…) are shown
+            # as '?', one for one, so the echo cannot break the terminal or the caret's column
+            line = shown(self.source.rstrip("\r\n").replace("\t", " "), 0)
             caret = " " * (self.loc.column - 1) + "^" * max(1, self.width)
             text += f"\n    {line}\n    {caret}"
         return text
@@ -84,6 +126,38 @@ class ReadError(PulyaError):
 
 class RuleError(PulyaError):
     """The input reads but is not allowed: tricks that do not add up, a bidding dealer…"""
+
+
+#: at most this many problems of one file are reported; the rest are counted ("and N
+#: more"), so that a log with a mistake on every line cannot flood the terminal
+MAX_SHOWN_PER_FILE = 100
+
+
+def capped(problems: list[Problem], limit: int = MAX_SHOWN_PER_FILE) -> list[Problem]:
+    """The first ``limit`` problems of each file (in the order given), and for a file with
+    more, one last problem saying how many more there were."""
+    count: dict[str, int] = {}
+    out: list[Problem] = []
+    for p in problems:
+        n = count[p.loc.file] = count.get(p.loc.file, 0) + 1
+        if n <= limit:
+            out.append(p)
+    for file, n in count.items():
+        if n > limit:
+            more = n - limit
+            kind: ProblemKind = "rule"
+            if any(p.kind == "read" for p in problems if p.loc.file == file):
+                kind = "read"
+            out.append(
+                Problem(
+                    Loc(file),
+                    f"and {more:,} more problem{'s' if more != 1 else ''} not shown "
+                    f"({n:,} in all; the first {limit} are shown)",
+                    "fix these and run again",
+                    kind=kind,
+                )
+            )
+    return out
 
 
 class Problems:
@@ -119,6 +193,7 @@ class Problems:
         if not self.items:
             return
         ordered = sorted(self.items, key=lambda p: (p.loc.file, p.loc.line, p.loc.column))
+        ordered = capped(ordered)
         if all(p.kind == "rule" for p in ordered):
             raise RuleError(ordered)
         raise ReadError(ordered)

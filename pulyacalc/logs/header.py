@@ -23,7 +23,7 @@ from typing import Any, cast
 
 from pulyacalc.convention.load import load
 from pulyacalc.convention.schema import ROUNDINGS, SCHEMA, Convention
-from pulyacalc.core.errors import Loc, Problems
+from pulyacalc.core.errors import Loc, Problems, quoted
 from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.model import Header
 from pulyacalc.yamlsource import Node, as_int, as_str, words
@@ -187,13 +187,30 @@ class HeaderBuilder:
         if key is None:
             return False
         if key in self.values:
-            self.problems.add(key_loc, f"header {word!r} is given twice", source=source, width=len(word))
+            self.problems.add(
+                key_loc,
+                f"header {quoted(word)} is given twice, first at {self.values[key][1].place()}",
+                "keep one of them",
+                source=source,
+                width=len(word),
+            )
+            return True  # the first stays: neither is taken silently over the other
         self.values[key] = (node, key_loc)
         return True
 
     def override(self, key: str, key_loc: Loc, node: Node, *, in_mapping: bool) -> None:
         """A convention key the input sets: a key of a YAML ``overrides:`` mapping
-        (``in_mapping``), or a header line of a line log.  Checked in ``build``."""
+        (``in_mapping``), or a header line of a line log.  Checked in ``build``; a key
+        set twice is an error at the second place (the first is kept)."""
+        for other, _, other_loc, _ in self.overrides:
+            if other == key:
+                self.problems.add(
+                    key_loc,
+                    f"{quoted(key)} is set twice, first at {other_loc.place()}",
+                    "keep one of them",
+                    width=len(key),
+                )
+                return
         self.overrides.append((key, node, key_loc, in_mapping))
 
     def overrides_node(self, node: Node) -> None:

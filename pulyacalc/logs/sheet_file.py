@@ -15,7 +15,7 @@ import difflib
 from dataclasses import dataclass, field
 
 from pulyacalc.core.amounts import Amount
-from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, not_utf8
+from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, not_utf8, quoted
 from pulyacalc.core.model import Header
 from pulyacalc.core.sheet import SheetView
 from pulyacalc.logs.header import SHEET_KEYS, HeaderBuilder, match_player, read_top
@@ -116,13 +116,17 @@ def _rows(
     if node.kind != "map":
         p.add(node.loc, "expected a mapping of players to {pool:, mountain:, whists:}")
         return SheetView(players, pool, mountain, whists), cells
-    seen = set()
+    seen: dict[str, Loc] = {}
     for k, v in node.pairs:
         who, hint = match_player(k.text.strip(), players)
         if who is None:
-            p.add(k.loc, f"unknown player {k.text.strip()!r}", hint)
+            p.add(k.loc, f"unknown player {quoted(k.text.strip())}", hint)
             continue
-        seen.add(who)
+        if who in seen:
+            # 'Anna' and 'anna' are one row: the second would silently replace the first
+            p.add(k.loc, f"the row of {who} is given twice, first at {seen[who].place()}", "keep one of them")
+            continue
+        seen[who] = k.loc
         if v.kind != "map":
             p.add(v.loc, f"{who}: expected {{pool: N, mountain: N, whists: {{…}}}}")
             continue
@@ -150,6 +154,13 @@ def _rows(
                             wk.loc,
                             f"{who}'s whists on {wk.text.strip()!r}: not an opponent",
                             hint or "a player writes whists on the others",
+                        )
+                        continue
+                    if ("whists", who, on) in cells:
+                        p.add(
+                            wk.loc,
+                            f"{who}'s whists on {on} are given twice, first at {cells[('whists', who, on)].place()}",
+                            "keep one of them",
                         )
                         continue
                     x = as_number(wv, p, f"{who}'s whists on {on}")
