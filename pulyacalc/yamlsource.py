@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 import yaml
 
@@ -61,7 +62,8 @@ class Node:
         return quoted(self.text)
 
 
-def _loc(file: str, mark: yaml.Mark | None) -> Loc:
+def _loc(file: str, mark: Any) -> Loc:
+    """``mark``: a yaml Mark (the pure-Python or the C one), or None."""
     if mark is None:
         return Loc(file)
     return Loc(file, mark.line + 1, mark.column + 1)
@@ -191,20 +193,21 @@ def _refuse_anchors(text: str, file: str, problems: Problems) -> None:
     try:
         for event in yaml.parse(text, Loader=_Loader):
             alias = isinstance(event, yaml.AliasEvent)
-            if not alias and not getattr(event, "anchor", None):
+            anchor: str | None = getattr(event, "anchor", None)
+            if not anchor:
                 continue
             if len(problems) >= MAX_SHOWN_PER_FILE:
                 more += 1  # counted, not kept: a file of aliases stays small in memory
             elif alias:
                 problems.add(
                     _loc(file, event.start_mark),
-                    f"YAML aliases (*{shown(event.anchor or '')}) are not supported",
+                    f"YAML aliases (*{shown(anchor)}) are not supported",
                     "write the value out",
                 )
             else:
                 problems.add(
                     _loc(file, event.start_mark),
-                    f"YAML anchors (&{shown(event.anchor)}) are not supported",
+                    f"YAML anchors (&{shown(anchor)}) are not supported",
                     "write the value out where it is used; anchors and aliases are refused",
                 )
     except (yaml.YAMLError, RecursionError):

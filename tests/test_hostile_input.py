@@ -89,7 +89,7 @@ def test_a_sheet_row_twice_is_an_error_at_both_places(tmp_path: Path, second: st
     rows += f"  {second}: {{pool: 10, mountain: 0, whists: {{}}}}\n"
     p = write(tmp_path, "s.yaml", f"{LOG}sheet:\n{rows}")
     err = refused(p, command="settle")
-    assert f"{p}:6:3: " in err and f"first at line 3, column 3" in err, err
+    assert f"{p}:6:3: " in err and "first at line 3, column 3" in err, err
 
 
 def test_whists_on_one_opponent_twice_in_a_sheet_row(tmp_path: Path) -> None:

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 
 from pulyacalc.core.kinds import FindingCode, ProblemKind
 
-
 #: characters never echoed as they are: C0/C1 controls (ESC starts a terminal escape
 #: sequence), bidi controls (U+202E turns the rest of a line around), zero-width and other
 #: invisible format characters, line/paragraph separators, lone surrogates.  ZWJ/ZWNJ

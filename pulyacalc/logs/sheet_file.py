@@ -156,10 +156,11 @@ def _rows(
                             hint or "a player writes whists on the others",
                         )
                         continue
-                    if ("whists", who, on) in cells:
+                    first = cells.get(("whists", who, on))
+                    if first is not None:
                         p.add(
                             wk.loc,
-                            f"{who}'s whists on {on} are given twice, first at {cells[('whists', who, on)].place()}",
+                            f"{who}'s whists on {on} are given twice, first at {first.place()}",
                             "keep one of them",
                         )
                         continue
