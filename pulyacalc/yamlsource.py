@@ -69,7 +69,9 @@ def _loc(file: str, mark: Any) -> Loc:
     return Loc(file, mark.line + 1, mark.column + 1)
 
 
-def _convert(file: str, node: yaml.Node, seen: set[int], depth: int, problems: Problems) -> Node:
+def _convert(
+    file: str, node: yaml.Node, seen: set[int], depth: int, problems: Problems, unique: bool = True
+) -> Node:
     loc = _loc(file, node.start_mark)
     if depth > MAX_DEPTH:
         raise ReadError([_problem(loc, f"the document is nested deeper than {MAX_DEPTH} levels")])
@@ -90,7 +92,9 @@ def _convert(file: str, node: yaml.Node, seen: set[int], depth: int, problems: P
         raise ReadError([_problem(loc, "YAML aliases (*name) are not supported; write the value out")])
     seen.add(id(node))
     if isinstance(node, yaml.SequenceNode):
-        return Node("seq", loc, items=tuple(_convert(file, n, seen, depth + 1, problems) for n in node.value))
+        return Node(
+            "seq", loc, items=tuple(_convert(file, n, seen, depth + 1, problems, unique) for n in node.value)
+        )
     assert isinstance(node, yaml.MappingNode)
     pairs = []
     #: each plain key's first place: a key given twice is an error at both places (YAML
@@ -100,8 +104,8 @@ def _convert(file: str, node: yaml.Node, seen: set[int], depth: int, problems: P
         if k.tag == "tag:yaml.org,2002:merge":
             problems.add(_loc(file, k.start_mark), "YAML merge keys (<<) are not supported")
             continue
-        key = _convert(file, k, seen, depth + 1, problems)
-        if key.kind == "scalar":
+        key = _convert(file, k, seen, depth + 1, problems, unique)
+        if unique and key.kind == "scalar":
             name = key.text.strip()
             if name in first:
                 problems.add(
@@ -112,7 +116,7 @@ def _convert(file: str, node: yaml.Node, seen: set[int], depth: int, problems: P
                 )
             else:
                 first[name] = key.loc
-        pairs.append((key, _convert(file, v, seen, depth + 1, problems)))
+        pairs.append((key, _convert(file, v, seen, depth + 1, problems, unique)))
     return Node("map", loc, pairs=tuple(pairs))
 
 
@@ -126,8 +130,10 @@ class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[mi
     """The safe loader; we only ever compose with it."""
 
 
-def parse_yaml(text: str, file: str, *, max_bytes: int = MAX_YAML_BYTES) -> Node:
-    """Compose one YAML document into located nodes, or raise ReadError."""
+def parse_yaml(text: str, file: str, *, max_bytes: int = MAX_YAML_BYTES, unique_keys: bool = True) -> Node:
+    """Compose one YAML document into located nodes, or raise ReadError.  A key given
+    twice in one mapping is an error unless ``unique_keys`` is False (for a reader that
+    names its own duplicates, in words of its own)."""
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > max_bytes:
         raise ReadError(
@@ -175,7 +181,7 @@ def parse_yaml(text: str, file: str, *, max_bytes: int = MAX_YAML_BYTES) -> Node
     if raw is None:
         return Node("map", Loc(file, 1, 1))
     try:
-        node = _convert(file, raw, set(), 0, problems)
+        node = _convert(file, raw, set(), 0, problems, unique_keys)
     except RecursionError:
         raise ReadError([_problem(Loc(file), "the document is nested too deeply")]) from None
     problems.raise_if_any()

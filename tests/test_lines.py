@@ -297,7 +297,7 @@ BAD_FILES = [
     ("players: Anna Boris\n", ["1:10: Preferans is played by 3 or 4 players, the log names 2 [^^^^]"]),
     (
         "players: Anna Boris Vera\ndealer: Vera\ndealer: Anna\n",
-        ["3:1: header 'dealer' is given twice [^^^^^^]"],
+        ["3:1: header 'dealer' is given twice, first at line 2, column 1 [^^^^^^]"],
     ),
     (
         HEAD + "Anna 6♠, Boris pass, Vera pass\npool: 20\n",

@@ -107,7 +107,7 @@ def read_aliases(path: str) -> Aliases:
 
 def read_aliases_text(text: str, name: str = "<aliases>") -> Aliases:
     """Read aliases given as text (``name`` locates the problems); raises ReadError."""
-    root = parse_yaml(text, name)
+    root = parse_yaml(text, name, unique_keys=False)  # names its own duplicates
     lines = text.lstrip("\ufeff").splitlines()
     problems = Problems()
     if root.kind != "map":
