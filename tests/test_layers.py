@@ -20,6 +20,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "evening",
         "explain",
+        "pulya",
         "checks",
         "reconcile",
         "prices",

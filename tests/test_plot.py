@@ -8,7 +8,6 @@ from __future__ import annotations
 import importlib.util
 import os
 import re
-import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -16,6 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from browser import screenshot
 from typer.testing import CliRunner
 
 from pulyacalc.cli.app import app
@@ -338,46 +338,6 @@ def test_stats_player_page_with_a_picture_and_an_unknown_player_without(tmp_path
 
 
 # -- as a person sees it -------------------------------------------------------------------
-
-
-def browser() -> str | None:
-    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
-
-
-def no_browser(reason: str) -> None:
-    """Skip, unless the run must have a browser (CI sets PULYACALC_REQUIRE_BROWSER)."""
-    if os.environ.get("PULYACALC_REQUIRE_BROWSER"):
-        pytest.fail(f"{reason} (PULYACALC_REQUIRE_BROWSER is set: .ci/run installs Debian's chromium)")
-    pytest.skip(reason)
-
-
-def screenshot(svg: Path, png: Path, size: str = "1200,900") -> None:
-    exe = browser()
-    if exe is None:
-        no_browser("no headless browser (apt-get install chromium)")
-    assert exe is not None
-    cmd = [
-        exe,
-        "--headless",
-        "--disable-gpu",
-        "--no-sandbox",
-        "--hide-scrollbars",
-        f"--user-data-dir={png.parent / 'browser-profile'}",
-        f"--screenshot={png}",
-        f"--window-size={size}",
-        svg.resolve().as_uri(),
-    ]
-    try:
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-    except (OSError, subprocess.TimeoutExpired) as e:
-        no_browser(f"the browser did not run: {e}")
-        return
-    if r.returncode != 0 or not png.exists():
-        no_browser(f"the browser made no screenshot (exit {r.returncode}): {r.stderr[-500:]}")
 
 
 @drawing

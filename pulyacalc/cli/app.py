@@ -31,6 +31,7 @@ COMMANDS = (
     "settle",
     "explain",
     "ledger",
+    "sheet",
     "check",
     "compare",
     "dispute",

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from pulyacalc.cli.commands.sheet import is_drawing
 from pulyacalc.cli.options import (
     TABLE,
     ConventionOpt,
@@ -16,9 +17,15 @@ from pulyacalc.cli.options import (
     parse_price,
     rounding_blamed,
     rounding_of,
+    usage,
 )
 from pulyacalc.cli.output import OutputOpt, QuietOpt
-from pulyacalc.cli.runtime import emit, reports_problems
+from pulyacalc.cli.runtime import emit, fail, reports_problems
+from pulyacalc.core.i18n import _
+
+if TYPE_CHECKING:
+    from pulyacalc.logs.sheet_file import PaperSheet
+    from pulyacalc.render.settle import SettleReport
 
 
 @reports_problems
@@ -36,7 +43,8 @@ def settle(
     output: OutputOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
-    """Settle a paper sheet: pools to the mountain, amnesty, average mountain, whists, total."""
+    """Settle a paper sheet: pools to the mountain, amnesty, average mountain, whists, total.
+    With -o FILE.svg (or FILE.html) the paper is drawn, with the stages beside it."""
     from pulyacalc.logs.header import convention_for
     from pulyacalc.logs.sheet_file import read_sheet
     from pulyacalc.render.formats import render
@@ -49,4 +57,28 @@ def settle(
     rnd = rounding_of(rounding) or conv.rounding
     target = paper.header.pool if paper.header.pool is not None else conv.pool_target
     result = do_settle(paper.sheet, conv, target, rnd, price)
-    emit(render(SettleReport(conv, target, paper.sheet, result), format.value))
+    report = SettleReport(conv, target, paper.sheet, result)
+    if is_drawing(output):
+        assert output is not None
+        if format.value != TABLE.value:
+            raise usage(f"{output} is a drawing: -f names a table's format, leave it out", "-f")
+        draw_paper(paper, report, output)
+        return
+    emit(render(report, format.value))
+
+
+def draw_paper(paper: PaperSheet, report: SettleReport, output: str) -> None:
+    """``-o FILE.svg`` (or ``.html``): the paper it came from, the stages beside it."""
+    from pulyacalc.cli.commands.sheet import write_drawing
+    from pulyacalc.pulya import from_paper
+    from pulyacalc.render.sheet_html import page
+    from pulyacalc.render.sheet_svg import svg
+
+    n = len(paper.header.players)
+    if n not in (3, 4):
+        raise fail(f"the drawn sheet is for 3 or 4 players; this sheet has {n}")
+    pulya = from_paper(paper, report.convention, report.target, report.settlement)
+    stages = report.table()
+    drawing = svg(pulya, stages=stages)
+    title = paper.header.title or stages.split("\n", 1)[0]
+    write_drawing(output, drawing, page(title, drawing, [(_("The settlement"), stages)]))

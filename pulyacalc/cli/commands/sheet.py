@@ -1,0 +1,127 @@
+"""`pulyacalc sheet LOG -o FILE.svg`: the pulya drawn as players draw it (SVG, or an HTML page)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pulyacalc.cli.options import (
+    ConventionOpt,
+    InputFormatOpt,
+    LogArg,
+    MaxYamlBytesOpt,
+    PriceOpt,
+    RoundingOpt,
+    parse_price,
+    rounding_blamed,
+    rounding_of,
+)
+from pulyacalc.cli.runtime import emit, fail, reports_problems
+from pulyacalc.core.i18n import _
+
+#: what ``-o`` may name: the suffix says what is written (``-``: SVG on standard output)
+SUFFIXES = (".svg", ".html")
+
+
+def is_drawing(value: str | None) -> bool:
+    """Whether ``-o`` names a drawing (FILE.svg or FILE.html)."""
+    return value is not None and Path(value).suffix.lower() in SUFFIXES
+
+
+def checked_drawing(value: str | None) -> str | None:
+    """``-o`` of a drawing: FILE.svg, FILE.html or -, in a folder that exists (usage, exit 2)."""
+    if value is None or value == "-":
+        return value
+    path = Path(value)
+    if path.suffix.lower() not in SUFFIXES:
+        raise typer.BadParameter(
+            f"{value}: name the file FILE.svg or FILE.html (or - for SVG on standard output)"
+        )
+    if not path.parent.is_dir():
+        raise typer.BadParameter(f"{value}: no such directory {path.parent}")
+    return value
+
+
+DrawingOpt = Annotated[
+    str,
+    typer.Option(
+        "-o",
+        "--output",
+        metavar="FILE.svg",
+        callback=checked_drawing,
+        help="Where the drawing goes: FILE.svg, FILE.html (the sheet with the score and explain "
+        "tables, one self-contained page) or - (SVG on standard output).",
+    ),
+]
+
+
+def write_drawing(output: str, svg: str, html: str | None = None) -> None:
+    """The SVG (or, for FILE.html, the page) to standard output or written all or nothing."""
+    from pulyacalc.cli.output import replaced
+
+    if output == "-":
+        emit(svg)
+        return
+    with replaced(output) as f:
+        f.write(html if html is not None and Path(output).suffix.lower() == ".html" else svg)
+
+
+@reports_problems
+@rounding_blamed
+def sheet(
+    log: LogArg,
+    output: DrawingOpt,
+    numbers: Annotated[
+        bool, typer.Option("--numbers", "-n", help="Write each entry's deal number beside it, small.")
+    ] = False,
+    convention: ConventionOpt = None,
+    whist_price: PriceOpt = None,
+    rounding: RoundingOpt = None,
+    input_format: InputFormatOpt = None,
+    max_yaml_bytes: MaxYamlBytesOpt = None,
+) -> None:
+    """Draw the sheet as players draw it (пуля, гора, висты): each player's sector with the
+    running entries, the convention in the circle, the settlement under it; one A4 page."""
+    from pulyacalc.cli.progress import watching
+    from pulyacalc.evening import score_file
+    from pulyacalc.pulya import from_evening
+    from pulyacalc.render.sheet_svg import svg
+
+    price = parse_price(whist_price)
+    html = output != "-" and Path(output).suffix.lower() == ".html"
+    with watching(log):
+        ev = score_file(
+            log,
+            convention=convention,
+            rounding=rounding_of(rounding),
+            input_format=input_format.value if input_format else None,
+            max_yaml_bytes=max_yaml_bytes,
+            keep=True,
+            running=html,  # the explain table of the page needs the paper after each deal
+        )
+    n = len(ev.header.players)
+    if n not in (3, 4):
+        raise fail(f"{log}: the drawn sheet is for 3 or 4 players; this log has {n}")
+    pulya = from_evening(ev, price)
+    drawing = svg(pulya, numbers)
+    emit_page = None
+    if html:
+        from pulyacalc.explain import explain
+        from pulyacalc.render.explain import ExplainView
+        from pulyacalc.render.report import Report
+        from pulyacalc.render.sheet_html import page
+        from pulyacalc.render.view import convention_title
+
+        score_table = Report(
+            ev.convention, ev.target, ev.sheet, pulya.settlement, ev.deals, ev.finished
+        ).table()
+        explained = explain(ev)
+        title = ev.header.title or f"{convention_title(ev.convention)}: {', '.join(ev.header.players)}"
+        tables = [
+            (_("The sheet and the settlement"), score_table),
+            (_("Deal by deal"), ExplainView(explained, explained.deals).table()),
+        ]
+        emit_page = page(title, drawing, tables)
+    write_drawing(output, drawing, emit_page)

@@ -1,0 +1,179 @@
+"""Where things go on the drawn sheet: the sectors, their bands, and the lines of text in them.
+
+The paper as tables draw it: a square with a circle in the middle, cut by lines from the
+circle into one sector per player — for four, the diagonals; for three, a line up to the top
+edge and two down to the bottom corners (the side players then own a side and half the top).
+Each sector is banded like the paper, from the edge in: whists (one column per opponent),
+pool, mountain next to the circle.  Every sector is made of triangles whose apex is the
+centre (``Piece``), so a band is a trapezoid and a whist column a slice of one.
+
+Text is written upright in every sector, in horizontal lines fitted inside each band (a
+screen is not turned round the table as paper is); :func:`flow` breaks running entries after
+their dots, as a pencil does at the end of a line.  Widths are estimated from the glyphs'
+advances in DejaVu Sans (the widest of the fonts the page names), so text fits in narrower
+fonts too.  Everything is plain arithmetic: the same sheet gives the same numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+Point = tuple[float, float]
+Polygon = tuple[Point, ...]
+
+#: the bands, as a share of the distance from the edge to the centre
+WHISTS_TO = 0.36
+POOL_TO = 0.59
+#: the circle's radius, as a share of that distance
+CIRCLE = 0.22
+#: line height, as a share of the font size
+LEADING = 1.3
+#: room kept between text and a line of the drawing
+PAD = 1.1
+
+
+def width(text: str, size: float, bold: bool = False) -> float:
+    """The estimated width of ``text`` at ``size`` (DejaVu Sans advances, rounded up)."""
+    em = 0.0
+    for ch in text:
+        if ch.isdigit():
+            em += 0.64
+        elif ch in ".,:;'|!il ":
+            em += 0.34
+        elif ch in "-/()[]·":
+            em += 0.4
+        elif ch.islower():
+            em += 0.64
+        elif ch.isupper():
+            em += 0.78
+        else:
+            em += 1.0
+    return em * size * (1.1 if bold else 1.0)
+
+
+def lerp(a: Point, b: Point, t: float) -> Point:
+    return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A triangle of the sheet: apex at the centre, outer edge from ``a`` to ``b``."""
+
+    centre: Point
+    a: Point
+    b: Point
+
+    def band(self, d0: float, d1: float) -> Polygon:
+        """The trapezoid between the shares ``d0`` and ``d1`` of the way in from the edge."""
+        c = self.centre
+        return (lerp(self.a, c, d0), lerp(self.b, c, d0), lerp(self.b, c, d1), lerp(self.a, c, d1))
+
+
+def slice_of(band: Polygon, k: int, m: int) -> Polygon:
+    """The k-th of m equal slices of a band, from its ``a`` end."""
+    a0, b0, b1, a1 = band
+    t0, t1 = k / m, (k + 1) / m
+    return (lerp(a0, b0, t0), lerp(a0, b0, t1), lerp(a1, b1, t1), lerp(a1, b1, t0))
+
+
+@dataclass(frozen=True)
+class Sector:
+    """One player's part of the sheet: its pieces (text flows through them in order) and its
+    whist columns: (piece, slice, of slices, the opponent's seat)."""
+
+    seat: int
+    pieces: tuple[Piece, ...]
+    columns: tuple[tuple[int, int, int, int], ...]
+
+
+def sectors(n: int, x0: float, y0: float, side: float) -> tuple[Sector, ...]:
+    """The sectors of a sheet for ``n`` players (3 or 4) in the square at (x0, y0).  Seat 0
+    sits at the bottom, and the others clockwise round the table: left, (top,) right."""
+    tl, tr, br, bl = (x0, y0), (x0 + side, y0), (x0 + side, y0 + side), (x0, y0 + side)
+    c = (x0 + side / 2, y0 + side / 2)
+    if n == 4:
+        return (
+            Sector(0, (Piece(c, bl, br),), ((0, 0, 3, 1), (0, 1, 3, 2), (0, 2, 3, 3))),
+            Sector(1, (Piece(c, tl, bl),), ((0, 0, 3, 2), (0, 1, 3, 3), (0, 2, 3, 0))),
+            Sector(2, (Piece(c, tl, tr),), ((0, 0, 3, 1), (0, 1, 3, 0), (0, 2, 3, 3))),
+            Sector(3, (Piece(c, tr, br),), ((0, 0, 3, 2), (0, 1, 3, 1), (0, 2, 3, 0))),
+        )
+    if n == 3:
+        tm = (x0 + side / 2, y0)
+        return (
+            Sector(0, (Piece(c, bl, br),), ((0, 0, 2, 1), (0, 1, 2, 2))),
+            Sector(1, (Piece(c, tl, bl), Piece(c, tl, tm)), ((0, 0, 1, 0), (1, 0, 1, 2))),
+            Sector(2, (Piece(c, tr, br), Piece(c, tm, tr)), ((0, 0, 1, 0), (1, 0, 1, 1))),
+        )
+    raise ValueError(f"a drawn sheet is for 3 or 4 players, not {n}")
+
+
+def span(poly: Polygon, y: float) -> tuple[float, float] | None:
+    """Where the horizontal line at ``y`` crosses a convex polygon (None: it does not)."""
+    xs: list[float] = []
+    for i, (ax, ay) in enumerate(poly):
+        bx, by = poly[(i + 1) % len(poly)]
+        if ay == by:
+            if ay == y:
+                xs += [ax, bx]
+        elif min(ay, by) <= y <= max(ay, by):
+            xs.append(ax + (bx - ax) * (y - ay) / (by - ay))
+    return (min(xs), max(xs)) if xs else None
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line of text: its left end, baseline and the room it has."""
+
+    x: float
+    y: float
+    room: float
+
+
+def lines(polys: Sequence[Polygon], size: float) -> list[Line]:
+    """The lines of text of ``size`` that fit in the polygons, in order."""
+    out: list[Line] = []
+    step = size * LEADING
+    for poly in polys:
+        ys = [p[1] for p in poly]
+        top = min(ys) + PAD
+        while top + step <= max(ys) - PAD:
+            a, b = span(poly, top + 1e-9), span(poly, top + step - 1e-9)
+            if a is not None and b is not None:
+                left, right = max(a[0], b[0]) + PAD, min(a[1], b[1]) - PAD
+                if right - left >= size * 2:
+                    out.append(Line(left, top + step * 0.78, right - left))
+            top += step
+    return out
+
+
+def flow(tokens: Sequence[float], room: Sequence[Line]) -> list[list[int]] | None:
+    """Tokens of the given widths, in order, into the lines (each a list of token indices);
+    None when they do not fit.  A token wider than any line takes a line of its own."""
+    out: list[list[int]] = []
+    at = 0
+    for line in room:
+        if at == len(tokens):
+            break
+        used, here = 0.0, list[int]()
+        while at < len(tokens) and (not here or used + tokens[at] <= line.room):
+            if not here and tokens[at] > line.room and len(out) < len(room) - 1:
+                break  # too wide for this line: try the next (a wider one, further out)
+            used += tokens[at]
+            here.append(at)
+            at += 1
+        out.append(here)
+    return out if at == len(tokens) else None
+
+
+def window(widths: Sequence[float], room: Sequence[Line]) -> tuple[int, list[list[int]]] | None:
+    """The fewest lines, centred in ``room``, that hold the tokens: (first line, the lines'
+    token indices); None when even all of them do not.  A line above the block is left
+    free when there is room (the caption goes there)."""
+    for k in range(1, len(room) + 1):
+        start = (len(room) - k + 1) // 2
+        placed = flow(widths, room[start : start + k])
+        if placed is not None:
+            return start, placed
+    return None

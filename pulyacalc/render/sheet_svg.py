@@ -1,0 +1,270 @@
+"""The drawn sheet as SVG: the paper of :mod:`pulyacalc.pulya`, on one A4 page.
+
+Written with the standard library (strings, every text escaped), so that the same pulya
+always gives the same bytes: no clock, no ids, coordinates with two decimals.  The page is
+portrait with the settlement under the sheet (``sheet``), or landscape with the settlement's
+stages beside it (``settle``, a sheet typed from paper).
+
+What a program can read back (docs/INTERFACE.md): each cell of the paper is a
+``<g class="cell" data-area="pool|mountain|whists" data-player="…" data-on="…">`` whose
+``<text class="entries">`` lines, read in order without their ``<tspan class="deal">``
+(the deal numbers of ``--numbers``), are the running totals joined by dots (2.4.10.14); a
+leading ``…`` stands for the earliest totals when a cell could not hold them all.
+"""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape, quoteattr
+
+from pulyacalc.core.amounts import num
+from pulyacalc.core.i18n import _
+from pulyacalc.core.sheet import MOUNTAIN, POOL, WHISTS
+from pulyacalc.pulya import Mark, Pulya
+from pulyacalc.render.sheet_layout import (
+    CIRCLE,
+    LEADING,
+    POOL_TO,
+    WHISTS_TO,
+    Line,
+    Polygon,
+    Sector,
+    flow,
+    lerp,
+    lines,
+    sectors,
+    slice_of,
+    width,
+    window,
+)
+from pulyacalc.render.sheet_text import MONO, settlement_block, stages_block
+from pulyacalc.render.svg_canvas import Canvas, f, fitted
+
+#: lines of text, the first one used, and each used line's token indices
+Placed = tuple[list[Line], int, list[list[int]]]
+
+FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+#: the entries' font sizes tried, largest first (mm); the whole sheet takes the largest that fits
+SIZES = (4.4, 4.2, 4.0, 3.8, 3.6, 3.4, 3.2, 3.0, 2.8, 2.6, 2.4, 2.2, 2.0)
+CAPTION = 2.4
+#: the tint of each area (the paper is white; a screen reads the bands faster tinted)
+TINT = {WHISTS: "#f4f6fb", POOL: "#eef7ee", MOUNTAIN: "#fbefec"}
+STYLE = (
+    "text{font-family:" + FONT + ";fill:#1a1a1a}"
+    ".mono{font-family:"
+    + MONO
+    + ";white-space:pre}.caption{fill:#6b6b6b;font-style:italic}.deal{fill:#8a5a00}"
+    ".rule{stroke:#333;stroke-width:0.35;fill:none}.thin{stroke:#666;stroke-width:0.2;fill:none}"
+)
+
+
+class Cell:
+    """One cell of the paper to write: where, its caption, and its running totals."""
+
+    def __init__(self, area: str, player: str, on: str, regions: list[Polygon], marks: tuple[Mark, ...]):
+        self.area, self.player, self.on, self.regions, self.marks = area, player, on, regions, marks
+
+    def tokens(self, size: float, numbers: bool, start: int = 0) -> list[tuple[str, str, bool, float]]:
+        """(text, deal number, last, width) per total from ``start``; a first ``…`` when some are left out."""
+        out: list[tuple[str, str, bool, float]] = []
+        if start:
+            out.append(("….", "", False, width("….", size)))
+        last = len(self.marks) - 1
+        for i in range(start, len(self.marks)):
+            m = self.marks[i]
+            text = num(m.value) + ("" if i == last else ".")
+            deal = str(m.deal) if numbers and m.deal else ""
+            w = width(text, size, bold=i == last) + (width(deal, size * 0.6) + 0.3 if deal else 0.0)
+            out.append((text, deal, i == last, w))
+        return out
+
+    def placement(self, size: float, numbers: bool, start: int = 0) -> Placed | None:
+        """Where the totals from ``start`` go: centred in one region when one holds them, else
+        from the top of the first on; None when they do not fit."""
+        widths = [t[3] for t in self.tokens(size, numbers, start)]
+        for region in self.regions:
+            room = lines([region], size)
+            found = window(widths, room)
+            if found is not None:
+                return room, found[0], found[1]
+        room = lines(self.regions, size)
+        placed = flow(widths, room)
+        return None if placed is None else (room, 0, placed)
+
+    def fits(self, size: float, numbers: bool) -> bool:
+        return self.placement(size, numbers) is not None
+
+
+def cells_of(pulya: Pulya, layout: tuple[Sector, ...]) -> list[Cell]:
+    """The cells of each sector, with the regions they are written in."""
+    players = pulya.players
+    out: list[Cell] = []
+    for sector in layout:
+        p = players[sector.seat]
+        inner = 1 - CIRCLE
+        out.append(
+            Cell(POOL, p, "", [pc.band(WHISTS_TO, POOL_TO) for pc in sector.pieces], pulya.cell(POOL, p))
+        )
+        mountain = [pc.band(POOL_TO, inner) for pc in sector.pieces]
+        out.append(Cell(MOUNTAIN, p, "", mountain, pulya.cell(MOUNTAIN, p)))
+        for piece, k, m, seat in sector.columns:
+            q = players[seat]
+            region = slice_of(sector.pieces[piece].band(0, WHISTS_TO), k, m)
+            out.append(Cell(WHISTS, p, q, [region], pulya.cell(WHISTS, p, q)))
+    return out
+
+
+def entry_size(cells: list[Cell], numbers: bool) -> float:
+    """The largest size at which every cell holds all its totals (the smallest size else)."""
+    for size in SIZES:
+        if all(c.fits(size, numbers) for c in cells):
+            return size
+    return SIZES[-1]
+
+
+def write_cell(cv: Canvas, cell: Cell, size: float, numbers: bool) -> None:
+    caption = {POOL: _("pool"), MOUNTAIN: _("mountain")}.get(cell.area) or _("on {player}").format(
+        player=cell.on
+    )
+    start = 0
+    found = cell.placement(size, numbers)
+    while found is None and start < len(cell.marks) - 1:
+        start += 1  # the earliest totals give way to an ellipsis: the last ones matter
+        found = cell.placement(size, numbers, start)
+    if found is None:  # not even the last total fits: it is written anyway, over the lines
+        room = lines(cell.regions, size) or [Line(0, 0, 0)]
+        found = room, 0, [list(range(len(cell.tokens(size, numbers, start))))]
+    room, first, placed = found
+    tokens = cell.tokens(size, numbers, start)
+    attrs = (
+        f"data-area={quoteattr(cell.area)} data-player={quoteattr(cell.player)} data-on={quoteattr(cell.on)}"
+    )
+    cv.add(f'<g class="cell" {attrs}>')
+    if room and room[0].room > 0:
+        top = room[min(first, len(room) - 1)]
+        y = top.y - size * LEADING * 0.8 if placed and placed[0] else top.y
+        label, tiny = fitted(caption, CAPTION, top.room, least=1.6)
+        cv.text(top.x + top.room / 2, y, label, tiny, anchor="middle", cls="caption", title=caption)
+    for line, idx in zip(room[first:], placed, strict=False):
+        if not idx:
+            continue
+        inner = ""
+        for i in idx:
+            text, deal, last = tokens[i][:3]
+            value, dot = (text[:-1], ".") if text.endswith(".") else (text, "")
+            shown = f'<tspan font-weight="bold">{escape(value)}</tspan>' if last else escape(value)
+            if deal:
+                sup = f'font-size="{f(size * 0.6)}" baseline-shift="super"'
+                shown += f'<tspan class="deal" {sup}>{deal}</tspan>'
+            inner += shown + dot
+        x = f(line.x + line.room / 2)
+        at = f'x="{x}" y="{f(line.y)}" font-size="{f(size)}" text-anchor="middle"'
+        cv.add(f'<text class="entries" {at}>{inner}</text>')
+    cv.add("</g>")
+
+
+def draw_paper(cv: Canvas, pulya: Pulya, x0: float, y0: float, side: float, numbers: bool) -> None:
+    """The square, its bands and sectors, every cell, the names round it and the circle."""
+    n = len(pulya.players)
+    layout = sectors(n, x0, y0, side)
+    c = (x0 + side / 2, y0 + side / 2)
+    for sector in layout:
+        for piece in sector.pieces:
+            cv.poly(piece.band(0, WHISTS_TO), TINT[WHISTS])
+            cv.poly(piece.band(WHISTS_TO, POOL_TO), TINT[POOL])
+            cv.poly(piece.band(POOL_TO, 1), TINT[MOUNTAIN])
+    cv.add(f'<rect x="{f(x0)}" y="{f(y0)}" width="{f(side)}" height="{f(side)}" class="rule"/>')
+    half = side / 2
+    for share in (WHISTS_TO, POOL_TO):
+        d = share * half
+        box = f'x="{f(x0 + d)}" y="{f(y0 + d)}" width="{f(side - 2 * d)}" height="{f(side - 2 * d)}"'
+        cv.add(f'<rect {box} class="thin"/>')
+    ends = [(x0, y0 + side), (x0 + side, y0 + side)] + (
+        [(x0, y0), (x0 + side, y0)] if n == 4 else [(x0 + half, y0)]
+    )
+    for end in ends:
+        cv.line(lerp(c, end, CIRCLE), end)
+    for sector in layout:
+        for index, k, m, _seat in sector.columns:
+            band = sector.pieces[index].band(0, WHISTS_TO)
+            for j in range(1, m) if k == 0 else ():
+                a0, b0, b1, a1 = band
+                cv.line(lerp(a0, b0, j / m), lerp(a1, b1, j / m), "thin")
+        if len(sector.pieces) == 2:  # the side players of three: a side and half the top
+            corner = sector.pieces[0].a
+            cv.line(corner, lerp(corner, c, WHISTS_TO), "thin")
+    cells = cells_of(pulya, layout)
+    size = entry_size(cells, numbers)
+    for cell in cells:
+        write_cell(cv, cell, size, numbers)
+    draw_names(cv, pulya, x0, y0, side)
+    draw_circle(cv, pulya, c, CIRCLE * half)
+
+
+def draw_names(cv: Canvas, pulya: Pulya, x0: float, y0: float, side: float) -> None:
+    """Each player's name outside his edge of the square, facing him."""
+    players = pulya.players
+    n = len(players)
+    room = side * 0.9
+    mid = (x0 + side / 2, y0 + side / 2)
+    places = [(mid[0], y0 + side + 5.2, 0), (x0 - 1.6, mid[1], -90)]
+    places += (
+        [(mid[0], y0 - 1.8, 0), (x0 + side + 1.6, mid[1], 90)] if n == 4 else [(x0 + side + 1.6, mid[1], 90)]
+    )
+    for p, (x, y, rot) in zip(players, places, strict=True):
+        text, size = fitted(p, 4.4, room, least=3.0)
+        cv.text(x, y, text, size, anchor="middle", bold=True, rotate=rot, title=p)
+
+
+def draw_circle(cv: Canvas, pulya: Pulya, c: tuple[float, float], r: float) -> None:
+    """The centre: the convention, the pool's target, the date."""
+    cv.add(f'<circle cx="{f(c[0])}" cy="{f(c[1])}" r="{f(r)}" fill="#ffffff" class="rule"/>')
+    rows = [
+        (pulya.convention.title, 3.0, True),
+        (_("pool to {target}").format(target=pulya.target), 3.6, True),
+    ]
+    if pulya.header.date:
+        rows.append((pulya.header.date, 2.8, False))
+    if pulya.deals is not None:
+        rows.append((_("{n} deals").format(n=pulya.deals), 2.4, False))
+    total = sum(s * LEADING for _t, s, _b in rows)
+    y = c[1] - total / 2
+    for text, size, bold in rows:
+        y += size * LEADING
+        base = y - size * 0.3
+        dy = max(abs(base - c[1]), abs(base - size - c[1]))
+        chord = 2 * max(0.0, r * r - dy * dy) ** 0.5 - 2
+        shown, small = fitted(text, size, chord, least=1.8)
+        cv.text(c[0], base, shown, small, anchor="middle", bold=bold, title=text)
+
+
+def svg(pulya: Pulya, numbers: bool = False, stages: str | None = None) -> str:
+    """The page: portrait with the settlement under the sheet, or landscape with ``stages``
+    (the settlement stage by stage, as ``settle`` prints it) beside it."""
+    cv = Canvas()
+    if stages is None:
+        w, h, x0, y0, side = 210.0, 297.0, 12.0, 16.0, 186.0
+    else:
+        w, h, x0, y0, side = 297.0, 210.0, 10.0, 16.0, 150.0
+    from pulyacalc.render.view import convention_title
+
+    head = _("{convention}, {n} players, pool to {target}").format(
+        convention=convention_title(pulya.convention), n=len(pulya.players), target=pulya.target
+    )
+    for extra in (pulya.header.title, pulya.header.place, pulya.header.date):
+        if extra:
+            head += " · " + extra
+    text, size = fitted(head, 3.2, w - 20, least=2.2)
+    cv.text(10, 7, text, size, cls="caption", title=head)
+    draw_paper(cv, pulya, x0, y0, side, numbers)
+    if stages is None:
+        settlement_block(cv, pulya, x0, y0 + side + 12, w - 2 * x0, h - (y0 + side + 12) - 6)
+    else:
+        stages_block(cv, stages, x0 + side + 8, y0, w - (x0 + side + 8) - 6, side)
+    head_xml = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:g}mm" height="{h:g}mm" '
+        f'viewBox="0 0 {w:g} {h:g}">\n'
+        f"<style>{STYLE}</style>\n"
+        f'<rect x="0" y="0" width="{w:g}" height="{h:g}" fill="#ffffff"/>\n'
+    )
+    return head_xml + "\n".join(cv.parts) + "\n</svg>\n"

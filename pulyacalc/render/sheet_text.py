@@ -1,0 +1,104 @@
+"""The settlement written on the drawn sheet's page: under the sheet, a small table (pool,
+mountain, what the mountain and the whists bring, the result, money with a whist price) and
+the payments; beside a typed sheet (``settle``), its stages as ``settle`` prints them."""
+
+from __future__ import annotations
+
+import textwrap
+from decimal import Decimal
+
+from pulyacalc.core.amounts import Amount
+from pulyacalc.core.i18n import _
+from pulyacalc.pulya import Pulya
+from pulyacalc.render.sheet_layout import width
+from pulyacalc.render.svg_canvas import Canvas, fitted
+from pulyacalc.render.view import show
+
+MONO = "DejaVu Sans Mono, Menlo, Consolas, monospace"
+
+
+def signed(x: Amount | Decimal) -> str:
+    return f"+{show(x)}" if x > 0 else show(x)
+
+
+def settlement_rows(pulya: Pulya) -> tuple[list[str], list[list[str]]]:
+    """The head and a row per player of the table under the sheet."""
+    s, sheet = pulya.settlement, pulya.sheet
+    head = ["", _("pool"), _("mountain"), _("from mountain"), _("whists net"), _("result")]
+    if s.money is not None:
+        head.append(_("money"))
+    rows = []
+    for p in pulya.players:
+        row = [p, show(sheet.pool[p]), show(sheet.mountain[p])]
+        row += [signed(s.mountain_result[p]), signed(s.whist_result[p]), signed(s.result[p])]
+        if s.money is not None:
+            row.append(signed(s.money[p]))
+        rows.append(row)
+    return head, rows
+
+
+def settlement_block(cv: Canvas, pulya: Pulya, x: float, y: float, w: float, h: float) -> None:
+    """The settlement under the sheet, fitted into the box at (x, y)."""
+    s = pulya.settlement
+    head, rows = settlement_rows(pulya)
+    notes = [
+        _("average mountain {average} (after the amnesty of {amnesty}); rounding {rounding}").format(
+            average=show(s.average), amnesty=show(s.amnesty), rounding=s.rounding
+        )
+    ]
+    if pulya.finished is False:
+        notes.append(_("the pulya is not finished: missing pool points go to the mountain"))
+    pays = [
+        _("{payer} pays {payee} {amount}").format(payer=a, payee=b, amount=show(m)) for a, b, m in s.payments
+    ]
+    size = 3.4
+    while size > 2.2:
+        names = min(max(width(r[0], size, bold=True) for r in rows), w * 0.3)
+        cols = [max(width(r[i], size) for r in [head, *rows]) + size * 1.6 for i in range(1, len(head))]
+        lines = 2 + len(rows) + len(notes) + (len(pays) + 1) // 2
+        if names + sum(cols) <= w and lines * size * 1.45 <= h:
+            break
+        size = round(size - 0.2, 1)
+    step = size * 1.45
+    cv.text(x, y, _("Settlement"), size * 1.1, bold=True)
+    y += step * 1.2
+    at = x + names
+    for i, title in enumerate(head[1:]):
+        at += cols[i]
+        cv.text(at, y, title, size * 0.85, anchor="end", cls="caption")
+    for row in rows:
+        y += step
+        shown, small = fitted(row[0], size, names - 1, least=2.0)
+        cv.text(x, y, shown, small, bold=True, title=row[0])
+        at = x + names
+        for i, cell in enumerate(row[1:]):
+            at += cols[i]
+            cv.text(at, y, cell, size, anchor="end", bold=i == len(row) - 2)
+    for note in notes:
+        y += step
+        text, small = fitted(note, size * 0.85, w, least=2.0)
+        cv.text(x, y, text, small, cls="caption", title=note)
+    for i in range(0, len(pays), 2):
+        y += step
+        for j, pay in enumerate(pays[i : i + 2]):
+            text, small = fitted(pay, size * 0.9, w / 2 - 2, least=2.0)
+            cv.text(x + j * w / 2, y, text, small, title=pay)
+
+
+def stages_block(cv: Canvas, stages: str, x: float, y: float, w: float, h: float) -> None:
+    """``settle``'s stages in a fixed-width font: prose lines wrapped to the tables' width,
+    the size the largest at which they fit the box."""
+    raw = stages.rstrip("\n").split("\n")
+    cols = max([60, *(len(t) for t in raw if "  " in t.strip())])
+    out: list[str] = []
+    for t in raw:
+        if len(t) <= cols or "  " in t.strip():
+            out.append(t)
+        else:
+            out += textwrap.wrap(t, cols, subsequent_indent="   ")
+    size = min(w / (cols * 0.62), h / (len(out) * 1.25), 3.2)
+    cv.add('<g xml:space="preserve">')
+    for i, t in enumerate(out):
+        if t.strip():
+            cv.text(x, y + (i + 1) * size * 1.25, t, size, cls="mono", bold=t[:1].isdigit())
+    cv.add("</g>")

@@ -1,0 +1,57 @@
+"""Writing SVG by hand: coordinates as the same text every time, every text escaped, and
+text fitted into the room it has (smaller, then cut short with an ellipsis)."""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape
+
+from pulyacalc.render.sheet_layout import Polygon, width
+
+
+def f(x: float) -> str:
+    """A coordinate: two decimals, no ``-0.00``."""
+    s = f"{x:.2f}"
+    return "0.00" if s == "-0.00" else s
+
+
+def fitted(text: str, size: float, room: float, least: float = 2.0) -> tuple[str, float]:
+    """``text`` at the largest size down to ``least`` that fits in ``room``; cut short with
+    an ellipsis (the whole text goes in a ``<title>`` beside it) when even that is too wide."""
+    while width(text, size) > room and size > least:
+        size = max(least, size - 0.2)
+    if width(text, size) <= room:
+        return text, size
+    while len(text) > 1 and width(text + "…", size) > room:
+        text = text[:-1]
+    return text.rstrip() + "…", size
+
+
+class Canvas:
+    """The SVG being written: parts in order."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+
+    def add(self, part: str) -> None:
+        self.parts.append(part)
+
+    def text(self, x: float, y: float, text: str, size: float, *, anchor: str = "start", cls: str = "",
+             bold: bool = False, rotate: int = 0, title: str = "") -> None:  # fmt: skip
+        attrs = f'x="{f(x)}" y="{f(y)}" font-size="{f(size)}"'
+        if anchor != "start":
+            attrs += f' text-anchor="{anchor}"'
+        if cls:
+            attrs += f' class="{cls}"'
+        if bold:
+            attrs += ' font-weight="bold"'
+        if rotate:
+            attrs += f' transform="rotate({rotate} {f(x)} {f(y)})"'
+        inner = escape(text) + (f"<title>{escape(title)}</title>" if title and title != text else "")
+        self.add(f"<text {attrs}>{inner}</text>")
+
+    def poly(self, points: Polygon, fill: str) -> None:
+        pts = " ".join(f"{f(x)},{f(y)}" for x, y in points)
+        self.add(f'<polygon points="{pts}" fill="{fill}" stroke="none"/>')
+
+    def line(self, a: tuple[float, float], b: tuple[float, float], cls: str = "rule") -> None:
+        self.add(f'<line x1="{f(a[0])}" y1="{f(a[1])}" x2="{f(b[0])}" y2="{f(b[1])}" class="{cls}"/>')

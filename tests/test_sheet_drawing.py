@@ -1,0 +1,262 @@
+"""`pulyacalc sheet` and `settle -o FILE.svg`: the pulya drawn as players draw it.
+
+Read as a person and as a program would: the running entries are read back from the SVG's
+text and must be the fold's own totals (the last one each cell's value in `score -f json`),
+the page is rendered in a real headless browser (a screenshot that is not blank, every name
+and result in its DOM), and the golden files in tests/golden/ make any change to the drawing
+a visible diff.  Regenerate them after a deliberate change with
+
+    PULYACALC_REGENERATE=1 python -m pytest tests/test_sheet_drawing.py
+
+and look at the diff (and at the pictures) before committing it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from browser import dom, screenshot
+from typer.testing import CliRunner
+
+from pulyacalc.cli.app import app
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+GOLDEN = Path(__file__).resolve().parent / "golden"
+SVG = "{http://www.w3.org/2000/svg}"
+runner = CliRunner()
+
+LOGS = {"3p": EXAMPLES / "sochi-3p.txt", "4p": EXAMPLES / "leningrad-4p.yaml"}
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    r = runner.invoke(app, list(args), prog_name="pulyacalc", env={"PULYACALC_LANG": "en"})
+    return r.exit_code, r.stdout, r.stderr
+
+
+def _text(el: ET.Element) -> str:
+    """An element's text without its deal numbers (``<tspan class="deal">``)."""
+    out = el.text or ""
+    for child in el:
+        if child.get("class") != "deal":
+            out += _text(child)
+        out += child.tail or ""
+    return out
+
+
+def read_back(svg: str) -> dict[tuple[str, str, str], list[Fraction]]:
+    """Each cell's running totals as its text shows them: (area, player, on) → values."""
+    root = ET.fromstring(svg.encode("utf-8"))
+    cells: dict[tuple[str, str, str], list[Fraction]] = {}
+    for g in root.iter(f"{SVG}g"):
+        if g.get("class") != "cell":
+            continue
+        key = (g.get("data-area", ""), g.get("data-player", ""), g.get("data-on", ""))
+        written = "".join(_text(t) for t in g.iter(f"{SVG}text") if t.get("class") == "entries")
+        values = [v for v in written.split(".") if v]
+        assert "…" not in values, key  # every total fits in these sheets
+        cells[key] = [Fraction(v) for v in values]
+    return cells
+
+
+def expected(log: Path) -> dict[tuple[str, str, str], Fraction]:
+    code, out, err = run("score", str(log), "-f", "json")
+    assert code == 0, err
+    sheet = json.loads(out)["sheet"]
+    want: dict[tuple[str, str, str], Fraction] = {}
+    for p, row in sheet.items():
+        want[("pool", p, "")] = Fraction(row["pool"])
+        want[("mountain", p, "")] = Fraction(row["mountain"])
+        for q, v in row["whists"].items():
+            want[("whists", p, q)] = Fraction(v)
+    return want
+
+
+@pytest.mark.parametrize("numbers", [False, True], ids=["plain", "numbers"])
+@pytest.mark.parametrize("layout", sorted(LOGS))
+def test_the_entries_read_back_are_the_score(layout: str, numbers: bool) -> None:
+    log = LOGS[layout]
+    code, svg, err = run("sheet", str(log), "-o", "-", *(["--numbers"] if numbers else []))
+    assert code == 0, err
+    cells = read_back(svg)
+    want = expected(log)
+    assert set(cells) == set(want)  # every cell of the paper is drawn, and only those
+    for key, value in want.items():
+        written = cells[key]
+        assert (written[-1] if written else 0) == value, key
+        assert len(set(written)) == len(written), key  # a new total only where it changed
+
+
+def test_the_running_totals_are_the_explained_papers_after_each_deal() -> None:
+    """Each total is the cell's value after some deal in `explain -f json`, in deal order."""
+    log = LOGS["3p"]
+    code, out, err = run("explain", str(log), "-f", "json")
+    assert code == 0, err
+    papers = [d["running"] for d in json.loads(out)["deals"]]
+    code, svg, err = run("sheet", str(log), "-o", "-")
+    cells = read_back(svg)
+    for (area, p, on), written in cells.items():
+        seen = [Fraction(pp[p][area] if area != "whists" else pp[p]["whists"][on]) for pp in papers]
+        changes = [v for i, v in enumerate(seen) if v != (seen[i - 1] if i else 0)]
+        assert written == changes, (area, p, on)
+
+
+def test_numbers_put_the_deal_beside_each_total() -> None:
+    code, svg, _ = run("sheet", str(LOGS["3p"]), "-o", "-", "--numbers")
+    root = ET.fromstring(svg.encode("utf-8"))
+    pool = next(
+        g for g in root.iter(f"{SVG}g") if g.get("data-area") == "pool" and g.get("data-player") == "Anna"
+    )
+    deals = [t.text for t in pool.iter(f"{SVG}tspan") if t.get("class") == "deal"]
+    # Anna's pool: deal 1 (6♠ not whisted), 7 (the eight), 10, 13?.. as the fold wrote them
+    assert (
+        deals[0] == "1"
+        and deals == sorted(deals, key=int)
+        and len(deals) == len(read_back(svg)[("pool", "Anna", "")])
+    )
+
+
+# -- golden files: any change to the drawing is a visible diff ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [
+        ("sheet-3p.svg", ["sheet", str(LOGS["3p"]), "-o", "-"]),
+        ("sheet-4p.svg", ["sheet", str(LOGS["4p"]), "-o", "-", "--numbers", "--whist-price", "0.5"]),
+        ("settle-3p.svg", ["settle", str(EXAMPLES / "sheet.yaml"), "-o", "{out}"]),
+        ("settle-4p.svg", ["settle", str(EXAMPLES / "leningrad-50-sheet.yaml"), "-o", "{out}"]),
+    ],
+)
+def test_the_drawing_is_its_golden_file(tmp_path: Path, name: str, args: list[str]) -> None:
+    out = tmp_path / name
+    code, stdout, err = run(*[a.replace("{out}", str(out)) for a in args])
+    assert code == 0, err
+    drawn = out.read_text("utf-8") if out.exists() else stdout
+    golden = GOLDEN / name
+    if os.environ.get("PULYACALC_REGENERATE"):
+        golden.parent.mkdir(exist_ok=True)
+        golden.write_text(drawn, "utf-8")
+    assert drawn == golden.read_text("utf-8"), (
+        f"the drawing changed: PULYACALC_REGENERATE=1 to accept ({name})"
+    )
+
+
+def test_the_same_log_gives_the_same_bytes(tmp_path: Path) -> None:
+    """Two processes, two hash seeds: nothing in the file depends on the run."""
+    outs = []
+    for i in range(2):
+        out = tmp_path / f"run{i}.html"
+        subprocess.run(
+            [sys.executable, "-m", "pulyacalc", "sheet", str(LOGS["4p"]), "-o", str(out)],
+            check=True,
+            capture_output=True,
+            env={**os.environ, "PYTHONHASHSEED": str(i + 1)},
+        )
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1]
+
+
+# -- the command line ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["-o", "s.pdf"], "name the file FILE.svg or FILE.html"),
+        (["-o", "no/such/dir/s.svg"], "no such directory"),
+        ([], "Missing option"),
+    ],
+)
+def test_a_wrong_output_is_a_usage_error(args: list[str], says: str) -> None:
+    code, out, err = run("sheet", str(LOGS["3p"]), *args)
+    assert code == 2 and out == ""
+    assert says in err
+
+
+def test_the_file_is_written_all_or_nothing(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_text("players: A B C\n\nA 6♠ 5, B whist 3, C pass 9\n", "utf-8")
+    svg = tmp_path / "s.svg"
+    svg.write_text("the old picture", "utf-8")
+    code, out, err = run("sheet", str(bad), "-o", str(svg))
+    assert code == 1 and f"{bad}:" in err and "Traceback" not in err
+    assert svg.read_text("utf-8") == "the old picture"
+    code, out, err = run("sheet", str(LOGS["3p"]), "-o", str(svg))
+    assert code == 0 and out == "" and svg.read_text("utf-8").startswith("<?xml")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.txt", "s.svg"]
+
+
+def test_two_players_are_told_the_sheet_is_for_three_or_four(tmp_path: Path) -> None:
+    log = tmp_path / "five.txt"
+    log.write_text("players: A B C D E\n\n", "utf-8")
+    code, out, err = run("sheet", str(log), "-o", "-")
+    if code == 0:  # five players are drawn now: nothing to refuse
+        assert out.startswith("<?xml")
+        return
+    assert code == 1 and "3 or 4 players" in err and out == ""
+
+
+def test_settle_draws_the_paper_and_keeps_its_table(tmp_path: Path) -> None:
+    sheet = EXAMPLES / "sheet.yaml"
+    code, table, _ = run("settle", str(sheet))
+    svg = tmp_path / "paper.svg"
+    code, out, err = run("settle", str(sheet), "-o", str(svg))
+    assert code == 0 and out == "", err
+    drawn = svg.read_text("utf-8")
+    cells = read_back(drawn)
+    assert cells[("pool", "A", "")] == [14] and cells[("whists", "C", "B")] == [4]
+    assert cells[("whists", "A", "C")] == []  # a 0 on paper is no entry
+    root = ET.fromstring(drawn.encode("utf-8"))
+    beside = " ".join(t.text or "" for t in root.iter(f"{SVG}text") if t.get("class") == "mono")
+    assert beside.split() == table.split()  # the stages, word for word, beside the paper
+    code, out, err = run("settle", str(sheet), "-o", str(tmp_path / "t.txt"))
+    assert code == 0 and (tmp_path / "t.txt").read_text("utf-8") == table  # other files: the table
+    code, out, err = run("settle", str(sheet), "-o", str(svg), "-f", "json")
+    assert code == 2 and "'-f'" in err
+
+
+# -- as a person sees it ---------------------------------------------------------------------
+
+
+def ink(png: Path, below: int) -> float:
+    """The share of the screenshot with a channel darker than ``below`` (0–255)."""
+    from matplotlib.image import imread
+
+    pixels = imread(str(png))[:, :, :3]
+    return float(((pixels * 255).round() < below).any(axis=2).mean())
+
+
+@pytest.mark.parametrize(
+    ("page", "args"),
+    [
+        ("sheet-3p.svg", ["sheet", str(LOGS["3p"])]),
+        ("sheet-4p.html", ["sheet", str(LOGS["4p"]), "--whist-price", "0.5", "--numbers"]),
+        ("settle-3p.svg", ["settle", str(EXAMPLES / "sheet.yaml")]),
+    ],
+)
+def test_the_page_renders_in_a_real_browser(tmp_path: Path, page: str, args: list[str]) -> None:
+    pytest.importorskip("matplotlib")
+    out = tmp_path / page
+    code, _, err = run(*args, "-o", str(out))
+    assert code == 0, err
+    png = tmp_path / "shot.png"
+    landscape = args[0] == "settle"
+    screenshot(out, png, "1123,794" if landscape else "794,1123")
+    assert ink(png, 250) > 0.25, "the page is (almost) blank: no tinted sheet"
+    assert ink(png, 100) > 0.004, "no lines or text to be seen"
+    text = dom(out)
+    assert "parsererror" not in text and "This page contains the following errors" not in text
+    code, doc, _ = run("settle" if landscape else "score", str(Path(args[1])), "-f", "json")
+    result = json.loads(doc)
+    for player, value in result["settlement"].items():
+        assert player in text, player
+        shown = f"{value:+.2f}" if isinstance(value, float) else f"{value:+d}" if value else "0"
+        assert shown in text, (player, shown)
