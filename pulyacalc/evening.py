@@ -14,9 +14,9 @@ that a log already read (the Python API, ``compare``) is scored the same way.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextvars import ContextVar
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -44,6 +44,8 @@ class Evening:
     results: tuple[DealResult, ...] = ()
     #: the paper after each deal of ``results``, when asked for with ``running=True``
     running: tuple[SheetView, ...] = ()
+    #: Classic (RULES.md 2.10): each player's bombs not yet used, in the order earned
+    bombs: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
 
 
 #: told the line each deal ``play`` reads ends on: the command line's progress bar
@@ -96,6 +98,7 @@ def play(
         scorer.finished,
         tuple(kept),
         tuple(papers),
+        {p: tuple(b) for p, b in scorer.bombs.items()},
     )
 
 

@@ -71,9 +71,14 @@ def deal_text(deal: Deal | Correction, kind: str = "") -> str:
 
         return correction_line(deal, note=False)
     if isinstance(deal, Raspasy):
-        return ", ".join(f"{p} pass {t}" for p, t in deal.tricks.items()) + " (raspasy)"
+        passed = set(deal.dark)
+        return (
+            ", ".join(f"{p} pass{' dark' if p in passed else ''} {t}" for p, t in deal.tricks.items())
+            + " (raspasy)"
+        )
     assert isinstance(deal, Play)
-    head = f"{deal.declarer} {deal.contract}" + (" concede" if deal.concede else "")
+    dark = "dark " if deal.dark else ""
+    head = f"{deal.declarer} {dark}{deal.contract}" + (" concede" if deal.concede else "")
     if deal.declarer in deal.tricks:
         head += f" {deal.tricks[deal.declarer]}"
     parts = [head]

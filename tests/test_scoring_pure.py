@@ -69,7 +69,13 @@ def test_the_key_the_scorer_remembers_is_made_of_the_named_parts() -> None:
     results = list(scorer.feed_all(log.deals))
     assert results and len(scorer._written) < len(results)  # repeated lines: hits
     for r in results:
-        part = {"template": r.deal.template, "dealer": r.dealer, "run": r.raspasy_run}
+        part = {
+            "template": r.deal.template,
+            "dealer": r.dealer,
+            "run": r.raspasy_run,
+            "bomb": r.bomb,
+            "dark": r.dark,
+        }
         key = tuple(part[name] for _, name in fold.KEY)
         assert scorer._written[key].kind == r.kind
     assert all(len(k) == len(fold.KEY) for k in scorer._written)

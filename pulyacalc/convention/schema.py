@@ -57,6 +57,13 @@ MountainDivisor = Literal["players", "opponents"]
 #: who writes the talon premium (K3.4.11): the 4-player dealer, or (3 players) the two others
 PremiumBy = Literal["dealer", "opponents"]
 
+#: who deals after a raspasy: the next player clockwise (K3.7.7, «скользящая»), or the same
+#: dealer again (K3.7.7 and K note 49: Classic, where a dark pass earns a bomb)
+DealerAfterRaspasy = Literal["slides", "stays"]
+#: past ``bombs.cap``: the level of dark raspasy stays at the cap (K3.3.19 а, «предел»), or
+#: starts again at a single bomb (the ёлочка 1, 2, 3, 1, 2, 3 …)
+AfterCap = Literal["stay", "restart"]
+
 ROUNDINGS: tuple[str, ...] = get_args(Rounding)
 
 
@@ -106,6 +113,13 @@ class Convention:
     raspasy_run_ends_on: RunEndsOn
     raspasy_talon_to_dealer: bool
     raspasy_exit: tuple[int, ...]
+    raspasy_dealer_after: DealerAfterRaspasy
+    # Classic: dark bids and passes, bombs (K3.3.19, K3.7.7, K3.7.9)
+    dark_factor: int
+    bombs_cap: int
+    bombs_after_cap: AfterCap
+    bombs_dealer: bool
+    bombs_opening: int
     # settlement
     rounding: Rounding
     mountain_divisor: MountainDivisor
@@ -124,6 +138,20 @@ class Convention:
         """Lowest contract allowed after the ``run``-th raspasy in a row."""
         seq = self.raspasy_exit
         return seq[min(run, len(seq)) - 1]
+
+    def dark_level(self, before: int) -> int:
+        """The level of a raspasy with a dark pass (1: single, 2: double …) that follows
+        ``before`` dark raspasy in a row: one more, then ``bombs.cap`` as ``bombs.after_cap``
+        says (K3.3.19 а)."""
+        level, cap = before + 1, self.bombs_cap
+        if cap and level > cap:
+            level = cap if self.bombs_after_cap == "stay" else (level - 1) % cap + 1
+        return level
+
+    def bomb(self, level: int) -> int:
+        """The coefficient of a bomb earned (and the raspasy price) at ``level``: the
+        geometric progression of ``dark.factor`` (2, 4, 8 …; K3.3.19 а, K note 30)."""
+        return int(self.dark_factor**level)
 
     def values(self) -> dict[str, Any]:
         """The convention as a nested mapping of its YAML keys (for `prices`, docs, JSON)."""
@@ -806,6 +834,61 @@ _ROWS = (
                 "whisted_made": "a house agreement (docs/RULES.md, raspasy.run_ends_on)",
             },
         ),
+    ),
+    Key(
+        "raspasy.dealer_after",
+        "raspasy_dealer_after",
+        Choice(DealerAfterRaspasy),
+        "who deals after a raspasy: 'slides' (the next player clockwise, K3.7.7) or 'stays' "
+        "(the same dealer again, as Classic plays it so that first hand may keep passing «втёмную»)",
+        "распасовка скользящая / сдатчик остаётся прежним",
+        "K3.7.7, K note 49",
+    ),
+    Key(
+        "dark.factor",
+        "dark_factor",
+        Int(1, 10),
+        "the coefficient of a game bid «втёмную» (its win and its loss), and the ratio of the "
+        "dark raspasy and bombs: a raspasy after a dark pass goes at factor × the price, after a "
+        "second in a row at factor², and the bomb earned is worth the same (2, 4, 8 …); 1: play "
+        "«втёмную» changes nothing written (K3.3.19: it is played only by prior agreement)",
+        "коэффициент тёмной игры и бомбы (удвоение)",
+        "K3.3.19 а, б, K note 31",
+    ),
+    Key(
+        "bombs.cap",
+        "bombs_cap",
+        Int(0, 20),
+        "the highest level of dark raspasy in a row, by agreement: 1 single bombs only, 2 up to "
+        "double, 3 up to triple …; 0: no cap",
+        "предел бомб (одинарные, двойные, тройные)",
+        "K3.3.19 а («предел … по предварительной договорённости»)",
+    ),
+    Key(
+        "bombs.after_cap",
+        "bombs_after_cap",
+        Choice(AfterCap),
+        "a dark raspasy past the cap: 'stay' (at the cap) or 'restart' (a single bomb again: "
+        "1, 2, 3, 1, 2, 3 …)",
+        "после предела: остаётся / снова с одинарной",
+        "K3.3.19 а; restart: the ёлочка as tables draw it",
+    ),
+    Key(
+        "bombs.dealer",
+        "bombs_dealer",
+        Flag(),
+        "with 4 players the dealer, who sits out, earns a bomb on a dark raspasy too (K3.3.19 а)",
+        "сдатчик получает бомбу",
+        "K3.3.19 а",
+    ),
+    Key(
+        "bombs.opening",
+        "bombs_opening",
+        Int(0, 30),
+        "compulsory raspasy deals at the start of the pulya: every player counts as passing "
+        "«втёмную», so each earns a bomb a deal (K3.7.9); 0: none",
+        "обязательные распасы (круги бомб) в начале пули",
+        "K3.7.9, K note 50",
     ),
     Key(
         "settlement.rounding",

@@ -251,6 +251,24 @@ CALL_SPELLINGS: dict[str, Call] = {
     "pas": Call.PASS,
 }
 
+#: «втёмную»: a bid or a pass made without looking at one's cards (K3.3.19), written next
+#: to the call (``Anna dark 8♠ 8``, ``Boris pass dark 3``, ``Вера пас втёмную 3``), folded
+#: to lower case
+DARK_SPELLINGS = frozenset(
+    {
+        "dark",
+        "blind",
+        "втёмную",
+        "втемную",
+        "тёмная",
+        "темная",
+        "тёмный",
+        "темный",
+        "тёмную",
+        "темную",
+    }
+)
+
 
 # -- the talon's cards (K3.4.11) -------------------------------------------------------
 
@@ -390,6 +408,9 @@ class Play:
     talon: tuple[Card, ...] = ()
     #: the declarer left «без трёх» after the talon, without play (``contracts.concede_three``)
     concede: bool = False
+    #: the declarer bid «втёмную», without looking at his cards (K3.3.19 б, в): the game's
+    #: value is multiplied by ``dark.factor``
+    dark: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -405,6 +426,9 @@ class Raspasy:
     source: str = ""
     #: shared by the deals read from the same text (see ``Play.template``)
     template: Hashable | None = field(default=None, compare=False, repr=False)
+    #: the players who passed «втёмную» (K3.3.19 а), as written: the raspasy goes at a
+    #: raised price and they earn bombs (``dark``, ``bombs``)
+    dark: tuple[str, ...] = ()
 
 
 Deal = Union[Play, Raspasy]

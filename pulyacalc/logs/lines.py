@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pulyacalc.core.errors import Loc, Problem, Problems
 from pulyacalc.core.model import (
@@ -43,6 +43,7 @@ from pulyacalc.core.model import (
     CONCEDE_SPELLINGS,
     CONTRACT_SPELLINGS,
     CORRECTION_WORDS,
+    DARK_SPELLINGS,
     MISERE_SPELLINGS,
     UNDERTRICK_SPELLINGS,
     Call,
@@ -322,6 +323,9 @@ class DealText:
     #: the talon's cards (``talon cards A♠ K♠``) and «без трёх» (``Anna 7♠ concede``)
     talon: tuple[Card, ...] = ()
     concede: bool = False
+    #: who said «втёмную» (K3.3.19): the declarer of a dark game, or the dark passers of
+    #: a raspasy (``Anna dark 8♠ 8``, ``Boris pass dark 3``)
+    dark: tuple[str, ...] = ()
 
     def deal(
         self, note: str | None, loc: Loc, locs: Mapping[str, Loc], source: str, shared: bool = True
@@ -332,7 +336,7 @@ class DealText:
         template = self if shared else None
         declarer, contract = self.declarer, self.contract
         if contract is None:
-            return Raspasy(self.tricks, self.dealer, note, loc, locs, source, template)
+            return Raspasy(self.tricks, self.dealer, note, loc, locs, source, template, self.dark)
         assert declarer is not None
         return Play(
             declarer,
@@ -347,6 +351,7 @@ class DealText:
             template,
             talon=self.talon,
             concede=self.concede,
+            dark=bool(self.dark),
         )
 
 
@@ -560,6 +565,7 @@ def _clauses(
             n = _conceded(rest)
             if n:
                 concede, rest = (who, rest[-n][1]), rest[:-n]
+        rest = _dark_word(who, rest, locs)  # 'Anna dark 8♠ 8', 'Boris pass dark 3'
         if not rest:
             if count is None:
                 err(
@@ -645,7 +651,8 @@ def _clauses(
         # underline the whole deal)
         locs["calls"] = WHOLE
         locs["tricks"] = WHOLE if tricks else contract_end
-        return DealText(declarer, contract, calls, tricks, dealer, locs, body_at, cards or (), bool(concede))
+        t = DealText(declarer, contract, calls, tricks, dealer, locs, body_at, cards or (), bool(concede))
+        return _dark_game(t, err)
 
     if cards is not None:
         err(locs["talon"], "the talon's cards are given for a contract, and this deal has none", "K3.4.11")
@@ -659,7 +666,7 @@ def _clauses(
     if _not_raspasy(text, calls, tricks, whist_at, bare, raspasy_at, passes_without_tricks, err):
         return None
     locs["tricks"] = WHOLE
-    return DealText(None, None, calls, tricks, dealer, locs, body_at)
+    return _dark_passes(DealText(None, None, calls, tricks, dealer, locs, body_at), err)
 
 
 def _declarer_down(
@@ -733,6 +740,55 @@ def _not_raspasy(
         err(end, f"everyone passed, so this is raspasy: give {who}'s tricks", f"e.g. '{who} pass 3'")
         return True
     return False
+
+
+def _dark_word(who: str, rest: list[tuple[str, int]], locs: dict[str, int]) -> list[tuple[str, int]]:
+    """A clause's words without «втёмную», its first or its last word; where it was is
+    noted in ``locs`` as ``dark:NAME``."""
+    if len(rest) > 1:
+        for at in (0, -1):
+            if rest[at][0].lower() in DARK_SPELLINGS:
+                locs[f"dark:{who}"] = rest[at][1]
+                return rest[1:] if at == 0 else rest[:-1]
+    return rest
+
+
+def _dark(t: DealText) -> list[tuple[str, int]]:
+    """Who said «втёмную» in ``t``, and where (``_dark_word``)."""
+    return [(part[5:], at) for part, at in t.parts.items() if part.startswith("dark:")]
+
+
+def _dark_passes(t: DealText, err: Callable[..., None]) -> DealText | None:
+    """A raspasy with its dark passers: «втёмную» goes with a pass (K3.3.19 а); None when
+    a problem was reported."""
+    dark = _dark(t)
+    for who, at in dark:
+        if t.calls.get(who) is not Call.PASS:
+            err(
+                at,
+                f"on raspasy «втёмную» goes with a pass: '{who} pass dark {t.tricks.get(who, 3)}'",
+                "K3.3.19 а",
+            )
+            return None
+    return replace(t, dark=tuple(who for who, _ in dark)) if dark else t
+
+
+def _dark_game(t: DealText, err: Callable[..., None]) -> DealText | None:
+    """A contract bid «втёмную»: only the declarer's bid is dark for the score (K3.3.19 б,
+    в); a defender's dark pass or whist changes nothing written, so it is refused rather
+    than silently dropped.  None when a problem was reported."""
+    dark = _dark(t)
+    for who, at in dark:
+        if who == t.declarer:
+            t.parts["dark"] = at
+            continue
+        if t.calls.get(who) is Call.WHIST:
+            what = "whist «втёмную» (closed cards) changes nothing on the sheet"
+        else:
+            what = "a dark pass scores only when raspasy follows (K3.3.19 а)"
+        err(at, f"{who}: {what}", f"write '{who} {t.calls[who]}'" if who in t.calls else "drop the word")
+        return None
+    return replace(t, dark=(t.declarer,)) if dark and t.declarer else t
 
 
 def _down_by(rest: list[tuple[str, int]]) -> bool:

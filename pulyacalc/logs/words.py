@@ -41,6 +41,8 @@ class Words:
     no_trump: str
     #: the word that may lead a raspasy line (``raspasy Anna 4, Boris 2, Vera 4``)
     raspasy: str
+    #: «втёмную» (Classic, K3.3.19): before a dark game, after a dark pass
+    dark: str = "dark"
     #: a header or section key → the key written (``players`` → ``игроки``)
     keys: Mapping[str, str] = field(default_factory=dict)
 
@@ -85,6 +87,7 @@ RUSSIAN = Words(
     misere="мизер",
     no_trump="БК",
     raspasy="распасы",
+    dark="втёмную",
     keys={
         **{row.key: row.aliases[0] for row in HEADER if row.aliases},
         **{key: word for word, key in SECTION_ALIASES.items()},

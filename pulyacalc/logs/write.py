@@ -53,7 +53,13 @@ def deal_key(deal: Deal | Correction) -> tuple[Any, ...]:
         reason = " ".join(deal.reason.split())
         return ("correction", deal.player, deal.area, deal.on, deal.amount, reason, note or None)
     if isinstance(deal, Raspasy):
-        return ("raspasy", tuple(sorted(deal.tricks.items())), deal.dealer, note or None)
+        return (
+            "raspasy",
+            tuple(sorted(deal.tricks.items())),
+            deal.dealer,
+            note or None,
+            tuple(sorted(deal.dark)),
+        )
     return (
         "play",
         deal.declarer,
@@ -64,6 +70,7 @@ def deal_key(deal: Deal | Correction) -> tuple[Any, ...]:
         note or None,
         tuple(sorted(str(c) for c in deal.talon)),
         deal.concede,
+        deal.dark,
     )
 
 
@@ -112,6 +119,7 @@ def write_lines(log: Log, words: Words = ENGLISH) -> Iterator[str]:
     yield from header_lines(header, words)
     yield "\n"
     dealer = first_dealer(header.players, header.dealer)
+    stays = _dealer_stays(header)
     for deal in log.deals:
         if isinstance(deal, Unreadable):  # reported by the reader; keeps its turn to deal
             dealer = _clockwise(header.players, dealer)[1]
@@ -122,7 +130,21 @@ def write_lines(log: Log, words: Words = ENGLISH) -> Iterator[str]:
         if deal.dealer is not None:
             dealer = deal.dealer
         yield deal_line(deal, header.players, dealer, words) + "\n"
-        dealer = _clockwise(header.players, dealer)[1]
+        if not (stays and isinstance(deal, Raspasy)):
+            dealer = _clockwise(header.players, dealer)[1]
+
+
+def _dealer_stays(header: Header) -> bool:
+    """The log's convention deals again after a raspasy (``raspasy.dealer_after: stays``,
+    Classic): the line writer follows the same dealers as the scorer, so that a 4-player
+    raspasy names the dealer's talon.  A convention that cannot load: the usual rotation."""
+    from pulyacalc.core.errors import PulyaError
+    from pulyacalc.logs.header import convention_for
+
+    try:
+        return convention_for(header).raspasy_dealer_after == "stays"
+    except PulyaError:
+        return False
 
 
 def deal_line(deal: Deal | Correction, players: tuple[str, ...], dealer: str, words: Words = ENGLISH) -> str:
@@ -135,14 +157,15 @@ def deal_line(deal: Deal | Correction, players: tuple[str, ...], dealer: str, wo
         for p in order:
             if p in deal.tricks:
                 word = words.talon if p == dealer and len(players) == 4 else words.call("pass")
-                clauses.append(f"{p} {word} {deal.tricks[p]}")
+                dark = f" {words.dark}" if p in deal.dark and word != words.talon else ""
+                clauses.append(f"{p} {word}{dark} {deal.tricks[p]}")
         for p, n in deal.tricks.items():  # names not at the table (reported when scoring)
             if p not in players:
                 clauses.append(f"{p} {words.call('pass')} {n}")
     else:
         own = deal.tricks.get(deal.declarer)
         conceded = f" {words.concede}" if deal.concede else ""
-        contract = words.contract(deal.contract)
+        contract = (f"{words.dark} " if deal.dark else "") + words.contract(deal.contract)
         clauses.append(f"{deal.declarer} {contract}{conceded}" + (f" {own}" if own is not None else ""))
         order = _clockwise(players, deal.declarer)[1:] if deal.declarer in players else list(players)
         for p in order:
@@ -247,6 +270,8 @@ def yaml_deal(deal: Deal | Correction, players: tuple[str, ...], words: Words = 
         return
     if isinstance(deal, Raspasy):
         yield f"  - raspasy: {_flow(_ordered(deal.tricks, players))}\n"
+        if deal.dark:
+            yield f"    dark: [{', '.join(yaml_scalar(p) for p in deal.dark)}]\n"
     else:
         assert isinstance(deal, Play)
         yield f"  - declarer: {yaml_scalar(deal.declarer)}\n"
@@ -263,6 +288,8 @@ def yaml_deal(deal: Deal | Correction, players: tuple[str, ...], words: Words = 
             yield f"    talon: [{', '.join(str(c) for c in deal.talon)}]\n"
         if deal.concede:
             yield "    concede: true\n"
+        if deal.dark:
+            yield "    dark: true\n"
     if deal.dealer is not None:
         yield f"    dealer: {yaml_scalar(deal.dealer)}\n"
     if deal.note is not None and deal.note.strip():

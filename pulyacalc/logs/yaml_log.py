@@ -5,7 +5,8 @@ format.  Every value is type-checked from the text that was written.
 The header (the top-level keys but ``deals:``) is read by :func:`pulyacalc.logs.header.read_top`,
 like a paper sheet's; a ``contract:`` by ``Contract.parse``, like a deal line's.  A deal
 may give the talon's cards (``talon: [A♠, K♠]``, each read by ``Card.parse``) and
-«без трёх» (``concede: true``).
+«без трёх» (``concede: true``); a game bid «втёмную» is ``dark: true``, a raspasy's dark
+passers ``dark: [Anna, Boris]`` (K3.3.19).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ DEAL_KEYS = (
     "correction",
     "talon",
     "concede",
+    "dark",
 )
 
 
@@ -138,9 +140,10 @@ def parse_deal(node: Node, header: Header, problems: Problems) -> Deal | Correct
             )
         tricks = _tricks(fields["raspasy"], header, problems, locs)
         locs["tricks"] = fields["raspasy"].loc
-        if len(problems) != before or tricks is None:
+        dark = _dark_passers(fields["dark"], header, problems, locs) if "dark" in fields else ()
+        if len(problems) != before or tricks is None or dark is None:
             return None
-        return Raspasy(tricks, dealer, note, node.loc, locs)
+        return Raspasy(tricks, dealer, note, node.loc, locs, dark=dark)
     for need in ("declarer", "contract"):
         if need not in fields:
             problems.add(
@@ -187,11 +190,53 @@ def parse_deal(node: Node, header: Header, problems: Problems) -> Deal | Correct
     concede = as_bool(fields["concede"], problems, "concede") if "concede" in fields else False
     if "concede" in fields:
         locs["concede"] = fields["concede"].loc
+    dark_game = (
+        as_bool(fields["dark"], problems, "dark (the declarer bid «втёмную»: true or false)")
+        if "dark" in fields
+        else False
+    )
+    if "dark" in fields:
+        locs["dark"] = fields["dark"].loc
     if len(problems) != before or declarer is None or contract is None or talon is None:
         return None
     return Play(
-        declarer, contract, calls, counts, dealer, note, node.loc, locs, talon=talon, concede=bool(concede)
+        declarer,
+        contract,
+        calls,
+        counts,
+        dealer,
+        note,
+        node.loc,
+        locs,
+        talon=talon,
+        concede=bool(concede),
+        dark=bool(dark_game),
     )
+
+
+def _dark_passers(
+    node: Node, header: Header, problems: Problems, locs: dict[str, Loc]
+) -> tuple[str, ...] | None:
+    """``dark: [Anna, Boris]``: who passed «втёмную» before a raspasy (K3.3.19 а)."""
+    locs["dark"] = node.loc
+    if node.kind != "seq":
+        problems.add(
+            node.loc,
+            "dark: expected a list of the players who passed «втёмную», like [Anna, Boris], "
+            f"got {node.describe()}",
+        )
+        return None
+    out: list[str] = []
+    for item in node.items:
+        who = _player(item, header, problems, "dark")
+        if who is None:
+            return None
+        if who in out:
+            problems.add(item.loc, f"dark: {who} is named twice")
+            return None
+        out.append(who)
+        locs[f"dark:{who}"] = item.loc
+    return tuple(out)
 
 
 def _talon(node: Node, problems: Problems, locs: dict[str, Loc]) -> tuple[Card, ...] | None:

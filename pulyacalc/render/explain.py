@@ -45,9 +45,42 @@ def entry_json(x: Explained) -> dict[str, Any]:
     }
 
 
+def bombs_json(r: Any) -> dict[str, Any]:
+    """Classic's bombs on a deal (RULES.md 2.10), as additive fields: only on a deal that
+    earned a bomb, or was played on one."""
+    out: dict[str, Any] = {}
+    if r.bombs_earned:
+        out["bombs_earned"] = {p: b for p, b in r.bombs_earned}
+    if r.bomb != 1:
+        out["bomb"] = {"coefficient": r.bomb, "used_up": r.bomb_spent}
+    return out
+
+
+def bombs_text(r: Any) -> str | None:
+    """What a deal did with bombs (RULES.md 2.10), or None."""
+    from pulyacalc.core.i18n import _
+
+    said = []
+    if r.bombs_earned:
+        earned = ", ".join(f"{p} ×{b}" for p, b in r.bombs_earned)
+        said.append(
+            _("bombs earned (dark raspasy, level {level}): {earned}").format(level=r.dark, earned=earned)
+        )
+    if r.bomb != 1:
+        who = getattr(r.deal, "declarer", "")
+        if r.bomb_spent:
+            said.append(
+                _("{who} played on a bomb ×{bomb} and won: it is used up").format(who=who, bomb=r.bomb)
+            )
+        else:
+            said.append(_("{who} played on a bomb ×{bomb} and lost: it stays").format(who=who, bomb=r.bomb))
+    return "; ".join(said) or None
+
+
 def deal_json(d: DealExplained) -> dict[str, Any]:
     r = d.result
     return {
+        **bombs_json(r),
         "deal": r.number,
         "where": d.where,
         "dealer": r.dealer,
@@ -141,6 +174,9 @@ def deal_block(d: DealExplained, players: tuple[str, ...]) -> str:
         out.extend("  " + line for line in table.splitlines())
     else:
         out.append("  (nothing is written)")
+    bombs = bombs_text(r) if r.kind != "correction" else None
+    if bombs:
+        out.append(f"  {bombs}")
     moves = ", ".join(f"{p} {'+' if v > 0 else ''}{show(v)}" for p, v in d.ledger.items())
     out.append(f"  moves the results: {moves}")
     table = tabulate(

@@ -6,6 +6,7 @@ two decimals.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,6 +66,9 @@ class Report:
     settlement: Settlement
     deals: int | None = None
     finished: bool | None = None
+    #: Classic (RULES.md 2.10): each player's bombs not yet used («ёлочка»), in the order
+    #: earned; None where the convention plays no bombs (the output stays as it was)
+    bombs: Mapping[str, tuple[int, ...]] | None = None
 
     def document(self) -> dict[str, Any]:
         s = self.settlement
@@ -83,6 +87,8 @@ class Report:
             doc["deals"] = self.deals
         if self.finished is not None:
             doc["finished"] = self.finished
+        if self.bombs is not None:
+            doc["bombs"] = {p: list(self.bombs.get(p, ())) for p in self.sheet.players}
         from pulyacalc.evening import overrides
 
         changed = overrides(self.convention)
@@ -170,6 +176,12 @@ def report_table(r: Report) -> str:
         )
     )
     lines.append("")
+    if r.bombs is not None:
+        from pulyacalc.core.i18n import _
+
+        held = "; ".join(f"{p} {' '.join(f'×{b}' for b in r.bombs.get(p, ())) or '—'}" for p in players)
+        lines.append(_("bombs («ёлочка»), in the order they are used: {held}").format(held=held))
+        lines.append("")
     srows = []
     for p in players:
         row = [p, show(s.equivalent[p]), show(s.amnestied[p])]

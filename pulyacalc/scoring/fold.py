@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.errors import Problems
 from pulyacalc.core.kinds import ResultKind
-from pulyacalc.core.model import Correction, Deal, Header, Raspasy, Unreadable
+from pulyacalc.core.model import Correction, Deal, Header, Play, Raspasy, Unreadable
 from pulyacalc.core.seating import Seats
 from pulyacalc.core.sheet import Entry, Sheet, SheetView, Write
 from pulyacalc.scoring.pool import place
@@ -42,14 +42,29 @@ class DealResult:
     #: with ``raspasy.run_ends_on`` a contract may leave the run going, and the next one is
     #: an exit from it too)
     after_raspasy: int
+    #: Classic (RULES.md 2.10): the coefficient of the declarer's bomb in play (1: none)
+    bomb: int = 1
+    #: a raspasy's level of dark passes in a row (0: none, 1: single, 2: double …)
+    dark: int = 0
+    #: the bombs this deal earned, (player, coefficient) in seating order
+    bombs_earned: tuple[tuple[str, int], ...] = ()
+    #: the declarer's bomb in play was used up by his won game (K note 29)
+    bomb_spent: bool = False
 
 
 #: The cache key, part by part: the parameter of ``resolve`` / ``rules.written`` each part
 #: stands for, and what the key holds for it.  The deal as written is its ``template`` (the
 #: line reader's one parse of a text: the same text is the same deal but for its place in
-#: the log, which only the problems use), the seats are made from the dealer, and ``run``
-#: is the raspasy run.  ``Scorer.feed`` builds the key in this order.
-KEY: tuple[tuple[str, str], ...] = (("deal", "template"), ("seats", "dealer"), ("run", "run"))
+#: the log, which only the problems use), the seats are made from the dealer, ``run`` is
+#: the raspasy run, ``bomb`` the declarer's bomb in play and ``dark`` a raspasy's level of
+#: dark passes (Classic, RULES.md 2.10).  ``Scorer.feed`` builds the key in this order.
+KEY: tuple[tuple[str, str], ...] = (
+    ("deal", "template"),
+    ("seats", "dealer"),
+    ("run", "run"),
+    ("bomb", "bomb"),
+    ("dark", "dark"),
+)
 #: the other parameters of those functions, and why the key need not cover them
 NOT_KEYED: dict[str, str] = {
     "conv": "fixed for the scorer's life",
@@ -57,7 +72,7 @@ NOT_KEYED: dict[str, str] = {
     "resolved": "resolve's answer for the same key",
 }
 
-#: how many (deal text, dealer, raspasy run) results ``Scorer`` remembers; it forgets them
+#: how many (deal text, dealer, raspasy run, bomb, dark level) results ``Scorer`` remembers; it forgets them
 #: all when full, so that memory stays flat however long the log is
 WRITTEN_CACHE_SIZE = 50_000
 
@@ -91,6 +106,12 @@ class Scorer:
         self.dealer = header.dealer if header.dealer is not None else header.players[-1]
         self.run = 0
         self.count = 0
+        #: Classic (RULES.md 2.10): each player's bombs, in the order earned (K note 30),
+        #: the level of the dark raspasy just before (0: the last deal was none), and the
+        #: compulsory raspasy still to come (K3.7.9)
+        self.bombs: dict[str, list[int]] = {p: [] for p in header.players}
+        self.dark_run = 0
+        self.opening = conv.bombs_opening
         n = len(self.players)
         #: the other players, clockwise from each
         self._clockwise = {
@@ -99,7 +120,7 @@ class Scorer:
         #: one Seats per dealer, made once, with the next deal's dealer
         self._seats: dict[str, tuple[Seats, str]] = {}
         #: KEY → what the deal writes (kind, writes); see the class docstring
-        self._written: dict[tuple[Hashable, str, int], Written] = {}
+        self._written: dict[tuple[Hashable, str, int, int, int], Written] = {}
         #: one copy of each distinct value in ``_written``, and of each write in them
         self._same_written: dict[Written, Written] = {}
         self._same_writes: dict[Write, Write] = {}
@@ -125,10 +146,24 @@ class Scorer:
             seats = Seats(self.players, dealer)
             seated = self._seats[dealer] = (seats, seats.next_dealer())
         seats, self.dealer = seated
+        raspasy = isinstance(deal, Raspasy)
+        if raspasy and self.conv.raspasy_dealer_after == "stays":
+            self.dealer = dealer  # K3.7.7: the same dealer deals again after a raspasy
+        opening = self.opening > 0  # the first deals: a raspasy counts all dark (K3.7.9)
+        if opening:
+            self.opening -= 1
         # 2.7: the raspasy run this deal is in, if it is raspasy (0 for any other deal, so
         # that a contract's key does not depend on the run it may leave going)
-        run = self.run + 1 if isinstance(deal, Raspasy) else 0
-        key = None if deal.template is None else (deal.template, dealer, run)  # KEY, in order
+        run = self.run + 1 if raspasy else 0
+        # 2.10: the declarer's bomb in play, a raspasy's level of dark passes in a row
+        bomb, dark = 1, 0
+        if isinstance(deal, Raspasy):
+            if opening or deal.dark:
+                dark = self.conv.dark_level(self.dark_run)
+        else:
+            held = self.bombs.get(deal.declarer)
+            bomb = held[0] if held else 1
+        key = None if deal.template is None else (deal.template, dealer, run, bomb, dark)  # KEY, in order
         known = None if key is None else self._written.get(key)
         res = None
         if known is None:
@@ -138,12 +173,21 @@ class Scorer:
         after_finish = self.finished
         after_raspasy = self.run
         if res is not None:
-            known = self._remember(key, res, run)
+            known = self._remember(key, res, run, bomb, dark)
         assert known is not None
-        kind, others, pool, ends_run = known
+        kind, others, pool, ends_run, won = known
+        earned: tuple[tuple[str, int], ...] = ()
+        if isinstance(deal, Raspasy):
+            self.dark_run = dark
+            earned = earn_bombs(self.conv, self.bombs, deal, seats.sits_out, dark, opening)
+        spent = won and bomb != 1
+        if spent and isinstance(deal, Play):
+            self.bombs[deal.declarer].pop(0)
         # a raspasy goes on with its run; another deal ends it or not (raspasy.run_ends_on)
         if run or ends_run:
             self.run = run
+        if not raspasy:
+            self.dark_run = 0  # dark raspasy «подряд»: any other deal ends them
         n = self.count
         apply = self.sheet.apply
         placed = [Entry(n, *w) for w in others]
@@ -156,19 +200,35 @@ class Scorer:
                 e = Entry(n, *p)
                 apply(e)
                 placed.append(e)
-        return DealResult(n, deal, seats.dealer, kind, tuple(placed), after_finish, run, after_raspasy)
+        return DealResult(
+            n,
+            deal,
+            seats.dealer,
+            kind,
+            tuple(placed),
+            after_finish,
+            run,
+            after_raspasy,
+            bomb,
+            dark,
+            earned,
+            spent,
+        )
 
-    def _remember(self, key: tuple[Hashable, str, int] | None, res: Resolved, run: int) -> Written:
+    def _remember(
+        self, key: tuple[Hashable, str, int, int, int] | None, res: Resolved, run: int, bomb: int, dark: int
+    ) -> Written:
         """What a resolved deal writes (2.1–2.7), remembered under ``key`` (if it has one).
         Equal writes are shared (many deals write the same thing), which keeps the cache
         small; a full cache is forgotten at once, so that memory stays flat."""
-        kind, others, pool, ends_run = written(res, self.conv, run)
+        kind, others, pool, ends_run, won = written(res, self.conv, run, bomb, dark)
         same = self._same_writes
         known = Written(
             kind,
             tuple(same.setdefault(w, w) for w in others),
             tuple(same.setdefault(w, w) for w in pool),
             ends_run,
+            won,
         )
         known = self._same_written.setdefault(known, known)
         if key is not None:
@@ -201,6 +261,21 @@ class Scorer:
             r = feed(d)
             if r is not None:
                 yield r
+
+
+def earn_bombs(
+    conv: Convention, bombs: dict[str, list[int]], deal: Raspasy, out: str | None, dark: int, opening: bool
+) -> tuple[tuple[str, int], ...]:
+    """A raspasy after a dark pass earns each dark passer a bomb of its level, and the
+    4-player dealer ``out`` too (``bombs.dealer``); a compulsory one earns everyone one
+    (K3.3.19 а, K3.7.9).  ``bombs`` keeps each player's in the order earned (K note 30)."""
+    coef = conv.bomb(dark) if dark else 1
+    if coef == 1:  # no dark pass, or dark.factor 1: play «втёмную» changes nothing
+        return ()
+    earners = [p for p in bombs if opening or p in deal.dark or (p == out and conv.bombs_dealer)]
+    for p in earners:
+        bombs[p].append(coef)
+    return tuple((p, coef) for p in earners)
 
 
 def score(

@@ -44,7 +44,9 @@ class Resolved:
 def resolve(deal: Deal, seats: Seats, conv: Convention, problems: Problems) -> Resolved | None:
     """Check one deal against the table and the convention; None if it is not allowed."""
     before = len(problems)
-    if isinstance(deal, Raspasy):
+    if not _dark_fits(deal, seats, conv, problems):
+        result = None
+    elif isinstance(deal, Raspasy):
         result = _resolve_raspasy(deal, seats, conv, problems)
     else:
         result = _resolve_play(deal, seats, conv, problems)
@@ -90,6 +92,23 @@ def _dealer_in_play(problems: Problems, loc: Loc, message: str, hint: str = "") 
     """The 4-player dealer, who sits out, takes part: he bids, whists or passes, takes
     tricks in a contract, or is given raspasy tricks where the talon takes none."""
     _rule(problems, loc, message, hint, code="dealer-in-play")
+
+
+def _dark_fits(deal: Deal, seats: Seats, conv: Convention, problems: Problems) -> bool:
+    """A pass «втёмную» is said by a player who bids: not by the 4-player dealer, who sits
+    out (K3.3.19 а gives him a bomb with ``bombs.dealer`` instead)."""
+    if not isinstance(deal, Raspasy):
+        return True
+    for who in deal.dark:
+        if who == seats.sits_out:
+            _dealer_in_play(
+                problems,
+                _where(deal, f"dark:{who}"),
+                f"{who} deals and sits out: he does not pass «втёмную»",
+                f"the players are {', '.join(seats.active)}; with bombs.dealer he earns a bomb anyway",
+            )
+            return False
+    return True
 
 
 def _check_counts(deal: Deal, seats: Seats, problems: Problems) -> bool:

@@ -1,7 +1,7 @@
 """RULES.md 2.1–2.7 as pure functions: what a resolved deal writes before its pool points
 are placed (2.8 is ``scoring/pool.py``).
 
-``written(resolved, conv, run)`` is the whole of it.  It reads nothing but its arguments
+``written(resolved, conv, run, bomb, dark)`` is the whole of it.  It reads nothing but its arguments
 (no sheet, no scorer), so its answer can be remembered for everything its arguments are
 made of; ``scoring/fold.py`` keys its cache on exactly that, and a test checks that the
 signatures here and in ``resolve`` ask for nothing the key does not cover.  A rule that
@@ -10,7 +10,9 @@ needs more input must say so in its signature.
 Section by section: ``_unplayed`` 2.1, ``_half_whist`` 2.2, ``_played`` 2.3 (with
 ``_two_whisters``, ``_one_whister``, ``_dealer_consolation``, ``_shortfall``), ``_misere``
 2.4, ``_raspasy_mountain`` 2.5, ``_raspasy_whists`` 2.6, ``_zero_trick`` 2.5/2.6; the
-progression of 2.7 is ``run`` (the raspasy's place in its run).
+progression of 2.7 is ``run`` (the raspasy's place in its run).  Classic (RULES.md 2.10):
+``bomb`` is the declarer's bomb in play and ``dark`` a raspasy's level of dark passes in a
+row, both state of the fold made explicit here; ``_coefficient`` multiplies a game.
 """
 
 from __future__ import annotations
@@ -37,23 +39,67 @@ class Written(NamedTuple):
     pool: tuple[Write, ...]
     #: this deal ends a run of raspasy (``raspasy.run_ends_on``, 2.7); False for raspasy
     ends_run: bool
+    #: the declarer won his game (made, or not whisted): his bomb in play is used up
+    #: (K note 29); False for raspasy and for a game lost
+    won: bool = False
 
 
-#: one rule of 2.1–2.6: (resolved deal, convention, raspasy run) -> its writes, in order
-Rule = Callable[[Resolved, Convention, int], Iterator[Write]]
+#: one rule of 2.1–2.6: (resolved deal, convention, raspasy run, dark level) -> its writes
+Rule = Callable[[Resolved, Convention, int, int], Iterator[Write]]
 
 
-def written(resolved: Resolved, conv: Convention, run: int) -> Written:
+def written(resolved: Resolved, conv: Convention, run: int, bomb: int = 1, dark: int = 0) -> Written:
     """The kind of ``resolved`` and what it writes (2.1–2.7), pool points apart.
 
     ``run``: the raspasy's place in its run of consecutive raspasy (1 = first; 0 for
-    other deals)."""
+    other deals).  ``bomb``: the coefficient of the declarer's bomb in play (1: none);
+    ``dark``: a raspasy's level of dark passes in a row (0: none; K3.3.19 а)."""
     others: list[Write] = []
     pool: list[Write] = []
-    for w in _BY_KIND[resolved.kind](resolved, conv, run):
+    writes = [*_BY_KIND[resolved.kind](resolved, conv, run, dark), *_premium(resolved, conv)]
+    coef, how = _coefficient(resolved, conv, bomb)
+    for w in writes:
+        if coef != 1:
+            w = _times(w, coef, how)
         (pool if w.area == POOL else others).append(w)
-    others.extend(_premium(resolved, conv))
-    return Written(resolved.kind, tuple(others), tuple(pool), _ends_run(resolved, conv))
+    return Written(resolved.kind, tuple(others), tuple(pool), _ends_run(resolved, conv), _won(resolved))
+
+
+def _coefficient(r: Resolved, c: Convention, bomb: int) -> tuple[int, str]:
+    """What multiplies a game (RULES.md 2.10): the declarer's bomb in play (K note 29) and
+    ``dark.factor`` for a game bid «втёмную» (K3.3.19 б); they multiply (K note 31)."""
+    if r.kind == "raspasy":
+        return 1, ""
+    parts = [f"bomb ×{bomb}"] if bomb != 1 else []
+    coef = bomb
+    if _play(r).dark:
+        coef *= c.dark_factor
+        parts.append(f"dark ×{c.dark_factor}")
+    return coef, " × ".join(parts)
+
+
+def _times(w: Write, coef: int, how: str) -> Write:
+    """``w`` multiplied by ``coef``, its arithmetic finished first (``1 × 2 = 2; × 4 (bomb ×2
+    × dark ×2) = 8``), so that the explanation reads step by step."""
+    amount = exact(w.amount * coef)
+    why = w.why
+    cut = min((i for i in (why.find("; ", 1), why.find(" (", 1)) if i > 0), default=len(why))
+    head, tail = why[:cut], why[cut:]
+    words = head.split()
+    arithmetic = any(op in head.rsplit("=", 1)[-1] for op in "×/+−")
+    if words and arithmetic and words[-1].replace("/", "").replace(".", "").isdigit():
+        head = f"{head} = {num(w.amount)}"
+    return w._replace(amount=amount, why=f"{head}{tail}; × {coef} ({how}) = {num(amount)}")
+
+
+def _won(r: Resolved) -> bool:
+    """The declarer won his game: made, or not whisted (K note 29: a won game uses up the
+    bomb, a lost one keeps it)."""
+    if r.kind in ("unplayed", "half"):
+        return True
+    if r.kind == "played":
+        return r.taken >= r.level
+    return r.kind == "misere" and r.taken == 0
 
 
 def _play(r: Resolved) -> Play:
@@ -64,14 +110,14 @@ def _play(r: Resolved) -> Play:
 # -- 2.1, 2.2: a contract not played ------------------------------------------------------
 
 
-def _unplayed(r: Resolved, c: Convention, run: int) -> Iterator[Write]:
+def _unplayed(r: Resolved, c: Convention, run: int, dark: int) -> Iterator[Write]:
     price = c.price[r.level]
     yield Write(
         "unplayed", r.declarer, POOL, price, why=f"{_play(r).contract} not whisted: price {num(price)}"
     )
 
 
-def _half_whist(r: Resolved, c: Convention, run: int) -> Iterator[Write]:
+def _half_whist(r: Resolved, c: Convention, run: int, dark: int) -> Iterator[Write]:
     L = r.level
     yield Write(
         "unplayed",
@@ -96,7 +142,7 @@ def _half_whist(r: Resolved, c: Convention, run: int) -> Iterator[Write]:
 # -- 2.3: a contract played -------------------------------------------------------------------
 
 
-def _played(r: Resolved, c: Convention, run: int) -> Iterator[Write]:
+def _played(r: Resolved, c: Convention, run: int, dark: int) -> Iterator[Write]:
     L, t = r.level, r.taken
     contract = _play(r).contract
     k = max(0, L - t)
@@ -291,7 +337,7 @@ _TWO_SHORT: dict[TwoWhistersShortfall, Callable[[Resolved, int, Amount, dict[str
 # -- 2.4: misère ------------------------------------------------------------------------------
 
 
-def _misere(r: Resolved, c: Convention, run: int) -> Iterator[Write]:
+def _misere(r: Resolved, c: Convention, run: int, dark: int) -> Iterator[Write]:
     if r.taken == 0:
         yield Write(
             "misere-made", r.declarer, POOL, c.misere_price, why=f"misère made: price {num(c.misere_price)}"
@@ -305,15 +351,18 @@ def _misere(r: Resolved, c: Convention, run: int) -> Iterator[Write]:
 # -- 2.5, 2.6 (and 2.7's progression): raspasy -----------------------------------------------
 
 
-def _trick_value(c: Convention, run: int) -> tuple[Amount, str]:
-    """One raspasy trick's value at this place in the run (2.7), and how it came about."""
+def _trick_value(c: Convention, run: int, dark: int) -> tuple[Amount, str]:
+    """One raspasy trick's value at this place in the run (2.7), raised by the dark passes
+    before it (2.10, K3.3.19 а), and how it came about."""
     mult = c.progression(run)
-    v = exact(c.raspasy_trick_value * mult)
-    return v, f"raspasy no. {run} in a row, {num(c.raspasy_trick_value)} × {mult} = {num(v)} a trick"
+    raised = c.bomb(dark) if dark else 1
+    v = exact(c.raspasy_trick_value * mult * raised)
+    after = f" × {raised} (dark pass, level {dark})" if dark else ""
+    return v, f"raspasy no. {run} in a row, {num(c.raspasy_trick_value)} × {mult}{after} = {num(v)} a trick"
 
 
-def _raspasy_mountain(r: Resolved, c: Convention, run: int) -> Iterator[Write]:
-    v, step = _trick_value(c, run)
+def _raspasy_mountain(r: Resolved, c: Convention, run: int, dark: int) -> Iterator[Write]:
+    v, step = _trick_value(c, run, dark)
     counts = dict(r.tricks)
     a = min(counts.values()) if c.raspasy_amnesty else 0
     amn = f" − amnesty {a}" if a else ""
@@ -324,8 +373,8 @@ def _raspasy_mountain(r: Resolved, c: Convention, run: int) -> Iterator[Write]:
     yield from _zero_trick(r, c, v, counts)
 
 
-def _raspasy_whists(r: Resolved, c: Convention, run: int) -> Iterator[Write]:
-    v, _ = _trick_value(c, run)
+def _raspasy_whists(r: Resolved, c: Convention, run: int, dark: int) -> Iterator[Write]:
+    v, _ = _trick_value(c, run, dark)
     counts = {p: t for p, t in r.tricks if p != r.seats.sits_out}
     low = min(counts.values())
     writers = [p for p in counts if counts[p] == low]
@@ -388,8 +437,8 @@ def _zero_trick_points(c: Convention, v: Amount) -> tuple[Amount, str]:
 _RASPASY: dict[str, Rule] = {"mountain": _raspasy_mountain, "whists": _raspasy_whists}
 
 
-def _raspasy(r: Resolved, c: Convention, run: int) -> Iterator[Write]:
-    return _RASPASY[c.raspasy_scoring](r, c, run)
+def _raspasy(r: Resolved, c: Convention, run: int, dark: int) -> Iterator[Write]:
+    return _RASPASY[c.raspasy_scoring](r, c, run, dark)
 
 
 def _ends_run(r: Resolved, c: Convention) -> bool:
@@ -411,7 +460,7 @@ def _ends_run(r: Resolved, c: Convention) -> bool:
 # -- named agreements: «без трёх» (K note 40) and the talon premium (K3.4.11) ----------------
 
 
-def _conceded(r: Resolved, c: Convention, run: int) -> Iterator[Write]:
+def _conceded(r: Resolved, c: Convention, run: int, dark: int) -> Iterator[Write]:
     """«без трёх» (``contracts.concede_three``): the remise for three undertricks at the
     level bid to, and nothing else (K note 40: «вистующие не пишут ничего»)."""
     per = c.remise_per_trick[r.level]

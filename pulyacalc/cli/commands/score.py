@@ -48,4 +48,7 @@ def score(
             max_yaml_bytes=max_yaml_bytes,
         )
     result = settle_evening(ev, price)
-    emit(render(Report(ev.convention, ev.target, ev.sheet, result, ev.deals, ev.finished), format.value))
+    bombs = ev.bombs if ev.convention.dark_factor != 1 else None  # RULES.md 2.10: Classic only
+    emit(
+        render(Report(ev.convention, ev.target, ev.sheet, result, ev.deals, ev.finished, bombs), format.value)
+    )
