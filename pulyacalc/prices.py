@@ -9,7 +9,8 @@ for everyone).  Prices are constant through a pulya («стоимости игр
 finished sheet gives the same numbers as any other moment.
 
 The seats: the declarer is first hand, the first defender next, the second defender
-after him; with 4 players the dealer sits out.
+after him; with 4 players the dealer sits out, with 5 the dealer and a second player
+(``table.five_second_out`` says which, so his seat is put where that reading sits him).
 """
 
 from __future__ import annotations
@@ -26,6 +27,10 @@ from pulyacalc.evening import play
 from pulyacalc.scoring.settlement import settle
 
 DECLARER, FIRST, SECOND, DEALER = "declarer", "first defender", "second defender", "dealer"
+#: with 5 players, the second player who sits out
+SECOND_OUT = "second out"
+#: the table sizes the price table knows (core/seating.py)
+TABLE_SIZES = (3, 4, 5)
 
 
 @dataclass(frozen=True)
@@ -49,13 +54,25 @@ class PriceTable:
 
 
 def _roles(players: int) -> tuple[str, ...]:
+    if players == 5:
+        return (DECLARER, FIRST, SECOND, DEALER, SECOND_OUT)
     return (DECLARER, FIRST, SECOND, DEALER) if players == 4 else (DECLARER, FIRST, SECOND)
+
+
+def _seating(conv: Convention, players: int) -> tuple[str, ...]:
+    """The roles clockwise, the dealer last: with 5 players the second player out sits
+    where ``table.five_second_out`` puts him (the declarer is first hand all the same)."""
+    if players != 5:
+        return _roles(players)
+    at = {"next": 0, "third": 2, "previous": 3}[conv.five_second_out]
+    playing = [DECLARER, FIRST, SECOND]
+    return (*playing[:at], SECOND_OUT, *playing[at:], DEALER)
 
 
 def price_of(conv: Convention, players: int, deal: Deal) -> dict[str, Amount]:
     """Score ``deal`` on a finished, equal sheet and settle: each seat's gain in whists."""
-    roles = _roles(players)
-    header = Header(roles, dealer=roles[-1], pool=conv.pool_target)
+    roles = _seating(conv, players)
+    header = Header(roles, dealer=DEALER if players > 3 else roles[-1], pool=conv.pool_target)
     problems = Problems()
     target = conv.pool_target
     nothing: dict[str, Amount] = dict.fromkeys(roles, 0)
@@ -105,7 +122,7 @@ def outcomes(conv: Convention, players: int) -> list[tuple[str, str, Deal]]:
             )
     out.append(("misère made", "no trick", Play(d, Contract.misere(), {}, {d: 0})))
     out.append(("misère caught", "one trick", Play(d, Contract.misere(), {}, {d: 1})))
-    if players == 4 and conv.raspasy_talon_to_dealer:
+    if players >= 4 and conv.raspasy_talon_to_dealer:
         tricks = {d: 4, w: 2, p: 2, DEALER: 2}
         words = "first of a run: first hand 4, the others 2, the dealer 2 from the talon"
     else:
@@ -116,8 +133,8 @@ def outcomes(conv: Convention, players: int) -> list[tuple[str, str, Deal]]:
 
 
 def price_table(conv: Convention, players: int = 3) -> PriceTable:
-    if players not in (3, 4):
-        raise ValueError("Preferans is played by 3 or 4 players")
+    if players not in TABLE_SIZES:
+        raise ValueError(f"the price table is for {', '.join(map(str, TABLE_SIZES))} players")
     from pulyacalc.explain import deal_text
 
     rows = tuple(

@@ -32,8 +32,9 @@ from typing import TYPE_CHECKING
 
 from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.errors import Loc, Problem, Problems, PulyaError, ReadError, RuleError
-from pulyacalc.core.kinds import Rounding
+from pulyacalc.core.kinds import Rounding, SecondOut
 from pulyacalc.core.model import Call, Play, Raspasy
+from pulyacalc.core.seating import Seats
 from pulyacalc.rating import Rating, Ratings
 from pulyacalc.season import EveningResult, Standing, collect, standings
 
@@ -134,19 +135,22 @@ class Tally:
     series: list[Point] = field(default_factory=list)
 
 
-def count_deal(tally: Mapping[str, Tally], r: DealResult, players: tuple[str, ...]) -> None:
+def count_deal(
+    tally: Mapping[str, Tally], r: DealResult, players: tuple[str, ...], second_out: SecondOut = "next"
+) -> None:
     """Add one scored deal to the players' counts (a correction is no deal: not counted,
-    though what it moves is in the evening's result)."""
+    though what it moves is in the evening's result).  ``second_out``: with 5 players,
+    who sits out with the dealer (``table.five_second_out``)."""
     if r.kind == "correction":
         return
-    out = r.dealer if len(players) == 4 else None  # the 4-player dealer sits the deal out
+    out = Seats(players, r.dealer, second_out).sitters  # those who sit the deal out
     for p in players:
-        if p != out:
+        if p not in out:
             tally[p].deals += 1
     deal = r.deal
     if isinstance(deal, Raspasy):
         for p in players:
-            if p != out:
+            if p not in out:
                 tally[p].raspasy += 1
                 tally[p].raspasy_tricks += deal.tricks[p]
         return
@@ -201,7 +205,7 @@ class Gathering:
         # the deals name players as the log writes them: each name counts for its person
         tally = {p: self.tally.setdefault(who[p], Tally()) for p in written}
         for r in ev.results:
-            count_deal(tally, r, written)
+            count_deal(tally, r, written, ev.convention.five_second_out)
         for a, row in pairs(s).items():
             mine, seen = self.h2h.setdefault(who[a], {}), self.together.setdefault(who[a], {})
             for b, amount in row.items():

@@ -111,6 +111,20 @@ def test_sochi_by_hand() -> None:
     assert doc["settlement"] == {"Anna": 260, "Boris": -108, "Vera": -152}
 
 
+def test_sochi_five_by_hand() -> None:
+    doc = expected("sochi-5p")
+    pools, mountains, whists = sheet_rows(doc)
+    assert doc["deals"] == 10 and doc["finished"] is False
+    assert pools == {"Anna": 10, "Boris": 10, "Vera": 2, "Gleb": 0, "Dima": 4}
+    assert mountains == {"Anna": 6, "Boris": 2, "Vera": 4, "Gleb": 10, "Dima": 12}
+    assert whists["Anna"] == {"Boris": 10, "Vera": 4, "Gleb": 0, "Dima": 42}
+    assert whists["Gleb"] == {"Anna": 0, "Boris": 0, "Vera": 22, "Dima": 8}
+    stages = doc["stages"]
+    assert stages["mountain_result"] == {"Anna": 56, "Boris": 96, "Vera": -4, "Gleb": -84, "Dima": -64}
+    assert stages["whist_result"] == {"Anna": 56, "Boris": -16, "Vera": -8, "Gleb": 30, "Dima": -62}
+    assert doc["settlement"] == {"Anna": 112, "Boris": 80, "Vera": -12, "Gleb": -54, "Dima": -126}
+
+
 def test_sochi_help_deals_by_hand() -> None:
     """Deal 26: Anna (closed) takes no trick on raspasy: her 1 point helps Boris, tied 16:16
     with Vera, because he sits next clockwise; deal 28: 3 to Boris, 1 to Vera; deal 30: the

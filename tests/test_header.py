@@ -115,13 +115,13 @@ MISTAKES = [
         True,
     ),
     (
-        "two players",
-        "players: Anna Boris\n",
+        "six players",
+        "players: Anna Boris Vera Gleb Dima Elena\n",
         [
             (
                 1,
                 10,
-                "Preferans is played by 3 or 4 players, the log names 2",
+                "Preferans is played by 3 to 5 players, the log names 6",
                 "list the players clockwise, e.g. 'players: Anna Boris Vera'",
             )
         ],
@@ -174,7 +174,7 @@ def test_the_line_log_names_its_own_mistakes_at_the_same_place() -> None:
 
 def test_no_players() -> None:
     head = "dealer: Anna\n"
-    hint = "start with 'players: Anna Boris Vera' (3 or 4 names, clockwise)"
+    hint = "start with 'players: Anna Boris Vera' (3 to 5 names, clockwise)"
     assert yaml_log(head) == [(1, 1, "the log does not say who plays", hint)]
     assert line_log(head) == [(1, 1, "the log does not say who plays", hint)]
     with pytest.raises(PulyaError) as e:

@@ -294,7 +294,10 @@ BAD_FILES = [
         ["2:1: unknown header key 'dealr' [^^^^^]"],
     ),
     ("players: Anna Boris Vera\ndealer: Xenia\n", ["2:9: the dealer 'Xenia' is not a player [^^^^^]"]),
-    ("players: Anna Boris\n", ["1:10: Preferans is played by 3 or 4 players, the log names 2 [^^^^]"]),
+    (
+        "players: Anna Boris Vera Gleb Dima Elena\n",
+        ["1:10: Preferans is played by 3 to 5 players, the log names 6 [^^^^]"],
+    ),
     (
         "players: Anna Boris Vera\ndealer: Vera\ndealer: Anna\n",
         ["3:1: header 'dealer' is given twice, first at line 2, column 1 [^^^^^^]"],

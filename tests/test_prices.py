@@ -77,6 +77,6 @@ def test_csv_and_bad_player_count() -> None:
     r = run("prices", "-c", "rostov", "-f", "csv")
     lines = r.stdout.splitlines()
     assert lines[0] == "outcome,played,declarer,first defender,second defender"
-    assert run("prices", "--players", "5").exit_code == 2
+    assert run("prices", "--players", "6").exit_code == 2
     r = run("prices", "-c", "nosuch")
     assert r.exit_code == 2 and "unknown convention" in r.stderr

@@ -27,7 +27,7 @@ from typing import Any, ClassVar, Literal, get_args
 
 from pulyacalc.core.amounts import Amount
 from pulyacalc.core.errors import Problems
-from pulyacalc.core.kinds import Rounding
+from pulyacalc.core.kinds import Rounding, SecondOut
 from pulyacalc.yamlsource import Node, as_bool, as_int, as_number
 
 LEVELS = (6, 7, 8, 9, 10)
@@ -126,6 +126,9 @@ class Convention:
     # the talon premium (K3.4.11)
     premium_enabled: bool
     premium_by: PremiumBy
+    # tables other than 3 and 4 players
+    five_second_out: SecondOut
+    second_out_consolation: bool
     #: other names a built-in is found by (``aliases:``, e.g. «сочинка»; any case, ё or е)
     aliases: tuple[str, ...] = ()
 
@@ -925,6 +928,27 @@ _ROWS = (
         "'opponents' (3 players: the two others, half each); another table size is refused",
         "кто пишет консоляцию за прикуп",
         "K3.4.11, K note 36 (the dealer); opponents: a house agreement for 3 players",
+    ),
+    Key(
+        "table.five_second_out",
+        "five_second_out",
+        Choice(SecondOut),
+        "with 5 players, who sits out with the dealer: 'next' (the player after him, who deals "
+        "next), 'previous' (the one who dealt last) or 'third' (his third neighbour on the "
+        "left: both left neighbours and the right one play)",
+        "кто сидит вторым при игре впятером",
+        "K1.2 «сдающий и ожидающий очереди сдавать» (next); seed 001 «выходящим становится "
+        "каждый из игроков по очереди после своей сдачи» (previous); K3.2.10 «играют оба левых "
+        "соседа сдающего и его правый сосед» (third)",
+    ),
+    Key(
+        "table.second_out_consolation",
+        "second_out_consolation",
+        Flag(),
+        "with 5 players, the second player out writes consolation as the dealer does "
+        "(when whist.consolation_by_dealer is true)",
+        "консоляцию пишет и второй сидящий (впятером)",
+        "seed 001: «права выходящего аналогичны правам сдатчика»; false: K3.8.1.2 names the dealer",
     ),
 )
 

@@ -70,6 +70,15 @@ Rounding = Literal["exact", "kodeks", "nearest", "kodeks_separate"]
 #: the mountain divided among all the players
 KODEKS_ROUNDINGS: tuple[Rounding, ...] = ("kodeks", "kodeks_separate")
 
+#: with 5 players, who sits out with the dealer (``table.five_second_out``): the player after
+#: him, who deals next (K1.2 «ожидающий очереди сдавать»); the one before him, who dealt last
+#: (seed 001, «выходящий»); or his third neighbour on the left (K3.2.10: both left neighbours
+#: and the right one play)
+SecondOut = Literal["next", "previous", "third"]
+
+#: with 2 players, the hand the dummy («болван») sits on, counted from the dealer's left
+DummyHand = Literal["first", "second"]
+
 #: the two log syntaxes
 LogFormat = Literal["yaml", "lines"]
 

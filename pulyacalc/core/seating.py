@@ -1,8 +1,24 @@
-"""Seating for one deal: who deals, who sits out, who defends first."""
+"""Seating for one deal: who deals, who holds cards, who sits out, who defends first.
+
+Every table size is here, so that the rules ask the seats rather than count players:
+
+* 3 players: all three hold cards, the dealer is third hand.
+* 4 players: the dealer sits out (K1.2, K3.2.10).
+* 5 players: the dealer and one more sit out (K1.2); which one is ``second_out``
+  (``table.five_second_out``: the texts differ).
+* 2 players («гусарик»): three hands are dealt and the third is a dummy («болван») who
+  always passes (seed 001); both players hold cards, and nobody sits out.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from pulyacalc.core.kinds import SecondOut
+
+#: with 5 players, the second player out, as an index into the order clockwise from the
+#: dealer's left (0: the next dealer; 3: the dealer's right neighbour; 2: his third on the left)
+_SECOND_OUT: dict[SecondOut, int] = {"next": 0, "previous": 3, "third": 2}
 
 
 @dataclass(frozen=True, slots=True)
@@ -11,18 +27,31 @@ class Seats:
 
     players: tuple[str, ...]
     dealer: str
-    #: players in the deal, clockwise from first hand (the 4-player dealer sits out);
+    #: with 5 players, who sits out with the dealer
+    second_out: SecondOut = "next"
+    #: players in the deal, clockwise from first hand (those who sit out left out);
     #: computed once (scoring asks for them many times a deal)
     active: tuple[str, ...] = field(init=False, repr=False, compare=False)
-    #: the 4-player dealer, who sits the deal out; None with 3 players
+    #: the dealer when he sits out (4 or 5 players); None with 2 or 3
     sits_out: str | None = field(init=False, repr=False, compare=False)
+    #: everyone who sits this deal out, the dealer first (empty with 2 or 3 players)
+    sitters: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    #: a dummy hand defends with the others and always passes (2 players)
+    dummy: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         n = len(self.players)
         i = self.players.index(self.dealer)
         order = tuple(self.players[(i + 1 + k) % n] for k in range(n))
-        object.__setattr__(self, "active", order if n == 3 else order[:-1])
-        object.__setattr__(self, "sits_out", self.dealer if n == 4 else None)
+        sitters: tuple[str, ...] = ()
+        if n == 4:
+            sitters = (self.dealer,)
+        elif n >= 5:
+            sitters = (self.dealer, order[_SECOND_OUT[self.second_out]])
+        object.__setattr__(self, "active", tuple(p for p in order if p not in sitters))
+        object.__setattr__(self, "sitters", sitters)
+        object.__setattr__(self, "sits_out", sitters[0] if sitters else None)
+        object.__setattr__(self, "dummy", n == 2)
 
     def after(self, player: str) -> tuple[str, ...]:
         """The other active players, clockwise from ``player``: first defender first."""

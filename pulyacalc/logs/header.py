@@ -45,16 +45,20 @@ class HeaderKey:
     default: Any = None
 
 
+#: the table sizes pulyacalc scores (core/seating.py): 2 with a dummy, 3, 4, 5 (K1.2)
+MIN_PLAYERS, MAX_PLAYERS = 3, 5
+
+
 def _players(node: Node, b: HeaderBuilder) -> tuple[str, ...] | None:
-    """3 or 4 names, clockwise, each once, none starting with a digit."""
+    """3 to 5 names, clockwise, each once, none starting with a digit."""
     p = b.problems
     names = words(node)
     players = tuple(n for n, _ in names)
     ok = True
-    if len(players) not in (3, 4):
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         p.add(
             node.loc,
-            f"Preferans is played by 3 or 4 players, {b.doc} names {len(players)}",
+            f"Preferans is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, {b.doc} names {len(players)}",
             "list the players clockwise, e.g. 'players: Anna Boris Vera'",
         )
         ok = False
@@ -108,7 +112,7 @@ def _text(what: str) -> Callable[[Node, HeaderBuilder], str | None]:
 #: every header key, in the order the writers put them (``players`` first: the others
 #: are checked against it)
 HEADER: tuple[HeaderKey, ...] = (
-    HeaderKey("players", ("игроки",), _players, "who plays: 3 or 4 names, clockwise"),
+    HeaderKey("players", ("игроки",), _players, "who plays: 3 to 5 names, clockwise"),
     HeaderKey(
         "dealer",
         ("сдаёт", "сдает", "сдающий"),
@@ -228,7 +232,7 @@ class HeaderBuilder:
             self.problems.add(
                 Loc(self.file, 1, 1),
                 f"{self.doc} does not say who plays",
-                "start with 'players: Anna Boris Vera' (3 or 4 names, clockwise)",
+                "start with 'players: Anna Boris Vera' (3 to 5 names, clockwise)",
             )
             return None
         players = HEADER[0].read(self.values["players"][0], self)

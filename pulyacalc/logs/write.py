@@ -156,7 +156,7 @@ def deal_line(deal: Deal | Correction, players: tuple[str, ...], dealer: str, wo
         order = _clockwise(players, dealer)[1:] + [dealer]
         for p in order:
             if p in deal.tricks:
-                word = words.talon if p == dealer and len(players) == 4 else words.call("pass")
+                word = words.talon if p == dealer and len(players) >= 4 else words.call("pass")
                 dark = f" {words.dark}" if p in deal.dark and word != words.talon else ""
                 clauses.append(f"{p} {word}{dark} {deal.tricks[p]}")
         for p, n in deal.tricks.items():  # names not at the table (reported when scoring)

@@ -11,6 +11,9 @@ from pulyacalc.render.view import SCHEMA_VERSION, fraction_text, jnum, show
 if TYPE_CHECKING:
     from pulyacalc.prices import PriceTable
 
+#: who sits out, by the table's size (the end of the notes' first sentence)
+_SITS_OUT = {4: "; the dealer sits out.", 5: "; the dealer and the second out sit out."}
+
 
 @dataclass(frozen=True)
 class PricesView:
@@ -62,7 +65,7 @@ class PricesView:
         title = f"{t.convention.title}, {t.players} players: {worth}"
         notes = (
             "The declarer is first hand, the first defender sits next clockwise"
-            + ("; the dealer sits out." if t.players == 4 else ".")
+            + _SITS_OUT.get(t.players, ".")
             + "\nEach price: the deal scored on a finished sheet where all are equal, then settled (exact)."
         )
         return f"{title}\n\n{text}\n\n{notes}\n"

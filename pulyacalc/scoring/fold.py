@@ -143,7 +143,7 @@ class Scorer:
         dealer = self.dealer
         seated = self._seats.get(dealer)
         if seated is None:
-            seats = Seats(self.players, dealer)
+            seats = Seats(self.players, dealer, self.conv.five_second_out)
             seated = self._seats[dealer] = (seats, seats.next_dealer())
         seats, self.dealer = seated
         raspasy = isinstance(deal, Raspasy)

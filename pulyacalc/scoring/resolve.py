@@ -166,6 +166,15 @@ def _resolve_raspasy(deal: Raspasy, seats: Seats, conv: Convention, problems: Pr
                 f"the players are {', '.join(seats.active)}",
             )
             return None
+    for second in seats.sitters[1:]:
+        if deal.tricks.get(second, 0) or f"talon:{second}" in deal.locs:
+            _dealer_in_play(
+                problems,
+                _where(deal, f"tricks:{second}"),
+                f"{second} sits this deal out with the dealer {out}: he takes no raspasy tricks",
+                f"the players are {', '.join(seats.active)}",
+            )
+            return None
     missing = [p for p in seats.active if p not in deal.tricks]
     if missing:
         _rule(
@@ -200,6 +209,14 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
             f"first hand is {seats.active[0]}; add 'dealer: NAME' if the rotation was different",
         )
         return None
+    if declarer in seats.sitters[1:]:
+        _dealer_in_play(
+            problems,
+            _where(deal, "declarer"),
+            f"{declarer} sits this deal out with the dealer {seats.sits_out}: he does not bid",
+            f"first hand is {seats.active[0]}; add 'dealer: NAME' if the rotation was different",
+        )
+        return None
     if not _check_counts(deal, seats, problems):
         return None
     given_total = sum(deal.tricks.values())
@@ -216,6 +233,13 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
                 f"{name} deals and sits out: the 4-player dealer does not whist or pass",
             )
             return None
+        if name in seats.sitters[1:]:
+            _dealer_in_play(
+                problems,
+                _where(deal, f"call:{name}"),
+                f"{name} sits this deal out with the dealer {seats.sits_out}: he does not whist or pass",
+            )
+            return None
         if name == declarer:
             _rule(problems, _where(deal, f"call:{name}"), f"{name} is the declarer and cannot also defend")
             return None
@@ -226,6 +250,14 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
             f"{seats.sits_out} deals and sits out: he takes no tricks",
         )
         return None
+    for second in seats.sitters[1:]:
+        if deal.tricks.get(second):
+            _dealer_in_play(
+                problems,
+                _where(deal, f"tricks:{second}"),
+                f"{second} sits this deal out with the dealer {seats.sits_out}: he takes no tricks",
+            )
+            return None
     if deal.concede:
         return _resolve_concede(deal, seats, conv, problems, defenders)
     if deal.talon and conv.premium_enabled and not _premium_fits(deal, seats, conv, problems):

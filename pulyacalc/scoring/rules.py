@@ -242,11 +242,17 @@ _LONE_MADE: dict[LoneWhisterMade, Callable[[Resolved, Amount, str, str], Iterato
 
 
 def _dealer_consolation(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
+    """The dealer who sits out writes consolation (K3.8.1.2); with 5 players the second
+    player out too, as ``table.second_out_consolation`` says (seed 001)."""
     dealer = r.seats.sits_out
     if k and dealer is not None and c.consolation_by_dealer:
         cons = c.consolation_per_trick[r.level]
         why = f"{undertricks(k)} × {num(cons)} (the dealer writes consolation too)"
         yield Write("dealer-consolation", dealer, WHISTS, exact(cons * k), r.declarer, why=why)
+        if c.second_out_consolation:
+            why = f"{undertricks(k)} × {num(cons)} (the second player out writes consolation too)"
+            for second in r.seats.sitters[1:]:
+                yield Write("dealer-consolation", second, WHISTS, exact(cons * k), r.declarer, why=why)
 
 
 def _shortfall(r: Resolved, c: Convention, d: int, own: dict[str, int]) -> Iterator[Write]:
