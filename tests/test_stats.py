@@ -53,9 +53,11 @@ def recount(paths: list[str]) -> dict[str, Counter[str]]:
             assert isinstance(deal, (Play, Raspasy)), deal
             if deal.dealer is not None:
                 dealer = deal.dealer
-            out_now = dealer if n == 4 else None
-            dealer = players[(players.index(dealer) + 1) % n]
-            active = [p for p in players if p != out_now]
+            nxt = players[(players.index(dealer) + 1) % n]
+            # 4: the dealer sits out; 5: he and the next dealer (every built-in: next, K1.2)
+            out_now = {dealer} if n == 4 else {dealer, nxt} if n == 5 else set()
+            dealer = nxt
+            active = [p for p in players if p not in out_now]
             for p in active:
                 out[p]["deals"] += 1
             if isinstance(deal, Raspasy):
@@ -114,7 +116,7 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_counts_on_the_examples_are_what_the_logs_say() -> None:
     stats = score_stats([str(EXAMPLES)])
     assert counted(stats) == recount([str(EXAMPLES)])
-    assert len(stats.evenings) == 4
+    assert len(stats.evenings) == 5
 
 
 def test_counts_on_a_directory_of_generated_evenings(club: Path) -> None:
@@ -280,7 +282,7 @@ def test_csv_and_tsv_columns(club: Path, fmt: str) -> None:
 def test_table_shows_each_player_and_head_to_head() -> None:
     code, out, err = run(str(EXAMPLES))
     assert code == 0
-    assert out.startswith("Stats: 4 evenings, 77 deals")
+    assert out.startswith("Stats: 5 evenings, 87 deals")
     assert "Head-to-head" in out and "misère" in out
     assert "skipped" in err and "house.yaml" in err
 
