@@ -211,10 +211,10 @@ def test_no_picture_and_no_table_when_a_log_is_wrong(tmp_path: Path) -> None:
 @drawing
 def test_a_picture_that_cannot_be_written_is_a_message(tmp_path: Path) -> None:
     target = tmp_path / "taken.svg"
-    target.mkdir()  # a directory where the file should go: the rename fails
+    target.mkdir()  # a directory where the file should go: refused at the option, before any work
     code, out, err = season(str(EXAMPLES / "sochi-3p.txt"), "--plot", str(target))
-    assert code == 1 and out == ""
-    assert f"pulyacalc: cannot write {target}" in err
+    assert code == 2 and out == ""
+    assert "'--plot'" in err and f"{target}: is a directory" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["taken.svg"]
 
 

@@ -5,14 +5,22 @@ every run, given or not, so nothing carries over from one run to the next), and
 :func:`pulyacalc.cli.runtime.emit` asks :func:`write` to take the text when ``-o`` names a
 file.  A command prints once, when its work is done, so the file is written all or
 nothing: into a temporary file next to it, then renamed over it (as ``convert -o`` does).
+
+:func:`replaced` is the one writer of a named file (``-o``, ``convert -o``, ``--plot``), so
+what it promises holds for each (docs/commands.md, "Writing a file"): ``-`` is standard
+output; a symbolic link is written through (its target replaced, the link kept); a FIFO,
+a device, a socket or a directory is refused, never replaced; the file's permissions are
+kept; a file with other hard links is rewritten in place, so that every name sees the
+new content (still only once the whole of it is written).
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import IO, Annotated, Any
 
 import typer
@@ -27,8 +35,34 @@ _written: bool = False
 
 def _set_output(value: str | None) -> str | None:
     global target, _written
-    target = None if value in (None, "-") else value
+    target = None if value in (None, "-") else check_writable(value)
     _written = False
+    return value
+
+
+def _refusal(path: str) -> str | None:
+    """Why ``path`` cannot be written as a file (None when it can): a directory, or a FIFO,
+    a device or a socket, which would block, swallow the output or be replaced by a file."""
+    try:
+        st = os.stat(path)  # through a symbolic link: the file it points to
+    except OSError:
+        return None  # not there (or not reachable): creating it tells what is wrong
+    if stat.S_ISREG(st.st_mode):
+        return None
+    if stat.S_ISDIR(st.st_mode):
+        return "is a directory"
+    kind = "a FIFO" if stat.S_ISFIFO(st.st_mode) else "a socket" if stat.S_ISSOCK(st.st_mode) else "a device"
+    return f"is {kind}, not a regular file; to write into it, leave out -o and redirect: > {path}"
+
+
+def check_writable(value: str) -> str:
+    """An ``-o`` value checked before any work (a usage error, exit 2, naming the option):
+    ``-`` (standard output) or a path that is not a directory, FIFO, device or socket."""
+    if value == "-":
+        return value
+    why = _refusal(value)
+    if why is not None:
+        raise typer.BadParameter(f"{value}: {why}")
     return value
 
 
@@ -40,21 +74,84 @@ def _set_quiet(value: bool) -> bool:
 
 @contextmanager
 def replaced(path: str, binary: bool = False) -> Iterator[IO[Any]]:
-    """A file written under a temporary name beside ``path`` and renamed over it only when
-    the block ends without an error, so a reader never sees half of it and a failure leaves
-    the old file as it was (``-o``, ``convert -o``, ``--plot``).  A file that cannot be
-    written is a message and exit 1."""
-    tmp = f"{path}.tmp-{os.getpid()}"
-    try:
-        with open(tmp, "wb") if binary else open(tmp, "w", encoding="utf-8", newline="\n") as f:
+    """A file written under a temporary name and put in place only when the block ends
+    without an error, so a reader never sees half of it and a failure leaves the old file
+    as it was (``-o``, ``convert -o``, ``--plot``; the module's docstring says what is kept).
+    ``-`` is standard output, written at the end as well.  A file that cannot be written
+    is a message and exit 1."""
+    if path == "-":
+        with _to_stdout(binary) as f:
             yield f
-        os.replace(tmp, path)
+        return
+    real = os.path.realpath(path)  # a link is written through: its target is replaced
+    why = _refusal(real)
+    if why is not None:  # it became one after the option was checked
+        raise _cannot(path, why)
+    try:
+        old: os.stat_result | None = os.stat(real)
+    except OSError:
+        old = None
+    tmp = f"{real}.tmp-{os.getpid()}"
+    created = False
+    try:
+        # O_EXCL: never through a link or over a file someone else put at that name
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        created = True
+        with open(fd, "wb") if binary else open(fd, "w", encoding="utf-8", newline="\n") as f:
+            yield f
+        if old is not None and old.st_nlink > 1:
+            _copy_into(tmp, real)  # every hard link sees the new content
+        else:
+            if old is not None:
+                _keep_owner_and_mode(tmp, old)
+            os.replace(tmp, real)
+            created = False
     except OSError as e:
-        print(f"pulyacalc: cannot write {path}: {e.strerror}", file=sys.stderr)
-        raise typer.Exit(1) from None
+        raise _cannot(path, e.strerror or str(e)) from None
     finally:
-        if os.path.exists(tmp):
+        if created:
             os.remove(tmp)
+
+
+def _cannot(path: str, why: str) -> typer.Exit:
+    print(f"pulyacalc: cannot write {path}: {why}", file=sys.stderr)
+    return typer.Exit(1)
+
+
+def _keep_owner_and_mode(tmp: str, old: os.stat_result) -> None:
+    os.chmod(tmp, stat.S_IMODE(old.st_mode))
+    if (old.st_uid, old.st_gid) != (os.getuid(), os.getgid()):
+        # only root may give a file away: otherwise the new one is ours, with the old mode
+        with suppress(OSError):
+            os.chown(tmp, old.st_uid, old.st_gid)
+
+
+def _copy_into(tmp: str, real: str) -> None:
+    """The finished temporary file's bytes written over ``real`` in place (its inode, mode
+    and links stay)."""
+    with open(tmp, "rb") as src, open(real, "r+b") as dst:
+        while chunk := src.read(1 << 20):
+            dst.write(chunk)
+        dst.truncate()
+
+
+@contextmanager
+def _to_stdout(binary: bool) -> Iterator[IO[Any]]:
+    """``-o -``: standard output, all or nothing as a file is (spooled, written at the end)."""
+    import tempfile
+
+    with tempfile.SpooledTemporaryFile(
+        max_size=1 << 22,
+        mode="w+b" if binary else "w+",
+        encoding=None if binary else "utf-8",
+        newline=None if binary else "\n",
+    ) as spool:
+        yield spool
+        spool.seek(0)
+        out: IO[Any] = sys.stdout.buffer if binary else sys.stdout
+        while chunk := spool.read(1 << 16):
+            out.write(chunk)
+        out.flush()
 
 
 def write(text: str) -> None:
@@ -69,11 +166,10 @@ def write(text: str) -> None:
         _written = True
         return
     try:
-        with open(path, "a", encoding="utf-8", newline="\n") as f:
+        with open(os.path.realpath(path), "a", encoding="utf-8", newline="\n") as f:
             f.write(text)
     except OSError as e:
-        print(f"pulyacalc: cannot write {path}: {e.strerror}", file=sys.stderr)
-        raise typer.Exit(1) from None
+        raise _cannot(path, e.strerror or str(e)) from None
 
 
 def note(message: str) -> None:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from pulyacalc.cli.output import replaced
+from pulyacalc.cli.output import check_writable, replaced
 from pulyacalc.cli.runtime import fail
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ def _check(value: str | None) -> str | None:
     parent = Path(value).parent
     if not parent.is_dir():
         raise typer.BadParameter(f"{value}: no such directory {parent}")
-    return value
+    return check_writable(value)
 
 
 PlotOpt = Annotated[

@@ -17,14 +17,29 @@ from typing import IO
 from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, not_utf8
 from pulyacalc.core.model import Log
 
+#: the file-name endings that decide a log's format (other names are read by their content)
+SUFFIXES = {
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".txt": "lines",
+    ".log": "lines",
+    ".pulya": "lines",
+    ".lines": "lines",
+}
+
+
+def format_by_name(name: str) -> str | None:
+    """'yaml' or 'lines' when the file name decides it (so a log written there is read back
+    as that format), else None."""
+    low = name.lower()
+    return next((fmt for suffix, fmt in SUFFIXES.items() if low.endswith(suffix)), None)
+
 
 def detect_format(name: str, head: str) -> str:
     """'yaml' or 'lines', by the file name or, for stdin and other names, by the content."""
-    low = name.lower()
-    if low.endswith((".yaml", ".yml")):
-        return "yaml"
-    if low.endswith((".txt", ".log", ".pulya", ".lines")):
-        return "lines"
+    by_name = format_by_name(name)
+    if by_name is not None:
+        return by_name
     for line in head.splitlines():
         s = line.strip().lstrip("\ufeff")
         if not s or s.startswith("#"):

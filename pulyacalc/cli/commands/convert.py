@@ -1,4 +1,5 @@
-"""`pulyacalc convert LOG --to lines|yaml`: rewrite a log in the canonical form of either format."""
+"""`pulyacalc convert LOG [--to lines|yaml] [-o FILE]`: rewrite a log in the canonical form of
+either format (the one ``--to`` or FILE's name says)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from pulyacalc.cli.options import InputFormatOpt, LogArg
+from pulyacalc.cli.options import InputFormatOpt, LogArg, usage
 from pulyacalc.cli.output import replaced
 from pulyacalc.cli.runtime import emit, reports_problems
 
@@ -22,18 +23,36 @@ class Target(str, enum.Enum):
     yaml = "yaml"
 
 
+def _check_output(value: str | None) -> str | None:
+    """convert writes its ``-o`` itself (it may stream to standard output): ``emit`` must
+    not send anything to another command's ``-o`` of an earlier run in this process."""
+    from pulyacalc.cli import output as shared
+
+    shared.target = None
+    return None if value is None else shared.check_writable(value)
+
+
 @reports_problems
 def convert(
     log: LogArg,
-    to: Annotated[Target, typer.Option("--to", help="The format to write: lines or yaml.")],
+    to: Annotated[
+        Target | None,
+        typer.Option(
+            "--to",
+            help="The format to write: lines or yaml (with -o FILE, by default the one FILE's "
+            "name says: .yaml/.yml or .pulya/.lines/.txt/.log).",
+            show_default=False,
+        ),
+    ] = None,
     output: Annotated[
         str | None,
         typer.Option(
             "-o",
             "--output",
             metavar="FILE",
+            callback=_check_output,
             help="Write to this file (all or nothing: only when the whole log reads) "
-            "instead of standard output.",
+            "instead of standard output; - is standard output.",
         ),
     ] = None,
     input_format: InputFormatOpt = None,
@@ -56,6 +75,7 @@ def convert(
     from pulyacalc.logs.words import LOG_LANGUAGES
     from pulyacalc.logs.write import write_lines, write_yaml
 
+    to = _target(to, output)
     problems = Problems()
     parsed = read_log(log, input_format.value if input_format else None, problems)
     words = LOG_LANGUAGES[lang.value]
@@ -69,3 +89,23 @@ def convert(
         for chunk in chunks:
             f.write(chunk)
         problems.raise_if_any()  # a log with problems leaves the old file as it was
+
+
+def _target(to: Target | None, output: str | None) -> Target:
+    """The format to write: ``--to``, or the one ``-o``'s name says; a name that says the
+    other format than ``--to`` is refused (the file would be read back as that format)."""
+    from pulyacalc.logs.read import format_by_name
+
+    named = format_by_name(output) if output not in (None, "-") else None
+    if to is None:
+        if named is None:
+            raise usage("say the format to write: --to lines or --to yaml", "--to")
+        return Target(named)
+    if named is not None and named != to.value:
+        other = ".yaml or .yml" if to is Target.yaml else ".pulya, .lines, .txt or .log"
+        raise usage(
+            f"{output} is named as a {named} log (it would be read back as {named}), "
+            f"but --to says {to.value}: name the file {other}, or leave out --to to write {named}",
+            "-o",
+        )
+    return to

@@ -1,0 +1,148 @@
+"""Writing a named file (issue 11 item 6): every ``-o`` goes through the one writer,
+``pulyacalc.cli.output.replaced``, which writes through a symbolic link, refuses a FIFO,
+a device or a directory, keeps the file's permissions and hard links, and takes ``-`` for
+standard output; ``convert -o`` takes its format from the name or refuses a name that
+says the other format."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pulyacalc.cli.app import app
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "sochi-3p.txt"
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    r = runner.invoke(app, list(args), prog_name="pulyacalc")
+    return r.exit_code, r.stdout, r.stderr
+
+
+def converted(to: str) -> str:
+    code, out, err = run("convert", str(EXAMPLE), "--to", to)
+    assert (code, err) == (0, "")
+    return out
+
+
+@pytest.mark.parametrize("command", [["convert", "--to", "yaml"], ["score"]])
+def test_a_symbolic_link_is_written_through_and_kept(tmp_path: Path, command: list[str]) -> None:
+    target = tmp_path / "real.yaml"
+    target.write_text("old\n", "utf-8")
+    link = tmp_path / "link.yaml"
+    link.symlink_to(target.name)
+    code, _, err = run(command[0], str(EXAMPLE), *command[1:], "-o", str(link))
+    assert (code, err) == (0, "")
+    assert link.is_symlink() and os.readlink(link) == target.name
+    assert target.read_text("utf-8") != "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.yaml", "real.yaml"]  # nothing left
+
+
+def test_a_dangling_link_makes_its_target(tmp_path: Path) -> None:
+    link = tmp_path / "link.yaml"
+    link.symlink_to("made.yaml")
+    assert run("convert", str(EXAMPLE), "-o", str(link))[0] == 0
+    assert link.is_symlink() and (tmp_path / "made.yaml").read_text("utf-8") == converted("yaml")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+@pytest.mark.parametrize("command", [["convert", "--to", "lines"], ["score"], ["explain"]])
+def test_a_fifo_is_refused_never_replaced(tmp_path: Path, command: list[str]) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    code, out, err = run(command[0], str(EXAMPLE), *command[1:], "-o", str(fifo))
+    assert code == 2 and out == ""
+    assert "'-o' / '--output'" in err and "is a FIFO, not a regular file" in err
+    assert stat.S_ISFIFO(fifo.stat().st_mode) and list(tmp_path.iterdir()) == [fifo]
+
+
+def test_a_device_or_a_directory_is_refused(tmp_path: Path) -> None:
+    code, _, err = run("score", str(EXAMPLE), "-o", str(tmp_path))
+    assert code == 2 and "is a directory" in err
+    # a device of our own (never /dev/null: a writer with the bug would replace it for everyone)
+    device = tmp_path / "null"
+    try:
+        os.mknod(device, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    except (AttributeError, OSError):
+        pytest.skip("cannot make a device node here (needs root)")
+    code, _, err = run("convert", str(EXAMPLE), "--to", "lines", "-o", str(device))
+    assert code == 2 and f"{device}: is a device" in err
+    assert stat.S_ISCHR(device.stat().st_mode)
+
+
+def test_permissions_are_kept(tmp_path: Path) -> None:
+    out = tmp_path / "out.yaml"
+    out.write_text("old\n", "utf-8")
+    out.chmod(0o640)
+    assert run("convert", str(EXAMPLE), "-o", str(out))[0] == 0
+    assert stat.S_IMODE(out.stat().st_mode) == 0o640
+    assert out.read_text("utf-8") == converted("yaml")
+
+
+def test_hard_links_are_kept_and_all_show_the_new_content(tmp_path: Path) -> None:
+    out = tmp_path / "out.txt"
+    out.write_text("old and rather longer than the new content will be\n" * 200, "utf-8")
+    other = tmp_path / "other.txt"
+    os.link(out, other)
+    inode = out.stat().st_ino
+    assert run("convert", str(EXAMPLE), "--to", "lines", "-o", str(out))[0] == 0
+    assert out.stat().st_ino == inode and out.stat().st_nlink == 2
+    assert other.read_text("utf-8") == out.read_text("utf-8") == converted("lines")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other.txt", "out.txt"]
+
+
+def test_a_failed_log_leaves_a_hard_linked_file_as_it_was(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_text("players: Anna Boris Vera\nAnna 6♠ 7, Bors whist 2\n", "utf-8")
+    out = tmp_path / "out.yaml"
+    out.write_text("old\n", "utf-8")
+    os.link(out, tmp_path / "other.yaml")
+    assert run("convert", str(bad), "-o", str(out))[0] == 1
+    assert out.read_text("utf-8") == "old\n"
+
+
+def test_dash_is_standard_output(tmp_path: Path) -> None:
+    os.chdir(tmp_path)
+    code, out, _ = run("convert", str(EXAMPLE), "--to", "lines", "-o", "-")
+    assert code == 0 and out == converted("lines")
+    assert not (tmp_path / "-").exists()
+
+
+def test_dash_is_all_or_nothing(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_text("players: Anna Boris Vera\nAnna 6♠ 7, Boris whist 2, Vera pass 1\nAnna 6x\n", "utf-8")
+    code, out, err = run("convert", str(bad), "--to", "lines", "-o", "-")
+    assert code == 1 and out == "" and f"{bad}:3:" in err
+
+
+@pytest.mark.parametrize(
+    ("name", "to"), [("b.yaml", "yaml"), ("b.YML", "yaml"), ("b.pulya", "lines"), ("b.txt", "lines")]
+)
+def test_the_name_says_the_format_when_to_is_left_out(tmp_path: Path, name: str, to: str) -> None:
+    out = tmp_path / name
+    assert run("convert", str(EXAMPLE), "-o", str(out))[0] == 0
+    assert out.read_text("utf-8") == converted(to)
+
+
+@pytest.mark.parametrize(("name", "to"), [("b.yaml", "lines"), ("b.txt", "yaml"), ("b.lines", "yaml")])
+def test_a_name_that_says_the_other_format_is_refused(tmp_path: Path, name: str, to: str) -> None:
+    out = tmp_path / name
+    out.write_text("old\n", "utf-8")
+    code, _, err = run("convert", str(EXAMPLE), "--to", to, "-o", str(out))
+    assert code == 2 and "Invalid value for '-o'" in err and f"but --to says {to}" in err
+    assert out.read_text("utf-8") == "old\n"
+
+
+def test_without_to_a_name_that_says_nothing_is_usage(tmp_path: Path) -> None:
+    code, _, err = run("convert", str(EXAMPLE))
+    assert code == 2 and "'--to'" in err
+    code, _, err = run("convert", str(EXAMPLE), "-o", str(tmp_path / "b.out"))
+    assert code == 2 and "'--to'" in err
+    # a name that says nothing takes either format when --to says which
+    assert run("convert", str(EXAMPLE), "--to", "yaml", "-o", str(tmp_path / "b.out"))[0] == 0
