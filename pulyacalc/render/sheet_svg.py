@@ -36,7 +36,7 @@ from pulyacalc.render.sheet_layout import (
     width,
     window,
 )
-from pulyacalc.render.sheet_text import MONO, settlement_block, stages_block
+from pulyacalc.render.sheet_text import MONO, settlement_block, stages_block, stages_lines, stages_size
 from pulyacalc.render.svg_canvas import Canvas, f, fitted
 
 #: lines of text, the first one used, and each used line's token indices
@@ -237,6 +237,18 @@ def draw_circle(cv: Canvas, pulya: Pulya, c: tuple[float, float], r: float) -> N
         cv.text(c[0], base, shown, small, anchor="middle", bold=bold, title=text)
 
 
+def beside(stages: str) -> float:
+    """The side of the sheet on a landscape page: the largest (up to 178) that leaves the
+    stages beside it a size of 2.6 (or the most they can have beside a sheet of 130)."""
+    out, cols = stages_lines(stages)
+
+    def size(side: int) -> float:
+        return stages_size(out, cols, 297.0 - 10 - side - 14, 178)
+
+    want = min(2.6, size(130))
+    return float(next(side for side in range(178, 129, -2) if size(side) >= want - 1e-9))
+
+
 def svg(pulya: Pulya, numbers: bool = False, stages: str | None = None) -> str:
     """The page: portrait with the settlement under the sheet, or landscape with ``stages``
     (the settlement stage by stage, as ``settle`` prints it) beside it."""
@@ -244,7 +256,7 @@ def svg(pulya: Pulya, numbers: bool = False, stages: str | None = None) -> str:
     if stages is None:
         w, h, x0, y0, side = 210.0, 297.0, 12.0, 16.0, 186.0
     else:
-        w, h, x0, y0, side = 297.0, 210.0, 10.0, 16.0, 150.0
+        w, h, x0, y0, side = 297.0, 210.0, 10.0, 16.0, beside(stages)
     from pulyacalc.render.view import convention_title
 
     head = _("{convention}, {n} players, pool to {target}").format(

@@ -53,9 +53,10 @@ def settlement_block(cv: Canvas, pulya: Pulya, x: float, y: float, w: float, h: 
     ]
     size = 3.4
     while size > 2.2:
-        names = min(max(width(r[0], size, bold=True) for r in rows), w * 0.3)
+        names = min(max(width(r[0], size, bold=True) for r in rows) + size, w * 0.42)
         cols = [max(width(r[i], size) for r in [head, *rows]) + size * 1.6 for i in range(1, len(head))]
-        lines = 2 + len(rows) + len(notes) + (len(pays) + 1) // 2
+        two = all(width(pay, size * 0.9) <= w / 2 - 2 for pay in pays)
+        lines = 2 + len(rows) + len(notes) + ((len(pays) + 1) // 2 if two else len(pays))
         if names + sum(cols) <= w and lines * size * 1.45 <= h:
             break
         size = round(size - 0.2, 1)
@@ -78,27 +79,55 @@ def settlement_block(cv: Canvas, pulya: Pulya, x: float, y: float, w: float, h: 
         y += step
         text, small = fitted(note, size * 0.85, w, least=2.0)
         cv.text(x, y, text, small, cls="caption", title=note)
-    for i in range(0, len(pays), 2):
+    per = 2 if two else 1  # payments side by side when they are short enough
+    for i in range(0, len(pays), per):
         y += step
-        for j, pay in enumerate(pays[i : i + 2]):
-            text, small = fitted(pay, size * 0.9, w / 2 - 2, least=2.0)
-            cv.text(x + j * w / 2, y, text, small, title=pay)
+        for j, pay in enumerate(pays[i : i + per]):
+            text, small = fitted(pay, size * 0.9, w / per - 2, least=2.0)
+            cv.text(x + j * w / per, y, text, small, title=pay)
 
 
-def stages_block(cv: Canvas, stages: str, x: float, y: float, w: float, h: float) -> None:
-    """``settle``'s stages in a fixed-width font: prose lines wrapped to the tables' width,
-    the size the largest at which they fit the box."""
+def stages_lines(stages: str) -> tuple[list[str], int]:
+    """``settle``'s stages as the lines drawn (prose wrapped to the tables' width) and that width."""
     raw = stages.rstrip("\n").split("\n")
-    cols = max([60, *(len(t) for t in raw if "  " in t.strip())])
+    table = tabular(raw)
+    cols = max([60, *(len(t) for t, is_table in zip(raw, table, strict=True) if is_table)])
     out: list[str] = []
-    for t in raw:
-        if len(t) <= cols or "  " in t.strip():
+    for t, is_table in zip(raw, table, strict=True):
+        if len(t) <= cols or is_table:
             out.append(t)
         else:
             out += textwrap.wrap(t, cols, subsequent_indent="   ")
-    size = min(w / (cols * 0.62), h / (len(out) * 1.25), 3.2)
+    return out, cols
+
+
+def stages_size(out: list[str], cols: int, w: float, h: float) -> float:
+    """The largest size (at most 3.2) at which the lines fit a box ``w`` by ``h``."""
+    rows = sum(1.0 if t.strip() else 0.5 for t in out)  # an empty line takes half a line
+    return min(w / (cols * 0.62), h / (rows * 1.25), 3.2)
+
+
+def stages_block(cv: Canvas, stages: str, x: float, y: float, w: float, h: float) -> None:
+    """``settle``'s stages in a fixed-width font, the size the largest at which they fit the box."""
+    out, cols = stages_lines(stages)
+    size = stages_size(out, cols, w, h)
     cv.add('<g xml:space="preserve">')
-    for i, t in enumerate(out):
+    at = y
+    for t in out:
+        at += size * 1.25 * (1.0 if t.strip() else 0.5)
         if t.strip():
-            cv.text(x, y + (i + 1) * size * 1.25, t, size, cls="mono", bold=t[:1].isdigit())
+            cv.text(x, at, t, size, cls="mono", bold=t[:1].isdigit())
     cv.add("</g>")
+
+
+def tabular(raw: list[str]) -> list[bool]:
+    """Which lines are a table's (its head, its rule of dashes and its rows, up to the empty
+    line after them), not to be wrapped; the others are prose."""
+    out: list[bool] = []
+    inside = False
+    for i, t in enumerate(raw):
+        rule = bool(t.strip()) and set(t.strip()) <= {"-", " "}
+        head = i + 1 < len(raw) and bool(raw[i + 1].strip()) and set(raw[i + 1].strip()) <= {"-", " "}
+        inside = (inside or rule) and bool(t.strip())
+        out.append(inside or head)
+    return out

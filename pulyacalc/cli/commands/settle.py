@@ -61,7 +61,9 @@ def settle(
     if is_drawing(output):
         assert output is not None
         if format.value != TABLE.value:
-            raise usage(f"{output} is a drawing: -f names a table's format, leave it out", "-f")
+            raise usage(
+                _("{file} is a drawing: -f names a table's format, leave it out").format(file=output), "-f"
+            )
         draw_paper(paper, report, output)
         return
     emit(render(report, format.value))
@@ -76,7 +78,7 @@ def draw_paper(paper: PaperSheet, report: SettleReport, output: str) -> None:
 
     n = len(paper.header.players)
     if n not in (3, 4):
-        raise fail(f"the drawn sheet is for 3 or 4 players; this sheet has {n}")
+        raise fail(_("the drawn sheet is for 3 or 4 players; this sheet has {n}").format(n=n))
     pulya = from_paper(paper, report.convention, report.target, report.settlement)
     stages = report.table()
     drawing = svg(pulya, stages=stages)

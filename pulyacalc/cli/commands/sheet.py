@@ -37,10 +37,14 @@ def checked_drawing(value: str | None) -> str | None:
     path = Path(value)
     if path.suffix.lower() not in SUFFIXES:
         raise typer.BadParameter(
-            f"{value}: name the file FILE.svg or FILE.html (or - for SVG on standard output)"
+            _("{file}: name the file FILE.svg or FILE.html (or - for SVG on standard output)").format(
+                file=value
+            )
         )
     if not path.parent.is_dir():
-        raise typer.BadParameter(f"{value}: no such directory {path.parent}")
+        raise typer.BadParameter(
+            _("{file}: no such directory {folder}").format(file=value, folder=path.parent)
+        )
     return value
 
 
@@ -103,7 +107,7 @@ def sheet(
         )
     n = len(ev.header.players)
     if n not in (3, 4):
-        raise fail(f"{log}: the drawn sheet is for 3 or 4 players; this log has {n}")
+        raise fail(_("{log}: the drawn sheet is for 3 or 4 players; this log has {n}").format(log=log, n=n))
     pulya = from_evening(ev, price)
     drawing = svg(pulya, numbers)
     emit_page = None
