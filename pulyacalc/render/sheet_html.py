@@ -21,14 +21,14 @@ CSS = (
 )
 
 
-def page(title: str, svg: str, tables: list[tuple[str, str]], lang: str = "en") -> str:
+def page(title: str, svg: str, tables: list[tuple[str, str]]) -> str:
     """The page: ``svg`` (without its XML declaration) and the ``tables`` beside it, each a
     heading and the text a command prints."""
     body = svg.split("?>", 1)[1].lstrip() if svg.startswith("<?xml") else svg
     shown = "".join(f"<h2>{escape(head)}</h2>\n<pre>{escape(text)}</pre>\n" for head, text in tables)
     return (
         "<!DOCTYPE html>\n"
-        f'<html lang="{escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
+        '<html>\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{escape(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n<main>\n"
         f'<div class="page">\n{body}</div>\n'

@@ -17,7 +17,7 @@ from __future__ import annotations
 from xml.sax.saxutils import escape, quoteattr
 
 from pulyacalc.core.amounts import num
-from pulyacalc.core.i18n import _
+from pulyacalc.core.i18n import _, ngettext
 from pulyacalc.core.sheet import MOUNTAIN, POOL, WHISTS
 from pulyacalc.pulya import Mark, Pulya
 from pulyacalc.render.sheet_layout import (
@@ -225,7 +225,7 @@ def draw_circle(cv: Canvas, pulya: Pulya, c: tuple[float, float], r: float) -> N
     if pulya.header.date:
         rows.append((pulya.header.date, 2.8, False))
     if pulya.deals is not None:
-        rows.append((_("{n} deals").format(n=pulya.deals), 2.4, False))
+        rows.append((ngettext("{n} deal", "{n} deals", pulya.deals).format(n=pulya.deals), 2.4, False))
     total = sum(s * LEADING for _t, s, _b in rows)
     y = c[1] - total / 2
     for text, size, bold in rows:
@@ -259,9 +259,11 @@ def svg(pulya: Pulya, numbers: bool = False, stages: str | None = None) -> str:
         w, h, x0, y0, side = 297.0, 210.0, 10.0, 16.0, beside(stages)
     from pulyacalc.render.view import convention_title
 
-    head = _("{convention}, {n} players, pool to {target}").format(
-        convention=convention_title(pulya.convention), n=len(pulya.players), target=pulya.target
+    n = len(pulya.players)
+    line = ngettext(
+        "{convention}, {n} player, pool to {target}", "{convention}, {n} players, pool to {target}", n
     )
+    head = line.format(convention=convention_title(pulya.convention), n=n, target=pulya.target)
     for extra in (pulya.header.title, pulya.header.place, pulya.header.date):
         if extra:
             head += " · " + extra
