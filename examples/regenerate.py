@@ -27,6 +27,7 @@ EXAMPLES: dict[str, tuple[str, str]] = {
     "leningrad-4p": ("score", "leningrad-4p.yaml"),
     "rostov-3p": ("score", "rostov-3p.yaml"),
     "house-rules": ("score", "house-rules/evening.txt"),
+    "classic-3p": ("score", "classic-3p.txt"),
     "sheet": ("settle", "sheet.yaml"),
     "leningrad-50-sheet": ("settle", "leningrad-50-sheet.yaml"),
 }

@@ -135,6 +135,16 @@ def _deal_findings(r: DealResult, conv: Convention) -> list[Finding]:
         )
     if not isinstance(deal, Play):
         return out
+    if r.number <= conv.bombs_opening:
+        out.append(
+            Finding(
+                where,
+                "compulsory-raspasy",
+                f"deal {r.number} has a contract, but the first {conv.bombs_opening} deals are compulsory "
+                "raspasy (bombs.opening), in which everyone counts as passing «втёмную»",
+                "K3.7.9; write it as raspasy, or set bombs.opening to the number played",
+            )
+        )
     if r.after_raspasy:
         need = conv.exit_level(r.after_raspasy)
         if deal.contract.rank < need:

@@ -129,6 +129,32 @@ def outcomes(conv: Convention, players: int) -> list[tuple[str, str, Deal]]:
         tricks = {d: 4, w: 3, p: 3}
         words = "first of a run: first hand 4, the others 3"
     out.append(("raspasy", words, Raspasy(tricks)))
+    if conv.dark_factor != 1:
+        out.extend(_dark_outcomes(conv, tricks))
+    return out
+
+
+def _dark_outcomes(conv: Convention, tricks: dict[str, int]) -> list[tuple[str, str, Deal]]:
+    """Classic's play «втёмную» (RULES.md 2.10): each game made when bid dark, and a raspasy
+    after first hand's dark pass (which earns him a bomb, worth nothing until he plays)."""
+    d, w, p = DECLARER, FIRST, SECOND
+    f = conv.dark_factor
+    out: list[tuple[str, str, Deal]] = []
+    for level in LEVELS:
+        made = {d: level}
+        if conv.lone_whister_made == "own":
+            made[w] = 10 - level
+        deal = Play(d, Contract(level, Suit.SPADES), {w: Call.WHIST, p: Call.PASS}, made, dark=True)
+        out.append((f"{level} made dark", f"bid «втёмную», one whist, made exactly: × {f}", deal))
+    out.append(
+        (
+            "misère made dark",
+            f"bid «втёмную», no trick: × {f}",
+            Play(d, Contract.misere(), {}, {d: 0}, dark=True),
+        )
+    )
+    words = f"first hand passed «втёмную»: every trick × {f}, and he earns a bomb ×{f}"
+    out.append(("raspasy dark", words, Raspasy(tricks, dark=(d,))))
     return out
 
 

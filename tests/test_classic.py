@@ -4,16 +4,23 @@ K notes 29–31).  Every number here is worked by hand from the Code's text.
 
 from __future__ import annotations
 
+import json
 import re
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import log_text, run_text
+from typer.testing import CliRunner
 
+from pulyacalc.cli.app import app
 from pulyacalc.core.errors import PulyaError
 from pulyacalc.core.model import Play, Raspasy
 from pulyacalc.logs.read import read_text
 
 ABC = ("Anna", "Boris", "Vera")
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def classic(*deals: str, pool: int = 100, extra: tuple[str, ...] = (), players: tuple[str, ...] = ABC) -> str:
@@ -176,3 +183,78 @@ def test_dark_passes_are_read_in_either_language() -> None:
 def test_a_defenders_dark_call_is_refused(line: str, words: str) -> None:
     with pytest.raises(PulyaError, match=re.escape(words)):
         run_text(classic(line))
+
+
+# -- the commands: prices, check, convert, score, explain ---------------------------------------
+
+
+def cli(*args: str) -> Any:
+    return CliRunner().invoke(app, list(args), prog_name="pulyacalc")
+
+
+def test_prices_show_the_dark_games_only_where_dark_play_counts() -> None:
+    doc = json.loads(cli("prices", "-c", "classic", "-f", "json").stdout)
+    rows = {r["outcome"]: r for r in doc["prices"]}
+    plain, dark = rows["8 made"], rows["8 made dark"]
+    assert dark["deal"].startswith("declarer dark 8♠ 8")
+    # every write of the game doubled, so every seat's gain doubles
+    for seat, value in plain["whists_exact"].items():
+        assert Fraction(dark["whists_exact"][seat]) == 2 * Fraction(value)
+    raspasy, raspasy_dark = rows["raspasy"]["whists_exact"], rows["raspasy dark"]["whists_exact"]
+    assert all(Fraction(raspasy_dark[s]) == 2 * Fraction(v) for s, v in raspasy.items())
+    sochi = json.loads(cli("prices", "-c", "sochi", "-f", "json").stdout)
+    assert not any("dark" in r["outcome"] for r in sochi["prices"])
+
+
+def test_check_reports_a_contract_among_the_compulsory_raspasy(tmp_path: Path) -> None:
+    log = tmp_path / "c.txt"
+    log.write_text(
+        classic("Anna pass 3, Boris pass 4, Vera pass 3", "Anna 7♠, Boris pass, Vera pass"), "utf-8"
+    )
+    r = cli("check", str(log), "-f", "json")
+    codes = [(f["code"], f["line"]) for f in json.loads(r.stdout)["findings"]]
+    assert ("compulsory-raspasy", 6) in codes and r.exit_code == 1
+    assert cli("check", str(ROOT / "examples" / "classic-3p.txt")).exit_code == 0
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_convert_round_trips_dark_calls(tmp_path: Path, lang: str) -> None:
+    src = ROOT / "examples" / "classic-3p.txt"
+    want = cli("score", str(src), "-f", "json").stdout
+    yaml_log = tmp_path / "c.yaml"
+    yaml_log.write_text(cli("convert", str(src), "--to", "yaml", "--lang", lang).stdout, "utf-8")
+    assert "dark: [Vera, Anna]" in yaml_log.read_text("utf-8") and "dark: true" in yaml_log.read_text("utf-8")
+    lines = tmp_path / "c.txt"
+    lines.write_text(cli("convert", str(yaml_log), "--to", "lines", "--lang", lang).stdout, "utf-8")
+    dark = "втёмную" if lang == "ru" else "dark"
+    assert f"Vera {dark} 8♠ 8" in lines.read_text("utf-8")
+    for path in (yaml_log, lines):
+        assert (
+            json.loads(cli("score", str(path), "-f", "json").stdout)["settlement"]
+            == json.loads(want)["settlement"]
+        )
+
+
+def test_score_shows_the_bombs_and_explain_says_what_each_deal_did() -> None:
+    src = str(ROOT / "examples" / "classic-3p.txt")
+    table = cli("score", src).stdout
+    assert (
+        "bombs («ёлочка»), in the order they are used: Anna ×4 ×8 ×4; Boris ×4 ×8; Vera ×4 ×8 ×2 ×4" in table
+    )
+    sochi = json.loads(cli("score", str(ROOT / "examples" / "sochi-3p.txt"), "-f", "json").stdout)
+    assert "bombs" not in sochi  # a convention without bombs: the document as it was
+    explained = cli("explain", src, "--deal", "8").stdout
+    assert "price 6; × 4 (bomb ×2 × dark ×2) = 24" in explained
+    assert "Vera played on a bomb ×2 and won: it is used up" in explained
+    doc = json.loads(cli("explain", src, "-f", "json").stdout)
+    first, eighth = doc["deals"][0], doc["deals"][7]
+    assert first["bombs_earned"] == {"Anna": 2, "Boris": 2, "Vera": 2}
+    assert eighth["bomb"] == {"coefficient": 2, "used_up": True} and "bombs_earned" not in eighth
+
+
+def test_compare_scores_a_classic_evening_under_every_built_in() -> None:
+    r = cli("compare", str(ROOT / "examples" / "classic-3p.txt"), "-f", "json")
+    assert r.exit_code == 0, r.output
+    cols = {c["convention"]: c["settlement"] for c in json.loads(r.stdout)["conventions"]}
+    assert cols["classic"] == {"Anna": -320, "Boris": -168, "Vera": 488}
+    assert len({json.dumps(v) for v in cols.values()}) == len(cols)

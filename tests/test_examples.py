@@ -217,6 +217,23 @@ def test_rostov_by_hand() -> None:
     assert doc["settlement"] == {"Igor": 133.67, "Kira": -25.33, "Lev": -108.33}
 
 
+def test_classic_by_hand() -> None:
+    """examples/HANDCHECK.md, classic-3p.txt: bombs, dark play and a dealer who stays."""
+    doc = expected("classic-3p")
+    pools, mountains, whists = sheet_rows(doc)
+    assert doc["deals"] == 10 and doc["finished"] is False
+    assert pools == {"Anna": 12, "Boris": 8, "Vera": 20}
+    assert mountains == {"Anna": 72, "Boris": 48, "Vera": 4}
+    assert whists == {
+        "Anna": {"Boris": 16, "Vera": 48},
+        "Boris": {"Anna": 24, "Vera": 0},
+        "Vera": {"Anna": 40, "Boris": 56},
+    }
+    assert doc["bombs"] == {"Anna": [4, 8, 4], "Boris": [4, 8], "Vera": [4, 8, 2, 4]}
+    assert doc["stages"]["mountain_result"] == {"Anna": -320, "Boris": -120, "Vera": 440}
+    assert doc["settlement"] == {"Anna": -320, "Boris": -168, "Vera": 488}
+
+
 def test_rostov_raspasy_tie_by_hand() -> None:
     """Deal 2 (2/2/6): Igor and Kira each write 15 on Lev; deal 9 (3/4/3): 10 each on Kira."""
     ev = score_file(str(EXAMPLES_DIR / "rostov-3p.yaml"), keep=True)

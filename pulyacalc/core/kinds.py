@@ -53,6 +53,7 @@ FindingCode = Literal[
     "dealer-in-play",
     "after-finish",
     "raspasy-exit",
+    "compulsory-raspasy",
     "shortfall-forbidden",
     "pool-target",
     "strange-override",

@@ -111,7 +111,7 @@ class Scorer:
         #: compulsory raspasy still to come (K3.7.9)
         self.bombs: dict[str, list[int]] = {p: [] for p in header.players}
         self.dark_run = 0
-        self.opening = conv.bombs_opening
+        self.opening = conv.bombs_opening if start is None else 0  # a pulya taken up mid-way
         n = len(self.players)
         #: the other players, clockwise from each
         self._clockwise = {
