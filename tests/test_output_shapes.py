@@ -137,7 +137,7 @@ PLAYERS = {"Anna", "Boris", "Vera", "Gleb", "A", "B", "C"}
 
 #: fields only kodeks_separate rounding or the opponents' divisor prints (their own tests below)
 #: fields present only when the evening asks for them (a reading, or keys the log overrides)
-READINGS = ("stages.kodeks_separate", "stages.mountain_divisor", "overrides")
+READINGS = ("stages.kodeks_separate", "stages.mountain_divisor", "overrides", "bombs")
 
 
 def test_score_json_has_every_documented_field_and_no_other(log_file: Path) -> None:
