@@ -295,6 +295,35 @@ def test_the_page_is_one_file_that_needs_nothing_else(tmp_path: Path) -> None:
         assert table.strip() in unescape(html)
 
 
+RUNNING_SHEET = """players: [Anna, Boris, Vera]
+convention: sochi
+pool: 20
+sheet:
+  Anna:  {pool: 20, mountain: 12, whists: {Boris: 56, Vera: 78}}
+  Boris: {pool: 20, mountain: 36, whists: {Anna: 34, Vera: 50}}
+  Vera:  {pool: 20, mountain: 39, whists: {Anna: 10, Boris: 66}}
+running:
+  10: {Anna: {pool: 8, mountain: 4}, Boris: {pool: 6, mountain: 14, whists: {Anna: 12}}}
+  20: {Anna: {pool: 16, mountain: 4}}
+"""
+
+
+def test_a_typed_sheet_is_drawn_with_the_running_totals_it_gives(tmp_path: Path) -> None:
+    sheet = tmp_path / "paper.yaml"
+    sheet.write_text(RUNNING_SHEET, "utf-8")
+    page = tmp_path / "paper.html"
+    code, out, err = run("settle", str(sheet), "-o", str(page))
+    assert code == 0 and out == "", err
+    html = page.read_text("utf-8")
+    assert html.startswith("<!DOCTYPE html>") and "<script" not in html
+    svg = html[html.index("<svg") : html.index("</svg>") + 6]
+    cells = read_back(svg)
+    assert cells[("pool", "Anna", "")] == [8, 16, 20]
+    assert cells[("mountain", "Anna", "")] == [4, 12]  # the same 4 twice is written once
+    assert cells[("whists", "Boris", "Anna")] == [12, 34]
+    assert cells[("whists", "Vera", "Boris")] == [66]  # no running total given: the final one
+
+
 # -- as a person sees it ---------------------------------------------------------------------
 
 
