@@ -144,24 +144,27 @@ def test_numbers_put_beside_each_total_the_deal_that_wrote_it(layout: str) -> No
 LONG_NAMES = ("Александра-Константиновна", "Бо", "Вероника-Виктория-Преображенская-Задунайская")
 
 
-def long_evening(tmp_path: Path) -> Path:
-    """The Sochi evening five times over, pool to 100, with names short and very long."""
+def long_evening(tmp_path: Path, times: int = 5) -> Path:
+    """The Sochi evening ``times`` over, pool to 20 × times, with names short and very long."""
     deals = [
         line.split("#")[0].strip()
         for line in (LOGS["3p"]).read_text("utf-8").splitlines()
         if line[:4] in ("Anna", "Bori", "Vera")
     ]
-    text = "\n".join(deals * 5)
+    text = "\n".join(deals * times)
     for old, new in zip(("Anna", "Boris", "Vera"), LONG_NAMES, strict=True):
         text = text.replace(old, new)
-    head = f"players: {' '.join(LONG_NAMES)}\ndealer: {LONG_NAMES[2]}\nconvention: sochi\npool: 100\n"
+    head = (
+        f"players: {' '.join(LONG_NAMES)}\ndealer: {LONG_NAMES[2]}\nconvention: sochi\npool: {20 * times}\n"
+    )
     log = tmp_path / "long.txt"
     log.write_text(head + "date: 2026-11-30\n\n" + text + "\n", "utf-8")
     return log
 
 
-def test_a_long_evening_keeps_its_latest_totals_and_long_names(tmp_path: Path) -> None:
-    log = long_evening(tmp_path)
+@pytest.mark.parametrize("times", [5, 40])
+def test_a_long_evening_keeps_its_latest_totals_and_long_names(tmp_path: Path, times: int) -> None:
+    log = long_evening(tmp_path, times)
     code, svg, err = run("sheet", str(log), "-o", "-", "--numbers")
     assert code == 0, err
     code, out, _ = run("explain", str(log), "-f", "json")
@@ -170,6 +173,8 @@ def test_a_long_evening_keeps_its_latest_totals_and_long_names(tmp_path: Path) -
         seen = [Fraction(pp[p][area] if area != "whists" else pp[p]["whists"][on]) for pp in papers]
         changes = [v for i, v in enumerate(seen) if v != (seen[i - 1] if i else 0)]
         assert written and written == changes[len(changes) - len(written) :], (area, p, on)
+    # 1,200 deals are more than a page holds: the earliest totals give way to a `…`
+    assert ("…." in svg) == (times == 40)
     root = ET.fromstring(svg.encode("utf-8"))
     texts = ["".join(t.itertext()) for t in root.iter(f"{SVG}text")]
     for name in LONG_NAMES:

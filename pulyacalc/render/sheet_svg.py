@@ -62,24 +62,37 @@ class Cell:
 
     def __init__(self, area: str, player: str, on: str, regions: list[Polygon], marks: tuple[Mark, ...]):
         self.area, self.player, self.on, self.regions, self.marks = area, player, on, regions, marks
+        #: per ``numbers``: (text, deal number, last, width at size 1) per total, and the
+        #: widths' sums from each total on — measured once, as a long evening has many
+        self._measured: dict[bool, tuple[list[tuple[str, str, bool, float]], list[float]]] = {}
+
+    def measured(self, numbers: bool) -> tuple[list[tuple[str, str, bool, float]], list[float]]:
+        if numbers not in self._measured:
+            last = len(self.marks) - 1
+            items: list[tuple[str, str, bool, float]] = []
+            for i, m in enumerate(self.marks):
+                text = num(m.value) + ("" if i == last else ".")
+                deal = str(m.deal) if numbers and m.deal else ""
+                em = width(text, 1.0, bold=i == last) + (width(deal, 0.6) + 0.1 if deal else 0.0)
+                items.append((text, deal, i == last, em))
+            after = [0.0] * (len(items) + 1)
+            for i in range(len(items) - 1, -1, -1):
+                after[i] = after[i + 1] + items[i][3]
+            self._measured[numbers] = (items, after)
+        return self._measured[numbers]
 
     def tokens(self, size: float, numbers: bool, start: int = 0) -> list[tuple[str, str, bool, float]]:
         """(text, deal number, last, width) per total from ``start``; a first ``…`` when some are left out."""
-        out: list[tuple[str, str, bool, float]] = []
-        if start:
-            out.append(("….", "", False, width("….", size)))
-        last = len(self.marks) - 1
-        for i in range(start, len(self.marks)):
-            m = self.marks[i]
-            text = num(m.value) + ("" if i == last else ".")
-            deal = str(m.deal) if numbers and m.deal else ""
-            w = width(text, size, bold=i == last) + (width(deal, size * 0.6) + 0.3 if deal else 0.0)
-            out.append((text, deal, i == last, w))
-        return out
+        items = self.measured(numbers)[0]
+        out = [("….", "", False, width("….", size))] if start else []
+        return out + [(text, deal, last, em * size) for text, deal, last, em in items[start:]]
 
     def placement(self, size: float, numbers: bool, start: int = 0) -> Placed | None:
         """Where the totals from ``start`` go: centred in one region when one holds them, else
         from the top of the first on; None when they do not fit."""
+        need = (self.measured(numbers)[1][start] + (width("….", 1.0) if start else 0.0)) * size
+        if need > sum(line.room for line in lines(self.regions, size)):
+            return None  # more than all the lines together hold: no need to try them
         widths = [t[3] for t in self.tokens(size, numbers, start)]
         for region in self.regions:
             room = lines([region], size)
@@ -127,8 +140,17 @@ def write_cell(cv: Canvas, cell: Cell, size: float, numbers: bool) -> None:
     )
     start = 0
     found = cell.placement(size, numbers)
-    while found is None and start < len(cell.marks) - 1:
-        start += 1  # the earliest totals give way to an ellipsis: the last ones matter
+    if found is None and len(cell.marks) > 1:
+        # the earliest totals give way to an ellipsis (the last ones matter): the fewest that
+        # must, found by halving, as a long evening has thousands
+        low, high = 1, len(cell.marks) - 1
+        while low < high:
+            mid = (low + high) // 2
+            if cell.placement(size, numbers, mid) is None:
+                low = mid + 1
+            else:
+                high = mid
+        start = low
         found = cell.placement(size, numbers, start)
     if found is None:  # not even the last total fits: it is written anyway, over the lines
         room = lines(cell.regions, size) or [Line(0, 0, 0)]
