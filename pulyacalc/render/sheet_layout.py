@@ -169,10 +169,9 @@ def flow(tokens: Sequence[float], room: Sequence[Line]) -> list[list[int]] | Non
 
 def window(widths: Sequence[float], room: Sequence[Line]) -> tuple[int, list[list[int]]] | None:
     """The fewest lines, centred in ``room``, that hold the tokens: (first line, the lines'
-    token indices); None when even all of them do not.  A line above the block is left
-    free when there is room (the caption goes there)."""
+    token indices); None when even all of them do not."""
     for k in range(1, len(room) + 1):
-        start = (len(room) - k + 1) // 2
+        start = (len(room) - k) // 2
         placed = flow(widths, room[start : start + k])
         if placed is not None:
             return start, placed

@@ -91,17 +91,18 @@ class Cell:
         """Where the totals from ``start`` go: centred in one region when one holds them, else
         from the top of the first on; None when they do not fit."""
         need = (self.measured(numbers)[1][start] + (width("….", 1.0) if start else 0.0)) * size
-        if need > sum(line.room for line in lines(self.regions, size)):
+        if need > sum(line.room for line in lines(self.regions, size)[1:]):
             return None  # more than all the lines together hold: no need to try them
         widths = [t[3] for t in self.tokens(size, numbers, start)]
+        # the first line of the room is the caption's, never the totals'
         for region in self.regions:
             room = lines([region], size)
-            found = window(widths, room)
+            found = window(widths, room[1:])
             if found is not None:
-                return room, found[0], found[1]
+                return room, found[0] + 1, found[1]
         room = lines(self.regions, size)
-        placed = flow(widths, room)
-        return None if placed is None else (room, 0, placed)
+        placed = flow(widths, room[1:])
+        return None if placed is None else (room, 1, placed)
 
     def fits(self, size: float, numbers: bool) -> bool:
         return self.placement(size, numbers) is not None
