@@ -28,6 +28,8 @@ from pulyacalc.core.sheet import SheetView
 from pulyacalc.scoring.fold import DealResult, Scorer
 
 if TYPE_CHECKING:
+    from pulyacalc.logs.lines import LineDeals
+    from pulyacalc.scoring.fast import FastCache
     from pulyacalc.scoring.settlement import Settlement
 
 
@@ -69,11 +71,21 @@ def play(
     start: SheetView | None = None,
     keep: bool = False,
     running: bool = False,
+    fast: FastCache | None = None,
 ) -> Evening:
     """Score every deal of ``log`` under ``conv``, starting on ``start`` (an empty paper by
     default).  Refused deals are reported into ``problems`` and skipped; nothing raises.
-    ``keep`` keeps each deal's result; ``running`` also keeps the paper after each."""
+    ``keep`` keeps each deal's result; ``running`` also keeps the paper after each.
+
+    A line log with nothing kept goes the fold's fast path (``scoring.fast``), with what it
+    learns in ``fast`` (shared by ``season`` between evenings of the same players and
+    convention); the result is the same."""
     scorer = Scorer(log.header, conv, problems, start=start)
+    if not keep and not running:
+        source = _line_source(log)
+        if source is not None:
+            _play_fast(scorer, source, conv, fast)
+            return _evening(log, conv, scorer)
     kept: list[DealResult] = []
     papers: list[SheetView] = []
     deals = log.deals
@@ -89,6 +101,16 @@ def play(
         kept.extend(results)
     else:
         deque(results, maxlen=0)  # the fold only: nothing kept per deal
+    return _evening(log, conv, scorer, tuple(kept), tuple(papers))
+
+
+def _evening(
+    log: Log,
+    conv: Convention,
+    scorer: Scorer,
+    kept: tuple[DealResult, ...] = (),
+    papers: tuple[SheetView, ...] = (),
+) -> Evening:
     return Evening(
         log.header,
         conv,
@@ -96,10 +118,51 @@ def play(
         scorer.sheet.view(),
         scorer.count,
         scorer.finished,
-        tuple(kept),
-        tuple(papers),
+        kept,
+        papers,
         {p: tuple(b) for p, b in scorer.bombs.items()},
     )
+
+
+def _line_source(log: Log) -> LineDeals | None:
+    """The line reader of ``log``, when its deals are one not yet read (the fast path's
+    input); None for a YAML log, a list of deals, or any other iterable."""
+    from pulyacalc.logs.lines import LineDeals
+
+    deals = log.deals
+    return deals if type(deals) is LineDeals and not deals.started and deals.pending is not None else None
+
+
+def _play_fast(
+    scorer: Scorer,
+    source: LineDeals,
+    conv: Convention,
+    fast: FastCache | None,
+    record: list[str] | None = None,
+    record_limit: int = 0,
+) -> int:
+    """``fast.run`` with the command line's progress bar (``WATCH``) told the line now and
+    then; returns the items read."""
+    from pulyacalc.scoring import fast as fastpath
+
+    if fast is None or fast.players != scorer.players or fast.conv != conv:
+        fast = fastpath.FastCache(scorer.players, conv)
+    watch = WATCH.get()
+    if watch is not None:
+        source.lines = _watched_lines(source.lines, source.number, watch)
+    return fastpath.run(scorer, source, fast, record, record_limit)
+
+
+#: the fast path tells the progress bar its line once per this many lines (and at the end)
+WATCH_EVERY = 1024
+
+
+def _watched_lines(lines: Iterator[str], number: int, watch: Callable[[int], None]) -> Iterator[str]:
+    for number, raw in enumerate(lines, number + 1):  # noqa: B020
+        yield raw
+        if not number % WATCH_EVERY:
+            watch(number)
+    watch(number)
 
 
 def load_convention(
@@ -149,9 +212,11 @@ def score_log(
     rounding: Rounding | None = None,
     keep: bool = False,
     running: bool = False,
+    fast: FastCache | None = None,
 ) -> Evening:
     """Load the log's convention and play it; raises PulyaError with every problem
-    (those already in ``problems``, say from reading, included)."""
+    (those already in ``problems``, say from reading, included).  ``fast``: what the fast
+    path learnt from other evenings of the same players and convention (``season``)."""
     problems = problems if problems is not None else Problems()
     conv = load_convention(log, problems, convention, rounding)
     if conv is None or not log.header_ok:
@@ -161,7 +226,7 @@ def score_log(
             pass
         problems.raise_if_any()
     assert conv is not None
-    ev = play_one_cause(log, conv, problems, keep=keep, running=running)
+    ev = play_one_cause(log, conv, problems, keep=keep, running=running, fast=fast)
     problems.raise_if_any()
     return ev
 
@@ -174,15 +239,38 @@ ONE_CAUSE_MIN = 3
 
 
 def play_one_cause(
-    log: Log, conv: Convention, problems: Problems, *, keep: bool = False, running: bool = False
+    log: Log,
+    conv: Convention,
+    problems: Problems,
+    *,
+    keep: bool = False,
+    running: bool = False,
+    fast: FastCache | None = None,
 ) -> Evening:
     """``play``, then, when deals were refused because the 4-player dealer takes part,
     look for one cause: another first dealer under which every such deal fits.  Found,
     the refused deals it explains become one problem at the ``dealer:`` line (or the
     players: line); see docs/format.md.  The first deals are taken up front (no cost per
-    deal), and played again only when there is a dealer-in-play problem."""
+    deal), and played again only when there is a dealer-in-play problem.
+
+    A line log goes the fast path (``play``) keeping the raw lines of its first deals; a
+    short log with dealer-in-play problems is then read again from them, the full way,
+    which reports exactly what the full path would have."""
     from itertools import chain, islice
 
+    source = None if keep or running else _line_source(log)
+    if source is not None:
+        assert source.pending is not None
+        lineno, number, before = source.pending[0], source.number, len(problems)
+        scorer = Scorer(log.header, conv, problems)
+        record: list[str] = []
+        items = _play_fast(scorer, source, conv, fast, record, ONE_CAUSE_DEALS)
+        wrong_dealer = sum(p.code == "dealer-in-play" for p in problems.items[before:])
+        if items >= ONE_CAUSE_DEALS or scorer.count <= 1 or wrong_dealer < ONE_CAUSE_MIN:
+            return _evening(log, conv, scorer)
+        del problems.items[before:]
+        again = type(source)(iter(record[1:]), (lineno, record[0]), number, source.header, problems)
+        log = replace(log, deals=again)
     it = iter(log.deals)
     first = list(islice(it, ONE_CAUSE_DEALS))
     before = len(problems)

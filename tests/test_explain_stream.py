@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from pulyacalc.checks import run_log
 from pulyacalc.cli.app import app
 from pulyacalc.cli.progress import count_lines, log_progress, watching
 from pulyacalc.evening import WATCH, score_file
@@ -137,15 +138,24 @@ def test_progress_bar_on_a_terminal_by_the_lines_of_the_file(
         assert update is None
 
 
-def test_score_and_check_tell_the_bar_each_deal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_score_and_check_tell_the_bar_as_they_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     log = big_log(tmp_path, 40)
     seen: list[int] = []
+    token = WATCH.set(seen.append)
+    try:
+        run_log(str(log))  # the full path: each deal
+    finally:
+        WATCH.reset(token)
+    assert len(seen) == 40 and seen == sorted(seen) and seen[-1] == count_lines(str(log))
+    # score's fast path: every WATCH_EVERY lines, and the last line
+    log = big_log(tmp_path, 3000)
+    seen = []
     token = WATCH.set(seen.append)
     try:
         score_file(str(log))
     finally:
         WATCH.reset(token)
-    assert len(seen) == 40 and seen == sorted(seen) and seen[-1] == count_lines(str(log))
+    assert seen == [1024, 2048, count_lines(str(log))]
     # the commands set it through watching(): on a terminal the bar is drawn
     err = Tty()
     monkeypatch.setattr(sys, "stderr", err)

@@ -24,7 +24,7 @@ keys do, and a contract through ``Contract.parse`` (after a dictionary look-up).
 Errors point at the column of the bad token and echo the line with a caret.  The happy
 path uses dictionary look-ups and ``str.split`` only (no regex compilation, no difflib).
 
-Logs repeat the same few thousand deal lines, so the reader (``_deals``) parses each
+Logs repeat the same few thousand deal lines, so the reader (``LineDeals``) parses each
 distinct text once into a ``DealText`` and makes every deal written so from it, with its
 own line, note and ``LineLocs`` (locations made only when an error asks for one).  Only
 successful parses are remembered: a bad line is read, and reported, every time.
@@ -72,7 +72,7 @@ TALON_WORDS = frozenset({"talon", "прикуп", "прикупа"})
 DEALER_WORDS = frozenset({"dealer", "сдаёт", "сдает", "сдающий", "сдавал"})
 
 _DIGITS = frozenset("0123456789")
-#: distinct deal texts the line reader remembers (``_deals``): logs repeat a few thousand
+#: distinct deal texts the line reader remembers (``LineDeals``): logs repeat a few thousand
 #: lines, so this many is plenty, and the cache is emptied when full, so that memory stays
 #: flat however long the log is
 PARSE_CACHE_SIZE = 50_000
@@ -98,8 +98,12 @@ def _is_header_key(key: str) -> bool:
     return key.casefold() in HEADER_ALIASES or "." in key
 
 
-def parse_stream(lines: Iterable[str], file: str, problems: Problems) -> Log:
-    """Read the header eagerly, then return a Log whose deals are read lazily."""
+def parse_stream(
+    lines: Iterable[str], file: str, problems: Problems, cache: dict[str, DealText] | None = None
+) -> Log:
+    """Read the header eagerly, then return a Log whose deals are read lazily (a
+    ``LineDeals``); ``cache``: the parse of each distinct deal text, shared with other logs
+    of the same players (``season``)."""
     it = iter(lines)
     builder = HeaderBuilder(file, problems)
     header_lines: dict[int, str] = {}
@@ -135,7 +139,7 @@ def parse_stream(lines: Iterable[str], file: str, problems: Problems) -> Log:
         problems.raise_if_any()
         raise AssertionError("header problems were reported")
     header_ok = len(problems) == before
-    return Log(header, _deals(it, pending, number, header, problems), header_ok)
+    return Log(header, LineDeals(it, pending, number, header, problems, cache), header_ok)
 
 
 def _value_node(value: str, loc: Loc, problems: Problems) -> Node:
@@ -190,33 +194,99 @@ def token_width(line: str, column: int, stops: str = ",#") -> int:
     return max(1, j - i)
 
 
-def _deals(
-    it: Iterator[str], pending: tuple[int, str] | None, number: int, header: Header, problems: Problems
-) -> Iterator[Deal | Correction | Unreadable]:
-    file = header.source
-    players = header.players
-    count = 0
-    #: written deal number minus ``count`` since the last mismatch: one skipped or doubled
-    #: number is one problem, the lines after it are checked against the number written
-    shift = 0
-    #: deal text (after its number and comment) → its successful parse; see PARSE_CACHE_SIZE
-    cache: dict[str, DealText] = {}
+class LineDeals:
+    """The deals of a line log, read lazily.  Iterating yields each deal, correction and
+    ``Unreadable`` in order (the full path, once).
 
-    def one(lineno: int, raw: str) -> Deal | Correction | Unreadable | None:
-        nonlocal count, shift
+    The scorer's fast path (:mod:`pulyacalc.scoring.fast`) takes the raw lines instead
+    (``lines``, numbered on from ``number``), keeps what it learnt per raw text, and hands
+    every line it does not know to ``one``, after adding the deals it counted itself to
+    ``count``; ``plain`` says whether a line it read is the same deal wherever it stands
+    (no deal number, no problem).  ``cache`` (the parse of each distinct text) may be
+    shared by logs with the same players (``season``).
+    """
+
+    __slots__ = (
+        "lines",
+        "pending",
+        "number",
+        "header",
+        "problems",
+        "count",
+        "shift",
+        "cache",
+        "plain",
+        "started",
+    )
+
+    def __init__(
+        self,
+        lines: Iterator[str],
+        pending: tuple[int, str] | None,
+        number: int,
+        header: Header,
+        problems: Problems,
+        cache: dict[str, DealText] | None = None,
+    ) -> None:
+        self.lines = lines
+        self.pending = pending
+        #: the number of the last line read before ``lines`` (the header's)
+        self.number = number
+        self.header = header
+        self.problems = problems
+        #: deals counted so far (for the deal numbers)
+        self.count = 0
+        #: written deal number minus ``count`` since the last mismatch: one skipped or
+        #: doubled number is one problem, the lines after it are checked against the
+        #: number written
+        self.shift = 0
+        #: deal text (after its number and comment) → its successful parse; see
+        #: PARSE_CACHE_SIZE
+        self.cache: dict[str, DealText] = {} if cache is None else cache
+        #: the last line ``one`` read had no deal number (so it reads the same anywhere)
+        self.plain = False
+        #: some of it was read (by iterating or by the fast path)
+        self.started = False
+
+    def __iter__(self) -> Iterator[Deal | Correction | Unreadable]:
+        one = self.one
+        self.started = True
+        pending, self.pending = self.pending, None
+        if pending is not None:
+            d = one(*pending)
+            if d is not None:
+                yield d
+        number = self.number
+        for raw in self.lines:
+            number += 1
+            d = one(number, raw)
+            if d is not None:
+                yield d
+        self.number = number
+
+    def one(self, lineno: int, raw: str) -> Deal | Correction | Unreadable | None:
+        """The line ``raw`` (number ``lineno``) read: a deal, a correction, an Unreadable in
+        the place of a deal with a problem, or None (a blank line, a comment, a header line
+        out of place)."""
+        file = self.header.source
+        players = self.header.players
+        cache = self.cache
+        problems = self.problems
+        self.plain = False
         line = raw.rstrip("\r\n")
         t = cache.get(line)
         if t is not None and ":" not in line:
             # the common case: a deal written exactly as one before, without a number or
             # a note (keys never look numbered, see below) and not like a header line
-            count += 1
+            self.count += 1
+            self.plain = True
             whole = Loc(file, lineno, 1 + t.body_at)
             return t.deal(None, whole, LineLocs(t.parts, file, lineno, 1, whole), line)
         if len(line) > MAX_LINE_CHARS:
             problems.add(
                 Loc(file, lineno, 1), f"line is {len(line):,} characters long, over {MAX_LINE_CHARS:,}"
             )
-            count += 1
+            self.count += 1
             return Unreadable(Loc(file, lineno, 1))
         text, comment = _strip_comment(line)
         if not text or text.isspace():
@@ -237,14 +307,15 @@ def _deals(
                     width=len(kv[0]),
                 )
                 return None
-        count += 1
+        self.count += 1
+        count = self.count
         note = comment.strip() if comment is not None else None
         # the cache's key is the clauses: the text after its deal number, when it has one
         # (a wrong number is never looked up: _parse reports it)
         m = _number(text)
         start = 0 if m is None else m.end()
         written = None if m is None else _whole_number(m.group(1))
-        expected = count + shift
+        expected = count + self.shift
         t = cache.get(text[start:] if start else text) if m is None or written == expected else None
         if t is None:
             if starts_correction(text, players):
@@ -252,11 +323,11 @@ def _deals(
                 # one is skipped.  Checked here, off the cached path: never a cached text
                 from pulyacalc.logs.correction import parse_correction_line  # only when one is there
 
-                count -= 1
+                self.count -= 1
                 return parse_correction_line(line, Loc(file, lineno, 1), players, problems)
             read = _parse(text, Loc(file, lineno, 1), players, problems, line, expected, count)
             if written is not None and written != expected:
-                shift = written - count  # resynchronise: later numbers follow this one
+                self.shift = written - count  # resynchronise: later numbers follow this one
             if read is None:
                 # an unreadable line keeps its place, so the dealer rotation after it stays right
                 return Unreadable(Loc(file, lineno, 1))
@@ -266,18 +337,9 @@ def _deals(
                 if len(cache) >= PARSE_CACHE_SIZE:
                     cache.clear()
                 cache[key] = t
+        self.plain = m is None
         whole = Loc(file, lineno, 1 + start + t.body_at)
         return t.deal(note or None, whole, LineLocs(t.parts, file, lineno, 1 + start, whole), line)
-
-    if pending is not None:
-        d = one(*pending)
-        if d is not None:
-            yield d
-    for raw in it:
-        number += 1
-        d = one(number, raw)
-        if d is not None:
-            yield d
 
 
 def _tokens(text: str, start: int) -> list[tuple[str, int]]:
@@ -305,7 +367,7 @@ class DealText:
     read.  ``deal`` makes a Play or Raspasy of it for one line.
 
     Generated and real logs repeat the same few thousand lines, so the reader parses each
-    distinct text once and shares its DealText (``_deals``).  It is compared by identity
+    distinct text once and shares its DealText (``LineDeals``).  It is compared by identity
     (``eq=False``): scoring uses it as the key of what such deals write (``Deal.template``).
     The dicts are shared by every deal made from it and are never changed.
     """

@@ -121,6 +121,8 @@ class Scorer:
         self._seats: dict[str, tuple[Seats, str]] = {}
         #: KEY → what the deal writes (kind, writes); see the class docstring
         self._written: dict[tuple[Hashable, str, int, int, int], Written] = {}
+        #: what the last deal scored wrote before placing (the fast path learns it)
+        self.last: Written | None = None
         #: one copy of each distinct value in ``_written``, and of each write in them
         self._same_written: dict[Written, Written] = {}
         self._same_writes: dict[Write, Write] = {}
@@ -129,6 +131,13 @@ class Scorer:
     def finished(self) -> bool:
         """The pulya is finished when the pools add up to players × target (RULES.md 2.8)."""
         return sum(self.sheet.pool.values()) >= len(self.players) * self.target
+
+    @property
+    def classic_idle(self) -> bool:
+        """No Classic state in play (RULES.md 2.10): no bomb held, no dark raspasy just
+        before, no compulsory raspasy to come; the next deal then depends on the dealer
+        and the raspasy run alone (the fast path's state, scoring/fast.py)."""
+        return not self.opening and not self.dark_run and not any(self.bombs.values())
 
     def feed(self, deal: Deal | Correction | Unreadable) -> DealResult | None:
         if isinstance(deal, Correction):
@@ -175,6 +184,7 @@ class Scorer:
         if res is not None:
             known = self._remember(key, res, run, bomb, dark)
         assert known is not None
+        self.last = known
         kind, others, pool, ends_run, won = known
         earned: tuple[tuple[str, int], ...] = ()
         if isinstance(deal, Raspasy):
