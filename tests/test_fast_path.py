@@ -32,7 +32,7 @@ from pulyacalc.scoring import fast
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 import genlog  # noqa: E402
 
-CONVENTIONS = ("sochi", "leningrad", "rostov")
+CONVENTIONS = ("sochi", "leningrad", "rostov", "classic")
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -59,7 +59,7 @@ def faults(rng: random.Random, lines: list[str], players: tuple[str, ...]) -> li
     out = list(lines)
     for _ in range(rng.randint(1, 6)):
         i = rng.randrange(len(out) + 1)
-        what = rng.randrange(8)
+        what = rng.randrange(10)
         if what == 0:
             out.insert(i, "\n")
         elif what == 1:
@@ -77,6 +77,17 @@ def faults(rng: random.Random, lines: list[str], players: tuple[str, ...]) -> li
             out.insert(i, f"{rng.choice(players)} 6♠ 11, nonsense\n")
         elif what == 7 and i < len(out):
             out[i] = out[i].rstrip("\n") + f", dealer {rng.choice(players)}\n"
+        elif what in (8, 9):
+            # Classic's dark passes and bids (RULES.md 2.10): a bomb is state the fast
+            # path does not key on, so it steps aside while one is held
+            for j in range(i, len(out)):
+                if what == 8 and "whist" not in out[j] and " pass " in out[j] and "misere" not in out[j]:
+                    out[j] = out[j].replace(" pass ", " pass dark ", 1)
+                    break
+                if what == 9 and " whist " in out[j]:
+                    name, rest = out[j].split(" ", 1)
+                    out[j] = f"{name} dark {rest}"
+                    break
     if rng.random() < 0.3 and out:
         j, k = rng.randrange(len(out)), rng.randrange(len(out))
         out[j], out[k] = out[k], out[j]
@@ -97,7 +108,7 @@ def logs(draw: Any) -> str:
         few = body[: max(1, len(body) // 8)]
         rng = random.Random(seed)
         body = [rng.choice(few) for _ in body]
-    if draw(st.booleans()):
+    if draw(st.booleans()) or convention == "classic":
         body = faults(random.Random(seed + 1), body, genlog.NAMES[:n])
     if draw(st.booleans()) and body:
         body[-1] = body[-1].rstrip("\n")  # no newline at the end
