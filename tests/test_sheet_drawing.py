@@ -88,9 +88,9 @@ def expected(log: Path) -> dict[tuple[str, str, str], Fraction]:
 
 
 @pytest.mark.parametrize("numbers", [False, True], ids=["plain", "numbers"])
-@pytest.mark.parametrize("layout", [*sorted(LOGS), "rostov"])
+@pytest.mark.parametrize("layout", [*sorted(LOGS), "rostov", "classic"])
 def test_the_entries_read_back_are_the_score(layout: str, numbers: bool) -> None:
-    log = LOGS.get(layout, EXAMPLES / "rostov-3p.yaml")
+    log = LOGS.get(layout, EXAMPLES / ("rostov-3p.yaml" if layout == "rostov" else "classic-3p.txt"))
     code, svg, err = run("sheet", str(log), "-o", "-", *(["--numbers"] if numbers else []))
     assert code == 0, err
     cells = read_back(svg)
