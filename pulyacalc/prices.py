@@ -29,8 +29,10 @@ from pulyacalc.scoring.settlement import settle
 DECLARER, FIRST, SECOND, DEALER = "declarer", "first defender", "second defender", "dealer"
 #: with 5 players, the second player who sits out
 SECOND_OUT = "second out"
+#: with 2 players, the declarer's one opponent (the dummy always passes)
+OPPONENT = "opponent"
 #: the table sizes the price table knows (core/seating.py)
-TABLE_SIZES = (3, 4, 5)
+TABLE_SIZES = (2, 3, 4, 5)
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,8 @@ class PriceTable:
 
 
 def _roles(players: int) -> tuple[str, ...]:
+    if players == 2:
+        return (DECLARER, OPPONENT)
     if players == 5:
         return (DECLARER, FIRST, SECOND, DEALER, SECOND_OUT)
     return (DECLARER, FIRST, SECOND, DEALER) if players == 4 else (DECLARER, FIRST, SECOND)
@@ -89,10 +93,17 @@ def outcomes(conv: Convention, players: int) -> list[tuple[str, str, Deal]]:
     """Every outcome of the table: (key, words, deal)."""
     out: list[tuple[str, str, Deal]] = []
     d, w, p = DECLARER, FIRST, SECOND
+    two = players == 2
+    if two:  # the opponent defends with the dummy, who always passes
+        w = OPPONENT
+
+    def calls(first: Call, second: Call = Call.PASS) -> dict[str, Call]:
+        return {w: first} if two else {w: first, p: second}
+
     for level in LEVELS:
         c = Contract(level, Suit.SPADES)
-        out.append((f"{level} not whisted", "both defenders pass", Play(d, c, {w: Call.PASS, p: Call.PASS})))
-        if level in conv.half_whist_levels:
+        out.append((f"{level} not whisted", "both defenders pass", Play(d, c, calls(Call.PASS))))
+        if level in conv.half_whist_levels and not two:
             out.append(
                 (
                     f"{level} half-whist",
@@ -109,7 +120,7 @@ def outcomes(conv: Convention, players: int) -> list[tuple[str, str, Deal]]:
             (
                 f"{level} made",
                 f"one whist, made exactly: the whister {took}",
-                Play(d, c, {w: Call.WHIST, p: Call.PASS}, made),
+                Play(d, c, calls(Call.WHIST), made),
             )
         )
         for k in (1, 2, 3):
@@ -117,7 +128,7 @@ def outcomes(conv: Convention, players: int) -> list[tuple[str, str, Deal]]:
                 (
                     f"{level} without {k}",
                     f"one whist, the declarer takes {level - k}",
-                    Play(d, c, {w: Call.WHIST, p: Call.PASS}, {d: level - k}),
+                    Play(d, c, calls(Call.WHIST), {d: level - k}),
                 )
             )
     out.append(("misère made", "no trick", Play(d, Contract.misere(), {}, {d: 0})))
@@ -125,6 +136,9 @@ def outcomes(conv: Convention, players: int) -> list[tuple[str, str, Deal]]:
     if players >= 4 and conv.raspasy_talon_to_dealer:
         tricks = {d: 4, w: 2, p: 2, DEALER: 2}
         words = "first of a run: first hand 4, the others 2, the dealer 2 from the talon"
+    elif two:
+        tricks = {d: 4, w: 6}
+        words = "first of a run: first hand 4, the other 6 (the dummy takes no part)"
     else:
         tricks = {d: 4, w: 3, p: 3}
         words = "first of a run: first hand 4, the others 3"

@@ -125,6 +125,19 @@ def test_sochi_five_by_hand() -> None:
     assert doc["settlement"] == {"Anna": 112, "Boris": 80, "Vera": -12, "Gleb": -54, "Dima": -126}
 
 
+def test_gusarik_by_hand() -> None:
+    doc = expected("gusarik-2p")
+    pools, mountains, whists = sheet_rows(doc)
+    assert doc["deals"] == 8 and doc["finished"] is True
+    assert pools == {"Oleg": 10, "Polina": 10}
+    assert mountains == {"Oleg": 4, "Polina": 12}
+    assert whists == {"Oleg": {"Polina": 24}, "Polina": {"Oleg": 44}}
+    stages = doc["stages"]
+    assert stages["mountain_result"] == {"Oleg": 80, "Polina": -80}
+    assert stages["whist_result"] == {"Oleg": -20, "Polina": 20}
+    assert doc["settlement"] == {"Oleg": 60, "Polina": -60}
+
+
 def test_sochi_help_deals_by_hand() -> None:
     """Deal 26: Anna (closed) takes no trick on raspasy: her 1 point helps Boris, tied 16:16
     with Vera, because he sits next clockwise; deal 28: 3 to Boris, 1 to Vera; deal 30: the

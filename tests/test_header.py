@@ -66,7 +66,7 @@ def sheet(head: str) -> list[Found]:
 
 
 P = "players: Anna Boris Vera\n"
-ALLOWED_LOG = "allowed: players, dealer, convention, pool, rounding, date, title, place, deals, overrides"
+ALLOWED_LOG = "allowed: players, dealer, dummy, convention, pool, rounding, date, title, place, deals, overrides"
 
 MISTAKES = [
     # (what, header text, every problem (line, column, message, hint), the line log writes it too)
@@ -121,7 +121,7 @@ MISTAKES = [
             (
                 1,
                 10,
-                "Preferans is played by 3 to 5 players, the log names 6",
+                "Preferans is played by 2 to 5 players, the log names 6",
                 "list the players clockwise, e.g. 'players: Anna Boris Vera'",
             )
         ],
@@ -174,7 +174,7 @@ def test_the_line_log_names_its_own_mistakes_at_the_same_place() -> None:
 
 def test_no_players() -> None:
     head = "dealer: Anna\n"
-    hint = "start with 'players: Anna Boris Vera' (3 to 5 names, clockwise)"
+    hint = "start with 'players: Anna Boris Vera' (2 to 5 names, clockwise)"
     assert yaml_log(head) == [(1, 1, "the log does not say who plays", hint)]
     assert line_log(head) == [(1, 1, "the log does not say who plays", hint)]
     with pytest.raises(PulyaError) as e:
@@ -215,7 +215,7 @@ def test_overrides_are_kept_alike() -> None:
 
 def test_the_table_is_the_one_place() -> None:
     """Every name derived from the rows of HEADER: keys, aliases, the YAML keys, the writers."""
-    assert HEADER_KEYS == ("players", "dealer", "convention", "pool", "rounding", "date", "title", "place")
+    assert HEADER_KEYS == ("players", "dealer", "dummy", "convention", "pool", "rounding", "date", "title", "place")
     assert tuple(row.key for row in HEADER) == HEADER_KEYS
     assert (*HEADER_KEYS, "deals", "overrides") == LOG_KEYS
     assert (*HEADER_KEYS, "sheet", "running", "overrides") == SHEET_KEYS

@@ -296,7 +296,7 @@ BAD_FILES = [
     ("players: Anna Boris Vera\ndealer: Xenia\n", ["2:9: the dealer 'Xenia' is not a player [^^^^^]"]),
     (
         "players: Anna Boris Vera Gleb Dima Elena\n",
-        ["1:10: Preferans is played by 3 to 5 players, the log names 6 [^^^^]"],
+        ["1:10: Preferans is played by 2 to 5 players, the log names 6 [^^^^]"],
     ),
     (
         "players: Anna Boris Vera\ndealer: Vera\ndealer: Anna\n",

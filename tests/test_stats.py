@@ -116,7 +116,7 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_counts_on_the_examples_are_what_the_logs_say() -> None:
     stats = score_stats([str(EXAMPLES)])
     assert counted(stats) == recount([str(EXAMPLES)])
-    assert len(stats.evenings) == 6  # the example evenings, Classic and the tables' included
+    assert len(stats.evenings) == 7  # the example evenings, Classic and the tables' included
 
 
 def test_counts_on_a_directory_of_generated_evenings(club: Path) -> None:
@@ -282,7 +282,7 @@ def test_csv_and_tsv_columns(club: Path, fmt: str) -> None:
 def test_table_shows_each_player_and_head_to_head() -> None:
     code, out, err = run(str(EXAMPLES))
     assert code == 0
-    assert out.startswith("Stats: 6 evenings, 97 deals")
+    assert out.startswith("Stats: 7 evenings, 105 deals")
     assert "Head-to-head" in out and "misère" in out
     assert "skipped" in err and "house.yaml" in err
 

@@ -13,7 +13,7 @@ from pulyacalc.convention.load import builtin_names, load
 from pulyacalc.convention.schema import SCHEMA
 
 #: the order RULES.md §4 uses (the default first); other built-ins follow by name
-_ORDER = ("sochi", "leningrad", "rostov", "classic")
+_ORDER = ("sochi", "leningrad", "rostov", "classic", "gusarik")
 
 _INTRO = """\
 # Convention keys

@@ -27,7 +27,7 @@ from typing import Any, ClassVar, Literal, get_args
 
 from pulyacalc.core.amounts import Amount
 from pulyacalc.core.errors import Problems
-from pulyacalc.core.kinds import Rounding, SecondOut
+from pulyacalc.core.kinds import Rounding, SecondOut, TwoAllPass, TwoWhist
 from pulyacalc.yamlsource import Node, as_bool, as_int, as_number
 
 LEVELS = (6, 7, 8, 9, 10)
@@ -129,6 +129,9 @@ class Convention:
     # tables other than 3 and 4 players
     five_second_out: SecondOut
     second_out_consolation: bool
+    two_whist: TwoWhist
+    two_all_pass: TwoAllPass
+    two_pass_back: bool
     #: other names a built-in is found by (``aliases:``, e.g. «сочинка»; any case, ё or е)
     aliases: tuple[str, ...] = ()
 
@@ -949,6 +952,37 @@ _ROWS = (
         "(when whist.consolation_by_dealer is true)",
         "консоляцию пишет и второй сидящий (впятером)",
         "seed 001: «права выходящего аналогичны правам сдатчика»; false: K3.8.1.2 names the dealer",
+    ),
+    Key(
+        "table.two_whist",
+        "two_whist",
+        Choice(TwoWhist),
+        "with 2 players, the lone whister's obligation: 'two_hands' (he opens the dummy's cards "
+        "and plays both hands: whist.obligation) or 'own_cards' (he whists on his own cards: "
+        "2 tricks on a six, 1 on a seven or higher)",
+        "вист на двух руках / на своих картах (гусарик)",
+        "seed 001: «вистовать на своих картах, обязуясь взять в этом случае на шестерной две, на "
+        "семерной и более – одну взятку, или вистовать на двух руках с обычными правилами»",
+    ),
+    Key(
+        "table.two_all_pass",
+        "two_all_pass",
+        Choice(TwoAllPass),
+        "with 2 players, what two passes lead to: 'raspasy' (played without the dummy, the "
+        "talon unopened), 'redeal' (no play: a raspasy in the log is refused) or 'varenik' "
+        "(«с вареником»: raspasy after the talon is exchanged; scored as raspasy)",
+        "при двух пасах: распасы / пересдача / с вареником",
+        "seed 001: «в распасах болван не участвует»; «при двух пасах производится пересдача»; "
+        "«с вареником»; K3.7.6.4",
+    ),
+    Key(
+        "table.two_pass_back",
+        "two_pass_back",
+        Flag(),
+        "with 2 players, the first to pass may take his pass back after the other's pass and "
+        "name a game without bidding (the bidding only: nothing on the sheet changes)",
+        "первый пасующий может вернуть свой пас",
+        "seed 001: «первый пасующий после паса второго игрока имеет право возвратить свой пас»",
     ),
 )
 

@@ -80,6 +80,15 @@ SecondOut = Literal["next", "previous", "third"]
 #: with 2 players, the hand the dummy («болван») sits on, counted from the dealer's left
 DummyHand = Literal["first", "second"]
 
+#: 2 players: how the lone whister whists (``table.two_whist``): on two hands, the dummy's
+#: opened, with the usual obligation (seed 001); or on his own cards, obliged to take 2 on a
+#: six and 1 on a seven or higher (seed 001, «в других вариантах»)
+TwoWhist = Literal["two_hands", "own_cards"]
+
+#: 2 players: what two passes lead to (``table.two_all_pass``): raspasy without the dummy
+#: (seed 001), a redeal without play, or raspasy «с вареником» (the talon exchanged first)
+TwoAllPass = Literal["raspasy", "redeal", "varenik"]
+
 #: the two log syntaxes
 LogFormat = Literal["yaml", "lines"]
 

@@ -23,7 +23,7 @@ from typing import Any, Union
 
 from pulyacalc.core.amounts import Amount
 from pulyacalc.core.errors import Loc
-from pulyacalc.core.kinds import Area, Rounding
+from pulyacalc.core.kinds import Area, DummyHand, Rounding
 
 
 class Suit(enum.Enum):
@@ -490,6 +490,8 @@ class Header:
 
     players: tuple[str, ...]
     dealer: str | None = None
+    #: 2 players: the hand the dummy («болван») sits on (None: not written, the first)
+    dummy: DummyHand | None = None
     convention: str = "sochi"
     pool: int | None = None
     rounding: Rounding | None = None

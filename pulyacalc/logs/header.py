@@ -24,7 +24,7 @@ from typing import Any, cast
 from pulyacalc.convention.load import load
 from pulyacalc.convention.schema import ROUNDINGS, SCHEMA, Convention
 from pulyacalc.core.errors import Loc, Problems, quoted
-from pulyacalc.core.kinds import Rounding
+from pulyacalc.core.kinds import DummyHand, Rounding
 from pulyacalc.core.model import Header
 from pulyacalc.yamlsource import Node, as_int, as_str, words
 
@@ -46,11 +46,11 @@ class HeaderKey:
 
 
 #: the table sizes pulyacalc scores (core/seating.py): 2 with a dummy, 3, 4, 5 (K1.2)
-MIN_PLAYERS, MAX_PLAYERS = 3, 5
+MIN_PLAYERS, MAX_PLAYERS = 2, 5
 
 
 def _players(node: Node, b: HeaderBuilder) -> tuple[str, ...] | None:
-    """3 to 5 names, clockwise, each once, none starting with a digit."""
+    """2 to 5 names, clockwise, each once, none starting with a digit."""
     p = b.problems
     names = words(node)
     players = tuple(n for n, _ in names)
@@ -84,6 +84,35 @@ def _dealer(node: Node, b: HeaderBuilder) -> str | None:
     return dealer
 
 
+#: the dummy's hand as people write it (seed 001: «на какой руке будет находиться болван»)
+DUMMY_SPELLINGS: dict[str, DummyHand] = {
+    "first": "first",
+    "1": "first",
+    "первая": "first",
+    "первой": "first",
+    "second": "second",
+    "2": "second",
+    "вторая": "second",
+    "второй": "second",
+}
+
+
+def _dummy(node: Node, b: HeaderBuilder) -> DummyHand | None:
+    """The hand the dummy sits on, counted from the dealer's left (2 players only)."""
+    text = node.text.strip().casefold() if node.kind == "scalar" else ""
+    if len(b.players) != 2:
+        b.problems.add(
+            node.loc,
+            f"a dummy («болван») sits only at a table of two, and {len(b.players)} play here",
+            "leave 'dummy' out, or list two players",
+        )
+        return None
+    hand = DUMMY_SPELLINGS.get(text)
+    if hand is None:
+        b.problems.add(node.loc, f"dummy: expected first or second (the hand), got {node.describe()}")
+    return hand
+
+
 def _convention(node: Node, b: HeaderBuilder) -> str | None:
     return as_str(node, b.problems, "convention")
 
@@ -112,12 +141,18 @@ def _text(what: str) -> Callable[[Node, HeaderBuilder], str | None]:
 #: every header key, in the order the writers put them (``players`` first: the others
 #: are checked against it)
 HEADER: tuple[HeaderKey, ...] = (
-    HeaderKey("players", ("игроки",), _players, "who plays: 3 to 5 names, clockwise"),
+    HeaderKey("players", ("игроки",), _players, "who plays: 2 to 5 names, clockwise (2: with a dummy)"),
     HeaderKey(
         "dealer",
         ("сдаёт", "сдает", "сдающий"),
         _dealer,
         "who deals the first deal (by default the last player listed)",
+    ),
+    HeaderKey(
+        "dummy",
+        ("болван",),
+        _dummy,
+        "2 players: the hand the dummy sits on, first or second from the dealer's left (by default first)",
     ),
     HeaderKey("convention", ("конвенция",), _convention, "a built-in convention or a YAML file", "sochi"),
     HeaderKey("pool", ("пуля",), _pool, "the pool target, over the convention's"),
@@ -232,7 +267,7 @@ class HeaderBuilder:
             self.problems.add(
                 Loc(self.file, 1, 1),
                 f"{self.doc} does not say who plays",
-                "start with 'players: Anna Boris Vera' (3 to 5 names, clockwise)",
+                "start with 'players: Anna Boris Vera' (2 to 5 names, clockwise)",
             )
             return None
         players = HEADER[0].read(self.values["players"][0], self)

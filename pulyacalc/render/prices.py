@@ -12,7 +12,11 @@ if TYPE_CHECKING:
     from pulyacalc.prices import PriceTable
 
 #: who sits out, by the table's size (the end of the notes' first sentence)
-_SITS_OUT = {4: "; the dealer sits out.", 5: "; the dealer and the second out sit out."}
+_SITS_OUT = {
+    2: "; the dummy, who always passes, defends with him.",
+    4: "; the dealer sits out.",
+    5: "; the dealer and the second out sit out.",
+}
 
 
 @dataclass(frozen=True)

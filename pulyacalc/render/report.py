@@ -207,7 +207,7 @@ def report_table(r: Report) -> str:
         f"average amnestied mountain {show(s.average)}"
     )
     n = len(players)
-    divided = f" × {n}/{n - 1}" if s.divisor == "opponents" else ""
+    divided = (f" × {n}/{n - 1}" if n > 2 else f" × {n}") if s.divisor == "opponents" else ""
     lines.append(
         f"from mountain = {show(conv.mountain_point_in_whists)}{divided} × (average − amnestied); "
         "whists net = written on others − written on him"
@@ -223,7 +223,12 @@ def report_table(r: Report) -> str:
             "the smallest moved to a multiple of 3, ±3 whists each (K4.2.12); "
             "kodeks = moved mountain − moved pool, amnestied"
         )
-    if s.divisor == "opponents":
+    if s.divisor == "opponents" and n == 2:
+        lines.append(
+            "the indivisible mountain: 10 × (the other's mountain − his own) "
+            "(settlement.mountain_divisor: opponents; K4.1.1 c, seed 001)"
+        )
+    elif s.divisor == "opponents":
         lines.append(
             f"mountain divided among the {n - 1} opponents, not the {n} players "
             "(settlement.mountain_divisor: opponents; the Code, K4.2.14, divides by all)"

@@ -136,6 +136,14 @@ def _check_counts(deal: Deal, seats: Seats, problems: Problems) -> bool:
 def _resolve_raspasy(deal: Raspasy, seats: Seats, conv: Convention, problems: Problems) -> Resolved | None:
     if not _check_counts(deal, seats, problems):
         return None
+    if seats.dummy and conv.two_all_pass == "redeal":
+        _rule(
+            problems,
+            deal.loc,
+            "with 2 players and table.two_all_pass: redeal, two passes are dealt again: no raspasy",
+            "drop the line (a redeal is not a deal), or set table.two_all_pass: raspasy",
+        )
+        return None
     out = seats.sits_out
     for part in deal.locs:
         if part.startswith("talon:") and part[6:] != out:
@@ -293,7 +301,17 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
             problems,
             _where(deal, "calls"),
             f"{' and '.join(missing)} must whist, pass or go half-whist on {deal.contract}",
-            f"the defenders are {defenders[0]} (first) and {defenders[1]}",
+            f"{defenders[0]} defends with the dummy, who always passes"
+            if seats.dummy
+            else f"the defenders are {defenders[0]} (first) and {defenders[1]}",
+        )
+        return None
+    if seats.dummy and deal.calls[defenders[0]] is Call.HALF:
+        _rule(
+            problems,
+            _where(deal, f"call:{defenders[0]}"),
+            "no half-whist with 2 players: the other defender is the dummy, who always passes",
+            f"{defenders[0]} whists or passes",
         )
         return None
     calls = tuple(deal.calls[d] for d in defenders)
@@ -347,6 +365,9 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
         )
         return None
     taken = deal.tricks[declarer]
+    if len(deal.tricks) == len(seats.active) == 2 and given_total != 10:
+        _rule(problems, _where(deal, "tricks"), f"tricks add up to {given_total}, not 10")
+        return None
     if len(deal.tricks) == 3 and given_total != 10:
         _rule(
             problems,
@@ -375,6 +396,10 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
                 f"they took {10 - taken} between them",
             )
             return None
+    elif seats.dummy:
+        # he plays the dummy's hand too: the side's tricks are his own (seed 001)
+        own = {whisters[0]: 10 - taken}
+        lone_own = 10 - taken
     else:
         own = {whisters[0]: 10 - taken}
         lone_own = _lone_own(deal, defenders, whisters[0], taken)

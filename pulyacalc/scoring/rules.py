@@ -184,6 +184,9 @@ def _two_whisters(r: Resolved, c: Convention, k: int, own: dict[str, int]) -> It
 def _one_whister(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
     """One whister and a passer: the whister takes the passer's tricks too; on a failed
     contract the greedy or the gentleman whist (K3.8.13, K3.8.14)."""
+    if r.seats.dummy:
+        yield from _dummy_whister(r, c, k)
+        return
     w, cons = c.whist_per_trick[r.level], c.consolation_per_trick[r.level]
     decl, d = r.declarer, 10 - r.taken
     wh = r.whisters[0]
@@ -204,6 +207,22 @@ def _one_whister(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
         why = f"({tricks(d)} × {num(w)} + {writers} × {undertricks(k)} × {num(cons)}) / 2 = {num(total)} / 2"
         yield Write("gentleman", wh, WHISTS, share, decl, why=why)
         yield Write("gentleman", passer, WHISTS, share, decl, why=why)
+
+
+def _dummy_whister(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
+    """2 players: the whister plays the dummy's hand too, so the side's tricks are his; on a
+    failed contract he writes consolation for himself and for the dummy (seed 001: «при
+    ремизе разыгрывающего вистующий пишет консоляцию за себя и за болвана»).  Greedy and
+    gentleman come to the same here: the dummy's half is his as well."""
+    w, cons = c.whist_per_trick[r.level], c.consolation_per_trick[r.level]
+    decl, d, wh = r.declarer, 10 - r.taken, r.whisters[0]
+    if d:
+        why = f"{tricks(d)} × {num(w)} (his and the dummy's)"
+        yield Write("whists", wh, WHISTS, exact(w * d), decl, why=why)
+    if k:
+        yield Write("consolation", wh, WHISTS, exact(cons * k), decl, why=f"{undertricks(k)} × {num(cons)}")
+        why = f"{undertricks(k)} × {num(cons)} (for the dummy: the whister writes it)"
+        yield Write("consolation", wh, WHISTS, exact(cons * k), decl, why=why)
 
 
 # one whister, the contract made (``whist.lone_whister_made``): (deal, whist value, whister,
@@ -260,12 +279,18 @@ def _shortfall(r: Resolved, c: Convention, d: int, own: dict[str, int]) -> Itera
     one whister for the side's tricks; two as ``whist.two_whisters_shortfall`` reads it."""
     need = c.obligation[r.level]
     short = c.shortfall_per_trick[r.level]
+    if r.seats.dummy and c.two_whist == "own_cards":
+        need = _OWN_CARDS[r.level == 6]  # seed 001: 2 on a six, 1 on a seven or higher
     if len(r.whisters) == 1:
         if d < need:
             why = f"took {d} of the obligation {need}: {need - d} × {num(short)}"
             yield Write("shortfall", r.whisters[0], MOUNTAIN, exact(short * (need - d)), why=why)
         return
     yield from _TWO_SHORT[c.two_whisters_shortfall[r.level]](r, need, short, own)
+
+
+#: ``table.two_whist: own_cards``: the obligation on his own cards (on a six?  2 : 1)
+_OWN_CARDS = {True: 2, False: 1}
 
 
 # two whisters, the contract made (``whist.two_whisters_shortfall``): (deal, obligation,
