@@ -66,7 +66,9 @@ def sheet(head: str) -> list[Found]:
 
 
 P = "players: Anna Boris Vera\n"
-ALLOWED_LOG = "allowed: players, dealer, dummy, convention, pool, rounding, date, title, place, deals, overrides"
+ALLOWED_LOG = (
+    "allowed: players, dealer, dummy, convention, pool, rounding, date, title, place, deals, overrides"
+)
 
 MISTAKES = [
     # (what, header text, every problem (line, column, message, hint), the line log writes it too)
@@ -215,7 +217,17 @@ def test_overrides_are_kept_alike() -> None:
 
 def test_the_table_is_the_one_place() -> None:
     """Every name derived from the rows of HEADER: keys, aliases, the YAML keys, the writers."""
-    assert HEADER_KEYS == ("players", "dealer", "dummy", "convention", "pool", "rounding", "date", "title", "place")
+    assert HEADER_KEYS == (
+        "players",
+        "dealer",
+        "dummy",
+        "convention",
+        "pool",
+        "rounding",
+        "date",
+        "title",
+        "place",
+    )
     assert tuple(row.key for row in HEADER) == HEADER_KEYS
     assert (*HEADER_KEYS, "deals", "overrides") == LOG_KEYS
     assert (*HEADER_KEYS, "sheet", "running", "overrides") == SHEET_KEYS

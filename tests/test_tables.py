@@ -3,6 +3,7 @@ gives, and each table through `prices`, `convert`, `check` and `explain`."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
@@ -25,10 +26,8 @@ def cli(*args: str) -> tuple[int, str]:
 
 def header_problems(text: str) -> list[str]:
     problems = Problems()
-    try:
+    with contextlib.suppress(PulyaError):
         parse_yaml_log(text + "deals: []\n", "t.yaml", problems)
-    except PulyaError:
-        pass
     return [p.message for p in problems.items]
 
 

@@ -217,13 +217,7 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
             f"first hand is {seats.active[0]}; add 'dealer: NAME' if the rotation was different",
         )
         return None
-    if declarer in seats.sitters[1:]:
-        _dealer_in_play(
-            problems,
-            _where(deal, "declarer"),
-            f"{declarer} sits this deal out with the dealer {seats.sits_out}: he does not bid",
-            f"first hand is {seats.active[0]}; add 'dealer: NAME' if the rotation was different",
-        )
+    if _second_out_plays(deal, seats, problems):
         return None
     if not _check_counts(deal, seats, problems):
         return None
@@ -241,13 +235,6 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
                 f"{name} deals and sits out: the 4-player dealer does not whist or pass",
             )
             return None
-        if name in seats.sitters[1:]:
-            _dealer_in_play(
-                problems,
-                _where(deal, f"call:{name}"),
-                f"{name} sits this deal out with the dealer {seats.sits_out}: he does not whist or pass",
-            )
-            return None
         if name == declarer:
             _rule(problems, _where(deal, f"call:{name}"), f"{name} is the declarer and cannot also defend")
             return None
@@ -258,14 +245,6 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
             f"{seats.sits_out} deals and sits out: he takes no tricks",
         )
         return None
-    for second in seats.sitters[1:]:
-        if deal.tricks.get(second):
-            _dealer_in_play(
-                problems,
-                _where(deal, f"tricks:{second}"),
-                f"{second} sits this deal out with the dealer {seats.sits_out}: he takes no tricks",
-            )
-            return None
     if deal.concede:
         return _resolve_concede(deal, seats, conv, problems, defenders)
     if deal.talon and conv.premium_enabled and not _premium_fits(deal, seats, conv, problems):
@@ -419,6 +398,28 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
         tricks=tuple((w, own[w]) for w in whisters),
         lone_own=lone_own,
     )
+
+
+def _second_out_plays(deal: Play, seats: Seats, problems: Problems) -> bool:
+    """With 5 players, the second player out bids, whists, passes or takes tricks (True:
+    refused, as the 4-player dealer would be)."""
+    for second in seats.sitters[1:]:
+        message, part = "", ""
+        if deal.declarer == second:
+            message, part = "he does not bid", "declarer"
+        elif second in deal.calls:
+            message, part = "he does not whist or pass", f"call:{second}"
+        elif deal.tricks.get(second):
+            message, part = "he takes no tricks", f"tricks:{second}"
+        if message:
+            _dealer_in_play(
+                problems,
+                _where(deal, part),
+                f"{second} sits this deal out with the dealer {seats.sits_out}: {message}",
+                f"first hand is {seats.active[0]}; add 'dealer: NAME' if the rotation was different",
+            )
+            return True
+    return False
 
 
 def _lone_own(deal: Play, defenders: tuple[str, ...], whister: str, taken: int) -> int | None:

@@ -15,7 +15,10 @@ from pulyacalc.cli.runtime import emit, reports_problems
 def prices(
     convention: ConventionOpt = None,
     players: Annotated[
-        int, typer.Option("--players", "-n", min=2, max=5, help="2 (with a dummy), 3, 4 or 5 players at the table.")
+        int,
+        typer.Option(
+            "--players", "-n", min=2, max=5, help="2 (with a dummy), 3, 4 or 5 players at the table."
+        ),
     ] = 3,
     format: FormatOpt = TABLE,
     output: OutputOpt = None,
