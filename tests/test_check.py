@@ -139,7 +139,7 @@ def test_a_refused_deal_is_a_finding_and_the_rest_is_still_checked(tmp_path: Pat
 
 
 def test_unreadable_log_is_a_located_error_on_stderr(tmp_path: Path) -> None:
-    r = run("check", str(write(tmp_path, "players: A B\n\nA 6♠, B pass\n")))
+    r = run("check", str(write(tmp_path, "players: A\n\nA 6♠, B pass\n")))
     assert r.exit_code == 1 and "log.txt:1" in r.stderr
 
 

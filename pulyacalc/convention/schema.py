@@ -951,7 +951,8 @@ _ROWS = (
         "with 5 players, the second player out writes consolation as the dealer does "
         "(when whist.consolation_by_dealer is true)",
         "консоляцию пишет и второй сидящий (впятером)",
-        "seed 001: «права выходящего аналогичны правам сдатчика»; false: K3.8.1.2 names the dealer",
+        "seed 001: «права выходящего аналогичны правам сдатчика»; false: K3.8.1.2 names the "
+        "dealer (RULES.md §6)",
     ),
     Key(
         "table.two_whist",
@@ -962,7 +963,7 @@ _ROWS = (
         "2 tricks on a six, 1 on a seven or higher)",
         "вист на двух руках / на своих картах (гусарик)",
         "seed 001: «вистовать на своих картах, обязуясь взять в этом случае на шестерной две, на "
-        "семерной и более – одну взятку, или вистовать на двух руках с обычными правилами»",
+        "семерной и более – одну взятку, или вистовать на двух руках с обычными правилами» (RULES.md §6)",
     ),
     Key(
         "table.two_all_pass",
@@ -973,7 +974,7 @@ _ROWS = (
         "(«с вареником»: raspasy after the talon is exchanged; scored as raspasy)",
         "при двух пасах: распасы / пересдача / с вареником",
         "seed 001: «в распасах болван не участвует»; «при двух пасах производится пересдача»; "
-        "«с вареником»; K3.7.6.4",
+        "«с вареником»; K3.7.6.4 (RULES.md §6)",
     ),
     Key(
         "table.two_pass_back",
@@ -982,7 +983,7 @@ _ROWS = (
         "with 2 players, the first to pass may take his pass back after the other's pass and "
         "name a game without bidding (the bidding only: nothing on the sheet changes)",
         "первый пасующий может вернуть свой пас",
-        "seed 001: «первый пасующий после паса второго игрока имеет право возвратить свой пас»",
+        "seed 001: «первый пасующий после паса второго игрока имеет право возвратить свой пас» (RULES.md §6)",
     ),
 )
 

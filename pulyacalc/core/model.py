@@ -490,8 +490,6 @@ class Header:
 
     players: tuple[str, ...]
     dealer: str | None = None
-    #: 2 players: the hand the dummy («болван») sits on (None: not written, the first)
-    dummy: DummyHand | None = None
     convention: str = "sochi"
     pool: int | None = None
     rounding: Rounding | None = None
@@ -504,6 +502,8 @@ class Header:
     #: where each header key was written
     locs: Mapping[str, Loc] = field(default_factory=dict)
     source: str = "-"
+    #: 2 players: the hand the dummy («болван») sits on (None: not written, the first)
+    dummy: DummyHand | None = None
 
 
 @dataclass(frozen=True, slots=True)
