@@ -53,6 +53,8 @@ class Pulya:
     #: deals scored and whether the pulya is finished (None for a typed sheet)
     deals: int | None = None
     finished: bool | None = None
+    #: Classic (RULES.md 2.10): each player's bombs not yet used («ёлочка»); None elsewhere
+    bombs: dict[str, tuple[int, ...]] | None = None
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -105,8 +107,10 @@ def from_evening(ev: Evening, price: Decimal | None = None) -> Pulya:
     from pulyacalc.evening import settle_evening
 
     marks = running_marks(ev.header.players, ev.results)
+    bombs = dict(ev.bombs) if ev.convention.dark_factor != 1 else None  # as score shows them
+    settlement = settle_evening(ev, price)
     return Pulya(
-        ev.header, ev.convention, ev.target, ev.sheet, settle_evening(ev, price), marks, ev.deals, ev.finished
+        ev.header, ev.convention, ev.target, ev.sheet, settlement, marks, ev.deals, ev.finished, bombs
     )
 
 

@@ -282,9 +282,10 @@ def test_settle_draws_the_paper_and_keeps_its_table(tmp_path: Path) -> None:
     assert code == 2 and "'-f'" in err
 
 
-def test_the_page_is_one_file_that_needs_nothing_else(tmp_path: Path) -> None:
+@pytest.mark.parametrize("log", [LOGS["3p"], EXAMPLES / "classic-3p.txt"], ids=["sochi", "classic"])
+def test_the_page_is_one_file_that_needs_nothing_else(tmp_path: Path, log: Path) -> None:
     page = tmp_path / "pulya.html"
-    code, out, err = run("sheet", str(LOGS["3p"]), "-o", str(page))
+    code, out, err = run("sheet", str(log), "-o", str(page))
     assert code == 0 and out == "", err
     html = page.read_text("utf-8")
     assert html.startswith("<!DOCTYPE html>") and html.count("<svg ") == 1
@@ -292,12 +293,16 @@ def test_the_page_is_one_file_that_needs_nothing_else(tmp_path: Path) -> None:
     for outside in ("<script", "<link", "@import", "url(", "src=", "https:"):
         assert outside not in lowered, outside
     assert lowered.count("http:") == 1  # the SVG namespace, which is a name, not a fetch
-    score = run("score", str(LOGS["3p"]))[1]
-    explained = run("explain", str(LOGS["3p"]))[1]
+    score = run("score", str(log))[1]
+    explained = run("explain", str(log))[1]
     from html import unescape
 
     for table in (score, explained):
         assert table.strip() in unescape(html)
+    # Classic's bombs («ёлочка») under the drawn sheet too, as score states them
+    bombs = [line for line in score.splitlines() if "ёлочка" in line]
+    svg = html[html.index("<svg") : html.index("</svg>")]
+    assert all(unescape(b) in unescape(svg) for b in bombs) and bool(bombs) == ("classic" in log.name)
 
 
 RUNNING_SHEET = """players: [Anna, Boris, Vera]

@@ -46,6 +46,10 @@ def settlement_block(cv: Canvas, pulya: Pulya, x: float, y: float, w: float, h: 
             average=show(s.average), amnesty=show(s.amnesty), rounding=s.rounding
         )
     ]
+    if pulya.bombs is not None:
+        players = pulya.players
+        held = "; ".join(f"{p} {' '.join(f'×{b}' for b in pulya.bombs.get(p, ())) or '—'}" for p in players)
+        notes.append(_("bombs («ёлочка»), in the order they are used: {held}").format(held=held))
     if pulya.finished is False:
         notes.append(_("the pulya is not finished: missing pool points go to the mountain"))
     pays = [

@@ -118,9 +118,11 @@ def sheet(
         from pulyacalc.render.sheet_html import page
         from pulyacalc.render.view import convention_title
 
-        score_table = Report(
-            ev.convention, ev.target, ev.sheet, pulya.settlement, ev.deals, ev.finished
-        ).table()
+        # the table `score` prints, bombs and all
+        report = Report(
+            ev.convention, ev.target, ev.sheet, pulya.settlement, ev.deals, ev.finished, pulya.bombs
+        )
+        score_table = report.table()
         explained = explain(ev)
         title = ev.header.title or f"{convention_title(ev.convention)}: {', '.join(ev.header.players)}"
         tables = [
