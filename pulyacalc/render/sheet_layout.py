@@ -80,7 +80,8 @@ def slice_of(band: Polygon, k: int, m: int) -> Polygon:
 @dataclass(frozen=True)
 class Sector:
     """One player's part of the sheet: its pieces (text flows through them in order) and its
-    whist columns: (piece, slice, of slices, the opponent's seat)."""
+    whist columns: (piece, slice, of slices, the opponent's seat); an opponent named more
+    than once has his whists flow through those slices in order."""
 
     seat: int
     pieces: tuple[Piece, ...]
@@ -88,8 +89,10 @@ class Sector:
 
 
 def sectors(n: int, x0: float, y0: float, side: float) -> tuple[Sector, ...]:
-    """The sectors of a sheet for ``n`` players (3 or 4) in the square at (x0, y0).  Seat 0
-    sits at the bottom, and the others clockwise round the table: left, (top,) right."""
+    """The sectors of a sheet for ``n`` players (2, 3 or 4) in the square at (x0, y0).  Seat 0
+    sits at the bottom, and the others clockwise round the table: left, (top,) right; of
+    two, the other sits at the top, and each owns his half of the sheet (a whist column
+    on the other running round it)."""
     tl, tr, br, bl = (x0, y0), (x0 + side, y0), (x0 + side, y0 + side), (x0, y0 + side)
     c = (x0 + side / 2, y0 + side / 2)
     if n == 4:
@@ -106,7 +109,21 @@ def sectors(n: int, x0: float, y0: float, side: float) -> tuple[Sector, ...]:
             Sector(1, (Piece(c, tl, bl), Piece(c, tl, tm)), ((0, 0, 1, 0), (1, 0, 1, 2))),
             Sector(2, (Piece(c, tr, br), Piece(c, tm, tr)), ((0, 0, 1, 0), (1, 0, 1, 1))),
         )
-    raise ValueError(f"a drawn sheet is for 3 or 4 players, not {n}")
+    if n == 2:
+        ml, mr = (x0, y0 + side / 2), (x0 + side, y0 + side / 2)
+        return (
+            Sector(
+                0,
+                (Piece(c, bl, br), Piece(c, ml, bl), Piece(c, br, mr)),
+                ((0, 0, 1, 1), (1, 0, 1, 1), (2, 0, 1, 1)),
+            ),
+            Sector(
+                1,
+                (Piece(c, tl, tr), Piece(c, tl, ml), Piece(c, mr, tr)),
+                ((0, 0, 1, 0), (1, 0, 1, 0), (2, 0, 1, 0)),
+            ),
+        )
+    raise ValueError(f"a drawn sheet is for 2, 3 or 4 players, not {n}")
 
 
 def span(poly: Polygon, y: float) -> tuple[float, float] | None:

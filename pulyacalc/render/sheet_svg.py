@@ -120,10 +120,12 @@ def cells_of(pulya: Pulya, layout: tuple[Sector, ...]) -> list[Cell]:
         )
         mountain = [pc.band(POOL_TO, inner) for pc in sector.pieces]
         out.append(Cell(MOUNTAIN, p, "", mountain, pulya.cell(MOUNTAIN, p)))
+        regions: dict[int, list[Polygon]] = {}
         for piece, k, m, seat in sector.columns:
+            regions.setdefault(seat, []).append(slice_of(sector.pieces[piece].band(0, WHISTS_TO), k, m))
+        for seat, column in regions.items():
             q = players[seat]
-            region = slice_of(sector.pieces[piece].band(0, WHISTS_TO), k, m)
-            out.append(Cell(WHISTS, p, q, [region], pulya.cell(WHISTS, p, q)))
+            out.append(Cell(WHISTS, p, q, column, pulya.cell(WHISTS, p, q)))
     return out
 
 
@@ -201,9 +203,11 @@ def draw_paper(cv: Canvas, pulya: Pulya, x0: float, y0: float, side: float, numb
         d = share * half
         box = f'x="{f(x0 + d)}" y="{f(y0 + d)}" width="{f(side - 2 * d)}" height="{f(side - 2 * d)}"'
         cv.add(f'<rect {box} class="thin"/>')
-    ends = [(x0, y0 + side), (x0 + side, y0 + side)] + (
-        [(x0, y0), (x0 + side, y0)] if n == 4 else [(x0 + half, y0)]
-    )
+    ends = {
+        2: [(x0, y0 + half), (x0 + side, y0 + half)],
+        3: [(x0, y0 + side), (x0 + side, y0 + side), (x0 + half, y0)],
+        4: [(x0, y0 + side), (x0 + side, y0 + side), (x0, y0), (x0 + side, y0)],
+    }[n]
     for end in ends:
         cv.line(lerp(c, end, CIRCLE), end)
     for sector in layout:
@@ -212,7 +216,7 @@ def draw_paper(cv: Canvas, pulya: Pulya, x0: float, y0: float, side: float, numb
             for j in range(1, m) if k == 0 else ():
                 a0, b0, b1, a1 = band
                 cv.line(lerp(a0, b0, j / m), lerp(a1, b1, j / m), "thin")
-        if len(sector.pieces) == 2:  # the side players of three: a side and half the top
+        if n == 3 and len(sector.pieces) == 2:  # the side players of three: a side and half the top
             corner = sector.pieces[0].a
             cv.line(corner, lerp(corner, c, WHISTS_TO), "thin")
     cells = cells_of(pulya, layout)
@@ -229,10 +233,9 @@ def draw_names(cv: Canvas, pulya: Pulya, x0: float, y0: float, side: float) -> N
     n = len(players)
     room = side * 0.9
     mid = (x0 + side / 2, y0 + side / 2)
-    places = [(mid[0], y0 + side + 5.2, 0), (x0 - 1.6, mid[1], -90)]
-    places += (
-        [(mid[0], y0 - 1.8, 0), (x0 + side + 1.6, mid[1], 90)] if n == 4 else [(x0 + side + 1.6, mid[1], 90)]
-    )
+    bottom, left = (mid[0], y0 + side + 5.2, 0), (x0 - 1.6, mid[1], -90)
+    top, right = (mid[0], y0 - 1.8, 0), (x0 + side + 1.6, mid[1], 90)
+    places = {2: [bottom, top], 3: [bottom, left, right], 4: [bottom, left, top, right]}[n]
     for p, (x, y, rot) in zip(players, places, strict=True):
         text, size = fitted(p, 4.4, room, least=3.0)
         cv.text(x, y, text, size, anchor="middle", bold=True, rotate=rot, title=p)

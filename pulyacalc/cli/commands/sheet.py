@@ -106,8 +106,10 @@ def sheet(
             running=html,  # the explain table of the page needs the paper after each deal
         )
     n = len(ev.header.players)
-    if n not in (3, 4):
-        raise fail(_("{log}: the drawn sheet is for 3 or 4 players; this log has {n}").format(log=log, n=n))
+    if n not in (2, 3, 4):
+        raise fail(
+            _("{log}: the drawn sheet is for 2, 3 or 4 players; this log has {n}").format(log=log, n=n)
+        )
     pulya = from_evening(ev, price)
     drawing = svg(pulya, numbers)
     emit_page = None
