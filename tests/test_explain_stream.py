@@ -57,6 +57,26 @@ def test_the_stream_writes_the_bytes_of_the_whole_view(log: str, fmt: str) -> No
     assert out.getvalue() == render(ExplainView(ex, ex.deals), fmt)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "players: Anna Boris Vera\n",
+        "players: Anna Boris Vera\ncorrection Anna pool 2 \"agreed\"\n",
+        "players: Anna Boris Vera\nAnna 6♠, Boris pass, Vera pass\n",
+    ],
+)
+def test_the_json_stream_of_a_log_with_no_entries_or_no_deals(tmp_path: Path, text: str) -> None:
+    import json
+
+    log = tmp_path / "e.txt"
+    log.write_text(text, encoding="utf-8")
+    ex = explain_file(str(log))
+    out = io.StringIO()
+    write_to(ExplainStream(explain_stream(str(log))), "json", out)
+    assert out.getvalue() == render(ExplainView(ex, ex.deals), "json")
+    assert json.loads(out.getvalue())["players"] == ["Anna", "Boris", "Vera"]
+
+
 def peak(path: Path, fmt: str | None) -> int:
     tracemalloc.start()
     try:
@@ -69,7 +89,7 @@ def peak(path: Path, fmt: str | None) -> int:
         tracemalloc.stop()
 
 
-@pytest.mark.parametrize("fmt", ["table", "jsonl", "csv"])
+@pytest.mark.parametrize("fmt", ["table", "jsonl", "csv", "json"])
 def test_memory_is_within_twice_scores(tmp_path: Path, fmt: str) -> None:
     # the whole-log view holds every deal, its entries and its paper (many times score's
     # memory); the stream holds one deal at a time (and a spool of at most a megabyte for

@@ -209,9 +209,8 @@ class ExplainStream:
     deal count in its first line, known only at the end: the deals are written to a spool
     (memory, then a temporary file past a megabyte) and the first line goes out before it.
     With ``--deal N`` (``stream.upto``) only deal N is shown, and the count reads «deal N
-    of the log» (the rest of the log is never read).  JSON is one document, built in
-    memory (a deal at a time would need a hand-written array; nobody reads a 300k-deal JSON
-    document whole anyway: use jsonl)."""
+    of the log» (the rest of the log is never read).  JSON is one document, written in
+    pieces (:meth:`json_chunks`) in the bytes :meth:`document` would give."""
 
     stream: Stream
     #: deals (and corrections) shown so far: none after the stream is spent means that
@@ -241,6 +240,43 @@ class ExplainStream:
 
     def table(self) -> str:
         return "".join(self.table_chunks())
+
+    def json_chunks(self) -> Iterator[str]:
+        """The document of :meth:`document`, in its bytes, deal by deal: each entry goes out
+        as its deal is scored, each deal's own object into a spool (a temporary file) that
+        follows the entries; the sheet after the last deal ends it."""
+        import tempfile
+
+        from pulyacalc.render.formats import dumps, nested
+
+        s = self.stream
+        head = {
+            "schema_version": SCHEMA_VERSION,
+            "players": list(s.header.players),
+            "convention": s.convention.name,
+            "pool_target": s.target,
+        }
+        yield dumps(head).removesuffix("\n}") + ',\n  "entries": '
+        last: DealExplained | None = None
+        opened = False
+        with tempfile.TemporaryFile(mode="w+", encoding="utf-8") as spool:
+            for d in self._shown():
+                spool.write(("," if last is not None else "[") + "\n    " + nested(deal_json(d), 2))
+                last = d
+                for x in d.entries:
+                    yield ("," if opened else "[") + "\n    " + nested(entry_json(x), 2)
+                    opened = True
+            yield ("\n  ]" if opened else "[]") + ',\n  "deals": '
+            spool.seek(0)
+            while chunk := spool.read(1 << 16):
+                yield chunk
+        sheet = last.running if last is not None else s.sheet or _empty(s)
+        yield (
+            ("\n  ]" if last is not None else "[]")
+            + ',\n  "sheet": '
+            + nested(sheet_json(sheet), 1)
+            + "\n}\n"
+        )
 
     def records_iter(self) -> Iterator[dict[str, Any]]:
         for d in self._shown():

@@ -29,6 +29,13 @@ def dumps(doc: Any) -> str:
     return json.dumps(doc, ensure_ascii=False, indent=2)
 
 
+def nested(value: Any, depth: int) -> str:
+    """``dumps(value)`` as it reads ``depth`` levels deep in an indented document: a piece
+    of :func:`dumps`'s text written on its own (a JSON text has no raw newline in a string,
+    so each line break is a line of the layout)."""
+    return dumps(value).replace("\n", "\n" + "  " * depth)
+
+
 def write_table(view: View) -> str:
     return view.table()
 
@@ -87,10 +94,12 @@ def render(view: View, fmt: str) -> str:
 
 def write_to(view: StreamView, fmt: str, out: TextIO) -> None:
     """The streaming view written in ``fmt`` onto ``out`` piece by piece, in the same bytes
-    as :func:`render`: table, jsonl, csv and tsv in flat memory; json is one document,
-    made whole (see render/explain.ExplainStream)."""
+    as :func:`render`, in flat memory whatever the format."""
     if fmt == "table":
         for chunk in view.table_chunks():
+            out.write(chunk)
+    elif fmt == "json":
+        for chunk in view.json_chunks():
             out.write(chunk)
     elif fmt == "jsonl":
         import json  # only for this format (start-up time)

@@ -56,6 +56,10 @@ class StreamView(View, Protocol):
         """The table's text, piece by piece."""
         ...
 
+    def json_chunks(self) -> Iterator[str]:
+        """The text of ``render(view, "json")`` (the document), piece by piece."""
+        ...
+
     def records_iter(self) -> Iterator[dict[str, Any]]:
         """``records()`` one at a time."""
         ...
