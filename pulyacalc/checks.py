@@ -1,7 +1,10 @@
 """Checking a log beyond its syntax: everything wrong or suspicious, each located.
 
-``run_log`` scores a log without stopping at the first refused deal and keeps, for each
-deal, its result and the paper after it.  ``check_log`` looks at that run:
+``run_log`` scores a log without stopping at the first refused deal and notes each deal's
+findings as it is scored (in flat memory: a 500,000-deal log is checked in the memory
+``score`` needs); with ``keep`` (``check --against``, which compares the paper after each
+deal) it also keeps each deal's result and the paper after it.  ``check_log`` looks at that
+run:
 
 * ``rule`` / ``read`` — deals the table refuses (tricks that do not add up, …);
 * ``dealer-in-play`` — the 4-player dealer bids, whists or takes tricks;
@@ -67,18 +70,24 @@ class Run:
     header: Header
     convention: Convention
     target: int
+    #: each scored deal's result (``keep`` only)
     results: list[DealResult] = field(default_factory=list)
-    #: the paper after each scored deal, by deal number
+    #: the paper after each scored deal, by deal number (``keep`` only)
     after: dict[int, SheetView] = field(default_factory=dict)
+    #: what the deals themselves are found to have (every run)
+    deal_findings: list[Finding] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     sheet: SheetView | None = None
     finished: bool = False
     deals: int = 0
 
 
-def run_log(path: str, *, convention: str | None = None, input_format: str | None = None) -> Run:
+def run_log(
+    path: str, *, convention: str | None = None, input_format: str | None = None, keep: bool = False
+) -> Run:
     """Read and score a log; a header that cannot be read, or a convention that does not
-    load, raises PulyaError.  Every other problem is in the run (a finding, not a stop)."""
+    load, raises PulyaError.  Every other problem is in the run (a finding, not a stop).
+    ``keep``: keep every deal's result and the paper after it (``reconcile`` needs them)."""
     from pulyacalc.evening import play_one_cause
     from pulyacalc.logs.header import convention_for
     from pulyacalc.logs.read import read_log
@@ -88,8 +97,14 @@ def run_log(path: str, *, convention: str | None = None, input_format: str | Non
     # not evening.load_convention: a convention that does not load is reported alone, and
     # a header with problems is still played (they are findings like any other)
     conv = convention_for(log.header, convention)
+    found: list[Finding] = []
     # a wrong first dealer is one finding, not one per deal (evening.play_one_cause)
-    ev = play_one_cause(log, conv, problems, running=True)
+    if keep:
+        ev = play_one_cause(log, conv, problems, running=True)
+        for r in ev.results:
+            found.extend(_deal_findings(r, conv))
+    else:
+        ev = play_one_cause(log, conv, problems, each=lambda r: found.extend(_deal_findings(r, conv)))
     after = {r.number: paper for r, paper in zip(ev.results, ev.running, strict=True)}
     return Run(
         log.header,
@@ -97,6 +112,7 @@ def run_log(path: str, *, convention: str | None = None, input_format: str | Non
         ev.target,
         results=list(ev.results),
         after=after,
+        deal_findings=found,
         problems=list(problems.items),
         sheet=ev.sheet,
         finished=ev.finished,
@@ -109,8 +125,7 @@ def check_log(run: Run) -> list[Finding]:
     out: list[Finding] = []
     for p in run.problems:
         out.append(Finding(p.loc, p.code, p.message, p.hint))
-    for r in run.results:
-        out.extend(_deal_findings(r, conv))
+    out.extend(run.deal_findings)
     out.extend(_target_findings(run))
     out.extend(_override_findings(run.header, conv))
     return sorted(out, key=lambda f: (f.loc.file, f.loc.line, f.loc.column))

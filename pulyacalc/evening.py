@@ -72,16 +72,18 @@ def play(
     keep: bool = False,
     running: bool = False,
     fast: FastCache | None = None,
+    each: Callable[[DealResult], object] | None = None,
 ) -> Evening:
     """Score every deal of ``log`` under ``conv``, starting on ``start`` (an empty paper by
     default).  Refused deals are reported into ``problems`` and skipped; nothing raises.
-    ``keep`` keeps each deal's result; ``running`` also keeps the paper after each.
+    ``keep`` keeps each deal's result; ``running`` also keeps the paper after each; ``each``
+    is shown each deal's result as it is scored, and nothing is kept (``check``).
 
-    A line log with nothing kept goes the fold's fast path (``scoring.fast``), with what it
-    learns in ``fast`` (shared by ``season`` between evenings of the same players and
-    convention); the result is the same."""
+    A line log with nothing kept and nothing shown goes the fold's fast path
+    (``scoring.fast``), with what it learns in ``fast`` (shared by ``season`` between
+    evenings of the same players and convention); the result is the same."""
     scorer = Scorer(log.header, conv, problems, start=start)
-    if not keep and not running:
+    if not keep and not running and each is None:
         source = _line_source(log)
         if source is not None:
             _play_fast(scorer, source, conv, fast)
@@ -99,6 +101,9 @@ def play(
             papers.append(scorer.sheet.view())
     elif keep:
         kept.extend(results)
+    elif each is not None:
+        for result in results:
+            each(result)
     else:
         deque(results, maxlen=0)  # the fold only: nothing kept per deal
     return _evening(log, conv, scorer, tuple(kept), tuple(papers))
@@ -246,6 +251,7 @@ def play_one_cause(
     keep: bool = False,
     running: bool = False,
     fast: FastCache | None = None,
+    each: Callable[[DealResult], object] | None = None,
 ) -> Evening:
     """``play``, then, when deals were refused because the 4-player dealer takes part,
     look for one cause: another first dealer under which every such deal fits.  Found,
@@ -258,7 +264,7 @@ def play_one_cause(
     which reports exactly what the full path would have."""
     from itertools import chain, islice
 
-    source = None if keep or running else _line_source(log)
+    source = None if keep or running or each is not None else _line_source(log)
     if source is not None:
         assert source.pending is not None
         lineno, number, before = source.pending[0], source.number, len(problems)
@@ -274,7 +280,7 @@ def play_one_cause(
     it = iter(log.deals)
     first = list(islice(it, ONE_CAUSE_DEALS))
     before = len(problems)
-    ev = play(replace(log, deals=chain(first, it)), conv, problems, keep=keep, running=running)
+    ev = play(replace(log, deals=chain(first, it)), conv, problems, keep=keep, running=running, each=each)
     if len(first) < ONE_CAUSE_DEALS and ev.deals > 1:
         _one_cause(log.header, first, conv, problems, before)
     return ev

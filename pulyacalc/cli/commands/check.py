@@ -40,7 +40,12 @@ def check(
     from pulyacalc.render.formats import render
 
     with watching(log):  # a bar on a terminal's stderr while a big log is read
-        run = run_log(log, convention=convention, input_format=input_format.value if input_format else None)
+        run = run_log(
+            log,
+            convention=convention,
+            input_format=input_format.value if input_format else None,
+            keep=against is not None,  # only a paper sheet is compared deal by deal
+        )
     findings = check_log(run)
     parting: int | None = None
     if against is not None:
