@@ -1,6 +1,7 @@
 """Benchmark: cold start and throughput of `pulyacalc score`, with the issue's targets.
 
-    python bench/run.py            # prints the figures (takes about a minute)
+    python bench/run.py            # prints the figures (a minute, and minutes more for the
+                                   # streams section: explain of 500,000 deals)
     python bench/run.py --check    # … and exits 1 when a target is missed
     python bench/run.py --deals 200000 --repeat 5
 
@@ -12,6 +13,8 @@ temporary directory: a 60-deal evening and a 1,000,000-deal line log.
 * throughput: `pulyacalc score big.pulya -f json` on the big log, wall time and peak
   memory (max RSS); target: under 10 s, and memory that does not grow with the number of
   deals (checked against a log a tenth the size: at most 1.5× its peak).
+* streams (bench/streams.py): peak memory of `explain -f json` and `check` on a
+  500,000-deal log (`--streams-deals`), against `score`'s; target: within 2×.
 """
 
 from __future__ import annotations
@@ -73,6 +76,12 @@ def main() -> int:
     ap.add_argument("--deals", type=int, default=1_000_000, help="deals in the big log (default 1,000,000)")
     ap.add_argument("--repeat", type=int, default=15, help="runs for each cold-start median")
     ap.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+    ap.add_argument(
+        "--streams-deals",
+        type=int,
+        default=500_000,
+        help="deals in the log of the streaming section (bench/streams.py; 0 leaves it out)",
+    )
     a = ap.parse_args()
     cmd = pulyacalc()
     missed = []
@@ -125,6 +134,11 @@ def main() -> int:
             f"({rate:,.0f} deals/s; target < 10 s {'ok' if ok_t else 'MISSED'}; "
             f"memory flat {'ok' if ok_m else 'MISSED'})"
         )
+        if a.streams_deals:
+            import streams  # bench/streams.py: explain -f json and check against score
+
+            print()
+            missed += streams.report(cmd, a.streams_deals, Path(tmp))
     if missed:
         print(f"\nmissed: {', '.join(missed)}")
     return 1 if missed and a.check else 0
