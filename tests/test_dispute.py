@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 
 from pulyacalc.cli.app import app
 from pulyacalc.convention.schema import SCHEMA, Situation
+from pulyacalc.core.amounts import mixed
 from pulyacalc.dispute import SITUATIONS, dispute_file
 
 runner = CliRunner()
@@ -125,7 +126,7 @@ def test_greedy_and_gentleman_side_by_side_with_different_figures(tmp_path: Path
     # Anna writes 5 more whists on Boris, Vera 5 fewer; Boris pays the same
     assert gentleman["change"] == {"Anna": 5, "Boris": 0, "Vera": -5}
     table = run(["dispute", str(log), "--deal", "2"])
-    anna, vera = gentleman["result"]["Anna"], gentleman["result"]["Vera"]
+    anna, vera = (mixed(Fraction(gentleman["result_exact"][p])) for p in ("Anna", "Vera"))
     row = next(line for line in table.splitlines() if line.strip().startswith("gentleman "))
     assert f"{anna} (+5)" in row and f"{vera} (-5)" in row
     assert any(line.strip().startswith("greedy *") for line in table.splitlines())

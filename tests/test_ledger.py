@@ -166,7 +166,7 @@ def test_under_exact_the_table_says_the_rows_add_up(tmp_path: Path) -> None:
     assert out.exit_code == 0, out.output
     assert "The rows add up exactly to the settlement (rounding exact" in out.stdout
     assert "rounding exact" not in [line.strip() for line in out.stdout.splitlines()]
-    assert "+13.33" in out.stdout and "-66.67" in out.stdout
+    assert "+13⅓" in out.stdout and "-66⅔" in out.stdout
     assert "settlement" in out.stdout.splitlines()[-4]
 
 
@@ -324,7 +324,7 @@ def test_explain_deal_shows_its_ledger_row(tmp_path: Path) -> None:
     path = str(small(tmp_path))
     r = run("explain", path, "--deal", "2")
     assert r.exit_code == 0, r.output
-    assert "  moves the results: Anna -13.33, Boris +14.67, Vera -1.33\n" in r.stdout
+    assert "  moves the results: Anna -13⅓, Boris +14⅔, Vera -1⅓\n" in r.stdout
     # every deal of plain explain, in JSON too, is the ledger's row for it
     doc = json.loads(run("explain", path, "-f", "json").stdout)
     rows = json.loads(run("ledger", path, "-f", "json").stdout)["deals"]

@@ -204,6 +204,11 @@ def test_score_csv_and_tsv_columns(log_file: Path, fmt: str) -> None:
             if documented("score-csv")[h] == "number" and cell:
                 assert re.fullmatch(r"-?\d+(\.\d\d)?", cell), (h, cell)
     assert sum(Fraction(r[rows[0].index("money")]) for r in rows[1:]) == 0
+    # the exact result beside the decimal: the exact values sum to 0, and each is the decimal
+    assert sum(Fraction(r[rows[0].index("result_exact")]) for r in rows[1:]) == 0
+    for r in rows[1:]:
+        exact = Fraction(r[rows[0].index("result_exact")])
+        assert abs(Fraction(r[rows[0].index("result")]) - exact) <= Fraction(1, 200)
 
 
 def test_settle_json_is_score_json_without_deals_plus_its_stages(tmp_path: Path) -> None:
@@ -230,7 +235,7 @@ def test_settle_jsonl_and_csv_are_as_for_score(tmp_path: Path) -> None:
         want = {k: v for k, v in documented("score-jsonl").items() if k != "money"}
         assert set(flatten(row, PLAYERS)) == set(want)
     head = run(["settle", str(p), "-f", "csv"]).splitlines()[0].split(",")
-    assert head[:3] == ["player", "pool", "mountain"] and head[-1] == "result"
+    assert head[:3] == ["player", "pool", "mountain"] and head[-2:] == ["result", "result_exact"]
 
 
 def test_season_json(season_dir: Path) -> None:

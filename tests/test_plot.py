@@ -131,8 +131,11 @@ def test_every_player_is_named_in_the_legend_with_his_total(tmp_path: Path) -> N
     standings = json.loads(out)["standings"]
     texts = drawn_texts(svg.read_text("utf-8"))
     for st in standings:
-        total = st["total"]
-        shown = f"{total:.2f}" if isinstance(total, float) else str(total)
+        from fractions import Fraction
+
+        from pulyacalc.core.amounts import mixed
+
+        shown = mixed(Fraction(st["total_exact"]))  # as the tables write it: 30⅔
         assert f"{st['player']}  {shown}" in texts, (st, texts)
     assert {"Вера", "Борис", "Анна", "Ёжик"} == {st["player"] for st in standings}
     # the evenings by name, the axes and the title

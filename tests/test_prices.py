@@ -40,7 +40,7 @@ def test_the_cli_prints_the_figures() -> None:
     r = run("prices", "-c", "sochi", "--players", "3")
     assert r.exit_code == 0, r.output
     six = next(line for line in r.stdout.splitlines() if line.startswith("6 made"))
-    assert six.split()[2:5] == ["5.33", "1.33", "-6.67"]
+    assert six.split()[2:5] == ["5⅓", "1⅓", "-6⅔"]
     r = run("prices", "-c", "leningrad", "--players", "4", "-f", "json")
     doc = json.loads(r.stdout)
     row = next(x for x in doc["prices"] if x["outcome"] == "6 without 1")

@@ -33,7 +33,26 @@ SYMBOLS = {
     "→": ">",
     "≥": ">",
     "≤": "<",
-    "½": "/",
+    # vulgar fractions after a whole part (46⅔ → 46 2/3); tables ask for the ASCII spelling
+    # themselves on such a console (setup), so these are for any other text
+    "½": " 1/2",
+    "⅓": " 1/3",
+    "⅔": " 2/3",
+    "¼": " 1/4",
+    "¾": " 3/4",
+    "⅕": " 1/5",
+    "⅖": " 2/5",
+    "⅗": " 3/5",
+    "⅘": " 4/5",
+    "⅙": " 1/6",
+    "⅚": " 5/6",
+    "⅐": " 1/7",
+    "⅛": " 1/8",
+    "⅜": " 3/8",
+    "⅝": " 5/8",
+    "⅞": " 7/8",
+    "⅑": " 1/9",
+    "⅒": " 1/10",
     "\u00a0": " ",
     "\u2009": " ",
     "\u202f": " ",
@@ -138,6 +157,14 @@ def _is_console(stream: TextIO) -> bool:
         return False
 
 
+def _can_write(text: str, stream: TextIO) -> bool:
+    try:
+        text.encode(stream.encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
 def setup() -> None:
     """Make standard output and error safe to write anything to: a file or a pipe gets UTF-8
     whatever the locale says (``> out.txt`` on a Russian Windows console would be cp1251 and
@@ -150,6 +177,11 @@ def setup() -> None:
         try:
             if _is_console(stream):
                 reconfigure(errors=ERRORS)
+                if stream is sys.stdout and not _can_write("⅓⅔½", stream):
+                    # the tables' own spelling (46 2/3), so that their columns stay aligned
+                    from pulyacalc.render.view import use_glyphs
+
+                    use_glyphs(False)
             elif codecs.lookup(stream.encoding).name != "utf-8":
                 # the stream's own errors: surrogateescape keeps undecodable file names
                 reconfigure(encoding="utf-8", errors=stream.errors)

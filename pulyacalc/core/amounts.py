@@ -18,6 +18,47 @@ def num(x: Amount) -> str:
     return str(x)
 
 
+#: the fractions Unicode writes as one character (vulgar fractions), by (numerator, denominator)
+VULGAR = {
+    (1, 2): "½",
+    (1, 3): "⅓",
+    (2, 3): "⅔",
+    (1, 4): "¼",
+    (3, 4): "¾",
+    (1, 5): "⅕",
+    (2, 5): "⅖",
+    (3, 5): "⅗",
+    (4, 5): "⅘",
+    (1, 6): "⅙",
+    (5, 6): "⅚",
+    (1, 7): "⅐",
+    (1, 8): "⅛",
+    (3, 8): "⅜",
+    (5, 8): "⅝",
+    (7, 8): "⅞",
+    (1, 9): "⅑",
+    (1, 10): "⅒",
+}
+
+
+def mixed(x: Amount, glyphs: bool = True) -> str:
+    """An exact amount as a person adds it, a mixed number: 12, -46⅔, 3½, 5 2/7, -⅔.
+    ``glyphs``: a fraction Unicode has one character for is written with it (⅔), else
+    (or when the console cannot show it) as `` 2/3`` after the whole part."""
+    if type(x) is int:
+        return str(x)
+    q = Fraction(x)
+    if q.denominator == 1:
+        return str(q.numerator)
+    sign = "-" if q < 0 else ""
+    whole, rest = divmod(abs(q.numerator), q.denominator)
+    glyph = VULGAR.get((rest, q.denominator)) if glyphs else None
+    if glyph is not None:
+        return f"{sign}{whole or ''}{glyph}"
+    part = f"{rest}/{q.denominator}"
+    return f"{sign}{whole} {part}" if whole else f"{sign}{part}"
+
+
 def tricks(n: int) -> str:
     return f"{n} trick" if n == 1 else f"{n} tricks"
 

@@ -13,6 +13,7 @@ from pulyacalc.render.view import (
     SCHEMA_VERSION,
     convention_title,
     counted,
+    decimal,
     fraction_text,
     jnum,
     sheet_json,
@@ -83,11 +84,11 @@ class CompareView:
     def rows(self) -> tuple[list[str], list[list[Any]]]:
         c = self.comparison
         return ["player", *[col.asked for col in c.columns]], [
-            [p, *[show(col.settlement.result[p]) for col in c.columns]] for p in c.players
+            [p, *[decimal(col.settlement.result[p]) for col in c.columns]] for p in c.players
         ]
 
     def table(self) -> str:
-        from tabulate import tabulate
+        from pulyacalc.render.formats import grid
 
         c = self.comparison
         players, names = c.players, [col.asked for col in c.columns]
@@ -107,11 +108,10 @@ class CompareView:
             + (" (money)" if money else "")
             + " under each convention",
             "",
-            tabulate(
+            grid(
                 rows,
-                headers=["", *names],
+                head=["", *names],
                 tablefmt="simple",
-                disable_numparse=True,
                 colalign=("left", *["right"] * len(names)),
             ),
             "",
@@ -129,11 +129,10 @@ class CompareView:
                 )
             detail.append(r)
         out.append(
-            tabulate(
+            grid(
                 detail,
-                headers=["pool / mountain / mountain result + whists", *names],
+                head=["pool / mountain / mountain result + whists", *names],
                 tablefmt="simple",
-                disable_numparse=True,
                 colalign=("left", *["right"] * len(names)),
             )
         )

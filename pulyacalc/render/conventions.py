@@ -45,10 +45,10 @@ class ListView:
         return head, [[r[h] for h in head] for r in self.records()]
 
     def table(self) -> str:
-        from tabulate import tabulate
+        from pulyacalc.render.formats import grid
 
         body = [[c.name, c.title, c.file] for c in self.conventions]
-        text = tabulate(body, headers=["name", "title", "file"], tablefmt="simple", disable_numparse=True)
+        text = grid(body, head=["name", "title", "file"], tablefmt="simple")
         more = "Show one: pulyacalc conventions show NAME; compare two: pulyacalc conventions diff A B."
         return f"{text}\n\n{more}\n"
 
@@ -113,7 +113,7 @@ class DiffView:
         return head, [[x.row.name, flow(x.a), flow(x.b), x.row.doc] for x in self.diff.differences]
 
     def table(self) -> str:
-        from tabulate import tabulate
+        from pulyacalc.render.formats import grid
 
         d = self.diff
         a, b = self._names()
@@ -122,11 +122,10 @@ class DiffView:
         if not n:
             return f"{title} agree on every key.\n"
         body = [[x.row.name, flow(x.a), flow(x.b), x.row.doc] for x in d.differences]
-        text = tabulate(
+        text = grid(
             body,
-            headers=["key", a, b, "meaning"],
+            head=["key", a, b, "meaning"],
             tablefmt="simple",
-            disable_numparse=True,
             maxcolwidths=[None, None, None, 50],  # a meaning may be long: wrapped, not a wide line
         )
         keys = "key differs" if n == 1 else "keys differ"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pulyacalc.render.view import SCHEMA_VERSION, fraction_text, jnum, show
+from pulyacalc.render.view import SCHEMA_VERSION, decimal, fraction_text, jnum, show
 
 if TYPE_CHECKING:
     from pulyacalc.core.amounts import Amount
@@ -102,8 +102,8 @@ class DisputeView:
         for k in self.dispute.keys:
             for r in k.readings:
                 s = r.settlement
-                results = [show(s.result[p]) if s else "" for p in players]
-                changes = [show(r.change[p]) if s else "" for p in players]
+                results = [decimal(s.result[p]) if s else "" for p in players]
+                changes = [decimal(r.change[p]) if s else "" for p in players]
                 refused = "; ".join(f"{p.loc}: {p.message}" for p in r.refused)
                 level = "" if k.level is None else k.level
                 own = "true" if r.own else "false"
@@ -130,7 +130,7 @@ class DisputeView:
         return "\n".join(out) + "\n"
 
     def _key(self, k: Disputed) -> list[str]:
-        from tabulate import tabulate
+        from pulyacalc.render.formats import grid
 
         players = self.players
         at = f" on {k.level}" if k.level is not None else ""
@@ -145,11 +145,10 @@ class DisputeView:
                 rows.append([name, *[show(s.result[p]) for p in players]])
             else:
                 rows.append([name, *[f"{show(s.result[p])} ({_signed(r.change[p])})" for p in players]])
-        table = tabulate(
+        table = grid(
             rows,
-            headers=["reading", *players],
+            head=["reading", *players],
             tablefmt="simple",
-            disable_numparse=True,
             colalign=("left", *["right"] * len(players)),
         )
         out += ["  " + line for line in table.splitlines()]

@@ -133,10 +133,9 @@ def table_head(conv: Convention, players: tuple[str, ...], target: int, deals: s
 
 def deal_block(d: DealExplained, players: tuple[str, ...]) -> str:
     """One deal of the table: an empty line, its line, its entries, its moves, the paper."""
-    from tabulate import tabulate
-
     from pulyacalc.core.amounts import num
     from pulyacalc.explain import place
+    from pulyacalc.render.formats import grid
 
     r = d.result
     out = [""]
@@ -165,10 +164,9 @@ def deal_block(d: DealExplained, players: tuple[str, ...]) -> str:
             ]
         )
     if rows:
-        table = tabulate(
+        table = grid(
             rows,
             tablefmt="plain",
-            disable_numparse=True,
             colalign=("left", "left", "right", "left", "left"),
         )
         out.extend("  " + line for line in table.splitlines())
@@ -179,14 +177,13 @@ def deal_block(d: DealExplained, players: tuple[str, ...]) -> str:
         out.append(f"  {bombs}")
     moves = ", ".join(f"{p} {'+' if v > 0 else ''}{show(v)}" for p, v in d.ledger.items())
     out.append(f"  moves the results: {moves}")
-    table = tabulate(
+    table = grid(
         [[f"  {p}", *sheet_row(d.running, p)] for p in players],
-        headers=[
+        head=[
             "  after the correction" if r.kind == "correction" else f"  after deal {r.number}",
             *sheet_head(players),
         ],
         tablefmt="simple",
-        disable_numparse=True,
         colalign=("left", *["right"] * (2 + len(players))),
     )
     out.extend("  " + line for line in table.splitlines())

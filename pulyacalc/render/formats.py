@@ -10,6 +10,7 @@ and tabulate are imported by the writer that needs them, never at start-up.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -75,6 +76,74 @@ def write_csv(view: View) -> str:
 
 def write_tsv(view: View) -> str:
     return delimited(view, "\t")
+
+
+#: a number as :func:`pulyacalc.render.view.show` writes it: its whole part (with a sign),
+#: then what follows the units (a fraction, ``' 2/7'``, or cents); the fraction's own
+#: characters are those of :data:`pulyacalc.core.amounts.VULGAR`
+_NUMBER = re.compile(r"([+\-−]?\d*)([½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅐⅛⅜⅝⅞⅑⅒]|(?<=\d) \d+/\d+|(?<!\d)\d+/\d+|\.\d+)?")
+
+
+#: how the part after the units of a mixed number or of cents begins
+_MIXED = frozenset(" .½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅐⅛⅜⅝⅞⅑⅒")
+
+#: a stand-in for a space that tabulate keeps (a private-use character: not whitespace, one
+#: column wide for wcwidth too)
+PAD = "\ue000"
+
+
+def _units_aligned(cells: list[str]) -> list[str]:
+    """A right-aligned column's numbers with their units under each other: what follows the
+    units (⅔, `` 2/7``, ``.50``) padded to one width, so 12 sits over the 46 of 46⅔."""
+    split: list[tuple[str, str] | None] = []
+    for c in cells:
+        m = _NUMBER.fullmatch(c)
+        if m is None or not m.group(0) or m.group(0) in "+-−":
+            split.append(None)
+            continue
+        tail = m.group(2) or ""
+        if tail[:1].isdigit():  # a fraction without a whole part: 2/7 under the 2/7 of 5 2/7
+            tail = " " + tail
+        split.append((m.group(1), tail))
+    # only a column that shows a mixed number (46⅔, 5 2/7) or cents: made/declared (3/4) is not one
+    if not any(p is not None and p[1][:1] in _MIXED for p in split):
+        return cells
+    width = max((len(t) for p in split if p is not None for t in p[1:]), default=0)
+    # padded with PAD, which tabulate neither strips from a cell nor from the line's end
+    # (the last column's padding is what lines its units up); grid() makes it a space
+    return [c if p is None else p[0] + p[1].ljust(width, PAD) for c, p in zip(cells, split, strict=True)]
+
+
+def grid(
+    rows: Iterable[Iterable[Any]],
+    head: Iterable[str] = (),
+    colalign: Iterable[str] | None = None,
+    tablefmt: str = "simple",
+    maxcolwidths: list[int | None] | None = None,
+) -> str:
+    """A table for people, the one way every report draws one (with tabulate).  Cells are
+    written as given, never read as numbers (tabulate would print 1300000.00 as 1.3e+06
+    and 13349.33 as 13349.3); in a right-aligned column the units of the numbers line up."""
+    import tabulate as tab  # only for tables (start-up time)
+
+    body = [[str(c) for c in row] for row in rows]
+    head = list(head)
+    align = list(colalign) if colalign is not None else None
+    if align is not None and body:
+        columns = [list(col) for col in zip(*body, strict=True)]
+        for i, a in enumerate(align):
+            if a == "right" and i < len(columns):
+                columns[i] = _units_aligned(columns[i])
+        body = [list(row) for row in zip(*columns, strict=True)]
+    text = tab.tabulate(
+        body,
+        headers=head,
+        tablefmt=tablefmt,
+        disable_numparse=True,
+        colalign=align,
+        maxcolwidths=maxcolwidths,
+    )
+    return text.replace(PAD, " ")
 
 
 #: every output format: its name (as given to ``-f``) and its writer; ``table`` is the default

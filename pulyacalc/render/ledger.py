@@ -12,7 +12,15 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from pulyacalc.render.view import SCHEMA_VERSION, convention_title, counted, fraction_text, jnum, show
+from pulyacalc.render.view import (
+    SCHEMA_VERSION,
+    convention_title,
+    counted,
+    decimal,
+    fraction_text,
+    jnum,
+    show,
+)
 
 if TYPE_CHECKING:
     from pulyacalc.core.amounts import Amount
@@ -99,10 +107,10 @@ class LedgerView:
         out: list[list[Any]] = []
         for row in self.ledger.rows:
             values = self._values(row)
-            out.append([row.number, row.dealer, row.text, *[show(values[k][p]) for k, p in columns]])
+            out.append([row.number, row.dealer, row.text, *[decimal(values[k][p]) for k, p in columns]])
         values = self._rounding_values()
         out.append(
-            ["", "", f"rounding {self.ledger.rounding_name}", *[show(values[k][p]) for k, p in columns]]
+            ["", "", f"rounding {self.ledger.rounding_name}", *[decimal(values[k][p]) for k, p in columns]]
         )
         return head, out
 
@@ -125,7 +133,7 @@ class LedgerView:
         }
 
     def table(self) -> str:
-        from tabulate import tabulate
+        from pulyacalc.render.formats import grid
 
         lg = self.ledger
         ev, s = lg.evening, lg.settlement
@@ -159,11 +167,10 @@ class LedgerView:
             f"{counted(ev.deals, 'deal')}{price}: "
             "what each deal moved the results by, in whists"
         )
-        table = tabulate(
+        table = grid(
             rows,
-            headers=head,
+            head=head,
             tablefmt="simple",
-            disable_numparse=True,
             colalign=("right", "left", "left", *["right"] * len(columns)),
         )
         return "\n".join([title, "", table, "", *self._notes()]) + "\n"
@@ -172,7 +179,7 @@ class LedgerView:
         lg = self.ledger
         s = lg.settlement
         if lg.rounding_name == "exact":
-            notes = ["The rows add up exactly to the settlement (rounding exact; shown with two decimals)."]
+            notes = ["The rows add up exactly to the settlement (rounding exact)."]
         else:
             notes = [
                 "The deals' rows add up exactly to the exact settlement; the last row is what "

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pulyacalc.render.view import SCHEMA_VERSION, fraction_text, jnum, show
+from pulyacalc.render.view import SCHEMA_VERSION, decimal, fraction_text, jnum, show
 
 if TYPE_CHECKING:
     from pulyacalc.prices import PriceTable
@@ -49,20 +49,19 @@ class PricesView:
     def rows(self) -> tuple[list[str], list[list[Any]]]:
         t = self.prices
         return ["outcome", "played", *t.roles], [
-            [r.key, r.label, *[show(r.values[role]) for role in t.roles]] for r in t.rows
+            [r.key, r.label, *[decimal(r.values[role]) for role in t.roles]] for r in t.rows
         ]
 
     def table(self) -> str:
-        from tabulate import tabulate
+        from pulyacalc.render.formats import grid
 
         t = self.prices
         head = ["outcome", *t.roles, "played"]
         body = [[r.key, *[show(r.values[role]) for role in t.roles], r.label] for r in t.rows]
-        text = tabulate(
+        text = grid(
             body,
-            headers=head,
+            head=head,
             tablefmt="simple",
-            disable_numparse=True,
             colalign=("left", *["right"] * len(t.roles), "left"),
         )
         worth = "what each outcome is worth in whists (+ wins, − loses)"

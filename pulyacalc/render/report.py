@@ -1,7 +1,6 @@
 """The score/settle report (the sheet and its settlement) as a view: a table for people,
 a JSON document, a JSONL line per player, a CSV/TSV row per player.  Nothing here changes a
-number; rounding for display happens here only for ``exact`` values, which are shown with
-two decimals.
+number: ``exact`` values are shown as mixed numbers (46⅔), so that the columns add up.
 """
 
 from __future__ import annotations
@@ -17,6 +16,7 @@ from pulyacalc.render.view import (
     SCHEMA_VERSION,
     convention_title,
     counted,
+    decimal,
     fraction_text,
     jnum,
     sheet_head,
@@ -132,18 +132,20 @@ class Report:
         ]
         if s.money is not None:
             head.append("money")
+        head.append("result_exact")  # added last: the columns before it keep their places
         rows: list[list[Any]] = []
         for p in players:
             row = [
                 p,
-                *sheet_row(sheet, p, own=""),
-                show(s.equivalent[p]),
-                show(s.mountain_result[p]),
-                show(s.whist_result[p]),
-                show(s.result[p]),
+                *sheet_row(sheet, p, own="", fmt=decimal),
+                decimal(s.equivalent[p]),
+                decimal(s.mountain_result[p]),
+                decimal(s.whist_result[p]),
+                decimal(s.result[p]),
             ]
             if s.money is not None:
-                row.append(show(s.money[p]))
+                row.append(decimal(s.money[p]))
+            row.append(fraction_text(s.exact[p]))
             rows.append(row)
         return head, rows
 
@@ -152,7 +154,7 @@ class Report:
 
 
 def report_table(r: Report) -> str:
-    from tabulate import tabulate
+    from pulyacalc.render.formats import grid
 
     s, sheet, conv = r.settlement, r.sheet, r.convention
     players = sheet.players
@@ -168,9 +170,9 @@ def report_table(r: Report) -> str:
     lines.append(f"{convention_title(conv)}, {len(players)} players, pool to {r.target}{deals}{status}")
     lines.append("")
     lines.append(
-        tabulate(
+        grid(
             [[p, *sheet_row(sheet, p)] for p in players],
-            headers=["sheet", *sheet_head(players)],
+            head=["sheet", *sheet_head(players)],
             tablefmt="simple",
             colalign=("left", *["right"] * (2 + len(players))),
         )
@@ -197,9 +199,7 @@ def report_table(r: Report) -> str:
     head += ["from mountain", "whists net", "result"]
     if s.money is not None:
         head.append("money")
-    lines.append(
-        tabulate(srows, headers=head, tablefmt="simple", colalign=("left", *["right"] * (len(head) - 1)))
-    )
+    lines.append(grid(srows, head=head, tablefmt="simple", colalign=("left", *["right"] * (len(head) - 1))))
     lines.append("")
     ratio = show(conv.pool_point_in_mountain)
     lines.append(

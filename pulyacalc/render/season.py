@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pulyacalc.render.view import SCHEMA_VERSION, counted, fraction_text, jnum, show
+from pulyacalc.render.view import SCHEMA_VERSION, counted, decimal, fraction_text, jnum
+from pulyacalc.render.view import show as view_show
 
 if TYPE_CHECKING:
     from pulyacalc.season import Season
@@ -79,8 +80,10 @@ class SeasonView:
 
     def _rows(self, people: bool) -> list[list[Any]]:
         rows: list[list[Any]] = []
+        show = view_show if people else decimal  # tables for people, CSV for programs
         for rank, st in enumerate(self.season.standings, 1):
-            row: list[Any] = [rank, st.player, st.evenings, show(st.total), show(st.average)]
+            # the average is a statistic, not an amount to add up: with decimals (19.83, not 19⅚)
+            row: list[Any] = [rank, st.player, st.evenings, show(st.total), decimal(st.average)]
             if people:
                 row += [show(st.best), show(st.worst)]
             else:
@@ -91,7 +94,7 @@ class SeasonView:
         return rows
 
     def table(self) -> str:
-        from tabulate import tabulate
+        from pulyacalc.render.formats import grid
 
         s = self.season
         price = f", whist price {s.whist_price}" if s.whist_price is not None else ""
@@ -104,9 +107,9 @@ class SeasonView:
         if s.whist_price is not None:
             head.append("money")
         lines.append(
-            tabulate(
+            grid(
                 self._rows(people=True),
-                headers=head,
+                head=head,
                 tablefmt="simple",
                 colalign=("right", "left", *["right"] * (len(head) - 2)),
             )
@@ -116,11 +119,11 @@ class SeasonView:
 
     def _metadata(self) -> list[str]:
         """The evenings with their date, title and place, when any log gives them."""
-        from tabulate import tabulate
+        from pulyacalc.render.formats import grid
 
         evenings = self.season.evenings
         keys = [k for k in META if any(getattr(e, k) is not None for e in evenings)]
         if not keys:
             return []
         rows = [[e.source, *(getattr(e, k) or "" for k in keys)] for e in evenings]
-        return ["", tabulate(rows, headers=["evening", *keys], tablefmt="simple")]
+        return ["", grid(rows, head=["evening", *keys], tablefmt="simple")]

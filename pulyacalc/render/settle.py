@@ -54,13 +54,12 @@ def _p(x: Amount) -> str:
 
 
 def _table(out: list[str], rows: list[list[Any]], head: list[str]) -> None:
-    from tabulate import tabulate
+    from pulyacalc.render.formats import grid
 
-    text = tabulate(
+    text = grid(
         rows,
-        headers=head,
+        head=head,
         tablefmt="simple",
-        disable_numparse=True,
         colalign=("left", *["right"] * (len(head) - 1)),
     )
     out.extend(text.splitlines())
@@ -260,10 +259,7 @@ def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement,
     if s.money is not None:
         head.append(f"money at {s.whist_price}")
     table(rows, head)
-    out.append(
-        f"rounding {s.rounding}"
-        + ("; exact results shown with two decimals" if s.rounding == "exact" else "")
-    )
+    out.append(f"rounding {s.rounding}")
     if s.payments:
         out.append("payments: " + "; ".join(f"{a} pays {b} {show(x)}" for a, b, x in s.payments))
     return "\n".join(out) + "\n"

@@ -6,9 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pulyacalc.render.view import SCHEMA_VERSION, counted, fraction_text, jnum, show
+from pulyacalc.render.view import SCHEMA_VERSION, counted, decimal, fraction_text, jnum, show
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from pulyacalc.core.amounts import Amount
     from pulyacalc.rating import Rating
     from pulyacalc.stats import PlayerStats, Point, Stats
@@ -74,11 +76,18 @@ COLUMNS = (
 
 def player_row(rank: int, p: PlayerStats) -> list[Any]:
     st = p.standing
-    row: list[Any] = [rank, p.player, st.evenings, p.deals, show(st.total), show(st.average)]
-    row += [show(p.per_deal), show(st.best), st.best_evening, show(st.worst), st.worst_evening, p.streak]
+    row: list[Any] = [rank, p.player, st.evenings, p.deals, decimal(st.total), decimal(st.average)]
+    row += [
+        decimal(p.per_deal),
+        decimal(st.best),
+        st.best_evening,
+        decimal(st.worst),
+        st.worst_evening,
+        p.streak,
+    ]
     for lv in LEVELS:
         row += [p.contracts[lv].declared, p.contracts[lv].made]
-    row += [p.misere.declared, p.misere.made, p.raspasy, p.raspasy_tricks, show(p.tricks_per_raspasy)]
+    row += [p.misere.declared, p.misere.made, p.raspasy, p.raspasy_tricks, decimal(p.tricks_per_raspasy)]
     row += [p.whists.declared, p.whists.made, p.half_whists]
     row += [rated(p.rating.mu), rated(p.rating.sigma), rated(p.rating.ordinal)]
     return row
@@ -90,14 +99,13 @@ def tries(made: int, declared: int) -> str:
 
 def tabulated(rows: list[list[Any]], head: list[str], left: tuple[int, ...] = (0,)) -> str:
     """A table for people: the ``left`` columns (names, files) to the left, numbers right."""
-    from tabulate import tabulate
+    from pulyacalc.render.formats import grid
 
-    return tabulate(
+    return grid(
         rows,
-        headers=head,
+        head=head,
         tablefmt="simple",
         colalign=tuple("left" if i in left else "right" for i in range(len(head))),
-        disable_numparse=True,
     )
 
 
@@ -107,7 +115,7 @@ def play_rows(players: tuple[PlayerStats, ...]) -> list[list[Any]]:
     for p in players:
         row: list[Any] = [p.player, *[tries(p.contracts[lv].made, p.contracts[lv].declared) for lv in LEVELS]]
         row += [tries(p.misere.made, p.misere.declared), p.raspasy]
-        row += [show(p.tricks_per_raspasy) if p.raspasy else "·", tries(p.whists.made, p.whists.declared)]
+        row += [decimal(p.tricks_per_raspasy) if p.raspasy else "·", tries(p.whists.made, p.whists.declared)]
         row.append(p.half_whists)
         rows.append(row)
     return rows
@@ -170,8 +178,9 @@ class StatsView:
         rows = []
         for rank, p in enumerate(s.players, 1):
             st = p.standing
-            row: list[Any] = [rank, p.player, st.evenings, p.deals, show(st.total), show(st.average)]
-            row += [show(p.per_deal), show(st.best), show(st.worst), p.streak, rated(p.rating.ordinal)]
+            # averages are statistics, not amounts to add up: with decimals (19.83, not 19⅚)
+            row: list[Any] = [rank, p.player, st.evenings, p.deals, show(st.total), decimal(st.average)]
+            row += [decimal(p.per_deal), show(st.best), show(st.worst), p.streak, rated(p.rating.ordinal)]
             row += [rated(p.rating.mu), rated(p.rating.sigma)]
             rows.append(row)
         lines += [tabulated(rows, head, (1,)), ""]
@@ -229,8 +238,12 @@ class PlayerView:
 
     def rows(self) -> tuple[list[str], list[list[Any]]]:
         head = ["number", "file", "result", "total", "mu", "sigma", "ordinal"]
-        return head, [
-            [pt.number, pt.file, show(pt.result), show(pt.total)]
+        return head, self._rows(decimal)
+
+    def _rows(self, fmt: Callable[[Amount], str]) -> list[list[Any]]:
+        """His evenings: ``fmt`` :func:`show` for people, :func:`decimal` for CSV."""
+        return [
+            [pt.number, pt.file, fmt(pt.result), fmt(pt.total)]
             + [rated(pt.rating.mu), rated(pt.rating.sigma), rated(pt.rating.ordinal)]
             for pt in self.player.series
         ]
@@ -242,7 +255,7 @@ class PlayerView:
             f"{p.player}: rank {self.rank} of {len(self.stats.players)}, rating {rated(r.ordinal)} "
             f"(μ {rated(r.mu)}, σ {rated(r.sigma)})",
             f"{counted(st.evenings, 'evening')}, {counted(p.deals, 'deal')}; total {show(st.total)}, "
-            f"per evening {show(st.average)}, per deal {show(p.per_deal)}",
+            f"per evening {decimal(st.average)}, per deal {decimal(p.per_deal)}",
             f"best {show(st.best)} ({st.best_evening}), worst {show(st.worst)} ({st.worst_evening}); "
             f"longest winning streak {p.streak}",
             "",
@@ -253,6 +266,6 @@ class PlayerView:
             tabulated([[q, n, show(x)] for q, n, x in self.opponents()], ["opponent", "evenings", "net"])
         )
         lines.append("")
-        _, rows = self.rows()
+        rows = self._rows(show)
         lines.append(tabulated(rows, ["#", "file", "result", "total", "μ", "σ", "rating"], (1,)))
         return "\n".join(lines) + "\n"

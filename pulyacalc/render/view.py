@@ -1,6 +1,7 @@
 """What every report view shares: the :class:`View` protocol (the four shapes the output
 formats are made from), ``SCHEMA_VERSION``, the ways numbers are written (:func:`show` for
-people, :func:`jnum` for JSON, :func:`fraction_text` exact) and the sheet row.
+people, :func:`decimal` for CSV, :func:`jnum` for JSON, :func:`fraction_text` exact) and the
+sheet row.
 
 ARCHITECTURE.md puts these beside the format table; they live apart from it
 (:mod:`pulyacalc.render.formats`) so that a report module and a new format module can both
@@ -14,8 +15,10 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol
 
+from pulyacalc.core.amounts import mixed
+
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
     from pulyacalc.convention.schema import Convention
     from pulyacalc.core.amounts import Amount
@@ -69,8 +72,28 @@ class StreamView(View, Protocol):
         ...
 
 
+#: whether tables write fractions Unicode has a character for as that character (⅔);
+#: cleared by the command line when standard output is a console that cannot show them
+GLYPHS = [True]
+
+
+def use_glyphs(on: bool) -> None:
+    """Write ⅔ (``on``) or `` 2/3`` in what :func:`show` gives from now on."""
+    GLYPHS[0] = on
+
+
 def show(x: Amount | Decimal) -> str:
-    """For people: whole numbers as they are, others with two decimals."""
+    """For people (tables, notes, the drawn sheet): exact amounts as mixed numbers a person
+    can add up (12, -46⅔, 3½, 5 2/7; -46 2/3 on a console without ⅔), money with two
+    decimals (130.00).  The one way every report writes a number for people."""
+    if isinstance(x, Decimal):
+        return f"{x:.2f}"
+    return mixed(x, GLYPHS[0])
+
+
+def decimal(x: Amount | Decimal) -> str:
+    """For CSV and TSV: whole numbers as they are, others with two decimals (-46.67); the
+    exact value goes beside it in an ``…_exact`` column."""
     if isinstance(x, Decimal):
         return f"{x:.2f}"
     if isinstance(x, int) or x.denominator == 1:
@@ -137,14 +160,14 @@ def sheet_head(players: tuple[str, ...]) -> list[str]:
     return ["pool", "mountain", *[f"on {q}" for q in players]]
 
 
-def sheet_row(sheet: SheetView, p: str, own: str = "·") -> list[str]:
-    """One player's line of the sheet, as people read it: pool, mountain, whists on each
-    other; ``own`` fills the cell of whists on himself."""
+def sheet_row(sheet: SheetView, p: str, own: str = "·", fmt: Callable[[Amount], str] = show) -> list[str]:
+    """One player's line of the sheet, as people read it (``fmt``: :func:`decimal` for
+    CSV): pool, mountain, whists on each other; ``own`` fills the cell of whists on himself."""
     whists = sheet.whists[p]
     return [
-        show(sheet.pool[p]),
-        show(sheet.mountain[p]),
-        *[own if q == p else show(whists[q]) for q in sheet.players],
+        fmt(sheet.pool[p]),
+        fmt(sheet.mountain[p]),
+        *[own if q == p else fmt(whists[q]) for q in sheet.players],
     ]
 
 
