@@ -90,12 +90,14 @@ def test_units_line_up_in_a_column_with_fractions() -> None:
     assert len(set(units)) == 1, text
 
 
-def test_money_is_written_one_way_in_the_table_the_payments_and_csv(tmp_path: Any) -> None:
+def test_money_is_written_one_way_in_the_table_the_payments_and_csv() -> None:
     from typer.testing import CliRunner
 
     from pulyacalc.cli.app import app
 
-    log = "examples/sochi-3p.txt"
+    from pathlib import Path
+
+    log = str(Path(__file__).resolve().parent.parent / "examples" / "sochi-3p.txt")
     table = CliRunner().invoke(app, ["score", log, "--whist-price", "0.5"]).stdout
     csv = CliRunner().invoke(app, ["score", log, "--whist-price", "0.5", "-f", "csv"]).stdout
     anna = next(line for line in table.splitlines() if line.startswith("Anna") and "130" in line)
