@@ -132,6 +132,12 @@ def test_every_json_document_carries_the_schema_version(view: View) -> None:
     assert json.loads(render(view, "json"))["schema_version"] == SCHEMA_VERSION
 
 
+def test_every_jsonl_record_carries_the_schema_version(view: View) -> None:
+    """check, compare and prices too (issue #10 item 15), as score and season always did."""
+    for line in render(view, "jsonl").splitlines():
+        assert json.loads(line)["schema_version"] == SCHEMA_VERSION
+
+
 def test_a_new_format_is_one_entry_in_the_table(view: View, monkeypatch: pytest.MonkeyPatch) -> None:
     # a throwaway format (Markdown-ish rows) added to a copy of the table: every view has it
     def markdown(v: View) -> str:

@@ -91,11 +91,11 @@ def test_units_line_up_in_a_column_with_fractions() -> None:
 
 
 def test_money_is_written_one_way_in_the_table_the_payments_and_csv() -> None:
+    from pathlib import Path
+
     from typer.testing import CliRunner
 
     from pulyacalc.cli.app import app
-
-    from pathlib import Path
 
     log = str(Path(__file__).resolve().parent.parent / "examples" / "sochi-3p.txt")
     table = CliRunner().invoke(app, ["score", log, "--whist-price", "0.5"]).stdout

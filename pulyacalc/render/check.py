@@ -21,6 +21,11 @@ class CheckView:
     against: str | None = None
 
     def records(self) -> list[dict[str, Any]]:
+        """One object per finding, each with ``schema_version`` as every JSON Lines object."""
+        return [{"schema_version": SCHEMA_VERSION, **f} for f in self.items()]
+
+    def items(self) -> list[dict[str, Any]]:
+        """The findings as the document lists them."""
         return [
             {
                 "where": str(f.loc),
@@ -39,7 +44,7 @@ class CheckView:
             "schema_version": SCHEMA_VERSION,
             "ok": not self.faults(),
             "deals": self.deals,
-            "findings": self.records(),
+            "findings": self.items(),
         }
         if self.against is not None:
             doc["against"] = self.against
@@ -48,7 +53,7 @@ class CheckView:
 
     def rows(self) -> tuple[list[str], list[list[Any]]]:
         head = ["file", "line", "column", "code", "message", "hint"]
-        return head, [[r[k] for k in head] for r in self.records()]
+        return head, [[r[k] for k in head] for r in self.items()]
 
     def faults(self) -> list[Finding]:
         """The findings that make the log unclean: all but the notices (corrections)."""

@@ -65,8 +65,9 @@ class CompareView:
     comparison: Comparison
 
     def records(self) -> list[dict[str, Any]]:
+        """One object per convention, each with ``schema_version`` as every JSON Lines object."""
         c = self.comparison
-        return [column_json(col, c.players) for col in c.columns]
+        return [{"schema_version": SCHEMA_VERSION, **column_json(col, c.players)} for col in c.columns]
 
     def document(self) -> dict[str, Any]:
         c = self.comparison
@@ -74,7 +75,7 @@ class CompareView:
             "schema_version": SCHEMA_VERSION,
             "players": list(c.players),
             "deals": c.deals,
-            "conventions": self.records(),
+            "conventions": [column_json(col, c.players) for col in c.columns],
             # always there, empty when the log is legal under every convention: a program
             # reads one shape whatever the log
             "excluded": [excluded_json(x) for x in c.excluded],

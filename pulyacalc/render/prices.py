@@ -24,6 +24,11 @@ class PricesView:
     prices: PriceTable
 
     def records(self) -> list[dict[str, Any]]:
+        """One object per outcome, each with ``schema_version`` as every JSON Lines object."""
+        return [{"schema_version": SCHEMA_VERSION, **r} for r in self.items()]
+
+    def items(self) -> list[dict[str, Any]]:
+        """The outcomes as the document lists them."""
         t = self.prices
         return [
             {
@@ -43,7 +48,7 @@ class PricesView:
             "convention": t.convention.name,
             "players": t.players,
             "roles": list(t.roles),
-            "prices": self.records(),
+            "prices": self.items(),
         }
 
     def rows(self) -> tuple[list[str], list[list[Any]]]:
