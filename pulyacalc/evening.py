@@ -48,6 +48,8 @@ class Evening:
     running: tuple[SheetView, ...] = ()
     #: Classic (RULES.md 2.10): each player's bombs not yet used, in the order earned
     bombs: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    #: the number of the first deal played after the pulya was finished, None if none was
+    after_finish_from: int | None = None
 
 
 #: told the line each deal ``play`` reads ends on: the command line's progress bar
@@ -126,6 +128,7 @@ def _evening(
         kept,
         papers,
         {p: tuple(b) for p, b in scorer.bombs.items()},
+        scorer.after_finish_from,
     )
 
 

@@ -37,9 +37,15 @@ def run(args: list[str], **kw: object) -> subprocess.CompletedProcess[bytes]:
 
 
 def test_success_writes_data_to_stdout_and_nothing_to_stderr(big_log: Path) -> None:
-    r = run(["score", str(big_log), "-f", "json"])
+    # the big log is played past its finish: score says so in one note on stderr (always,
+    # a terminal or not, as season's notes: docs/commands.md), and -q silences it
+    r = run(["score", str(big_log), "-f", "json", "-q"])
     assert r.returncode == 0 and r.stderr == b""
     assert r.stdout.startswith(b"{") and r.stdout.endswith(b"}\n")
+    noted = run(["score", str(big_log), "-f", "json"])
+    assert noted.stdout == r.stdout
+    assert noted.stderr.startswith(b"pulyacalc: ") and noted.stderr.count(b"\n") == 1
+    assert b"pulyacalc check " in noted.stderr
 
 
 def test_stdin_is_read_with_a_dash(big_log: Path) -> None:
@@ -50,7 +56,8 @@ def test_stdin_is_read_with_a_dash(big_log: Path) -> None:
 
 @pytest.mark.parametrize(
     "args",
-    [["explain", "{log}", "-f", "jsonl"], ["explain", "{log}"], ["score", "{log}", "-f", "jsonl"]],
+    # score -q: the big log is played past its finish, which score notes on stderr
+    [["explain", "{log}", "-f", "jsonl"], ["explain", "{log}"], ["score", "{log}", "-f", "jsonl", "-q"]],
 )
 def test_a_reader_that_leaves_early_ends_it_quietly(big_log: Path, args: list[str]) -> None:
     """``pulyacalc … | head -1``: exit 0, no traceback, no 'Broken pipe' on stderr."""

@@ -302,6 +302,8 @@ def run(
             count, mark = scorer.count, lineno
             continue
         k.hits += 1
+        if ptotal >= limit and scorer.after_finish_from is None:  # finished before this deal
+            scorer.after_finish_from = count + lineno - mark
         if k.dpool:
             for p, a in k.dpool:
                 v = pools[p] + a

@@ -106,6 +106,9 @@ class Scorer:
         self.dealer = header.dealer if header.dealer is not None else header.players[-1]
         self.run = 0
         self.count = 0
+        #: the number of the first deal played after the pulya was finished (RULES.md 2.8),
+        #: None while there is none: ``score`` points to ``check`` for them
+        self.after_finish_from: int | None = None
         #: Classic (RULES.md 2.10): each player's bombs, in the order earned (K note 30),
         #: the level of the dark raspasy just before (0: the last deal was none), and the
         #: compulsory raspasy still to come (K3.7.9)
@@ -143,6 +146,8 @@ class Scorer:
         if isinstance(deal, Correction):
             return self._correct(deal)
         self.count += 1
+        if self.after_finish_from is None and self.finished:
+            self.after_finish_from = self.count
         if isinstance(deal, Unreadable):
             # its problems are reported by the reader; it still takes its turn to deal
             self.dealer = self._clockwise[self.dealer][0]

@@ -15,7 +15,7 @@ from pulyacalc.cli.options import (
     rounding_blamed,
     rounding_of,
 )
-from pulyacalc.cli.output import OutputOpt, QuietOpt
+from pulyacalc.cli.output import OutputOpt, QuietOpt, note
 from pulyacalc.cli.runtime import emit, reports_problems
 
 
@@ -52,3 +52,17 @@ def score(
     emit(
         render(Report(ev.convention, ev.target, ev.sheet, result, ev.deals, ev.finished, bombs), format.value)
     )
+    if ev.after_finish_from is not None:
+        # one line, on standard error (-q: none): check lists each such deal
+        from pulyacalc.core.i18n import ngettext
+
+        n = ev.deals - ev.after_finish_from + 1
+        note(
+            ngettext(
+                "{n} deal was played after the pulya was finished (deal {first}); "
+                "pulyacalc check {log} lists it",
+                "{n} deals were played after the pulya was finished (from deal {first}); "
+                "pulyacalc check {log} lists them",
+                n,
+            ).format(n=n, first=ev.after_finish_from, log=log)
+        )
