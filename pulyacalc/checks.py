@@ -160,7 +160,17 @@ def _deal_findings(r: DealResult, conv: Convention) -> list[Finding]:
                 "K3.7.9; write it as raspasy, or set bombs.opening to the number played",
             )
         )
-    if r.after_raspasy:
+    if r.after_dark and conv.bombs_exit_step and deal.contract.rank < 6 + r.after_dark:
+        out.append(
+            Finding(
+                deal.locs.get("contract", where),
+                "raspasy-exit",
+                f"{deal.contract} after a dark raspasy of level {r.after_dark}: the exit is "
+                f"{6 + r.after_dark} or higher (bombs.exit_step)",
+                "K3.3.19 а, K3.7.7: a dark pass is overcalled by a seven, a double one by an eight",
+            )
+        )
+    elif r.after_raspasy:
         need = conv.exit_level(r.after_raspasy)
         if deal.contract.rank < need:
             out.append(

@@ -258,3 +258,27 @@ def test_compare_scores_a_classic_evening_under_every_built_in() -> None:
     cols = {c["convention"]: c["settlement"] for c in json.loads(r.stdout)["conventions"]}
     assert cols["classic"] == {"Anna": -320, "Boris": -168, "Vera": 488}
     assert len({json.dumps(v) for v in cols.values()}) == len(cols)
+
+
+@pytest.mark.parametrize(("step", "lines"), [("true", [7]), ("false", [])])
+def test_the_exit_from_a_dark_raspasy_rises_with_its_level(
+    tmp_path: Path, step: str, lines: list[int]
+) -> None:
+    # K3.7.7: «выйти из распасовки после паса втёмную можно семерной игрой, а из двойной
+    # распасовки – восьмерной»; the compulsory raspasy (nobody bids) set no such exit
+    log = tmp_path / "x.txt"
+    deals = [
+        "Anna pass dark 3, Boris pass 4, Vera pass 3",
+        "Anna pass dark 3, Boris pass 4, Vera pass 3",
+        "Boris 7♠, Vera pass, Anna pass",  # after a double: an eight at least
+        "Anna pass dark 3, Boris pass 4, Vera pass 3",
+        "Boris 7♠, Vera pass, Anna pass",  # after a single: a seven will do
+    ]
+    log.write_text(classic(*deals, extra=("bombs.opening: 0", f"bombs.exit_step: {step}")), "utf-8")
+    found = json.loads(cli("check", str(log), "-f", "json").stdout)["findings"]
+    assert [f["line"] for f in found if f["code"] == "raspasy-exit"] == [x + 2 for x in lines]
+    opening = tmp_path / "o.txt"
+    opening.write_text(
+        classic(*["Anna pass 3, Boris pass 4, Vera pass 3"] * 3, "Anna 7♠, Boris pass, Vera pass"), "utf-8"
+    )
+    assert cli("check", str(opening)).exit_code == 0

@@ -120,6 +120,7 @@ class Convention:
     bombs_after_cap: AfterCap
     bombs_dealer: bool
     bombs_opening: int
+    bombs_exit_step: bool
     # settlement
     rounding: Rounding
     mountain_divisor: MountainDivisor
@@ -895,6 +896,16 @@ _ROWS = (
         "«втёмную», so each earns a bomb a deal (K3.7.9); 0: none",
         "обязательные распасы (круги бомб) в начале пули",
         "K3.7.9, K note 50",
+    ),
+    Key(
+        "bombs.exit_step",
+        "bombs_exit_step",
+        Flag(),
+        "the exit from a dark raspasy rises with its level: after a single one the lowest game "
+        "is a seven, after a double an eight … (6 + level; checked by `check`, as raspasy.exit); "
+        "the compulsory raspasy, where nobody bids (bombs.opening), set no such exit",
+        "выход из тёмной распасовки: семерная, из двойной — восьмерная",
+        "K3.3.19 а, K3.7.7",
     ),
     Key(
         "settlement.rounding",

@@ -50,6 +50,8 @@ class DealResult:
     bombs_earned: tuple[tuple[str, int], ...] = ()
     #: the declarer's bomb in play was used up by his won game (K note 29)
     bomb_spent: bool = False
+    #: the level of the dark raspasy just before this deal (0: none), for the exit from it
+    after_dark: int = 0
 
 
 #: The cache key, part by part: the parameter of ``resolve`` / ``rules.written`` each part
@@ -110,10 +112,10 @@ class Scorer:
         #: None while there is none: ``score`` points to ``check`` for them
         self.after_finish_from: int | None = None
         #: Classic (RULES.md 2.10): each player's bombs, in the order earned (K note 30),
-        #: the level of the dark raspasy just before (0: the last deal was none), and the
-        #: compulsory raspasy still to come (K3.7.9)
+        #: the level of the dark raspasy just before (0: the last deal was none; ``said``:
+        #: one with a dark pass said, not a compulsory one), and the compulsory raspasy to come
         self.bombs: dict[str, list[int]] = {p: [] for p in header.players}
-        self.dark_run = 0
+        self.dark_run = self.dark_said = 0
         self.opening = conv.bombs_opening if start is None else 0  # a pulya taken up mid-way
         n = len(self.players)
         #: the other players, clockwise from each
@@ -185,7 +187,7 @@ class Scorer:
             if res is None:
                 return None
         after_finish = self.finished
-        after_raspasy = self.run
+        after_raspasy, after_dark = self.run, self.dark_said
         if res is not None:
             known = self._remember(key, res, run, bomb, dark)
         assert known is not None
@@ -193,7 +195,7 @@ class Scorer:
         kind, others, pool, ends_run, won = known
         earned: tuple[tuple[str, int], ...] = ()
         if isinstance(deal, Raspasy):
-            self.dark_run = dark
+            self.dark_run, self.dark_said = dark, dark if deal.dark else 0
             earned = earn_bombs(self.conv, self.bombs, deal, seats.sits_out, dark, opening)
         spent = won and bomb != 1
         if spent and isinstance(deal, Play):
@@ -202,7 +204,7 @@ class Scorer:
         if run or ends_run:
             self.run = run
         if not raspasy:
-            self.dark_run = 0  # dark raspasy «подряд»: any other deal ends them
+            self.dark_run = self.dark_said = 0  # dark raspasy «подряд»: any other deal ends them
         n = self.count
         apply = self.sheet.apply
         placed = [Entry(n, *w) for w in others]
@@ -228,6 +230,7 @@ class Scorer:
             dark,
             earned,
             spent,
+            after_dark,
         )
 
     def _remember(
