@@ -165,11 +165,32 @@ def _can_write(text: str, stream: TextIO) -> bool:
     return True
 
 
+def table_width() -> int | None:
+    """The width tables are fitted to: ``COLUMNS`` when set (a pipe too), else the
+    terminal's when standard output is one; None (as wide as they come) when piped."""
+    import os
+
+    columns = os.environ.get("COLUMNS", "").strip()
+    if columns:
+        return int(columns) if columns.isdigit() and int(columns) > 0 else None
+    if not _is_console(sys.stdout):
+        return None
+    try:
+        return os.get_terminal_size(sys.stdout.fileno()).columns or None
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
 def setup() -> None:
     """Make standard output and error safe to write anything to: a file or a pipe gets UTF-8
     whatever the locale says (``> out.txt`` on a Russian Windows console would be cp1251 and
     fail on '×'); a console keeps its encoding and degrades what it cannot show."""
     codecs.register_error(ERRORS, _degrade_error)
+    width = table_width()
+    if width is not None:
+        from pulyacalc.render.view import use_width
+
+        use_width(width)
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is None:  # replaced by an embedding program: leave it alone

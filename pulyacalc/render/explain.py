@@ -168,6 +168,7 @@ def deal_block(d: DealExplained, players: tuple[str, ...]) -> str:
             rows,
             tablefmt="plain",
             colalign=("left", "left", "right", "left", "left"),
+            margin=2,
         )
         out.extend("  " + line for line in table.splitlines())
     else:
@@ -185,6 +186,7 @@ def deal_block(d: DealExplained, players: tuple[str, ...]) -> str:
         ],
         tablefmt="simple",
         colalign=("left", *["right"] * (2 + len(players))),
+        margin=2,
     )
     out.extend("  " + line for line in table.splitlines())
     return "\n".join(out) + "\n"

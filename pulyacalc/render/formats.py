@@ -38,7 +38,7 @@ def nested(value: Any, depth: int) -> str:
 
 
 def write_table(view: View) -> str:
-    return view.table()
+    return fit_lines(view.table())
 
 
 def write_json(view: View) -> str:
@@ -120,11 +120,16 @@ def grid(
     colalign: Iterable[str] | None = None,
     tablefmt: str = "simple",
     maxcolwidths: list[int | None] | None = None,
+    margin: int = 0,
 ) -> str:
     """A table for people, the one way every report draws one (with tabulate).  Cells are
     written as given, never read as numbers (tabulate would print 1300000.00 as 1.3e+06
-    and 13349.33 as 13349.3); in a right-aligned column the units of the numbers line up."""
-    import tabulate as tab  # only for tables (start-up time)
+    and 13349.33 as 13349.3); in a right-aligned column the units of the numbers line up.
+    With a width set (:func:`pulyacalc.render.view.use_width`: ``COLUMNS``, or the
+    terminal's; ``margin``: what the caller indents it by) a wider table is fitted to it:
+    headers broken at their spaces, then long text wrapped, then the columns stacked in
+    parts that repeat the first."""
+    from pulyacalc.render.view import WIDTH
 
     body = [[str(c) for c in row] for row in rows]
     head = list(head)
@@ -135,6 +140,24 @@ def grid(
             if a == "right" and i < len(columns):
                 columns[i] = _units_aligned(columns[i])
         body = [list(row) for row in zip(*columns, strict=True)]
+    text = _tabulate(body, head, align, tablefmt, maxcolwidths, None)
+    width = WIDTH[0]
+    if width is None or _widest(text) <= width - margin:
+        return text
+    width -= margin  # the caller indents the table by ``margin``
+    return _fitted(body, head, align, tablefmt, maxcolwidths, width, text)
+
+
+def _tabulate(
+    body: list[list[str]],
+    head: list[str],
+    align: list[str] | None,
+    tablefmt: str,
+    maxcolwidths: list[int | None] | None,
+    maxheadercolwidths: list[int | None] | None,
+) -> str:
+    import tabulate as tab  # only for tables (start-up time)
+
     text = tab.tabulate(
         body,
         headers=head,
@@ -142,8 +165,119 @@ def grid(
         disable_numparse=True,
         colalign=align,
         maxcolwidths=maxcolwidths,
+        maxheadercolwidths=maxheadercolwidths,  # type: ignore[arg-type]  # None: as wide as it is
     )
-    return text.replace(PAD, " ")
+    return str(text).replace(PAD, " ")
+
+
+def _widest(text: str) -> int:
+    return max((len(line) for line in text.splitlines()), default=0)
+
+
+def _fitted(
+    body: list[list[str]],
+    head: list[str],
+    align: list[str] | None,
+    tablefmt: str,
+    maxcolwidths: list[int | None] | None,
+    width: int,
+    text: str,
+) -> str:
+    """The table no wider than ``width`` where it can be: each step only when the one
+    before did not fit, so a table that fits is drawn as it always was."""
+    ncols = max([len(head), *(len(row) for row in body)], default=0)
+    cells = [max([0, *(len(row[i]) for row in body if i < len(row))]) for i in range(ncols)]
+    # 1. headers broken at their spaces ("mountain eq." over two lines): a column as wide as its cells
+    heads: list[int | None] | None = None
+    if head:
+        heads = [
+            max(cells[i], *(len(w) for w in head[i].split() or [""])) if i < len(head) else None
+            for i in range(ncols)
+        ]
+        text = _tabulate(body, head, align, tablefmt, maxcolwidths, heads)
+        if _widest(text) <= width:
+            return text
+    # 2. long text wrapped: the widest left-aligned columns (notes, deals) given what is left
+    left = [i for i in range(ncols) if (align[i] if align and i < len(align) else "left") == "left"]
+    over = _widest(text) - width
+    limits: list[int | None] = list(maxcolwidths) if maxcolwidths else [None] * ncols
+    for i in sorted(left, key=lambda i: -cells[i]):
+        if over <= 0 or cells[i] <= 16:
+            break
+        cut = min(over, cells[i] - 16)
+        limits[i] = cells[i] - cut
+        over -= cut
+    if limits != (list(maxcolwidths) if maxcolwidths else [None] * ncols):
+        text = _tabulate(body, head, align, tablefmt, limits, heads)
+        if _widest(text) <= width:
+            return text
+    # 3. stacked: the first column, then as many of the others as fit, part after part
+    if ncols < 3:
+        return text
+    parts: list[list[int]] = []
+    for i in range(1, ncols):
+        trial = [0, *(parts[-1][1:] if parts else []), i]
+        if parts and _widest(_part(body, head, align, tablefmt, limits, heads, trial)) <= width:
+            parts[-1] = trial
+        else:
+            parts.append([0, i])
+    if len(parts) < 2:
+        return text
+    return "\n\n".join(_part(body, head, align, tablefmt, limits, heads, part) for part in parts)
+
+
+def _part(
+    body: list[list[str]],
+    head: list[str],
+    align: list[str] | None,
+    tablefmt: str,
+    limits: list[int | None],
+    heads: list[int | None] | None,
+    keep: list[int],
+) -> str:
+    """The table with only the columns ``keep``."""
+
+    def pick(xs: list[Any] | None) -> Any:
+        return None if xs is None else [xs[i] if i < len(xs) else None for i in keep]
+
+    return _tabulate(
+        [[row[i] for i in keep] for row in body],
+        [head[i] for i in keep] if head else [],
+        pick(align),
+        tablefmt,
+        pick(limits),
+        pick(heads),
+    )
+
+
+def fit_lines(text: str) -> str:
+    """The text's lines no wider than the width set (:func:`pulyacalc.render.view.use_width`),
+    prose wrapped at its spaces with the continuation indented; nothing changes without a
+    width set or in a line that fits."""
+    from pulyacalc.render.view import WIDTH
+
+    width = WIDTH[0]
+    if width is None or all(len(line) <= width for line in text.splitlines()):
+        return text
+    import textwrap
+
+    out = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = line[: len(line) - len(line.lstrip())]
+        out.extend(
+            textwrap.wrap(
+                line,
+                width,
+                subsequent_indent=indent + "  ",
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+            or [line]
+        )
+    return "\n".join(out)
 
 
 #: every output format: its name (as given to ``-f``) and its writer; ``table`` is the default
@@ -166,7 +300,7 @@ def write_to(view: StreamView, fmt: str, out: TextIO) -> None:
     as :func:`render`, in flat memory whatever the format."""
     if fmt == "table":
         for chunk in view.table_chunks():
-            out.write(chunk)
+            out.write(fit_lines(chunk))
     elif fmt == "json":
         for chunk in view.json_chunks():
             out.write(chunk)

@@ -82,6 +82,16 @@ def use_glyphs(on: bool) -> None:
     GLYPHS[0] = on
 
 
+#: the width tables and their notes are fitted to (render/formats.grid, fit_lines); None
+#: (piped output without ``COLUMNS``): as wide as they come
+WIDTH: list[int | None] = [None]
+
+
+def use_width(columns: int | None) -> None:
+    """Fit tables to ``columns`` characters from now on (None: never)."""
+    WIDTH[0] = columns if columns is None or columns > 0 else None
+
+
 def show(x: Amount | Decimal) -> str:
     """For people (tables, notes, the drawn sheet): exact amounts as mixed numbers a person
     can add up (12, -46⅔, 3½, 5 2/7; -46 2/3 on a console without ⅔), money with two
