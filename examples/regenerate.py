@@ -25,6 +25,7 @@ EXAMPLES: dict[str, tuple[str, str]] = {
     "sochi-3p": ("score", "sochi-3p.txt"),
     "sochi-5p": ("score", "sochi-5p.txt"),
     "gusarik-2p": ("score", "gusarik-2p.txt"),
+    "sochi-join-leave": ("score", "sochi-join-leave.txt"),
     "leningrad-4p": ("score", "leningrad-4p.yaml"),
     "rostov-3p": ("score", "rostov-3p.yaml"),
     "house-rules": ("score", "house-rules/evening.txt"),

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.errors import Loc, Problem, Problems, PulyaError, RuleError
 from pulyacalc.core.kinds import Rounding
-from pulyacalc.core.model import Correction, Deal, Header, Log, Unreadable
+from pulyacalc.core.model import Correction, Deal, Header, Log, SeatChange, Unreadable
 from pulyacalc.core.sheet import SheetView
 from pulyacalc.scoring.fold import DealResult, Scorer
 
@@ -58,8 +58,8 @@ WATCH: ContextVar[Callable[[int], None] | None] = ContextVar("pulyacalc_watch", 
 
 
 def _watched(
-    deals: Iterable[Deal | Correction | Unreadable], watch: Callable[[int], None]
-) -> Iterator[Deal | Correction | Unreadable]:
+    deals: Iterable[Deal | Correction | SeatChange | Unreadable], watch: Callable[[int], None]
+) -> Iterator[Deal | Correction | SeatChange | Unreadable]:
     for d in deals:
         yield d
         watch(d.loc.line)
@@ -291,7 +291,7 @@ def play_one_cause(
 
 def _one_cause(
     header: Header,
-    deals: Iterable[Deal | Correction | Unreadable],
+    deals: Iterable[Deal | Correction | SeatChange | Unreadable],
     conv: Convention,
     problems: Problems,
     before: int,

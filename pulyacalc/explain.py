@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from pulyacalc.core.amounts import Amount, num
 from pulyacalc.core.errors import Problems
 from pulyacalc.core.kinds import Rounding
-from pulyacalc.core.model import Correction, Deal, Play, Raspasy, Unreadable
+from pulyacalc.core.model import Correction, Deal, Play, Raspasy, SeatChange, Unreadable
 from pulyacalc.core.rulebook import RULEBOOK, Rule
 from pulyacalc.core.sheet import MOUNTAIN, POOL, Entry, SheetView
 from pulyacalc.evening import Evening, score_file
@@ -64,8 +64,12 @@ class Explanation:
     deals: tuple[DealExplained, ...]
 
 
-def deal_text(deal: Deal | Correction, kind: str = "") -> str:
+def deal_text(deal: Deal | Correction | SeatChange, kind: str = "") -> str:
     """A deal as one line of the line format: ``Anna 6♠ 7, Boris whist 2, Vera pass 1``."""
+    if isinstance(deal, SeatChange):
+        from pulyacalc.logs.seat import seat_line
+
+        return seat_line(deal, note=False)
     if isinstance(deal, Correction):
         from pulyacalc.logs.correction import correction_line
 
@@ -254,8 +258,8 @@ def explain_stream(
 
 
 def _upto(
-    deals: Iterable[Deal | Correction | Unreadable], upto: int | None, problems: Problems
-) -> Iterator[Deal | Correction | Unreadable]:
+    deals: Iterable[Deal | Correction | SeatChange | Unreadable], upto: int | None, problems: Problems
+) -> Iterator[Deal | Correction | SeatChange | Unreadable]:
     """The log's items up to deal ``upto`` and the corrections after it (a correction
     belongs to the deal it follows).  The line after them is read to see that it is no
     correction, but it belongs to the next deal: its problems, if any, are not ours."""
@@ -273,13 +277,14 @@ def _upto(
 def _explained(
     stream: Stream,
     scorer: Scorer,
-    deals: Iterator[Deal | Correction | Unreadable],
+    deals: Iterator[Deal | Correction | SeatChange | Unreadable],
     progress: Callable[[int], None] | None,
 ) -> Iterator[DealExplained]:
     from pulyacalc.ledger import deal_row  # only here: prices reads deal_text from this module
 
-    players, conv = stream.header.players, stream.convention
+    conv = stream.convention
     for r in scorer.feed_all(deals):
+        players = scorer.sheet.players  # everyone on the sheet: a newcomer too (RULES.md 6.3)
         stream.count = scorer.count
         yield DealExplained(
             r,

@@ -141,7 +141,7 @@ def count_deal(
     """Add one scored deal to the players' counts (a correction is no deal: not counted,
     though what it moves is in the evening's result).  ``second_out``: with 5 players,
     who sits out with the dealer (``table.five_second_out``)."""
-    if r.kind == "correction":
+    if r.kind in ("correction", "join", "leave"):  # not deals (RULES.md 2.9, 6.3)
         return
     out = Seats(players, r.dealer, second_out).sitters  # those who sit the deal out
     for p in players:
@@ -204,8 +204,10 @@ class Gathering:
         )
         # the deals name players as the log writes them: each name counts for its person
         tally = {p: self.tally.setdefault(who[p], Tally()) for p in written}
+        table = ev.header.players  # the players at the table, as it changes (RULES.md 6.3)
         for r in ev.results:
-            count_deal(tally, r, written, ev.convention.five_second_out)
+            table = r.table or table
+            count_deal(tally, r, table, ev.convention.five_second_out)
         for a, row in pairs(s).items():
             mine, seen = self.h2h.setdefault(who[a], {}), self.together.setdefault(who[a], {})
             for b, amount in row.items():

@@ -138,6 +138,19 @@ def test_gusarik_by_hand() -> None:
     assert doc["settlement"] == {"Oleg": 60, "Polina": -60}
 
 
+def test_join_leave_by_hand() -> None:
+    doc = expected("sochi-join-leave")
+    pools, mountains, whists = sheet_rows(doc)
+    assert doc["deals"] == 8 and doc["finished"] is False
+    assert pools == {"Kostya": 8, "Lena": 0, "Misha": 10, "Nina": 10}
+    assert mountains == {"Kostya": 5, "Lena": 6, "Misha": 1, "Nina": 2}
+    assert whists["Misha"] == {"Kostya": 2, "Lena": 20, "Nina": 32}
+    stages = doc["stages"]
+    assert stages["mountain_result"] == {"Kostya": -5, "Lena": -95, "Misha": 55, "Nina": 45}
+    assert stages["whist_result"] == {"Kostya": -32, "Lena": -4, "Misha": 54, "Nina": -18}
+    assert doc["settlement"] == {"Kostya": -37, "Lena": -99, "Misha": 109, "Nina": 27}
+
+
 def test_sochi_help_deals_by_hand() -> None:
     """Deal 26: Anna (closed) takes no trick on raspasy: her 1 point helps Boris, tied 16:16
     with Vera, because he sits next clockwise; deal 28: 3 to Boris, 1 to Vera; deal 30: the

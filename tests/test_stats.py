@@ -19,7 +19,8 @@ from test_output_shapes import check, documented
 from typer.testing import CliRunner
 
 from pulyacalc.cli.app import app
-from pulyacalc.core.model import Call, Play, Raspasy
+from pulyacalc.core.model import Call, Play, Raspasy, SeatChange
+from pulyacalc.core.seating import Vacated, change_table
 from pulyacalc.logs.read import read_log
 from pulyacalc.rating import ranks
 from pulyacalc.season import collect, score_season
@@ -49,7 +50,15 @@ def recount(paths: list[str]) -> dict[str, Counter[str]]:
         dealer = log.header.dealer or players[-1]
         for p in players:
             out.setdefault(p, Counter())["evenings"] += 1
+        vacated: Vacated = None
         for deal in log.deals:
+            if isinstance(deal, SeatChange):  # the table changes (RULES.md 6.3)
+                players, dealer, vacated = change_table(players, dealer, vacated, deal.change, deal.player)
+                n = len(players)
+                if deal.change == "join":
+                    out.setdefault(deal.player, Counter())["evenings"] += 1
+                continue
+            vacated = None
             assert isinstance(deal, (Play, Raspasy)), deal
             if deal.dealer is not None:
                 dealer = deal.dealer
@@ -116,7 +125,7 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_counts_on_the_examples_are_what_the_logs_say() -> None:
     stats = score_stats([str(EXAMPLES)])
     assert counted(stats) == recount([str(EXAMPLES)])
-    assert len(stats.evenings) == 7  # the example evenings, Classic and the tables' included
+    assert len(stats.evenings) == 8  # the example evenings, Classic and the tables' included
 
 
 def test_counts_on_a_directory_of_generated_evenings(club: Path) -> None:
@@ -282,7 +291,7 @@ def test_csv_and_tsv_columns(club: Path, fmt: str) -> None:
 def test_table_shows_each_player_and_head_to_head() -> None:
     code, out, err = run(str(EXAMPLES))
     assert code == 0
-    assert out.startswith("Stats: 7 evenings, 105 deals")
+    assert out.startswith("Stats: 8 evenings, 113 deals")
     assert "Head-to-head" in out and "misère" in out
     assert "skipped" in err and "house.yaml" in err
 

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from pulyacalc.cli.app import app
 from pulyacalc.core.errors import Problems, PulyaError
+from pulyacalc.core.model import SeatChange
 from pulyacalc.core.seating import Seats
 from pulyacalc.logs.yaml_log import parse as parse_yaml_log
 
@@ -79,7 +80,7 @@ def test_one_player_and_six_are_refused() -> None:
 # -- the commands ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["gusarik-2p.txt", "sochi-5p.txt"])
+@pytest.mark.parametrize("name", ["gusarik-2p.txt", "sochi-5p.txt", "sochi-join-leave.txt"])
 def test_convert_round_trip_scores_the_same(name: str, tmp_path: Path) -> None:
     source = str(EXAMPLES / name)
     code, want = cli("score", source, "-f", "json")
@@ -97,7 +98,7 @@ def test_convert_round_trip_scores_the_same(name: str, tmp_path: Path) -> None:
     assert (EXAMPLES / name).read_text(encoding="utf-8").count("dummy: first") == text.count("dummy: first")
 
 
-@pytest.mark.parametrize("name", ["gusarik-2p.txt", "sochi-5p.txt"])
+@pytest.mark.parametrize("name", ["gusarik-2p.txt", "sochi-5p.txt", "sochi-join-leave.txt"])
 def test_check_finds_the_examples_clean(name: str) -> None:
     code, out = cli("check", str(EXAMPLES / name))
     assert code == 0 and out.startswith("clean:")
@@ -135,3 +136,36 @@ def test_second_out_is_refused_with_the_dealer_in_play_code() -> None:
     with pytest.raises(PulyaError) as e:
         score_run("sochi", ("A", "B", "C", "D", "E"), "A 6♠ 6, B whist 4, C pass")
     assert [p.code for p in e.value.problems] == ["dealer-in-play"]
+
+
+# -- a seat that changes (RULES.md 6.3) -------------------------------------------------------
+
+
+def test_explain_says_what_the_newcomer_wrote() -> None:
+    code, out = cli("explain", str(EXAMPLES / "sochi-join-leave.txt"))
+    assert code == 0
+    assert "Table change after deal 3" in out and ": join Nina" in out
+    assert "the average pool of the 3 at the table: (2 + 0 + 10) / 3 = 4  " in out
+    assert "(0 + 4 + 0) / 3 = 4/3, rounded up (not in the newcomer's favour)" in out
+    assert "Table change after deal 5" in out and ": leave Lena" in out
+
+
+def test_the_fast_path_and_the_kept_fold_agree_across_a_seat_change() -> None:
+    from pulyacalc.evening import score_file
+
+    path = str(EXAMPLES / "sochi-join-leave.txt")
+    assert score_file(path).sheet == score_file(path, keep=True).sheet
+
+
+def test_yaml_seat_changes_with_a_note_and_russian_words() -> None:
+    text = (
+        "players: [A, B, C]\ndeals:\n  - {входит: D, note: late}\n  - D 6♠, A pass, B pass\n  - {leave: d}\n"
+    )
+    problems = Problems()
+    log = parse_yaml_log(text, "t.yaml", problems)
+    deals = list(log.deals)
+    assert not problems.items
+    assert [(d.change, d.player, d.note) for d in deals if isinstance(d, SeatChange)] == [
+        ("join", "D", "late"),
+        ("leave", "D", None),
+    ]

@@ -12,8 +12,12 @@ from typing import Literal
 #: what a deal was, once resolved (RULES.md §2)
 DealKind = Literal["unplayed", "half", "played", "misere", "raspasy", "conceded"]
 
-#: what the scorer's result is about: a deal's kind, or a correction written by hand
-ResultKind = Literal[DealKind, "correction"]
+#: a change of the table between deals (RULES.md 6.3): a player joins or leaves
+SeatChangeKind = Literal["join", "leave"]
+
+#: what the scorer's result is about: a deal's kind, a correction written by hand, or a
+#: change of the table
+ResultKind = Literal[DealKind, "correction", SeatChangeKind]
 
 #: where an entry is written on the paper
 Area = Literal["pool", "mountain", "whists"]
@@ -41,6 +45,7 @@ RuleId = Literal[
     "premium",
     "concede",
     "correction",
+    "join",
 ]
 
 #: "read": the input cannot be read (syntax, spelling, types); "rule": it reads but is not allowed

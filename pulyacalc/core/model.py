@@ -23,7 +23,7 @@ from typing import Any, Union
 
 from pulyacalc.core.amounts import Amount
 from pulyacalc.core.errors import Loc
-from pulyacalc.core.kinds import Area, DummyHand, Rounding
+from pulyacalc.core.kinds import Area, DummyHand, Rounding, SeatChangeKind
 
 
 class Suit(enum.Enum):
@@ -473,6 +473,36 @@ class Correction:
     source: str = ""
 
 
+#: the first word of a line that changes the table (RULES.md 6.3), folded to lower case
+SEAT_WORDS: dict[str, SeatChangeKind] = {
+    "join": "join",
+    "joins": "join",
+    "входит": "join",
+    "садится": "join",
+    "leave": "leave",
+    "leaves": "leave",
+    "выходит": "leave",
+    "уходит": "leave",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class SeatChange:
+    """A player joins the table or leaves it between deals (RULES.md 6.3, K3.1.2).
+
+    Like a correction it is not a deal: it takes no turn to deal and no deal number.  A
+    newcomer writes the average pool and mountain of the players at the table; a player who
+    leaves keeps his column on the sheet and is settled with the rest at the end."""
+
+    change: SeatChangeKind
+    player: str
+    note: str | None = None
+    loc: Loc = Loc("-")
+    locs: Mapping[str, Loc] = field(default_factory=dict)
+    #: the line as written (line logs)
+    source: str = ""
+
+
 @dataclass(frozen=True, slots=True)
 class Unreadable:
     """A deal line or entry that could not be read (its problems are reported).
@@ -513,7 +543,7 @@ class Log:
     header: Header
     #: the deals, the corrections between them, and an ``Unreadable`` in the place of
     #: each deal that could not be read
-    deals: Iterable[Deal | Correction | Unreadable]
+    deals: Iterable[Deal | Correction | SeatChange | Unreadable]
     #: the header read without a problem (deals can be checked against its rules)
     header_ok: bool = True
 

@@ -59,5 +59,6 @@ RULEBOOK: dict[RuleId, Rule] = {
         ),
         Rule("concede", "2.3", "«без трёх»: the declarer left without play, three undertricks", "K note 40"),
         Rule("correction", "2.9", "a correction the table wrote by hand, as written", ""),
+        Rule("join", "6.3", "a newcomer writes the average pool and mountain", "K3.1.2"),
     )
 }

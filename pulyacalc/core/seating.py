@@ -62,3 +62,27 @@ class Seats:
     def next_dealer(self) -> str:
         i = self.players.index(self.dealer)
         return self.players[(i + 1) % len(self.players)]
+
+
+#: where a player who left sat, and whether he was to deal next (until a newcomer takes his
+#: seat or a deal is dealt); None: no seat is empty
+Vacated = tuple[int, bool] | None
+
+
+def change_table(
+    players: tuple[str, ...], dealer: str, vacated: Vacated, change: str, who: str
+) -> tuple[tuple[str, ...], str, Vacated]:
+    """The table after ``who`` joins or leaves (RULES.md 6.3): the players clockwise, the
+    next deal's dealer and the empty seat.  K3.1.2: a newcomer who replaces a player who
+    left takes his seat; any other newcomer sits on the left of the one who just dealt and
+    deals next.  One who leaves before his turn to deal passes it to his left neighbour."""
+    if change == "leave":
+        i = players.index(who)
+        rest = players[:i] + players[i + 1 :]
+        nxt = players[(i + 1) % len(players)] if dealer == who else dealer
+        return rest, nxt, (i, dealer == who)
+    if vacated is not None:
+        i, dealt_next = vacated
+        return players[:i] + (who,) + players[i:], who if dealt_next else dealer, None
+    i = players.index(dealer)
+    return players[:i] + (who,) + players[i:], who, None

@@ -65,6 +65,15 @@ class Sheet:
             for p, row in start.whists.items():
                 self.whists[p].update(row)
 
+    def add(self, player: str) -> None:
+        """A player who joins (RULES.md 6.3): a new column, empty."""
+        self.players = (*self.players, player)
+        self.pool[player] = 0
+        self.mountain[player] = 0
+        for row in self.whists.values():
+            row[player] = 0
+        self.whists[player] = {q: 0 for q in self.players if q != player}
+
     def apply(self, e: Entry) -> None:
         if e.area == POOL:
             self.pool[e.player] = exact(self.pool[e.player] + e.amount)

@@ -56,10 +56,12 @@ from pulyacalc.core.model import (
     Log,
     Play,
     Raspasy,
+    SeatChange,
     Unreadable,
     contract_key,
 )
 from pulyacalc.logs.header import HEADER_ALIASES, HeaderBuilder, match_player
+from pulyacalc.logs.seat import parse_seat_line, starts_seat_change
 from pulyacalc.yamlsource import MAX_LINE_CHARS, Node
 
 #: ``key: value`` (the key is a word, dotted for convention keys: ``whist.on_failure``)
@@ -248,7 +250,7 @@ class LineDeals:
         #: some of it was read (by iterating or by the fast path)
         self.started = False
 
-    def __iter__(self) -> Iterator[Deal | Correction | Unreadable]:
+    def __iter__(self) -> Iterator[Deal | Correction | SeatChange | Unreadable]:
         one = self.one
         self.started = True
         pending, self.pending = self.pending, None
@@ -264,7 +266,7 @@ class LineDeals:
                 yield d
         self.number = number
 
-    def one(self, lineno: int, raw: str) -> Deal | Correction | Unreadable | None:
+    def one(self, lineno: int, raw: str) -> Deal | Correction | SeatChange | Unreadable | None:
         """The line ``raw`` (number ``lineno``) read: a deal, a correction, an Unreadable in
         the place of a deal with a problem, or None (a blank line, a comment, a header line
         out of place)."""
@@ -318,6 +320,15 @@ class LineDeals:
         expected = count + self.shift
         t = cache.get(text[start:] if start else text) if m is None or written == expected else None
         if t is None:
+            if starts_seat_change(text, players):
+                # not a deal (RULES.md 6.3): no number, no turn to deal; a newcomer's name
+                # is known from here on, and what was parsed before may read names otherwise
+                self.count -= 1
+                seat = parse_seat_line(line, Loc(file, lineno, 1), players, problems)
+                if seat is not None and seat.change == "join" and seat.player not in players:
+                    self.header = replace(self.header, players=(*players, seat.player))
+                    cache.clear()
+                return seat
             if starts_correction(text, players):
                 # not a deal (RULES.md 2.9): it takes no number and no turn to deal; a bad
                 # one is skipped.  Checked here, off the cached path: never a cached text

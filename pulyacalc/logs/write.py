@@ -32,11 +32,14 @@ from pulyacalc.core.model import (
     Log,
     Play,
     Raspasy,
+    SeatChange,
     Unreadable,
     first_dealer,
 )
+from pulyacalc.core.seating import change_table
 from pulyacalc.logs.correction import correction_line, correction_yaml
 from pulyacalc.logs.header import header_values
+from pulyacalc.logs.seat import seat_line
 from pulyacalc.logs.words import ENGLISH, Words
 from pulyacalc.yamlsource import Node
 
@@ -46,9 +49,11 @@ _YAML_WORDS = frozenset({"true", "false", "yes", "no", "on", "off", "null", "y",
 _LINE_UNSAFE = re.compile(r"[\s,#\[\]:]")
 
 
-def deal_key(deal: Deal | Correction) -> tuple[Any, ...]:
+def deal_key(deal: Deal | Correction | SeatChange) -> tuple[Any, ...]:
     """What makes two deals the same deal, whatever the format or spelling."""
     note = " ".join(deal.note.split()) if deal.note else None
+    if isinstance(deal, SeatChange):
+        return (deal.change, deal.player, note or None)
     if isinstance(deal, Correction):
         reason = " ".join(deal.reason.split())
         return ("correction", deal.player, deal.area, deal.on, deal.amount, reason, note or None)
@@ -120,18 +125,25 @@ def write_lines(log: Log, words: Words = ENGLISH) -> Iterator[str]:
     yield "\n"
     dealer = first_dealer(header.players, header.dealer)
     stays = _dealer_stays(header)
+    table, vacated = header.players, None  # the table changes with a seat change (RULES.md 6.3)
     for deal in log.deals:
         if isinstance(deal, Unreadable):  # reported by the reader; keeps its turn to deal
-            dealer = _clockwise(header.players, dealer)[1]
+            dealer = _clockwise(table, dealer)[1]
             continue
         if isinstance(deal, Correction):  # not a deal: no turn to deal
             yield correction_line(deal, words=words) + "\n"
             continue
+        if isinstance(deal, SeatChange):  # not a deal: the table changes
+            yield seat_line(deal) + "\n"
+            if (deal.change == "join") != (deal.player in table):
+                table, dealer, vacated = change_table(table, dealer, vacated, deal.change, deal.player)
+            continue
+        vacated = None
         if deal.dealer is not None:
             dealer = deal.dealer
-        yield deal_line(deal, header.players, dealer, words) + "\n"
+        yield deal_line(deal, table, dealer, words) + "\n"
         if not (stays and isinstance(deal, Raspasy)):
-            dealer = _clockwise(header.players, dealer)[1]
+            dealer = _clockwise(table, dealer)[1]
 
 
 def _dealer_stays(header: Header) -> bool:
@@ -147,8 +159,12 @@ def _dealer_stays(header: Header) -> bool:
         return False
 
 
-def deal_line(deal: Deal | Correction, players: tuple[str, ...], dealer: str, words: Words = ENGLISH) -> str:
+def deal_line(
+    deal: Deal | Correction | SeatChange, players: tuple[str, ...], dealer: str, words: Words = ENGLISH
+) -> str:
     """One deal in the canonical line format; ``dealer`` is this deal's dealer."""
+    if isinstance(deal, SeatChange):
+        return seat_line(deal)
     if isinstance(deal, Correction):
         return correction_line(deal, words=words)
     clauses: list[str] = []
@@ -264,7 +280,13 @@ def write_yaml(log: Log, words: Words = ENGLISH) -> Iterator[str]:
         yield f"{words.key('deals')}: []\n"
 
 
-def yaml_deal(deal: Deal | Correction, players: tuple[str, ...], words: Words = ENGLISH) -> Iterator[str]:
+def yaml_deal(
+    deal: Deal | Correction | SeatChange, players: tuple[str, ...], words: Words = ENGLISH
+) -> Iterator[str]:
+    if isinstance(deal, SeatChange):
+        note = f", note: {_quoted(deal.note)}" if deal.note else ""
+        yield f"  - {{{deal.change}: {yaml_scalar(deal.player)}{note}}}\n"
+        return
     if isinstance(deal, Correction):
         yield from correction_yaml(deal, yaml_scalar, _quoted, words)
         return

@@ -12,12 +12,14 @@ passers ``dark: [Anna, Boris]`` (K3.3.19).
 from __future__ import annotations
 
 import difflib
+from dataclasses import replace
 from typing import Any
 
 from pulyacalc.core.errors import Loc, Problems, ReadError
 from pulyacalc.core.model import (
     CALL_SPELLINGS,
     CARDS_HINT,
+    SEAT_WORDS,
     Call,
     Card,
     Contract,
@@ -28,10 +30,12 @@ from pulyacalc.core.model import (
     Log,
     Play,
     Raspasy,
+    SeatChange,
     Unreadable,
 )
 from pulyacalc.logs.header import LOG_KEYS, HeaderBuilder, match_player, read_top
 from pulyacalc.logs.lines import parse_deal_line, starts_correction
+from pulyacalc.logs.seat import parse_seat, parse_seat_line, starts_seat_change
 from pulyacalc.yamlsource import MAX_YAML_BYTES, Node, as_bool, as_int, as_str, parse_yaml
 
 DEAL_KEYS = (
@@ -60,14 +64,21 @@ def parse(text: str, file: str, problems: Problems, *, max_bytes: int | None = N
         problems.raise_if_any()
         raise AssertionError("header problems were reported")
     header_ok = not problems
-    deals: list[Deal | Correction | Unreadable] = []
+    deals: list[Deal | Correction | SeatChange | Unreadable] = []
     if deals_node is not None and not deals_node.null:
         if deals_node.kind != "seq":
             problems.add(deals_node.loc, "deals: expected a list of deals (each starting with '- ')")
         else:
+            table = header  # a newcomer's name is known from his join on (RULES.md 6.3)
             for item in deals_node.items:
-                deal = parse_deal(item, header, problems)
+                deal = parse_deal(item, table, problems)
                 deals.append(deal if deal is not None else Unreadable(item.loc))
+                if (
+                    isinstance(deal, SeatChange)
+                    and deal.change == "join"
+                    and deal.player not in table.players
+                ):
+                    table = replace(table, players=(*table.players, deal.player))
     return Log(header, deals, header_ok)
 
 
@@ -87,8 +98,25 @@ def _player(node: Node, header: Header, problems: Problems, what: str) -> str | 
     return name
 
 
-def parse_deal(node: Node, header: Header, problems: Problems) -> Deal | Correction | None:
+def _seat(node: Node, header: Header, problems: Problems) -> SeatChange | None:
+    """``{join: NAME}`` / ``{leave: NAME}``, a note allowed (RULES.md 6.3)."""
+    (k, v), rest = node.pairs[0], node.pairs[1:]
+    note = None
+    for k2, v2 in rest:
+        if k2.text.strip() != "note":
+            problems.add(k2.loc, f"a seat change has no {k2.text.strip()!r}", "only a note may go with it")
+            return None
+        note = as_str(v2, problems, "note")
+    name = as_str(v, problems, k.text.strip())
+    if name is None:
+        return None
+    return parse_seat(k.text.strip(), name, node.loc, v.loc, header.players, problems, note=note)
+
+
+def parse_deal(node: Node, header: Header, problems: Problems) -> Deal | Correction | SeatChange | None:
     if node.kind == "scalar" and not node.null:
+        if starts_seat_change(node.text, header.players):
+            return parse_seat_line(node.text, node.loc, header.players, problems)
         if starts_correction(node.text, header.players):
             from pulyacalc.logs.correction import parse_correction_line
 
@@ -101,6 +129,8 @@ def parse_deal(node: Node, header: Header, problems: Problems) -> Deal | Correct
             f"Vera pass 1', got {node.describe()}",
         )
         return None
+    if node.pairs and node.pairs[0][0].text.strip().casefold() in SEAT_WORDS:
+        return _seat(node, header, problems)
     fields: dict[str, Node] = {}
     before = len(problems)
     for k, v in node.pairs:

@@ -138,6 +138,7 @@ def deal_block(d: DealExplained, players: tuple[str, ...]) -> str:
     from pulyacalc.render.formats import grid
 
     r = d.result
+    players = d.running.players  # a newcomer has his column from his join on (RULES.md 6.3)
     out = [""]
     flags = []
     if r.raspasy_run > 1:
@@ -148,6 +149,9 @@ def deal_block(d: DealExplained, players: tuple[str, ...]) -> str:
     if r.kind == "correction":  # not a deal (RULES.md 2.9): after the deal it follows
         after = f"after deal {r.number}" if r.number else "before the first deal"
         out.append(f"Correction {after} ({d.where}): {d.line}")
+    elif r.kind in ("join", "leave"):  # not a deal (RULES.md 6.3): the table changes
+        after = f"after deal {r.number}" if r.number else "before the first deal"
+        out.append(f"Table change {after} ({d.where}): {d.line}")
     else:
         out.append(f"Deal {r.number} ({d.where}), dealer {r.dealer}: {d.line}{extra}")
     rows = []
@@ -173,7 +177,7 @@ def deal_block(d: DealExplained, players: tuple[str, ...]) -> str:
         out.extend("  " + line for line in table.splitlines())
     else:
         out.append("  (nothing is written)")
-    bombs = bombs_text(r) if r.kind != "correction" else None
+    bombs = bombs_text(r) if r.kind not in ("correction", "join", "leave") else None
     if bombs:
         out.append(f"  {bombs}")
     moves = ", ".join(f"{p} {'+' if v > 0 else ''}{show(v)}" for p, v in d.ledger.items())
@@ -181,7 +185,7 @@ def deal_block(d: DealExplained, players: tuple[str, ...]) -> str:
     table = grid(
         [[f"  {p}", *sheet_row(d.running, p)] for p in players],
         head=[
-            "  after the correction" if r.kind == "correction" else f"  after deal {r.number}",
+            f"  after the {_NOT_DEALS[r.kind]}" if r.kind in _NOT_DEALS else f"  after deal {r.number}",
             *sheet_head(players),
         ],
         tablefmt="simple",
@@ -190,6 +194,10 @@ def deal_block(d: DealExplained, players: tuple[str, ...]) -> str:
     )
     out.extend("  " + line for line in table.splitlines())
     return "\n".join(out) + "\n"
+
+
+#: what a result that is not a deal is called under its paper
+_NOT_DEALS = {"correction": "correction", "join": "join", "leave": "leave"}
 
 
 def entry_row(x: Explained) -> list[Any]:

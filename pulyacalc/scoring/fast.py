@@ -30,7 +30,7 @@ from typing import Protocol
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.errors import Problems
-from pulyacalc.core.model import Correction, Deal, Unreadable
+from pulyacalc.core.model import Correction, Deal, SeatChange, Unreadable
 from pulyacalc.core.sheet import POOL, WHISTS, Entry, Sheet, Write
 from pulyacalc.scoring.fold import Scorer
 from pulyacalc.scoring.pool import place
@@ -51,7 +51,7 @@ class LineSource(Protocol):
     started: bool
     problems: Problems
 
-    def one(self, lineno: int, raw: str) -> Deal | Correction | Unreadable | None: ...
+    def one(self, lineno: int, raw: str) -> Deal | Correction | SeatChange | Unreadable | None: ...
 
 
 class Known:
@@ -229,19 +229,23 @@ def run(
     at = cache.at
     corrections = 0
     start = scorer.count
+    #: the table changed (RULES.md 6.3): what was learnt is for another table, so every
+    #: line after goes the full path
+    changed = False
 
     def slow(lineno: int, raw: str, table: dict[str, Known]) -> dict[str, Known]:
         """The full path for one line; learns it when it may.  Returns the next table."""
-        nonlocal corrections
+        nonlocal corrections, changed
         before = len(problems)
         d = source.one(lineno, raw)
         if d is None:
-            return table
+            return cache.busy if changed else table
         plain = source.plain
         r = scorer.feed(d)
-        if isinstance(d, Correction):
+        if isinstance(d, (Correction, SeatChange)):
             corrections += 1
-        if not scorer.classic_idle:
+        changed = changed or isinstance(d, SeatChange)
+        if changed or not scorer.classic_idle:
             return cache.busy
         if r is not None and plain and len(problems) == before and table is not cache.busy:
             cache.learn(table, raw, scorer, r.kind == "raspasy", sheet)

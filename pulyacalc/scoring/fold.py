@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.errors import Problems
 from pulyacalc.core.kinds import ResultKind
-from pulyacalc.core.model import Correction, Deal, Header, Play, Raspasy, Unreadable
-from pulyacalc.core.seating import Seats
+from pulyacalc.core.model import Correction, Deal, Header, Play, Raspasy, SeatChange, Unreadable
+from pulyacalc.core.seating import Seats, Vacated, change_table
 from pulyacalc.core.sheet import Entry, Sheet, SheetView, Write
 from pulyacalc.scoring.pool import place
 from pulyacalc.scoring.resolve import Resolved, resolve
@@ -29,7 +29,7 @@ from pulyacalc.scoring.rules import Written, written
 class DealResult:
     #: the deal's number; a correction has the number of the deal before it (0: none)
     number: int
-    deal: Deal | Correction
+    deal: Deal | Correction | SeatChange
     #: this deal's dealer ("" for a correction, which is not dealt)
     dealer: str
     kind: ResultKind
@@ -52,6 +52,8 @@ class DealResult:
     bomb_spent: bool = False
     #: the level of the dark raspasy just before this deal (0: none), for the exit from it
     after_dark: int = 0
+    #: a seat change (RULES.md 6.3): the players at the table after it, clockwise
+    table: tuple[str, ...] = ()
 
 
 #: The cache key, part by part: the parameter of ``resolve`` / ``rules.written`` each part
@@ -117,11 +119,11 @@ class Scorer:
         self.bombs: dict[str, list[int]] = {p: [] for p in header.players}
         self.dark_run = self.dark_said = 0
         self.opening = conv.bombs_opening if start is None else 0  # a pulya taken up mid-way
-        n = len(self.players)
-        #: the other players, clockwise from each
-        self._clockwise = {
-            p: tuple(self.players[(i + k) % n] for k in range(1, n)) for i, p in enumerate(self.players)
-        }
+        self._clockwise: dict[str, tuple[str, ...]] = {}
+        self._seat_players(self.players)
+        #: where a player who left sat, until a newcomer takes his place or a deal is dealt
+        #: (K3.1.2: a newcomer who replaces him sits there), and whether he dealt next
+        self._vacated: Vacated = None
         #: one Seats per dealer, made once, with the next deal's dealer
         self._seats: dict[str, tuple[Seats, str]] = {}
         #: KEY → what the deal writes (kind, writes); see the class docstring
@@ -132,10 +134,19 @@ class Scorer:
         self._same_written: dict[Written, Written] = {}
         self._same_writes: dict[Write, Write] = {}
 
+    def _seat_players(self, players: tuple[str, ...]) -> None:
+        """The table, clockwise (at the start, and after a seat change, RULES.md 6.3)."""
+        n = len(players)
+        self.players = players
+        #: the other players, clockwise from each
+        self._clockwise = {p: tuple(players[(i + k) % n] for k in range(1, n)) for i, p in enumerate(players)}
+
     @property
     def finished(self) -> bool:
-        """The pulya is finished when the pools add up to players × target (RULES.md 2.8)."""
-        return sum(self.sheet.pool.values()) >= len(self.players) * self.target
+        """The pulya is finished when the pools of the players at the table add up to
+        players × target (RULES.md 2.8)."""
+        pool = self.sheet.pool
+        return sum(pool[p] for p in self.players) >= len(self.players) * self.target
 
     @property
     def classic_idle(self) -> bool:
@@ -144,9 +155,12 @@ class Scorer:
         and the raspasy run alone (the fast path's state, scoring/fast.py)."""
         return not self.opening and not self.dark_run and not any(self.bombs.values())
 
-    def feed(self, deal: Deal | Correction | Unreadable) -> DealResult | None:
+    def feed(self, deal: Deal | Correction | SeatChange | Unreadable) -> DealResult | None:
         if isinstance(deal, Correction):
             return self._correct(deal)
+        if isinstance(deal, SeatChange):
+            return self._seat_change(deal)
+        self._vacated = None
         self.count += 1
         if self.after_finish_from is None and self.finished:
             self.after_finish_from = self.count
@@ -273,7 +287,39 @@ class Scorer:
         self.sheet.apply(e)
         return DealResult(self.count, c, "", "correction", (e,), after_finish, 0, 0)
 
-    def feed_all(self, deals: Iterable[Deal | Correction | Unreadable]) -> Iterator[DealResult]:
+    def _seat_change(self, c: SeatChange) -> DealResult | None:
+        """A player joins or leaves between deals (RULES.md 6.3).  It is not a deal.  What a
+        deal writes depends on the table, so the remembered answers are forgotten."""
+        from pulyacalc.scoring.table import joins  # only when a log has one
+
+        seated, who = self.players, c.player
+        size = len(seated) + (1 if c.change == "join" else -1)
+        problem = ""
+        if c.change == "join" and who in self.sheet.players:
+            problem = f"{who} is already on the sheet: a player joins once"
+        elif c.change == "leave" and who not in seated:
+            problem = f"{who} is not at the table, so he cannot leave it"
+        elif not 2 <= size <= 5:
+            problem = f"after this the table would have {size} players: pulyacalc scores 2 to 5"
+        if problem:
+            self.problems.add(c.loc, problem, f"at the table: {', '.join(seated)}", kind="rule")
+            return None
+        after_finish = self.finished
+        entries: tuple[Entry, ...] = ()
+        if c.change == "join":
+            pools, mountains = self.sheet.pool, self.sheet.mountain
+            entries = tuple(Entry(self.count, *w) for w in joins(who, seated, pools, mountains))
+            self.sheet.add(who)
+            self.bombs.setdefault(who, [])
+            for e in entries:
+                self.sheet.apply(e)
+        table, self.dealer, self._vacated = change_table(seated, self.dealer, self._vacated, c.change, who)
+        self._seat_players(table)
+        self._seats.clear()
+        self._written.clear()
+        return DealResult(self.count, c, "", c.change, entries, after_finish, 0, 0, table=table)
+
+    def feed_all(self, deals: Iterable[Deal | Correction | SeatChange | Unreadable]) -> Iterator[DealResult]:
         feed = self.feed
         for d in deals:
             r = feed(d)
@@ -299,7 +345,7 @@ def earn_bombs(
 def score(
     header: Header,
     conv: Convention,
-    deals: Iterable[Deal | Correction | Unreadable],
+    deals: Iterable[Deal | Correction | SeatChange | Unreadable],
     problems: Problems | None = None,
 ) -> tuple[SheetView, list[DealResult]]:
     """Score a whole log; returns the final sheet and each deal's result."""

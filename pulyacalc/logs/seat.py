@@ -1,0 +1,74 @@
+"""A line that changes the table (RULES.md 6.3): ``join Дима`` / ``leave Вера`` (Russian
+``входит`` / ``выходит``), in a line log or as a YAML log's deal ``{join: NAME}``.
+
+Read only when a log has one: the readers look the first word up in ``SEAT_WORDS``.
+"""
+
+from __future__ import annotations
+
+from pulyacalc.core.errors import Loc, Problems
+from pulyacalc.core.model import SEAT_WORDS, SeatChange
+from pulyacalc.logs.header import match_player
+
+
+def starts_seat_change(text: str, players: tuple[str, ...]) -> bool:
+    """Is the line a seat change?  Its first word is ``join`` or ``leave`` (or a Russian
+    spelling) and not a player's name."""
+    words = text.split(None, 1)
+    if not words:
+        return False
+    low = words[0].casefold()
+    return low in SEAT_WORDS and all(p.casefold() != low for p in players)
+
+
+def parse_seat(
+    word: str,
+    name: str,
+    loc: Loc,
+    name_loc: Loc,
+    players: tuple[str, ...],
+    problems: Problems,
+    *,
+    note: str | None = None,
+    source: str = "",
+) -> SeatChange | None:
+    """``word`` (``join`` / ``leave``…) and the player's ``name`` → a SeatChange, or None
+    with the problem reported at ``name_loc``.  A newcomer's name is new; a leaver's is
+    matched as deal lines match names."""
+    change = SEAT_WORDS[word.casefold()]
+    if change == "leave":
+        found, hint = match_player(name, players)
+        if found is None:
+            problems.add(name_loc, f"{name!r} cannot leave: not a player", hint, source=source)
+            return None
+        name = found
+    elif not name or name[:1].isdigit() or any(c in name for c in ",#[]:"):
+        problems.add(
+            name_loc, f"a newcomer's name is one word, not starting with a digit: {name!r}", source=source
+        )
+        return None
+    return SeatChange(change, name, note, loc, {"player": name_loc}, source)
+
+
+def parse_seat_line(line: str, loc: Loc, players: tuple[str, ...], problems: Problems) -> SeatChange | None:
+    """A line log's ``join NAME`` / ``leave NAME`` [``# note``]."""
+    text, _, comment = line.partition("#")
+    words = text.split()
+    base = loc.column or 1
+    if len(words) != 2:
+        problems.add(
+            loc,
+            "a seat change is one word and one name: 'join Дима' or 'leave Вера'",
+            source=line,
+            width=max(1, len(text.rstrip())),
+        )
+        return None
+    at = text.find(words[1], len(words[0]))
+    name_loc = Loc(loc.file, loc.line, base + at)
+    note = comment.strip() or None
+    return parse_seat(words[0], words[1], loc, name_loc, players, problems, note=note, source=line)
+
+
+def seat_line(c: SeatChange, *, note: bool = True) -> str:
+    """The canonical line: ``join Дима`` [``# note``]."""
+    return f"{c.change} {c.player}" + (f"  # {c.note}" if note and c.note else "")
