@@ -119,8 +119,8 @@ class Scorer:
         self.bombs: dict[str, list[int]] = {p: [] for p in header.players}
         self.dark_run = self.dark_said = 0
         self.opening = conv.bombs_opening if start is None else 0  # a pulya taken up mid-way
-        self._clockwise: dict[str, tuple[str, ...]] = {}
-        self._seat_players(self.players)
+        #: the other players, clockwise from each (the table changes, RULES.md 6.3)
+        self._clockwise = clockwise_of(self.players)
         #: where a player who left sat, until a newcomer takes his place or a deal is dealt
         #: (K3.1.2: a newcomer who replaces him sits there), and whether he dealt next
         self._vacated: Vacated = None
@@ -133,13 +133,6 @@ class Scorer:
         #: one copy of each distinct value in ``_written``, and of each write in them
         self._same_written: dict[Written, Written] = {}
         self._same_writes: dict[Write, Write] = {}
-
-    def _seat_players(self, players: tuple[str, ...]) -> None:
-        """The table, clockwise (at the start, and after a seat change, RULES.md 6.3)."""
-        n = len(players)
-        self.players = players
-        #: the other players, clockwise from each
-        self._clockwise = {p: tuple(players[(i + k) % n] for k in range(1, n)) for i, p in enumerate(players)}
 
     @property
     def finished(self) -> bool:
@@ -159,7 +152,7 @@ class Scorer:
         if isinstance(deal, Correction):
             return self._correct(deal)
         if isinstance(deal, SeatChange):
-            return self._seat_change(deal)
+            return seat_change(self, deal)
         self._vacated = None
         self.count += 1
         if self.after_finish_from is None and self.finished:
@@ -287,44 +280,52 @@ class Scorer:
         self.sheet.apply(e)
         return DealResult(self.count, c, "", "correction", (e,), after_finish, 0, 0)
 
-    def _seat_change(self, c: SeatChange) -> DealResult | None:
-        """A player joins or leaves between deals (RULES.md 6.3).  It is not a deal.  What a
-        deal writes depends on the table, so the remembered answers are forgotten."""
-        from pulyacalc.scoring.table import joins  # only when a log has one
-
-        seated, who = self.players, c.player
-        size = len(seated) + (1 if c.change == "join" else -1)
-        problem = ""
-        if c.change == "join" and who in self.sheet.players:
-            problem = f"{who} is already on the sheet: a player joins once"
-        elif c.change == "leave" and who not in seated:
-            problem = f"{who} is not at the table, so he cannot leave it"
-        elif not 2 <= size <= 5:
-            problem = f"after this the table would have {size} players: pulyacalc scores 2 to 5"
-        if problem:
-            self.problems.add(c.loc, problem, f"at the table: {', '.join(seated)}", kind="rule")
-            return None
-        after_finish = self.finished
-        entries: tuple[Entry, ...] = ()
-        if c.change == "join":
-            pools, mountains = self.sheet.pool, self.sheet.mountain
-            entries = tuple(Entry(self.count, *w) for w in joins(who, seated, pools, mountains))
-            self.sheet.add(who)
-            self.bombs.setdefault(who, [])
-            for e in entries:
-                self.sheet.apply(e)
-        table, self.dealer, self._vacated = change_table(seated, self.dealer, self._vacated, c.change, who)
-        self._seat_players(table)
-        self._seats.clear()
-        self._written.clear()
-        return DealResult(self.count, c, "", c.change, entries, after_finish, 0, 0, table=table)
-
     def feed_all(self, deals: Iterable[Deal | Correction | SeatChange | Unreadable]) -> Iterator[DealResult]:
         feed = self.feed
         for d in deals:
             r = feed(d)
             if r is not None:
                 yield r
+
+
+def seat_change(self: Scorer, c: SeatChange) -> DealResult | None:
+    """``Scorer.feed`` of a seat change: a player joins or leaves between deals (RULES.md
+    6.3).  It is not a deal.  What a deal writes depends on the table, so the remembered
+    answers are forgotten."""
+    from pulyacalc.scoring.table import joins  # only when a log has one
+
+    seated, who = self.players, c.player
+    size = len(seated) + (1 if c.change == "join" else -1)
+    problem = ""
+    if c.change == "join" and who in self.sheet.players:
+        problem = f"{who} is already on the sheet: a player joins once"
+    elif c.change == "leave" and who not in seated:
+        problem = f"{who} is not at the table, so he cannot leave it"
+    elif not 2 <= size <= 5:
+        problem = f"after this the table would have {size} players: pulyacalc scores 2 to 5"
+    if problem:
+        self.problems.add(c.loc, problem, f"at the table: {', '.join(seated)}", kind="rule")
+        return None
+    after_finish = self.finished
+    entries: tuple[Entry, ...] = ()
+    if c.change == "join":
+        pools, mountains = self.sheet.pool, self.sheet.mountain
+        entries = tuple(Entry(self.count, *w) for w in joins(who, seated, pools, mountains))
+        self.sheet.add(who)
+        self.bombs.setdefault(who, [])
+        for e in entries:
+            self.sheet.apply(e)
+    table, self.dealer, self._vacated = change_table(seated, self.dealer, self._vacated, c.change, who)
+    self.players, self._clockwise = table, clockwise_of(table)
+    self._seats.clear()
+    self._written.clear()
+    return DealResult(self.count, c, "", c.change, entries, after_finish, 0, 0, table=table)
+
+
+def clockwise_of(players: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    """For each player, the others clockwise from him."""
+    n = len(players)
+    return {p: tuple(players[(i + k) % n] for k in range(1, n)) for i, p in enumerate(players)}
 
 
 def earn_bombs(
