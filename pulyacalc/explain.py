@@ -176,7 +176,7 @@ def explain(ev: Evening) -> Explanation:
     """Every deal of an evening played with ``running=True``, explained."""
     from pulyacalc.ledger import deal_row  # only here: prices reads deal_text from this module
 
-    players, conv = ev.header.players, ev.convention
+    conv = ev.convention
     return Explanation(
         ev,
         tuple(
@@ -186,7 +186,7 @@ def explain(ev: Evening) -> Explanation:
                 str(r.deal.loc),
                 explain_entries(r),
                 paper,
-                deal_row(r.entries, players, conv),
+                deal_row(r.entries, paper.players, conv),
             )
             for r, paper in zip(ev.results, ev.running, strict=True)
         ),

@@ -89,7 +89,7 @@ class Ledger:
 
     @property
     def players(self) -> tuple[str, ...]:
-        return self.evening.header.players
+        return self.evening.sheet.players  # a newcomer included (RULES.md 6.3)
 
     @property
     def rounding_name(self) -> Rounding:
@@ -103,7 +103,7 @@ def ledger(ev: Evening, price: Decimal | None = None) -> Ledger:
     from pulyacalc.scoring.settlement import to_money
 
     s = settle_evening(ev, price)
-    players = ev.header.players
+    players = ev.sheet.players  # everyone settled: a newcomer and one who left (RULES.md 6.3)
     running: dict[str, Amount] = dict.fromkeys(players, 0)
     paid: dict[str, Decimal] = dict.fromkeys(players, Decimal(0))
     rows: list[LedgerRow] = []

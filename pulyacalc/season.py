@@ -204,7 +204,8 @@ def score_evening(
     log = dataclasses.replace(log, deals=hashed(log.deals))
     ev = score_log(log, problems, convention=convention, rounding=rounding)
     s = settle_evening(ev, price)
-    who: dict[str, str] = seats or {p: p for p in ev.sheet.players}
+    # a newcomer (RULES.md 6.3) is not in the header's table: he is himself
+    who: dict[str, str] = {p: p for p in ev.sheet.players} | (seats or {})
     return EveningResult(
         ev.header.source,
         tuple(who[p] for p in ev.sheet.players),

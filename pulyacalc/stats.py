@@ -292,7 +292,7 @@ def score_stats(
             problems.extend(e.problems)
         else:
             if not problems:  # once the season fails, only its problems are gathered
-                season.add(ev.header.source, ev, s, seats or {p: p for p in ev.sheet.players})
+                season.add(ev.header.source, ev, s, {p: p for p in ev.sheet.players} | (seats or {}))
         if progress is not None:
             progress(i, len(files), f)
     if problems:

@@ -105,7 +105,7 @@ class ExplainView:
         ev, deals = self.explanation.evening, self.deals
         return {
             "schema_version": SCHEMA_VERSION,
-            "players": list(ev.header.players),
+            "players": list(ev.sheet.players),  # a newcomer included (RULES.md 6.3)
             "convention": ev.convention.name,
             "pool_target": ev.target,
             "entries": [entry_json(x) for d in deals for x in d.entries],
@@ -303,14 +303,15 @@ class ExplainStream:
     def document(self) -> dict[str, Any]:
         s = self.stream
         deals = list(self._shown())
+        sheet = deals[-1].running if deals else s.sheet or _empty(s)
         return {
             "schema_version": SCHEMA_VERSION,
-            "players": list(s.header.players),
+            "players": list(sheet.players),  # a newcomer included (RULES.md 6.3)
             "convention": s.convention.name,
             "pool_target": s.target,
             "entries": [entry_json(x) for d in deals for x in d.entries],
             "deals": [deal_json(d) for d in deals],
-            "sheet": sheet_json(deals[-1].running if deals else s.sheet or _empty(s)),
+            "sheet": sheet_json(sheet),
         }
 
 
