@@ -119,11 +119,8 @@ class Scorer:
         self.bombs: dict[str, list[int]] = {p: [] for p in header.players}
         self.dark_run = self.dark_said = 0
         self.opening = conv.bombs_opening if start is None else 0  # a pulya taken up mid-way
-        #: the other players, clockwise from each (the table changes, RULES.md 6.3)
-        self._clockwise = clockwise_of(self.players)
-        #: where a player who left sat, until a newcomer takes his place or a deal is dealt
-        #: (K3.1.2: a newcomer who replaces him sits there), and whether he dealt next
-        self._vacated: Vacated = None
+        self._clockwise = clockwise_of(self.players)  # the others, clockwise from each
+        self._vacated: Vacated = None  # an empty seat (RULES.md 6.3, K3.1.2)
         #: one Seats per dealer, made once, with the next deal's dealer
         self._seats: dict[str, tuple[Seats, str]] = {}
         #: KEY → what the deal writes (kind, writes); see the class docstring
@@ -136,10 +133,8 @@ class Scorer:
 
     @property
     def finished(self) -> bool:
-        """The pulya is finished when the pools of the players at the table add up to
-        players × target (RULES.md 2.8)."""
-        pool = self.sheet.pool
-        return sum(pool[p] for p in self.players) >= len(self.players) * self.target
+        """The pools of the players at the table add up to players × target (RULES.md 2.8)."""
+        return sum(self.sheet.pool[p] for p in self.players) >= len(self.players) * self.target
 
     @property
     def classic_idle(self) -> bool:
