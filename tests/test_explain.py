@@ -59,7 +59,8 @@ def assert_adds_up(path: Path, *extra: str) -> None:
     sc = run("score", str(path), "-f", "json", *extra)
     assert sc.exit_code == 0, sc.output
     printed = json.loads(sc.stdout)["sheet"]
-    players = doc["players"]
+    # everyone on the final sheet: the head streams out before a newcomer joins (RULES.md 6.3)
+    players = list(doc["sheet"])
     total = add_up(doc["entries"], players)
     exact = score_file(str(path), convention=extra[1] if extra else None).sheet
     for p in players:
