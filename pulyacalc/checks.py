@@ -35,6 +35,7 @@ from pulyacalc.convention.load import builtin_names, load
 from pulyacalc.convention.schema import LEVELS, SCHEMA, Convention
 from pulyacalc.core.amounts import exact, num
 from pulyacalc.core.errors import Loc, Problem, Problems, PulyaError
+from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import FindingCode
 from pulyacalc.core.model import Correction, Header
 from pulyacalc.core.sheet import SheetView
@@ -144,8 +145,8 @@ def _deal_findings(r: DealResult, conv: Convention) -> list[Finding]:
             Finding(
                 where,
                 "after-finish",
-                f"deal {r.number} is played after the pulya was finished",
-                "its pool points go off the mountain (RULES.md 2.8); was it meant for a new pulya?",
+                M_("deal {number} is played after the pulya was finished", number=r.number),
+                M_("its pool points go off the mountain (RULES.md 2.8); was it meant for a new pulya?"),
             )
         )
     if not isinstance(deal, Play):
@@ -177,9 +178,15 @@ def _deal_findings(r: DealResult, conv: Convention) -> list[Finding]:
                 Finding(
                     deal.locs.get("contract", where),
                     "raspasy-exit",
-                    f"{deal.contract} after {r.after_raspasy} raspasy in a row: "
-                    f"the exit is {need} or higher (raspasy.exit {list(conv.raspasy_exit)})",
-                    "K3.7.8; check the contract, or the deals before it",
+                    M_(
+                        "{contract} after {after_raspasy} raspasy in a row: the exit is {need} or higher "
+                        "(raspasy.exit {list})",
+                        contract=deal.contract,
+                        after_raspasy=r.after_raspasy,
+                        need=need,
+                        list=list(conv.raspasy_exit),
+                    ),
+                    M_("K3.7.8; check the contract, or the deals before it"),
                 )
             )
     level = deal.contract.level
@@ -190,10 +197,15 @@ def _deal_findings(r: DealResult, conv: Convention) -> list[Finding]:
                     Finding(
                         deal.locs.get("tricks", where),
                         "shortfall-forbidden",
-                        f"{e.player} is short on {deal.contract}, where the convention forbids a "
-                        f"whister's shortfall (whist.shortfall_forbidden "
-                        f"{sorted(conv.shortfall_forbidden)}): {e.why}",
-                        "check the tricks; the scorer still writes the shortfall",
+                        M_(
+                            "{player} is short on {contract}, where the convention forbids a whister's "
+                            "shortfall (whist.shortfall_forbidden {sorted}): {why}",
+                            player=e.player,
+                            contract=deal.contract,
+                            sorted=sorted(conv.shortfall_forbidden),
+                            why=e.why,
+                        ),
+                        M_("check the tricks; the scorer still writes the shortfall"),
                     )
                 )
     return out
@@ -206,8 +218,16 @@ def _correction_finding(r: DealResult, c: Correction) -> Finding:
     return Finding(
         c.loc,
         "correction",
-        f"correction {after}: {c.player} {area} {sign}{num(c.amount)}: {c.reason}",
-        "written by hand, as the table agreed (RULES.md 2.9); no rule checks it",
+        M_(
+            "correction {after}: {player} {area} {sign}{num}: {reason}",
+            after=after,
+            player=c.player,
+            area=area,
+            sign=sign,
+            num=num(c.amount),
+            reason=c.reason,
+        ),
+        M_("written by hand, as the table agreed (RULES.md 2.9); no rule checks it"),
     )
 
 
@@ -225,10 +245,15 @@ def _target_findings(run: Run) -> list[Finding]:
         Finding(
             loc,
             "pool-target",
-            f"pool target {target}: no one could reach it in an evening — even a made "
-            f"{max(conv.price, key=lambda k: conv.price[k])} every deal would take {least} deals "
-            f"to finish {n} pools",
-            f"a pool is usually 10..50; is it {target // 10}?" if target >= 100 else "",
+            M_(
+                "pool target {target}: no one could reach it in an evening — even a made {max} "
+                "every deal would take {least} deals to finish {n} pools",
+                target=target,
+                max=max(conv.price, key=lambda k: conv.price[k]),
+                least=least,
+                n=n,
+            ),
+            M_("a pool is usually 10..50; is it {value}?", value=target // 10) if target >= 100 else "",
         )
     ]
 
@@ -338,8 +363,18 @@ def _override_findings(header: Header, conv: Convention) -> list[Finding]:
                 Finding(
                     _override_loc(header, key),
                     "strange-override",
-                    f"the log overrides {key} to {SCHEMA[key].show(value)}: {why}",
-                    f"{spec.doc}; {conv.name} has {SCHEMA[key].show(getattr(base, spec.field))}",
+                    M_(
+                        "the log overrides {key} to {show}: {why}",
+                        key=key,
+                        show=SCHEMA[key].show(value),
+                        why=why,
+                    ),
+                    M_(
+                        "{doc}; {name} has {show}",
+                        doc=spec.doc,
+                        name=conv.name,
+                        show=SCHEMA[key].show(getattr(base, spec.field)),
+                    ),
                 )
             )
     return out

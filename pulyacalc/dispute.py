@@ -25,6 +25,7 @@ from typing import Any
 from pulyacalc.convention.schema import SCHEMA, Convention, Key, Situation
 from pulyacalc.core.amounts import Amount
 from pulyacalc.core.errors import Loc, Problem, Problems, PulyaError
+from pulyacalc.core.i18n import M_, MN_
 from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.model import Log, Play, Raspasy
 from pulyacalc.core.seating import Seats
@@ -41,7 +42,13 @@ class NoSuchDeal(LookupError):
     """``--deal N`` names no deal of the log (``count``: how many it has)."""
 
     def __init__(self, number: int, count: int) -> None:
-        super().__init__(f"no deal {number}: the log has {count} deal{'s' if count != 1 else ''}")
+        super().__init__(
+            M_(
+                "no deal {number}: the log has {deals}",
+                number=number,
+                deals=MN_("{n} deal", "{n} deals", count, n=count),
+            )
+        )
         self.number, self.count = number, count
 
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.errors import Loc, Problem, Problems, PulyaError, RuleError
+from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.model import Correction, Deal, Header, Log, SeatChange, Unreadable
 from pulyacalc.core.sheet import SheetView
@@ -329,8 +330,12 @@ def _one_cause(
     problems.items[before:] = again.items
     problems.add(
         at or header.locs.get("players") or Loc(header.source, 1),
-        f"every deal fits if the first dealer is {other}: {check}",
-        f"as written, {len(lines)} deals (lines {shown}) have the 4-player dealer, who sits out, take part",
+        M_("every deal fits if the first dealer is {other}: {check}", other=other, check=check),
+        M_(
+            "as written, {len} deals (lines {shown}) have the 4-player dealer, who sits out, take part",
+            len=len(lines),
+            shown=shown,
+        ),
         kind="rule",
         code="dealer-in-play",
     )

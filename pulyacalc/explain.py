@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from pulyacalc.core.amounts import Amount, num
 from pulyacalc.core.errors import Problems
+from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.model import Correction, Deal, Play, Raspasy, SeatChange, Unreadable
 from pulyacalc.core.rulebook import RULEBOOK, Rule
@@ -106,10 +107,10 @@ def _signed(x: Amount) -> str:
 def place(e: Entry) -> str:
     """Where an entry is written: 'pool', 'mountain', 'whists on Boris'."""
     if e.area == POOL:
-        return "pool"
+        return M_("pool")
     if e.area == MOUNTAIN:
-        return "mountain"
-    return f"whists on {e.on}"
+        return M_("mountain")
+    return M_("whists on {player}", player=e.on)
 
 
 def sentence(e: Entry) -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pulyacalc.checks import Finding, Run
 from pulyacalc.core.amounts import Amount, num
 from pulyacalc.core.errors import Loc
+from pulyacalc.core.i18n import M_
 from pulyacalc.core.sheet import MOUNTAIN, POOL, SheetView
 from pulyacalc.logs.sheet_file import PaperSheet
 
@@ -72,8 +73,10 @@ def reconcile(run: Run, paper: PaperSheet, sheet_name: str) -> Reconciliation:
     findings: list[Finding] = []
     if set(paper.sheet.players) != set(players):
         loc = paper.header.locs.get("players", Loc(sheet_name, 1))
-        msg = (
-            f"the sheet's players ({', '.join(paper.sheet.players)}) are not the log's ({', '.join(players)})"
+        msg = M_(
+            "the sheet's players ({join}) are not the log's ({join2})",
+            join=", ".join(paper.sheet.players),
+            join2=", ".join(players),
         )
         return Reconciliation([], None, [], [Finding(loc, "sheet-players", msg)])
     assert run.sheet is not None
@@ -96,8 +99,13 @@ def reconcile(run: Run, paper: PaperSheet, sheet_name: str) -> Reconciliation:
                 Finding(
                     nloc,
                     "sheet-running",
-                    f"running totals after deal {n}, but the log scores {len(numbers)} deals "
-                    f"(the last is deal {scored})",
+                    M_(
+                        "running totals after deal {n}, but the log scores {len} deals (the last is deal "
+                        "{scored})",
+                        n=n,
+                        len=len(numbers),
+                        scored=scored,
+                    ),
                 )
             )
             continue
@@ -127,8 +135,18 @@ def reconcile(run: Run, paper: PaperSheet, sheet_name: str) -> Reconciliation:
             Finding(
                 d.loc,
                 "sheet-cell",
-                f"{d.label()} {where}: the paper says {num(d.paper)}, the log gives {num(d.log)}",
-                f"{'+' if d.log > d.paper else ''}{num(d.log - d.paper)} on the paper would agree",
+                M_(
+                    "{label} {where}: the paper says {num}, the log gives {num2}",
+                    label=d.label(),
+                    where=where,
+                    num=num(d.paper),
+                    num2=num(d.log),
+                ),
+                M_(
+                    "{value}{num} on the paper would agree",
+                    value="+" if d.log > d.paper else "",
+                    num=num(d.log - d.paper),
+                ),
             )
         )
     # a correction has the number of the deal before it (RULES.md 2.9): the deal is meant
@@ -139,8 +157,8 @@ def reconcile(run: Run, paper: PaperSheet, sheet_name: str) -> Reconciliation:
             Finding(
                 r.deal.loc,
                 "parting-deal",
-                f"the paper and the log part at deal {parting}",
-                "the running totals agree before it and differ after it",
+                M_("the paper and the log part at deal {parting}", parting=parting),
+                M_("the running totals agree before it and differ after it"),
             )
         )
     elif suspects:
@@ -149,8 +167,8 @@ def reconcile(run: Run, paper: PaperSheet, sheet_name: str) -> Reconciliation:
             Finding(
                 results[suspects[0]].deal.loc,
                 "parting-deal",
-                f"the paper and the log part at one of the deals {where}",
-                "add running totals for these deals to the sheet to pinpoint it",
+                M_("the paper and the log part at one of the deals {where}", where=where),
+                M_("add running totals for these deals to the sheet to pinpoint it"),
             )
         )
     return Reconciliation(diffs, parting, suspects, findings)

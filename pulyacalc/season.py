@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from pulyacalc.core.amounts import Amount
 from pulyacalc.core.errors import Loc, Problem, PulyaError, ReadError, RuleError
+from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import Rounding
 
 if TYPE_CHECKING:
@@ -130,7 +131,7 @@ def collect(paths: Iterable[str], skipped: list[tuple[str, str]] | None = None) 
     for given in paths:
         p = Path(given)
         if given == "-":
-            problems.append(Problem(Loc(given), "a season reads files, not standard input"))
+            problems.append(Problem(Loc(given), M_("a season reads files, not standard input")))
             continue
         if p.is_dir():
             found: list[str] = []
@@ -145,13 +146,16 @@ def collect(paths: Iterable[str], skipped: list[tuple[str, str]] | None = None) 
                 found.append(str(candidate))
             if not found:
                 problems.append(
-                    Problem(Loc(given), f"no logs in this directory (looked for {' '.join(LOG_SUFFIXES)})")
+                    Problem(
+                        Loc(given),
+                        M_("no logs in this directory (looked for {join})", join=" ".join(LOG_SUFFIXES)),
+                    )
                 )
             files = found
         elif p.exists():
             files = [given]
         else:
-            problems.append(Problem(Loc(given), "no such file or directory"))
+            problems.append(Problem(Loc(given), M_("no such file or directory")))
             continue
         for f in files:
             key = str(Path(f).resolve())

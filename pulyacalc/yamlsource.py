@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from pulyacalc.core.errors import MAX_SHOWN_PER_FILE, Loc, Problems, ReadError, quoted, shown
+from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import NodeKind
 
 #: Refuse YAML documents larger than this (line logs stream and have no limit).
@@ -74,11 +75,13 @@ def _convert(
 ) -> Node:
     loc = _loc(file, node.start_mark)
     if depth > MAX_DEPTH:
-        raise ReadError([_problem(loc, f"the document is nested deeper than {MAX_DEPTH} levels")])
+        raise ReadError(
+            [_problem(loc, M_("the document is nested deeper than {MAX_DEPTH} levels", MAX_DEPTH=MAX_DEPTH))]
+        )
     if node.tag not in _PLAIN_TAGS and not (
         isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:binary"
     ):
-        problems.add(loc, f"YAML tag {node.tag!r} is not allowed", "write plain values")
+        problems.add(loc, M_("YAML tag {tag!r} is not allowed", tag=node.tag), M_("write plain values"))
     if isinstance(node, yaml.ScalarNode):
         style = node.style
         return Node(
@@ -89,7 +92,7 @@ def _convert(
             null=node.tag == "tag:yaml.org,2002:null",
         )
     if id(node) in seen:
-        raise ReadError([_problem(loc, "YAML aliases (*name) are not supported; write the value out")])
+        raise ReadError([_problem(loc, M_("YAML aliases (*name) are not supported; write the value out"))])
     seen.add(id(node))
     if isinstance(node, yaml.SequenceNode):
         return Node(
@@ -102,7 +105,7 @@ def _convert(
     first: dict[str, Loc] = {}
     for k, v in node.value:
         if k.tag == "tag:yaml.org,2002:merge":
-            problems.add(_loc(file, k.start_mark), "YAML merge keys (<<) are not supported")
+            problems.add(_loc(file, k.start_mark), M_("YAML merge keys (<<) are not supported"))
             continue
         key = _convert(file, k, seen, depth + 1, problems, unique)
         if unique and key.kind == "scalar":
@@ -140,8 +143,12 @@ def parse_yaml(text: str, file: str, *, max_bytes: int = MAX_YAML_BYTES, unique_
             [
                 _problem(
                     Loc(file),
-                    f"the YAML document is {size:,} bytes, over the limit of {max_bytes:,}",
-                    "split the log, use the line format (no size limit), or raise --max-yaml-bytes",
+                    M_(
+                        "the YAML document is {size:,} bytes, over the limit of {max_bytes:,}",
+                        size=size,
+                        max_bytes=max_bytes,
+                    ),
+                    M_("split the log, use the line format (no size limit), or raise --max-yaml-bytes"),
                 )
             ]
         )
@@ -151,7 +158,12 @@ def parse_yaml(text: str, file: str, *, max_bytes: int = MAX_YAML_BYTES, unique_
                 [
                     _problem(
                         Loc(file, number, 1),
-                        f"line {number} is {len(line):,} characters long, over {MAX_LINE_CHARS:,}",
+                        M_(
+                            "line {number} is {len:,} characters long, over {MAX_LINE_CHARS:,}",
+                            number=number,
+                            len=len(line),
+                            MAX_LINE_CHARS=MAX_LINE_CHARS,
+                        ),
                     )
                 ]
             )
@@ -164,7 +176,7 @@ def parse_yaml(text: str, file: str, *, max_bytes: int = MAX_YAML_BYTES, unique_
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         what = e.problem or e.context or "cannot read the YAML"
-        raise ReadError([_problem(_loc(file, mark), f"YAML syntax: {what}")]) from None
+        raise ReadError([_problem(_loc(file, mark), M_("YAML syntax: {what}", what=what))]) from None
     except yaml.reader.ReaderError as e:
         # a character YAML does not allow (NUL, other control characters): locate it
         at = max(0, min(e.position, len(text)))
@@ -172,18 +184,24 @@ def parse_yaml(text: str, file: str, *, max_bytes: int = MAX_YAML_BYTES, unique_
         col = at - (text.rfind("\n", 0, at) + 1) + 1
         what = f"U+{e.character:04X}" if isinstance(e.character, int) else repr(e.character)
         raise ReadError(
-            [_problem(Loc(file, row, col), f"the character {what} is not allowed in YAML", "remove it")]
+            [
+                _problem(
+                    Loc(file, row, col),
+                    M_("the character {what} is not allowed in YAML", what=what),
+                    M_("remove it"),
+                )
+            ]
         ) from None
     except yaml.YAMLError as e:
-        raise ReadError([_problem(Loc(file, 1), f"YAML: {e}")]) from None
+        raise ReadError([_problem(Loc(file, 1), M_("YAML: {e}", e=e))]) from None
     except RecursionError:
-        raise ReadError([_problem(Loc(file), "the document is nested too deeply")]) from None
+        raise ReadError([_problem(Loc(file), M_("the document is nested too deeply"))]) from None
     if raw is None:
         return Node("map", Loc(file, 1, 1))
     try:
         node = _convert(file, raw, set(), 0, problems, unique_keys)
     except RecursionError:
-        raise ReadError([_problem(Loc(file), "the document is nested too deeply")]) from None
+        raise ReadError([_problem(Loc(file), M_("the document is nested too deeply"))]) from None
     problems.raise_if_any()
     return node
 
@@ -234,12 +252,17 @@ def as_int(
 ) -> int | None:
     """A whole number written in decimal (``012`` is twelve, ``6:4`` is an error)."""
     if node.kind != "scalar" or node.null or not _INT_RE.match(node.text.strip()):
-        problems.add(node.loc, f"{what}: expected a whole number, got {node.describe()}")
+        problems.add(
+            node.loc,
+            M_("{what}: expected a whole number, got {describe}", what=what, describe=node.describe()),
+        )
         return None
     value = int(node.text.strip())
     if (low is not None and value < low) or (high is not None and value > high):
         rng = f"{low}..{high}" if high is not None else f"at least {low}"
-        problems.add(node.loc, f"{what}: {value} is out of range, expected {rng}")
+        problems.add(
+            node.loc, M_("{what}: {value} is out of range, expected {rng}", what=what, value=value, rng=rng)
+        )
         return None
     return value
 
@@ -253,7 +276,14 @@ def as_number(node: Node, problems: Problems, what: str):  # type: ignore[no-unt
 
     text = node.text.strip()
     if node.kind != "scalar" or node.null or not _NUMBER_RE.match(text):
-        problems.add(node.loc, f"{what}: expected a number (like 2, 0.5 or 1/2), got {node.describe()}")
+        problems.add(
+            node.loc,
+            M_(
+                "{what}: expected a number (like 2, 0.5 or 1/2), got {describe}",
+                what=what,
+                describe=node.describe(),
+            ),
+        )
         return None
     value = Fraction(text)
     return int(value) if value.denominator == 1 else value
@@ -261,7 +291,9 @@ def as_number(node: Node, problems: Problems, what: str):  # type: ignore[no-unt
 
 def as_str(node: Node, problems: Problems, what: str) -> str | None:
     if node.kind != "scalar" or node.null or not node.text.strip():
-        problems.add(node.loc, f"{what}: expected text, got {node.describe()}")
+        problems.add(
+            node.loc, M_("{what}: expected text, got {describe}", what=what, describe=node.describe())
+        )
         return None
     return node.text.strip()
 
@@ -276,7 +308,9 @@ def as_bool(node: Node, problems: Problems, what: str) -> bool | None:
         return True
     if text in _FALSE:
         return False
-    problems.add(node.loc, f"{what}: expected true or false, got {node.describe()}")
+    problems.add(
+        node.loc, M_("{what}: expected true or false, got {describe}", what=what, describe=node.describe())
+    )
     return None
 
 

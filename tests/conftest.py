@@ -27,6 +27,7 @@ Every case becomes one test item; a failure reads ``FILE: CASE: message``.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
@@ -51,6 +52,22 @@ CASE_KEYS = {
     "doc",
 }
 EXPECT_KEYS = {"sheet", "deal", "finished", "settlement", "rounding", "error"}
+
+
+# Tests read English whatever the developer's locale: PULYACALC_LANG outranks LANGUAGE, LC_ALL,
+# LC_MESSAGES and LANG (subprocesses inherit it).  A test that wants Russian passes --lang ru,
+# or an environment without PULYACALC_LANG (tests/test_i18n.py).
+os.environ["PULYACALC_LANG"] = "en"
+
+
+@pytest.fixture(autouse=True)
+def _english_again() -> Iterator[None]:
+    """Each test starts in English, whatever the one before it chose in this process."""
+    from pulyacalc.core import i18n
+
+    i18n.use("en")
+    yield
+    i18n.use("en")
 
 
 class CaseFailure(Exception):

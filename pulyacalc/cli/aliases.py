@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from pulyacalc.core.i18n import N_
+
 if TYPE_CHECKING:
     from pulyacalc.logs.aliases import Aliases
 
@@ -20,8 +22,10 @@ AliasesOpt = Annotated[
     typer.Option(
         "--aliases",
         metavar="FILE",
-        help="A YAML file of each person's spellings ('Вера: [Vera, V]'): one row per person "
-        "however the logs spelled the name.",
+        help=N_(
+            "A YAML file of each person's spellings ('Вера: [Vera, V]'): one row per person "
+            "however the logs spelled the name."
+        ),
     ),
 ]
 

@@ -20,6 +20,8 @@ import sys
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from pulyacalc.core.i18n import N_
+
 if TYPE_CHECKING:
     import typer
 
@@ -45,8 +47,34 @@ COMMANDS = (
 #: the Typer of the same name in ``pulyacalc.cli.commands.<name>``, with its one-line help
 #: here, so that ``--help`` lists it without importing it
 GROUPS = {
-    "conventions": "The conventions: list the built-ins, show one merged, diff two.",
+    "conventions": N_("The conventions: list the built-ins, show one merged, diff two."),
 }
+
+HELP = N_(
+    "Score sheet calculator for Russian Preferans (преферанс): pool, mountain, whists "
+    "and settlement under a named convention (sochi, leningrad, rostov or your own)."
+)
+
+
+@cache
+def _root_group() -> type:
+    """The class of the program: it chooses the language before anything is shown (``--lang``
+    anywhere in the arguments, then ``PULYACALC_LANG``, then the locale) and hands out its
+    commands in that language, each taking ``--lang`` too (cli/lang.py)."""
+    from typer.core import TyperGroup
+
+    from pulyacalc.cli.lang import choose, prepare
+
+    class Root(TyperGroup):
+        def main(self, args: Any = None, *rest: Any, **kw: Any) -> Any:
+            choose(sys.argv[1:] if args is None else list(args))
+            prepare(self)
+            return super().main(args, *rest, **kw)
+
+        def get_command(self, ctx: Any, cmd_name: str) -> Any:
+            return prepare(super().get_command(ctx, cmd_name))
+
+    return Root
 
 
 @cache
@@ -59,6 +87,8 @@ def _lazy_group() -> type:
     import typer.main
     from typer.core import TyperGroup
 
+    from pulyacalc.cli.lang import prepare
+
     class LazyGroup(TyperGroup):
         @cached_property
         def _loaded(self) -> Any:
@@ -70,7 +100,7 @@ def _lazy_group() -> type:
             return names
 
         def get_command(self, ctx: Any, cmd_name: str) -> Any:
-            return self._loaded.get_command(ctx, cmd_name)
+            return prepare(self._loaded.get_command(ctx, cmd_name))
 
     return LazyGroup
 
@@ -97,10 +127,12 @@ def build(only: str | None = None) -> typer.Typer:
     """The app with every command, or with the one named ``only``."""
     import typer
 
+    from pulyacalc.cli.lang import LANG_HELP, check_lang
+
     app = typer.Typer(
         name="pulyacalc",
-        help="Score sheet calculator for Russian Preferans (преферанс): pool, mountain, whists "
-        "and settlement under a named convention (sochi, leningrad, rostov or your own).",
+        help=HELP,
+        cls=_root_group(),
         no_args_is_help=True,
         add_completion=True,
         pretty_exceptions_enable=False,
@@ -115,7 +147,10 @@ def build(only: str | None = None) -> typer.Typer:
     @app.callback()
     def _group(
         version: bool = typer.Option(
-            False, "--version", is_eager=True, callback=_show_version, help="Print the version, exit."
+            False, "--version", is_eager=True, callback=_show_version, help=N_("Print the version, exit.")
+        ),
+        lang: str | None = typer.Option(
+            None, "--lang", metavar="ru|en", is_eager=True, callback=check_lang, help=LANG_HELP
         ),
     ) -> None:
         pass
@@ -163,7 +198,11 @@ def _start() -> None:
     from pulyacalc.cli.console import setup
 
     setup()
-    first = sys.argv[1] if len(sys.argv) > 1 else None
+    args = sys.argv[1:]
+    # the command is the first argument that is no global option (--lang ru score LOG)
+    while args and (args[0] == "--lang" or args[0].startswith("--lang=")):
+        args = args[2:] if args[0] == "--lang" else args[1:]
+    first = args[0] if args else None
     # `--version` needs no command: an app with none of them registered answers it
     only = first if first in COMMANDS or first in GROUPS or first == "--version" else None
     build(only)(prog_name="pulyacalc")

@@ -12,6 +12,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 
 from pulyacalc.core import kinds
+from pulyacalc.core.i18n import N_, _, tr
 from pulyacalc.render.formats import FORMATS
 
 #: ``-f`` choices: the names of the format table, so a new format is no edit here.
@@ -51,7 +52,7 @@ def rounding_of(option: Rounding | None) -> kinds.Rounding | None:
 LogArg = Annotated[
     str,
     typer.Argument(
-        metavar="LOG", help="The log: a YAML or line-format file, or - for stdin.", show_default=False
+        metavar="LOG", help=N_("The log: a YAML or line-format file, or - for stdin."), show_default=False
     ),
 ]
 
@@ -68,12 +69,12 @@ def parse_convention(text: str | None) -> str | None:
         return (builtin_name(text) or text) if is_name(text) else text
     if is_name(text):
         names = builtin_names()
-        hint = (
-            suggest_name(text, names) or f"built-in conventions: {', '.join(names)}; or give a path to a file"
-        )
-        raise typer.BadParameter(f"unknown convention {text!r}; {hint}")
+        hint = suggest_name(text, names) or _(
+            "built-in conventions: {names}; or give a path to a file"
+        ).format(names=", ".join(names))
+        raise typer.BadParameter(_("unknown convention {name!r}; {hint}").format(name=text, hint=tr(hint)))
     where = Path(text).resolve()
-    raise typer.BadParameter(f"no such file {text!r} (looked for {where})")
+    raise typer.BadParameter(_("no such file {name!r} (looked for {where})").format(name=text, where=where))
 
 
 ConventionOpt = Annotated[
@@ -83,8 +84,10 @@ ConventionOpt = Annotated[
         "--convention",
         metavar="NAME|PATH",
         parser=parse_convention,
-        help="Built-in convention name (sochi, leningrad, rostov) "
-        "or a path to a convention YAML file; overrides the one the input names.",
+        help=N_(
+            "Built-in convention name (sochi, leningrad, rostov) "
+            "or a path to a convention YAML file; overrides the one the input names."
+        ),
     ),
 ]
 
@@ -94,7 +97,7 @@ FormatOpt = Annotated[
     typer.Option(
         "-f",
         "--format",
-        help="Output: table for people; json, jsonl, csv, tsv for programs (see docs/output.md).",
+        help=N_("Output: table for people; json, jsonl, csv, tsv for programs (see docs/output.md)."),
     ),
 ]
 
@@ -104,8 +107,9 @@ PriceOpt = Annotated[
     typer.Option(
         "--whist-price",
         metavar="X",
-        help="Price of one whist in money, e.g. 0.5: "
-        "adds money to the cent (summing to 0) and who pays whom.",
+        help=N_(
+            "Price of one whist in money, e.g. 0.5: adds money to the cent (summing to 0) and who pays whom."
+        ),
     ),
 ]
 
@@ -114,8 +118,10 @@ RoundingOpt = Annotated[
     Rounding | None,
     typer.Option(
         "--rounding",
-        help="Override the rounding: exact, kodeks (K4.2.12, 3 players), nearest or kodeks_separate "
-        "(the pools and the mountains each moved to a multiple of 3, 3 players).",
+        help=N_(
+            "Override the rounding: exact, kodeks (K4.2.12, 3 players), nearest or kodeks_separate "
+            "(the pools and the mountains each moved to a multiple of 3, 3 players)."
+        ),
     ),
 ]
 
@@ -123,7 +129,8 @@ RoundingOpt = Annotated[
 InputFormatOpt = Annotated[
     InputFormat | None,
     typer.Option(
-        "--input-format", help="Force the log format instead of guessing it from the file name or content."
+        "--input-format",
+        help=N_("Force the log format instead of guessing it from the file name or content."),
     ),
 ]
 
@@ -136,7 +143,9 @@ def _parse_size(text: str | None) -> int | None:
     scale = {"K": 1024, "M": 1024**2, "G": 1024**3}.get(t[-1:], 1)
     digits = t[:-1] if scale != 1 else t
     if not digits.isdigit() or int(digits) == 0:
-        raise typer.BadParameter(f"{text!r}: expected a positive size like 20000000, 500K or 20M")
+        raise typer.BadParameter(
+            _("{text!r}: expected a positive size like 20000000, 500K or 20M").format(text=text)
+        )
     return int(digits) * scale
 
 
@@ -146,8 +155,10 @@ MaxYamlBytesOpt = Annotated[
         "--max-yaml-bytes",
         metavar="N",
         parser=_parse_size,
-        help="Refuse YAML logs and sheets larger than N bytes (default 20M; K, M, G suffixes). "
-        "Line logs stream and have no limit.",
+        help=N_(
+            "Refuse YAML logs and sheets larger than N bytes (default 20M; K, M, G suffixes). "
+            "Line logs stream and have no limit."
+        ),
     ),
 ]
 
@@ -159,11 +170,13 @@ def parse_price(text: str | None) -> Decimal | None:
         price = Decimal(text.replace(",", "."))
     except InvalidOperation:
         raise usage(
-            f"{text!r} is not a number; give the price of one whist, like 0.5 or 10", "--whist-price"
+            _("{text!r} is not a number; give the price of one whist, like 0.5 or 10").format(text=text),
+            "--whist-price",
         ) from None
     if not price.is_finite() or price < 0:
         raise usage(
-            f"{text!r}: the price of one whist is a non-negative number, like 0.5 or 10", "--whist-price"
+            _("{text!r}: the price of one whist is a non-negative number, like 0.5 or 10").format(text=text),
+            "--whist-price",
         )
     return price
 
@@ -185,14 +198,14 @@ def rounding_blamed(func: F) -> F:
             return func(*args, **kwargs)
         except SettlementError as e:
             if option is not None:
-                raise usage(str(e), "--rounding") from None
+                raise usage(tr(e.args[0]) if e.args else str(e), "--rounding") from None
             raise
         except PulyaError as e:
             if option is not None:
                 for problem in e.problems:
                     # the settlement's refusals all begin with the rounding's name
                     if problem.kind == "rule" and problem.message.startswith(f"{option.value} rounding"):
-                        raise usage(problem.message, "--rounding") from None
+                        raise usage(tr(problem.message), "--rounding") from None
             raise
 
     return wrapper  # type: ignore[return-value]

@@ -25,6 +25,8 @@ from typing import IO, Annotated, Any
 
 import typer
 
+from pulyacalc.core.i18n import N_, _, tr
+
 #: the file ``emit`` writes to (None: standard output); set by ``-o``
 target: str | None = None
 #: whether notes on standard error (skipped files, a finished pulya) are silenced; set by ``-q``
@@ -175,7 +177,7 @@ def write(text: str) -> None:
 def note(message: str) -> None:
     """A note for the person at the terminal, on standard error, unless ``-q``."""
     if not quiet:
-        print(f"pulyacalc: {message}", file=sys.stderr)
+        print(f"pulyacalc: {tr(message)}", file=sys.stderr)
 
 
 OutputOpt = Annotated[
@@ -185,13 +187,18 @@ OutputOpt = Annotated[
         "--output",
         metavar="FILE",
         callback=_set_output,
-        help="Write the output to FILE instead of standard output (all or nothing; - is standard output).",
+        help=N_(
+            "Write the output to FILE instead of standard output (all or nothing; - is standard output)."
+        ),
     ),
 ]
 
 QuietOpt = Annotated[
     bool,
     typer.Option(
-        "-q", "--quiet", callback=_set_quiet, help="No notes on standard error (skipped files and the like)."
+        "-q",
+        "--quiet",
+        callback=_set_quiet,
+        help=N_("No notes on standard error (skipped files and the like)."),
     ),
 ]

@@ -15,6 +15,7 @@ import typer
 
 from pulyacalc.cli.output import check_writable, replaced
 from pulyacalc.cli.runtime import fail
+from pulyacalc.core.i18n import N_, _
 
 if TYPE_CHECKING:
     from pulyacalc.render.plot import Picture, PlotFormat
@@ -31,13 +32,15 @@ def _check(value: str | None) -> str | None:
 
     if value == "-":
         raise typer.BadParameter(
-            "the picture goes to a file (FILE.svg or FILE.png); standard output carries the table"
+            _("the picture goes to a file (FILE.svg or FILE.png); standard output carries the table")
         )
     if Path(value).suffix.lower() not in PLOT_SUFFIXES:
-        raise typer.BadParameter(f"{value}: name the file FILE.svg or FILE.png (the picture's format)")
+        raise typer.BadParameter(
+            _("{value}: name the file FILE.svg or FILE.png (the picture's format)").format(value=value)
+        )
     parent = Path(value).parent
     if not parent.is_dir():
-        raise typer.BadParameter(f"{value}: no such directory {parent}")
+        raise typer.BadParameter(_("{value}: no such directory {parent}").format(value=value, parent=parent))
     return check_writable(value)
 
 
@@ -47,8 +50,10 @@ PlotOpt = Annotated[
         "--plot",
         metavar="FILE.svg",
         callback=_check,
-        help="Also draw each player's cumulative result over the evenings into FILE.svg "
-        "(or FILE.png); needs the plot extra: " + INSTALL + ".",
+        help=N_(
+            "Also draw each player's cumulative result over the evenings into FILE.svg "
+            '(or FILE.png); needs the plot extra: pip install "pulyacalc[plot]".'
+        ),
     ),
 ]
 
@@ -58,7 +63,11 @@ def require_matplotlib() -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError as e:
-        raise fail(f"--plot needs matplotlib ({e}); install the plot extra: {INSTALL}") from None
+        raise fail(
+            _("--plot needs matplotlib ({error}); install the plot extra: {install}").format(
+                error=e, install=INSTALL
+            )
+        ) from None
 
 
 def save_plot(path: str, picture: Picture) -> None:

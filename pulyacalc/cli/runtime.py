@@ -28,7 +28,7 @@ from typing import Any, TextIO, TypeVar
 import typer
 
 from pulyacalc.cli.console import degrade, fit
-from pulyacalc.core.i18n import _
+from pulyacalc.core.i18n import _, ngettext, tr
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -193,7 +193,7 @@ def _write_failed(e: OSError) -> int:
 
 def fail(message: str) -> typer.Exit:
     """Print a message to standard error; the caller raises the returned Exit(1)."""
-    print(f"pulyacalc: {message}", file=sys.stderr)
+    print(f"pulyacalc: {tr(message)}", file=sys.stderr)
     return typer.Exit(1)
 
 
@@ -213,10 +213,10 @@ def reports_problems(func: F) -> F:
                 print(fit(problem.format(), sys.stderr), file=sys.stderr)
             n = len(e.problems)
             if n > 1:
-                print(f"pulyacalc: {n} problems", file=sys.stderr)
+                print("pulyacalc: " + ngettext("{n} problem", "{n} problems", n).format(n=n), file=sys.stderr)
             raise typer.Exit(1) from None
         except SettlementError as e:
-            raise fail(str(e)) from None
+            raise fail(e.args[0] if e.args else str(e)) from None
         except BrokenPipeError:
             raise typer.Exit(_reader_left()) from None
         except KeyboardInterrupt:
@@ -306,4 +306,4 @@ def walking_logs(
         if bar is not None:
             bar.close()
         for path, why in skipped:
-            note(f"skipped {path}: {why}")
+            note(_("skipped {path}: {why}").format(path=path, why=tr(why)))

@@ -12,6 +12,7 @@ from typing import Any
 
 from pulyacalc.convention.schema import LEVELS, SCHEMA, SECTIONS, TOP_KEYS, Convention
 from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, not_utf8, quoted
+from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import KODEKS_ROUNDINGS, Rounding
 from pulyacalc.yamlsource import Node, as_str, parse_yaml, words
 
@@ -31,7 +32,7 @@ def builtin_names() -> list[str]:
 
 def _suggest(word: str, options: list[str] | tuple[str, ...]) -> str:
     close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
-    return f"did you mean {close[0]!r}?" if close else ""
+    return M_("did you mean {name!r}?", name=close[0]) if close else ""
 
 
 def suggest_name(ref: str, names: list[str]) -> str:
@@ -94,7 +95,7 @@ def _not_found(ref: str, relative_to: str | None, loc: Loc, beside: str = "the l
         hint = (
             suggest_name(ref, names) or f"built-in conventions: {', '.join(names)}; or give a path to a file"
         )
-        return Problem(loc, f"unknown convention {ref!r}", hint)
+        return Problem(loc, M_("unknown convention {ref!r}", ref=ref), hint)
     path = Path(ref)
     if path.is_absolute():
         where = f"looked for {path}"
@@ -105,7 +106,9 @@ def _not_found(ref: str, relative_to: str | None, loc: Loc, beside: str = "the l
     else:
         where = f"looked for in the current directory: {path.resolve()}"
     return Problem(
-        loc, f"no such file {ref!r} ({where})", "give the convention file's path, or a built-in name"
+        loc,
+        M_("no such file {ref!r} ({where})", ref=ref, where=where),
+        M_("give the convention file's path, or a built-in name"),
     )
 
 
@@ -149,14 +152,14 @@ def _layers(path: Path, seen: set[Path]) -> list[Node]:
     """The file and the files it extends, base first."""
     real = path.resolve()
     if real in seen:
-        raise ReadError([Problem(Loc(str(path)), "a convention extends itself (a cycle of extends:)")])
+        raise ReadError([Problem(Loc(str(path)), M_("a convention extends itself (a cycle of extends:)"))])
     if len(seen) >= MAX_EXTENDS:
         raise ReadError(
             [
                 Problem(
                     Loc(str(path)),
-                    f"a chain of extends: is more than {MAX_EXTENDS} conventions long",
-                    "extend a built-in convention directly",
+                    M_("a chain of extends: is more than {n} conventions long", n=MAX_EXTENDS),
+                    M_("extend a built-in convention directly"),
                 )
             ]
         )
@@ -166,10 +169,10 @@ def _layers(path: Path, seen: set[Path]) -> list[Node]:
     except UnicodeDecodeError as e:
         raise ReadError([not_utf8(str(path), str(path), e.reason)]) from None
     except OSError as e:
-        raise ReadError([Problem(Loc(str(path)), f"cannot read the convention: {e}")]) from None
+        raise ReadError([Problem(Loc(str(path)), M_("cannot read the convention: {e}", e=e))]) from None
     node = parse_yaml(text, str(path))
     if node.kind != "map":
-        raise ReadError([Problem(node.loc, "a convention file is a mapping of keys (name:, pool:, …)")])
+        raise ReadError([Problem(node.loc, M_("a convention file is a mapping of keys (name:, pool:, …)"))])
     for k, v in node.pairs:
         if k.text == "extends":
             p = Problems()
@@ -178,8 +181,8 @@ def _layers(path: Path, seen: set[Path]) -> list[Node]:
             assert ref is not None
             parent = resolve_path(ref, str(path))
             if parent is None:
-                missing = _not_found(ref, str(path), v.loc, "the convention file")
-                what = "an unknown convention" if is_name(ref) else "a convention that is not there:"
+                missing = _not_found(ref, str(path), v.loc, M_("the convention file"))
+                what = M_("an unknown convention") if is_name(ref) else M_("a convention that is not there:")
                 message = missing.message.replace("unknown convention", "").replace("no such file", "")
                 raise ReadError([replace(missing, message=f"extends {what}{message}")])
             return [*_layers(parent, seen), node]
@@ -215,9 +218,9 @@ def _flatten(node: Node, p: Problems, prefix: str = "") -> dict[str, Node]:
                 allowed = [*TOP_KEYS, *SECTIONS]
                 options = [*allowed, *SCHEMA]
             hint = _suggest(name, options)
-            msg = f"unknown convention key {full!r}"
+            msg = M_("unknown convention key {full!r}", full=full)
             if any(s.startswith(full + ".") for s in SCHEMA):
-                msg = f"{full!r} is a section: expected a mapping of its keys"
+                msg = M_("{full!r} is a section: expected a mapping of its keys", full=full)
             p.add(k.loc, msg, (hint + "; " if hint else "") + f"allowed here: {', '.join(allowed)}")
     return out
 
@@ -253,8 +256,8 @@ def _build(layers: list[Node], path: Path, own: int) -> Convention:
         if node is None:
             p.add(
                 Loc(str(path), 1),  # where the hint says to add extends:
-                f"the convention does not set {key!r}",
-                f"{spec.doc}; or start the file with 'extends: sochi'",
+                M_("the convention does not set {key!r}", key=key),
+                M_("{doc}; or start the file with 'extends: sochi'", doc=spec.doc),
             )
             continue
         before = len(p)
@@ -262,7 +265,12 @@ def _build(layers: list[Node], path: Path, own: int) -> Convention:
         # a level whose value was refused is not also reported as missing
         if value is not None and len(p) == before and spec.parse.per_level and set(value) != set(LEVELS):
             missing = [str(x) for x in LEVELS if x not in value]
-            p.add(node.loc, f"{key}: every level 6..10 needs a value; missing {', '.join(missing)}")
+            p.add(
+                node.loc,
+                M_(
+                    "{key}: every level 6..10 needs a value; missing {join}", key=key, join=", ".join(missing)
+                ),
+            )
         values[spec.field] = value
     p.raise_if_any()
     conv = Convention(name=name, title=title, source=str(path), aliases=aliases, **values)
@@ -276,7 +284,7 @@ def _aliases(layer: Node, p: Problems) -> tuple[str, ...]:
     for k, v in layer.pairs:
         if k.text == "aliases":
             if v.kind == "map" or (v.kind == "seq" and any(n.kind != "scalar" for n in v.items)):
-                p.add(v.loc, f"aliases: expected a list of names, got {v.describe()}")
+                p.add(v.loc, M_("aliases: expected a list of names, got {describe}", describe=v.describe()))
                 return ()
             return tuple(alias for alias, _ in words(v))
     return ()
@@ -287,16 +295,21 @@ def _check_sense(conv: Convention, nodes: dict[str, Node], layer_of: dict[str, i
     if conv.rounding in KODEKS_ROUNDINGS and conv.pool_point_in_mountain != int(conv.pool_point_in_mountain):
         p.add(
             nodes["settlement.rounding"].loc,
-            f"{conv.rounding} rounding needs whole mountain points per pool point",
+            M_("{rounding} rounding needs whole mountain points per pool point", rounding=conv.rounding),
         )
     if conv.rounding in KODEKS_ROUNDINGS and conv.mountain_divisor == "opponents":
         # a multiple of 3 divides evenly among 3 players, not among 2 opponents
         key = max("settlement.rounding", "settlement.mountain_divisor", key=lambda k: layer_of[k])
         p.add(
             nodes[key].loc,
-            f"{conv.rounding} rounding cannot go with settlement.mountain_divisor: opponents",
-            "its multiple of 3 divides a mountain among the 3 players; use rounding exact or nearest, "
-            "or mountain_divisor players",
+            M_(
+                "{rounding} rounding cannot go with settlement.mountain_divisor: opponents",
+                rounding=conv.rounding,
+            ),
+            M_(
+                "its multiple of 3 divides a mountain among the 3 players; use rounding exact or "
+                "nearest, or mountain_divisor players"
+            ),
         )
     for level in conv.half_whist_levels:
         if conv.obligation[level] % 2:
@@ -304,6 +317,10 @@ def _check_sense(conv: Convention, nodes: dict[str, Node], layer_of: dict[str, i
             key = max("whist.obligation", "whist.half_whist_levels", key=lambda k: layer_of[k])
             p.add(
                 nodes[key].loc,
-                f"half-whist on {level} needs an even obligation, it is {conv.obligation[level]}",
+                M_(
+                    "half-whist on {level} needs an even obligation, it is {value}",
+                    level=level,
+                    value=conv.obligation[level],
+                ),
                 kind="read",
             )

@@ -27,6 +27,7 @@ from typing import Any, ClassVar, Literal, get_args
 
 from pulyacalc.core.amounts import Amount
 from pulyacalc.core.errors import Problems
+from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import Rounding, SecondOut, TwoAllPass, TwoWhist
 from pulyacalc.yamlsource import Node, as_bool, as_int, as_number
 
@@ -229,7 +230,7 @@ class Number(Parser):
     def __call__(self, node: Node, p: Problems, what: str) -> Amount | None:
         n: Amount | None = as_number(node, p, what)
         if n is not None and n < 0 and not self.signed:
-            p.add(node.loc, f"{what}: must not be negative")
+            p.add(node.loc, M_("{what}: must not be negative", what=what))
             return None
         return n
 
@@ -262,7 +263,15 @@ class Choice(Parser):
     def __call__(self, node: Node, p: Problems, what: str) -> str | None:
         text = node.text.strip() if node.kind == "scalar" else ""
         if text not in self.choices:
-            p.add(node.loc, f"{what}: expected one of {', '.join(self.choices)}, got {node.describe()}")
+            p.add(
+                node.loc,
+                M_(
+                    "{what}: expected one of {join}, got {describe}",
+                    what=what,
+                    join=", ".join(self.choices),
+                    describe=node.describe(),
+                ),
+            )
             return None
         return text
 
@@ -306,14 +315,18 @@ class Levels(Parser):
         if node.kind != "map":
             p.add(
                 node.loc,
-                f"{what}: expected a mapping of levels like {{6: 2, 7: 4, 8: 6, 9: 8, 10: 10}}, "
-                f"got {node.describe()}",
+                M_(
+                    "{what}: expected a mapping of levels like {{6: 2, 7: 4, 8: 6, 9: 8, 10: 10}}, "
+                    "got {describe}",
+                    what=what,
+                    describe=node.describe(),
+                ),
             )
             return None
         out: dict[int, Any] = {}
         for k, v in node.pairs:
-            level = as_int(k, p, f"{what}: level", low=6, high=10)
-            value = self.item(v, p, f"{what} for {k.text}")
+            level = as_int(k, p, M_("{what}: level", what=what), low=6, high=10)
+            value = self.item(v, p, M_("{what} for {text}", what=what, text=k.text))
             if level is not None and value is not None:
                 out[level] = value
         return out
@@ -331,7 +344,14 @@ class _IntList(Parser):
     def _items(self, node: Node, p: Problems, what: str) -> list[int] | None:
         items = _list_items(node)
         if items is None:
-            p.add(node.loc, f"{what}: expected a list like [1, 2, 3], got {node.describe()}")
+            p.add(
+                node.loc,
+                M_(
+                    "{what}: expected a list like [1, 2, 3], got {describe}",
+                    what=what,
+                    describe=node.describe(),
+                ),
+            )
             return None
         values = [as_int(n, p, what, low=self.low, high=self.high) for n in items]
         if any(v is None for v in values):
@@ -343,7 +363,7 @@ class _IntList(Parser):
         if values is None:
             return None
         if not values:
-            p.add(node.loc, f"{what}: the list must not be empty")
+            p.add(node.loc, M_("{what}: the list must not be empty", what=what))
             return None
         return tuple(values)
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Union
 
+from pulyacalc.core.i18n import M_, MN_, N_
+
 #: Amounts on the sheet are exact: whole numbers, or fractions where a rule halves.
 Amount = Union[int, Fraction]
 
@@ -60,11 +62,43 @@ def mixed(x: Amount, glyphs: bool = True) -> str:
 
 
 def tricks(n: int) -> str:
-    return f"{n} trick" if n == 1 else f"{n} tricks"
+    """``1 trick``, ``3 tricks`` (shown in the chosen language: ``3 взятки``)."""
+    return MN_("{n} trick", "{n} tricks", n, n=n)
 
 
 def undertricks(n: int) -> str:
-    return f"{n} undertrick" if n == 1 else f"{n} undertricks"
+    """``1 undertrick``, ``2 undertricks`` (in Russian «без одной», «без двух»)."""
+    if n in _DOWN:
+        return M_(_DOWN[n])
+    return MN_("{n} undertrick", "{n} undertricks", n, n=n)
+
+
+#: the words players say for a contract failed by n: «без одной», «без двух» …
+_DOWN = {
+    1: N_("1 undertrick"),
+    2: N_("2 undertricks"),
+    3: N_("3 undertricks"),
+    4: N_("4 undertricks"),
+    5: N_("5 undertricks"),
+    6: N_("6 undertricks"),
+}
+
+
+def down(n: int) -> str:
+    """``without 2`` (a contract failed by two; «без двух»)."""
+    if n in _DOWN_BY:
+        return M_(_DOWN_BY[n])
+    return M_("without {n}", n=n)
+
+
+_DOWN_BY = {
+    1: N_("without 1"),
+    2: N_("without 2"),
+    3: N_("without 3"),
+    4: N_("without 4"),
+    5: N_("without 5"),
+    6: N_("without 6"),
+}
 
 
 def exact(x: Amount) -> Amount:

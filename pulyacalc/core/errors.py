@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from pulyacalc.core.i18n import M_, tr
 from pulyacalc.core.kinds import FindingCode, ProblemKind
 
 #: characters never echoed as they are: C0/C1 controls (ESC starts a terminal escape
@@ -96,10 +97,11 @@ class Problem:
             object.__setattr__(self, "code", self.kind)
 
     def format(self) -> str:
-        # whatever a message echoes (a file name, a value), it reaches the terminal safe
-        text = shown(f"{self.loc}: {self.message}", 0, keep="\n")
+        # whatever a message echoes (a file name, a value), it reaches the terminal safe;
+        # in the chosen language (a message made with ``M_``)
+        text = shown(f"{self.loc}: {tr(self.message)}", 0, keep="\n")
         if self.hint:
-            text += "; " + shown(self.hint, 0, keep="\n")
+            text += "; " + shown(tr(self.hint), 0, keep="\n")
         if self.source and self.loc.column:
             # control characters (escape sequences, vertical tabs, U+2028, bidi…) are shown
             # as '?', one for one, so the echo cannot break the terminal or the caret's column
@@ -214,4 +216,13 @@ def not_utf8(path: str, name: str, reason: str) -> Problem:
                         break
         except OSError:
             pass
-    return Problem(loc, f"not UTF-8 text ({reason})", "save the file as UTF-8")
+    return Problem(loc, M_("not UTF-8 text ({reason})", reason=reason), M_("save the file as UTF-8"))
+
+
+def did_you_mean(close: str | None, quoted: bool = True) -> str:
+    """``did you mean 'Boris'? `` (with its trailing space) before a hint, or nothing."""
+    if not close:
+        return ""
+    if quoted:
+        return M_("did you mean {name!r}? ", name=close)
+    return M_("did you mean {name}? ", name=close)

@@ -10,6 +10,17 @@ Mark a template with ``_()`` and fill it with ``str.format`` afterwards, so that
 sees the whole sentence with its named fields: ``_("{payer} pays {payee} {amount}").format(…)``.
 ``N_()`` only marks a string for extraction (a table of messages built at import time, before a
 language is chosen); translate it with ``_()`` where it is shown.
+
+A message the library makes that may end in a machine format as well as before a person
+(a problem, ``explain``'s why, a finding of ``check``) is made with ``M_(template, **fields)``:
+a :class:`Text`, a ``str`` whose value is the English (what JSON writes, byte for byte in
+every language) that remembers its template and fields, so that :func:`tr` shows it in the
+chosen language where a person reads it.
+
+English reads no catalog at all: ``--lang en``, ``PULYACALC_LANG=en`` and an English or C
+locale give the source text without opening a file (start-up time).  The catalogs are made
+from ``pulyacalc/locale/ru/LC_MESSAGES/pulyacalc.po`` by ``python tools/i18n.py update``
+(docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -23,35 +34,142 @@ DOMAIN = "pulyacalc"
 LOCALEDIR = Path(__file__).resolve().parent.parent / "locale"
 #: the languages pulyacalc speaks; English is the source and needs no catalog
 LANGUAGES = ("en", "ru")
+#: the environment variable that chooses the language over the locale
+ENV = "PULYACALC_LANG"
+#: the standard variables, in gettext's order
+LOCALE_VARS = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
 _active: gettext.NullTranslations | None = None
+_lang = "en"
+
+
+def language_of(value: str) -> str | None:
+    """The language pulyacalc speaks for a locale name (``ru``, ``ru_RU.UTF-8``, ``en-GB``,
+    ``C``), or None when it speaks none of it."""
+    name = value.strip().lower()
+    for sep in "_.@-":
+        name = name.partition(sep)[0]
+    if name in ("c", "posix"):
+        return "en"
+    return name if name in LANGUAGES else None
+
+
+def from_environment() -> str:
+    """The language the environment asks for: ``PULYACALC_LANG``, then the locale variables as
+    gettext reads them (the first one set; LANGUAGE may list several, ``ru:en``)."""
+    chosen = os.environ.get(ENV)
+    if chosen:
+        return language_of(chosen) or "en"
+    for var in LOCALE_VARS:
+        value = os.environ.get(var)
+        if not value:
+            continue
+        for part in value.split(":"):
+            lang = language_of(part)
+            if lang is not None:
+                return lang
+        if var != "LANGUAGE":  # an unknown locale is English; an unknown LANGUAGE list defers
+            return "en"
+    return "en"
 
 
 def use(lang: str | None = None) -> None:
     """Choose the language: ``lang`` when given, else ``PULYACALC_LANG``, else the locale."""
-    global _active
-    lang = lang or os.environ.get("PULYACALC_LANG") or None
-    languages = [lang] if lang else None
-    # fallback=True: an unknown or English locale is the source text, never an error
-    _active = gettext.translation(DOMAIN, str(LOCALEDIR), languages=languages, fallback=True)
+    global _active, _lang
+    chosen = (language_of(lang) if lang else None) or from_environment()
+    _lang = chosen
+    if chosen == "en":
+        _active = gettext.NullTranslations()
+        return
+    # fallback=True: a catalog missing from a broken install is the source text, never an error
+    _active = gettext.translation(DOMAIN, str(LOCALEDIR), languages=[chosen], fallback=True)
+
+
+def current() -> str:
+    """The language chosen (``en`` or ``ru``); chooses from the environment on first use."""
+    if _active is None:
+        use()
+    return _lang
+
+
+def _translations() -> gettext.NullTranslations:
+    if _active is None:
+        use()
+    assert _active is not None
+    return _active
 
 
 def _(message: str) -> str:
     """``message`` in the chosen language (chosen from the environment on first use)."""
-    if _active is None:
-        use()
-    assert _active is not None
-    return _active.gettext(message)
+    return _translations().gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of ``singular``/``plural`` for ``n`` in the chosen language (Russian has three)."""
-    if _active is None:
-        use()
-    assert _active is not None
-    return _active.ngettext(singular, plural, n)
+    return _translations().ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the chosen language, told apart by ``context`` from the same English
+    word meaning something else (``pool`` the sheet area, ``pool`` the target)."""
+    return _translations().pgettext(context, message)
 
 
 def N_(message: str) -> str:
     """Mark ``message`` for the catalog without translating it now."""
     return message
+
+
+class Text(str):
+    """English text that remembers how it was made: ``str(text)`` is the English, and
+    :meth:`translated` the same sentence in the chosen language (fields that are Texts are
+    translated in turn; names and numbers stay as they are)."""
+
+    template: str
+    fields: dict[str, object]
+    #: a count's forms: (plural template, n); the template is then the singular
+    plural: tuple[str, int] | None
+
+    def __new__(
+        cls, template: str, fields: dict[str, object] | None = None, plural: tuple[str, int] | None = None
+    ) -> Text:
+        fields = fields or {}
+        english = template if plural is None or plural[1] == 1 else plural[0]
+        self = super().__new__(cls, english.format(**fields) if fields else english)
+        self.template = template
+        self.fields = fields
+        self.plural = plural
+        return self
+
+    def translated(self) -> str:
+        if current() == "en":
+            return str(self)
+        if self.plural is not None:
+            text = ngettext(self.template, self.plural[0], self.plural[1])
+        else:
+            text = _(self.template)
+        if not self.fields:
+            return text
+        return text.format(**{k: tr(v) for k, v in self.fields.items()})
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # pickled (season caches) as what it is, not as a plain str
+        return (Text, (self.template, self.fields, self.plural))
+
+
+def M_(template: str, /, **fields: object) -> Text:
+    """A message made now, shown later: English ``template`` filled with ``fields`` (see
+    :class:`Text`); marked for the catalog like ``_()``."""
+    return Text(template, fields)
+
+
+def MN_(singular: str, plural: str, n: int, /, **fields: object) -> Text:
+    """``M_`` for a count: ``MN_("{n} deal", "{n} deals", n, n=n)``, in the chosen language's form
+    for ``n`` where it is shown."""
+    return Text(singular, fields, (plural, n))
+
+
+def tr(value: object) -> str:
+    """``value`` as a person reads it: a :class:`Text` translated, anything else as it is
+    (a plain string is shown as written: names, numbers, text from the log)."""
+    return value.translated() if isinstance(value, Text) else str(value)

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any, Union
 
 from pulyacalc.core.amounts import Amount
-from pulyacalc.core.errors import Loc
+from pulyacalc.core.errors import Loc, did_you_mean
+from pulyacalc.core.i18n import M_, N_
 from pulyacalc.core.kinds import Area, DummyHand, Rounding, SeatChangeKind
 
 
@@ -101,7 +102,7 @@ SUIT_SPELLINGS: dict[str, Suit] = {
 MISERE_SPELLINGS = frozenset({"misere", "misère", "mise\u0300re", "мизер", "miser", "mis", "мизэр", "mizer"})
 
 #: how the messages list the suits
-SUITS_HINT = "suits: ♠ ♣ ♦ ♥ NT, s c d h, п т б ч БК"
+SUITS_HINT = N_("suits: ♠ ♣ ♦ ♥ NT, s c d h, п т б ч БК")
 _LEVELS = ("6", "7", "8", "9", "10")
 
 
@@ -190,22 +191,30 @@ def _contract_error(word: str, key: str) -> ContractError:
     if not key or key[0] not in "0123456789":
         close = _close(key, sorted(MISERE_SPELLINGS))
         return ContractError(
-            f"{word!r} is not a contract",
-            (f"did you mean {close!r}? " if close else "") + "a contract is like 6♠, 7NT or misere",
+            M_("{word!r} is not a contract", word=word),
+            M_("{did}a contract is like 6♠, 7NT or misere", did=did_you_mean(close)),
             levelled=False,
         )
     digits = "".join(c for c in key[:2] if c in "0123456789")
     suit = key[len(digits) :]
     if digits not in _LEVELS:
-        return ContractError(f"no contract {word!r}: the level is 6, 7, 8, 9 or 10", levelled=True)
+        return ContractError(
+            M_("no contract {word!r}: the level is 6, 7, 8, 9 or 10", word=word), levelled=True
+        )
     if not suit:
         return ContractError(
-            f"the contract {word!r} needs a suit", f"e.g. {digits}♠, {digits}s or {digits}NT", levelled=True
+            M_("the contract {word!r} needs a suit", word=word),
+            M_("e.g. {digits}♠, {digits}s or {digits}NT", digits=digits),
+            levelled=True,
         )
     close = _close(suit, list(SUIT_SPELLINGS))
     return ContractError(
-        f"unknown suit {suit!r} in {word!r}",
-        (f"did you mean {digits}{close}? " if close else "") + SUITS_HINT,
+        M_("unknown suit {suit!r} in {word!r}", suit=suit, word=word),
+        M_(
+            "{did}{hint}",
+            did=did_you_mean(f"{digits}{close}" if close else None, quoted=False),
+            hint=M_(SUITS_HINT),
+        ),
         levelled=True,
     )
 
@@ -327,7 +336,7 @@ RANK_SPELLINGS: dict[str, Rank] = {
 }
 
 #: how the messages list the cards
-CARDS_HINT = "a card is a rank and a suit: A♠ K♥ Q♦ J♣ 10♠ … 7♥, As Kh, туз пик, Тп Кч"
+CARDS_HINT = N_("a card is a rank and a suit: A♠ K♥ Q♦ J♣ 10♠ … 7♥, As Kh, туз пик, Тп Кч")
 
 
 @dataclass(frozen=True, slots=True)

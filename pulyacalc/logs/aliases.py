@@ -28,12 +28,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, not_utf8
+from pulyacalc.core.i18n import M_
 from pulyacalc.yamlsource import Node, parse_yaml
 
 #: what a log reads as one player's name: a word without spaces, commas or brackets
 _WORD = re.compile(r"[^\s,\[\]]+")
 
-_EXAMPLE = "write 'Вера: [Vera, V]'"
+_EXAMPLE = M_("write 'Вера: [Vera, V]'")
 
 
 @dataclass(frozen=True)
@@ -73,9 +74,15 @@ class Aliases:
             if who in by_person:
                 problems.add(
                     loc,
-                    f"{by_person[who]!r} and {p!r} are both {who!r} in the aliases file {self.source}, "
-                    "and one person cannot sit twice at one table",
-                    "take the wrong spelling out of the aliases file, or fix the name in the log",
+                    M_(
+                        "{by_person!r} and {p!r} are both {who!r} in the aliases file {source}, and one "
+                        "person cannot sit twice at one table",
+                        by_person=by_person[who],
+                        p=p,
+                        who=who,
+                        source=self.source,
+                    ),
+                    M_("take the wrong spelling out of the aliases file, or fix the name in the log"),
                 )
                 ok = False
             by_person.setdefault(who, p)
@@ -94,14 +101,16 @@ def read_aliases(path: str) -> Aliases:
             text = f.read()
     except FileNotFoundError:
         raise ReadError(
-            [Problem(Loc(path), "no such aliases file", "check the path given to --aliases")]
+            [Problem(Loc(path), M_("no such aliases file"), M_("check the path given to --aliases"))]
         ) from None
     except IsADirectoryError:
-        raise ReadError([Problem(Loc(path), "is a directory, not an aliases file")]) from None
+        raise ReadError([Problem(Loc(path), M_("is a directory, not an aliases file"))]) from None
     except UnicodeDecodeError as e:
         raise ReadError([not_utf8(path, path, e.reason)]) from None
     except OSError as e:
-        raise ReadError([Problem(Loc(path), f"cannot read the aliases file: {e.strerror}")]) from None
+        raise ReadError(
+            [Problem(Loc(path), M_("cannot read the aliases file: {strerror}", strerror=e.strerror))]
+        ) from None
     return read_aliases_text(text, path)
 
 
@@ -113,8 +122,10 @@ def read_aliases_text(text: str, name: str = "<aliases>") -> Aliases:
     if root.kind != "map":
         problems.add(
             root.loc,
-            "an aliases file is a mapping of each person to the spellings of the name, "
-            f"got {root.describe()}",
+            M_(
+                "an aliases file is a mapping of each person to the spellings of the name, got {describe}",
+                describe=root.describe(),
+            ),
             _EXAMPLE,
         )
         problems.raise_if_any()
@@ -153,13 +164,15 @@ class _Reader:
             spellings = list(value.items)
             if not spellings:
                 self.add(
-                    value, f"{key.text!r} has no spellings (an empty list)", _EXAMPLE + ", or remove the line"
+                    value,
+                    M_("{text!r} has no spellings (an empty list)", text=key.text),
+                    _EXAMPLE + ", or remove the line",
                 )
         elif value.kind == "scalar" and not value.null:
             spellings = [value]
         else:
             what = value.describe()
-            self.add(value, f"expected a name or a list of names, got {what}", _EXAMPLE)
+            self.add(value, M_("expected a name or a list of names, got {what}", what=what), _EXAMPLE)
         if person is None:
             for s in spellings:
                 self.name(s, "a spelling", one_word=True)
@@ -167,7 +180,11 @@ class _Reader:
         twin = next((p for p in self.people if p.casefold() == person.casefold()), None)
         if twin is not None:
             at = self.where[twin.casefold()][1]
-            self.add(key, f"{person!r} is listed twice (also at {at})", "write all the spellings in one list")
+            self.add(
+                key,
+                M_("{person!r} is listed twice (also at {at})", person=person, at=at),
+                M_("write all the spellings in one list"),
+            )
             return
         self.claim(person, key, person)
         self.people.append(person)
@@ -179,25 +196,33 @@ class _Reader:
     def name(self, node: Node, what: str, *, one_word: bool) -> str | None:
         """A name as written, or None with the problem reported."""
         if node.kind != "scalar":
-            self.add(node, f"{what}: expected a name, got {node.describe()}", _EXAMPLE)
+            self.add(
+                node,
+                M_("{what}: expected a name, got {describe}", what=what, describe=node.describe()),
+                _EXAMPLE,
+            )
             return None
         text = node.text.strip()
         if node.null or not text:
-            self.add(node, f"{what}: expected a name, got an empty one", _EXAMPLE)
+            self.add(node, M_("{what}: expected a name, got an empty one", what=what), _EXAMPLE)
             return None
         if text[:1].isdigit():
             # as a log refuses such a player; a number is never taken for a name
             self.add(
                 node,
-                f"{what} cannot start with a digit: {text!r}",
-                "a log cannot name a player so; write the name in letters",
+                M_("{what} cannot start with a digit: {text!r}", what=what, text=text),
+                M_("a log cannot name a player so; write the name in letters"),
             )
             return None
         if one_word and _WORD.fullmatch(text) is None:
             self.add(
                 node,
-                f"{what} is one word as a log writes a player (no spaces, commas or brackets): {text!r}",
-                "write several spellings as a list: [Vera, V]",
+                M_(
+                    "{what} is one word as a log writes a player (no spaces, commas or brackets): {text!r}",
+                    what=what,
+                    text=text,
+                ),
+                M_("write several spellings as a list: [Vera, V]"),
             )
             return None
         return text
@@ -212,8 +237,15 @@ class _Reader:
                 theirs = "whose name it is" if other.casefold() == low else f"given at {at}"
                 self.add(
                     node,
-                    f"{spelling!r} ({mine}) already means {other!r} ({theirs}); a name must mean one person",
-                    "keep it under one person only (names are matched ignoring case)",
+                    M_(
+                        "{spelling!r} ({mine}) already means {other!r} ({theirs}); a name must mean one "
+                        "person",
+                        spelling=spelling,
+                        mine=mine,
+                        other=other,
+                        theirs=theirs,
+                    ),
+                    M_("keep it under one person only (names are matched ignoring case)"),
                 )
             return
         self.where[low] = (person, node.loc)

@@ -27,6 +27,7 @@ from fractions import Fraction
 
 from pulyacalc.core.amounts import Amount, exact, num
 from pulyacalc.core.errors import Loc, Problems
+from pulyacalc.core.i18n import M_
 from pulyacalc.core.model import AREA_SPELLINGS, Correction
 from pulyacalc.logs.header import match_player
 from pulyacalc.logs.words import ENGLISH, Words
@@ -37,7 +38,7 @@ ON_WORDS = frozenset({"on", "на"})
 YAML_KEYS = ("player", "area", "on", "amount", "reason")
 _AMOUNT_RE = re.compile(r"^[+\-]?(\d+|\d+/\d+|\d+\.\d+)$")
 _AREAS_HINT = "an area is pool, mountain or whists (пуля, гора, висты)"
-_EXAMPLE = 'e.g. correction Anna mountain -4 "remise of deal 12 written twice"'
+_EXAMPLE = M_('e.g. correction Anna mountain -4 "remise of deal 12 written twice"')
 
 #: a written part: its text, where it is, and how wide to underline it
 Part = tuple[str, Loc, int]
@@ -72,15 +73,15 @@ def parse_correction_line(
         i = j + len(w)
     if words and words[0][0][:1].isdigit():
         w, j = words.pop(0)
-        err(j, "a correction is not a deal: it takes no deal number", "remove the number", len(w))
+        err(j, M_("a correction is not a deal: it takes no deal number"), M_("remove the number"), len(w))
     word, word_at = words.pop(0)
     reason: Part | None = None
     if quote < 0 or quote > head_end:
-        err(len(line.rstrip()), "a correction needs its reason in double quotes", _EXAMPLE)
+        err(len(line.rstrip()), M_("a correction needs its reason in double quotes"), _EXAMPLE)
     else:
         end = _closing_quote(line, quote + 1)
         if end < 0:
-            err(quote, "the reason's closing quote is missing", 'write the reason as "…"')
+            err(quote, M_("the reason's closing quote is missing"), M_('write the reason as "…"'))
         else:
             text = line[quote + 1 : end].replace('\\"', '"').replace("\\\\", "\\")
             reason = (text, at(quote), end + 1 - quote)
@@ -89,7 +90,7 @@ def parse_correction_line(
             if stripped.startswith("#"):
                 note = stripped[1:].strip() or None
             elif stripped:
-                err(end + 1 + len(rest) - len(stripped), "after the reason only a # note may follow")
+                err(end + 1 + len(rest) - len(stripped), M_("after the reason only a # note may follow"))
     parts: dict[str, Part] = {}
     names = ("player", "area")
     k = 0
@@ -101,13 +102,18 @@ def parse_correction_line(
         if k + 1 < len(words):
             parts["on"] = (words[k + 1][0], at(words[k + 1][1]), len(words[k + 1][0]))
         else:
-            err(words[k][1], f"{words[k][0]} whom?", "e.g. 'whists on Boris'", len(words[k][0]))
+            err(
+                words[k][1],
+                M_("{value} whom?", value=words[k][0]),
+                M_("e.g. 'whists on Boris'"),
+                len(words[k][0]),
+            )
         k += 2
     if k < len(words):
         parts["amount"] = (words[k][0], at(words[k][1]), len(words[k][0]))
         k += 1
     for w, j in words[k:]:
-        err(j, f"unexpected {w!r} in a correction", _EXAMPLE, len(w))
+        err(j, M_("unexpected {w!r} in a correction", w=w), _EXAMPLE, len(w))
     if reason is not None:
         parts["reason"] = reason
     made = _make(parts, at(word_at), players, problems, note, line)  # every problem at once
@@ -136,8 +142,8 @@ def parse_correction_yaml(
     if node.kind != "map":
         problems.add(
             node.loc,
-            f"correction: expected a mapping, got {node.describe()}",
-            "e.g. {player: Anna, area: mountain, amount: -4, reason: 'written twice'}",
+            M_("correction: expected a mapping, got {describe}", describe=node.describe()),
+            M_("e.g. {player: Anna, area: mountain, amount: -4, reason: 'written twice'}"),
         )
         return None
     parts: dict[str, Part] = {}
@@ -145,9 +151,16 @@ def parse_correction_yaml(
     for k, v in node.pairs:
         key = k.text.strip()
         if key not in YAML_KEYS:
-            problems.add(k.loc, f"unknown key {key!r} in a correction", f"allowed: {', '.join(YAML_KEYS)}")
+            problems.add(
+                k.loc,
+                M_("unknown key {key!r} in a correction", key=key),
+                M_("allowed: {join}", join=", ".join(YAML_KEYS)),
+            )
         elif v.kind != "scalar" or v.null:
-            problems.add(v.loc, f"correction {key}: expected a value, got {v.describe()}")
+            problems.add(
+                v.loc,
+                M_("correction {key}: expected a value, got {describe}", key=key, describe=v.describe()),
+            )
         else:
             parts[key] = (v.text.strip(), v.loc, 1)
     if len(problems) != before:
@@ -172,36 +185,40 @@ def _make(
 
     def player(part: Part | None, what: str) -> str | None:
         if part is None:
-            err(None, f"a correction needs the {what}", _EXAMPLE)
+            err(None, M_("a correction needs the {what}", what=what), _EXAMPLE)
             return None
         who, hint = match_player(part[0], players)
         if who is None:
-            err(part, f"unknown player {part[0]!r}", hint)
+            err(part, M_("unknown player {part!r}", part=part[0]), hint)
         return who
 
     who = player(parts.get("player"), "player it is written for")
     area = None
     a = parts.get("area")
     if a is None:
-        err(None, "a correction needs the area: pool, mountain or whists", _EXAMPLE)
+        err(None, M_("a correction needs the area: pool, mountain or whists"), _EXAMPLE)
     else:
         area = AREA_SPELLINGS.get(a[0].casefold())
         if area is None:
-            err(a, f"unknown area {a[0]!r}", _AREAS_HINT)
+            err(a, M_("unknown area {a!r}", a=a[0]), _AREAS_HINT)
     on = None
     if "on" in parts and area is not None and area != "whists":
-        err(parts["on"], f"only whists are written on someone, not the {area}", "drop 'on NAME'")
+        err(
+            parts["on"],
+            M_("only whists are written on someone, not the {area}", area=area),
+            M_("drop 'on NAME'"),
+        )
     elif area == "whists":
         on = player(parts.get("on"), "player the whists are on ('whists on Boris')")
         if on is not None and on == who:
-            err(parts["on"], f"{who} cannot write whists on himself", "name another player")
+            err(parts["on"], M_("{who} cannot write whists on himself", who=who), M_("name another player"))
     amount = _amount(parts.get("amount"), err)
     r = parts.get("reason")
     reason = r[0].strip() if r is not None else ""
     if r is not None and not reason:
-        err(r, "the reason is empty", "say why the table wrote this correction")
+        err(r, M_("the reason is empty"), M_("say why the table wrote this correction"))
     elif r is None and source == "":
-        err(None, "a correction needs its reason", "reason: 'remise of deal 12 written twice'")
+        err(None, M_("a correction needs its reason"), M_("reason: 'remise of deal 12 written twice'"))
     if len(problems) != before or who is None or area is None or amount is None:
         return None
     locs = {name: p[1] for name, p in parts.items()}
@@ -211,19 +228,23 @@ def _make(
 def _amount(part: Part | None, err: Callable[..., None]) -> Amount | None:
     """The amount as written, exact: ``-4``, ``+10``, ``1/2``, ``0.5``, ``−3/2``."""
     if part is None:
-        err(None, "a correction needs its amount", _EXAMPLE)
+        err(None, M_("a correction needs its amount"), _EXAMPLE)
         return None
     text = part[0].replace("\u2212", "-")
     if not _AMOUNT_RE.match(text):
-        err(part, f"{part[0]!r} is not an amount", "a whole number or a fraction: -4, 10, 1/2, 0.5")
+        err(
+            part,
+            M_("{part!r} is not an amount", part=part[0]),
+            M_("a whole number or a fraction: -4, 10, 1/2, 0.5"),
+        )
         return None
     try:
         value = exact(Fraction(text))
     except ZeroDivisionError:
-        err(part, f"{part[0]!r} divides by zero", "a fraction like 1/2")
+        err(part, M_("{part!r} divides by zero", part=part[0]), M_("a fraction like 1/2"))
         return None
     if value == 0:
-        err(part, "a correction of 0 changes nothing", "write the amount to add, or drop the line")
+        err(part, M_("a correction of 0 changes nothing"), M_("write the amount to add, or drop the line"))
         return None
     return value
 

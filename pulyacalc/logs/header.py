@@ -23,7 +23,8 @@ from typing import Any, cast
 
 from pulyacalc.convention.load import load
 from pulyacalc.convention.schema import ROUNDINGS, SCHEMA, Convention
-from pulyacalc.core.errors import Loc, Problems, quoted
+from pulyacalc.core.errors import Loc, Problems, did_you_mean, quoted
+from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import DummyHand, Rounding
 from pulyacalc.core.model import Header
 from pulyacalc.yamlsource import Node, as_int, as_str, words
@@ -65,11 +66,11 @@ def _players(node: Node, b: HeaderBuilder) -> tuple[str, ...] | None:
     seen: set[str] = set()
     for name, loc in names:
         if name.casefold() in seen:
-            p.add(loc, f"player {name!r} is listed twice")
+            p.add(loc, M_("player {name!r} is listed twice", name=name))
             ok = False
         seen.add(name.casefold())
         if name[:1].isdigit() or not name:
-            p.add(loc, f"a player's name cannot start with a digit: {name!r}")
+            p.add(loc, M_("a player's name cannot start with a digit: {name!r}", name=name))
             ok = False
     return players if ok else None
 
@@ -80,7 +81,7 @@ def _dealer(node: Node, b: HeaderBuilder) -> str | None:
         return None
     dealer, hint = match_player(text, b.players)
     if dealer is None:
-        b.problems.add(node.loc, f"the dealer {text!r} is not a player", hint)
+        b.problems.add(node.loc, M_("the dealer {text!r} is not a player", text=text), hint)
     return dealer
 
 
@@ -118,13 +119,20 @@ def _convention(node: Node, b: HeaderBuilder) -> str | None:
 
 
 def _pool(node: Node, b: HeaderBuilder) -> int | None:
-    return as_int(node, b.problems, "pool (the target)", low=1, high=100_000)
+    return as_int(node, b.problems, M_("pool (the target)"), low=1, high=100_000)
 
 
 def _rounding(node: Node, b: HeaderBuilder) -> Rounding | None:
     text = node.text.strip() if node.kind == "scalar" else ""
     if text not in ROUNDINGS:
-        b.problems.add(node.loc, f"rounding: expected one of {', '.join(ROUNDINGS)}, got {node.describe()}")
+        b.problems.add(
+            node.loc,
+            M_(
+                "rounding: expected one of {join}, got {describe}",
+                join=", ".join(ROUNDINGS),
+                describe=node.describe(),
+            ),
+        )
         return None
     return cast(Rounding, text)
 
@@ -197,11 +205,11 @@ def match_player(word: str, players: tuple[str, ...]) -> tuple[str | None, str]:
     if len(pre) == 1:
         return pre[0], ""
     if len(pre) > 1:
-        return None, f"{word!r} could be {' or '.join(pre)}: write more letters"
+        return None, M_("{word!r} could be {names}: write more letters", word=word, names=" or ".join(pre))
     close = difflib.get_close_matches(word, list(players), n=1, cutoff=0.5)
     if close:
-        return None, f"did you mean {close[0]}?"
-    return None, f"players: {', '.join(players)}"
+        return None, M_("did you mean {name}?", name=close[0])
+    return None, M_("players: {join}", join=", ".join(players))
 
 
 @dataclass
@@ -255,7 +263,7 @@ class HeaderBuilder:
     def overrides_node(self, node: Node) -> None:
         """The value of a YAML ``overrides:`` key: a mapping of convention keys."""
         if node.kind != "map":
-            self.problems.add(node.loc, "overrides: expected a mapping of convention keys")
+            self.problems.add(node.loc, M_("overrides: expected a mapping of convention keys"))
             return
         for k, v in node.pairs:
             self.override(k.text.strip(), k.loc, v, in_mapping=True)
@@ -292,18 +300,23 @@ class HeaderBuilder:
             close = difflib.get_close_matches(key, list(SCHEMA), n=1, cutoff=0.6)
             self.problems.add(
                 loc,
-                f"unknown convention key {key!r} under overrides",
-                (f"did you mean {close[0]!r}? " if close else "")
-                + "convention keys are like 'whist.on_failure' (see conventions/sochi.yaml)",
+                M_("unknown convention key {key!r} under overrides", key=key),
+                M_(
+                    "{did}convention keys are like 'whist.on_failure' (see conventions/sochi.yaml)",
+                    did=did_you_mean(close[0] if close else None),
+                ),
             )
             return False
         # a line log's header line: a header key mistyped, or a convention key
         close = difflib.get_close_matches(key, [*HEADER_KEYS, *SCHEMA], n=1, cutoff=0.6)
         self.problems.add(
             loc,
-            f"unknown header key {key!r}",
-            (f"did you mean {close[0]!r}? " if close else "")
-            + f"header keys: {', '.join(HEADER_KEYS)}, or a convention key like 'whist.on_failure'",
+            M_("unknown header key {key!r}", key=key),
+            M_(
+                "{did}header keys: {keys}, or a convention key like 'whist.on_failure'",
+                did=did_you_mean(close[0] if close else None),
+                keys=", ".join(HEADER_KEYS),
+            ),
         )
         return False
 
@@ -325,8 +338,12 @@ def read_top(root: Node, builder: HeaderBuilder, allowed: tuple[str, ...]) -> di
             close = difflib.get_close_matches(word, allowed, n=1, cutoff=0.6)
             builder.problems.add(
                 k.loc,
-                f"unknown key {word!r} in {builder.doc}",
-                (f"did you mean {close[0]!r}? " if close else "") + f"allowed: {', '.join(allowed)}",
+                M_("unknown key {word!r} in {doc}", word=word, doc=builder.doc),
+                M_(
+                    "{did}allowed: {join}",
+                    did=did_you_mean(close[0] if close else None),
+                    join=", ".join(allowed),
+                ),
             )
     return sections
 

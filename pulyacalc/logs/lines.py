@@ -37,6 +37,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 
 from pulyacalc.core.errors import Loc, Problem, Problems
+from pulyacalc.core.i18n import M_, N_
 from pulyacalc.core.model import (
     CALL_SPELLINGS,
     CARDS_HINT,
@@ -286,7 +287,12 @@ class LineDeals:
             return t.deal(None, whole, LineLocs(t.parts, file, lineno, 1, whole), line)
         if len(line) > MAX_LINE_CHARS:
             problems.add(
-                Loc(file, lineno, 1), f"line is {len(line):,} characters long, over {MAX_LINE_CHARS:,}"
+                Loc(file, lineno, 1),
+                M_(
+                    "line is {len:,} characters long, over {MAX_LINE_CHARS:,}",
+                    len=len(line),
+                    MAX_LINE_CHARS=MAX_LINE_CHARS,
+                ),
             )
             self.count += 1
             return Unreadable(Loc(file, lineno, 1))
@@ -298,7 +304,7 @@ class LineDeals:
             if kv is not None and _is_header_key(kv[0]) and match_player(kv[0], players)[0] is None:
                 problems.add(
                     Loc(file, lineno, kv[1]),
-                    "header lines go before the first deal",
+                    M_("header lines go before the first deal"),
                     "move it to the top of the log"
                     + (
                         "; to change one deal's dealer add ', dealer NAME' to its line"
@@ -523,10 +529,18 @@ def _parse(
             shown = m.group(1) if written is None else written
             problems.add(
                 Loc(file, lineno, base + m.start(1)),
-                f"deal number {shown}, but this is deal {expected_number}"
+                M_(
+                    "deal number {shown}, but this is deal {expected_number}",
+                    shown=shown,
+                    expected_number=expected_number,
+                )
                 if counted is None or counted == expected_number
-                else f"deal number {shown}, but the numbers above make this {expected_number}",
-                "fix the number, or look for a missing or extra deal above",
+                else M_(
+                    "deal number {shown}, but the numbers above make this {expected_number}",
+                    shown=shown,
+                    expected_number=expected_number,
+                ),
+                M_("fix the number, or look for a missing or extra deal above"),
                 source=source,
                 width=len(m.group(1)),
             )
@@ -538,6 +552,16 @@ def _parse(
 
     t = _clauses(text[body_start:] if body_start else text, players, err, problems, before)
     return None if t is None else (t, body_start)
+
+
+#: the longer messages of _clauses (marked here, filled there)
+_M1 = N_("a second contract in one deal ({declarer} already declared {contract})")
+_M2 = N_("a deal with a contract ({declarer} {contract}) is not raspasy")
+_M3 = N_("only the declarer concedes «без трёх»: {declarer}, who declared {contract}")
+_M4 = N_("{who} is named twice in one deal")
+_M5 = N_("one clause per player")
+_M6 = N_("how many tricks did {who} take from the talon?")
+_M7 = N_("the talon's cards are given for a contract, and this deal has none")
 
 
 def _clauses(
@@ -561,7 +585,7 @@ def _clauses(
             clauses.pop(0)
             starts.pop(0)
     if all(not c for c in clauses):
-        err(0, "an empty deal", "write clauses like 'Anna 6♠ 7, Boris whist 2, Vera pass 1'")
+        err(0, M_("an empty deal"), M_("write clauses like 'Anna 6♠ 7, Boris whist 2, Vera pass 1'"))
         return None
     body_at = clauses[0][0][1] if clauses[0] else 0
 
@@ -586,7 +610,7 @@ def _clauses(
     unders: list[tuple[str, int, int]] = []
     for toks, start in zip(clauses, starts, strict=True):
         if not toks:
-            err(start, "an empty clause between commas", "remove the extra comma")
+            err(start, M_("an empty clause between commas"), M_("remove the extra comma"))
             continue
         name_tok, name_at = toks[0]
         name = name_tok[:-1] if name_tok.endswith(":") and len(name_tok) > 1 else name_tok
@@ -603,10 +627,10 @@ def _clauses(
             continue
         who, hint = match_player(name, players)
         if who is None:
-            err(name_at, f"unknown player {name!r}", hint, width=len(name))
+            err(name_at, M_("unknown player {name!r}", name=name), hint, width=len(name))
             continue
         if who in seen:
-            err(name_at, f"{who} is named twice in one deal", "one clause per player", width=len(name))
+            err(name_at, M_(_M4, who=who), M_(_M5), width=len(name))
             continue
         seen.add(who)
         rest = toks[1:]
@@ -621,8 +645,8 @@ def _clauses(
             if count > 10:
                 err(
                     count_at,
-                    f"{count_tok} is not a number of tricks",
-                    "a count is 0..10",
+                    M_("{count_tok} is not a number of tricks", count_tok=count_tok),
+                    M_("a count is 0..10"),
                     width=len(count_tok),
                 )
                 continue
@@ -643,8 +667,8 @@ def _clauses(
             if count is None:
                 err(
                     name_at + len(name_tok),
-                    f"what did {who} say?",
-                    "add a call: a contract like 6♠, whist, pass, half or misere",
+                    M_("what did {who} say?", who=who),
+                    M_("add a call: a contract like 6♠, whist, pass, half or misere"),
                 )
                 continue
             bare.append((who, name_at))
@@ -666,7 +690,7 @@ def _clauses(
                 whist_at.append((who, word_at))
         elif low in TALON_WORDS:
             if count is None:
-                err(end, f"how many tricks did {who} take from the talon?", f"e.g. '{who} talon 1'")
+                err(end, M_(_M6, who=who), M_("e.g. '{who} talon 1'", who=who))
                 continue
             talon_at.append(word_at)
             locs[f"talon:{who}"] = word_at
@@ -681,8 +705,8 @@ def _clauses(
             if contract is not None:
                 err(
                     word_at,
-                    f"a second contract in one deal ({declarer} already declared {contract})",
-                    "one declarer per deal",
+                    M_(_M1, declarer=declarer, contract=contract),
+                    M_("one declarer per deal"),
                     width=end - word_at,
                 )
                 continue
@@ -700,22 +724,22 @@ def _clauses(
         if raspasy_at >= 0:
             err(
                 raspasy_at,
-                f"a deal with a contract ({declarer} {contract}) is not raspasy",
-                "drop the word, or the contract",
+                M_(_M2, declarer=declarer, contract=contract),
+                M_("drop the word, or the contract"),
                 width=len(first[0][0]),
             )
             return None
         if talon_at:
             err(
                 talon_at[0],
-                "talon tricks are written only on raspasy",
-                "the dealer takes no tricks in a contract",
+                M_("talon tricks are written only on raspasy"),
+                M_("the dealer takes no tricks in a contract"),
                 width=5,
             )
             return None
         if concede is not None:
             if concede[0] != declarer:
-                err(concede[1], f"only the declarer concedes «без трёх»: {declarer}, who declared {contract}")
+                err(concede[1], M_(_M3, declarer=declarer, contract=contract))
                 return None
             locs["concede"] = concede[1]
         if unders and not _declarer_down(unders, declarer, contract, concede is not None, tricks, err):
@@ -728,13 +752,13 @@ def _clauses(
         return _dark_game(t, err)
 
     if cards is not None:
-        err(locs["talon"], "the talon's cards are given for a contract, and this deal has none", "K3.4.11")
+        err(locs["talon"], M_(_M7), "K3.4.11")
         return None
     if concede is not None:
-        err(concede[1], "«без трёх» is said after a contract", "like 'Anna 7♠ concede' (K note 40)")
+        err(concede[1], M_("«без трёх» is said after a contract"), M_("like 'Anna 7♠ concede' (K note 40)"))
         return None
     if unders:
-        err(unders[0][2], "undertricks are said after a contract", "like 'Anna 6♠ -1': Anna took 5")
+        err(unders[0][2], M_("undertricks are said after a contract"), M_("like 'Anna 6♠ -1': Anna took 5"))
         return None
     if _not_raspasy(text, calls, tricks, whist_at, bare, raspasy_at, passes_without_tricks, err):
         return None
@@ -757,21 +781,34 @@ def _declarer_down(
     if who != declarer:
         err(
             at,
-            f"undertricks are the declarer's: {declarer} declared {contract}",
-            f"give {who}'s tricks, like '{who} whist 2'",
+            M_(
+                "undertricks are the declarer's: {declarer} declared {contract}",
+                declarer=declarer,
+                contract=contract,
+            ),
+            M_("give {who}'s tricks, like '{who} whist 2'", who=who),
         )
         return False
     if contract.is_misere:
-        err(at, "a misère is not played down", f"give the tricks {declarer} took, like '{declarer} misere 1'")
+        err(
+            at,
+            M_("a misère is not played down"),
+            M_("give the tricks {declarer} took, like '{declarer} misere 1'", declarer=declarer),
+        )
         return False
     if conceded:
-        err(at, "«без трёх» is conceded without play: no tricks, no undertricks", "write one of them")
+        err(at, M_("«без трёх» is conceded without play: no tricks, no undertricks"), M_("write one of them"))
         return False
     if n > contract.level:
         err(
             at,
-            f"{n} down on {contract}: {declarer} cannot take fewer than no tricks",
-            f"at most {contract.level} down",
+            M_(
+                "{n} down on {contract}: {declarer} cannot take fewer than no tricks",
+                n=n,
+                contract=contract,
+                declarer=declarer,
+            ),
+            M_("at most {level} down", level=contract.level),
         )
         return False
     tricks[declarer] = contract.level - n
@@ -793,8 +830,8 @@ def _not_raspasy(
         who, w_at = whist_at[0]
         err(
             w_at,
-            f"{who} {calls[who]}s, but nobody declared a contract",
-            "the declarer's clause is like 'Anna 6♠ 7'",
+            M_("{who} {calls}s, but nobody declared a contract", who=who, calls=calls[who]),
+            M_("the declarer's clause is like 'Anna 6♠ 7'"),
             width=token_width(text, w_at + 1),
         )
         return True
@@ -802,15 +839,23 @@ def _not_raspasy(
         who, b_at = bare[0]
         err(
             b_at,
-            f"{who}: tricks without a call, and no contract in this deal",
-            f"a contract needs a suit, like 7♠; on raspasy write '{who} pass {tricks[who]}' "
-            "or start the line with 'raspasy'",
+            M_("{who}: tricks without a call, and no contract in this deal", who=who),
+            M_(
+                "a contract needs a suit, like 7♠; on raspasy write '{who} pass {tricks}' or "
+                "start the line with 'raspasy'",
+                who=who,
+                tricks=tricks[who],
+            ),
             width=token_width(text, b_at + 1),
         )
         return True
     if passes_without_tricks:
         who, end = passes_without_tricks[0]
-        err(end, f"everyone passed, so this is raspasy: give {who}'s tricks", f"e.g. '{who} pass 3'")
+        err(
+            end,
+            M_("everyone passed, so this is raspasy: give {who}'s tricks", who=who),
+            M_("e.g. '{who} pass 3'", who=who),
+        )
         return True
     return False
 
@@ -877,14 +922,19 @@ def _dealer_clause(
     name_tok, name_at = toks[0]
     if len(toks) != 2:
         if len(toks) < 3 or not _missing_comma(toks[1:], players, err):
-            err(name_at, "write the dealer as 'dealer NAME'", width=len(name_tok))
+            err(name_at, M_("write the dealer as 'dealer NAME'"), width=len(name_tok))
         return None
     d, hint = match_player(toks[1][0], players)
     if d is None:
-        err(toks[1][1], f"the dealer {toks[1][0]!r} is not a player", hint, width=len(toks[1][0]))
+        err(
+            toks[1][1],
+            M_("the dealer {value!r} is not a player", value=toks[1][0]),
+            hint,
+            width=len(toks[1][0]),
+        )
         return None
     if again:
-        err(name_at, "the dealer is given twice", width=len(name_tok))
+        err(name_at, M_("the dealer is given twice"), width=len(name_tok))
         return None
     return d
 
@@ -910,7 +960,12 @@ def _undertricks(
     at = rest[-k][1]
     if count is not None:
         width = rest[-1][1] + len(rest[-1][0]) - at
-        err(at, f"{who}'s tricks are given twice: {count} and {n} down", "write one of them", width=width)
+        err(
+            at,
+            M_("{who}'s tricks are given twice: {count} and {n} down", who=who, count=count, n=n),
+            M_("write one of them"),
+            width=width,
+        )
         return -1
     unders.append((who, n, at))
     return k
@@ -923,7 +978,7 @@ def _missing_comma(rest: list[tuple[str, int]], players: tuple[str, ...], err: C
     for i, (tok, at) in enumerate(rest):
         semi = tok.find(";")
         if semi >= 0:
-            err(at + semi, "clauses are separated by commas, not ';'", "replace each ';' with ','")
+            err(at + semi, M_("clauses are separated by commas, not ';'"), M_("replace each ';' with ','"))
             return True
         if i == 0:
             continue
@@ -931,8 +986,12 @@ def _missing_comma(rest: list[tuple[str, int]], players: tuple[str, ...], err: C
         if _names(tok, players) or (i > 1 and _is_count(prev)):
             err(
                 prev_at + len(prev),
-                f"clauses are separated by commas: a comma is missing before {tok!r}",
-                f"write '{prev}, {tok}'; a clause is a name, a call and tricks, like 'Anna 6♠ 7'",
+                M_("clauses are separated by commas: a comma is missing before {tok!r}", tok=tok),
+                M_(
+                    "write '{prev}, {tok}'; a clause is a name, a call and tricks, like 'Anna 6♠ 7'",
+                    prev=prev,
+                    tok=tok,
+                ),
             )
             return True
     return False
@@ -954,7 +1013,7 @@ def _talon_cards(
     problem was reported."""
     word, at = toks[0]
     if again:
-        err(at, "the talon's cards are given twice", "one talon clause per deal", width=len(word))
+        err(at, M_("the talon's cards are given twice"), M_("one talon clause per deal"), width=len(word))
         return None
     words = toks[1:]
     if words and words[0][0].casefold() in ("cards", "карты"):
@@ -962,8 +1021,8 @@ def _talon_cards(
     if not words:
         err(
             toks[-1][1] + len(toks[-1][0]),
-            "which cards were in the talon?",
-            "e.g. 'talon cards A♠ K♠' or 'прикуп туз пик'",
+            M_("which cards were in the talon?"),
+            M_("e.g. 'talon cards A♠ K♠' or 'прикуп туз пик'"),
         )
         return None
     out: list[Card] = []
@@ -984,13 +1043,18 @@ def _talon_cards(
                 card = None
         i += 1
         if card is None:
-            err(tok_at, f"unknown card {tok!r}", CARDS_HINT, width=width)
+            err(tok_at, M_("unknown card {tok!r}", tok=tok), M_(CARDS_HINT), width=width)
             return None
         if card in out:
-            err(tok_at, f"{card} is given twice: the pack has one of each card", width=width)
+            err(tok_at, M_("{card} is given twice: the pack has one of each card", card=card), width=width)
             return None
         if len(out) == 2:
-            err(tok_at, f"a third card {card}: the talon holds two cards", "give at most two", width=width)
+            err(
+                tok_at,
+                M_("a third card {card}: the talon holds two cards", card=card),
+                M_("give at most two"),
+                width=width,
+            )
             return None
         out.append(card)
     return tuple(out)
@@ -1025,10 +1089,10 @@ def _contract_slow(word: str, word_at: int, width: int, err: Callable[..., None]
     close = _close(contract_key(word), [*CALL_SPELLINGS, *MISERE_SPELLINGS, *TALON_WORDS])
     err(
         word_at,
-        f"unknown call {word!r}",
-        f"did you mean {close!r}?"
+        M_("unknown call {word!r}", word=word),
+        M_("did you mean {close!r}?", close=close)
         if close
-        else "a call is a contract (6♠, 7NT, misere), whist, pass or half",
+        else M_("a call is a contract (6♠, 7NT, misere), whist, pass or half"),
         width=width,
     )
     return None

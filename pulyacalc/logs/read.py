@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import IO
 
 from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, not_utf8
+from pulyacalc.core.i18n import M_
 from pulyacalc.core.model import Log
 
 #: the file-name endings that decide a log's format (other names are read by their content)
@@ -59,11 +60,11 @@ def open_input(path: str) -> tuple[IO[str], str]:
     try:
         return open(path, encoding="utf-8-sig", newline=None), path  # noqa: SIM115
     except FileNotFoundError:
-        raise ReadError([Problem(Loc(path), "no such file")]) from None
+        raise ReadError([Problem(Loc(path), M_("no such file"))]) from None
     except IsADirectoryError:
-        raise ReadError([Problem(Loc(path), "is a directory, not a log")]) from None
+        raise ReadError([Problem(Loc(path), M_("is a directory, not a log"))]) from None
     except OSError as e:
-        raise ReadError([Problem(Loc(path), f"cannot open: {e.strerror}")]) from None
+        raise ReadError([Problem(Loc(path), M_("cannot open: {strerror}", strerror=e.strerror))]) from None
 
 
 def read_log(
@@ -129,8 +130,8 @@ def _read(
                 [
                     Problem(
                         Loc(name),
-                        f"the YAML document is over the limit of {limit:,} bytes",
-                        "split the log, use the line format (no size limit), or raise --max-yaml-bytes",
+                        M_("the YAML document is over the limit of {limit:,} bytes", limit=limit),
+                        M_("split the log, use the line format (no size limit), or raise --max-yaml-bytes"),
                     )
                 ]
             )

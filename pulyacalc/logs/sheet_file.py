@@ -15,7 +15,8 @@ import difflib
 from dataclasses import dataclass, field
 
 from pulyacalc.core.amounts import Amount
-from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, not_utf8, quoted
+from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, did_you_mean, not_utf8, quoted
+from pulyacalc.core.i18n import M_
 from pulyacalc.core.model import Header
 from pulyacalc.core.sheet import SheetView
 from pulyacalc.logs.header import SHEET_KEYS, HeaderBuilder, match_player, read_top
@@ -53,8 +54,8 @@ def read_sheet(path: str, max_bytes: int | None = None) -> PaperSheet:
             [
                 Problem(
                     Loc(name),
-                    f"the YAML document is over the limit of {limit:,} bytes",
-                    "raise --max-yaml-bytes",
+                    M_("the YAML document is over the limit of {limit:,} bytes", limit=limit),
+                    M_("raise --max-yaml-bytes"),
                 )
             ]
         )
@@ -67,7 +68,7 @@ def parse_sheet(text: str, file: str, *, max_bytes: int | None = None) -> PaperS
     p = Problems()
     root = parse_yaml(text, file, max_bytes=max_bytes or MAX_YAML_BYTES)
     if root.kind != "map":
-        raise ReadError([Problem(root.loc, "a sheet is a mapping: players:, sheet:, …")])
+        raise ReadError([Problem(root.loc, M_("a sheet is a mapping: players:, sheet:, …"))])
     builder = HeaderBuilder(file, p, doc="the sheet")
     sections = read_top(root, builder, SHEET_KEYS)
     sheet_node, running_node = sections.get("sheet"), sections.get("running")
@@ -76,8 +77,8 @@ def parse_sheet(text: str, file: str, *, max_bytes: int | None = None) -> PaperS
         if sheet_node is None:
             p.add(
                 Loc(file, 1, 1),
-                "the sheet has no 'sheet:' section",
-                "sheet: {A: {pool: 14, mountain: 12, whists: {B: 12, C: 0}}, …}",
+                M_("the sheet has no 'sheet:' section"),
+                M_("sheet: {A: {pool: 14, mountain: 12, whists: {B: 12, C: 0}}, …}"),
             )
         p.raise_if_any()
         raise AssertionError
@@ -93,11 +94,11 @@ def parse_sheet(text: str, file: str, *, max_bytes: int | None = None) -> PaperS
         elif running_node.kind != "map":
             p.add(
                 running_node.loc,
-                "running: expected a mapping of deal number → rows, or a list (one item per deal)",
+                M_("running: expected a mapping of deal number → rows, or a list (one item per deal)"),
             )
         else:
             for k, v in running_node.pairs:
-                n = as_int(k, p, "running: deal number", low=1)
+                n = as_int(k, p, M_("running: deal number"), low=1)
                 rows, rcells = _rows(v, header, p, complete=False)
                 if n is not None:
                     running[n] = (rows, rcells, k.loc)
@@ -114,7 +115,7 @@ def _rows(
     whists: dict[str, dict[str, Amount]] = {a: {b: 0 for b in players if b != a} for a in players}
     cells: dict[tuple[str, ...], Loc] = {}
     if node.kind != "map":
-        p.add(node.loc, "expected a mapping of players to {pool:, mountain:, whists:}")
+        p.add(node.loc, M_("expected a mapping of players to {pool:, mountain:, whists:}"))
         return SheetView(players, pool, mountain, whists), cells
     seen: dict[str, Loc] = {}
     for k, v in node.pairs:
@@ -128,31 +129,35 @@ def _rows(
             continue
         seen[who] = k.loc
         if v.kind != "map":
-            p.add(v.loc, f"{who}: expected {{pool: N, mountain: N, whists: {{…}}}}")
+            p.add(v.loc, M_("{who}: expected {{pool: N, mountain: N, whists: {{…}}}}", who=who))
             continue
         for rk, rv in v.pairs:
             key = rk.text.strip()
             if key == "pool":
-                x = as_number(rv, p, f"{who}'s pool")
+                x = as_number(rv, p, M_("{who}'s pool", who=who))
                 if x is not None:
                     pool[who] = x
                     cells[("pool", who)] = rv.loc
             elif key == "mountain":
                 # a mountain may be below zero after write-offs (K4.1.1)
-                x = as_number(rv, p, f"{who}'s mountain")
+                x = as_number(rv, p, M_("{who}'s mountain", who=who))
                 if x is not None:
                     mountain[who] = x
                     cells[("mountain", who)] = rv.loc
             elif key == "whists":
                 if rv.kind != "map":
-                    p.add(rv.loc, f"{who}'s whists: expected a mapping of opponents, like {{B: 12}}")
+                    p.add(
+                        rv.loc, M_("{who}'s whists: expected a mapping of opponents, like {{B: 12}}", who=who)
+                    )
                     continue
                 for wk, wv in rv.pairs:
                     on, hint = match_player(wk.text.strip(), players)
                     if on is None or on == who:
                         p.add(
                             wk.loc,
-                            f"{who}'s whists on {wk.text.strip()!r}: not an opponent",
+                            M_(
+                                "{who}'s whists on {strip!r}: not an opponent", who=who, strip=wk.text.strip()
+                            ),
                             hint or "a player writes whists on the others",
                         )
                         continue
@@ -172,11 +177,11 @@ def _rows(
                 close = difflib.get_close_matches(key, ROW_KEYS, n=1)
                 p.add(
                     rk.loc,
-                    f"unknown column {key!r}",
-                    (f"did you mean {close[0]!r}? " if close else "") + "columns: pool, mountain, whists",
+                    M_("unknown column {key!r}", key=key),
+                    M_("{did}columns: pool, mountain, whists", did=did_you_mean(close[0] if close else None)),
                 )
     if complete:
         for who in players:
             if who not in seen:
-                p.add(node.loc, f"the sheet has no row for {who}")
+                p.add(node.loc, M_("the sheet has no row for {who}", who=who))
     return SheetView(players, pool, mountain, whists), cells

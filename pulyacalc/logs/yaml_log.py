@@ -15,7 +15,8 @@ import difflib
 from dataclasses import replace
 from typing import Any
 
-from pulyacalc.core.errors import Loc, Problems, ReadError
+from pulyacalc.core.errors import Loc, Problems, ReadError, did_you_mean
+from pulyacalc.core.i18n import M_
 from pulyacalc.core.model import (
     CALL_SPELLINGS,
     CARDS_HINT,
@@ -56,7 +57,7 @@ DEAL_KEYS = (
 def parse(text: str, file: str, problems: Problems, *, max_bytes: int | None = None) -> Log:
     root = parse_yaml(text, file, max_bytes=max_bytes or MAX_YAML_BYTES)
     if root.kind != "map":
-        raise ReadError([_p(root.loc, "a YAML log is a mapping: players:, deals:, …")])
+        raise ReadError([_p(root.loc, M_("a YAML log is a mapping: players:, deals:, …"))])
     builder = HeaderBuilder(file, problems)
     deals_node = read_top(root, builder, LOG_KEYS).get("deals")
     header = builder.build()
@@ -67,7 +68,7 @@ def parse(text: str, file: str, problems: Problems, *, max_bytes: int | None = N
     deals: list[Deal | Correction | SeatChange | Unreadable] = []
     if deals_node is not None and not deals_node.null:
         if deals_node.kind != "seq":
-            problems.add(deals_node.loc, "deals: expected a list of deals (each starting with '- ')")
+            problems.add(deals_node.loc, M_("deals: expected a list of deals (each starting with '- ')"))
         else:
             table = header  # a newcomer's name is known from his join on (RULES.md 6.3)
             for item in deals_node.items:
@@ -94,7 +95,7 @@ def _player(node: Node, header: Header, problems: Problems, what: str) -> str | 
         return None
     name, hint = match_player(text, header.players)
     if name is None:
-        problems.add(node.loc, f"{what}: unknown player {text!r}", hint)
+        problems.add(node.loc, M_("{what}: unknown player {text!r}", what=what, text=text), hint)
     return name
 
 
@@ -125,8 +126,11 @@ def parse_deal(node: Node, header: Header, problems: Problems) -> Deal | Correct
     if node.kind != "map":
         problems.add(
             node.loc,
-            f"a deal is a mapping or one line like 'Anna 6♠ 7, Boris whist 2, "
-            f"Vera pass 1', got {node.describe()}",
+            M_(
+                "a deal is a mapping or one line like 'Anna 6♠ 7, Boris whist 2, Vera pass 1', "
+                "got {describe}",
+                describe=node.describe(),
+            ),
         )
         return None
     if node.pairs and node.pairs[0][0].text.strip().casefold() in SEAT_WORDS:
@@ -139,8 +143,12 @@ def parse_deal(node: Node, header: Header, problems: Problems) -> Deal | Correct
             close = difflib.get_close_matches(key, DEAL_KEYS, n=1, cutoff=0.6)
             problems.add(
                 k.loc,
-                f"unknown key {key!r} in a deal",
-                (f"did you mean {close[0]!r}? " if close else "") + f"allowed: {', '.join(DEAL_KEYS)}",
+                M_("unknown key {key!r} in a deal", key=key),
+                M_(
+                    "{did}allowed: {join}",
+                    did=did_you_mean(close[0] if close else None),
+                    join=", ".join(DEAL_KEYS),
+                ),
             )
             continue
         fields[key] = v
@@ -152,7 +160,9 @@ def parse_deal(node: Node, header: Header, problems: Problems) -> Deal | Correct
         extra = [k for k in fields if k not in ("correction", "note")]
         if extra:
             problems.add(
-                fields[extra[0]].loc, f"a correction has no {extra[0]!r}", "only a note may go with it"
+                fields[extra[0]].loc,
+                M_("a correction has no {extra!r}", extra=extra[0]),
+                M_("only a note may go with it"),
             )
             return None
         from pulyacalc.logs.correction import parse_correction_yaml  # only when one is there
@@ -165,8 +175,8 @@ def parse_deal(node: Node, header: Header, problems: Problems) -> Deal | Correct
         if extra:
             problems.add(
                 fields[extra[0]].loc,
-                f"a raspasy deal has no {extra[0]!r}",
-                "write raspasy: {Anna: 4, Boris: 1, Vera: 5}",
+                M_("a raspasy deal has no {extra!r}", extra=extra[0]),
+                M_("write raspasy: {Anna: 4, Boris: 1, Vera: 5}"),
             )
         tricks = _tricks(fields["raspasy"], header, problems, locs)
         locs["tricks"] = fields["raspasy"].loc
@@ -178,8 +188,8 @@ def parse_deal(node: Node, header: Header, problems: Problems) -> Deal | Correct
         if need not in fields:
             problems.add(
                 node.loc,
-                f"a deal needs {need!r} (or 'raspasy:')",
-                "e.g. declarer: Anna, contract: 6♠, defenders: {Boris: whist, Vera: pass}",
+                M_("a deal needs {need!r} (or 'raspasy:')", need=need),
+                M_("e.g. declarer: Anna, contract: 6♠, defenders: {Boris: whist, Vera: pass}"),
             )
     if len(problems) != before:
         return None
@@ -197,17 +207,21 @@ def parse_deal(node: Node, header: Header, problems: Problems) -> Deal | Correct
         dn = fields["defenders"]
         locs["calls"] = dn.loc
         if dn.kind != "map":
-            problems.add(dn.loc, "defenders: expected a mapping like {Boris: whist, Vera: pass}")
+            problems.add(dn.loc, M_("defenders: expected a mapping like {Boris: whist, Vera: pass}"))
         else:
             for k, v in dn.pairs:
                 who = _player(k, header, problems, "defender")
                 word = v.text.strip().lower() if v.kind == "scalar" else ""
                 call = CALL_SPELLINGS.get(word)
                 if call is None:
-                    problems.add(v.loc, f"unknown call {v.describe()}", "use whist, pass or half")
+                    problems.add(
+                        v.loc,
+                        M_("unknown call {describe}", describe=v.describe()),
+                        M_("use whist, pass or half"),
+                    )
                 if who is not None and call is not None:
                     if who in calls:
-                        problems.add(k.loc, f"{who} is named twice among the defenders")
+                        problems.add(k.loc, M_("{who} is named twice among the defenders", who=who))
                     calls[who] = call
                     locs[f"call:{who}"] = k.loc
     elif contract is not None and not contract.is_misere:
@@ -274,7 +288,11 @@ def _talon(node: Node, problems: Problems, locs: dict[str, Loc]) -> tuple[Card, 
     locs["talon"] = node.loc
     if node.kind != "seq" or not node.items:
         problems.add(
-            node.loc, f"talon: expected a list of one or two cards like [A♠, K♠], got {node.describe()}"
+            node.loc,
+            M_(
+                "talon: expected a list of one or two cards like [A♠, K♠], got {describe}",
+                describe=node.describe(),
+            ),
         )
         return None
     cards: list[Card] = []
@@ -282,14 +300,20 @@ def _talon(node: Node, problems: Problems, locs: dict[str, Loc]) -> tuple[Card, 
         try:
             card = Card.parse(item.text if item.kind == "scalar" else "")
         except ValueError:
-            problems.add(item.loc, f"talon: unknown card {item.describe()}", CARDS_HINT)
+            problems.add(
+                item.loc, M_("talon: unknown card {describe}", describe=item.describe()), M_(CARDS_HINT)
+            )
             return None
         if card in cards:
-            problems.add(item.loc, f"talon: {card} is given twice: the pack has one of each card")
+            problems.add(
+                item.loc, M_("talon: {card} is given twice: the pack has one of each card", card=card)
+            )
             return None
         if len(cards) == 2:
             problems.add(
-                item.loc, f"talon: a third card {card}: the talon holds two cards", "give at most two"
+                item.loc,
+                M_("talon: a third card {card}: the talon holds two cards", card=card),
+                M_("give at most two"),
             )
             return None
         cards.append(card)
@@ -299,16 +323,20 @@ def _talon(node: Node, problems: Problems, locs: dict[str, Loc]) -> tuple[Card, 
 def _tricks(node: Node, header: Header, problems: Problems, locs: dict[str, Loc]) -> dict[str, int] | None:
     if node.kind != "map":
         problems.add(
-            node.loc, f"tricks: expected a mapping like {{Anna: 7, Boris: 2, Vera: 1}}, got {node.describe()}"
+            node.loc,
+            M_(
+                "tricks: expected a mapping like {{Anna: 7, Boris: 2, Vera: 1}}, got {describe}",
+                describe=node.describe(),
+            ),
         )
         return None
     out: dict[str, int] = {}
     for k, v in node.pairs:
         who = _player(k, header, problems, "tricks")
-        count = as_int(v, problems, f"tricks of {k.text}", low=0, high=10)
+        count = as_int(v, problems, M_("tricks of {text}", text=k.text), low=0, high=10)
         if who is not None and count is not None:
             if who in out:
-                problems.add(k.loc, f"{who}'s tricks are given twice")
+                problems.add(k.loc, M_("{who}'s tricks are given twice", who=who))
             out[who] = count
             locs[f"tricks:{who}"] = v.loc
     return out

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from pulyacalc.core.i18n import N_, _, current, tr
 from pulyacalc.render.view import (
     SCHEMA_VERSION,
     convention_title,
@@ -128,7 +129,8 @@ class ExplainView:
 
 def table_head(conv: Convention, players: tuple[str, ...], target: int, deals: str) -> str:
     """The table's first line and the empty line after it."""
-    return f"{convention_title(conv)}, {len(players)} players, pool to {target}, {deals}\n"
+    pool = _("pool to {target}").format(target=target)
+    return f"{convention_title(conv)}, {counted(len(players), 'player')}, {pool}, {deals}\n"
 
 
 def deal_block(d: DealExplained, players: tuple[str, ...]) -> str:
@@ -142,18 +144,23 @@ def deal_block(d: DealExplained, players: tuple[str, ...]) -> str:
     out = [""]
     flags = []
     if r.raspasy_run > 1:
-        flags.append(f"raspasy no. {r.raspasy_run} in a row")
+        flags.append(_("raspasy no. {n} in a row").format(n=r.raspasy_run))
     if r.after_finish:
-        flags.append("after the pulya was finished")
+        flags.append(_("after the pulya was finished"))
     extra = f" ({'; '.join(flags)})" if flags else ""
     if r.kind == "correction":  # not a deal (RULES.md 2.9): after the deal it follows
-        after = f"after deal {r.number}" if r.number else "before the first deal"
-        out.append(f"Correction {after} ({d.where}): {d.line}")
+        after = _("after deal {n}").format(n=r.number) if r.number else _("before the first deal")
+        out.append(_("Correction {after} ({where}): {line}").format(after=after, where=d.where, line=d.line))
     elif r.kind in ("join", "leave"):  # not a deal (RULES.md 6.3): the table changes
-        after = f"after deal {r.number}" if r.number else "before the first deal"
-        out.append(f"Table change {after} ({d.where}): {d.line}")
+        after = _("after deal {n}").format(n=r.number) if r.number else _("before the first deal")
+        out.append(_("Table change {after} ({where}): {line}").format(after=after, where=d.where, line=d.line))
     else:
-        out.append(f"Deal {r.number} ({d.where}), dealer {r.dealer}: {d.line}{extra}")
+        out.append(
+            _("Deal {n} ({where}), dealer {dealer}: {line}").format(
+                n=r.number, where=d.where, dealer=r.dealer, line=d.line
+            )
+            + extra
+        )
     rows = []
     for x in d.entries:
         e = x.entry
@@ -161,9 +168,9 @@ def deal_block(d: DealExplained, players: tuple[str, ...]) -> str:
         rows.append(
             [
                 e.player,
-                place(e),
+                tr(place(e)),
                 f"+{amount}" if e.amount > 0 else amount,
-                x.text.split(": ", 1)[1] if ": " in x.text else "",
+                _why(x),
                 f"{e.rule} §{x.rule.section} {x.rule.kodeks}",
             ]
         )
@@ -176,16 +183,19 @@ def deal_block(d: DealExplained, players: tuple[str, ...]) -> str:
         )
         out.extend("  " + line for line in table.splitlines())
     else:
-        out.append("  (nothing is written)")
+        out.append("  " + _("(nothing is written)"))
     bombs = bombs_text(r) if r.kind not in ("correction", "join", "leave") else None
     if bombs:
         out.append(f"  {bombs}")
     moves = ", ".join(f"{p} {'+' if v > 0 else ''}{show(v)}" for p, v in d.ledger.items())
-    out.append(f"  moves the results: {moves}")
+    out.append("  " + _("moves the results: {moves}").format(moves=moves))
     table = grid(
         [[f"  {p}", *sheet_row(d.running, p)] for p in players],
         head=[
-            f"  after the {_NOT_DEALS[r.kind]}" if r.kind in _NOT_DEALS else f"  after deal {r.number}",
+            "  "
+            + (
+                _(_NOT_DEALS[r.kind]) if r.kind in _NOT_DEALS else _("after deal {n}").format(n=r.number)
+            ),
             *sheet_head(players),
         ],
         tablefmt="simple",
@@ -197,7 +207,21 @@ def deal_block(d: DealExplained, players: tuple[str, ...]) -> str:
 
 
 #: what a result that is not a deal is called under its paper
-_NOT_DEALS = {"correction": "correction", "join": "join", "leave": "leave"}
+_NOT_DEALS = {"correction": N_("after the correction"), "join": N_("after the join"), "leave": N_("after the leave")}
+
+
+def _why(x: Explained) -> str:
+    """The entry's arithmetic and reason, in the chosen language (the English is the tail of
+    its sentence, as JSON's ``text`` has it)."""
+    if current() == "en":
+        return x.text.split(": ", 1)[1] if ": " in x.text else ""
+    from pulyacalc.explain import with_result
+
+    e = x.entry
+    why = tr(e.why).strip()
+    if not why or e.rule == "correction":
+        return why
+    return with_result(why, -e.amount if e.amount < 0 else e.amount)
 
 
 def entry_row(x: Explained) -> list[Any]:
@@ -239,7 +263,9 @@ class ExplainStream:
         with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8") as spool:
             for d in self._shown():
                 spool.write(deal_block(d, players))
-            deals = f"deal {s.upto} of the log" if s.upto is not None else counted(s.count, "deal")
+            deals = (
+                _("deal {n} of the log").format(n=s.upto) if s.upto is not None else counted(s.count, "deal")
+            )
             yield table_head(s.convention, players, s.target, deals)
             spool.seek(0)
             while chunk := spool.read(1 << 16):

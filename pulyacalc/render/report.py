@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pulyacalc.convention.schema import Convention
+from pulyacalc.core.i18n import _
 from pulyacalc.core.kinds import KODEKS_ROUNDINGS
 from pulyacalc.core.sheet import SheetView
 from pulyacalc.render.view import (
@@ -19,6 +20,7 @@ from pulyacalc.render.view import (
     decimal,
     fraction_text,
     jnum,
+    payments_text,
     sheet_head,
     sheet_json,
     sheet_row,
@@ -161,18 +163,24 @@ def report_table(r: Report) -> str:
     lines = []
     status = ""
     if r.finished is not None:
-        status = (
-            " — the pulya is finished"
+        status = " — " + (
+            _("the pulya is finished")
             if r.finished
-            else " — the pulya is not finished: missing pool points go to the mountain (K4.2.3)"
+            else _("the pulya is not finished: missing pool points go to the mountain (K4.2.3)")
         )
-    deals = f", {counted(r.deals, 'deal')}" if r.deals is not None else ""
-    lines.append(f"{convention_title(conv)}, {len(players)} players, pool to {r.target}{deals}{status}")
+    parts = [
+        convention_title(conv),
+        counted(len(players), "player"),
+        _("pool to {target}").format(target=r.target),
+    ]
+    if r.deals is not None:
+        parts.append(counted(r.deals, "deal"))
+    lines.append(", ".join(parts) + status)
     lines.append("")
     lines.append(
         grid(
             [[p, *sheet_row(sheet, p)] for p in players],
-            head=["sheet", *sheet_head(players)],
+            head=[_("sheet"), *sheet_head(players)],
             tablefmt="simple",
             colalign=("left", *["right"] * (2 + len(players))),
         )
@@ -193,47 +201,52 @@ def report_table(r: Report) -> str:
         if s.money is not None:
             row.append(show(s.money[p]))
         srows.append(row)
-    head = ["settlement", "mountain eq.", "amnestied"]
+    head = [_("settlement"), _("mountain eq."), _("amnestied")]
     if s.rounding in KODEKS_ROUNDINGS:
-        head.append("kodeks")
-    head += ["from mountain", "whists net", "result"]
+        head.append(_("kodeks"))
+    head += [_("from mountain"), _("whists net"), _("result")]
     if s.money is not None:
-        head.append("money")
+        head.append(_("money"))
     lines.append(grid(srows, head=head, tablefmt="simple", colalign=("left", *["right"] * (len(head) - 1))))
     lines.append("")
-    ratio = show(conv.pool_point_in_mountain)
     lines.append(
-        f"mountain eq. = mountain + {ratio} × (pool target − pool); amnesty {show(s.amnesty)}; "
-        f"average amnestied mountain {show(s.average)}"
+        _(
+            "mountain eq. = mountain + {ratio} × (pool target − pool); amnesty {amnesty}; "
+            "average amnestied mountain {average}"
+        ).format(ratio=show(conv.pool_point_in_mountain), amnesty=show(s.amnesty), average=show(s.average))
     )
     n = len(players)
     divided = (f" × {n}/{n - 1}" if n > 2 else f" × {n}") if s.divisor == "opponents" else ""
-    lines.append(
-        f"from mountain = {show(conv.mountain_point_in_whists)}{divided} × (average − amnestied); "
+    note = _(
+        "from mountain = {unit}{divided} × (average − amnestied); "
         "whists net = written on others − written on him"
-        + (
-            "; kodeks: mountains moved to a multiple of 3, ±3 whists each (K4.2.12)"
-            if s.rounding == "kodeks"
-            else ""
-        )
-    )
+    ).format(unit=show(conv.mountain_point_in_whists), divided=divided)
+    if s.rounding == "kodeks":
+        note += "; " + _("kodeks: mountains moved to a multiple of 3, ±3 whists each (K4.2.12)")
+    lines.append(note)
     if s.rounding == "kodeks_separate":
         lines.append(
-            "kodeks_separate: each pool over the smallest (in mountain points) and each mountain over "
-            "the smallest moved to a multiple of 3, ±3 whists each (K4.2.12); "
-            "kodeks = moved mountain − moved pool, amnestied"
+            _(
+                "kodeks_separate: each pool over the smallest (in mountain points) and each mountain over "
+                "the smallest moved to a multiple of 3, ±3 whists each (K4.2.12); "
+                "kodeks = moved mountain − moved pool, amnestied"
+            )
         )
     if s.divisor == "opponents" and n == 2:
         lines.append(
-            "the indivisible mountain: 10 × (the other's mountain − his own) "
-            "(settlement.mountain_divisor: opponents; K4.1.1 c, seed 001)"
+            _(
+                "the indivisible mountain: 10 × (the other's mountain − his own) "
+                "(settlement.mountain_divisor: opponents; K4.1.1 c, seed 001)"
+            )
         )
     elif s.divisor == "opponents":
         lines.append(
-            f"mountain divided among the {n - 1} opponents, not the {n} players "
-            "(settlement.mountain_divisor: opponents; the Code, K4.2.14, divides by all)"
+            _(
+                "mountain divided among the {opponents} opponents, not the {n} players "
+                "(settlement.mountain_divisor: opponents; the Code, K4.2.14, divides by all)"
+            ).format(opponents=n - 1, n=n)
         )
-    lines.append(f"rounding {s.rounding}; the results, in whists, sum to 0")
+    lines.append(_("rounding {rounding}; the results, in whists, sum to 0").format(rounding=s.rounding))
     if s.payments:
-        lines.append("payments: " + "; ".join(f"{a} pays {b} {show(x)}" for a, b, x in s.payments))
+        lines.append(payments_text(s.payments))
     return "\n".join(lines) + "\n"

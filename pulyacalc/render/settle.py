@@ -17,10 +17,11 @@ from typing import Any
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.amounts import Amount, exact
+from pulyacalc.core.i18n import _
 from pulyacalc.core.kinds import KODEKS_ROUNDINGS
 from pulyacalc.core.sheet import SheetView
 from pulyacalc.render.report import Report
-from pulyacalc.render.view import convention_title, jnum, sheet_head, sheet_row, show
+from pulyacalc.render.view import convention_title, counted, jnum, payments_text, sheet_head, sheet_row, show
 from pulyacalc.scoring.settlement import Settlement
 
 
@@ -30,9 +31,8 @@ class SettleReport(Report):
 
     def table(self) -> str:
         n = len(self.sheet.players)
-        title = (
-            f"{convention_title(self.convention)}, {n} players, pool to {self.target}: "
-            "the settlement stage by stage"
+        title = _("{title}, {players}, pool to {target}: the settlement stage by stage").format(
+            title=convention_title(self.convention), players=counted(n, "player"), target=self.target
         )
         return stages_table(self.convention, self.target, self.sheet, self.settlement, title)
 
@@ -69,11 +69,18 @@ def _table(out: list[str], rows: list[list[Any]], head: list[str]) -> None:
 def _how(before: Amount, after: Amount, gains: bool) -> str:
     """A kodeks move in words; ``gains``: the move is in its owner's favour."""
     if after == before:
-        return "a multiple of 3 already"
-    way = "down" if after < before else "up"
-    if gains:
-        return f"{way} one: each other writes 3 whists on him"
-    return f"{way} one: he writes 3 whists on each other"
+        return _("a multiple of 3 already")
+    if after < before:
+        return (
+            _("down one: each other writes 3 whists on him")
+            if gains
+            else _("down one: he writes 3 whists on each other")
+        )
+    return (
+        _("up one: each other writes 3 whists on him")
+        if gains
+        else _("up one: he writes 3 whists on each other")
+    )
 
 
 def _kodeks_stage(out: list[str], step: int, s: Settlement) -> None:
@@ -81,8 +88,10 @@ def _kodeks_stage(out: list[str], step: int, s: Settlement) -> None:
     for p in s.players:
         before, after = s.amnestied[p], s.rounded_mountain[p]
         rows.append([p, show(before), show(after), _how(before, after, gains=after < before)])
-    out.append(f"{step}. Kodeks rounding (K4.2.12): each mountain to the nearest multiple of 3")
-    _table(out, rows, ["", "mountain", "moved", ""])
+    out.append(
+        _("{step}. Kodeks rounding (K4.2.12): each mountain to the nearest multiple of 3").format(step=step)
+    )
+    _table(out, rows, ["", _("mountain"), _("moved"), ""])
 
 
 def _separate_stage(out: list[str], step: int, s: Settlement, ratio: Amount) -> None:
@@ -91,25 +100,34 @@ def _separate_stage(out: list[str], step: int, s: Settlement, ratio: Amount) -> 
     assert sep is not None
     players = s.players
     out.append(
-        f"{step}. Kodeks rounding, pools and mountains apart (kodeks_separate, K4.2.12): "
-        "instead of the mountains of step 3,"
+        _(
+            "{step}. Kodeks rounding, pools and mountains apart (kodeks_separate, K4.2.12): "
+            "instead of the mountains of step 3,"
+        ).format(step=step)
     )
     r = f" × {show(ratio)}" if ratio != 1 else ""
-    out.append(f"   each pool over the smallest pool{r}, to the nearest multiple of 3")
+    out.append(
+        "   " + _("each pool over the smallest pool{ratio}, to the nearest multiple of 3").format(ratio=r)
+    )
     rows = []
     for p in players:
         before, after = sep.pool[p], sep.pool_moved[p]
         rows.append([p, show(before), show(after), _how(before, after, gains=after > before)])
-    _table(out, rows, ["", "pool", "moved", ""])
-    out.append("   each mountain over the smallest mountain, to the nearest multiple of 3")
+    _table(out, rows, ["", _("pool"), _("moved"), ""])
+    out.append("   " + _("each mountain over the smallest mountain, to the nearest multiple of 3"))
     rows = []
     for p in players:
         before, after = sep.mountain[p], sep.mountain_moved[p]
         rows.append([p, show(before), show(after), _how(before, after, gains=after < before)])
-    _table(out, rows, ["", "mountain", "moved", ""])
+    _table(out, rows, ["", _("mountain"), _("moved"), ""])
     joined = {p: exact(sep.mountain_moved[p] - sep.pool_moved[p]) for p in players}
     least = min(joined.values())
-    out.append(f"   mountain = moved mountain − moved pool, amnestied (the smallest, {show(least)}, off all)")
+    out.append(
+        "   "
+        + _("mountain = moved mountain − moved pool, amnestied (the smallest, {least}, off all)").format(
+            least=show(least)
+        )
+    )
     rows = [
         [
             p,
@@ -118,7 +136,7 @@ def _separate_stage(out: list[str], step: int, s: Settlement, ratio: Amount) -> 
         ]
         for p in players
     ]
-    _table(out, rows, ["", "arithmetic", "mountain"])
+    _table(out, rows, ["", _("arithmetic"), _("mountain")])
 
 
 def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement, title: str = "") -> str:
@@ -133,13 +151,19 @@ def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement,
     def table(rows: list[list[Any]], head: list[str]) -> None:
         _table(out, rows, head)
 
-    out.append("1. The sheet")
+    out.append(_("1. The sheet"))
     table([[p, *sheet_row(sheet, p)] for p in players], ["", *sheet_head(players)])
 
     r = f"{show(ratio)} × " if ratio != 1 else ""
     out.append(
-        f"2. Pools brought to the mountain: G = mountain + {r}(target {target} − pool)"
-        + (f"   (a pool point is {show(ratio)} mountain points)" if ratio != 1 else "")
+        _("2. Pools brought to the mountain: G = mountain + {ratio}(target {target} − pool)").format(
+            ratio=r, target=target
+        )
+        + (
+            "   " + _("(a pool point is {ratio} mountain points)").format(ratio=show(ratio))
+            if ratio != 1
+            else ""
+        )
     )
     table(
         [
@@ -150,13 +174,13 @@ def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement,
             ]
             for p in players
         ],
-        ["", "arithmetic", "G"],
+        ["", _("arithmetic"), "G"],
     )
 
-    out.append(f"3. Amnesty: the smallest G, {show(s.amnesty)}, off every mountain")
+    out.append(_("3. Amnesty: the smallest G, {amnesty}, off every mountain").format(amnesty=show(s.amnesty)))
     table(
         [[p, f"{show(s.equivalent[p])} − {_p(s.amnesty)}", show(s.amnestied[p])] for p in players],
-        ["", "arithmetic", "mountain"],
+        ["", _("arithmetic"), _("mountain")],
     )
 
     step = 4
@@ -169,16 +193,25 @@ def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement,
 
     total = sum(Fraction(s.rounded_mountain[p]) for p in players)
     out.append(
-        f"{step}. Average mountain: ({' + '.join(show(s.rounded_mountain[p]) for p in players)}) / {n} "
-        f"= {show(exact(total))} / {n} = {show(s.average)}"
+        _("{step}. Average mountain: ({sum}) / {n} = {total} / {n} = {average}").format(
+            step=step,
+            sum=" + ".join(show(s.rounded_mountain[p]) for p in players),
+            n=n,
+            total=show(exact(total)),
+            average=show(s.average),
+        )
     )
     # with the opponents as divisor each point over the average costs n/(n − 1) times as much
     factor = f"{show(unit)} × {n}/{n - 1}" if s.divisor == "opponents" else show(unit)
     out.append(
-        f"   Mountain result = {factor} × (average − mountain)"
+        "   "
+        + _("Mountain result = {factor} × (average − mountain)").format(factor=factor)
         + (
-            f"   (each mountain divided among the {n - 1} opponents, settlement.mountain_divisor; "
-            "the Code, K4.2.14, divides by all the players)"
+            "   "
+            + _(
+                "(each mountain divided among the {opponents} opponents, settlement.mountain_divisor; "
+                "the Code, K4.2.14, divides by all the players)"
+            ).format(opponents=n - 1)
             if s.divisor == "opponents"
             else ""
         )
@@ -192,19 +225,23 @@ def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement,
             ]
             for p in players
         ],
-        ["", "arithmetic", "mountain result"],
+        ["", _("arithmetic"), _("mountain result")],
     )
     step += 1
 
     if s.divisor == "opponents":
         out.append(
-            f"{step}. The same, each pays each: every player pays each other "
-            f"{show(unit)} × his mountain / {n - 1} (his opponents; K4.2.14 variant 1 divides by {n})"
+            _(
+                "{step}. The same, each pays each: every player pays each other "
+                "{unit} × his mountain / {opponents} (his opponents; K4.2.14 variant 1 divides by {n})"
+            ).format(step=step, unit=show(unit), opponents=n - 1, n=n)
         )
     else:
         out.append(
-            f"{step}. The same, each pays each (K4.2.14 variant 1): every player pays each other "
-            f"{show(unit)} × his mountain / {n}"
+            _(
+                "{step}. The same, each pays each (K4.2.14 variant 1): every player pays each other "
+                "{unit} × his mountain / {n}"
+            ).format(step=step, unit=show(unit), n=n)
         )
     pe = s.pays_each
     rows = []
@@ -214,15 +251,19 @@ def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement,
             row.append("·" if q == p else _s(exact(pe[q] - pe[p])))
         row.append(_s(exact(sum(Fraction(pe[q] - pe[p]) for q in players if q != p))))
         rows.append(row)
-    table(rows, ["", "pays each", *[f"from {q}" for q in players], "net"])
+    # i18n: the column of what {player} pays this row's player
+    from_ = _("from {player}")
+    table(rows, ["", _("pays each"), *[from_.format(player=q) for q in players], _("net")])
     step += 1
 
     kodeks = s.rounding in KODEKS_ROUNDINGS and any(
         v for row in s.kodeks_whists.values() for v in row.values()
     )
     out.append(
-        f"{step}. Whists netted pair by pair: what he wrote on the other − what the other wrote on him"
-        + (" (kodeks whists included)" if kodeks else "")
+        _(
+            "{step}. Whists netted pair by pair: what he wrote on the other − what the other wrote on him"
+        ).format(step=step)
+        + (" " + _("(kodeks whists included)") if kodeks else "")
     )
     rows = []
     for p in players:
@@ -236,10 +277,12 @@ def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement,
             row.append(f"{show(mine)} − {show(theirs)} = {_s(s.whist_pairs[p][q])}")
         row.append(_s(s.whist_result[p]))
         rows.append(row)
-    table(rows, ["", *[f"with {q}" for q in players], "whists"])
+    # i18n: the column of the whists netted with {player}
+    with_ = _("with {player}")
+    table(rows, ["", *[with_.format(player=q) for q in players], _("whists")])
     step += 1
 
-    out.append(f"{step}. Total = mountain result + whists (sums to 0)")
+    out.append(_("{step}. Total = mountain result + whists (sums to 0)").format(step=step))
     rows = []
     for p in players:
         row = [
@@ -253,15 +296,15 @@ def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement,
         if s.money is not None:
             row.append(show(s.money[p]))
         rows.append(row)
-    head = ["", "arithmetic", "result"]
+    head = ["", _("arithmetic"), _("result")]
     if s.rounding == "nearest":
-        head.append("rounded")
+        head.append(_("rounded"))
     if s.money is not None:
-        head.append(f"money at {s.whist_price}")
+        head.append(_("money at {price}").format(price=s.whist_price))
     table(rows, head)
-    out.append(f"rounding {s.rounding}")
+    out.append(_("rounding {rounding}").format(rounding=s.rounding))
     if s.payments:
-        out.append("payments: " + "; ".join(f"{a} pays {b} {show(x)}" for a, b, x in s.payments))
+        out.append(payments_text(s.payments))
     return "\n".join(out) + "\n"
 
 

@@ -16,9 +16,10 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pulyacalc.core.amounts import mixed
+from pulyacalc.core.i18n import _, ngettext
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable, Iterable, Iterator
 
     from pulyacalc.convention.schema import Convention
     from pulyacalc.core.amounts import Amount
@@ -161,13 +162,37 @@ def convention_title(conv: Convention) -> str:
 
 
 def counted(n: int, word: str) -> str:
-    """``1 deal``, ``2 deals``: English words whose plural adds an s."""
+    """``1 deal``, ``2 deals`` (``1 сдача``, ``2 сдачи``, ``5 сдач``): the words reports count,
+    in the chosen language; another English word gets an s."""
+    if word == "deal":
+        return ngettext("{n} deal", "{n} deals", n).format(n=n)
+    if word == "evening":
+        return ngettext("{n} evening", "{n} evenings", n).format(n=n)
+    if word == "player":
+        return ngettext("{n} player", "{n} players", n).format(n=n)
+    if word == "finding":
+        return ngettext("{n} finding", "{n} findings", n).format(n=n)
+    if word == "file":
+        return ngettext("{n} file", "{n} files", n).format(n=n)
+    if word == "correction":
+        return ngettext("{n} correction", "{n} corrections", n).format(n=n)
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def sheet_head(players: tuple[str, ...]) -> list[str]:
     """The headers of the sheet row's cells (after the player's column)."""
-    return ["pool", "mountain", *[f"on {q}" for q in players]]
+    # i18n: the column of the whists a player wrote on {player}
+    on = _("on {player}")
+    return [_("pool"), _("mountain"), *[on.format(player=q) for q in players]]
+
+
+def payments_text(payments: Iterable[tuple[str, str, Amount | Decimal]]) -> str:
+    """``payments: A pays B 3.50; …``: who pays whom, in the chosen language."""
+    # i18n: {payer} and {payee} are names, never declined: choose an order that needs no case
+    each = _("{payer} pays {payee} {amount}")
+    return _("payments: {list}").format(
+        list="; ".join(each.format(payer=a, payee=b, amount=show(x)) for a, b, x in payments)
+    )
 
 
 def sheet_row(sheet: SheetView, p: str, own: str = "·", fmt: Callable[[Amount], str] = show) -> list[str]:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.errors import Problems
+from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import ResultKind
 from pulyacalc.core.model import Correction, Deal, Header, Play, Raspasy, SeatChange, Unreadable
 from pulyacalc.core.seating import Seats, Vacated, change_table
@@ -265,10 +266,13 @@ class Scorer:
         and the raspasy run stay as they are."""
         players = self.players
         if c.player not in players or (c.on is not None and (c.on not in players or c.on == c.player)):
-            self.problems.add(c.loc, f"a correction names someone not at the table: {c.player}, {c.on}")
+            self.problems.add(
+                c.loc,
+                M_("a correction names someone not at the table: {player}, {on}", player=c.player, on=c.on),
+            )
             return None
         if (c.area == "whists") != (c.on is not None):
-            self.problems.add(c.loc, "a correction of whists says on whom, and only whists do")
+            self.problems.add(c.loc, M_("a correction of whists says on whom, and only whists do"))
             return None
         e = Entry(self.count, "correction", c.player, c.area, c.amount, c.on, c.reason)
         after_finish = self.finished

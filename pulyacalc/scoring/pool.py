@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.amounts import Amount, exact, num
+from pulyacalc.core.i18n import M_
 from pulyacalc.core.sheet import MOUNTAIN, POOL, WHISTS, Write
 
 
@@ -45,7 +46,12 @@ def _no_help(write: Write, conv: Convention, after_finish: bool) -> Write:
         return Write(write.rule, me, POOL, left, why=write.why)
     ratio = conv.pool_point_in_mountain
     off = exact(left * ratio)
-    why = f"{write.why}; the pulya is finished: {num(left)} × {num(ratio)} off the mountain"
+    why = M_(
+        "{why}; the pulya is finished: {left} × {ratio} off the mountain",
+        why=write.why,
+        left=num(left),
+        ratio=num(ratio),
+    )
     return Write("written-off", me, MOUNTAIN, -off, why=why)
 
 
@@ -65,7 +71,11 @@ def _help(
         mine = min(room, left)
         out.append(
             Write(
-                write.rule, me, POOL, mine, why=why if mine == left else f"{why}; {num(mine)} close the pool"
+                write.rule,
+                me,
+                POOL,
+                mine,
+                why=why if mine == left else M_("{why}; {n} close the pool", why=why, n=num(mine)),
             )
         )
         left = exact(left - mine)
@@ -80,7 +90,17 @@ def _help(
         amount = min(left, target - after[helped])
         out.append(
             Write(
-                "help", helped, POOL, amount, why=f"{why}; {me}'s pool is closed: {num(amount)} help {helped}"
+                "help",
+                helped,
+                POOL,
+                amount,
+                why=M_(
+                    "{why}; {player}'s pool is closed: {n} help {helped}",
+                    why=why,
+                    player=me,
+                    n=num(amount),
+                    helped=helped,
+                ),
             )
         )
         out.append(
@@ -90,7 +110,7 @@ def _help(
                 WHISTS,
                 exact(amount * per),
                 helped,
-                why=f"helped {helped} with {num(amount)}: {num(amount)} × {num(per)}",
+                why=M_("helped {helped} with {n}: {n} × {per}", helped=helped, n=num(amount), per=num(per)),
             )
         )
         after[helped] = exact(after[helped] + amount)
@@ -99,6 +119,12 @@ def _help(
         ratio = conv.pool_point_in_mountain
         off = exact(left * ratio)
         times = f" × {num(ratio)}" if ratio != 1 else ""
-        why = f"{why}; every pool is closed: {num(left)}{times} written off {me}'s mountain"
+        why = M_(
+            "{why}; every pool is closed: {left}{times} written off {player}'s mountain",
+            why=why,
+            left=num(left),
+            times=times,
+            player=me,
+        )
         out.append(Write("written-off", me, MOUNTAIN, -off, why=why))
     return out

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.errors import Loc, Problems
+from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import DealKind, FindingCode
 from pulyacalc.core.model import Call, Contract, Deal, Play, Raspasy, Suit
 from pulyacalc.core.seating import Seats
@@ -118,16 +119,16 @@ def _check_counts(deal: Deal, seats: Seats, problems: Problems) -> bool:
             _rule(
                 problems,
                 _where(deal, f"tricks:{name}"),
-                f"tricks for {name!r}, who is not at the table",
-                f"players: {', '.join(seats.players)}",
+                M_("tricks for {name!r}, who is not at the table", name=name),
+                M_("players: {join}", join=", ".join(seats.players)),
             )
             ok = False
         elif not 0 <= count <= 10:
             _rule(
                 problems,
                 _where(deal, f"tricks:{name}"),
-                f"{name} cannot take {count} tricks",
-                "a count is 0..10",
+                M_("{name} cannot take {count} tricks", name=name, count=count),
+                M_("a count is 0..10"),
             )
             ok = False
     return ok
@@ -150,8 +151,13 @@ def _resolve_raspasy(deal: Raspasy, seats: Seats, conv: Convention, problems: Pr
             _rule(
                 problems,
                 deal.locs[part],
-                f"{part[6:]} plays this deal: only the 4-player dealer, who sits out, takes talon tricks",
-                f"the dealer is {out}" if out else "with 3 players nobody sits out; write 'pass' tricks",
+                M_(
+                    "{part} plays this deal: only the 4-player dealer, who sits out, takes talon tricks",
+                    part=part[6:],
+                ),
+                M_("the dealer is {out}", out=out)
+                if out
+                else M_("with 3 players nobody sits out; write 'pass' tricks"),
             )
             return None
     talon = 0
@@ -161,17 +167,21 @@ def _resolve_raspasy(deal: Raspasy, seats: Seats, conv: Convention, problems: Pr
             _dealer_in_play(
                 problems,
                 _where(deal, f"tricks:{out}"),
-                f"{out} deals and sits out, and in this convention the talon takes no tricks",
-                "leave the dealer out of raspasy tricks",
+                M_("{out} deals and sits out, and in this convention the talon takes no tricks", out=out),
+                M_("leave the dealer out of raspasy tricks"),
             )
             return None
         if talon > 2:
             _rule(
                 problems,
                 _where(deal, f"tricks:{out}"),
-                f"{out} deals this deal and sits out: from the talon he can take at most 2 tricks, "
-                f"not {talon}",
-                f"the players are {', '.join(seats.active)}",
+                M_(
+                    "{out} deals this deal and sits out: from the talon he can take at most 2 "
+                    "tricks, not {talon}",
+                    out=out,
+                    talon=talon,
+                ),
+                M_("the players are {join}", join=", ".join(seats.active)),
             )
             return None
     for second in seats.sitters[1:]:
@@ -188,8 +198,8 @@ def _resolve_raspasy(deal: Raspasy, seats: Seats, conv: Convention, problems: Pr
         _rule(
             problems,
             _where(deal, "tricks"),
-            f"raspasy needs every player's tricks; missing {', '.join(missing)}",
-            f"{out} deals and sits out" if out else "",
+            M_("raspasy needs every player's tricks; missing {join}", join=", ".join(missing)),
+            M_("{out} deals and sits out", out=out) if out else "",
         )
         return None
     counts = [(p, deal.tricks[p]) for p in seats.active]
@@ -200,8 +210,10 @@ def _resolve_raspasy(deal: Raspasy, seats: Seats, conv: Convention, problems: Pr
         _rule(
             problems,
             _where(deal, "tricks"),
-            f"raspasy tricks add up to {total}, not 10",
-            "check each player's count" + (f" and the dealer {out}'s talon tricks" if out else ""),
+            M_("raspasy tricks add up to {total}, not 10", total=total),
+            M_("check each player's count and the dealer {out}'s talon tricks", out=out)
+            if out
+            else M_("check each player's count"),
         )
         return None
     return Resolved(deal, seats, "raspasy", tricks=tuple(counts))
@@ -213,8 +225,13 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
         _dealer_in_play(
             problems,
             _where(deal, "declarer"),
-            f"{declarer} deals this deal and sits out: the 4-player dealer does not bid",
-            f"first hand is {seats.active[0]}; add 'dealer: NAME' if the rotation was different",
+            M_(
+                "{declarer} deals this deal and sits out: the 4-player dealer does not bid", declarer=declarer
+            ),
+            M_(
+                "first hand is {value}; add 'dealer: NAME' if the rotation was different",
+                value=seats.active[0],
+            ),
         )
         return None
     if _second_out_plays(deal, seats, problems):
@@ -223,7 +240,11 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
         return None
     given_total = sum(deal.tricks.values())
     if given_total > 10:
-        _rule(problems, _where(deal, "tricks"), f"tricks add up to {given_total}, more than 10")
+        _rule(
+            problems,
+            _where(deal, "tricks"),
+            M_("tricks add up to {given_total}, more than 10", given_total=given_total),
+        )
         return None
     defenders = seats.after(declarer)
     level = deal.contract.level
@@ -232,17 +253,21 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
             _dealer_in_play(
                 problems,
                 _where(deal, f"call:{name}"),
-                f"{name} deals and sits out: the 4-player dealer does not whist or pass",
+                M_("{name} deals and sits out: the 4-player dealer does not whist or pass", name=name),
             )
             return None
         if name == declarer:
-            _rule(problems, _where(deal, f"call:{name}"), f"{name} is the declarer and cannot also defend")
+            _rule(
+                problems,
+                _where(deal, f"call:{name}"),
+                M_("{name} is the declarer and cannot also defend", name=name),
+            )
             return None
     if seats.sits_out is not None and seats.sits_out in deal.tricks and deal.tricks[seats.sits_out]:
         _dealer_in_play(
             problems,
             _where(deal, f"tricks:{seats.sits_out}"),
-            f"{seats.sits_out} deals and sits out: he takes no tricks",
+            M_("{sits_out} deals and sits out: he takes no tricks", sits_out=seats.sits_out),
         )
         return None
     if deal.concede:
@@ -255,20 +280,24 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
             _rule(
                 problems,
                 _where(deal, "calls"),
-                "a misère has no whist or pass from the defenders (K3.8.2)",
-                "write only the declarer's tricks, e.g. 'Vera misere 1'",
+                M_("a misère has no whist or pass from the defenders (K3.8.2)"),
+                M_("write only the declarer's tricks, e.g. 'Vera misere 1'"),
             )
             return None
         if declarer not in deal.tricks:
             _rule(
                 problems,
                 _where(deal, "tricks"),
-                f"the misère needs {declarer}'s tricks",
-                f"e.g. '{declarer} misere 0'",
+                M_("the misère needs {declarer}'s tricks", declarer=declarer),
+                M_("e.g. '{declarer} misere 0'", declarer=declarer),
             )
             return None
         if len(deal.tricks) == 3 and given_total != 10:
-            _rule(problems, _where(deal, "tricks"), f"tricks add up to {given_total}, not 10")
+            _rule(
+                problems,
+                _where(deal, "tricks"),
+                M_("tricks add up to {given_total}, not 10", given_total=given_total),
+            )
             return None
         return Resolved(
             deal, seats, "misere", declarer=declarer, taken=deal.tricks[declarer], defenders=defenders
@@ -304,8 +333,8 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
             _rule(
                 problems,
                 _where(deal, f"call:{defenders[calls.index(Call.HALF)]}"),
-                f"half-whist is not allowed on {deal.contract} (K3.8.7)",
-                f"allowed on {allowed}",
+                M_("half-whist is not allowed on {contract} (K3.8.7)", contract=deal.contract),
+                M_("allowed on {allowed}", allowed=allowed),
             )
             return None
         if calls != (Call.PASS, Call.HALF):
@@ -313,12 +342,12 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
             _rule(
                 problems,
                 _where(deal, f"call:{defenders[calls.index(Call.HALF)]}"),
-                "only the second defender may go half-whist, after the first defender passed (K3.8.7)",
-                f"the first defender here is {first}",
+                M_("only the second defender may go half-whist, after the first defender passed (K3.8.7)"),
+                M_("the first defender here is {first}", first=first),
             )
             return None
         if deal.tricks:
-            _rule(problems, _where(deal, "tricks"), "a half-whisted contract is not played: no tricks")
+            _rule(problems, _where(deal, "tricks"), M_("a half-whisted contract is not played: no tricks"))
             return None
         return Resolved(
             deal, seats, "half", declarer=declarer, level=level, defenders=defenders, whisters=(defenders[1],)
@@ -329,8 +358,11 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
             _rule(
                 problems,
                 _where(deal, "tricks"),
-                f"both defenders passed: {deal.contract} is not played, so no tricks are written",
-                "drop the trick counts, or mark who whisted",
+                M_(
+                    "both defenders passed: {contract} is not played, so no tricks are written",
+                    contract=deal.contract,
+                ),
+                M_("drop the trick counts, or mark who whisted"),
             )
             return None
         return Resolved(deal, seats, "unplayed", declarer=declarer, level=level, defenders=defenders)
@@ -339,7 +371,7 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
         _rule(
             problems,
             _where(deal, "tricks"),
-            f"the declarer {declarer}'s tricks are missing",
+            M_("the declarer {declarer}'s tricks are missing", declarer=declarer),
             f"e.g. '{declarer} {deal.contract} {level}'",
         )
         return None
@@ -351,8 +383,8 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
         _rule(
             problems,
             _where(deal, "tricks"),
-            f"tricks add up to {given_total}, not 10",
-            "each trick is taken by exactly one player",
+            M_("tricks add up to {given_total}, not 10", given_total=given_total),
+            M_("each trick is taken by exactly one player"),
         )
         return None
     own: dict[str, int] = {}
@@ -371,8 +403,8 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
             _rule(
                 problems,
                 _where(deal, "tricks"),
-                f"both whisted: give each whister's tricks ({a} and {b})",
-                f"they took {10 - taken} between them",
+                M_("both whisted: give each whister's tricks ({a} and {b})", a=a, b=b),
+                M_("they took {value} between them", value=10 - taken),
             )
             return None
     elif seats.dummy:
@@ -440,9 +472,17 @@ def _no_own_count(
     _rule(
         problems,
         _where(deal, "tricks"),
-        f"with whist.lone_whister_made: own, {whister} writes whists for his own tricks: "
-        "give his tricks or the passer's",
-        f"the side took {10 - taken}: write '{whister} whist N' or '{passer} pass N'",
+        M_(
+            "with whist.lone_whister_made: own, {whister} writes whists for his own tricks: "
+            "give his tricks or the passer's",
+            whister=whister,
+        ),
+        M_(
+            "the side took {value}: write '{whister} whist N' or '{passer} pass N'",
+            value=10 - taken,
+            whister=whister,
+            passer=passer,
+        ),
     )
 
 
@@ -463,9 +503,15 @@ def _stalingrad_broken(
             _rule(
                 problems,
                 _where(deal, f"call:{who}"),
-                f"{who} says {call} on 6♠, which both defenders must whist (whist.stalingrad: true)",
-                "under Stalingrad a 6♠ is whisted by both; the Code knows no obligatory whist "
-                "(K3.8.9, K note 61)",
+                M_(
+                    "{who} says {call} on 6♠, which both defenders must whist (whist.stalingrad: true)",
+                    who=who,
+                    call=call,
+                ),
+                M_(
+                    "under Stalingrad a 6♠ is whisted by both; the Code knows no obligatory whist "
+                    "(K3.8.9, K note 61)"
+                ),
             )
             return True
     return False
@@ -481,23 +527,32 @@ def _resolve_concede(
         _rule(
             problems,
             at,
-            f"{deal.declarer} cannot leave «без трёх» on {deal.contract}: the declarer who took the "
-            "talon plays to the end (K3.5.4), since leaving без трёх can cost less than playing and "
-            "the penalty would favour the offender (K note 40)",
-            "contracts.concede_three is false in this convention; a table that agrees to the rule "
-            "sets it true",
+            M_(
+                "{declarer} cannot leave «без трёх» on {contract}: the declarer who took the "
+                "talon plays to the end (K3.5.4), since leaving без трёх can cost less than "
+                "playing and the penalty would favour the offender (K note 40)",
+                declarer=deal.declarer,
+                contract=deal.contract,
+            ),
+            M_(
+                "contracts.concede_three is false in this convention; a table that agrees to the "
+                "rule sets it true"
+            ),
         )
         return None
     if deal.contract.is_misere:
-        _rule(problems, at, "a misère is not conceded «без трёх»: only a game of tricks is (K note 40)")
+        _rule(problems, at, M_("a misère is not conceded «без трёх»: only a game of tricks is (K note 40)"))
         return None
     if deal.calls or deal.tricks:
         part = f"call:{next(iter(deal.calls))}" if deal.calls else f"tricks:{next(iter(deal.tricks))}"
         _rule(
             problems,
             _where(deal, part),
-            f"{deal.declarer} left «без трёх» without play: nobody whists or takes a trick",
-            f"write only '{deal.declarer} {deal.contract} concede'",
+            M_(
+                "{declarer} left «без трёх» without play: nobody whists or takes a trick",
+                declarer=deal.declarer,
+            ),
+            M_("write only '{declarer} {contract} concede'", declarer=deal.declarer, contract=deal.contract),
         )
         return None
     level = deal.contract.level
@@ -513,8 +568,15 @@ def _premium_fits(deal: Play, seats: Seats, conv: Convention, problems: Problems
     _rule(
         problems,
         _where(deal, "talon"),
-        f"premium.by: {conv.premium_by} is for a table of {need}, and {n} play here",
-        "with 4 players the dealer, who sits out, writes the talon premium (premium.by: dealer, "
-        "K3.4.11); with 3 the two others write half each (premium.by: opponents)",
+        M_(
+            "premium.by: {premium_by} is for a table of {need}, and {n} play here",
+            premium_by=conv.premium_by,
+            need=need,
+            n=n,
+        ),
+        M_(
+            "with 4 players the dealer, who sits out, writes the talon premium (premium.by: "
+            "dealer, K3.4.11); with 3 the two others write half each (premium.by: opponents)"
+        ),
     )
     return False

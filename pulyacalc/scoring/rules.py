@@ -22,7 +22,8 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from pulyacalc.convention.schema import Convention, LoneWhisterMade, TwoWhistersShortfall
-from pulyacalc.core.amounts import Amount, exact, half, num, tricks, undertricks
+from pulyacalc.core.amounts import Amount, down, exact, half, num, tricks, undertricks
+from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import Area, DealKind
 from pulyacalc.core.model import Card, Play, Rank
 from pulyacalc.core.sheet import MOUNTAIN, POOL, WHISTS, Write
@@ -113,7 +114,11 @@ def _play(r: Resolved) -> Play:
 def _unplayed(r: Resolved, c: Convention, run: int, dark: int) -> Iterator[Write]:
     price = c.price[r.level]
     yield Write(
-        "unplayed", r.declarer, POOL, price, why=f"{_play(r).contract} not whisted: price {num(price)}"
+        "unplayed",
+        r.declarer,
+        POOL,
+        price,
+        why=M_("{contract} not whisted: price {price}", contract=_play(r).contract, price=num(price)),
     )
 
 
@@ -124,7 +129,11 @@ def _half_whist(r: Resolved, c: Convention, run: int, dark: int) -> Iterator[Wri
         r.declarer,
         POOL,
         c.price[L],
-        why=f"{_play(r).contract} half-whisted, not played: price {num(c.price[L])}",
+        why=M_(
+            "{contract} half-whisted, not played: price {price}",
+            contract=_play(r).contract,
+            price=num(c.price[L]),
+        ),
     )
     taken = Fraction(c.obligation[L], 2)
     amount = exact(c.whist_per_trick[L] * taken)
@@ -134,8 +143,13 @@ def _half_whist(r: Resolved, c: Convention, run: int, dark: int) -> Iterator[Wri
         WHISTS,
         amount,
         r.declarer,
-        why=f"half of the obligation {c.obligation[L]}: {num(exact(taken))} × "
-        f"{num(c.whist_per_trick[L])} = {num(amount)}",
+        why=M_(
+            "half of the obligation {need}: {taken} × {per} = {amount}",
+            need=c.obligation[L],
+            taken=num(exact(taken)),
+            per=num(c.whist_per_trick[L]),
+            amount=num(amount),
+        ),
     )
 
 
@@ -148,7 +162,11 @@ def _played(r: Resolved, c: Convention, run: int, dark: int) -> Iterator[Write]:
     k = max(0, L - t)
     if k == 0:
         yield Write(
-            "made", r.declarer, POOL, c.price[L], why=f"{contract} made with {t}: price {num(c.price[L])}"
+            "made",
+            r.declarer,
+            POOL,
+            c.price[L],
+            why=M_("{contract} made with {t}: price {price}", contract=contract, t=t, price=num(c.price[L])),
         )
     else:
         yield Write(
@@ -156,7 +174,13 @@ def _played(r: Resolved, c: Convention, run: int, dark: int) -> Iterator[Write]:
             r.declarer,
             MOUNTAIN,
             exact(c.remise_per_trick[L] * k),
-            why=f"{contract} without {k}: {k} × {num(c.remise_per_trick[L])}",
+            why=M_(
+                "{contract} {down}: {k} × {per}",
+                contract=contract,
+                down=down(k),
+                k=k,
+                per=num(c.remise_per_trick[L]),
+            ),
         )
     own = dict(r.tricks)
     if len(r.whisters) == 2:
@@ -173,11 +197,21 @@ def _two_whisters(r: Resolved, c: Convention, k: int, own: dict[str, int]) -> It
     for wh in r.whisters:
         if own[wh]:
             yield Write(
-                "whists", wh, WHISTS, exact(w * own[wh]), r.declarer, why=f"{tricks(own[wh])} × {num(w)}"
+                "whists",
+                wh,
+                WHISTS,
+                exact(w * own[wh]),
+                r.declarer,
+                why=M_("{tricks} × {per}", tricks=tricks(own[wh]), per=num(w)),
             )
         if k:
             yield Write(
-                "consolation", wh, WHISTS, exact(cons * k), r.declarer, why=f"{undertricks(k)} × {num(cons)}"
+                "consolation",
+                wh,
+                WHISTS,
+                exact(cons * k),
+                r.declarer,
+                why=M_("{undertricks} × {per}", undertricks=undertricks(k), per=num(cons)),
             )
 
 
@@ -195,16 +229,42 @@ def _one_whister(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
         yield from _LONE_MADE[c.lone_whister_made](r, w, wh, passer)
     elif c.whist_on_failure == "greedy":
         if d:
-            yield Write("whists", wh, WHISTS, exact(w * d), decl, why=f"{tricks(d)} × {num(w)}")
-        yield Write("consolation", wh, WHISTS, exact(cons * k), decl, why=f"{undertricks(k)} × {num(cons)}")
+            yield Write(
+                "whists",
+                wh,
+                WHISTS,
+                exact(w * d),
+                decl,
+                why=M_("{tricks} × {per}", tricks=tricks(d), per=num(w)),
+            )
+        yield Write(
+            "consolation",
+            wh,
+            WHISTS,
+            exact(cons * k),
+            decl,
+            why=M_("{undertricks} × {per}", undertricks=undertricks(k), per=num(cons)),
+        )
         if c.consolation_by_passer:
-            why = f"{undertricks(k)} × {num(cons)} (greedy whist: the passer writes only consolation)"
+            why = M_(
+                "{undertricks} × {per} (greedy whist: the passer writes only consolation)",
+                undertricks=undertricks(k),
+                per=num(cons),
+            )
             yield Write("consolation", passer, WHISTS, exact(cons * k), decl, why=why)
     else:
         writers = 2 if c.consolation_by_passer else 1
         total = exact(w * d + writers * cons * k)
         share = half(total)
-        why = f"({tricks(d)} × {num(w)} + {writers} × {undertricks(k)} × {num(cons)}) / 2 = {num(total)} / 2"
+        why = M_(
+            "({tricks} × {per} + {writers} × {undertricks} × {cons}) / 2 = {total} / 2",
+            tricks=tricks(d),
+            per=num(w),
+            writers=writers,
+            undertricks=undertricks(k),
+            cons=num(cons),
+            total=num(total),
+        )
         yield Write("gentleman", wh, WHISTS, share, decl, why=why)
         yield Write("gentleman", passer, WHISTS, share, decl, why=why)
 
@@ -232,7 +292,7 @@ def _dummy_whister(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
 def _lone_side(r: Resolved, w: Amount, wh: str, passer: str) -> Iterator[Write]:
     d = 10 - r.taken
     if d:
-        why = f"{tricks(d)} × {num(w)} (the whister takes the passer's too)"
+        why = M_("{tricks} × {per} (the whister takes the passer's too)", tricks=tricks(d), per=num(w))
         yield Write("whists", wh, WHISTS, exact(w * d), r.declarer, why=why)
 
 
@@ -240,7 +300,7 @@ def _lone_own(r: Resolved, w: Amount, wh: str, passer: str) -> Iterator[Write]:
     own = r.lone_own
     assert own is not None  # resolve refuses a made deal without it under 'own'
     if own:
-        why = f"{tricks(own)} × {num(w)} (his own; the passer's are not written)"
+        why = M_("{tricks} × {per} (his own; the passer's are not written)", tricks=tricks(own), per=num(w))
         yield Write("whists", wh, WHISTS, exact(w * own), r.declarer, why=why)
 
 
@@ -248,7 +308,7 @@ def _lone_split(r: Resolved, w: Amount, wh: str, passer: str) -> Iterator[Write]
     d = 10 - r.taken
     if d:
         share = half(exact(w * d))
-        why = f"{tricks(d)} × {num(w)} / 2 (the side's tricks in halves)"
+        why = M_("{tricks} × {per} / 2 (the side's tricks in halves)", tricks=tricks(d), per=num(w))
         for p in (wh, passer):
             yield Write("whists", p, WHISTS, share, r.declarer, why=why)
 
@@ -266,7 +326,11 @@ def _dealer_consolation(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
     dealer = r.seats.sits_out
     if k and dealer is not None and c.consolation_by_dealer:
         cons = c.consolation_per_trick[r.level]
-        why = f"{undertricks(k)} × {num(cons)} (the dealer writes consolation too)"
+        why = M_(
+            "{undertricks} × {per} (the dealer writes consolation too)",
+            undertricks=undertricks(k),
+            per=num(cons),
+        )
         yield Write("dealer-consolation", dealer, WHISTS, exact(cons * k), r.declarer, why=why)
         if c.second_out_consolation:
             why = f"{undertricks(k)} × {num(cons)} (the second player out writes consolation too)"
@@ -283,7 +347,13 @@ def _shortfall(r: Resolved, c: Convention, d: int, own: dict[str, int]) -> Itera
         need = _OWN_CARDS[r.level == 6]  # seed 001: 2 on a six, 1 on a seven or higher
     if len(r.whisters) == 1:
         if d < need:
-            why = f"took {d} of the obligation {need}: {need - d} × {num(short)}"
+            why = M_(
+                "took {d} of the obligation {need}: {miss} × {per}",
+                d=d,
+                need=need,
+                miss=need - d,
+                per=num(short),
+            )
             yield Write("shortfall", r.whisters[0], MOUNTAIN, exact(short * (need - d)), why=why)
         return
     yield from _TWO_SHORT[c.two_whisters_shortfall[r.level]](r, need, short, own)
@@ -304,9 +374,13 @@ def _split(r: Resolved, need: int, short: Amount, own: dict[str, int]) -> Iterat
     for wh in r.whisters:
         if own[wh] < each:
             miss = exact(each - own[wh])
-            why = (
-                f"took {own[wh]} of his half {num(exact(each))} of the "
-                f"obligation {need}: {num(miss)} × {num(short)}"
+            why = M_(
+                "took {own} of his half {half} of the obligation {need}: {miss} × {per}",
+                own=own[wh],
+                half=num(exact(each)),
+                need=need,
+                miss=num(miss),
+                per=num(short),
             )
             yield Write("shortfall", wh, MOUNTAIN, exact(short * miss), why=why)
 
@@ -319,9 +393,15 @@ def _split_capped(r: Resolved, need: int, short: Amount, own: dict[str, int]) ->
     for wh in r.whisters:
         if own[wh] < each:
             miss = exact(min(each - own[wh], Fraction(need - together)))
-            why = (
-                f"took {own[wh]} of his half {num(exact(each))} of the obligation {need}, the pair "
-                f"lacked {need - together}: {num(miss)} × {num(short)}"
+            why = M_(
+                "took {own} of his half {half} of the obligation {need}, "
+                "the pair lacked {lacked}: {miss} × {per}",
+                own=own[wh],
+                half=num(exact(each)),
+                need=need,
+                lacked=need - together,
+                miss=num(miss),
+                per=num(short),
             )
             yield Write("shortfall", wh, MOUNTAIN, exact(short * miss), why=why)
 
@@ -331,7 +411,13 @@ def _both(r: Resolved, need: int, short: Amount, own: dict[str, int]) -> Iterato
     if together >= need:
         return
     miss = need - together
-    why = f"the whisters took {together} of {need}; each answers: {miss} × {num(short)}"
+    why = M_(
+        "the whisters took {together} of {need}; each answers: {miss} × {per}",
+        together=together,
+        need=need,
+        miss=miss,
+        per=num(short),
+    )
     for wh in r.whisters:
         yield Write("shortfall", wh, MOUNTAIN, exact(short * miss), why=why)
 
@@ -341,7 +427,13 @@ def _second(r: Resolved, need: int, short: Amount, own: dict[str, int]) -> Itera
     if together >= need:
         return
     miss = need - together
-    why = f"the whisters took {together} of {need}; the second defender answers: {miss} × {num(short)}"
+    why = M_(
+        "the whisters took {together} of {need}; the second defender answers: {miss} × {per}",
+        together=together,
+        need=need,
+        miss=miss,
+        per=num(short),
+    )
     yield Write("shortfall", r.defenders[1], MOUNTAIN, exact(short * miss), why=why)
 
 
@@ -349,9 +441,13 @@ def _second_alone(r: Resolved, need: int, short: Amount, own: dict[str, int]) ->
     second = r.defenders[1]
     if own[second] < need:
         miss = need - own[second]
-        why = (
-            f"the second defender took {own[second]} of {need} by himself "
-            f"(the first's tricks do not count): {miss} × {num(short)}"
+        why = M_(
+            "the second defender took {own} of {need} by himself "
+            "(the first's tricks do not count): {miss} × {per}",
+            own=own[second],
+            need=need,
+            miss=miss,
+            per=num(short),
         )
         yield Write("shortfall", second, MOUNTAIN, exact(short * miss), why=why)
 
@@ -371,11 +467,15 @@ _TWO_SHORT: dict[TwoWhistersShortfall, Callable[[Resolved, int, Amount, dict[str
 def _misere(r: Resolved, c: Convention, run: int, dark: int) -> Iterator[Write]:
     if r.taken == 0:
         yield Write(
-            "misere-made", r.declarer, POOL, c.misere_price, why=f"misère made: price {num(c.misere_price)}"
+            "misere-made",
+            r.declarer,
+            POOL,
+            c.misere_price,
+            why=M_("misère made: price {price}", price=num(c.misere_price)),
         )
     else:
         per = c.misere_remise_per_trick
-        why = f"misère with {tricks(r.taken)}: {r.taken} × {num(per)}"
+        why = M_("misère with {tricks}: {n} × {per}", tricks=tricks(r.taken), n=r.taken, per=num(per))
         yield Write("misere-remise", r.declarer, MOUNTAIN, exact(per * r.taken), why=why)
 
 
@@ -388,18 +488,35 @@ def _trick_value(c: Convention, run: int, dark: int) -> tuple[Amount, str]:
     mult = c.progression(run)
     raised = c.bomb(dark) if dark else 1
     v = exact(c.raspasy_trick_value * mult * raised)
-    after = f" × {raised} (dark pass, level {dark})" if dark else ""
-    return v, f"raspasy no. {run} in a row, {num(c.raspasy_trick_value)} × {mult}{after} = {num(v)} a trick"
+    if dark:
+        return v, M_(
+            "raspasy no. {run} in a row, {value} × {mult} × {raised} (dark pass, level {dark}) = {v} a trick",
+            run=run,
+            value=num(c.raspasy_trick_value),
+            mult=mult,
+            raised=raised,
+            dark=dark,
+            v=num(v),
+        )
+    return v, M_(
+        "raspasy no. {run} in a row, {value} × {mult} = {v} a trick",
+        run=run,
+        value=num(c.raspasy_trick_value),
+        mult=mult,
+        v=num(v),
+    )
 
 
 def _raspasy_mountain(r: Resolved, c: Convention, run: int, dark: int) -> Iterator[Write]:
     v, step = _trick_value(c, run, dark)
     counts = dict(r.tricks)
     a = min(counts.values()) if c.raspasy_amnesty else 0
-    amn = f" − amnesty {a}" if a else ""
     for p, t in r.tricks:
         if t - a:
-            why = f"({tricks(t)}{amn}) × {num(v)}; {step}"
+            if a:
+                why = M_("({tricks} − amnesty {a}) × {v}; {step}", tricks=tricks(t), a=a, v=num(v), step=step)
+            else:
+                why = M_("({tricks}) × {v}; {step}", tricks=tricks(t), v=num(v), step=step)
             yield Write("raspasy-mountain", p, MOUNTAIN, exact(v * (t - a)), why=why)
     yield from _zero_trick(r, c, v, counts)
 
@@ -410,14 +527,27 @@ def _raspasy_whists(r: Resolved, c: Convention, run: int, dark: int) -> Iterator
     low = min(counts.values())
     writers = [p for p in counts if counts[p] == low]
     if len(writers) < len(counts):
-        split = f" / {len(writers)} (tied for the fewest)" if len(writers) > 1 else ""
+        tied = len(writers) > 1
         for wr in writers:
             for p, t in counts.items():
                 if p in writers or not t:
                     continue
                 amount = exact(Fraction(v * t, len(writers)))
                 yield Write(
-                    "raspasy-whists", wr, WHISTS, amount, p, why=f"{p} took {t}: {t} × {num(v)}{split}"
+                    "raspasy-whists",
+                    wr,
+                    WHISTS,
+                    amount,
+                    p,
+                    why=M_(
+                        "{player} took {t}: {t} × {v} / {n} (tied for the fewest)",
+                        player=p,
+                        t=t,
+                        v=num(v),
+                        n=len(writers),
+                    )
+                    if tied
+                    else M_("{player} took {t}: {t} × {v}", player=p, t=t, v=num(v)),
                 )
     counts_all = dict(r.tricks)
     if r.seats.sits_out is not None:
@@ -436,7 +566,13 @@ def _zero_trick(r: Resolved, c: Convention, v: Amount, counts: dict[str, int]) -
     if c.raspasy_zero_trick_bonus_area == "mountain":
         pim = c.pool_point_in_mountain
         area, amount = MOUNTAIN, exact(-bonus * pim)
-        why = f"{why}, taken off the mountain: {num(bonus)} × {num(pim)} = {num(-amount)}"
+        why = M_(
+            "{why}, taken off the mountain: {bonus} × {pim} = {amount}",
+            why=why,
+            bonus=num(bonus),
+            pim=num(pim),
+            amount=num(-amount),
+        )
     order = list(r.seats.active)
     if r.seats.sits_out is not None and c.raspasy_zero_trick_bonus_dealer:
         order.append(r.seats.sits_out)  # K3.7.6.2: the dealer whose talon took none
@@ -451,16 +587,23 @@ def _zero_trick_points(c: Convention, v: Amount) -> tuple[Amount, str]:
     bonus: Amount
     if c.raspasy_zero_trick_bonus == "trick":
         bonus = exact(Fraction(v) / Fraction(c.pool_point_in_mountain))
-        why = f"no trick: one trick's value {num(v)}"
+        why = M_("no trick: one trick's value {v}", v=num(v))
         if c.pool_point_in_mountain != 1:
-            why += f" / {num(c.pool_point_in_mountain)} mountain points a pool point = {num(bonus)}"
+            why = M_(
+                "no trick: one trick's value {v} / {pim} mountain points a pool point = {bonus}",
+                v=num(v),
+                pim=num(c.pool_point_in_mountain),
+                bonus=num(bonus),
+            )
     elif c.raspasy_zero_trick_bonus == "price":
         bonus = v
-        why = f"no trick: one trick's value {num(v)} as pool points"
+        why = M_("no trick: one trick's value {v} as pool points", v=num(v))
     else:
         bonus = c.raspasy_zero_trick_bonus
-        into = "into the pool" if c.raspasy_zero_trick_bonus_area == "pool" else "pool points"
-        why = f"no trick: {num(bonus)} {into}"
+        if c.raspasy_zero_trick_bonus_area == "pool":
+            why = M_("no trick: {bonus} into the pool", bonus=num(bonus))
+        else:
+            why = M_("no trick: {bonus} pool points", bonus=num(bonus))
     return bonus, why
 
 
@@ -495,7 +638,9 @@ def _conceded(r: Resolved, c: Convention, run: int, dark: int) -> Iterator[Write
     """«без трёх» (``contracts.concede_three``): the remise for three undertricks at the
     level bid to, and nothing else (K note 40: «вистующие не пишут ничего»)."""
     per = c.remise_per_trick[r.level]
-    why = f"{_play(r).contract} conceded «без трёх» without play: 3 × {num(per)}"
+    why = M_(
+        "{contract} conceded «без трёх» without play: 3 × {per}", contract=_play(r).contract, per=num(per)
+    )
     yield Write("concede", r.declarer, MOUNTAIN, exact(per * 3), why=why)
 
 
@@ -507,13 +652,13 @@ def talon_tricks(cards: tuple[Card, ...]) -> tuple[int, str]:
     one_suit = len(cards) == 2 and cards[0].suit is cards[1].suit
     aces = ranks.count(Rank.ACE)
     if aces == 2:
-        return 3, "two aces"
+        return 3, M_("two aces")
     if aces and one_suit and Rank.KING in ranks:
-        return 2, "an ace and the king of its suit"
+        return 2, M_("an ace and the king of its suit")
     if aces:
-        return 1, "an ace"
+        return 1, M_("an ace")
     if one_suit and set(ranks) == {Rank.KING, Rank.QUEEN}:
-        return 1, "a marriage"
+        return 1, M_("a marriage")
     return 0, ""
 
 
@@ -532,14 +677,16 @@ def _premium(r: Resolved, c: Convention) -> Iterator[Write]:
         return
     cons = c.consolation_per_trick[r.level]
     cards = " ".join(str(x) for x in _play(r).talon)
-    why = f"talon {cards}: {what}, {tricks(n)} × {num(cons)}"
+    why = M_(
+        "talon {cards}: {what}, {tricks} × {per}", cards=cards, what=what, tricks=tricks(n), per=num(cons)
+    )
     if c.premium_by == "dealer":
         assert r.seats.sits_out is not None
         yield Write("premium", r.seats.sits_out, WHISTS, exact(cons * n), r.declarer, why=why)
     else:
         share = half(exact(cons * n))
         for p in r.defenders:
-            yield Write("premium", p, WHISTS, share, r.declarer, why=f"{why}, half each")
+            yield Write("premium", p, WHISTS, share, r.declarer, why=M_("{why}, half each", why=why))
 
 
 #: the rule for each kind of deal

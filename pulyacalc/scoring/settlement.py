@@ -11,6 +11,7 @@ from fractions import Fraction
 
 from pulyacalc.convention.schema import Convention, MountainDivisor
 from pulyacalc.core.amounts import Amount, exact
+from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import KODEKS_ROUNDINGS, Rounding
 from pulyacalc.core.sheet import SheetView
 
@@ -80,19 +81,27 @@ def mountain_factor(conv: Convention, n: int) -> Amount:
 def _check_kodeks(rounding: Rounding, n: int, divisor: MountainDivisor) -> None:
     if n != 3:
         raise SettlementError(
-            f"{rounding} rounding (K4.2.12) is defined for 3 players; use --rounding exact or nearest"
+            M_(
+                "{rounding} rounding (K4.2.12) is defined for 3 players; use --rounding exact or nearest",
+                rounding=rounding,
+            )
         )
     if divisor == "opponents":
         raise SettlementError(
-            f"{rounding} rounding moves mountains to a multiple of 3, which divides among the 3 "
-            "players; it cannot go with settlement.mountain_divisor: opponents (2): "
-            "use --rounding exact or nearest"
+            M_(
+                "{rounding} rounding moves mountains to a multiple of 3, which divides among the "
+                "3 players; it cannot go with settlement.mountain_divisor: opponents (2): use "
+                "--rounding exact or nearest",
+                rounding=rounding,
+            )
         )
 
 
 def _whole(value: Amount, rounding: Rounding, what: str) -> int:
     if Fraction(value).denominator != 1:
-        raise SettlementError(f"{rounding} rounding needs whole {what}: use exact or nearest")
+        raise SettlementError(
+            M_("{rounding} rounding needs whole {what}: use exact or nearest", rounding=rounding, what=what)
+        )
     return int(value)
 
 

@@ -10,6 +10,7 @@ import typer
 from pulyacalc.cli.options import TABLE, ConventionOpt, FormatOpt, InputFormatOpt, LogArg
 from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.runtime import emit, reports_problems
+from pulyacalc.core.i18n import N_
 
 
 @reports_problems
@@ -20,8 +21,10 @@ def check(
         typer.Option(
             "--against",
             metavar="SHEET",
-            help="A paper sheet (YAML, as for settle; optional running: totals per deal) "
-            "to reconcile with the log: every differing cell, and the first deal where they part.",
+            help=N_(
+                "A paper sheet (YAML, as for settle; optional running: totals per deal) "
+                "to reconcile with the log: every differing cell, and the first deal where they part."
+            ),
         ),
     ] = None,
     convention: ConventionOpt = None,

@@ -20,6 +20,7 @@ from pulyacalc.cli.options import (
 )
 from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.runtime import emit, reports_problems
+from pulyacalc.core.i18n import N_
 
 
 @reports_problems
@@ -34,7 +35,7 @@ def compare(
             metavar="NAME|PATH",
             # each one checked at the option, as -c elsewhere: a mistyped name is usage
             parser=parse_convention,
-            help="A convention (built-in name or file); repeat it. Default: every built-in one.",
+            help=N_("A convention (built-in name or file); repeat it. Default: every built-in one."),
         ),
     ] = None,
     format: FormatOpt = TABLE,

@@ -13,6 +13,7 @@ import typer
 from pulyacalc.cli.options import TABLE, FormatOpt, parse_convention
 from pulyacalc.cli.output import OutputOpt
 from pulyacalc.cli.runtime import emit, reports_problems
+from pulyacalc.core.i18n import N_
 
 conventions = typer.Typer(
     add_completion=False,
@@ -27,7 +28,7 @@ ConventionArg = Annotated[
     typer.Argument(
         metavar="NAME_OR_PATH",
         parser=parse_convention,
-        help="A built-in convention (sochi, leningrad, rostov) or a convention YAML file.",
+        help=N_("A built-in convention (sochi, leningrad, rostov) or a convention YAML file."),
         show_default=False,
     ),
 ]

@@ -11,6 +11,7 @@ import typer
 from pulyacalc.cli.options import InputFormatOpt, LogArg, usage
 from pulyacalc.cli.output import replaced
 from pulyacalc.cli.runtime import emit, reports_problems
+from pulyacalc.core.i18n import N_
 
 
 class LogLanguage(str, enum.Enum):
@@ -39,8 +40,10 @@ def convert(
         Target | None,
         typer.Option(
             "--to",
-            help="The format to write: lines or yaml (with -o FILE, by default the one FILE's "
-            "name says: .yaml/.yml or .pulya/.lines/.txt/.log).",
+            help=N_(
+                "The format to write: lines or yaml (with -o FILE, by default the one FILE's "
+                "name says: .yaml/.yml or .pulya/.lines/.txt/.log)."
+            ),
             show_default=False,
         ),
     ] = None,
@@ -51,8 +54,10 @@ def convert(
             "--output",
             metavar="FILE",
             callback=_check_output,
-            help="Write to this file (all or nothing: only when the whole log reads) "
-            "instead of standard output; - is standard output.",
+            help=N_(
+                "Write to this file (all or nothing: only when the whole log reads) "
+                "instead of standard output; - is standard output."
+            ),
         ),
     ] = None,
     input_format: InputFormatOpt = None,
@@ -60,8 +65,10 @@ def convert(
         LogLanguage,
         typer.Option(
             "--lang",
-            help="The language of the log's words: en (the canonical form) or ru "
-            "(игроки:, пас, вист, сдаёт …, read back as the same deals).",
+            help=N_(
+                "The language of the log's words: en (the canonical form) or ru "
+                "(игроки:, пас, вист, сдаёт …, read back as the same deals)."
+            ),
         ),
     ] = LogLanguage.en,
 ) -> None:

@@ -21,6 +21,7 @@ from pulyacalc.cli.options import (
 )
 from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.runtime import emit, reports_problems
+from pulyacalc.core.i18n import N_, tr
 
 
 @reports_problems
@@ -36,7 +37,7 @@ def dispute(
             min=1,
             metavar="N",
             show_default=False,
-            help="The deal in dispute: its number (1 = the first).",
+            help=N_("The deal in dispute: its number (1 = the first)."),
         ),
     ],
     convention: ConventionOpt = None,
@@ -65,5 +66,5 @@ def dispute(
             price=parse_price(whist_price),
         )
     except NoSuchDeal as e:
-        raise typer.BadParameter(str(e), ctx=ctx, param_hint="'--deal'") from None
+        raise typer.BadParameter(tr(e.args[0]), ctx=ctx, param_hint="'--deal'") from None
     emit(render(DisputeView(found), format.value))

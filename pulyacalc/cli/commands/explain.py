@@ -18,6 +18,7 @@ from pulyacalc.cli.options import (
 )
 from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.runtime import emit, reports_problems
+from pulyacalc.core.i18n import N_, _
 
 
 @reports_problems
@@ -25,7 +26,9 @@ def explain(
     log: LogArg,
     deal: Annotated[
         int | None,
-        typer.Option("--deal", "-d", min=1, metavar="N", help="Explain only deal number N (1 = the first)."),
+        typer.Option(
+            "--deal", "-d", min=1, metavar="N", help=N_("Explain only deal number N (1 = the first).")
+        ),
     ] = None,
     convention: ConventionOpt = None,
     format: FormatOpt = TABLE,
@@ -60,7 +63,14 @@ def explain(
         view = ExplainStream(stream)
         write_to(view, format.value, spool)  # type: ignore[arg-type]  # a TextIO in all but name
         if deal is not None and not view.shown:
-            raise usage(f"no deal {deal}: the log has {stream.count} deals", "--deal")
+            from pulyacalc.render.view import counted
+
+            raise usage(
+                _("no deal {number}: the log has {deals}").format(
+                    number=deal, deals=counted(stream.count, "deal")
+                ),
+                "--deal",
+            )
         spool.seek(0)
         while chunk := spool.read(1 << 16):
             emit(chunk)

@@ -21,6 +21,7 @@ from pulyacalc.cli.options import (
 )
 from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.runtime import emit, reports_problems
+from pulyacalc.core.i18n import N_
 
 
 @reports_problems
@@ -28,7 +29,7 @@ from pulyacalc.cli.runtime import emit, reports_problems
 def ledger(
     log: LogArg,
     running: Annotated[
-        bool, typer.Option("--running", help="Add each player's running total after each deal.")
+        bool, typer.Option("--running", help=N_("Add each player's running total after each deal."))
     ] = False,
     convention: ConventionOpt = None,
     format: FormatOpt = TABLE,

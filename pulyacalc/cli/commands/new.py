@@ -10,6 +10,7 @@ import typer
 from pulyacalc.cli.options import ConventionOpt
 from pulyacalc.cli.output import OutputOpt
 from pulyacalc.cli.runtime import emit, reports_problems
+from pulyacalc.core.i18n import N_, _
 
 
 class Lang(str, enum.Enum):
@@ -26,7 +27,9 @@ def _check_players(text: str) -> str:
     # at the option, so that a mistake is usage (exit 2) named by --players
     names = _names(text)
     if len(names) not in (3, 4) or len(set(names)) != len(names):
-        raise typer.BadParameter(f'{text!r}: give 3 or 4 different names, like "Anna Boris Vera"')
+        raise typer.BadParameter(
+            _('{text!r}: give 3 or 4 different names, like "Anna Boris Vera"').format(text=text)
+        )
     return text
 
 
@@ -39,13 +42,15 @@ def new(
             "-p",
             metavar='"A B C [D]"',
             callback=_check_players,
-            help="The players, 3 or 4, in seating order clockwise; the last deals first.",
+            help=N_("The players, 3 or 4, in seating order clockwise; the last deals first."),
         ),
     ],
     convention: ConventionOpt = None,
     lang: Annotated[
         Lang | None,
-        typer.Option("--lang", help="The call words: en or ru (default: ru when the names are in Cyrillic)."),
+        typer.Option(
+            "--lang", help=N_("The call words: en or ru (default: ru when the names are in Cyrillic).")
+        ),
     ] = None,
     output: OutputOpt = None,
 ) -> None:

@@ -9,6 +9,7 @@ import typer
 from pulyacalc.cli.options import TABLE, ConventionOpt, FormatOpt
 from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.runtime import emit, reports_problems
+from pulyacalc.core.i18n import N_
 
 
 @reports_problems
@@ -17,7 +18,7 @@ def prices(
     players: Annotated[
         int,
         typer.Option(
-            "--players", "-n", min=2, max=5, help="2 (with a dummy), 3, 4 or 5 players at the table."
+            "--players", "-n", min=2, max=5, help=N_("2 (with a dummy), 3, 4 or 5 players at the table.")
         ),
     ] = 3,
     format: FormatOpt = TABLE,

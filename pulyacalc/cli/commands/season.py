@@ -24,6 +24,7 @@ from pulyacalc.cli.options import (
 from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.plot import PlotOpt, require_matplotlib, save_plot
 from pulyacalc.cli.runtime import emit, fail, reports_problems, walking_logs
+from pulyacalc.core.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from pulyacalc.season import Season
@@ -32,15 +33,15 @@ if TYPE_CHECKING:
 def report_season(result: Season) -> None:
     """On stderr: each problem of an evening left out (``--keep-going``), and a warning
     for each file that holds an evening already counted."""
-    for _, problems in result.failed:
+    for _file, problems in result.failed:
         for problem in problems:
             print(problem.format(), file=sys.stderr)
     for path, earlier in result.duplicates:
-        print(
-            f"pulyacalc: warning: {path} holds the same evening as {earlier} "
-            "(same players, same deals): it is counted twice",
-            file=sys.stderr,
+        message = _(
+            "pulyacalc: warning: {path} holds the same evening as {earlier} "
+            "(same players, same deals): it is counted twice"
         )
+        print(message.format(path=path, earlier=earlier), file=sys.stderr)
 
 
 @reports_problems
@@ -50,7 +51,9 @@ def season(
         list[str],
         typer.Argument(
             metavar="LOG|DIR...",
-            help="Log files, or directories searched for logs (*.yaml *.yml *.txt *.log *.pulya *.lines).",
+            help=N_(
+                "Log files, or directories searched for logs (*.yaml *.yml *.txt *.log *.pulya *.lines)."
+            ),
         ),
     ],
     convention: ConventionOpt = None,
@@ -63,7 +66,7 @@ def season(
         bool,
         typer.Option(
             "--progress/--no-progress",
-            help="Show a progress bar on standard error (only on a terminal, only after a moment).",
+            help=N_("Show a progress bar on standard error (only on a terminal, only after a moment)."),
         ),
     ] = True,
     plot: PlotOpt = None,
@@ -72,8 +75,10 @@ def season(
         bool,
         typer.Option(
             "--keep-going",
-            help="Leave out the evenings that have problems (reported on stderr with a summary), "
-            "show the standings of the others, and exit 1 at the end.",
+            help=N_(
+                "Leave out the evenings that have problems (reported on stderr with a summary), "
+                "show the standings of the others, and exit 1 at the end."
+            ),
         ),
     ] = False,
     output: OutputOpt = None,
@@ -88,7 +93,9 @@ def season(
         require_matplotlib()
     price = parse_price(whist_price)
     if "-" in logs:
-        raise usage("a season reads files, not standard input: give log files or directories", "LOG|DIR...")
+        raise usage(
+            _("a season reads files, not standard input: give log files or directories"), "LOG|DIR..."
+        )
     persons = load_aliases(aliases)
     with walking_logs(progress) as (update, skipped):
         result = score_season(
@@ -112,7 +119,11 @@ def season(
         save_plot(plot, season_picture(result))
     emit(render(SeasonView(result), format.value))
     if result.failed:
+        total = len(result.failed) + len(result.evenings)
         raise fail(
-            f"left out {len(result.failed)} of {len(result.failed) + len(result.evenings)} evenings "
-            f"with problems: {', '.join(f for f, _ in result.failed)}"
+            ngettext(
+                "left out {n} of {total} evening with problems: {files}",
+                "left out {n} of {total} evenings with problems: {files}",
+                total,
+            ).format(n=len(result.failed), total=total, files=", ".join(f for f, _p in result.failed))
         )

@@ -21,7 +21,7 @@ from pulyacalc.cli.options import (
 )
 from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.runtime import emit, fail, reports_problems
-from pulyacalc.core.i18n import _
+from pulyacalc.core.i18n import N_, _
 
 if TYPE_CHECKING:
     from pulyacalc.logs.sheet_file import PaperSheet
@@ -33,7 +33,9 @@ if TYPE_CHECKING:
 def settle(
     sheet: Annotated[
         str,
-        typer.Argument(metavar="SHEET", help="The paper sheet as YAML (see INTERFACE.md), or - for stdin."),
+        typer.Argument(
+            metavar="SHEET", help=N_("The paper sheet as YAML (see INTERFACE.md), or - for stdin.")
+        ),
     ],
     convention: ConventionOpt = None,
     format: FormatOpt = TABLE,

@@ -20,6 +20,7 @@ from pulyacalc.cli.options import (
 from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.plot import PlotOpt, require_matplotlib, save_plot
 from pulyacalc.cli.runtime import emit, reports_problems, walking_logs
+from pulyacalc.core.i18n import N_, _
 
 
 @reports_problems
@@ -30,12 +31,16 @@ def stats(
         list[str],
         typer.Argument(
             metavar="LOG|DIR...",
-            help="Log files, or directories searched for logs (*.yaml *.yml *.txt *.log *.pulya *.lines).",
+            help=N_(
+                "Log files, or directories searched for logs (*.yaml *.yml *.txt *.log *.pulya *.lines)."
+            ),
         ),
     ],
     player: Annotated[
         str | None,
-        typer.Option("--player", "-p", metavar="NAME", help="One player's page instead of the whole club."),
+        typer.Option(
+            "--player", "-p", metavar="NAME", help=N_("One player's page instead of the whole club.")
+        ),
     ] = None,
     convention: ConventionOpt = None,
     format: FormatOpt = TABLE,
@@ -47,7 +52,7 @@ def stats(
         bool,
         typer.Option(
             "--progress/--no-progress",
-            help="Show a progress bar on standard error (only on a terminal, only after a moment).",
+            help=N_("Show a progress bar on standard error (only on a terminal, only after a moment)."),
         ),
     ] = True,
     plot: PlotOpt = None,
@@ -94,9 +99,11 @@ def unknown_player(ctx: typer.Context, name: str, names: list[str]) -> typer.Bad
 
     close = [n for n in names if n.casefold() == name.casefold()]
     close += difflib.get_close_matches(name, names, n=1, cutoff=0.5)
-    hint = f"did you mean {close[0]!r}? " if close else ""
+    hint = _("did you mean {name!r}? ").format(name=close[0]) if close else ""
     return typer.BadParameter(
-        f"no player {name!r} in these logs; {hint}the players are {', '.join(sorted(names))}",
+        _("no player {name!r} in these logs; {hint}the players are {names}").format(
+            name=name, hint=hint, names=", ".join(sorted(names))
+        ),
         ctx=ctx,
         param_hint="'--player'",
     )

@@ -1,0 +1,227 @@
+"""``--lang`` and the command line's own words in the chosen language.
+
+The language is chosen before anything is shown (:func:`choose`, from the arguments, then
+``PULYACALC_LANG`` and the locale, :mod:`pulyacalc.core.i18n`); every command then has its
+help and its options' help translated when it is looked up (:func:`prepare`: Typer evaluates
+help texts at import time, in English, which are the catalog's msgids), and takes ``--lang``
+itself, so that ``pulyacalc score --lang ru LOG`` works as ``pulyacalc --lang ru score LOG``.
+
+Typer's vendored click writes a few words of its own (``Usage:``, ``Error:``, ``Try … for
+help``, ``No such option``, ``Missing argument`` …).  In a language other than English
+:func:`patch_click` makes it speak that language: its help option and section titles are
+translated where they are made, and an error it shows is written as click writes it, then
+translated line by line through :data:`CLICK_MESSAGES` (English output is never touched).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from typing import IO, Any
+
+from pulyacalc.core.i18n import ENV, LANGUAGES, N_, _, current, language_of, use
+
+LANG_HELP = N_(
+    "Language of what people read: ru or en (default: PULYACALC_LANG, then the locale: "
+    "LANGUAGE, LC_ALL, LC_MESSAGES, LANG); json, jsonl, csv and tsv are the same in both."
+)
+
+
+def scan(args: Sequence[str]) -> str | None:
+    """The value of ``--lang`` among the arguments (the last one given), or None."""
+    found = None
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(args):
+            found = args[i + 1]
+        elif arg.startswith("--lang="):
+            found = arg[len("--lang=") :]
+    return found
+
+
+def choose(args: Sequence[str]) -> None:
+    """Choose the language for this run: ``--lang`` when it names one, else the environment
+    (a wrong ``--lang`` is reported by the option itself, in the environment's language)."""
+    value = scan(args)
+    use(value.lower() if value and value.lower() in LANGUAGES else None)
+    if current() != "en":
+        patch_click()
+
+
+def check_lang(ctx: Any, param: Any, value: str | None) -> str | None:
+    """``--lang``'s check: ru or en, any case; anything else is a usage error (exit 2)."""
+    import typer
+
+    if value is not None and value.lower() not in LANGUAGES:
+        raise typer.BadParameter(
+            _("unknown language {value!r}; choose one of: {choices}").format(
+                value=value, choices=", ".join(LANGUAGES)
+            ),
+            ctx=ctx,
+            param=param,
+        )
+    env = os.environ.get(ENV)
+    if value is None and env and language_of(env) is None:
+        from typer._click.exceptions import UsageError
+
+        raise UsageError(
+            _("{var}={value!r} names no language pulyacalc speaks; choose one of: {choices}").format(
+                var=ENV, value=env, choices=", ".join(LANGUAGES)
+            ),
+            ctx=ctx,
+        )
+    return value
+
+
+def lang_option() -> Any:
+    """``--lang`` for a command: checked, not passed to the command's function."""
+    from typer.core import TyperOption
+
+    return TyperOption(
+        param_decls=["--lang"],
+        metavar="ru|en",
+        expose_value=False,
+        is_eager=True,
+        callback=check_lang,
+        help=_(LANG_HELP),
+    )
+
+
+def prepare(cmd: Any) -> Any:
+    """``cmd`` with its help and its options' help in the chosen language and ``--lang``
+    among its options (once per command object)."""
+    if cmd is None or getattr(cmd, "_pulyacalc_prepared", False):
+        return cmd
+    cmd._pulyacalc_prepared = True
+    if cmd.help:
+        text, cut, rest = cmd.help.partition("\f")
+        cmd.help = _(text) + cut + rest
+    if cmd.short_help:
+        cmd.short_help = _(cmd.short_help)
+    for param in cmd.params:
+        if getattr(param, "help", None):
+            param.help = _(param.help)
+    if not any("--lang" in param.opts for param in cmd.params):
+        cmd.params.append(lang_option())
+    return cmd
+
+
+#: the messages click writes itself, as patterns over its English, and their msgids; the
+#: named groups fill the msgid's fields (a ``message`` field is translated in turn)
+CLICK_MESSAGES: tuple[tuple[str, str], ...] = (
+    (r"(?P<message>.*?)\.? Did you mean (?P<options>.*)\?", N_("{message}. Did you mean {options}?")),
+    (r"Try (?P<what>'.*') for help\.", N_("Try {what} for help.")),
+    (r"Error: (?P<message>.*)", N_("Error: {message}")),
+    (r"Invalid value for (?P<hint>'[^:]*'): (?P<message>.*)", N_("Invalid value for {hint}: {message}")),
+    (r"Invalid value: (?P<message>.*)", N_("Invalid value: {message}")),
+    (r"(?P<value>'.*') is not one of (?P<choices>.*)\.", N_("{value} is not one of {choices}.")),
+    (r"(?P<value>.*) is not a valid integer\.", N_("{value} is not a whole number.")),
+    (r"(?P<value>.*) is not a valid float\.", N_("{value} is not a number.")),
+    (r"(?P<value>.*) is not in the range (?P<range>.*)\.", N_("{value} is not in the range {range}.")),
+    (r"Missing argument (?P<hint>.*)\.", N_("Missing argument {hint}.")),
+    (r"Missing option (?P<hint>.*)\.", N_("Missing option {hint}.")),
+    (r"Missing parameter:? (?P<hint>.*)\.?", N_("Missing parameter {hint}.")),
+    (r"Missing command\.", N_("Missing command.")),
+    (
+        r"No such option: (?P<name>\S+) \(Possible options: (?P<options>.*)\)",
+        N_("No such option: {name} (possible options: {options})"),
+    ),
+    (r"No such option: (?P<name>\S+)", N_("No such option: {name}")),
+    (r"No such command (?P<name>'.*')\.", N_("No such command {name}.")),
+    (r"Option (?P<name>'.*') requires an argument\.", N_("Option {name} requires a value.")),
+    (r"Option (?P<name>'.*') requires (?P<n>\d+) arguments\.", N_("Option {name} requires {n} values.")),
+    (r"Option (?P<name>'.*') does not take a value\.", N_("Option {name} does not take a value.")),
+    (r"Got unexpected extra arguments? \((?P<args>.*)\)", N_("Unexpected extra arguments ({args})")),
+)
+
+#: the words Typer's own code passes through gettext (typer.core), and its completion options
+TYPER_MESSAGES = (
+    N_("Usage:"),
+    N_("Arguments"),
+    N_("Options"),
+    N_("Commands"),
+    N_("default: {default}"),
+    N_("required"),
+    N_("env var: {var}"),
+    N_("(dynamic)"),
+    N_("Aborted!"),
+    N_("Missing command."),
+    N_("No such command {name!r}."),
+    N_("Show this message and exit."),
+    N_("Install completion for the current shell."),
+    N_("Show completion for the current shell, to copy it or customize the installation."),
+)
+
+_compiled: list[tuple[re.Pattern[str], str]] = []
+
+
+def translate_click(line: str) -> str:
+    """One line click wrote, in the chosen language (unknown lines as they are)."""
+    if not _compiled:
+        _compiled.extend((re.compile(p, re.DOTALL), m) for p, m in CLICK_MESSAGES)
+    for pattern, msgid in _compiled:
+        m = pattern.fullmatch(line)
+        if m:
+            fields = m.groupdict()
+            if "message" in fields:
+                fields["message"] = translate_click(fields["message"])
+            return _(msgid).format(**fields)
+    return line
+
+
+_patched = False
+
+
+def patch_click() -> None:
+    """Make Typer's vendored click speak the chosen language (once per process; English
+    passes through unchanged, so a later English run in the same process is as before)."""
+    global _patched
+    if _patched:
+        return
+    _patched = True
+    import io
+
+    import typer.core
+    from typer._click import decorators, exceptions, formatting
+
+    typer.core._ = _  # type: ignore[attr-defined]  # section titles, "default:", "required", "No such command"
+
+    original_help_option = decorators.help_option
+
+    def help_option(param_decls: list[str]) -> Any:
+        make = original_help_option(param_decls)
+
+        def apply(cmd: Any) -> Any:
+            cmd = make(cmd)
+            cmd.params[-1].help = _(cmd.params[-1].help)
+            return cmd
+
+        return apply
+
+    decorators.help_option = help_option
+
+    def translated(show: Any) -> Any:
+        def show_translated(self: Any, file: IO[Any] | None = None) -> None:
+            if current() == "en":
+                show(self, file)
+                return
+            from typer._click._compat import get_text_stderr
+
+            buf = io.StringIO()
+            show(self, buf)
+            text = "\n".join(translate_click(line) for line in buf.getvalue().split("\n"))
+            (file or get_text_stderr()).write(text)
+
+        return show_translated
+
+    exceptions.ClickException.show = translated(exceptions.ClickException.show)  # type: ignore[method-assign]
+    exceptions.UsageError.show = translated(exceptions.UsageError.show)  # type: ignore[method-assign]
+
+    original_usage = formatting.HelpFormatter.write_usage
+
+    def write_usage(self: Any, prog: str, args: str = "", prefix: str | None = None) -> None:
+        original_usage(self, prog, args, _("Usage:") + " " if prefix is None else prefix)
+
+    formatting.HelpFormatter.write_usage = write_usage  # type: ignore[method-assign]

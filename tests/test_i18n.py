@@ -1,0 +1,358 @@
+"""Russian for everything a person reads (issue 12 item 3): the catalogs, ``--lang``,
+``PULYACALC_LANG`` and the locale variables, machine formats the same in both languages."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pulyacalc.core import i18n
+
+ROOT = Path(__file__).resolve().parent.parent
+LOG = "examples/sochi-3p.txt"
+
+
+def _tool() -> Any:
+    spec = importlib.util.spec_from_file_location("i18n_tool", ROOT / "tools" / "i18n.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def run(
+    args: list[str], env: dict[str, str] | None = None, stdin: str = ""
+) -> subprocess.CompletedProcess[str]:
+    """The program in a clean environment: no PULYACALC_LANG and no locale unless given."""
+    full = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("PULYACALC_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG", "PYTHONIOENCODING")
+    }
+    full["PYTHONUTF8"] = "1"
+    full.update(env or {})
+    code = "import sys; sys.argv = ['pulyacalc', *sys.argv[1:]]; from pulyacalc.cli.app import main; main()"
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
+        cwd=ROOT,
+        env=full,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=False,
+    )
+
+
+# --- the catalogs ---------------------------------------------------------------------------
+
+
+def test_the_committed_mo_is_the_compiled_po() -> None:
+    tool = _tool()
+    assert tool.mo_path("ru").read_bytes() == tool.compiled("ru"), (
+        "pulyacalc/locale/ru/LC_MESSAGES/pulyacalc.mo is stale: run `python tools/i18n.py compile`"
+    )
+
+
+FIELD = re.compile(r"\{[^{}]*\}|%\(?\w*\)?[sdrf]")
+#: Latin words a Russian translation may keep: names of formats, keys, options, variables,
+#: conventions' file names and the Code's citations (K4.2.12)
+LATIN_ALLOWED = {
+    # formats, programs, options' values
+    "json",
+    "jsonl",
+    "csv",
+    "tsv",
+    "yaml",
+    "yml",
+    "svg",
+    "html",
+    "png",
+    "txt",
+    "utf",
+    "stdin",
+    "stdout",
+    "pip",
+    "install",
+    "matplotlib",
+    "openskill",
+    "Plackett",
+    "Luce",
+    "pulyacalc",
+    "pulya",
+    "ru",
+    "en",
+    "exact",
+    "nearest",
+    "opponents",
+    "players",
+    "kodeks",
+    "kodeks_separate",
+    "true",
+    "false",
+    "own",
+    "table",
+    "lines",
+    "settle",
+    "PULYACALC_LANG",
+    "LANGUAGE",
+    "LC_ALL",
+    "LC_MESSAGES",
+    "LANG",
+    # the built-in conventions' names and the Code's abbreviations
+    "sochi",
+    "leningrad",
+    "rostov",
+    "piter",
+    "Sochi",
+    "K",
+    "NT",
+    "G",
+    "x",
+    # log and sheet keys and words a translation quotes so that a person can type them
+    "settlement",
+    "mountain_divisor",
+    "extends",
+    "sheet",
+    "deals",
+    "overrides",
+    "convention",
+    "pool",
+    "mountain",
+    "whists",
+    "rounding",
+    "dealer",
+    "pass",
+    "whist",
+    "half",
+    "misere",
+    "raspasy",
+    "talon",
+    "tricks",
+    "running",
+    "aliases",
+    "correction",
+    "defenders",
+    "declarer",
+    "contract",
+    "note",
+    "reason",
+    # metavariables and the example players of the docs
+    "FILE",
+    "LOG",
+    "N",
+    "NAME",
+    "PATH",
+    "M",
+    "GB",
+    "MB",
+    "Anna",
+    "Boris",
+    "Vera",
+    # card codes (As = ace of spades, Kh = king of hearts)
+    "As",
+    "Kh",
+}
+
+
+def _latin_words(text: str) -> list[str]:
+    # fields, option names (--whist-price), keys (raspasy.amnesty), citations (K4.2.12), quoted
+    # log examples ('A 6♠ 7'), file names (sheet.yaml) and URLs are not words of the sentence
+    text = FIELD.sub(" ", text)
+    text = re.sub(r"`[^`]*`|'[^']*'|\"[^\"]*\"|«[^»]*»", " ", text)
+    text = re.sub(r"-{1,2}[\w-]+|\b\w+[._/:=]\w[\w./:=-]*|\b[A-Z]\d[\d.]*\w*", " ", text)
+    # single letters: card and suit codes (A♠, s c d h), example players (A, B, C)
+    text = re.sub(r"\b[A-Za-z]\b", " ", text)
+    allowed = {w.lower() for w in LATIN_ALLOWED}
+    return [w for w in re.findall(r"[A-Za-z]+", text) if w.lower() not in allowed]
+
+
+def test_every_catalog_entry_is_translated_keeping_its_fields() -> None:
+    cat = _tool().read("ru")
+    problems = []
+    for msg in cat:
+        if not msg.id:
+            continue
+        ids = [msg.id] if isinstance(msg.id, str) else list(msg.id)
+        strings = [msg.string] if isinstance(msg.string, str) else list(msg.string)
+        if msg.fuzzy or not all(s.strip() for s in strings):
+            problems.append(f"untranslated: {ids[0]!r}")
+            continue
+        want = sorted(set(FIELD.findall(ids[-1])))
+        for s in strings:
+            got = sorted(set(FIELD.findall(s)))
+            # a plural form may leave out {n} ("одна сдача"); never add or rename a field
+            if not set(got) <= set(want) or (len(strings) == 1 and got != want):
+                problems.append(f"fields differ: {ids[0]!r}: {want} vs {s!r}: {got}")
+            left = _latin_words(s)
+            if left:
+                problems.append(f"English left in {s!r}: {left}")
+    assert not problems, "\n".join(problems)
+
+
+def test_russian_plural_forms() -> None:
+    from pulyacalc.render.view import counted
+
+    i18n.use("ru")
+    assert [counted(n, "deal") for n in (1, 2, 5, 11, 21, 22, 25, 112)] == [
+        "1 сдача",
+        "2 сдачи",
+        "5 сдач",
+        "11 сдач",
+        "21 сдача",
+        "22 сдачи",
+        "25 сдач",
+        "112 сдач",
+    ]
+    i18n.use("en")
+    assert [counted(n, "deal") for n in (1, 2)] == ["1 deal", "2 deals"]
+
+
+# --- choosing the language ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("env", "lang"),
+    [
+        ({}, "en"),
+        ({"LANG": "ru_RU.UTF-8"}, "ru"),
+        ({"LANG": "en_US.UTF-8"}, "en"),
+        ({"LC_ALL": "ru_RU.UTF-8", "LANG": "en_US.UTF-8"}, "ru"),
+        ({"LC_ALL": "C", "LANG": "ru_RU.UTF-8"}, "en"),
+        ({"LC_MESSAGES": "ru_RU.UTF-8"}, "ru"),
+        ({"LANGUAGE": "ru:en", "LANG": "en_US.UTF-8"}, "ru"),
+        ({"LANGUAGE": "de:ru"}, "ru"),
+        ({"PULYACALC_LANG": "en", "LANG": "ru_RU.UTF-8"}, "en"),
+        ({"PULYACALC_LANG": "ru", "LANG": "en_US.UTF-8"}, "ru"),
+        ({"LANG": "de_DE.UTF-8"}, "en"),
+    ],
+)
+def test_the_language_from_the_environment(
+    env: dict[str, str], lang: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for var in ("PULYACALC_LANG", *i18n.LOCALE_VARS):
+        monkeypatch.delenv(var, raising=False)
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    i18n.use()
+    assert i18n.current() == lang
+    i18n.use("en" if lang == "ru" else "ru")  # the option outranks the environment
+    assert i18n.current() != lang
+
+
+def test_english_reads_no_catalog(monkeypatch: pytest.MonkeyPatch) -> None:
+    import gettext
+
+    def refuse(*args: Any, **kw: Any) -> Any:
+        raise AssertionError("English opened a catalog")
+
+    monkeypatch.setattr(gettext, "translation", refuse)
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    i18n.use("en")
+    assert i18n._("pool") == "pool"
+    i18n.use()
+    assert i18n._("pool") == "pool"
+
+
+def test_lang_ru_and_the_locale_print_russian() -> None:
+    by_locale = run(["score", LOG, "--whist-price", "0.5"], {"LANG": "ru_RU.UTF-8"})
+    assert by_locale.returncode == 0, by_locale.stderr
+    out = by_locale.stdout
+    for word in (
+        "лист",
+        "пуля",
+        "гора",
+        "висты → Boris",
+        "расчёт",
+        "итог",
+        "деньги",
+        "30 сдач",
+        "пуля закрыта",
+    ):
+        assert word in out
+    assert "Vera платит 76.00 → Anna" in out and "платежи:" in out
+    assert "pool" not in out and "pays" not in out
+    for args in (
+        ["--lang", "ru", "score", LOG, "--whist-price", "0.5"],
+        ["score", "--lang=ru", LOG, "--whist-price", "0.5"],
+    ):
+        r = run(args, {"LANG": "en_US.UTF-8"})
+        assert r.returncode == 0, r.stderr
+        assert r.stdout == out
+    assert run(["score", LOG], {"PULYACALC_LANG": "ru", "LANG": "en_US.UTF-8"}).stdout.startswith(
+        "Сочинка (Sochi), 3 игрока"
+    )
+    english = run(["--lang", "en", "score", LOG], {"LANG": "ru_RU.UTF-8"})
+    assert english.stdout.startswith("Сочинка (Sochi), 3 players, pool to 20, 30 deals")
+
+
+def test_errors_in_russian() -> None:
+    r = run(["score", "-", "--lang", "ru"], stdin="players: A B C\n\n1. A 6♠ 7 B вист\n")
+    assert r.returncode == 1
+    assert "Traceback" not in r.stderr
+    usage = run(["score", LOG, "-f", "xml"], {"LANG": "ru_RU.UTF-8"})
+    assert usage.returncode == 2
+    assert "Ошибка: Недопустимое значение '-f' / '--format'" in usage.stderr
+    assert "Запуск: pulyacalc score" in usage.stderr
+    assert "Error" not in usage.stderr and "Usage" not in usage.stderr
+
+
+def test_a_bad_lang_is_usage_named() -> None:
+    for args in (["--lang", "de", "score", LOG], ["score", LOG, "--lang", "xx"]):
+        r = run(args)
+        assert r.returncode == 2
+        assert "'--lang'" in r.stderr and "'de'" in r.stderr or "'xx'" in r.stderr
+    r = run(["score", LOG], {"PULYACALC_LANG": "klingon"})
+    assert r.returncode == 2 and "PULYACALC_LANG='klingon'" in r.stderr
+
+
+MACHINE = [
+    ["score", LOG, "--whist-price", "0.5"],
+    ["settle", "examples/sheet.yaml"],
+    ["explain", LOG],
+    ["ledger", LOG],
+    ["check", LOG],
+    ["compare", LOG],
+    ["prices"],
+    ["season", "examples"],
+    ["stats", "examples"],
+]
+
+
+@pytest.mark.parametrize("fmt", ["json", "jsonl", "csv", "tsv"])
+@pytest.mark.parametrize("args", MACHINE, ids=lambda a: a[0])
+def test_machine_formats_are_the_same_bytes_in_both_languages(args: list[str], fmt: str) -> None:
+    en = run([*args, "-f", fmt, "--lang", "en"])
+    ru = run([*args, "-f", fmt], {"LANG": "ru_RU.UTF-8"})
+    assert en.returncode == ru.returncode
+    assert en.stdout == ru.stdout
+    assert en.stdout or args[0] == "check"  # a clean check writes no finding
+
+
+@pytest.mark.parametrize("encoding", ["cp1251", "cp866", "ascii"])
+def test_russian_on_a_narrow_console_does_not_crash(encoding: str) -> None:
+    for args in (["score", LOG, "--whist-price", "0.5"], ["--help"], ["score", LOG, "-f", "xml"]):
+        r = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "import sys; sys.argv = ['pulyacalc', *sys.argv[1:]]; "
+                "from pulyacalc.cli.app import main; main()",
+                "--lang",
+                "ru",
+                *args,
+            ],
+            cwd=ROOT,
+            env={**{k: v for k, v in os.environ.items() if k != "PYTHONUTF8"}, "PYTHONIOENCODING": encoding},
+            capture_output=True,
+            check=False,
+        )
+        assert b"Traceback" not in r.stderr, r.stderr.decode("utf-8", "replace")
+        assert r.returncode in (0, 2)
