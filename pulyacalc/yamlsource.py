@@ -113,8 +113,12 @@ def _convert(
             if name in first:
                 problems.add(
                     key.loc,
-                    f"the key {quoted(name)} is given twice in one mapping, first at {first[name].place()}",
-                    "keep one of them",
+                    M_(
+                        "the key {quoted} is given twice in one mapping, first at {place}",
+                        quoted=quoted(name),
+                        place=first[name].place(),
+                    ),
+                    M_("keep one of them"),
                     width=max(1, len(name)),
                 )
             else:
@@ -225,19 +229,21 @@ def _refuse_anchors(text: str, file: str, problems: Problems) -> None:
             elif alias:
                 problems.add(
                     _loc(file, event.start_mark),
-                    f"YAML aliases (*{shown(anchor)}) are not supported",
-                    "write the value out",
+                    M_("YAML aliases (*{shown}) are not supported", shown=shown(anchor)),
+                    M_("write the value out"),
                 )
             else:
                 problems.add(
                     _loc(file, event.start_mark),
-                    f"YAML anchors (&{shown(anchor)}) are not supported",
-                    "write the value out where it is used; anchors and aliases are refused",
+                    M_("YAML anchors (&{shown}) are not supported", shown=shown(anchor)),
+                    M_("write the value out where it is used; anchors and aliases are refused"),
                 )
     except (yaml.YAMLError, RecursionError):
         pass  # composing reports the syntax error, located
     if more:
-        summary = _problem(Loc(file), f"and {more:,} more anchors and aliases not shown", "remove them all")
+        summary = _problem(
+            Loc(file), M_("and {more:,} more anchors and aliases not shown", more=more), M_("remove them all")
+        )
         raise ReadError([*problems.items, summary])
     problems.raise_if_any()
 

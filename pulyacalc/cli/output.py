@@ -25,7 +25,7 @@ from typing import IO, Annotated, Any
 
 import typer
 
-from pulyacalc.core.i18n import N_, _, tr
+from pulyacalc.core.i18n import N_, tr
 
 #: the file ``emit`` writes to (None: standard output); set by ``-o``
 target: str | None = None

@@ -204,7 +204,15 @@ def _flatten(node: Node, p: Problems, prefix: str = "") -> dict[str, Node]:
         if full in out:
             # 'whist: {on_failure: …}' and 'whist.on_failure: …' in one file: which one wins
             # would be an accident of order
-            p.add(k.loc, f"{quoted(full)} is set twice, first at {out[full].loc.place()}", "keep one of them")
+            p.add(
+                k.loc,
+                M_(
+                    "{quoted} is set twice, first at {place}",
+                    quoted=quoted(full),
+                    place=out[full].loc.place(),
+                ),
+                M_("keep one of them"),
+            )
         elif full in SCHEMA:
             out[full] = v
         elif any(s.startswith(full + ".") for s in SCHEMA) and v.kind == "map":

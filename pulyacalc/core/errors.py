@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from pulyacalc.core.i18n import M_, tr
+from pulyacalc.core.i18n import M_, MN_, tr
 from pulyacalc.core.kinds import FindingCode, ProblemKind
 
 #: characters never echoed as they are: C0/C1 controls (ESC starts a terminal escape
@@ -152,9 +152,15 @@ def capped(problems: list[Problem], limit: int = MAX_SHOWN_PER_FILE) -> list[Pro
             out.append(
                 Problem(
                     Loc(file),
-                    f"and {more:,} more problem{'s' if more != 1 else ''} not shown "
-                    f"({n:,} in all; the first {limit} are shown)",
-                    "fix these and run again",
+                    MN_(
+                        "and {more:,} more problem not shown ({n:,} in all; the first {limit} are shown)",
+                        "and {more:,} more problems not shown ({n:,} in all; the first {limit} are shown)",
+                        more,
+                        more=more,
+                        n=n,
+                        limit=limit,
+                    ),
+                    M_("fix these and run again"),
                     kind=kind,
                 )
             )

@@ -131,15 +131,26 @@ class Text(str):
     plural: tuple[str, int] | None
 
     def __new__(
-        cls, template: str, fields: dict[str, object] | None = None, plural: tuple[str, int] | None = None
+        cls,
+        template: str,
+        fields: dict[str, object] | None = None,
+        plural: tuple[str, int] | None = None,
+        english: str | None = None,
     ) -> Text:
         fields = fields or {}
-        english = template if plural is None or plural[1] == 1 else plural[0]
-        self = super().__new__(cls, english.format(**fields) if fields else english)
+        if english is None:
+            form = template if plural is None or plural[1] == 1 else plural[0]
+            english = form.format(**fields) if fields else form
+        self = super().__new__(cls, english)
         self.template = template
         self.fields = fields
         self.plural = plural
         return self
+
+    def spelled(self, english: str) -> Text:
+        """The same message, whose English is ``english`` (a sentence the English builds
+        by hand, that the translation says its own way)."""
+        return Text(self.template, self.fields, self.plural, english)
 
     def translated(self) -> str:
         if current() == "en":
@@ -154,7 +165,7 @@ class Text(str):
 
     def __reduce__(self) -> tuple[object, ...]:
         # pickled (season caches) as what it is, not as a plain str
-        return (Text, (self.template, self.fields, self.plural))
+        return (Text, (self.template, self.fields, self.plural, str(self)))
 
 
 def M_(template: str, /, **fields: object) -> Text:

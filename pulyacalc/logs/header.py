@@ -59,8 +59,14 @@ def _players(node: Node, b: HeaderBuilder) -> tuple[str, ...] | None:
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         p.add(
             node.loc,
-            f"Preferans is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, {b.doc} names {len(players)}",
-            "list the players clockwise, e.g. 'players: Anna Boris Vera'",
+            M_(
+                "Preferans is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, {doc} names {len}",
+                MIN_PLAYERS=MIN_PLAYERS,
+                MAX_PLAYERS=MAX_PLAYERS,
+                doc=b.doc,
+                len=len(players),
+            ),
+            M_("list the players clockwise, e.g. 'players: Anna Boris Vera'"),
         )
         ok = False
     seen: set[str] = set()
@@ -236,8 +242,12 @@ class HeaderBuilder:
         if key in self.values:
             self.problems.add(
                 key_loc,
-                f"header {quoted(word)} is given twice, first at {self.values[key][1].place()}",
-                "keep one of them",
+                M_(
+                    "header {quoted} is given twice, first at {place}",
+                    quoted=quoted(word),
+                    place=self.values[key][1].place(),
+                ),
+                M_("keep one of them"),
                 source=source,
                 width=len(word),
             )
@@ -253,8 +263,10 @@ class HeaderBuilder:
             if other == key:
                 self.problems.add(
                     key_loc,
-                    f"{quoted(key)} is set twice, first at {other_loc.place()}",
-                    "keep one of them",
+                    M_(
+                        "{quoted} is set twice, first at {place}", quoted=quoted(key), place=other_loc.place()
+                    ),
+                    M_("keep one of them"),
                     width=len(key),
                 )
                 return

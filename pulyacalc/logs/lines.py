@@ -884,7 +884,11 @@ def _dark_passes(t: DealText, err: Callable[..., None]) -> DealText | None:
         if t.calls.get(who) is not Call.PASS:
             err(
                 at,
-                f"on raspasy «втёмную» goes with a pass: '{who} pass dark {t.tricks.get(who, 3)}'",
+                M_(
+                    "on raspasy «втёмную» goes with a pass: '{who} pass dark {get}'",
+                    who=who,
+                    get=t.tricks.get(who, 3),
+                ),
                 "K3.3.19 а",
             )
             return None
@@ -901,10 +905,16 @@ def _dark_game(t: DealText, err: Callable[..., None]) -> DealText | None:
             t.parts["dark"] = at
             continue
         if t.calls.get(who) is Call.WHIST:
-            what = "whist «втёмную» (closed cards) changes nothing on the sheet"
+            what = M_("whist «втёмную» (closed cards) changes nothing on the sheet")
         else:
-            what = "a dark pass scores only when raspasy follows (K3.3.19 а)"
-        err(at, f"{who}: {what}", f"write '{who} {t.calls[who]}'" if who in t.calls else "drop the word")
+            what = M_("a dark pass scores only when raspasy follows (K3.3.19 а)")
+        err(
+            at,
+            f"{who}: {what}",
+            M_("write '{who} {value}'", who=who, value=t.calls[who])
+            if who in t.calls
+            else M_("drop the word"),
+        )
         return None
     return replace(t, dark=(t.declarer,)) if dark and t.declarer else t
 

@@ -121,11 +121,15 @@ def _rows(
     for k, v in node.pairs:
         who, hint = match_player(k.text.strip(), players)
         if who is None:
-            p.add(k.loc, f"unknown player {quoted(k.text.strip())}", hint)
+            p.add(k.loc, M_("unknown player {quoted}", quoted=quoted(k.text.strip())), hint)
             continue
         if who in seen:
             # 'Anna' and 'anna' are one row: the second would silently replace the first
-            p.add(k.loc, f"the row of {who} is given twice, first at {seen[who].place()}", "keep one of them")
+            p.add(
+                k.loc,
+                M_("the row of {who} is given twice, first at {place}", who=who, place=seen[who].place()),
+                M_("keep one of them"),
+            )
             continue
         seen[who] = k.loc
         if v.kind != "map":
@@ -165,11 +169,16 @@ def _rows(
                     if first is not None:
                         p.add(
                             wk.loc,
-                            f"{who}'s whists on {on} are given twice, first at {first.place()}",
-                            "keep one of them",
+                            M_(
+                                "{who}'s whists on {on} are given twice, first at {place}",
+                                who=who,
+                                on=on,
+                                place=first.place(),
+                            ),
+                            M_("keep one of them"),
                         )
                         continue
-                    x = as_number(wv, p, f"{who}'s whists on {on}")
+                    x = as_number(wv, p, M_("{who}'s whists on {on}", who=who, on=on))
                     if x is not None:
                         whists[who][on] = x
                         cells[("whists", who, on)] = wv.loc

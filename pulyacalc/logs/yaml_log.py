@@ -266,8 +266,11 @@ def _dark_passers(
     if node.kind != "seq":
         problems.add(
             node.loc,
-            "dark: expected a list of the players who passed «втёмную», like [Anna, Boris], "
-            f"got {node.describe()}",
+            M_(
+                "dark: expected a list of the players who passed «втёмную», like [Anna, Boris], "
+                "got {describe}",
+                describe=node.describe(),
+            ),
         )
         return None
     out: list[str] = []
@@ -276,7 +279,7 @@ def _dark_passers(
         if who is None:
             return None
         if who in out:
-            problems.add(item.loc, f"dark: {who} is named twice")
+            problems.add(item.loc, M_("dark: {who} is named twice", who=who))
             return None
         out.append(who)
         locs[f"dark:{who}"] = item.loc

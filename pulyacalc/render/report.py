@@ -187,8 +187,6 @@ def report_table(r: Report) -> str:
     )
     lines.append("")
     if r.bombs is not None:
-        from pulyacalc.core.i18n import _
-
         held = "; ".join(f"{p} {' '.join(f'×{b}' for b in r.bombs.get(p, ())) or '—'}" for p in players)
         lines.append(_("bombs («ёлочка»), in the order they are used: {held}").format(held=held))
         lines.append("")

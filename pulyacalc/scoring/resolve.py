@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.errors import Loc, Problems
-from pulyacalc.core.i18n import M_
+from pulyacalc.core.i18n import M_, N_
 from pulyacalc.core.kinds import DealKind, FindingCode
 from pulyacalc.core.model import Call, Contract, Deal, Play, Raspasy, Suit
 from pulyacalc.core.seating import Seats
@@ -105,8 +105,11 @@ def _dark_fits(deal: Deal, seats: Seats, conv: Convention, problems: Problems) -
             _dealer_in_play(
                 problems,
                 _where(deal, f"dark:{who}"),
-                f"{who} deals and sits out: he does not pass «втёмную»",
-                f"the players are {', '.join(seats.active)}; with bombs.dealer he earns a bomb anyway",
+                M_("{who} deals and sits out: he does not pass «втёмную»", who=who),
+                M_(
+                    "the players are {join}; with bombs.dealer he earns a bomb anyway",
+                    join=", ".join(seats.active),
+                ),
             )
             return False
     return True
@@ -189,8 +192,12 @@ def _resolve_raspasy(deal: Raspasy, seats: Seats, conv: Convention, problems: Pr
             _dealer_in_play(
                 problems,
                 _where(deal, f"tricks:{second}"),
-                f"{second} sits this deal out with the dealer {out}: he takes no raspasy tricks",
-                f"the players are {', '.join(seats.active)}",
+                M_(
+                    "{second} sits this deal out with the dealer {out}: he takes no raspasy tricks",
+                    second=second,
+                    out=out,
+                ),
+                M_("the players are {join}", join=", ".join(seats.active)),
             )
             return None
     missing = [p for p in seats.active if p not in deal.tricks]
@@ -219,19 +226,46 @@ def _resolve_raspasy(deal: Raspasy, seats: Seats, conv: Convention, problems: Pr
     return Resolved(deal, seats, "raspasy", tricks=tuple(counts))
 
 
+#: the longer messages of _resolve_play (marked here, filled there)
+
+
+#: messages of _resolve_play (marked here, filled there)
+_R1 = N_("{declarer} deals this deal and sits out: the 4-player dealer does not bid")
+_R2 = N_("first hand is {value}; add 'dealer: NAME' if the rotation was different")
+_R3 = N_("{declarer} sits this deal out with the dealer {sits_out}: he does not bid")
+_R4 = N_("first hand is {value}; add 'dealer: NAME' if the rotation was different")
+_R5 = N_("{join} must whist, pass or go half-whist on {contract}")
+_R6 = N_("the defenders are {defenders} (first) and {defenders2}")
+_R7 = N_("{name} sits this deal out with the dealer {sits_out}: he does not whist or pass")
+_R8 = N_("{second} sits this deal out with the dealer {sits_out}: he takes no tricks")
+_R9 = N_("both defenders passed: {contract} is not played, so no tricks are written")
+
+
+#: messages of _resolve_play (marked here, filled there)
+_R10 = N_("tricks add up to {given_total}, more than 10")
+_R11 = N_("{sits_out} deals and sits out: he takes no tricks")
+_R12 = N_("the declarer {declarer}'s tricks are missing")
+_R13 = N_("tricks add up to {given_total}, not 10")
+_R14 = N_("each trick is taken by exactly one player")
+_R15 = N_("{name} deals and sits out: the 4-player dealer does not whist or pass")
+_R16 = N_("{name} is the declarer and cannot also defend")
+_R17 = N_("a misère has no whist or pass from the defenders (K3.8.2)")
+_R18 = N_("write only the declarer's tricks, e.g. 'Vera misere 1'")
+_R19 = N_("the misère needs {declarer}'s tricks")
+_R20 = N_("tricks add up to {given_total}, not 10")
+_R21 = N_("half-whist is not allowed on {contract} (K3.8.7)")
+_R22 = N_("only the second defender may go half-whist, after the first defender passed (K3.8.7)")
+_R23 = N_("the first defender here is {first}")
+_R24 = N_("a half-whisted contract is not played: no tricks")
+_R25 = N_("drop the trick counts, or mark who whisted")
+_R26 = N_("both whisted: give each whister's tricks ({a} and {b})")
+
+
 def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems) -> Resolved | None:
     declarer = deal.declarer
     if declarer == seats.sits_out:
         _dealer_in_play(
-            problems,
-            _where(deal, "declarer"),
-            M_(
-                "{declarer} deals this deal and sits out: the 4-player dealer does not bid", declarer=declarer
-            ),
-            M_(
-                "first hand is {value}; add 'dealer: NAME' if the rotation was different",
-                value=seats.active[0],
-            ),
+            problems, _where(deal, "declarer"), M_(_R1, declarer=declarer), M_(_R2, value=seats.active[0])
         )
         return None
     if _second_out_plays(deal, seats, problems):
@@ -240,35 +274,19 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
         return None
     given_total = sum(deal.tricks.values())
     if given_total > 10:
-        _rule(
-            problems,
-            _where(deal, "tricks"),
-            M_("tricks add up to {given_total}, more than 10", given_total=given_total),
-        )
+        _rule(problems, _where(deal, "tricks"), M_(_R10, given_total=given_total))
         return None
     defenders = seats.after(declarer)
     level = deal.contract.level
     for name in deal.calls:
         if name == seats.sits_out:
-            _dealer_in_play(
-                problems,
-                _where(deal, f"call:{name}"),
-                M_("{name} deals and sits out: the 4-player dealer does not whist or pass", name=name),
-            )
+            _dealer_in_play(problems, _where(deal, f"call:{name}"), M_(_R15, name=name))
             return None
         if name == declarer:
-            _rule(
-                problems,
-                _where(deal, f"call:{name}"),
-                M_("{name} is the declarer and cannot also defend", name=name),
-            )
+            _rule(problems, _where(deal, f"call:{name}"), M_(_R16, name=name))
             return None
     if seats.sits_out is not None and seats.sits_out in deal.tricks and deal.tricks[seats.sits_out]:
-        _dealer_in_play(
-            problems,
-            _where(deal, f"tricks:{seats.sits_out}"),
-            M_("{sits_out} deals and sits out: he takes no tricks", sits_out=seats.sits_out),
-        )
+        _dealer_in_play(problems, _where(deal, f"tricks:{seats.sits_out}"), M_(_R11, sits_out=seats.sits_out))
         return None
     if deal.concede:
         return _resolve_concede(deal, seats, conv, problems, defenders)
@@ -277,27 +295,18 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
 
     if deal.contract.is_misere:
         if deal.calls:
-            _rule(
-                problems,
-                _where(deal, "calls"),
-                M_("a misère has no whist or pass from the defenders (K3.8.2)"),
-                M_("write only the declarer's tricks, e.g. 'Vera misere 1'"),
-            )
+            _rule(problems, _where(deal, "calls"), M_(_R17), M_(_R18))
             return None
         if declarer not in deal.tricks:
             _rule(
                 problems,
                 _where(deal, "tricks"),
-                M_("the misère needs {declarer}'s tricks", declarer=declarer),
+                M_(_R19, declarer=declarer),
                 M_("e.g. '{declarer} misere 0'", declarer=declarer),
             )
             return None
         if len(deal.tricks) == 3 and given_total != 10:
-            _rule(
-                problems,
-                _where(deal, "tricks"),
-                M_("tricks add up to {given_total}, not 10", given_total=given_total),
-            )
+            _rule(problems, _where(deal, "tricks"), M_(_R20, given_total=given_total))
             return None
         return Resolved(
             deal, seats, "misere", declarer=declarer, taken=deal.tricks[declarer], defenders=defenders
@@ -333,7 +342,7 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
             _rule(
                 problems,
                 _where(deal, f"call:{defenders[calls.index(Call.HALF)]}"),
-                M_("half-whist is not allowed on {contract} (K3.8.7)", contract=deal.contract),
+                M_(_R21, contract=deal.contract),
                 M_("allowed on {allowed}", allowed=allowed),
             )
             return None
@@ -342,12 +351,12 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
             _rule(
                 problems,
                 _where(deal, f"call:{defenders[calls.index(Call.HALF)]}"),
-                M_("only the second defender may go half-whist, after the first defender passed (K3.8.7)"),
-                M_("the first defender here is {first}", first=first),
+                M_(_R22),
+                M_(_R23, first=first),
             )
             return None
         if deal.tricks:
-            _rule(problems, _where(deal, "tricks"), M_("a half-whisted contract is not played: no tricks"))
+            _rule(problems, _where(deal, "tricks"), M_(_R24))
             return None
         return Resolved(
             deal, seats, "half", declarer=declarer, level=level, defenders=defenders, whisters=(defenders[1],)
@@ -355,15 +364,7 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
 
     if not whisters:
         if deal.tricks:
-            _rule(
-                problems,
-                _where(deal, "tricks"),
-                M_(
-                    "both defenders passed: {contract} is not played, so no tricks are written",
-                    contract=deal.contract,
-                ),
-                M_("drop the trick counts, or mark who whisted"),
-            )
+            _rule(problems, _where(deal, "tricks"), M_(_R9, contract=deal.contract), M_(_R25))
             return None
         return Resolved(deal, seats, "unplayed", declarer=declarer, level=level, defenders=defenders)
 
@@ -371,7 +372,7 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
         _rule(
             problems,
             _where(deal, "tricks"),
-            M_("the declarer {declarer}'s tricks are missing", declarer=declarer),
+            M_(_R12, declarer=declarer),
             f"e.g. '{declarer} {deal.contract} {level}'",
         )
         return None
@@ -380,12 +381,7 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
         _rule(problems, _where(deal, "tricks"), f"tricks add up to {given_total}, not 10")
         return None
     if len(deal.tricks) == 3 and given_total != 10:
-        _rule(
-            problems,
-            _where(deal, "tricks"),
-            M_("tricks add up to {given_total}, not 10", given_total=given_total),
-            M_("each trick is taken by exactly one player"),
-        )
+        _rule(problems, _where(deal, "tricks"), M_(_R13, given_total=given_total), M_(_R14))
         return None
     own: dict[str, int] = {}
     lone_own: int | None = None
@@ -403,7 +399,7 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
             _rule(
                 problems,
                 _where(deal, "tricks"),
-                M_("both whisted: give each whister's tricks ({a} and {b})", a=a, b=b),
+                M_(_R26, a=a, b=b),
                 M_("they took {value} between them", value=10 - taken),
             )
             return None

@@ -71,12 +71,14 @@ def _coefficient(r: Resolved, c: Convention, bomb: int) -> tuple[int, str]:
     ``dark.factor`` for a game bid «втёмную» (K3.3.19 б); they multiply (K note 31)."""
     if r.kind == "raspasy":
         return 1, ""
-    parts = [f"bomb ×{bomb}"] if bomb != 1 else []
+    parts = [M_("bomb ×{bomb}", bomb=bomb)] if bomb != 1 else []
     coef = bomb
     if _play(r).dark:
         coef *= c.dark_factor
-        parts.append(f"dark ×{c.dark_factor}")
-    return coef, " × ".join(parts)
+        parts.append(M_("dark ×{factor}", factor=c.dark_factor))
+    if len(parts) == 2:
+        return coef, M_("{a} × {b}", a=parts[0], b=parts[1])
+    return coef, parts[0] if parts else ""
 
 
 def _times(w: Write, coef: int, how: str) -> Write:
@@ -90,7 +92,9 @@ def _times(w: Write, coef: int, how: str) -> Write:
     arithmetic = any(op in head.rsplit("=", 1)[-1] for op in "×/+−")
     if words and arithmetic and words[-1].replace("/", "").replace(".", "").isdigit():
         head = f"{head} = {num(w.amount)}"
-    return w._replace(amount=amount, why=f"{head}{tail}; × {coef} ({how}) = {num(amount)}")
+    english = f"{head}{tail}; × {coef} ({how}) = {num(amount)}"
+    why_shown = M_("{why}; × {coef} ({how}) = {amount}", why=w.why, coef=coef, how=how, amount=num(amount))
+    return w._replace(amount=amount, why=why_shown.spelled(english))
 
 
 def _won(r: Resolved) -> bool:
@@ -333,7 +337,11 @@ def _dealer_consolation(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
         )
         yield Write("dealer-consolation", dealer, WHISTS, exact(cons * k), r.declarer, why=why)
         if c.second_out_consolation:
-            why = f"{undertricks(k)} × {num(cons)} (the second player out writes consolation too)"
+            why = M_(
+                "{undertricks} × {per} (the second player out writes consolation too)",
+                undertricks=undertricks(k),
+                per=num(cons),
+            )
             for second in r.seats.sitters[1:]:
                 yield Write("dealer-consolation", second, WHISTS, exact(cons * k), r.declarer, why=why)
 

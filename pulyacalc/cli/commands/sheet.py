@@ -19,7 +19,7 @@ from pulyacalc.cli.options import (
     rounding_of,
 )
 from pulyacalc.cli.runtime import emit, fail, reports_problems
-from pulyacalc.core.i18n import _
+from pulyacalc.core.i18n import N_, _
 
 #: what ``-o`` may name: the suffix says what is written (``-``: SVG on standard output)
 SUFFIXES = (".svg", ".html")
@@ -55,8 +55,10 @@ DrawingOpt = Annotated[
         "--output",
         metavar="FILE.svg",
         callback=checked_drawing,
-        help="Where the drawing goes: FILE.svg, FILE.html (the sheet with the score and explain "
-        "tables, one self-contained page) or - (SVG on standard output).",
+        help=N_(
+            "Where the drawing goes: FILE.svg, FILE.html (the sheet with the score and explain "
+            "tables, one self-contained page) or - (SVG on standard output)."
+        ),
     ),
 ]
 
@@ -78,7 +80,7 @@ def sheet(
     log: LogArg,
     output: DrawingOpt,
     numbers: Annotated[
-        bool, typer.Option("--numbers", "-n", help="Write each entry's deal number beside it, small.")
+        bool, typer.Option("--numbers", "-n", help=N_("Write each entry's deal number beside it, small."))
     ] = False,
     convention: ConventionOpt = None,
     whist_price: PriceOpt = None,
