@@ -35,7 +35,7 @@ from pulyacalc.convention.load import builtin_names, load
 from pulyacalc.convention.schema import LEVELS, SCHEMA, Convention
 from pulyacalc.core.amounts import exact, num
 from pulyacalc.core.errors import Loc, Problem, Problems, PulyaError
-from pulyacalc.core.i18n import M_
+from pulyacalc.core.i18n import M_, tr
 from pulyacalc.core.kinds import FindingCode
 from pulyacalc.core.model import Correction, Header
 from pulyacalc.core.sheet import SheetView
@@ -60,8 +60,9 @@ class Finding:
     hint: str = ""
 
     def format(self) -> str:
-        text = f"{self.loc}: {self.message}"
-        return f"{text}; {self.hint}" if self.hint else text
+        """As a person reads it, in the chosen language."""
+        text = f"{self.loc}: {tr(self.message)}"
+        return f"{text}; {tr(self.hint)}" if self.hint else text
 
 
 @dataclass

@@ -21,6 +21,7 @@ from fractions import Fraction
 from pulyacalc.convention.schema import LEVELS, Convention
 from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.errors import Problems
+from pulyacalc.core.i18n import M_
 from pulyacalc.core.model import Call, Contract, Deal, Header, Log, Play, Raspasy, Suit
 from pulyacalc.core.sheet import SheetView
 from pulyacalc.evening import play
@@ -102,47 +103,53 @@ def outcomes(conv: Convention, players: int) -> list[tuple[str, str, Deal]]:
 
     for level in LEVELS:
         c = Contract(level, Suit.SPADES)
-        out.append((f"{level} not whisted", "both defenders pass", Play(d, c, calls(Call.PASS))))
+        out.append(
+            (
+                M_("{level} not whisted", level=level),
+                M_("both defenders pass"),
+                Play(d, c, calls(Call.PASS)),
+            )
+        )
         if level in conv.half_whist_levels and not two:
             out.append(
                 (
-                    f"{level} half-whist",
-                    "first passes, second half-whists",
+                    M_("{level} half-whist", level=level),
+                    M_("first passes, second half-whists"),
                     Play(d, c, {w: Call.PASS, p: Call.HALF}),
                 )
             )
         side = 10 - level
-        took = "takes nothing" if side == 0 else f"takes {side}"
+        took = M_("takes nothing") if side == 0 else M_("takes {side}", side=side)
         made = {d: level}
         if conv.lone_whister_made == "own":  # his own count is needed: all the side's are his
             made[w] = side
         out.append(
             (
-                f"{level} made",
-                f"one whist, made exactly: the whister {took}",
+                M_("{level} made", level=level),
+                M_("one whist, made exactly: the whister {took}", took=took),
                 Play(d, c, calls(Call.WHIST), made),
             )
         )
         for k in (1, 2, 3):
             out.append(
                 (
-                    f"{level} without {k}",
-                    f"one whist, the declarer takes {level - k}",
+                    M_("{level} without {k}", level=level, k=k),
+                    M_("one whist, the declarer takes {n}", n=level - k),
                     Play(d, c, calls(Call.WHIST), {d: level - k}),
                 )
             )
-    out.append(("misère made", "no trick", Play(d, Contract.misere(), {}, {d: 0})))
-    out.append(("misère caught", "one trick", Play(d, Contract.misere(), {}, {d: 1})))
+    out.append((M_("misère made"), M_("no trick"), Play(d, Contract.misere(), {}, {d: 0})))
+    out.append((M_("misère caught"), M_("one trick"), Play(d, Contract.misere(), {}, {d: 1})))
     if players >= 4 and conv.raspasy_talon_to_dealer:
         tricks = {d: 4, w: 2, p: 2, DEALER: 2}
-        words = "first of a run: first hand 4, the others 2, the dealer 2 from the talon"
+        words = M_("first of a run: first hand 4, the others 2, the dealer 2 from the talon")
     elif two:
         tricks = {d: 4, w: 6}
-        words = "first of a run: first hand 4, the other 6 (the dummy takes no part)"
+        words = M_("first of a run: first hand 4, the other 6 (the dummy takes no part)")
     else:
         tricks = {d: 4, w: 3, p: 3}
-        words = "first of a run: first hand 4, the others 3"
-    out.append(("raspasy", words, Raspasy(tricks)))
+        words = M_("first of a run: first hand 4, the others 3")
+    out.append((M_("raspasy"), words, Raspasy(tricks)))
     if conv.dark_factor != 1:
         out.extend(_dark_outcomes(conv, tricks))
     return out
@@ -159,16 +166,22 @@ def _dark_outcomes(conv: Convention, tricks: dict[str, int]) -> list[tuple[str, 
         if conv.lone_whister_made == "own":
             made[w] = 10 - level
         deal = Play(d, Contract(level, Suit.SPADES), {w: Call.WHIST, p: Call.PASS}, made, dark=True)
-        out.append((f"{level} made dark", f"bid «втёмную», one whist, made exactly: × {f}", deal))
+        out.append(
+            (
+                M_("{level} made dark", level=level),
+                M_("bid «втёмную», one whist, made exactly: × {f}", f=f),
+                deal,
+            )
+        )
     out.append(
         (
-            "misère made dark",
-            f"bid «втёмную», no trick: × {f}",
+            M_("misère made dark"),
+            M_("bid «втёмную», no trick: × {f}", f=f),
             Play(d, Contract.misere(), {}, {d: 0}, dark=True),
         )
     )
-    words = f"first hand passed «втёмную»: every trick × {f}, and he earns a bomb ×{f}"
-    out.append(("raspasy dark", words, Raspasy(tricks, dark=(d,))))
+    words = M_("first hand passed «втёмную»: every trick × {f}, and he earns a bomb ×{f}", f=f)
+    out.append((M_("raspasy dark"), words, Raspasy(tricks, dark=(d,))))
     return out
 
 

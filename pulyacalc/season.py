@@ -113,11 +113,11 @@ def not_a_log(path: Path) -> str:
             keys.add(line.split(":", 1)[0].strip().casefold())
     if "deals" in keys or "players" in keys or "игроки" in keys:
         if "sheet" in keys and "deals" not in keys:
-            return "a paper sheet (settle it with pulyacalc settle)"
+            return M_("a paper sheet (settle it with pulyacalc settle)")
         return ""
     if keys & {"extends", "contracts", "whist", "raspasy", "misere", "pool", "settlement"}:
-        return "a convention file"
-    return "no 'players:' line"
+        return M_("a convention file")
+    return M_("no 'players:' line")
 
 
 def collect(paths: Iterable[str], skipped: list[tuple[str, str]] | None = None) -> list[str]:

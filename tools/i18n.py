@@ -61,6 +61,25 @@ def docstrings() -> Iterator[tuple[str, int, str]]:
                     yield str(path.relative_to(ROOT)), node.lineno, inspect.cleandoc(doc).split("\f")[0]
 
 
+def schema_texts() -> Iterator[tuple[str, int, str]]:
+    """The convention keys' meanings (``Key``'s fourth argument) and the sources of their
+    contested readings (``Contested``'s second), which convention/schema.py makes Texts."""
+    path = PACKAGE / "convention" / "schema.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    where = str(path.relative_to(ROOT))
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+            continue
+        if node.func.id == "Key" and len(node.args) >= 4:
+            doc = node.args[3]
+            if isinstance(doc, ast.Constant) and isinstance(doc.value, str):
+                yield where, node.lineno, doc.value
+        elif node.func.id == "Contested" and len(node.args) >= 2 and isinstance(node.args[1], ast.Dict):
+            for value in node.args[1].values:
+                if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                    yield where, value.lineno, value.value
+
+
 def template() -> Catalog:
     """Every message of the sources, as a catalog with no translations."""
     cat = Catalog(project="pulyacalc", version="", creation_date=DATE, fuzzy=False)
@@ -78,7 +97,7 @@ def template() -> Catalog:
             cat.add(message, None, [(where, lineno)], auto_comments=comments, context=context)
         elif message:
             cat.add(message, None, [(where, lineno)], auto_comments=comments, context=context)
-    for where, lineno, doc in docstrings():
+    for where, lineno, doc in (*docstrings(), *schema_texts()):
         cat.add(doc, None, [(where, lineno)])
     return cat
 

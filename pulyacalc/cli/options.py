@@ -41,7 +41,7 @@ def usage(message: str, option: str) -> typer.BadParameter:
     # Typer vendors click; its context gives the "Usage: … Try -h" lines, as for dispute --deal
     from typer._click.globals import get_current_context
 
-    return typer.BadParameter(message, ctx=get_current_context(silent=True), param_hint=f"'{option}'")
+    return typer.BadParameter(tr(message), ctx=get_current_context(silent=True), param_hint=f"'{option}'")
 
 
 def rounding_of(option: Rounding | None) -> kinds.Rounding | None:

@@ -25,7 +25,7 @@ from typing import IO, Annotated, Any
 
 import typer
 
-from pulyacalc.core.i18n import N_, tr
+from pulyacalc.core.i18n import N_, _, tr
 
 #: the file ``emit`` writes to (None: standard output); set by ``-o``
 target: str | None = None
@@ -52,9 +52,14 @@ def _refusal(path: str) -> str | None:
     if stat.S_ISREG(st.st_mode):
         return None
     if stat.S_ISDIR(st.st_mode):
-        return "is a directory"
-    kind = "a FIFO" if stat.S_ISFIFO(st.st_mode) else "a socket" if stat.S_ISSOCK(st.st_mode) else "a device"
-    return f"is {kind}, not a regular file; to write into it, leave out -o and redirect: > {path}"
+        return _("is a directory")
+    if stat.S_ISFIFO(st.st_mode):
+        kind = _("is a FIFO, not a regular file; to write into it, leave out -o and redirect: > {path}")
+    elif stat.S_ISSOCK(st.st_mode):
+        kind = _("is a socket, not a regular file; to write into it, leave out -o and redirect: > {path}")
+    else:
+        kind = _("is a device, not a regular file; to write into it, leave out -o and redirect: > {path}")
+    return kind.format(path=path)
 
 
 def check_writable(value: str) -> str:
@@ -116,7 +121,7 @@ def replaced(path: str, binary: bool = False) -> Iterator[IO[Any]]:
 
 
 def _cannot(path: str, why: str) -> typer.Exit:
-    print(f"pulyacalc: cannot write {path}: {why}", file=sys.stderr)
+    print(_("pulyacalc: cannot write {path}: {reason}").format(path=path, reason=why), file=sys.stderr)
     return typer.Exit(1)
 
 

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pulyacalc.convention.schema import SCHEMA, Convention, Key
+from pulyacalc.core.i18n import tr
 
 #: a word that may stand unquoted in block and flow context alike (no ``,:[]{}#`` or spaces)
 _PLAIN = re.compile(r"[\w./+-]+")
@@ -69,7 +70,7 @@ def sections() -> dict[str, list[Key]]:
 
 
 def _comment(row: Key) -> str:
-    text = f"{row.ru} — {row.doc} [{row.source}]"
+    text = f"{row.ru} — {tr(row.doc)} [{row.source}]"
     return "# " + " ".join(text.split())  # one line, whatever the row's text holds
 
 

@@ -27,7 +27,7 @@ from typing import Any, ClassVar, Literal, get_args
 
 from pulyacalc.core.amounts import Amount
 from pulyacalc.core.errors import Problems
-from pulyacalc.core.i18n import M_
+from pulyacalc.core.i18n import M_, Text
 from pulyacalc.core.kinds import Rounding, SecondOut, TwoAllPass, TwoWhist
 from pulyacalc.yamlsource import Node, as_bool, as_int, as_number
 
@@ -447,7 +447,8 @@ class Contested:
     __slots__ = ("when", "sources", "words")
 
     def __init__(self, when: tuple[Situation, ...], sources: Mapping[Any, str], words: Any = None) -> None:
-        self.when, self.sources = when, sources
+        # each source shown in the chosen language where a person reads it (English in JSON)
+        self.when, self.sources = when, {k: Text(v) for k, v in sources.items()}
         self.words: tuple[str, ...] = get_args(words) if words is not None else ()
 
     def readings(self, key: Key) -> tuple[tuple[Any, str], ...]:
@@ -488,7 +489,7 @@ class Key:
             name,
             field,
             parse,
-            doc,
+            Text(doc),  # English as written; shown translated where a person reads it
             ru,
             source,
         )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from pulyacalc.core.i18n import _, ngettext
 from pulyacalc.render.view import SCHEMA_VERSION, counted
 
 if TYPE_CHECKING:
@@ -67,10 +68,26 @@ class CheckView:
         bad = len(self.faults())
         fixed = len(findings) - bad
         # corrections are counted, so that a reviewer sees them, but are no fault (RULES.md 2.9)
-        by_hand = f" and {fixed} correction{'s' if fixed != 1 else ''} written by hand" if fixed else ""
+        by_hand = (
+            " "
+            + ngettext(
+                "and {n} correction written by hand", "and {n} corrections written by hand", fixed
+            ).format(n=fixed)
+            if fixed
+            else ""
+        )
         if bad:
-            lines.append(f"{bad} finding{'s' if bad != 1 else ''} in {counted(deals, 'deal')}{by_hand}")
+            lines.append(
+                _("{findings} in {deals}").format(
+                    findings=counted(bad, "finding"), deals=counted(deals, "deal")
+                )
+                + by_hand
+            )
         else:
-            agree = " and the sheet agrees with the log" if self.against is not None else ""
-            lines.append(f"clean: {counted(deals, 'deal')}{by_hand}, nothing wrong or suspicious{agree}")
+            agree = " " + _("and the sheet agrees with the log") if self.against is not None else ""
+            lines.append(
+                _("clean: {deals}{by_hand}, nothing wrong or suspicious{agree}").format(
+                    deals=counted(deals, "deal"), by_hand=by_hand, agree=agree
+                )
+            )
         return "\n".join(lines) + "\n"

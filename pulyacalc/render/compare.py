@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from pulyacalc.core.i18n import _, ngettext, tr
 from pulyacalc.render.view import (
     SCHEMA_VERSION,
     convention_title,
@@ -54,10 +55,19 @@ def excluded_json(x: Excluded) -> dict[str, Any]:
 def excluded_note(x: Excluded) -> str:
     """``rostov: not legal for this log — FILE:LINE:COL: message (and 2 more problems)``"""
     if not x.problems:
-        return f"{x.asked}: not legal for this log"
+        return _("{name}: not legal for this log").format(name=x.asked)
     first, more = x.problems[0], len(x.problems) - 1
-    rest = f" (and {more} more problem{'s' if more != 1 else ''})" if more else ""
-    return f"{x.asked}: not legal for this log — {first.loc}: {first.message}{rest}"
+    rest = (
+        " " + ngettext("(and {n} more problem)", "(and {n} more problems)", more).format(n=more)
+        if more
+        else ""
+    )
+    return (
+        _("{name}: not legal for this log — {where}: {message}").format(
+            name=x.asked, where=first.loc, message=tr(first.message)
+        )
+        + rest
+    )
 
 
 @dataclass(frozen=True)
@@ -105,9 +115,11 @@ class CompareView:
                 row.append(cell)
             rows.append(row)
         out = [
-            f"{len(players)} players, {counted(c.deals, 'deal')}; results in whists"
-            + (" (money)" if money else "")
-            + " under each convention",
+            (
+                _("{players}, {deals}; results in whists (money) under each convention")
+                if money
+                else _("{players}, {deals}; results in whists under each convention")
+            ).format(players=counted(len(players), "player"), deals=counted(c.deals, "deal")),
             "",
             grid(
                 rows,
@@ -132,7 +144,7 @@ class CompareView:
         out.append(
             grid(
                 detail,
-                head=["pool / mountain / mountain result + whists", *names],
+                head=[_("pool / mountain / mountain result + whists"), *names],
                 tablefmt="simple",
                 colalign=("left", *["right"] * len(names)),
             )
@@ -140,10 +152,15 @@ class CompareView:
         out.append("")
         for col in c.columns:
             ev, s = col.evening, col.settlement
-            done = "finished" if ev.finished else "not finished"
+            done = _("finished") if ev.finished else _("not finished")
             out.append(
-                f"{col.asked}: {convention_title(ev.convention)}, pool to {ev.target}, "
-                f"{done}, rounding {s.rounding}"
+                _("{name}: {title}, pool to {target}, {done}, rounding {rounding}").format(
+                    name=col.asked,
+                    title=convention_title(ev.convention),
+                    target=ev.target,
+                    done=done,
+                    rounding=s.rounding,
+                )
             )
         out += [excluded_note(x) for x in c.excluded]
         return "\n".join(out) + "\n"

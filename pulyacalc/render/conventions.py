@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pulyacalc.convention.dump import flow, sections, shown
+from pulyacalc.core.i18n import _, ngettext, tr
 from pulyacalc.render.view import SCHEMA_VERSION
 
 if TYPE_CHECKING:
@@ -48,8 +49,8 @@ class ListView:
         from pulyacalc.render.formats import grid
 
         body = [[c.name, c.title, c.file] for c in self.conventions]
-        text = grid(body, head=["name", "title", "file"], tablefmt="simple")
-        more = "Show one: pulyacalc conventions show NAME; compare two: pulyacalc conventions diff A B."
+        text = grid(body, head=[_("name"), _("title"), _("file")], tablefmt="simple")
+        more = _("Show one: pulyacalc conventions show NAME; compare two: pulyacalc conventions diff A B.")
         return f"{text}\n\n{more}\n"
 
 
@@ -117,16 +118,18 @@ class DiffView:
 
         d = self.diff
         a, b = self._names()
-        title = f"{a} «{d.a.title}» and {b} «{d.b.title}»"
+        title = _("{a} «{a_title}» and {b} «{b_title}»").format(
+            a=a, a_title=d.a.title, b=b, b_title=d.b.title
+        )
         n = len(d.differences)
         if not n:
-            return f"{title} agree on every key.\n"
-        body = [[x.row.name, flow(x.a), flow(x.b), x.row.doc] for x in d.differences]
+            return _("{title} agree on every key.").format(title=title) + "\n"
+        body = [[x.row.name, flow(x.a), flow(x.b), tr(x.row.doc)] for x in d.differences]
         text = grid(
             body,
-            head=["key", a, b, "meaning"],
+            head=[_("key"), a, b, _("meaning")],
             tablefmt="simple",
             maxcolwidths=[None, None, None, 50],  # a meaning may be long: wrapped, not a wide line
         )
-        keys = "key differs" if n == 1 else "keys differ"
-        return f"{title}: {n} {keys}\n\n{text}\n"
+        keys = ngettext("{n} key differs", "{n} keys differ", n).format(n=n)
+        return f"{title}: {keys}\n\n{text}\n"

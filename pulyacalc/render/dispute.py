@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from pulyacalc.core.i18n import _, ngettext, tr
 from pulyacalc.render.view import SCHEMA_VERSION, decimal, fraction_text, jnum, show
 
 if TYPE_CHECKING:
@@ -113,18 +114,28 @@ class DisputeView:
     def table(self) -> str:
         d = self.dispute
         r = d.result
-        out = [f"Deal {r.number} ({d.where}), dealer {r.dealer}: {d.line}"]
+        out = [
+            _("Deal {n} ({where}), dealer {dealer}: {line}").format(
+                n=r.number, where=d.where, dealer=r.dealer, line=d.line
+            )
+        ]
         if not d.keys:
             out.append(
-                f"Nothing is contested on this deal under {d.evening.convention.name}: "
-                "no key that tables read differently matters for a deal like it."
+                _(
+                    "Nothing is contested on this deal under {name}: "
+                    "no key that tables read differently matters for a deal like it."
+                ).format(name=d.evening.convention.name)
             )
             return "\n".join(out) + "\n"
-        out += [
-            f"Under {d.evening.convention.name}; * marks the log's own reading.  Each reading: the whole",
-            "evening scored with that key in the header, every player's final result in whists",
-            "(its change against the log's own: every deal the key matters for counts).",
-        ]
+        out += (
+            _(
+                "Under {name}; * marks the log's own reading.  Each reading: the whole\n"
+                "evening scored with that key in the header, every player's final result in whists\n"
+                "(its change against the log's own: every deal the key matters for counts)."
+            )
+            .format(name=d.evening.convention.name)
+            .split("\n")
+        )
         for k in d.keys:
             out += ["", *self._key(k)]
         return "\n".join(out) + "\n"
@@ -133,37 +144,50 @@ class DisputeView:
         from pulyacalc.render.formats import grid
 
         players = self.players
-        at = f" on {k.level}" if k.level is not None else ""
-        out = [f"{k.key.name}{at} — {k.key.ru}", f"  {k.key.doc}", ""]
+        at = " " + _("on {level}").format(level=k.level) if k.level is not None else ""
+        out = [f"{k.key.name}{at} — {k.key.ru}", f"  {tr(k.key.doc)}", ""]
         rows = []
         for r in k.readings:
             name = r.text + (" *" if r.own else "")
             s = r.settlement
             if s is None:
-                rows.append([name, *["refused"] * len(players)])
+                rows.append([name, *[_("refused")] * len(players)])
             elif r.own:
                 rows.append([name, *[show(s.result[p]) for p in players]])
             else:
                 rows.append([name, *[f"{show(s.result[p])} ({_signed(r.change[p])})" for p in players]])
         table = grid(
             rows,
-            head=["reading", *players],
+            head=[_("reading"), *players],
             tablefmt="simple",
             colalign=("left", *["right"] * len(players)),
         )
         out += ["  " + line for line in table.splitlines()]
         out.append("")
         for r in k.readings:
-            out.append(f"  {r.text}{' *' if r.own else ''} — {r.source}; in the header: {r.override}")
+            out.append(
+                f"  {r.text}{' *' if r.own else ''} — {tr(r.source)}; "
+                + _("in the header: {override}").format(override=r.override)
+            )
             if r.refused:
                 first, more = r.refused[0], len(r.refused) - 1
-                rest = f" (and {more} more problem{'s' if more != 1 else ''})" if more else ""
-                out.append(f"    refused: {first.loc}: {first.message}{rest}")
+                rest = ""
+                if more:
+                    rest = " " + ngettext("(and {n} more problem)", "(and {n} more problems)", more).format(
+                        n=more
+                    )
+                out.append(
+                    "    "
+                    + _("refused: {where}: {message}").format(where=first.loc, message=tr(first.message))
+                    + rest
+                )
             elif not r.entries:
-                out.append("    (nothing is written)")
+                out.append("    " + _("(nothing is written)"))
             else:
-                out += [f"    {x.text}" for x in r.entries]
+                from pulyacalc.render.explain import sentence_shown
+
+                out += [f"    {sentence_shown(x)}" for x in r.entries]
             if r.moves:
                 moves = ", ".join(f"{p} {_signed(v)}" for p, v in r.moves.items())
-                out.append(f"    this deal moves the results: {moves}")
+                out.append("    " + _("this deal moves the results: {moves}").format(moves=moves))
         return out

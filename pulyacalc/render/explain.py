@@ -224,6 +224,26 @@ def _why(x: Explained) -> str:
     return with_result(why, -e.amount if e.amount < 0 else e.amount)
 
 
+def sentence_shown(x: Explained) -> str:
+    """The entry's whole sentence (``Vera whists on Boris +12: 3 tricks × 4 = 12``) in the
+    chosen language (English: the sentence JSON's ``text`` has)."""
+    if current() == "en":
+        return x.text
+    from pulyacalc.core.amounts import num
+
+    e = x.entry
+    amount = num(e.amount)
+    lead = f"{e.player} {tr(place_of(e))} {'+' if e.amount > 0 else ''}{amount}"
+    why = _why(x)
+    return f"{lead}: {why}" if why else lead
+
+
+def place_of(e: Any) -> str:
+    from pulyacalc.explain import place
+
+    return place(e)
+
+
 def entry_row(x: Explained) -> list[Any]:
     """An entry as a CSV row (the order of ``ROW_HEAD``)."""
     e = x.entry

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from pulyacalc.core.i18n import _
 from pulyacalc.render.view import (
     SCHEMA_VERSION,
     convention_title,
@@ -140,8 +141,13 @@ class LedgerView:
         players = lg.players
         # in the table each player's columns stand together: result, Σ, money, money Σ
         columns = sorted(self._columns(), key=lambda c: players.index(c[1]))
-        names = {"result": "{}", "running": "{} Σ", "money": "{} money", "money_running": "{} money Σ"}
-        head = ["#", "dealer", "deal", *[names[k].format(p) for k, p in columns]]
+        names = {
+            "result": "{player}",
+            "running": "{player} Σ",
+            "money": _("{player} money"),
+            "money_running": _("{player} money Σ"),
+        }
+        head = ["#", _("dealer"), _("deal"), *[names[k].format(player=p) for k, p in columns]]
         rows: list[list[str]] = []
         for row in lg.rows:
             values = self._values(row)
@@ -152,7 +158,12 @@ class LedgerView:
         if lg.rounding_name != "exact":
             values = self._rounding_values()
             rows.append(
-                ["", "", f"rounding {lg.rounding_name}", *[_cell(k, values[k][p]) for k, p in columns]]
+                [
+                    "",
+                    "",
+                    _("rounding {rounding}").format(rounding=lg.rounding_name),
+                    *[_cell(k, values[k][p]) for k, p in columns],
+                ]
             )
         final: dict[str, dict[str, Any]] = {
             "result": s.result,
@@ -160,13 +171,16 @@ class LedgerView:
             "money": s.money or {},
             "money_running": s.money or {},
         }
-        rows.append(["", "", "settlement", *[_cell(k, final[k][p]) for k, p in columns]])
-        price = f", whist price {s.whist_price}" if s.whist_price is not None else ""
-        title = (
-            f"{convention_title(ev.convention)}, {len(players)} players, pool to {ev.target}, "
-            f"{counted(ev.deals, 'deal')}{price}: "
-            "what each deal moved the results by, in whists"
-        )
+        rows.append(["", "", _("settlement"), *[_cell(k, final[k][p]) for k, p in columns]])
+        parts = [
+            convention_title(ev.convention),
+            counted(len(players), "player"),
+            _("pool to {target}").format(target=ev.target),
+            counted(ev.deals, "deal"),
+        ]
+        if s.whist_price is not None:
+            parts.append(_("whist price {price}").format(price=s.whist_price))
+        title = ", ".join(parts) + ": " + _("what each deal moved the results by, in whists")
         table = grid(
             rows,
             head=head,
@@ -179,20 +193,26 @@ class LedgerView:
         lg = self.ledger
         s = lg.settlement
         if lg.rounding_name == "exact":
-            notes = ["The rows add up exactly to the settlement (rounding exact)."]
+            notes = [_("The rows add up exactly to the settlement (rounding exact).")]
         else:
             notes = [
-                "The deals' rows add up exactly to the exact settlement; the last row is what "
-                f"rounding {lg.rounding_name} moves, so each column adds up to the settlement."
+                _(
+                    "The deals' rows add up exactly to the exact settlement; the last row is what "
+                    "rounding {rounding} moves, so each column adds up to the settlement."
+                ).format(rounding=lg.rounding_name)
             ]
         notes.append(
-            "A row is what the deal's entries add to the settlement (RULES.md §3.8), "
-            "not the evening without the deal."
+            _(
+                "A row is what the deal's entries add to the settlement (RULES.md §3.8), "
+                "not the evening without the deal."
+            )
         )
         if s.whist_price is not None:
             notes.append(
-                "Money: each running total to the cent, as score rounds it; a deal's money is "
-                f"the change of the running total (its result × {s.whist_price}, within a cent)."
+                _(
+                    "Money: each running total to the cent, as score rounds it; a deal's money is "
+                    "the change of the running total (its result × {price}, within a cent)."
+                ).format(price=s.whist_price)
             )
         return notes
 

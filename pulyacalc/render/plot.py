@@ -24,6 +24,7 @@ from fractions import Fraction
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any, Literal
 
+from pulyacalc.core.i18n import _
 from pulyacalc.render.view import counted, show
 
 if TYPE_CHECKING:
@@ -149,7 +150,7 @@ def running_totals(results: Sequence[Mapping[str, Amount]]) -> dict[str, dict[in
 
 
 def _evenings(n: int) -> str:
-    return f"{n} evening{'s' if n != 1 else ''}"
+    return counted(n, "evening")
 
 
 def season_picture(season: Season) -> Picture:
@@ -157,11 +158,13 @@ def season_picture(season: Season) -> Picture:
     legend = [(st.player, f"{st.player}  {show(st.total)}") for st in season.standings]
     n = len(season.evenings)
     return Picture(
-        f"Season: {_evenings(n)}, {counted(season.deals, 'deal')} — each player's result so far",
+        _("Season: {evenings}, {deals} — each player's result so far").format(
+            evenings=_evenings(n), deals=counted(season.deals, "deal")
+        ),
         evening_names([e.source for e in season.evenings]),
         (
             panel(
-                "cumulative result, whists",
+                _("cumulative result, whists"),
                 running_totals([e.result for e in season.evenings]),
                 n,
                 legend,
@@ -181,18 +184,20 @@ def stats_picture(stats: Stats) -> Picture:
     totals = {p.player: {pt.number: float(pt.total) for pt in p.series} for p in stats.players}
     ratings = {p.player: {pt.number: pt.rating.ordinal for pt in p.series} for p in stats.players}
     return Picture(
-        f"Club: {_evenings(n)}, {counted(stats.deals, 'deal')} — results and rating",
+        _("Club: {evenings}, {deals} — results and rating").format(
+            evenings=_evenings(n), deals=counted(stats.deals, "deal")
+        ),
         evening_names([e.source for e in stats.evenings]),
         (
             panel(
-                "cumulative result, whists",
+                _("cumulative result, whists"),
                 totals,
                 n,
                 [(p.player, f"{p.player}  {show(p.standing.total)}") for p in by_total],
                 styles,
             ),
             panel(
-                "rating (openskill, μ − 3σ)",
+                _("rating (openskill, μ − 3σ)"),
                 ratings,
                 n,
                 [(p.player, f"{p.player}  {p.rating.ordinal:.1f}") for p in stats.players],

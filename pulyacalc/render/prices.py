@@ -6,17 +6,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pulyacalc.render.view import SCHEMA_VERSION, decimal, fraction_text, jnum, show
+from pulyacalc.core.i18n import N_, _, tr
+from pulyacalc.render.view import SCHEMA_VERSION, counted, decimal, fraction_text, jnum, show
 
 if TYPE_CHECKING:
     from pulyacalc.prices import PriceTable
 
 #: who sits out, by the table's size (the end of the notes' first sentence)
 _SITS_OUT = {
-    2: "; the dummy, who always passes, defends with him.",
-    4: "; the dealer sits out.",
-    5: "; the dealer and the second out sit out.",
+    2: N_("; the dummy, who always passes, defends with him."),
+    4: N_("; the dealer sits out."),
+    5: N_("; the dealer and the second out sit out."),
 }
+#: the seats of the price table, named by role (the machine formats keep these names)
+_ROLES = (N_("declarer"), N_("first defender"), N_("second defender"), N_("dealer"), N_("second out"))
 
 
 @dataclass(frozen=True)
@@ -61,19 +64,20 @@ class PricesView:
         from pulyacalc.render.formats import grid
 
         t = self.prices
-        head = ["outcome", *t.roles, "played"]
-        body = [[r.key, *[show(r.values[role]) for role in t.roles], r.label] for r in t.rows]
+        head = [_("outcome"), *[_(role) for role in t.roles], _("played")]
+        body = [[tr(r.key), *[show(r.values[role]) for role in t.roles], tr(r.label)] for r in t.rows]
         text = grid(
             body,
             head=head,
             tablefmt="simple",
             colalign=("left", *["right"] * len(t.roles), "left"),
         )
-        worth = "what each outcome is worth in whists (+ wins, − loses)"
-        title = f"{t.convention.title}, {t.players} players: {worth}"
+        worth = _("what each outcome is worth in whists (+ wins, − loses)")
+        title = f"{t.convention.title}, {counted(t.players, 'player')}: {worth}"
         notes = (
-            "The declarer is first hand, the first defender sits next clockwise"
-            + _SITS_OUT.get(t.players, ".")
-            + "\nEach price: the deal scored on a finished sheet where all are equal, then settled (exact)."
+            _("The declarer is first hand, the first defender sits next clockwise")
+            + (_(_SITS_OUT[t.players]) if t.players in _SITS_OUT else ".")
+            + "\n"
+            + _("Each price: the deal scored on a finished sheet where all are equal, then settled (exact).")
         )
         return f"{title}\n\n{text}\n\n{notes}\n"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from pulyacalc.core.i18n import _
 from pulyacalc.render.view import SCHEMA_VERSION, counted, decimal, fraction_text, jnum
 from pulyacalc.render.view import show as view_show
 
@@ -97,15 +98,18 @@ class SeasonView:
         from pulyacalc.render.formats import grid
 
         s = self.season
-        price = f", whist price {s.whist_price}" if s.whist_price is not None else ""
+        price = (
+            ", " + _("whist price {price}").format(price=s.whist_price) if s.whist_price is not None else ""
+        )
         lines = [
-            f"Season: {counted(len(s.evenings), 'evening')}, {counted(s.deals, 'deal')}{price}; "
-            "results in whists",
+            _("Season: {evenings}, {deals}{price}; results in whists").format(
+                evenings=counted(len(s.evenings), "evening"), deals=counted(s.deals, "deal"), price=price
+            ),
             "",
         ]
-        head = ["#", "player", "evenings", "total", "average", "best", "worst"]
+        head = ["#", _("player"), _("evenings"), _("total"), _("average"), _("best"), _("worst")]
         if s.whist_price is not None:
-            head.append("money")
+            head.append(_("money"))
         lines.append(
             grid(
                 self._rows(people=True),
@@ -126,4 +130,5 @@ class SeasonView:
         if not keys:
             return []
         rows = [[e.source, *(getattr(e, k) or "" for k in keys)] for e in evenings]
-        return ["", grid(rows, head=["evening", *keys], tablefmt="simple")]
+        names = {"date": _("date"), "title": _("title"), "place": _("place")}
+        return ["", grid(rows, head=[_("evening"), *(names.get(k, k) for k in keys)], tablefmt="simple")]

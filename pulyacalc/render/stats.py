@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from pulyacalc.core.i18n import N_, _
 from pulyacalc.render.view import SCHEMA_VERSION, counted, decimal, fraction_text, jnum, show
 
 if TYPE_CHECKING:
@@ -121,7 +122,23 @@ def play_rows(players: tuple[PlayerStats, ...]) -> list[list[Any]]:
     return rows
 
 
-PLAY_HEAD = ["player", "6", "7", "8", "9", "10", "misère", "raspasy", "tricks/rasp.", "short/whists", "half"]
+PLAY_HEAD = [
+    N_("player"),
+    "6",
+    "7",
+    "8",
+    "9",
+    "10",
+    N_("misère"),
+    N_("raspasy"),
+    N_("tricks/rasp."),
+    N_("short/whists"),
+    N_("half"),
+]
+
+
+def play_head() -> list[str]:
+    return [_(h) for h in PLAY_HEAD]
 
 
 @dataclass(frozen=True)
@@ -169,12 +186,14 @@ class StatsView:
     def table(self) -> str:
         s = self.stats
         lines = [
-            f"Stats: {counted(len(s.evenings), 'evening')}, {counted(s.deals, 'deal')}; results in whists; "
-            "rated by openskill Plackett-Luce (rating = μ − 3σ)",
+            _(
+                "Stats: {evenings}, {deals}; results in whists; "
+                "rated by openskill Plackett-Luce (rating = μ − 3σ)"
+            ).format(evenings=counted(len(s.evenings), "evening"), deals=counted(s.deals, "deal")),
             "",
         ]
-        head = ["#", "player", "evenings", "deals", "total", "per evening", "per deal", "best", "worst"]
-        head += ["streak", "rating", "μ", "σ"]
+        head = ["#", _("player"), _("evenings"), _("deals"), _("total"), _("per evening"), _("per deal")]
+        head += [_("best"), _("worst"), _("streak"), _("rating"), "μ", "σ"]
         rows = []
         for rank, p in enumerate(s.players, 1):
             st = p.standing
@@ -184,9 +203,12 @@ class StatsView:
             row += [rated(p.rating.mu), rated(p.rating.sigma)]
             rows.append(row)
         lines += [tabulated(rows, head, (1,)), ""]
-        lines += ["Contracts made/declared, misère made/played, raspasy, whists short/declared", ""]
-        lines += [tabulated(play_rows(s.players), PLAY_HEAD), ""]
-        lines += ["Head-to-head: whists the row won from the column over the evenings they sat together", ""]
+        lines += [_("Contracts made/declared, misère made/played, raspasy, whists short/declared"), ""]
+        lines += [tabulated(play_rows(s.players), play_head()), ""]
+        lines += [
+            _("Head-to-head: whists the row won from the column over the evenings they sat together"),
+            "",
+        ]
         names = [p.player for p in s.players]
         h2h = [
             [a, *[show(s.head_to_head[a][b]) if b in s.head_to_head[a] else "·" for b in names]]
@@ -252,20 +274,41 @@ class PlayerView:
         p, st = self.player, self.player.standing
         r = p.rating
         lines = [
-            f"{p.player}: rank {self.rank} of {len(self.stats.players)}, rating {rated(r.ordinal)} "
-            f"(μ {rated(r.mu)}, σ {rated(r.sigma)})",
-            f"{counted(st.evenings, 'evening')}, {counted(p.deals, 'deal')}; total {show(st.total)}, "
-            f"per evening {decimal(st.average)}, per deal {decimal(p.per_deal)}",
-            f"best {show(st.best)} ({st.best_evening}), worst {show(st.worst)} ({st.worst_evening}); "
-            f"longest winning streak {p.streak}",
+            _("{player}: rank {rank} of {n}, rating {rating} (μ {mu}, σ {sigma})").format(
+                player=p.player,
+                rank=self.rank,
+                n=len(self.stats.players),
+                rating=rated(r.ordinal),
+                mu=rated(r.mu),
+                sigma=rated(r.sigma),
+            ),
+            _("{evenings}, {deals}; total {total}, per evening {average}, per deal {per_deal}").format(
+                evenings=counted(st.evenings, "evening"),
+                deals=counted(p.deals, "deal"),
+                total=show(st.total),
+                average=decimal(st.average),
+                per_deal=decimal(p.per_deal),
+            ),
+            _(
+                "best {best} ({best_evening}), worst {worst} ({worst_evening}); "
+                "longest winning streak {streak}"
+            ).format(
+                best=show(st.best),
+                best_evening=st.best_evening,
+                worst=show(st.worst),
+                worst_evening=st.worst_evening,
+                streak=p.streak,
+            ),
             "",
-            tabulated(play_rows((p,)), PLAY_HEAD),
+            tabulated(play_rows((p,)), play_head()),
             "",
         ]
         lines.append(
-            tabulated([[q, n, show(x)] for q, n, x in self.opponents()], ["opponent", "evenings", "net"])
+            tabulated(
+                [[q, n, show(x)] for q, n, x in self.opponents()], [_("opponent"), _("evenings"), _("net")]
+            )
         )
         lines.append("")
         rows = self._rows(show)
-        lines.append(tabulated(rows, ["#", "file", "result", "total", "μ", "σ", "rating"], (1,)))
+        lines.append(tabulated(rows, ["#", _("file"), _("result"), _("total"), "μ", "σ", _("rating")], (1,)))
         return "\n".join(lines) + "\n"

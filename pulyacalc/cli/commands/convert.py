@@ -11,7 +11,7 @@ import typer
 from pulyacalc.cli.options import InputFormatOpt, LogArg, usage
 from pulyacalc.cli.output import replaced
 from pulyacalc.cli.runtime import emit, reports_problems
-from pulyacalc.core.i18n import N_
+from pulyacalc.core.i18n import M_, N_
 
 
 class LogLanguage(str, enum.Enum):
@@ -106,13 +106,19 @@ def _target(to: Target | None, output: str | None) -> Target:
     named = format_by_name(output) if output not in (None, "-") else None
     if to is None:
         if named is None:
-            raise usage("say the format to write: --to lines or --to yaml", "--to")
+            raise usage(M_("say the format to write: --to lines or --to yaml"), "--to")
         return Target(named)
     if named is not None and named != to.value:
         other = ".yaml or .yml" if to is Target.yaml else ".pulya, .lines, .txt or .log"
         raise usage(
-            f"{output} is named as a {named} log (it would be read back as {named}), "
-            f"but --to says {to.value}: name the file {other}, or leave out --to to write {named}",
+            M_(
+                "{output} is named as a {named} log (it would be read back as {named}), "
+                "but --to says {value}: name the file {other}, or leave out --to to write {named}",
+                output=output,
+                named=named,
+                value=to.value,
+                other=other,
+            ),
             "-o",
         )
     return to

@@ -49,7 +49,11 @@ def new(
     lang: Annotated[
         Lang | None,
         typer.Option(
-            "--lang", help=N_("The call words: en or ru (default: ru when the names are in Cyrillic).")
+            "--lang",
+            help=N_(
+                "The call words: en or ru (default: ru when the names are in Cyrillic or the "
+                "language chosen is Russian)."
+            ),
         ),
     ] = None,
     output: OutputOpt = None,
@@ -60,5 +64,8 @@ def new(
     from pulyacalc.logs.template import looks_russian, template
 
     names = _names(players)
-    chosen = lang.value if lang is not None else ("ru" if looks_russian(names) else "en")
+    from pulyacalc.core.i18n import current
+
+    # a person who reads Russian gets the Russian words, whatever the names' alphabet
+    chosen = lang.value if lang is not None else ("ru" if looks_russian(names) or current() == "ru" else "en")
     emit(template(names, convention or "sochi", "ru" if chosen == "ru" else "en"))
