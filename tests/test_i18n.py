@@ -144,6 +144,28 @@ LATIN_ALLOWED = {
     "contract",
     "note",
     "reason",
+    # commands and the values of convention keys, typed as they are
+    "score",
+    "explain",
+    "check",
+    "show",
+    "diff",
+    "conventions",
+    "dark",
+    "factor",
+    "greedy",
+    "gentleman",
+    "side",
+    "split",
+    "second",
+    "both",
+    "stay",
+    "restart",
+    "slides",
+    "stays",
+    "any",
+    "played",
+    "FIFO",
     # metavariables and the example players of the docs
     "FILE",
     "LOG",
@@ -166,6 +188,7 @@ def _latin_words(text: str) -> list[str]:
     # fields, option names (--whist-price), keys (raspasy.amnesty), citations (K4.2.12), quoted
     # log examples ('A 6♠ 7'), file names (sheet.yaml) and URLs are not words of the sentence
     text = FIELD.sub(" ", text)
+    text = re.sub(r"pulyacalc( [a-z-]+)+", " ", text)  # a command to type
     text = re.sub(r"`[^`]*`|'[^']*'|\"[^\"]*\"|«[^»]*»", " ", text)
     text = re.sub(r"-{1,2}[\w-]+|\b\w+[._/:=]\w[\w./:=-]*|\b[A-Z]\d[\d.]*\w*", " ", text)
     # single letters: card and suit codes (A♠, s c d h), example players (A, B, C)
