@@ -157,9 +157,13 @@ def _deal_findings(r: DealResult, conv: Convention) -> list[Finding]:
             Finding(
                 where,
                 "compulsory-raspasy",
-                f"deal {r.number} has a contract, but the first {conv.bombs_opening} deals are compulsory "
-                "raspasy (bombs.opening), in which everyone counts as passing «втёмную»",
-                "K3.7.9; write it as raspasy, or set bombs.opening to the number played",
+                M_(
+                    "deal {number} has a contract, but the first {bombs_opening} deals are compulsory "
+                    "raspasy (bombs.opening), in which everyone counts as passing «втёмную»",
+                    number=r.number,
+                    bombs_opening=conv.bombs_opening,
+                ),
+                M_("K3.7.9; write it as raspasy, or set bombs.opening to the number played"),
             )
         )
     if r.after_dark and conv.bombs_exit_step and deal.contract.rank < 6 + r.after_dark:

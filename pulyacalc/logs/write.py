@@ -24,6 +24,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from pulyacalc.core.errors import Loc, Problem, ReadError
+from pulyacalc.core.i18n import M_
 from pulyacalc.core.model import (
     CONTRACT_SPELLINGS,
     Correction,
@@ -102,8 +103,8 @@ def check_line_names(header: Header) -> None:
             [
                 Problem(
                     header.locs.get("players", Loc(header.source)),
-                    f"the line format cannot write the name {bad[0]!r}",
-                    "names in the line format are single words without , # [ ] or ':'",
+                    M_("the line format cannot write the name {bad!r}", bad=bad[0]),
+                    M_("names in the line format are single words without , # [ ] or ':'"),
                 )
             ]
         )

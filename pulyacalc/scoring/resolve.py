@@ -286,7 +286,11 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
             _rule(problems, _where(deal, f"call:{name}"), M_(_R16, name=name))
             return None
     if seats.sits_out is not None and seats.sits_out in deal.tricks and deal.tricks[seats.sits_out]:
-        _dealer_in_play(problems, _where(deal, f"tricks:{seats.sits_out}"), M_(_R11, sits_out=seats.sits_out))
+        _dealer_in_play(
+            problems,
+            _where(deal, f"tricks:{seats.sits_out}"),
+            M_(_R11, sits_out=seats.sits_out),
+        )
         return None
     if deal.concede:
         return _resolve_concede(deal, seats, conv, problems, defenders)

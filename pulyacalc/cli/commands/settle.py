@@ -21,7 +21,7 @@ from pulyacalc.cli.options import (
 )
 from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.runtime import emit, fail, reports_problems
-from pulyacalc.core.i18n import M_, N_, _
+from pulyacalc.core.i18n import N_, _
 
 if TYPE_CHECKING:
     from pulyacalc.logs.sheet_file import PaperSheet

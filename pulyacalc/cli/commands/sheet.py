@@ -19,7 +19,7 @@ from pulyacalc.cli.options import (
     rounding_of,
 )
 from pulyacalc.cli.runtime import emit, fail, reports_problems
-from pulyacalc.core.i18n import M_, N_, _, tr
+from pulyacalc.core.i18n import N_, _
 
 #: what ``-o`` may name: the suffix says what is written (``-``: SVG on standard output)
 SUFFIXES = (".svg", ".html")
