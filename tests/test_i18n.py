@@ -317,9 +317,15 @@ def test_lang_ru_and_the_locale_print_russian() -> None:
 
 
 def test_errors_in_russian() -> None:
-    r = run(["score", "-", "--lang", "ru"], stdin="players: A B C\n\n1. A 6♠ 7 B вист\n")
+    r = run(
+        ["score", "-", "--lang", "ru"], stdin="players: A B C\n\n1. A 6♠ 7, Bx whist 2, C pass 1\n2. A 6q 7\n"
+    )
     assert r.returncode == 1
-    assert "Traceback" not in r.stderr
+    assert "<stdin>:3:12: неизвестный игрок 'Bx'; может быть, B?" in r.stderr
+    assert "неизвестная масть 'q' в '6q'; масти:" in r.stderr
+    assert r.stderr.rstrip().endswith("pulyacalc: 2 ошибки")
+    english = run(["score", "-"], stdin="players: A B C\n\n1. A 6♠ 7, Bx whist 2, C pass 1\n")
+    assert "unknown player 'Bx'; did you mean B?" in english.stderr
     usage = run(["score", LOG, "-f", "xml"], {"LANG": "ru_RU.UTF-8"})
     assert usage.returncode == 2
     assert "Ошибка: Недопустимое значение '-f' / '--format'" in usage.stderr
