@@ -254,7 +254,7 @@ def _values(key: Key, conv: Convention, level: int | None) -> list[tuple[Any, st
     readings = list(key.contested.readings(key))
     mine = _current(key, conv, level)
     if not any(_same(v, mine) for v, _ in readings):
-        readings.insert(0, (mine, f"the log's convention ({conv.name})"))
+        readings.insert(0, (mine, M_("the log's convention ({name})", name=conv.name)))
     return readings
 
 

@@ -37,7 +37,11 @@ class Difference:
 
 def cell_label(cell: Cell) -> str:
     if cell[0] == "whists":
-        return f"{cell[1]}'s whists on {cell[2]}"
+        return M_("{player}'s whists on {on}", player=cell[1], on=cell[2])
+    if cell[0] == "pool":
+        return M_("{player}'s pool", player=cell[1])
+    if cell[0] == "mountain":
+        return M_("{player}'s mountain", player=cell[1])
     return f"{cell[1]}'s {cell[0]}"
 
 
@@ -130,7 +134,7 @@ def reconcile(run: Run, paper: PaperSheet, sheet_name: str) -> Reconciliation:
         elif not here:
             previous = n
     for d in diffs:
-        where = "on the final sheet" if d.deal is None else f"after deal {d.deal}"
+        where: str = M_("on the final sheet") if d.deal is None else M_("after deal {n}", n=d.deal)
         findings.append(
             Finding(
                 d.loc,
