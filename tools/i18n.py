@@ -32,7 +32,15 @@ PACKAGE = ROOT / "pulyacalc"
 LOCALE = PACKAGE / "locale"
 POT = LOCALE / "pulyacalc.pot"
 LANGS = ("ru",)
-KEYWORDS = {"_": None, "N_": None, "M_": None, "MN_": (1, 2), "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
+KEYWORDS = {
+    "_": None,
+    "N_": None,
+    "M_": None,
+    "MN_": (1, 2),
+    "ngettext": (1, 2),
+    "pgettext": ((1, "c"), 2),
+    "NP_": ((1, "c"), 2),
+}
 #: fixed, so that an unchanged template is an unchanged file
 DATE = datetime(2026, 1, 1, tzinfo=timezone.utc)
 

@@ -120,6 +120,11 @@ def N_(message: str) -> str:
     return message
 
 
+def NP_(context: str, message: str) -> str:
+    """``N_`` with a context (``pgettext``'s): marks ``message`` for the catalog under ``context``."""
+    return message
+
+
 class Text(str):
     """English text that remembers how it was made: ``str(text)`` is the English, and
     :meth:`translated` the same sentence in the chosen language (fields that are Texts are

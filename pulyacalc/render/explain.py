@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pulyacalc.core.i18n import N_, _, current, tr
+from pulyacalc.core.i18n import N_, NP_, _, current, pgettext, tr
 from pulyacalc.render.view import (
     SCHEMA_VERSION,
     convention_title,
@@ -171,7 +171,7 @@ def deal_block(d: DealExplained, players: tuple[str, ...]) -> str:
                 tr(place(e)),
                 f"+{amount}" if e.amount > 0 else amount,
                 _why(x),
-                f"{e.rule} §{x.rule.section} {x.rule.kodeks}",
+                f"{rule_name(e.rule)} §{x.rule.section} {x.rule.kodeks}",
             ]
         )
     if rows:
@@ -208,6 +208,38 @@ def deal_block(d: DealExplained, players: tuple[str, ...]) -> str:
 
 #: what a result that is not a deal is called under its paper
 _NOT_DEALS = {"correction": N_("after the correction"), "join": N_("after the join"), "leave": N_("after the leave")}
+#: the rules' ids as the table names them in a language other than English (where the id,
+#: which JSON and CSV keep, is English); msgctxt "rule" keeps them apart from the same words
+RULE_NAMES = {
+    "unplayed": NP_("rule", "unplayed"),
+    "half-whist": NP_("rule", "half-whist"),
+    "made": NP_("rule", "made"),
+    "remise": NP_("rule", "remise"),
+    "whists": NP_("rule", "whists"),
+    "consolation": NP_("rule", "consolation"),
+    "gentleman": NP_("rule", "gentleman"),
+    "dealer-consolation": NP_("rule", "dealer-consolation"),
+    "shortfall": NP_("rule", "shortfall"),
+    "misere-made": NP_("rule", "misere-made"),
+    "misere-remise": NP_("rule", "misere-remise"),
+    "raspasy-mountain": NP_("rule", "raspasy-mountain"),
+    "raspasy-whists": NP_("rule", "raspasy-whists"),
+    "zero-trick": NP_("rule", "zero-trick"),
+    "pool": NP_("rule", "pool"),
+    "help": NP_("rule", "help"),
+    "help-whists": NP_("rule", "help-whists"),
+    "written-off": NP_("rule", "written-off"),
+    "premium": NP_("rule", "premium"),
+    "concede": NP_("rule", "concede"),
+    "correction": NP_("rule", "correction"),
+}
+
+
+def rule_name(rule: str) -> str:
+    """The rule's id in the explain table: itself in English, its name in another language."""
+    if current() == "en" or rule not in RULE_NAMES:
+        return rule
+    return pgettext("rule", rule)
 
 
 def _why(x: Explained) -> str:
