@@ -70,8 +70,9 @@ def docstrings() -> Iterator[tuple[str, int, str]]:
 
 
 def schema_texts() -> Iterator[tuple[str, int, str]]:
-    """The convention keys' meanings (``Key``'s fourth argument) and the sources of their
-    contested readings (``Contested``'s second), which convention/schema.py makes Texts."""
+    """The convention keys' meanings and sources (``Key``'s fourth and sixth arguments) and
+    the sources of their contested readings (``Contested``'s second), which
+    convention/schema.py makes Texts."""
     path = PACKAGE / "convention" / "schema.py"
     tree = ast.parse(path.read_text(encoding="utf-8"))
     where = str(path.relative_to(ROOT))
@@ -79,9 +80,9 @@ def schema_texts() -> Iterator[tuple[str, int, str]]:
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
             continue
         if node.func.id == "Key" and len(node.args) >= 4:
-            doc = node.args[3]
-            if isinstance(doc, ast.Constant) and isinstance(doc.value, str):
-                yield where, node.lineno, doc.value
+            for text in node.args[3:6:2]:  # the meaning and the source
+                if isinstance(text, ast.Constant) and isinstance(text.value, str):
+                    yield where, node.lineno, text.value
         elif node.func.id == "Contested" and len(node.args) >= 2 and isinstance(node.args[1], ast.Dict):
             for value in node.args[1].values:
                 if isinstance(value, ast.Constant) and isinstance(value.value, str):

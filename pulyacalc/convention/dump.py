@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pulyacalc.convention.schema import SCHEMA, Convention, Key
-from pulyacalc.core.i18n import tr
+from pulyacalc.core.i18n import _, tr
 
 #: a word that may stand unquoted in block and flow context alike (no ``,:[]{}#`` or spaces)
 _PLAIN = re.compile(r"[\w./+-]+")
@@ -70,15 +70,15 @@ def sections() -> dict[str, list[Key]]:
 
 
 def _comment(row: Key) -> str:
-    text = f"{row.ru} — {tr(row.doc)} [{row.source}]"
+    text = f"{row.ru} — {tr(row.doc)} [{tr(row.source)}]"
     return "# " + " ".join(text.split())  # one line, whatever the row's text holds
 
 
 def dump(conv: Convention, origin: str) -> str:
     """The whole convention as YAML text; ``origin`` says where it was read from (a comment)."""
     lines = [
-        f"# {conv.title}: every key, merged from {origin}.",
-        "# Saved as a file, it is a convention of its own: pulyacalc score LOG -c FILE.",
+        "# " + _("{title}: every key, merged from {origin}.").format(title=conv.title, origin=origin),
+        "# " + _("Saved as a file, it is a convention of its own: pulyacalc score LOG -c FILE."),
         f"name: {scalar(conv.name)}",
         f"title: {scalar(conv.title)}",
     ]

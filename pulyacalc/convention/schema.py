@@ -491,7 +491,7 @@ class Key:
             parse,
             Text(doc),  # English as written; shown translated where a person reads it
             ru,
-            source,
+            Text(source),
         )
         self.contested = contested
 
