@@ -168,6 +168,10 @@ LATIN_ALLOWED = {
     "FIFO",
     # metavariables and the example players of the docs; the seed texts' names (seed 001)
     "seed",
+    "dummy",
+    "first",
+    "redeal",
+    "raspasy",
     "next",
     "previous",
     "third",

@@ -110,13 +110,16 @@ def _dummy(node: Node, b: HeaderBuilder) -> DummyHand | None:
     if len(b.players) != 2:
         b.problems.add(
             node.loc,
-            f"a dummy («болван») sits only at a table of two, and {len(b.players)} play here",
-            "leave 'dummy' out, or list two players",
+            M_("a dummy («болван») sits only at a table of two, and {len} play here", len=len(b.players)),
+            M_("leave 'dummy' out, or list two players"),
         )
         return None
     hand = DUMMY_SPELLINGS.get(text)
     if hand is None:
-        b.problems.add(node.loc, f"dummy: expected first or second (the hand), got {node.describe()}")
+        b.problems.add(
+            node.loc,
+            M_("dummy: expected first or second (the hand), got {describe}", describe=node.describe()),
+        )
     return hand
 
 
@@ -286,8 +289,8 @@ class HeaderBuilder:
         if "players" not in self.values:
             self.problems.add(
                 Loc(self.file, 1, 1),
-                f"{self.doc} does not say who plays",
-                "start with 'players: Anna Boris Vera' (2 to 5 names, clockwise)",
+                M_("{doc} does not say who plays", doc=self.doc),
+                M_("start with 'players: Anna Boris Vera' (2 to 5 names, clockwise)"),
             )
             return None
         players = HEADER[0].read(self.values["players"][0], self)

@@ -144,8 +144,8 @@ def _resolve_raspasy(deal: Raspasy, seats: Seats, conv: Convention, problems: Pr
         _rule(
             problems,
             deal.loc,
-            "with 2 players and table.two_all_pass: redeal, two passes are dealt again: no raspasy",
-            "drop the line (a redeal is not a deal), or set table.two_all_pass: raspasy",
+            M_("with 2 players and table.two_all_pass: redeal, two passes are dealt again: no raspasy"),
+            M_("drop the line (a redeal is not a deal), or set table.two_all_pass: raspasy"),
         )
         return None
     out = seats.sits_out
@@ -321,18 +321,26 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
         _rule(
             problems,
             _where(deal, "calls"),
-            f"{' and '.join(missing)} must whist, pass or go half-whist on {deal.contract}",
-            f"{defenders[0]} defends with the dummy, who always passes"
+            M_(
+                "{join} must whist, pass or go half-whist on {contract}",
+                join=" and ".join(missing),
+                contract=deal.contract,
+            ),
+            M_("{defenders} defends with the dummy, who always passes", defenders=defenders[0])
             if seats.dummy
-            else f"the defenders are {defenders[0]} (first) and {defenders[1]}",
+            else M_(
+                "the defenders are {defenders} (first) and {defenders2}",
+                defenders=defenders[0],
+                defenders2=defenders[1],
+            ),
         )
         return None
     if seats.dummy and deal.calls[defenders[0]] is Call.HALF:
         _rule(
             problems,
             _where(deal, f"call:{defenders[0]}"),
-            "no half-whist with 2 players: the other defender is the dummy, who always passes",
-            f"{defenders[0]} whists or passes",
+            M_("no half-whist with 2 players: the other defender is the dummy, who always passes"),
+            M_("{defenders} whists or passes", defenders=defenders[0]),
         )
         return None
     calls = tuple(deal.calls[d] for d in defenders)
@@ -382,7 +390,11 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
         return None
     taken = deal.tricks[declarer]
     if len(deal.tricks) == len(seats.active) == 2 and given_total != 10:
-        _rule(problems, _where(deal, "tricks"), f"tricks add up to {given_total}, not 10")
+        _rule(
+            problems,
+            _where(deal, "tricks"),
+            M_("tricks add up to {given_total}, not 10", given_total=given_total),
+        )
         return None
     if len(deal.tricks) == 3 and given_total != 10:
         _rule(problems, _where(deal, "tricks"), M_(_R13, given_total=given_total), M_(_R14))
@@ -447,8 +459,16 @@ def _second_out_plays(deal: Play, seats: Seats, problems: Problems) -> bool:
             _dealer_in_play(
                 problems,
                 _where(deal, part),
-                f"{second} sits this deal out with the dealer {seats.sits_out}: {message}",
-                f"first hand is {seats.active[0]}; add 'dealer: NAME' if the rotation was different",
+                M_(
+                    "{second} sits this deal out with the dealer {sits_out}: {message}",
+                    second=second,
+                    sits_out=seats.sits_out,
+                    message=message,
+                ),
+                M_(
+                    "first hand is {value}; add 'dealer: NAME' if the rotation was different",
+                    value=seats.active[0],
+                ),
             )
             return True
     return False

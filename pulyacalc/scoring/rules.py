@@ -281,11 +281,22 @@ def _dummy_whister(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
     w, cons = c.whist_per_trick[r.level], c.consolation_per_trick[r.level]
     decl, d, wh = r.declarer, 10 - r.taken, r.whisters[0]
     if d:
-        why = f"{tricks(d)} × {num(w)} (his and the dummy's)"
+        why = M_("{tricks} × {num} (his and the dummy's)", tricks=tricks(d), num=num(w))
         yield Write("whists", wh, WHISTS, exact(w * d), decl, why=why)
     if k:
-        yield Write("consolation", wh, WHISTS, exact(cons * k), decl, why=f"{undertricks(k)} × {num(cons)}")
-        why = f"{undertricks(k)} × {num(cons)} (for the dummy: the whister writes it)"
+        yield Write(
+            "consolation",
+            wh,
+            WHISTS,
+            exact(cons * k),
+            decl,
+            why=M_("{undertricks} × {per}", undertricks=undertricks(k), per=num(cons)),
+        )
+        why = M_(
+            "{undertricks} × {num} (for the dummy: the whister writes it)",
+            undertricks=undertricks(k),
+            num=num(cons),
+        )
         yield Write("consolation", wh, WHISTS, exact(cons * k), decl, why=why)
 
 
