@@ -171,7 +171,6 @@ LATIN_ALLOWED = {
     "dummy",
     "first",
     "redeal",
-    "raspasy",
     "next",
     "previous",
     "third",
