@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.errors import Problems
-from pulyacalc.core.i18n import M_
+from pulyacalc.core.i18n import M_, N_
 from pulyacalc.core.kinds import ResultKind
 from pulyacalc.core.model import Correction, Deal, Header, Play, Raspasy, SeatChange, Unreadable
 from pulyacalc.core.seating import Seats, Vacated, change_table
@@ -80,6 +80,10 @@ NOT_KEYED: dict[str, str] = {
 #: how many (deal text, dealer, raspasy run, bomb, dark level) results ``Scorer`` remembers; it forgets them
 #: all when full, so that memory stays flat however long the log is
 WRITTEN_CACHE_SIZE = 50_000
+
+
+#: a correction that names someone not at the table (marked here: the fold is long)
+_NOT_AT_TABLE = N_("a correction names someone not at the table: {player}, {on}")
 
 
 class Scorer:
@@ -266,10 +270,7 @@ class Scorer:
         and the raspasy run stay as they are."""
         players = self.players
         if c.player not in players or (c.on is not None and (c.on not in players or c.on == c.player)):
-            self.problems.add(
-                c.loc,
-                M_("a correction names someone not at the table: {player}, {on}", player=c.player, on=c.on),
-            )
+            self.problems.add(c.loc, M_(_NOT_AT_TABLE, player=c.player, on=c.on))
             return None
         if (c.area == "whists") != (c.on is not None):
             self.problems.add(c.loc, M_("a correction of whists says on whom, and only whists do"))
