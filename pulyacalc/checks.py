@@ -171,9 +171,14 @@ def _deal_findings(r: DealResult, conv: Convention) -> list[Finding]:
             Finding(
                 deal.locs.get("contract", where),
                 "raspasy-exit",
-                f"{deal.contract} after a dark raspasy of level {r.after_dark}: the exit is "
-                f"{6 + r.after_dark} or higher (bombs.exit_step)",
-                "K3.3.19 а, K3.7.7: a dark pass is overcalled by a seven, a double one by an eight",
+                M_(
+                    "{contract} after a dark raspasy of level {after_dark}: "
+                    "the exit is {value} or higher (bombs.exit_step)",
+                    contract=deal.contract,
+                    after_dark=r.after_dark,
+                    value=6 + r.after_dark,
+                ),
+                M_("K3.3.19 а, K3.7.7: a dark pass is overcalled by a seven, a double one by an eight"),
             )
         )
     elif r.after_raspasy:

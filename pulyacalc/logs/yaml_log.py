@@ -105,7 +105,11 @@ def _seat(node: Node, header: Header, problems: Problems) -> SeatChange | None:
     note = None
     for k2, v2 in rest:
         if k2.text.strip() != "note":
-            problems.add(k2.loc, f"a seat change has no {k2.text.strip()!r}", "only a note may go with it")
+            problems.add(
+                k2.loc,
+                M_("a seat change has no {strip!r}", strip=k2.text.strip()),
+                M_("only a note may go with it"),
+            )
             return None
         note = as_str(v2, problems, "note")
     name = as_str(v, problems, k.text.strip())

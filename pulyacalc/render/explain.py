@@ -153,7 +153,9 @@ def deal_block(d: DealExplained, players: tuple[str, ...]) -> str:
         out.append(_("Correction {after} ({where}): {line}").format(after=after, where=d.where, line=d.line))
     elif r.kind in ("join", "leave"):  # not a deal (RULES.md 6.3): the table changes
         after = _("after deal {n}").format(n=r.number) if r.number else _("before the first deal")
-        out.append(_("Table change {after} ({where}): {line}").format(after=after, where=d.where, line=d.line))
+        out.append(
+            _("Table change {after} ({where}): {line}").format(after=after, where=d.where, line=d.line)
+        )
     else:
         out.append(
             _("Deal {n} ({where}), dealer {dealer}: {line}").format(
@@ -193,9 +195,7 @@ def deal_block(d: DealExplained, players: tuple[str, ...]) -> str:
         [[f"  {p}", *sheet_row(d.running, p)] for p in players],
         head=[
             "  "
-            + (
-                _(_NOT_DEALS[r.kind]) if r.kind in _NOT_DEALS else _("after deal {n}").format(n=r.number)
-            ),
+            + (_(_NOT_DEALS[r.kind]) if r.kind in _NOT_DEALS else _("after deal {n}").format(n=r.number)),
             *sheet_head(players),
         ],
         tablefmt="simple",
@@ -207,7 +207,11 @@ def deal_block(d: DealExplained, players: tuple[str, ...]) -> str:
 
 
 #: what a result that is not a deal is called under its paper
-_NOT_DEALS = {"correction": N_("after the correction"), "join": N_("after the join"), "leave": N_("after the leave")}
+_NOT_DEALS = {
+    "correction": N_("after the correction"),
+    "join": N_("after the join"),
+    "leave": N_("after the leave"),
+}
 #: the rules' ids as the table names them in a language other than English (where the id,
 #: which JSON and CSV keep, is English); msgctxt "rule" keeps them apart from the same words
 RULE_NAMES = {
