@@ -15,6 +15,8 @@ temporary directory: a 60-deal evening and a 1,000,000-deal line log.
   deals (checked against a log a tenth the size: at most 1.5× its peak).
 * streams (bench/streams.py): peak memory of `explain -f json` and `check` on a
   500,000-deal log (`--streams-deals`), against `score`'s; target: within 2×.
+* hostile (bench/hostile.py): every command on every hostile input near 20 MB
+  (`--hostile-size`): the worst time and memory; target: 10 s, 500 MB.
 """
 
 from __future__ import annotations
@@ -82,6 +84,12 @@ def main() -> int:
         default=500_000,
         help="deals in the log of the streaming section (bench/streams.py; 0 leaves it out)",
     )
+    ap.add_argument(
+        "--hostile-size",
+        type=int,
+        default=19_000_000,
+        help="bytes of each hostile input of the worst-case section (bench/hostile.py; 0 leaves it out)",
+    )
     a = ap.parse_args()
     cmd = pulyacalc()
     missed = []
@@ -139,6 +147,11 @@ def main() -> int:
 
             print()
             missed += streams.report(cmd, a.streams_deals, Path(tmp))
+        if a.hostile_size:
+            import hostile  # bench/hostile.py: the worst time and memory on hostile inputs
+
+            print()
+            missed += hostile.report(cmd, a.hostile_size, Path(tmp))
     if missed:
         print(f"\nmissed: {', '.join(missed)}")
     return 1 if missed and a.check else 0
