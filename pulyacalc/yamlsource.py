@@ -228,18 +228,33 @@ def _refuse_anchors(text: str, file: str, problems: Problems) -> None:
 
 _INT_RE = re.compile(r"^[+-]?\d+$")
 
+#: the largest number (in size) any input may write: a price, a mountain, a sheet's cell,
+#: a whole number without a range of its own.  Scores stay far inside exact money
+#: (Decimal's 28 digits) however long the evening: docs/format.md "Numbers"
+MAX_NUMBER = 10**9
+#: the largest denominator of a fraction or decimal (six decimal places)
+MAX_DENOMINATOR = 10**6
+#: a number written with more characters than this is refused before it is read (Python
+#: refuses to read an int of over 4,300 digits; a fraction of thousands is slow)
+MAX_NUMBER_CHARS = 30
+
 
 def as_int(
     node: Node, problems: Problems, what: str, *, low: int | None = None, high: int | None = None
 ) -> int | None:
-    """A whole number written in decimal (``012`` is twelve, ``6:4`` is an error)."""
-    if node.kind != "scalar" or node.null or not _INT_RE.match(node.text.strip()):
+    """A whole number written in decimal (``012`` is twelve, ``6:4`` is an error), in
+    ``low..high``; without ``high``, at most :data:`MAX_NUMBER`."""
+    text = node.text.strip()
+    if node.kind != "scalar" or node.null or not _INT_RE.match(text):
         problems.add(node.loc, f"{what}: expected a whole number, got {node.describe()}")
         return None
-    value = int(node.text.strip())
-    if (low is not None and value < low) or (high is not None and value > high):
-        rng = f"{low}..{high}" if high is not None else f"at least {low}"
-        problems.add(node.loc, f"{what}: {value} is out of range, expected {rng}")
+    top = MAX_NUMBER if high is None else high
+    value = int(text) if len(text) <= MAX_NUMBER_CHARS else None
+    if value is None or (low is not None and value < low) or value > top:
+        most = f"{top:,}" if top >= 10_000 else str(top)
+        rng = f"{low}..{most}" if low is not None else f"at most {most}"
+        shown_value = quoted(text) if value is None else str(value)
+        problems.add(node.loc, f"{what}: {shown_value} is out of range, expected {rng}")
         return None
     return value
 
@@ -248,14 +263,30 @@ _NUMBER_RE = re.compile(r"^[+-]?(\d+(\.\d+)?|\d+/\d+)$")
 
 
 def as_number(node: Node, problems: Problems, what: str):  # type: ignore[no-untyped-def]
-    """An exact number: ``2``, ``0.5`` or ``1/2`` → int or Fraction."""
+    """An exact number: ``2``, ``0.5`` or ``1/2`` → int or Fraction; at most
+    :data:`MAX_NUMBER` in size, with a denominator of at most :data:`MAX_DENOMINATOR`."""
     from fractions import Fraction
 
     text = node.text.strip()
     if node.kind != "scalar" or node.null or not _NUMBER_RE.match(text):
         problems.add(node.loc, f"{what}: expected a number (like 2, 0.5 or 1/2), got {node.describe()}")
         return None
-    value = Fraction(text)
+    if text.endswith("/0") or (text.rpartition("/")[2].strip("0") == "" and "/" in text):
+        problems.add(node.loc, f"{what}: {quoted(text)} divides by zero", "write a number like 2, 0.5 or 1/2")
+        return None
+    value = Fraction(text) if len(text) <= MAX_NUMBER_CHARS else None
+    if value is None or abs(value) > MAX_NUMBER:
+        problems.add(
+            node.loc, f"{what}: {quoted(text)} is out of range, expected at most {MAX_NUMBER:,} in size"
+        )
+        return None
+    if value.denominator > MAX_DENOMINATOR:
+        problems.add(
+            node.loc,
+            f"{what}: {quoted(text)} is too fine",
+            f"at most six decimal places (a denominator up to {MAX_DENOMINATOR:,})",
+        )
+        return None
     return int(value) if value.denominator == 1 else value
 
 

@@ -164,3 +164,115 @@ def test_problems_of_one_file_are_capped_and_counted(tmp_path: Path) -> None:
 
 def located(err: str) -> bool:
     return re.match(r"^\S.*?:\d+(:\d+)?: \S", err) is not None
+
+
+# -- item 2: numbers past every bound -----------------------------------------------------
+
+BIG = "9" * 5000
+SHEET_ROWS = "  Boris: {pool: 0, mountain: 0, whists: {}}\n  Vera: {pool: 0, mountain: 0, whists: {}}\n"
+
+
+@pytest.mark.parametrize(
+    ("value", "want"),
+    [
+        ("1/0", "'1/0' divides by zero"),
+        ("3/000", "'3/000' divides by zero"),
+        (BIG, "is out of range, expected at most 1,000,000,000 in size"),
+        ("1" + "0" * 26, "is out of range, expected at most 1,000,000,000 in size"),
+        ("-1000000001", "is out of range"),
+        ("0.0000001", "'0.0000001' is too fine"),
+        ("1/3000001", "is too fine"),
+    ],
+)
+def test_a_sheet_number_out_of_bounds_is_located(tmp_path: Path, value: str, want: str) -> None:
+    text = f"{LOG}sheet:\n  Anna: {{pool: 0, mountain: {value}, whists: {{}}}}\n{SHEET_ROWS}"
+    p = write(tmp_path, "s.yaml", text)
+    err = refused(p, command="settle")
+    assert err.startswith(f"{p}:3:29: Anna's mountain: "), err
+    assert want in err
+    assert len(err) < 1000
+
+
+def test_the_largest_numbers_still_read(tmp_path: Path) -> None:
+    text = (
+        f"{LOG}sheet:\n  Anna: {{pool: 0, mountain: 1000000000, whists: {{Boris: 1/1000000}}}}\n{SHEET_ROWS}"
+    )
+    code, out, err = cli("settle", str(write(tmp_path, "s.yaml", text)), "-f", "json")
+    assert code == 0, err
+
+
+@pytest.mark.parametrize(
+    ("head", "where", "want"),
+    [
+        (f"pool: {BIG}", "2:7", "pool (the target): '99999"),
+        ("pool: 100001", "2:7", "pool (the target): 100001 is out of range, expected 1..100,000"),
+    ],
+)
+def test_a_header_number_out_of_bounds_is_located(tmp_path: Path, head: str, where: str, want: str) -> None:
+    p = write(tmp_path, "h.yaml", f"{LOG}{head}\ndeals: []\n")
+    err = refused(p)
+    assert err.startswith(f"{p}:{where}: {want}"), err
+
+
+@pytest.mark.parametrize(
+    ("value", "want"),
+    [
+        ("1/0", "divides by zero"),
+        (BIG, "out of range"),
+        ("100001", "pool.target: 100001 is out of range, expected 1..100,000"),
+    ],
+)
+def test_a_convention_number_out_of_bounds_is_located(tmp_path: Path, value: str, want: str) -> None:
+    key = "target" if value == "100001" else "point_in_mountain"
+    conv = write(tmp_path, "house.yaml", f"extends: sochi\npool:\n  {key}: {value}\n")
+    p = write(tmp_path, "d.yaml", f"{LOG}convention: house.yaml\ndeals: []\n")
+    err = refused(p, at=conv)
+    assert want in err, err
+
+
+def test_a_5000_digit_deal_number_is_located_at_once(tmp_path: Path) -> None:
+    p = write(tmp_path, "n.txt", f"players: Anna Boris Vera\n\n{BIG}. {DEAL}\n")
+    err = refused(p)
+    assert err.startswith(f"{p}:3:1: deal number 99999"), err
+    assert len(err.splitlines()[0]) < 300
+
+
+def usage_error(option: str, *args: str) -> str:
+    code, out, err = cli(*args)
+    assert code == 2, (out, err)
+    assert out == ""
+    assert f"'{option}'" in err, err
+    return err
+
+
+@pytest.mark.parametrize(
+    ("price", "want"),
+    [
+        ("1e400", "a number from 0 to 1,000,000"),
+        ("1e99999999", "a number from 0 to 1,000,000"),
+        ("1000000.01", "a number from 0 to 1,000,000"),
+        ("-1", "a number from 0 to 1,000,000"),
+        ("NaN", "is not a number"),
+        ("Infinity", "is not a number"),
+        (BIG, "is not a number"),
+        ("0.0000001", "at most 6 decimal places"),
+        ("1e-400", "at most 6 decimal places"),
+    ],
+)
+def test_a_whist_price_out_of_bounds_is_usage(price: str, want: str) -> None:
+    err = usage_error("--whist-price", "score", "examples/rostov-3p.yaml", f"--whist-price={price}")
+    assert want in err
+
+
+def test_the_largest_whist_price_gives_valid_json() -> None:
+    import json
+
+    code, out, err = cli("score", "examples/rostov-3p.yaml", "--whist-price", "1000000", "-f", "json")
+    assert code == 0, err
+    assert "Infinity" not in out
+    json.loads(out)
+
+
+@pytest.mark.parametrize("size", ["99999999999999999999999G", "2G", BIG, "0", "1.5M"])
+def test_a_max_yaml_bytes_out_of_bounds_is_usage(size: str) -> None:
+    usage_error("--max-yaml-bytes", "score", "examples/rostov-3p.yaml", f"--max-yaml-bytes={size}")

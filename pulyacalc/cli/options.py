@@ -12,6 +12,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 
 from pulyacalc.core import kinds
+from pulyacalc.core.errors import shown
 from pulyacalc.render.formats import FORMATS
 
 #: ``-f`` choices: the names of the format table, so a new format is no edit here.
@@ -128,15 +129,27 @@ InputFormatOpt = Annotated[
 ]
 
 
+#: ``--max-yaml-bytes`` at most this (a YAML document is held whole in memory, many times over)
+MAX_YAML_LIMIT = 1024**3
+
+
 def _parse_size(text: str | None) -> int | None:
-    """``--max-yaml-bytes``: a number of bytes, optionally with K, M or G (powers of 1024)."""
+    """``--max-yaml-bytes``: a number of bytes, optionally with K, M or G (powers of 1024),
+    at most 1G."""
     if text is None:
         return None
     t = text.strip().upper().removesuffix("B").removesuffix("I")
     scale = {"K": 1024, "M": 1024**2, "G": 1024**3}.get(t[-1:], 1)
     digits = t[:-1] if scale != 1 else t
-    if not digits.isdigit() or int(digits) == 0:
-        raise typer.BadParameter(f"{text!r}: expected a positive size like 20000000, 500K or 20M")
+    if not digits.isascii() or not digits.isdigit() or digits.strip("0") == "":
+        raise usage(
+            f"{shown(text)!r}: expected a positive size like 20000000, 500K or 20M", "--max-yaml-bytes"
+        )
+    # 20 digits are over any limit: the rest need not be read (int() refuses 4,300 digits)
+    if len(digits) > 20 or int(digits) * scale > MAX_YAML_LIMIT:
+        raise usage(
+            f"{shown(text)!r} is over the largest limit, 1G ({MAX_YAML_LIMIT:,} bytes)", "--max-yaml-bytes"
+        )
     return int(digits) * scale
 
 
@@ -152,18 +165,37 @@ MaxYamlBytesOpt = Annotated[
 ]
 
 
+#: ``--whist-price`` at most this: money stays exact to the cent (Decimal's 28 digits)
+#: however long the evening (docs/commands.md)
+MAX_WHIST_PRICE = 1_000_000
+#: and at most this many decimal places
+PRICE_PLACES = 6
+
+
 def parse_price(text: str | None) -> Decimal | None:
+    """``--whist-price``: 0..1,000,000, at most six decimal places; checked before any
+    arithmetic (``1e99999999`` is a valid Decimal that would take hours to print)."""
     if text is None:
         return None
     try:
-        price = Decimal(text.replace(",", "."))
+        price = Decimal(text.replace(",", ".")) if len(text) <= 40 else None
     except InvalidOperation:
+        price = None
+    if price is None or not price.is_finite():
         raise usage(
-            f"{text!r} is not a number; give the price of one whist, like 0.5 or 10", "--whist-price"
+            f"{shown(text)!r} is not a number; give the price of one whist, like 0.5 or 10", "--whist-price"
         ) from None
-    if not price.is_finite() or price < 0:
+    if price < 0 or price > MAX_WHIST_PRICE:
         raise usage(
-            f"{text!r}: the price of one whist is a non-negative number, like 0.5 or 10", "--whist-price"
+            f"{shown(text)!r}: the price of one whist is a number from 0 to {MAX_WHIST_PRICE:,}, "
+            "like 0.5 or 10",
+            "--whist-price",
+        )
+    exponent = price.normalize().as_tuple().exponent
+    if isinstance(exponent, int) and exponent < -PRICE_PLACES:
+        raise usage(
+            f"{shown(text)!r}: the price of one whist has at most {PRICE_PLACES} decimal places",
+            "--whist-price",
         )
     return price
 

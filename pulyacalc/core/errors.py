@@ -43,6 +43,15 @@ def shown(text: str, limit: int = SHOWN_CHARS, *, keep: str = "") -> str:
     return UNSAFE.sub("?", text)
 
 
+_LONG_WORD = re.compile(r"\S{201,}")
+
+
+def _cut_long_words(text: str) -> str:
+    """A message that echoes a value of hundreds of characters (a 5,000-digit number)
+    shows its first hundred: the source line, when echoed, shows the rest."""
+    return _LONG_WORD.sub(lambda m: m.group(0)[:100] + "…", text)
+
+
 def quoted(text: str, limit: int = SHOWN_CHARS) -> str:
     """``text`` in quotes for a message, as :func:`shown` makes it safe."""
     return f"'{shown(text, limit)}'"
@@ -97,9 +106,10 @@ class Problem:
 
     def format(self) -> str:
         # whatever a message echoes (a file name, a value), it reaches the terminal safe
-        text = shown(f"{self.loc}: {self.message}", 0, keep="\n")
+        text = f"{self.loc}: " + shown(_cut_long_words(self.message), 0, keep="\n")
+        text = shown(text, 0, keep="\n")
         if self.hint:
-            text += "; " + shown(self.hint, 0, keep="\n")
+            text += "; " + shown(_cut_long_words(self.hint), 0, keep="\n")
         if self.source and self.loc.column:
             # control characters (escape sequences, vertical tabs, U+2028, bidi…) are shown
             # as '?', one for one, so the echo cannot break the terminal or the caret's column
