@@ -92,24 +92,12 @@ def not_a_log(path: Path) -> str:
     Clubs keep their house convention and paper sheets beside the logs; a season over
     the directory leaves those out.  Files named one by one are always read as logs.
     """
-    import codecs
-
     try:
-        with path.open("rb") as f:
-            raw = f.read(65536)
-    except OSError:
+        keys = _top_keys(path)
+    except (OSError, UnicodeDecodeError):
+        # unreadable or not UTF-8: a log saved in the wrong encoding, not a file to leave
+        # out; reading it says so, located, as `score` does
         return ""
-    try:
-        # final=False: a character cut at the end of the head is not a fault
-        head = codecs.getincrementaldecoder("utf-8-sig")().decode(raw, final=False)
-    except UnicodeDecodeError:
-        # not UTF-8: a log saved in the wrong encoding, not a file to leave out;
-        # reading it says so, located, as `score` does
-        return ""
-    keys = set()
-    for line in head.splitlines():
-        if line[:1].isalpha() and ":" in line:
-            keys.add(line.split(":", 1)[0].strip().casefold())
     if "deals" in keys or "players" in keys or "игроки" in keys:
         if "sheet" in keys and "deals" not in keys:
             return "a paper sheet (settle it with pulyacalc settle)"
@@ -117,6 +105,40 @@ def not_a_log(path: Path) -> str:
     if keys & {"extends", "contracts", "whist", "raspasy", "misere", "pool", "settlement"}:
         return "a convention file"
     return "no 'players:' line"
+
+
+#: the head of a file looked at for its top-level keys: this many bytes of lines that are
+#: not comments or blank (comments, however many, are read past and not counted)
+HEAD_BYTES = 65536
+
+
+def _top_keys(path: Path) -> set[str]:
+    """The top-level ``key:`` words of a file's head, case-folded.  Lines are read one by
+    one and bounded (a line of megabytes is read past in pieces, never held)."""
+    from pulyacalc.yamlsource import MAX_LINE_CHARS
+
+    keys: set[str] = set()
+    seen = 0
+    first = True
+    with path.open("rb") as f:
+        while seen < HEAD_BYTES:
+            raw = f.readline(MAX_LINE_CHARS + 1)
+            if not raw:
+                break
+            if not raw.endswith(b"\n") and len(raw) > MAX_LINE_CHARS:
+                while raw and not raw.endswith(b"\n"):  # too long to be a key line: skip it
+                    raw = f.readline(65536)
+                seen += MAX_LINE_CHARS
+                continue
+            line = raw.decode("utf-8-sig" if first else "utf-8")
+            first = False
+            stripped = line.strip()
+            if not stripped or stripped.startswith("#"):
+                continue
+            seen += len(raw)
+            if line[:1].isalpha() and ":" in line:
+                keys.add(line.split(":", 1)[0].strip().casefold())
+    return keys
 
 
 def collect(paths: Iterable[str], skipped: list[tuple[str, str]] | None = None) -> list[str]:

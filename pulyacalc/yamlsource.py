@@ -17,7 +17,17 @@ from typing import Any
 
 import yaml
 
-from pulyacalc.core.errors import MAX_SHOWN_PER_FILE, Loc, Problems, ReadError, quoted, shown
+from pulyacalc.core.errors import (
+    MAX_SHOWN_PER_FILE,
+    Loc,
+    Problem,
+    Problems,
+    ReadError,
+    not_utf8,
+    os_reason,
+    quoted,
+    shown,
+)
 from pulyacalc.core.kinds import NodeKind
 
 #: Refuse YAML documents larger than this (line logs stream and have no limit).
@@ -222,6 +232,24 @@ def _refuse_anchors(text: str, file: str, problems: Problems) -> None:
         summary = _problem(Loc(file), f"and {more:,} more anchors and aliases not shown", "remove them all")
         raise ReadError([*problems.items, summary])
     problems.raise_if_any()
+
+
+def read_yaml_file(path: str, what: str, *, max_bytes: int = MAX_YAML_BYTES) -> str:
+    """The text of a YAML file (a convention, an aliases file) read bounded: never more
+    than ``max_bytes`` + 1 characters, so that a huge file is refused before it is read
+    whole.  ``what`` names the file in messages ("the convention")."""
+    try:
+        with open(path, encoding="utf-8-sig") as f:
+            text = f.read(max_bytes + 1)
+    except UnicodeDecodeError as e:
+        raise ReadError([not_utf8(path, path, e.reason)]) from None
+    except OSError as e:
+        raise ReadError([Problem(Loc(path), f"cannot read {what}: {os_reason(e)}")]) from None
+    if len(text) > max_bytes:
+        raise ReadError(
+            [Problem(Loc(path), f"{what} is over the limit of {max_bytes:,} bytes", "is this a YAML file?")]
+        )
+    return text
 
 
 # -- typed access ------------------------------------------------------------------------

@@ -73,8 +73,9 @@ def parse_convention(text: str | None) -> str | None:
             suggest_name(text, names) or f"built-in conventions: {', '.join(names)}; or give a path to a file"
         )
         raise typer.BadParameter(f"unknown convention {text!r}; {hint}")
-    where = Path(text).resolve()
-    raise typer.BadParameter(f"no such file {text!r} (looked for {where})")
+    # the path as given, never made absolute (item 7 of issue 11)
+    where = "" if Path(text).is_absolute() else " in the current directory"
+    raise typer.BadParameter(f"no such file {shown(text, 0)!r}{where}")
 
 
 ConventionOpt = Annotated[
@@ -86,6 +87,26 @@ ConventionOpt = Annotated[
         parser=parse_convention,
         help="Built-in convention name (sochi, leningrad, rostov) "
         "or a path to a convention YAML file; overrides the one the input names.",
+    ),
+]
+
+
+def _allow_outside(value: bool) -> bool:
+    """``--allow-outside``: set for the whole command (click calls this for every run of a
+    command that has the option, given or not)."""
+    from pulyacalc.convention.load import outside_allowed
+
+    outside_allowed.set(bool(value))
+    return value
+
+
+AllowOutsideOpt = Annotated[
+    bool,
+    typer.Option(
+        "--allow-outside",
+        callback=_allow_outside,
+        help="Let a log name a convention file outside its own directory tree "
+        "(refused by default: a log from someone else could make pulyacalc read any file).",
     ),
 ]
 

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import difflib
 import os
+from contextvars import ContextVar
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from pulyacalc.convention.schema import LEVELS, SCHEMA, SECTIONS, TOP_KEYS, Convention
-from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, not_utf8, quoted
+from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, quoted
 from pulyacalc.core.kinds import KODEKS_ROUNDINGS, Rounding
-from pulyacalc.yamlsource import Node, as_str, parse_yaml, words
+from pulyacalc.yamlsource import Node, as_str, parse_yaml, read_yaml_file, words
 
 
 def builtin_dir() -> Path:
@@ -80,7 +81,7 @@ def resolve_path(ref: str, relative_to: str | None = None) -> Path | None:
         return builtin_dir() / f"{name}.yaml" if name else None
     path = Path(ref)
     if not path.is_absolute() and relative_to and relative_to != "-":
-        beside = Path(relative_to).resolve().parent / path
+        beside = Path(relative_to).parent / path  # as the user gave the log: messages show it so
         if beside.is_file():
             return beside
     return path if path.is_file() else None
@@ -99,17 +100,20 @@ def _not_found(ref: str, relative_to: str | None, loc: Loc, beside: str = "the l
     if path.is_absolute():
         where = f"looked for {path}"
     elif relative_to in ("-", "<stdin>"):
-        where = f"the log is on standard input: looked for it in the current directory: {path.resolve()}"
+        where = f"the log is on standard input: looked for it in the current directory: {Path.cwd() / path}"
     elif relative_to:
-        where = f"looked for next to {beside}: {Path(relative_to).resolve().parent / path}"
+        where = f"looked for next to {beside}: {Path(relative_to).parent / path}"
     else:
-        where = f"looked for in the current directory: {path.resolve()}"
+        where = f"looked for in the current directory: {Path.cwd() / path}"
     return Problem(
         loc, f"no such file {ref!r} ({where})", "give the convention file's path, or a built-in name"
     )
 
 
-_cache: dict[str, Convention] = {}
+_cache: dict[tuple[str, Path | None], Convention] = {}
+#: ``--allow-outside`` was given: a convention file a log names may be anywhere (the
+#: command line sets it; see ``convention_for``)
+outside_allowed: ContextVar[bool] = ContextVar("outside_allowed", default=False)
 #: a convention extends at most this many files in a chain (a house file extends a club's,
 #: which extends a built-in one: three is usual)
 MAX_EXTENDS = 8
@@ -123,16 +127,22 @@ def load(
     overrides: Node | None = None,
     pool: int | None = None,
     rounding: Rounding | None = None,
+    within: Path | None = None,
 ) -> Convention:
-    """Load a convention by built-in name or path, apply a log's overrides, check it all."""
+    """Load a convention by built-in name or path, apply a log's overrides, check it all.
+    ``within``: a directory (resolved) that the file and every file it extends must be in,
+    built-in conventions aside (a log from someone else names a convention: it may not
+    make pulyacalc read any file on the machine and reveal its keys in messages)."""
     path = resolve_path(ref, relative_to)
     if path is None:
         raise ReadError([_not_found(ref, relative_to, ref_loc or Loc(ref))])
-    key = str(path)
+    if within is not None and not is_name(ref):
+        _confined(path, within, ref, ref_loc or Loc(ref))
+    key = (str(path), within)
     if overrides is None and key in _cache:
         base = _cache[key]
     else:
-        layers = _layers(path, set())
+        layers = _layers(path, set(), within)
         if overrides is not None:
             layers.append(overrides)
         base = _build(layers, path, own=len(layers) - 1 - (overrides is not None))
@@ -145,8 +155,24 @@ def load(
     return base
 
 
-def _layers(path: Path, seen: set[Path]) -> list[Node]:
-    """The file and the files it extends, base first."""
+def _confined(path: Path, within: Path, ref: str, loc: Loc) -> None:
+    """Refuse ``path`` unless it is in the directory tree ``within`` (symbolic links
+    followed), before a byte of it is read."""
+    if not path.resolve().is_relative_to(within):
+        raise ReadError(
+            [
+                Problem(
+                    loc,
+                    f"the convention file {quoted(ref)} is outside the log's directory",
+                    "a log may name a convention file in its own directory or below it; "
+                    "if you trust this log, give --allow-outside (or name the file with -c)",
+                )
+            ]
+        )
+
+
+def _layers(path: Path, seen: set[Path], within: Path | None = None) -> list[Node]:
+    """The file and the files it extends, base first (each in ``within``, when given)."""
     real = path.resolve()
     if real in seen:
         raise ReadError([Problem(Loc(str(path)), "a convention extends itself (a cycle of extends:)")])
@@ -161,12 +187,7 @@ def _layers(path: Path, seen: set[Path]) -> list[Node]:
             ]
         )
     seen.add(real)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise ReadError([not_utf8(str(path), str(path), e.reason)]) from None
-    except OSError as e:
-        raise ReadError([Problem(Loc(str(path)), f"cannot read the convention: {e}")]) from None
+    text = read_yaml_file(str(path), "the convention")  # bounded: refused before read whole
     node = parse_yaml(text, str(path))
     if node.kind != "map":
         raise ReadError([Problem(node.loc, "a convention file is a mapping of keys (name:, pool:, …)")])
@@ -182,7 +203,9 @@ def _layers(path: Path, seen: set[Path]) -> list[Node]:
                 what = "an unknown convention" if is_name(ref) else "a convention that is not there:"
                 message = missing.message.replace("unknown convention", "").replace("no such file", "")
                 raise ReadError([replace(missing, message=f"extends {what}{message}")])
-            return [*_layers(parent, seen), node]
+            if within is not None and not is_name(ref):
+                _confined(parent, within, ref, v.loc)
+            return [*_layers(parent, seen, within), node]
     return [node]
 
 

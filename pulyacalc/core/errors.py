@@ -7,6 +7,7 @@ to it.  Readers collect all problems of a file and raise once.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -208,20 +209,82 @@ class Problems:
         raise ReadError(ordered)
 
 
+def os_reason(e: OSError) -> str:
+    """Why a file could not be opened or read, in words ("permission denied"), never a
+    raw ``[Errno 13] …`` repr; the caller names the path."""
+    import errno
+
+    words = {
+        errno.ENOENT: "no such file",
+        errno.EACCES: "permission denied",
+        errno.EPERM: "permission denied",
+        errno.EISDIR: "is a directory",
+        errno.ENOTDIR: "a part of the path is not a directory",
+        errno.ELOOP: "too many symbolic links",
+        errno.ENAMETOOLONG: "the name is too long",
+        errno.ENXIO: "no such device",
+        errno.EIO: "input/output error",
+    }
+    if e.errno in words:
+        return words[e.errno]
+    return (e.strerror or type(e).__name__).lower()
+
+
+def is_regular_file(path: str) -> bool:
+    """Can ``path`` be read again from the start (a regular file, not a FIFO, a device or
+    standard input)?"""
+    import os
+    import stat
+
+    if path == "-":
+        return False
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+#: the bad byte of a file that is not UTF-8 is looked for in at most this many bytes
+NOT_UTF8_SCAN_BYTES = 64 * 1024 * 1024
+
+
 def not_utf8(path: str, name: str, reason: str) -> Problem:
     """ "Not UTF-8", located at the first bad byte's line and column when ``path`` is a
-    file that can be read again (standard input cannot: it is located at the stream)."""
+    regular file, which can be read again; a FIFO, a device or standard input cannot (the
+    bytes are gone; opening a FIFO again would wait for a writer for ever): located at the
+    file.  The file is read again in bounded pieces, never a line whole."""
     loc = Loc(name)
-    if path != "-":
-        try:
-            with open(path, "rb") as f:
-                for number, raw in enumerate(f, 1):
-                    try:
-                        raw.decode("utf-8")
-                    except UnicodeDecodeError as e:
-                        column = len(raw[: e.start].decode("utf-8", "replace")) + 1
-                        loc = Loc(name, number, column)
-                        break
-        except OSError:
-            pass
+    if is_regular_file(path):
+        with contextlib.suppress(OSError):  # unreadable now: located at the file
+            loc = _first_bad_byte(path, name) or loc
     return Problem(loc, f"not UTF-8 text ({reason})", "save the file as UTF-8")
+
+
+def _first_bad_byte(path: str, name: str) -> Loc | None:
+    line, column, read = 1, 1, 0
+    pending = b""
+    with open(path, "rb") as f:
+        while read < NOT_UTF8_SCAN_BYTES:
+            chunk = f.read(65536)
+            if not chunk:  # a character cut by the end of the file is the bad one
+                return Loc(name, line, column) if pending else None
+            read += len(chunk)
+            data, pending = pending + chunk, b""
+            bad = False
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError as e:
+                text = data[: e.start].decode("utf-8")
+                if e.end == len(data) and e.reason == "unexpected end of data":
+                    pending = data[e.start :]  # a character cut by the chunk: decoded with the next
+                else:
+                    bad = True
+            breaks = text.count("\n")
+            if breaks:
+                line += breaks
+                column = len(text) - text.rfind("\n")
+            else:
+                column += len(text)
+            if bad:
+                return Loc(name, line, column)
+    return None

@@ -27,8 +27,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, not_utf8
-from pulyacalc.yamlsource import Node, parse_yaml
+from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, not_utf8, os_reason
+from pulyacalc.yamlsource import MAX_YAML_BYTES, Node, parse_yaml
 
 #: what a log reads as one player's name: a word without spaces, commas or brackets
 _WORD = re.compile(r"[^\s,\[\]]+")
@@ -91,7 +91,7 @@ def read_aliases(path: str) -> Aliases:
     """Read an aliases file; raises ReadError with every problem, each located."""
     try:
         with open(path, encoding="utf-8-sig") as f:
-            text = f.read()
+            text = f.read(MAX_YAML_BYTES + 1)  # bounded: parse_yaml refuses a longer one
     except FileNotFoundError:
         raise ReadError(
             [Problem(Loc(path), "no such aliases file", "check the path given to --aliases")]
@@ -101,7 +101,7 @@ def read_aliases(path: str) -> Aliases:
     except UnicodeDecodeError as e:
         raise ReadError([not_utf8(path, path, e.reason)]) from None
     except OSError as e:
-        raise ReadError([Problem(Loc(path), f"cannot read the aliases file: {e.strerror}")]) from None
+        raise ReadError([Problem(Loc(path), f"cannot read the aliases file: {os_reason(e)}")]) from None
     return read_aliases_text(text, path)
 
 

@@ -19,11 +19,12 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, cast
 
-from pulyacalc.convention.load import load
+from pulyacalc.convention.load import load, outside_allowed
 from pulyacalc.convention.schema import ROUNDINGS, SCHEMA, Convention
-from pulyacalc.core.errors import Loc, Problems, quoted
+from pulyacalc.core.errors import Loc, Problems, has_unsafe, quoted
 from pulyacalc.core.kinds import DummyHand, Rounding
 from pulyacalc.core.model import Header
 from pulyacalc.yamlsource import Node, as_int, as_str, words
@@ -69,7 +70,11 @@ def _players(node: Node, b: HeaderBuilder) -> tuple[str, ...] | None:
             ok = False
         seen.add(name.casefold())
         if name[:1].isdigit() or not name:
-            p.add(loc, f"a player's name cannot start with a digit: {name!r}")
+            p.add(loc, f"a player's name cannot start with a digit: {quoted(name)}")
+            ok = False
+        elif has_unsafe(name):
+            # an escape sequence or a bidi control in a name would reach every table
+            p.add(loc, f"a player's name cannot hold control or bidi characters: {quoted(name)}")
             ok = False
     return players if ok else None
 
@@ -133,7 +138,11 @@ def _text(what: str) -> Callable[[Node, HeaderBuilder], str | None]:
     """A metadata key's reader: any text, kept as written."""
 
     def read(node: Node, b: HeaderBuilder) -> str | None:
-        return as_str(node, b.problems, what)
+        text = as_str(node, b.problems, what)
+        if text is not None and has_unsafe(text):
+            b.problems.add(node.loc, f"{what}: cannot hold control or bidi characters: {quoted(text)}")
+            return None
+        return text
 
     return read
 
@@ -341,6 +350,11 @@ def convention_for(header: Header, override: str | None = None) -> Convention:
             pairs.append((Node("scalar", value.loc, text=key), value))
         node = Node("map", header.overrides[0][1].loc, pairs=tuple(pairs))
     relative = header.source if override is None else None
+    within = None
+    if override is None and not outside_allowed.get():
+        # the log's own directory tree (the current directory for standard input)
+        stdin = header.source in ("-", "<stdin>", "<text>")
+        within = Path.cwd() if stdin else Path(header.source).resolve().parent
     return load(
         ref,
         relative_to=relative,
@@ -348,4 +362,5 @@ def convention_for(header: Header, override: str | None = None) -> Convention:
         overrides=node,
         pool=header.pool,
         rounding=header.rounding,
+        within=within,
     )

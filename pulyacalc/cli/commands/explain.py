@@ -8,6 +8,7 @@ import typer
 
 from pulyacalc.cli.options import (
     TABLE,
+    AllowOutsideOpt,
     ConventionOpt,
     FormatOpt,
     InputFormatOpt,
@@ -28,6 +29,7 @@ def explain(
         typer.Option("--deal", "-d", min=1, metavar="N", help="Explain only deal number N (1 = the first)."),
     ] = None,
     convention: ConventionOpt = None,
+    allow_outside: AllowOutsideOpt = False,
     format: FormatOpt = TABLE,
     rounding: RoundingOpt = None,
     input_format: InputFormatOpt = None,

@@ -8,6 +8,7 @@ import typer
 
 from pulyacalc.cli.options import (
     TABLE,
+    AllowOutsideOpt,
     ConventionOpt,
     FormatOpt,
     InputFormatOpt,
@@ -31,6 +32,7 @@ def ledger(
         bool, typer.Option("--running", help="Add each player's running total after each deal.")
     ] = False,
     convention: ConventionOpt = None,
+    allow_outside: AllowOutsideOpt = False,
     format: FormatOpt = TABLE,
     whist_price: PriceOpt = None,
     rounding: RoundingOpt = None,

@@ -9,6 +9,7 @@ import typer
 from pulyacalc.cli.commands.sheet import is_drawing
 from pulyacalc.cli.options import (
     TABLE,
+    AllowOutsideOpt,
     ConventionOpt,
     FormatOpt,
     MaxYamlBytesOpt,
@@ -36,6 +37,7 @@ def settle(
         typer.Argument(metavar="SHEET", help="The paper sheet as YAML (see INTERFACE.md), or - for stdin."),
     ],
     convention: ConventionOpt = None,
+    allow_outside: AllowOutsideOpt = False,
     format: FormatOpt = TABLE,
     whist_price: PriceOpt = None,
     rounding: RoundingOpt = None,

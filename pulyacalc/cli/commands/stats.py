@@ -9,6 +9,7 @@ import typer
 from pulyacalc.cli.aliases import AliasesOpt, load_aliases
 from pulyacalc.cli.options import (
     TABLE,
+    AllowOutsideOpt,
     ConventionOpt,
     FormatOpt,
     InputFormatOpt,
@@ -38,6 +39,7 @@ def stats(
         typer.Option("--player", "-p", metavar="NAME", help="One player's page instead of the whole club."),
     ] = None,
     convention: ConventionOpt = None,
+    allow_outside: AllowOutsideOpt = False,
     format: FormatOpt = TABLE,
     rounding: RoundingOpt = None,
     input_format: InputFormatOpt = None,
