@@ -34,6 +34,8 @@ from pulyacalc.core.kinds import NodeKind
 MAX_YAML_BYTES = 20 * 1024 * 1024
 MAX_LINE_CHARS = 10_000
 MAX_DEPTH = 64
+#: a line over MAX_LINE_CHARS (from its start: a line starts after '\n' or at the text's start)
+_LONG_LINE = re.compile(rf"^[^\n]{{{MAX_LINE_CHARS + 1}}}", re.MULTILINE)
 
 _PLAIN_TAGS = {
     "tag:yaml.org,2002:str",
@@ -130,9 +132,7 @@ def _convert(
     return Node("map", loc, pairs=tuple(pairs))
 
 
-def _problem(loc: Loc, message: str, hint: str = ""):  # type: ignore[no-untyped-def]
-    from pulyacalc.core.errors import Problem
-
+def _problem(loc: Loc, message: str, hint: str = "") -> Problem:
     return Problem(loc, message, hint)
 
 
@@ -155,19 +155,22 @@ def parse_yaml(text: str, file: str, *, max_bytes: int = MAX_YAML_BYTES, unique_
                 )
             ]
         )
-    for number, line in enumerate(text.splitlines(), 1):
-        if len(line) > MAX_LINE_CHARS:
-            raise ReadError(
-                [
-                    _problem(
-                        Loc(file, number, 1),
-                        f"line {number} is {len(line):,} characters long, over {MAX_LINE_CHARS:,}",
-                    )
-                ]
-            )
+    long_line = _LONG_LINE.search(text)  # a search, not a list of every line
+    if long_line is not None:
+        number = text.count("\n", 0, long_line.start()) + 1
+        end = text.find("\n", long_line.start())
+        length = (len(text) if end < 0 else end) - long_line.start()
+        raise ReadError(
+            [
+                _problem(
+                    Loc(file, number, 1),
+                    f"line {number} is {length:,} characters long, over {MAX_LINE_CHARS:,}",
+                )
+            ]
+        )
     if text.startswith("\ufeff"):
         text = text[1:]
-    problems = Problems()
+    problems = Problems(limit=MAX_SHOWN_PER_FILE)
     _refuse_anchors(text, file, problems)
     try:
         raw = yaml.compose(text, Loader=_Loader)
@@ -205,16 +208,18 @@ def _refuse_anchors(text: str, file: str, problems: Problems) -> None:
     nothing to share.  Only the events are read, never expanded."""
     if "&" not in text and "*" not in text:
         return  # neither can be written without its sign: the common case costs one scan
-    more = 0
+    stopped: Loc | None = None
     try:
         for event in yaml.parse(text, Loader=_Loader):
-            alias = isinstance(event, yaml.AliasEvent)
             anchor: str | None = getattr(event, "anchor", None)
             if not anchor:
                 continue
             if len(problems) >= MAX_SHOWN_PER_FILE:
-                more += 1  # counted, not kept: a file of aliases stays small in memory
-            elif alias:
+                # enough to show: the rest are not looked for (a file of millions of
+                # aliases is refused in the time it takes to find the first hundred)
+                stopped = _loc(file, event.start_mark)
+                break
+            if isinstance(event, yaml.AliasEvent):
                 problems.add(
                     _loc(file, event.start_mark),
                     f"YAML aliases (*{shown(anchor)}) are not supported",
@@ -228,9 +233,9 @@ def _refuse_anchors(text: str, file: str, problems: Problems) -> None:
                 )
     except (yaml.YAMLError, RecursionError):
         pass  # composing reports the syntax error, located
-    if more:
-        summary = _problem(Loc(file), f"and {more:,} more anchors and aliases not shown", "remove them all")
-        raise ReadError([*problems.items, summary])
+    if stopped is not None:
+        more = f"and more anchors and aliases from line {stopped.line} on, not shown"
+        raise ReadError([*problems.items, _problem(Loc(file), more, "remove them all")])
     problems.raise_if_any()
 
 

@@ -154,7 +154,7 @@ def test_a_scalar_alias_flood_stays_small(tmp_path: Path) -> None:
     p = write(tmp_path, "flood.yaml", text)
     err = refused(p)
     assert len(err) < 30_000, len(err)
-    assert "and 2,901 more anchors and aliases not shown" in err
+    assert "and more anchors and aliases from line 103 on, not shown" in err
 
 
 def test_problems_of_one_file_are_capped_and_counted(tmp_path: Path) -> None:

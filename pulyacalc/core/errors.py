@@ -171,10 +171,16 @@ def capped(problems: list[Problem], limit: int = MAX_SHOWN_PER_FILE) -> list[Pro
 
 
 class Problems:
-    """A collector: readers add problems as they go and raise them all at the end."""
+    """A collector: readers add problems as they go and raise them all at the end.
 
-    def __init__(self) -> None:
+    ``limit``: keep at most this many and only count the rest (a reader of one file whose
+    every line may be wrong keeps its memory flat); ``len`` counts them all."""
+
+    def __init__(self, limit: int | None = None) -> None:
         self.items: list[Problem] = []
+        self.limit = limit
+        #: problems counted but not kept (past ``limit``)
+        self.more = 0
 
     def add(
         self,
@@ -188,22 +194,35 @@ class Problems:
         code: FindingCode | None = None,
     ) -> None:
         """``code``: what ``check`` calls the problem, if not its ``kind``."""
+        if self.limit is not None and len(self.items) >= self.limit:
+            self.more += 1
+            return
         self.items.append(Problem(loc, message, hint, source, width, kind, kind if code is None else code))
 
     def extend(self, problems: Iterable[Problem]) -> None:
         self.items.extend(problems)
 
     def __bool__(self) -> bool:
-        return bool(self.items)
+        return bool(self.items) or self.more > 0
 
     def __len__(self) -> int:
-        return len(self.items)
+        return len(self.items) + self.more
 
     def raise_if_any(self) -> None:
-        if not self.items:
+        if not self:
             return
         ordered = sorted(self.items, key=lambda p: (p.loc.file, p.loc.line, p.loc.column))
         ordered = capped(ordered)
+        if self.more:
+            last = ordered[-1]
+            ordered.append(
+                Problem(
+                    Loc(last.loc.file),
+                    f"and {self.more:,} more problem{'s' if self.more != 1 else ''} not shown",
+                    "fix these and run again",
+                    kind=last.kind,
+                )
+            )
         if all(p.kind == "rule" for p in ordered):
             raise RuleError(ordered)
         raise ReadError(ordered)
