@@ -239,13 +239,27 @@ def _refuse_anchors(text: str, file: str, problems: Problems) -> None:
     problems.raise_if_any()
 
 
+def read_at_most(f: Any, limit: int) -> str:
+    """At most ``limit`` characters of ``f``, in pieces (``f.read(limit)`` would set aside
+    ``limit`` bytes at once, however small the file)."""
+    pieces: list[str] = []
+    got = 0
+    while got < limit:
+        piece = f.read(min(1 << 16, limit - got))
+        if not piece:
+            break
+        pieces.append(piece)
+        got += len(piece)
+    return "".join(pieces)
+
+
 def read_yaml_file(path: str, what: str, *, max_bytes: int = MAX_YAML_BYTES) -> str:
     """The text of a YAML file (a convention, an aliases file) read bounded: never more
     than ``max_bytes`` + 1 characters, so that a huge file is refused before it is read
     whole.  ``what`` names the file in messages ("the convention")."""
     try:
         with open(path, encoding="utf-8-sig") as f:
-            text = f.read(max_bytes + 1)
+            text = read_at_most(f, max_bytes + 1)
     except UnicodeDecodeError as e:
         raise ReadError([not_utf8(path, path, e.reason)]) from None
     except OSError as e:

@@ -405,10 +405,10 @@ def test_no_control_or_bidi_character_reaches_the_terminal(tmp_path: Path, bad: 
 
 
 def test_an_echoed_path_is_sanitised(tmp_path: Path) -> None:
-    p = write(tmp_path, "a\x1b[2Jb.txt", "players: Anna Boris\n")
+    p = write(tmp_path, "a\x1b[2Jb.txt", "players: Anna\n")
     code, out, err = cli("score", str(p))
     assert code == 1
-    assert "\x1b" not in err and "a?[2Jb.txt:1:10: Preferans is played by 3" in err
+    assert "\x1b" not in err and "a?[2Jb.txt:1:10: Preferans is played by" in err, err
 
 
 def test_paths_are_shown_as_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, not_utf8, os_reason
-from pulyacalc.yamlsource import MAX_YAML_BYTES, Node, parse_yaml
+from pulyacalc.yamlsource import MAX_YAML_BYTES, Node, parse_yaml, read_at_most
 
 #: what a log reads as one player's name: a word without spaces, commas or brackets
 _WORD = re.compile(r"[^\s,\[\]]+")
@@ -91,7 +91,7 @@ def read_aliases(path: str) -> Aliases:
     """Read an aliases file; raises ReadError with every problem, each located."""
     try:
         with open(path, encoding="utf-8-sig") as f:
-            text = f.read(MAX_YAML_BYTES + 1)  # bounded: parse_yaml refuses a longer one
+            text = read_at_most(f, MAX_YAML_BYTES + 1)  # bounded: parse_yaml refuses a longer one
     except FileNotFoundError:
         raise ReadError(
             [Problem(Loc(path), "no such aliases file", "check the path given to --aliases")]
