@@ -26,6 +26,8 @@ from pulyacalc.core.errors import Loc, Problem, PulyaError, ReadError, RuleError
 from pulyacalc.core.kinds import Rounding
 
 if TYPE_CHECKING:
+    from pulyacalc.core.model import Correction, Deal, SeatChange
+    from pulyacalc.evening import Shared
     from pulyacalc.logs.aliases import Aliases
 
 #: file names a directory is searched for (the same suffixes the format detection knows)
@@ -194,17 +196,19 @@ def score_evening(
     max_yaml_bytes: int | None = None,
     price: Decimal | None = None,
     aliases: Aliases | None = None,
+    shared: Shared | None = None,
 ) -> EveningResult:
     """Score and settle one log, its players named as the persons ``aliases`` makes them;
-    raises PulyaError with its located problems (a person seated twice among them)."""
+    raises PulyaError with its located problems (a person seated twice among them).
+    ``shared``: what earlier evenings of the season learnt (``evening.Shared``)."""
     import dataclasses
     import hashlib
 
     from pulyacalc.core.errors import Problems
     from pulyacalc.core.model import Unreadable
     from pulyacalc.evening import score_log, settle_evening
+    from pulyacalc.logs.lines import LineDeals
     from pulyacalc.logs.read import read_log
-    from pulyacalc.logs.write import deal_key
 
     # score_file's two steps, so that a person seated twice is reported with the log's
     # other problems
@@ -220,11 +224,16 @@ def score_evening(
         # the deals stream through the scorer once: digest them on the way
         for d in deals:
             if not isinstance(d, Unreadable):
-                digest.update(repr(deal_key(d)).encode())
+                digest.update(keyed(d))
             yield d
 
-    log = dataclasses.replace(log, deals=hashed(log.deals))
-    ev = score_log(log, problems, convention=convention, rounding=rounding)
+    if shared is not None and type(log.deals) is LineDeals:
+        # the fast path digests each line once (``Shared.keyer``) and each deal as it goes
+        shared.digest = digest.update
+        shared.share_parses(log)
+    else:
+        log = dataclasses.replace(log, deals=hashed(log.deals))
+    ev = score_log(log, problems, convention=convention, rounding=rounding, shared=shared)
     s = settle_evening(ev, price)
     # a newcomer (RULES.md 6.3) is not in the header's table: he is himself
     who: dict[str, str] = {p: p for p in ev.sheet.players} | (seats or {})
@@ -263,7 +272,10 @@ def score_season(
     ``aliases`` names the players as persons.  Raises PulyaError with every problem of
     every log; with ``keep_going``, a bad evening is left out (``Season.failed``) and
     only a season with no good evening at all raises."""
+    from pulyacalc.evening import Shared
+
     files = collect(paths, skipped)
+    shared = Shared(keyed)
     evenings: list[EveningResult] = []
     problems: list[Problem] = []
     failed: list[tuple[str, tuple[Problem, ...]]] = []
@@ -278,6 +290,7 @@ def score_season(
                     max_yaml_bytes=max_yaml_bytes,
                     price=price,
                     aliases=aliases,
+                    shared=shared,
                 )
             )
         except PulyaError as e:
@@ -296,6 +309,13 @@ def score_season(
         tuple(failed),
         duplicates(evenings),
     )
+
+
+def keyed(deal: Deal | Correction | SeatChange) -> bytes:
+    """What a deal adds to its evening's digest (``EveningResult.digest``)."""
+    from pulyacalc.logs.write import deal_key
+
+    return repr(deal_key(deal)).encode()
 
 
 def duplicates(evenings: Iterable[EveningResult]) -> tuple[tuple[str, str], ...]:

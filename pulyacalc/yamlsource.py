@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
-import yaml
+if TYPE_CHECKING:
+    import yaml
 
 from pulyacalc.core.errors import (
     MAX_SHOWN_PER_FILE,
@@ -84,6 +86,8 @@ def _loc(file: str, mark: Any) -> Loc:
 def _convert(
     file: str, node: yaml.Node, seen: set[int], depth: int, problems: Problems, unique: bool = True
 ) -> Node:
+    import yaml  # loaded by parse_yaml already: a look-up
+
     loc = _loc(file, node.start_mark)
     if depth > MAX_DEPTH:
         raise ReadError([_problem(loc, f"the document is nested deeper than {MAX_DEPTH} levels")])
@@ -136,8 +140,16 @@ def _problem(loc: Loc, message: str, hint: str = "") -> Problem:
     return Problem(loc, message, hint)
 
 
-class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    """The safe loader; we only ever compose with it."""
+@cache
+def _loader() -> Any:
+    """The safe loader; we only ever compose with it.  PyYAML is imported here, on the
+    first YAML read: a line log under a built-in convention never needs it (start-up)."""
+    import yaml
+
+    class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+        pass
+
+    return _Loader
 
 
 def parse_yaml(text: str, file: str, *, max_bytes: int = MAX_YAML_BYTES, unique_keys: bool = True) -> Node:
@@ -170,10 +182,12 @@ def parse_yaml(text: str, file: str, *, max_bytes: int = MAX_YAML_BYTES, unique_
         )
     if text.startswith("\ufeff"):
         text = text[1:]
+    import yaml
+
     problems = Problems(limit=MAX_SHOWN_PER_FILE)
     _refuse_anchors(text, file, problems)
     try:
-        raw = yaml.compose(text, Loader=_Loader)
+        raw = yaml.compose(text, Loader=_loader())
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         what = e.problem or e.context or "cannot read the YAML"
@@ -208,9 +222,11 @@ def _refuse_anchors(text: str, file: str, problems: Problems) -> None:
     nothing to share.  Only the events are read, never expanded."""
     if "&" not in text and "*" not in text:
         return  # neither can be written without its sign: the common case costs one scan
+    import yaml
+
     stopped: Loc | None = None
     try:
-        for event in yaml.parse(text, Loader=_Loader):
+        for event in yaml.parse(text, Loader=_loader()):
             anchor: str | None = getattr(event, "anchor", None)
             if not anchor:
                 continue

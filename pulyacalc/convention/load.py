@@ -55,11 +55,9 @@ def folded(name: str) -> str:
 def builtin_aliases() -> dict[str, str]:
     """Every other name of a built-in convention (its file's ``aliases:``: «сочинка»,
     «питер» …), folded → the built-in's name.  Read only when a name is not a file name."""
-    from pulyacalc.yamlsource import parse_yaml
-
     out: dict[str, str] = {}
     for path in sorted(builtin_dir().glob("*.yaml")):
-        node = parse_yaml(path.read_text(encoding="utf-8-sig"), str(path))
+        node = _read(path)
         for k, v in node.pairs if node.kind == "map" else ():
             if k.text == "aliases":
                 out.update((folded(alias), path.stem) for alias, _ in words(v))
@@ -155,6 +153,19 @@ def load(
     return base
 
 
+def _read(path: Path) -> Node:
+    """A convention file's nodes: a built-in one pre-parsed (convention/pregen.py: no
+    PyYAML at start-up), any other read (bounded) and parsed."""
+    if path.parent == builtin_dir():
+        from pulyacalc.convention.pregen import node
+
+        pre = node(path)
+        if pre is not None:
+            return pre
+    text = read_yaml_file(str(path), "the convention")  # bounded: refused before read whole
+    return parse_yaml(text, str(path))
+
+
 def _confined(path: Path, within: Path, ref: str, loc: Loc) -> None:
     """Refuse ``path`` unless it is in the directory tree ``within`` (symbolic links
     followed), before a byte of it is read."""
@@ -187,8 +198,7 @@ def _layers(path: Path, seen: set[Path], within: Path | None = None) -> list[Nod
             ]
         )
     seen.add(real)
-    text = read_yaml_file(str(path), "the convention")  # bounded: refused before read whole
-    node = parse_yaml(text, str(path))
+    node = _read(path)
     if node.kind != "map":
         raise ReadError([Problem(node.loc, "a convention file is a mapping of keys (name:, pool:, …)")])
     for k, v in node.pairs:

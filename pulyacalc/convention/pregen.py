@@ -1,0 +1,90 @@
+"""The built-in conventions pre-parsed (start-up): ``conventions/*.yaml`` read into located
+nodes once, at build time, and written out as Python data in ``convention/builtin.py``, so
+that a log under a built-in convention is scored without importing PyYAML.
+
+Regenerate after changing a built-in convention (tests/test_builtin_pregen.py fails until
+then)::
+
+    python -m pulyacalc.convention.pregen
+
+``node(path)`` gives the same ``Node`` tree ``yamlsource.parse_yaml`` makes of the file,
+located in it (the tests compare them); None for a file that is not a built-in.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from pulyacalc.core.errors import Loc
+from pulyacalc.yamlsource import Node
+
+#: a node as data: (kind, line, column, text, items, pairs, quoted, null)
+Tree = tuple[str, int, int, str, tuple["Tree", ...], tuple[tuple["Tree", "Tree"], ...], bool, bool]
+
+TARGET = Path(__file__).resolve().parent / "builtin.py"
+
+
+def node(path: Path) -> Node | None:
+    """The pre-parsed tree of the built-in convention at ``path``, located in ``path``."""
+    from pulyacalc.convention.builtin import TREES
+
+    tree = TREES.get(path.stem)
+    if tree is None:
+        return None
+    return _node(tree, str(path))
+
+
+def _node(t: Tree, file: str) -> Node:
+    kind, line, column, text, items, pairs, quoted, null = t
+    return Node(
+        kind,  # type: ignore[arg-type]
+        Loc(file, line, column),
+        text,
+        tuple(_node(i, file) for i in items),
+        tuple((_node(k, file), _node(v, file)) for k, v in pairs),
+        quoted,
+        null,
+    )
+
+
+def tree(n: Node) -> Tree:
+    return (
+        n.kind,
+        n.loc.line,
+        n.loc.column,
+        n.text,
+        tuple(tree(i) for i in n.items),
+        tuple((tree(k), tree(v)) for k, v in n.pairs),
+        n.quoted,
+        n.null,
+    )
+
+
+def render(directory: Path) -> str:
+    """The text of ``builtin.py`` for the conventions in ``directory``."""
+    from pulyacalc.yamlsource import parse_yaml
+
+    out = [
+        '"""The built-in conventions, pre-parsed: GENERATED from conventions/*.yaml by\n',
+        '``python -m pulyacalc.convention.pregen`` (see convention/pregen.py); do not edit."""\n\n',
+        "# ruff: noqa: E501\n",
+        "# fmt: off\n",
+        "TREES: dict[str, tuple] = {  # type: ignore[type-arg]\n",
+    ]
+    for path in sorted(directory.glob("*.yaml")):
+        n = parse_yaml(path.read_text(encoding="utf-8-sig"), path.name)
+        out.append(f"    {path.stem!r}: {tree(n)!r},\n")
+    out.append("}\n")
+    return "".join(out)
+
+
+def main() -> None:
+    from pulyacalc.convention.load import builtin_dir
+
+    TARGET.write_text(render(builtin_dir()), encoding="utf-8")
+    print(f"wrote {TARGET.name}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
