@@ -153,13 +153,38 @@ def load(
     return base
 
 
+#: a node as data (convention/builtin.py): (kind, line, column, text, items, pairs, quoted, null)
+Tree = tuple[str, int, int, str, tuple["Tree", ...], tuple[tuple["Tree", "Tree"], ...], bool, bool]
+
+
+def pre_parsed(path: Path) -> Node | None:
+    """The pre-parsed tree of the built-in convention at ``path``, located in ``path``."""
+    from pulyacalc.convention.builtin import TREES
+
+    tree = TREES.get(path.stem)
+    if tree is None:
+        return None
+    return _node(tree, str(path))
+
+
+def _node(t: Tree, file: str) -> Node:
+    kind, line, column, text, items, pairs, quoted, null = t
+    return Node(
+        kind,  # type: ignore[arg-type]
+        Loc(file, line, column),
+        text,
+        tuple(_node(i, file) for i in items),
+        tuple((_node(k, file), _node(v, file)) for k, v in pairs),
+        quoted,
+        null,
+    )
+
+
 def _read(path: Path) -> Node:
     """A convention file's nodes: a built-in one pre-parsed (convention/pregen.py: no
     PyYAML at start-up), any other read (bounded) and parsed."""
     if path.parent == builtin_dir():
-        from pulyacalc.convention.pregen import node
-
-        pre = node(path)
+        pre = pre_parsed(path)
         if pre is not None:
             return pre
     text = read_yaml_file(str(path), "the convention")  # bounded: refused before read whole

@@ -7,8 +7,8 @@ then)::
 
     python -m pulyacalc.convention.pregen
 
-``node(path)`` gives the same ``Node`` tree ``yamlsource.parse_yaml`` makes of the file,
-located in it (the tests compare them); None for a file that is not a built-in.
+``convention.load.pre_parsed(path)`` gives back the same ``Node`` tree
+``yamlsource.parse_yaml`` makes of the file, located in it (the tests compare them).
 """
 
 from __future__ import annotations
@@ -16,36 +16,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from pulyacalc.core.errors import Loc
+from pulyacalc.convention.load import Tree
 from pulyacalc.yamlsource import Node
 
-#: a node as data: (kind, line, column, text, items, pairs, quoted, null)
-Tree = tuple[str, int, int, str, tuple["Tree", ...], tuple[tuple["Tree", "Tree"], ...], bool, bool]
-
 TARGET = Path(__file__).resolve().parent / "builtin.py"
-
-
-def node(path: Path) -> Node | None:
-    """The pre-parsed tree of the built-in convention at ``path``, located in ``path``."""
-    from pulyacalc.convention.builtin import TREES
-
-    tree = TREES.get(path.stem)
-    if tree is None:
-        return None
-    return _node(tree, str(path))
-
-
-def _node(t: Tree, file: str) -> Node:
-    kind, line, column, text, items, pairs, quoted, null = t
-    return Node(
-        kind,  # type: ignore[arg-type]
-        Loc(file, line, column),
-        text,
-        tuple(_node(i, file) for i in items),
-        tuple((_node(k, file), _node(v, file)) for k, v in pairs),
-        quoted,
-        null,
-    )
 
 
 def tree(n: Node) -> Tree:
