@@ -44,3 +44,18 @@ def test_a_line_log_under_a_built_in_convention_never_imports_pyyaml() -> None:
     )
     r = subprocess.run([sys.executable, "-c", probe, str(EXAMPLE)], capture_output=True, text=True)
     assert r.stderr.strip().splitlines()[-1] == "False"
+
+
+def test_a_built_in_changed_and_not_regenerated_is_read_from_its_yaml(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tree is used only for the very file it was made from (its checksum)."""
+    changed = tmp_path / "sochi.yaml"
+    changed.write_text(
+        (load.builtin_dir() / "sochi.yaml").read_text(encoding="utf-8").replace("target: 20", "target: 30"),
+        encoding="utf-8",
+    )
+    assert load.pre_parsed(changed) is None
+    monkeypatch.setattr(load, "builtin_dir", lambda: tmp_path)
+    monkeypatch.setattr(load, "_cache", {})
+    assert load.load("sochi").pool_target == 30

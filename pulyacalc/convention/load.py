@@ -158,13 +158,20 @@ Tree = tuple[str, int, int, str, tuple["Tree", ...], tuple[tuple["Tree", "Tree"]
 
 
 def pre_parsed(path: Path) -> Node | None:
-    """The pre-parsed tree of the built-in convention at ``path``, located in ``path``."""
+    """The pre-parsed tree of the built-in convention at ``path``, located in ``path``;
+    None when there is none or the file is not the one it was made from (changed and not
+    regenerated yet: then the file is read as any other)."""
+    import zlib
+
     from pulyacalc.convention.builtin import TREES
 
-    tree = TREES.get(path.stem)
-    if tree is None:
+    pre = TREES.get(path.stem)
+    try:
+        if pre is None or zlib.crc32(path.read_bytes()) != pre[0]:
+            return None
+    except OSError:
         return None
-    return _node(tree, str(path))
+    return _node(pre[1], str(path))
 
 
 def _node(t: Tree, file: str) -> Node:

@@ -14,6 +14,7 @@ then)::
 from __future__ import annotations
 
 import sys
+import zlib
 from pathlib import Path
 
 from pulyacalc.convention.load import Tree
@@ -47,8 +48,9 @@ def render(directory: Path) -> str:
         "TREES: dict[str, tuple] = {  # type: ignore[type-arg]\n",
     ]
     for path in sorted(directory.glob("*.yaml")):
-        n = parse_yaml(path.read_text(encoding="utf-8-sig"), path.name)
-        out.append(f"    {path.stem!r}: {tree(n)!r},\n")
+        data = path.read_bytes()
+        n = parse_yaml(data.decode("utf-8-sig"), path.name)
+        out.append(f"    {path.stem!r}: ({zlib.crc32(data)}, {tree(n)!r}),\n")
     out.append("}\n")
     return "".join(out)
 
