@@ -1,3 +1,3 @@
-from pulyacalc.cli.app import main
+from pulyacalc.cli.app import script
 
-main()
+script()

@@ -29,9 +29,9 @@ class BuiltIn:
 
 
 def _description(path: Path) -> str:
-    from pulyacalc.yamlsource import parse_yaml
+    from pulyacalc.yamlsource import parse_yaml, read_yaml_file
 
-    node = parse_yaml(path.read_text(encoding="utf-8-sig"), str(path))
+    node = parse_yaml(read_yaml_file(str(path), "the convention"), str(path))
     for k, v in node.pairs:
         if k.text == "description" and v.kind == "scalar":
             return " ".join(v.text.split())

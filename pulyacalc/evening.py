@@ -74,7 +74,7 @@ def play(
     start: SheetView | None = None,
     keep: bool = False,
     running: bool = False,
-    fast: FastCache | None = None,
+    shared: Shared | None = None,
     each: Callable[[DealResult], object] | None = None,
 ) -> Evening:
     """Score every deal of ``log`` under ``conv``, starting on ``start`` (an empty paper by
@@ -83,13 +83,13 @@ def play(
     is shown each deal's result as it is scored, and nothing is kept (``check``).
 
     A line log with nothing kept and nothing shown goes the fold's fast path
-    (``scoring.fast``), with what it learns in ``fast`` (shared by ``season`` between
+    (``scoring.fast``), with what it learns kept in ``shared`` (``season``: for the
     evenings of the same players and convention); the result is the same."""
     scorer = Scorer(log.header, conv, problems, start=start)
     if not keep and not running and each is None:
         source = _line_source(log)
         if source is not None:
-            _play_fast(scorer, source, conv, fast)
+            _play_fast(scorer, source, conv, shared)
             return _evening(log, conv, scorer)
     kept: list[DealResult] = []
     papers: list[SheetView] = []
@@ -142,11 +142,42 @@ def _line_source(log: Log) -> LineDeals | None:
     return deals if type(deals) is LineDeals and not deals.started and deals.pending is not None else None
 
 
+class Shared:
+    """What the evenings of a season share: the line reader's parse of each distinct text
+    per table of players, and what the fast path learnt per players and convention (a
+    club's logs repeat the same lines evening after evening).  ``digest``, when set, is
+    given the bytes of each deal's ``keyer`` in order (``season``'s duplicate check)."""
+
+    def __init__(self, keyer: Callable[[Deal | Correction | SeatChange], bytes] | None = None) -> None:
+        self.parses: dict[tuple[str, ...], dict[str, Any]] = {}
+        self.fast: list[FastCache] = []
+        self.keyer = keyer
+        self.digest: Callable[[bytes], None] | None = None
+
+    def share_parses(self, log: Log) -> None:
+        """Let ``log``'s line reader use (and add to) the parses of earlier logs of its players."""
+        source = _line_source(log)
+        if source is not None:
+            source.cache = self.parses.setdefault(log.header.players, source.cache)
+
+    def cache(self, players: tuple[str, ...], conv: Convention) -> FastCache:
+        from pulyacalc.scoring.fast import FastCache
+
+        for fc in self.fast:
+            if fc.players == players and fc.conv == conv:
+                break
+        else:
+            fc = FastCache(players, conv)
+            self.fast.append(fc)
+        fc.keyer, fc.digest = self.keyer, self.digest
+        return fc
+
+
 def _play_fast(
     scorer: Scorer,
     source: LineDeals,
     conv: Convention,
-    fast: FastCache | None,
+    shared: Shared | None,
     record: list[str] | None = None,
     record_limit: int = 0,
 ) -> int:
@@ -154,8 +185,7 @@ def _play_fast(
     then; returns the items read."""
     from pulyacalc.scoring import fast as fastpath
 
-    if fast is None or fast.players != scorer.players or fast.conv != conv:
-        fast = fastpath.FastCache(scorer.players, conv)
+    fast = fastpath.FastCache(scorer.players, conv) if shared is None else shared.cache(scorer.players, conv)
     watch = WATCH.get()
     if watch is not None:
         source.lines = _watched_lines(source.lines, source.number, watch)
@@ -221,11 +251,11 @@ def score_log(
     rounding: Rounding | None = None,
     keep: bool = False,
     running: bool = False,
-    fast: FastCache | None = None,
+    shared: Shared | None = None,
 ) -> Evening:
     """Load the log's convention and play it; raises PulyaError with every problem
-    (those already in ``problems``, say from reading, included).  ``fast``: what the fast
-    path learnt from other evenings of the same players and convention (``season``)."""
+    (those already in ``problems``, say from reading, included).  ``shared``: what the
+    fast path learnt from other evenings (``season``)."""
     problems = problems if problems is not None else Problems()
     conv = load_convention(log, problems, convention, rounding)
     if conv is None or not log.header_ok:
@@ -235,7 +265,7 @@ def score_log(
             pass
         problems.raise_if_any()
     assert conv is not None
-    ev = play_one_cause(log, conv, problems, keep=keep, running=running, fast=fast)
+    ev = play_one_cause(log, conv, problems, keep=keep, running=running, shared=shared)
     problems.raise_if_any()
     return ev
 
@@ -254,7 +284,7 @@ def play_one_cause(
     *,
     keep: bool = False,
     running: bool = False,
-    fast: FastCache | None = None,
+    shared: Shared | None = None,
     each: Callable[[DealResult], object] | None = None,
 ) -> Evening:
     """``play``, then, when deals were refused because the 4-player dealer takes part,
@@ -274,7 +304,7 @@ def play_one_cause(
         lineno, number, before = source.pending[0], source.number, len(problems)
         scorer = Scorer(log.header, conv, problems)
         record: list[str] = []
-        items = _play_fast(scorer, source, conv, fast, record, ONE_CAUSE_DEALS)
+        items = _play_fast(scorer, source, conv, shared, record, ONE_CAUSE_DEALS)
         wrong_dealer = sum(p.code == "dealer-in-play" for p in problems.items[before:])
         if items >= ONE_CAUSE_DEALS or scorer.count <= 1 or wrong_dealer < ONE_CAUSE_MIN:
             return _evening(log, conv, scorer)

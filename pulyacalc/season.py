@@ -27,6 +27,8 @@ from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import Rounding
 
 if TYPE_CHECKING:
+    from pulyacalc.core.model import Correction, Deal, SeatChange
+    from pulyacalc.evening import Shared
     from pulyacalc.logs.aliases import Aliases
 
 #: file names a directory is searched for (the same suffixes the format detection knows)
@@ -93,24 +95,12 @@ def not_a_log(path: Path) -> str:
     Clubs keep their house convention and paper sheets beside the logs; a season over
     the directory leaves those out.  Files named one by one are always read as logs.
     """
-    import codecs
-
     try:
-        with path.open("rb") as f:
-            raw = f.read(65536)
-    except OSError:
+        keys = _top_keys(path)
+    except (OSError, UnicodeDecodeError):
+        # unreadable or not UTF-8: a log saved in the wrong encoding, not a file to leave
+        # out; reading it says so, located, as `score` does
         return ""
-    try:
-        # final=False: a character cut at the end of the head is not a fault
-        head = codecs.getincrementaldecoder("utf-8-sig")().decode(raw, final=False)
-    except UnicodeDecodeError:
-        # not UTF-8: a log saved in the wrong encoding, not a file to leave out;
-        # reading it says so, located, as `score` does
-        return ""
-    keys = set()
-    for line in head.splitlines():
-        if line[:1].isalpha() and ":" in line:
-            keys.add(line.split(":", 1)[0].strip().casefold())
     if "deals" in keys or "players" in keys or "игроки" in keys:
         if "sheet" in keys and "deals" not in keys:
             return M_("a paper sheet (settle it with pulyacalc settle)")
@@ -118,6 +108,40 @@ def not_a_log(path: Path) -> str:
     if keys & {"extends", "contracts", "whist", "raspasy", "misere", "pool", "settlement"}:
         return M_("a convention file")
     return M_("no 'players:' line")
+
+
+#: the head of a file looked at for its top-level keys: this many bytes of lines that are
+#: not comments or blank (comments, however many, are read past and not counted)
+HEAD_BYTES = 65536
+
+
+def _top_keys(path: Path) -> set[str]:
+    """The top-level ``key:`` words of a file's head, case-folded.  Lines are read one by
+    one and bounded (a line of megabytes is read past in pieces, never held)."""
+    from pulyacalc.yamlsource import MAX_LINE_CHARS
+
+    keys: set[str] = set()
+    seen = 0
+    first = True
+    with path.open("rb") as f:
+        while seen < HEAD_BYTES:
+            raw = f.readline(MAX_LINE_CHARS + 1)
+            if not raw:
+                break
+            if not raw.endswith(b"\n") and len(raw) > MAX_LINE_CHARS:
+                while raw and not raw.endswith(b"\n"):  # too long to be a key line: skip it
+                    raw = f.readline(65536)
+                seen += MAX_LINE_CHARS
+                continue
+            line = raw.decode("utf-8-sig" if first else "utf-8")
+            first = False
+            stripped = line.strip()
+            if not stripped or stripped.startswith("#"):
+                continue
+            seen += len(raw)
+            if line[:1].isalpha() and ":" in line:
+                keys.add(line.split(":", 1)[0].strip().casefold())
+    return keys
 
 
 def collect(paths: Iterable[str], skipped: list[tuple[str, str]] | None = None) -> list[str]:
@@ -176,17 +200,19 @@ def score_evening(
     max_yaml_bytes: int | None = None,
     price: Decimal | None = None,
     aliases: Aliases | None = None,
+    shared: Shared | None = None,
 ) -> EveningResult:
     """Score and settle one log, its players named as the persons ``aliases`` makes them;
-    raises PulyaError with its located problems (a person seated twice among them)."""
+    raises PulyaError with its located problems (a person seated twice among them).
+    ``shared``: what earlier evenings of the season learnt (``evening.Shared``)."""
     import dataclasses
     import hashlib
 
     from pulyacalc.core.errors import Problems
     from pulyacalc.core.model import Unreadable
     from pulyacalc.evening import score_log, settle_evening
+    from pulyacalc.logs.lines import LineDeals
     from pulyacalc.logs.read import read_log
-    from pulyacalc.logs.write import deal_key
 
     # score_file's two steps, so that a person seated twice is reported with the log's
     # other problems
@@ -202,11 +228,16 @@ def score_evening(
         # the deals stream through the scorer once: digest them on the way
         for d in deals:
             if not isinstance(d, Unreadable):
-                digest.update(repr(deal_key(d)).encode())
+                digest.update(keyed(d))
             yield d
 
-    log = dataclasses.replace(log, deals=hashed(log.deals))
-    ev = score_log(log, problems, convention=convention, rounding=rounding)
+    if shared is not None and type(log.deals) is LineDeals:
+        # the fast path digests each line once (``Shared.keyer``) and each deal as it goes
+        shared.digest = digest.update
+        shared.share_parses(log)
+    else:
+        log = dataclasses.replace(log, deals=hashed(log.deals))
+    ev = score_log(log, problems, convention=convention, rounding=rounding, shared=shared)
     s = settle_evening(ev, price)
     # a newcomer (RULES.md 6.3) is not in the header's table: he is himself
     who: dict[str, str] = {p: p for p in ev.sheet.players} | (seats or {})
@@ -245,7 +276,10 @@ def score_season(
     ``aliases`` names the players as persons.  Raises PulyaError with every problem of
     every log; with ``keep_going``, a bad evening is left out (``Season.failed``) and
     only a season with no good evening at all raises."""
+    from pulyacalc.evening import Shared
+
     files = collect(paths, skipped)
+    shared = Shared(keyed)
     evenings: list[EveningResult] = []
     problems: list[Problem] = []
     failed: list[tuple[str, tuple[Problem, ...]]] = []
@@ -260,6 +294,7 @@ def score_season(
                     max_yaml_bytes=max_yaml_bytes,
                     price=price,
                     aliases=aliases,
+                    shared=shared,
                 )
             )
         except PulyaError as e:
@@ -278,6 +313,13 @@ def score_season(
         tuple(failed),
         duplicates(evenings),
     )
+
+
+def keyed(deal: Deal | Correction | SeatChange) -> bytes:
+    """What a deal adds to its evening's digest (``EveningResult.digest``)."""
+    from pulyacalc.logs.write import deal_key
+
+    return repr(deal_key(deal)).encode()
 
 
 def duplicates(evenings: Iterable[EveningResult]) -> tuple[tuple[str, str], ...]:

@@ -13,11 +13,23 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
-import yaml
+if TYPE_CHECKING:
+    import yaml
 
-from pulyacalc.core.errors import MAX_SHOWN_PER_FILE, Loc, Problems, ReadError, quoted, shown
+from pulyacalc.core.errors import (
+    MAX_SHOWN_PER_FILE,
+    Loc,
+    Problem,
+    Problems,
+    ReadError,
+    not_utf8,
+    os_reason,
+    quoted,
+    shown,
+)
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import NodeKind
 
@@ -25,6 +37,8 @@ from pulyacalc.core.kinds import NodeKind
 MAX_YAML_BYTES = 20 * 1024 * 1024
 MAX_LINE_CHARS = 10_000
 MAX_DEPTH = 64
+#: a line over MAX_LINE_CHARS (from its start: a line starts after '\n' or at the text's start)
+_LONG_LINE = re.compile(rf"^[^\n]{{{MAX_LINE_CHARS + 1}}}", re.MULTILINE)
 
 _PLAIN_TAGS = {
     "tag:yaml.org,2002:str",
@@ -73,6 +87,8 @@ def _loc(file: str, mark: Any) -> Loc:
 def _convert(
     file: str, node: yaml.Node, seen: set[int], depth: int, problems: Problems, unique: bool = True
 ) -> Node:
+    import yaml  # loaded by parse_yaml already: a look-up
+
     loc = _loc(file, node.start_mark)
     if depth > MAX_DEPTH:
         raise ReadError(
@@ -127,14 +143,20 @@ def _convert(
     return Node("map", loc, pairs=tuple(pairs))
 
 
-def _problem(loc: Loc, message: str, hint: str = ""):  # type: ignore[no-untyped-def]
-    from pulyacalc.core.errors import Problem
-
+def _problem(loc: Loc, message: str, hint: str = "") -> Problem:
     return Problem(loc, message, hint)
 
 
-class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    """The safe loader; we only ever compose with it."""
+@cache
+def _loader() -> Any:
+    """The safe loader; we only ever compose with it.  PyYAML is imported here, on the
+    first YAML read: a line log under a built-in convention never needs it (start-up)."""
+    import yaml
+
+    class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+        pass
+
+    return _Loader
 
 
 def parse_yaml(text: str, file: str, *, max_bytes: int = MAX_YAML_BYTES, unique_keys: bool = True) -> Node:
@@ -156,27 +178,32 @@ def parse_yaml(text: str, file: str, *, max_bytes: int = MAX_YAML_BYTES, unique_
                 )
             ]
         )
-    for number, line in enumerate(text.splitlines(), 1):
-        if len(line) > MAX_LINE_CHARS:
-            raise ReadError(
-                [
-                    _problem(
-                        Loc(file, number, 1),
-                        M_(
-                            "line {number} is {len:,} characters long, over {MAX_LINE_CHARS:,}",
-                            number=number,
-                            len=len(line),
-                            MAX_LINE_CHARS=MAX_LINE_CHARS,
-                        ),
-                    )
-                ]
-            )
+    long_line = _LONG_LINE.search(text)  # a search, not a list of every line
+    if long_line is not None:
+        number = text.count("\n", 0, long_line.start()) + 1
+        end = text.find("\n", long_line.start())
+        length = (len(text) if end < 0 else end) - long_line.start()
+        raise ReadError(
+            [
+                _problem(
+                    Loc(file, number, 1),
+                    M_(
+                        "line {number} is {length} characters long, over {most}",
+                        number=number,
+                        length=f"{length:,}",
+                        most=f"{MAX_LINE_CHARS:,}",
+                    ),
+                )
+            ]
+        )
     if text.startswith("\ufeff"):
         text = text[1:]
-    problems = Problems()
+    import yaml
+
+    problems = Problems(limit=MAX_SHOWN_PER_FILE)
     _refuse_anchors(text, file, problems)
     try:
-        raw = yaml.compose(text, Loader=_Loader)
+        raw = yaml.compose(text, Loader=_loader())
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         what = e.problem or e.context or "cannot read the YAML"
@@ -217,16 +244,20 @@ def _refuse_anchors(text: str, file: str, problems: Problems) -> None:
     nothing to share.  Only the events are read, never expanded."""
     if "&" not in text and "*" not in text:
         return  # neither can be written without its sign: the common case costs one scan
-    more = 0
+    import yaml
+
+    stopped: Loc | None = None
     try:
-        for event in yaml.parse(text, Loader=_Loader):
-            alias = isinstance(event, yaml.AliasEvent)
+        for event in yaml.parse(text, Loader=_loader()):
             anchor: str | None = getattr(event, "anchor", None)
             if not anchor:
                 continue
             if len(problems) >= MAX_SHOWN_PER_FILE:
-                more += 1  # counted, not kept: a file of aliases stays small in memory
-            elif alias:
+                # enough to show: the rest are not looked for (a file of millions of
+                # aliases is refused in the time it takes to find the first hundred)
+                stopped = _loc(file, event.start_mark)
+                break
+            if isinstance(event, yaml.AliasEvent):
                 problems.add(
                     _loc(file, event.start_mark),
                     M_("YAML aliases (*{shown}) are not supported", shown=shown(anchor)),
@@ -240,34 +271,80 @@ def _refuse_anchors(text: str, file: str, problems: Problems) -> None:
                 )
     except (yaml.YAMLError, RecursionError):
         pass  # composing reports the syntax error, located
-    if more:
-        summary = _problem(
-            Loc(file), M_("and {more:,} more anchors and aliases not shown", more=more), M_("remove them all")
-        )
-        raise ReadError([*problems.items, summary])
+    if stopped is not None:
+        more = M_("and more anchors and aliases from line {line} on, not shown", line=stopped.line)
+        raise ReadError([*problems.items, _problem(Loc(file), more, M_("remove them all"))])
     problems.raise_if_any()
+
+
+def read_at_most(f: Any, limit: int) -> str:
+    """At most ``limit`` characters of ``f``, in pieces (``f.read(limit)`` would set aside
+    ``limit`` bytes at once, however small the file)."""
+    pieces: list[str] = []
+    got = 0
+    while got < limit:
+        piece = f.read(min(1 << 16, limit - got))
+        if not piece:
+            break
+        pieces.append(piece)
+        got += len(piece)
+    return "".join(pieces)
+
+
+def read_yaml_file(path: str, what: str, *, max_bytes: int = MAX_YAML_BYTES) -> str:
+    """The text of a YAML file (a convention, an aliases file) read bounded: never more
+    than ``max_bytes`` + 1 characters, so that a huge file is refused before it is read
+    whole.  ``what`` names the file in messages ("the convention")."""
+    try:
+        with open(path, encoding="utf-8-sig") as f:
+            text = read_at_most(f, max_bytes + 1)
+    except UnicodeDecodeError as e:
+        raise ReadError([not_utf8(path, path, e.reason)]) from None
+    except OSError as e:
+        raise ReadError([Problem(Loc(path), f"cannot read {what}: {os_reason(e)}")]) from None
+    if len(text) > max_bytes:
+        raise ReadError(
+            [Problem(Loc(path), f"{what} is over the limit of {max_bytes:,} bytes", "is this a YAML file?")]
+        )
+    return text
 
 
 # -- typed access ------------------------------------------------------------------------
 
 _INT_RE = re.compile(r"^[+-]?\d+$")
 
+#: the largest number (in size) any input may write: a price, a mountain, a sheet's cell,
+#: a whole number without a range of its own.  Scores stay far inside exact money
+#: (Decimal's 28 digits) however long the evening: docs/format.md "Numbers"
+MAX_NUMBER = 10**9
+#: the largest denominator of a fraction or decimal (six decimal places)
+MAX_DENOMINATOR = 10**6
+#: a number written with more characters than this is refused before it is read (Python
+#: refuses to read an int of over 4,300 digits; a fraction of thousands is slow)
+MAX_NUMBER_CHARS = 30
+
 
 def as_int(
     node: Node, problems: Problems, what: str, *, low: int | None = None, high: int | None = None
 ) -> int | None:
-    """A whole number written in decimal (``012`` is twelve, ``6:4`` is an error)."""
-    if node.kind != "scalar" or node.null or not _INT_RE.match(node.text.strip()):
+    """A whole number written in decimal (``012`` is twelve, ``6:4`` is an error), in
+    ``low..high``; without ``high``, at most :data:`MAX_NUMBER`."""
+    text = node.text.strip()
+    if node.kind != "scalar" or node.null or not _INT_RE.match(text):
         problems.add(
             node.loc,
             M_("{what}: expected a whole number, got {describe}", what=what, describe=node.describe()),
         )
         return None
-    value = int(node.text.strip())
-    if (low is not None and value < low) or (high is not None and value > high):
-        rng = f"{low}..{high}" if high is not None else f"at least {low}"
+    top = MAX_NUMBER if high is None else high
+    value = int(text) if len(text) <= MAX_NUMBER_CHARS else None
+    if value is None or (low is not None and value < low) or value > top:
+        most = f"{top:,}" if top >= 10_000 else str(top)
+        rng = f"{low}..{most}" if low is not None else M_("at most {most}", most=most)
+        shown_value = quoted(text) if value is None else str(value)
         problems.add(
-            node.loc, M_("{what}: {value} is out of range, expected {rng}", what=what, value=value, rng=rng)
+            node.loc,
+            M_("{what}: {value} is out of range, expected {rng}", what=what, value=shown_value, rng=rng),
         )
         return None
     return value
@@ -277,7 +354,8 @@ _NUMBER_RE = re.compile(r"^[+-]?(\d+(\.\d+)?|\d+/\d+)$")
 
 
 def as_number(node: Node, problems: Problems, what: str):  # type: ignore[no-untyped-def]
-    """An exact number: ``2``, ``0.5`` or ``1/2`` → int or Fraction."""
+    """An exact number: ``2``, ``0.5`` or ``1/2`` → int or Fraction; at most
+    :data:`MAX_NUMBER` in size, with a denominator of at most :data:`MAX_DENOMINATOR`."""
     from fractions import Fraction
 
     text = node.text.strip()
@@ -291,7 +369,22 @@ def as_number(node: Node, problems: Problems, what: str):  # type: ignore[no-unt
             ),
         )
         return None
-    value = Fraction(text)
+    if text.endswith("/0") or (text.rpartition("/")[2].strip("0") == "" and "/" in text):
+        problems.add(node.loc, f"{what}: {quoted(text)} divides by zero", "write a number like 2, 0.5 or 1/2")
+        return None
+    value = Fraction(text) if len(text) <= MAX_NUMBER_CHARS else None
+    if value is None or abs(value) > MAX_NUMBER:
+        problems.add(
+            node.loc, f"{what}: {quoted(text)} is out of range, expected at most {MAX_NUMBER:,} in size"
+        )
+        return None
+    if value.denominator > MAX_DENOMINATOR:
+        problems.add(
+            node.loc,
+            f"{what}: {quoted(text)} is too fine",
+            f"at most six decimal places (a denominator up to {MAX_DENOMINATOR:,})",
+        )
+        return None
     return int(value) if value.denominator == 1 else value
 
 

@@ -17,6 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -191,3 +192,26 @@ def test_help_around_a_pool_written_over_its_target() -> None:
     assert got == outcome(head + body, fast_path=False)
     sheet = got[0]
     assert sheet.pool == {"Anna": 25, "Boris": 10, "Vera": 10}
+
+
+def test_a_season_shares_its_caches_and_gets_each_evening_as_alone(tmp_path: Path) -> None:
+    """``season`` shares the parses and what the fast path learnt between the evenings of
+    the same players and convention (evening.Shared): every evening comes out as scored
+    alone, its digest included (so duplicates are still found)."""
+    from pulyacalc.season import score_evening, score_season
+
+    rng = random.Random(5)
+    for i in range(24):
+        n = 3 if i % 3 else 4
+        convention = CONVENTIONS[i % len(CONVENTIONS)]
+        text = list(genlog.line_log(60, seed=i % 9, players=n, convention=convention, pool=20))
+        body = faults(rng, text[5:], genlog.NAMES[:n]) if i % 4 == 0 else text[5:]
+        (tmp_path / f"e{i:02}.pulya").write_text("".join(text[:5] + body), encoding="utf-8")
+    season = score_season([str(tmp_path)], keep_going=True)
+    assert len(season.evenings) > 12 and season.duplicates
+    for ev in season.evenings:
+        assert ev == score_evening(ev.source)
+    for source, problems in season.failed:
+        with pytest.raises(PulyaError) as e:
+            score_evening(source)
+        assert tuple(e.value.problems) == problems

@@ -12,6 +12,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 
 from pulyacalc.core import kinds
+from pulyacalc.core.errors import shown
 from pulyacalc.core.i18n import N_, _, tr
 from pulyacalc.render.formats import FORMATS
 
@@ -73,8 +74,10 @@ def parse_convention(text: str | None) -> str | None:
             "built-in conventions: {names}; or give a path to a file"
         ).format(names=", ".join(names))
         raise typer.BadParameter(_("unknown convention {name!r}; {hint}").format(name=text, hint=tr(hint)))
-    where = Path(text).resolve()
-    raise typer.BadParameter(_("no such file {name!r} (looked for {where})").format(name=text, where=where))
+    # the path as given, never made absolute (item 7 of issue 11)
+    if Path(text).is_absolute():
+        raise typer.BadParameter(_("no such file {name!r}").format(name=shown(text, 0)))
+    raise typer.BadParameter(_("no such file {name!r} in the current directory").format(name=shown(text, 0)))
 
 
 ConventionOpt = Annotated[
@@ -88,6 +91,26 @@ ConventionOpt = Annotated[
             "Built-in convention name (sochi, leningrad, rostov) "
             "or a path to a convention YAML file; overrides the one the input names."
         ),
+    ),
+]
+
+
+def _allow_outside(value: bool) -> bool:
+    """``--allow-outside``: set for the whole command (click calls this for every run of a
+    command that has the option, given or not)."""
+    from pulyacalc.convention.load import outside_allowed
+
+    outside_allowed.set(bool(value))
+    return value
+
+
+AllowOutsideOpt = Annotated[
+    bool,
+    typer.Option(
+        "--allow-outside",
+        callback=_allow_outside,
+        help="Let a log name a convention file outside its own directory tree "
+        "(refused by default: a log from someone else could make pulyacalc read any file).",
     ),
 ]
 
@@ -135,16 +158,30 @@ InputFormatOpt = Annotated[
 ]
 
 
+#: ``--max-yaml-bytes`` at most this (a YAML document is held whole in memory, many times over)
+MAX_YAML_LIMIT = 1024**3
+
+
 def _parse_size(text: str | None) -> int | None:
-    """``--max-yaml-bytes``: a number of bytes, optionally with K, M or G (powers of 1024)."""
+    """``--max-yaml-bytes``: a number of bytes, optionally with K, M or G (powers of 1024),
+    at most 1G."""
     if text is None:
         return None
     t = text.strip().upper().removesuffix("B").removesuffix("I")
     scale = {"K": 1024, "M": 1024**2, "G": 1024**3}.get(t[-1:], 1)
     digits = t[:-1] if scale != 1 else t
-    if not digits.isdigit() or int(digits) == 0:
-        raise typer.BadParameter(
-            _("{text!r}: expected a positive size like 20000000, 500K or 20M").format(text=text)
+    if not digits.isascii() or not digits.isdigit() or digits.strip("0") == "":
+        raise usage(
+            _("{text!r}: expected a positive size like 20000000, 500K or 20M").format(text=shown(text)),
+            "--max-yaml-bytes",
+        )
+    # 20 digits are over any limit: the rest need not be read (int() refuses 4,300 digits)
+    if len(digits) > 20 or int(digits) * scale > MAX_YAML_LIMIT:
+        raise usage(
+            _("{text!r} is over the largest limit, 1G ({limit} bytes)").format(
+                text=shown(text), limit=f"{MAX_YAML_LIMIT:,}"
+            ),
+            "--max-yaml-bytes",
         )
     return int(digits) * scale
 
@@ -163,19 +200,42 @@ MaxYamlBytesOpt = Annotated[
 ]
 
 
+#: ``--whist-price`` at most this: money stays exact to the cent (Decimal's 28 digits)
+#: however long the evening (docs/commands.md)
+MAX_WHIST_PRICE = 1_000_000
+#: and at most this many decimal places
+PRICE_PLACES = 6
+
+
 def parse_price(text: str | None) -> Decimal | None:
+    """``--whist-price``: 0..1,000,000, at most six decimal places; checked before any
+    arithmetic (``1e99999999`` is a valid Decimal that would take hours to print)."""
     if text is None:
         return None
     try:
-        price = Decimal(text.replace(",", "."))
+        price = Decimal(text.replace(",", ".")) if len(text) <= 40 else None
     except InvalidOperation:
+        price = None
+    if price is None or not price.is_finite():
         raise usage(
-            _("{text!r} is not a number; give the price of one whist, like 0.5 or 10").format(text=text),
+            _("{text!r} is not a number; give the price of one whist, like 0.5 or 10").format(
+                text=shown(text)
+            ),
             "--whist-price",
         ) from None
-    if not price.is_finite() or price < 0:
+    if price < 0 or price > MAX_WHIST_PRICE:
         raise usage(
-            _("{text!r}: the price of one whist is a non-negative number, like 0.5 or 10").format(text=text),
+            _("{text!r}: the price of one whist is a number from 0 to {most}, like 0.5 or 10").format(
+                text=shown(text), most=f"{MAX_WHIST_PRICE:,}"
+            ),
+            "--whist-price",
+        )
+    exponent = price.normalize().as_tuple().exponent
+    if isinstance(exponent, int) and exponent < -PRICE_PLACES:
+        raise usage(
+            _("{text!r}: the price of one whist has at most {places} decimal places").format(
+                text=shown(text), places=PRICE_PLACES
+            ),
             "--whist-price",
         )
     return price

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import difflib
 import os
+from contextvars import ContextVar
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from pulyacalc.convention.schema import LEVELS, SCHEMA, SECTIONS, TOP_KEYS, Convention
-from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, not_utf8, quoted
+from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, quoted
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import KODEKS_ROUNDINGS, Rounding
-from pulyacalc.yamlsource import Node, as_str, parse_yaml, words
+from pulyacalc.yamlsource import Node, as_str, parse_yaml, read_yaml_file, words
 
 
 def builtin_dir() -> Path:
@@ -55,11 +56,9 @@ def folded(name: str) -> str:
 def builtin_aliases() -> dict[str, str]:
     """Every other name of a built-in convention (its file's ``aliases:``: «сочинка»,
     «питер» …), folded → the built-in's name.  Read only when a name is not a file name."""
-    from pulyacalc.yamlsource import parse_yaml
-
     out: dict[str, str] = {}
     for path in sorted(builtin_dir().glob("*.yaml")):
-        node = parse_yaml(path.read_text(encoding="utf-8-sig"), str(path))
+        node = _read(path)
         for k, v in node.pairs if node.kind == "map" else ():
             if k.text == "aliases":
                 out.update((folded(alias), path.stem) for alias, _ in words(v))
@@ -81,7 +80,7 @@ def resolve_path(ref: str, relative_to: str | None = None) -> Path | None:
         return builtin_dir() / f"{name}.yaml" if name else None
     path = Path(ref)
     if not path.is_absolute() and relative_to and relative_to != "-":
-        beside = Path(relative_to).resolve().parent / path
+        beside = Path(relative_to).parent / path  # as the user gave the log: messages show it so
         if beside.is_file():
             return beside
     return path if path.is_file() else None
@@ -100,11 +99,11 @@ def _not_found(ref: str, relative_to: str | None, loc: Loc, beside: str = "the l
     if path.is_absolute():
         where = f"looked for {path}"
     elif relative_to in ("-", "<stdin>"):
-        where = f"the log is on standard input: looked for it in the current directory: {path.resolve()}"
+        where = f"the log is on standard input: looked for it in the current directory: {Path.cwd() / path}"
     elif relative_to:
-        where = f"looked for next to {beside}: {Path(relative_to).resolve().parent / path}"
+        where = f"looked for next to {beside}: {Path(relative_to).parent / path}"
     else:
-        where = f"looked for in the current directory: {path.resolve()}"
+        where = f"looked for in the current directory: {Path.cwd() / path}"
     return Problem(
         loc,
         M_("no such file {ref!r} ({where})", ref=ref, where=where),
@@ -112,7 +111,10 @@ def _not_found(ref: str, relative_to: str | None, loc: Loc, beside: str = "the l
     )
 
 
-_cache: dict[str, Convention] = {}
+_cache: dict[tuple[str, Path | None], Convention] = {}
+#: ``--allow-outside`` was given: a convention file a log names may be anywhere (the
+#: command line sets it; see ``convention_for``)
+outside_allowed: ContextVar[bool] = ContextVar("outside_allowed", default=False)
 #: a convention extends at most this many files in a chain (a house file extends a club's,
 #: which extends a built-in one: three is usual)
 MAX_EXTENDS = 8
@@ -126,16 +128,22 @@ def load(
     overrides: Node | None = None,
     pool: int | None = None,
     rounding: Rounding | None = None,
+    within: Path | None = None,
 ) -> Convention:
-    """Load a convention by built-in name or path, apply a log's overrides, check it all."""
+    """Load a convention by built-in name or path, apply a log's overrides, check it all.
+    ``within``: a directory (resolved) that the file and every file it extends must be in,
+    built-in conventions aside (a log from someone else names a convention: it may not
+    make pulyacalc read any file on the machine and reveal its keys in messages)."""
     path = resolve_path(ref, relative_to)
     if path is None:
         raise ReadError([_not_found(ref, relative_to, ref_loc or Loc(ref))])
-    key = str(path)
+    if within is not None and not is_name(ref):
+        _confined(path, within, ref, ref_loc or Loc(ref))
+    key = (str(path), within)
     if overrides is None and key in _cache:
         base = _cache[key]
     else:
-        layers = _layers(path, set())
+        layers = _layers(path, set(), within)
         if overrides is not None:
             layers.append(overrides)
         base = _build(layers, path, own=len(layers) - 1 - (overrides is not None))
@@ -148,8 +156,69 @@ def load(
     return base
 
 
-def _layers(path: Path, seen: set[Path]) -> list[Node]:
-    """The file and the files it extends, base first."""
+#: a node as data (convention/builtin.py): (kind, line, column, text, items, pairs, quoted, null)
+Tree = tuple[str, int, int, str, tuple["Tree", ...], tuple[tuple["Tree", "Tree"], ...], bool, bool]
+
+
+def pre_parsed(path: Path) -> Node | None:
+    """The pre-parsed tree of the built-in convention at ``path``, located in ``path``;
+    None when there is none or the file is not the one it was made from (changed and not
+    regenerated yet: then the file is read as any other)."""
+    import zlib
+
+    from pulyacalc.convention.builtin import TREES
+
+    pre = TREES.get(path.stem)
+    try:
+        if pre is None or zlib.crc32(path.read_bytes()) != pre[0]:
+            return None
+    except OSError:
+        return None
+    return _node(pre[1], str(path))
+
+
+def _node(t: Tree, file: str) -> Node:
+    kind, line, column, text, items, pairs, quoted, null = t
+    return Node(
+        kind,  # type: ignore[arg-type]
+        Loc(file, line, column),
+        text,
+        tuple(_node(i, file) for i in items),
+        tuple((_node(k, file), _node(v, file)) for k, v in pairs),
+        quoted,
+        null,
+    )
+
+
+def _read(path: Path) -> Node:
+    """A convention file's nodes: a built-in one pre-parsed (convention/pregen.py: no
+    PyYAML at start-up), any other read (bounded) and parsed."""
+    if path.parent == builtin_dir():
+        pre = pre_parsed(path)
+        if pre is not None:
+            return pre
+    text = read_yaml_file(str(path), "the convention")  # bounded: refused before read whole
+    return parse_yaml(text, str(path))
+
+
+def _confined(path: Path, within: Path, ref: str, loc: Loc) -> None:
+    """Refuse ``path`` unless it is in the directory tree ``within`` (symbolic links
+    followed), before a byte of it is read."""
+    if not path.resolve().is_relative_to(within):
+        raise ReadError(
+            [
+                Problem(
+                    loc,
+                    f"the convention file {quoted(ref)} is outside the log's directory",
+                    "a log may name a convention file in its own directory or below it; "
+                    "if you trust this log, give --allow-outside (or name the file with -c)",
+                )
+            ]
+        )
+
+
+def _layers(path: Path, seen: set[Path], within: Path | None = None) -> list[Node]:
+    """The file and the files it extends, base first (each in ``within``, when given)."""
     real = path.resolve()
     if real in seen:
         raise ReadError([Problem(Loc(str(path)), M_("a convention extends itself (a cycle of extends:)"))])
@@ -164,13 +233,7 @@ def _layers(path: Path, seen: set[Path]) -> list[Node]:
             ]
         )
     seen.add(real)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise ReadError([not_utf8(str(path), str(path), e.reason)]) from None
-    except OSError as e:
-        raise ReadError([Problem(Loc(str(path)), M_("cannot read the convention: {e}", e=e))]) from None
-    node = parse_yaml(text, str(path))
+    node = _read(path)
     if node.kind != "map":
         raise ReadError([Problem(node.loc, M_("a convention file is a mapping of keys (name:, pool:, …)"))])
     for k, v in node.pairs:
@@ -185,7 +248,9 @@ def _layers(path: Path, seen: set[Path]) -> list[Node]:
                 what = M_("an unknown convention") if is_name(ref) else M_("a convention that is not there:")
                 message = missing.message.replace("unknown convention", "").replace("no such file", "")
                 raise ReadError([replace(missing, message=f"extends {what}{message}")])
-            return [*_layers(parent, seen), node]
+            if within is not None and not is_name(ref):
+                _confined(parent, within, ref, v.loc)
+            return [*_layers(parent, seen, within), node]
     return [node]
 
 

@@ -214,8 +214,12 @@ class Int(Parser):
         return as_int(node, p, what, low=self.low, high=self.high)
 
     def describe(self) -> str:
+        if self.high is None:
+            return f"whole number ≥ {self.low}"
         return (
-            f"whole number {self.low}..{self.high}" if self.high is not None else f"whole number ≥ {self.low}"
+            f"whole number {self.low}..{self.high:,}"
+            if self.high >= 10_000
+            else f"whole number {self.low}..{self.high}"
         )
 
 
@@ -519,7 +523,7 @@ _ROWS = (
     Key(
         "pool.target",
         "pool_target",
-        Int(1),
+        Int(1, 100_000),
         "default pool target per player",
         "пулька до … очков",
         "K4.2.2",

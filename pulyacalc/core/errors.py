@@ -7,6 +7,7 @@ to it.  Readers collect all problems of a file and raise once.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -42,6 +43,15 @@ def shown(text: str, limit: int = SHOWN_CHARS, *, keep: str = "") -> str:
     if keep:
         return UNSAFE.sub(lambda m: m.group(0) if m.group(0) in keep else "?", text)
     return UNSAFE.sub("?", text)
+
+
+_LONG_WORD = re.compile(r"\S{201,}")
+
+
+def _cut_long_words(text: str) -> str:
+    """A message that echoes a value of hundreds of characters (a 5,000-digit number)
+    shows its first hundred: the source line, when echoed, shows the rest."""
+    return _LONG_WORD.sub(lambda m: m.group(0)[:100] + "…", text)
 
 
 def quoted(text: str, limit: int = SHOWN_CHARS) -> str:
@@ -99,9 +109,10 @@ class Problem:
     def format(self) -> str:
         # whatever a message echoes (a file name, a value), it reaches the terminal safe;
         # in the chosen language (a message made with ``M_``)
-        text = shown(f"{self.loc}: {tr(self.message)}", 0, keep="\n")
+        text = f"{self.loc}: " + shown(_cut_long_words(tr(self.message)), 0, keep="\n")
+        text = shown(text, 0, keep="\n")
         if self.hint:
-            text += "; " + shown(tr(self.hint), 0, keep="\n")
+            text += "; " + shown(_cut_long_words(tr(self.hint)), 0, keep="\n")
         if self.source and self.loc.column:
             # control characters (escape sequences, vertical tabs, U+2028, bidi…) are shown
             # as '?', one for one, so the echo cannot break the terminal or the caret's column
@@ -168,10 +179,16 @@ def capped(problems: list[Problem], limit: int = MAX_SHOWN_PER_FILE) -> list[Pro
 
 
 class Problems:
-    """A collector: readers add problems as they go and raise them all at the end."""
+    """A collector: readers add problems as they go and raise them all at the end.
 
-    def __init__(self) -> None:
+    ``limit``: keep at most this many and only count the rest (a reader of one file whose
+    every line may be wrong keeps its memory flat); ``len`` counts them all."""
+
+    def __init__(self, limit: int | None = None) -> None:
         self.items: list[Problem] = []
+        self.limit = limit
+        #: problems counted but not kept (past ``limit``)
+        self.more = 0
 
     def add(
         self,
@@ -185,44 +202,119 @@ class Problems:
         code: FindingCode | None = None,
     ) -> None:
         """``code``: what ``check`` calls the problem, if not its ``kind``."""
+        if self.limit is not None and len(self.items) >= self.limit:
+            self.more += 1
+            return
         self.items.append(Problem(loc, message, hint, source, width, kind, kind if code is None else code))
 
     def extend(self, problems: Iterable[Problem]) -> None:
         self.items.extend(problems)
 
     def __bool__(self) -> bool:
-        return bool(self.items)
+        return bool(self.items) or self.more > 0
 
     def __len__(self) -> int:
-        return len(self.items)
+        return len(self.items) + self.more
 
     def raise_if_any(self) -> None:
-        if not self.items:
+        if not self:
             return
         ordered = sorted(self.items, key=lambda p: (p.loc.file, p.loc.line, p.loc.column))
         ordered = capped(ordered)
+        if self.more:
+            last = ordered[-1]
+            ordered.append(
+                Problem(
+                    Loc(last.loc.file),
+                    f"and {self.more:,} more problem{'s' if self.more != 1 else ''} not shown",
+                    "fix these and run again",
+                    kind=last.kind,
+                )
+            )
         if all(p.kind == "rule" for p in ordered):
             raise RuleError(ordered)
         raise ReadError(ordered)
 
 
+def os_reason(e: OSError) -> str:
+    """Why a file could not be opened or read, in words ("permission denied"), never a
+    raw ``[Errno 13] …`` repr; the caller names the path."""
+    import errno
+
+    words = {
+        errno.ENOENT: "no such file",
+        errno.EACCES: "permission denied",
+        errno.EPERM: "permission denied",
+        errno.EISDIR: "is a directory",
+        errno.ENOTDIR: "a part of the path is not a directory",
+        errno.ELOOP: "too many symbolic links",
+        errno.ENAMETOOLONG: "the name is too long",
+        errno.ENXIO: "no such device",
+        errno.EIO: "input/output error",
+    }
+    if e.errno in words:
+        return words[e.errno]
+    return (e.strerror or type(e).__name__).lower()
+
+
+def is_regular_file(path: str) -> bool:
+    """Can ``path`` be read again from the start (a regular file, not a FIFO, a device or
+    standard input)?"""
+    import os
+    import stat
+
+    if path == "-":
+        return False
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+#: the bad byte of a file that is not UTF-8 is looked for in at most this many bytes
+NOT_UTF8_SCAN_BYTES = 64 * 1024 * 1024
+
+
 def not_utf8(path: str, name: str, reason: str) -> Problem:
     """ "Not UTF-8", located at the first bad byte's line and column when ``path`` is a
-    file that can be read again (standard input cannot: it is located at the stream)."""
+    regular file, which can be read again; a FIFO, a device or standard input cannot (the
+    bytes are gone; opening a FIFO again would wait for a writer for ever): located at the
+    file.  The file is read again in bounded pieces, never a line whole."""
     loc = Loc(name)
-    if path != "-":
-        try:
-            with open(path, "rb") as f:
-                for number, raw in enumerate(f, 1):
-                    try:
-                        raw.decode("utf-8")
-                    except UnicodeDecodeError as e:
-                        column = len(raw[: e.start].decode("utf-8", "replace")) + 1
-                        loc = Loc(name, number, column)
-                        break
-        except OSError:
-            pass
+    if is_regular_file(path):
+        with contextlib.suppress(OSError):  # unreadable now: located at the file
+            loc = _first_bad_byte(path, name) or loc
     return Problem(loc, M_("not UTF-8 text ({reason})", reason=reason), M_("save the file as UTF-8"))
+
+
+def _first_bad_byte(path: str, name: str) -> Loc | None:
+    line, column, read = 1, 1, 0
+    pending = b""
+    with open(path, "rb") as f:
+        while read < NOT_UTF8_SCAN_BYTES:
+            chunk = f.read(65536)
+            if not chunk:  # a character cut by the end of the file is the bad one
+                return Loc(name, line, column) if pending else None
+            read += len(chunk)
+            data, pending = pending + chunk, b""
+            bad = False
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError as e:
+                text = data[: e.start].decode("utf-8")
+                if e.end == len(data) and e.reason == "unexpected end of data":
+                    pending = data[e.start :]  # a character cut by the chunk: decoded with the next
+                else:
+                    bad = True
+            breaks = text.count("\n")
+            if breaks:
+                line += breaks
+                column = len(text) - text.rfind("\n")
+            else:
+                column += len(text)
+            if bad:
+                return Loc(name, line, column)
+    return None
 
 
 def did_you_mean(close: str | None, quoted: bool = True) -> str:

@@ -27,9 +27,9 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, not_utf8
+from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, not_utf8, os_reason
 from pulyacalc.core.i18n import M_
-from pulyacalc.yamlsource import Node, parse_yaml
+from pulyacalc.yamlsource import MAX_YAML_BYTES, Node, parse_yaml, read_at_most
 
 #: what a log reads as one player's name: a word without spaces, commas or brackets
 _WORD = re.compile(r"[^\s,\[\]]+")
@@ -98,7 +98,7 @@ def read_aliases(path: str) -> Aliases:
     """Read an aliases file; raises ReadError with every problem, each located."""
     try:
         with open(path, encoding="utf-8-sig") as f:
-            text = f.read()
+            text = read_at_most(f, MAX_YAML_BYTES + 1)  # bounded: parse_yaml refuses a longer one
     except FileNotFoundError:
         raise ReadError(
             [Problem(Loc(path), M_("no such aliases file"), M_("check the path given to --aliases"))]
@@ -109,7 +109,7 @@ def read_aliases(path: str) -> Aliases:
         raise ReadError([not_utf8(path, path, e.reason)]) from None
     except OSError as e:
         raise ReadError(
-            [Problem(Loc(path), M_("cannot read the aliases file: {strerror}", strerror=e.strerror))]
+            [Problem(Loc(path), M_("cannot read the aliases file: {reason}", reason=os_reason(e)))]
         ) from None
     return read_aliases_text(text, path)
 

@@ -19,11 +19,12 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, cast
 
-from pulyacalc.convention.load import load
+from pulyacalc.convention.load import load, outside_allowed
 from pulyacalc.convention.schema import ROUNDINGS, SCHEMA, Convention
-from pulyacalc.core.errors import Loc, Problems, did_you_mean, quoted
+from pulyacalc.core.errors import Loc, Problems, did_you_mean, has_unsafe, quoted
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import DummyHand, Rounding
 from pulyacalc.core.model import Header
@@ -76,7 +77,13 @@ def _players(node: Node, b: HeaderBuilder) -> tuple[str, ...] | None:
             ok = False
         seen.add(name.casefold())
         if name[:1].isdigit() or not name:
-            p.add(loc, M_("a player's name cannot start with a digit: {name!r}", name=name))
+            p.add(loc, M_("a player's name cannot start with a digit: {name}", name=quoted(name)))
+            ok = False
+        elif has_unsafe(name):
+            # an escape sequence or a bidi control in a name would reach every table
+            p.add(
+                loc, M_("a player's name cannot hold control or bidi characters: {name}", name=quoted(name))
+            )
             ok = False
     return players if ok else None
 
@@ -150,7 +157,11 @@ def _text(what: str) -> Callable[[Node, HeaderBuilder], str | None]:
     """A metadata key's reader: any text, kept as written."""
 
     def read(node: Node, b: HeaderBuilder) -> str | None:
-        return as_str(node, b.problems, what)
+        text = as_str(node, b.problems, what)
+        if text is not None and has_unsafe(text):
+            b.problems.add(node.loc, f"{what}: cannot hold control or bidi characters: {quoted(text)}")
+            return None
+        return text
 
     return read
 
@@ -373,6 +384,11 @@ def convention_for(header: Header, override: str | None = None) -> Convention:
             pairs.append((Node("scalar", value.loc, text=key), value))
         node = Node("map", header.overrides[0][1].loc, pairs=tuple(pairs))
     relative = header.source if override is None else None
+    within = None
+    if override is None and not outside_allowed.get():
+        # the log's own directory tree (the current directory for standard input)
+        stdin = header.source in ("-", "<stdin>", "<text>")
+        within = Path.cwd() if stdin else Path(header.source).resolve().parent
     return load(
         ref,
         relative_to=relative,
@@ -380,4 +396,5 @@ def convention_for(header: Header, override: str | None = None) -> Convention:
         overrides=node,
         pool=header.pool,
         rounding=header.rounding,
+        within=within,
     )

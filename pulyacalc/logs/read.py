@@ -14,7 +14,7 @@ import sys
 from collections.abc import Iterator
 from typing import IO
 
-from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, not_utf8
+from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, not_utf8, os_reason
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.model import Log
 
@@ -64,7 +64,7 @@ def open_input(path: str) -> tuple[IO[str], str]:
     except IsADirectoryError:
         raise ReadError([Problem(Loc(path), M_("is a directory, not a log"))]) from None
     except OSError as e:
-        raise ReadError([Problem(Loc(path), M_("cannot open: {strerror}", strerror=e.strerror))]) from None
+        raise ReadError([Problem(Loc(path), M_("cannot open: {reason}", reason=os_reason(e)))]) from None
 
 
 def read_log(
@@ -149,13 +149,62 @@ def _close(stream: IO[str], path: str | None) -> None:
         stream.close()
 
 
+#: a line over the line limit is skipped to its end, to read on; a "line" that does not
+#: end within this many characters (``/dev/zero``, a file that is no text) ends the reading
+MAX_SKIP_CHARS = 1_000_000
+
+
 def _chain(head: str, stream: IO[str], path: str | None, name: str) -> Iterator[str]:
-    """Lines of ``head`` + the rest of the stream, read lazily."""
+    """Lines of ``head`` + the rest of the stream, read lazily and bounded: no line is
+    ever held longer than the line limit plus one character.  A longer line is given cut
+    (its length says it is over the limit, for the reader to report, located); its rest
+    is read and dropped.  Only '\n' ends a line (the stream turns '\r\n' and '\r' into it),
+    in the head as in the rest."""
+    from pulyacalc.yamlsource import MAX_LINE_CHARS
+
+    limit = MAX_LINE_CHARS + 1
+    number = 0
     try:
-        rest = stream.readline() if not head.endswith("\n") and head else ""
-        yield from (head + rest).splitlines(keepends=True)
-        yield from stream
+        pieces = head.split("\n")
+        tail = pieces.pop()  # the part after the head's last '\n': the start of a line
+        for piece in pieces:
+            number += 1
+            yield piece[:limit] + "\n"
+        line = tail
+        while True:
+            if len(line) < limit and not line.endswith("\n"):
+                more = stream.readline(limit - len(line))
+                line += more
+                if more and len(line) < limit and not line.endswith("\n"):
+                    continue
+            if not line:
+                return
+            number += 1
+            if len(line) >= limit and not line.endswith("\n"):
+                _skip_rest(stream, number, name)
+            yield line
+            line = ""
     except UnicodeDecodeError as e:
         raise ReadError([not_utf8(path or "-", name, e.reason)]) from None
     finally:
         _close(stream, path)
+
+
+def _skip_rest(stream: IO[str], number: int, name: str) -> None:
+    """Read on to the end of line ``number`` (over the limit), in bounded pieces, keeping
+    nothing; a line that does not end within MAX_SKIP_CHARS ends the reading."""
+    skipped = 0
+    while skipped <= MAX_SKIP_CHARS:
+        piece = stream.readline(65536)
+        if not piece or piece.endswith("\n"):
+            return
+        skipped += len(piece)
+    raise ReadError(
+        [
+            Problem(
+                Loc(name, number, 1),
+                f"line {number} does not end within {MAX_SKIP_CHARS:,} characters: this is no log",
+                "a log is text, one deal per line",
+            )
+        ]
+    )

@@ -24,7 +24,7 @@ logs.  ``FastCache`` may be shared by evenings of the same players and conventio
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Protocol
 
 from pulyacalc.convention.schema import Convention
@@ -63,7 +63,19 @@ class Known:
     rule (``FastCache.placed``); the state after it: ``dealer``, ``run``, and ``next``
     its table."""
 
-    __slots__ = ("others", "dpool", "pool", "next", "dealer", "run", "raspasy", "ends_run", "hits", "fixed")
+    __slots__ = (
+        "others",
+        "dpool",
+        "pool",
+        "next",
+        "dealer",
+        "run",
+        "raspasy",
+        "ends_run",
+        "hits",
+        "fixed",
+        "key",
+    )
 
     def __init__(
         self,
@@ -86,6 +98,8 @@ class Known:
         self.ends_run = ends_run
         self.hits = 0
         self.fixed = 0
+        #: ``FastCache.keyer`` of the deal (b"" without one)
+        self.key = b""
 
 
 class FastCache:
@@ -106,8 +120,14 @@ class FastCache:
         #: learns nothing, so every line goes the full way
         self.busy: dict[str, Known] = {}
         self.learnt = 0
+        #: the Known hit since the last ``flush`` (each once)
+        self.touched: list[Known] = []
         #: a pool write → its entries once it cannot go into a pool as it is
         self.placed: dict[Write, tuple[tuple[int, Amount], ...]] = {}
+        #: when set (``season``): each deal and correction read, in order, is given to
+        #: ``digest`` as ``keyer`` makes it into bytes (a line's once, when learnt)
+        self.keyer: Callable[[Deal | Correction | SeatChange], bytes] | None = None
+        self.digest: Callable[[bytes], None] | None = None
 
     def table(self, dealer: str, run: int) -> dict[str, Known]:
         t = self.tables.get((dealer, run))
@@ -126,7 +146,9 @@ class FastCache:
             return 2 * n + i * n + self.index[on]
         return n + i
 
-    def learn(self, table: dict[str, Known], raw: str, scorer: Scorer, raspasy: bool, sheet: Sheet) -> None:
+    def learn(
+        self, table: dict[str, Known], raw: str, scorer: Scorer, raspasy: bool, sheet: Sheet, key: bytes
+    ) -> None:
         """Remember what ``scorer`` last wrote (``Scorer.last``) for ``raw`` in ``table``."""
         known = scorer.last
         assert known is not None
@@ -138,7 +160,7 @@ class FastCache:
             self.learnt = 0
         _, others, pool, ends_run, _ = known
         at, index = self.at, self.index
-        table[raw] = Known(
+        k = table[raw] = Known(
             tuple((at(w.area, w.player, w.on), w.amount) for w in others if w.area != POOL),
             tuple((index[w.player], w.amount) for w in others if w.area == POOL),
             tuple((index[w.player], w.amount, w) for w in pool),
@@ -148,6 +170,7 @@ class FastCache:
             raspasy,
             ends_run,
         )
+        k.key = key
         self.learnt += 1
 
     def derive(self, table: dict[str, Known], raw: str) -> Known | None:
@@ -170,28 +193,29 @@ class FastCache:
             False,
             k0.ends_run,
         )
+        k.key = k0.key
         table[raw] = k
         self.learnt += 1
         return k
 
     def flush(self, sheet: Sheet) -> None:
-        """Write what the hits counted onto ``sheet``'s mountains and whists."""
+        """Write what the hits counted (``touched``) onto ``sheet``'s mountains and whists."""
         players, n = self.players, len(self.players)
         acc: list[Amount] = [0] * self.size
         placed = self.placed
-        for t in self.tables.values():
-            for k in t.values():
-                hits = k.hits
-                if hits:
-                    for i, a in k.others:
-                        acc[i] += a * hits
-                    k.hits = 0
-                fixed = k.fixed
-                if fixed:
-                    for _, _, w in k.pool:
-                        for i, a in placed[w]:
-                            acc[i] += a * fixed
-                    k.fixed = 0
+        for k in self.touched:
+            hits = k.hits
+            if hits:
+                for i, a in k.others:
+                    acc[i] += a * hits
+                k.hits = 0
+            fixed = k.fixed
+            if fixed:
+                for _, _, w in k.pool:
+                    for i, a in placed[w]:
+                        acc[i] += a * fixed
+                k.fixed = 0
+        self.touched.clear()
         for i, p in enumerate(players):
             if acc[n + i]:
                 sheet.mountain[p] = exact(sheet.mountain[p] + acc[n + i])
@@ -232,6 +256,8 @@ def run(
     #: the table changed (RULES.md 6.3): what was learnt is for another table, so every
     #: line after goes the full path
     changed = False
+    digest, keyer = cache.digest, cache.keyer
+    touched = cache.touched.append
 
     def slow(lineno: int, raw: str, table: dict[str, Known]) -> dict[str, Known]:
         """The full path for one line; learns it when it may.  Returns the next table."""
@@ -241,6 +267,10 @@ def run(
         if d is None:
             return cache.busy if changed else table
         plain = source.plain
+        key = b""
+        if digest is not None and keyer is not None and not isinstance(d, Unreadable):
+            key = keyer(d)
+            digest(key)
         r = scorer.feed(d)
         if isinstance(d, (Correction, SeatChange)):
             corrections += 1
@@ -248,7 +278,7 @@ def run(
         if changed or not scorer.classic_idle:
             return cache.busy
         if r is not None and plain and len(problems) == before and table is not cache.busy:
-            cache.learn(table, raw, scorer, r.kind == "raspasy", sheet)
+            cache.learn(table, raw, scorer, r.kind == "raspasy", sheet, key)
         return cache.table(scorer.dealer, scorer.run)
 
     def state(table: dict[str, Known]) -> tuple[str, int]:
@@ -308,6 +338,10 @@ def run(
         k.hits += 1
         if ptotal >= limit and scorer.after_finish_from is None:  # finished before this deal
             scorer.after_finish_from = count + lineno - mark
+        if k.hits == 1:
+            touched(k)
+        if digest is not None:
+            digest(k.key)
         if k.dpool:
             for p, a in k.dpool:
                 v = pools[p] + a

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from pulyacalc.cli.options import TABLE, ConventionOpt, FormatOpt, InputFormatOpt, LogArg
+from pulyacalc.cli.options import TABLE, AllowOutsideOpt, ConventionOpt, FormatOpt, InputFormatOpt, LogArg
 from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.runtime import emit, reports_problems
 from pulyacalc.core.i18n import N_
@@ -28,6 +28,7 @@ def check(
         ),
     ] = None,
     convention: ConventionOpt = None,
+    allow_outside: AllowOutsideOpt = False,
     format: FormatOpt = TABLE,
     input_format: InputFormatOpt = None,
     output: OutputOpt = None,

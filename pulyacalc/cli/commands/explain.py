@@ -8,6 +8,7 @@ import typer
 
 from pulyacalc.cli.options import (
     TABLE,
+    AllowOutsideOpt,
     ConventionOpt,
     FormatOpt,
     InputFormatOpt,
@@ -31,6 +32,7 @@ def explain(
         ),
     ] = None,
     convention: ConventionOpt = None,
+    allow_outside: AllowOutsideOpt = False,
     format: FormatOpt = TABLE,
     rounding: RoundingOpt = None,
     input_format: InputFormatOpt = None,

@@ -8,6 +8,7 @@ import typer
 
 from pulyacalc.cli.options import (
     TABLE,
+    AllowOutsideOpt,
     ConventionOpt,
     FormatOpt,
     InputFormatOpt,
@@ -32,6 +33,7 @@ def ledger(
         bool, typer.Option("--running", help=N_("Add each player's running total after each deal."))
     ] = False,
     convention: ConventionOpt = None,
+    allow_outside: AllowOutsideOpt = False,
     format: FormatOpt = TABLE,
     whist_price: PriceOpt = None,
     rounding: RoundingOpt = None,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pulyacalc.cli.options import (
     TABLE,
+    AllowOutsideOpt,
     ConventionOpt,
     FormatOpt,
     InputFormatOpt,
@@ -24,6 +25,7 @@ from pulyacalc.cli.runtime import emit, reports_problems
 def score(
     log: LogArg,
     convention: ConventionOpt = None,
+    allow_outside: AllowOutsideOpt = False,
     format: FormatOpt = TABLE,
     whist_price: PriceOpt = None,
     rounding: RoundingOpt = None,

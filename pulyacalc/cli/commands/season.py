@@ -10,6 +10,7 @@ import typer
 from pulyacalc.cli.aliases import AliasesOpt, load_aliases
 from pulyacalc.cli.options import (
     TABLE,
+    AllowOutsideOpt,
     ConventionOpt,
     FormatOpt,
     InputFormatOpt,
@@ -57,6 +58,7 @@ def season(
         ),
     ],
     convention: ConventionOpt = None,
+    allow_outside: AllowOutsideOpt = False,
     format: FormatOpt = TABLE,
     whist_price: PriceOpt = None,
     rounding: RoundingOpt = None,

@@ -9,6 +9,7 @@ import typer
 from pulyacalc.cli.commands.sheet import is_drawing
 from pulyacalc.cli.options import (
     TABLE,
+    AllowOutsideOpt,
     ConventionOpt,
     FormatOpt,
     MaxYamlBytesOpt,
@@ -38,6 +39,7 @@ def settle(
         ),
     ],
     convention: ConventionOpt = None,
+    allow_outside: AllowOutsideOpt = False,
     format: FormatOpt = TABLE,
     whist_price: PriceOpt = None,
     rounding: RoundingOpt = None,

@@ -9,6 +9,7 @@ import typer
 from pulyacalc.cli.aliases import AliasesOpt, load_aliases
 from pulyacalc.cli.options import (
     TABLE,
+    AllowOutsideOpt,
     ConventionOpt,
     FormatOpt,
     InputFormatOpt,
@@ -43,6 +44,7 @@ def stats(
         ),
     ] = None,
     convention: ConventionOpt = None,
+    allow_outside: AllowOutsideOpt = False,
     format: FormatOpt = TABLE,
     rounding: RoundingOpt = None,
     input_format: InputFormatOpt = None,

@@ -1,0 +1,168 @@
+"""Hostile inputs of a chosen size (issue 11): the files the fuzz and limits suite
+(tests/test_fuzz_limits.py) feeds every command, small, and the worst case the benchmark
+knows, near 20 MB: no input file under 20 MB may make any command use more than 500 MB or
+run more than 10 s.
+
+    python bench/hostile.py                 # every input near 20 MB, every command: the worst
+    python bench/hostile.py --size 2000000  # smaller
+
+Each run is one fresh child (wall time, max RSS), killed after a minute.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import genlog  # noqa: E402
+
+HEAD = "players: Anna Boris Vera\n\n"
+DEAL = "Anna 6♠ 7, Boris whist 2, Vera pass 1\n"
+
+
+def _deals(size: int) -> bytes:
+    text = "".join(genlog.line_log(max(1, size // 36), seed=7, pool=100_000))
+    return text.encode()[:size].rsplit(b"\n", 1)[0] + b"\n"
+
+
+def _aliases(size: int) -> bytes:
+    # a billion laughs: each list names the one before it ten times
+    out = ["players: [Anna, Boris, Vera]\n", "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"]
+    k = 1
+    while sum(map(len, out)) < size and k < 40:
+        out.append(f"a{k}: &a{k} [{', '.join([f'*a{k - 1}'] * 10)}]\n")
+        k += 1
+    out.append("deals: []\n")
+    return "".join(out).encode()
+
+
+#: name -> (file suffix, the file's bytes for a size): each a way an input was seen to hurt
+INPUTS: dict[str, tuple[str, Callable[[int], bytes]]] = {
+    "a long log": (".pulya", _deals),
+    "one line, no newline": (".pulya", lambda n: HEAD.encode() + b"A" * n),
+    "NUL bytes": (".pulya", lambda n: b"\0" * n),
+    "a players: line without end": (".pulya", lambda n: b"players: " + b"Anna " * (n // 5) + b"\n"),
+    "a comment without end": (".pulya", lambda n: HEAD.encode() + b"# " + b"x" * n + b"\n" + DEAL.encode()),
+    "every line wrong": (".pulya", lambda n: HEAD.encode() + b"Anna 6x 7, Bob whist\n" * (n // 21)),
+    "a number of many digits": (".pulya", lambda n: b"players: Anna Boris Vera\npool: " + b"9" * n + b"\n"),
+    "a deal with a huge count": (
+        ".pulya",
+        lambda n: HEAD.encode() + b"Anna 6\xe2\x99\xa0 " + b"7" * n + b"\n",
+    ),
+    "bad UTF-8": (".pulya", lambda n: HEAD.encode() + bytes(range(128, 256)) * (n // 128)),
+    "CR line ends only": (".pulya", lambda n: (HEAD + DEAL * (n // 40)).replace("\n", "\r").encode()),
+    "YAML aliases": (".yaml", _aliases),
+    "YAML nested deep": (
+        ".yaml",
+        lambda n: b"players: [Anna, Boris, Vera]\ndeals: " + b"[" * (n // 2) + b"\n",
+    ),
+    "YAML a long scalar": (".yaml", lambda n: b"players: [Anna, Boris, " + b"V" * n + b"]\ndeals: []\n"),
+    "YAML many keys": (
+        ".yaml",
+        lambda n: b"players: [Anna, Boris, Vera]\n" + b"".join(b"k%d: 1\n" % i for i in range(n // 10)),
+    ),
+    "YAML many deals": (
+        ".yaml",
+        lambda n: genlog.yaml_log(max(1, n // 42), seed=3, pool=100_000).encode(),
+    ),
+    "control and bidi characters": (
+        ".pulya",
+        lambda n: (
+            "players: A\x1b[31m \u202eB C\x07\n\n"
+            + "A\x1b[31m 6♠ 7, \u202eB whist 2, C\x07 pass 1\n" * (n // 50)
+        ).encode(),
+    ),
+}
+
+#: the commands every input is given to, as arguments after the program ({log}: its path)
+COMMANDS = [
+    ["score", "{log}", "-f", "json"],
+    ["explain", "{log}", "-f", "json"],
+    ["explain", "{log}"],
+    ["check", "{log}"],
+    ["convert", "{log}", "--to", "yaml"],
+    ["ledger", "{log}"],
+    ["season", "{log}"],
+    ["stats", "{log}"],
+]
+
+#: one run in a child: wall time and peak memory (KiB), the exit status, and whether stderr
+#: holds a traceback; killed after TIMEOUT seconds
+CHILD = """
+import resource, subprocess, sys, time
+t = time.perf_counter()
+try:
+    r = subprocess.run(
+        sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=float(sys.argv[1])
+    )
+    code, tb = r.returncode, b"Traceback" in r.stderr
+except subprocess.TimeoutExpired:
+    code, tb = "timeout", False
+print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, code, tb)
+"""
+TIMEOUT = 60.0
+
+
+def measured(cmd: list[str]) -> tuple[float, int, str, bool]:
+    import subprocess
+
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, str(TIMEOUT), *cmd], capture_output=True, text=True, check=True
+    )
+    took, rss, code, tb = out.stdout.split()
+    return float(took), int(rss), code, tb == "True"
+
+
+def report(cmd: list[str], size: int, tmp: Path) -> list[str]:
+    """Every input of about ``size`` bytes to every command: print the worst time and the
+    worst memory, and each run that broke a promise; the targets missed."""
+    worst_t: tuple[float, str] = (0.0, "")
+    worst_m: tuple[int, str] = (0, "")
+    broken: list[str] = []
+    print(f"hostile      {len(INPUTS)} inputs of about {size / 2**20:.1f} MiB x {len(COMMANDS)} commands")
+    for name, (suffix, make) in INPUTS.items():
+        path = tmp / f"hostile{suffix}"
+        path.write_bytes(make(size)[: 20 * 10**6 - 1])
+        for args in COMMANDS:
+            argv = [a.replace("{log}", str(path)) for a in args]
+            took, rss, code, tb = measured([*cmd, *argv])
+            what = f"{' '.join(args[:1] + args[2:])} on {name}"
+            if took > worst_t[0]:
+                worst_t = (took, what)
+            if rss > worst_m[0]:
+                worst_m = (rss, what)
+            if tb or code not in ("0", "1", "2"):
+                broken.append(f"{what}: {'traceback' if tb else 'exit ' + code}")
+        path.unlink()
+    ok_t, ok_m = worst_t[0] <= 10, worst_m[0] <= 500 * 1024
+    print(
+        f"             worst time   {worst_t[0]:7.2f} s    {worst_t[1]} (target ≤ 10 s {'ok' if ok_t else 'MISSED'})"  # noqa: E501
+    )
+    print(
+        f"             worst memory {worst_m[0] / 1024:7.1f} MiB  {worst_m[1]} (target ≤ 500 MiB {'ok' if ok_m else 'MISSED'})"  # noqa: E501
+    )
+    for b in broken:
+        print(f"             broken: {b}")
+    return (["hostile time"] if not ok_t else []) + (["hostile memory"] if not ok_m else []) + broken
+
+
+def main() -> int:
+    from run import pulyacalc
+
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--size", type=int, default=19_000_000, help="bytes of each input (default 19,000,000)")
+    ap.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+    a = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="pulyacalc-bench-") as tmp:
+        missed = report(pulyacalc(), a.size, Path(tmp))
+    if missed:
+        print(f"\nmissed: {', '.join(missed)}")
+    return 1 if missed and a.check else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

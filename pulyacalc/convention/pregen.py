@@ -1,0 +1,66 @@
+"""The built-in conventions pre-parsed (start-up): ``conventions/*.yaml`` read into located
+nodes once, at build time, and written out as Python data in ``convention/builtin.py``, so
+that a log under a built-in convention is scored without importing PyYAML.
+
+Regenerate after changing a built-in convention (tests/test_builtin_pregen.py fails until
+then)::
+
+    python -m pulyacalc.convention.pregen
+
+``convention.load.pre_parsed(path)`` gives back the same ``Node`` tree
+``yamlsource.parse_yaml`` makes of the file, located in it (the tests compare them).
+"""
+
+from __future__ import annotations
+
+import sys
+import zlib
+from pathlib import Path
+
+from pulyacalc.convention.load import Tree
+from pulyacalc.yamlsource import Node
+
+TARGET = Path(__file__).resolve().parent / "builtin.py"
+
+
+def tree(n: Node) -> Tree:
+    return (
+        n.kind,
+        n.loc.line,
+        n.loc.column,
+        n.text,
+        tuple(tree(i) for i in n.items),
+        tuple((tree(k), tree(v)) for k, v in n.pairs),
+        n.quoted,
+        n.null,
+    )
+
+
+def render(directory: Path) -> str:
+    """The text of ``builtin.py`` for the conventions in ``directory``."""
+    from pulyacalc.yamlsource import parse_yaml
+
+    out = [
+        '"""The built-in conventions, pre-parsed: GENERATED from conventions/*.yaml by\n',
+        '``python -m pulyacalc.convention.pregen`` (see convention/pregen.py); do not edit."""\n\n',
+        "# ruff: noqa: E501\n",
+        "# fmt: off\n",
+        "TREES: dict[str, tuple] = {  # type: ignore[type-arg]\n",
+    ]
+    for path in sorted(directory.glob("*.yaml")):
+        data = path.read_bytes()
+        n = parse_yaml(data.decode("utf-8-sig"), path.name)
+        out.append(f"    {path.stem!r}: ({zlib.crc32(data)}, {tree(n)!r}),\n")
+    out.append("}\n")
+    return "".join(out)
+
+
+def main() -> None:
+    from pulyacalc.convention.load import builtin_dir
+
+    TARGET.write_text(render(builtin_dir()), encoding="utf-8")
+    print(f"wrote {TARGET.name}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

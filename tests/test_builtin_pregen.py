@@ -1,0 +1,61 @@
+"""The built-in conventions ship pre-parsed (convention/pregen.py, convention/builtin.py):
+the generated module is what the YAML files give, so that a log under a built-in
+convention is scored without PyYAML and exactly as if the file had been read."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pulyacalc.convention import builtin, load, pregen
+from pulyacalc.yamlsource import parse_yaml
+
+NAMES = load.builtin_names()
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "sochi-3p.txt"
+
+
+def test_the_generated_module_is_up_to_date() -> None:
+    """Fails after a built-in convention changed: run `python -m pulyacalc.convention.pregen`."""
+    assert pregen.TARGET.read_text(encoding="utf-8") == pregen.render(load.builtin_dir())
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_each_tree_is_the_files_parse(name: str) -> None:
+    path = load.builtin_dir() / f"{name}.yaml"
+    assert load.pre_parsed(path) == parse_yaml(path.read_text(encoding="utf-8-sig"), str(path))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_each_convention_loads_as_from_its_yaml(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    pre = load.load(name)
+    monkeypatch.setattr(builtin, "TREES", {})  # as if not generated: the YAML is read
+    monkeypatch.setattr(load, "_cache", {})
+    assert load.load(name) == pre
+
+
+def test_a_line_log_under_a_built_in_convention_never_imports_pyyaml() -> None:
+    probe = (
+        "import sys; sys.argv = ['pulyacalc', 'score', sys.argv[1]]\n"
+        "from pulyacalc.cli.app import main\ntry:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print('yaml' in sys.modules, file=sys.stderr)"
+    )
+    r = subprocess.run([sys.executable, "-c", probe, str(EXAMPLE)], capture_output=True, text=True)
+    assert r.stderr.strip().splitlines()[-1] == "False"
+
+
+def test_a_built_in_changed_and_not_regenerated_is_read_from_its_yaml(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tree is used only for the very file it was made from (its checksum)."""
+    changed = tmp_path / "sochi.yaml"
+    changed.write_text(
+        (load.builtin_dir() / "sochi.yaml").read_text(encoding="utf-8").replace("target: 20", "target: 30"),
+        encoding="utf-8",
+    )
+    assert load.pre_parsed(changed) is None
+    monkeypatch.setattr(load, "builtin_dir", lambda: tmp_path)
+    monkeypatch.setattr(load, "_cache", {})
+    assert load.load("sochi").pool_target == 30
