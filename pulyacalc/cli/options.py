@@ -109,8 +109,10 @@ AllowOutsideOpt = Annotated[
     typer.Option(
         "--allow-outside",
         callback=_allow_outside,
-        help="Let a log name a convention file outside its own directory tree "
-        "(refused by default: a log from someone else could make pulyacalc read any file).",
+        help=N_(
+            "Let a log name a convention file outside its own directory tree "
+            "(refused by default: a log from someone else could make pulyacalc read any file)."
+        ),
     ),
 ]
 
