@@ -267,3 +267,22 @@ def test_the_reference_gives_every_key_its_values_and_each_builtins_value() -> N
             assert part.replace("|", "\\|") in line, (key, part)
         cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
         assert len(cells) == 5 + len(names) and all(cells), key  # a value for every built-in
+
+
+def test_every_jsonl_object_carries_the_schema_version() -> None:
+    """docs/output.md: every JSON Lines object says its version; a document says it once."""
+    import json as _json
+
+    from typer.testing import CliRunner as _Runner
+
+    from pulyacalc.cli.app import app as _app
+
+    for args in (["list"], ["show", "sochi"], ["diff", "sochi", "leningrad"]):
+        r = _Runner().invoke(_app, ["conventions", *args, "-f", "jsonl"])
+        assert r.exit_code == 0, r.output
+        lines = r.stdout.splitlines()
+        assert lines and all(_json.loads(line)["schema_version"] == 1 for line in lines), args
+        doc = _json.loads(_Runner().invoke(_app, ["conventions", *args, "-f", "json"]).stdout)
+        assert doc["schema_version"] == 1
+        for part in ("conventions", "differences"):
+            assert all("schema_version" not in item for item in doc.get(part, [])), args

@@ -24,6 +24,11 @@ def _about(row: Key) -> dict[str, str]:
     return {"meaning": row.doc, "russian": row.ru, "source": row.source}
 
 
+def _unversioned(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """JSON Lines records as a document's list: the version is said once, at its top."""
+    return [{k: v for k, v in r.items() if k != "schema_version"} for r in records]
+
+
 def _head(conv: Convention) -> dict[str, str]:
     return {"name": conv.name, "title": conv.title, "source": conv.source}
 
@@ -34,12 +39,18 @@ class ListView:
 
     def records(self) -> list[dict[str, Any]]:
         return [
-            {"name": c.name, "title": c.title, "file": c.file, "description": c.description}
+            {
+                "schema_version": SCHEMA_VERSION,
+                "name": c.name,
+                "title": c.title,
+                "file": c.file,
+                "description": c.description,
+            }
             for c in self.conventions
         ]
 
     def document(self) -> dict[str, Any]:
-        return {"schema_version": SCHEMA_VERSION, "conventions": self.records()}
+        return {"schema_version": SCHEMA_VERSION, "conventions": _unversioned(self.records())}
 
     def rows(self) -> tuple[list[str], list[list[Any]]]:
         head = ["name", "title", "file", "description"]
@@ -61,7 +72,7 @@ class ShowView:
     def records(self) -> list[dict[str, Any]]:
         conv = self.shown.convention
         return [
-            {"key": row.name, "value": shown(conv, row), **_about(row)}
+            {"schema_version": SCHEMA_VERSION, "key": row.name, "value": shown(conv, row), **_about(row)}
             for rows in sections().values()
             for row in rows
         ]
@@ -98,7 +109,10 @@ class DiffView:
         return (d.ref_a, d.ref_b) if d.ref_a != d.ref_b else ("A", "B")
 
     def records(self) -> list[dict[str, Any]]:
-        return [{"key": x.row.name, "a": x.a, "b": x.b, **_about(x.row)} for x in self.diff.differences]
+        return [
+            {"schema_version": SCHEMA_VERSION, "key": x.row.name, "a": x.a, "b": x.b, **_about(x.row)}
+            for x in self.diff.differences
+        ]
 
     def document(self) -> dict[str, Any]:
         d = self.diff
@@ -106,7 +120,7 @@ class DiffView:
             "schema_version": SCHEMA_VERSION,
             "a": _head(d.a),
             "b": _head(d.b),
-            "differences": self.records(),
+            "differences": _unversioned(self.records()),
         }
 
     def rows(self) -> tuple[list[str], list[list[Any]]]:
