@@ -17,13 +17,13 @@ row, both state of the fold made explicit here; ``_coefficient`` multiplies a ga
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
 from typing import NamedTuple
 
 from pulyacalc.convention.schema import Convention, LoneWhisterMade, TwoWhistersShortfall
 from pulyacalc.core.amounts import Amount, down, exact, half, num, tricks, undertricks
-from pulyacalc.core.i18n import M_
+from pulyacalc.core.i18n import M_, N_
 from pulyacalc.core.kinds import Area, DealKind
 from pulyacalc.core.model import Card, Play, Rank
 from pulyacalc.core.sheet import MOUNTAIN, POOL, WHISTS, Write
@@ -425,35 +425,27 @@ def _split_capped(r: Resolved, need: int, short: Amount, own: dict[str, int]) ->
             yield Write("shortfall", wh, MOUNTAIN, exact(short * miss), why=why)
 
 
-def _both(r: Resolved, need: int, short: Amount, own: dict[str, int]) -> Iterator[Write]:
+def _answer(
+    own: dict[str, int], need: int, short: Amount, who: Iterable[str], template: str
+) -> Iterator[Write]:
+    """The pair's shortfall taken together, each of ``who`` answering for all of it."""
     together = sum(own.values())
     if together >= need:
         return
     miss = need - together
-    why = M_(
-        "the whisters took {together} of {need}; each answers: {miss} × {per}",
-        together=together,
-        need=need,
-        miss=miss,
-        per=num(short),
-    )
-    for wh in r.whisters:
+    why = M_(template, together=together, need=need, miss=miss, per=num(short))
+    for wh in who:
         yield Write("shortfall", wh, MOUNTAIN, exact(short * miss), why=why)
 
 
+def _both(r: Resolved, need: int, short: Amount, own: dict[str, int]) -> Iterator[Write]:
+    template = N_("the whisters took {together} of {need}; each answers: {miss} × {per}")
+    return _answer(own, need, short, r.whisters, template)
+
+
 def _second(r: Resolved, need: int, short: Amount, own: dict[str, int]) -> Iterator[Write]:
-    together = sum(own.values())
-    if together >= need:
-        return
-    miss = need - together
-    why = M_(
-        "the whisters took {together} of {need}; the second defender answers: {miss} × {per}",
-        together=together,
-        need=need,
-        miss=miss,
-        per=num(short),
-    )
-    yield Write("shortfall", r.defenders[1], MOUNTAIN, exact(short * miss), why=why)
+    template = N_("the whisters took {together} of {need}; the second defender answers: {miss} × {per}")
+    return _answer(own, need, short, r.defenders[1:2], template)
 
 
 def _second_alone(r: Resolved, need: int, short: Amount, own: dict[str, int]) -> Iterator[Write]:
