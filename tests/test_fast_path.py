@@ -52,7 +52,7 @@ def outcome(text: str, *, fast_path: bool, name: str = "t.pulya") -> Any:
         settled: Any = settle_evening(ev)
     except PulyaError as e:
         settled = [p.message for p in e.problems]
-    return ev.sheet, ev.deals, ev.finished, ev.target, settled
+    return ev.sheet, ev.deals, ev.finished, ev.target, ev.after_finish_from, settled
 
 
 def faults(rng: random.Random, lines: list[str], players: tuple[str, ...]) -> list[str]:

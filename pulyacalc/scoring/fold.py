@@ -12,7 +12,8 @@ checks against their signatures.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from operator import attrgetter
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.errors import Problems
@@ -23,7 +24,7 @@ from pulyacalc.core.seating import Seats, Vacated, change_table
 from pulyacalc.core.sheet import Entry, Sheet, SheetView, Write
 from pulyacalc.scoring.pool import place
 from pulyacalc.scoring.resolve import Resolved, resolve
-from pulyacalc.scoring.rules import Written, written
+from pulyacalc.scoring.rules import Written, seating, written
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +83,21 @@ NOT_KEYED: dict[str, str] = {
 WRITTEN_CACHE_SIZE = 50_000
 
 
+#: the parts of a resolved deal ``written`` reads as they are (its deal is read by its
+#: ``template``, its seats by ``rules.seating``): a part added to ``Resolved`` is read too
+_RESOLVED_PARTS = attrgetter(*(f.name for f in fields(Resolved) if f.name not in ("deal", "seats")))
+
+
+def written_key(res: Resolved, run: int, bomb: int, dark: int) -> Hashable | None:
+    """Everything ``rules.written`` reads of its arguments but the convention (fixed per
+    scorer), or None for a deal without a ``template``.  Deals with the same key write the
+    same: with three players, the same line whoever dealt."""
+    template = res.deal.template
+    if template is None:
+        return None
+    return (template, _RESOLVED_PARTS(res), seating(res), run, bomb, dark)
+
+
 #: a correction that names someone not at the table (marked here: the fold is long)
 _NOT_AT_TABLE = N_("a correction names someone not at the table: {player}, {on}")
 
@@ -132,6 +148,9 @@ class Scorer:
         self._written: dict[tuple[Hashable, str, int, int, int], Written] = {}
         #: what the last deal scored wrote before placing (the fast path learns it)
         self.last: Written | None = None
+        #: ``written_key`` → what such a deal writes: the deals of one line under
+        #: different dealers share it when the rules read nothing of who dealt
+        self._by_parts: dict[Hashable, Written] = {}
         #: one copy of each distinct value in ``_written``, and of each write in them
         self._same_written: dict[Written, Written] = {}
         self._same_writes: dict[Write, Write] = {}
@@ -196,7 +215,7 @@ class Scorer:
         after_finish = self.finished
         after_raspasy, after_dark = self.run, self.dark_said
         if res is not None:
-            known = self._remember(key, res, run, bomb, dark)
+            known = _remember(self, key, res, run, bomb, dark)
         assert known is not None
         self.last = known
         kind, others, pool, ends_run, won = known
@@ -240,30 +259,6 @@ class Scorer:
             after_dark,
         )
 
-    def _remember(
-        self, key: tuple[Hashable, str, int, int, int] | None, res: Resolved, run: int, bomb: int, dark: int
-    ) -> Written:
-        """What a resolved deal writes (2.1–2.7), remembered under ``key`` (if it has one).
-        Equal writes are shared (many deals write the same thing), which keeps the cache
-        small; a full cache is forgotten at once, so that memory stays flat."""
-        kind, others, pool, ends_run, won = written(res, self.conv, run, bomb, dark)
-        same = self._same_writes
-        known = Written(
-            kind,
-            tuple(same.setdefault(w, w) for w in others),
-            tuple(same.setdefault(w, w) for w in pool),
-            ends_run,
-            won,
-        )
-        known = self._same_written.setdefault(known, known)
-        if key is not None:
-            if len(self._written) >= WRITTEN_CACHE_SIZE:
-                self._written.clear()
-                self._same_written.clear()
-                self._same_writes.clear()
-            self._written[key] = known
-        return known
-
     def _correct(self, c: Correction) -> DealResult | None:
         """A correction (RULES.md 2.9): written as it is, into the area it names, with no
         help and no closing of the pool.  It is not a deal: the dealer, the deal count
@@ -286,6 +281,48 @@ class Scorer:
             r = feed(d)
             if r is not None:
                 yield r
+
+
+def _remember(
+    self: Scorer,
+    key: tuple[Hashable, str, int, int, int] | None,
+    res: Resolved,
+    run: int,
+    bomb: int,
+    dark: int,
+) -> Written:
+    """What a resolved deal writes (2.1–2.7), remembered under ``key`` (if it has one)
+    and under its ``written_key``.  Equal writes are shared (many deals write the same
+    thing), which keeps the cache small; a full cache is forgotten at once, so that
+    memory stays flat."""
+    parts = written_key(res, run, bomb, dark)
+    known = None if parts is None else self._by_parts.get(parts)
+    if known is None:
+        kind, others, pool, ends_run, won = written(res, self.conv, run, bomb, dark)
+        same = self._same_writes
+        known = Written(
+            kind,
+            tuple(same.setdefault(w, w) for w in others),
+            tuple(same.setdefault(w, w) for w in pool),
+            ends_run,
+            won,
+        )
+        known = self._same_written.setdefault(known, known)
+    if len(self._written) >= WRITTEN_CACHE_SIZE or len(self._by_parts) >= WRITTEN_CACHE_SIZE:
+        _forget(self)
+    if parts is not None:
+        self._by_parts[parts] = known
+    if key is not None:
+        self._written[key] = known
+    return known
+
+
+def _forget(self: Scorer) -> None:
+    """Everything remembered forgotten (the cache is full, or the table changed)."""
+    self._written.clear()
+    self._by_parts.clear()
+    self._same_written.clear()
+    self._same_writes.clear()
 
 
 def seat_change(self: Scorer, c: SeatChange) -> DealResult | None:
@@ -318,7 +355,7 @@ def seat_change(self: Scorer, c: SeatChange) -> DealResult | None:
     table, self.dealer, self._vacated = change_table(seated, self.dealer, self._vacated, c.change, who)
     self.players, self._clockwise = table, clockwise_of(table)
     self._seats.clear()
-    self._written.clear()
+    _forget(self)
     return DealResult(self.count, c, "", c.change, entries, after_finish, 0, 0, table=table)
 
 
