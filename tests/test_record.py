@@ -34,7 +34,7 @@ def twins(slots: bool) -> tuple[Any, Any]:
         }
 
     dc = dataclass(frozen=True, slots=slots)(type("Sample", (), body()))
-    rec = record(slots=slots)(type("Sample", (), body()))
+    rec = record(frozen=True, slots=slots)(type("Sample", (), body()))
     return dc, rec
 
 
@@ -74,7 +74,7 @@ def test_a_record_is_the_dataclass_it_replaces(slots: bool) -> None:
         hash(rec(1))  # a dict field: unhashable, as the dataclass
 
 
-@record(slots=True)
+@record(frozen=True, slots=True)
 class Slotted:
     """Pickled (a class pickle can find by name)."""
 
@@ -82,7 +82,7 @@ class Slotted:
     b: tuple[str, ...] = ()
 
 
-@record
+@record(frozen=True)
 class Plain:
     """Pickled, without slots."""
 
@@ -115,7 +115,7 @@ def test_wrong_arguments_are_the_dataclass_type_errors(args: Any, kw: Any, says:
 
 
 def test_a_mutable_record_is_unhashable_and_settable() -> None:
-    @record(frozen=False)
+    @record
     class Box:
         """A mutable sample."""
 
@@ -130,7 +130,7 @@ def test_a_mutable_record_is_unhashable_and_settable() -> None:
 
 
 def test_an_own_init_and_methods_are_kept() -> None:
-    @record(slots=True)
+    @record(frozen=True, slots=True)
     class Pair:
         """With its own __init__ and __repr__."""
 

@@ -125,7 +125,7 @@ class ContractError(ValueError):
         self.levelled = levelled
 
 
-@record(slots=True)
+@record(frozen=True, slots=True)
 class Contract:
     """A contract: a level 6..10 with a suit or no-trump, or misère (``level`` 0)."""
 
@@ -349,7 +349,7 @@ RANK_SPELLINGS: dict[str, Rank] = {
 CARDS_HINT = N_("a card is a rank and a suit: A♠ K♥ Q♦ J♣ 10♠ … 7♥, As Kh, туз пик, Тп Кч")
 
 
-@record(slots=True)
+@record(frozen=True, slots=True)
 class Card:
     """A card of the 32-card pack: the talon's, which a log may give (K3.4.11)."""
 
@@ -403,7 +403,7 @@ UNDERTRICK_SPELLINGS: dict[str, int] = {
 }
 
 
-@record(slots=True)
+@record(frozen=True, slots=True)
 class Play:
     """A deal with a contract (played, unplayed, half-whisted, or a misère)."""
 
@@ -463,7 +463,7 @@ class Play:
         _set(self, "dark", dark)
 
 
-@record(slots=True)
+@record(frozen=True, slots=True)
 class Raspasy:
     """All players passed: everyone tries to take as few tricks as possible."""
 
@@ -522,7 +522,7 @@ AREA_SPELLINGS: dict[str, Area] = {
 }
 
 
-@record(slots=True)
+@record(frozen=True, slots=True)
 class Correction:
     """Something the table writes on the sheet by hand, for what no rule covers
     (RULES.md "Corrections"): ``amount`` into ``player``'s ``area`` (``on`` whom, for
@@ -557,7 +557,7 @@ SEAT_WORDS: dict[str, SeatChangeKind] = {
 }
 
 
-@record(slots=True)
+@record(frozen=True, slots=True)
 class SeatChange:
     """A player joins the table or leaves it between deals (RULES.md 6.3, K3.1.2).
 
@@ -574,7 +574,7 @@ class SeatChange:
     source: str = ""
 
 
-@record(slots=True)
+@record(frozen=True, slots=True)
 class Unreadable:
     """A deal line or entry that could not be read (its problems are reported).
 
@@ -585,7 +585,7 @@ class Unreadable:
     loc: Loc
 
 
-@record(slots=True)
+@record(frozen=True, slots=True)
 class Header:
     """Everything a log says before its deals."""
 
@@ -607,7 +607,7 @@ class Header:
     dummy: DummyHand | None = None
 
 
-@record(slots=True)
+@record(frozen=True, slots=True)
 class Log:
     """A header and its deals; ``deals`` may be a lazy iterator (line logs stream)."""
 

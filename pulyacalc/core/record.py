@@ -11,7 +11,8 @@ fields in order), hash, repr, frozen-ness (``FrozenInstanceError``) and ``__post
 A class that is built in a hot loop writes its own ``__init__`` (assigning every field
 with ``object.__setattr__``); the others get a general one, slower per call.
 
-Type checkers see a frozen dataclass (``dataclass_transform``).
+``record`` takes dataclass's ``frozen``, ``slots`` and ``eq`` (the others are not used
+here) and type checkers see ``dataclasses.dataclass`` itself.
 """
 
 from __future__ import annotations
@@ -19,39 +20,34 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, TypeVar
 
-if TYPE_CHECKING:
-    from typing_extensions import dataclass_transform
-else:  # the marker is for type checkers only (typing has it from Python 3.11)
-
-    def dataclass_transform(**_: Any) -> Callable[[Any], Any]:
-        return lambda f: f
-
+__all__ = ["record"]
 
 T = TypeVar("T")
 _MISSING: Any = dataclasses.MISSING
 _set = object.__setattr__
 
 
-@overload
-def record(cls: type[T], /) -> type[T]: ...
-@overload
-def record(*, frozen: bool = True, slots: bool = False, eq: bool = True) -> Callable[[type[T]], type[T]]: ...
-
-
-@dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field,))
-def record(
-    cls: type[T] | None = None, /, *, frozen: bool = True, slots: bool = False, eq: bool = True
+def _record(
+    cls: type[T] | None = None, /, *, frozen: bool = False, slots: bool = False, eq: bool = True
 ) -> type[T] | Callable[[type[T]], type[T]]:
-    """``@dataclass(frozen=frozen, slots=slots, eq=eq)`` without compiling code (see above).
-
-    The class needs a docstring (or dataclass would compute one from its signature)."""
+    """``dataclass(frozen=frozen, slots=slots, eq=eq)`` without compiling code (see above).
+    A class without a docstring gets its name as one (dataclass would work one out of the
+    signature, with ``inspect``)."""
 
     def wrap(c: type[T]) -> type[T]:
+        if c.__doc__ is None:
+            c.__doc__ = c.__name__
         return _make(c, frozen=frozen, slots=slots, eq=eq)
 
     return wrap if cls is None else wrap(cls)
+
+
+if TYPE_CHECKING:  # type checkers see the dataclass it stands for: same fields, frozen-ness, replace
+    from dataclasses import dataclass as record
+else:
+    record = _record
 
 
 def _make(cls: type[T], *, frozen: bool, slots: bool, eq: bool) -> type[T]:
