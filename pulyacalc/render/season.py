@@ -107,7 +107,7 @@ class SeasonView:
             ),
             "",
         ]
-        head = ["#", _("player"), _("evenings"), _("total"), _("average"), _("best"), _("worst")]
+        head = [_("rank"), _("player"), _("evenings"), _("total"), _("average"), _("best"), _("worst")]
         if s.whist_price is not None:
             head.append(_("money"))
         lines.append(
