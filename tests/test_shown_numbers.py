@@ -156,12 +156,12 @@ def _assert_stages(text: str) -> None:
         if i + 1 < len(lines) and lines[i + 1].startswith("--") and not line.startswith("--"):
             table = columns(lines, i)
             for head, cells in table.items():
-                if head in ("mountain result", "whist result", "total", "result") or head.startswith(
-                    "money"
-                ):
+                if head in ("mountain result", "whist result", "total", "result") or head.startswith("money"):
                     assert sum(number(c) for c in cells) == 0, (head, text)
                     checked += 1
-    assert checked >= 4  # mountain result (twice with 3 players or more), whist result, total (and result, money)
+    assert (
+        checked >= 4
+    )  # mountain result (twice with 3 players or more), whist result, total (and result, money)
 
 
 def _assert_ledger(text: str, players: list[str]) -> None:

@@ -221,7 +221,9 @@ def report_table(r: Report) -> str:
         "whist result = written on others − written on him"
     ).format(unit=show(conv.mountain_point_in_whists), divided=divided)
     if s.rounding == "kodeks":
-        note += "; " + _("kodeks mountain: amnestied mountains moved to a multiple of 3, ±3 whists each (K4.2.12)")
+        note += "; " + _(
+            "kodeks mountain: amnestied mountains moved to a multiple of 3, ±3 whists each (K4.2.12)"
+        )
     lines.append(note)
     if s.rounding == "kodeks_separate":
         lines.append(

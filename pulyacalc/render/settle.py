@@ -122,12 +122,10 @@ def _separate_stage(out: list[str], step: int, s: Settlement, ratio: Amount) -> 
     _table(out, rows, ["", _("mountain"), _("mountain moved"), ""])
     joined = {p: exact(sep.mountain_moved[p] - sep.pool_moved[p]) for p in players}
     least = min(joined.values())
-    out.append(
-        "   "
-        + _("kodeks mountain = moved mountain − moved pool, amnestied (the smallest, {least}, off all)").format(
-            least=show(least)
-        )
+    joined_note = _(
+        "kodeks mountain = moved mountain − moved pool, amnestied (the smallest, {least}, off all)"
     )
+    out.append("   " + joined_note.format(least=show(least)))
     rows = [
         [
             p,

@@ -193,8 +193,9 @@ class StatsView:
             "",
         ]
         # each header is its CSV column's name with spaces (docs/output.md)
-        head = [_("rank"), _("player"), _("evenings"), _("deals"), _("total"), _("per evening"), _("per deal")]
-        head += [_("best"), _("worst"), _("longest winning streak"), _("ordinal"), _("mu"), _("sigma")]
+        head = [_("rank"), _("player"), _("evenings"), _("deals"), _("total"), _("per evening")]
+        head += [_("per deal"), _("best"), _("worst"), _("longest winning streak")]
+        head += [_("ordinal"), _("mu"), _("sigma")]
         rows = []
         for rank, p in enumerate(s.players, 1):
             st = p.standing
