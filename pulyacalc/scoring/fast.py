@@ -32,7 +32,7 @@ from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.errors import Problems
 from pulyacalc.core.model import Correction, Deal, SeatChange, Unreadable
 from pulyacalc.core.sheet import POOL, WHISTS, Entry, Sheet, Write
-from pulyacalc.scoring.fold import Scorer
+from pulyacalc.scoring.fold import Memo, Scorer, memo
 from pulyacalc.scoring.pool import place
 
 #: raw lines ``FastCache`` remembers (over all states); emptied when full, so that memory
@@ -127,6 +127,8 @@ class FastCache:
         #: ``digest`` as ``keyer`` makes it into bytes (a line's once, when learnt)
         self.keyer: Callable[[Deal | Correction | SeatChange], bytes] | None = None
         self.digest: Callable[[bytes], None] | None = None
+        #: what the scorers of these players and convention remember (``fold.memo``)
+        self.memo: Memo | None = None
 
     def table(self, dealer: str, run: int) -> dict[str, Known]:
         t = self.tables.get((dealer, run))
@@ -262,6 +264,7 @@ class _Pass:
         #: every line after goes the full path
         self.changed = False
         self.table = cache.table(scorer.dealer, scorer.run) if scorer.classic_idle else cache.busy
+        cache.memo = memo(scorer, cache.memo)
         self.pools: list[Amount] = []
         self.ptotal: Amount = 0
         self.count = self.mark = self.lineno = 0
@@ -337,6 +340,8 @@ class _Pass:
         if digest is not None and keyer is not None and not isinstance(d, Unreadable):
             key = keyer(d)
             digest(key)
+        if isinstance(d, SeatChange):
+            cache.flush(scorer.sheet)  # a newcomer's column is made from the mountains as written
         r = scorer.feed(d)
         if isinstance(d, (Correction, SeatChange)):
             self.corrections += 1

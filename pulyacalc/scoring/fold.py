@@ -357,11 +357,29 @@ def _remember(
 
 
 def _forget(self: Scorer) -> None:
-    """Everything remembered forgotten (the cache is full, or the table changed)."""
+    """Everything remembered forgotten (the cache is full)."""
     self._written.clear()
     self._by_parts.clear()
     self._same_written.clear()
     self._same_writes.clear()
+
+
+#: what a scorer remembers of what deals write (``_remember``): a pure function of the
+#: convention, the players and the parses, so scorers of the same share it (``season``)
+Memo = tuple[
+    dict[tuple[Hashable, str, int, int, int], Written],
+    dict[Hashable, Written],
+    dict[Written, Written],
+    dict[Write, Write],
+]
+
+
+def memo(self: Scorer, shared: Memo | None = None) -> Memo:
+    """What ``self`` remembers; ``shared``, when given, becomes it (a scorer of the same
+    players and convention, before its first deal: the fast path's ``FastCache``)."""
+    if shared is not None:
+        self._written, self._by_parts, self._same_written, self._same_writes = shared
+    return self._written, self._by_parts, self._same_written, self._same_writes
 
 
 def seat_change(self: Scorer, c: SeatChange) -> DealResult | None:
@@ -394,7 +412,7 @@ def seat_change(self: Scorer, c: SeatChange) -> DealResult | None:
     table, self.dealer, self._vacated = change_table(seated, self.dealer, self._vacated, c.change, who)
     self.players, self._clockwise = table, clockwise_of(table)
     self._seats.clear()
-    _forget(self)
+    memo(self, ({}, {}, {}, {}))  # its own from here on: what was remembered may be shared
     return DealResult(self.count, c, "", c.change, entries, after_finish, 0, 0, table=table)
 
 
