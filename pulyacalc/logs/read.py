@@ -155,8 +155,9 @@ def _close(stream: IO[str], path: str | None) -> None:
 #: ends the reading
 MAX_SKIP_CHARS = 1_000_000
 #: characters read at a time: the reader splits each piece into lines at once (a line at a
-#: time costs a call and a check per line, more than the splitting)
-CHUNK_CHARS = 1 << 16
+#: time costs a call and a check per line, more than the splitting); under the line limit,
+#: so that only the first line of a piece (which starts in the piece before) can be over it
+CHUNK_CHARS = 8192
 
 
 def _chain(head: str, stream: IO[str], path: str | None, name: str) -> Iterator[str]:
@@ -184,7 +185,10 @@ def _pieces(head: str, stream: IO[str], path: str | None, name: str) -> Iterator
                     break
             lines = (tail + data).split("\n") if tail else data.split("\n")
             tail = lines.pop()
-            if lines and max(map(len, lines)) >= limit:  # ended within the piece: cut
+            # a line over the limit is the first (it starts in the piece before) or, in a
+            # piece longer than the limit, any line: each line is measured only then
+            if lines and (len(lines[0]) if len(data) < limit else max(map(len, lines))) >= limit:
+                # ended within the piece: cut
                 for i, line in enumerate(lines, number + 1):
                     if len(line) - limit > MAX_SKIP_CHARS:
                         raise _never_ends(i, name)
