@@ -153,16 +153,28 @@ def measured(cmd: list[str]) -> tuple[float, int, str, bool]:
 
 
 def report(
-    cmd: list[str], size: int, tmp: Path, *, each: bool = False, inputs: str = "", commands: str = ""
+    cmd: list[str],
+    size: int,
+    tmp: Path,
+    *,
+    each: bool = False,
+    inputs: str = "",
+    commands: str = "",
+    skip: str = "",
 ) -> list[str]:
     """Every input of about ``size`` bytes to every command: print the worst time and the
     worst memory, and each run that broke a promise; the targets missed.  ``each``: print
-    every run too; ``inputs`` / ``commands``: only those whose name contains it."""
+    every run too; ``inputs`` / ``commands``: only those whose name contains it; ``skip``:
+    not the commands whose name contains it."""
     worst_t: tuple[float, str] = (0.0, "")
     worst_m: tuple[int, str] = (0, "")
     broken: list[str] = []
     chosen = {k: v for k, v in INPUTS.items() if inputs.lower() in k.lower()}
-    cmds = [c for c in COMMANDS if commands in " ".join(c[:1] + c[2:])]
+    cmds = [
+        c
+        for c in COMMANDS
+        if commands in " ".join(c[:1] + c[2:]) and not (skip and skip in " ".join(c[:1] + c[2:]))
+    ]
     print(f"hostile      {len(chosen)} inputs of about {size / 2**20:.1f} MiB x {len(cmds)} commands")
     sheet = tmp / "small-sheet.yaml"
     sheet.write_text(SMALL_SHEET, encoding="utf-8")
@@ -209,9 +221,12 @@ def main() -> int:
     ap.add_argument("--each", action="store_true", help="print every run, not only the worst")
     ap.add_argument("--input", default="", help="only the inputs whose name contains this")
     ap.add_argument("--command", default="", help="only the commands whose words contain this")
+    ap.add_argument("--skip", default="", help="leave out the commands whose words contain this")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="pulyacalc-bench-") as tmp:
-        missed = report(pulyacalc(), a.size, Path(tmp), each=a.each, inputs=a.input, commands=a.command)
+        missed = report(
+            pulyacalc(), a.size, Path(tmp), each=a.each, inputs=a.input, commands=a.command, skip=a.skip
+        )
     if missed:
         print(f"\nmissed: {', '.join(missed)}")
     return 1 if missed and a.check else 0
