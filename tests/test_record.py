@@ -129,6 +129,19 @@ def test_a_mutable_record_is_unhashable_and_settable() -> None:
         hash(b)
 
 
+def test_a_dataclass_can_extend_a_record() -> None:
+    base = record(frozen=True)(type("Base", (), {"__annotations__": {"a": "int"}, "__module__": __name__}))
+    sub = dataclass(frozen=True)(
+        type("Sub", (base,), {"__annotations__": {"b": "int"}, "__module__": __name__})
+    )
+    x = sub(1, 2)
+    assert (x.a, x.b) == (1, 2) and x == sub(1, 2) != sub(1, 3)
+    with pytest.raises(FrozenInstanceError):
+        x.a = 3
+    with pytest.raises(TypeError, match="cannot inherit non-frozen dataclass from a frozen one"):
+        dataclass(type("Loose", (base,), {"__annotations__": {"c": "int"}, "__module__": __name__}))
+
+
 def test_an_own_init_and_methods_are_kept() -> None:
     @record(frozen=True, slots=True)
     class Pair:

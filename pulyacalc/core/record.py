@@ -56,6 +56,9 @@ def _make(cls: type[T], *, frozen: bool, slots: bool, eq: bool) -> type[T]:
     made: Any = dataclasses.dataclass(cls, init=False, repr=False, eq=False, slots=slots)
     fields = dataclasses.fields(made)
     name = made.__qualname__
+    # what the class is, for dataclasses made from it (a frozen one needs a frozen base)
+    params = made.__dataclass_params__
+    params.init, params.repr, params.eq, params.frozen = True, True, eq, frozen
     if not own_init:
         made.__init__ = _init(name, fields, frozen, hasattr(made, "__post_init__"))
     if not own_repr:
