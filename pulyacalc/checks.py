@@ -49,6 +49,8 @@ MAX_EVENING_DEALS = 200
 #: a run of this many consecutive deals played after the finish, or more, is one finding
 #: with the range (a log played on long past its finish would list every deal)
 AFTER_FINISH_RANGE = 3
+#: the findings waiting to be handed on at which ``Checking``'s fast path stops to do so
+FAST_PAUSE = 1000
 #: findings listed for a reviewer that do not make a log unclean
 NOTICES: frozenset[FindingCode] = frozenset({"correction"})
 
@@ -147,6 +149,13 @@ class Checking:
         self.deals = 0
         self.finished = False
         self.sheet: SheetView | None = None
+        self.window = _Window()
+        #: the fast path (``fast.Watcher``): its hits after the finish not yet in the window
+        #: (the first few, as (number, line, text)), the last one's number and how many;
+        #: whether it stopped, and whether the table changed (the rest goes the full way)
+        self.late_held: list[tuple[int, int, str]] = []
+        self.late_last = self.late_count = 0
+        self.paused = self.seated = False
 
     def __iter__(self) -> Iterator[Finding]:
         return merged(self._ordered())
@@ -169,9 +178,10 @@ class Checking:
         from itertools import chain, islice
 
         from pulyacalc.evening import ONE_CAUSE_DEALS, WATCH, _one_cause, _watched
+        from pulyacalc.logs.lines import LineDeals
 
         header, conv, scorer, problems = self.log.header, self.convention, self.scorer, self.problems
-        window = _Window()
+        window = self.window
         for f in _target_findings(header, conv, scorer.target):
             window.add(f, 2)
         for f in _override_findings(header, conv):
@@ -181,7 +191,9 @@ class Checking:
         # a short log may have its refused deals explained by one wrong dealer at its end:
         # its problems are taken only then (a long one is never looked at so)
         short, before = len(first) < ONE_CAUSE_DEALS, len(problems)
-        deals: Iterable[Deal | Correction | SeatChange | Unreadable] = chain(first, it)
+        # a long line log goes on the fast path's way (``_fast``) after its first deals
+        fast = not short and not self.keep and type(self.log.deals) is LineDeals
+        deals: Iterable[Deal | Correction | SeatChange | Unreadable] = first if fast else chain(first, it)
         watch = WATCH.get()
         if watch is not None:
             deals = _watched(deals, watch)
@@ -194,11 +206,88 @@ class Checking:
             if not short:
                 window.problems(problems)
                 yield from window.before(r.deal.loc.file, r.deal.loc.line)
+        if fast:
+            yield from self._fast(first[-1].loc.line)
         if short and scorer.count > 1:
             _one_cause(header, first, conv, problems, before)
         window.problems(problems)
         yield from window.before(None, 0)
         self.deals, self.finished, self.sheet = scorer.count, scorer.finished, scorer.sheet.view()
+
+    def _fast(self, number: int) -> Iterator[Finding]:
+        """The rest of a long line log the fast path's way (``fast.run``, which tells
+        ``result`` each deal it scores the full way and ``late`` each hit after the finish),
+        stopping to hand the findings on whenever ``FAST_PAUSE`` of them wait; after a seat
+        change, the full way.  ``number``: the line of the last deal read."""
+        from pulyacalc.evening import WATCH, _watched_lines
+        from pulyacalc.logs.lines import LineDeals
+        from pulyacalc.scoring import fast
+
+        source, window, file = self.log.deals, self.window, self.log.header.source
+        assert isinstance(source, LineDeals)
+        source.number, source.pending = number, None
+        watch = WATCH.get()
+        if watch is not None:
+            source.lines = _watched_lines(source.lines, number, watch)
+        cache = fast.FastCache(self.scorer.players, self.convention)
+        while True:
+            self.paused = False
+            fast.run(self.scorer, source, cache, watcher=self)
+            self._close_late()
+            window.problems(self.problems)
+            if not self.paused:
+                return
+            yield from window.before(file, source.number)
+            if self.seated:
+                break
+        for r in self.scorer.feed_all(source):
+            for f in _deal_findings(r, self.convention):
+                window.add(f, 1)
+            window.problems(self.problems)
+            yield from window.before(r.deal.loc.file, r.deal.loc.line)
+
+    def result(self, r: DealResult) -> bool:
+        """``fast.Watcher``: a deal scored the full way.  Its line may be skipped when read
+        again in the same state if all it was found to have is that it came after the
+        finish (``late`` is told that of each hit)."""
+        self._close_late()
+        found = _deal_findings(r, self.convention)
+        for f in found:
+            self.window.add(f, 1)
+        self.seated = self.seated or isinstance(r.deal, SeatChange)
+        return all(f.code == "after-finish" for f in found)
+
+    def late(self, number: int, lineno: int, raw: str) -> None:
+        """``fast.Watcher``: a hit after the finish; consecutive ones are counted, and put
+        in the window as one range (or one by one, a few) when the run ends."""
+        if self.late_held and number == self.late_last + 1:
+            self.late_last, self.late_count = number, self.late_count + 1
+            if len(self.late_held) < AFTER_FINISH_RANGE:
+                self.late_held.append((number, lineno, raw))
+            return
+        self._close_late()
+        self.late_held = [(number, lineno, raw)]
+        self.late_last, self.late_count = number, 1
+
+    def pause(self) -> bool:
+        """``fast.Watcher``: stop when enough findings wait, or when the table changed."""
+        self.paused = self.seated or len(self.window.heap) >= FAST_PAUSE
+        return self.paused
+
+    def _close_late(self) -> None:
+        if not self.late_held:
+            return
+        file = self.log.header.source
+        # a line read on the fast path is a deal without a number: it starts at its first word
+        found = [
+            _after_finish(Loc(file, line, 1 + len(raw) - len(raw.lstrip())), n)
+            for n, line, raw in self.late_held
+        ]
+        if self.late_count >= AFTER_FINISH_RANGE:
+            found = [_range(found[0], self.late_last, self.late_count)]
+        for f in found:
+            self.window.add(f, 1)
+        self.late_held = []
 
 
 class _Window:
@@ -235,15 +324,16 @@ def merged(found: Iterable[Finding]) -> Iterator[Finding]:
     count = last = 0
     for f in found:
         if held and f.code == "after-finish" and f.deal == last + 1:
-            count, last = count + 1, last + 1
-            if count < AFTER_FINISH_RANGE:
+            count += f.count  # a range already (``Checking.late``) adds all of it
+            last = f.deal if f.last_deal is None else f.last_deal
+            if len(held) < AFTER_FINISH_RANGE:
                 held.append(f)
             continue
         yield from _closed(held, count, last)
         held, count = [], 0
         if f.code == "after-finish" and f.deal is not None:
-            held.append(f)
-            count, last = 1, f.deal
+            held = [f]
+            count, last = f.count, f.deal if f.last_deal is None else f.last_deal
         else:
             yield f
     yield from _closed(held, count, last)
@@ -251,25 +341,27 @@ def merged(found: Iterable[Finding]) -> Iterator[Finding]:
 
 def _closed(held: list[Finding], count: int, last: int) -> list[Finding]:
     if count < AFTER_FINISH_RANGE:
-        return held
-    first = held[0]
-    return [
-        Finding(
-            first.loc,
-            "after-finish",
-            M_(
-                "deal {first} and every deal after it to deal {last} ({count:,} deals) are played "
-                "after the pulya was finished",
-                first=first.deal,
-                last=last,
-                count=count,
-            ),
-            M_("their pool points go off the mountain (RULES.md 2.8); were they meant for a new pulya?"),
-            first.deal,
-            last,
-            count,
-        )
-    ]
+        return held  # single deals all (a range is at least AFTER_FINISH_RANGE long)
+    return [_range(held[0], last, count)]
+
+
+def _range(first: Finding, last: int, count: int) -> Finding:
+    """The after-finish deals from ``first``'s to ``last`` as one finding."""
+    return Finding(
+        first.loc,
+        "after-finish",
+        M_(
+            "deal {first} and every deal after it to deal {last} ({count:,} deals) are played "
+            "after the pulya was finished",
+            first=first.deal,
+            last=last,
+            count=count,
+        ),
+        M_("their pool points go off the mountain (RULES.md 2.8); were they meant for a new pulya?"),
+        first.deal,
+        last,
+        count,
+    )
 
 
 def _deal_findings(r: DealResult, conv: Convention) -> list[Finding]:
@@ -281,15 +373,7 @@ def _deal_findings(r: DealResult, conv: Convention) -> list[Finding]:
     if isinstance(deal, Correction):
         return [_correction_finding(r, deal)]
     if r.after_finish:
-        out.append(
-            Finding(
-                where,
-                "after-finish",
-                M_("deal {number} is played after the pulya was finished", number=r.number),
-                M_("its pool points go off the mountain (RULES.md 2.8); was it meant for a new pulya?"),
-                r.number,
-            )
-        )
+        out.append(_after_finish(where, r.number))
     if not isinstance(deal, Play):
         return out
     if r.number <= conv.bombs_opening:
@@ -359,6 +443,16 @@ def _deal_findings(r: DealResult, conv: Convention) -> list[Finding]:
                     )
                 )
     return out
+
+
+def _after_finish(where: Loc, number: int) -> Finding:
+    return Finding(
+        where,
+        "after-finish",
+        M_("deal {number} is played after the pulya was finished", number=number),
+        M_("its pool points go off the mountain (RULES.md 2.8); was it meant for a new pulya?"),
+        number,
+    )
 
 
 def _correction_finding(r: DealResult, c: Correction) -> Finding:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,8 @@ import genlog  # noqa: E402
 
 BAD = "Anna 6x 7, Boris whist\n"  # a deal that cannot be read
 FIX = 'correction Anna mountain -4 "written twice"\n'
+# Leningrad: after two raspasy in a row the exit is 7 (raspasy.exit [6, 7, 7])
+LOW = "Anna pass 4, Boris pass 3, Vera pass 3\n" * 2 + "Anna 6♠, Boris pass, Vera pass\n"
 
 
 def check_json(path: Path) -> dict[str, Any]:
@@ -30,12 +33,13 @@ def check_json(path: Path) -> dict[str, Any]:
 
 
 def long_log(tmp_path: Path, deals: int, every: int = 0, pool: int = 10) -> Path:
-    """A log that finishes early; with ``every``: a deal that cannot be read and a
-    correction every that many lines, which break the deals after the finish into runs."""
-    lines = list(genlog.line_log(deals, seed=5, pool=pool))
+    """A Leningrad log that finishes early; with ``every``: a deal that cannot be read, a
+    correction and a contract below the raspasy exit every that many lines, which break
+    the deals after the finish into runs."""
+    lines = list(genlog.line_log(deals, seed=5, pool=pool, convention="leningrad"))
     if every:
         for i in range(len(lines) - every, 4, -every):
-            lines[i:i] = [BAD, FIX]
+            lines[i:i] = [BAD, FIX, LOW]
     path = tmp_path / "long.pulya"
     path.write_text("".join(lines), encoding="utf-8")
     return path
@@ -96,8 +100,11 @@ def test_findings_are_handed_on_as_found_in_the_order_of_the_file(tmp_path: Path
     fixes = [i + 1 for i, line in enumerate(lines) if line == FIX.strip()]
     assert [f.loc.line for f in found if f.code == "read"] == bad
     assert [f.loc.line for f in found if f.code == "correction"] == fixes
+    assert [f.loc.line for f in found if f.code == "raspasy-exit"] == [n + 3 for n in fixes]
+    # the same as the full path gives (``keep`` takes it: it keeps every deal's result)
     kept = Checking(str(log), keep=True)
     assert list(kept) == found
+    assert (kept.deals, kept.sheet, kept.finished) == (c.deals, c.sheet, c.finished)
     late = [r.number for r in kept.results if r.after_finish and r.kind != "correction"]
     ranges = [f for f in found if f.code == "after-finish"]
     assert sum(f.count for f in ranges) == len(late) > 10 * AFTER_FINISH_RANGE
@@ -109,16 +116,20 @@ def test_findings_are_handed_on_as_found_in_the_order_of_the_file(tmp_path: Path
     assert doc["deals"] == c.deals
 
 
-def test_check_memory_stays_flat_however_many_deals_after_the_finish(tmp_path: Path) -> None:
-    def peak(deals: int) -> int:
-        log = long_log(tmp_path, deals)
+def test_check_needs_no_more_memory_than_score_however_many_deals_after_the_finish(
+    tmp_path: Path,
+) -> None:
+    log = long_log(tmp_path, 24_000)  # all but the first few deals after the finish
+
+    def peak(work: Callable[[], object]) -> int:
         tracemalloc.start()
         try:
-            found = list(Checking(str(log)))
-            return tracemalloc.get_traced_memory()[1] if len(found) <= 3 else -1
+            work()
+            return tracemalloc.get_traced_memory()[1]
         finally:
             tracemalloc.stop()
 
-    small, big = peak(6_000), peak(24_000)
-    assert small > 0 and big > 0
-    assert big < 1.5 * small  # four times the deals after the finish, not four times the memory
+    found: list[Finding] = []
+    checked = peak(lambda: found.extend(Checking(str(log))))
+    assert len(found) <= 3  # the target, the range (and nothing else)
+    assert checked < 2 * peak(lambda: score_file(str(log)))
