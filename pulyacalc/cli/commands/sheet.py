@@ -45,7 +45,10 @@ def checked_drawing(value: str | None) -> str | None:
         raise typer.BadParameter(
             _("{file}: no such directory {folder}").format(file=value, folder=path.parent)
         )
-    return value
+    from pulyacalc.cli.output import check_writable
+
+    # a FIFO or a device named x.svg: refused before any work, as every other -o (exit 2)
+    return check_writable(value)
 
 
 DrawingOpt = Annotated[
