@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from pulyacalc.cli.options import (
+    AllowOutsideOpt,
     ConventionOpt,
     InputFormatOpt,
     LogArg,
@@ -86,6 +87,7 @@ def sheet(
         bool, typer.Option("--numbers", "-n", help=N_("Write each entry's deal number beside it, small."))
     ] = False,
     convention: ConventionOpt = None,
+    allow_outside: AllowOutsideOpt = False,
     whist_price: PriceOpt = None,
     rounding: RoundingOpt = None,
     input_format: InputFormatOpt = None,
