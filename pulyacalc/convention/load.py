@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pulyacalc.convention.schema import LEVELS, SCHEMA, SECTIONS, TOP_KEYS, Convention
-from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, quoted
+from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, has_unsafe, quoted
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import KODEKS_ROUNDINGS, Rounding
 from pulyacalc.yamlsource import Node, as_str, parse_yaml, read_yaml_file, words
@@ -321,7 +321,18 @@ def _build(layers: list[Node], path: Path, own: int) -> Convention:
             else:
                 merged[key] = value
         for k, v in layer.pairs:
-            if k.text == "title" and v.kind == "scalar":
+            if k.text == "title" and v.kind == "scalar" and has_unsafe(v.text):
+                # the title heads every report: an escape sequence or U+202E would reach the
+                # terminal (refused as a log's title: is)
+                p.add(
+                    v.loc,
+                    M_(
+                        "{key}: cannot hold control or bidi characters: {text}",
+                        key="title",
+                        text=quoted(v.text),
+                    ),
+                )
+            elif k.text == "title" and v.kind == "scalar":
                 title = v.text
     values: dict[str, Any] = {}
     for key, spec in SCHEMA.items():
