@@ -181,8 +181,8 @@ def counted(n: int, word: str) -> str:
 
 def sheet_head(players: tuple[str, ...]) -> list[str]:
     """The headers of the sheet row's cells (after the player's column)."""
-    # i18n: the column of the whists a player wrote on {player}
-    on = _("on {player}")
+    # i18n: the column of the whists a player wrote on {player} (CSV: whists_on_<player>)
+    on = _("whists on {player}")
     return [_("pool"), _("mountain"), *[on.format(player=q) for q in players]]
 
 
