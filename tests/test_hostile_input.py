@@ -121,15 +121,16 @@ def test_an_extends_chain_has_a_depth_limit(tmp_path: Path) -> None:
     for i in range(12):
         write(tmp_path, f"c{i}.yaml", f"extends: c{i + 1}.yaml\n" if i < 11 else "extends: sochi\n")
     p = write(tmp_path, "d.yaml", f"{LOG}convention: c0.yaml\ndeals: []\n")
-    err = refused(p, at=tmp_path / "c8.yaml")
-    assert "a chain of extends: is more than 8 conventions long" in err
+    err = refused(p, at=tmp_path / "c7.yaml")  # at its extends: line
+    assert f"{tmp_path / 'c7.yaml'}:1:10: a chain of extends: is more than 8 conventions long" in err
 
 
 def test_an_extends_cycle_is_an_error(tmp_path: Path) -> None:
     write(tmp_path, "a.yaml", "extends: b.yaml\n")
     write(tmp_path, "b.yaml", "extends: a.yaml\n")
     p = write(tmp_path, "d.yaml", f"{LOG}convention: a.yaml\ndeals: []\n")
-    assert "a cycle of extends:" in refused(p, at=tmp_path / "a.yaml")
+    err = refused(p, at=tmp_path / "b.yaml")  # at the extends: that closes the cycle
+    assert f"{tmp_path / 'b.yaml'}:1:10: a convention extends itself (a cycle of extends:)" in err
 
 
 # -- item 3: anchors and aliases of any kind ----------------------------------------------

@@ -217,16 +217,18 @@ def _confined(path: Path, within: Path, ref: str, loc: Loc) -> None:
         )
 
 
-def _layers(path: Path, seen: set[Path], within: Path | None = None) -> list[Node]:
-    """The file and the files it extends, base first (each in ``within``, when given)."""
+def _layers(path: Path, seen: set[Path], within: Path | None = None, at: Loc | None = None) -> list[Node]:
+    """The file and the files it extends, base first (each in ``within``, when given);
+    ``at``: the ``extends:`` that names it (where a cycle or too long a chain is shown)."""
     real = path.resolve()
+    where = at or Loc(str(path))
     if real in seen:
-        raise ReadError([Problem(Loc(str(path)), M_("a convention extends itself (a cycle of extends:)"))])
+        raise ReadError([Problem(where, M_("a convention extends itself (a cycle of extends:)"))])
     if len(seen) >= MAX_EXTENDS:
         raise ReadError(
             [
                 Problem(
-                    Loc(str(path)),
+                    where,
                     M_("a chain of extends: is more than {n} conventions long", n=MAX_EXTENDS),
                     M_("extend a built-in convention directly"),
                 )
@@ -250,7 +252,7 @@ def _layers(path: Path, seen: set[Path], within: Path | None = None) -> list[Nod
                 raise ReadError([replace(missing, message=f"extends {what}{message}")])
             if within is not None and not is_name(ref):
                 _confined(parent, within, ref, v.loc)
-            return [*_layers(parent, seen, within), node]
+            return [*_layers(parent, seen, within, v.loc), node]
     return [node]
 
 
