@@ -35,6 +35,8 @@ def _check_players(text: str) -> str:
     # what the log's reader would refuse, refused before it is written (an escape sequence
     # or a bidi control in a name would reach the terminal now and every table later)
     for name in names:
+        # under a C locale the arguments' UTF-8 arrives as surrogate escapes: the name as typed
+        name = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
         if name[:1].isdigit():
             raise typer.BadParameter(
                 _("a player's name cannot start with a digit: {name}").format(name=quoted(name))
