@@ -203,6 +203,39 @@ def test_a_line_under_another_dealer_shares_its_writes_with_three_players(
     assert count["written"] == 1
 
 
+@pytest.mark.parametrize("convention", ["sochi", "leningrad", "rostov", "classic"])
+def test_resolve_reads_of_the_seats_only_what_its_seating_names(convention: str) -> None:
+    """The scorer shares ``resolve``'s answer between the deals of one text whose seats
+    ``resolve.seating`` reads the same (with three players: whoever dealt); for every deal
+    of these logs and every dealer, seats that read the same resolve the same (the seats
+    themselves apart) — or, when something is wrong, wrong the same."""
+    from pulyacalc.scoring.resolve import seating
+
+    logs = [(ROOT / "examples" / name).read_text(encoding="utf-8") for name in EXAMPLES]
+    generated = ["".join(genlog.line_log(300, seed=n, players=n, convention=convention)) for n in (3, 4)]
+    compared = 0
+    for text in logs + generated:
+        log = read_text(text, "t.pulya")
+        conv = convention_for(log.header, convention if text in generated else None)
+        players = log.header.players
+        for deal in log.deals:
+            if not isinstance(deal, (Play, Raspasy)) or not set(deal.tricks) <= set(players):
+                continue  # a newcomer's deal (sochi-join-leave): not at this table
+            if isinstance(deal, Play) and deal.declarer not in players:
+                continue
+            seen: dict[tuple[object, ...], object] = {}
+            for dealer in players:
+                seats = Seats(players, dealer, conv.five_second_out)
+                res = resolve(deal, seats, conv, Problems())
+                got = None if res is None else replace(res, seats=Seats(players, players[0]))
+                key = seating(deal, seats)
+                if key in seen:
+                    compared += 1
+                    assert seen[key] == got, (deal.source, dealer)
+                seen[key] = got
+    assert compared > 300
+
+
 def test_a_write_dated_is_an_entry() -> None:
     w = Write("whists", "A", "whists", 4, "B", "2 tricks × 2")
     assert Entry(7, *w) == Entry(7, "whists", "A", "whists", 4, "B", "2 tricks × 2")

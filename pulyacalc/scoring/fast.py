@@ -32,7 +32,7 @@ from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.errors import Problems
 from pulyacalc.core.model import Correction, Deal, SeatChange, Unreadable
 from pulyacalc.core.sheet import POOL, WHISTS, Entry, Sheet, Write
-from pulyacalc.scoring.fold import Memo, Scorer, memo
+from pulyacalc.scoring.fold import DealResult, Memo, Scorer, memo
 from pulyacalc.scoring.pool import place
 
 #: raw lines ``FastCache`` remembers (over all states); emptied when full, so that memory
@@ -52,6 +52,25 @@ class LineSource(Protocol):
     problems: Problems
 
     def one(self, lineno: int, raw: str) -> Deal | Correction | SeatChange | Unreadable | None: ...
+
+
+class Watcher(Protocol):
+    """Who is told what the fast path scores (``checks.Checking``: the findings of a long
+    log at the fast path's speed)."""
+
+    def result(self, r: DealResult) -> bool:
+        """A deal scored the full way; False: never skip it (a hit of its line in the same
+        state goes the full way again, and no line is derived from it)."""
+        ...
+
+    def late(self, number: int, lineno: int, raw: str) -> None:
+        """A hit played after the pulya was finished: its number, line and text."""
+        ...
+
+    def pause(self) -> bool:
+        """Asked after each line scored the full way: True ends ``run`` there (the scorer
+        and the reader brought up to date; ``run`` again goes on)."""
+        ...
 
 
 class Known:
@@ -233,16 +252,18 @@ def run(
     cache: FastCache,
     record: list[str] | None = None,
     record_limit: int = 0,
+    watcher: Watcher | None = None,
 ) -> int:
     """Feed every line of ``source`` to ``scorer``; returns the items read (deals and
     corrections, as the full path yields them).  ``record``: each raw line is appended to
     it while fewer than ``record_limit`` items have been read (for ``evening``'s exact
-    second look at a short log)."""
-    return _Pass(scorer, source, cache, record, record_limit).run()
+    second look at a short log).  ``watcher``: told each deal scored the full way and each
+    hit after the finish, and asked whether to stop (``Watcher``); no line is derived."""
+    return _Pass(scorer, source, cache, record, record_limit, watcher).run()
 
 
 class _Pass:
-    """One ``run``.  Between two lines that go the full way (``slow``) every line is a
+    """One ``run``.  Between two lines that go the full way (``_slow``) every line is a
     hit; the hits are read by two tight loops — ``open_hits`` while a pool may still take
     points, ``fixed_hits`` once every write-off is fixed — which keep the running state in
     local variables and leave it here when a line misses.  ``count`` and ``mark``: the
@@ -250,9 +271,15 @@ class _Pass:
     deal); ``table``: what is known in the state the next line is read in."""
 
     def __init__(
-        self, scorer: Scorer, source: LineSource, cache: FastCache, record: list[str] | None, limit: int
+        self,
+        scorer: Scorer,
+        source: LineSource,
+        cache: FastCache,
+        record: list[str] | None,
+        limit: int,
+        watcher: Watcher | None,
     ) -> None:
-        self.scorer, self.source, self.cache = scorer, source, cache
+        self.scorer, self.source, self.cache, self.watcher = scorer, source, cache, watcher
         self.players = scorer.players
         self.target = scorer.target
         self.limit = len(self.players) * self.target
@@ -276,7 +303,7 @@ class _Pass:
         if pending is not None:
             if self.record is not None:
                 self.record.append(pending[1])
-            self.slow(*pending)
+            _slow(self, *pending)
         self.lineno = source.number
         self.load()
         numbered = enumerate(source.lines, source.number + 1)
@@ -286,8 +313,10 @@ class _Pass:
                 break
             if miss is not _CLOSED:
                 self.sync(miss[0] - 1)
-                self.slow(*miss)
+                _slow(self, *miss)
                 self.load()
+                if self.watcher is not None and self.watcher.pause():
+                    break
         self.sync(self.lineno)
         source.number = self.lineno
         self.cache.flush(scorer.sheet)
@@ -323,36 +352,6 @@ class _Pass:
         cache, table = self.cache, self.table
         return (self.scorer.dealer, self.scorer.run) if table is cache.busy else cache.owner[id(table)]
 
-    def slow(self, lineno: int, raw: str) -> None:
-        """The full path for one line; learns it when it may."""
-        scorer, source, cache, table = self.scorer, self.source, self.cache, self.table
-        self.lineno = lineno
-        problems = source.problems
-        before = len(problems)
-        d = source.one(lineno, raw)
-        if d is None:
-            if self.changed:
-                self.table = cache.busy
-            return
-        plain = source.plain
-        key = b""
-        digest, keyer = cache.digest, cache.keyer
-        if digest is not None and keyer is not None and not isinstance(d, Unreadable):
-            key = keyer(d)
-            digest(key)
-        if isinstance(d, SeatChange):
-            cache.flush(scorer.sheet)  # a newcomer's column is made from the mountains as written
-        r = scorer.feed(d)
-        if isinstance(d, (Correction, SeatChange)):
-            self.corrections += 1
-        self.changed = self.changed or isinstance(d, SeatChange)
-        if self.changed or not scorer.classic_idle:
-            self.table = cache.busy
-            return
-        if r is not None and plain and len(problems) == before and table is not cache.busy:
-            cache.learn(table, raw, scorer, r.kind == "raspasy", scorer.sheet, key)
-        self.table = cache.table(scorer.dealer, scorer.run)
-
     def open_hits(self, numbered: Iterator[tuple[int, str]]) -> tuple[int, str] | None:
         """The hits while a pool may take points: each counted and its pool points added;
         returns the first line that misses, ``_CLOSED`` once the pools close, or None at
@@ -361,7 +360,9 @@ class _Pass:
         pools, ptotal, table = self.pools, self.ptotal, self.table
         target, limit, helps = self.target, self.limit, self.helps
         busy, derive, touched, digest = cache.busy, cache.derive, cache.touched.append, cache.digest
+        watcher = self.watcher
         unfinished = scorer.after_finish_from is None
+        told = unfinished or watcher is not None  # each hit after the finish is told to a watcher
         count, mark = self.count, self.mark
         get = table.get
         lineno = self.lineno
@@ -371,12 +372,15 @@ class _Pass:
                     _recording(self, lineno, raw)
                 k = get(raw)
                 if k is None:
-                    k = None if table is busy else derive(table, raw)
+                    k = None if table is busy or watcher is not None else derive(table, raw)
                     if k is None:
                         return lineno, raw
-                if unfinished and ptotal >= limit:  # finished before this deal
-                    scorer.after_finish_from = count + lineno - mark
-                    unfinished = False
+                if told and ptotal >= limit:  # finished before this deal
+                    if unfinished:
+                        scorer.after_finish_from = count + lineno - mark
+                        unfinished = False
+                    if watcher is not None:
+                        watcher.late(count + lineno - mark, lineno, raw)
                 h = k.hits
                 k.hits = h + 1
                 if not h and not k.fixed:
@@ -408,6 +412,7 @@ class _Pass:
         cache, scorer = self.cache, self.scorer
         table = self.table
         busy, derive, touched, digest = cache.busy, cache.derive, cache.touched.append, cache.digest
+        watcher = self.watcher
         unfinished = scorer.after_finish_from is None
         count, mark = self.count, self.mark
         get = table.get
@@ -418,12 +423,14 @@ class _Pass:
                     _recording(self, lineno, raw)
                 k = get(raw)
                 if k is None:
-                    k = None if table is busy else derive(table, raw)
+                    k = None if table is busy or watcher is not None else derive(table, raw)
                     if k is None:
                         return lineno, raw
                 if unfinished:  # closed: finished before this deal
                     scorer.after_finish_from = count + lineno - mark
                     unfinished = False
+                if watcher is not None:
+                    watcher.late(count + lineno - mark, lineno, raw)
                 f = k.fixed
                 k.fixed = f + 1
                 if not f:
@@ -437,6 +444,38 @@ class _Pass:
             return None
         finally:
             self.table, self.lineno = table, lineno
+
+
+def _slow(p: _Pass, lineno: int, raw: str) -> None:
+    """The full path for one line; learns it when it may."""
+    scorer, source, cache, table = p.scorer, p.source, p.cache, p.table
+    p.lineno = lineno
+    problems = source.problems
+    before = len(problems)
+    d = source.one(lineno, raw)
+    if d is None:
+        if p.changed:
+            p.table = cache.busy
+        return
+    plain = source.plain
+    key = b""
+    digest, keyer = cache.digest, cache.keyer
+    if digest is not None and keyer is not None and not isinstance(d, Unreadable):
+        key = keyer(d)
+        digest(key)
+    if isinstance(d, SeatChange):
+        cache.flush(scorer.sheet)  # a newcomer's column is made from the mountains as written
+    r = scorer.feed(d)
+    skip = r is not None and (p.watcher is None or p.watcher.result(r))
+    if isinstance(d, (Correction, SeatChange)):
+        p.corrections += 1
+    p.changed = p.changed or isinstance(d, SeatChange)
+    if p.changed or not scorer.classic_idle:
+        p.table = cache.busy
+        return
+    if r is not None and skip and plain and len(problems) == before and table is not cache.busy:
+        cache.learn(table, raw, scorer, r.kind == "raspasy", scorer.sheet, key)
+    p.table = cache.table(scorer.dealer, scorer.run)
 
 
 def _fix(p: _Pass, k: Known) -> None:

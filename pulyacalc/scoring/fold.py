@@ -12,7 +12,7 @@ checks against their signatures.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator
-from dataclasses import fields
+from dataclasses import fields, replace
 from operator import attrgetter
 
 from pulyacalc.convention.schema import Convention
@@ -25,6 +25,7 @@ from pulyacalc.core.seating import Seats, Vacated, change_table
 from pulyacalc.core.sheet import Entry, Sheet, SheetView, Write
 from pulyacalc.scoring.pool import place
 from pulyacalc.scoring.resolve import Resolved, resolve
+from pulyacalc.scoring.resolve import seating as resolve_seating
 from pulyacalc.scoring.rules import Written, seating, written
 
 #: how the written-out ``__init__`` below sets a frozen field
@@ -190,6 +191,8 @@ class Scorer:
         #: ``written_key`` → what such a deal writes: the deals of one line under
         #: different dealers share it when the rules read nothing of who dealt
         self._by_parts: dict[Hashable, Written] = {}
+        #: (template, ``resolve.seating``) → ``resolve``'s answer (``_resolved``)
+        self._resolved: dict[tuple[Hashable, tuple[object, ...]], Resolved] = {}
         #: one copy of each distinct value in ``_written``, and of each write in them
         self._same_written: dict[Written, Written] = {}
         self._same_writes: dict[Write, Write] = {}
@@ -248,7 +251,7 @@ class Scorer:
         known = None if key is None else self._written.get(key)
         res = None
         if known is None:
-            res = resolve(deal, seats, self.conv, self.problems)
+            res = _resolved(self, deal, seats)
             if res is None:
                 return None
         after_finish = self.finished
@@ -322,6 +325,21 @@ class Scorer:
                 yield r
 
 
+def _resolved(self: Scorer, deal: Deal, seats: Seats) -> Resolved | None:
+    """``resolve``, its answer shared by the deals of one text under seats it reads the
+    same (``resolve.seating``) when it found nothing wrong: with three players, one line
+    whoever dealt."""
+    key = None if deal.template is None else (deal.template, resolve_seating(deal, seats))
+    if key is not None:
+        res = self._resolved.get(key)
+        if res is not None:
+            return replace(res, deal=deal, seats=seats)
+    res = resolve(deal, seats, self.conv, self.problems)
+    if res is not None and key is not None:  # nothing wrong (resolve gives None then)
+        self._resolved[key] = res
+    return res
+
+
 def _remember(
     self: Scorer,
     key: tuple[Hashable, str, int, int, int] | None,
@@ -347,7 +365,7 @@ def _remember(
             won,
         )
         known = self._same_written.setdefault(known, known)
-    if len(self._written) >= WRITTEN_CACHE_SIZE or len(self._by_parts) >= WRITTEN_CACHE_SIZE:
+    if max(len(self._written), len(self._by_parts), len(self._resolved)) >= WRITTEN_CACHE_SIZE:
         _forget(self)
     if parts is not None:
         self._by_parts[parts] = known
@@ -360,6 +378,7 @@ def _forget(self: Scorer) -> None:
     """Everything remembered forgotten (the cache is full)."""
     self._written.clear()
     self._by_parts.clear()
+    self._resolved.clear()
     self._same_written.clear()
     self._same_writes.clear()
 
@@ -369,6 +388,7 @@ def _forget(self: Scorer) -> None:
 Memo = tuple[
     dict[tuple[Hashable, str, int, int, int], Written],
     dict[Hashable, Written],
+    dict[tuple[Hashable, tuple[object, ...]], Resolved],
     dict[Written, Written],
     dict[Write, Write],
 ]
@@ -378,8 +398,8 @@ def memo(self: Scorer, shared: Memo | None = None) -> Memo:
     """What ``self`` remembers; ``shared``, when given, becomes it (a scorer of the same
     players and convention, before its first deal: the fast path's ``FastCache``)."""
     if shared is not None:
-        self._written, self._by_parts, self._same_written, self._same_writes = shared
-    return self._written, self._by_parts, self._same_written, self._same_writes
+        self._written, self._by_parts, self._resolved, self._same_written, self._same_writes = shared
+    return self._written, self._by_parts, self._resolved, self._same_written, self._same_writes
 
 
 def seat_change(self: Scorer, c: SeatChange) -> DealResult | None:
@@ -412,7 +432,7 @@ def seat_change(self: Scorer, c: SeatChange) -> DealResult | None:
     table, self.dealer, self._vacated = change_table(seated, self.dealer, self._vacated, c.change, who)
     self.players, self._clockwise = table, clockwise_of(table)
     self._seats.clear()
-    memo(self, ({}, {}, {}, {}))  # its own from here on: what was remembered may be shared
+    memo(self, ({}, {}, {}, {}, {}))  # its own from here on: what was remembered may be shared
     return DealResult(self.count, c, "", c.change, entries, after_finish, 0, 0, table=table)
 
 
