@@ -82,6 +82,9 @@ def write_tsv(view: View) -> str:
 #: then what follows the units (a fraction, ``' 2/7'``, or cents); the fraction's own
 #: characters are those of :data:`pulyacalc.core.amounts.VULGAR`
 _NUMBER = re.compile(r"([+\-−]?\d*)([½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅐⅛⅜⅝⅞⅑⅒]|(?<=\d) \d+/\d+|(?<!\d)\d+/\d+|\.\d+)?")
+#: the characters what follows the units in :data:`_NUMBER` begins with or holds: a cell
+#: without any has nothing to line up
+_TAIL = re.compile("[ ./½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅐⅛⅜⅝⅞⅑⅒]")
 
 
 #: how the part after the units of a mixed number or of cents begins
@@ -136,11 +139,18 @@ def grid(
     align = list(colalign) if colalign is not None else None
     if align is not None and body:
         columns = [list(col) for col in zip(*body, strict=True)]
-        for i, a in enumerate(align):
-            if a == "right" and i < len(columns):
-                columns[i] = _units_aligned(columns[i])
-        body = [list(row) for row in zip(*columns, strict=True)]
-    text = _tabulate(body, head, align, tablefmt, maxcolwidths, None)
+        # what follows the units (⅔, `` 2/7``, ``.50``) has one of these characters: a
+        # table without any has nothing to line up (most tables, and every drawn paper)
+        if _TAIL.search(
+            "\t".join(c for i, col in enumerate(columns) if align[i : i + 1] == ["right"] for c in col)
+        ):
+            for i, a in enumerate(align):
+                if a == "right" and i < len(columns):
+                    columns[i] = _units_aligned(columns[i])
+            body = [list(row) for row in zip(*columns, strict=True)]
+    text = None if maxcolwidths else direct(body, head, align, tablefmt)
+    if text is None:
+        text = _tabulate(body, head, align, tablefmt, maxcolwidths, None)
     width = WIDTH[0]
     if width is None or _widest(text) <= width - margin:
         return text
@@ -168,6 +178,67 @@ def _tabulate(
         maxheadercolwidths=maxheadercolwidths,  # type: ignore[arg-type]  # None: as wide as it is
     )
     return str(text).replace(PAD, " ")
+
+
+#: what tabulate reads in a cell beyond its characters: line breaks (a cell of many lines),
+#: escape sequences (colours, links), its separating-line mark; a table with none is drawn
+#: by :func:`direct`
+_SPECIAL = re.compile("[\r\n\x1b\x01]")
+#: a row's format for given widths and alignments (``%-6s  %4s``), made once
+_ROW_FORMATS: dict[tuple[tuple[int, ...], tuple[bool, ...]], str] = {}
+
+
+def direct(body: list[list[str]], head: list[str], align: list[str] | None, tablefmt: str) -> str | None:
+    """tabulate's ``plain`` and ``simple`` tables of text cells (``disable_numparse``), in
+    its very bytes, drawn without it: a column as wide as its widest cell (cells stripped
+    of surrounding spaces, headers not) or its header and two, columns two spaces apart,
+    each line's trailing spaces cut; ``simple`` puts dashes under the header, or above and
+    below a table without one.  The explanation's paper after each of many deals is
+    drawn this way (tabulate would take most of the time); tests/test_grid_direct.py
+    holds both to the same bytes.  None where tabulate does more: cells on many lines,
+    escape sequences, wide characters, rows of unequal length, other formats."""
+    if tablefmt not in ("plain", "simple") or not body:
+        return None
+    ncols = len(body[0])
+    if any(len(row) != ncols for row in body) or (head and len(head) != ncols):
+        return None
+    lefts = [True] * ncols
+    if align:
+        if len(align) > ncols or any(a not in ("left", "right") for a in align):
+            return None
+        for i, a in enumerate(align):
+            lefts[i] = a == "left"
+    plain = "\t".join(head) + "\t" + "\t".join(c for row in body for c in row)
+    if _SPECIAL.search(plain) or (not plain.isascii() and _wide_chars()):
+        return None
+    rows = [[c.strip() for c in row] for row in body]
+    widths = [max(map(len, col)) for col in zip(*rows, strict=True)]
+    if head:
+        widths = [max(w, len(h) + 2) for w, h in zip(widths, head, strict=True)]
+    key = (tuple(widths), tuple(lefts))
+    fmt = _ROW_FORMATS.get(key)
+    if fmt is None:
+        if len(_ROW_FORMATS) > 1024:  # bounded: tables of ever new widths forget the old
+            _ROW_FORMATS.clear()
+        fmt = _ROW_FORMATS[key] = "  ".join(
+            f"%{'-' if left else ''}{w}s" for w, left in zip(widths, lefts, strict=True)
+        )
+    lines = [(fmt % tuple(head)).rstrip()] if head else []
+    if tablefmt == "simple":
+        rule = "  ".join("-" * w for w in widths).rstrip()
+        lines = [*lines, rule] if head else [rule]
+    lines.extend((fmt % tuple(row)).rstrip() for row in rows)
+    if tablefmt == "simple" and not head:
+        lines.append(rule)
+    return "\n".join(lines).replace(PAD, " ")
+
+
+def _wide_chars() -> bool:
+    """Whether tabulate measures characters by their width on a terminal (wcwidth is
+    installed): then only plain ASCII is drawn by :func:`direct`."""
+    import tabulate as tab  # only for tables (start-up time)
+
+    return bool(getattr(tab, "WIDE_CHARS_MODE", False)) and getattr(tab, "wcwidth", None) is not None
 
 
 def _widest(text: str) -> int:
