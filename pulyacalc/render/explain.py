@@ -22,11 +22,13 @@ from pulyacalc.render.view import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
     from pulyacalc.convention.schema import Convention
     from pulyacalc.core.sheet import SheetView
     from pulyacalc.explain import DealExplained, Explained, Explanation, Stream
+    from pulyacalc.explain_fast import Hit, Shape
+    from pulyacalc.render.explain_fast import Drawer
 
 
 def entry_json(x: Explained) -> dict[str, Any]:
@@ -135,12 +137,31 @@ def table_head(conv: Convention, players: tuple[str, ...], target: int, deals: s
 
 def deal_block(d: DealExplained, players: tuple[str, ...]) -> str:
     """One deal of the table: an empty line, its line, its entries, its moves, the paper."""
+    r = d.result
+    players = d.running.players  # a newcomer has his column from his join on (RULES.md 6.3)
+    first = _(_NOT_DEALS[r.kind]) if r.kind in _NOT_DEALS else _("after deal {n}").format(n=r.number)
+    rows = [[f"  {p}", *sheet_row(d.running, p)] for p in players]
+    return deal_top(d) + "\n" + paper(rows, ["  " + first, *sheet_head(players)]) + "\n"
+
+
+def paper(rows: list[list[str]], head: list[str]) -> str:
+    """The paper after a deal, indented under it: ``rows`` a player's name and his cells
+    (:func:`pulyacalc.render.view.sheet_row`), ``head`` what is over them."""
+    from pulyacalc.render.formats import grid
+
+    table = grid(
+        rows, head=head, tablefmt="simple", colalign=("left", *["right"] * (len(head) - 1)), margin=2
+    )
+    return "\n".join("  " + line for line in table.splitlines())
+
+
+def deal_top(d: DealExplained) -> str:
+    """A deal of the table but for its paper: an empty line, its line, its entries, its moves."""
     from pulyacalc.core.amounts import num
     from pulyacalc.explain import place
     from pulyacalc.render.formats import grid
 
     r = d.result
-    players = d.running.players  # a newcomer has his column from his join on (RULES.md 6.3)
     out = [""]
     flags = []
     if r.raspasy_run > 1:
@@ -191,19 +212,7 @@ def deal_block(d: DealExplained, players: tuple[str, ...]) -> str:
         out.append(f"  {bombs}")
     moves = ", ".join(f"{p} {'+' if v > 0 else ''}{show(v)}" for p, v in d.ledger.items())
     out.append("  " + _("moves the results: {moves}").format(moves=moves))
-    table = grid(
-        [[f"  {p}", *sheet_row(d.running, p)] for p in players],
-        head=[
-            "  "
-            + (_(_NOT_DEALS[r.kind]) if r.kind in _NOT_DEALS else _("after deal {n}").format(n=r.number)),
-            *sheet_head(players),
-        ],
-        tablefmt="simple",
-        colalign=("left", *["right"] * (2 + len(players))),
-        margin=2,
-    )
-    out.extend("  " + line for line in table.splitlines())
-    return "\n".join(out) + "\n"
+    return "\n".join(out)
 
 
 #: what a result that is not a deal is called under its paper
@@ -297,28 +306,53 @@ class ExplainStream:
     (memory, then a temporary file past a megabyte) and the first line goes out before it.
     With ``--deal N`` (``stream.upto``) only deal N is shown, and the count reads «deal N
     of the log» (the rest of the log is never read).  JSON is one document, written in
-    pieces (:meth:`json_chunks`) in the bytes :meth:`document` would give."""
+    pieces (:meth:`json_chunks`) in the bytes :meth:`document` would give.
+
+    A stream read the fast way (``stream.fast``) gives most deals as a ``Hit``, drawn
+    from its shape (render/explain_fast.py) in the same bytes as the deal explained."""
 
     stream: Stream
     #: deals (and corrections) shown so far: none after the stream is spent means that
     #: ``--deal N`` is past the log's end
     shown: int = 0
+    drawer: Drawer | None = None
 
-    def _shown(self) -> Iterator[DealExplained]:
-        upto = self.stream.upto
-        for d in self.stream.deals:
-            if upto is None or d.result.number == upto:
+    def __post_init__(self) -> None:
+        if self.stream.fast is not None:
+            from pulyacalc.render.explain_fast import Drawer
+
+            self.drawer = Drawer(self.stream.fast)
+
+    def _shown(self) -> Iterator[DealExplained | Hit]:
+        upto, drawer = self.stream.upto, self.drawer
+        items: Iterator[DealExplained | Hit] = self.stream.items if drawer is not None else self.stream.deals
+        for d in items:
+            if drawer is not None:
+                drawer.step(d)
+            if upto is None or (d[1] if isinstance(d, tuple) else d.result.number) == upto:
                 self.shown += 1
                 yield d
+
+    def _drawn(self, d: DealExplained | Hit, fmt: str, draw: Callable[[DealExplained], str]) -> str:
+        """``draw`` of a deal explained, or of a hit from its shape's drawing."""
+        if not isinstance(d, tuple):
+            return draw(d)
+        assert self.drawer is not None
+        return self.drawer.drawn(d, fmt, draw, FORMAT_NUMBERS[fmt](d[0]), fmt in _WITH_LINE, fmt == "json")
 
     def table_chunks(self) -> Iterator[str]:
         import tempfile
 
         s = self.stream
         players = s.header.players
+        drawer = self.drawer
         with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8") as spool:
             for d in self._shown():
-                spool.write(deal_block(d, players))
+                if isinstance(d, tuple):
+                    assert drawer is not None
+                    spool.write(self._drawn(d, "table", deal_top) + "\n" + drawer.paper(d) + "\n")
+                else:
+                    spool.write(deal_block(d, players))
             deals = (
                 _("deal {n} of the log").format(n=s.upto) if s.upto is not None else counted(s.count, "deal")
             )
@@ -336,7 +370,7 @@ class ExplainStream:
         follows the entries; the sheet after the last deal ends it."""
         import tempfile
 
-        from pulyacalc.render.formats import dumps, nested
+        from pulyacalc.render.formats import dumps
 
         s = self.stream
         head = {
@@ -346,29 +380,52 @@ class ExplainStream:
             "pool_target": s.target,
         }
         yield dumps(head).removesuffix("\n}") + ',\n  "entries": '
-        last: DealExplained | None = None
+        last: DealExplained | Hit | None = None
         opened = False
         with tempfile.TemporaryFile(mode="w+", encoding="utf-8") as spool:
             for d in self._shown():
-                spool.write(("," if last is not None else "[") + "\n    " + nested(deal_json(d), 2))
+                spool.write(
+                    ("," if last is not None else "[") + "\n    " + self._drawn(d, "json", _deal_json)
+                )
                 last = d
-                for x in d.entries:
-                    yield ("," if opened else "[") + "\n    " + nested(entry_json(x), 2)
+                entries = self._drawn(d, "entries", _entries_json)
+                if entries:
+                    yield entries if opened else "[" + entries[1:]
                     opened = True
             yield ("\n  ]" if opened else "[]") + ',\n  "deals": '
             spool.seek(0)
             while chunk := spool.read(1 << 16):
                 yield chunk
-        sheet = last.running if last is not None else s.sheet or _empty(s)
+        if isinstance(last, tuple):
+            assert self.drawer is not None
+            sheet = self.drawer.fast.view()  # the paper after the last deal read, which is shown
+        else:
+            sheet = last.running if last is not None else s.sheet or _empty(s)
         yield (
             ("\n  ]" if last is not None else "[]")
             + ',\n  "sheet": '
-            + nested(sheet_json(sheet), 1)
+            + _nested(sheet_json(sheet), 1)
             + "\n}\n"
         )
 
-    def records_iter(self) -> Iterator[dict[str, Any]]:
+    def chunks(self, fmt: str) -> Iterator[str] | None:
+        """JSON Lines, CSV and TSV of a stream read the fast way, deal by deal (None: the
+        other shapes, or a stream read the plain way, written from records and rows)."""
+        if self.drawer is None or fmt not in ("jsonl", "csv", "tsv"):
+            return None
+        return self._lines(fmt)
+
+    def _lines(self, fmt: str) -> Iterator[str]:
+        from pulyacalc.render.formats import delimited_rows
+
+        if fmt != "jsonl":
+            yield delimited_rows([], "," if fmt == "csv" else "\t", ROW_HEAD)
+        draw = _jsonl if fmt == "jsonl" else _csv if fmt == "csv" else _tsv
         for d in self._shown():
+            yield self._drawn(d, fmt, draw)
+
+    def records_iter(self) -> Iterator[dict[str, Any]]:
+        for d in self._deals():
             for x in d.entries:
                 yield {"schema_version": SCHEMA_VERSION, **entry_json(x)}
 
@@ -376,15 +433,24 @@ class ExplainStream:
         return list(self.records_iter())
 
     def rows_iter(self) -> tuple[list[str], Iterator[list[Any]]]:
-        return ROW_HEAD, (entry_row(x) for d in self._shown() for x in d.entries)
+        return ROW_HEAD, (entry_row(x) for d in self._deals() for x in d.entries)
 
     def rows(self) -> tuple[list[str], list[list[Any]]]:
         head, rows = self.rows_iter()
         return head, list(rows)
 
+    def _deals(self) -> Iterator[DealExplained]:
+        """The deals shown, each explained (a hit made whole)."""
+        for d in self._shown():
+            if isinstance(d, tuple):
+                assert self.drawer is not None
+                yield self.drawer.whole(d)
+            else:
+                yield d
+
     def document(self) -> dict[str, Any]:
         s = self.stream
-        deals = list(self._shown())
+        deals = list(self._deals())
         sheet = deals[-1].running if deals else s.sheet or _empty(s)
         return {
             "schema_version": SCHEMA_VERSION,
@@ -395,6 +461,51 @@ class ExplainStream:
             "deals": [deal_json(d) for d in deals],
             "sheet": sheet_json(sheet),
         }
+
+
+def _nested(value: Any, depth: int) -> str:
+    from pulyacalc.render.formats import nested
+
+    return nested(value, depth)
+
+
+def _deal_json(d: DealExplained) -> str:
+    return _nested(deal_json(d), 2)
+
+
+def _entries_json(d: DealExplained) -> str:
+    return "".join(",\n    " + _nested(entry_json(x), 2) for x in d.entries)
+
+
+def _jsonl(d: DealExplained) -> str:
+    from pulyacalc.render.formats import jsonl_line
+
+    return "".join(jsonl_line({"schema_version": SCHEMA_VERSION, **entry_json(x)}) for x in d.entries)
+
+
+def _csv(d: DealExplained) -> str:
+    from pulyacalc.render.formats import delimited_rows
+
+    return delimited_rows([entry_row(x) for x in d.entries], ",")
+
+
+def _tsv(d: DealExplained) -> str:
+    from pulyacalc.render.formats import delimited_rows
+
+    return delimited_rows([entry_row(x) for x in d.entries], "\t")
+
+
+#: how often each drawing writes its deal's number (a hit's shape given)
+FORMAT_NUMBERS: dict[str, Callable[[Shape], int]] = {
+    "table": lambda shape: 1,
+    "json": lambda shape: 1 + len(shape.writes),
+    "entries": lambda shape: len(shape.writes),
+    "jsonl": lambda shape: len(shape.writes),
+    "csv": lambda shape: len(shape.writes),
+    "tsv": lambda shape: len(shape.writes),
+}
+#: the drawings that write the deal's line in the log
+_WITH_LINE = frozenset(("table", "json"))
 
 
 def _empty(s: Stream) -> SheetView:
