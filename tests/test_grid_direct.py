@@ -45,7 +45,9 @@ def test_what_direct_leaves_to_tabulate() -> None:
     assert direct([["a"]], [], ["center"], "simple") is None
     assert direct([["a"]], [], None, "grid") is None
     # and grid() draws them as before
-    assert grid([["a\nb", "c"]], ["h", "i"]) == _tabulate([["a\nb", "c"]], ["h", "i"], None, "simple", None, None)
+    assert grid([["a\nb", "c"]], ["h", "i"]) == _tabulate(
+        [["a\nb", "c"]], ["h", "i"], None, "simple", None, None
+    )
 
 
 def test_units_still_line_up() -> None:
