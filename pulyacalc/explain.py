@@ -266,7 +266,7 @@ def explain_stream(
 
     source = fast_source(log.deals) if fast else None
     if source is not None:
-        stream.fast = FastDeals(scorer, source)
+        stream.fast = FastDeals(scorer, source, deal_text)
         stream.items = _fast_items(stream, stream.fast, progress)
         return stream
     stream.deals = _explained(stream, scorer, _upto(log.deals, upto, problems), progress)
@@ -276,8 +276,24 @@ def explain_stream(
 def _fast_items(
     stream: Stream, fast: FastDeals, progress: Callable[[int], None] | None
 ) -> Iterator[Hit | DealExplained]:
-    """``fast.items``, then what ``_explained`` does at the end."""
-    yield from fast.items(stream.upto, progress)
+    """``fast.items`` (what they give whole, explained), then what ``_explained`` does at the end."""
+    from pulyacalc.explain_fast import Whole
+    from pulyacalc.ledger import deal_row  # only here: prices reads deal_text from this module
+
+    conv = stream.convention
+    for d in fast.items(stream.upto, progress):
+        if isinstance(d, Whole):
+            r = d.result
+            yield DealExplained(
+                r,
+                d.line,
+                str(r.deal.loc),
+                explain_entries(r),
+                d.running,
+                deal_row(r.entries, d.running.players, conv),
+            )
+        else:
+            yield d
     _ended(stream, fast.scorer.count, fast.view())
 
 

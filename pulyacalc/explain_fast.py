@@ -12,7 +12,7 @@ places the pool points again on the pools as they stand (``pool.place`` where th
 simply go into the player's own pool).  A line not seen, a numbered line, a correction, a
 line with a problem, Classic's bombs in play, and everything after a seat change go the
 full path, whose result is a ``Hit`` too when it is an ordinary deal, else a
-``DealExplained`` (drawn the plain way).  tests/test_explain_fast.py holds every format's
+``Whole`` (explained and drawn the plain way).  tests/test_explain_fast.py holds every format's
 bytes to the plain path's.
 """
 
@@ -22,12 +22,11 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from pulyacalc.core.amounts import Amount, exact
-from pulyacalc.core.model import Correction, SeatChange
+from pulyacalc.core.model import Correction, Deal, SeatChange
 from pulyacalc.core.sheet import MOUNTAIN, POOL, Entry, SheetView, Write
 from pulyacalc.scoring.pool import place
 
 if TYPE_CHECKING:
-    from pulyacalc.explain import DealExplained
     from pulyacalc.logs.lines import LineDeals
     from pulyacalc.scoring.fold import DealResult, Scorer
 
@@ -62,13 +61,35 @@ class Shape:
 Hit = tuple[Shape, int, int, bool]
 
 
+class Whole:
+    """A deal or correction shown as the full path explains it: its result, its text, and
+    the paper after it."""
+
+    __slots__ = ("result", "line", "running")
+
+    def __init__(self, result: DealResult, line: str, running: SheetView) -> None:
+        self.result, self.line, self.running = result, line, running
+
+
 class Seen:
     """What a raw line does in one state (dealer, run): its writes off the pools' placing
     (``others``, with their cells), the pool points to place (``pool``), the state after it
     (``next``: that state's table, ``dealer``, ``run``), and its shape when every pool point
     goes into the player's own pool (``shape``; ``shapes`` for other placings)."""
 
-    __slots__ = ("others", "writes", "pool", "next", "dealer", "run", "shape", "first", "shapes")
+    __slots__ = (
+        "others",
+        "writes",
+        "pool",
+        "next",
+        "dealer",
+        "run",
+        "shape",
+        "first",
+        "shapes",
+        "fixed",
+        "ends_run",
+    )
 
     def __init__(
         self,
@@ -88,20 +109,28 @@ class Seen:
         #: was learnt when they did not, so that shape is made when first needed)
         self.shape = first if first.writes == (*others, *(w for _, w in pool)) else None
         self.shapes: dict[tuple[Write, ...], Shape] = {}
+        #: the shape and additions once where its pool points go is fixed (``FastDeals._fixed``)
+        self.fixed: tuple[Shape, tuple[tuple[int, Amount], ...]] | None = None
+        #: a contract that ends a raspasy run (raspasy.run_ends_on): the run after it is 0
+        self.ends_run = False
 
 
 class FastDeals:
-    """The deals of a line log for ``explain``, as ``Hit`` or ``DealExplained``, with the
+    """The deals of a line log for ``explain``, as ``Hit`` or ``Whole``, with the
     paper kept flat in ``vals``: player i's pool at ``i*(n+2)``, mountain at ``i*(n+2)+1``,
     whists on player j at ``i*(n+2)+2+j``."""
 
-    def __init__(self, scorer: Scorer, source: LineDeals) -> None:
-        self.scorer, self.source = scorer, source
+    def __init__(
+        self, scorer: Scorer, source: LineDeals, text: Callable[[Deal | Correction | SeatChange, str], str]
+    ) -> None:
+        """``text``: a deal as one line (``explain.deal_text``)."""
+        self.scorer, self.source, self.text = scorer, source, text
         self.players = players = scorer.sheet.players
         self.n = n = len(players)
         self.index = {p: i for i, p in enumerate(players)}
         self.vals: list[Amount] = [0] * (n * (n + 2))
         self.tables: dict[tuple[str, int], dict[str, Seen]] = {}
+        self.owner: dict[int, tuple[str, int]] = {}
         self.shapes: dict[tuple[object, ...], Shape] = {}
         self.seen = 0
         self.stop = False
@@ -143,6 +172,7 @@ class FastDeals:
         t = self.tables.get((dealer, run))
         if t is None:
             t = self.tables[dealer, run] = {}
+            self.owner[id(t)] = (dealer, run)
         return t
 
     def shape(self, r: DealResult, line: str) -> Shape | None:
@@ -170,137 +200,10 @@ class FastDeals:
             known = self.shapes[key] = probe
         return known
 
-    def items(
-        self, upto: int | None, progress: Callable[[int], None] | None
-    ) -> Iterator[Hit | DealExplained]:
+    def items(self, upto: int | None, progress: Callable[[int], None] | None) -> Iterator[Hit | Whole]:
         """Every deal and correction of the log in order (up to deal ``upto`` and the
         corrections after it, as ``explain._upto`` reads them)."""
-        from pulyacalc.explain import DealExplained, deal_text, explain_entries
-        from pulyacalc.ledger import deal_row
-
-        scorer, source, vals = self.scorer, self.source, self.vals
-        problems = source.problems
-        conv, players, n = scorer.conv, self.players, self.n
-        target = scorer.target
-        limit = n * target
-        helps = conv.help
-        clockwise = scorer._clockwise
-        pools_at = tuple(i * (n + 2) for i in range(n))
-        read = 0  # items read, as explain._upto counts them (no correction)
-        ptotal = sum(vals[i] for i in pools_at)
-
-        def slow(lineno: int, raw: str, table: dict[str, Seen] | None) -> Iterator[Hit | DealExplained]:
-            nonlocal read, ptotal
-            if not self.changed:
-                self._store()
-            before, kept = len(problems), len(problems.items)
-            idle = scorer.classic_idle and not self.changed
-            d = source.one(lineno, raw)
-            if d is None:
-                return
-            if not isinstance(d, Correction):
-                read += 1
-                if upto is not None and read > upto:
-                    del problems.items[kept:]  # the next deal's: not ours (explain._upto)
-                    self.stop = True
-                    return
-            plain = source.plain
-            r = scorer.feed(d)
-            self.changed = self.changed or isinstance(d, SeatChange)
-            if not self.changed:
-                self._load()
-                ptotal = sum(vals[i] for i in pools_at)
-            if r is None:
-                return
-            line = deal_text(r.deal, r.kind)
-            shape = self.shape(r, line)
-            if shape is None:
-                yield DealExplained(
-                    r,
-                    line,
-                    str(r.deal.loc),
-                    explain_entries(r),
-                    scorer.sheet.view(),
-                    deal_row(r.entries, scorer.sheet.players, conv),
-                )
-                return
-            yield shape, r.number, lineno, r.after_finish
-            if (
-                table is not None
-                and idle
-                and plain
-                and scorer.classic_idle
-                and len(problems) == before
-                and scorer.last is not None
-            ):
-                self._learn(table, raw, shape, scorer.last)
-
-        self.stop = False
-        table = None if self.changed or not scorer.classic_idle else self.table(scorer.dealer, scorer.run)
-        pending, source.pending = source.pending, None
-        source.started = True
-        if pending is not None:
-            yield from slow(*pending, table)
-            table = self._state()
-        lineno = source.number
-        for lineno, raw in enumerate(() if self.stop else source.lines, source.number + 1):  # noqa: B007
-            if progress is not None and not lineno % PROGRESS_EVERY:
-                progress(lineno)
-            k = table.get(raw) if table is not None else None
-            if k is None:
-                yield from slow(lineno, raw, table)
-                if self.stop:
-                    break
-                table = self._state()
-                continue
-            read += 1
-            if upto is not None and read > upto:
-                break
-            count = scorer.count = scorer.count + 1
-            source.count += 1
-            after_finish = ptotal >= limit
-            if after_finish and scorer.after_finish_from is None:
-                scorer.after_finish_from = count
-            for i, a, pool in k.others:
-                v = vals[i] + a
-                vals[i] = v if type(v) is int else exact(v)
-                if pool:
-                    ptotal += a
-            shape = k.shape
-            if k.pool:
-                placed: list[Write] = []
-                common = shape is not None
-                for i, w in k.pool:
-                    v = vals[i]
-                    a = w.amount
-                    if w.on is None and (target - v > 0 and a < target - v if helps else not after_finish):
-                        s = v + a
-                        vals[i] = s if type(s) is int else exact(s)
-                        ptotal += a
-                        placed.append(w)
-                        continue
-                    common = False
-                    pools = {p: vals[pools_at[j]] for j, p in enumerate(players)}
-                    for x in place(w, pools, target, conv, after_finish, clockwise):
-                        c = self.at(x.area, x.player, x.on)
-                        s = vals[c] + x.amount
-                        vals[c] = s if type(s) is int else exact(s)
-                        if x.area == POOL:
-                            ptotal += x.amount
-                        placed.append(x)
-                if not common:
-                    shape = self._placed(k, tuple(placed))
-            elif shape is None:
-                shape = self._placed(k, ())
-            scorer.dealer, scorer.run = k.dealer, k.run
-            assert shape is not None
-            yield shape, count, lineno, after_finish
-            table = k.next
-        source.number = lineno
-        if progress is not None:
-            progress(lineno)
-        if not self.changed:
-            self._store()
+        return _items(self, upto, progress)
 
     def _state(self) -> dict[str, Seen] | None:
         """The table of the scorer's state, None while lines must go the full path."""
@@ -319,9 +222,9 @@ class FastDeals:
             for t in self.tables.values():
                 t.clear()  # in place: every Seen's ``next`` stays a table of ours
             self.seen = 0
-        _, others, pool, _, _ = written
+        _, others, pool, ends_run, _ = written
         at, scorer = self.at, self.scorer
-        table[raw] = Seen(
+        k = table[raw] = Seen(
             others,
             tuple(at(w.area, w.player, w.on) for w in others),
             tuple((at(POOL, w.player, None), w) for w in pool),
@@ -330,7 +233,44 @@ class FastDeals:
             scorer.run,
             shape,
         )
+        k.ends_run = ends_run and shape.kind != "raspasy"
         self.seen += 1
+
+    def _derive(self, table: dict[str, Seen], raw: str) -> Seen | None:
+        """A contract read in a raspasy run writes what it writes outside one (2.7:
+        ``fold.KEY`` holds run 0 for any deal that is not raspasy); only the run after it
+        differs (scoring/fast.py derives it alike).  None when ``raw`` is no such contract."""
+        dealer, run = self.owner[id(table)]
+        if not run:
+            return None
+        k0 = self.table(dealer, 0).get(raw)
+        if k0 is None or k0.first.kind == "raspasy":
+            return None
+        k = Seen(
+            k0.writes,
+            tuple(c for c, _, _ in k0.others),
+            k0.pool,
+            k0.next if k0.ends_run else self.table(k0.dealer, run),
+            k0.dealer,
+            0 if k0.ends_run else run,
+            k0.first,
+        )
+        k.ends_run = k0.ends_run
+        table[raw] = k
+        self.seen += 1
+        return k
+
+    def _fixed(self, k: Seen, after_finish: bool) -> tuple[Shape, tuple[tuple[int, Amount], ...]]:
+        """Where ``k``'s pool points go once that is fixed (every pool closed, or the pulya
+        finished without help): its shape then, and what it adds to each cell."""
+        scorer, n = self.scorer, self.n
+        pools = {p: self.vals[i * (n + 2)] for i, p in enumerate(self.players)}
+        placed = tuple(
+            x
+            for _, w in k.pool
+            for x in place(w, pools, scorer.target, scorer.conv, after_finish, scorer._clockwise)
+        )
+        return self._placed(k, placed), tuple((self.at(x.area, x.player, x.on), x.amount) for x in placed)
 
     def _placed(self, k: Seen, writes: tuple[Write, ...]) -> Shape:
         """The shape of ``k``'s deal with its pool points placed as ``writes`` say."""
@@ -351,6 +291,145 @@ class FastDeals:
         if not self.changed:
             self._store()
         return self.scorer.sheet.view()
+
+
+def _items(
+    self: FastDeals, upto: int | None, progress: Callable[[int], None] | None
+) -> Iterator[Hit | Whole]:
+    """:meth:`FastDeals.items`: the fast loop of scoring/fast.py, each deal told."""
+    scorer, source, vals = self.scorer, self.source, self.vals
+
+    problems = source.problems
+    conv, players, n = scorer.conv, self.players, self.n
+    target = scorer.target
+    limit = n * target
+    helps = conv.help
+    clockwise = scorer._clockwise
+    pools_at = tuple(i * (n + 2) for i in range(n))
+    read = 0  # items read, as explain._upto counts them (no correction)
+    ptotal = sum(vals[i] for i in pools_at)
+    closed = all(vals[i] >= target for i in pools_at)
+
+    def slow(lineno: int, raw: str, table: dict[str, Seen] | None) -> Iterator[Hit | Whole]:
+        nonlocal read, ptotal, closed
+        if not self.changed:
+            self._store()
+        before, kept = len(problems), len(problems.items)
+        idle = scorer.classic_idle and not self.changed
+        d = source.one(lineno, raw)
+        if d is None:
+            return
+        if not isinstance(d, Correction):
+            read += 1
+            if upto is not None and read > upto:
+                del problems.items[kept:]  # the next deal's: not ours (explain._upto)
+                self.stop = True
+                return
+        plain = source.plain
+        r = scorer.feed(d)
+        self.changed = self.changed or isinstance(d, SeatChange)
+        if not self.changed:
+            self._load()
+            ptotal = sum(vals[i] for i in pools_at)
+            closed = all(vals[i] >= target for i in pools_at)
+        if r is None:
+            return
+        line = self.text(r.deal, r.kind)
+        shape = self.shape(r, line)
+        if shape is None:
+            yield Whole(r, line, scorer.sheet.view())
+            return
+        yield shape, r.number, lineno, r.after_finish
+        if (
+            table is not None
+            and idle
+            and plain
+            and scorer.classic_idle
+            and len(problems) == before
+            and scorer.last is not None
+        ):
+            self._learn(table, raw, shape, scorer.last)
+
+    self.stop = False
+    table = None if self.changed or not scorer.classic_idle else self.table(scorer.dealer, scorer.run)
+    pending, source.pending = source.pending, None
+    source.started = True
+    if pending is not None:
+        yield from slow(*pending, table)
+        table = self._state()
+    lineno = source.number
+    for lineno, raw in enumerate(() if self.stop else source.lines, source.number + 1):  # noqa: B007
+        if progress is not None and not lineno % PROGRESS_EVERY:
+            progress(lineno)
+        k = table.get(raw) if table is not None else None
+        if k is None and table is not None:
+            k = self._derive(table, raw)
+        if k is None:
+            yield from slow(lineno, raw, table)
+            if self.stop:
+                break
+            table = self._state()
+            continue
+        read += 1
+        if upto is not None and read > upto:
+            break
+        count = scorer.count = scorer.count + 1
+        source.count += 1
+        after_finish = ptotal >= limit
+        if after_finish and scorer.after_finish_from is None:
+            scorer.after_finish_from = count
+        for i, a, pool in k.others:
+            v = vals[i] + a
+            vals[i] = v if type(v) is int else exact(v)
+            if pool:
+                ptotal += a
+                closed = all(vals[j] >= target for j in pools_at)
+        shape = k.shape
+        if k.pool and (closed if helps else after_finish):
+            # every pool closed (with help) / the pulya finished (without): where each
+            # pool point goes is fixed per write now, and changes no pool
+            fixed = k.fixed
+            if fixed is None:
+                fixed = k.fixed = self._fixed(k, after_finish)
+            shape = fixed[0]
+            for i, a in fixed[1]:
+                v = vals[i] + a
+                vals[i] = v if type(v) is int else exact(v)
+        elif k.pool:
+            placed: list[Write] = []
+            common = shape is not None
+            for i, w in k.pool:
+                v = vals[i]
+                a = w.amount
+                if w.on is None and (target - v > 0 and a < target - v if helps else not after_finish):
+                    s = v + a
+                    vals[i] = s if type(s) is int else exact(s)
+                    ptotal += a
+                    placed.append(w)
+                    continue
+                common = False
+                pools = {p: vals[pools_at[j]] for j, p in enumerate(players)}
+                for x in place(w, pools, target, conv, after_finish, clockwise):
+                    c = self.at(x.area, x.player, x.on)
+                    s = vals[c] + x.amount
+                    vals[c] = s if type(s) is int else exact(s)
+                    if x.area == POOL:
+                        ptotal += x.amount
+                    placed.append(x)
+            if not common:
+                shape = self._placed(k, tuple(placed))
+            closed = all(vals[j] >= target for j in pools_at)
+        elif shape is None:
+            shape = self._placed(k, ())
+        scorer.dealer, scorer.run = k.dealer, k.run
+        assert shape is not None
+        yield shape, count, lineno, after_finish
+        table = k.next
+    source.number = lineno
+    if progress is not None:
+        progress(lineno)
+    if not self.changed:
+        self._store()
 
 
 def fast_source(deals: object) -> LineDeals | None:

@@ -321,7 +321,7 @@ class ExplainStream:
         if self.stream.fast is not None:
             from pulyacalc.render.explain_fast import Drawer
 
-            self.drawer = Drawer(self.stream.fast)
+            self.drawer = Drawer(self.stream.fast, paper)
 
     def _shown(self) -> Iterator[DealExplained | Hit]:
         upto, drawer = self.stream.upto, self.drawer
@@ -337,8 +337,12 @@ class ExplainStream:
         """``draw`` of a deal explained, or of a hit from its shape's drawing."""
         if not isinstance(d, tuple):
             return draw(d)
-        assert self.drawer is not None
-        return self.drawer.drawn(d, fmt, draw, FORMAT_NUMBERS[fmt](d[0]), fmt in _WITH_LINE, fmt == "json")
+        drawer = self.drawer
+        assert drawer is not None
+        template = _json_template(fmt, drawer) if fmt in ("json", "entries") else None
+        return drawer.drawn(
+            d, fmt, draw, FORMAT_NUMBERS[fmt](d[0]), fmt in _WITH_LINE, fmt == "json", template
+        )
 
     def table_chunks(self) -> Iterator[str]:
         import tempfile
@@ -475,6 +479,51 @@ def _deal_json(d: DealExplained) -> str:
 
 def _entries_json(d: DealExplained) -> str:
     return "".join(",\n    " + _nested(entry_json(x), 2) for x in d.entries)
+
+
+def _json_template(fmt: str, drawer: Drawer) -> Callable[[DealExplained], str]:
+    """A shape's deal (``json``) or entries (``entries``) drawn from each write's JSON, kept."""
+
+    def text(x: Explained) -> str:
+        return drawer.text(x, _entry_text)
+
+    def draw(d: DealExplained) -> str:
+        if fmt == "json":
+            return _deal_json_from(d, text, drawer.running_json)
+        return _entries_json_from(d, text)
+
+    return draw
+
+
+def _entry_text(x: Explained) -> str:
+    from pulyacalc.render.formats import dumps
+
+    return dumps(entry_json(x))
+
+
+def _entries_json_from(d: DealExplained, text: Callable[[Explained], str]) -> str:
+    """:func:`_entries_json` from each entry's JSON (``text``: ``dumps(entry_json(x))``)."""
+    return "".join(",\n    " + text(x).replace("\n", "\n    ") for x in d.entries)
+
+
+def _deal_json_from(d: DealExplained, text: Callable[[Explained], str], running: str) -> str:
+    """:func:`_deal_json` from each entry's JSON (``text``) and the paper's (``running``):
+    the rest of the deal is written with stand-ins for them, which are then put in, each
+    as deep as it stands (a JSON text has no raw newline in a string, so each line break
+    is a line of the layout)."""
+    from pulyacalc.render.formats import dumps
+
+    doc = deal_json(d)
+    marks = [f'"\ue0f0{i}\ue0f0"' for i in range(len(d.entries))]
+    doc["entries"] = [m[1:-1] for m in marks]
+    doc["running"] = "\ue0f1"
+    out = dumps(doc)
+    if any(out.count(m) != 1 for m in (*marks, '"\ue0f1"')):
+        return _deal_json(d)  # a stand-in written by the log itself
+    for m, x in zip(marks, d.entries, strict=True):
+        out = out.replace(m, text(x).replace("\n", "\n    "))
+    out = out.replace('"\ue0f1"', running.replace("\n", "\n  "))
+    return out.replace("\n", "\n    ")
 
 
 def _jsonl(d: DealExplained) -> str:
