@@ -296,9 +296,10 @@ class FastDeals:
 def _items(
     self: FastDeals, upto: int | None, progress: Callable[[int], None] | None
 ) -> Iterator[Hit | Whole]:
-    """:meth:`FastDeals.items`: the fast loop of scoring/fast.py, each deal told."""
+    """:meth:`FastDeals.items`: the loop of scoring/fast.py, each deal told.  Between two
+    lines read the full way the scorer and the reader are not told of the hits: ``hits``
+    counts them and ``last`` is the last one's, so that ``sync`` brings them up to date."""
     scorer, source, vals = self.scorer, self.source, self.vals
-
     problems = source.problems
     conv, players, n = scorer.conv, self.players, self.n
     target = scorer.target
@@ -309,9 +310,21 @@ def _items(
     read = 0  # items read, as explain._upto counts them (no correction)
     ptotal = sum(vals[i] for i in pools_at)
     closed = all(vals[i] >= target for i in pools_at)
+    hits = 0
+    last: Seen | None = None
+
+    def sync() -> None:
+        nonlocal hits, last
+        scorer.count += hits
+        source.count += hits
+        hits = 0
+        if last is not None:
+            scorer.dealer, scorer.run = last.dealer, last.run
+            last = None
 
     def slow(lineno: int, raw: str, table: dict[str, Seen] | None) -> Iterator[Hit | Whole]:
         nonlocal read, ptotal, closed
+        sync()
         if not self.changed:
             self._store()
         before, kept = len(problems), len(problems.items)
@@ -340,14 +353,8 @@ def _items(
             yield Whole(r, line, scorer.sheet.view())
             return
         yield shape, r.number, lineno, r.after_finish
-        if (
-            table is not None
-            and idle
-            and plain
-            and scorer.classic_idle
-            and len(problems) == before
-            and scorer.last is not None
-        ):
+        learnable = table is not None and idle and plain and scorer.classic_idle and len(problems) == before
+        if learnable and table is not None and scorer.last is not None:
             self._learn(table, raw, shape, scorer.last)
 
     self.stop = False
@@ -358,10 +365,11 @@ def _items(
         yield from slow(*pending, table)
         table = self._state()
     lineno = source.number
+    get = table.get if table is not None else None
     for lineno, raw in enumerate(() if self.stop else source.lines, source.number + 1):  # noqa: B007
         if progress is not None and not lineno % PROGRESS_EVERY:
             progress(lineno)
-        k = table.get(raw) if table is not None else None
+        k = get(raw) if get is not None else None
         if k is None and table is not None:
             k = self._derive(table, raw)
         if k is None:
@@ -369,12 +377,13 @@ def _items(
             if self.stop:
                 break
             table = self._state()
+            get = table.get if table is not None else None
             continue
         read += 1
         if upto is not None and read > upto:
             break
-        count = scorer.count = scorer.count + 1
-        source.count += 1
+        hits += 1
+        count = scorer.count + hits
         after_finish = ptotal >= limit
         if after_finish and scorer.after_finish_from is None:
             scorer.after_finish_from = count
@@ -383,7 +392,8 @@ def _items(
             vals[i] = v if type(v) is int else exact(v)
             if pool:
                 ptotal += a
-                closed = all(vals[j] >= target for j in pools_at)
+                if v >= target:
+                    closed = all(vals[j] >= target for j in pools_at)
         shape = k.shape
         if k.pool and (closed if helps else after_finish):
             # every pool closed (with help) / the pulya finished (without): where each
@@ -402,6 +412,7 @@ def _items(
                 v = vals[i]
                 a = w.amount
                 if w.on is None and (target - v > 0 and a < target - v if helps else not after_finish):
+                    # the common case: all of it into his own pool, which it does not close
                     s = v + a
                     vals[i] = s if type(s) is int else exact(s)
                     ptotal += a
@@ -416,15 +427,17 @@ def _items(
                     if x.area == POOL:
                         ptotal += x.amount
                     placed.append(x)
+                closed = all(vals[j] >= target for j in pools_at)
             if not common:
                 shape = self._placed(k, tuple(placed))
-            closed = all(vals[j] >= target for j in pools_at)
         elif shape is None:
             shape = self._placed(k, ())
-        scorer.dealer, scorer.run = k.dealer, k.run
         assert shape is not None
+        last = k
         yield shape, count, lineno, after_finish
         table = k.next
+        get = table.get
+    sync()
     source.number = lineno
     if progress is not None:
         progress(lineno)

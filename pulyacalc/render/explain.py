@@ -5,6 +5,7 @@ one entry per line."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     from pulyacalc.convention.schema import Convention
     from pulyacalc.core.sheet import SheetView
     from pulyacalc.explain import DealExplained, Explained, Explanation, Stream
-    from pulyacalc.explain_fast import Hit, Shape
+    from pulyacalc.explain_fast import Hit
     from pulyacalc.render.explain_fast import Drawer
 
 
@@ -333,16 +334,31 @@ class ExplainStream:
                 self.shown += 1
                 yield d
 
-    def _drawn(self, d: DealExplained | Hit, fmt: str, draw: Callable[[DealExplained], str]) -> str:
-        """``draw`` of a deal explained, or of a hit from its shape's drawing."""
+    def _drawn(self, d: DealExplained | Hit, fmt: str) -> str:
+        """A deal in ``fmt`` (``table``: all but its paper; ``json``: its object in
+        ``deals``; ``entries``: its entries in the document's ``entries``; ``jsonl``,
+        ``csv``, ``tsv``: its entries' lines), of a hit from its drawings."""
         if not isinstance(d, tuple):
-            return draw(d)
+            return DRAW[fmt](d)
         drawer = self.drawer
         assert drawer is not None
-        template = _json_template(fmt, drawer) if fmt in ("json", "entries") else None
-        return drawer.drawn(
-            d, fmt, draw, FORMAT_NUMBERS[fmt](d[0]), fmt in _WITH_LINE, fmt == "json", template
-        )
+        if fmt == "table":
+            values = [str(d[1]), str(d[2])]
+            return drawer.drawn(d, fmt, deal_top, deal_top, Counter({0: 1, 1: 1}), values)
+        if fmt == "json":
+            running = drawer.running_text(lambda v: _nested(sheet_json(v), 3))
+            if running is None:
+                return _deal_json(drawer.whole(d))
+            texts = drawer.entry_texts(d, "json4", lambda x: _nested(entry_json(x), 4))
+            expected = Counter({0: 1, 1: 1, 2: 1, **{3 + i: 1 for i in range(len(texts))}})
+            return drawer.drawn(
+                d, fmt, _deal_json, _marked_json, expected, [str(d[1]), str(d[2]), running, *texts]
+            )
+        if fmt == "entries":
+            return "".join(
+                ",\n    " + t for t in drawer.entry_texts(d, fmt, lambda x: _nested(entry_json(x), 2))
+            )
+        return "".join(drawer.entry_texts(d, fmt, ENTRY_DRAW[fmt]))
 
     def table_chunks(self) -> Iterator[str]:
         import tempfile
@@ -354,7 +370,7 @@ class ExplainStream:
             for d in self._shown():
                 if isinstance(d, tuple):
                     assert drawer is not None
-                    spool.write(self._drawn(d, "table", deal_top) + "\n" + drawer.paper(d) + "\n")
+                    spool.write(self._drawn(d, "table") + "\n" + drawer.paper(d) + "\n")
                 else:
                     spool.write(deal_block(d, players))
             deals = (
@@ -388,11 +404,9 @@ class ExplainStream:
         opened = False
         with tempfile.TemporaryFile(mode="w+", encoding="utf-8") as spool:
             for d in self._shown():
-                spool.write(
-                    ("," if last is not None else "[") + "\n    " + self._drawn(d, "json", _deal_json)
-                )
+                spool.write(("," if last is not None else "[") + "\n    " + self._drawn(d, "json"))
                 last = d
-                entries = self._drawn(d, "entries", _entries_json)
+                entries = self._drawn(d, "entries")
                 if entries:
                     yield entries if opened else "[" + entries[1:]
                     opened = True
@@ -424,9 +438,8 @@ class ExplainStream:
 
         if fmt != "jsonl":
             yield delimited_rows([], "," if fmt == "csv" else "\t", ROW_HEAD)
-        draw = _jsonl if fmt == "jsonl" else _csv if fmt == "csv" else _tsv
         for d in self._shown():
-            yield self._drawn(d, fmt, draw)
+            yield self._drawn(d, fmt)
 
     def records_iter(self) -> Iterator[dict[str, Any]]:
         for d in self._deals():
@@ -481,36 +494,17 @@ def _entries_json(d: DealExplained) -> str:
     return "".join(",\n    " + _nested(entry_json(x), 2) for x in d.entries)
 
 
-def _json_template(fmt: str, drawer: Drawer) -> Callable[[DealExplained], str]:
-    """A shape's deal (``json``) or entries (``entries``) drawn from each write's JSON, kept."""
+def _marked_json(d: DealExplained) -> str:
+    """:func:`_deal_json` with stand-ins for its entries' and its paper's text."""
+    from pulyacalc.render.explain_fast import ENTRY, RUNNING
 
-    def text(x: Explained) -> str:
-        return drawer.text(x, _entry_text)
-
-    def draw(d: DealExplained) -> str:
-        if fmt == "json":
-            return _deal_json_from(d, text, drawer.running_json)
-        return _entries_json_from(d, text)
-
-    return draw
+    return _deal_json_from(d, [str(ENTRY + i) for i in range(len(d.entries))], str(RUNNING))
 
 
-def _entry_text(x: Explained) -> str:
-    from pulyacalc.render.formats import dumps
-
-    return dumps(entry_json(x))
-
-
-def _entries_json_from(d: DealExplained, text: Callable[[Explained], str]) -> str:
-    """:func:`_entries_json` from each entry's JSON (``text``: ``dumps(entry_json(x))``)."""
-    return "".join(",\n    " + text(x).replace("\n", "\n    ") for x in d.entries)
-
-
-def _deal_json_from(d: DealExplained, text: Callable[[Explained], str], running: str) -> str:
-    """:func:`_deal_json` from each entry's JSON (``text``) and the paper's (``running``):
-    the rest of the deal is written with stand-ins for them, which are then put in, each
-    as deep as it stands (a JSON text has no raw newline in a string, so each line break
-    is a line of the layout)."""
+def _deal_json_from(d: DealExplained, texts: list[str], running: str) -> str:
+    """:func:`_deal_json` with ``texts`` (one line each) where its entries' objects go and
+    ``running`` where its paper's goes (put in as deep as they stand, each line break of a
+    JSON text being a line of its layout)."""
     from pulyacalc.render.formats import dumps
 
     doc = deal_json(d)
@@ -519,42 +513,44 @@ def _deal_json_from(d: DealExplained, text: Callable[[Explained], str], running:
     doc["running"] = "\ue0f1"
     out = dumps(doc)
     if any(out.count(m) != 1 for m in (*marks, '"\ue0f1"')):
-        return _deal_json(d)  # a stand-in written by the log itself
-    for m, x in zip(marks, d.entries, strict=True):
-        out = out.replace(m, text(x).replace("\n", "\n    "))
-    out = out.replace('"\ue0f1"', running.replace("\n", "\n  "))
-    return out.replace("\n", "\n    ")
+        return _deal_json(d)  # a mark written by the log itself: no stand-ins
+    for m, text in zip(marks, texts, strict=True):
+        out = out.replace(m, text)
+    return out.replace('"\ue0f1"', running).replace("\n", "\n    ")
 
 
-def _jsonl(d: DealExplained) -> str:
+def _jsonl_entry(x: Explained) -> str:
     from pulyacalc.render.formats import jsonl_line
 
-    return "".join(jsonl_line({"schema_version": SCHEMA_VERSION, **entry_json(x)}) for x in d.entries)
+    return jsonl_line({"schema_version": SCHEMA_VERSION, **entry_json(x)})
 
 
-def _csv(d: DealExplained) -> str:
-    from pulyacalc.render.formats import delimited_rows
+def _row(delimiter: str) -> Callable[[Explained], str]:
+    def draw(x: Explained) -> str:
+        from pulyacalc.render.formats import delimited_rows
 
-    return delimited_rows([entry_row(x) for x in d.entries], ",")
+        return delimited_rows([entry_row(x)], delimiter)
 
-
-def _tsv(d: DealExplained) -> str:
-    from pulyacalc.render.formats import delimited_rows
-
-    return delimited_rows([entry_row(x) for x in d.entries], "\t")
+    return draw
 
 
-#: how often each drawing writes its deal's number (a hit's shape given)
-FORMAT_NUMBERS: dict[str, Callable[[Shape], int]] = {
-    "table": lambda shape: 1,
-    "json": lambda shape: 1 + len(shape.writes),
-    "entries": lambda shape: len(shape.writes),
-    "jsonl": lambda shape: len(shape.writes),
-    "csv": lambda shape: len(shape.writes),
-    "tsv": lambda shape: len(shape.writes),
+def _each(draw: Callable[[Explained], str]) -> Callable[[DealExplained], str]:
+    return lambda d: "".join(draw(x) for x in d.entries)
+
+
+#: each entry-by-entry format: an entry's text
+ENTRY_DRAW: dict[str, Callable[[Explained], str]] = {
+    "jsonl": _jsonl_entry,
+    "csv": _row(","),
+    "tsv": _row("\t"),
 }
-#: the drawings that write the deal's line in the log
-_WITH_LINE = frozenset(("table", "json"))
+#: each format a deal is drawn in (render/explain_fast.py), the plain way
+DRAW: dict[str, Callable[[DealExplained], str]] = {
+    "table": deal_top,
+    "json": _deal_json,
+    "entries": _entries_json,
+    **{fmt: _each(draw) for fmt, draw in ENTRY_DRAW.items()},
+}
 
 
 def _empty(s: Stream) -> SheetView:
