@@ -54,3 +54,27 @@ def test_units_still_line_up() -> None:
     """A right-aligned column of mixed numbers still has its units under each other."""
     text = grid([["A", "46⅔"], ["B", "12"]], colalign=("left", "right"), tablefmt="plain")
     assert text.splitlines() == ["A  46⅔", "B  12 "]  # the pad under ⅔ stays
+
+
+NUMBERS = st.one_of(
+    st.from_regex(r"[+\-−]?[0-9]{1,7}", fullmatch=True),
+    st.sampled_from(["·", "", "46⅔", "-46 2/3", "130.00", "1.3e+06", "x", " 5 "]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(1, 5),
+    st.data(),
+    st.sampled_from(["plain", "simple"]),
+)
+def test_a_repeated_table_is_grids(ncols: int, data: st.DataObject, fmt: str) -> None:
+    """The paper's table drawn the repeated way is grid's, whatever its cells."""
+    from pulyacalc.render.formats import Repeated
+
+    rows = data.draw(st.lists(st.lists(NUMBERS, min_size=ncols, max_size=ncols), min_size=1, max_size=5))
+    names = data.draw(st.lists(CELLS, min_size=len(rows), max_size=len(rows)))
+    head = data.draw(st.lists(CELLS, min_size=ncols + 1, max_size=ncols + 1))
+    body = [[name, *row] for name, row in zip(names, rows, strict=True)]
+    align = ("left", *["right"] * ncols)
+    assert Repeated(align, fmt, 2).draw(body, head) == grid(body, head, align, fmt, None, 2)

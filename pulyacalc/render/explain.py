@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from pulyacalc.explain import DealExplained, Explained, Explanation, Stream
     from pulyacalc.explain_fast import Hit
     from pulyacalc.render.explain_fast import Drawer
+    from pulyacalc.render.formats import Repeated
 
 
 def entry_json(x: Explained) -> dict[str, Any]:
@@ -148,12 +149,16 @@ def deal_block(d: DealExplained, players: tuple[str, ...]) -> str:
 def paper(rows: list[list[str]], head: list[str]) -> str:
     """The paper after a deal, indented under it: ``rows`` a player's name and his cells
     (:func:`pulyacalc.render.view.sheet_row`), ``head`` what is over them."""
-    from pulyacalc.render.formats import grid
+    drawn = _PAPERS.get(len(head))
+    if drawn is None:
+        from pulyacalc.render.formats import Repeated
 
-    table = grid(
-        rows, head=head, tablefmt="simple", colalign=("left", *["right"] * (len(head) - 1)), margin=2
-    )
-    return "\n".join("  " + line for line in table.splitlines())
+        drawn = _PAPERS[len(head)] = Repeated(("left", *["right"] * (len(head) - 1)), "simple", margin=2)
+    return "  " + drawn.draw(rows, head).replace("\n", "\n  ")
+
+
+#: the paper's table, per number of columns (drawn after every deal)
+_PAPERS: dict[int, Repeated] = {}
 
 
 def deal_top(d: DealExplained) -> str:

@@ -11,7 +11,9 @@ and tabulate are imported by the writer that needs them, never at start-up.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from itertools import chain
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
@@ -149,20 +151,18 @@ def grid(
     parts that repeat the first."""
     from pulyacalc.render.view import WIDTH
 
-    body = [[str(c) for c in row] for row in rows]
+    body = [list(map(str, row)) for row in rows]
     head = list(head)
     align = list(colalign) if colalign is not None else None
-    if align is not None and body:
+    rights = [i for i, a in enumerate(align or ()) if a == "right"]
+    # what follows the units (⅔, `` 2/7``, ``.50``) has one of these characters: a table
+    # whose right-aligned cells have none has nothing to line up (most, every drawn paper)
+    if rights and body and _TAIL.search("\t".join(_cells(body, rights))):
         columns = [list(col) for col in zip(*body, strict=True)]
-        # what follows the units (⅔, `` 2/7``, ``.50``) has one of these characters: a
-        # table without any has nothing to line up (most tables, and every drawn paper)
-        if _TAIL.search(
-            "\t".join(c for i, col in enumerate(columns) if align[i : i + 1] == ["right"] for c in col)
-        ):
-            for i, a in enumerate(align):
-                if a == "right" and i < len(columns):
-                    columns[i] = _units_aligned(columns[i])
-            body = [list(row) for row in zip(*columns, strict=True)]
+        for i in rights:
+            if i < len(columns):
+                columns[i] = _units_aligned(columns[i])
+        body = [list(row) for row in zip(*columns, strict=True)]
     text = None if maxcolwidths else direct(body, head, align, tablefmt)
     if text is None:
         text = _tabulate(body, head, align, tablefmt, maxcolwidths, None)
@@ -200,7 +200,7 @@ def _tabulate(
 #: by :func:`direct`
 _SPECIAL = re.compile("[\r\n\x1b\x01]")
 #: a row's format for given widths and alignments (``%-6s  %4s``), made once
-_ROW_FORMATS: dict[tuple[tuple[int, ...], tuple[bool, ...]], str] = {}
+_ROW_FORMATS: dict[tuple[tuple[int, ...], tuple[bool, ...]], tuple[str, str]] = {}
 
 
 def direct(body: list[list[str]], head: list[str], align: list[str] | None, tablefmt: str) -> str | None:
@@ -223,24 +223,29 @@ def direct(body: list[list[str]], head: list[str], align: list[str] | None, tabl
             return None
         for i, a in enumerate(align):
             lefts[i] = a == "left"
-    plain = "\t".join(head) + "\t" + "\t".join(c for row in body for c in row)
+    plain = "\t".join(head) + "\t" + "\t".join(chain.from_iterable(body))
     if _SPECIAL.search(plain) or (not plain.isascii() and _wide_chars()):
         return None
-    rows = [[c.strip() for c in row] for row in body]
-    widths = [max(map(len, col)) for col in zip(*rows, strict=True)]
+    return _drawn([list(map(str.strip, row)) for row in body], head, tuple(lefts), tablefmt)
+
+
+def _drawn(rows: list[list[str]], head: list[str], lefts: tuple[bool, ...], tablefmt: str) -> str:
+    """:func:`direct`'s table of cells already stripped (and checked)."""
+    widths = list(map(max, zip(*(map(len, row) for row in rows), strict=True)))
     if head:
         widths = [max(w, len(h) + 2) for w, h in zip(widths, head, strict=True)]
-    key = (tuple(widths), tuple(lefts))
-    fmt = _ROW_FORMATS.get(key)
-    if fmt is None:
+    key = (tuple(widths), lefts)
+    known = _ROW_FORMATS.get(key)
+    if known is None:
         if len(_ROW_FORMATS) > 1024:  # bounded: tables of ever new widths forget the old
             _ROW_FORMATS.clear()
-        fmt = _ROW_FORMATS[key] = "  ".join(
-            f"%{'-' if left else ''}{w}s" for w, left in zip(widths, lefts, strict=True)
+        known = _ROW_FORMATS[key] = (
+            "  ".join(f"%{'-' if left else ''}{w}s" for w, left in zip(widths, lefts, strict=True)),
+            "  ".join("-" * w for w in widths).rstrip(),
         )
+    fmt, rule = known
     lines = [(fmt % tuple(head)).rstrip()] if head else []
     if tablefmt == "simple":
-        rule = "  ".join("-" * w for w in widths).rstrip()
         lines = [*lines, rule] if head else [rule]
     lines.extend((fmt % tuple(row)).rstrip() for row in rows)
     if tablefmt == "simple" and not head:
@@ -248,12 +253,79 @@ def direct(body: list[list[str]], head: list[str], align: list[str] | None, tabl
     return "\n".join(lines).replace(PAD, " ")
 
 
+#: a right-aligned cell that needs nothing of grid's: digits, signs, the empty-cell dot
+_PLAIN_NUMBERS = re.compile("[0-9+\\-−·]*")
+
+
+class Repeated:
+    """A table drawn many times with the same columns (the paper after each of many
+    deals): :meth:`draw` gives :func:`grid`'s very bytes, checking in one step that the
+    right-aligned cells are whole numbers (nothing to line up, nothing tabulate reads
+    otherwise) and drawing it as :func:`direct` does; any other table goes :func:`grid`'s
+    whole way.  tests/test_grid_direct.py holds both to the same bytes."""
+
+    def __init__(self, colalign: Iterable[str], tablefmt: str = "simple", margin: int = 0) -> None:
+        self.align = list(colalign)
+        self.tablefmt, self.margin = tablefmt, margin
+        self.lefts = tuple(a == "left" for a in self.align)
+        from pulyacalc.render.view import WIDTH
+
+        self.width = WIDTH  # set by use_width: a table to fit goes grid's way
+        rights = [i for i, a in enumerate(self.align) if a == "right"]
+        others = [i for i, a in enumerate(self.align) if a != "right"]
+        self.ok = bool(rights) and all(a in ("left", "right") for a in self.align)
+        self.rights, self.others = _picker(rights), _picker(others)
+
+    def draw(self, rows: list[list[str]], head: list[str]) -> str:
+        rights, others = self.rights, self.others
+        if (
+            not self.ok
+            or self.width[0] is not None
+            or not rows
+            or set(map(len, rows)) != {len(self.align)}
+            or len(head) != len(self.align)
+            or not _PLAIN_NUMBERS.fullmatch("".join(chain.from_iterable(map(rights, rows))))
+        ):
+            return grid(rows, head, self.align, self.tablefmt, None, self.margin)
+        text = "\t".join(head) + "\t" + "\t".join(chain.from_iterable(map(others, rows)))
+        if _SPECIAL.search(text) or (not text.isascii() and _wide_chars()):
+            return grid(rows, head, self.align, self.tablefmt, None, self.margin)
+        return _drawn([list(map(str.strip, row)) for row in rows], head, self.lefts, self.tablefmt)
+
+
+def _picker(columns: list[int]) -> Callable[[list[str]], tuple[str, ...]]:
+    """A row's cells of ``columns`` (indices), as a tuple."""
+    if len(columns) >= 2:
+        return itemgetter(*columns)
+    if columns:
+        i = columns[0]
+        return lambda row: (row[i],)
+    return lambda row: ()
+
+
+def _cells(body: list[list[str]], columns: list[int]) -> Iterator[str]:
+    """The cells of ``columns`` (indices of some) in each row."""
+    if len(columns) == 1:
+        i = columns[0]
+        return (row[i] for row in body if i < len(row))
+    pick = itemgetter(*columns)
+    return chain.from_iterable(pick(row) for row in body if columns[-1] < len(row))
+
+
 def _wide_chars() -> bool:
     """Whether tabulate measures characters by their width on a terminal (wcwidth is
     installed): then only plain ASCII is drawn by :func:`direct`."""
-    import tabulate as tab  # only for tables (start-up time)
+    if not _WIDE:
+        import tabulate as tab  # only for tables (start-up time)
 
-    return bool(getattr(tab, "WIDE_CHARS_MODE", False)) and getattr(tab, "wcwidth", None) is not None
+        _WIDE.append(
+            bool(getattr(tab, "WIDE_CHARS_MODE", False)) and getattr(tab, "wcwidth", None) is not None
+        )
+    return _WIDE[0]
+
+
+#: :func:`_wide_chars`, once known
+_WIDE: list[bool] = []
 
 
 def _widest(text: str) -> int:
