@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextvars import ContextVar
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +25,7 @@ from pulyacalc.core.errors import Loc, Problem, Problems, PulyaError, RuleError
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.model import Correction, Deal, Header, Log, SeatChange, Unreadable
+from pulyacalc.core.record import record
 from pulyacalc.core.sheet import SheetView
 from pulyacalc.scoring.fold import DealResult, Scorer
 
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from pulyacalc.scoring.settlement import Settlement
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Evening:
     header: Header
     convention: Convention

@@ -12,7 +12,6 @@ a size limit and documents nested too deeply.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +31,7 @@ from pulyacalc.core.errors import (
 )
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import NodeKind
+from pulyacalc.core.record import record
 
 #: Refuse YAML documents larger than this (line logs stream and have no limit).
 MAX_YAML_BYTES = 20 * 1024 * 1024
@@ -53,7 +53,11 @@ _PLAIN_TAGS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+#: how the written-out ``__init__`` below sets a frozen field
+_set = object.__setattr__
+
+
+@record(frozen=True, slots=True)
 class Node:
     """A YAML node with its place: ``kind`` is "scalar", "seq" or "map"."""
 
@@ -66,6 +70,25 @@ class Node:
     quoted: bool = False
     #: the scalar was empty/null (``key:`` with nothing after it, or ``~``/``null``)
     null: bool = False
+
+    def __init__(
+        self,
+        kind: NodeKind,
+        loc: Loc,
+        text: str = "",
+        items: tuple[Node, ...] = (),
+        pairs: tuple[tuple[Node, Node], ...] = (),
+        quoted: bool = False,
+        null: bool = False,
+    ) -> None:
+        # written out (record's general __init__ is slower): a YAML log is a node a value
+        _set(self, "kind", kind)
+        _set(self, "loc", loc)
+        _set(self, "text", text)
+        _set(self, "items", items)
+        _set(self, "pairs", pairs)
+        _set(self, "quoted", quoted)
+        _set(self, "null", null)
 
     def describe(self) -> str:
         if self.kind == "map":

@@ -16,22 +16,28 @@ from pulyacalc.cli.console import degrade, fit, stand_in
 ROOT = Path(__file__).resolve().parent.parent
 LOG = "examples/sochi-3p.txt"
 
+#: every command (tests/test_encodings.py checks that none is missing), with what prints most
 COMMANDS = [
-    ["score", LOG],
-    ["settle", "examples/sheet.yaml"],
+    ["new", "--players", "Аня Боря Вера", "-c", "sochi"],
+    ["score", LOG, "--whist-price", "0.5"],
+    ["settle", "examples/sheet.yaml", "--whist-price", "0.5"],
     ["explain", LOG],
+    ["explain", LOG, "--deal", "5"],
+    ["ledger", LOG, "--running"],
+    ["sheet", LOG, "-o", "-"],
     ["check", LOG],
     ["compare", LOG],
+    ["dispute", LOG, "--deal", "3"],
     ["convert", LOG, "--to", "yaml"],
     ["prices"],
     ["season", "examples"],
-    ["ledger", LOG],
     ["stats", "examples"],
-    ["dispute", LOG, "--deal", "3"],
+    ["stats", "examples", "--player", "Anna"],
     ["conventions", "list"],
     ["conventions", "show", "sochi"],
     ["conventions", "diff", "sochi", "leningrad"],
     ["--help"],
+    ["score", "--help"],
 ]
 
 ENVIRONMENTS = {
@@ -61,6 +67,44 @@ def test_every_command_writes_utf8_into_a_pipe(name: str, args: list[str]) -> No
     assert r.returncode == 0, r.stderr.decode("utf-8", "replace")
     r.stdout.decode("utf-8")  # strict: UTF-8 bytes, never cp1251 or escapes
     r.stderr.decode("utf-8")
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=lambda a: " ".join(a))
+def test_every_command_in_russian_writes_utf8_into_a_pipe(args: list[str]) -> None:
+    r = run(["--lang", "ru", *args], ENVIRONMENTS["cp1251"])
+    assert b"Traceback" not in r.stderr, r.stderr.decode("utf-8", "replace")
+    assert r.returncode == 0, r.stderr.decode("utf-8", "replace")
+    r.stdout.decode("utf-8")
+    r.stderr.decode("utf-8")
+
+
+def test_every_command_is_run_here() -> None:
+    """A new command is added to COMMANDS, so that every one is run on every console."""
+    import typer.main
+
+    from pulyacalc.cli.app import app
+
+    names = set(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
+    assert names, "no commands found"
+    assert names <= {args[0] for args in COMMANDS}, names - {args[0] for args in COMMANDS}
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+@pytest.mark.parametrize("args", COMMANDS, ids=lambda a: " ".join(a))
+@pytest.mark.parametrize("encoding", ["cp1251", "cp866", "ascii"])
+def test_every_command_in_russian_on_a_console_that_lacks_characters(encoding: str, args: list[str]) -> None:
+    """On a console (where nothing is reconfigured to UTF-8) what it cannot show degrades:
+    Russian (Cyrillic transliterated on an ASCII console), ×, −, the suits, ⅔."""
+    out = _on_a_terminal(encoding, ["--lang", "ru", *args])
+    assert b"Traceback" not in out, out.decode("utf-8", "replace")
+    assert out.strip(), "nothing printed"
+    if "--help" in args and encoding == "ascii":
+        return  # click writes help in UTF-8 to a console it thinks misconfigured as ASCII
+    text = out.decode(encoding)  # strict: only what the console can show
+    assert "?" * 3 not in text  # stand-ins, not question marks
+    if encoding != "ascii" and not out.isascii():  # the console's encoding, not UTF-8 bytes
+        with pytest.raises(UnicodeDecodeError):
+            out.decode("utf-8")
 
 
 @pytest.mark.parametrize("name", ENVIRONMENTS)
@@ -120,10 +164,13 @@ def test_an_echoed_error_under_cp866_keeps_its_caret_aligned() -> None:
 
 def _on_a_terminal(encoding: str, args: list[str], stdin: bytes = b"") -> bytes:
     pty = pytest.importorskip("pty")
+    import select
+
     master, slave = pty.openpty()
     env = {k: v for k, v in os.environ.items() if k != "PYTHONUTF8"}
     env["PYTHONIOENCODING"] = encoding
     code = "import sys; sys.argv = ['pulyacalc', *sys.argv[1:]]; from pulyacalc.cli.app import main; main()"
+    out = b""
     try:
         p = subprocess.Popen(
             [sys.executable, "-c", code, *args],
@@ -134,9 +181,13 @@ def _on_a_terminal(encoding: str, args: list[str], stdin: bytes = b"") -> bytes:
             stderr=slave,
         )
         os.close(slave)
-        p.communicate(stdin, timeout=60)
-        out = b""
+        assert p.stdin is not None
+        p.stdin.write(stdin)
+        p.stdin.close()
+        # read while it writes: a terminal holds only a few kilobytes (explain writes more)
         while True:
+            ready, _, _ = select.select([master], [], [], 60)
+            assert ready, "no output for a minute"
             try:
                 chunk = os.read(master, 65536)
             except OSError:  # EIO: the child closed the terminal
@@ -144,6 +195,7 @@ def _on_a_terminal(encoding: str, args: list[str], stdin: bytes = b"") -> bytes:
             if not chunk:
                 break
             out += chunk
+        p.wait(timeout=60)
     finally:
         os.close(master)
     return out.replace(b"\r\n", b"\n")

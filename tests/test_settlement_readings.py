@@ -223,7 +223,7 @@ def test_the_stages_and_the_footer_say_the_divisor_departs_from_the_code() -> No
     assert "10 × 3/2 × (2 − 0)" in text
     assert "every player pays each other 10 × his mountain / 2 (his opponents" in text
     footer = Report(OPPONENTS, 20, sheet, s).table()
-    assert "from mountain = 10 × 3/2 × (average − amnestied)" in footer
+    assert "mountain result = 10 × 3/2 × (average − amnestied mountain)" in footer
     assert "mountain divided among the 2 opponents, not the 3 players" in footer
     doc = Report(OPPONENTS, 20, sheet, s).document()
     assert doc["stages"]["mountain_divisor"] == "opponents"

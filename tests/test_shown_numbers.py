@@ -142,8 +142,8 @@ def _assert_totals(text: str) -> None:
     lines = text.splitlines()
     assert any(line.endswith("the results, in whists, sum to 0") for line in lines)
     table = columns(lines, next(i for i, line in enumerate(lines) if line.startswith("settlement ")))
-    summed = [h for h in ("from mountain", "whists net", "result", "money") if h in table]
-    assert summed[:3] == ["from mountain", "whists net", "result"]
+    summed = [h for h in ("mountain result", "whist result", "result", "money") if h in table]
+    assert summed[:3] == ["mountain result", "whist result", "result"]
     for head in summed:
         assert sum(number(c) for c in table[head]) == 0, (head, text)
 
@@ -156,22 +156,22 @@ def _assert_stages(text: str) -> None:
         if i + 1 < len(lines) and lines[i + 1].startswith("--") and not line.startswith("--"):
             table = columns(lines, i)
             for head, cells in table.items():
-                if head in ("mountain result", "net", "whists", "result", "rounded") or head.startswith(
-                    "money"
-                ):
+                if head in ("mountain result", "whist result", "total", "result") or head.startswith("money"):
                     assert sum(number(c) for c in cells) == 0, (head, text)
                     checked += 1
-    assert checked >= 4  # mountain result, net, whists, result (and rounded, money)
+    assert (
+        checked >= 4
+    )  # mountain result (twice with 3 players or more), whist result, total (and result, money)
 
 
 def _assert_ledger(text: str, players: list[str]) -> None:
     """The ledger: each player's column (and his money) adds up to its settlement row."""
     lines = text.splitlines()
-    table = columns(lines, next(i for i, line in enumerate(lines) if line.lstrip().startswith("#  ")))
-    deals = table["deal"]
+    table = columns(lines, next(i for i, line in enumerate(lines) if line.lstrip().startswith("number  ")))
+    deals = table["text"]
     last = next(i for i, c in enumerate(deals) if c.strip() == "settlement")
     for head, cells in table.items():
-        if head in players or head.endswith(" money"):
+        if head in {f"{k} {p}" for p in players for k in ("result", "money")}:
             assert sum(number(c) for c in cells[:last]) == number(cells[last]), (head, text)
 
 

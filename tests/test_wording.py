@@ -61,6 +61,16 @@ def test_an_untitled_house_file_is_named_by_its_path(tmp_path: Path) -> None:
     assert first.startswith(str(tmp_path / "ours.yaml") + " + whist.half_whist_levels=[6], 3 players")
 
 
+def test_one_evening_is_singular(tmp_path: Path) -> None:
+    """«1 evenings» (issue 10 item 15): season and stats of one evening, in both languages."""
+    log = write(tmp_path, OVERRIDDEN)
+    assert run("--lang", "en", "season", log).output.startswith("Season: 1 evening, 1 deal;")
+    assert run("--lang", "en", "stats", log).output.startswith("Stats: 1 evening, 1 deal;")
+    two = run("--lang", "en", "season", log, str(SOCHI)).output
+    assert two.startswith("Season: 2 evenings, 31 deals;")
+    assert run("--lang", "ru", "season", log).output.startswith("Сезон: 1 вечер, 1 сдача;")
+
+
 def test_one_deal_is_singular(tmp_path: Path) -> None:
     log = write(tmp_path, OVERRIDDEN)
     assert ", 1 deal — " in run("score", log).output

@@ -58,7 +58,7 @@ def builtin_aliases() -> dict[str, str]:
     «питер» …), folded → the built-in's name.  Read only when a name is not a file name."""
     out: dict[str, str] = {}
     for path in sorted(builtin_dir().glob("*.yaml")):
-        node = _read(path)
+        node = _read(str(path))
         for k, v in node.pairs if node.kind == "map" else ():
             if k.text == "aliases":
                 out.update((folded(alias), path.stem) for alias, _ in words(v))
@@ -75,15 +75,23 @@ def builtin_name(ref: str) -> str | None:
 def resolve_path(ref: str, relative_to: str | None = None) -> Path | None:
     """A convention reference → a file: a built-in name (any case, or an alias such as
     «сочинка»), or a path (relative to the log)."""
+    given = given_path(ref, relative_to)
+    return None if given is None else Path(given)
+
+
+def given_path(ref: str, relative_to: str | None = None) -> str | None:
+    """The file a reference names, spelled as the user gave it, the way messages and titles
+    print it: a path beside the log joined to the log's path as typed (``./club/ev.txt``
+    names ``./club/club.yaml``, ``../ev.txt`` names ``../club.yaml``), a ``-c`` path as
+    typed; a built-in name, its file.  Strings, not ``Path``: a Path drops ``./``."""
     if is_name(ref):
         name = builtin_name(ref) if ref else None
-        return builtin_dir() / f"{name}.yaml" if name else None
-    path = Path(ref)
-    if not path.is_absolute() and relative_to and relative_to != "-":
-        beside = Path(relative_to).parent / path  # as the user gave the log: messages show it so
-        if beside.is_file():
+        return str(builtin_dir() / f"{name}.yaml") if name else None
+    if not os.path.isabs(ref) and relative_to and relative_to not in ("-", "<stdin>", "<text>"):
+        beside = os.path.join(os.path.dirname(relative_to), ref)  # as the user gave the log
+        if os.path.isfile(beside):
             return beside
-    return path if path.is_file() else None
+    return ref if os.path.isfile(ref) else None
 
 
 def _not_found(ref: str, relative_to: str | None, loc: Loc, beside: str = "the log") -> Problem:
@@ -101,7 +109,7 @@ def _not_found(ref: str, relative_to: str | None, loc: Loc, beside: str = "the l
     elif relative_to in ("-", "<stdin>"):
         where = f"the log is on standard input: looked for it in the current directory: {Path.cwd() / path}"
     elif relative_to:
-        where = f"looked for next to {beside}: {Path(relative_to).parent / path}"
+        where = f"looked for next to {beside}: {os.path.join(os.path.dirname(relative_to), ref)}"
     else:
         where = f"looked for in the current directory: {Path.cwd() / path}"
     return Problem(
@@ -134,12 +142,12 @@ def load(
     ``within``: a directory (resolved) that the file and every file it extends must be in,
     built-in conventions aside (a log from someone else names a convention: it may not
     make pulyacalc read any file on the machine and reveal its keys in messages)."""
-    path = resolve_path(ref, relative_to)
+    path = given_path(ref, relative_to)
     if path is None:
         raise ReadError([_not_found(ref, relative_to, ref_loc or Loc(ref))])
     if within is not None and not is_name(ref):
-        _confined(path, within, ref, ref_loc or Loc(ref))
-    key = (str(path), within)
+        _confined(Path(path), within, ref, ref_loc or Loc(ref))
+    key = (path, within)
     if overrides is None and key in _cache:
         base = _cache[key]
     else:
@@ -190,15 +198,15 @@ def _node(t: Tree, file: str) -> Node:
     )
 
 
-def _read(path: Path) -> Node:
+def _read(path: str) -> Node:
     """A convention file's nodes: a built-in one pre-parsed (convention/pregen.py: no
-    PyYAML at start-up), any other read (bounded) and parsed."""
-    if path.parent == builtin_dir():
-        pre = pre_parsed(path)
+    PyYAML at start-up), any other read (bounded) and parsed; located in ``path`` as given."""
+    if Path(path).parent == builtin_dir():
+        pre = pre_parsed(Path(path))
         if pre is not None:
             return pre
-    text = read_yaml_file(str(path), "the convention")  # bounded: refused before read whole
-    return parse_yaml(text, str(path))
+    text = read_yaml_file(path, "the convention")  # bounded: refused before read whole
+    return parse_yaml(text, path)
 
 
 def _confined(path: Path, within: Path, ref: str, loc: Loc) -> None:
@@ -217,16 +225,16 @@ def _confined(path: Path, within: Path, ref: str, loc: Loc) -> None:
         )
 
 
-def _layers(path: Path, seen: set[Path], within: Path | None = None) -> list[Node]:
+def _layers(path: str, seen: set[Path], within: Path | None = None) -> list[Node]:
     """The file and the files it extends, base first (each in ``within``, when given)."""
-    real = path.resolve()
+    real = Path(path).resolve()
     if real in seen:
-        raise ReadError([Problem(Loc(str(path)), M_("a convention extends itself (a cycle of extends:)"))])
+        raise ReadError([Problem(Loc(path), M_("a convention extends itself (a cycle of extends:)"))])
     if len(seen) >= MAX_EXTENDS:
         raise ReadError(
             [
                 Problem(
-                    Loc(str(path)),
+                    Loc(path),
                     M_("a chain of extends: is more than {n} conventions long", n=MAX_EXTENDS),
                     M_("extend a built-in convention directly"),
                 )
@@ -242,14 +250,14 @@ def _layers(path: Path, seen: set[Path], within: Path | None = None) -> list[Nod
             ref = as_str(v, p, "extends")
             p.raise_if_any()
             assert ref is not None
-            parent = resolve_path(ref, str(path))
+            parent = given_path(ref, path)
             if parent is None:
-                missing = _not_found(ref, str(path), v.loc, M_("the convention file"))
+                missing = _not_found(ref, path, v.loc, M_("the convention file"))
                 what = M_("an unknown convention") if is_name(ref) else M_("a convention that is not there:")
                 message = missing.message.replace("unknown convention", "").replace("no such file", "")
                 raise ReadError([replace(missing, message=f"extends {what}{message}")])
             if within is not None and not is_name(ref):
-                _confined(parent, within, ref, v.loc)
+                _confined(Path(parent), within, ref, v.loc)
             return [*_layers(parent, seen, within), node]
     return [node]
 
@@ -298,7 +306,7 @@ def _flatten(node: Node, p: Problems, prefix: str = "") -> dict[str, Node]:
     return out
 
 
-def _build(layers: list[Node], path: Path, own: int) -> Convention:
+def _build(layers: list[Node], path: str, own: int) -> Convention:
     """The convention from its layers (base first); ``own``: the index of the file's own
     layer, the only one whose ``aliases:`` count (a house file does not inherit «сочинка»)."""
     p = Problems()
@@ -306,7 +314,7 @@ def _build(layers: list[Node], path: Path, own: int) -> Convention:
     merged: dict[str, Node] = {}
     #: which layer set each key last (0 = the base convention; the log's overrides last)
     layer_of: dict[str, int] = {}
-    name = path.stem
+    name = Path(path).stem
     title = name
     for index, layer in enumerate(layers):
         flat = _flatten(layer, p)
@@ -328,7 +336,7 @@ def _build(layers: list[Node], path: Path, own: int) -> Convention:
         node = merged.get(key)
         if node is None:
             p.add(
-                Loc(str(path), 1),  # where the hint says to add extends:
+                Loc(path, 1),  # where the hint says to add extends:
                 M_("the convention does not set {key!r}", key=key),
                 M_("{doc}; or start the file with 'extends: sochi'", doc=spec.doc),
             )
@@ -346,7 +354,7 @@ def _build(layers: list[Node], path: Path, own: int) -> Convention:
             )
         values[spec.field] = value
     p.raise_if_any()
-    conv = Convention(name=name, title=title, source=str(path), aliases=aliases, **values)
+    conv = Convention(name=name, title=title, source=path, aliases=aliases, **values)
     _check_sense(conv, merged, layer_of, p)
     p.raise_if_any()
     return conv

@@ -10,10 +10,11 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from pulyacalc.core.i18n import M_, MN_, tr
 from pulyacalc.core.kinds import FindingCode, ProblemKind
+from pulyacalc.core.record import record
 
 #: characters never echoed as they are: C0/C1 controls (ESC starts a terminal escape
 #: sequence), bidi controls (U+202E turns the rest of a line around), zero-width and other
@@ -26,6 +27,8 @@ UNSAFE = re.compile(
 #: an echoed value longer than this is cut (a 10,000-character scalar echoed by every
 #: problem would flood the terminal)
 SHOWN_CHARS = 60
+#: how the written-out ``__init__``s below set a frozen field
+_set = object.__setattr__
 
 
 def has_unsafe(text: str) -> bool:
@@ -59,13 +62,19 @@ def quoted(text: str, limit: int = SHOWN_CHARS) -> str:
     return f"'{shown(text, limit)}'"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Loc:
     """A place in an input file; ``line`` and ``column`` count from 1 (0 = unknown)."""
 
     file: str
     line: int = 0
     column: int = 0
+
+    def __init__(self, file: str, line: int = 0, column: int = 0) -> None:
+        # written out (record's general __init__ is slower): readers make one per deal
+        _set(self, "file", file)
+        _set(self, "line", line)
+        _set(self, "column", column)
 
     def __str__(self) -> str:
         if not self.line:
@@ -85,7 +94,7 @@ class Loc:
         return Loc(self.file, self.line, column)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Problem:
     """One thing wrong with an input, located, with an optional suggestion."""
 
@@ -102,9 +111,25 @@ class Problem:
     #: out, it is the kind ("read" or "rule")
     code: FindingCode = "read"
 
-    def __post_init__(self) -> None:
-        if self.code == "read" and self.kind != "read":
-            object.__setattr__(self, "code", self.kind)
+    def __init__(
+        self,
+        loc: Loc,
+        message: str,
+        hint: str = "",
+        source: str = "",
+        width: int = 1,
+        kind: ProblemKind = "read",
+        code: FindingCode = "read",
+    ) -> None:
+        # written out: a hostile input makes a problem a line
+        _set(self, "loc", loc)
+        _set(self, "message", message)
+        _set(self, "hint", hint)
+        _set(self, "source", source)
+        _set(self, "width", width)
+        _set(self, "kind", kind)
+        # left out, the code is the kind
+        _set(self, "code", kind if code == "read" and kind != "read" else code)
 
     def format(self) -> str:
         # whatever a message echoes (a file name, a value), it reaches the terminal safe;
@@ -122,7 +147,7 @@ class Problem:
         return text
 
 
-@dataclass
+@record
 class PulyaError(Exception):
     """Base of the errors pulyacalc reports to a person: a list of located problems."""
 

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Hashable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Union
 
 from pulyacalc.core.amounts import Amount
 from pulyacalc.core.errors import Loc, did_you_mean
 from pulyacalc.core.i18n import M_, N_
 from pulyacalc.core.kinds import Area, DummyHand, Rounding, SeatChangeKind
+from pulyacalc.core.record import record
 
 
 class Suit(enum.Enum):
@@ -104,6 +105,10 @@ MISERE_SPELLINGS = frozenset({"misere", "misère", "mise\u0300re", "мизер",
 #: how the messages list the suits
 SUITS_HINT = N_("suits: ♠ ♣ ♦ ♥ NT, s c d h, п т б ч БК")
 _LEVELS = ("6", "7", "8", "9", "10")
+#: how the written-out ``__init__``s of the records below set a frozen field
+_set = object.__setattr__
+#: where a deal made in code (not read from a file) is
+_NOWHERE = Loc("-")
 
 
 class ContractError(ValueError):
@@ -120,12 +125,17 @@ class ContractError(ValueError):
         self.levelled = levelled
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Contract:
     """A contract: a level 6..10 with a suit or no-trump, or misère (``level`` 0)."""
 
     level: int
     suit: Suit | None = None
+
+    def __init__(self, level: int, suit: Suit | None = None) -> None:
+        # written out (not record's general one): CONTRACT_SPELLINGS makes hundreds at import
+        _set(self, "level", level)
+        _set(self, "suit", suit)
 
     @property
     def is_misere(self) -> bool:
@@ -339,7 +349,7 @@ RANK_SPELLINGS: dict[str, Rank] = {
 CARDS_HINT = N_("a card is a rank and a suit: A♠ K♥ Q♦ J♣ 10♠ … 7♥, As Kh, туз пик, Тп Кч")
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Card:
     """A card of the 32-card pack: the talon's, which a log may give (K3.4.11)."""
 
@@ -393,7 +403,7 @@ UNDERTRICK_SPELLINGS: dict[str, int] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Play:
     """A deal with a contract (played, unplayed, half-whisted, or a misère)."""
 
@@ -405,7 +415,7 @@ class Play:
     tricks: Mapping[str, int] = field(default_factory=dict)
     dealer: str | None = None
     note: str | None = None
-    loc: Loc = Loc("-")
+    loc: Loc = _NOWHERE
     #: where individual parts were written, for precise messages (``"tricks"``, ``"call:Boris"``…)
     locs: Mapping[str, Loc] = field(default_factory=dict)
     #: the line as written (line logs), echoed with a caret under rule errors
@@ -421,15 +431,46 @@ class Play:
     #: value is multiplied by ``dark.factor``
     dark: bool = False
 
+    def __init__(
+        self,
+        declarer: str,
+        contract: Contract,
+        calls: Mapping[str, Call] | None = None,
+        tricks: Mapping[str, int] | None = None,
+        dealer: str | None = None,
+        note: str | None = None,
+        loc: Loc = _NOWHERE,
+        locs: Mapping[str, Loc] | None = None,
+        source: str = "",
+        template: Hashable | None = None,
+        talon: tuple[Card, ...] = (),
+        concede: bool = False,
+        dark: bool = False,
+    ) -> None:
+        # written out (not record's general one): a deal read is made in the readers' loop
+        _set(self, "declarer", declarer)
+        _set(self, "contract", contract)
+        _set(self, "calls", {} if calls is None else calls)
+        _set(self, "tricks", {} if tricks is None else tricks)
+        _set(self, "dealer", dealer)
+        _set(self, "note", note)
+        _set(self, "loc", loc)
+        _set(self, "locs", {} if locs is None else locs)
+        _set(self, "source", source)
+        _set(self, "template", template)
+        _set(self, "talon", talon)
+        _set(self, "concede", concede)
+        _set(self, "dark", dark)
 
-@dataclass(frozen=True, slots=True)
+
+@record(frozen=True, slots=True)
 class Raspasy:
     """All players passed: everyone tries to take as few tricks as possible."""
 
     tricks: Mapping[str, int]
     dealer: str | None = None
     note: str | None = None
-    loc: Loc = Loc("-")
+    loc: Loc = _NOWHERE
     locs: Mapping[str, Loc] = field(default_factory=dict)
     #: the line as written (line logs), echoed with a caret under rule errors
     source: str = ""
@@ -438,6 +479,27 @@ class Raspasy:
     #: the players who passed «втёмную» (K3.3.19 а), as written: the raspasy goes at a
     #: raised price and they earn bombs (``dark``, ``bombs``)
     dark: tuple[str, ...] = ()
+
+    def __init__(
+        self,
+        tricks: Mapping[str, int],
+        dealer: str | None = None,
+        note: str | None = None,
+        loc: Loc = _NOWHERE,
+        locs: Mapping[str, Loc] | None = None,
+        source: str = "",
+        template: Hashable | None = None,
+        dark: tuple[str, ...] = (),
+    ) -> None:
+        # written out, as Play's
+        _set(self, "tricks", tricks)
+        _set(self, "dealer", dealer)
+        _set(self, "note", note)
+        _set(self, "loc", loc)
+        _set(self, "locs", {} if locs is None else locs)
+        _set(self, "source", source)
+        _set(self, "template", template)
+        _set(self, "dark", dark)
 
 
 Deal = Union[Play, Raspasy]
@@ -460,7 +522,7 @@ AREA_SPELLINGS: dict[str, Area] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Correction:
     """Something the table writes on the sheet by hand, for what no rule covers
     (RULES.md "Corrections"): ``amount`` into ``player``'s ``area`` (``on`` whom, for
@@ -476,7 +538,7 @@ class Correction:
     reason: str
     on: str | None = None
     note: str | None = None
-    loc: Loc = Loc("-")
+    loc: Loc = _NOWHERE
     locs: Mapping[str, Loc] = field(default_factory=dict)
     #: the line as written (line logs), echoed with a caret under its problems
     source: str = ""
@@ -495,7 +557,7 @@ SEAT_WORDS: dict[str, SeatChangeKind] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class SeatChange:
     """A player joins the table or leaves it between deals (RULES.md 6.3, K3.1.2).
 
@@ -506,13 +568,13 @@ class SeatChange:
     change: SeatChangeKind
     player: str
     note: str | None = None
-    loc: Loc = Loc("-")
+    loc: Loc = _NOWHERE
     locs: Mapping[str, Loc] = field(default_factory=dict)
     #: the line as written (line logs)
     source: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Unreadable:
     """A deal line or entry that could not be read (its problems are reported).
 
@@ -523,7 +585,7 @@ class Unreadable:
     loc: Loc
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Header:
     """Everything a log says before its deals."""
 
@@ -545,7 +607,7 @@ class Header:
     dummy: DummyHand | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Log:
     """A header and its deals; ``deals`` may be a lazy iterator (line logs stream)."""
 

@@ -12,16 +12,21 @@ Every table size is here, so that the rules ask the seats rather than count play
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from pulyacalc.core.kinds import SecondOut
+from pulyacalc.core.record import record
 
 #: with 5 players, the second player out, as an index into the order clockwise from the
 #: dealer's left (0: the next dealer; 3: the dealer's right neighbour; 2: his third on the left)
 _SECOND_OUT: dict[SecondOut, int] = {"next": 0, "previous": 3, "third": 2}
 
 
-@dataclass(frozen=True, slots=True)
+#: how the written-out ``__init__`` below sets a frozen field
+_set = object.__setattr__
+
+
+@record(frozen=True, slots=True)
 class Seats:
     """Seating for one deal: the players clockwise and this deal's dealer."""
 
@@ -39,7 +44,11 @@ class Seats:
     #: a dummy hand defends with the others and always passes (2 players)
     dummy: bool = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
+    def __init__(self, players: tuple[str, ...], dealer: str, second_out: SecondOut = "next") -> None:
+        # written out (record's general __init__ is slower): made for every deal
+        _set(self, "players", players)
+        _set(self, "dealer", dealer)
+        _set(self, "second_out", second_out)
         n = len(self.players)
         i = self.players.index(self.dealer)
         order = tuple(self.players[(i + 1 + k) % n] for k in range(n))
@@ -48,10 +57,10 @@ class Seats:
             sitters = (self.dealer,)
         elif n >= 5:
             sitters = (self.dealer, order[_SECOND_OUT[self.second_out]])
-        object.__setattr__(self, "active", tuple(p for p in order if p not in sitters))
-        object.__setattr__(self, "sitters", sitters)
-        object.__setattr__(self, "sits_out", sitters[0] if sitters else None)
-        object.__setattr__(self, "dummy", n == 2)
+        _set(self, "active", tuple(p for p in order if p not in sitters))
+        _set(self, "sitters", sitters)
+        _set(self, "sits_out", sitters[0] if sitters else None)
+        _set(self, "dummy", n == 2)
 
     def after(self, player: str) -> tuple[str, ...]:
         """The other active players, clockwise from ``player``: first defender first."""

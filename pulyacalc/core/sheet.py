@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Final, NamedTuple
 
 from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.kinds import Area, RuleId
+from pulyacalc.core.record import record
 
 POOL: Final = "pool"
 MOUNTAIN: Final = "mountain"
@@ -27,7 +27,11 @@ class Write(NamedTuple):
     why: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+#: how the written-out ``__init__`` below sets a frozen field
+_set = object.__setattr__
+
+
+@record(frozen=True, slots=True)
 class Entry:
     """One thing written on the sheet."""
 
@@ -39,8 +43,27 @@ class Entry:
     on: str | None = None
     why: str = ""
 
+    def __init__(
+        self,
+        deal: int,
+        rule: RuleId,
+        player: str,
+        area: Area,
+        amount: Amount,
+        on: str | None = None,
+        why: str = "",
+    ) -> None:
+        # written out (record's general __init__ is slower): scoring writes one an entry
+        _set(self, "deal", deal)
+        _set(self, "rule", rule)
+        _set(self, "player", player)
+        _set(self, "area", area)
+        _set(self, "amount", amount)
+        _set(self, "on", on)
+        _set(self, "why", why)
 
-@dataclass(frozen=True)
+
+@record(frozen=True)
 class SheetView:
     """The paper at a moment: pools, mountains, whists written by each on each."""
 

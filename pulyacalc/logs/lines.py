@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from pulyacalc.core.errors import Loc, Problem, Problems
 from pulyacalc.core.i18n import M_, N_
@@ -61,6 +61,7 @@ from pulyacalc.core.model import (
     Unreadable,
     contract_key,
 )
+from pulyacalc.core.record import record
 from pulyacalc.logs.header import HEADER_ALIASES, HeaderBuilder, match_player
 from pulyacalc.logs.seat import parse_seat_line, starts_seat_change
 from pulyacalc.yamlsource import MAX_LINE_CHARS, Node
@@ -378,7 +379,7 @@ def _is_count(tok: str) -> bool:
 WHOLE = -1
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@record(frozen=True, slots=True, eq=False)
 class DealText:
     """What a deal line says, without where it was: the clauses after the deal number,
     read.  ``deal`` makes a Play or Raspasy of it for one line.
@@ -405,6 +406,32 @@ class DealText:
     #: who said «втёмную» (K3.3.19): the declarer of a dark game, or the dark passers of
     #: a raspasy (``Anna dark 8♠ 8``, ``Boris pass dark 3``)
     dark: tuple[str, ...] = ()
+
+    def __init__(
+        self,
+        declarer: str | None,
+        contract: Contract | None,
+        calls: dict[str, Call],
+        tricks: dict[str, int],
+        dealer: str | None,
+        parts: dict[str, int],
+        body_at: int,
+        talon: tuple[Card, ...] = (),
+        concede: bool = False,
+        dark: tuple[str, ...] = (),
+    ) -> None:
+        # written out (record's general __init__ is slower): one a distinct line
+        _set = object.__setattr__
+        _set(self, "declarer", declarer)
+        _set(self, "contract", contract)
+        _set(self, "calls", calls)
+        _set(self, "tricks", tricks)
+        _set(self, "dealer", dealer)
+        _set(self, "parts", parts)
+        _set(self, "body_at", body_at)
+        _set(self, "talon", talon)
+        _set(self, "concede", concede)
+        _set(self, "dark", dark)
 
     def deal(
         self, note: str | None, loc: Loc, locs: Mapping[str, Loc], source: str, shared: bool = True

@@ -144,7 +144,7 @@ class CompareView:
         out.append(
             grid(
                 detail,
-                head=[_("pool / mountain / mountain result + whists"), *names],
+                head=[_("pool / mountain / mountain result + whist result"), *names],
                 tablefmt="simple",
                 colalign=("left", *["right"] * len(names)),
             )

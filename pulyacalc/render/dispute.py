@@ -158,7 +158,8 @@ class DisputeView:
                 rows.append([name, *[f"{show(s.result[p])} ({_signed(r.change[p])})" for p in players]])
         table = grid(
             rows,
-            head=[_("reading"), *players],
+            # the CSV's names: value, result_<player> (the change beside it in brackets)
+            head=[_("value"), *[_("result {player}").format(player=p) for p in players]],
             tablefmt="simple",
             colalign=("left", *["right"] * len(players)),
         )

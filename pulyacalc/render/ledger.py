@@ -141,13 +141,14 @@ class LedgerView:
         players = lg.players
         # in the table each player's columns stand together: result, Σ, money, money Σ
         columns = sorted(self._columns(), key=lambda c: players.index(c[1]))
+        # each header is its CSV column's name with spaces (result_<player>: "result Anna")
         names = {
-            "result": "{player}",
-            "running": "{player} Σ",
-            "money": _("{player} money"),
-            "money_running": _("{player} money Σ"),
+            "result": _("result {player}"),
+            "running": _("running {player}"),
+            "money": _("money {player}"),
+            "money_running": _("money running {player}"),
         }
-        head = ["#", _("dealer"), _("deal"), *[names[k].format(player=p) for k, p in columns]]
+        head = [_("number"), _("dealer"), _("text"), *[names[k].format(player=p) for k, p in columns]]
         rows: list[list[str]] = []
         for row in lg.rows:
             values = self._values(row)

@@ -6,12 +6,12 @@ number: ``exact`` values are shown as mixed numbers (46⅔), so that the columns
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.i18n import _
 from pulyacalc.core.kinds import KODEKS_ROUNDINGS
+from pulyacalc.core.record import record
 from pulyacalc.core.sheet import SheetView
 from pulyacalc.render.view import (
     SCHEMA_VERSION,
@@ -58,7 +58,7 @@ def settlement_json(s: Settlement) -> dict[str, Any]:
     return out
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Report:
     """What `score` prints (and `settle` in the machine formats): the sheet and its settlement."""
 
@@ -199,35 +199,38 @@ def report_table(r: Report) -> str:
         if s.money is not None:
             row.append(show(s.money[p]))
         srows.append(row)
-    head = [_("settlement"), _("mountain eq."), _("amnestied")]
+    # each header is its field's name (CSV column or JSON key, docs/output.md) with spaces
+    head = [_("settlement"), _("mountain equivalent"), _("amnestied mountain")]
     if s.rounding in KODEKS_ROUNDINGS:
-        head.append(_("kodeks"))
-    head += [_("from mountain"), _("whists net"), _("result")]
+        head.append(_("kodeks mountain"))
+    head += [_("mountain result"), _("whist result"), _("result")]
     if s.money is not None:
         head.append(_("money"))
     lines.append(grid(srows, head=head, tablefmt="simple", colalign=("left", *["right"] * (len(head) - 1))))
     lines.append("")
     lines.append(
         _(
-            "mountain eq. = mountain + {ratio} × (pool target − pool); amnesty {amnesty}; "
+            "mountain equivalent = mountain + {ratio} × (pool target − pool); amnesty {amnesty}; "
             "average amnestied mountain {average}"
         ).format(ratio=show(conv.pool_point_in_mountain), amnesty=show(s.amnesty), average=show(s.average))
     )
     n = len(players)
     divided = (f" × {n}/{n - 1}" if n > 2 else f" × {n}") if s.divisor == "opponents" else ""
     note = _(
-        "from mountain = {unit}{divided} × (average − amnestied); "
-        "whists net = written on others − written on him"
+        "mountain result = {unit}{divided} × (average − amnestied mountain); "
+        "whist result = written on others − written on him"
     ).format(unit=show(conv.mountain_point_in_whists), divided=divided)
     if s.rounding == "kodeks":
-        note += "; " + _("kodeks: mountains moved to a multiple of 3, ±3 whists each (K4.2.12)")
+        note += "; " + _(
+            "kodeks mountain: amnestied mountains moved to a multiple of 3, ±3 whists each (K4.2.12)"
+        )
     lines.append(note)
     if s.rounding == "kodeks_separate":
         lines.append(
             _(
                 "kodeks_separate: each pool over the smallest (in mountain points) and each mountain over "
                 "the smallest moved to a multiple of 3, ±3 whists each (K4.2.12); "
-                "kodeks = moved mountain − moved pool, amnestied"
+                "kodeks mountain = moved mountain − moved pool, amnestied"
             )
         )
     if s.divisor == "opponents" and n == 2:

@@ -107,7 +107,7 @@ class SeasonView:
             ),
             "",
         ]
-        head = ["#", _("player"), _("evenings"), _("total"), _("average"), _("best"), _("worst")]
+        head = [_("rank"), _("player"), _("evenings"), _("total"), _("average"), _("best"), _("worst")]
         if s.whist_price is not None:
             head.append(_("money"))
         lines.append(
@@ -131,4 +131,4 @@ class SeasonView:
             return []
         rows = [[e.source, *(getattr(e, k) or "" for k in keys)] for e in evenings]
         names = {"date": _("date"), "title": _("title"), "place": _("place")}
-        return ["", grid(rows, head=[_("evening"), *(names.get(k, k) for k in keys)], tablefmt="simple")]
+        return ["", grid(rows, head=[_("file"), *(names.get(k, k) for k in keys)], tablefmt="simple")]

@@ -91,7 +91,7 @@ def _kodeks_stage(out: list[str], step: int, s: Settlement) -> None:
     out.append(
         _("{step}. Kodeks rounding (K4.2.12): each mountain to the nearest multiple of 3").format(step=step)
     )
-    _table(out, rows, ["", _("mountain"), _("moved"), ""])
+    _table(out, rows, ["", _("amnestied mountain"), _("kodeks mountain"), ""])
 
 
 def _separate_stage(out: list[str], step: int, s: Settlement, ratio: Amount) -> None:
@@ -113,21 +113,19 @@ def _separate_stage(out: list[str], step: int, s: Settlement, ratio: Amount) -> 
     for p in players:
         before, after = sep.pool[p], sep.pool_moved[p]
         rows.append([p, show(before), show(after), _how(before, after, gains=after > before)])
-    _table(out, rows, ["", _("pool"), _("moved"), ""])
+    _table(out, rows, ["", _("pool"), _("pool moved"), ""])
     out.append("   " + _("each mountain over the smallest mountain, to the nearest multiple of 3"))
     rows = []
     for p in players:
         before, after = sep.mountain[p], sep.mountain_moved[p]
         rows.append([p, show(before), show(after), _how(before, after, gains=after < before)])
-    _table(out, rows, ["", _("mountain"), _("moved"), ""])
+    _table(out, rows, ["", _("mountain"), _("mountain moved"), ""])
     joined = {p: exact(sep.mountain_moved[p] - sep.pool_moved[p]) for p in players}
     least = min(joined.values())
-    out.append(
-        "   "
-        + _("mountain = moved mountain − moved pool, amnestied (the smallest, {least}, off all)").format(
-            least=show(least)
-        )
+    joined_note = _(
+        "kodeks mountain = moved mountain − moved pool, amnestied (the smallest, {least}, off all)"
     )
+    out.append("   " + joined_note.format(least=show(least)))
     rows = [
         [
             p,
@@ -136,7 +134,7 @@ def _separate_stage(out: list[str], step: int, s: Settlement, ratio: Amount) -> 
         ]
         for p in players
     ]
-    _table(out, rows, ["", _("arithmetic"), _("mountain")])
+    _table(out, rows, ["", _("arithmetic"), _("kodeks mountain")])
 
 
 def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement, title: str = "") -> str:
@@ -174,13 +172,13 @@ def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement,
             ]
             for p in players
         ],
-        ["", _("arithmetic"), "G"],
+        ["", _("arithmetic"), _("mountain equivalent")],
     )
 
     out.append(_("3. Amnesty: the smallest G, {amnesty}, off every mountain").format(amnesty=show(s.amnesty)))
     table(
         [[p, f"{show(s.equivalent[p])} − {_p(s.amnesty)}", show(s.amnestied[p])] for p in players],
-        ["", _("arithmetic"), _("mountain")],
+        ["", _("arithmetic"), _("amnestied mountain")],
     )
 
     step = 4
@@ -253,7 +251,7 @@ def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement,
         rows.append(row)
     # i18n: the column of what {player} pays this row's player
     from_ = _("from {player}")
-    table(rows, ["", _("pays each"), *[from_.format(player=q) for q in players], _("net")])
+    table(rows, ["", _("pays each"), *[from_.format(player=q) for q in players], _("mountain result")])
     step += 1
 
     kodeks = s.rounding in KODEKS_ROUNDINGS and any(
@@ -279,10 +277,13 @@ def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement,
         rows.append(row)
     # i18n: the column of the whists netted with {player}
     with_ = _("with {player}")
-    table(rows, ["", *[with_.format(player=q) for q in players], _("whists")])
+    table(rows, ["", *[with_.format(player=q) for q in players], _("whist result")])
     step += 1
 
-    out.append(_("{step}. Total = mountain result + whists (sums to 0)").format(step=step))
+    total_title = _("{step}. Total = mountain result + whist result (sums to 0)").format(step=step)
+    if s.money is not None:  # the price, once named in the money column's header, now in the title
+        total_title += "; " + _("money at {price}").format(price=s.whist_price)
+    out.append(total_title)
     rows = []
     for p in players:
         row = [
@@ -296,11 +297,12 @@ def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement,
         if s.money is not None:
             row.append(show(s.money[p]))
         rows.append(row)
-    head = ["", _("arithmetic"), _("result")]
+    # the exact total (JSON stages.total); rounded to whole whists, the result (CSV result)
+    head = ["", _("arithmetic"), _("total")]
     if s.rounding == "nearest":
-        head.append(_("rounded"))
+        head.append(_("result"))
     if s.money is not None:
-        head.append(_("money at {price}").format(price=s.whist_price))
+        head.append(_("money"))
     table(rows, head)
     out.append(_("rounding {rounding}").format(rounding=s.rounding))
     if s.payments:

@@ -24,7 +24,7 @@ def signed(x: Amount | Decimal) -> str:
 def settlement_rows(pulya: Pulya) -> tuple[list[str], list[list[str]]]:
     """The head and a row per player of the table under the sheet."""
     s, sheet = pulya.settlement, pulya.sheet
-    head = ["", _("pool"), _("mountain"), _("from mountain"), _("whists net"), _("result")]
+    head = ["", _("pool"), _("mountain"), _("mountain result"), _("whist result"), _("result")]
     if s.money is not None:
         head.append(_("money"))
     rows = []

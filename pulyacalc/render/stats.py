@@ -131,9 +131,9 @@ PLAY_HEAD = [
     "10",
     N_("misère"),
     N_("raspasy"),
-    N_("tricks/rasp."),
-    N_("short/whists"),
-    N_("half"),
+    N_("tricks per raspasy"),
+    N_("whists"),
+    N_("half whists"),
 ]
 
 
@@ -188,12 +188,14 @@ class StatsView:
         lines = [
             _(
                 "Stats: {evenings}, {deals}; results in whists; "
-                "rated by openskill Plackett-Luce (rating = μ − 3σ)"
+                "rated by openskill Plackett-Luce (ordinal = mu − 3 × sigma)"
             ).format(evenings=counted(len(s.evenings), "evening"), deals=counted(s.deals, "deal")),
             "",
         ]
-        head = ["#", _("player"), _("evenings"), _("deals"), _("total"), _("per evening"), _("per deal")]
-        head += [_("best"), _("worst"), _("streak"), _("rating"), "μ", "σ"]
+        # each header is its CSV column's name with spaces (docs/output.md)
+        head = [_("rank"), _("player"), _("evenings"), _("deals"), _("total"), _("per evening")]
+        head += [_("per deal"), _("best"), _("worst"), _("longest winning streak")]
+        head += [_("ordinal"), _("mu"), _("sigma")]
         rows = []
         for rank, p in enumerate(s.players, 1):
             st = p.standing
@@ -274,7 +276,7 @@ class PlayerView:
         p, st = self.player, self.player.standing
         r = p.rating
         lines = [
-            _("{player}: rank {rank} of {n}, rating {rating} (μ {mu}, σ {sigma})").format(
+            _("{player}: rank {rank} of {n}, ordinal {rating} (mu {mu}, sigma {sigma})").format(
                 player=p.player,
                 rank=self.rank,
                 n=len(self.stats.players),
@@ -310,5 +312,6 @@ class PlayerView:
         )
         lines.append("")
         rows = self._rows(show)
-        lines.append(tabulated(rows, ["#", _("file"), _("result"), _("total"), "μ", "σ", _("rating")], (1,)))
+        head = [_("number"), _("file"), _("result"), _("total"), _("mu"), _("sigma"), _("ordinal")]
+        lines.append(tabulated(rows, head, (1,)))
         return "\n".join(lines) + "\n"

@@ -128,20 +128,12 @@ def fraction_text(x: Amount) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
-def shown_path(path: str) -> str:
-    """A file as every report names it: relative to the working directory when under it,
-    else absolute (a log and its convention are written the same way)."""
-    import os
-
-    full = os.path.abspath(path)
-    rel = os.path.relpath(full)
-    return full if rel.startswith("..") else rel
-
-
 def convention_title(conv: Convention) -> str:
     """The convention as a report's title names it: its title (a house file with no
-    ``title:``, its path), then ``+ key=value`` for each value that differs from that file
-    (the log's overrides), so a title never claims a convention the evening did not play."""
+    ``title:``, its path as the user gave it: ``-c PATH`` as typed, a file the log names
+    joined to the log's path as typed, the way every message names the log), then
+    ``+ key=value`` for each value that differs from that file (the log's overrides), so
+    a title never claims a convention the evening did not play."""
     from pathlib import Path
 
     from pulyacalc.convention.load import builtin_dir, builtin_names, load
@@ -151,7 +143,7 @@ def convention_title(conv: Convention) -> str:
     house = Path(conv.source).resolve().parent != builtin_dir().resolve()
     # a house file with no title of its own: the title of the one it extends would be claimed
     if house and (title == conv.name or title in {load(name).title for name in builtin_names()}):
-        title = shown_path(conv.source)
+        title = conv.source
     changed = overrides(conv)
     if not changed:
         return title
@@ -181,8 +173,8 @@ def counted(n: int, word: str) -> str:
 
 def sheet_head(players: tuple[str, ...]) -> list[str]:
     """The headers of the sheet row's cells (after the player's column)."""
-    # i18n: the column of the whists a player wrote on {player}
-    on = _("on {player}")
+    # i18n: the column of the whists a player wrote on {player} (CSV: whists_on_<player>)
+    on = _("whists on {player}")
     return [_("pool"), _("mountain"), *[on.format(player=q) for q in players]]
 
 

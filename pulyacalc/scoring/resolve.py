@@ -11,17 +11,19 @@ added to that key (tests/test_scoring_pure.py fails until it is).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.errors import Loc, Problems
 from pulyacalc.core.i18n import M_, N_
 from pulyacalc.core.kinds import DealKind, FindingCode
 from pulyacalc.core.model import Call, Contract, Deal, Play, Raspasy, Suit
+from pulyacalc.core.record import record
 from pulyacalc.core.seating import Seats
 
+#: how the written-out ``__init__`` below sets a frozen field
+_set = object.__setattr__
 
-@dataclass(frozen=True, slots=True)
+
+@record(frozen=True, slots=True)
 class Resolved:
     """A legal deal with all numbers scoring needs."""
 
@@ -40,6 +42,31 @@ class Resolved:
     tricks: tuple[tuple[str, int], ...] = ()
     #: a lone whister's own tricks, when the deal gives them (or the passer's); else None
     lone_own: int | None = None
+
+    def __init__(
+        self,
+        deal: Deal,
+        seats: Seats,
+        kind: DealKind,
+        declarer: str = "",
+        level: int = 0,
+        taken: int = 0,
+        defenders: tuple[str, ...] = (),
+        whisters: tuple[str, ...] = (),
+        tricks: tuple[tuple[str, int], ...] = (),
+        lone_own: int | None = None,
+    ) -> None:
+        # written out (record's general __init__ is slower): one a deal scored the full way
+        _set(self, "deal", deal)
+        _set(self, "seats", seats)
+        _set(self, "kind", kind)
+        _set(self, "declarer", declarer)
+        _set(self, "level", level)
+        _set(self, "taken", taken)
+        _set(self, "defenders", defenders)
+        _set(self, "whisters", whisters)
+        _set(self, "tricks", tricks)
+        _set(self, "lone_own", lone_own)
 
 
 def resolve(deal: Deal, seats: Seats, conv: Convention, problems: Problems) -> Resolved | None:

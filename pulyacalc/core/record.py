@@ -1,0 +1,173 @@
+"""``record``: a dataclass that costs nothing to define, for the start-up of every command.
+
+``@dataclass(frozen=True)`` writes the source of ``__init__``, ``__repr__``, ``__eq__``,
+``__hash__``, ``__setattr__`` and ``__delattr__`` for each class and compiles it when the
+module is imported: 0.3–0.8 ms a class, and the ``score`` path defines a few dozen — more
+than pulyacalc's own work on an evening.  ``record`` makes the same class with
+``dataclasses.dataclass`` minus the generated code (so ``fields``, ``replace``,
+``__match_args__`` and slots are the standard ones) and gives it methods shared by every
+record, which read the class's fields: the same equality (same class, then the compared
+fields in order), hash, repr, frozen-ness (``FrozenInstanceError``) and ``__post_init__``.
+A class that is built in a hot loop writes its own ``__init__`` (assigning every field
+with ``object.__setattr__``); the others get a general one, slower per call.
+
+``record`` takes dataclass's ``frozen``, ``slots`` and ``eq`` (the others are not used
+here) and type checkers see ``dataclasses.dataclass`` itself.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, TypeVar
+
+__all__ = ["record"]
+
+T = TypeVar("T")
+_MISSING: Any = dataclasses.MISSING
+_set = object.__setattr__
+
+
+def _record(
+    cls: type[T] | None = None, /, *, frozen: bool = False, slots: bool = False, eq: bool = True
+) -> type[T] | Callable[[type[T]], type[T]]:
+    """``dataclass(frozen=frozen, slots=slots, eq=eq)`` without compiling code (see above).
+    A class without a docstring gets its name as one (dataclass would work one out of the
+    signature, with ``inspect``)."""
+
+    def wrap(c: type[T]) -> type[T]:
+        if c.__doc__ is None:
+            c.__doc__ = c.__name__
+        return _make(c, frozen=frozen, slots=slots, eq=eq)
+
+    return wrap if cls is None else wrap(cls)
+
+
+if TYPE_CHECKING:  # type checkers see the dataclass it stands for: same fields, frozen-ness, replace
+    from dataclasses import dataclass as record
+else:
+    record = _record
+
+
+def _make(cls: type[T], *, frozen: bool, slots: bool, eq: bool) -> type[T]:
+    own = cls.__dict__
+    own_init, own_repr, own_eq, own_hash = (n in own for n in ("__init__", "__repr__", "__eq__", "__hash__"))
+    made: Any = dataclasses.dataclass(cls, init=False, repr=False, eq=False, slots=slots)
+    fields = dataclasses.fields(made)
+    name = made.__qualname__
+    # what the class is, for dataclasses made from it (a frozen one needs a frozen base)
+    params = made.__dataclass_params__
+    params.init, params.repr, params.eq, params.frozen = True, True, eq, frozen
+    if not own_init:
+        made.__init__ = _init(name, fields, frozen, hasattr(made, "__post_init__"))
+    if not own_repr:
+        made.__repr__ = _repr(name, tuple(f.name for f in fields if f.repr))
+    if eq and not own_eq:
+        key = _key(tuple(f.name for f in fields if f.compare))
+        made.__eq__ = _eq(key)
+        # dataclass: frozen and compared -> hashed by the compared fields; mutable -> unhashable
+        if not own_hash:
+            made.__hash__ = (lambda self: hash(key(self))) if frozen else None
+    if frozen:
+        made.__setattr__ = _frozen_setattr
+        made.__delattr__ = _frozen_delattr
+        if slots:  # as dataclass does: pickling and copying set the slots past __setattr__
+            made.__getstate__ = _getstate
+            made.__setstate__ = _setstate
+    return made  # type: ignore[no-any-return]
+
+
+def _key(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """The compared fields of an object as a tuple (attrgetter gives a bare value for one)."""
+    if len(names) == 1:
+        one = attrgetter(names[0])
+        return lambda self: (one(self),)
+    if not names:
+        return lambda self: ()
+    return attrgetter(*names)
+
+
+def _eq(key: Callable[[Any], tuple[Any, ...]]) -> Callable[[Any, object], Any]:
+    def __eq__(self: Any, other: object) -> Any:
+        if other.__class__ is self.__class__:
+            return key(self) == key(other)
+        return NotImplemented
+
+    return __eq__
+
+
+def _repr(name: str, shown: tuple[str, ...]) -> Callable[[Any], str]:
+    def __repr__(self: Any) -> str:
+        return f"{name}({', '.join(f'{n}={getattr(self, n)!r}' for n in shown)})"
+
+    return __repr__
+
+
+def _frozen_setattr(self: Any, name: str, value: Any) -> None:
+    raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+
+
+def _frozen_delattr(self: Any, name: str) -> None:
+    raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+def _getstate(self: Any) -> list[Any]:
+    return [getattr(self, f.name) for f in dataclasses.fields(self)]
+
+
+def _setstate(self: Any, state: list[Any]) -> None:
+    for f, value in zip(dataclasses.fields(self), state, strict=True):
+        _set(self, f.name, value)
+
+
+def _init(
+    name: str, fields: tuple[dataclasses.Field[Any], ...], frozen: bool, post: bool
+) -> Callable[..., None]:
+    """The general ``__init__``: positional or keyword arguments in field order, each
+    default or default factory, then ``__post_init__``; the same TypeErrors as dataclass's."""
+    args = tuple(f for f in fields if f.init)
+    names = {f.name for f in args}
+    later = tuple(
+        f for f in fields if not f.init and (f.default is not _MISSING or f.default_factory is not _MISSING)
+    )
+    put = _set if frozen else setattr
+
+    def __init__(self: Any, *given: Any, **named: Any) -> None:
+        if len(given) > len(args):
+            raise TypeError(
+                f"{name}.__init__() takes {len(args) + 1} positional arguments "
+                f"but {len(given) + 1} were given"
+            )
+        for k in named:
+            if k not in names:
+                raise TypeError(f"{name}.__init__() got an unexpected keyword argument {k!r}")
+        for i, f in enumerate(args):
+            if i < len(given):
+                if f.name in named:
+                    raise TypeError(f"{name}.__init__() got multiple values for argument {f.name!r}")
+                value = given[i]
+            elif f.name in named:
+                value = named[f.name]
+            elif f.default is not _MISSING:
+                value = f.default
+            elif f.default_factory is not _MISSING:
+                value = _factory(f)()
+            else:
+                raise TypeError(f"{name}.__init__() missing 1 required positional argument: {f.name!r}")
+            put(self, f.name, value)
+        for f in later:
+            put(self, f.name, f.default if f.default is not _MISSING else _factory(f)())
+        if post:
+            self.__post_init__()
+
+    return __init__
+
+
+def _has_default(f: dataclasses.Field[Any]) -> bool:
+    return f.default is not _MISSING or f.default_factory is not _MISSING
+
+
+def _factory(f: dataclasses.Field[Any]) -> Callable[[], Any]:
+    factory: Callable[[], Any] = f.default_factory  # type: ignore[assignment]
+    return factory
