@@ -312,6 +312,9 @@ def _items(
     closed = all(vals[i] >= target for i in pools_at)
     hits = 0
     last: Seen | None = None
+    #: the problems when the last item was read: what a line read after it adds belongs
+    #: to the deal past ``upto`` when that is the next (explain._upto)
+    kept = len(problems.items)
 
     def sync() -> None:
         nonlocal hits, last
@@ -323,11 +326,11 @@ def _items(
             last = None
 
     def slow(lineno: int, raw: str, table: dict[str, Seen] | None) -> Iterator[Hit | Whole]:
-        nonlocal read, ptotal, closed
+        nonlocal read, ptotal, closed, kept
         sync()
         if not self.changed:
             self._store()
-        before, kept = len(problems), len(problems.items)
+        before = len(problems)
         idle = scorer.classic_idle and not self.changed
         d = source.one(lineno, raw)
         if d is None:
@@ -340,6 +343,7 @@ def _items(
                 return
         plain = source.plain
         r = scorer.feed(d)
+        kept = len(problems.items)
         self.changed = self.changed or isinstance(d, SeatChange)
         if not self.changed:
             self._load()
@@ -381,6 +385,7 @@ def _items(
             continue
         read += 1
         if upto is not None and read > upto:
+            del problems.items[kept:]  # lines read since the last item: not ours (explain._upto)
             break
         hits += 1
         count = scorer.count + hits

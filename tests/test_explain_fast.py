@@ -111,3 +111,17 @@ def test_most_deals_of_a_long_log_are_hits(tmp_path: Path) -> None:
     hits = sum(isinstance(d, tuple) for d in items)
     assert len(items) == 3000 and hits == 3000
     assert stream.fast is not None and stream.fast.seen < len(items)  # learnt: read the full way
+
+
+def test_deal_n_leaves_out_the_problems_of_lines_after_it(tmp_path: Path) -> None:
+    """A line after deal N that reads as nothing but a problem (a correction with text after
+    its reason) belongs to what follows deal N: ``--deal N`` does not report it, either way."""
+    head = "players: Anna Boris Vera\nconvention: sochi\npool: 5\n"
+    body = "Anna 7NT, Boris pass, Vera pass\n" * 3
+    bad = 'correction Vera whists on Anna -7 "by agreement", dealer Anna\n'
+    path = tmp_path / "log.pulya"
+    path.write_text(head + body + bad + "Anna 7NT, Boris pass, Vera pass\n", encoding="utf-8")
+    for fmt in ("csv", "json"):
+        got = explained(path, fmt, fast=True, upto=3)
+        assert got == explained(path, fmt, fast=False, upto=3)
+        assert not isinstance(got, list)  # no problem: the bad line is past deal 3
