@@ -18,8 +18,10 @@ from pulyacalc.core.kinds import KODEKS_ROUNDINGS, Rounding
 from pulyacalc.yamlsource import Node, as_str, parse_yaml, read_yaml_file, words
 
 
+@cache
 def builtin_dir() -> Path:
-    """Where the built-in conventions live: inside the installed package, or the repo."""
+    """Where the built-in conventions live: inside the installed package, or the repo
+    (found once: ``season`` loads a convention for every evening)."""
     package = Path(__file__).resolve().parent.parent
     packaged = package / "conventions"
     if packaged.is_dir():
@@ -67,7 +69,8 @@ def builtin_aliases() -> dict[str, str]:
 
 def builtin_name(ref: str) -> str | None:
     """The built-in a name stands for — its own name in any case, or one of its aliases — or None."""
-    if (builtin_dir() / f"{ref.lower()}.yaml").is_file():
+    # os.path.isfile: a name too long for a file name (ENAMETOOLONG) is no built-in's either
+    if os.path.isfile(builtin_dir() / f"{ref.lower()}.yaml"):
         return ref.lower()
     return builtin_aliases().get(folded(ref))
 
