@@ -169,3 +169,19 @@ def test_yaml_seat_changes_with_a_note_and_russian_words() -> None:
         ("join", "D", "late"),
         ("leave", "D", None),
     ]
+
+
+@pytest.mark.parametrize(
+    ("deal", "column"),
+    [("Dan 7♠, Boris pass, Vera half", 1), ("Boris 7♠, Dan pass, Vera whist 3", 15)],
+)
+def test_a_player_who_left_may_not_bid_or_whist(deal: str, column: int, tmp_path: Path) -> None:
+    # the header still names him, so only the table can tell; this was a ValueError
+    log = tmp_path / "left.txt"
+    log.write_text(
+        f"players: Anna Boris Vera Dan\n\nAnna 6♠ 6, Boris whist 4, Vera pass 0\nleave Dan\n{deal}\n"
+    )
+    r = CliRunner().invoke(app, ["score", str(log)], prog_name="pulyacalc")
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert f"left.txt:5:{column}: 'Dan' is not at the table" in r.output
+    assert "players now: Anna, Boris, Vera" in r.output

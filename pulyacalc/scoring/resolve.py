@@ -298,6 +298,8 @@ _R23 = N_("the first defender here is {first}")
 _R24 = N_("a half-whisted contract is not played: no tricks")
 _R25 = N_("drop the trick counts, or mark who whisted")
 _R26 = N_("both whisted: give each whister's tricks ({a} and {b})")
+_R27 = N_("{name!r} is not at the table: he left, or has not joined yet")
+_R28 = N_("players now: {join}")
 
 
 def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems) -> Resolved | None:
@@ -306,6 +308,8 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
         _dealer_in_play(
             problems, _where(deal, "declarer"), M_(_R1, declarer=declarer), M_(_R2, value=seats.active[0])
         )
+        return None
+    if not _seated(deal, seats, problems):
         return None
     if _second_out_plays(deal, seats, problems):
         return None
@@ -639,3 +643,13 @@ def _premium_fits(deal: Play, seats: Seats, conv: Convention, problems: Problems
         ),
     )
     return False
+
+
+def _seated(deal: Play, seats: Seats, problems: Problems) -> bool:
+    """The declarer and every caller are at the table: after a ``leave`` the log's header
+    still names who left, so the reader lets the name through and only the table knows."""
+    for part, name in (("declarer", deal.declarer), *((f"call:{n}", n) for n in deal.calls)):
+        if name not in seats.players:
+            _rule(problems, _where(deal, part), M_(_R27, name=name), M_(_R28, join=", ".join(seats.players)))
+            return False
+    return True
