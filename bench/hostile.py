@@ -5,6 +5,7 @@ run more than 10 s.
 
     python bench/hostile.py                 # every input near 20 MB, every command: the worst
     python bench/hostile.py --size 2000000  # smaller
+    python bench/hostile.py --each --input YAML --command check   # every run, some of them
 
 Each run is one fresh child (wall time, max RSS), killed after a minute.
 """
@@ -27,6 +28,20 @@ DEAL = "Anna 6♠ 7, Boris whist 2, Vera pass 1\n"
 def _deals(size: int) -> bytes:
     text = "".join(genlog.line_log(max(1, size // 36), seed=7, pool=100_000))
     return text.encode()[:size].rsplit(b"\n", 1)[0] + b"\n"
+
+
+NAMES = ("Anna", "Boris", "Vera")
+
+
+def _sheet(size: int) -> bytes:
+    # a paper sheet with a running total after every deal (settle, sheet, check --against)
+    out = ["players: [Anna, Boris, Vera]\nconvention: sochi\npool: 100000\nsheet:\n"]
+    for p, o in zip(NAMES, NAMES[1:] + NAMES[:1], strict=True):
+        out.append(f"  {p}: {{pool: 2, mountain: 4, whists: {{{o}: 6}}}}\n")
+    out.append("running:\n")
+    row = "  - {Anna: {pool: %d, mountain: 4}, Boris: {pool: 6, whists: {Anna: %d}}}\n"
+    out += [row % (i, i) for i in range(max(1, size // len(row)))]
+    return "".join(out).encode()
 
 
 def _aliases(size: int) -> bytes:
@@ -69,6 +84,7 @@ INPUTS: dict[str, tuple[str, Callable[[int], bytes]]] = {
         ".yaml",
         lambda n: genlog.yaml_log(max(1, n // 42), seed=3, pool=100_000).encode(),
     ),
+    "YAML a sheet with running totals": (".yaml", _sheet),
     "control and bidi characters": (
         ".pulya",
         lambda n: (
@@ -78,17 +94,36 @@ INPUTS: dict[str, tuple[str, Callable[[int], bytes]]] = {
     ),
 }
 
-#: the commands every input is given to, as arguments after the program ({log}: its path)
+#: the commands every input is given to, as arguments after the program ({log}: its path;
+#: {svg}, {html}: an output file in the temporary directory; {sheet}: a small paper
+#: sheet, for check --against; the input itself is the sheet of settle)
 COMMANDS = [
     ["score", "{log}", "-f", "json"],
     ["explain", "{log}", "-f", "json"],
     ["explain", "{log}"],
     ["check", "{log}"],
+    ["check", "{log}", "-f", "jsonl"],
+    ["check", "{log}", "--against", "{sheet}"],
     ["convert", "{log}", "--to", "yaml"],
+    ["convert", "{log}", "--to", "lines"],
     ["ledger", "{log}"],
     ["season", "{log}"],
     ["stats", "{log}"],
+    ["sheet", "{log}", "-o", "{svg}"],
+    ["sheet", "{log}", "-o", "{html}"],
+    ["dispute", "{log}", "-d", "1"],
+    ["compare", "{log}"],
+    ["settle", "{log}"],
+    ["settle", "{log}", "-o", "{svg}"],
 ]
+
+#: the sheet given to ``check --against``
+SMALL_SHEET = """players: [Anna, Boris, Vera]
+sheet:
+  Anna:  {pool: 20, mountain: 12, whists: {Boris: 56, Vera: 78}}
+  Boris: {pool: 20, mountain: 38, whists: {Anna: 34, Vera: 50}}
+  Vera:  {pool: 20, mountain: 39, whists: {Anna: 10, Boris: 66}}
+"""
 
 #: one run in a child: wall time and peak memory (KiB), the exit status, and whether stderr
 #: holds a traceback; killed after TIMEOUT seconds
@@ -117,20 +152,47 @@ def measured(cmd: list[str]) -> tuple[float, int, str, bool]:
     return float(took), int(rss), code, tb == "True"
 
 
-def report(cmd: list[str], size: int, tmp: Path) -> list[str]:
+def report(
+    cmd: list[str],
+    size: int,
+    tmp: Path,
+    *,
+    each: bool = False,
+    inputs: str = "",
+    commands: str = "",
+    skip: str = "",
+) -> list[str]:
     """Every input of about ``size`` bytes to every command: print the worst time and the
-    worst memory, and each run that broke a promise; the targets missed."""
+    worst memory, and each run that broke a promise; the targets missed.  ``each``: print
+    every run too; ``inputs`` / ``commands``: only those whose name contains it; ``skip``:
+    not the commands whose name contains it."""
     worst_t: tuple[float, str] = (0.0, "")
     worst_m: tuple[int, str] = (0, "")
     broken: list[str] = []
-    print(f"hostile      {len(INPUTS)} inputs of about {size / 2**20:.1f} MiB x {len(COMMANDS)} commands")
-    for name, (suffix, make) in INPUTS.items():
+    chosen = {k: v for k, v in INPUTS.items() if inputs.lower() in k.lower()}
+    cmds = [
+        c
+        for c in COMMANDS
+        if commands in " ".join(c[:1] + c[2:]) and not (skip and skip in " ".join(c[:1] + c[2:]))
+    ]
+    print(f"hostile      {len(chosen)} inputs of about {size / 2**20:.1f} MiB x {len(cmds)} commands")
+    sheet = tmp / "small-sheet.yaml"
+    sheet.write_text(SMALL_SHEET, encoding="utf-8")
+    for name, (suffix, make) in chosen.items():
         path = tmp / f"hostile{suffix}"
         path.write_bytes(make(size)[: 20 * 10**6 - 1])
-        for args in COMMANDS:
-            argv = [a.replace("{log}", str(path)) for a in args]
+        for args in cmds:
+            names = {
+                "{log}": str(path),
+                "{svg}": str(tmp / "out.svg"),
+                "{html}": str(tmp / "out.html"),
+                "{sheet}": str(sheet),
+            }
+            argv = [names.get(a, a) for a in args]
             took, rss, code, tb = measured([*cmd, *argv])
             what = f"{' '.join(args[:1] + args[2:])} on {name}"
+            if each:
+                print(f"             {took:7.2f} s {rss / 1024:7.1f} MiB  exit {code:7}  {what}", flush=True)
             if took > worst_t[0]:
                 worst_t = (took, what)
             if rss > worst_m[0]:
@@ -156,9 +218,15 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--size", type=int, default=19_000_000, help="bytes of each input (default 19,000,000)")
     ap.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+    ap.add_argument("--each", action="store_true", help="print every run, not only the worst")
+    ap.add_argument("--input", default="", help="only the inputs whose name contains this")
+    ap.add_argument("--command", default="", help="only the commands whose words contain this")
+    ap.add_argument("--skip", default="", help="leave out the commands whose words contain this")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="pulyacalc-bench-") as tmp:
-        missed = report(pulyacalc(), a.size, Path(tmp))
+        missed = report(
+            pulyacalc(), a.size, Path(tmp), each=a.each, inputs=a.input, commands=a.command, skip=a.skip
+        )
     if missed:
         print(f"\nmissed: {', '.join(missed)}")
     return 1 if missed and a.check else 0

@@ -1,14 +1,16 @@
 """Checking a log beyond its syntax: everything wrong or suspicious, each located.
 
-``run_log`` scores a log without stopping at the first refused deal and notes each deal's
-findings as it is scored (in flat memory: a 500,000-deal log is checked in the memory
-``score`` needs); with ``keep`` (``check --against``, which compares the paper after each
-deal) it also keeps each deal's result and the paper after it.  ``check_log`` looks at that
-run:
+``Checking`` scores a log without stopping at the first refused deal and hands on each
+finding as soon as it is found and nothing can come before it (in flat memory: a
+500,000-deal log is checked in the memory ``score`` needs, the command writing each finding
+as it comes); with ``keep`` (``check --against``, which compares the paper after each deal)
+it also keeps each deal's result and the paper after it.  ``run_log`` keeps them all (a
+``Run``), ``check_log`` lists them.  What it finds:
 
 * ``rule`` / ``read`` — deals the table refuses (tricks that do not add up, …);
 * ``dealer-in-play`` — the 4-player dealer bids, whists or takes tricks;
-* ``after-finish`` — deals played after the pulya was finished (RULES.md 2.8);
+* ``after-finish`` — deals played after the pulya was finished (RULES.md 2.8); a run of
+  ``AFTER_FINISH_RANGE`` or more in a row is one finding with the range;
 * ``raspasy-exit`` — a contract below the exit after raspasy (``raspasy.exit``, 2.7);
 * ``shortfall-forbidden`` — a whister ends short on a level where the convention forbids
   it (``whist.shortfall_forbidden``, e.g. a ten that is only «checked», K note 39);
@@ -25,8 +27,9 @@ Every rule reads convention keys; none asks a convention's name.
 
 from __future__ import annotations
 
+import heapq
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -34,15 +37,20 @@ from typing import Any
 from pulyacalc.convention.load import builtin_names, load
 from pulyacalc.convention.schema import LEVELS, SCHEMA, Convention
 from pulyacalc.core.amounts import exact, num
-from pulyacalc.core.errors import Loc, Problem, Problems, PulyaError
+from pulyacalc.core.errors import Loc, Problems, PulyaError
 from pulyacalc.core.i18n import M_, tr
 from pulyacalc.core.kinds import FindingCode
-from pulyacalc.core.model import Correction, Header
+from pulyacalc.core.model import Correction, Deal, Header, SeatChange, Unreadable
 from pulyacalc.core.sheet import SheetView
 from pulyacalc.scoring.fold import DealResult
 
 #: a very long evening: more deals than this is not an evening any more
 MAX_EVENING_DEALS = 200
+#: a run of this many consecutive deals played after the finish, or more, is one finding
+#: with the range (a log played on long past its finish would list every deal)
+AFTER_FINISH_RANGE = 3
+#: the findings waiting to be handed on at which ``Checking``'s fast path stops to do so
+FAST_PAUSE = 1000
 #: findings listed for a reviewer that do not make a log unclean
 NOTICES: frozenset[FindingCode] = frozenset({"correction"})
 
@@ -58,6 +66,11 @@ class Finding:
     code: FindingCode
     message: str
     hint: str = ""
+    #: the deal it is about (after-finish: consecutive ones are merged, ``merged``)
+    deal: int | None = None
+    #: a range of deals (``merged``): the last of them, and how many
+    last_deal: int | None = None
+    count: int = 1
 
     def format(self) -> str:
         """As a person reads it, in the chosen language."""
@@ -67,18 +80,17 @@ class Finding:
 
 @dataclass
 class Run:
-    """A log scored deal by deal, refused deals reported instead of stopping."""
+    """A log checked to its end: every finding in order, and what the scoring left."""
 
     header: Header
     convention: Convention
     target: int
+    #: every finding, in the order ``check`` writes them (see ``Checking``)
+    findings: list[Finding] = field(default_factory=list)
     #: each scored deal's result (``keep`` only)
     results: list[DealResult] = field(default_factory=list)
     #: the paper after each scored deal, by deal number (``keep`` only)
     after: dict[int, SheetView] = field(default_factory=dict)
-    #: what the deals themselves are found to have (every run)
-    deal_findings: list[Finding] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
     sheet: SheetView | None = None
     finished: bool = False
     deals: int = 0
@@ -87,50 +99,269 @@ class Run:
 def run_log(
     path: str, *, convention: str | None = None, input_format: str | None = None, keep: bool = False
 ) -> Run:
-    """Read and score a log; a header that cannot be read, or a convention that does not
-    load, raises PulyaError.  Every other problem is in the run (a finding, not a stop).
-    ``keep``: keep every deal's result and the paper after it (``reconcile`` needs them)."""
-    from pulyacalc.evening import play_one_cause
-    from pulyacalc.logs.header import convention_for
-    from pulyacalc.logs.read import read_log
-
-    problems = Problems()
-    log = read_log(path, input_format, problems)
-    # not evening.load_convention: a convention that does not load is reported alone, and
-    # a header with problems is still played (they are findings like any other)
-    conv = convention_for(log.header, convention)
-    found: list[Finding] = []
-    # a wrong first dealer is one finding, not one per deal (evening.play_one_cause)
-    if keep:
-        ev = play_one_cause(log, conv, problems, running=True)
-        for r in ev.results:
-            found.extend(_deal_findings(r, conv))
-    else:
-        ev = play_one_cause(log, conv, problems, each=lambda r: found.extend(_deal_findings(r, conv)))
-    after = {r.number: paper for r, paper in zip(ev.results, ev.running, strict=True)}
-    return Run(
-        log.header,
-        conv,
-        ev.target,
-        results=list(ev.results),
-        after=after,
-        deal_findings=found,
-        problems=list(problems.items),
-        sheet=ev.sheet,
-        finished=ev.finished,
-        deals=ev.deals,
-    )
+    """Read, score and check a log, every finding kept (``Checking`` hands them on one by
+    one instead); a header that cannot be read, or a convention that does not load, raises
+    PulyaError.  ``keep``: keep every deal's result and the paper after it (``reconcile``)."""
+    c = Checking(path, convention=convention, input_format=input_format, keep=keep)
+    found = list(c)
+    return c.run(found)
 
 
 def check_log(run: Run) -> list[Finding]:
-    conv = run.convention
-    out: list[Finding] = []
-    for p in run.problems:
-        out.append(Finding(p.loc, p.code, p.message, p.hint))
-    out.extend(run.deal_findings)
-    out.extend(_target_findings(run))
-    out.extend(_override_findings(run.header, conv))
-    return sorted(out, key=lambda f: (f.loc.file, f.loc.line, f.loc.column))
+    """The findings of a run, in the order ``check`` writes them."""
+    return list(run.findings)
+
+
+class Checking:
+    """A log read, scored and checked deal by deal, its findings handed on as they are
+    found, so that ``check`` needs the memory ``score`` needs however long the log.
+
+    Iterating yields every finding once, in the order of their place in the files (file,
+    line, column; at one place a problem before a deal's own finding, before the pool
+    target's, before an override's), each as soon as nothing can come before it; a run of
+    ``AFTER_FINISH_RANGE`` or more consecutive deals after the finish is one finding with
+    the range (``merged``).  Only a short log (under ``evening.ONE_CAUSE_DEALS`` deals,
+    which a wrong first dealer may explain at once: ``evening.play_one_cause``) is held
+    whole until its end.  After it: ``deals``, ``finished``, ``sheet``, and with ``keep``
+    each result and the paper after it."""
+
+    def __init__(
+        self,
+        path: str,
+        *,
+        convention: str | None = None,
+        input_format: str | None = None,
+        keep: bool = False,
+    ) -> None:
+        from pulyacalc.logs.header import convention_for
+        from pulyacalc.logs.read import read_log
+        from pulyacalc.scoring.fold import Scorer
+
+        self.problems = Problems()
+        self.log = read_log(path, input_format, self.problems)
+        # not evening.load_convention: a convention that does not load is reported alone, and
+        # a header with problems is still played (they are findings like any other)
+        self.convention = convention_for(self.log.header, convention)
+        self.scorer = Scorer(self.log.header, self.convention, self.problems)
+        self.keep = keep
+        self.results: list[DealResult] = []
+        self.after: dict[int, SheetView] = {}
+        self.deals = 0
+        self.finished = False
+        self.sheet: SheetView | None = None
+        self.window = _Window()
+        #: the fast path (``fast.Watcher``): its hits after the finish not yet in the window
+        #: (the first few, as (number, line, text)), the last one's number and how many;
+        #: whether it stopped, and whether the table changed (the rest goes the full way)
+        self.late_held: list[tuple[int, int, str]] = []
+        self.late_last = self.late_count = 0
+        self.paused = self.seated = False
+
+    def __iter__(self) -> Iterator[Finding]:
+        return merged(self._ordered())
+
+    def run(self, findings: list[Finding]) -> Run:
+        """The run, once iterated, with ``findings``."""
+        return Run(
+            self.log.header,
+            self.convention,
+            self.scorer.target,
+            findings,
+            self.results,
+            self.after,
+            self.sheet,
+            self.finished,
+            self.deals,
+        )
+
+    def _ordered(self) -> Iterator[Finding]:
+        from itertools import chain, islice
+
+        from pulyacalc.evening import ONE_CAUSE_DEALS, WATCH, _one_cause, _watched
+        from pulyacalc.logs.lines import LineDeals
+
+        header, conv, scorer, problems = self.log.header, self.convention, self.scorer, self.problems
+        window = self.window
+        for f in _target_findings(header, conv, scorer.target):
+            window.add(f, 2)
+        for f in _override_findings(header, conv):
+            window.add(f, 3)
+        it = iter(self.log.deals)
+        first = list(islice(it, ONE_CAUSE_DEALS))
+        # a short log may have its refused deals explained by one wrong dealer at its end:
+        # its problems are taken only then (a long one is never looked at so)
+        short, before = len(first) < ONE_CAUSE_DEALS, len(problems)
+        # a long line log goes on the fast path's way (``_fast``) after its first deals
+        fast = not short and not self.keep and type(self.log.deals) is LineDeals
+        deals: Iterable[Deal | Correction | SeatChange | Unreadable] = first if fast else chain(first, it)
+        watch = WATCH.get()
+        if watch is not None:
+            deals = _watched(deals, watch)
+        for r in scorer.feed_all(deals):
+            if self.keep:
+                self.results.append(r)
+                self.after[r.number] = scorer.sheet.view()
+            for f in _deal_findings(r, conv):
+                window.add(f, 1)
+            if not short:
+                window.problems(problems)
+                yield from window.before(r.deal.loc.file, r.deal.loc.line)
+        if fast:
+            yield from self._fast(first[-1].loc.line)
+        if short and scorer.count > 1:
+            _one_cause(header, first, conv, problems, before)
+        window.problems(problems)
+        yield from window.before(None, 0)
+        self.deals, self.finished, self.sheet = scorer.count, scorer.finished, scorer.sheet.view()
+
+    def _fast(self, number: int) -> Iterator[Finding]:
+        """The rest of a long line log the fast path's way (``fast.run``, which tells
+        ``result`` each deal it scores the full way and ``late`` each hit after the finish),
+        stopping to hand the findings on whenever ``FAST_PAUSE`` of them wait; after a seat
+        change, the full way.  ``number``: the line of the last deal read."""
+        from pulyacalc.evening import WATCH, _watched_lines
+        from pulyacalc.logs.lines import LineDeals
+        from pulyacalc.scoring import fast
+
+        source, window, file = self.log.deals, self.window, self.log.header.source
+        assert isinstance(source, LineDeals)
+        source.number, source.pending = number, None
+        watch = WATCH.get()
+        if watch is not None:
+            source.lines = _watched_lines(source.lines, number, watch)
+        cache = fast.FastCache(self.scorer.players, self.convention)
+        while True:
+            self.paused = False
+            fast.run(self.scorer, source, cache, watcher=self)
+            self._close_late()
+            window.problems(self.problems)
+            if not self.paused:
+                return
+            yield from window.before(file, source.number)
+            if self.seated:
+                break
+        for r in self.scorer.feed_all(source):
+            for f in _deal_findings(r, self.convention):
+                window.add(f, 1)
+            window.problems(self.problems)
+            yield from window.before(r.deal.loc.file, r.deal.loc.line)
+
+    def result(self, r: DealResult) -> bool:
+        """``fast.Watcher``: a deal scored the full way.  Its line may be skipped when read
+        again in the same state if all it was found to have is that it came after the
+        finish (``late`` is told that of each hit)."""
+        self._close_late()
+        found = _deal_findings(r, self.convention)
+        for f in found:
+            self.window.add(f, 1)
+        self.seated = self.seated or isinstance(r.deal, SeatChange)
+        return all(f.code == "after-finish" for f in found)
+
+    def late(self, number: int, lineno: int, raw: str) -> None:
+        """``fast.Watcher``: a hit after the finish; consecutive ones are counted, and put
+        in the window as one range (or one by one, a few) when the run ends."""
+        if self.late_held and number == self.late_last + 1:
+            self.late_last, self.late_count = number, self.late_count + 1
+            if len(self.late_held) < AFTER_FINISH_RANGE:
+                self.late_held.append((number, lineno, raw))
+            return
+        self._close_late()
+        self.late_held = [(number, lineno, raw)]
+        self.late_last, self.late_count = number, 1
+
+    def pause(self) -> bool:
+        """``fast.Watcher``: stop when enough findings wait, or when the table changed."""
+        self.paused = self.seated or len(self.window.heap) >= FAST_PAUSE
+        return self.paused
+
+    def _close_late(self) -> None:
+        if not self.late_held:
+            return
+        file = self.log.header.source
+        # a line read on the fast path is a deal without a number: it starts at its first word
+        found = [
+            _after_finish(Loc(file, line, 1 + len(raw) - len(raw.lstrip())), n)
+            for n, line, raw in self.late_held
+        ]
+        if self.late_count >= AFTER_FINISH_RANGE:
+            found = [_range(found[0], self.late_last, self.late_count)]
+        for f in found:
+            self.window.add(f, 1)
+        self.late_held = []
+
+
+class _Window:
+    """Findings waiting for their turn: a heap by place (file, line, column, then rank:
+    problems 0, a deal's own 1, the target's 2, the overrides' 3 — as one stable sort of
+    them all, in that order, would place them), taken out once nothing can come before."""
+
+    def __init__(self) -> None:
+        self.heap: list[tuple[str, int, int, int, int, Finding]] = []
+        self.seq = 0
+
+    def add(self, f: Finding, rank: int) -> None:
+        heapq.heappush(self.heap, (f.loc.file, f.loc.line, f.loc.column, rank, self.seq, f))
+        self.seq += 1
+
+    def problems(self, problems: Problems) -> None:
+        """Take every problem reported so far (and forget them there: flat memory)."""
+        for p in problems.items:
+            self.add(Finding(p.loc, p.code, p.message, p.hint), 0)
+        problems.items.clear()
+
+    def before(self, file: str | None, line: int) -> Iterator[Finding]:
+        """The findings placed before ``line`` of ``file``, in order (every one: None)."""
+        heap = self.heap
+        while heap and (file is None or (heap[0][0], heap[0][1]) < (file, line)):
+            yield heapq.heappop(heap)[-1]
+
+
+def merged(found: Iterable[Finding]) -> Iterator[Finding]:
+    """``found`` with each run of ``AFTER_FINISH_RANGE`` or more consecutive after-finish
+    deals (consecutive numbers, no other finding between them) as one finding at the first
+    deal's place, with the range; shorter runs as they are.  Holds at most one run."""
+    held: list[Finding] = []
+    count = last = 0
+    for f in found:
+        if held and f.code == "after-finish" and f.deal == last + 1:
+            count += f.count  # a range already (``Checking.late``) adds all of it
+            last = f.deal if f.last_deal is None else f.last_deal
+            if len(held) < AFTER_FINISH_RANGE:
+                held.append(f)
+            continue
+        yield from _closed(held, count, last)
+        held, count = [], 0
+        if f.code == "after-finish" and f.deal is not None:
+            held = [f]
+            count, last = f.count, f.deal if f.last_deal is None else f.last_deal
+        else:
+            yield f
+    yield from _closed(held, count, last)
+
+
+def _closed(held: list[Finding], count: int, last: int) -> list[Finding]:
+    if count < AFTER_FINISH_RANGE:
+        return held  # single deals all (a range is at least AFTER_FINISH_RANGE long)
+    return [_range(held[0], last, count)]
+
+
+def _range(first: Finding, last: int, count: int) -> Finding:
+    """The after-finish deals from ``first``'s to ``last`` as one finding."""
+    return Finding(
+        first.loc,
+        "after-finish",
+        M_(
+            "deal {first} and every deal after it to deal {last} ({count:,} deals) are played "
+            "after the pulya was finished",
+            first=first.deal,
+            last=last,
+            count=count,
+        ),
+        M_("their pool points go off the mountain (RULES.md 2.8); were they meant for a new pulya?"),
+        first.deal,
+        last,
+        count,
+    )
 
 
 def _deal_findings(r: DealResult, conv: Convention) -> list[Finding]:
@@ -142,14 +373,7 @@ def _deal_findings(r: DealResult, conv: Convention) -> list[Finding]:
     if isinstance(deal, Correction):
         return [_correction_finding(r, deal)]
     if r.after_finish:
-        out.append(
-            Finding(
-                where,
-                "after-finish",
-                M_("deal {number} is played after the pulya was finished", number=r.number),
-                M_("its pool points go off the mountain (RULES.md 2.8); was it meant for a new pulya?"),
-            )
-        )
+        out.append(_after_finish(where, r.number))
     if not isinstance(deal, Play):
         return out
     if r.number <= conv.bombs_opening:
@@ -221,6 +445,16 @@ def _deal_findings(r: DealResult, conv: Convention) -> list[Finding]:
     return out
 
 
+def _after_finish(where: Loc, number: int) -> Finding:
+    return Finding(
+        where,
+        "after-finish",
+        M_("deal {number} is played after the pulya was finished", number=number),
+        M_("its pool points go off the mountain (RULES.md 2.8); was it meant for a new pulya?"),
+        number,
+    )
+
+
 def _correction_finding(r: DealResult, c: Correction) -> Finding:
     after = f"after deal {r.number}" if r.number else "before the first deal"
     area = c.area if c.on is None else f"whists on {c.on}"
@@ -241,16 +475,15 @@ def _correction_finding(r: DealResult, c: Correction) -> Finding:
     )
 
 
-def _target_findings(run: Run) -> list[Finding]:
-    conv, target = run.convention, run.target
-    n = len(run.header.players)
+def _target_findings(header: Header, conv: Convention, target: int) -> list[Finding]:
+    n = len(header.players)
     best = max([*conv.price.values(), conv.misere_price])
     if best <= 0:
         return []
     least = math.ceil(Fraction(n * target) / Fraction(best))
     if least <= MAX_EVENING_DEALS:
         return []
-    loc = run.header.locs.get("pool", Loc(run.header.source, 1))
+    loc = header.locs.get("pool", Loc(header.source, 1))
     return [
         Finding(
             loc,

@@ -51,17 +51,6 @@ def test_a_dangling_link_makes_its_target(tmp_path: Path) -> None:
     assert link.is_symlink() and (tmp_path / "made.yaml").read_text("utf-8") == converted("yaml")
 
 
-@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
-@pytest.mark.parametrize("command", [["convert", "--to", "lines"], ["score"], ["explain"]])
-def test_a_fifo_is_refused_never_replaced(tmp_path: Path, command: list[str]) -> None:
-    fifo = tmp_path / "pipe"
-    os.mkfifo(fifo)
-    code, out, err = run(command[0], str(EXAMPLE), *command[1:], "-o", str(fifo))
-    assert code == 2 and out == ""
-    assert "'-o' / '--output'" in err and "is a FIFO, not a regular file" in err
-    assert stat.S_ISFIFO(fifo.stat().st_mode) and list(tmp_path.iterdir()) == [fifo]
-
-
 def test_a_device_or_a_directory_is_refused(tmp_path: Path) -> None:
     code, _, err = run("score", str(EXAMPLE), "-o", str(tmp_path))
     assert code == 2 and "is a directory" in err

@@ -150,8 +150,6 @@ def shell(line: str, **kw: object) -> subprocess.CompletedProcess[bytes]:
 @pytest.mark.parametrize(
     "args",
     [
-        "score {log}",
-        "score {log} -f json",
         "explain {log} -f jsonl",
         "explain {log}",
         "--version",

@@ -1,7 +1,8 @@
 """Numbers as people read them (issue #11 item 1): exact values as mixed numbers a person
 can add (46⅔, or 46 2/3 where the console cannot show ⅔), tables that never reformat a
-number, the exact value beside the decimal in CSV, and (a property, on random evenings
-under every rounding) every displayed column that has a total adds up to it.
+number, the exact value beside the decimal in CSV.  The property that every displayed
+column with a total adds up to it, on random evenings under every rounding, is in
+tests/totals.py (the fuzz and limits suite), on the tables as the commands print them.
 """
 
 from __future__ import annotations
@@ -11,23 +12,12 @@ import re
 import sys
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
 
 import pytest
-import yaml
-from hypothesis import given
-from hypothesis import strategies as st
-from test_properties import SETTINGS, logs
 
 from pulyacalc.core.amounts import VULGAR, mixed
-from pulyacalc.core.errors import PulyaError
-from pulyacalc.evening import score_text
-from pulyacalc.ledger import ledger
 from pulyacalc.render import view
 from pulyacalc.render.formats import grid
-from pulyacalc.render.ledger import LedgerView
-from pulyacalc.render.report import Report
-from pulyacalc.render.settle import stages_table
 
 GLYPH = {v: Fraction(n, d) for (n, d), v in VULGAR.items()}
 
@@ -125,18 +115,6 @@ def test_a_console_that_cannot_show_thirds_gets_them_spelled(monkeypatch: pytest
     assert view.show(Fraction(-140, 3)) == "-46⅔"
 
 
-def _evening(log: dict[str, Any], rounding: str) -> Any:
-    text = yaml.safe_dump(log, allow_unicode=True, sort_keys=False)
-    try:
-        return score_text(text, "p.yaml", rounding=rounding, keep=True)  # type: ignore[arg-type]
-    except PulyaError:
-        return None
-
-
-def _roundings(n: int) -> tuple[str, ...]:
-    return ("exact", "nearest", "kodeks", "kodeks_separate") if n == 3 else ("exact", "nearest")
-
-
 def _assert_totals(text: str) -> None:
     """The score table: every column of the settlement table the footer sums adds up to 0."""
     lines = text.splitlines()
@@ -173,27 +151,6 @@ def _assert_ledger(text: str, players: list[str]) -> None:
     for head, cells in table.items():
         if head in {f"{k} {p}" for p in players for k in ("result", "money")}:
             assert sum(number(c) for c in cells[:last]) == number(cells[last]), (head, text)
-
-
-@SETTINGS
-@given(logs(), st.sampled_from((None, "0.1", "0.37", "1", "1300000")), st.booleans())
-def test_every_displayed_column_adds_up_to_its_total(
-    log: dict[str, Any], price: str | None, glyphs: bool
-) -> None:
-    view.use_glyphs(glyphs)
-    try:
-        for rounding in _roundings(len(log["players"])):
-            ev = _evening(log, rounding)
-            if ev is None:  # kodeks on a mountain that is not whole: refused, as score does
-                continue
-            lg = ledger(ev, Decimal(price) if price else None)
-            s = lg.settlement
-            report = Report(ev.convention, ev.target, ev.sheet, s, len(ev.results), ev.finished)
-            _assert_totals(report.table())
-            _assert_stages(stages_table(ev.convention, ev.target, ev.sheet, s))
-            _assert_ledger(LedgerView(lg).table(), log["players"])
-    finally:
-        view.use_glyphs(True)
 
 
 def test_one_table_writing_path() -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pulyacalc.convention.schema import LEVELS, SCHEMA, SECTIONS, TOP_KEYS, Convention
-from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, quoted
+from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, has_unsafe, quoted
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import KODEKS_ROUNDINGS, Rounding
 from pulyacalc.yamlsource import Node, as_str, parse_yaml, read_yaml_file, words
@@ -225,16 +225,18 @@ def _confined(path: Path, within: Path, ref: str, loc: Loc) -> None:
         )
 
 
-def _layers(path: str, seen: set[Path], within: Path | None = None) -> list[Node]:
-    """The file and the files it extends, base first (each in ``within``, when given)."""
+def _layers(path: str, seen: set[Path], within: Path | None = None, at: Loc | None = None) -> list[Node]:
+    """The file and the files it extends, base first (each in ``within``, when given);
+    ``at``: the ``extends:`` that names it (where a cycle or too long a chain is shown)."""
     real = Path(path).resolve()
+    where = at or Loc(path)
     if real in seen:
-        raise ReadError([Problem(Loc(path), M_("a convention extends itself (a cycle of extends:)"))])
+        raise ReadError([Problem(where, M_("a convention extends itself (a cycle of extends:)"))])
     if len(seen) >= MAX_EXTENDS:
         raise ReadError(
             [
                 Problem(
-                    Loc(path),
+                    where,
                     M_("a chain of extends: is more than {n} conventions long", n=MAX_EXTENDS),
                     M_("extend a built-in convention directly"),
                 )
@@ -258,7 +260,7 @@ def _layers(path: str, seen: set[Path], within: Path | None = None) -> list[Node
                 raise ReadError([replace(missing, message=f"extends {what}{message}")])
             if within is not None and not is_name(ref):
                 _confined(Path(parent), within, ref, v.loc)
-            return [*_layers(parent, seen, within), node]
+            return [*_layers(parent, seen, within, v.loc), node]
     return [node]
 
 
@@ -329,7 +331,18 @@ def _build(layers: list[Node], path: str, own: int) -> Convention:
             else:
                 merged[key] = value
         for k, v in layer.pairs:
-            if k.text == "title" and v.kind == "scalar":
+            if k.text == "title" and v.kind == "scalar" and has_unsafe(v.text):
+                # the title heads every report: an escape sequence or U+202E would reach the
+                # terminal (refused as a log's title: is)
+                p.add(
+                    v.loc,
+                    M_(
+                        "{key}: cannot hold control or bidi characters: {text}",
+                        key="title",
+                        text=quoted(v.text),
+                    ),
+                )
+            elif k.text == "title" and v.kind == "scalar":
                 title = v.text
     values: dict[str, Any] = {}
     for key, spec in SCHEMA.items():

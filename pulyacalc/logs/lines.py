@@ -225,6 +225,7 @@ class LineDeals:
         "cache",
         "plain",
         "started",
+        "bad",
     )
 
     def __init__(
@@ -255,6 +256,10 @@ class LineDeals:
         self.plain = False
         #: some of it was read (by iterating or by the fast path)
         self.started = False
+        #: a line without a number that could not be read → its problems (as at its first
+        #: line): the same line again has the same problems, told without reading it again
+        #: (a log wrong on every line, with a suggestion each, would take minutes)
+        self.bad: dict[str, list[Problem]] = {}
 
     def __iter__(self) -> Iterator[Deal | Correction | SeatChange | Unreadable]:
         one = self.one
@@ -335,6 +340,7 @@ class LineDeals:
                 if seat is not None and seat.change == "join" and seat.player not in players:
                     self.header = replace(self.header, players=(*players, seat.player))
                     cache.clear()
+                    self.bad.clear()
                 return seat
             if starts_correction(text, players):
                 # not a deal (RULES.md 2.9): it takes no number and no turn to deal; a bad
@@ -343,7 +349,25 @@ class LineDeals:
 
                 self.count -= 1
                 return parse_correction_line(line, Loc(file, lineno, 1), players, problems)
+            bad = self.bad.get(line) if m is None else None
+            if bad is not None:
+                for p in bad:
+                    problems.add(
+                        Loc(file, lineno, p.loc.column),
+                        p.message,
+                        p.hint,
+                        source=p.source,
+                        width=p.width,
+                        kind=p.kind,
+                        code=p.code,
+                    )
+                return Unreadable(Loc(file, lineno, 1))
+            kept, told = len(problems.items), len(problems)
             read = _parse(text, Loc(file, lineno, 1), players, problems, line, expected, count)
+            if read is None and m is None and len(problems.items) - kept == len(problems) - told:
+                if len(self.bad) >= PARSE_CACHE_SIZE:
+                    self.bad.clear()
+                self.bad[line] = problems.items[kept:]
             if written is not None and written != expected:
                 self.shift = written - count  # resynchronise: later numbers follow this one
             if read is None:

@@ -1,8 +1,14 @@
 """`check` as a view: the findings about a log (and, with ``--against``, where a paper sheet
-and the log differ), one per line, each located."""
+and the log differ), one per line, each located.
+
+A streaming view (render/view.StreamView): the findings may be an iterator that finds them
+as the log is read (``checks.Checking``); each shape writes them one by one, and reads
+``deals`` and ``parting`` only once the findings are spent (the command sets them then).
+The summary counts them as they go, so a 500,000-deal log is checked in flat memory."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -12,61 +18,101 @@ from pulyacalc.render.view import SCHEMA_VERSION, counted
 if TYPE_CHECKING:
     from pulyacalc.checks import Finding
 
+#: the columns of ``-f csv`` / ``-f tsv``
+HEAD = ["file", "line", "column", "code", "message", "hint"]
 
-@dataclass(frozen=True)
+
+@dataclass
 class CheckView:
     deals: int
-    findings: list[Finding]
+    #: a list, or an iterator that finds them (``deals`` and ``parting`` are read after it)
+    findings: Iterable[Finding]
     #: with ``--against``: the sheet's name and the first deal where sheet and log part
     parting: int | None = None
     against: str | None = None
+    #: the findings written so far that make the log unclean, and the notices among them
+    bad: int = 0
+    notices: int = 0
+
+    def _counted(self) -> Iterator[Finding]:
+        from pulyacalc.checks import NOTICES
+
+        self.bad = self.notices = 0
+        for f in self.findings:
+            if f.code in NOTICES:
+                self.notices += 1
+            else:
+                self.bad += 1
+            yield f
 
     def records(self) -> list[dict[str, Any]]:
+        return list(self.records_iter())
+
+    def records_iter(self) -> Iterator[dict[str, Any]]:
         """One object per finding, each with ``schema_version`` as every JSON Lines object."""
-        return [{"schema_version": SCHEMA_VERSION, **f} for f in self.items()]
+        return ({"schema_version": SCHEMA_VERSION, **item(f)} for f in self._counted())
 
     def items(self) -> list[dict[str, Any]]:
         """The findings as the document lists them."""
-        return [
-            {
-                "where": str(f.loc),
-                "file": f.loc.file,
-                "line": f.loc.line,
-                "column": f.loc.column,
-                "code": f.code,
-                "message": f.message,
-                "hint": f.hint,
-            }
-            for f in self.findings
-        ]
+        return [item(f) for f in self._counted()]
 
     def document(self) -> dict[str, Any]:
+        items = self.items()  # first: the counts and the deals are known after them
         doc: dict[str, Any] = {
             "schema_version": SCHEMA_VERSION,
-            "ok": not self.faults(),
+            "ok": not self.bad,
             "deals": self.deals,
-            "findings": self.items(),
+            "findings": items,
         }
         if self.against is not None:
             doc["against"] = self.against
             doc["parting_deal"] = self.parting
         return doc
 
+    def json_chunks(self) -> Iterator[str]:
+        """The text of :meth:`document`, in its bytes: the findings go to a spool (memory,
+        then a temporary file) while they are counted, and follow the head that counts them."""
+        import tempfile
+
+        from pulyacalc.render.formats import dumps, nested
+
+        with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8") as spool:
+            n = 0
+            for f in self._counted():
+                spool.write(("," if n else "[") + "\n    " + nested(item(f), 2))
+                n += 1
+            head = {"schema_version": SCHEMA_VERSION, "ok": not self.bad, "deals": self.deals}
+            yield dumps(head).removesuffix("\n}") + ',\n  "findings": '
+            spool.seek(0)
+            while chunk := spool.read(1 << 16):
+                yield chunk
+        tail = "\n  ]" if n else "[]"
+        if self.against is not None:
+            tail += ',\n  "against": ' + dumps(self.against) + ',\n  "parting_deal": ' + dumps(self.parting)
+        yield tail + "\n}\n"
+
     def rows(self) -> tuple[list[str], list[list[Any]]]:
-        head = ["file", "line", "column", "code", "message", "hint"]
-        return head, [[r[k] for k in head] for r in self.items()]
+        head, rows = self.rows_iter()
+        return head, list(rows)
 
-    def faults(self) -> list[Finding]:
-        """The findings that make the log unclean: all but the notices (corrections)."""
-        from pulyacalc.checks import faults
+    def rows_iter(self) -> tuple[list[str], Iterator[list[Any]]]:
+        return HEAD, ([r[k] for k in HEAD] for r in map(item, self._counted()))
 
-        return faults(self.findings)
+    def faults(self) -> int:
+        """How many findings written make the log unclean: all but the notices (corrections)."""
+        return self.bad
 
     def table(self) -> str:
-        findings, deals = self.findings, self.deals
-        lines = [f"{f.format()} [{f.code}]" for f in findings]
-        bad = len(self.faults())
-        fixed = len(findings) - bad
+        return "".join(self.table_chunks())
+
+    def table_chunks(self) -> Iterator[str]:
+        for f in self._counted():
+            yield f"{f.format()} [{f.code}]\n"
+        yield self.summary() + "\n"
+
+    def summary(self) -> str:
+        """The last line of the table: the findings counted, in how many deals."""
+        bad, fixed, deals = self.bad, self.notices, self.deals
         # corrections are counted, so that a reviewer sees them, but are no fault (RULES.md 2.9)
         by_hand = (
             " "
@@ -77,17 +123,28 @@ class CheckView:
             else ""
         )
         if bad:
-            lines.append(
-                _("{findings} in {deals}").format(
-                    findings=counted(bad, "finding"), deals=counted(deals, "deal")
-                )
-                + by_hand
-            )
-        else:
-            agree = " " + _("and the sheet agrees with the log") if self.against is not None else ""
-            lines.append(
-                _("clean: {deals}{by_hand}, nothing wrong or suspicious{agree}").format(
-                    deals=counted(deals, "deal"), by_hand=by_hand, agree=agree
-                )
-            )
-        return "\n".join(lines) + "\n"
+            found = counted(bad, "finding")
+            return _("{findings} in {deals}").format(findings=found, deals=counted(deals, "deal")) + by_hand
+        agree = " " + _("and the sheet agrees with the log") if self.against is not None else ""
+        return _("clean: {deals}{by_hand}, nothing wrong or suspicious{agree}").format(
+            deals=counted(deals, "deal"), by_hand=by_hand, agree=agree
+        )
+
+
+def item(f: Finding) -> dict[str, Any]:
+    """A finding as the document lists it; a range of deals (``checks.merged``) adds its
+    first and last deal and how many."""
+    out: dict[str, Any] = {
+        "where": str(f.loc),
+        "file": f.loc.file,
+        "line": f.loc.line,
+        "column": f.loc.column,
+        "code": f.code,
+        "message": f.message,
+        "hint": f.hint,
+    }
+    if f.last_deal is not None:
+        out["deal"] = f.deal
+        out["last_deal"] = f.last_deal
+        out["count"] = f.count
+    return out

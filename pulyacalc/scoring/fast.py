@@ -32,7 +32,7 @@ from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.errors import Problems
 from pulyacalc.core.model import Correction, Deal, SeatChange, Unreadable
 from pulyacalc.core.sheet import POOL, WHISTS, Entry, Sheet, Write
-from pulyacalc.scoring.fold import Scorer
+from pulyacalc.scoring.fold import DealResult, Scorer
 from pulyacalc.scoring.pool import place
 
 #: raw lines ``FastCache`` remembers (over all states); emptied when full, so that memory
@@ -52,6 +52,25 @@ class LineSource(Protocol):
     problems: Problems
 
     def one(self, lineno: int, raw: str) -> Deal | Correction | SeatChange | Unreadable | None: ...
+
+
+class Watcher(Protocol):
+    """Who is told what the fast path scores (``checks.Checking``: the findings of a long
+    log at the fast path's speed)."""
+
+    def result(self, r: DealResult) -> bool:
+        """A deal scored the full way; False: never skip it (a hit of its line in the same
+        state goes the full way again, and no line is derived from it)."""
+        ...
+
+    def late(self, number: int, lineno: int, raw: str) -> None:
+        """A hit played after the pulya was finished: its number, line and text."""
+        ...
+
+    def pause(self) -> bool:
+        """Asked after each line scored the full way: True ends ``run`` there (the scorer
+        and the reader brought up to date; ``run`` again goes on)."""
+        ...
 
 
 class Known:
@@ -236,11 +255,13 @@ def run(
     cache: FastCache,
     record: list[str] | None = None,
     record_limit: int = 0,
+    watcher: Watcher | None = None,
 ) -> int:
     """Feed every line of ``source`` to ``scorer``; returns the items read (deals and
     corrections, as the full path yields them).  ``record``: each raw line is appended to
     it while fewer than ``record_limit`` items have been read (for ``evening``'s exact
-    second look at a short log)."""
+    second look at a short log).  ``watcher``: told each deal scored the full way and each
+    hit after the finish, and asked whether to stop (``Watcher``); no line is derived."""
     conv, players = scorer.conv, scorer.players
     n = len(players)
     target = scorer.target
@@ -272,12 +293,13 @@ def run(
             key = keyer(d)
             digest(key)
         r = scorer.feed(d)
+        skip = r is not None and (watcher is None or watcher.result(r))
         if isinstance(d, (Correction, SeatChange)):
             corrections += 1
         changed = changed or isinstance(d, SeatChange)
         if changed or not scorer.classic_idle:
             return cache.busy
-        if r is not None and plain and len(problems) == before and table is not cache.busy:
+        if r is not None and skip and plain and len(problems) == before and table is not cache.busy:
             cache.learn(table, raw, scorer, r.kind == "raspasy", sheet, key)
         return cache.table(scorer.dealer, scorer.run)
 
@@ -318,7 +340,7 @@ def run(
             else:
                 record.append(raw)
         k = get(raw)
-        if k is None and table is not cache.busy:
+        if k is None and table is not cache.busy and watcher is None:
             k = cache.derive(table, raw)
         if k is None:
             # the full path: bring the scorer and the reader up to date, and back
@@ -334,10 +356,15 @@ def run(
             closed = all(v >= target for v in pools)
             get = table.get
             count, mark = scorer.count, lineno
+            if watcher is not None and watcher.pause():
+                break
             continue
         k.hits += 1
-        if ptotal >= limit and scorer.after_finish_from is None:  # finished before this deal
-            scorer.after_finish_from = count + lineno - mark
+        if ptotal >= limit:  # finished before this deal
+            if scorer.after_finish_from is None:
+                scorer.after_finish_from = count + lineno - mark
+            if watcher is not None:
+                watcher.late(count + lineno - mark, lineno, raw)
         if k.hits == 1:
             touched(k)
         if digest is not None:

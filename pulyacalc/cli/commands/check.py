@@ -38,28 +38,45 @@ def check(
     the raspasy exit, forbidden shortfalls, a 4-player dealer in play, an unreachable pool
     target, strange convention overrides; and lists every correction written by hand.  Exit
     status 0 when clean (corrections alone leave it clean), 1 otherwise."""
-    from pulyacalc.checks import check_log, faults, run_log
+    import tempfile
+    from collections.abc import Iterator
+
+    from pulyacalc.checks import Checking, Finding
     from pulyacalc.cli.progress import watching
     from pulyacalc.render.check import CheckView
-    from pulyacalc.render.formats import render
+    from pulyacalc.render.formats import write_to
 
+    # the findings are written as they are found, into a spool (memory, then a temporary
+    # file), so that a log that cannot be read prints its problems and nothing else
     with watching(log):  # a bar on a terminal's stderr while a big log is read
-        run = run_log(
+        checking = Checking(
             log,
             convention=convention,
             input_format=input_format.value if input_format else None,
             keep=against is not None,  # only a paper sheet is compared deal by deal
         )
-    findings = check_log(run)
-    parting: int | None = None
-    if against is not None:
-        from pulyacalc.logs.sheet_file import read_sheet
-        from pulyacalc.reconcile import reconcile
+        paper = None
+        if against is not None:
+            from pulyacalc.logs.sheet_file import read_sheet
 
-        paper = read_sheet(against)
-        rec = reconcile(run, paper, "<stdin>" if against == "-" else against)
-        findings.extend(rec.findings)
-        parting = rec.parting_deal
-    emit(render(CheckView(run.deals, findings, parting, against), format.value))
-    if faults(findings):
+            paper = read_sheet(against)
+        view = CheckView(0, (), None, against)
+
+        def found() -> Iterator[Finding]:
+            yield from checking
+            view.deals = checking.deals
+            if paper is not None and against is not None:
+                from pulyacalc.reconcile import reconcile
+
+                rec = reconcile(checking.run([]), paper, "<stdin>" if against == "-" else against)
+                view.parting = rec.parting_deal
+                yield from rec.findings
+
+        view.findings = found()
+        with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8") as spool:
+            write_to(view, format.value, spool)  # type: ignore[arg-type]  # a TextIO in all but name
+            spool.seek(0)
+            while chunk := spool.read(1 << 16):
+                emit(chunk)
+    if view.faults():
         raise typer.Exit(1)

@@ -10,7 +10,7 @@ import typer
 
 from pulyacalc.cli.options import InputFormatOpt, LogArg, usage
 from pulyacalc.cli.output import replaced
-from pulyacalc.cli.runtime import emit, reports_problems
+from pulyacalc.cli.runtime import reports_problems
 from pulyacalc.core.i18n import M_, N_
 
 
@@ -25,7 +25,7 @@ class Target(str, enum.Enum):
 
 
 def _check_output(value: str | None) -> str | None:
-    """convert writes its ``-o`` itself (it may stream to standard output): ``emit`` must
+    """convert writes its ``-o`` itself (standard output all or nothing too): ``emit`` must
     not send anything to another command's ``-o`` of an earlier run in this process."""
     from pulyacalc.cli import output as shared
 
@@ -87,12 +87,9 @@ def convert(
     parsed = read_log(log, input_format.value if input_format else None, problems)
     words = LOG_LANGUAGES[lang.value]
     chunks = write_lines(parsed, words) if to is Target.lines else write_yaml(parsed, words)
-    if output is None:
-        for chunk in chunks:
-            emit(chunk)
-        problems.raise_if_any()
-        return
-    with replaced(output) as f:
+    # standard output too all or nothing (spooled): a log with a problem on its last line
+    # wrote every deal before it, then exit 1, data and problems both
+    with replaced(output or "-") as f:
         for chunk in chunks:
             f.write(chunk)
         problems.raise_if_any()  # a log with problems leaves the old file as it was

@@ -30,6 +30,21 @@ def _check_players(text: str) -> str:
         raise typer.BadParameter(
             _('{text!r}: give 3 or 4 different names, like "Anna Boris Vera"').format(text=text)
         )
+    from pulyacalc.core.errors import has_unsafe, quoted
+
+    # what the log's reader would refuse, refused before it is written (an escape sequence
+    # or a bidi control in a name would reach the terminal now and every table later)
+    for name in names:
+        # under a C locale the arguments' UTF-8 arrives as surrogate escapes: the name as typed
+        name = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        if name[:1].isdigit():
+            raise typer.BadParameter(
+                _("a player's name cannot start with a digit: {name}").format(name=quoted(name))
+            )
+        if has_unsafe(name):
+            raise typer.BadParameter(
+                _("a player's name cannot hold control or bidi characters: {name}").format(name=quoted(name))
+            )
     return text
 
 

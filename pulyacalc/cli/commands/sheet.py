@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from pulyacalc.cli.options import (
+    AllowOutsideOpt,
     ConventionOpt,
     InputFormatOpt,
     LogArg,
@@ -45,7 +46,10 @@ def checked_drawing(value: str | None) -> str | None:
         raise typer.BadParameter(
             _("{file}: no such directory {folder}").format(file=value, folder=path.parent)
         )
-    return value
+    from pulyacalc.cli.output import check_writable
+
+    # a FIFO or a device named x.svg: refused before any work, as every other -o (exit 2)
+    return check_writable(value)
 
 
 DrawingOpt = Annotated[
@@ -83,6 +87,7 @@ def sheet(
         bool, typer.Option("--numbers", "-n", help=N_("Write each entry's deal number beside it, small."))
     ] = False,
     convention: ConventionOpt = None,
+    allow_outside: AllowOutsideOpt = False,
     whist_price: PriceOpt = None,
     rounding: RoundingOpt = None,
     input_format: InputFormatOpt = None,

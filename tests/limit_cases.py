@@ -1,0 +1,189 @@
+"""The fuzz and limits suite's cases per command (tests/test_fuzz_limits.py): options past
+their bounds, ``-o`` at what must never be replaced, a FIFO whose writer sends bad UTF-8,
+paths as typed, a log's convention outside its tree, hostile convention files.
+
+Every case runs in one scratch directory (:func:`prepare` writes it) with relative paths,
+so that a message naming a file must name it as typed; each option a command has is
+found in the command itself (a new command or option is covered when it appears).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from batch import command as root
+from hostile_cases import BAD_UTF8, BIG, COMMANDS, CONVENTIONS, GOOD_LOG, GOOD_SHEET, READERS
+
+#: option -> values past its bound (docs/format.md "Limits"): usage, exit 2, naming it
+BOUNDS = {
+    "--whist-price": ["1e400", "1e99999999", "NaN", "-1", BIG],
+    "--max-yaml-bytes": ["99999999999999999999999G", "2G", BIG],
+    "--deal": [BIG, "1e400", "0"],
+    "--players": [BIG, "Anna Boris V\x1b[2Jx", "Anna \u202eBoris Vera"],
+}
+
+
+def slug(name: str) -> str:
+    return re.sub(r"\W+", "-", name)
+
+
+@cache
+def options(command: str) -> frozenset[str]:
+    """Every option name ``command`` takes (``conventions``: its ``show``)."""
+    cmd = root().commands[command]
+    if command == "conventions":
+        cmd = cmd._loaded.commands["show"]
+    return frozenset(o for p in cmd.params for o in p.opts)
+
+
+@dataclass
+class Case:
+    args: list[str]
+    want: int
+    first: str = ""  # the first problem line starts with this
+    has: str = ""  # the problems (stderr; check: stdout too) hold this
+    fifo: tuple[str, bytes] | None = None
+    never: tuple[str, ...] = field(default=())  # in no output
+    whole_file: bool = False  # the first problem may concern the whole file (FILE: …)
+
+
+def on(command: str, log: str, output: bool = True) -> list[str]:
+    """``command`` as run on ``log`` (without its ``-o``: ``output`` False)."""
+    args = [a.replace("{log}", log).replace("{out}", f"out-{command}") for a in COMMANDS[command]]
+    return args if output or "-o" not in args else args[: args.index("-o")]
+
+
+def bounds() -> dict[str, Case]:
+    return {
+        f"{c} {opt}={v[:12]!r}": Case([*on(c, "good.txt"), opt, v], 2, has=f"'{opt}'")
+        for c in COMMANDS
+        for opt, values in BOUNDS.items()
+        if opt in options(c)
+        for v in values
+    }
+
+
+def targets() -> dict[str, Case]:
+    """-o (and --plot) at a FIFO, a device, a symbolic link (.svg: what sheet and --plot take)."""
+    out = {}
+    for c in COMMANDS:
+        for opt in ("-o", "--plot"):
+            if opt in options(c):
+                args = on(c, "good-sheet.yaml" if c == "settle" else "good.txt", output=False)
+                out[f"{c} {opt} FIFO"] = Case([*args, opt, "pipe.svg"], 2, has="is a FIFO")
+                out[f"{c} {opt} device"] = Case([*args, opt, "device.svg"], 2, has="is a device")
+                out[f"{c} {opt} link"] = Case([*args, opt, f"link-{c}{opt}.svg"], 0)
+    return out
+
+
+def fifos() -> dict[str, Case]:
+    # read once, so the bad byte is at the file, not at a line (docs/format.md "Limits");
+    # .txt read as a line log, .yaml as YAML
+    return {
+        f"{c}{ext}": Case(
+            on(c, f"feed-{c}{ext}"),
+            1,
+            first=f"feed-{c}{ext}: not UTF-8",
+            fifo=(f"feed-{c}{ext}", BAD_UTF8),
+            whole_file=True,
+        )
+        for c in READERS
+        for ext in (".txt", ".yaml")
+    }
+
+
+def typed() -> dict[str, Case]:
+    """A log named with ../, and a convention in a folder below the log's."""
+    out = {}
+    for c in READERS:
+        bad = "club/../club/bad-sheet.yaml" if c == "settle" else "club/../club/bad.txt"
+        out[f"{c} log"] = Case(on(c, bad), 1, first=f"{bad}:3:")
+        reads = c not in ("compare", "convert")  # compare plays every built-in; convert reads none
+        house = "club/house-sheet.yaml" if c == "settle" else "club/house.yaml"
+        out[f"{c} convention"] = Case(
+            on(c, house), 1 if reads else 0, first="club/sub/house.yaml:2:1: " if reads else ""
+        )
+    return out
+
+
+def outside() -> dict[str, Case]:
+    """A log naming ../secret/keys.yaml: refused (nothing of it shown), read with --allow-outside."""
+    out = {}
+    for c in READERS:
+        log = "club/out-sheet.yaml" if c == "settle" else "club/out.yaml"
+        reads = c not in ("compare", "convert")
+        out[f"{c}"] = Case(
+            on(c, log), int(reads), has="outside the log's directory" if reads else "", never=("hunter2",)
+        )
+        if "--allow-outside" in options(c):
+            out[f"{c} --allow-outside"] = Case(
+                [*on(c, log), "--allow-outside"], 1, has="unknown convention key 'password'"
+            )
+    return out
+
+
+def conventions() -> dict[str, Case]:
+    """Hostile convention files named by -c (conventions: show), every one refused at its place."""
+    out = {}
+    for c in [c for c in COMMANDS if "-c" in options(c)] + ["conventions"]:
+        for name in CONVENTIONS:
+            path = f"conv/{slug(name)}.yaml"
+            if c == "conventions":
+                args = ["conventions", "show", path]
+            else:
+                args = [*on(c, "good-sheet.yaml" if c == "settle" else "good.txt"), "-c", path]
+            # new writes the name into the log it prints, reading nothing
+            out[f"{c} {name}"] = Case(args, 0 if c == "new" else 1, first="" if c == "new" else "conv/")
+    return out
+
+
+FAMILIES = {
+    "bounds": bounds,
+    "targets": targets,
+    "fifos": fifos,
+    "typed": typed,
+    "outside": outside,
+    "conventions": conventions,
+}
+
+
+def prepare(tmp: Path) -> None:
+    """Every file the cases name, in ``tmp``."""
+    (tmp / "good.txt").write_text(GOOD_LOG, "utf-8")
+    (tmp / "good-sheet.yaml").write_text(GOOD_SHEET, "utf-8")
+    os.mkfifo(tmp / "pipe.svg")
+    try:  # a device of our own, never one of /dev a writer with a bug could replace
+        os.mknod(tmp / "device.svg", stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    except OSError:  # not root: /dev/full, which a writer without root cannot replace
+        (tmp / "device.svg").symlink_to("/dev/full")
+    for c in COMMANDS:
+        for opt in ("-o", "--plot"):
+            (tmp / f"real-{c}{opt}.svg").write_text("old\n", "utf-8")
+            (tmp / f"link-{c}{opt}.svg").symlink_to(f"real-{c}{opt}.svg")
+    for c in READERS:
+        for ext in (".txt", ".yaml"):
+            os.mkfifo(tmp / f"feed-{c}{ext}")
+    club = tmp / "club"
+    (club / "sub").mkdir(parents=True)
+    (tmp / "secret").mkdir()
+    (tmp / "secret" / "keys.yaml").write_text("password: hunter2\n", "utf-8")
+    (club / "sub" / "house.yaml").write_text("extends: sochi\nbogus: 1\n", "utf-8")
+    (club / "bad.txt").write_text("players: Anna Boris Vera\n\nAnna 6x 7\n", "utf-8")
+    (club / "bad-sheet.yaml").write_text(GOOD_SHEET.replace("A: {pool: 0", "A: {pool: x"), "utf-8")
+    for name, ref in (("house", "sub/house.yaml"), ("out", "../secret/keys.yaml")):
+        (club / f"{name}.yaml").write_text(f"players: [A, B, C]\nconvention: {ref}\ndeals: []\n", "utf-8")
+        (club / f"{name}-sheet.yaml").write_text(f"{GOOD_SHEET}convention: {ref}\n", "utf-8")
+    conv = tmp / "conv"
+    conv.mkdir()
+    for name, text in CONVENTIONS.items():
+        (conv / f"{slug(name)}.yaml").write_bytes(text)
+    (conv / "cycle2.yaml").write_text("extends: a-cycle.yaml\n", "utf-8")
+    for i in range(1, 9):
+        (conv / f"chain{i}.yaml").write_text(
+            f"extends: chain{i + 1}.yaml\n" if i < 8 else "extends: sochi\n", "utf-8"
+        )
