@@ -46,6 +46,7 @@ def test_a_record_is_the_dataclass_it_replaces(slots: bool) -> None:
         ((1, "y", 2), {"d": {"k": 1}}),
         ((), {"a": 3, "e": "ignored"}),
         ((4, "post"), {}),
+        ((5, "post", 7, {"k": 2}, "every field, in order"), {}),
     ]
     for args, kw in cases:
         x, y = dc(*args, **kw), rec(*args, **kw)

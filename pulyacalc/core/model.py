@@ -584,6 +584,10 @@ class Unreadable:
 
     loc: Loc
 
+    def __init__(self, loc: Loc) -> None:
+        # written out (record's general __init__ is slower): a hostile input has one a line
+        _set(self, "loc", loc)
+
 
 @record(frozen=True, slots=True)
 class Header:

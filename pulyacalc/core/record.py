@@ -127,13 +127,23 @@ def _init(
     """The general ``__init__``: positional or keyword arguments in field order, each
     default or default factory, then ``__post_init__``; the same TypeErrors as dataclass's."""
     args = tuple(f for f in fields if f.init)
-    names = {f.name for f in args}
-    later = tuple(
-        f for f in fields if not f.init and (f.default is not _MISSING or f.default_factory is not _MISSING)
-    )
+    every = tuple(f.name for f in args)
+    names = set(every)
+    later = tuple(f for f in fields if not f.init and _has_default(f))
     put = _set if frozen else setattr
 
     def __init__(self: Any, *given: Any, **named: Any) -> None:
+        if not named and len(given) == len(every):  # the common call: every field, in order
+            for k, v in zip(every, given, strict=True):
+                put(self, k, v)
+        else:
+            _bind(self, given, named)
+        for f in later:
+            put(self, f.name, f.default if f.default is not _MISSING else _factory(f)())
+        if post:
+            self.__post_init__()
+
+    def _bind(self: Any, given: tuple[Any, ...], named: dict[str, Any]) -> None:
         if len(given) > len(args):
             raise TypeError(
                 f"{name}.__init__() takes {len(args) + 1} positional arguments "
@@ -156,10 +166,6 @@ def _init(
             else:
                 raise TypeError(f"{name}.__init__() missing 1 required positional argument: {f.name!r}")
             put(self, f.name, value)
-        for f in later:
-            put(self, f.name, f.default if f.default is not _MISSING else _factory(f)())
-        if post:
-            self.__post_init__()
 
     return __init__
 

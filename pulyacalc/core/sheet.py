@@ -72,6 +72,19 @@ class SheetView:
     mountain: dict[str, Amount]
     whists: dict[str, dict[str, Amount]]
 
+    def __init__(
+        self,
+        players: tuple[str, ...],
+        pool: dict[str, Amount],
+        mountain: dict[str, Amount],
+        whists: dict[str, dict[str, Amount]],
+    ) -> None:
+        # written out (record's general __init__ is slower): explain takes one a deal
+        _set(self, "players", players)
+        _set(self, "pool", pool)
+        _set(self, "mountain", mountain)
+        _set(self, "whists", whists)
+
 
 class Sheet:
     """The running totals the paper keeps («нарастающим итогом»)."""
