@@ -37,7 +37,7 @@ from typing import Any
 from pulyacalc.convention.load import builtin_names, load
 from pulyacalc.convention.schema import LEVELS, SCHEMA, Convention
 from pulyacalc.core.amounts import exact, num
-from pulyacalc.core.errors import Loc, Problems, PulyaError
+from pulyacalc.core.errors import MAX_SHOWN_PER_FILE, Loc, Problems, PulyaError, too_many
 from pulyacalc.core.i18n import M_, tr
 from pulyacalc.core.kinds import FindingCode
 from pulyacalc.core.model import Correction, Deal, Header, SeatChange, Unreadable
@@ -210,8 +210,11 @@ class Checking:
             yield from self._fast(first[-1].loc.line)
         if short and scorer.count > 1:
             _one_cause(header, first, conv, problems, before)
+        if short:  # all at once: the first shown are the first in the file, as score's
+            problems.items.sort(key=lambda p: (p.loc.file, p.loc.line, p.loc.column))
         window.problems(problems)
         yield from window.before(None, 0)
+        yield from window.untold()
         self.deals, self.finished, self.sheet = scorer.count, scorer.finished, scorer.sheet.view()
 
     def _fast(self, number: int) -> Iterator[Finding]:
@@ -270,8 +273,9 @@ class Checking:
         self.late_last, self.late_count = number, 1
 
     def pause(self) -> bool:
-        """``fast.Watcher``: stop when enough findings wait, or when the table changed."""
-        self.paused = self.seated or len(self.window.heap) >= FAST_PAUSE
+        """``fast.Watcher``: stop when enough findings (or problems) wait, or when the table
+        changed."""
+        self.paused = self.seated or max(len(self.window.heap), len(self.problems.items)) >= FAST_PAUSE
         return self.paused
 
     def _close_late(self) -> None:
@@ -298,16 +302,41 @@ class _Window:
     def __init__(self) -> None:
         self.heap: list[tuple[str, int, int, int, int, Finding]] = []
         self.seq = 0
+        #: problems taken per file, those past ``MAX_SHOWN_PER_FILE`` (only counted, as
+        #: ``score`` counts them), and the files with a problem that cannot be read
+        self.taken: dict[str, int] = {}
+        self.hidden: dict[str, int] = {}
+        self.read: set[str] = set()
 
     def add(self, f: Finding, rank: int) -> None:
         heapq.heappush(self.heap, (f.loc.file, f.loc.line, f.loc.column, rank, self.seq, f))
         self.seq += 1
 
     def problems(self, problems: Problems) -> None:
-        """Take every problem reported so far (and forget them there: flat memory)."""
+        """Take every problem reported so far (and forget them there: flat memory); past
+        the first ``MAX_SHOWN_PER_FILE`` of a file, only count them."""
         for p in problems.items:
+            file = p.loc.file
+            n = self.taken[file] = self.taken.get(file, 0) + 1
+            if p.kind == "read":
+                self.read.add(file)
+            if n > MAX_SHOWN_PER_FILE:
+                self.hidden[file] = self.hidden.get(file, 0) + 1
+                continue
             self.add(Finding(p.loc, p.code, p.message, p.hint), 0)
         problems.items.clear()
+        for file, more in problems.more_in.items():  # counted, not kept, by the collector
+            self.taken[file] = self.taken.get(file, 0) + more
+            self.hidden[file] = self.hidden.get(file, 0) + more
+        problems.more_in.clear()
+        problems.more = 0
+
+    def untold(self) -> Iterator[Finding]:
+        """For each file with problems not shown: how many (after all its findings)."""
+        for file, more in self.hidden.items():
+            n = self.taken[file]
+            p = too_many(file, more, n, n - more, "read" if file in self.read else "rule")
+            yield Finding(p.loc, p.code, p.message, p.hint)
 
     def before(self, file: str | None, line: int) -> Iterator[Finding]:
         """The findings placed before ``line`` of ``file``, in order (every one: None)."""

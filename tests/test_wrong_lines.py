@@ -3,11 +3,14 @@ is reported at its own line with the same problems."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
-from pulyacalc.core.errors import PulyaError
+from pulyacalc.cli.app import app
+from pulyacalc.core.errors import MAX_KEPT, MAX_SHOWN_PER_FILE, Loc, Problems, PulyaError
 from pulyacalc.evening import score_file
 from pulyacalc.logs import lines
 
@@ -46,3 +49,62 @@ def test_a_wrong_line_repeated_is_read_once_and_reported_at_each_line(
     assert [(p.loc.column, str(p.message), str(p.hint), p.source) for p in once.value.problems] == [
         (p.loc.column, str(p.message), str(p.hint), p.source) for p in found if p.loc.line == 3
     ]
+
+
+def test_check_shows_the_first_problems_of_a_file_and_counts_the_rest(tmp_path: Path) -> None:
+    log = tmp_path / "wrong.pulya"
+    log.write_text("players: Anna Boris Vera\n\n" + f"{WRONG}\n" * 250, encoding="utf-8")
+    r = CliRunner().invoke(app, ["check", str(log), "-f", "json"], prog_name="pulyacalc")
+    assert r.exit_code == 1
+    found = json.loads(r.stdout)["findings"]
+    assert len(found) == MAX_SHOWN_PER_FILE + 1
+    assert [f["line"] for f in found[:-1]] == sorted(f["line"] for f in found[:-1])
+    assert found[-1]["message"] == "and 400 more problems not shown (500 in all; the first 100 are shown)"
+    assert (found[-1]["code"], found[-1]["line"]) == ("read", 0)
+    # a long log (streamed) says the same of its own count
+    log.write_text("players: Anna Boris Vera\n\n" + f"{WRONG}\n" * 6000, encoding="utf-8")
+    r = CliRunner().invoke(app, ["check", str(log), "-f", "jsonl"], prog_name="pulyacalc")
+    found = [json.loads(line) for line in r.stdout.splitlines()]
+    assert len(found) == MAX_SHOWN_PER_FILE + 1
+    assert "(12,000 in all; the first 100 are shown)" in found[-1]["message"]
+
+
+def test_a_collector_keeps_a_bounded_number_and_counts_the_rest() -> None:
+    assert Problems().limit == MAX_KEPT
+    p = Problems(limit=3)
+    for line in range(1, 6):
+        p.add(Loc("f", line, 1), "wrong")
+    assert len(p) == 5 and len(p.items) == 3
+    with pytest.raises(PulyaError) as e:
+        p.raise_if_any()
+    shown = e.value.problems
+    assert [q.loc.line for q in shown[:3]] == [1, 2, 3]
+    assert str(shown[-1].message) == "and 2 more problems not shown (5 in all; the first 3 are shown)"
+
+
+def test_a_yaml_logs_repeated_deal_is_read_once_and_scores_as_the_line_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pulyacalc.logs.read import read_log
+
+    deals = ["Anna 6♠ 7, Boris whist 2, Vera pass 1", "Boris pass 4, Vera pass 3, Anna pass 3"] * 3
+    yml = tmp_path / "log.yaml"
+    yml.write_text(
+        "players: [Anna, Boris, Vera]\ndeals:\n" + "".join(f"  - {d}\n" for d in deals), encoding="utf-8"
+    )
+    txt = tmp_path / "log.txt"
+    txt.write_text("players: Anna Boris Vera\n\n" + "".join(f"{d}\n" for d in deals), encoding="utf-8")
+    calls: list[str] = []
+    parse = lines._parse
+
+    def counting(text: str, *args: object, **kw: object) -> object:
+        calls.append(text)
+        return parse(text, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(lines, "_parse", counting)
+    log = read_log(str(yml))
+    read = list(log.deals)
+    assert sorted(calls) == sorted(set(deals))  # each text once
+    assert read[0].template is not None and read[0].template is read[2].template  # type: ignore[union-attr]
+    assert [d.loc.line for d in read] == [3, 4, 5, 6, 7, 8]
+    assert score_file(str(yml)).sheet == score_file(str(txt)).sheet

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import field
 
 from pulyacalc.core.i18n import M_, MN_, tr
@@ -170,50 +170,63 @@ class RuleError(PulyaError):
 MAX_SHOWN_PER_FILE = 100
 
 
-def capped(problems: list[Problem], limit: int = MAX_SHOWN_PER_FILE) -> list[Problem]:
+#: at most this many problems are kept by a collector (``Problems``); the rest are only
+#: counted, per file, so that a log with a mistake on every line keeps memory flat
+MAX_KEPT = 10_000
+
+
+def capped(
+    problems: list[Problem], limit: int = MAX_SHOWN_PER_FILE, uncounted: Mapping[str, int] | None = None
+) -> list[Problem]:
     """The first ``limit`` problems of each file (in the order given), and for a file with
-    more, one last problem saying how many more there were."""
+    more, one last problem saying how many more there were; ``uncounted``: problems per
+    file counted but not kept (``Problems.more_in``), more to say so of."""
     count: dict[str, int] = {}
     out: list[Problem] = []
     for p in problems:
         n = count[p.loc.file] = count.get(p.loc.file, 0) + 1
         if n <= limit:
             out.append(p)
-    for file, n in count.items():
-        if n > limit:
-            more = n - limit
-            kind: ProblemKind = "rule"
-            if any(p.kind == "read" for p in problems if p.loc.file == file):
-                kind = "read"
-            out.append(
-                Problem(
-                    Loc(file),
-                    MN_(
-                        "and {more:,} more problem not shown ({n:,} in all; the first {limit} are shown)",
-                        "and {more:,} more problems not shown ({n:,} in all; the first {limit} are shown)",
-                        more,
-                        more=more,
-                        n=n,
-                        limit=limit,
-                    ),
-                    M_("fix these and run again"),
-                    kind=kind,
-                )
-            )
+    extra = uncounted or {}
+    for file in [*count, *(f for f in extra if f not in count)]:
+        kept = count.get(file, 0)
+        n, shown = kept + extra.get(file, 0), min(kept, limit)
+        if n > shown:
+            read = any(p.kind == "read" for p in problems if p.loc.file == file) or not kept
+            out.append(too_many(file, n - shown, n, shown, "read" if read else "rule"))
     return out
+
+
+def too_many(file: str, more: int, n: int, shown: int, kind: ProblemKind) -> Problem:
+    """The last problem told of a file with ``n``: ``more`` of them are not shown."""
+    return Problem(
+        Loc(file),
+        MN_(
+            "and {more:,} more problem not shown ({n:,} in all; the first {limit} are shown)",
+            "and {more:,} more problems not shown ({n:,} in all; the first {limit} are shown)",
+            more,
+            more=more,
+            n=n,
+            limit=shown,
+        ),
+        M_("fix these and run again"),
+        kind=kind,
+    )
 
 
 class Problems:
     """A collector: readers add problems as they go and raise them all at the end.
 
-    ``limit``: keep at most this many and only count the rest (a reader of one file whose
-    every line may be wrong keeps its memory flat); ``len`` counts them all."""
+    ``limit`` (``MAX_KEPT`` unless given; None: no limit): keep at most this many and only
+    count the rest, per file (a reader of one file whose every line may be wrong keeps its
+    memory flat); ``len`` counts them all."""
 
-    def __init__(self, limit: int | None = None) -> None:
+    def __init__(self, limit: int | None = MAX_KEPT) -> None:
         self.items: list[Problem] = []
         self.limit = limit
-        #: problems counted but not kept (past ``limit``)
+        #: problems counted but not kept (past ``limit``), in all and per file
         self.more = 0
+        self.more_in: dict[str, int] = {}
 
     def add(
         self,
@@ -229,6 +242,7 @@ class Problems:
         """``code``: what ``check`` calls the problem, if not its ``kind``."""
         if self.limit is not None and len(self.items) >= self.limit:
             self.more += 1
+            self.more_in[loc.file] = self.more_in.get(loc.file, 0) + 1
             return
         self.items.append(Problem(loc, message, hint, source, width, kind, kind if code is None else code))
 
@@ -245,17 +259,7 @@ class Problems:
         if not self:
             return
         ordered = sorted(self.items, key=lambda p: (p.loc.file, p.loc.line, p.loc.column))
-        ordered = capped(ordered)
-        if self.more:
-            last = ordered[-1]
-            ordered.append(
-                Problem(
-                    Loc(last.loc.file),
-                    f"and {self.more:,} more problem{'s' if self.more != 1 else ''} not shown",
-                    "fix these and run again",
-                    kind=last.kind,
-                )
-            )
+        ordered = capped(ordered, uncounted=self.more_in)
         if all(p.kind == "rule" for p in ordered):
             raise RuleError(ordered)
         raise ReadError(ordered)

@@ -539,22 +539,31 @@ def parse_deal_line(
     source: str = "",
     expected_number: int | None = None,
     note: str | None = None,
+    cache: dict[str, tuple[DealText, int]] | None = None,
 ) -> Deal | None:
     """One deal line → a Play or Raspasy; problems are located at ``loc`` + column.
 
     ``text`` is the line without its comment; ``source`` the whole line, for the echo.
     The deal's ``locs`` are a plain dict (YAML logs and tests); the line reader makes
-    lazy ones (``LineLocs``).
+    lazy ones (``LineLocs``).  ``cache`` (a YAML log's deals, read without a number
+    check): each text read once, its deals sharing the read as their ``template``, so
+    that the scorer, too, works out what such a deal writes once (as for a line log).
     """
-    read = _parse(text, loc, players, problems, source, expected_number)
+    read = None if cache is None else cache.get(text)
     if read is None:
-        return None
+        read = _parse(text, loc, players, problems, source, expected_number)
+        if read is None:
+            return None
+        if cache is not None and expected_number is None:
+            if len(cache) >= PARSE_CACHE_SIZE:
+                cache.clear()
+            cache[text] = read
     t, start = read
     file, lineno = loc.file, loc.line
     base = (loc.column or 1) + start
     whole = Loc(file, lineno, base + t.body_at)
     locs = {part: whole if o == WHOLE else Loc(file, lineno, base + o) for part, o in t.parts.items()}
-    return t.deal(note, whole, locs, source, shared=False)
+    return t.deal(note, whole, locs, source, shared=cache is not None and expected_number is None)
 
 
 def _parse(

@@ -35,7 +35,7 @@ from pulyacalc.core.model import (
     Unreadable,
 )
 from pulyacalc.logs.header import LOG_KEYS, HeaderBuilder, match_player, read_top
-from pulyacalc.logs.lines import parse_deal_line, starts_correction
+from pulyacalc.logs.lines import DealText, parse_deal_line, starts_correction
 from pulyacalc.logs.seat import parse_seat, parse_seat_line, starts_seat_change
 from pulyacalc.yamlsource import MAX_YAML_BYTES, Node, as_bool, as_int, as_str, parse_yaml
 
@@ -71,8 +71,9 @@ def parse(text: str, file: str, problems: Problems, *, max_bytes: int | None = N
             problems.add(deals_node.loc, M_("deals: expected a list of deals (each starting with '- ')"))
         else:
             table = header  # a newcomer's name is known from his join on (RULES.md 6.3)
+            read: dict[str, tuple[DealText, int]] = {}  # each deal's text read once
             for item in deals_node.items:
-                deal = parse_deal(item, table, problems)
+                deal = parse_deal(item, table, problems, read)
                 deals.append(deal if deal is not None else Unreadable(item.loc))
                 if (
                     isinstance(deal, SeatChange)
@@ -80,6 +81,7 @@ def parse(text: str, file: str, problems: Problems, *, max_bytes: int | None = N
                     and deal.player not in table.players
                 ):
                     table = replace(table, players=(*table.players, deal.player))
+                    read.clear()  # the names read before may read otherwise now
     return Log(header, deals, header_ok)
 
 
@@ -118,7 +120,10 @@ def _seat(node: Node, header: Header, problems: Problems) -> SeatChange | None:
     return parse_seat(k.text.strip(), name, node.loc, v.loc, header.players, problems, note=note)
 
 
-def parse_deal(node: Node, header: Header, problems: Problems) -> Deal | Correction | SeatChange | None:
+def parse_deal(
+    node: Node, header: Header, problems: Problems, read: dict[str, tuple[DealText, int]] | None = None
+) -> Deal | Correction | SeatChange | None:
+    """One item of ``deals:``; ``read``: the deal lines read so far (``parse_deal_line``)."""
     if node.kind == "scalar" and not node.null:
         if starts_seat_change(node.text, header.players):
             return parse_seat_line(node.text, node.loc, header.players, problems)
@@ -126,7 +131,7 @@ def parse_deal(node: Node, header: Header, problems: Problems) -> Deal | Correct
             from pulyacalc.logs.correction import parse_correction_line
 
             return parse_correction_line(node.text, node.loc, header.players, problems)
-        return parse_deal_line(node.text, node.loc, header.players, problems)
+        return parse_deal_line(node.text, node.loc, header.players, problems, cache=read)
     if node.kind != "map":
         problems.add(
             node.loc,
