@@ -27,7 +27,9 @@ start that compiles every module from source.
   same file (each line into clauses and words); target: within 3×, and memory that does not
   grow with the log (peak at most 1.5× that of a log a tenth the size).
 * season: `pulyacalc season` of 1,000 evenings of 60 deals (one club: the same players and
-  convention), as a figure (the issue's target is against the code before issue 13).
+  convention), as a figure; with ``--before CMD`` (a pulyacalc from before issue 13, say
+  commit a05abfa installed in a virtualenv of its own) against it, interleaved, with both
+  standings compared (JSON); target: at least 2× faster in CPU time.
 * streams (bench/streams.py): peak memory of `explain -f json` and `check` on a
   500,000-deal log (`--streams-deals`), against `score`'s; target: within 2×.
 * hostile (bench/hostile.py): every command on every hostile input near 20 MB
@@ -120,6 +122,8 @@ class Bench:
     repeat: int
     streams_deals: int = 500_000
     hostile_size: int = 19_000_000
+    #: the command of a pulyacalc to compare season with (``--before``)
+    before: list[str] = field(default_factory=list)
     logs: dict[str, Path] = field(default_factory=dict)
 
     def log(self, name: str, count: int, pool: int = 20, seed: int = 1) -> Path:
@@ -208,10 +212,30 @@ def season(b: Bench) -> list[str]:
         for i in range(1000):
             with (club / f"e{i:04}.pulya").open("w", encoding="utf-8") as f:
                 f.writelines(genlog.line_log(60, seed=i + 1, pool=20))
-    m = medians({"season": [*b.cmd, "season", str(club)]}, max(1, min(3, b.repeat)))
+    cmds = {"season": [*b.cmd, "season", str(club)]}
+    if b.before:
+        cmds["before"] = [*b.before, "season", str(club)]
+    m = medians(cmds, max(1, min(3, b.repeat)))
     print("season: 1,000 evenings of 60 random deals, one club")
-    line("pulyacalc season", m["season"], None, f"  ({60_000 / m['season'].wall:,.0f} deals/s)")
-    return []
+    if not b.before:
+        line("pulyacalc season", m["season"], None, f"  ({60_000 / m['season'].wall:,.0f} deals/s)")
+        return []
+    line(f"before: {' '.join(b.before)} season", m["before"])
+    faster = m["before"].cpu / m["season"].cpu
+    ok = faster >= 2
+    now, then = (subprocess.run([*c, "-f", "json"], capture_output=True, check=True) for c in cmds.values())
+    same = now.stdout == then.stdout
+    line(
+        "pulyacalc season",
+        m["season"],
+        None,
+        f"  {m['before'].wall / m['season'].wall:4.2f}× faster in wall time, {faster:4.2f}× in CPU time",
+    )
+    print(
+        f"  target ≥ 2× faster than before (CPU time): {'ok' if ok else 'MISSED'}; "
+        f"standings (-f json) {'the same' if same else 'DIFFERENT'}"
+    )
+    return ([] if ok else ["season"]) + ([] if same else ["season standings"])
 
 
 def stream_memory(b: Bench) -> list[str]:
@@ -259,6 +283,11 @@ def main() -> int:
         default=19_000_000,
         help="bytes of each hostile input of the worst-case section (bench/hostile.py; 0 leaves it out)",
     )
+    ap.add_argument(
+        "--before",
+        default="",
+        help="a pulyacalc from before issue 13 (a command, split at spaces) to measure season against",
+    )
     a = ap.parse_args()
     unknown = [s for s in a.sections if s not in SECTIONS]
     if unknown:
@@ -273,7 +302,7 @@ def main() -> int:
     print(f"python:    {sys.version.split()[0]}\n")
     missed: list[str] = []
     with tempfile.TemporaryDirectory(prefix="pulyacalc-bench-") as tmp:
-        b = Bench(Path(tmp), cmd, a.deals, a.repeat, a.streams_deals, a.hostile_size)
+        b = Bench(Path(tmp), cmd, a.deals, a.repeat, a.streams_deals, a.hostile_size, a.before.split())
         for name in a.sections or SECTIONS:
             missed += SECTIONS[name](b)
             print()

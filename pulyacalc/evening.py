@@ -24,7 +24,7 @@ from pulyacalc.convention.schema import Convention
 from pulyacalc.core.errors import Loc, Problem, Problems, PulyaError, RuleError
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import Rounding
-from pulyacalc.core.model import Correction, Deal, Header, Log, SeatChange, Unreadable
+from pulyacalc.core.model import Correction, Deal, Header, Log, Play, Raspasy, SeatChange, Unreadable
 from pulyacalc.core.record import record
 from pulyacalc.core.sheet import SheetView
 from pulyacalc.scoring.fold import DealResult, Scorer
@@ -152,7 +152,7 @@ class Shared:
     def __init__(self, keyer: Callable[[Deal | Correction | SeatChange], bytes] | None = None) -> None:
         self.parses: dict[tuple[str, ...], dict[str, Any]] = {}
         self.fast: list[FastCache] = []
-        self.keyer = keyer
+        self.keyer = None if keyer is None else _per_text(keyer)
         self.digest: Callable[[bytes], None] | None = None
 
     def share_parses(self, log: Log) -> None:
@@ -172,6 +172,32 @@ class Shared:
             self.fast.append(fc)
         fc.keyer, fc.digest = self.keyer, self.digest
         return fc
+
+
+#: (parse, note) → ``keyer``'s bytes that ``_per_text`` keeps: emptied when full
+KEYED_SIZE = 100_000
+
+
+def _per_text(
+    keyer: Callable[[Deal | Correction | SeatChange], bytes],
+) -> Callable[[Deal | Correction | SeatChange], bytes]:
+    """``keyer`` worked out once per parse and note: a deal is what its line's text says
+    (its ``template``, the reader's parse, shared by the evenings of the same players)
+    and its note; the rest of it (where it stands) is no part of a key."""
+    seen: dict[tuple[object, str | None], bytes] = {}
+
+    def keyed(d: Deal | Correction | SeatChange) -> bytes:
+        template = d.template if isinstance(d, (Play, Raspasy)) else None
+        if template is None:
+            return keyer(d)
+        key = seen.get((template, d.note))
+        if key is None:
+            if len(seen) >= KEYED_SIZE:
+                seen.clear()
+            key = seen[template, d.note] = keyer(d)
+        return key
+
+    return keyed
 
 
 def _play_fast(
@@ -310,7 +336,8 @@ def play_one_cause(
         if items >= ONE_CAUSE_DEALS or scorer.count <= 1 or wrong_dealer < ONE_CAUSE_MIN:
             return _evening(log, conv, scorer)
         del problems.items[before:]
-        again = type(source)(iter(record[1:]), (lineno, record[0]), number, source.header, problems)
+        # the header as the log gave it: the reader's is the table after any join it read
+        again = type(source)(iter(record[1:]), (lineno, record[0]), number, log.header, problems)
         log = replace(log, deals=again)
     it = iter(log.deals)
     first = list(islice(it, ONE_CAUSE_DEALS))

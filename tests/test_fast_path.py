@@ -52,7 +52,7 @@ def outcome(text: str, *, fast_path: bool, name: str = "t.pulya") -> Any:
         settled: Any = settle_evening(ev)
     except PulyaError as e:
         settled = [p.message for p in e.problems]
-    return ev.sheet, ev.deals, ev.finished, ev.target, settled
+    return ev.sheet, ev.deals, ev.finished, ev.target, ev.after_finish_from, settled
 
 
 def faults(rng: random.Random, lines: list[str], players: tuple[str, ...]) -> list[str]:
@@ -60,7 +60,7 @@ def faults(rng: random.Random, lines: list[str], players: tuple[str, ...]) -> li
     out = list(lines)
     for _ in range(rng.randint(1, 6)):
         i = rng.randrange(len(out) + 1)
-        what = rng.randrange(10)
+        what = rng.randrange(11)
         if what == 0:
             out.insert(i, "\n")
         elif what == 1:
@@ -89,6 +89,8 @@ def faults(rng: random.Random, lines: list[str], players: tuple[str, ...]) -> li
                     name, rest = out[j].split(" ", 1)
                     out[j] = f"{name} dark {rest}"
                     break
+        elif what == 10:
+            out.insert(i, "join Eve\n")  # RULES.md 6.3: the newcomer's column is made from the paper
     if rng.random() < 0.3 and out:
         j, k = rng.randrange(len(out)), rng.randrange(len(out))
         out[j], out[k] = out[k], out[j]
@@ -215,3 +217,36 @@ def test_a_season_shares_its_caches_and_gets_each_evening_as_alone(tmp_path: Pat
         with pytest.raises(PulyaError) as e:
             score_evening(source)
         assert tuple(e.value.problems) == problems
+
+
+def test_a_season_shares_what_scorers_remember_but_not_after_a_seat_change(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """The scorers of one club share what deals write (fold.memo, kept by the FastCache);
+    an evening whose table changes takes its own from there, so the evenings after it,
+    at the old table, are scored as alone."""
+    from pulyacalc.scoring import fold
+    from pulyacalc.season import score_evening, score_season
+
+    example = Path(__file__).resolve().parents[1] / "examples" / "sochi-join-leave.txt"
+    head = "players: Kostya Lena Misha\ndealer: Misha\nconvention: sochi\npool: 10\n\n"
+    body = example.read_text(encoding="utf-8").split("\n\n", 1)[1]
+    plain = [line for line in body.splitlines() if not line.startswith(("join", "leave"))]
+    (tmp_path / "a.txt").write_text(head + "\n".join(plain[:3]) + "\n", encoding="utf-8")
+    (tmp_path / "b.txt").write_text(head + body, encoding="utf-8")
+    (tmp_path / "c.txt").write_text(head + "\n".join(plain[:3] * 2) + "\n", encoding="utf-8")
+    count = {"written": 0}
+    real = fold.written
+
+    def counted(*args: Any) -> Any:
+        count["written"] += 1
+        return real(*args)
+
+    monkeypatch.setattr(fold, "written", counted)
+    season = score_season([str(tmp_path)])
+    shared = count["written"]
+    assert [ev.source for ev in season.evenings] == [str(tmp_path / f"{x}.txt") for x in "abc"]
+    count["written"] = 0
+    for ev in season.evenings:
+        assert ev == score_evening(ev.source)
+    assert shared < count["written"]

@@ -136,6 +136,106 @@ def test_rules_written_is_a_function_of_its_arguments() -> None:
     assert all(type(w) is Write for w in first.others + first.pool)
 
 
+class _Seen:
+    """A deal's seats that answer only what ``rules.seating`` says ``written`` reads of
+    them; anything else fails the test."""
+
+    def __init__(self, seats: Seats, raspasy: bool) -> None:
+        self._seats = seats
+        self._may = {"sits_out", "sitters", "dummy"} | ({"active"} if raspasy else set())
+
+    def __getattr__(self, name: str) -> Any:
+        assert name in self._may, f"rules.written read seats.{name}: add it to rules.seating"
+        return getattr(self._seats, name)
+
+
+#: line logs of two, three and five players (genlog writes three and four)
+EXAMPLES = ("gusarik-2p.txt", "sochi-5p.txt", "classic-3p.txt", "sochi-join-leave.txt")
+
+
+@pytest.mark.parametrize("convention", ["sochi", "leningrad", "rostov", "classic"])
+def test_written_reads_of_the_seats_only_what_seating_names(
+    convention: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The scorer shares what a deal writes between deals of the same ``fold.written_key``
+    (with three players: one line whoever dealt), which holds of the seats only
+    ``rules.seating``; every written here reads no more, and the shared answer is the one
+    written gives."""
+    calls: list[Any] = []
+    real = rules.written
+
+    def guarded(res: Any, conv: Any, run: int, bomb: int = 1, dark: int = 0) -> rules.Written:
+        seen = replace(res, seats=_Seen(res.seats, res.kind == "raspasy"))
+        got = real(seen, conv, run, bomb, dark)
+        calls.append((fold.written_key(res, run, bomb, dark), got))
+        return got
+
+    monkeypatch.setattr(fold, "written", guarded)
+    logs = [(ROOT / "examples" / name).read_text(encoding="utf-8") for name in EXAMPLES]
+    generated = ["".join(genlog.line_log(400, seed=n, players=n, convention=convention)) for n in (3, 4)]
+    for text in logs + generated:
+        log = read_text(text, "t.pulya")
+        conv = convention_for(log.header, convention if text in generated else None)
+        for _ in Scorer(log.header, conv).feed_all(log.deals):
+            pass
+    assert len(calls) > 100
+    by_key = {}
+    for key, got in calls:
+        assert by_key.setdefault(key, got) == got
+
+
+def test_a_line_under_another_dealer_shares_its_writes_with_three_players(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Three players: who deals changes nothing a contract writes, so written runs once."""
+    count = {"written": 0}
+    real = rules.written
+
+    def counted(*args: Any) -> rules.Written:
+        count["written"] += 1
+        return real(*args)
+
+    monkeypatch.setattr(fold, "written", counted)
+    line = "Anna 6♠ 5, Boris whist 3, Vera whist 2\n"
+    log = read_text("players: Anna Boris Vera\n" + line * 4, "t.pulya")
+    results = list(Scorer(log.header, convention_for(log.header)).feed_all(log.deals))
+    assert len({r.dealer for r in results}) == 3 and len({r.entries[0].why for r in results}) == 1
+    assert count["written"] == 1
+
+
+@pytest.mark.parametrize("convention", ["sochi", "leningrad", "rostov", "classic"])
+def test_resolve_reads_of_the_seats_only_what_its_seating_names(convention: str) -> None:
+    """The scorer shares ``resolve``'s answer between the deals of one text whose seats
+    ``resolve.seating`` reads the same (with three players: whoever dealt); for every deal
+    of these logs and every dealer, seats that read the same resolve the same (the seats
+    themselves apart) — or, when something is wrong, wrong the same."""
+    from pulyacalc.scoring.resolve import seating
+
+    logs = [(ROOT / "examples" / name).read_text(encoding="utf-8") for name in EXAMPLES]
+    generated = ["".join(genlog.line_log(300, seed=n, players=n, convention=convention)) for n in (3, 4)]
+    compared = 0
+    for text in logs + generated:
+        log = read_text(text, "t.pulya")
+        conv = convention_for(log.header, convention if text in generated else None)
+        players = log.header.players
+        for deal in log.deals:
+            if not isinstance(deal, (Play, Raspasy)) or not set(deal.tricks) <= set(players):
+                continue  # a newcomer's deal (sochi-join-leave): not at this table
+            if isinstance(deal, Play) and deal.declarer not in players:
+                continue
+            seen: dict[tuple[object, ...], object] = {}
+            for dealer in players:
+                seats = Seats(players, dealer, conv.five_second_out)
+                res = resolve(deal, seats, conv, Problems())
+                got = None if res is None else replace(res, seats=Seats(players, players[0]))
+                key = seating(deal, seats)
+                if key in seen:
+                    compared += 1
+                    assert seen[key] == got, (deal.source, dealer)
+                seen[key] = got
+    assert compared > 300
+
+
 def test_a_write_dated_is_an_entry() -> None:
     w = Write("whists", "A", "whists", 4, "B", "2 tricks × 2")
     assert Entry(7, *w) == Entry(7, "whists", "A", "whists", 4, "B", "2 tricks × 2")

@@ -18,8 +18,10 @@ from pulyacalc.core.kinds import KODEKS_ROUNDINGS, Rounding
 from pulyacalc.yamlsource import Node, as_str, parse_yaml, read_yaml_file, words
 
 
+@cache
 def builtin_dir() -> Path:
-    """Where the built-in conventions live: inside the installed package, or the repo."""
+    """Where the built-in conventions live: inside the installed package, or the repo
+    (found once: ``season`` loads a convention for every evening)."""
     package = Path(__file__).resolve().parent.parent
     packaged = package / "conventions"
     if packaged.is_dir():

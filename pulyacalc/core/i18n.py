@@ -173,10 +173,20 @@ class Text(str):
         return (Text, (self.template, self.fields, self.plural, str(self)))
 
 
+#: ``str.__new__``: ``M_`` makes its Text directly (scoring makes one per entry it writes)
+_new_str = str.__new__
+
+
 def M_(template: str, /, **fields: object) -> Text:
     """A message made now, shown later: English ``template`` filled with ``fields`` (see
     :class:`Text`); marked for the catalog like ``_()``."""
-    return Text(template, fields)
+    # Text(template, fields) without its generality: the same object, made in two thirds
+    # of the time
+    text: Text = _new_str(Text, template.format_map(fields) if fields else template)
+    text.template = template
+    text.fields = fields
+    text.plural = None
+    return text
 
 
 def MN_(singular: str, plural: str, n: int, /, **fields: object) -> Text:

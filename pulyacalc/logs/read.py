@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import sys
 from collections.abc import Iterator
+from itertools import chain
 from typing import IO
 
 from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, not_utf8, os_reason
@@ -150,56 +151,87 @@ def _close(stream: IO[str], path: str | None) -> None:
 
 
 #: a line over the line limit is skipped to its end, to read on; a "line" that does not
-#: end within this many characters (``/dev/zero``, a file that is no text) ends the reading
+#: end within this many characters after the cut (``/dev/zero``, a file that is no text)
+#: ends the reading
 MAX_SKIP_CHARS = 1_000_000
+#: characters read at a time: the reader splits each piece into lines at once (a line at a
+#: time costs a call and a check per line, more than the splitting); under the line limit,
+#: so that only the first line of a piece (which starts in the piece before) can be over it
+CHUNK_CHARS = 8192
 
 
 def _chain(head: str, stream: IO[str], path: str | None, name: str) -> Iterator[str]:
-    """Lines of ``head`` + the rest of the stream, read lazily and bounded: no line is
-    ever held longer than the line limit plus one character.  A longer line is given cut
-    (its length says it is over the limit, for the reader to report, located); its rest
-    is read and dropped.  Only '\n' ends a line (the stream turns '\r\n' and '\r' into it),
-    in the head as in the rest."""
+    """Lines of ``head`` + the rest of the stream, without their '\n', read lazily and
+    bounded: the stream is read ``CHUNK_CHARS`` at a time and no line is ever held longer
+    than the line limit plus one character.  A longer line is given cut (its length says
+    it is over the limit, for the reader to report, located); its rest is read and
+    dropped.  Only '\n' ends a line (the stream turns '\r\n' and '\r' into it)."""
+    return chain.from_iterable(_pieces(head, stream, path, name))
+
+
+def _pieces(head: str, stream: IO[str], path: str | None, name: str) -> Iterator[list[str]]:
+    """The lines of ``_chain``, a list of them per piece of the stream read."""
     from pulyacalc.yamlsource import MAX_LINE_CHARS
 
     limit = MAX_LINE_CHARS + 1
-    number = 0
+    number = 0  # lines given so far
+    tail = ""  # the start of a line not ended yet (shorter than ``limit``)
+    data = head
     try:
-        pieces = head.split("\n")
-        tail = pieces.pop()  # the part after the head's last '\n': the start of a line
-        for piece in pieces:
-            number += 1
-            yield piece[:limit] + "\n"
-        line = tail
         while True:
-            if len(line) < limit and not line.endswith("\n"):
-                more = stream.readline(limit - len(line))
-                line += more
-                if more and len(line) < limit and not line.endswith("\n"):
-                    continue
-            if not line:
-                return
-            number += 1
-            if len(line) >= limit and not line.endswith("\n"):
-                _skip_rest(stream, number, name)
-            yield line
-            line = ""
+            if not data:
+                data = stream.read(CHUNK_CHARS)
+                if not data:
+                    break
+            lines = (tail + data).split("\n") if tail else data.split("\n")
+            tail = lines.pop()
+            # a line over the limit is the first (it starts in the piece before) or, in a
+            # piece longer than the limit, any line: each line is measured only then
+            if lines and (len(lines[0]) if len(data) < limit else max(map(len, lines))) >= limit:
+                # ended within the piece: cut
+                for i, line in enumerate(lines, number + 1):
+                    if len(line) - limit > MAX_SKIP_CHARS:
+                        raise _never_ends(i, name)
+                lines = [line[:limit] for line in lines]
+            if len(tail) >= limit:
+                # a long line not ended in this piece: its rest is read (and dropped) now,
+                # so that a line that never ends is refused before anything of it is read
+                lines.append(tail[:limit])
+                data = _skip_rest(stream, len(tail) - limit, number + len(lines), name)
+                tail = ""
+            else:
+                data = ""
+            number += len(lines)
+            if lines:
+                yield lines
+        if tail:
+            yield [tail]
     except UnicodeDecodeError as e:
         raise ReadError([not_utf8(path or "-", name, e.reason)]) from None
     finally:
         _close(stream, path)
 
 
-def _skip_rest(stream: IO[str], number: int, name: str) -> None:
-    """Read on to the end of line ``number`` (over the limit), in bounded pieces, keeping
-    nothing; a line that does not end within MAX_SKIP_CHARS ends the reading."""
-    skipped = 0
-    while skipped <= MAX_SKIP_CHARS:
-        piece = stream.readline(65536)
-        if not piece or piece.endswith("\n"):
-            return
-        skipped += len(piece)
-    raise ReadError(
+def _skip_rest(stream: IO[str], skipped: int, number: int, name: str) -> str:
+    """Read on to the end of line ``number`` (over the limit, ``skipped`` characters past
+    its cut read already), in bounded pieces, keeping nothing; returns what the stream
+    holds after its '\n' in the last piece read ('' when nothing, or at the end).  A line that does not
+    end within MAX_SKIP_CHARS after its cut ends the reading."""
+    while True:
+        piece = stream.read(CHUNK_CHARS)
+        if not piece:
+            return ""
+        end = piece.find("\n")
+        skipped += len(piece) if end < 0 else end
+        if skipped > MAX_SKIP_CHARS:
+            break
+        if end >= 0:
+            return piece[end + 1 :]
+    raise _never_ends(number, name)
+
+
+def _never_ends(number: int, name: str) -> ReadError:
+    return ReadError(
         [
             Problem(
                 Loc(name, number, 1),

@@ -32,7 +32,7 @@ from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.errors import Problems
 from pulyacalc.core.model import Correction, Deal, SeatChange, Unreadable
 from pulyacalc.core.sheet import POOL, WHISTS, Entry, Sheet, Write
-from pulyacalc.scoring.fold import DealResult, Scorer
+from pulyacalc.scoring.fold import DealResult, Memo, Scorer, memo
 from pulyacalc.scoring.pool import place
 
 #: raw lines ``FastCache`` remembers (over all states); emptied when full, so that memory
@@ -76,17 +76,17 @@ class Watcher(Protocol):
 class Known:
     """What a raw line does in one state.  ``others``: its entries off the pools, as
     (flat index, amount) — they change nothing the fold reads, so a hit only counts them
-    (``hits``) and ``FastCache.flush`` adds them up; ``dpool``: pool entries among them
-    (player index, amount), added at once; ``pool``: its pool points to place, as (player
-    index, amount, write); ``fixed``: the hits whose pool points were placed by the fixed
-    rule (``FastCache.placed``); the state after it: ``dealer``, ``run``, and ``next``
-    its table."""
+    and ``FastCache.flush`` adds them up; ``pool``: its pool points to place, as (player
+    index, amount, write); ``hits``: the hits while a pool write's place depended on the
+    pools, ``fixed``: the hits after (its pool writes placed by the fixed rule,
+    ``FastCache.placed``); the state after it: ``dealer``, ``run``, and ``next`` its
+    table (``get``: the table's look-up, bound once)."""
 
     __slots__ = (
         "others",
-        "dpool",
         "pool",
         "next",
+        "get",
         "dealer",
         "run",
         "raspasy",
@@ -99,7 +99,6 @@ class Known:
     def __init__(
         self,
         others: tuple[tuple[int, Amount], ...],
-        dpool: tuple[tuple[int, Amount], ...],
         pool: tuple[tuple[int, Amount, Write], ...],
         nxt: dict[str, Known],
         dealer: str,
@@ -108,9 +107,9 @@ class Known:
         ends_run: bool,
     ) -> None:
         self.others = others
-        self.dpool = dpool
         self.pool = pool
         self.next = nxt
+        self.get = nxt.get
         self.dealer = dealer
         self.run = run
         self.raspasy = raspasy
@@ -147,6 +146,8 @@ class FastCache:
         #: ``digest`` as ``keyer`` makes it into bytes (a line's once, when learnt)
         self.keyer: Callable[[Deal | Correction | SeatChange], bytes] | None = None
         self.digest: Callable[[bytes], None] | None = None
+        #: what the scorers of these players and convention remember (``fold.memo``)
+        self.memo: Memo | None = None
 
     def table(self, dealer: str, run: int) -> dict[str, Known]:
         t = self.tables.get((dealer, run))
@@ -179,9 +180,9 @@ class FastCache:
             self.learnt = 0
         _, others, pool, ends_run, _ = known
         at, index = self.at, self.index
+        assert all(w.area != POOL for w in others)  # rules.written: pool points go in ``pool``
         k = table[raw] = Known(
-            tuple((at(w.area, w.player, w.on), w.amount) for w in others if w.area != POOL),
-            tuple((index[w.player], w.amount) for w in others if w.area == POOL),
+            tuple((at(w.area, w.player, w.on), w.amount) for w in others),
             tuple((index[w.player], w.amount, w) for w in pool),
             self.table(scorer.dealer, scorer.run),
             scorer.dealer,
@@ -204,7 +205,6 @@ class FastCache:
             return None
         k = Known(
             k0.others,
-            k0.dpool,
             k0.pool,
             k0.next if k0.ends_run else self.table(k0.dealer, run),
             k0.dealer,
@@ -223,17 +223,14 @@ class FastCache:
         acc: list[Amount] = [0] * self.size
         placed = self.placed
         for k in self.touched:
-            hits = k.hits
-            if hits:
-                for i, a in k.others:
-                    acc[i] += a * hits
-                k.hits = 0
-            fixed = k.fixed
+            hits, fixed = k.hits + k.fixed, k.fixed
+            for i, a in k.others:
+                acc[i] += a * hits
             if fixed:
                 for _, _, w in k.pool:
                     for i, a in placed[w]:
                         acc[i] += a * fixed
-                k.fixed = 0
+            k.hits = k.fixed = 0
         self.touched.clear()
         for i, p in enumerate(players):
             if acc[n + i]:
@@ -245,8 +242,8 @@ class FastCache:
                     row[q] = exact(row[q] + a)
 
 
-def _pools(sheet: Sheet, players: tuple[str, ...]) -> list[Amount]:
-    return [sheet.pool[p] for p in players]
+#: ``_Pass.open_hits``' answer when the pools close: the lines after go ``fixed_hits``
+_CLOSED = (0, "")
 
 
 def run(
@@ -262,151 +259,255 @@ def run(
     it while fewer than ``record_limit`` items have been read (for ``evening``'s exact
     second look at a short log).  ``watcher``: told each deal scored the full way and each
     hit after the finish, and asked whether to stop (``Watcher``); no line is derived."""
-    conv, players = scorer.conv, scorer.players
-    n = len(players)
-    target = scorer.target
-    limit = n * target
-    helps = conv.help
-    problems = source.problems
-    sheet = scorer.sheet
-    placed = cache.placed
-    clockwise = scorer._clockwise
-    at = cache.at
-    corrections = 0
-    start = scorer.count
-    #: the table changed (RULES.md 6.3): what was learnt is for another table, so every
-    #: line after goes the full path
-    changed = False
-    digest, keyer = cache.digest, cache.keyer
-    touched = cache.touched.append
+    return _Pass(scorer, source, cache, record, record_limit, watcher).run()
 
-    def slow(lineno: int, raw: str, table: dict[str, Known]) -> dict[str, Known]:
-        """The full path for one line; learns it when it may.  Returns the next table."""
-        nonlocal corrections, changed
-        before = len(problems)
-        d = source.one(lineno, raw)
-        if d is None:
-            return cache.busy if changed else table
-        plain = source.plain
-        key = b""
-        if digest is not None and keyer is not None and not isinstance(d, Unreadable):
-            key = keyer(d)
-            digest(key)
-        r = scorer.feed(d)
-        skip = r is not None and (watcher is None or watcher.result(r))
-        if isinstance(d, (Correction, SeatChange)):
-            corrections += 1
-        changed = changed or isinstance(d, SeatChange)
-        if changed or not scorer.classic_idle:
-            return cache.busy
-        if r is not None and skip and plain and len(problems) == before and table is not cache.busy:
-            cache.learn(table, raw, scorer, r.kind == "raspasy", sheet, key)
-        return cache.table(scorer.dealer, scorer.run)
 
-    def state(table: dict[str, Known]) -> tuple[str, int]:
-        """The dealer and raspasy run a table stands for (the scorer's own when busy)."""
-        return (scorer.dealer, scorer.run) if table is cache.busy else cache.owner[id(table)]
+class _Pass:
+    """One ``run``.  Between two lines that go the full way (``_slow``) every line is a
+    hit; the hits are read by two tight loops — ``open_hits`` while a pool may still take
+    points, ``fixed_hits`` once every write-off is fixed — which keep the running state in
+    local variables and leave it here when a line misses.  ``count`` and ``mark``: the
+    scorer's deal count and the line number at the last slow line (every line since is a
+    deal); ``table``: what is known in the state the next line is read in."""
 
-    def place_one(w: Write, pools: list[Amount], after_finish: bool) -> None:
-        """``pool.place`` for one write, its entries written: pools into ``pools``, the
-        rest onto the sheet."""
-        for x in place(w, dict(zip(players, pools, strict=True)), target, conv, after_finish, clockwise):
-            i = at(x.area, x.player, x.on)
-            if i < n:
-                pools[i] = exact(pools[i] + x.amount)
-            else:
-                scorer.sheet.apply(Entry(0, *x))
+    def __init__(
+        self,
+        scorer: Scorer,
+        source: LineSource,
+        cache: FastCache,
+        record: list[str] | None,
+        limit: int,
+        watcher: Watcher | None,
+    ) -> None:
+        self.scorer, self.source, self.cache, self.watcher = scorer, source, cache, watcher
+        self.players = scorer.players
+        self.target = scorer.target
+        self.limit = len(self.players) * self.target
+        self.helps = scorer.conv.help
+        self.record, self.record_limit = record, limit
+        self.start = scorer.count
+        self.corrections = 0
+        #: the table changed (RULES.md 6.3): what was learnt is for another table, so
+        #: every line after goes the full path
+        self.changed = False
+        self.table = cache.table(scorer.dealer, scorer.run) if scorer.classic_idle else cache.busy
+        cache.memo = memo(scorer, cache.memo)
+        self.pools: list[Amount] = []
+        self.ptotal: Amount = 0
+        self.count = self.mark = self.lineno = 0
 
-    table = cache.table(scorer.dealer, scorer.run) if scorer.classic_idle else cache.busy
-    pending, source.pending = source.pending, None
-    source.started = True
-    if pending is not None:
-        if record is not None:
-            record.append(pending[1])
-        table = slow(*pending, table)
-    lineno = source.number
-    # the state between slow lines: the count of deals and the line number at the last
-    # one (every line since was a deal hit), the pools, and whether they are closed
-    pools = _pools(sheet, players)
-    ptotal = sum(pools)
-    closed = all(v >= target for v in pools)
-    count, mark = scorer.count, lineno
-    get = table.get
-    first = lineno + 1
-    for lineno, raw in enumerate(source.lines, first):  # noqa: B007
-        if record is not None:
-            if count + lineno - mark - 1 - start + corrections >= record_limit:
-                record = None  # enough: the log is not short
-            else:
-                record.append(raw)
-        k = get(raw)
-        if k is None and table is not cache.busy and watcher is None:
-            k = cache.derive(table, raw)
-        if k is None:
-            # the full path: bring the scorer and the reader up to date, and back
-            hits = lineno - mark - 1
-            scorer.count = count + hits
-            scorer.dealer, scorer.run = state(table)
-            source.count += hits
-            for i, name in enumerate(players):
-                sheet.pool[name] = pools[i]
-            table = slow(lineno, raw, table)
-            pools = _pools(sheet, players)
-            ptotal = sum(pools)
-            closed = all(v >= target for v in pools)
-            get = table.get
-            count, mark = scorer.count, lineno
-            if watcher is not None and watcher.pause():
+    def run(self) -> int:
+        scorer, source = self.scorer, self.source
+        pending, source.pending = source.pending, None
+        source.started = True
+        if pending is not None:
+            if self.record is not None:
+                self.record.append(pending[1])
+            _slow(self, *pending)
+        self.lineno = source.number
+        self.load()
+        numbered = enumerate(source.lines, source.number + 1)
+        while True:
+            miss = self.fixed_hits(numbered) if self.closed() else self.open_hits(numbered)
+            if miss is None:
                 break
-            continue
-        k.hits += 1
-        if ptotal >= limit:  # finished before this deal
-            if scorer.after_finish_from is None:
-                scorer.after_finish_from = count + lineno - mark
-            if watcher is not None:
-                watcher.late(count + lineno - mark, lineno, raw)
-        if k.hits == 1:
-            touched(k)
-        if digest is not None:
-            digest(k.key)
-        if k.dpool:
-            for p, a in k.dpool:
-                v = pools[p] + a
-                pools[p] = v if type(v) is int else exact(v)
-                ptotal += a
-            closed = all(v >= target for v in pools)
-        if k.pool:
-            after_finish = ptotal >= limit
-            if closed if helps else after_finish:
-                # every pool closed (with help) / the pulya finished (without): where each
-                # pool write goes is fixed per write, and changes no pool
-                k.fixed += 1
-                for _, _, w in k.pool:
-                    if w not in placed:
-                        now = dict(zip(players, pools, strict=True))
-                        placed[w] = tuple(
-                            (at(x.area, x.player, x.on), x.amount)
-                            for x in place(w, now, target, conv, True, clockwise)
-                        )
-            else:
-                for p, a, w in k.pool:
-                    v = pools[p] + a
-                    if w.on is None and a > 0 and (v < target or not helps):
-                        # the common case: all of it into his own pool (pool.place's first branch)
-                        pools[p] = v if type(v) is int else exact(v)
-                        ptotal += a
-                        continue
-                    place_one(w, pools, after_finish)
-                    ptotal = sum(pools)
-                    closed = all(v >= target for v in pools)
-        table = k.next
+            if miss is not _CLOSED:
+                self.sync(miss[0] - 1)
+                _slow(self, *miss)
+                self.load()
+                if self.watcher is not None and self.watcher.pause():
+                    break
+        self.sync(self.lineno)
+        source.number = self.lineno
+        self.cache.flush(scorer.sheet)
+        return scorer.count - self.start + self.corrections
+
+    def closed(self) -> bool:
+        """Where every pool write goes is fixed: every pool closed (with help), the pulya
+        finished (without)."""
+        if self.helps:
+            target = self.target
+            return all(v >= target for v in self.pools)
+        return self.ptotal >= self.limit
+
+    def load(self) -> None:
+        """The state after a slow line (numbered ``lineno``), from the scorer."""
+        sheet = self.scorer.sheet
+        self.pools = [sheet.pool[p] for p in self.players]
+        self.ptotal = sum(self.pools)
+        self.count, self.mark = self.scorer.count, self.lineno
+
+    def sync(self, last: int) -> None:
+        """The scorer and the reader brought up to date with the hits up to line ``last``."""
+        hits = last - self.mark
+        scorer, sheet = self.scorer, self.scorer.sheet
+        scorer.count = self.count + hits
+        self.source.count += hits
+        scorer.dealer, scorer.run = self.state()
+        for name, v in zip(self.players, self.pools, strict=True):
+            sheet.pool[name] = v
+
+    def state(self) -> tuple[str, int]:
+        """The dealer and raspasy run ``table`` stands for (the scorer's own when busy)."""
+        cache, table = self.cache, self.table
+        return (self.scorer.dealer, self.scorer.run) if table is cache.busy else cache.owner[id(table)]
+
+    def open_hits(self, numbered: Iterator[tuple[int, str]]) -> tuple[int, str] | None:
+        """The hits while a pool may take points: each counted and its pool points added;
+        returns the first line that misses, ``_CLOSED`` once the pools close, or None at
+        the end."""
+        cache, scorer = self.cache, self.scorer
+        pools, ptotal, table = self.pools, self.ptotal, self.table
+        target, limit, helps = self.target, self.limit, self.helps
+        busy, derive, touched, digest = cache.busy, cache.derive, cache.touched.append, cache.digest
+        watcher = self.watcher
+        unfinished = scorer.after_finish_from is None
+        told = unfinished or watcher is not None  # each hit after the finish is told to a watcher
+        count, mark = self.count, self.mark
         get = table.get
-    hits = lineno - mark
-    scorer.count = count + hits
-    scorer.dealer, scorer.run = state(table)
-    source.count += hits
-    source.number = lineno
-    for i, name in enumerate(players):
-        sheet.pool[name] = pools[i]
-    cache.flush(sheet)
-    return scorer.count - start + corrections
+        lineno = self.lineno
+        try:
+            for lineno, raw in numbered:  # noqa: B007
+                if self.record is not None:
+                    _recording(self, lineno, raw)
+                k = get(raw)
+                if k is None:
+                    k = None if table is busy or watcher is not None else derive(table, raw)
+                    if k is None:
+                        return lineno, raw
+                if told and ptotal >= limit:  # finished before this deal
+                    if unfinished:
+                        scorer.after_finish_from = count + lineno - mark
+                        unfinished = False
+                    if watcher is not None:
+                        watcher.late(count + lineno - mark, lineno, raw)
+                h = k.hits
+                k.hits = h + 1
+                if not h and not k.fixed:
+                    touched(k)
+                if digest is not None:
+                    digest(k.key)
+                table, get = k.next, k.get
+                if k.pool:
+                    after_finish = ptotal >= limit
+                    for p, a, w in k.pool:
+                        v = pools[p] + a
+                        if w.on is None and a > 0 and (v < target or not helps):
+                            # the common case: all of it into his own pool (pool.place's first branch)
+                            pools[p] = v if type(v) is int else exact(v)
+                            ptotal += a
+                            continue
+                        _place_one(self, w, after_finish)
+                        ptotal = sum(pools)
+                    if (ptotal >= limit and all(v >= target for v in pools)) if helps else ptotal >= limit:
+                        return _CLOSED
+            return None
+        finally:
+            self.ptotal, self.table, self.lineno = ptotal, table, lineno
+
+    def fixed_hits(self, numbered: Iterator[tuple[int, str]]) -> tuple[int, str] | None:
+        """The hits once every pool write's place is fixed (``closed``): each only counted,
+        the places of its pool writes found the first time (``FastCache.placed``); returns
+        the first line that misses, or None at the end."""
+        cache, scorer = self.cache, self.scorer
+        table = self.table
+        busy, derive, touched, digest = cache.busy, cache.derive, cache.touched.append, cache.digest
+        watcher = self.watcher
+        unfinished = scorer.after_finish_from is None
+        count, mark = self.count, self.mark
+        get = table.get
+        lineno = self.lineno
+        try:
+            for lineno, raw in numbered:  # noqa: B007
+                if self.record is not None:
+                    _recording(self, lineno, raw)
+                k = get(raw)
+                if k is None:
+                    k = None if table is busy or watcher is not None else derive(table, raw)
+                    if k is None:
+                        return lineno, raw
+                if unfinished:  # closed: finished before this deal
+                    scorer.after_finish_from = count + lineno - mark
+                    unfinished = False
+                if watcher is not None:
+                    watcher.late(count + lineno - mark, lineno, raw)
+                f = k.fixed
+                k.fixed = f + 1
+                if not f:
+                    if not k.hits:
+                        touched(k)
+                    if k.pool:
+                        _fix(self, k)
+                if digest is not None:
+                    digest(k.key)
+                table, get = k.next, k.get
+            return None
+        finally:
+            self.table, self.lineno = table, lineno
+
+
+def _slow(p: _Pass, lineno: int, raw: str) -> None:
+    """The full path for one line; learns it when it may."""
+    scorer, source, cache, table = p.scorer, p.source, p.cache, p.table
+    p.lineno = lineno
+    problems = source.problems
+    before = len(problems)
+    d = source.one(lineno, raw)
+    if d is None:
+        if p.changed:
+            p.table = cache.busy
+        return
+    plain = source.plain
+    key = b""
+    digest, keyer = cache.digest, cache.keyer
+    if digest is not None and keyer is not None and not isinstance(d, Unreadable):
+        key = keyer(d)
+        digest(key)
+    if isinstance(d, SeatChange):
+        cache.flush(scorer.sheet)  # a newcomer's column is made from the mountains as written
+    r = scorer.feed(d)
+    skip = r is not None and (p.watcher is None or p.watcher.result(r))
+    if isinstance(d, (Correction, SeatChange)):
+        p.corrections += 1
+    p.changed = p.changed or isinstance(d, SeatChange)
+    if p.changed or not scorer.classic_idle:
+        p.table = cache.busy
+        return
+    if r is not None and skip and plain and len(problems) == before and table is not cache.busy:
+        cache.learn(table, raw, scorer, r.kind == "raspasy", scorer.sheet, key)
+    p.table = cache.table(scorer.dealer, scorer.run)
+
+
+def _fix(p: _Pass, k: Known) -> None:
+    """Where each of ``k``'s pool writes goes now that it is fixed (``_Pass.closed``), found
+    once (``FastCache.placed``)."""
+    cache, placed, at = p.cache, p.cache.placed, p.cache.at
+    for _, _, w in k.pool:
+        if w not in placed:
+            now = dict(zip(p.players, p.pools, strict=True))
+            placed[w] = tuple(
+                (at(x.area, x.player, x.on), x.amount)
+                for x in place(w, now, p.target, cache.conv, True, p.scorer._clockwise)
+            )
+
+
+def _place_one(p: _Pass, w: Write, after_finish: bool) -> None:
+    """``pool.place`` for one write, its entries written: pools into ``p.pools``, the rest
+    onto the sheet."""
+    players, pools, at, n, scorer = p.players, p.pools, p.cache.at, len(p.players), p.scorer
+    now = dict(zip(players, pools, strict=True))
+    for x in place(w, now, p.target, scorer.conv, after_finish, scorer._clockwise):
+        i = at(x.area, x.player, x.on)
+        if i < n:
+            pools[i] = exact(pools[i] + x.amount)
+        else:
+            scorer.sheet.apply(Entry(0, *x))
+
+
+def _recording(p: _Pass, lineno: int, raw: str) -> None:
+    """``raw`` recorded while fewer than ``record_limit`` items were read before it."""
+    assert p.record is not None
+    if p.count + lineno - p.mark - 1 - p.start + p.corrections >= p.record_limit:
+        p.record = None  # enough: the log is not short
+    else:
+        p.record.append(raw)

@@ -12,6 +12,8 @@ checks against their signatures.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator
+from dataclasses import fields, replace
+from operator import attrgetter
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.errors import Problems
@@ -23,7 +25,8 @@ from pulyacalc.core.seating import Seats, Vacated, change_table
 from pulyacalc.core.sheet import Entry, Sheet, SheetView, Write
 from pulyacalc.scoring.pool import place
 from pulyacalc.scoring.resolve import Resolved, resolve
-from pulyacalc.scoring.rules import Written, written
+from pulyacalc.scoring.resolve import seating as resolve_seating
+from pulyacalc.scoring.rules import Written, seating, written
 
 #: how the written-out ``__init__`` below sets a frozen field
 _set = object.__setattr__
@@ -120,6 +123,21 @@ NOT_KEYED: dict[str, str] = {
 WRITTEN_CACHE_SIZE = 50_000
 
 
+#: the parts of a resolved deal ``written`` reads as they are (its deal is read by its
+#: ``template``, its seats by ``rules.seating``): a part added to ``Resolved`` is read too
+_RESOLVED_PARTS = attrgetter(*(f.name for f in fields(Resolved) if f.name not in ("deal", "seats")))
+
+
+def written_key(res: Resolved, run: int, bomb: int, dark: int) -> Hashable | None:
+    """Everything ``rules.written`` reads of its arguments but the convention (fixed per
+    scorer), or None for a deal without a ``template``.  Deals with the same key write the
+    same: with three players, the same line whoever dealt."""
+    template = res.deal.template
+    if template is None:
+        return None
+    return (template, _RESOLVED_PARTS(res), seating(res), run, bomb, dark)
+
+
 #: a correction that names someone not at the table (marked here: the fold is long)
 _NOT_AT_TABLE = N_("a correction names someone not at the table: {player}, {on}")
 
@@ -170,6 +188,11 @@ class Scorer:
         self._written: dict[tuple[Hashable, str, int, int, int], Written] = {}
         #: what the last deal scored wrote before placing (the fast path learns it)
         self.last: Written | None = None
+        #: ``written_key`` → what such a deal writes: the deals of one line under
+        #: different dealers share it when the rules read nothing of who dealt
+        self._by_parts: dict[Hashable, Written] = {}
+        #: (template, ``resolve.seating``) → ``resolve``'s answer (``_resolved``)
+        self._resolved: dict[tuple[Hashable, tuple[object, ...]], Resolved] = {}
         #: one copy of each distinct value in ``_written``, and of each write in them
         self._same_written: dict[Written, Written] = {}
         self._same_writes: dict[Write, Write] = {}
@@ -228,13 +251,13 @@ class Scorer:
         known = None if key is None else self._written.get(key)
         res = None
         if known is None:
-            res = resolve(deal, seats, self.conv, self.problems)
+            res = _resolved(self, deal, seats)
             if res is None:
                 return None
         after_finish = self.finished
         after_raspasy, after_dark = self.run, self.dark_said
         if res is not None:
-            known = self._remember(key, res, run, bomb, dark)
+            known = _remember(self, key, res, run, bomb, dark)
         assert known is not None
         self.last = known
         kind, others, pool, ends_run, won = known
@@ -278,30 +301,6 @@ class Scorer:
             after_dark,
         )
 
-    def _remember(
-        self, key: tuple[Hashable, str, int, int, int] | None, res: Resolved, run: int, bomb: int, dark: int
-    ) -> Written:
-        """What a resolved deal writes (2.1–2.7), remembered under ``key`` (if it has one).
-        Equal writes are shared (many deals write the same thing), which keeps the cache
-        small; a full cache is forgotten at once, so that memory stays flat."""
-        kind, others, pool, ends_run, won = written(res, self.conv, run, bomb, dark)
-        same = self._same_writes
-        known = Written(
-            kind,
-            tuple(same.setdefault(w, w) for w in others),
-            tuple(same.setdefault(w, w) for w in pool),
-            ends_run,
-            won,
-        )
-        known = self._same_written.setdefault(known, known)
-        if key is not None:
-            if len(self._written) >= WRITTEN_CACHE_SIZE:
-                self._written.clear()
-                self._same_written.clear()
-                self._same_writes.clear()
-            self._written[key] = known
-        return known
-
     def _correct(self, c: Correction) -> DealResult | None:
         """A correction (RULES.md 2.9): written as it is, into the area it names, with no
         help and no closing of the pool.  It is not a deal: the dealer, the deal count
@@ -324,6 +323,83 @@ class Scorer:
             r = feed(d)
             if r is not None:
                 yield r
+
+
+def _resolved(self: Scorer, deal: Deal, seats: Seats) -> Resolved | None:
+    """``resolve``, its answer shared by the deals of one text under seats it reads the
+    same (``resolve.seating``) when it found nothing wrong: with three players, one line
+    whoever dealt."""
+    key = None if deal.template is None else (deal.template, resolve_seating(deal, seats))
+    if key is not None:
+        res = self._resolved.get(key)
+        if res is not None:
+            return replace(res, deal=deal, seats=seats)
+    res = resolve(deal, seats, self.conv, self.problems)
+    if res is not None and key is not None:  # nothing wrong (resolve gives None then)
+        self._resolved[key] = res
+    return res
+
+
+def _remember(
+    self: Scorer,
+    key: tuple[Hashable, str, int, int, int] | None,
+    res: Resolved,
+    run: int,
+    bomb: int,
+    dark: int,
+) -> Written:
+    """What a resolved deal writes (2.1–2.7), remembered under ``key`` (if it has one)
+    and under its ``written_key``.  Equal writes are shared (many deals write the same
+    thing), which keeps the cache small; a full cache is forgotten at once, so that
+    memory stays flat."""
+    parts = written_key(res, run, bomb, dark)
+    known = None if parts is None else self._by_parts.get(parts)
+    if known is None:
+        kind, others, pool, ends_run, won = written(res, self.conv, run, bomb, dark)
+        same = self._same_writes
+        known = Written(
+            kind,
+            tuple(same.setdefault(w, w) for w in others),
+            tuple(same.setdefault(w, w) for w in pool),
+            ends_run,
+            won,
+        )
+        known = self._same_written.setdefault(known, known)
+    if max(len(self._written), len(self._by_parts), len(self._resolved)) >= WRITTEN_CACHE_SIZE:
+        _forget(self)
+    if parts is not None:
+        self._by_parts[parts] = known
+    if key is not None:
+        self._written[key] = known
+    return known
+
+
+def _forget(self: Scorer) -> None:
+    """Everything remembered forgotten (the cache is full)."""
+    self._written.clear()
+    self._by_parts.clear()
+    self._resolved.clear()
+    self._same_written.clear()
+    self._same_writes.clear()
+
+
+#: what a scorer remembers of what deals write (``_remember``): a pure function of the
+#: convention, the players and the parses, so scorers of the same share it (``season``)
+Memo = tuple[
+    dict[tuple[Hashable, str, int, int, int], Written],
+    dict[Hashable, Written],
+    dict[tuple[Hashable, tuple[object, ...]], Resolved],
+    dict[Written, Written],
+    dict[Write, Write],
+]
+
+
+def memo(self: Scorer, shared: Memo | None = None) -> Memo:
+    """What ``self`` remembers; ``shared``, when given, becomes it (a scorer of the same
+    players and convention, before its first deal: the fast path's ``FastCache``)."""
+    if shared is not None:
+        self._written, self._by_parts, self._resolved, self._same_written, self._same_writes = shared
+    return self._written, self._by_parts, self._resolved, self._same_written, self._same_writes
 
 
 def seat_change(self: Scorer, c: SeatChange) -> DealResult | None:
@@ -356,7 +432,7 @@ def seat_change(self: Scorer, c: SeatChange) -> DealResult | None:
     table, self.dealer, self._vacated = change_table(seated, self.dealer, self._vacated, c.change, who)
     self.players, self._clockwise = table, clockwise_of(table)
     self._seats.clear()
-    self._written.clear()
+    memo(self, ({}, {}, {}, {}, {}))  # its own from here on: what was remembered may be shared
     return DealResult(self.count, c, "", c.change, entries, after_finish, 0, 0, table=table)
 
 

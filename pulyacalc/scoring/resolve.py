@@ -69,6 +69,18 @@ class Resolved:
         _set(self, "lone_own", lone_own)
 
 
+def seating(deal: Deal, seats: Seats) -> tuple[object, ...]:
+    """All that ``resolve`` reads of ``seats`` when it finds nothing wrong: the players,
+    who sits out and whether a dummy plays; for a raspasy the order from first hand too.
+    For a contract that is all: its defenders are the declarer's neighbours clockwise
+    whoever dealt, so with three players a line resolves the same under any dealer (the
+    scorer shares the answer, ``fold.Scorer.feed``); tests/test_scoring_pure.py holds
+    ``resolve`` to this."""
+    if isinstance(deal, Raspasy):
+        return seats.players, seats.sitters, seats.dummy, seats.active
+    return seats.players, seats.sitters, seats.dummy
+
+
 def resolve(deal: Deal, seats: Seats, conv: Convention, problems: Problems) -> Resolved | None:
     """Check one deal against the table and the convention; None if it is not allowed."""
     before = len(problems)

@@ -66,6 +66,16 @@ def written(resolved: Resolved, conv: Convention, run: int, bomb: int = 1, dark:
     return Written(resolved.kind, tuple(others), tuple(pool), _ends_run(resolved, conv), _won(resolved))
 
 
+def seating(r: Resolved) -> tuple[object, ...]:
+    """All that ``written`` reads of ``r.seats``: who sits out and whether a dummy plays,
+    and for a raspasy the players from first hand (the zero-trick bonus is written in that
+    order).  Who deals matters no further: with three players a line scores the same
+    whoever dealt, and the scorer shares its writes (``fold.Scorer._remember``);
+    tests/test_scoring_pure.py holds ``written`` to this."""
+    s = r.seats
+    return (s.sits_out, s.sitters, s.dummy, s.active if r.kind == "raspasy" else None)
+
+
 def _coefficient(r: Resolved, c: Convention, bomb: int) -> tuple[int, str]:
     """What multiplies a game (RULES.md 2.10): the declarer's bomb in play (K note 29) and
     ``dark.factor`` for a game bid «втёмную» (K3.3.19 б); they multiply (K note 31)."""
