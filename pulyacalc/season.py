@@ -14,6 +14,7 @@ own file.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
@@ -157,7 +158,8 @@ def collect(paths: Iterable[str], skipped: list[tuple[str, str]] | None = None) 
         if given == "-":
             problems.append(Problem(Loc(given), M_("a season reads files, not standard input")))
             continue
-        if p.is_dir():
+        # os.path: False, not ENAMETOOLONG, for a name too long
+        if os.path.isdir(given):
             found: list[str] = []
             for candidate in sorted(p.rglob("*")):
                 if not candidate.is_file() or candidate.suffix.lower() not in LOG_SUFFIXES:
@@ -176,7 +178,7 @@ def collect(paths: Iterable[str], skipped: list[tuple[str, str]] | None = None) 
                     )
                 )
             files = found
-        elif p.exists():
+        elif os.path.exists(given):
             files = [given]
         else:
             problems.append(Problem(Loc(given), M_("no such file or directory")))

@@ -113,6 +113,11 @@ EXTRA: dict[str, tuple[str, bytes, str]] = {
         "good",
     ),
     "an empty file": (".txt", b"", "log"),
+    "a convention name past NAME_MAX": (
+        ".txt",
+        f"players: Anna Boris Vera\nconvention: {'n' * 300}\n\n{DEAL}\n".encode(),
+        "bad convention",
+    ),
     "a sheet at the bounds": (
         ".yaml",
         _sheet("{pool: 0, mountain: 1000000000, whists: {Boris: 1/1000000}}"),
@@ -174,6 +179,8 @@ def expected(kind: str, command: str) -> set[int]:
     """The exit statuses ``command`` may end with on an input of ``kind``."""
     if command == "settle":
         return {0} if kind == "sheet" else {1}
+    if kind == "bad convention":  # compare plays every built-in, convert reads no convention
+        return {0} if command in ("compare", "convert") else {1}
     if kind not in ("good", "empty"):
         return {1}
     if command == "dispute" and kind == "empty":

@@ -19,6 +19,7 @@ from pathlib import Path
 from batch import command as root
 from hostile_cases import BAD_UTF8, BIG, COMMANDS, CONVENTIONS, GOOD_LOG, GOOD_SHEET, READERS
 
+LONG = "n" * 300  # past NAME_MAX
 #: option -> values past its bound (docs/format.md "Limits"): usage, exit 2, naming it
 BOUNDS = {
     "--whist-price": ["1e400", "1e99999999", "NaN", "-1", BIG],
@@ -66,6 +67,16 @@ def bounds() -> dict[str, Case]:
         if opt in options(c)
         for v in values
     }
+
+
+def long_names() -> dict[str, Case]:
+    """A name past NAME_MAX (ENAMETOOLONG) as the log, -c, --plot, sheet's -o: said, not a crash."""
+    out = {c: Case(on(c, LONG), 1, first=LONG, whole_file=True) for c in READERS}
+    for c in COMMANDS:
+        for opt, name in (("-c", LONG), ("--plot", f"{LONG}/x.svg"), ("-o", f"{LONG}/x.svg")):
+            if opt in options(c) and (opt != "-o" or c == "sheet"):  # sheet's -o: a folder that exists
+                out[f"{c} {opt}"] = Case([*on(c, "good.txt", output=False), opt, name], 2, has=f"'{opt}'")
+    return out
 
 
 def targets() -> dict[str, Case]:
@@ -142,14 +153,7 @@ def conventions() -> dict[str, Case]:
     return out
 
 
-FAMILIES = {
-    "bounds": bounds,
-    "targets": targets,
-    "fifos": fifos,
-    "typed": typed,
-    "outside": outside,
-    "conventions": conventions,
-}
+FAMILIES = {f.__name__: f for f in (bounds, long_names, targets, fifos, typed, outside, conventions)}
 
 
 def prepare(tmp: Path) -> None:

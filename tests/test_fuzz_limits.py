@@ -58,6 +58,7 @@ def sane(o: Outcome, tmp: Path) -> None:
     assert not UNSAFE.search(o.stderr), f"a control or bidi character reached stderr: {o.stderr[:500]!r}"
     assert len(o.stderr) < 100_000, f"{len(o.stderr):,} characters of messages"
     assert str(tmp) not in o.stderr, f"a path the user did not type: {o.stderr[:500]}"
+    assert "cannot write to standard output" not in o.stderr  # in-process: never its fault
 
 
 def problems(o: Outcome, command: str) -> str:
@@ -135,3 +136,16 @@ def test_stream(state: str, tmp_path_factory: pytest.TempPathFactory) -> None:
 
 def test_every_table_adds_up_to_its_footer() -> None:
     evening_tables()
+
+
+def test_an_error_about_a_file_is_never_blamed_on_standard_output(capfd: pytest.CaptureFixture[str]) -> None:
+    """What no command turned into a message (a name past NAME_MAX once was) names its file."""
+    import errno
+
+    from pulyacalc.cli.runtime import run
+
+    def app() -> None:
+        raise OSError(errno.ENAMETOOLONG, "File name too long", "n" * 300)
+
+    assert run(app) == 1
+    assert capfd.readouterr().err == f"pulyacalc: {'n' * 300}: the name is too long\n"

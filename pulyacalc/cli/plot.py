@@ -8,6 +8,7 @@ picture is drawn.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -39,7 +40,7 @@ def _check(value: str | None) -> str | None:
             _("{value}: name the file FILE.svg or FILE.png (the picture's format)").format(value=value)
         )
     parent = Path(value).parent
-    if not parent.is_dir():
+    if not os.path.isdir(parent):  # False, not ENAMETOOLONG, for a name too long
         raise typer.BadParameter(_("{value}: no such directory {parent}").format(value=value, parent=parent))
     return check_writable(value)
 

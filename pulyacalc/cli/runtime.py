@@ -143,7 +143,7 @@ def run(app: Callable[[], object]) -> int:
     except BrokenPipeError:
         status = _reader_left()
     except OSError as e:  # a write of standard output outside emit (click's help, --version)
-        status = _write_failed(e)
+        status = _write_failed(e) if e.filename is None else _file_failed(e)
     return finish(status)
 
 
@@ -182,6 +182,15 @@ def _reader_left() -> int:
     # `pulyacalc … | head`: the reader left; nothing more is wanted, status 0, no message
     _silence_stdout()
     return 0
+
+
+def _file_failed(e: OSError) -> int:
+    """An error about a file that no command turned into a message: said as one, naming
+    the file (never blamed on standard output), exit 1."""
+    from pulyacalc.core.errors import os_reason, shown
+
+    print(f"pulyacalc: {shown(str(e.filename), 0)}: {os_reason(e)}", file=sys.stderr)
+    return 1
 
 
 def _write_failed(e: OSError) -> int:

@@ -69,7 +69,8 @@ def builtin_aliases() -> dict[str, str]:
 
 def builtin_name(ref: str) -> str | None:
     """The built-in a name stands for — its own name in any case, or one of its aliases — or None."""
-    if (builtin_dir() / f"{ref.lower()}.yaml").is_file():
+    # os.path.isfile: a name too long for a file name (ENAMETOOLONG) is no built-in's either
+    if os.path.isfile(builtin_dir() / f"{ref.lower()}.yaml"):
         return ref.lower()
     return builtin_aliases().get(folded(ref))
 

@@ -11,7 +11,9 @@ and tabulate are imported by the writer that needs them, never at start-up.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from itertools import chain
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
@@ -45,10 +47,15 @@ def write_json(view: View) -> str:
     return dumps(view.document()) + "\n"
 
 
-def write_jsonl(view: View) -> str:
+def jsonl_line(record: Any) -> str:
+    """The one JSON Lines spelling of a record: one line, UTF-8 as it is."""
     import json  # only for this format (start-up time)
 
-    return "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in view.records())
+    return json.dumps(record, ensure_ascii=False) + "\n"
+
+
+def write_jsonl(view: View) -> str:
+    return "".join(jsonl_line(record) for record in view.records())
 
 
 def delimited(view: View, delimiter: str) -> str:
@@ -61,13 +68,23 @@ def delimited(view: View, delimiter: str) -> str:
     return buf.getvalue()
 
 
-def write_delimited(head: list[str], rows: Iterable[list[Any]], out: TextIO, delimiter: str) -> None:
-    """The header and the rows onto ``out``, row by row as they come."""
+def write_delimited(head: list[str] | None, rows: Iterable[list[Any]], out: TextIO, delimiter: str) -> None:
+    """The header (unless None) and the rows onto ``out``, row by row as they come."""
     import csv  # only for these formats (start-up time)
 
     w = csv.writer(out, delimiter=delimiter, lineterminator="\n")
-    w.writerow(head)
+    if head is not None:
+        w.writerow(head)
     w.writerows(rows)
+
+
+def delimited_rows(rows: Iterable[list[Any]], delimiter: str, head: list[str] | None = None) -> str:
+    """Rows (after ``head``, when given) as the delimited formats write them."""
+    import io
+
+    buf = io.StringIO()
+    write_delimited(head, rows, buf, delimiter)
+    return buf.getvalue()
 
 
 def write_csv(view: View) -> str:
@@ -82,6 +99,9 @@ def write_tsv(view: View) -> str:
 #: then what follows the units (a fraction, ``' 2/7'``, or cents); the fraction's own
 #: characters are those of :data:`pulyacalc.core.amounts.VULGAR`
 _NUMBER = re.compile(r"([+\-−]?\d*)([½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅐⅛⅜⅝⅞⅑⅒]|(?<=\d) \d+/\d+|(?<!\d)\d+/\d+|\.\d+)?")
+#: the characters what follows the units in :data:`_NUMBER` begins with or holds: a cell
+#: without any has nothing to line up
+_TAIL = re.compile("[ ./½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅐⅛⅜⅝⅞⅑⅒]")
 
 
 #: how the part after the units of a mixed number or of cents begins
@@ -131,16 +151,21 @@ def grid(
     parts that repeat the first."""
     from pulyacalc.render.view import WIDTH
 
-    body = [[str(c) for c in row] for row in rows]
+    body = [list(map(str, row)) for row in rows]
     head = list(head)
     align = list(colalign) if colalign is not None else None
-    if align is not None and body:
+    rights = [i for i, a in enumerate(align or ()) if a == "right"]
+    # what follows the units (⅔, `` 2/7``, ``.50``) has one of these characters: a table
+    # whose right-aligned cells have none has nothing to line up (most, every drawn paper)
+    if rights and body and _TAIL.search("\t".join(_cells(body, rights))):
         columns = [list(col) for col in zip(*body, strict=True)]
-        for i, a in enumerate(align):
-            if a == "right" and i < len(columns):
+        for i in rights:
+            if i < len(columns):
                 columns[i] = _units_aligned(columns[i])
         body = [list(row) for row in zip(*columns, strict=True)]
-    text = _tabulate(body, head, align, tablefmt, maxcolwidths, None)
+    text = None if maxcolwidths else direct(body, head, align, tablefmt)
+    if text is None:
+        text = _tabulate(body, head, align, tablefmt, maxcolwidths, None)
     width = WIDTH[0]
     if width is None or _widest(text) <= width - margin:
         return text
@@ -168,6 +193,139 @@ def _tabulate(
         maxheadercolwidths=maxheadercolwidths,  # type: ignore[arg-type]  # None: as wide as it is
     )
     return str(text).replace(PAD, " ")
+
+
+#: what tabulate reads in a cell beyond its characters: line breaks (a cell of many lines),
+#: escape sequences (colours, links), its separating-line mark; a table with none is drawn
+#: by :func:`direct`
+_SPECIAL = re.compile("[\r\n\x1b\x01]")
+#: a row's format for given widths and alignments (``%-6s  %4s``), made once
+_ROW_FORMATS: dict[tuple[tuple[int, ...], tuple[bool, ...]], tuple[str, str]] = {}
+
+
+def direct(body: list[list[str]], head: list[str], align: list[str] | None, tablefmt: str) -> str | None:
+    """tabulate's ``plain`` and ``simple`` tables of text cells (``disable_numparse``), in
+    its very bytes, drawn without it: a column as wide as its widest cell (cells stripped
+    of surrounding spaces, headers not) or its header and two, columns two spaces apart,
+    each line's trailing spaces cut; ``simple`` puts dashes under the header, or above and
+    below a table without one.  The explanation's paper after each of many deals is
+    drawn this way (tabulate would take most of the time); tests/test_grid_direct.py
+    holds both to the same bytes.  None where tabulate does more: cells on many lines,
+    escape sequences, wide characters, rows of unequal length, other formats."""
+    if tablefmt not in ("plain", "simple") or not body:
+        return None
+    ncols = len(body[0])
+    if any(len(row) != ncols for row in body) or (head and len(head) != ncols):
+        return None
+    lefts = [True] * ncols
+    if align:
+        if len(align) > ncols or any(a not in ("left", "right") for a in align):
+            return None
+        for i, a in enumerate(align):
+            lefts[i] = a == "left"
+    plain = "\t".join(head) + "\t" + "\t".join(chain.from_iterable(body))
+    if _SPECIAL.search(plain) or (not plain.isascii() and _wide_chars()):
+        return None
+    return _drawn([list(map(str.strip, row)) for row in body], head, tuple(lefts), tablefmt)
+
+
+def _drawn(rows: list[list[str]], head: list[str], lefts: tuple[bool, ...], tablefmt: str) -> str:
+    """:func:`direct`'s table of cells already stripped (and checked)."""
+    widths = list(map(max, zip(*(map(len, row) for row in rows), strict=True)))
+    if head:
+        widths = [max(w, len(h) + 2) for w, h in zip(widths, head, strict=True)]
+    key = (tuple(widths), lefts)
+    known = _ROW_FORMATS.get(key)
+    if known is None:
+        if len(_ROW_FORMATS) > 1024:  # bounded: tables of ever new widths forget the old
+            _ROW_FORMATS.clear()
+        known = _ROW_FORMATS[key] = (
+            "  ".join(f"%{'-' if left else ''}{w}s" for w, left in zip(widths, lefts, strict=True)),
+            "  ".join("-" * w for w in widths).rstrip(),
+        )
+    fmt, rule = known
+    lines = [(fmt % tuple(head)).rstrip()] if head else []
+    if tablefmt == "simple":
+        lines = [*lines, rule] if head else [rule]
+    lines.extend((fmt % tuple(row)).rstrip() for row in rows)
+    if tablefmt == "simple" and not head:
+        lines.append(rule)
+    return "\n".join(lines).replace(PAD, " ")
+
+
+#: a right-aligned cell that needs nothing of grid's: digits, signs, the empty-cell dot
+_PLAIN_NUMBERS = re.compile("[0-9+\\-−·]*")
+
+
+class Repeated:
+    """A table drawn many times with the same columns (the paper after each of many
+    deals): :meth:`draw` gives :func:`grid`'s very bytes, checking in one step that the
+    right-aligned cells are whole numbers (nothing to line up, nothing tabulate reads
+    otherwise) and drawing it as :func:`direct` does; any other table goes :func:`grid`'s
+    whole way.  tests/test_grid_direct.py holds both to the same bytes."""
+
+    def __init__(self, colalign: Iterable[str], tablefmt: str = "simple", margin: int = 0) -> None:
+        self.align = list(colalign)
+        self.tablefmt, self.margin = tablefmt, margin
+        self.lefts = tuple(a == "left" for a in self.align)
+        from pulyacalc.render.view import WIDTH
+
+        self.width = WIDTH  # set by use_width: a table to fit goes grid's way
+        rights = [i for i, a in enumerate(self.align) if a == "right"]
+        others = [i for i, a in enumerate(self.align) if a != "right"]
+        self.ok = bool(rights) and all(a in ("left", "right") for a in self.align)
+        self.rights, self.others = _picker(rights), _picker(others)
+
+    def draw(self, rows: list[list[str]], head: list[str]) -> str:
+        rights, others = self.rights, self.others
+        if (
+            not self.ok
+            or self.width[0] is not None
+            or not rows
+            or set(map(len, rows)) != {len(self.align)}
+            or len(head) != len(self.align)
+            or not _PLAIN_NUMBERS.fullmatch("".join(chain.from_iterable(map(rights, rows))))
+        ):
+            return grid(rows, head, self.align, self.tablefmt, None, self.margin)
+        text = "\t".join(head) + "\t" + "\t".join(chain.from_iterable(map(others, rows)))
+        if _SPECIAL.search(text) or (not text.isascii() and _wide_chars()):
+            return grid(rows, head, self.align, self.tablefmt, None, self.margin)
+        return _drawn([list(map(str.strip, row)) for row in rows], head, self.lefts, self.tablefmt)
+
+
+def _picker(columns: list[int]) -> Callable[[list[str]], tuple[str, ...]]:
+    """A row's cells of ``columns`` (indices), as a tuple."""
+    if len(columns) >= 2:
+        return itemgetter(*columns)
+    if columns:
+        i = columns[0]
+        return lambda row: (row[i],)
+    return lambda row: ()
+
+
+def _cells(body: list[list[str]], columns: list[int]) -> Iterator[str]:
+    """The cells of ``columns`` (indices of some) in each row."""
+    if len(columns) == 1:
+        i = columns[0]
+        return (row[i] for row in body if i < len(row))
+    pick = itemgetter(*columns)
+    return chain.from_iterable(pick(row) for row in body if columns[-1] < len(row))
+
+
+def _wide_chars() -> bool:
+    """Whether tabulate measures characters by their width on a terminal (wcwidth is
+    installed): then only plain ASCII is drawn by :func:`direct`."""
+    if not _WIDE:
+        import tabulate as tab  # only for tables (start-up time)
+
+        _WIDE.append(
+            bool(getattr(tab, "WIDE_CHARS_MODE", False)) and getattr(tab, "wcwidth", None) is not None
+        )
+    return _WIDE[0]
+
+
+#: :func:`_wide_chars`, once known
+_WIDE: list[bool] = []
 
 
 def _widest(text: str) -> int:
@@ -297,18 +455,22 @@ def render(view: View, fmt: str) -> str:
 
 def write_to(view: StreamView, fmt: str, out: TextIO) -> None:
     """The streaming view written in ``fmt`` onto ``out`` piece by piece, in the same bytes
-    as :func:`render`, in flat memory whatever the format."""
-    if fmt == "table":
+    as :func:`render`, in flat memory whatever the format.  A view that writes a format's
+    text itself (``chunks(fmt)``: its pieces, None when it does not) is written as it says."""
+    own = getattr(view, "chunks", None)
+    pieces = own(fmt) if own is not None else None
+    if pieces is not None:
+        for chunk in pieces:
+            out.write(chunk)
+    elif fmt == "table":
         for chunk in view.table_chunks():
             out.write(fit_lines(chunk))
     elif fmt == "json":
         for chunk in view.json_chunks():
             out.write(chunk)
     elif fmt == "jsonl":
-        import json  # only for this format (start-up time)
-
         for record in view.records_iter():
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            out.write(jsonl_line(record))
     elif fmt in ("csv", "tsv"):
         head, rows = view.rows_iter()
         write_delimited(head, rows, out, "," if fmt == "csv" else "\t")

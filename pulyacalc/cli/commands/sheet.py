@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -42,7 +43,7 @@ def checked_drawing(value: str | None) -> str | None:
                 file=value
             )
         )
-    if not path.parent.is_dir():
+    if not os.path.isdir(path.parent):  # False, not ENAMETOOLONG, for a name too long
         raise typer.BadParameter(
             _("{file}: no such directory {folder}").format(file=value, folder=path.parent)
         )
