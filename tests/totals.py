@@ -4,7 +4,7 @@ strategy of tests/test_properties.py) under every built-in convention and every 
 the table allows, ``exact`` included, with and without a whist price, thirds written as
 ⅔ or as 2/3; each run through the command line (in-process) and its text parsed back.
 
-* ``score``: the settlement's from mountain, whists net, result and money columns sum to 0
+* ``score``: the settlement's mountain result, whist result, result and money columns sum to 0
   ("the results, in whists, sum to 0"), and under exact rounding the result column is what
   ``explain``'s deals moved, added up;
 * ``settle`` (the evening's sheet as a paper sheet): every result column of every stage;

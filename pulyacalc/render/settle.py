@@ -154,9 +154,10 @@ def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement,
 
     r = f"{show(ratio)} × " if ratio != 1 else ""
     out.append(
-        _("2. Pools brought to the mountain: G = mountain + {ratio}(target {target} − pool)").format(
-            ratio=r, target=target
-        )
+        _(
+            "2. Pools brought to the mountain: mountain equivalent G = "
+            "mountain + {ratio}(target {target} − pool)"
+        ).format(ratio=r, target=target)
         + (
             "   " + _("(a pool point is {ratio} mountain points)").format(ratio=show(ratio))
             if ratio != 1
@@ -175,7 +176,11 @@ def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement,
         ["", _("arithmetic"), _("mountain equivalent")],
     )
 
-    out.append(_("3. Amnesty: the smallest G, {amnesty}, off every mountain").format(amnesty=show(s.amnesty)))
+    out.append(
+        _(
+            "3. Amnesty: the smallest G, {amnesty}, off every mountain equivalent: the amnestied mountain"
+        ).format(amnesty=show(s.amnesty))
+    )
     table(
         [[p, f"{show(s.equivalent[p])} − {_p(s.amnesty)}", show(s.amnestied[p])] for p in players],
         ["", _("arithmetic"), _("amnestied mountain")],
