@@ -35,7 +35,6 @@ from pulyacalc.scoring.fold import DealResult, Scorer
 if TYPE_CHECKING:
     from pulyacalc.convention.schema import Convention
     from pulyacalc.core.model import Header
-    from pulyacalc.explain_fast import FastDeals, Hit
 
 
 @dataclass(frozen=True)
@@ -226,10 +225,6 @@ class Stream:
     #: again when it has problems
     path: str = "-"
     options: tuple[str | None, Rounding | None, str | None] = (None, None, None)
-    #: a line log read the fast way (``explain_stream(fast=True)``): ``items`` gives each
-    #: ordinary deal as a ``Hit`` (its shape), the others as ``DealExplained``
-    fast: FastDeals | None = None
-    items: Iterator[Hit | DealExplained] = field(default_factory=lambda: iter(()))
 
 
 def explain_stream(
@@ -240,14 +235,11 @@ def explain_stream(
     input_format: str | None = None,
     upto: int | None = None,
     progress: Callable[[int], None] | None = None,
-    fast: bool = False,
 ) -> Stream:
     """Read the log's header and convention now (raising their problems) and return a
     ``Stream`` whose deals are scored as they are iterated.  With ``upto``, the log is read
     only up to deal ``upto`` and the corrections written after it: what follows is never
-    read, so its problems are not seen.  ``progress`` is told the line each deal ends on.
-    ``fast``: a line log's deals come as ``items`` (pulyacalc/explain_fast.py), for the
-    renderer that draws them (render/explain.ExplainStream)."""
+    read, so its problems are not seen.  ``progress`` is told the line each deal ends on."""
     from pulyacalc.evening import load_convention
     from pulyacalc.logs.read import read_log
 
@@ -262,39 +254,8 @@ def explain_stream(
     scorer = Scorer(log.header, conv, problems)
     stream = Stream(log.header, conv, scorer.target, upto=upto, problems=problems, path=path)
     stream.options = (convention, rounding, input_format)
-    from pulyacalc.explain_fast import FastDeals, fast_source
-
-    source = fast_source(log.deals) if fast else None
-    if source is not None:
-        stream.fast = FastDeals(scorer, source, deal_text)
-        stream.items = _fast_items(stream, stream.fast, progress)
-        return stream
     stream.deals = _explained(stream, scorer, _upto(log.deals, upto, problems), progress)
     return stream
-
-
-def _fast_items(
-    stream: Stream, fast: FastDeals, progress: Callable[[int], None] | None
-) -> Iterator[Hit | DealExplained]:
-    """``fast.items`` (what they give whole, explained), then what ``_explained`` does at the end."""
-    from pulyacalc.explain_fast import Whole
-    from pulyacalc.ledger import deal_row  # only here: prices reads deal_text from this module
-
-    conv = stream.convention
-    for d in fast.items(stream.upto, progress):
-        if isinstance(d, Whole):
-            r = d.result
-            yield DealExplained(
-                r,
-                d.line,
-                str(r.deal.loc),
-                explain_entries(r),
-                d.running,
-                deal_row(r.entries, d.running.players, conv),
-            )
-        else:
-            yield d
-    _ended(stream, fast.scorer.count, fast.view())
 
 
 def _upto(
@@ -336,13 +297,8 @@ def _explained(
         )
         if progress is not None:
             progress(r.deal.loc.line or 0)
-    _ended(stream, scorer.count, scorer.sheet.view())
-
-
-def _ended(stream: Stream, count: int, sheet: SheetView) -> None:
-    """The stream spent: its count and last paper, and its problems raised."""
-    stream.count = count
-    stream.sheet = sheet
+    stream.count = scorer.count
+    stream.sheet = scorer.sheet.view()
     if stream.problems and stream.path != "-" and stream.upto is None:
         # a log with problems: score it again the one way every command does, so that its
         # problems read exactly as score's (a wrong first dealer as one cause, say)

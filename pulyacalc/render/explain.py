@@ -5,7 +5,6 @@ one entry per line."""
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -23,13 +22,11 @@ from pulyacalc.render.view import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Iterator
 
     from pulyacalc.convention.schema import Convention
     from pulyacalc.core.sheet import SheetView
     from pulyacalc.explain import DealExplained, Explained, Explanation, Stream
-    from pulyacalc.explain_fast import Hit
-    from pulyacalc.render.explain_fast import Drawer
     from pulyacalc.render.formats import Repeated
 
 
@@ -168,6 +165,7 @@ def deal_top(d: DealExplained) -> str:
     from pulyacalc.render.formats import grid
 
     r = d.result
+    players = d.running.players  # a newcomer has his column from his join on (RULES.md 6.3)
     out = [""]
     flags = []
     if r.raspasy_run > 1:
@@ -218,7 +216,19 @@ def deal_top(d: DealExplained) -> str:
         out.append(f"  {bombs}")
     moves = ", ".join(f"{p} {'+' if v > 0 else ''}{show(v)}" for p, v in d.ledger.items())
     out.append("  " + _("moves the results: {moves}").format(moves=moves))
-    return "\n".join(out)
+    table = grid(
+        [[f"  {p}", *sheet_row(d.running, p)] for p in players],
+        head=[
+            "  "
+            + (_(_NOT_DEALS[r.kind]) if r.kind in _NOT_DEALS else _("after deal {n}").format(n=r.number)),
+            *sheet_head(players),
+        ],
+        tablefmt="simple",
+        colalign=("left", *["right"] * (2 + len(players))),
+        margin=2,
+    )
+    out.extend("  " + line for line in table.splitlines())
+    return "\n".join(out) + "\n"
 
 
 #: what a result that is not a deal is called under its paper
@@ -312,72 +322,28 @@ class ExplainStream:
     (memory, then a temporary file past a megabyte) and the first line goes out before it.
     With ``--deal N`` (``stream.upto``) only deal N is shown, and the count reads «deal N
     of the log» (the rest of the log is never read).  JSON is one document, written in
-    pieces (:meth:`json_chunks`) in the bytes :meth:`document` would give.
-
-    A stream read the fast way (``stream.fast``) gives most deals as a ``Hit``, drawn
-    from its shape (render/explain_fast.py) in the same bytes as the deal explained."""
+    pieces (:meth:`json_chunks`) in the bytes :meth:`document` would give."""
 
     stream: Stream
     #: deals (and corrections) shown so far: none after the stream is spent means that
     #: ``--deal N`` is past the log's end
     shown: int = 0
-    drawer: Drawer | None = None
 
-    def __post_init__(self) -> None:
-        if self.stream.fast is not None:
-            from pulyacalc.render.explain_fast import Drawer
-
-            self.drawer = Drawer(self.stream.fast, paper)
-
-    def _shown(self) -> Iterator[DealExplained | Hit]:
-        upto, drawer = self.stream.upto, self.drawer
-        items: Iterator[DealExplained | Hit] = self.stream.items if drawer is not None else self.stream.deals
-        for d in items:
-            if drawer is not None:
-                drawer.step(d)
-            if upto is None or (d[1] if isinstance(d, tuple) else d.result.number) == upto:
+    def _shown(self) -> Iterator[DealExplained]:
+        upto = self.stream.upto
+        for d in self.stream.deals:
+            if upto is None or d.result.number == upto:
                 self.shown += 1
                 yield d
-
-    def _drawn(self, d: DealExplained | Hit, fmt: str) -> str:
-        """A deal in ``fmt`` (``table``: all but its paper; ``json``: its object in
-        ``deals``; ``entries``: its entries in the document's ``entries``; ``jsonl``,
-        ``csv``, ``tsv``: its entries' lines), of a hit from its drawings."""
-        if not isinstance(d, tuple):
-            return DRAW[fmt](d)
-        drawer = self.drawer
-        assert drawer is not None
-        if fmt == "table":
-            values = [str(d[1]), str(d[2])]
-            return drawer.drawn(d, fmt, deal_top, deal_top, Counter({0: 1, 1: 1}), values)
-        if fmt == "json":
-            running = drawer.running_text(lambda v: _nested(sheet_json(v), 3))
-            if running is None:
-                return _deal_json(drawer.whole(d))
-            texts = drawer.entry_texts(d, "json4", lambda x: _nested(entry_json(x), 4))
-            expected = Counter({0: 1, 1: 1, 2: 1, **{3 + i: 1 for i in range(len(texts))}})
-            return drawer.drawn(
-                d, fmt, _deal_json, _marked_json, expected, [str(d[1]), str(d[2]), running, *texts]
-            )
-        if fmt == "entries":
-            return "".join(
-                ",\n    " + t for t in drawer.entry_texts(d, fmt, lambda x: _nested(entry_json(x), 2))
-            )
-        return "".join(drawer.entry_texts(d, fmt, ENTRY_DRAW[fmt]))
 
     def table_chunks(self) -> Iterator[str]:
         import tempfile
 
         s = self.stream
         players = s.header.players
-        drawer = self.drawer
         with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8") as spool:
             for d in self._shown():
-                if isinstance(d, tuple):
-                    assert drawer is not None
-                    spool.write(self._drawn(d, "table") + "\n" + drawer.paper(d) + "\n")
-                else:
-                    spool.write(deal_block(d, players))
+                spool.write(deal_block(d, players))
             deals = (
                 _("deal {n} of the log").format(n=s.upto) if s.upto is not None else counted(s.count, "deal")
             )
@@ -395,7 +361,7 @@ class ExplainStream:
         follows the entries; the sheet after the last deal ends it."""
         import tempfile
 
-        from pulyacalc.render.formats import dumps
+        from pulyacalc.render.formats import dumps, nested
 
         s = self.stream
         head = {
@@ -405,49 +371,29 @@ class ExplainStream:
             "pool_target": s.target,
         }
         yield dumps(head).removesuffix("\n}") + ',\n  "entries": '
-        last: DealExplained | Hit | None = None
+        last: DealExplained | None = None
         opened = False
         with tempfile.TemporaryFile(mode="w+", encoding="utf-8") as spool:
             for d in self._shown():
-                spool.write(("," if last is not None else "[") + "\n    " + self._drawn(d, "json"))
+                spool.write(("," if last is not None else "[") + "\n    " + nested(deal_json(d), 2))
                 last = d
-                entries = self._drawn(d, "entries")
-                if entries:
-                    yield entries if opened else "[" + entries[1:]
+                for x in d.entries:
+                    yield ("," if opened else "[") + "\n    " + nested(entry_json(x), 2)
                     opened = True
             yield ("\n  ]" if opened else "[]") + ',\n  "deals": '
             spool.seek(0)
             while chunk := spool.read(1 << 16):
                 yield chunk
-        if isinstance(last, tuple):
-            assert self.drawer is not None
-            sheet = self.drawer.fast.view()  # the paper after the last deal read, which is shown
-        else:
-            sheet = last.running if last is not None else s.sheet or _empty(s)
+        sheet = last.running if last is not None else s.sheet or _empty(s)
         yield (
             ("\n  ]" if last is not None else "[]")
             + ',\n  "sheet": '
-            + _nested(sheet_json(sheet), 1)
+            + nested(sheet_json(sheet), 1)
             + "\n}\n"
         )
 
-    def chunks(self, fmt: str) -> Iterator[str] | None:
-        """JSON Lines, CSV and TSV of a stream read the fast way, deal by deal (None: the
-        other shapes, or a stream read the plain way, written from records and rows)."""
-        if self.drawer is None or fmt not in ("jsonl", "csv", "tsv"):
-            return None
-        return self._lines(fmt)
-
-    def _lines(self, fmt: str) -> Iterator[str]:
-        from pulyacalc.render.formats import delimited_rows
-
-        if fmt != "jsonl":
-            yield delimited_rows([], "," if fmt == "csv" else "\t", ROW_HEAD)
-        for d in self._shown():
-            yield self._drawn(d, fmt)
-
     def records_iter(self) -> Iterator[dict[str, Any]]:
-        for d in self._deals():
+        for d in self._shown():
             for x in d.entries:
                 yield {"schema_version": SCHEMA_VERSION, **entry_json(x)}
 
@@ -455,24 +401,15 @@ class ExplainStream:
         return list(self.records_iter())
 
     def rows_iter(self) -> tuple[list[str], Iterator[list[Any]]]:
-        return ROW_HEAD, (entry_row(x) for d in self._deals() for x in d.entries)
+        return ROW_HEAD, (entry_row(x) for d in self._shown() for x in d.entries)
 
     def rows(self) -> tuple[list[str], list[list[Any]]]:
         head, rows = self.rows_iter()
         return head, list(rows)
 
-    def _deals(self) -> Iterator[DealExplained]:
-        """The deals shown, each explained (a hit made whole)."""
-        for d in self._shown():
-            if isinstance(d, tuple):
-                assert self.drawer is not None
-                yield self.drawer.whole(d)
-            else:
-                yield d
-
     def document(self) -> dict[str, Any]:
         s = self.stream
-        deals = list(self._deals())
+        deals = list(self._shown())
         sheet = deals[-1].running if deals else s.sheet or _empty(s)
         return {
             "schema_version": SCHEMA_VERSION,
@@ -483,79 +420,6 @@ class ExplainStream:
             "deals": [deal_json(d) for d in deals],
             "sheet": sheet_json(sheet),
         }
-
-
-def _nested(value: Any, depth: int) -> str:
-    from pulyacalc.render.formats import nested
-
-    return nested(value, depth)
-
-
-def _deal_json(d: DealExplained) -> str:
-    return _nested(deal_json(d), 2)
-
-
-def _entries_json(d: DealExplained) -> str:
-    return "".join(",\n    " + _nested(entry_json(x), 2) for x in d.entries)
-
-
-def _marked_json(d: DealExplained) -> str:
-    """:func:`_deal_json` with stand-ins for its entries' and its paper's text."""
-    from pulyacalc.render.explain_fast import ENTRY, RUNNING
-
-    return _deal_json_from(d, [str(ENTRY + i) for i in range(len(d.entries))], str(RUNNING))
-
-
-def _deal_json_from(d: DealExplained, texts: list[str], running: str) -> str:
-    """:func:`_deal_json` with ``texts`` (one line each) where its entries' objects go and
-    ``running`` where its paper's goes (put in as deep as they stand, each line break of a
-    JSON text being a line of its layout)."""
-    from pulyacalc.render.formats import dumps
-
-    doc = deal_json(d)
-    marks = [f'"\ue0f0{i}\ue0f0"' for i in range(len(d.entries))]
-    doc["entries"] = [m[1:-1] for m in marks]
-    doc["running"] = "\ue0f1"
-    out = dumps(doc)
-    if any(out.count(m) != 1 for m in (*marks, '"\ue0f1"')):
-        return _deal_json(d)  # a mark written by the log itself: no stand-ins
-    for m, text in zip(marks, texts, strict=True):
-        out = out.replace(m, text)
-    return out.replace('"\ue0f1"', running).replace("\n", "\n    ")
-
-
-def _jsonl_entry(x: Explained) -> str:
-    from pulyacalc.render.formats import jsonl_line
-
-    return jsonl_line({"schema_version": SCHEMA_VERSION, **entry_json(x)})
-
-
-def _row(delimiter: str) -> Callable[[Explained], str]:
-    def draw(x: Explained) -> str:
-        from pulyacalc.render.formats import delimited_rows
-
-        return delimited_rows([entry_row(x)], delimiter)
-
-    return draw
-
-
-def _each(draw: Callable[[Explained], str]) -> Callable[[DealExplained], str]:
-    return lambda d: "".join(draw(x) for x in d.entries)
-
-
-#: each entry-by-entry format: an entry's text
-ENTRY_DRAW: dict[str, Callable[[Explained], str]] = {
-    "jsonl": _jsonl_entry,
-    "csv": _row(","),
-    "tsv": _row("\t"),
-}
-#: each format a deal is drawn in (render/explain_fast.py), the plain way
-DRAW: dict[str, Callable[[DealExplained], str]] = {
-    "table": deal_top,
-    "json": _deal_json,
-    "entries": _entries_json,
-    **{fmt: _each(draw) for fmt, draw in ENTRY_DRAW.items()},
-}
 
 
 def _empty(s: Stream) -> SheetView:

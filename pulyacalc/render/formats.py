@@ -47,15 +47,10 @@ def write_json(view: View) -> str:
     return dumps(view.document()) + "\n"
 
 
-def jsonl_line(record: Any) -> str:
-    """The one JSON Lines spelling of a record: one line, UTF-8 as it is."""
+def write_jsonl(view: View) -> str:
     import json  # only for this format (start-up time)
 
-    return json.dumps(record, ensure_ascii=False) + "\n"
-
-
-def write_jsonl(view: View) -> str:
-    return "".join(jsonl_line(record) for record in view.records())
+    return "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in view.records())
 
 
 def delimited(view: View, delimiter: str) -> str:
@@ -68,23 +63,13 @@ def delimited(view: View, delimiter: str) -> str:
     return buf.getvalue()
 
 
-def write_delimited(head: list[str] | None, rows: Iterable[list[Any]], out: TextIO, delimiter: str) -> None:
-    """The header (unless None) and the rows onto ``out``, row by row as they come."""
+def write_delimited(head: list[str], rows: Iterable[list[Any]], out: TextIO, delimiter: str) -> None:
+    """The header and the rows onto ``out``, row by row as they come."""
     import csv  # only for these formats (start-up time)
 
     w = csv.writer(out, delimiter=delimiter, lineterminator="\n")
-    if head is not None:
-        w.writerow(head)
+    w.writerow(head)
     w.writerows(rows)
-
-
-def delimited_rows(rows: Iterable[list[Any]], delimiter: str, head: list[str] | None = None) -> str:
-    """Rows (after ``head``, when given) as the delimited formats write them."""
-    import io
-
-    buf = io.StringIO()
-    write_delimited(head, rows, buf, delimiter)
-    return buf.getvalue()
 
 
 def write_csv(view: View) -> str:
@@ -455,22 +440,18 @@ def render(view: View, fmt: str) -> str:
 
 def write_to(view: StreamView, fmt: str, out: TextIO) -> None:
     """The streaming view written in ``fmt`` onto ``out`` piece by piece, in the same bytes
-    as :func:`render`, in flat memory whatever the format.  A view that writes a format's
-    text itself (``chunks(fmt)``: its pieces, None when it does not) is written as it says."""
-    own = getattr(view, "chunks", None)
-    pieces = own(fmt) if own is not None else None
-    if pieces is not None:
-        for chunk in pieces:
-            out.write(chunk)
-    elif fmt == "table":
+    as :func:`render`, in flat memory whatever the format."""
+    if fmt == "table":
         for chunk in view.table_chunks():
             out.write(fit_lines(chunk))
     elif fmt == "json":
         for chunk in view.json_chunks():
             out.write(chunk)
     elif fmt == "jsonl":
+        import json  # only for this format (start-up time)
+
         for record in view.records_iter():
-            out.write(jsonl_line(record))
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
     elif fmt in ("csv", "tsv"):
         head, rows = view.rows_iter()
         write_delimited(head, rows, out, "," if fmt == "csv" else "\t")

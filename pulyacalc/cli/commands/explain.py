@@ -61,7 +61,6 @@ def explain(
             input_format=input_format.value if input_format else None,
             upto=deal,
             progress=progress,
-            fast=True,
         )
         view = ExplainStream(stream)
         write_to(view, format.value, spool)  # type: ignore[arg-type]  # a TextIO in all but name
