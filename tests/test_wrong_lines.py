@@ -17,13 +17,8 @@ from pulyacalc.logs import lines
 WRONG = "Anna 6x 7, Bob whist"
 
 
-def test_a_wrong_line_repeated_is_read_once_and_reported_at_each_line(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    log = tmp_path / "wrong.pulya"
-    log.write_text(
-        "players: Anna Boris Vera\n\n" + f"{WRONG}\n" * 3 + f"# a note\n{WRONG}\n", encoding="utf-8"
-    )
+def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every text the line reader parses from now on, in order (``lines._parse`` watched)."""
     calls: list[str] = []
     parse = lines._parse
 
@@ -32,6 +27,17 @@ def test_a_wrong_line_repeated_is_read_once_and_reported_at_each_line(
         return parse(text, *args, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(lines, "_parse", counting)
+    return calls
+
+
+def test_a_wrong_line_repeated_is_read_once_and_reported_at_each_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log = tmp_path / "wrong.pulya"
+    log.write_text(
+        "players: Anna Boris Vera\n\n" + f"{WRONG}\n" * 3 + f"# a note\n{WRONG}\n", encoding="utf-8"
+    )
+    calls = parses(monkeypatch)
     with pytest.raises(PulyaError) as e:
         score_file(str(log))
     assert calls == [WRONG]  # read once
@@ -43,7 +49,7 @@ def test_a_wrong_line_repeated_is_read_once_and_reported_at_each_line(
     assert per_line[3] and all(per_line[n] == per_line[3] for n in (4, 5, 7))
     # the same as a log with the line once
     log.write_text("players: Anna Boris Vera\n\n" + f"{WRONG}\n", encoding="utf-8")
-    monkeypatch.setattr(lines, "_parse", parse)
+    monkeypatch.undo()  # the reader unwatched
     with pytest.raises(PulyaError) as once:
         score_file(str(log))
     assert [(p.loc.column, str(p.message), str(p.hint), p.source) for p in once.value.problems] == [
@@ -94,14 +100,7 @@ def test_a_yaml_logs_repeated_deal_is_read_once_and_scores_as_the_line_log(
     )
     txt = tmp_path / "log.txt"
     txt.write_text("players: Anna Boris Vera\n\n" + "".join(f"{d}\n" for d in deals), encoding="utf-8")
-    calls: list[str] = []
-    parse = lines._parse
-
-    def counting(text: str, *args: object, **kw: object) -> object:
-        calls.append(text)
-        return parse(text, *args, **kw)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(lines, "_parse", counting)
+    calls = parses(monkeypatch)
     log = read_log(str(yml))
     read = list(log.deals)
     assert sorted(calls) == sorted(set(deals))  # each text once
