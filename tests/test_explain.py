@@ -170,3 +170,14 @@ def test_a_wrong_log_is_a_located_error(tmp_path: Path) -> None:
     r = run("explain", str(path))
     assert r.exit_code == 1
     assert f"{path}:7" in r.stderr and "Traceback" not in r.output
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("path", example_logs(), ids=lambda p: p.name)
+def test_each_deal_shows_its_paper_once(path: Path, lang: str) -> None:
+    # a deal's block is its line, its entries, its moves and then the paper after it, once
+    # (a revert once left the paper drawn twice under every deal)
+    out = run("explain", "--lang", lang, str(path)).stdout
+    heads = re.findall(r"(?m)^ {4}(after deal \d+|после сдачи \d+)\b", out)
+    assert heads, out[:500]
+    assert len(heads) == len(set(heads)), [h for h in heads if heads.count(h) > 1][:3]

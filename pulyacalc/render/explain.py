@@ -165,7 +165,6 @@ def deal_top(d: DealExplained) -> str:
     from pulyacalc.render.formats import grid
 
     r = d.result
-    players = d.running.players  # a newcomer has his column from his join on (RULES.md 6.3)
     out = [""]
     flags = []
     if r.raspasy_run > 1:
@@ -216,19 +215,7 @@ def deal_top(d: DealExplained) -> str:
         out.append(f"  {bombs}")
     moves = ", ".join(f"{p} {'+' if v > 0 else ''}{show(v)}" for p, v in d.ledger.items())
     out.append("  " + _("moves the results: {moves}").format(moves=moves))
-    table = grid(
-        [[f"  {p}", *sheet_row(d.running, p)] for p in players],
-        head=[
-            "  "
-            + (_(_NOT_DEALS[r.kind]) if r.kind in _NOT_DEALS else _("after deal {n}").format(n=r.number)),
-            *sheet_head(players),
-        ],
-        tablefmt="simple",
-        colalign=("left", *["right"] * (2 + len(players))),
-        margin=2,
-    )
-    out.extend("  " + line for line in table.splitlines())
-    return "\n".join(out) + "\n"
+    return "\n".join(out)
 
 
 #: what a result that is not a deal is called under its paper
