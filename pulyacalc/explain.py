@@ -35,6 +35,8 @@ from pulyacalc.scoring.fold import DealResult, Scorer
 if TYPE_CHECKING:
     from pulyacalc.convention.schema import Convention
     from pulyacalc.core.model import Header
+    from pulyacalc.explain_fast import FastDeals, Hit
+    from pulyacalc.logs.lines import LineDeals
 
 
 @dataclass(frozen=True)
@@ -225,6 +227,10 @@ class Stream:
     #: again when it has problems
     path: str = "-"
     options: tuple[str | None, Rounding | None, str | None] = (None, None, None)
+    #: a line log read the fast way (``explain_stream(fast=True)``): ``items`` gives each
+    #: ordinary deal as a ``Hit`` (pulyacalc/explain_fast.py), the others explained
+    fast: FastDeals | None = None
+    items: Iterator[Hit | DealExplained] = field(default_factory=lambda: iter(()))
 
 
 def explain_stream(
@@ -235,11 +241,14 @@ def explain_stream(
     input_format: str | None = None,
     upto: int | None = None,
     progress: Callable[[int], None] | None = None,
+    fast: bool = False,
 ) -> Stream:
     """Read the log's header and convention now (raising their problems) and return a
     ``Stream`` whose deals are scored as they are iterated.  With ``upto``, the log is read
     only up to deal ``upto`` and the corrections written after it: what follows is never
-    read, so its problems are not seen.  ``progress`` is told the line each deal ends on."""
+    read, so its problems are not seen.  ``progress`` is told the line each deal ends on.
+    ``fast``: a line log's deals come as ``items`` (pulyacalc/explain_fast.py), for the
+    renderer that draws them (render/explain_fast.py); other logs as ``deals``."""
     from pulyacalc.evening import load_convention
     from pulyacalc.logs.read import read_log
 
@@ -254,8 +263,49 @@ def explain_stream(
     scorer = Scorer(log.header, conv, problems)
     stream = Stream(log.header, conv, scorer.target, upto=upto, problems=problems, path=path)
     stream.options = (convention, rounding, input_format)
+    source = _fresh_lines(log.deals) if fast else None
+    if source is not None:
+        from pulyacalc.explain_fast import FastDeals
+
+        stream.fast = FastDeals(scorer, source, deal_text, lambda r: _whole(r, scorer, conv))
+        stream.items = _fast_items(stream, stream.fast, progress)
+        return stream
     stream.deals = _explained(stream, scorer, _upto(log.deals, upto, problems), progress)
     return stream
+
+
+def _fresh_lines(deals: object) -> LineDeals | None:
+    """The line reader when the log's deals are one not yet read (as ``evening`` takes it)."""
+    from pulyacalc.logs.lines import LineDeals
+
+    if type(deals) is LineDeals and not deals.started and deals.pending is not None:
+        return deals
+    return None
+
+
+def _whole(r: DealResult, scorer: Scorer, conv: Convention) -> DealExplained:
+    """A result of the full path explained, on the scorer's paper as it stands."""
+    from pulyacalc.ledger import deal_row  # only here: prices reads deal_text from this module
+
+    players = scorer.sheet.players  # everyone on the sheet: a newcomer too (RULES.md 6.3)
+    return DealExplained(
+        r,
+        deal_text(r.deal, r.kind),
+        str(r.deal.loc),
+        explain_entries(r),
+        scorer.sheet.view(),
+        deal_row(r.entries, players, conv),
+    )
+
+
+def _fast_items(
+    stream: Stream, fast: FastDeals, progress: Callable[[int], None] | None
+) -> Iterator[Hit | DealExplained]:
+    """``FastDeals.items``, then the stream's end as ``_explained`` has it."""
+    yield from fast.items(stream.upto, progress)
+    stream.count = fast.scorer.count
+    stream.sheet = fast.view()
+    _end(stream)
 
 
 def _upto(
@@ -299,6 +349,11 @@ def _explained(
             progress(r.deal.loc.line or 0)
     stream.count = scorer.count
     stream.sheet = scorer.sheet.view()
+    _end(stream)
+
+
+def _end(stream: Stream) -> None:
+    """A stream spent: its problems raised, if any."""
     if stream.problems and stream.path != "-" and stream.upto is None:
         # a log with problems: score it again the one way every command does, so that its
         # problems read exactly as score's (a wrong first dealer as one cause, say)

@@ -20,6 +20,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "evening",
         "explain",
+        "explain_fast",
         "pulya",
         "checks",
         "reconcile",

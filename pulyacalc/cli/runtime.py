@@ -23,7 +23,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from typing import Any, TextIO, TypeVar
+from typing import IO, Any, TextIO, TypeVar
 
 import typer
 
@@ -249,6 +249,36 @@ def emit(text: str) -> None:
             # a stream main() did not set up (an embedding program): degrade, never die
             sys.stdout.write(degrade(text, sys.stdout.encoding or "ascii"))
         sys.stdout.flush()
+    except BrokenPipeError:
+        raise typer.Exit(_reader_left()) from None
+    except OSError as e:
+        raise typer.Exit(_write_failed(e)) from None
+
+
+def emit_bytes(spool: IO[bytes]) -> None:
+    """UTF-8 text read from ``spool`` to its end, written as :func:`emit` writes it: onto
+    standard output's buffer as it is when that takes UTF-8 unchanged, else as text."""
+    import codecs
+    import os
+
+    from pulyacalc.cli import output
+
+    raw = getattr(sys.stdout, "buffer", None)
+    try:
+        utf8 = codecs.lookup(sys.stdout.encoding or "ascii").name == "utf-8"
+    except LookupError:
+        utf8 = False
+    if output.target is not None or raw is None or not utf8 or os.linesep != "\n":
+        decoder = codecs.getincrementaldecoder("utf-8")()
+        while chunk := spool.read(1 << 16):
+            emit(decoder.decode(chunk))
+        emit(decoder.decode(b"", final=True))
+        return
+    try:
+        sys.stdout.flush()
+        while chunk := spool.read(1 << 20):
+            raw.write(chunk)
+        raw.flush()
     except BrokenPipeError:
         raise typer.Exit(_reader_left()) from None
     except OSError as e:

@@ -83,16 +83,32 @@ def deal_json(d: DealExplained) -> dict[str, Any]:
     r = d.result
     return {
         **bombs_json(r),
-        "deal": r.number,
-        "where": d.where,
-        "dealer": r.dealer,
-        "kind": r.kind,
-        "line": d.line,
-        "after_finish": r.after_finish,
-        "entries": [entry_json(x) for x in d.entries],
-        "running": sheet_json(d.running),
-        "ledger": {p: jnum(v) for p, v in d.ledger.items()},
-        "ledger_exact": {p: fraction_text(v) for p, v in d.ledger.items()},
+        **deal_head_json(r.number, d.where, r.dealer, r.kind, d.line, r.after_finish),
+        **deal_tail_json(d.entries, sheet_json(d.running), d.ledger),
+    }
+
+
+def deal_head_json(
+    number: int, where: str, dealer: str, kind: str, line: str, after_finish: bool
+) -> dict[str, Any]:
+    """A deal's JSON up to its entries."""
+    return {
+        "deal": number,
+        "where": where,
+        "dealer": dealer,
+        "kind": kind,
+        "line": line,
+        "after_finish": after_finish,
+    }
+
+
+def deal_tail_json(entries: tuple[Explained, ...], running: Any, ledger: dict[str, Any]) -> dict[str, Any]:
+    """A deal's JSON from its entries on (``running``: the paper after it, as JSON has it)."""
+    return {
+        "entries": [entry_json(x) for x in entries],
+        "running": running,
+        "ledger": {p: jnum(v) for p, v in ledger.items()},
+        "ledger_exact": {p: fraction_text(v) for p, v in ledger.items()},
     }
 
 
@@ -160,35 +176,45 @@ _PAPERS: dict[int, Repeated] = {}
 
 def deal_top(d: DealExplained) -> str:
     """A deal of the table but for its paper: an empty line, its line, its entries, its moves."""
+    r = d.result
+    head = deal_head(r.kind, r.number, d.where, r.dealer, d.line, r.raspasy_run, r.after_finish)
+    bombs = bombs_text(r) if r.kind not in ("correction", "join", "leave") else None
+    return "\n".join(["", head, *deal_body(d.entries, d.ledger, bombs)])
+
+
+def deal_head(
+    kind: str, number: int, where: str, dealer: str, line: str, run: int, after_finish: bool
+) -> str:
+    """A deal's first line in the table: its number, place, dealer and line."""
+    flags = []
+    if run > 1:
+        flags.append(_("raspasy no. {n} in a row").format(n=run))
+    if after_finish:
+        flags.append(_("after the pulya was finished"))
+    extra = f" ({'; '.join(flags)})" if flags else ""
+    if kind == "correction":  # not a deal (RULES.md 2.9): after the deal it follows
+        after = _("after deal {n}").format(n=number) if number else _("before the first deal")
+        return _("Correction {after} ({where}): {line}").format(after=after, where=where, line=line)
+    if kind in ("join", "leave"):  # not a deal (RULES.md 6.3): the table changes
+        after = _("after deal {n}").format(n=number) if number else _("before the first deal")
+        return _("Table change {after} ({where}): {line}").format(after=after, where=where, line=line)
+    return (
+        _("Deal {n} ({where}), dealer {dealer}: {line}").format(
+            n=number, where=where, dealer=dealer, line=line
+        )
+        + extra
+    )
+
+
+def deal_body(entries: tuple[Explained, ...], ledger: dict[str, Any], bombs: str | None) -> list[str]:
+    """A deal's lines in the table after its first: its entries, its bombs, its moves."""
     from pulyacalc.core.amounts import num
     from pulyacalc.explain import place
     from pulyacalc.render.formats import grid
 
-    r = d.result
-    out = [""]
-    flags = []
-    if r.raspasy_run > 1:
-        flags.append(_("raspasy no. {n} in a row").format(n=r.raspasy_run))
-    if r.after_finish:
-        flags.append(_("after the pulya was finished"))
-    extra = f" ({'; '.join(flags)})" if flags else ""
-    if r.kind == "correction":  # not a deal (RULES.md 2.9): after the deal it follows
-        after = _("after deal {n}").format(n=r.number) if r.number else _("before the first deal")
-        out.append(_("Correction {after} ({where}): {line}").format(after=after, where=d.where, line=d.line))
-    elif r.kind in ("join", "leave"):  # not a deal (RULES.md 6.3): the table changes
-        after = _("after deal {n}").format(n=r.number) if r.number else _("before the first deal")
-        out.append(
-            _("Table change {after} ({where}): {line}").format(after=after, where=d.where, line=d.line)
-        )
-    else:
-        out.append(
-            _("Deal {n} ({where}), dealer {dealer}: {line}").format(
-                n=r.number, where=d.where, dealer=r.dealer, line=d.line
-            )
-            + extra
-        )
+    out: list[str] = []
     rows = []
-    for x in d.entries:
+    for x in entries:
         e = x.entry
         amount = num(e.amount)
         rows.append(
@@ -210,12 +236,11 @@ def deal_top(d: DealExplained) -> str:
         out.extend("  " + line for line in table.splitlines())
     else:
         out.append("  " + _("(nothing is written)"))
-    bombs = bombs_text(r) if r.kind not in ("correction", "join", "leave") else None
     if bombs:
         out.append(f"  {bombs}")
-    moves = ", ".join(f"{p} {'+' if v > 0 else ''}{show(v)}" for p, v in d.ledger.items())
+    moves = ", ".join(f"{p} {'+' if v > 0 else ''}{show(v)}" for p, v in ledger.items())
     out.append("  " + _("moves the results: {moves}").format(moves=moves))
-    return "\n".join(out)
+    return out
 
 
 #: what a result that is not a deal is called under its paper
@@ -407,6 +432,14 @@ class ExplainStream:
             "deals": [deal_json(d) for d in deals],
             "sheet": sheet_json(sheet),
         }
+
+
+def fast_format(fmt: str) -> bool:
+    """Whether ``explain`` in ``fmt`` may read a line log the fast way (render/explain_fast.py):
+    every format, unless tables are fitted to a width."""
+    from pulyacalc.render.view import WIDTH
+
+    return WIDTH[0] is None and fmt in ("table", "json", "jsonl", "csv", "tsv")
 
 
 def _empty(s: Stream) -> SheetView:

@@ -238,6 +238,13 @@ def _drawn(rows: list[list[str]], head: list[str], lefts: tuple[bool, ...], tabl
     return "\n".join(lines).replace(PAD, " ")
 
 
+def plain_cells(texts: list[str]) -> bool:
+    """Whether text cells like these are drawn by :func:`direct` (and ``Repeated``): no
+    line break or escape sequence, and plain ASCII when wide characters count double."""
+    text = "\t".join(texts)
+    return not (_SPECIAL.search(text) or (not text.isascii() and _wide_chars()))
+
+
 #: a right-aligned cell that needs nothing of grid's: digits, signs, the empty-cell dot
 _PLAIN_NUMBERS = re.compile("[0-9+\\-−·]*")
 

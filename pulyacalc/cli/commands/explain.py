@@ -18,7 +18,7 @@ from pulyacalc.cli.options import (
     usage,
 )
 from pulyacalc.cli.output import OutputOpt, QuietOpt
-from pulyacalc.cli.runtime import emit, reports_problems
+from pulyacalc.cli.runtime import emit, emit_bytes, reports_problems
 from pulyacalc.core.i18n import N_, _
 
 
@@ -45,15 +45,13 @@ def explain(
 
     from pulyacalc.cli.progress import log_progress
     from pulyacalc.explain import explain_stream
-    from pulyacalc.render.explain import ExplainStream
+    from pulyacalc.render.explain import ExplainStream, fast_format
     from pulyacalc.render.formats import write_to
 
     # deal by deal in flat memory; into a spool first (memory, then a temporary file), so
-    # that a log with a problem prints its problems and nothing else, as before
-    with (
-        log_progress(log) as progress,
-        tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8") as spool,
-    ):
+    # that a log with a problem prints its problems and nothing else, as before; a line
+    # log read the fast way is drawn as UTF-8 bytes (render/explain_fast.py)
+    with log_progress(log) as progress:
         stream = explain_stream(
             log,
             convention=convention,
@@ -61,18 +59,33 @@ def explain(
             input_format=input_format.value if input_format else None,
             upto=deal,
             progress=progress,
+            fast=fast_format(format.value),
         )
         view = ExplainStream(stream)
-        write_to(view, format.value, spool)  # type: ignore[arg-type]  # a TextIO in all but name
-        if deal is not None and not view.shown:
-            from pulyacalc.render.view import counted
+        if stream.fast is None:
+            with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8") as spool:
+                write_to(view, format.value, spool)  # type: ignore[arg-type]  # a TextIO in all but name
+                _no_such_deal(deal, view.shown, stream.count)
+                spool.seek(0)
+                while chunk := spool.read(1 << 16):
+                    emit(chunk)
+            return
+        from pulyacalc.render.explain_fast import chunks
 
-            raise usage(
-                _("no deal {number}: the log has {deals}").format(
-                    number=deal, deals=counted(stream.count, "deal")
-                ),
-                "--deal",
-            )
-        spool.seek(0)
-        while chunk := spool.read(1 << 16):
-            emit(chunk)
+        with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+b") as binary:
+            for piece in chunks(view, format.value):
+                binary.write(piece)
+            _no_such_deal(deal, view.shown, stream.count)
+            binary.seek(0)
+            emit_bytes(binary)
+
+
+def _no_such_deal(deal: int | None, shown: int, count: int) -> None:
+    """``--deal N`` past the log's end: a usage error naming the log's deals."""
+    if deal is not None and not shown:
+        from pulyacalc.render.view import counted
+
+        raise usage(
+            _("no deal {number}: the log has {deals}").format(number=deal, deals=counted(count, "deal")),
+            "--deal",
+        )

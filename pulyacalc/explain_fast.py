@@ -1,0 +1,423 @@
+"""``explain``'s fast path for line logs: a deal line read before in the same state is one
+look-up and a few additions, as for ``score`` (scoring/fast.py), and reaches the renderer
+as a ``Hit`` — its ``Head`` (what the explanation says of the deal but its number, its
+place in the log and the finish) and its ``Block`` (what it writes) — instead of a
+``DealExplained`` built anew.  The renderer (render/explain_fast.py) draws each block once
+per run and fills in what varies per deal: the number, the line, the paper.
+
+What a line does is a pure function of its text and of the dealer and raspasy run it is
+read in (``fold.KEY``), except where its pool points go (RULES.md 2.8): so ``Seen`` keeps,
+per (dealer, run) and raw line, what the full path (``Scorer.feed``) wrote, and a hit
+places the pool points again on the pools as they stand.  Every ordinary deal scored the
+full way is a ``Hit`` too (its head and block made from its result); a correction, a seat
+change, Classic's bombs, and everything after a seat change come as the full path's
+``DealExplained`` (``whole``).  What is kept is small — per state and line a few tuples,
+per distinct set of writes one ``Block`` — and bounded: all of it is forgotten at once
+when full.  tests/test_explain_fast.py holds every format's bytes to the plain path's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from pulyacalc.core.amounts import Amount, exact
+from pulyacalc.core.model import Correction, SeatChange
+from pulyacalc.core.sheet import MOUNTAIN, POOL, SheetView, Write
+from pulyacalc.scoring.pool import place
+
+if TYPE_CHECKING:
+    from pulyacalc.logs.lines import LineDeals
+    from pulyacalc.scoring.fold import DealResult, Scorer
+
+#: lines remembered over all states, and distinct sets of writes: everything is forgotten
+#: at once when either is full, so that memory stays flat however long the log
+SEEN_SIZE = 60_000
+BLOCKS_SIZE = 8_000
+#: the progress bar is told the line once per this many lines
+PROGRESS_EVERY = 1024
+
+
+class Block:
+    """A deal's writes in order (its entries but for their number), ``cells`` where each
+    goes on the flat paper (``FastDeals.vals``); ``drawn``: the renderer's template."""
+
+    __slots__ = ("writes", "cells", "drawn")
+
+    def __init__(self, writes: tuple[Write, ...], cells: tuple[int, ...]) -> None:
+        self.writes, self.cells = writes, cells
+        self.drawn: Any = None
+
+
+class Head:
+    """What an ordinary deal's explanation says of it but its number, its line in the log
+    and whether the pulya was finished before it."""
+
+    __slots__ = ("kind", "dealer", "line", "column", "run", "drawn")
+
+    def __init__(self, kind: str, dealer: str, line: str, column: int, run: int) -> None:
+        self.kind, self.dealer, self.line, self.column, self.run = kind, dealer, line, column, run
+        #: the renderer's own (its values, encoded once)
+        self.drawn: Any = None
+
+
+#: an ordinary deal: (head, block, number, line in the log, after the pulya was finished)
+Hit = tuple[Head, Block, int, int, bool]
+
+
+class Seen:
+    """What a raw line does in one state (dealer, run): its writes off the pools
+    (``others``: flat cell and amount), its pool points to place (``pool``: flat cell and
+    write), the state after it (``next``: that state's table, ``dealer``, ``run``), its
+    head, its block when every pool point goes into the player's own pool (``block``), and
+    once where they go is fixed (``fixed``: the block and the additions)."""
+
+    __slots__ = ("writes", "others", "pool", "next", "get", "dealer", "run", "head", "block", "fixed", "ends")
+
+    def __init__(
+        self,
+        writes: tuple[Write, ...],
+        others: tuple[tuple[int, Amount], ...],
+        pool: tuple[tuple[int, Write], ...],
+        nxt: dict[str, Seen],
+        state: tuple[str, int],
+        head: Head,
+        block: Block,
+    ) -> None:
+        self.writes, self.others, self.pool = writes, others, pool
+        self.next, self.get = nxt, nxt.get
+        self.dealer, self.run = state
+        self.head, self.block = head, block
+        self.fixed: tuple[Block, tuple[tuple[int, Amount], ...]] | None = None
+        #: a contract that ends a raspasy run (raspasy.run_ends_on): the run after it is 0
+        self.ends = False
+
+
+class FastDeals:
+    """The deals of a line log for ``explain``, as ``Hit`` or the full path's explained
+    deal, with the paper kept flat in ``vals``: player i's pool at ``i*(n+2)``, mountain at
+    ``i*(n+2)+1``, whists on player j at ``i*(n+2)+2+j``."""
+
+    def __init__(
+        self,
+        scorer: Scorer,
+        source: LineDeals,
+        text: Callable[[Any, str], str],
+        whole: Callable[[DealResult], Any],
+    ) -> None:
+        """``text``: a deal as one line (``explain.deal_text``); ``whole``: a result of the
+        full path explained, on the scorer's paper as it stands."""
+        self.scorer, self.source, self.text, self.whole = scorer, source, text, whole
+        self.players = players = scorer.sheet.players
+        self.n = n = len(players)
+        self.index = {p: i for i, p in enumerate(players)}
+        self.vals: list[Amount] = [0] * (n * (n + 2))
+        self.tables: dict[tuple[str, int], dict[str, Seen]] = {}
+        self.owner: dict[int, tuple[str, int]] = {}
+        self.blocks: dict[tuple[Write, ...], Block] = {}
+        self.seen = 0
+        #: a seat change was read: the table is another, everything goes the full path
+        self.changed = False
+        self.stop = False
+        self.load()
+
+    def at(self, area: str, player: str, on: str | None) -> int:
+        i = self.index[player] * (self.n + 2)
+        if area == POOL:
+            return i
+        if area == MOUNTAIN:
+            return i + 1
+        assert on is not None
+        return i + 2 + self.index[on]
+
+    def load(self) -> None:
+        """``vals`` from the scorer's sheet."""
+        sheet, n, vals = self.scorer.sheet, self.n, self.vals
+        for i, p in enumerate(self.players):
+            b = i * (n + 2)
+            vals[b] = sheet.pool[p]
+            vals[b + 1] = sheet.mountain[p]
+            for q, v in sheet.whists[p].items():
+                vals[b + 2 + self.index[q]] = v
+
+    def store(self) -> None:
+        """The scorer's sheet from ``vals``."""
+        sheet, n, vals = self.scorer.sheet, self.n, self.vals
+        for i, p in enumerate(self.players):
+            b = i * (n + 2)
+            sheet.pool[p] = vals[b]
+            sheet.mountain[p] = vals[b + 1]
+            row = sheet.whists[p]
+            for q in row:
+                row[q] = vals[b + 2 + self.index[q]]
+
+    def view(self) -> SheetView:
+        """The paper now."""
+        if not self.changed:
+            self.store()
+        return self.scorer.sheet.view()
+
+    def table(self, dealer: str, run: int) -> dict[str, Seen]:
+        t = self.tables.get((dealer, run))
+        if t is None:
+            t = self.tables[dealer, run] = {}
+            self.owner[id(t)] = (dealer, run)
+        return t
+
+    def block(self, writes: tuple[Write, ...]) -> Block:
+        """The one ``Block`` of these writes."""
+        b = self.blocks.get(writes)
+        if b is None:
+            if len(self.blocks) >= BLOCKS_SIZE:
+                self.forget()
+            at = self.at
+            b = self.blocks[writes] = Block(writes, tuple(at(w.area, w.player, w.on) for w in writes))
+        return b
+
+    def forget(self) -> None:
+        """Everything learnt forgotten (a cache is full)."""
+        for t in self.tables.values():
+            t.clear()  # in place: every Seen's ``next`` stays a table of ours
+        self.blocks.clear()
+        self.seen = 0
+
+    def item(self, r: DealResult) -> Hit | Any:
+        """A result of the full path as it reaches the renderer: a ``Hit`` when it is an
+        ordinary deal read from a line (no bomb, no seat change so far), else explained whole."""
+        loc = r.deal.loc
+        if (
+            self.changed
+            or r.kind in ("correction", "join", "leave")
+            or r.bomb != 1
+            or r.dark
+            or r.bombs_earned
+            or r.bomb_spent
+            or not loc.line
+            or not loc.column
+        ):
+            return self.whole(r)
+        head = Head(r.kind, r.dealer, self.text(r.deal, r.kind), loc.column, r.raspasy_run)
+        block = self.block(tuple(Write(e.rule, e.player, e.area, e.amount, e.on, e.why) for e in r.entries))
+        return head, block, r.number, loc.line, r.after_finish
+
+    def learn(self, table: dict[str, Seen], raw: str, hit: Hit, written: Any) -> None:
+        """Remember the line the full path just scored (``written``: ``Scorer.last``, what
+        it wrote before its pool points were placed) in ``table``."""
+        if self.seen >= SEEN_SIZE:
+            self.forget()
+        _, others, pool, ends_run, _ = written
+        at, scorer = self.at, self.scorer
+        writes = (*others, *pool)
+        block = hit[1] if hit[1].writes == writes else self.block(writes)
+        k = table[raw] = Seen(
+            others,
+            tuple((at(w.area, w.player, w.on), w.amount) for w in others),
+            tuple((at(POOL, w.player, None), w) for w in pool),
+            self.table(scorer.dealer, scorer.run),
+            (scorer.dealer, scorer.run),
+            hit[0],
+            block,
+        )
+        k.ends = ends_run and hit[0].kind != "raspasy"
+        self.seen += 1
+
+    def derive(self, table: dict[str, Seen], raw: str) -> Seen | None:
+        """A contract read in a raspasy run writes what it writes outside one (2.7:
+        ``fold.KEY`` holds run 0 for any deal that is not raspasy); only the run after it
+        differs (scoring/fast.py derives it alike).  None when ``raw`` is no such contract."""
+        dealer, run = self.owner[id(table)]
+        if not run:
+            return None
+        k0 = self.table(dealer, 0).get(raw)
+        if k0 is None or k0.head.kind == "raspasy":
+            return None
+        k = Seen(
+            k0.writes,
+            k0.others,
+            k0.pool,
+            k0.next if k0.ends else self.table(k0.dealer, run),
+            (k0.dealer, 0 if k0.ends else run),
+            k0.head,
+            k0.block,
+        )
+        k.ends, k.fixed = k0.ends, k0.fixed
+        table[raw] = k
+        self.seen += 1
+        return k
+
+    def fixed(self, k: Seen, after_finish: bool) -> tuple[Block, tuple[tuple[int, Amount], ...]]:
+        """Where ``k``'s pool points go once that is fixed (every pool closed, or the pulya
+        finished without help): its block then, and what it adds to each cell."""
+        scorer, n, vals = self.scorer, self.n, self.vals
+        pools = {p: vals[i * (n + 2)] for i, p in enumerate(self.players)}
+        placed = tuple(
+            x
+            for _, w in k.pool
+            for x in place(w, pools, scorer.target, scorer.conv, after_finish, scorer._clockwise)
+        )
+        k.fixed = (
+            self.block((*k.writes, *placed)),
+            tuple((self.at(x.area, x.player, x.on), x.amount) for x in placed),
+        )
+        return k.fixed
+
+    def placed(self, k: Seen, j: int, after_finish: bool) -> Block:
+        """A hit whose pool write ``j`` (and those after it) do not simply go into the
+        player's own pool: each placed by ``pool.place`` on the pools as they stand."""
+        scorer, n, vals, at = self.scorer, self.n, self.vals, self.at
+        out = [w for _, w in k.pool[:j]]
+        for i, w in k.pool[j:]:
+            v, a = vals[i], w.amount
+            if w.on is None and (
+                scorer.target - v > 0 and a < scorer.target - v if scorer.conv.help else not after_finish
+            ):
+                vals[i] = exact(v + a)
+                out.append(w)
+                continue
+            pools = {p: vals[q * (n + 2)] for q, p in enumerate(self.players)}
+            for x in place(w, pools, scorer.target, scorer.conv, after_finish, scorer._clockwise):
+                c = at(x.area, x.player, x.on)
+                vals[c] = exact(vals[c] + x.amount)
+                out.append(x)
+        return self.block((*k.writes, *out))
+
+    def items(self, upto: int | None, progress: Callable[[int], None] | None) -> Iterator[Hit | Any]:
+        """Every deal and correction of the log in order (up to deal ``upto`` and the
+        corrections after it, as ``explain._upto`` reads them)."""
+        return _items(self, upto, progress)
+
+
+def _items(self: FastDeals, upto: int | None, progress: Callable[[int], None] | None) -> Iterator[Hit | Any]:
+    """:meth:`FastDeals.items`: the loop of scoring/fast.py, each deal told.  Between two
+    lines read the full way the scorer and the reader are not told of the hits: ``hits``
+    counts them and ``last`` is the last one's, so that ``sync`` brings them up to date."""
+    scorer, source, vals = self.scorer, self.source, self.vals
+    problems = source.problems
+    n = self.n
+    target = scorer.target
+    limit = n * target
+    helps = scorer.conv.help
+    pools_at = tuple(i * (n + 2) for i in range(n))
+    state: dict[str, Any] = {"read": 0, "kept": len(problems.items)}
+    hits = 0
+    last: Seen | None = None
+
+    def sync() -> None:
+        nonlocal hits, last
+        scorer.count += hits
+        source.count += hits
+        hits = 0
+        if last is not None:
+            scorer.dealer, scorer.run = last.dealer, last.run
+            last = None
+
+    def slow(lineno: int, raw: str, table: dict[str, Seen] | None) -> Iterator[Hit | Any]:
+        """The full path for one line; learns it when it may."""
+        sync()
+        if not self.changed:
+            self.store()
+        before = len(problems)
+        idle = scorer.classic_idle and not self.changed
+        d = source.one(lineno, raw)
+        if d is None:
+            return
+        if not isinstance(d, Correction):
+            state["read"] += 1
+            if upto is not None and state["read"] > upto:
+                del problems.items[state["kept"] :]  # the next deal's: not ours (explain._upto)
+                self.stop = True
+                return
+        plain = source.plain
+        r = scorer.feed(d)
+        state["kept"] = len(problems.items)
+        self.changed = self.changed or isinstance(d, SeatChange)
+        if not self.changed:
+            self.load()
+        if r is None:
+            return
+        item = self.item(r)
+        yield item
+        if (
+            type(item) is tuple
+            and table is not None
+            and idle
+            and plain
+            and scorer.classic_idle
+            and len(problems) == before
+            and scorer.last is not None
+        ):
+            self.learn(table, raw, item, scorer.last)
+
+    def now() -> tuple[Amount, bool]:
+        """The pools' total and whether every pool is closed."""
+        return sum(vals[i] for i in pools_at), all(vals[i] >= target for i in pools_at)
+
+    self.stop = False
+    table = None if self.changed or not scorer.classic_idle else self.table(scorer.dealer, scorer.run)
+    pending, source.pending = source.pending, None
+    source.started = True
+    if pending is not None:
+        yield from slow(*pending, table)
+        table = None if self.changed or not scorer.classic_idle else self.table(scorer.dealer, scorer.run)
+    ptotal, closed = now()
+    lineno = source.number
+    get = table.get if table is not None else None
+    for lineno, raw in enumerate(() if self.stop else source.lines, source.number + 1):  # noqa: B007
+        if progress is not None and not lineno % PROGRESS_EVERY:
+            progress(lineno)
+        k = get(raw) if get is not None else None
+        if k is None and table is not None:
+            k = self.derive(table, raw)
+        if k is None:
+            yield from slow(lineno, raw, table)
+            if self.stop:
+                break
+            ptotal, closed = now()
+            table = None if self.changed or not scorer.classic_idle else self.table(scorer.dealer, scorer.run)
+            get = table.get if table is not None else None
+            continue
+        state["read"] += 1
+        if upto is not None and state["read"] > upto:
+            del problems.items[state["kept"] :]  # lines read since the last item: not ours
+            break
+        hits += 1
+        count = scorer.count + hits
+        after_finish = ptotal >= limit
+        if after_finish and scorer.after_finish_from is None:
+            scorer.after_finish_from = count
+        for i, a in k.others:
+            v = vals[i] + a
+            vals[i] = v if type(v) is int else exact(v)
+        block = k.block
+        if k.pool:
+            if closed if helps else after_finish:
+                # every pool closed (with help) / the pulya finished (without): where each
+                # pool point goes is fixed per write now, and changes no pool
+                block, adds = k.fixed or self.fixed(k, after_finish)
+                for i, a in adds:
+                    v = vals[i] + a
+                    vals[i] = v if type(v) is int else exact(v)
+            else:
+                for j, (i, w) in enumerate(k.pool):
+                    v = vals[i]
+                    a = w.amount
+                    room = target - v
+                    if w.on is None and (room > 0 and a < room if helps else True):
+                        # the common case: all of it into his own pool, which it does not close
+                        s = v + a
+                        vals[i] = s if type(s) is int else exact(s)
+                        ptotal += a
+                        continue
+                    block = self.placed(k, j, after_finish)
+                    ptotal, closed = now()
+                    break
+        last = k
+        yield k.head, block, count, lineno, after_finish
+        table = k.next
+        get = k.get
+    sync()
+    source.number = lineno
+    if progress is not None:
+        progress(lineno)
+    if not self.changed:
+        self.store()

@@ -1,0 +1,156 @@
+"""`explain`'s fast path (pulyacalc/explain_fast.py, render/explain_fast.py) writes the
+plain path's bytes: on generated logs under every built-in convention (lines repeated as
+archives repeat them, pools closing and the pulya finished, the faults a hand-kept log
+has: tests/test_fast_path.py's), in every format and both languages, the whole log or one
+deal of it."""
+
+from __future__ import annotations
+
+import io
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_fast_path import faults
+
+from pulyacalc import explain_fast
+from pulyacalc.convention.load import builtin_names
+from pulyacalc.core import i18n
+from pulyacalc.core.errors import PulyaError
+from pulyacalc.explain import explain_stream
+from pulyacalc.render.explain import ExplainStream
+from pulyacalc.render.explain_fast import chunks
+from pulyacalc.render.formats import FORMATS, write_to
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+import genlog  # noqa: E402
+
+CONVENTIONS = tuple(builtin_names())
+
+
+def explained(path: Path, fmt: str, *, fast: bool, upto: int | None = None) -> Any:
+    """What `explain` writes in ``fmt`` (the plain or the fast way), or its problems."""
+    out = io.StringIO()
+    try:
+        stream = explain_stream(str(path), upto=upto, fast=fast)
+        assert (stream.fast is not None) == fast
+        view = ExplainStream(stream)
+        if fast:
+            out.write(b"".join(chunks(view, fmt)).decode())
+        else:
+            write_to(view, fmt, out)
+    except PulyaError as e:
+        return [(str(p.loc), p.message) for p in e.problems]
+    return out.getvalue(), view.shown
+
+
+@st.composite
+def logs(draw: Any) -> str:
+    convention = draw(st.sampled_from(CONVENTIONS))
+    n = draw(st.sampled_from((3, 4)))
+    pool = draw(st.sampled_from((5, 10, 20, 40, 1000)))
+    deals = draw(st.integers(1, 120))
+    seed = draw(st.integers(0, 10_000))
+    text = list(genlog.line_log(deals, seed=seed, players=n, convention=convention, pool=pool))
+    head, body = text[:5], text[5:]
+    if draw(st.booleans()):
+        few = body[: max(1, len(body) // 8)]  # the same few lines over and over: many hits
+        rng = random.Random(seed)
+        body = [rng.choice(few) for _ in body]
+    if draw(st.booleans()) or convention == "classic":
+        body = faults(random.Random(seed + 1), body, genlog.NAMES[:n])
+    return "".join(head + body)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    logs(),
+    st.sampled_from(sorted(FORMATS)),
+    st.sampled_from(("en", "ru")),
+    st.one_of(st.none(), st.integers(1, 40)),
+)
+def test_the_fast_path_writes_the_plain_paths_bytes(text: str, fmt: str, lang: str, upto: int | None) -> None:
+    path = Path(__file__).parent / "_explain_fast.pulya"
+    try:
+        path.write_text(text, encoding="utf-8")
+        i18n.use(lang)
+        assert explained(path, fmt, fast=True, upto=upto) == explained(path, fmt, fast=False, upto=upto)
+    finally:
+        i18n.use("en")
+        path.unlink()
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_full_caches_are_forgotten_and_filled_again(
+    fmt: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(explain_fast, "SEEN_SIZE", 20)
+    monkeypatch.setattr(explain_fast, "BLOCKS_SIZE", 10)
+    path = tmp_path / "long.pulya"
+    path.write_text("".join(genlog.line_log(1500, seed=5, players=4, pool=60)), encoding="utf-8")
+    assert explained(path, fmt, fast=True) == explained(path, fmt, fast=False)
+
+
+def test_a_deal_that_writes_like_a_stand_in_is_drawn_the_plain_way(tmp_path: Path) -> None:
+    """A pool as large as a stand-in number: its drawings do not hold the stand-ins as
+    often as put in, so the deals are drawn whole, and still alike."""
+    from pulyacalc.render.explain_fast import NUMBER
+
+    path = tmp_path / "odd.pulya"
+    text = "".join(genlog.line_log(40, seed=2, pool=NUMBER))
+    path.write_text(text, encoding="utf-8")
+    for fmt in sorted(FORMATS):
+        assert explained(path, fmt, fast=True) == explained(path, fmt, fast=False)
+
+
+def test_most_deals_of_a_long_log_are_hits(tmp_path: Path) -> None:
+    """The fast path is taken: on a long log most deals come as hits, not explained anew."""
+    path = tmp_path / "long.pulya"
+    path.write_text("".join(genlog.line_log(3000, seed=1, pool=100000)), encoding="utf-8")
+    stream = explain_stream(str(path), fast=True)
+    items = list(stream.items)
+    hits = sum(isinstance(d, tuple) for d in items)
+    assert len(items) == 3000 and hits == 3000
+    assert stream.fast is not None and stream.fast.seen < len(items)  # learnt: read the full way
+    assert len(stream.fast.blocks) < stream.fast.seen  # a block of writes is shared by lines
+
+
+def test_deal_n_leaves_out_the_problems_of_lines_after_it(tmp_path: Path) -> None:
+    """A line after deal N that reads as nothing but a problem (a correction with text after
+    its reason) belongs to what follows deal N: ``--deal N`` does not report it, either way."""
+    head = "players: Anna Boris Vera\nconvention: sochi\npool: 5\n"
+    body = "Anna 7NT, Boris pass, Vera pass\n" * 3
+    bad = 'correction Vera whists on Anna -7 "by agreement", dealer Anna\n'
+    path = tmp_path / "log.pulya"
+    path.write_text(head + body + bad + "Anna 7NT, Boris pass, Vera pass\n", encoding="utf-8")
+    for fmt in ("csv", "json"):
+        got = explained(path, fmt, fast=True, upto=3)
+        assert got == explained(path, fmt, fast=False, upto=3)
+        assert not isinstance(got, list)  # no problem: the bad line is past deal 3
+
+
+def test_a_paper_wider_than_its_headers_and_fractions_are_drawn_alike(tmp_path: Path) -> None:
+    """Cells wider than their column's header (a correction of many digits, then back) and
+    a cell that is not whole: the paper is drawn the plain way while they last, then from
+    its layout again."""
+    head = "players: Anna Boris Vera\nconvention: sochi\npool: 30\n\n"
+    body = ["Anna 6♠ 6, Boris whist 2, Vera pass 2\n", "Boris 7♥ 7, Vera pass 1, Anna whist 2\n"] * 10
+    body[5:5] = ['correction Anna mountain 12345678901 "slip"\n']
+    body[9:9] = ['correction Anna mountain -12345678901 "slip undone"\n']
+    body[12:12] = ['correction Boris whists on Vera 1/3 "a third"\n']
+    body[15:15] = ['correction Boris whists on Vera -1/3 "back"\n']
+    path = tmp_path / "wide.pulya"
+    path.write_text(head + "".join(body), encoding="utf-8")
+    for lang in ("en", "ru"):
+        i18n.use(lang)
+        try:
+            for fmt in sorted(FORMATS):
+                got = explained(path, fmt, fast=True)
+                assert not isinstance(got, list)
+                assert got == explained(path, fmt, fast=False)
+        finally:
+            i18n.use("en")
