@@ -23,7 +23,7 @@ from pulyacalc.core import i18n
 from pulyacalc.core.errors import PulyaError
 from pulyacalc.explain import explain_stream
 from pulyacalc.render.explain import ExplainStream
-from pulyacalc.render.explain_fast import chunks
+from pulyacalc.render.explain_fast import write
 from pulyacalc.render.formats import FORMATS, write_to
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
@@ -40,7 +40,9 @@ def explained(path: Path, fmt: str, *, fast: bool, upto: int | None = None) -> A
         assert (stream.fast is not None) == fast
         view = ExplainStream(stream)
         if fast:
-            out.write(b"".join(chunks(view, fmt)).decode())
+            parts = io.BytesIO(), io.BytesIO()
+            write(view, fmt, parts)
+            out.write(b"".join(part.getvalue() for part in parts).decode())
         else:
             write_to(view, fmt, out)
     except PulyaError as e:

@@ -13,9 +13,8 @@ paper, is drawn the plain way).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Iterator
+from typing import IO, TYPE_CHECKING, Any
 
 from pulyacalc.core.sheet import Entry, SheetView
 
@@ -35,45 +34,55 @@ TEXT = "\ue0f0line\ue0f0"
 KIND = "\ue0f0kind\ue0f0"
 RUNNING = "\ue0f0running\ue0f0"
 
-#: a drawing: its bytes as a ``%`` format, and what picks its values from the deal's
-Drawing = tuple[bytes, Callable[[Any], tuple[Any, ...]]]
+#: a text with holes: its pieces between them and what goes into each (a mark's index)
+Skeleton = tuple[list[str], list[int]]
 
 
-def holed(
-    text: str, marks: dict[str, int], expected: Iterable[int] = (), digits: str = "%d"
-) -> Drawing | None:
-    """``text`` made a ``%`` format: each mark (a key of ``marks``, stand-in numbers as
-    ``%d``, others as ``%s``) becomes a hole for the value at its index (``marks[mark]``)
-    in the tuple it is given.  None when the marks are not found as ``expected`` (each
-    index as often as it is listed) or a number stands among other digits.  ``digits``:
-    the hole of a stand-in number (``%s``: filled with its text)."""
+def skeleton(text: str, marks: dict[str, int], expected: Iterable[int] = ()) -> Skeleton | None:
+    """``text`` cut at each mark (a key of ``marks``), each hole told by the mark's index.
+    None when the marks are not found as ``expected`` (each index as often as listed) or a
+    stand-in number stands among other digits."""
     found: list[tuple[int, str]] = []
     for mark in marks:
         i = text.find(mark)
         while i >= 0:
-            if mark.isdigit() and (
-                text[i - 1 : i].isdigit() or text[i + len(mark) : i + len(mark) + 1].isdigit()
-            ):
+            j = i + len(mark)
+            if mark.isdigit() and (text[i - 1 : i].isdigit() or text[j : j + 1].isdigit()):
                 return None
             found.append((i, mark))
-            i = text.find(mark, i + len(mark))
+            i = text.find(mark, j)
     found.sort()
     if sorted(marks[m] for _, m in found) != sorted(expected):
         return None
-    pieces, last, order = [], 0, []
+    pieces, order, last = [], [], 0
     for i, mark in found:
-        pieces.append(text[last:i].replace("%", "%%"))
-        pieces.append(digits if mark.isdigit() else "%s")
+        pieces.append(text[last:i])
         order.append(marks[mark])
         last = i + len(mark)
-    pieces.append(text[last:].replace("%", "%%"))
-    data = "".join(pieces).encode()
-    if not order:
-        return data, lambda values: ()
-    if len(order) == 1:
-        one = order[0]
-        return data, lambda values: (values[one],)
-    return data, itemgetter(*order)
+    pieces.append(text[last:])
+    return pieces, order
+
+
+def baked(sk: Skeleton, fixed: dict[int, str], holes: dict[int, str]) -> tuple[bytes, list[int]]:
+    """A ``%`` format of the skeleton: the values of ``fixed`` put in, the others holes as
+    ``holes`` spells them (``%d``, ``%s``); with the indices of its holes in order."""
+    pieces, order = sk
+    out, left = [pieces[0].replace("%", "%%")], []
+    for index, piece in zip(order, pieces[1:], strict=True):
+        if index in fixed:
+            out.append(fixed[index].replace("%", "%%"))
+        else:
+            out.append(holes[index])
+            left.append(index)
+        out.append(piece.replace("%", "%%"))
+    return "".join(out).encode(), left
+
+
+def holed(text: str, number: int, count: int) -> list[bytes] | None:
+    """``text`` cut where the stand-in ``number`` stands, which must be ``count`` times:
+    the deal's number joins the pieces again (``b"12".join(pieces)``); None when it is not."""
+    sk = skeleton(text, {str(number): 0}, [0] * count)
+    return None if sk is None else [piece.encode() for piece in sk[0]]
 
 
 def explained(fast: FastDeals, block: Block) -> tuple[tuple[Explained, ...], dict[str, Any]]:
@@ -87,61 +96,11 @@ def explained(fast: FastDeals, block: Block) -> tuple[tuple[Explained, ...], dic
     return xs, deal_row(entries, fast.players, fast.scorer.conv)
 
 
-class Cells:
-    """The paper's cells as text, kept up to date from ``FastDeals.vals`` cell by cell:
-    ``text`` as ``spell`` writes each (None where it cannot: ``odd`` counts them), and
-    ``long`` the cells longer than their ``limits``."""
-
-    def __init__(
-        self, fast: FastDeals, spell: Callable[[Any], bytes | None], limits: list[int] | None = None
-    ) -> None:
-        self.fast, self.spell = fast, spell
-        n = fast.n
-        self.own = frozenset(i * (n + 2) + 2 + i for i in range(n))
-        self.limits = limits or [1 << 30] * len(fast.vals)
-        self.text: list[bytes | None] = []
-        self.odd = self.long = 0
-        self.refresh()
-
-    def refresh(self) -> None:
-        """Every cell again (after a deal read the full way)."""
-        vals, spell, limits = self.fast.vals, self.spell, self.limits
-        self.text = [b"" if i in self.own else spell(v) for i, v in enumerate(vals)]
-        self.odd = sum(t is None for t in self.text)
-        self.long = sum(t is not None and len(t) > limits[i] for i, t in enumerate(self.text))
-
-    def step(self, cells: tuple[int, ...]) -> None:
-        vals, text, spell, limits = self.fast.vals, self.text, self.spell, self.limits
-        for i in cells:
-            v = vals[i]
-            t = b"%d" % v if type(v) is int else spell(v)
-            old = text[i]
-            if old is None:
-                self.odd -= 1
-            elif len(old) > limits[i]:
-                self.long -= 1
-            if t is None:
-                self.odd += 1
-            elif len(t) > limits[i]:
-                self.long += 1
-            text[i] = t
-
-
-def int_only(v: Any) -> bytes | None:
-    return b"%d" % v if type(v) is int else None
-
-
-def json_cell(v: Any) -> bytes:
-    from pulyacalc.render.formats import dumps
-    from pulyacalc.render.view import jnum
-
-    return b"%d" % v if type(v) is int else dumps(jnum(v)).encode()
-
-
 class Paper:
     """The paper after each deal in the table, as :func:`pulyacalc.render.explain.paper`
-    draws it: while every cell is a whole number no wider than its column's header (so
-    each column is as wide as its header), from a layout per length of the deal number,
+    draws it.  While every cell is a whole number no wider than its column's header (so
+    each column is as wide as its header: ``fit``), from a layout per length of the deal
+    number (``parts``: its text, the number's and each cell's in their places, ``slot``),
     checked against the plain drawing when it is made; else the plain way."""
 
     def __init__(self, fast: FastDeals) -> None:
@@ -150,30 +109,100 @@ class Paper:
         from pulyacalc.render.view import sheet_head
 
         self.fast = fast
-        n = fast.n
+        n, w = fast.n, fast.n + 2
         self.heads = sheet_head(fast.players)
         self.names = ["  " + p for p in fast.players]
         self.after = _("after deal {n}")
         #: the widest a cell of each column may be for the column to be as wide as its header
-        self.widths = [len(h) + 2 for h in self.heads]
-        self.cells = Cells(fast, int_only, [self.widths[i % (n + 2)] for i in range(n * (n + 2))])
-        self.pick = itemgetter(*(i for i in range(n * (n + 2)) if i not in self.cells.own))
-        self.layouts: dict[int, bytes | None] = {}
+        widths = [len(h) + 2 for h in self.heads]
+        self.width = [widths[i % w] for i in range(n * w)]
+        self.own = {i * w + 2 + i for i in range(n)}
+        #: each cell's bounds for it to fit (the whists on oneself: always 0)
+        self.low = [-(10 ** (x - 1)) for x in self.width]
+        self.high = [10**x for x in self.width]
+        for i in self.own:
+            self.low[i], self.high[i] = -1, 1
         self.ok = plain_cells([*self.heads, *self.names])
+        #: the layout drawn now (``length``: of the deal numbers it is for, 0: none)
+        self.parts: list[bytes] = []
+        self.slot: list[int] = [0] * (n * w)
+        self.number = 0
+        self.length = 0
+        #: lengths of deal numbers that have no layout
+        self.none: set[int] = set()
 
-    def draw(self, number: int) -> bytes:
-        c = self.cells
-        if self.ok and not c.odd and not c.long:
-            d = len(str(number))
-            layout = self.layouts.get(d, b"")
-            if layout == b"":
-                layout = self.layouts[d] = self.layout(number)
-            if layout is not None:
-                return layout % (number, *self.pick(c.text))
+    def fit(self) -> bool:
+        """Every cell a whole number no wider than its column's header."""
+        low, high = self.low, self.high
+        return all(type(v) is int and low[i] < v < high[i] for i, v in enumerate(self.fast.vals))
+
+    def lay(self, number: int) -> bool:
+        """``parts`` laid out for numbers as long as ``number`` with every cell as it is
+        now (the paper fits); False when there is no such layout."""
+        d = len(str(number))
+        if not self.ok or d in self.none:
+            return False
+        self.length = 0
+        tokens = self._tokens(d)
+        parts: list[bytes] = []
+        text: list[str] = []
+        vals, width = self.fast.vals, self.width
+        for t in tokens:
+            if isinstance(t, str):
+                text.append(t)
+                continue
+            parts.append("".join(text).encode())
+            text.clear()
+            if t < 0:
+                parts.append(b"%d" % number)
+                self.number = len(parts) - 1
+            else:
+                parts.append(b"%*d" % (width[t], int(vals[t])))
+                self.slot[t] = len(parts) - 1
+        parts.append("".join(text).encode())
+        if b"".join(parts) != self.plain(number):
+            self.none.add(d)
+            return False
+        self.parts, self.length = parts, d
+        return True
+
+    def _tokens(self, d: int) -> list[str | int]:
+        """The layout as formats.direct draws it: text, -1 where the number goes, each
+        cell's index where it goes."""
+        from pulyacalc.render.formats import PAD
+
+        n, widths = self.fast.n, self.width[: self.fast.n + 2]
+        marked = "  " + self.after.format(n="\x00" * d)
+        first = max([len(p.strip()) for p in self.names] + [len(marked) + 2])
+        head = (
+            f"%-{first}s" % marked + "".join(f"  %{w}s" % h for w, h in zip(widths, self.heads, strict=True))
+        ).rstrip()
+        before, after = head.replace(PAD, " ").split("\x00" * d)
+        tokens: list[str | int] = [
+            "  " + before,
+            -1,
+            after,
+            "\n  " + "  ".join("-" * w for w in [first, *widths]),
+        ]
+        for i, name in enumerate(self.names):
+            tokens.append("\n  " + (f"%-{first}s" % name.strip()).replace(PAD, " "))
+            for c, w in enumerate(widths):
+                tokens.append("  " + f"%{w}s" % "·" if c - 2 == i else "  ")
+                if c - 2 != i:
+                    tokens.append(i * (n + 2) + c)
+        tokens.append("\n")
+        return tokens
+
+    def draw(self, number: int, fit: bool) -> bytes:
+        """The paper now: from the layout when it fits (laid out again if need be)."""
+        if fit and (self.length == len(str(number)) or self.lay(number)):
+            self.parts[self.number] = b"%d" % number
+            return b"".join(self.parts)
+        self.length = 0
         return self.plain(number)
 
     def plain(self, number: int) -> bytes:
-        """The paper now, drawn by render/explain.paper."""
+        """The paper now, drawn by render/explain.paper, and the line's end after it."""
         from pulyacalc.render.explain import paper
         from pulyacalc.render.view import show
 
@@ -187,69 +216,30 @@ class Paper:
             ]
             for i, name in enumerate(self.names)
         ]
-        return paper(rows, ["  " + self.after.format(n=number), *self.heads]).encode()
-
-    def layout(self, number: int) -> bytes | None:
-        """The paper's format for deal numbers as long as ``number`` (``%d`` the number,
-        ``%s`` each cell but the whists on oneself), made as formats.direct draws it and
-        checked against the plain drawing of the paper now; None when they differ."""
-        from pulyacalc.render.formats import PAD
-
-        d, widths = len(str(number)), self.widths
-        marked = "  " + self.after.format(n="\x00" * d)
-        first = max([len(p.strip()) for p in self.names] + [len(marked) + 2])
-
-        def esc(s: str) -> str:
-            return s.replace(PAD, " ").replace("%", "%%")
-
-        head = f"%-{first}s" % marked + "".join(
-            f"  %{w}s" % h for w, h in zip(widths, self.heads, strict=True)
-        )
-        lines = [
-            esc(head.rstrip()).replace("\x00" * d, "%d"),
-            "  ".join("-" * w for w in [first, *widths]).rstrip(),
-        ]
-        for i, name in enumerate(self.names):
-            cells = [f"%{w}s" % "·" if c - 2 == i else f"%{w}s" for c, w in enumerate(widths)]
-            lines.append(
-                esc(f"%-{first}s" % name.strip())
-                + "".join("  " + esc(c) if c.endswith("·") else "  " + c for c in cells)
-            )
-        fmt = ("  " + "\n  ".join(lines)).encode()
-        try:
-            drawn = fmt % (number, *self.pick(self.cells.text))
-        except (TypeError, ValueError):
-            return None
-        return fmt if drawn == self.plain(number) else None
+        return paper(rows, ["  " + self.after.format(n=number), *self.heads]).encode() + b"\n"
 
 
 class Drawer:
-    """A run's drawings in one format (``fmt``): each block's (``Block.drawn``) and each
-    head's, and the paper's cells (``cells``)."""
+    """A run's drawings in one format (``fmt``): each block's (``Block.drawn``), each
+    head's (``Head.drawn``: one per finish, from a skeleton per raspasy run and finish),
+    and the paper's (``paper``, table; ``running``, JSON)."""
 
     def __init__(self, fast: FastDeals, fmt: str, file: str) -> None:
         self.fast, self.fmt, self.file = fast, fmt, file
         self.paper = Paper(fast) if fmt == "table" else None
-        self.cells = self.paper.cells if self.paper is not None else Cells(fast, json_cell)
-        self.heads: dict[tuple[int, bool], Drawing | None] = {}
-        self.running: Drawing | None = None
+        self.skeletons: dict[tuple[int, bool], Skeleton | None] = {}
+        #: the paper after a deal as the deal's JSON has it (``_running``)
+        self.running: tuple[list[bytes], list[int]] | None = None
         if fmt == "json":
             self.running = self._running()
-
-    def step(self, item: Any) -> None:
-        """Follow the paper to after ``item``: every item of the log, in order, shown or not."""
-        if type(item) is tuple:
-            self.cells.step(item[1].cells)
-        else:
-            self.cells.refresh()
 
     def where(self) -> str:
         return f"{self.file}:{LINE}:{COLUMN}"
 
-    def head(self, run: int, after_finish: bool) -> Drawing | None:
+    def skeleton(self, run: int, after_finish: bool) -> Skeleton | None:
         """The deal's first line (table) or its JSON up to its entries, with stand-ins."""
         key = (run, after_finish)
-        if key not in self.heads:
+        if key not in self.skeletons:
             from pulyacalc.render.explain import deal_head, deal_head_json
             from pulyacalc.render.formats import dumps, nested
 
@@ -258,34 +248,42 @@ class Drawer:
                 text = "\n" + deal_head("", NUMBER, self.where(), DEALER, TEXT, run, after_finish)
                 marks |= {DEALER: 3, TEXT: 4}
             else:
-                doc = deal_head_json(NUMBER, self.where(), DEALER, KIND, TEXT, after_finish)
-                text = nested(doc, 2)
-                if not text.endswith("\n    }"):
-                    self.heads[key] = None
-                    return None
-                text = text[: -len("\n    }")]
+                text = nested(deal_head_json(NUMBER, self.where(), DEALER, KIND, TEXT, after_finish), 2)
+                text = "\n    " + text.removesuffix("\n    }") if text.endswith("\n    }") else ""
                 marks |= {dumps(DEALER): 3, dumps(TEXT): 4, dumps(KIND): 5}
-            self.heads[key] = holed(text, marks, sorted(set(marks.values())))
-        return self.heads[key]
+            self.skeletons[key] = skeleton(text, marks, sorted(set(marks.values())))
+        return self.skeletons[key]
 
-    def values(self, head: Head, number: int, lineno: int) -> tuple[Any, ...]:
-        """What a head's drawing is filled with (``Head.drawn``: the head's own, encoded once)."""
-        own = head.drawn
-        if own is None:
-            from pulyacalc.render.formats import dumps
+    def head(self, head: Head, after_finish: bool) -> tuple[bytes, bool] | None:
+        """The head's drawing after the finish or before: a format of the deal's number and
+        line in the log (the line first when ``True``); None: none."""
+        drawn = head.drawn
+        if drawn is None:
+            drawn = head.drawn = [False, False]
+        known = drawn[after_finish]
+        if known is False:
+            known = drawn[after_finish] = self._head(head, after_finish)
+        return known  # type: ignore[no-any-return]
 
-            if self.fmt == "table":
-                own = head.drawn = (head.dealer.encode(), head.line.encode())
-            else:
-                own = head.drawn = (
-                    dumps(head.dealer).encode(),
-                    dumps(head.line).encode(),
-                    dumps(head.kind).encode(),
-                )
-        return (number, lineno, head.column, *own)
+    def _head(self, head: Head, after_finish: bool) -> tuple[bytes, bool] | None:
+        sk = self.skeleton(head.run, after_finish)
+        if sk is None:
+            return None
+        if self.fmt == "table":
+            fixed = {2: str(head.column), 3: head.dealer, 4: head.line}
+        else:
+            import json  # a string's JSON, as formats.dumps writes it (its indent is for containers)
 
-    def _running(self) -> Drawing | None:
-        """The paper after a deal as the deal's JSON has it, a hole for each cell."""
+            def dumps(x: str) -> str:
+                return json.dumps(x, ensure_ascii=False)
+
+            fixed = {2: str(head.column), 3: dumps(head.dealer), 4: dumps(head.line), 5: dumps(head.kind)}
+        fmt, order = baked(sk, fixed, {0: "%d", 1: "%d"})
+        return fmt, order == [1, 0]
+
+    def _running(self) -> tuple[list[bytes], list[int]] | None:
+        """The paper after a deal as the deal's JSON has it: its text, each cell's text in
+        its place (``slot``: where each cell's is)."""
         from pulyacalc.render.formats import nested
         from pulyacalc.render.view import sheet_json
 
@@ -298,8 +296,25 @@ class Drawer:
             {p: CELL + at[p] + 1 for p in sheet.players},
             {p: {q: CELL + at[p] + 2 + fast.index[q] for q in row} for p, row in sheet.whists.items()},
         )
-        cells = [i for i in range(len(fast.vals)) if i not in self.cells.own]
-        return holed(nested(sheet_json(view), 3), {str(CELL + i): i for i in cells}, cells, "%s")
+        cells = [i for i in range(len(fast.vals)) if i % w - 2 != i // w]
+        sk = skeleton(nested(sheet_json(view), 3), {str(CELL + i): i for i in cells}, cells)
+        if sk is None:
+            return None
+        pieces, order = sk
+        parts: list[bytes] = [pieces[0].encode()]
+        slot = [0] * len(fast.vals)
+        for i, piece in zip(order, pieces[1:], strict=True):
+            slot[i] = len(parts)
+            parts += [json_cell(fast.vals[i]), piece.encode()]
+        return parts, slot
+
+    def refresh(self) -> None:
+        """The JSON paper's cells again, every one (after a deal read the full way)."""
+        if self.running is not None:
+            parts, slot = self.running
+            for i, v in enumerate(self.fast.vals):
+                if slot[i]:
+                    parts[slot[i]] = json_cell(v)
 
     def drawn(self, block: Block) -> Any:
         """The block's drawing in this format (made the first time; False: none)."""
@@ -308,40 +323,19 @@ class Drawer:
         return block.drawn
 
     def _drawn(self, block: Block) -> Any:
-        import io
-        import json
-
-        from pulyacalc.render.explain import (
-            ROW_HEAD,
-            deal_body,
-            deal_head_json,
-            deal_tail_json,
-            entry_json,
-            entry_row,
-        )
-        from pulyacalc.render.formats import dumps, nested, write_delimited
-        from pulyacalc.render.view import SCHEMA_VERSION
+        from pulyacalc.render.explain import deal_body, deal_head_json, deal_tail_json, entry_json
+        from pulyacalc.render.formats import dumps, nested
 
         xs, ledger = explained(self.fast, block)
         k = len(xs)
-        number = {str(NUMBER): 0}
         if self.fmt == "table":
             return ("\n" + "\n".join(deal_body(xs, ledger, None)) + "\n").encode()
-        if self.fmt == "jsonl":
-            text = "".join(
-                json.dumps({"schema_version": SCHEMA_VERSION, **entry_json(x)}, ensure_ascii=False) + "\n"
-                for x in xs
-            )
-            return holed(text, number, [0] * k) or False
-        if self.fmt in ("csv", "tsv"):
-            bufs = io.StringIO(), io.StringIO()
-            delimiter = "," if self.fmt == "csv" else "\t"
-            write_delimited(ROW_HEAD, [], bufs[0], delimiter)
-            write_delimited(ROW_HEAD, [entry_row(x) for x in xs], bufs[1], delimiter)
-            head, text = bufs[0].getvalue(), bufs[1].getvalue()
-            return (text.startswith(head) and holed(text[len(head) :], number, [0] * k)) or False
-        flat = holed("".join(",\n    " + nested(entry_json(x), 2) for x in xs), number, [0] * k)
-        top = nested(deal_head_json(NUMBER, self.where(), DEALER, KIND, TEXT, False), 2)[: -len("\n    }")]
+        if self.fmt != "json":
+            return holed(entry_lines(xs, self.fmt), NUMBER, k) or False
+        flat = holed("".join(",\n    " + nested(entry_json(x), 2) for x in xs), NUMBER, k)
+        top = nested(deal_head_json(NUMBER, self.where(), DEALER, KIND, TEXT, False), 2).removesuffix(
+            "\n    }"
+        )
         text = nested(
             {
                 **deal_head_json(NUMBER, self.where(), DEALER, KIND, TEXT, False),
@@ -352,31 +346,12 @@ class Drawer:
         parts = text[len(top) :].split(dumps(RUNNING))
         if flat is None or not text.startswith(top + ",") or len(parts) != 2:
             return False
-        pre, post = holed(parts[0], number, [0] * k), holed(parts[1], number)
+        pre, post = holed(parts[0], NUMBER, k), holed(parts[1], NUMBER, 0)
         if pre is None or post is None:
             return False
-        return flat[0], pre[0], post[0], k
-
-    def table(self, item: Any) -> bytes:
-        """An item as the table shows it (render/explain.deal_block)."""
-        if type(item) is not tuple:
-            from pulyacalc.render.explain import deal_block
-
-            return deal_block(item, self.fast.players).encode()
-        head, block, number, lineno, after_finish = item
-        drawing, body = self.head(head.run, after_finish), self.drawn(block)
-        assert self.paper is not None
-        if drawing is None or body is False:
-            from pulyacalc.render.explain import deal_body, deal_head
-
-            xs, ledger = self.real(item)
-            where = f"{self.file}:{lineno}:{head.column}"
-            top = deal_head(head.kind, number, where, head.dealer, head.line, head.run, after_finish)
-            text = "\n".join(["", top, *deal_body(xs, ledger, None)]) + "\n"
-            return text.encode() + self.paper.plain(number) + b"\n"
-        fmt, get = drawing
-        out: bytes = fmt % get(self.values(head, number, lineno)) + body + self.paper.draw(number) + b"\n"
-        return out
+        if nested_entries(b"1".join(flat)) == b"1".join(pre):
+            pre = None  # the deal's entries are the flat ones, nested deeper: not kept twice
+        return flat, pre, b"".join(post)
 
     def real(self, item: Any) -> tuple[tuple[Explained, ...], dict[str, Any]]:
         """A hit's entries explained with its number, and their ledger row."""
@@ -388,123 +363,149 @@ class Drawer:
         xs = tuple(Explained(e, RULEBOOK[e.rule], sentence(e)) for e in entries)
         return xs, deal_row(entries, self.fast.players, self.fast.scorer.conv)
 
-    def json(self, item: Any) -> tuple[bytes, bytes]:
-        """An item's entries (each after ``,\\n    ``) and the deal (after ``\\n    ``), as
-        the document has them (render/explain.ExplainStream.json_chunks)."""
-        from pulyacalc.render.explain import deal_json, entry_json
+    def plain_table(self, item: Any, fit: bool) -> bytes:
+        """An item as the table shows it, the plain way (render/explain.deal_block)."""
+        from pulyacalc.render.explain import deal_block, deal_body, deal_head
+
+        if type(item) is not tuple:
+            return deal_block(item, self.fast.players).encode()
+        head, _, number, lineno, after_finish = item
+        xs, ledger = self.real(item)
+        where = f"{self.file}:{lineno}:{head.column}"
+        top = deal_head(head.kind, number, where, head.dealer, head.line, head.run, after_finish)
+        assert self.paper is not None
+        text = "\n".join(["", top, *deal_body(xs, ledger, None)]) + "\n"
+        return text.encode() + self.paper.draw(number, fit)
+
+    def plain_json(self, item: Any) -> tuple[bytes, bytes]:
+        """An item's entries (each after ``,\\n    ``) and the deal (after ``\\n    ``), the
+        plain way (render/explain.ExplainStream.json_chunks)."""
+        from pulyacalc.render.explain import deal_head_json, deal_json, deal_tail_json, entry_json
         from pulyacalc.render.formats import nested
+        from pulyacalc.render.view import sheet_json
 
         if type(item) is not tuple:
             flat = "".join(",\n    " + nested(entry_json(x), 2) for x in item.entries)
             return flat.encode(), ("\n    " + nested(deal_json(item), 2)).encode()
-        head, block, number, lineno, after_finish = item
-        drawing, body = self.head(head.run, after_finish), self.drawn(block)
-        running = self.running
-        if drawing is None or body is False or running is None:
-            from pulyacalc.render.explain import deal_head_json, deal_tail_json
-            from pulyacalc.render.view import sheet_json
+        head, _, number, lineno, after_finish = item
+        xs, ledger = self.real(item)
+        where = f"{self.file}:{lineno}:{head.column}"
+        doc = deal_head_json(number, where, head.dealer, head.kind, head.line, after_finish)
+        doc |= deal_tail_json(xs, sheet_json(self.fast.view()), ledger)
+        flat = "".join(",\n    " + nested(entry_json(x), 2) for x in xs)
+        return flat.encode(), ("\n    " + nested(doc, 2)).encode()
 
-            xs, ledger = self.real(item)
-            where = f"{self.file}:{lineno}:{head.column}"
-            doc = deal_head_json(number, where, head.dealer, head.kind, head.line, after_finish)
-            doc |= deal_tail_json(xs, sheet_json(self.fast.view()), ledger)
-            flat = "".join(",\n    " + nested(entry_json(x), 2) for x in xs)
-            return flat.encode(), ("\n    " + nested(doc, 2)).encode()
-        flat, pre, post, k = body
-        numbers = (number,) * k
-        fmt, get = drawing
-        deal = fmt % get(self.values(head, number, lineno)) + pre % numbers
-        return flat % numbers, b"\n    " + deal + running[0] % running[1](self.cells.text) + post
-
-    def lines(self, item: Any) -> bytes:
-        """An item's entries as JSON Lines, CSV or TSV rows."""
-        if type(item) is not tuple:
-            return self.whole_lines(item.entries)
-        body = self.drawn(item[1])
-        if body is False:
-            return self.whole_lines(self.real(item)[0])
-        out: bytes = body[0] % ((item[2],) * len(item[1].writes))
-        return out
-
-    def whole_lines(self, entries: tuple[Explained, ...]) -> bytes:
-        import io
-        import json
-
-        from pulyacalc.render.explain import ROW_HEAD, entry_json, entry_row
-        from pulyacalc.render.formats import write_delimited
-        from pulyacalc.render.view import SCHEMA_VERSION
-
-        if self.fmt == "jsonl":
-            return "".join(
-                json.dumps({"schema_version": SCHEMA_VERSION, **entry_json(x)}, ensure_ascii=False) + "\n"
-                for x in entries
-            ).encode()
-        bufs = io.StringIO(), io.StringIO()
-        delimiter = "," if self.fmt == "csv" else "\t"
-        write_delimited(ROW_HEAD, [], bufs[0], delimiter)
-        write_delimited(ROW_HEAD, [entry_row(x) for x in entries], bufs[1], delimiter)
-        return bufs[1].getvalue()[len(bufs[0].getvalue()) :].encode()
+    def plain_lines(self, item: Any) -> bytes:
+        """An item's entries as JSON Lines, CSV or TSV rows, the plain way."""
+        xs = item.entries if type(item) is not tuple else self.real(item)[0]
+        return entry_lines(xs, self.fmt).encode()
 
 
-#: deals drawn before their bytes are written out together
+def entry_lines(entries: tuple[Explained, ...], fmt: str) -> str:
+    """Entries as JSON Lines, CSV or TSV rows (as formats.write_to writes them)."""
+    import io
+    import json
+
+    from pulyacalc.render.explain import ROW_HEAD, entry_json, entry_row
+    from pulyacalc.render.formats import write_delimited
+    from pulyacalc.render.view import SCHEMA_VERSION
+
+    if fmt == "jsonl":
+        return "".join(
+            json.dumps({"schema_version": SCHEMA_VERSION, **entry_json(x)}, ensure_ascii=False) + "\n"
+            for x in entries
+        )
+    bufs = io.StringIO(), io.StringIO()
+    delimiter = "," if fmt == "csv" else "\t"
+    write_delimited(ROW_HEAD, [], bufs[0], delimiter)
+    write_delimited(ROW_HEAD, [entry_row(x) for x in entries], bufs[1], delimiter)
+    return bufs[1].getvalue()[len(bufs[0].getvalue()) :]
+
+
+#: deals drawn before their bytes are handed on together
 BATCH = 256
 
 
-def chunks(view: ExplainStream, fmt: str) -> Iterator[bytes]:
-    """``view``'s stream (read the fast way) in ``fmt``, in the bytes of the plain way."""
+def write(view: ExplainStream, fmt: str, parts: tuple[IO[bytes], IO[bytes]]) -> None:
+    """``view``'s stream (read the fast way) in ``fmt``, in the bytes of the plain way,
+    written into two parts that are sent out one after the other: so the table's first
+    line (which counts the deals) and JSON's deals (which follow every entry) are written
+    into their place, not copied there from yet another spool."""
     fast = view.stream.fast
     assert fast is not None
     drawer = Drawer(fast, fmt, view.stream.header.source)
     if fmt == "table":
-        return _table(view, drawer)
-    if fmt == "json":
-        return _json(view, drawer)
-    return _lines(view, drawer)
+        _table(view, drawer, parts)
+    elif fmt == "json":
+        _json(view, drawer, parts)
+    else:
+        for chunk in _lines(view, drawer):
+            parts[0].write(chunk)
 
 
-def _shown(view: ExplainStream, drawer: Drawer) -> Iterator[Any]:
-    """The items shown (all, or those of deal ``--deal N``), the paper followed through all."""
+def _table(view: ExplainStream, drawer: Drawer, parts: tuple[IO[bytes], IO[bytes]]) -> None:
+    from pulyacalc.core.i18n import _
+    from pulyacalc.render.explain import table_head
+    from pulyacalc.render.view import counted
+
     s = view.stream
-    upto, step = s.upto, drawer.step
-    items: Iterator[Any] = s.items
-    for item in items:
-        step(item)
-        if upto is None or (item[2] if type(item) is tuple else item.result.number) == upto:
-            view.shown += 1
-            yield item
+    for chunk in _table_deals(view, drawer):
+        parts[1].write(chunk)
+    deals = _("deal {n} of the log").format(n=s.upto) if s.upto is not None else counted(s.count, "deal")
+    parts[0].write(table_head(s.convention, s.header.players, s.target, deals).encode())
 
 
-def _batched(pieces: Iterator[bytes]) -> Iterator[bytes]:
+def _table_deals(view: ExplainStream, drawer: Drawer) -> Iterator[bytes]:
+    """The deals shown (all, or those of ``--deal N``) as the table has them, in batches;
+    the paper followed through every deal: whether it still ``fit``s a layout, and the
+    laid-out text of each cell that changed."""
+    paper = drawer.paper
+    assert paper is not None
+    upto, vals, low, high, width = view.stream.upto, drawer.fast.vals, paper.low, paper.high, paper.width
+    head_of, drawn = drawer.head, drawer.drawn
+    fit = paper.fit()
+    parts, slot = paper.parts, paper.slot
     out: list[bytes] = []
-    for piece in pieces:
-        out.append(piece)
+    items: Iterator[Any] = view.stream.items
+    for item in items:
+        if type(item) is not tuple:
+            fit = paper.fit()
+            paper.length = 0  # laid out again when next drawn from its layout
+            if upto is None or item.result.number == upto:
+                view.shown += 1
+                out.append(drawer.plain_table(item, fit))
+            continue
+        head, block, number, lineno, after_finish = item
+        if fit:
+            laid = paper.length
+            for i in block.cells:
+                v = vals[i]
+                if type(v) is not int or not low[i] < v < high[i]:
+                    fit = False
+                    paper.length = 0
+                    break
+                if laid:
+                    parts[slot[i]] = b"%*d" % (width[i], v)
+        else:
+            fit = paper.fit()
+        if upto is not None and number != upto:
+            continue
+        view.shown += 1
+        top, body = head_of(head, after_finish), drawn(block)
+        if top is None or body is False:
+            out.append(drawer.plain_table(item, fit))
+            continue
+        out.append(top[0] % ((lineno, number) if top[1] else (number, lineno)))
+        out.append(body)
+        out.append(paper.draw(number, fit))
+        parts = paper.parts
         if len(out) >= BATCH:
             yield b"".join(out)
             out.clear()
     yield b"".join(out)
 
 
-def _table(view: ExplainStream, drawer: Drawer) -> Iterator[bytes]:
-    import tempfile
-
-    from pulyacalc.core.i18n import _
-    from pulyacalc.render.explain import table_head
-    from pulyacalc.render.view import counted
-
-    s = view.stream
-    with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+b") as spool:
-        for chunk in _batched(map(drawer.table, _shown(view, drawer))):
-            spool.write(chunk)
-        deals = _("deal {n} of the log").format(n=s.upto) if s.upto is not None else counted(s.count, "deal")
-        yield table_head(s.convention, s.header.players, s.target, deals).encode()
-        spool.seek(0)
-        while chunk := spool.read(1 << 20):
-            yield chunk
-
-
-def _json(view: ExplainStream, drawer: Drawer) -> Iterator[bytes]:
-    import tempfile
-
+def _json(view: ExplainStream, drawer: Drawer, parts: tuple[IO[bytes], IO[bytes]]) -> None:
     from pulyacalc.render.formats import dumps, nested
     from pulyacalc.render.view import SCHEMA_VERSION, sheet_json
 
@@ -515,38 +516,99 @@ def _json(view: ExplainStream, drawer: Drawer) -> Iterator[bytes]:
         "convention": s.convention.name,
         "pool_target": s.target,
     }
-    yield (dumps(head).removesuffix("\n}") + ',\n  "entries": ').encode()
-    opened = dealt = False
-    last: Any = None
-    out: list[bytes] = []
-    with tempfile.TemporaryFile(mode="w+b") as spool:
-        for item in _shown(view, drawer):
-            entries, deal = drawer.json(item)
-            if entries:
-                out.append(entries if opened else b"[" + entries[1:])
-                opened = True
-            spool.write((b"," if dealt else b"[") + deal)
-            dealt = True
-            last = list(drawer.fast.vals) if type(item) is tuple else item.running
-            if len(out) >= BATCH:
-                yield b"".join(out)
-                out.clear()
-        yield b"".join(out) + ((b"\n  ]" if opened else b"[]") + b',\n  "deals": ')
-        spool.seek(0)
-        while chunk := spool.read(1 << 20):
-            yield chunk
-    if isinstance(last, list):
-        drawer.fast.vals[:], last = last, list(drawer.fast.vals)
+    first, second = parts
+    first.write((dumps(head).removesuffix("\n}") + ',\n  "entries": ').encode())
+    last: list[Any] = [None]
+    opened = False
+    for entries, deals in _json_deals(view, drawer, last):
+        if entries and not opened:
+            entries, opened = b"[" + entries[1:], True
+        first.write(entries)
+        second.write(deals)
+    first.write((b"\n  ]" if opened else b"[]") + b',\n  "deals": ')
+    sheet, dealt = last[0], last[0] is not None
+    if isinstance(sheet, list):  # the flat paper after the last deal shown
+        now, drawer.fast.vals[:] = list(drawer.fast.vals), sheet
         sheet = drawer.fast.view()
-        drawer.fast.vals[:] = last
-    else:
-        sheet = last if last is not None else s.sheet or _empty(s)
-    yield (
+        drawer.fast.vals[:] = now
+    elif sheet is None:
+        sheet = s.sheet or _empty(s)
+    second.write(
         (b"\n  ]" if dealt else b"[]") + b',\n  "sheet": ' + nested(sheet_json(sheet), 1).encode() + b"\n}\n"
     )
 
 
+def _json_deals(view: ExplainStream, drawer: Drawer, last: list[Any]) -> Iterator[tuple[bytes, bytes]]:
+    """The entries and the deals shown, in batches (the first deal after ``[``, the others
+    after ``,``); ``last[0]``: the paper after the last deal shown (flat, or a view)."""
+    upto, vals = view.stream.upto, drawer.fast.vals
+    head_of, drawn, running = drawer.head, drawer.drawn, drawer.running
+    parts, slot = running if running is not None else ([], [])
+    entries: list[bytes] = []
+    deals: list[bytes] = []
+    sep = b"["
+    items: Iterator[Any] = view.stream.items
+    for item in items:
+        if type(item) is not tuple:
+            drawer.refresh()
+            if upto is None or item.result.number == upto:
+                view.shown += 1
+                flat, deal = drawer.plain_json(item)
+                entries.append(flat)
+                deals.append(sep + deal)
+                sep, last[0] = b",", item.running
+            continue
+        head, block, number, lineno, after_finish = item
+        for i in block.cells:
+            v = vals[i]
+            parts[slot[i]] = b"%d" % v if type(v) is int else json_cell(v)
+        if upto is not None and number != upto:
+            continue
+        view.shown += 1
+        last[0] = vals if upto is None else list(vals)
+        top, body = head_of(head, after_finish), drawn(block)
+        if top is None or body is False or running is None:
+            flat, deal = drawer.plain_json(item)
+            entries.append(flat)
+            deals.append(sep + deal)
+            sep = b","
+            continue
+        n = b"%d" % number
+        flat = n.join(body[0])
+        entries.append(flat)
+        deals.append(sep)
+        deals.append(top[0] % ((lineno, number) if top[1] else (number, lineno)))
+        deals.append(nested_entries(flat) if body[1] is None else n.join(body[1]))
+        deals.append(b"".join(parts))
+        deals.append(body[2])
+        sep = b","
+        if len(entries) >= BATCH:
+            yield b"".join(entries), b"".join(deals)
+            entries.clear()
+            deals.clear()
+    if isinstance(last[0], list):
+        last[0] = list(last[0])
+    yield b"".join(entries), b"".join(deals)
+
+
+def nested_entries(flat: bytes) -> bytes:
+    """A deal's entries as its JSON has them, up to its paper, from the flat entries
+    (each after ``,\\n    ``) two levels deeper."""
+    if not flat:
+        return b',\n      "entries": [],\n      "running": '
+    return b',\n      "entries": [' + flat[1:].replace(b"\n", b"\n    ") + b'\n      ],\n      "running": '
+
+
+def json_cell(v: Any) -> bytes:
+    """A paper's cell as JSON writes it."""
+    from pulyacalc.render.formats import dumps
+    from pulyacalc.render.view import jnum
+
+    return b"%d" % v if type(v) is int else dumps(jnum(v)).encode()
+
+
 def _lines(view: ExplainStream, drawer: Drawer) -> Iterator[bytes]:
+    """JSON Lines, CSV or TSV: a line per entry of each deal shown."""
     if drawer.fmt in ("csv", "tsv"):
         import io
 
@@ -556,7 +618,24 @@ def _lines(view: ExplainStream, drawer: Drawer) -> Iterator[bytes]:
         buf = io.StringIO()
         write_delimited(ROW_HEAD, [], buf, "," if drawer.fmt == "csv" else "\t")
         yield buf.getvalue().encode()
-    yield from _batched(map(drawer.lines, _shown(view, drawer)))
+    upto, drawn = view.stream.upto, drawer.drawn
+    out: list[bytes] = []
+    items: Iterator[Any] = view.stream.items
+    for item in items:
+        if type(item) is not tuple:
+            if upto is None or item.result.number == upto:
+                view.shown += 1
+                out.append(drawer.plain_lines(item))
+            continue
+        if upto is not None and item[2] != upto:
+            continue
+        view.shown += 1
+        body = drawn(item[1])
+        out.append(drawer.plain_lines(item) if body is False else (b"%d" % item[2]).join(body))
+        if len(out) >= BATCH:
+            yield b"".join(out)
+            out.clear()
+    yield b"".join(out)
 
 
 def _empty(s: Any) -> SheetView:

@@ -70,14 +70,17 @@ def explain(
                 while chunk := spool.read(1 << 16):
                     emit(chunk)
             return
-        from pulyacalc.render.explain_fast import chunks
+        from pulyacalc.render.explain_fast import write
 
-        with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+b") as binary:
-            for piece in chunks(view, format.value):
-                binary.write(piece)
+        with (
+            tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+b") as first,
+            tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+b") as second,
+        ):
+            write(view, format.value, (first, second))
             _no_such_deal(deal, view.shown, stream.count)
-            binary.seek(0)
-            emit_bytes(binary)
+            for part in (first, second):
+                part.seek(0)
+                emit_bytes(part)
 
 
 def _no_such_deal(deal: int | None, shown: int, count: int) -> None:
