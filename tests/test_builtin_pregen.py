@@ -59,3 +59,33 @@ def test_a_built_in_changed_and_not_regenerated_is_read_from_its_yaml(
     monkeypatch.setattr(load, "builtin_dir", lambda: tmp_path)
     monkeypatch.setattr(load, "_cache", {})
     assert load.load("sochi").pool_target == 30
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_built_in_extends_only_built_ins_by_name(name: str) -> None:
+    """What lets load() build a built-in once whatever directory a log confines it to."""
+    tree = load.pre_parsed(load.builtin_dir() / f"{name}.yaml")
+    assert tree is not None
+    assert all(load.is_name(v.text) for k, v in tree.pairs if k.text == "extends")
+
+
+def test_an_evening_under_a_built_in_builds_its_convention_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The log's convention (confined to the log's directory) and the file alone that the
+    report's title compares it with are one build."""
+    from pulyacalc.evening import score_file
+    from pulyacalc.render.view import convention_title
+
+    built: list[str] = []
+    real = load._build
+
+    def counted(*args: object, **kwargs: object) -> object:
+        built.append(str(args[1]))
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(load, "_cache", {})
+    monkeypatch.setattr(load, "_build", counted)
+    log = Path(__file__).resolve().parent.parent / "examples" / "sochi-3p.txt"
+    ev = score_file(str(log))
+    assert convention_title(ev.convention).startswith("Сочинка")
+    assert len(built) == 1
+    assert load.load(ev.convention.source) is load.load("sochi", within=log.parent)

@@ -150,7 +150,10 @@ def load(
         raise ReadError([_not_found(ref, relative_to, ref_loc or Loc(ref))])
     if within is not None and not is_name(ref):
         _confined(Path(path), within, ref, ref_loc or Loc(ref))
-    key = (path, within)
+    # a built-in file extends only built-ins, by name (tests/test_builtin_pregen.py): where it
+    # may be read from does not change it, so the evening's convention and its file alone
+    # (evening.overrides, the report's title) are one build
+    key = (path, None if Path(path).parent == builtin_dir() else within)
     if overrides is None and key in _cache:
         base = _cache[key]
     else:
