@@ -115,6 +115,8 @@ class FastDeals:
         self.tables: dict[tuple[str, int], dict[str, Seen]] = {}
         self.owner: dict[int, tuple[str, int]] = {}
         self.blocks: dict[tuple[Write, ...], Block] = {}
+        #: each parse's deal as one line (``text``)
+        self.texts: dict[Any, str] = {}
         self.seen = 0
         #: a seat change was read: the table is another, everything goes the full path
         self.changed = False
@@ -179,6 +181,7 @@ class FastDeals:
         for t in self.tables.values():
             t.clear()  # in place: every Seen's ``next`` stays a table of ours
         self.blocks.clear()
+        self.texts.clear()
         self.seen = 0
 
     def item(self, r: DealResult) -> Hit | Any:
@@ -196,7 +199,15 @@ class FastDeals:
             or not loc.column
         ):
             return self.whole(r)
-        head = Head(r.kind, r.dealer, self.text(r.deal, r.kind), loc.column, r.raspasy_run)
+        template = getattr(r.deal, "template", None)
+        line = self.texts.get(template) if template is not None else None
+        if line is None:
+            line = self.text(r.deal, r.kind)
+            if template is not None:
+                if len(self.texts) >= SEEN_SIZE:
+                    self.texts.clear()
+                self.texts[template] = line  # the same parse, the same text (explain.deal_text)
+        head = Head(r.kind, r.dealer, line, loc.column, r.raspasy_run)
         block = self.block(tuple(Write(e.rule, e.player, e.area, e.amount, e.on, e.why) for e in r.entries))
         return head, block, r.number, loc.line, r.after_finish
 
@@ -261,30 +272,31 @@ class FastDeals:
         )
         return k.fixed
 
-    def placed(self, k: Seen, j: int, after_finish: bool) -> Block:
-        """A hit whose pool write ``j`` (and those after it) do not simply go into the
-        player's own pool: each placed by ``pool.place`` on the pools as they stand."""
-        scorer, n, vals, at = self.scorer, self.n, self.vals, self.at
-        out = [w for _, w in k.pool[:j]]
-        for i, w in k.pool[j:]:
-            v, a = vals[i], w.amount
-            if w.on is None and (
-                scorer.target - v > 0 and a < scorer.target - v if scorer.conv.help else not after_finish
-            ):
-                vals[i] = exact(v + a)
-                out.append(w)
-                continue
-            pools = {p: vals[q * (n + 2)] for q, p in enumerate(self.players)}
-            for x in place(w, pools, scorer.target, scorer.conv, after_finish, scorer._clockwise):
-                c = at(x.area, x.player, x.on)
-                vals[c] = exact(vals[c] + x.amount)
-                out.append(x)
-        return self.block((*k.writes, *out))
-
     def items(self, upto: int | None, progress: Callable[[int], None] | None) -> Iterator[Hit | Any]:
         """Every deal and correction of the log in order (up to deal ``upto`` and the
         corrections after it, as ``explain._upto`` reads them)."""
         return _items(self, upto, progress)
+
+
+def _placed(self: FastDeals, k: Seen, j: int, after_finish: bool) -> Block:
+    """A hit whose pool write ``j`` (and those after it) do not simply go into the
+    player's own pool: each placed by ``pool.place`` on the pools as they stand."""
+    scorer, n, vals, at = self.scorer, self.n, self.vals, self.at
+    out = [w for _, w in k.pool[:j]]
+    for i, w in k.pool[j:]:
+        v, a = vals[i], w.amount
+        if w.on is None and (
+            scorer.target - v > 0 and a < scorer.target - v if scorer.conv.help else not after_finish
+        ):
+            vals[i] = exact(v + a)
+            out.append(w)
+            continue
+        pools = {p: vals[q * (n + 2)] for q, p in enumerate(self.players)}
+        for x in place(w, pools, scorer.target, scorer.conv, after_finish, scorer._clockwise):
+            c = at(x.area, x.player, x.on)
+            vals[c] = exact(vals[c] + x.amount)
+            out.append(x)
+    return self.block((*k.writes, *out))
 
 
 def _items(self: FastDeals, upto: int | None, progress: Callable[[int], None] | None) -> Iterator[Hit | Any]:
@@ -408,7 +420,7 @@ def _items(self: FastDeals, upto: int | None, progress: Callable[[int], None] | 
                         vals[i] = s if type(s) is int else exact(s)
                         ptotal += a
                         continue
-                    block = self.placed(k, j, after_finish)
+                    block = _placed(self, k, j, after_finish)
                     ptotal, closed = now()
                     break
         last = k

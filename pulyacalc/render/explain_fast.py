@@ -14,9 +14,10 @@ paper, is drawn the plain way).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from fractions import Fraction
 from typing import IO, TYPE_CHECKING, Any
 
-from pulyacalc.core.sheet import Entry, SheetView
+from pulyacalc.core.sheet import Entry, SheetView, Write
 
 if TYPE_CHECKING:
     from pulyacalc.explain import Explained
@@ -33,6 +34,9 @@ DEALER = "\ue0f0dealer\ue0f0"
 TEXT = "\ue0f0line\ue0f0"
 KIND = "\ue0f0kind\ue0f0"
 RUNNING = "\ue0f0running\ue0f0"
+
+#: distinct writes whose drawings are kept (forgotten all at once when full)
+WRITES_SIZE = 20_000
 
 #: a text with holes: its pieces between them and what goes into each (a mark's index)
 Skeleton = tuple[list[str], list[int]]
@@ -83,17 +87,6 @@ def holed(text: str, number: int, count: int) -> list[bytes] | None:
     the deal's number joins the pieces again (``b"12".join(pieces)``); None when it is not."""
     sk = skeleton(text, {str(number): 0}, [0] * count)
     return None if sk is None else [piece.encode() for piece in sk[0]]
-
-
-def explained(fast: FastDeals, block: Block) -> tuple[tuple[Explained, ...], dict[str, Any]]:
-    """The block's entries with the stand-in number, explained, and their ledger row."""
-    from pulyacalc.core.rulebook import RULEBOOK
-    from pulyacalc.explain import Explained, sentence
-    from pulyacalc.ledger import deal_row
-
-    entries = tuple(Entry(NUMBER, *w) for w in block.writes)
-    xs = tuple(Explained(e, RULEBOOK[e.rule], sentence(e)) for e in entries)
-    return xs, deal_row(entries, fast.players, fast.scorer.conv)
 
 
 class Paper:
@@ -228,6 +221,10 @@ class Drawer:
         self.fast, self.fmt, self.file = fast, fmt, file
         self.paper = Paper(fast) if fmt == "table" else None
         self.skeletons: dict[tuple[int, bool], Skeleton | None] = {}
+        #: each write's own drawings (``write``), and whether a deal's JSON entries are
+        #: its flat ones nested deeper (``nested_entries``, seen on the first deal with any)
+        self.writes: dict[Write, tuple[Explained, dict[str, Any], list[str]]] = {}
+        self.nesting = False
         #: the paper after a deal as the deal's JSON has it (``_running``)
         self.running: tuple[list[bytes], list[int]] | None = None
         if fmt == "json":
@@ -322,83 +319,124 @@ class Drawer:
             block.drawn = self._drawn(block)
         return block.drawn
 
+    def explained(self, block: Block) -> tuple[tuple[Explained, ...], dict[str, Any]]:
+        """The block's entries with the stand-in number, explained, and their ledger row
+        (the sum of its writes' rows: ``ledger.deal_row`` is linear), from each write's."""
+        from pulyacalc.core.amounts import exact
+
+        known = [self.write(w) for w in block.writes]
+        rows = [row for _, row, _ in known]
+        ledger = {p: exact(sum((row[p] for row in rows), Fraction(0))) for p in self.fast.players}
+        return tuple(x for x, _, _ in known), ledger
+
+    def write(self, w: Write) -> tuple[Explained, dict[str, Any], list[str]]:
+        """A write dated with the stand-in number, explained; its ledger row; its JSON entry
+        among the flat ones (after ``,\\n    ``, made when first asked)."""
+        known = self.writes.get(w)
+        if known is None:
+            from pulyacalc.core.rulebook import RULEBOOK
+            from pulyacalc.explain import Explained, sentence
+            from pulyacalc.ledger import deal_row
+
+            if len(self.writes) >= WRITES_SIZE:
+                self.writes.clear()
+            e = Entry(NUMBER, *w)
+            fast = self.fast
+            known = self.writes[w] = (
+                Explained(e, RULEBOOK[e.rule], sentence(e)),
+                deal_row([e], fast.players, fast.scorer.conv),
+                [],
+            )
+        return known
+
+    def flat(self, w: Write) -> str:
+        """The write's JSON entry among the flat ones, with the stand-in number."""
+        x, _, text = self.write(w)
+        if not text:
+            from pulyacalc.render.explain import entry_json
+            from pulyacalc.render.formats import nested
+
+            text.append(",\n    " + nested(entry_json(x), 2))
+        return text[0]
+
     def _drawn(self, block: Block) -> Any:
-        from pulyacalc.render.explain import deal_body, deal_head_json, deal_tail_json, entry_json
+        from pulyacalc.render.explain import deal_body, deal_head_json, deal_tail_json
         from pulyacalc.render.formats import dumps, nested
 
-        xs, ledger = explained(self.fast, block)
+        xs, ledger = self.explained(block)
         k = len(xs)
         if self.fmt == "table":
             return ("\n" + "\n".join(deal_body(xs, ledger, None)) + "\n").encode()
         if self.fmt != "json":
             return holed(entry_lines(xs, self.fmt), NUMBER, k) or False
-        flat = holed("".join(",\n    " + nested(entry_json(x), 2) for x in xs), NUMBER, k)
-        top = nested(deal_head_json(NUMBER, self.where(), DEALER, KIND, TEXT, False), 2).removesuffix(
-            "\n    }"
-        )
-        text = nested(
-            {
-                **deal_head_json(NUMBER, self.where(), DEALER, KIND, TEXT, False),
-                **deal_tail_json(xs, RUNNING, ledger),
-            },
-            2,
-        )
+        flat = holed("".join(map(self.flat, block.writes)), NUMBER, k)
+        head = deal_head_json(NUMBER, self.where(), DEALER, KIND, TEXT, False)
+        top = nested(head, 2).removesuffix("\n    }")
+        # the deal's entries are the flat ones nested deeper (``nested_entries``): seen
+        # once per run on a deal with entries, then its tail is drawn without them
+        shown = xs if not self.nesting else ()
+        text = nested({**head, **deal_tail_json(shown, RUNNING, ledger)}, 2)
         parts = text[len(top) :].split(dumps(RUNNING))
         if flat is None or not text.startswith(top + ",") or len(parts) != 2:
             return False
-        pre, post = holed(parts[0], NUMBER, k), holed(parts[1], NUMBER, 0)
+        pre, post = holed(parts[0], NUMBER, len(shown)), holed(parts[1], NUMBER, 0)
         if pre is None or post is None:
             return False
-        if nested_entries(b"1".join(flat)) == b"1".join(pre):
+        if k and (self.nesting or nested_entries(b"1".join(flat)) == b"1".join(pre)):
+            self.nesting = True
             pre = None  # the deal's entries are the flat ones, nested deeper: not kept twice
         return flat, pre, b"".join(post)
 
-    def real(self, item: Any) -> tuple[tuple[Explained, ...], dict[str, Any]]:
-        """A hit's entries explained with its number, and their ledger row."""
-        from pulyacalc.core.rulebook import RULEBOOK
-        from pulyacalc.explain import Explained, sentence
-        from pulyacalc.ledger import deal_row
 
-        entries = tuple(Entry(item[2], *w) for w in item[1].writes)
-        xs = tuple(Explained(e, RULEBOOK[e.rule], sentence(e)) for e in entries)
-        return xs, deal_row(entries, self.fast.players, self.fast.scorer.conv)
+def real(self: Drawer, item: Any) -> tuple[tuple[Explained, ...], dict[str, Any]]:
+    """A hit's entries explained with its number, and their ledger row."""
+    from pulyacalc.core.rulebook import RULEBOOK
+    from pulyacalc.explain import Explained, sentence
+    from pulyacalc.ledger import deal_row
 
-    def plain_table(self, item: Any, fit: bool) -> bytes:
-        """An item as the table shows it, the plain way (render/explain.deal_block)."""
-        from pulyacalc.render.explain import deal_block, deal_body, deal_head
+    entries = tuple(Entry(item[2], *w) for w in item[1].writes)
+    xs = tuple(Explained(e, RULEBOOK[e.rule], sentence(e)) for e in entries)
+    return xs, deal_row(entries, self.fast.players, self.fast.scorer.conv)
 
-        if type(item) is not tuple:
-            return deal_block(item, self.fast.players).encode()
-        head, _, number, lineno, after_finish = item
-        xs, ledger = self.real(item)
-        where = f"{self.file}:{lineno}:{head.column}"
-        top = deal_head(head.kind, number, where, head.dealer, head.line, head.run, after_finish)
-        assert self.paper is not None
-        text = "\n".join(["", top, *deal_body(xs, ledger, None)]) + "\n"
-        return text.encode() + self.paper.draw(number, fit)
 
-    def plain_json(self, item: Any) -> tuple[bytes, bytes]:
-        """An item's entries (each after ``,\\n    ``) and the deal (after ``\\n    ``), the
-        plain way (render/explain.ExplainStream.json_chunks)."""
-        from pulyacalc.render.explain import deal_head_json, deal_json, deal_tail_json, entry_json
-        from pulyacalc.render.formats import nested
-        from pulyacalc.render.view import sheet_json
+def plain_table(self: Drawer, item: Any, fit: bool) -> bytes:
+    """An item as the table shows it, the plain way (render/explain.deal_block)."""
+    from pulyacalc.render.explain import deal_block, deal_body, deal_head
 
-        if type(item) is not tuple:
-            flat = "".join(",\n    " + nested(entry_json(x), 2) for x in item.entries)
-            return flat.encode(), ("\n    " + nested(deal_json(item), 2)).encode()
-        head, _, number, lineno, after_finish = item
-        xs, ledger = self.real(item)
-        where = f"{self.file}:{lineno}:{head.column}"
-        doc = deal_head_json(number, where, head.dealer, head.kind, head.line, after_finish)
-        doc |= deal_tail_json(xs, sheet_json(self.fast.view()), ledger)
-        flat = "".join(",\n    " + nested(entry_json(x), 2) for x in xs)
-        return flat.encode(), ("\n    " + nested(doc, 2)).encode()
+    if type(item) is not tuple:
+        return deal_block(item, self.fast.players).encode()
+    head, _, number, lineno, after_finish = item
+    xs, ledger = real(self, item)
+    where = f"{self.file}:{lineno}:{head.column}"
+    top = deal_head(head.kind, number, where, head.dealer, head.line, head.run, after_finish)
+    assert self.paper is not None
+    text = "\n".join(["", top, *deal_body(xs, ledger, None)]) + "\n"
+    return text.encode() + self.paper.draw(number, fit)
 
-    def plain_lines(self, item: Any) -> bytes:
-        """An item's entries as JSON Lines, CSV or TSV rows, the plain way."""
-        xs = item.entries if type(item) is not tuple else self.real(item)[0]
-        return entry_lines(xs, self.fmt).encode()
+
+def plain_json(self: Drawer, item: Any) -> tuple[bytes, bytes]:
+    """An item's entries (each after ``,\\n    ``) and the deal (after ``\\n    ``), the
+    plain way (render/explain.ExplainStream.json_chunks)."""
+    from pulyacalc.render.explain import deal_head_json, deal_json, deal_tail_json, entry_json
+    from pulyacalc.render.formats import nested
+    from pulyacalc.render.view import sheet_json
+
+    if type(item) is not tuple:
+        flat = "".join(",\n    " + nested(entry_json(x), 2) for x in item.entries)
+        return flat.encode(), ("\n    " + nested(deal_json(item), 2)).encode()
+    head, _, number, lineno, after_finish = item
+    xs, ledger = real(self, item)
+    where = f"{self.file}:{lineno}:{head.column}"
+    doc = deal_head_json(number, where, head.dealer, head.kind, head.line, after_finish)
+    doc |= deal_tail_json(xs, sheet_json(self.fast.view()), ledger)
+    flat = "".join(",\n    " + nested(entry_json(x), 2) for x in xs)
+    return flat.encode(), ("\n    " + nested(doc, 2)).encode()
+
+
+def plain_lines(self: Drawer, item: Any) -> bytes:
+    """An item's entries as JSON Lines, CSV or TSV rows, the plain way."""
+    xs = item.entries if type(item) is not tuple else real(self, item)[0]
+    return entry_lines(xs, self.fmt).encode()
 
 
 def entry_lines(entries: tuple[Explained, ...], fmt: str) -> str:
@@ -473,7 +511,7 @@ def _table_deals(view: ExplainStream, drawer: Drawer) -> Iterator[bytes]:
             paper.length = 0  # laid out again when next drawn from its layout
             if upto is None or item.result.number == upto:
                 view.shown += 1
-                out.append(drawer.plain_table(item, fit))
+                out.append(plain_table(drawer, item, fit))
             continue
         head, block, number, lineno, after_finish = item
         if fit:
@@ -493,7 +531,7 @@ def _table_deals(view: ExplainStream, drawer: Drawer) -> Iterator[bytes]:
         view.shown += 1
         top, body = head_of(head, after_finish), drawn(block)
         if top is None or body is False:
-            out.append(drawer.plain_table(item, fit))
+            out.append(plain_table(drawer, item, fit))
             continue
         out.append(top[0] % ((lineno, number) if top[1] else (number, lineno)))
         out.append(body)
@@ -553,7 +591,7 @@ def _json_deals(view: ExplainStream, drawer: Drawer, last: list[Any]) -> Iterato
             drawer.refresh()
             if upto is None or item.result.number == upto:
                 view.shown += 1
-                flat, deal = drawer.plain_json(item)
+                flat, deal = plain_json(drawer, item)
                 entries.append(flat)
                 deals.append(sep + deal)
                 sep, last[0] = b",", item.running
@@ -568,7 +606,7 @@ def _json_deals(view: ExplainStream, drawer: Drawer, last: list[Any]) -> Iterato
         last[0] = vals if upto is None else list(vals)
         top, body = head_of(head, after_finish), drawn(block)
         if top is None or body is False or running is None:
-            flat, deal = drawer.plain_json(item)
+            flat, deal = plain_json(drawer, item)
             entries.append(flat)
             deals.append(sep + deal)
             sep = b","
@@ -625,13 +663,13 @@ def _lines(view: ExplainStream, drawer: Drawer) -> Iterator[bytes]:
         if type(item) is not tuple:
             if upto is None or item.result.number == upto:
                 view.shown += 1
-                out.append(drawer.plain_lines(item))
+                out.append(plain_lines(drawer, item))
             continue
         if upto is not None and item[2] != upto:
             continue
         view.shown += 1
         body = drawn(item[1])
-        out.append(drawer.plain_lines(item) if body is False else (b"%d" % item[2]).join(body))
+        out.append(plain_lines(drawer, item) if body is False else (b"%d" % item[2]).join(body))
         if len(out) >= BATCH:
             yield b"".join(out)
             out.clear()
