@@ -372,7 +372,9 @@ def play_traced(log: Log, conv: Convention, problems: Problems, trace: Tracer, f
     firsts = list(islice(it, ONE_CAUSE_DEALS))
     before, short = len(problems), len(firsts) < ONE_CAUSE_DEALS
     source = log.deals if not short and type(log.deals) is LineDeals else None
-    deals: Iterable[Deal | Correction | SeatChange | Unreadable] = firsts if source else chain(firsts, it)
+    deals: Iterable[Deal | Correction | SeatChange | Unreadable] = (
+        firsts if source is not None else chain(firsts, it)
+    )
     watch = WATCH.get()
     if watch is not None:
         deals = _watched(deals, watch)
