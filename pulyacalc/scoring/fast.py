@@ -24,6 +24,7 @@ logs.  ``FastCache`` may be shared by evenings of the same players and conventio
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol
 
@@ -38,6 +39,9 @@ from pulyacalc.scoring.pool import place
 #: raw lines ``FastCache`` remembers (over all states); emptied when full, so that memory
 #: stays flat however long the log
 FAST_CACHE_SIZE = 100_000
+#: this many lines missed one after another and the fast path reads on the full way,
+#: line by line, until a line is known again (a log whose every line is new or wrong)
+SLOW_STREAK = 16
 
 
 class LineSource(Protocol):
@@ -334,7 +338,8 @@ class _Pass:
             _slow(self, *pending)
         self.lineno = source.number
         self.load()
-        numbered = enumerate(source.lines, source.number + 1)
+        numbered: Iterator[tuple[int, str]] = enumerate(source.lines, source.number + 1)
+        streak = last = 0
         while True:
             miss = self.fixed_hits(numbered) if self.closed() else self.open_hits(numbered)
             if miss is None:
@@ -342,6 +347,15 @@ class _Pass:
             if miss is not _CLOSED:
                 self.sync(miss[0] - 1)
                 _slow(self, *miss)
+                streak, last = (streak + 1 if miss[0] == last + 1 else 0), miss[0]
+                if streak >= SLOW_STREAK:
+                    # lines that miss one after another (a log wrong on every line): the
+                    # full way line by line, until one is known
+                    numbered, paused = _slow_run(self, numbered)
+                    streak = 0
+                    if paused:
+                        self.load()
+                        break
                 self.load()
                 if self.watcher is not None and self.watcher.pause():
                     break
@@ -371,14 +385,9 @@ class _Pass:
         scorer, sheet = self.scorer, self.scorer.sheet
         scorer.count = self.count + hits
         self.source.count += hits
-        scorer.dealer, scorer.run = self.state()
+        scorer.dealer, scorer.run = _state(self)
         for name, v in zip(self.players, self.pools, strict=True):
             sheet.pool[name] = v
-
-    def state(self) -> tuple[str, int]:
-        """The dealer and raspasy run ``table`` stands for (the scorer's own when busy)."""
-        cache, table = self.cache, self.table
-        return (self.scorer.dealer, self.scorer.run) if table is cache.busy else cache.owner[id(table)]
 
     def open_hits(self, numbered: Iterator[tuple[int, str]]) -> tuple[int, str] | None:
         """The hits while a pool may take points: each counted and its pool points added;
@@ -483,6 +492,29 @@ class _Pass:
             return None
         finally:
             self.table, self.lineno = table, lineno
+
+
+def _state(p: _Pass) -> tuple[str, int]:
+    """The dealer and raspasy run ``p.table`` stands for (the scorer's own when busy)."""
+    cache, table = p.cache, p.table
+    return (p.scorer.dealer, p.scorer.run) if table is cache.busy else cache.owner[id(table)]
+
+
+def _slow_run(p: _Pass, numbered: Iterator[tuple[int, str]]) -> tuple[Iterator[tuple[int, str]], bool]:
+    """Lines read the full way (``_slow``) one after another, with no hit between to
+    bring the scorer up to date for, until one is known (given back to read as a hit),
+    the log ends, or the watcher pauses (True)."""
+    cache, watcher = p.cache, p.watcher
+    for lineno, raw in numbered:
+        table = p.table
+        if raw in table or (table is not cache.busy and watcher is None and cache.derive(table, raw)):
+            return itertools.chain(((lineno, raw),), numbered), False
+        if p.record is not None:
+            _recording(p, lineno, raw)
+        _slow(p, lineno, raw)
+        if watcher is not None and watcher.pause():
+            return numbered, True
+    return numbered, False
 
 
 def _slow(p: _Pass, lineno: int, raw: str) -> None:
