@@ -231,8 +231,13 @@ def test_marks_keep_at_most_their_room() -> None:
     assert sum(len(v) for v in kept.values()) + sum(earlier.values()) == 499
 
 
-def test_a_typed_sheet_with_long_running_totals_keeps_its_latest(tmp_path: Path) -> None:
+def test_a_typed_sheet_with_long_running_totals_keeps_its_latest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """`settle -o`: a paper typed with a running total after each of 500 deals, room for 40."""
+    from pulyacalc.cli import output
+
+    monkeypatch.setattr(output, "target", None)  # settle's -o set in this process, undone after
     rows = "".join(
         f"  - {{Anna: {{pool: {i}, mountain: 4}}, Boris: {{whists: {{Anna: {2 * i}}}}}}}\n"
         for i in range(1, 501)
