@@ -149,7 +149,7 @@ def parse_deal(
     for k, v in node.pairs:
         key = k.text.strip()
         if key not in DEAL_KEYS:
-            close = difflib.get_close_matches(key, DEAL_KEYS, n=1, cutoff=0.6)
+            close = [] if problems.full else difflib.get_close_matches(key, DEAL_KEYS, n=1, cutoff=0.6)
             problems.add(
                 k.loc,
                 M_("unknown key {key!r} in a deal", key=key),
