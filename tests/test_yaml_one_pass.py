@@ -205,3 +205,41 @@ def test_hints_are_not_looked_for_past_the_problems_shown(monkeypatch: pytest.Mo
         problems.raise_if_any()
     assert re.search(r"1,[0-9]{3} in all", str(e.value.problems[-1].message))
     assert len(calls) <= 100
+
+
+def _told(text: str) -> list[tuple[str, str, str, int]]:
+    from pulyacalc.logs import yaml_log
+
+    problems = Problems()
+    log = yaml_log.parse(text, "log.yaml", problems)
+    assert all(type(d).__name__ == "Unreadable" for d in log.deals)
+    return [(str(p.loc), p.message, p.hint, p.width) for p in problems.items] + [
+        ("more", "", "", problems.more)
+    ]
+
+
+def test_a_wrong_deal_again_is_told_as_if_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A YAML deal line that could not be read is not read again when written again (a log
+    of 500,000 wrong deals took minutes), and is told the same at its own place."""
+    from pulyacalc.logs import yaml_log
+
+    wrong = ["Ann 6x 7, Boris whist", "Annna 6♠ 7, Boris pass, Vera pass", "x"]
+    text = "players: [Anna, Boris, Vera]\ndeals:\n" + "".join(f"  - {w}\n" for w in wrong * 40)
+    text += "  - [" + ", ".join(wrong * 3) + "]\n"  # a list where a deal goes
+    text += "  - ~\n  - 'null'\n  - ~\n"
+    quoted = [f'"{w}"' for w in wrong]  # in a flow list a plain scalar's commas part it
+    flow = (
+        "players: [Anna, Boris, Vera]\ndeals: ["
+        + ", ".join(quoted * 50)
+        + ",\n  "
+        + ", ".join(quoted)
+        + "]\n"
+    )
+    calls = []
+    real = yaml_log.parse_deal_line
+    monkeypatch.setattr(yaml_log, "parse_deal_line", lambda *a, **k: calls.append(1) or real(*a, **k))
+    fast = [_told(text), _told(flow)]
+    assert len(calls) == 2 * len(wrong) + 1  # and the 'null' once
+    monkeypatch.setattr(yaml_log, "BAD_TEXTS", 0)
+    assert fast == [_told(text), _told(flow)]
+    assert len(calls) > 250

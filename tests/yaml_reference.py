@@ -4,6 +4,7 @@ nodes converted into located ``Node``s.  Kept to compare the one-pass reader wit
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import yaml
@@ -104,7 +105,7 @@ def old_parse_yaml(
                 )
             ]
         )
-    long_line = _LONG_LINE.search(text)  # a search, not a list of every line
+    long_line = re.search(_LONG_LINE, text, re.MULTILINE) if len(text) > MAX_LINE_CHARS else None
     if long_line is not None:
         number = text.count("\n", 0, long_line.start()) + 1
         end = text.find("\n", long_line.start())
