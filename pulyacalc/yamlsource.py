@@ -32,8 +32,13 @@ from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import NodeKind
 from pulyacalc.core.record import record
 
-#: Refuse YAML documents larger than this (line logs stream and have no limit).
-MAX_YAML_BYTES = 20 * 1024 * 1024
+#: Refuse YAML documents larger than this (line logs stream and have no limit).  A YAML
+#: document is read whole, a located node (~200 bytes) for as little as 2 bytes written:
+#: 2 MiB is what every command reads within a few seconds and 500 MB whatever the document
+#: holds (20 MiB of YAML took 17 s and 700 MB to score).  A 2 MiB log is ~50,000 deals
+#: written as lines, an evening ~60; an archive is kept in the line format (docs/format.md
+#: "Limits"); ``--max-yaml-bytes`` raises the limit for one run.
+MAX_YAML_BYTES = 2 * 1024 * 1024
 MAX_LINE_CHARS = 10_000
 MAX_DEPTH = 64
 #: a line over MAX_LINE_CHARS (from its start: a line starts after '\n' or at the text's start)
@@ -350,7 +355,11 @@ def parse_yaml(text: str, file: str, *, max_bytes: int = MAX_YAML_BYTES, unique_
                         size=size,
                         max_bytes=max_bytes,
                     ),
-                    M_("split the log, use the line format (no size limit), or raise --max-yaml-bytes"),
+                    M_(
+                        "YAML is read whole: keep a log this long in the line format, which has no "
+                        "size limit (once: pulyacalc convert LOG --to lines --max-yaml-bytes N -o "
+                        "LOG.pulya), or raise --max-yaml-bytes"
+                    ),
                 )
             ]
         )
