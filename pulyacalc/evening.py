@@ -31,7 +31,7 @@ from pulyacalc.scoring.fold import DealResult, Scorer
 
 if TYPE_CHECKING:
     from pulyacalc.logs.lines import LineDeals
-    from pulyacalc.scoring.fast import FastCache
+    from pulyacalc.scoring.fast import FastCache, Hits
     from pulyacalc.scoring.settlement import Settlement
 
 
@@ -77,21 +77,26 @@ def play(
     running: bool = False,
     shared: Shared | None = None,
     each: Callable[[DealResult], object] | None = None,
+    hits: Hits | None = None,
 ) -> Evening:
     """Score every deal of ``log`` under ``conv``, starting on ``start`` (an empty paper by
     default).  Refused deals are reported into ``problems`` and skipped; nothing raises.
     ``keep`` keeps each deal's result; ``running`` also keeps the paper after each; ``each``
-    is shown each deal's result as it is scored, and nothing is kept (``check``).
+    is shown each deal's result as it is scored, and nothing is kept (``check``); ``hits``
+    is told every deal as ``fast.Hits`` says, and nothing is kept (``ledger``, ``stats``).
 
     A line log with nothing kept and nothing shown goes the fold's fast path
     (``scoring.fast``), with what it learns kept in ``shared`` (``season``: for the
-    evenings of the same players and convention); the result is the same."""
+    evenings of the same players and convention); the result is the same.  With ``hits``
+    it goes the fast path too; any other log tells ``hits.result`` each deal's result."""
     scorer = Scorer(log.header, conv, problems, start=start)
     if not keep and not running and each is None:
         source = _line_source(log)
         if source is not None:
-            _play_fast(scorer, source, conv, shared)
+            _play_fast(scorer, source, conv, shared, hits=hits)
             return _evening(log, conv, scorer)
+        if hits is not None:
+            each = hits.result
     kept: list[DealResult] = []
     papers: list[SheetView] = []
     deals = log.deals
@@ -207,6 +212,7 @@ def _play_fast(
     shared: Shared | None,
     record: list[str] | None = None,
     record_limit: int = 0,
+    hits: Hits | None = None,
 ) -> int:
     """``fast.run`` with the command line's progress bar (``WATCH``) told the line now and
     then; returns the items read."""
@@ -216,7 +222,7 @@ def _play_fast(
     watch = WATCH.get()
     if watch is not None:
         source.lines = _watched_lines(source.lines, source.number, watch)
-    return fastpath.run(scorer, source, fast, record, record_limit)
+    return fastpath.run(scorer, source, fast, record, record_limit, hits=hits)
 
 
 #: the fast path tells the progress bar its line once per this many lines (and at the end)
@@ -279,10 +285,11 @@ def score_log(
     keep: bool = False,
     running: bool = False,
     shared: Shared | None = None,
+    hits: Hits | None = None,
 ) -> Evening:
     """Load the log's convention and play it; raises PulyaError with every problem
     (those already in ``problems``, say from reading, included).  ``shared``: what the
-    fast path learnt from other evenings (``season``)."""
+    fast path learnt from other evenings (``season``); ``hits``: told every deal (``play``)."""
     problems = problems if problems is not None else Problems()
     conv = load_convention(log, problems, convention, rounding)
     if conv is None or not log.header_ok:
@@ -292,7 +299,7 @@ def score_log(
             pass
         problems.raise_if_any()
     assert conv is not None
-    ev = play_one_cause(log, conv, problems, keep=keep, running=running, shared=shared)
+    ev = play_one_cause(log, conv, problems, keep=keep, running=running, shared=shared, hits=hits)
     problems.raise_if_any()
     return ev
 
@@ -313,6 +320,7 @@ def play_one_cause(
     running: bool = False,
     shared: Shared | None = None,
     each: Callable[[DealResult], object] | None = None,
+    hits: Hits | None = None,
 ) -> Evening:
     """``play``, then, when deals were refused because the 4-player dealer takes part,
     look for one cause: another first dealer under which every such deal fits.  Found,
@@ -322,7 +330,8 @@ def play_one_cause(
 
     A line log goes the fast path (``play``) keeping the raw lines of its first deals; a
     short log with dealer-in-play problems is then read again from them, the full way,
-    which reports exactly what the full path would have."""
+    which reports exactly what the full path would have (a log read again so has
+    problems: what ``hits`` was told before is of no use, and it is told nothing more)."""
     from itertools import chain, islice
 
     source = None if keep or running or each is not None else _line_source(log)
@@ -331,18 +340,20 @@ def play_one_cause(
         lineno, number, before = source.pending[0], source.number, len(problems)
         scorer = Scorer(log.header, conv, problems)
         record: list[str] = []
-        items = _play_fast(scorer, source, conv, shared, record, ONE_CAUSE_DEALS)
+        items = _play_fast(scorer, source, conv, shared, record, ONE_CAUSE_DEALS, hits)
         wrong_dealer = sum(p.code == "dealer-in-play" for p in problems.items[before:])
         if items >= ONE_CAUSE_DEALS or scorer.count <= 1 or wrong_dealer < ONE_CAUSE_MIN:
             return _evening(log, conv, scorer)
         del problems.items[before:]
         # the header as the log gave it: the reader's is the table after any join it read
         again = type(source)(iter(record[1:]), (lineno, record[0]), number, log.header, problems)
-        log = replace(log, deals=again)
+        log, hits = replace(log, deals=again), None
     it = iter(log.deals)
     first = list(islice(it, ONE_CAUSE_DEALS))
     before = len(problems)
-    ev = play(replace(log, deals=chain(first, it)), conv, problems, keep=keep, running=running, each=each)
+    ev = play(
+        replace(log, deals=chain(first, it)), conv, problems, keep=keep, running=running, each=each, hits=hits
+    )
     if len(first) < ONE_CAUSE_DEALS and ev.deals > 1:
         _one_cause(log.header, first, conv, problems, before)
     return ev

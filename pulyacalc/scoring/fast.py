@@ -31,7 +31,7 @@ from pulyacalc.convention.schema import Convention
 from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.errors import Problems
 from pulyacalc.core.model import Correction, Deal, SeatChange, Unreadable
-from pulyacalc.core.sheet import POOL, WHISTS, Entry, Sheet, Write
+from pulyacalc.core.sheet import MOUNTAIN, POOL, WHISTS, Entry, Sheet, Write
 from pulyacalc.scoring.fold import DealResult, Memo, Scorer, memo
 from pulyacalc.scoring.pool import place
 
@@ -73,6 +73,36 @@ class Watcher(Protocol):
         ...
 
 
+class Hits(Protocol):
+    """Who is told every deal ``run`` reads, in order, at the fast path's speed
+    (``ledger``, ``stats``): each one scored the full way as its result, each hit as the
+    ``Known`` of its line in its state, which carries the ``tag`` ``result`` gave when the
+    line was learnt (a line derived from another shares that line's tag)."""
+
+    def result(self, r: DealResult) -> object:
+        """A deal (or a correction, a seat change) scored the full way; returns the tag kept
+        with its line if it is learnt."""
+        ...
+
+    def hit(self, k: Known, number: int, placed: tuple[tuple[int, Amount], ...] | None) -> None:
+        """A hit, deal ``number``: ``placed`` is None when each of its pool points went into
+        its own pool as written (``k.pool``), else where all of them went, as (flat index
+        of the paper, amount) (``FastCache.at``, ``where``)."""
+        ...
+
+
+def where(players: tuple[str, ...], i: int) -> tuple[str, str, str | None]:
+    """The area, player and (whists) on whom of flat index ``i`` of the paper of
+    ``players`` (``FastCache.at`` undone)."""
+    n = len(players)
+    if i < n:
+        return POOL, players[i], None
+    if i < 2 * n:
+        return MOUNTAIN, players[i - n], None
+    i -= 2 * n
+    return WHISTS, players[i // n], players[i % n]
+
+
 class Known:
     """What a raw line does in one state.  ``others``: its entries off the pools, as
     (flat index, amount) — they change nothing the fold reads, so a hit only counts them
@@ -80,7 +110,8 @@ class Known:
     index, amount, write); ``hits``: the hits while a pool write's place depended on the
     pools, ``fixed``: the hits after (its pool writes placed by the fixed rule,
     ``FastCache.placed``); the state after it: ``dealer``, ``run``, and ``next`` its
-    table (``get``: the table's look-up, bound once)."""
+    table (``get``: the table's look-up, bound once); ``tag``: what ``Hits`` keeps of it;
+    ``settled``: where its pool writes go once fixed (``_fix``), as ``Hits.hit`` is told."""
 
     __slots__ = (
         "others",
@@ -94,6 +125,8 @@ class Known:
         "hits",
         "fixed",
         "key",
+        "tag",
+        "settled",
     )
 
     def __init__(
@@ -118,6 +151,8 @@ class Known:
         self.fixed = 0
         #: ``FastCache.keyer`` of the deal (b"" without one)
         self.key = b""
+        self.tag: object = None
+        self.settled: tuple[tuple[int, Amount], ...] = ()
 
 
 class FastCache:
@@ -167,7 +202,14 @@ class FastCache:
         return n + i
 
     def learn(
-        self, table: dict[str, Known], raw: str, scorer: Scorer, raspasy: bool, sheet: Sheet, key: bytes
+        self,
+        table: dict[str, Known],
+        raw: str,
+        scorer: Scorer,
+        raspasy: bool,
+        sheet: Sheet,
+        key: bytes,
+        tag: object = None,
     ) -> None:
         """Remember what ``scorer`` last wrote (``Scorer.last``) for ``raw`` in ``table``."""
         known = scorer.last
@@ -190,7 +232,7 @@ class FastCache:
             raspasy,
             ends_run,
         )
-        k.key = key
+        k.key, k.tag = key, tag
         self.learnt += 1
 
     def derive(self, table: dict[str, Known], raw: str) -> Known | None:
@@ -212,7 +254,7 @@ class FastCache:
             False,
             k0.ends_run,
         )
-        k.key = k0.key
+        k.key, k.tag = k0.key, k0.tag
         table[raw] = k
         self.learnt += 1
         return k
@@ -253,13 +295,15 @@ def run(
     record: list[str] | None = None,
     record_limit: int = 0,
     watcher: Watcher | None = None,
+    hits: Hits | None = None,
 ) -> int:
     """Feed every line of ``source`` to ``scorer``; returns the items read (deals and
     corrections, as the full path yields them).  ``record``: each raw line is appended to
     it while fewer than ``record_limit`` items have been read (for ``evening``'s exact
     second look at a short log).  ``watcher``: told each deal scored the full way and each
-    hit after the finish, and asked whether to stop (``Watcher``); no line is derived."""
-    return _Pass(scorer, source, cache, record, record_limit, watcher).run()
+    hit after the finish, and asked whether to stop (``Watcher``); no line is derived.
+    ``hits``: told every deal (``Hits``)."""
+    return _Pass(scorer, source, cache, record, record_limit, watcher, hits).run()
 
 
 class _Pass:
@@ -278,8 +322,10 @@ class _Pass:
         record: list[str] | None,
         limit: int,
         watcher: Watcher | None,
+        hits: Hits | None = None,
     ) -> None:
         self.scorer, self.source, self.cache, self.watcher = scorer, source, cache, watcher
+        self.hits = hits
         self.players = scorer.players
         self.target = scorer.target
         self.limit = len(self.players) * self.target
@@ -360,7 +406,7 @@ class _Pass:
         pools, ptotal, table = self.pools, self.ptotal, self.table
         target, limit, helps = self.target, self.limit, self.helps
         busy, derive, touched, digest = cache.busy, cache.derive, cache.touched.append, cache.digest
-        watcher = self.watcher
+        watcher, hits = self.watcher, self.hits
         unfinished = scorer.after_finish_from is None
         told = unfinished or watcher is not None  # each hit after the finish is told to a watcher
         count, mark = self.count, self.mark
@@ -390,17 +436,30 @@ class _Pass:
                 table, get = k.next, k.get
                 if k.pool:
                     after_finish = ptotal >= limit
+                    # for ``hits``: where each pool point went, and whether one went elsewhere
+                    flat: list[tuple[int, Amount]] | None = None if hits is None else []
+                    spilt = False
                     for p, a, w in k.pool:
                         v = pools[p] + a
                         if w.on is None and a > 0 and (v < target or not helps):
                             # the common case: all of it into his own pool (pool.place's first branch)
                             pools[p] = v if type(v) is int else exact(v)
                             ptotal += a
+                            if flat is not None:
+                                flat.append((p, a))
                             continue
-                        _place_one(self, w, after_finish)
+                        moved = _place_one(self, w, after_finish)
+                        if flat is not None:
+                            flat += moved
+                            spilt = True
                         ptotal = sum(pools)
+                    if hits is not None:
+                        placed = tuple(flat) if spilt and flat is not None else None
+                        hits.hit(k, count + lineno - mark, placed)
                     if (ptotal >= limit and all(v >= target for v in pools)) if helps else ptotal >= limit:
                         return _CLOSED
+                elif hits is not None:
+                    hits.hit(k, count + lineno - mark, None)
             return None
         finally:
             self.ptotal, self.table, self.lineno = ptotal, table, lineno
@@ -412,7 +471,7 @@ class _Pass:
         cache, scorer = self.cache, self.scorer
         table = self.table
         busy, derive, touched, digest = cache.busy, cache.derive, cache.touched.append, cache.digest
-        watcher = self.watcher
+        watcher, hits = self.watcher, self.hits
         unfinished = scorer.after_finish_from is None
         count, mark = self.count, self.mark
         get = table.get
@@ -440,6 +499,8 @@ class _Pass:
                         _fix(self, k)
                 if digest is not None:
                     digest(k.key)
+                if hits is not None:
+                    hits.hit(k, count + lineno - mark, k.settled if k.pool else None)
                 table, get = k.next, k.get
             return None
         finally:
@@ -467,6 +528,7 @@ def _slow(p: _Pass, lineno: int, raw: str) -> None:
         cache.flush(scorer.sheet)  # a newcomer's column is made from the mountains as written
     r = scorer.feed(d)
     skip = r is not None and (p.watcher is None or p.watcher.result(r))
+    tag = None if r is None or p.hits is None else p.hits.result(r)
     if isinstance(d, (Correction, SeatChange)):
         p.corrections += 1
     p.changed = p.changed or isinstance(d, SeatChange)
@@ -474,7 +536,7 @@ def _slow(p: _Pass, lineno: int, raw: str) -> None:
         p.table = cache.busy
         return
     if r is not None and skip and plain and len(problems) == before and table is not cache.busy:
-        cache.learn(table, raw, scorer, r.kind == "raspasy", scorer.sheet, key)
+        cache.learn(table, raw, scorer, r.kind == "raspasy", scorer.sheet, key, tag)
     p.table = cache.table(scorer.dealer, scorer.run)
 
 
@@ -489,19 +551,23 @@ def _fix(p: _Pass, k: Known) -> None:
                 (at(x.area, x.player, x.on), x.amount)
                 for x in place(w, now, p.target, cache.conv, True, p.scorer._clockwise)
             )
+    k.settled = tuple(x for _, _, w in k.pool for x in placed[w])
 
 
-def _place_one(p: _Pass, w: Write, after_finish: bool) -> None:
+def _place_one(p: _Pass, w: Write, after_finish: bool) -> list[tuple[int, Amount]]:
     """``pool.place`` for one write, its entries written: pools into ``p.pools``, the rest
-    onto the sheet."""
+    onto the sheet; returns them as (flat index, amount)."""
     players, pools, at, n, scorer = p.players, p.pools, p.cache.at, len(p.players), p.scorer
     now = dict(zip(players, pools, strict=True))
+    moved = []
     for x in place(w, now, p.target, scorer.conv, after_finish, scorer._clockwise):
         i = at(x.area, x.player, x.on)
+        moved.append((i, x.amount))
         if i < n:
             pools[i] = exact(pools[i] + x.amount)
         else:
             scorer.sheet.apply(Entry(0, *x))
+    return moved
 
 
 def _recording(p: _Pass, lineno: int, raw: str) -> None:
