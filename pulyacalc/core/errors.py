@@ -11,6 +11,7 @@ import contextlib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import field
+from functools import cache
 
 from pulyacalc.core.i18n import M_, MN_, tr
 from pulyacalc.core.kinds import FindingCode, ProblemKind
@@ -19,8 +20,10 @@ from pulyacalc.core.record import record
 #: characters never echoed as they are: C0/C1 controls (ESC starts a terminal escape
 #: sequence), bidi controls (U+202E turns the rest of a line around), zero-width and other
 #: invisible format characters, line/paragraph separators, lone surrogates.  ZWJ/ZWNJ
-#: (U+200C, U+200D) stay: scripts and emoji need them.
-UNSAFE = re.compile(
+#: (U+200C, U+200D) stay: scripts and emoji need them.  Each is a character
+#: ``str.isprintable`` refuses (tests/test_robustness.py), so printable text never needs
+#: the expression, compiled on first use (:func:`unsafe`: half a millisecond of a start).
+UNSAFE_CHARS = (
     "[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028-\u202e"
     "\u2060-\u206f\ufeff\ufff9-\ufffb\ud800-\udfff]"
 )
@@ -31,30 +34,37 @@ SHOWN_CHARS = 60
 _set = object.__setattr__
 
 
+@cache
+def unsafe() -> re.Pattern[str]:
+    """:data:`UNSAFE_CHARS`, compiled."""
+    return re.compile(UNSAFE_CHARS)
+
+
 def has_unsafe(text: str) -> bool:
     """Does ``text`` hold a character :func:`shown` would replace?"""
-    return UNSAFE.search(text) is not None
+    return not text.isprintable() and unsafe().search(text) is not None
 
 
 def shown(text: str, limit: int = SHOWN_CHARS, *, keep: str = "") -> str:
     """``text`` safe to echo in a message: every control, bidi or invisible character
-    (:data:`UNSAFE`, but those in ``keep``) is shown as '?', one for one, and text longer
+    (:data:`UNSAFE_CHARS`, but those in ``keep``) is shown as '?', one for one, and text longer
     than ``limit`` characters is cut with '…' (``limit`` 0: never cut).  The one sanitiser
     every echo of a value from an input or the command line goes through."""
     if limit and len(text) > limit:
         text = text[: limit - 1] + "…"
+    if text.isprintable():
+        return text
     if keep:
-        return UNSAFE.sub(lambda m: m.group(0) if m.group(0) in keep else "?", text)
-    return UNSAFE.sub("?", text)
-
-
-_LONG_WORD = re.compile(r"\S{201,}")
+        return unsafe().sub(lambda m: m.group(0) if m.group(0) in keep else "?", text)
+    return unsafe().sub("?", text)
 
 
 def _cut_long_words(text: str) -> str:
     """A message that echoes a value of hundreds of characters (a 5,000-digit number)
     shows its first hundred: the source line, when echoed, shows the rest."""
-    return _LONG_WORD.sub(lambda m: m.group(0)[:100] + "…", text)
+    if len(text) < 201:
+        return text
+    return re.sub(r"\S{201,}", lambda m: m.group(0)[:100] + "…", text)
 
 
 def quoted(text: str, limit: int = SHOWN_CHARS) -> str:
@@ -245,6 +255,28 @@ class Problems:
             self.more_in[loc.file] = self.more_in.get(loc.file, 0) + 1
             return
         self.items.append(Problem(loc, message, hint, source, width, kind, kind if code is None else code))
+
+    def again(self, problems: list[Problem], line: int) -> None:
+        """``problems`` (of one line of one file) told again as at ``line``: a line that
+        could not be read, written once more.  Once the file's problems are past the limit
+        they are only counted, so a log wrong on every line costs a count a line."""
+        if not problems:
+            return
+        file = problems[0].loc.file
+        if self.limit is not None and len(self.items) >= self.limit:
+            self.more += len(problems)
+            self.more_in[file] = self.more_in.get(file, 0) + len(problems)
+            return
+        for p in problems:
+            self.add(
+                Loc(file, line, p.loc.column),
+                p.message,
+                p.hint,
+                source=p.source,
+                width=p.width,
+                kind=p.kind,
+                code=p.code,
+            )
 
     def extend(self, problems: Iterable[Problem]) -> None:
         self.items.extend(problems)

@@ -24,6 +24,7 @@ logs.  ``FastCache`` may be shared by evenings of the same players and conventio
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator
 from typing import Protocol
 
@@ -38,6 +39,9 @@ from pulyacalc.scoring.pool import place
 #: raw lines ``FastCache`` remembers (over all states); emptied when full, so that memory
 #: stays flat however long the log
 FAST_CACHE_SIZE = 100_000
+#: this many lines missed one after another and the fast path reads on the full way,
+#: line by line, until a line is known again (a log whose every line is new or wrong)
+SLOW_STREAK = 16
 
 
 class LineSource(Protocol):
@@ -352,7 +356,8 @@ class _Pass:
             _slow(self, *pending)
         self.lineno = source.number
         self.load()
-        numbered = enumerate(source.lines, source.number + 1)
+        numbered: Iterator[tuple[int, str]] = enumerate(source.lines, source.number + 1)
+        streak = last = 0
         while True:
             miss = self.fixed_hits(numbered) if self.closed() else self.open_hits(numbered)
             if miss is None:
@@ -360,6 +365,15 @@ class _Pass:
             if miss is not _CLOSED:
                 self.sync(miss[0] - 1)
                 _slow(self, *miss)
+                streak, last = (streak + 1 if miss[0] == last + 1 else 0), miss[0]
+                if streak >= SLOW_STREAK:
+                    # lines that miss one after another (a log wrong on every line): the
+                    # full way line by line, until one is known
+                    numbered, paused = self.slow_run(numbered)
+                    streak = 0
+                    if paused:
+                        self.load()
+                        break
                 self.load()
                 if self.watcher is not None and self.watcher.pause():
                     break
@@ -367,6 +381,22 @@ class _Pass:
         source.number = self.lineno
         self.cache.flush(scorer.sheet)
         return scorer.count - self.start + self.corrections
+
+    def slow_run(self, numbered: Iterator[tuple[int, str]]) -> tuple[Iterator[tuple[int, str]], bool]:
+        """Lines read the full way (``_slow``) one after another, with no hit between to
+        bring the scorer up to date for, until one is known (given back to read as a hit),
+        the log ends, or the watcher pauses (True)."""
+        cache, watcher = self.cache, self.watcher
+        for lineno, raw in numbered:
+            table = self.table
+            if raw in table or (table is not cache.busy and watcher is None and cache.derive(table, raw)):
+                return itertools.chain(((lineno, raw),), numbered), False
+            if self.record is not None:
+                _recording(self, lineno, raw)
+            _slow(self, lineno, raw)
+            if watcher is not None and watcher.pause():
+                return numbered, True
+        return numbered, False
 
     def closed(self) -> bool:
         """Where every pool write goes is fixed: every pool closed (with help), the pulya
