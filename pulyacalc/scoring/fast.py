@@ -359,7 +359,7 @@ class _Pass:
         numbered: Iterator[tuple[int, str]] = enumerate(source.lines, source.number + 1)
         streak = last = 0
         while True:
-            miss = self.fixed_hits(numbered) if self.closed() else self.open_hits(numbered)
+            miss = self.fixed_hits(numbered) if _closed(self) else self.open_hits(numbered)
             if miss is None:
                 break
             if miss is not _CLOSED:
@@ -369,7 +369,7 @@ class _Pass:
                 if streak >= SLOW_STREAK:
                     # lines that miss one after another (a log wrong on every line): the
                     # full way line by line, until one is known
-                    numbered, paused = self.slow_run(numbered)
+                    numbered, paused = _slow_run(self, numbered)
                     streak = 0
                     if paused:
                         self.load()
@@ -381,30 +381,6 @@ class _Pass:
         source.number = self.lineno
         self.cache.flush(scorer.sheet)
         return scorer.count - self.start + self.corrections
-
-    def slow_run(self, numbered: Iterator[tuple[int, str]]) -> tuple[Iterator[tuple[int, str]], bool]:
-        """Lines read the full way (``_slow``) one after another, with no hit between to
-        bring the scorer up to date for, until one is known (given back to read as a hit),
-        the log ends, or the watcher pauses (True)."""
-        cache, watcher = self.cache, self.watcher
-        for lineno, raw in numbered:
-            table = self.table
-            if raw in table or (table is not cache.busy and watcher is None and cache.derive(table, raw)):
-                return itertools.chain(((lineno, raw),), numbered), False
-            if self.record is not None:
-                _recording(self, lineno, raw)
-            _slow(self, lineno, raw)
-            if watcher is not None and watcher.pause():
-                return numbered, True
-        return numbered, False
-
-    def closed(self) -> bool:
-        """Where every pool write goes is fixed: every pool closed (with help), the pulya
-        finished (without)."""
-        if self.helps:
-            target = self.target
-            return all(v >= target for v in self.pools)
-        return self.ptotal >= self.limit
 
     def load(self) -> None:
         """The state after a slow line (numbered ``lineno``), from the scorer."""
@@ -419,14 +395,9 @@ class _Pass:
         scorer, sheet = self.scorer, self.scorer.sheet
         scorer.count = self.count + hits
         self.source.count += hits
-        scorer.dealer, scorer.run = self.state()
+        scorer.dealer, scorer.run = _state(self)
         for name, v in zip(self.players, self.pools, strict=True):
             sheet.pool[name] = v
-
-    def state(self) -> tuple[str, int]:
-        """The dealer and raspasy run ``table`` stands for (the scorer's own when busy)."""
-        cache, table = self.cache, self.table
-        return (self.scorer.dealer, self.scorer.run) if table is cache.busy else cache.owner[id(table)]
 
     def open_hits(self, numbered: Iterator[tuple[int, str]]) -> tuple[int, str] | None:
         """The hits while a pool may take points: each counted and its pool points added;
@@ -535,6 +506,38 @@ class _Pass:
             return None
         finally:
             self.table, self.lineno = table, lineno
+
+
+def _slow_run(self: _Pass, numbered: Iterator[tuple[int, str]]) -> tuple[Iterator[tuple[int, str]], bool]:
+    """Lines read the full way (``_slow``) one after another, with no hit between to
+    bring the scorer up to date for, until one is known (given back to read as a hit),
+    the log ends, or the watcher pauses (True)."""
+    cache, watcher = self.cache, self.watcher
+    for lineno, raw in numbered:
+        table = self.table
+        if raw in table or (table is not cache.busy and watcher is None and cache.derive(table, raw)):
+            return itertools.chain(((lineno, raw),), numbered), False
+        if self.record is not None:
+            _recording(self, lineno, raw)
+        _slow(self, lineno, raw)
+        if watcher is not None and watcher.pause():
+            return numbered, True
+    return numbered, False
+
+
+def _closed(self: _Pass) -> bool:
+    """Where every pool write goes is fixed: every pool closed (with help), the pulya
+    finished (without)."""
+    if self.helps:
+        target = self.target
+        return all(v >= target for v in self.pools)
+    return self.ptotal >= self.limit
+
+
+def _state(self: _Pass) -> tuple[str, int]:
+    """The dealer and raspasy run ``table`` stands for (the scorer's own when busy)."""
+    cache, table = self.cache, self.table
+    return (self.scorer.dealer, self.scorer.run) if table is cache.busy else cache.owner[id(table)]
 
 
 def _slow(p: _Pass, lineno: int, raw: str) -> None:
