@@ -31,7 +31,7 @@ from pulyacalc.scoring.fold import DealResult, Scorer
 
 if TYPE_CHECKING:
     from pulyacalc.logs.lines import LineDeals
-    from pulyacalc.scoring.fast import FastCache, Hits
+    from pulyacalc.scoring.fast import FastCache, Tracer
     from pulyacalc.scoring.settlement import Settlement
 
 
@@ -77,26 +77,21 @@ def play(
     running: bool = False,
     shared: Shared | None = None,
     each: Callable[[DealResult], object] | None = None,
-    hits: Hits | None = None,
 ) -> Evening:
     """Score every deal of ``log`` under ``conv``, starting on ``start`` (an empty paper by
     default).  Refused deals are reported into ``problems`` and skipped; nothing raises.
     ``keep`` keeps each deal's result; ``running`` also keeps the paper after each; ``each``
-    is shown each deal's result as it is scored, and nothing is kept (``check``); ``hits``
-    is told every deal as ``fast.Hits`` says, and nothing is kept (``ledger``, ``stats``).
+    is shown each deal's result as it is scored, and nothing is kept (``check``).
 
     A line log with nothing kept and nothing shown goes the fold's fast path
     (``scoring.fast``), with what it learns kept in ``shared`` (``season``: for the
-    evenings of the same players and convention); the result is the same.  With ``hits``
-    it goes the fast path too; any other log tells ``hits.result`` each deal's result."""
+    evenings of the same players and convention); the result is the same."""
     scorer = Scorer(log.header, conv, problems, start=start)
     if not keep and not running and each is None:
         source = _line_source(log)
         if source is not None:
-            _play_fast(scorer, source, conv, shared, hits=hits)
+            _play_fast(scorer, source, conv, shared)
             return _evening(log, conv, scorer)
-        if hits is not None:
-            each = hits.result
     kept: list[DealResult] = []
     papers: list[SheetView] = []
     deals = log.deals
@@ -212,7 +207,6 @@ def _play_fast(
     shared: Shared | None,
     record: list[str] | None = None,
     record_limit: int = 0,
-    hits: Hits | None = None,
 ) -> int:
     """``fast.run`` with the command line's progress bar (``WATCH``) told the line now and
     then; returns the items read."""
@@ -222,7 +216,7 @@ def _play_fast(
     watch = WATCH.get()
     if watch is not None:
         source.lines = _watched_lines(source.lines, source.number, watch)
-    return fastpath.run(scorer, source, fast, record, record_limit, hits=hits)
+    return fastpath.run(scorer, source, fast, record, record_limit)
 
 
 #: the fast path tells the progress bar its line once per this many lines (and at the end)
@@ -285,11 +279,13 @@ def score_log(
     keep: bool = False,
     running: bool = False,
     shared: Shared | None = None,
-    hits: Hits | None = None,
+    trace: Tracer | None = None,
+    first: int = 0,
 ) -> Evening:
     """Load the log's convention and play it; raises PulyaError with every problem
     (those already in ``problems``, say from reading, included).  ``shared``: what the
-    fast path learnt from other evenings (``season``); ``hits``: told every deal (``play``)."""
+    fast path learnt from other evenings (``season``); ``trace`` and ``first``: see
+    ``play_traced``."""
     problems = problems if problems is not None else Problems()
     conv = load_convention(log, problems, convention, rounding)
     if conv is None or not log.header_ok:
@@ -299,7 +295,10 @@ def score_log(
             pass
         problems.raise_if_any()
     assert conv is not None
-    ev = play_one_cause(log, conv, problems, keep=keep, running=running, shared=shared, hits=hits)
+    if trace is not None:
+        ev = play_traced(log, conv, problems, trace, first)
+    else:
+        ev = play_one_cause(log, conv, problems, keep=keep, running=running, shared=shared)
     problems.raise_if_any()
     return ev
 
@@ -320,7 +319,6 @@ def play_one_cause(
     running: bool = False,
     shared: Shared | None = None,
     each: Callable[[DealResult], object] | None = None,
-    hits: Hits | None = None,
 ) -> Evening:
     """``play``, then, when deals were refused because the 4-player dealer takes part,
     look for one cause: another first dealer under which every such deal fits.  Found,
@@ -330,8 +328,7 @@ def play_one_cause(
 
     A line log goes the fast path (``play``) keeping the raw lines of its first deals; a
     short log with dealer-in-play problems is then read again from them, the full way,
-    which reports exactly what the full path would have (a log read again so has
-    problems: what ``hits`` was told before is of no use, and it is told nothing more)."""
+    which reports exactly what the full path would have."""
     from itertools import chain, islice
 
     source = None if keep or running or each is not None else _line_source(log)
@@ -340,23 +337,62 @@ def play_one_cause(
         lineno, number, before = source.pending[0], source.number, len(problems)
         scorer = Scorer(log.header, conv, problems)
         record: list[str] = []
-        items = _play_fast(scorer, source, conv, shared, record, ONE_CAUSE_DEALS, hits)
+        items = _play_fast(scorer, source, conv, shared, record, ONE_CAUSE_DEALS)
         wrong_dealer = sum(p.code == "dealer-in-play" for p in problems.items[before:])
         if items >= ONE_CAUSE_DEALS or scorer.count <= 1 or wrong_dealer < ONE_CAUSE_MIN:
             return _evening(log, conv, scorer)
         del problems.items[before:]
         # the header as the log gave it: the reader's is the table after any join it read
         again = type(source)(iter(record[1:]), (lineno, record[0]), number, log.header, problems)
-        log, hits = replace(log, deals=again), None
+        log = replace(log, deals=again)
     it = iter(log.deals)
     first = list(islice(it, ONE_CAUSE_DEALS))
     before = len(problems)
-    ev = play(
-        replace(log, deals=chain(first, it)), conv, problems, keep=keep, running=running, each=each, hits=hits
-    )
+    ev = play(replace(log, deals=chain(first, it)), conv, problems, keep=keep, running=running, each=each)
     if len(first) < ONE_CAUSE_DEALS and ev.deals > 1:
         _one_cause(log.header, first, conv, problems, before)
     return ev
+
+
+def play_traced(log: Log, conv: Convention, problems: Problems, trace: Tracer, first: int = 0) -> Evening:
+    """``play_one_cause`` showing ``trace`` what every deal writes, with nothing kept per deal
+    (``sheet``: each cell's running totals of a log of any length).  The first
+    ``ONE_CAUSE_DEALS`` items go the full way (a short log is looked at for one cause, as
+    ``play_one_cause`` does); the rest of a line log goes the fast path, which shows
+    ``trace`` each hit's writes.  The results of the deals up to deal ``first`` (and of the
+    corrections after it) among those are kept in ``results``, with the paper after each in
+    ``running`` (the drawn page's explain table)."""
+    from itertools import chain, islice
+
+    from pulyacalc.logs.lines import LineDeals
+    from pulyacalc.scoring import fast
+
+    scorer = Scorer(log.header, conv, problems)
+    it = iter(log.deals)
+    firsts = list(islice(it, ONE_CAUSE_DEALS))
+    before, short = len(problems), len(firsts) < ONE_CAUSE_DEALS
+    source = log.deals if not short and type(log.deals) is LineDeals else None
+    deals: Iterable[Deal | Correction | SeatChange | Unreadable] = (
+        firsts if source is not None else chain(firsts, it)
+    )
+    watch = WATCH.get()
+    if watch is not None:
+        deals = _watched(deals, watch)
+    kept: list[DealResult] = []
+    papers: list[SheetView] = []
+    for r in scorer.feed_all(deals):
+        trace.result(r)
+        if first and r.number <= first:
+            kept.append(r)
+            papers.append(scorer.sheet.view())
+    if source is not None:  # as checks.Checking._fast: the lines after the first items
+        source.number, source.pending = firsts[-1].loc.line, None
+        if watch is not None:
+            source.lines = _watched_lines(source.lines, source.number, watch)
+        fast.run(scorer, source, fast.FastCache(scorer.players, conv), tracer=trace)
+    elif short and scorer.count > 1:
+        _one_cause(log.header, firsts, conv, problems, before)
+    return _evening(log, conv, scorer, tuple(kept), tuple(papers))
 
 
 def _one_cause(
@@ -419,13 +455,25 @@ def score_file(
     keep: bool = False,
     running: bool = False,
     max_yaml_bytes: int | None = None,
+    trace: Tracer | None = None,
+    first: int = 0,
 ) -> Evening:
-    """Score a log file (or '-').  Raises PulyaError with every problem found."""
+    """Score a log file (or '-').  Raises PulyaError with every problem found.  ``trace``
+    and ``first``: see ``play_traced``."""
     from pulyacalc.logs.read import read_log
 
     problems = Problems()
     log = read_log(path, input_format, problems, max_yaml_bytes=max_yaml_bytes)
-    return score_log(log, problems, convention=convention, rounding=rounding, keep=keep, running=running)
+    return score_log(
+        log,
+        problems,
+        convention=convention,
+        rounding=rounding,
+        keep=keep,
+        running=running,
+        trace=trace,
+        first=first,
+    )
 
 
 def score_text(

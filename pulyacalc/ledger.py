@@ -11,30 +11,29 @@ what the convention's rounding then changes is its own row (:attr:`Ledger.roundi
 
 The entries are the scorer's own: there is no second scoring path.  ``ledger_file``
 keeps every deal (``play(..., keep=True)``); ``LedgerRun`` is told each deal as it is
-scored (``fast.Hits``) and hands each row on, so that the ``ledger`` command needs flat
-memory however long the log: a line read again in the same state writes what it wrote
-before, so its row (its ``Moved``) is made once.  A row is not what the evening would be
-without the deal: deleting it would move the next dealer, the raspasy run and where the
-later pools close.
+scored (a ``fast.Tracer``: ``evening.play_traced``) and hands each row on, so that the
+``ledger`` command needs flat memory however long the log: a line read again in the same
+state writes what it wrote before, so its row (its ``Moved``) is made once.  A row is not
+what the evening would be without the deal: deleting it would move the next dealer, the
+raspasy run and where the later pools close.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.kinds import Rounding
-from pulyacalc.core.sheet import MOUNTAIN, POOL, Entry
+from pulyacalc.core.sheet import MOUNTAIN, POOL, WHISTS, Entry
 from pulyacalc.evening import Evening, score_file, settle_evening
 from pulyacalc.scoring.settlement import mountain_factor
 
 if TYPE_CHECKING:
-    from pulyacalc.scoring.fast import Known
     from pulyacalc.scoring.fold import DealResult
     from pulyacalc.scoring.settlement import Settlement
 
@@ -175,21 +174,22 @@ class Moved:
         self.times = 0
 
 
-#: where a deal's pool points went (``fast.Hits.hit``); None: each into its own pool
-Placed = tuple[tuple[int, Amount], ...] | None
+#: what a hit wrote (``fast.Tracer.hit``): (flat index of the paper, amount)
+Placed = Sequence[tuple[int, Amount]]
 
 
 class _Line:
     """A line learnt by the fast path (``fast.Known.tag``): its dealer and text, and its
-    ``Moved`` per placing of its pool points; the last placing is looked up by identity
-    first (once the pools are closed a line's placing is one object, hit after hit)."""
+    ``Moved`` per placing of its pool points (what it writes, ``fast.Tracer.hit``); the
+    last is looked up by identity first (once the pools are closed a line's writes are one
+    object, hit after hit)."""
 
     __slots__ = ("dealer", "text", "moved", "last", "last_moved")
 
     def __init__(self, dealer: str, text: str) -> None:
         self.dealer, self.text = dealer, text
         self.moved: dict[Placed, Moved] = {}
-        self.last: Placed = None
+        self.last: Placed | None = None
         self.last_moved: Moved | None = None
 
 
@@ -203,7 +203,7 @@ Sink = Callable[[int, Moved, "LedgerRow | None"], None]
 
 
 class LedgerRun:
-    """The ledger of a log as it is scored (``fast.Hits``, given to ``play``): each deal's
+    """The ledger of a log as it is scored (a ``fast.Tracer``, given to ``play``): each deal's
     row handed to ``sink`` in order, and the rows added up (``total``).  With ``running``
     (or a whist price) each row also carries the running totals (and money).  A log that
     seats a newcomer cannot be told so (every row reads the final table: ``joined``)."""
@@ -217,16 +217,22 @@ class LedgerRun:
         self.sums: dict[str, Amount] = dict.fromkeys(players, 0)
         self.pending: list[Moved] = []
         self.joined = False
-        #: the writes of a deal → its row (many lines write the same), bounded
+        #: the writes of a deal → its row (many lines write the same), and (dealer, text,
+        #: writes) → its ``Moved`` (a line in other states, another placing alike), bounded
         self.rows: dict[tuple[Written, ...], dict[str, Amount]] = {}
+        self.made: dict[tuple[str, str, tuple[Written, ...]], Moved] = {}
 
-    def _row(self, writes: tuple[Written, ...]) -> dict[str, Amount]:
-        row = self.rows.get(writes)
-        if row is None:
-            if len(self.rows) >= ADD_EVERY:
+    def _made(self, dealer: str, text: str, writes: tuple[Written, ...]) -> Moved:
+        m = self.made.get((dealer, text, writes))
+        if m is None:
+            row = self.rows.get(writes)
+            if row is None:
+                row = self.rows[writes] = row_of(writes, self.players, self.conv)
+            if len(self.made) >= ADD_EVERY or len(self.rows) >= ADD_EVERY:
+                self.made.clear()
                 self.rows.clear()
-            row = self.rows[writes] = row_of(writes, self.players, self.conv)
-        return row
+            m = self.made[dealer, text, writes] = Moved(dealer, text, row)
+        return m
 
     def result(self, r: DealResult) -> object:
         from pulyacalc.logs.write import deal_line
@@ -236,15 +242,25 @@ class LedgerRun:
             return None
         text = deal_line(r.deal, self.players, r.dealer)
         writes = tuple((e.area, e.player, e.amount, e.on) for e in r.entries)
-        self.told(r.number, Moved(r.dealer, text, self._row(writes)))
+        self.told(r.number, self._made(r.dealer, text, writes))
         return _Line(r.dealer, text)
 
-    def hit(self, k: Known, number: int, placed: Placed) -> None:
-        line = cast("_Line", k.tag)
-        m = line.last_moved if placed is line.last else line.moved.get(placed)
+    def index(self, players: tuple[str, ...]) -> None:
+        """The flat paper hits are told of (``FastCache.at``): pools, mountains, whists."""
+        self.joined = self.joined or players != self.players
+        self.flat: list[tuple[str, str, str | None]] = [(POOL, p, None) for p in players]
+        self.flat += [(MOUNTAIN, p, None) for p in players]
+        self.flat += [(WHISTS, p, q) for p in players for q in players]
+
+    def hit(self, number: int, writes: Placed, tag: object) -> None:
+        line: _Line = tag  # type: ignore[assignment]  # what result() gave
+        if writes is line.last:
+            m = line.last_moved
+        else:
+            m = line.moved.get(writes)
+            line.last, line.last_moved = writes, m
         if m is None:
-            m = self._moved(k, line, placed)
-        line.last, line.last_moved = placed, m
+            m = line.last_moved = self._moved(line, writes)
         if self.running is None:  # the common case, written out (once a deal)
             m.times += 1
             if m.times == 1:
@@ -255,18 +271,16 @@ class LedgerRun:
         else:
             self.told(number, m)
 
-    def _moved(self, k: Known, line: _Line, placed: Placed) -> Moved:
-        """The row of ``k``'s line with its pool points placed so, made."""
-        from pulyacalc.scoring.fast import where
-
-        players = self.players
-        pools = ((p, a) for p, a, _ in k.pool) if placed is None else placed
-        writes = tuple(
-            (area, player, a, on) for i, a in (*k.others, *pools) for area, player, on in (where(players, i),)
+    def _moved(self, line: _Line, writes: Placed) -> Moved:
+        """The row of ``line`` writing ``writes``, made."""
+        flat = self.flat
+        m = self._made(
+            line.dealer,
+            line.text,
+            tuple((area, player, a, on) for i, a in writes for area, player, on in (flat[i],)),
         )
-        m = Moved(line.dealer, line.text, self._row(writes))
         if len(line.moved) < PLACINGS:
-            line.moved[placed] = m
+            line.moved[writes] = m
         return m
 
     def told(self, number: int, m: Moved) -> None:
@@ -330,7 +344,7 @@ def ledger_run(
     # the convention as score_log loads it (its problems are reported there)
     conv = load_convention(log, Problems(), convention, rounding)
     run = None if conv is None else LedgerRun(log.header.players, conv, sink, running, price)
-    ev = score_log(log, problems, convention=convention, rounding=rounding, hits=run)
+    ev = score_log(log, problems, convention=convention, rounding=rounding, trace=run)
     assert run is not None  # score_log raises when the convention does not load
     if run.joined:
         return None

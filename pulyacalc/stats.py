@@ -19,8 +19,8 @@ With an aliases file (:mod:`pulyacalc.logs.aliases`) each evening's players are 
 persons the file makes them, as in ``season``; a log seating one person twice is a
 problem at its ``players:`` line.
 
-Every deal is counted as it is scored (``Counting``, told each deal by ``play``'s fast
-path: a line read again in the same state only adds to its count), so memory grows with
+Every deal is counted as it is scored (``Counting``, told each deal by the fast path
+(``evening.play_traced``): a line read again in the same state only adds to its count), so memory grows with
 the players, the evenings and the distinct lines, not with the deals.
 """
 
@@ -43,7 +43,6 @@ from pulyacalc.season import EveningResult, Standing, collect, standings
 if TYPE_CHECKING:
     from pulyacalc.evening import Evening
     from pulyacalc.logs.aliases import Aliases
-    from pulyacalc.scoring.fast import Known
     from pulyacalc.scoring.fold import DealResult
     from pulyacalc.scoring.settlement import Settlement
 
@@ -223,8 +222,8 @@ class _Tallies(dict[str, Tally]):
 
 
 class Counting:
-    """One evening's counts per name as its log writes them, told each deal by ``play``
-    (``fast.Hits``): a deal scored the full way is counted at once, a hit adds one to its
+    """One evening's counts per name as its log writes them, told each deal as it is scored
+    (a ``fast.Tracer``): a deal scored the full way is counted at once, a hit adds one to its
     line's count, and the lines are counted ``times`` at a time (a deal's counts depend
     only on its line and the state it is read in, which is what a hit repeats)."""
 
@@ -239,8 +238,11 @@ class Counting:
         count_deal(self.tally, r, self.table, self.second_out)
         return _Line(r, self.table)
 
-    def hit(self, k: Known, number: int, placed: object) -> None:
-        line = cast("_Line", k.tag)
+    def index(self, players: tuple[str, ...]) -> None:
+        """(``fast.Tracer``: a hit's writes are not read here.)"""
+
+    def hit(self, number: int, writes: object, tag: object) -> None:
+        line = cast("_Line", tag)
         line.times += 1
         if line.times == 1:
             self.pending.append(line)
@@ -374,7 +376,7 @@ def score_stats(
             # the deals counted as they are scored (``Counting``): none is kept
             conv = load_convention(log, Problems(), convention, rounding)
             counting = Counting(log.header.players, conv.five_second_out if conv else "next")
-            ev = score_log(log, found, convention=convention, rounding=rounding, hits=counting)
+            ev = score_log(log, found, convention=convention, rounding=rounding, trace=counting)
             s = settle_evening(ev)
         except PulyaError as e:
             problems.extend(e.problems)

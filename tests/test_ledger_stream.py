@@ -151,7 +151,7 @@ def test_nothing_is_kept_per_deal(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         return play(*args, **kwargs)
 
     def watched_run(*args: Any, **kwargs: Any) -> Any:
-        runs.append(kwargs.get("hits"))
+        runs.append(kwargs.get("tracer"))
         return fast_run(*args, **kwargs)
 
     monkeypatch.setattr(evening, "play", watched_play)

@@ -292,6 +292,7 @@ class LedgerStream:
                 return
             view = LedgerView(lg, self.running)
             table, columns = sink.table or sink.start(lg.players, lg.settlement.money is not None)
+            table.first = len(sink.last)
             for cells in view._final_rows(columns):
                 table.measure(cells)
                 table.row(cells[0], SEP.join(cells[1:]))
@@ -412,29 +413,39 @@ class _TableSink:
     def __init__(self, spool: IO[str], running: bool) -> None:
         self.spool, self.running = spool, running
         self.table: tuple[LongTable, list[tuple[str, str]]] | None = None
+        self.last = ""  # the last number written
 
     def start(self, players: tuple[str, ...], money: bool) -> tuple[LongTable, list[tuple[str, str]]]:
-        from pulyacalc.render.longtable import LongTable
+        from pulyacalc.render.longtable import BATCH, SEP, LongTable
 
+        self.sep, self.batch = SEP, BATCH
         columns, head = table_columns(players, self.running, money)
         self.table = (LongTable(head, table_align(columns), self.spool), columns)
+        self.buffer, self.flush = self.table[0].buffer, self.table[0].flush
         return self.table
 
     def __call__(self, number: int, m: Moved, row: LedgerRow | None) -> None:
+        rest = m.shown if row is None else None
+        if rest is None:
+            rest = self._rest(number, m, row)
+        # LongTable.row written out (once a deal): numbers only grow, the last is the widest
+        self.last = first = str(number)
+        buffer = self.buffer
+        buffer.append(f"{first}{self.sep}{rest}\n")
+        if len(buffer) >= self.batch:
+            self.flush()
+
+    def _rest(self, number: int, m: Moved, row: LedgerRow | None) -> str:
+        """The row's cells after its number, measured (kept with ``m`` without running totals)."""
         from pulyacalc.render.longtable import SEP
 
         table, columns = self.table or self.start(tuple(m.result), row is not None and row.money is not None)
+        cells = deal_cells(row or LedgerRow(number, m.dealer, m.text, m.result, {}), columns)
+        table.measure(cells, 1)
+        rest = SEP.join(cells)
         if row is None:
-            rest = m.shown
-            if rest is None:
-                cells = deal_cells(LedgerRow(number, m.dealer, m.text, m.result, {}), columns)
-                table.measure(cells, 1)
-                rest = m.shown = SEP.join(cells)
-        else:
-            cells = deal_cells(row, columns)
-            table.measure(cells, 1)
-            rest = SEP.join(cells)
-        table.row(str(number), cast(str, rest))
+            m.shown = rest
+        return rest
 
 
 def _spool() -> Any:

@@ -67,6 +67,7 @@ class LongTable:
         self.lefts = tuple(a == "left" for a in self.align)
         self.rights = {i: _Right() for i, a in enumerate(self.align) if a == "right"}
         self.widths = [0] * len(self.align)
+        #: the widest first cell (a writer of rows may set it: ``row`` written out)
         self.first = 0
         #: a cell tabulate reads more of than its characters (grid then goes its way)
         self.special = bool(_SPECIAL.search("\t".join(head)))
@@ -98,8 +99,12 @@ class LongTable:
         buffer = self.buffer
         buffer.append(f"{first}{SEP}{rest}\n")
         if len(buffer) >= BATCH:
-            self.spool.write("".join(buffer))
-            buffer.clear()
+            self.flush()
+
+    def flush(self) -> None:
+        """The rows buffered written to the spool."""
+        self.spool.write("".join(self.buffer))
+        self.buffer.clear()
 
     def _widths(self) -> list[int]:
         widths = list(self.widths)
@@ -112,8 +117,7 @@ class LongTable:
         """The table's text, a line at a time (each with its newline)."""
         from pulyacalc.render.view import WIDTH
 
-        self.spool.write("".join(self.buffer))
-        self.buffer.clear()
+        self.flush()
         self.spool.seek(0)
         widths = self._widths()
         fits = WIDTH[0] is None or sum(widths) + 2 * (len(widths) - 1) <= WIDTH[0]

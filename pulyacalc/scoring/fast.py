@@ -25,14 +25,14 @@ logs.  ``FastCache`` may be shared by evenings of the same players and conventio
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.errors import Problems
 from pulyacalc.core.model import Correction, Deal, SeatChange, Unreadable
-from pulyacalc.core.sheet import MOUNTAIN, POOL, WHISTS, Entry, Sheet, Write
+from pulyacalc.core.sheet import POOL, WHISTS, Entry, Sheet, Write
 from pulyacalc.scoring.fold import DealResult, Memo, Scorer, memo
 from pulyacalc.scoring.pool import place
 
@@ -77,34 +77,27 @@ class Watcher(Protocol):
         ...
 
 
-class Hits(Protocol):
-    """Who is told every deal ``run`` reads, in order, at the fast path's speed
-    (``ledger``, ``stats``): each one scored the full way as its result, each hit as the
-    ``Known`` of its line in its state, which carries the ``tag`` ``result`` gave when the
-    line was learnt (a line derived from another shares that line's tag)."""
+class Tracer(Protocol):
+    """Who is shown what every deal writes, without anything kept per deal (``pulya.Marks``:
+    the drawn sheet's running totals; ``ledger.LedgerRun``, ``stats.Counting``).  What
+    ``result`` gives for a deal scored the full way is kept with its line if it is learnt
+    (``Known.tag``; a line derived from another shares that line's), and each hit of the
+    line is shown it."""
+
+    def index(self, players: tuple[str, ...]) -> None:
+        """The flat paper ``hit`` is told of is ``FastCache.at``'s for these players."""
+        ...
 
     def result(self, r: DealResult) -> object:
-        """A deal (or a correction, a seat change) scored the full way; returns the tag kept
-        with its line if it is learnt."""
+        """A deal (correction, seat change) scored the full way; returns its line's tag."""
         ...
 
-    def hit(self, k: Known, number: int, placed: tuple[tuple[int, Amount], ...] | None) -> None:
-        """A hit, deal ``number``: ``placed`` is None when each of its pool points went into
-        its own pool as written (``k.pool``), else where all of them went, as (flat index
-        of the paper, amount) (``FastCache.at``, ``where``)."""
+    def hit(self, number: int, writes: Sequence[tuple[int, Amount]], tag: object) -> None:
+        """A hit: deal ``number`` changed these cells by so much — (flat index, amount),
+        ``FastCache.at``'s index, each once and none by 0 (``_net``), pool points where
+        they went; ``tag``: its line's (``result``).  Once the pools are closed a line's
+        ``writes`` are one object, hit after hit."""
         ...
-
-
-def where(players: tuple[str, ...], i: int) -> tuple[str, str, str | None]:
-    """The area, player and (whists) on whom of flat index ``i`` of the paper of
-    ``players`` (``FastCache.at`` undone)."""
-    n = len(players)
-    if i < n:
-        return POOL, players[i], None
-    if i < 2 * n:
-        return MOUNTAIN, players[i - n], None
-    i -= 2 * n
-    return WHISTS, players[i // n], players[i % n]
 
 
 class Known:
@@ -114,8 +107,7 @@ class Known:
     index, amount, write); ``hits``: the hits while a pool write's place depended on the
     pools, ``fixed``: the hits after (its pool writes placed by the fixed rule,
     ``FastCache.placed``); the state after it: ``dealer``, ``run``, and ``next`` its
-    table (``get``: the table's look-up, bound once); ``tag``: what ``Hits`` keeps of it;
-    ``settled``: where its pool writes go once fixed (``_fix``), as ``Hits.hit`` is told."""
+    table (``get``: the table's look-up, bound once)."""
 
     __slots__ = (
         "others",
@@ -129,8 +121,8 @@ class Known:
         "hits",
         "fixed",
         "key",
+        "written",
         "tag",
-        "settled",
     )
 
     def __init__(
@@ -155,8 +147,10 @@ class Known:
         self.fixed = 0
         #: ``FastCache.keyer`` of the deal (b"" without one)
         self.key = b""
+        #: once its pool writes are fixed, everything it writes (``_written``, for a ``Tracer``)
+        self.written: tuple[tuple[int, Amount], ...] | None = None
+        #: what the ``Tracer`` gave when the line was learnt (``Tracer.result``)
         self.tag: object = None
-        self.settled: tuple[tuple[int, Amount], ...] = ()
 
 
 class FastCache:
@@ -299,15 +293,17 @@ def run(
     record: list[str] | None = None,
     record_limit: int = 0,
     watcher: Watcher | None = None,
-    hits: Hits | None = None,
+    tracer: Tracer | None = None,
 ) -> int:
     """Feed every line of ``source`` to ``scorer``; returns the items read (deals and
     corrections, as the full path yields them).  ``record``: each raw line is appended to
     it while fewer than ``record_limit`` items have been read (for ``evening``'s exact
     second look at a short log).  ``watcher``: told each deal scored the full way and each
     hit after the finish, and asked whether to stop (``Watcher``); no line is derived.
-    ``hits``: told every deal (``Hits``)."""
-    return _Pass(scorer, source, cache, record, record_limit, watcher, hits).run()
+    ``tracer``: shown what every deal writes (``Tracer``)."""
+    if tracer is not None:
+        tracer.index(cache.players)
+    return _Pass(scorer, source, cache, record, record_limit, watcher, tracer).run()
 
 
 class _Pass:
@@ -326,10 +322,10 @@ class _Pass:
         record: list[str] | None,
         limit: int,
         watcher: Watcher | None,
-        hits: Hits | None = None,
+        tracer: Tracer | None = None,
     ) -> None:
         self.scorer, self.source, self.cache, self.watcher = scorer, source, cache, watcher
-        self.hits = hits
+        self.tracer = tracer
         self.players = scorer.players
         self.target = scorer.target
         self.limit = len(self.players) * self.target
@@ -359,7 +355,7 @@ class _Pass:
         numbered: Iterator[tuple[int, str]] = enumerate(source.lines, source.number + 1)
         streak = last = 0
         while True:
-            miss = self.fixed_hits(numbered) if _closed(self) else self.open_hits(numbered)
+            miss = self.fixed_hits(numbered) if self.closed() else self.open_hits(numbered)
             if miss is None:
                 break
             if miss is not _CLOSED:
@@ -381,6 +377,14 @@ class _Pass:
         source.number = self.lineno
         self.cache.flush(scorer.sheet)
         return scorer.count - self.start + self.corrections
+
+    def closed(self) -> bool:
+        """Where every pool write goes is fixed: every pool closed (with help), the pulya
+        finished (without)."""
+        if self.helps:
+            target = self.target
+            return all(v >= target for v in self.pools)
+        return self.ptotal >= self.limit
 
     def load(self) -> None:
         """The state after a slow line (numbered ``lineno``), from the scorer."""
@@ -407,7 +411,7 @@ class _Pass:
         pools, ptotal, table = self.pools, self.ptotal, self.table
         target, limit, helps = self.target, self.limit, self.helps
         busy, derive, touched, digest = cache.busy, cache.derive, cache.touched.append, cache.digest
-        watcher, hits = self.watcher, self.hits
+        watcher, trace = self.watcher, None if self.tracer is None else self.tracer.hit
         unfinished = scorer.after_finish_from is None
         told = unfinished or watcher is not None  # each hit after the finish is told to a watcher
         count, mark = self.count, self.mark
@@ -437,30 +441,26 @@ class _Pass:
                 table, get = k.next, k.get
                 if k.pool:
                     after_finish = ptotal >= limit
-                    # for ``hits``: where each pool point went, and whether one went elsewhere
-                    flat: list[tuple[int, Amount]] | None = None if hits is None else []
-                    spilt = False
+                    writes = None if trace is None else list(k.others)
                     for p, a, w in k.pool:
                         v = pools[p] + a
                         if w.on is None and a > 0 and (v < target or not helps):
                             # the common case: all of it into his own pool (pool.place's first branch)
                             pools[p] = v if type(v) is int else exact(v)
                             ptotal += a
-                            if flat is not None:
-                                flat.append((p, a))
+                            if writes is not None:
+                                writes.append((p, a))
                             continue
                         moved = _place_one(self, w, after_finish)
-                        if flat is not None:
-                            flat += moved
-                            spilt = True
                         ptotal = sum(pools)
-                    if hits is not None:
-                        placed = tuple(flat) if spilt and flat is not None else None
-                        hits.hit(k, count + lineno - mark, placed)
+                        if writes is not None:
+                            writes += moved
+                    if trace is not None and writes is not None:
+                        trace(count + lineno - mark, _net(writes), k.tag)
                     if (ptotal >= limit and all(v >= target for v in pools)) if helps else ptotal >= limit:
                         return _CLOSED
-                elif hits is not None:
-                    hits.hit(k, count + lineno - mark, None)
+                elif trace is not None:
+                    trace(count + lineno - mark, _net(k.others), k.tag)
             return None
         finally:
             self.ptotal, self.table, self.lineno = ptotal, table, lineno
@@ -472,7 +472,7 @@ class _Pass:
         cache, scorer = self.cache, self.scorer
         table = self.table
         busy, derive, touched, digest = cache.busy, cache.derive, cache.touched.append, cache.digest
-        watcher, hits = self.watcher, self.hits
+        watcher, trace = self.watcher, None if self.tracer is None else self.tracer.hit
         unfinished = scorer.after_finish_from is None
         count, mark = self.count, self.mark
         get = table.get
@@ -498,46 +498,37 @@ class _Pass:
                         touched(k)
                     if k.pool:
                         _fix(self, k)
+                if trace is not None:
+                    trace(count + lineno - mark, _written(cache, k), k.tag)
                 if digest is not None:
                     digest(k.key)
-                if hits is not None:
-                    hits.hit(k, count + lineno - mark, k.settled if k.pool else None)
                 table, get = k.next, k.get
             return None
         finally:
             self.table, self.lineno = table, lineno
 
 
-def _slow_run(self: _Pass, numbered: Iterator[tuple[int, str]]) -> tuple[Iterator[tuple[int, str]], bool]:
+def _state(p: _Pass) -> tuple[str, int]:
+    """The dealer and raspasy run ``p.table`` stands for (the scorer's own when busy)."""
+    cache, table = p.cache, p.table
+    return (p.scorer.dealer, p.scorer.run) if table is cache.busy else cache.owner[id(table)]
+
+
+def _slow_run(p: _Pass, numbered: Iterator[tuple[int, str]]) -> tuple[Iterator[tuple[int, str]], bool]:
     """Lines read the full way (``_slow``) one after another, with no hit between to
     bring the scorer up to date for, until one is known (given back to read as a hit),
     the log ends, or the watcher pauses (True)."""
-    cache, watcher = self.cache, self.watcher
+    cache, watcher = p.cache, p.watcher
     for lineno, raw in numbered:
-        table = self.table
+        table = p.table
         if raw in table or (table is not cache.busy and watcher is None and cache.derive(table, raw)):
             return itertools.chain(((lineno, raw),), numbered), False
-        if self.record is not None:
-            _recording(self, lineno, raw)
-        _slow(self, lineno, raw)
+        if p.record is not None:
+            _recording(p, lineno, raw)
+        _slow(p, lineno, raw)
         if watcher is not None and watcher.pause():
             return numbered, True
     return numbered, False
-
-
-def _closed(self: _Pass) -> bool:
-    """Where every pool write goes is fixed: every pool closed (with help), the pulya
-    finished (without)."""
-    if self.helps:
-        target = self.target
-        return all(v >= target for v in self.pools)
-    return self.ptotal >= self.limit
-
-
-def _state(self: _Pass) -> tuple[str, int]:
-    """The dealer and raspasy run ``table`` stands for (the scorer's own when busy)."""
-    cache, table = self.cache, self.table
-    return (self.scorer.dealer, self.scorer.run) if table is cache.busy else cache.owner[id(table)]
 
 
 def _slow(p: _Pass, lineno: int, raw: str) -> None:
@@ -560,8 +551,8 @@ def _slow(p: _Pass, lineno: int, raw: str) -> None:
     if isinstance(d, SeatChange):
         cache.flush(scorer.sheet)  # a newcomer's column is made from the mountains as written
     r = scorer.feed(d)
+    tag = None if p.tracer is None or r is None else p.tracer.result(r)
     skip = r is not None and (p.watcher is None or p.watcher.result(r))
-    tag = None if r is None or p.hits is None else p.hits.result(r)
     if isinstance(d, (Correction, SeatChange)):
         p.corrections += 1
     p.changed = p.changed or isinstance(d, SeatChange)
@@ -584,7 +575,24 @@ def _fix(p: _Pass, k: Known) -> None:
                 (at(x.area, x.player, x.on), x.amount)
                 for x in place(w, now, p.target, cache.conv, True, p.scorer._clockwise)
             )
-    k.settled = tuple(x for _, _, w in k.pool for x in placed[w])
+
+
+def _written(cache: FastCache, k: Known) -> tuple[tuple[int, Amount], ...]:
+    """What ``k`` adds to each cell once its pool writes are fixed (``_fix``), found once."""
+    if k.written is None:
+        k.written = _net(k.others + tuple(x for _, _, w in k.pool for x in cache.placed[w]))
+    return k.written
+
+
+def _net(writes: Sequence[tuple[int, Amount]]) -> tuple[tuple[int, Amount], ...]:
+    """Writes added up per cell, the cells they leave as they were left out (what a
+    ``Tracer`` is shown)."""
+    if len(writes) == 1:
+        return tuple(writes) if writes[0][1] else ()
+    net: dict[int, Amount] = {}
+    for i, a in writes:
+        net[i] = net.get(i, 0) + a
+    return tuple((i, a) for i, a in net.items() if a)
 
 
 def _place_one(p: _Pass, w: Write, after_finish: bool) -> list[tuple[int, Amount]]:
@@ -592,15 +600,15 @@ def _place_one(p: _Pass, w: Write, after_finish: bool) -> list[tuple[int, Amount
     onto the sheet; returns them as (flat index, amount)."""
     players, pools, at, n, scorer = p.players, p.pools, p.cache.at, len(p.players), p.scorer
     now = dict(zip(players, pools, strict=True))
-    moved = []
+    out: list[tuple[int, Amount]] = []
     for x in place(w, now, p.target, scorer.conv, after_finish, scorer._clockwise):
         i = at(x.area, x.player, x.on)
-        moved.append((i, x.amount))
+        out.append((i, x.amount))
         if i < n:
             pools[i] = exact(pools[i] + x.amount)
         else:
             scorer.sheet.apply(Entry(0, *x))
-    return moved
+    return out
 
 
 def _recording(p: _Pass, lineno: int, raw: str) -> None:
