@@ -40,6 +40,13 @@ def unsafe() -> re.Pattern[str]:
     return re.compile(UNSAFE_CHARS)
 
 
+def __getattr__(name: str) -> re.Pattern[str]:
+    # ``UNSAFE``, the expression itself, as it was before it was compiled on first use
+    if name == "UNSAFE":
+        return unsafe()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def has_unsafe(text: str) -> bool:
     """Does ``text`` hold a character :func:`shown` would replace?"""
     return not text.isprintable() and unsafe().search(text) is not None
@@ -255,6 +262,12 @@ class Problems:
             self.more_in[loc.file] = self.more_in.get(loc.file, 0) + 1
             return
         self.items.append(Problem(loc, message, hint, source, width, kind, kind if code is None else code))
+
+    @property
+    def full(self) -> bool:
+        """Is a problem added now only counted?  Then a hint need not be worked out (a
+        close match looked for among the keys of a file of 200,000 wrong ones)."""
+        return self.limit is not None and len(self.items) >= self.limit
 
     def again(self, problems: list[Problem], line: int) -> None:
         """``problems`` (of one line of one file) told again as at ``line``: a line that
