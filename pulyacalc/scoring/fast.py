@@ -79,20 +79,24 @@ class Watcher(Protocol):
 
 class Tracer(Protocol):
     """Who is shown what every deal writes, without anything kept per deal (``pulya.Marks``:
-    the drawn sheet's running totals)."""
+    the drawn sheet's running totals; ``ledger.LedgerRun``, ``stats.Counting``).  What
+    ``result`` gives for a deal scored the full way is kept with its line if it is learnt
+    (``Known.tag``; a line derived from another shares that line's), and each hit of the
+    line is shown it."""
 
     def index(self, players: tuple[str, ...]) -> None:
         """The flat paper ``hit`` is told of is ``FastCache.at``'s for these players."""
         ...
 
-    def result(self, r: DealResult) -> None:
-        """A deal (correction, seat change) scored the full way."""
+    def result(self, r: DealResult) -> object:
+        """A deal (correction, seat change) scored the full way; returns its line's tag."""
         ...
 
-    def hit(self, number: int, writes: Sequence[tuple[int, Amount]]) -> None:
+    def hit(self, number: int, writes: Sequence[tuple[int, Amount]], tag: object) -> None:
         """A hit: deal ``number`` changed these cells by so much — (flat index, amount),
         ``FastCache.at``'s index, each once and none by 0 (``_net``), pool points where
-        they went."""
+        they went; ``tag``: its line's (``result``).  Once the pools are closed a line's
+        ``writes`` are one object, hit after hit."""
         ...
 
 
@@ -118,6 +122,7 @@ class Known:
         "fixed",
         "key",
         "written",
+        "tag",
     )
 
     def __init__(
@@ -144,6 +149,8 @@ class Known:
         self.key = b""
         #: once its pool writes are fixed, everything it writes (``_written``, for a ``Tracer``)
         self.written: tuple[tuple[int, Amount], ...] | None = None
+        #: what the ``Tracer`` gave when the line was learnt (``Tracer.result``)
+        self.tag: object = None
 
 
 class FastCache:
@@ -193,7 +200,14 @@ class FastCache:
         return n + i
 
     def learn(
-        self, table: dict[str, Known], raw: str, scorer: Scorer, raspasy: bool, sheet: Sheet, key: bytes
+        self,
+        table: dict[str, Known],
+        raw: str,
+        scorer: Scorer,
+        raspasy: bool,
+        sheet: Sheet,
+        key: bytes,
+        tag: object = None,
     ) -> None:
         """Remember what ``scorer`` last wrote (``Scorer.last``) for ``raw`` in ``table``."""
         known = scorer.last
@@ -216,7 +230,7 @@ class FastCache:
             raspasy,
             ends_run,
         )
-        k.key = key
+        k.key, k.tag = key, tag
         self.learnt += 1
 
     def derive(self, table: dict[str, Known], raw: str) -> Known | None:
@@ -238,7 +252,7 @@ class FastCache:
             False,
             k0.ends_run,
         )
-        k.key = k0.key
+        k.key, k.tag = k0.key, k0.tag
         table[raw] = k
         self.learnt += 1
         return k
@@ -442,11 +456,11 @@ class _Pass:
                         if writes is not None:
                             writes += moved
                     if trace is not None and writes is not None:
-                        trace(count + lineno - mark, _net(writes))
+                        trace(count + lineno - mark, _net(writes), k.tag)
                     if (ptotal >= limit and all(v >= target for v in pools)) if helps else ptotal >= limit:
                         return _CLOSED
                 elif trace is not None:
-                    trace(count + lineno - mark, _net(k.others))
+                    trace(count + lineno - mark, _net(k.others), k.tag)
             return None
         finally:
             self.ptotal, self.table, self.lineno = ptotal, table, lineno
@@ -485,7 +499,7 @@ class _Pass:
                     if k.pool:
                         _fix(self, k)
                 if trace is not None:
-                    trace(count + lineno - mark, _written(cache, k))
+                    trace(count + lineno - mark, _written(cache, k), k.tag)
                 if digest is not None:
                     digest(k.key)
                 table, get = k.next, k.get
@@ -537,8 +551,7 @@ def _slow(p: _Pass, lineno: int, raw: str) -> None:
     if isinstance(d, SeatChange):
         cache.flush(scorer.sheet)  # a newcomer's column is made from the mountains as written
     r = scorer.feed(d)
-    if p.tracer is not None and r is not None:
-        p.tracer.result(r)
+    tag = None if p.tracer is None or r is None else p.tracer.result(r)
     skip = r is not None and (p.watcher is None or p.watcher.result(r))
     if isinstance(d, (Correction, SeatChange)):
         p.corrections += 1
@@ -547,7 +560,7 @@ def _slow(p: _Pass, lineno: int, raw: str) -> None:
         p.table = cache.busy
         return
     if r is not None and skip and plain and len(problems) == before and table is not cache.busy:
-        cache.learn(table, raw, scorer, r.kind == "raspasy", scorer.sheet, key)
+        cache.learn(table, raw, scorer, r.kind == "raspasy", scorer.sheet, key, tag)
     p.table = cache.table(scorer.dealer, scorer.run)
 
 
