@@ -95,3 +95,51 @@ def test_check_against_streams_and_gives_what_the_full_path_gives(
     parting = [f for f in out["findings"] if f["code"] == "parting-deal"]
     assert len(parting) == (wrong is not None)
     assert out["parting_deal"] is None or wrong is not None and out["parting_deal"] <= wrong
+
+
+def _old_play_at(log: Any, conv: Any, problems: Any, number: int, window: int) -> Any:
+    """The old way of ``dispute``: every deal kept, the full path."""
+    from pulyacalc import dispute
+    from pulyacalc.core.model import Log
+    from pulyacalc.evening import play
+
+    ev = play(Log(log.header, tuple(log.deals), log.header_ok), conv, problems, keep=True)
+    kept = list(ev.results)
+    return ev, dispute._deal(kept, number), dispute._before(kept, number)
+
+
+def _nothing_kept(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Every evening played from here on keeps no deal's result (counted in the list)."""
+    from pulyacalc import evening
+
+    made: list[int] = []
+    real = evening._evening
+
+    def checked(log: Any, conv: Any, scorer: Any, kept: Any = (), papers: Any = ()) -> Any:
+        assert not kept and not papers
+        made.append(scorer.count)
+        return real(log, conv, scorer, kept, papers)
+
+    monkeypatch.setattr(evening, "_evening", checked)
+    return made
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_dispute_streams_and_gives_what_the_old_way_gives(
+    tmp_path: Path, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pulyacalc import dispute
+
+    rng = random.Random(seed)
+    log = line_log(tmp_path, 700, seed, pool=15)
+    numbers = [1, 700, 701, *rng.sample(range(2, 700), 8)]
+    with monkeypatch.context() as m:
+        m.setattr(dispute, "_play_at", _old_play_at)
+        old = {n: cli("dispute", str(log), "-d", str(n), "-f", "json") for n in numbers}
+    with monkeypatch.context() as m:
+        m.setattr(dispute, "WINDOW", rng.choice([1, 2, 64]))  # a short window is widened as needed
+        made = _nothing_kept(m)
+        for n in numbers:
+            assert cli("dispute", str(log), "-d", str(n), "-f", "json") == old[n], n
+        assert made and all(c == 700 for c in made)
+    assert old[701][0] == 2 and old[1][0] == 0
