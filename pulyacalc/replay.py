@@ -11,10 +11,14 @@ first.  A YAML log's deals are in memory already: they are kept as they are.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from pulyacalc.core.errors import Problems
-from pulyacalc.core.model import Header, Log
+from pulyacalc.core.model import Correction, Header, Log
 from pulyacalc.evening import _line_source
+
+if TYPE_CHECKING:
+    from pulyacalc.logs.lines import LineDeals
 
 
 class Replay:
@@ -26,6 +30,8 @@ class Replay:
         self.source = _line_source(log)
         self.first: Log | None = log
         self.lines: list[str] = []
+        #: the reader of the last play (a line log)
+        self.last: LineDeals | None = self.source
         if self.source is None:
             self.deals = tuple(log.deals)
             self.first = None
@@ -48,13 +54,20 @@ class Replay:
         if source is None:
             return Log(header, self.deals, self.header_ok)
         if self.first is not None:
-            log, self.first = self.first, None
+            self.first = None
             source.problems = problems
-            return Log(header, log.deals, self.header_ok)
+            return Log(header, source, self.header_ok)
         from pulyacalc.logs.lines import LineDeals
 
         # the parse of each text is the same for the same players: shared, unless a
         # newcomer joined (the reader then parsed the lines after it with him)
         cache = source.cache if source.header.players == self.header.players else None
-        deals = LineDeals(iter(self.lines), self.pending, self.number, self.header, problems, cache)
-        return Log(header, deals, self.header_ok)
+        self.last = LineDeals(iter(self.lines), self.pending, self.number, self.header, problems, cache)
+        return Log(header, self.last, self.header_ok)
+
+    def items(self) -> int:
+        """The deals, seat changes and unreadable lines of the log (all but corrections, which
+        are no deals: RULES.md 2.9), once a play has read it."""
+        if self.last is None:
+            return sum(not isinstance(d, Correction) for d in self.deals)
+        return self.last.count + self.last.changes

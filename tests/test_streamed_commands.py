@@ -143,3 +143,58 @@ def test_dispute_streams_and_gives_what_the_old_way_gives(
             assert cli("dispute", str(log), "-d", str(n), "-f", "json") == old[n], n
         assert made and all(c == 700 for c in made)
     assert old[701][0] == 2 and old[1][0] == 0
+
+
+def _compared(text: str, name: str, *, kept: bool) -> Any:
+    """``compare``'s JSON, or its problems; ``kept``: the old way (every deal read first
+    and kept, each convention playing them the full way)."""
+    from dataclasses import replace
+
+    from pulyacalc.compare import compare
+    from pulyacalc.core.errors import Problems, PulyaError
+    from pulyacalc.logs.read import read_text
+    from pulyacalc.render.compare import CompareView
+    from pulyacalc.render.formats import render
+
+    problems = Problems()
+    try:
+        log = read_text(text, name, problems=problems)
+        if kept:
+            log = replace(log, deals=tuple(log.deals))
+        return render(CompareView(compare(log, problems)), "json")
+    except PulyaError as e:
+        return [(p.loc, p.message, p.hint, p.kind) for p in e.problems]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_compare_streams_and_gives_what_the_old_way_gives(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    from logs_gen import random_log
+    from test_fast_path import faults
+
+    rng = random.Random(seed)
+    n = rng.choice((3, 3, 4))
+    text = list(genlog.line_log(rng.randint(5, 300), seed=seed, players=n, pool=rng.choice((5, 10, 30))))
+    body = text[5:]
+    if seed % 3:
+        body = faults(rng, body, genlog.NAMES[:n])  # corrections, seat changes, wrong lines …
+    log = "".join(text[:5] + body)
+    yaml = random_log(seed, players=n, deals=rng.randint(5, 60))
+    for t, name in ((log, "t.pulya"), (yaml, "t.yaml")):
+        old = _compared(t, name, kept=True)
+        with monkeypatch.context() as m:
+            made = _nothing_kept(m)
+            assert _compared(t, name, kept=False) == old
+        if name == "t.pulya" and not isinstance(old, list):
+            assert len(made) == 5  # each convention once, nothing kept
+    # standard input: read once, its lines kept for each convention
+    old = _compared(log, "<stdin>", kept=True)
+    r = runner.invoke(app, ["compare", "-", "-f", "json"], input=log)
+    assert r.exit_code == (1 if isinstance(old, list) else 0)
+    if not isinstance(old, list):
+        assert r.stdout == old
+
+
+@pytest.mark.parametrize("example", sorted((Path(__file__).resolve().parents[1] / "examples").glob("*-*.*")))
+def test_compare_of_each_example_is_what_the_old_way_gives(example: Path) -> None:
+    text = example.read_text(encoding="utf-8")
+    assert _compared(text, example.name, kept=False) == _compared(text, example.name, kept=True)
