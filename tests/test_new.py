@@ -90,3 +90,17 @@ def test_new_writes_a_file_with_o(tmp_path: Path) -> None:
     r = run("new", "--players", "Anna Boris Vera", "-o", str(out))
     assert r.exit_code == 0 and r.stdout == ""
     assert out.read_text("utf-8").startswith("# An evening of Preferans")
+
+
+def test_a_convention_file_is_read_now(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a broken file is told at once, located, not at the first `score` of the new log
+    monkeypatch.chdir(tmp_path)
+    Path("broken.yaml").write_text("extends: sochi\npool: [\n", encoding="utf-8")
+    r = run("new", "--players", "Anna Boris Vera", "-c", "broken.yaml")
+    assert r.exit_code == 1
+    assert r.stdout == ""
+    assert re.search(r"^broken\.yaml:\d+:\d+: ", r.stderr, re.M), r.stderr
+    Path("house.yaml").write_text("extends: sochi\n", encoding="utf-8")
+    r = run("new", "--players", "Anna Boris Vera", "-c", "house.yaml")
+    assert r.exit_code == 0, r.output
+    assert "convention: house.yaml\n" in r.stdout

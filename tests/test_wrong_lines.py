@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pulyacalc.cli.app import app
-from pulyacalc.core.errors import MAX_KEPT, MAX_SHOWN_PER_FILE, Loc, Problems, PulyaError
+from pulyacalc.core.errors import MAX_KEPT, MAX_SHOWN_PER_FILE, Loc, Problem, Problems, PulyaError
 from pulyacalc.evening import score_file
 from pulyacalc.logs import lines
 
@@ -107,3 +107,37 @@ def test_a_yaml_logs_repeated_deal_is_read_once_and_scores_as_the_line_log(
     assert read[0].template is not None and read[0].template is read[2].template  # type: ignore[union-attr]
     assert [d.loc.line for d in read] == [3, 4, 5, 6, 7, 8]
     assert score_file(str(yml)).sheet == score_file(str(txt)).sheet
+
+
+def test_a_wrong_line_seen_before_is_not_looked_at_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a copy of a wrong line is known by its text alone: none of the reader's checks of a
+    # line (a seat change? a correction?) runs for it again
+    log = tmp_path / "wrong.pulya"
+    log.write_text("players: Anna Boris Vera\n\n" + f"{WRONG}\n" * 5, encoding="utf-8")
+    looked: list[str] = []
+    corr = lines.starts_correction
+
+    def watched(text: str, *args: object) -> bool:
+        looked.append(text)
+        return corr(text, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(lines, "starts_correction", watched)
+    with pytest.raises(PulyaError) as e:
+        score_file(str(log))
+    assert looked == [WRONG]
+    assert sorted({p.loc.line for p in e.value.problems}) == [3, 4, 5, 6, 7]
+
+
+def test_problems_told_again_past_the_limit_are_only_counted() -> None:
+    p = Problems(limit=3)
+    first = [Problem(Loc("f", 2, 5), "wrong"), Problem(Loc("f", 2, 9), "also wrong")]
+    p.again(first, 7)
+    assert [(q.loc.line, q.loc.column) for q in p.items] == [(7, 5), (7, 9)]
+    p.again(first, 8)  # one kept (the limit), one counted
+    p.again(first, 9)  # both counted
+    assert len(p.items) == 3 and len(p) == 6
+    assert p.more_in == {"f": 3}
+    p.again([], 10)
+    assert len(p) == 6

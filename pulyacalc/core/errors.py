@@ -246,6 +246,28 @@ class Problems:
             return
         self.items.append(Problem(loc, message, hint, source, width, kind, kind if code is None else code))
 
+    def again(self, problems: list[Problem], line: int) -> None:
+        """``problems`` (of one line of one file) told again as at ``line``: a line that
+        could not be read, written once more.  Once the file's problems are past the limit
+        they are only counted, so a log wrong on every line costs a count a line."""
+        if not problems:
+            return
+        file = problems[0].loc.file
+        if self.limit is not None and len(self.items) >= self.limit:
+            self.more += len(problems)
+            self.more_in[file] = self.more_in.get(file, 0) + len(problems)
+            return
+        for p in problems:
+            self.add(
+                Loc(file, line, p.loc.column),
+                p.message,
+                p.hint,
+                source=p.source,
+                width=p.width,
+                kind=p.kind,
+                code=p.code,
+            )
+
     def extend(self, problems: Iterable[Problem]) -> None:
         self.items.extend(problems)
 

@@ -298,6 +298,12 @@ class LineDeals:
             self.plain = True
             whole = Loc(file, lineno, 1 + t.body_at)
             return t.deal(None, whole, LineLocs(t.parts, file, lineno, 1, whole), line)
+        bad = self.bad.get(line)
+        if bad is not None:
+            # a line that could not be read, seen before: its problems again, at this line
+            self.count += 1
+            problems.again(bad, lineno)
+            return Unreadable(Loc(file, lineno, 1))
         if len(line) > MAX_LINE_CHARS:
             # the reader cuts a longer line (logs/read._chain): its length is not known
             problems.add(
@@ -353,19 +359,6 @@ class LineDeals:
 
                 self.count -= 1
                 return parse_correction_line(line, Loc(file, lineno, 1), players, problems)
-            bad = self.bad.get(line) if m is None else None
-            if bad is not None:
-                for p in bad:
-                    problems.add(
-                        Loc(file, lineno, p.loc.column),
-                        p.message,
-                        p.hint,
-                        source=p.source,
-                        width=p.width,
-                        kind=p.kind,
-                        code=p.code,
-                    )
-                return Unreadable(Loc(file, lineno, 1))
             kept, told = len(problems.items), len(problems)
             read = _parse(text, Loc(file, lineno, 1), players, problems, line, expected, count)
             if read is None and m is None and len(problems.items) - kept == len(problems) - told:

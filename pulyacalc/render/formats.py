@@ -442,8 +442,16 @@ def write_to(view: StreamView, fmt: str, out: TextIO) -> None:
     """The streaming view written in ``fmt`` onto ``out`` piece by piece, in the same bytes
     as :func:`render`, in flat memory whatever the format."""
     if fmt == "table":
+        # a chunk may end inside a line: that part waits for the rest of its line, so that
+        # a line is fitted whole (wrapped once, not as two pieces)
+        tail = ""
         for chunk in view.table_chunks():
-            out.write(fit_lines(chunk))
+            whole, cut, rest = (tail + chunk).rpartition("\n")
+            if cut:
+                out.write(fit_lines(whole + cut))
+            tail = rest
+        if tail:
+            out.write(fit_lines(tail))
     elif fmt == "json":
         for chunk in view.json_chunks():
             out.write(chunk)

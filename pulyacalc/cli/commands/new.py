@@ -79,6 +79,12 @@ def new(
     from pulyacalc.logs.template import looks_russian, template
 
     names = _names(players)
+    if convention is not None:
+        from pulyacalc.convention.load import is_name, load
+
+        if not is_name(convention):
+            # a file's problems are told now, not at the first `score` of the new log
+            load(convention)
     from pulyacalc.core.i18n import current
 
     # a person who reads Russian gets the Russian words, whatever the names' alphabet
