@@ -38,7 +38,7 @@ MAX_YAML_BYTES = 20 * 1024 * 1024
 MAX_LINE_CHARS = 10_000
 MAX_DEPTH = 64
 #: a line over MAX_LINE_CHARS (from its start: a line starts after '\n' or at the text's start)
-_LONG_LINE = re.compile(rf"^[^\n]{{{MAX_LINE_CHARS + 1}}}", re.MULTILINE)
+_LONG_LINE = rf"^[^\n]{{{MAX_LINE_CHARS + 1}}}"
 
 _PLAIN_TAGS = {
     "tag:yaml.org,2002:str",
@@ -201,7 +201,8 @@ def parse_yaml(text: str, file: str, *, max_bytes: int = MAX_YAML_BYTES, unique_
                 )
             ]
         )
-    long_line = _LONG_LINE.search(text)  # a search, not a list of every line
+    # a search, not a list of every line; the expression compiled only when YAML is read
+    long_line = re.search(_LONG_LINE, text, re.MULTILINE) if len(text) > MAX_LINE_CHARS else None
     if long_line is not None:
         number = text.count("\n", 0, long_line.start()) + 1
         end = text.find("\n", long_line.start())

@@ -6,8 +6,9 @@ from __future__ import annotations
 import copy
 import dataclasses
 import pickle
+import typing
 from dataclasses import FrozenInstanceError, dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -159,3 +160,62 @@ def test_an_own_init_and_methods_are_kept() -> None:
             return "pair"
 
     assert Pair(1).x == 10 and repr(Pair(1)) == "pair" and Pair(1, 2) == Pair(1, 2) != Pair(1)
+
+
+def _seen(f: Any) -> tuple[Any, ...]:
+    return (f.name, f.type, f.default, f.default_factory, f.init, f.repr, f.hash, f.compare)
+
+
+def _seen_more(f: Any) -> tuple[Any, ...]:
+    return (*_seen(f), dict(f.metadata), f.kw_only, f._field_type)
+
+
+@pytest.mark.parametrize("slots", [True, False])
+@pytest.mark.parametrize("extra", [{}, {"k": "ClassVar[int]"}, {"k": "typing.ClassVar[int]"}])
+def test_a_record_has_the_fields_and_class_of_the_dataclass(slots: bool, extra: dict[str, str]) -> None:
+    """Made without dataclasses' work (record._dataclass), or by it (a ClassVar): the same
+    Field objects, parameters, match arguments, slots and class attributes."""
+
+    def body() -> dict[str, Any]:
+        return {
+            "__annotations__": {"a": "int", "b": "str", "d": "dict[str, int]", "e": "object", **extra},
+            "__doc__": "A sample.",
+            "__module__": __name__,
+            "b": "x",
+            "d": field(default_factory=dict, metadata={"m": 1}),
+            "e": field(default=None, compare=False, repr=False),
+            **({"k": 3} if extra else {}),
+        }
+
+    for frozen, eq in [(True, True), (False, True), (True, False)]:
+        dc = dataclass(frozen=frozen, eq=eq, slots=slots)(type("Sample", (), body()))
+        rec = record(frozen=frozen, eq=eq, slots=slots)(type("Sample", (), body()))
+        assert [_seen_more(f) for f in dc.__dataclass_fields__.values()] == [
+            _seen_more(f) for f in rec.__dataclass_fields__.values()
+        ]
+        assert repr(dc.__dataclass_params__) == repr(rec.__dataclass_params__)
+        assert rec.__match_args__ == dc.__match_args__ and rec.__qualname__ == dc.__qualname__
+        assert getattr(rec, "__slots__", None) == getattr(dc, "__slots__", None)
+        shown = {"a", "b", "d", "e", "k"}  # a slot is a descriptor of its own class: names only
+        if slots:
+            assert shown & set(vars(rec)) == shown & set(vars(dc))
+        else:
+            assert {k: vars(rec)[k] for k in shown & set(vars(rec))} == {
+                k: vars(dc)[k] for k in shown & set(vars(dc))
+            }
+        for name in ("__dict__", "__weakref__"):
+            assert (name in vars(rec)) is (name in vars(dc))
+        assert dataclasses.astuple(dataclasses.replace(rec(1), b="y")) == dataclasses.astuple(rec(1, "y"))
+        assert [f.name for f in dataclasses.fields(rec)] == [f.name for f in dataclasses.fields(dc)]
+        assert "k" not in [f.name for f in dataclasses.fields(rec)]  # a ClassVar is no field
+
+
+#: what the annotations of the sample above name (a ClassVar is told by its module's names)
+_NAMED = (ClassVar, typing)
+
+
+def test_a_record_refuses_what_the_dataclass_refuses() -> None:
+    with pytest.raises(ValueError, match="mutable default <class 'list'> for field a is not allowed"):
+        record(type("Bad", (), {"__annotations__": {"a": "list[int]"}, "a": [], "__module__": __name__}))
+    with pytest.raises(TypeError, match="'b' is a field but has no type annotation"):
+        record(type("Bad", (), {"__annotations__": {}, "b": field(default=1), "__module__": __name__}))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
 from fractions import Fraction
 from pathlib import Path
@@ -17,6 +18,7 @@ from typer.testing import CliRunner
 
 from pulyacalc.cli.app import app
 from pulyacalc.cli.runtime import ProgressBar
+from pulyacalc.core.errors import UNSAFE_CHARS, has_unsafe, shown
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
@@ -116,3 +118,17 @@ def test_line_logs_stream_one_deal_at_a_time(tmp_path: Path) -> None:
     assert not isinstance(log.deals, list | tuple)
     first = next(iter(log.deals))
     assert first is not None
+
+
+def test_every_unsafe_character_is_one_isprintable_refuses() -> None:
+    """What lets shown() and has_unsafe() skip the expression for printable text."""
+    found = re.findall(UNSAFE_CHARS, "".join(map(chr, range(sys.maxunicode + 1))))
+    assert len(found) > 2000 and not any(c.isprintable() for c in found)
+
+
+@given(st.text(), st.sampled_from(["", "\n", "\u200b\t"]))
+def test_shown_replaces_exactly_the_unsafe_characters(text: str, keep: str) -> None:
+    assert has_unsafe(text) is (re.search(UNSAFE_CHARS, text) is not None)
+    expected = re.sub(UNSAFE_CHARS, lambda m: m.group(0) if m.group(0) in keep else "?", text)
+    assert shown(text, 0, keep=keep) == expected
+    assert shown("Анна\u202eevil\u200d", 0) == "Анна?evil\u200d"

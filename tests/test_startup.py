@@ -42,3 +42,49 @@ def test_the_whole_app_lists_every_command_in_order() -> None:
     app = build()
     assert [c.name for c in app.registered_commands] == list(COMMANDS)
     assert [c.name for c in build("check").registered_commands] == ["check"]
+
+
+#: the collector's state when typer is imported (start-up) and when the command's work
+#: imports the evening's module: enabled?, collections since the probe began, objects
+#: frozen?, first threshold
+GC_PROBE = """
+import gc, sys
+sys.argv = ["pulyacalc", *sys.argv[1:]]
+start = sum(s["collections"] for s in gc.get_stats())
+def hook(event, args):
+    if event == "import" and args[0] in ("typer", "pulyacalc.evening"):
+        done = sum(s["collections"] for s in gc.get_stats()) - start
+        print(args[0], gc.isenabled(), done, gc.get_freeze_count() > 1000, gc.get_threshold()[0],
+              file=sys.stderr)
+sys.addaudithook(hook)
+from pulyacalc.cli import app
+try:
+    app.{entry}()
+except SystemExit:
+    pass
+print("after", gc.isenabled(), gc.get_freeze_count(), gc.get_threshold()[0], file=sys.stderr)
+"""
+
+
+def gc_seen(entry: str) -> list[list[str]]:
+    code = GC_PROBE.replace("{entry}", entry)
+    r = subprocess.run([sys.executable, "-c", code, "score", str(EXAMPLE)], capture_output=True, text=True)
+    return [
+        line.split()
+        for line in r.stderr.splitlines()
+        if line.split()[0] in ("typer", "pulyacalc.evening", "after")
+    ]
+
+
+def test_the_program_starts_without_the_garbage_collector_and_works_with_it() -> None:
+    """script pauses the collector for the start-up (no collection at all) and the command
+    resumes it for its work, with the start-up's objects frozen out of its sight."""
+    typer_line, work_line = gc_seen("script")  # script ends with os._exit: no "after"
+    assert typer_line[:2] == ["typer", "False"]
+    assert work_line == ["pulyacalc.evening", "True", typer_line[2], "True", "10000"]
+
+
+def test_main_in_a_program_of_its_own_leaves_the_collector_alone() -> None:
+    typer_line, work_line, after = gc_seen("main")
+    assert typer_line[1] == work_line[1] == "True" and work_line[3:] == ["False", "700"]
+    assert after == ["after", "True", "0", "700"]

@@ -128,10 +128,37 @@ def _status(code: object) -> int:
     return 1
 
 
-def run(app: Callable[[], object]) -> int:
+#: the cyclic garbage collector was paused for the start-up (cli/app.py ``script``): the
+#: command resumes it (:func:`resume_gc`)
+_gc_paused = False
+#: the collector's first threshold once resumed: the young objects of a short command
+#: (an evening's first-time lines, its sheet) are never walked, and at most this many
+#: wait for a collection in a long log's loop (Python's default is 700)
+GC_YOUNG = 10_000
+
+
+def resume_gc() -> None:
+    """The command's work begins: if the start-up paused the cyclic garbage collector, the
+    objects made so far (modules, classes, the command, all living to the end) are moved
+    out of its sight (``gc.freeze``) and it runs again, so that a long log's loop has it."""
+    global _gc_paused
+    if _gc_paused:
+        import gc
+
+        _gc_paused = False
+        gc.freeze()
+        gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
+        gc.enable()
+
+
+def run(app: Callable[[], object], *, gc_paused: bool = False) -> int:
     """Run the program (``app``) with its streams guarded, and return its exit status once
     standard output is flushed: the one place where a failure to write it is reported.
-    ``main`` exits with the status; nothing is left for the interpreter's exit to flush."""
+    ``main`` exits with the status; nothing is left for the interpreter's exit to flush.
+    ``gc_paused``: the caller paused the cyclic garbage collector; the command resumes it
+    (:func:`resume_gc`)."""
+    global _gc_paused
+    _gc_paused = gc_paused
     guard_streams()
     try:
         app()
@@ -214,6 +241,7 @@ def reports_problems(func: F) -> F:
         from pulyacalc.core.errors import PulyaError
         from pulyacalc.scoring.settlement import SettlementError
 
+        resume_gc()
         try:
             return func(*args, **kwargs)
         except PulyaError as e:

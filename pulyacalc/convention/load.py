@@ -150,14 +150,21 @@ def load(
         raise ReadError([_not_found(ref, relative_to, ref_loc or Loc(ref))])
     if within is not None and not is_name(ref):
         _confined(Path(path), within, ref, ref_loc or Loc(ref))
-    key = (path, within)
+    # a built-in file extends only built-ins, by name (tests/test_builtin_pregen.py): where it
+    # may be read from does not change it, so the evening's convention and its file alone
+    # (evening.overrides, the report's title) are one build
+    key = (path, None if Path(path).parent == builtin_dir() else within)
     if overrides is None and key in _cache:
         base = _cache[key]
     else:
-        layers = _layers(path, set(), within)
-        if overrides is not None:
-            layers.append(overrides)
-        base = _build(layers, path, own=len(layers) - 1 - (overrides is not None))
+        built = pre_built(path) if overrides is None else None
+        if built is not None:
+            base = built
+        else:
+            layers = _layers(path, set(), within)
+            if overrides is not None:
+                layers.append(overrides)
+            base = _build(layers, path, own=len(layers) - 1 - (overrides is not None))
         if overrides is None:
             _cache[key] = base
     if pool is not None:
@@ -186,6 +193,26 @@ def pre_parsed(path: Path) -> Node | None:
     except OSError:
         return None
     return _node(pre[1], str(path))
+
+
+def pre_built(path: str) -> Convention | None:
+    """The built-in convention at ``path`` as its tree builds (convention/built.py: no nodes
+    made, no keys checked at start-up), read from ``path``; None when ``path`` is no built-in
+    or not the very file it was built from (changed and not regenerated yet)."""
+    import zlib
+
+    file = Path(path)
+    if file.parent != builtin_dir():
+        return None
+    from pulyacalc.convention.built import BUILT
+
+    pre = BUILT.get(file.stem)
+    try:
+        if pre is None or zlib.crc32(file.read_bytes()) != pre[0]:
+            return None
+    except OSError:
+        return None
+    return Convention(source=path, **pre[1])
 
 
 def _node(t: Tree, file: str) -> Node:

@@ -9,6 +9,9 @@ then)::
 
 ``convention.load.pre_parsed(path)`` gives back the same ``Node`` tree
 ``yamlsource.parse_yaml`` makes of the file, located in it (the tests compare them).
+Each convention is also written built, as the values of its fields, in
+``convention/built.py``: ``convention.load.pre_built(path)`` gives back the convention
+the tree builds (a log without overrides of its own needs neither the tree nor checks).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from pulyacalc.convention.load import Tree
 from pulyacalc.yamlsource import Node
 
 TARGET = Path(__file__).resolve().parent / "builtin.py"
+BUILT_TARGET = Path(__file__).resolve().parent / "built.py"
 
 
 def tree(n: Node) -> Tree:
@@ -55,11 +59,38 @@ def render(directory: Path) -> str:
     return "".join(out)
 
 
+def render_built(directory: Path) -> str:
+    """The text of ``built.py`` for the conventions in ``directory``: each one's fields but
+    ``source`` (where it is read from), as Python literals."""
+    import dataclasses
+
+    from pulyacalc.convention.load import _build
+    from pulyacalc.yamlsource import parse_yaml
+
+    out = [
+        '"""The built-in conventions, built: GENERATED from conventions/*.yaml by\n',
+        '``python -m pulyacalc.convention.pregen`` (see convention/pregen.py); do not edit."""\n\n',
+        "# ruff: noqa: E501\n",
+        "# fmt: off\n",
+        "from fractions import Fraction  # noqa: F401  (values may be fractions)\n",
+        "from typing import Any\n\n",
+        "BUILT: dict[str, tuple[int, dict[str, Any]]] = {\n",
+    ]
+    for path in sorted(directory.glob("*.yaml")):
+        data = path.read_bytes()
+        conv = _build([parse_yaml(data.decode("utf-8-sig"), str(path))], str(path), 0)
+        values = {f.name: getattr(conv, f.name) for f in dataclasses.fields(conv) if f.name != "source"}
+        out.append(f"    {path.stem!r}: ({zlib.crc32(data)}, {values!r}),\n")
+    out.append("}\n")
+    return "".join(out)
+
+
 def main() -> None:
     from pulyacalc.convention.load import builtin_dir
 
     TARGET.write_text(render(builtin_dir()), encoding="utf-8")
-    print(f"wrote {TARGET.name}", file=sys.stderr)
+    BUILT_TARGET.write_text(render_built(builtin_dir()), encoding="utf-8")
+    print(f"wrote {TARGET.name}, {BUILT_TARGET.name}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ import contextlib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import field
+from functools import cache
 
 from pulyacalc.core.i18n import M_, MN_, tr
 from pulyacalc.core.kinds import FindingCode, ProblemKind
@@ -19,8 +20,10 @@ from pulyacalc.core.record import record
 #: characters never echoed as they are: C0/C1 controls (ESC starts a terminal escape
 #: sequence), bidi controls (U+202E turns the rest of a line around), zero-width and other
 #: invisible format characters, line/paragraph separators, lone surrogates.  ZWJ/ZWNJ
-#: (U+200C, U+200D) stay: scripts and emoji need them.
-UNSAFE = re.compile(
+#: (U+200C, U+200D) stay: scripts and emoji need them.  Each is a character
+#: ``str.isprintable`` refuses (tests/test_robustness.py), so printable text never needs
+#: the expression, compiled on first use (:func:`unsafe`: half a millisecond of a start).
+UNSAFE_CHARS = (
     "[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028-\u202e"
     "\u2060-\u206f\ufeff\ufff9-\ufffb\ud800-\udfff]"
 )
@@ -31,30 +34,37 @@ SHOWN_CHARS = 60
 _set = object.__setattr__
 
 
+@cache
+def unsafe() -> re.Pattern[str]:
+    """:data:`UNSAFE_CHARS`, compiled."""
+    return re.compile(UNSAFE_CHARS)
+
+
 def has_unsafe(text: str) -> bool:
     """Does ``text`` hold a character :func:`shown` would replace?"""
-    return UNSAFE.search(text) is not None
+    return not text.isprintable() and unsafe().search(text) is not None
 
 
 def shown(text: str, limit: int = SHOWN_CHARS, *, keep: str = "") -> str:
     """``text`` safe to echo in a message: every control, bidi or invisible character
-    (:data:`UNSAFE`, but those in ``keep``) is shown as '?', one for one, and text longer
+    (:data:`UNSAFE_CHARS`, but those in ``keep``) is shown as '?', one for one, and text longer
     than ``limit`` characters is cut with '…' (``limit`` 0: never cut).  The one sanitiser
     every echo of a value from an input or the command line goes through."""
     if limit and len(text) > limit:
         text = text[: limit - 1] + "…"
+    if text.isprintable():
+        return text
     if keep:
-        return UNSAFE.sub(lambda m: m.group(0) if m.group(0) in keep else "?", text)
-    return UNSAFE.sub("?", text)
-
-
-_LONG_WORD = re.compile(r"\S{201,}")
+        return unsafe().sub(lambda m: m.group(0) if m.group(0) in keep else "?", text)
+    return unsafe().sub("?", text)
 
 
 def _cut_long_words(text: str) -> str:
     """A message that echoes a value of hundreds of characters (a 5,000-digit number)
     shows its first hundred: the source line, when echoed, shows the rest."""
-    return _LONG_WORD.sub(lambda m: m.group(0)[:100] + "…", text)
+    if len(text) < 201:
+        return text
+    return re.sub(r"\S{201,}", lambda m: m.group(0)[:100] + "…", text)
 
 
 def quoted(text: str, limit: int = SHOWN_CHARS) -> str:
