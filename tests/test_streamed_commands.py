@@ -198,3 +198,36 @@ def test_compare_streams_and_gives_what_the_old_way_gives(seed: int, monkeypatch
 def test_compare_of_each_example_is_what_the_old_way_gives(example: Path) -> None:
     text = example.read_text(encoding="utf-8")
     assert _compared(text, example.name, kept=False) == _compared(text, example.name, kept=True)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_convert_remembers_each_text_and_writes_what_it_wrote_deal_by_deal(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from logs_gen import random_log
+    from test_fast_path import faults
+
+    from pulyacalc.logs import write
+
+    rng = random.Random(seed)
+    n = rng.choice((3, 3, 4))
+    text = list(genlog.line_log(rng.randint(5, 400), seed=seed, players=n, pool=rng.choice((5, 30))))
+    body = text[5:]
+    if seed % 2:
+        body = faults(rng, body, genlog.NAMES[:n])  # corrections, seat changes, notes, dealers …
+        # but none that does not read (convert then writes nothing): each again, elsewhere
+        body = [line for line in body if "nonsense" not in line and not line[:1].isdigit()]
+        body += rng.sample(body, min(len(body), 40))
+    log = "".join(text[:5] + body)
+    yaml = random_log(seed, players=n, deals=rng.randint(5, 60))
+    for t, fmt in ((log, "lines"), (yaml, "yaml")):
+        for to in ("lines", "yaml"):
+            args = ["convert", "-", "--to", to, "--input-format", fmt]
+            with monkeypatch.context() as m:
+                m.setattr(write, "WRITTEN_SIZE", 0)  # every deal written anew, as before
+                old = runner.invoke(app, args, input=t)
+            assert old.exit_code == 0 and old.stdout.count("\n") > 5, old.output
+            with monkeypatch.context() as m:
+                m.setattr(write, "WRITTEN_SIZE", rng.choice((1, 5, 20_000)))
+                new = runner.invoke(app, args, input=t)
+            assert (new.exit_code, new.stdout) == (old.exit_code, old.stdout)
