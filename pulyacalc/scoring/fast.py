@@ -30,7 +30,7 @@ from typing import Protocol
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.errors import Problems
-from pulyacalc.core.model import Correction, Deal, SeatChange, Unreadable
+from pulyacalc.core.model import Correction, Deal, Play, SeatChange, Unreadable
 from pulyacalc.core.sheet import POOL, WHISTS, Entry, Sheet, Write
 from pulyacalc.scoring.fold import DealResult, Memo, Scorer, memo
 from pulyacalc.scoring.pool import place
@@ -94,6 +94,7 @@ class Known:
         "hits",
         "fixed",
         "key",
+        "turns",
     )
 
     def __init__(
@@ -118,6 +119,9 @@ class Known:
         self.fixed = 0
         #: ``FastCache.keyer`` of the deal (b"" without one)
         self.key = b""
+        #: a contract whose line names no dealer: under another dealer at a table of three
+        #: it writes the same, and the dealer after it is the next one (``FastCache.derive``)
+        self.turns = False
 
 
 class FastCache:
@@ -148,6 +152,9 @@ class FastCache:
         self.digest: Callable[[bytes], None] | None = None
         #: what the scorers of these players and convention remember (``fold.memo``)
         self.memo: Memo | None = None
+        #: three at the table: who deals after each.  No one sits out, so who deals changes
+        #: nothing a contract writes (``rules.seating``), only the dealer after it
+        self.turn = {p: players[(i + 1) % n] for i, p in enumerate(players)} if n == 3 else None
 
     def table(self, dealer: str, run: int) -> dict[str, Known]:
         t = self.tables.get((dealer, run))
@@ -167,9 +174,17 @@ class FastCache:
         return n + i
 
     def learn(
-        self, table: dict[str, Known], raw: str, scorer: Scorer, raspasy: bool, sheet: Sheet, key: bytes
+        self,
+        table: dict[str, Known],
+        raw: str,
+        scorer: Scorer,
+        raspasy: bool,
+        sheet: Sheet,
+        key: bytes,
+        turns: bool = False,
     ) -> None:
-        """Remember what ``scorer`` last wrote (``Scorer.last``) for ``raw`` in ``table``."""
+        """Remember what ``scorer`` last wrote (``Scorer.last``) for ``raw`` in ``table``;
+        ``turns``: a contract whose line names no dealer (``Known.turns``)."""
         known = scorer.last
         assert known is not None
         if self.learnt >= FAST_CACHE_SIZE:
@@ -191,28 +206,32 @@ class FastCache:
             ends_run,
         )
         k.key = key
+        k.turns = turns and not raspasy and self.turn is not None
         self.learnt += 1
 
     def derive(self, table: dict[str, Known], raw: str) -> Known | None:
-        """A contract read in a raspasy run (``table``'s run > 0) writes what it writes
-        outside one (2.7: ``fold.KEY`` holds run 0 for any deal that is not raspasy); only
-        the run after it differs.  None when ``raw`` is not such a known contract."""
+        """A contract known outside a raspasy run writes the same in one (``table``'s run >
+        0; 2.7: ``fold.KEY`` holds run 0 for any deal that is not raspasy) and, three at the
+        table, under another dealer when its line names none (``Known.turns``); only the
+        state after it differs.  None when ``raw`` is not such a known contract."""
         dealer, run = self.owner[id(table)]
-        if not run:
+        k0 = self.table(dealer, 0).get(raw) if run else None
+        if k0 is not None and not k0.raspasy:
+            after = k0.dealer
+        elif self.turn is not None:
+            tables = self.tables
+            k0 = next(
+                (k for d in self.turn if d != dealer and (k := tables.get((d, 0), {}).get(raw)) and k.turns),
+                None,
+            )
+            if k0 is None:
+                return None
+            after = self.turn[dealer]
+        else:
             return None
-        k0 = self.table(dealer, 0).get(raw)
-        if k0 is None or k0.raspasy:
-            return None
-        k = Known(
-            k0.others,
-            k0.pool,
-            k0.next if k0.ends_run else self.table(k0.dealer, run),
-            k0.dealer,
-            0 if k0.ends_run else run,
-            False,
-            k0.ends_run,
-        )
-        k.key = k0.key
+        left = 0 if k0.ends_run else run
+        k = Known(k0.others, k0.pool, self.table(after, left), after, left, False, k0.ends_run)
+        k.key, k.turns = k0.key, k0.turns
         table[raw] = k
         self.learnt += 1
         return k
@@ -474,7 +493,8 @@ def _slow(p: _Pass, lineno: int, raw: str) -> None:
         p.table = cache.busy
         return
     if r is not None and skip and plain and len(problems) == before and table is not cache.busy:
-        cache.learn(table, raw, scorer, r.kind == "raspasy", scorer.sheet, key)
+        turns = isinstance(d, Play) and d.dealer is None
+        cache.learn(table, raw, scorer, r.kind == "raspasy", scorer.sheet, key, turns)
     p.table = cache.table(scorer.dealer, scorer.run)
 
 
