@@ -31,7 +31,7 @@ from pulyacalc.scoring.fold import DealResult, Scorer
 
 if TYPE_CHECKING:
     from pulyacalc.logs.lines import LineDeals
-    from pulyacalc.scoring.fast import FastCache
+    from pulyacalc.scoring.fast import FastCache, Tracer
     from pulyacalc.scoring.settlement import Settlement
 
 
@@ -279,10 +279,13 @@ def score_log(
     keep: bool = False,
     running: bool = False,
     shared: Shared | None = None,
+    trace: Tracer | None = None,
+    first: int = 0,
 ) -> Evening:
     """Load the log's convention and play it; raises PulyaError with every problem
     (those already in ``problems``, say from reading, included).  ``shared``: what the
-    fast path learnt from other evenings (``season``)."""
+    fast path learnt from other evenings (``season``); ``trace`` and ``first``: see
+    ``play_traced``."""
     problems = problems if problems is not None else Problems()
     conv = load_convention(log, problems, convention, rounding)
     if conv is None or not log.header_ok:
@@ -292,7 +295,10 @@ def score_log(
             pass
         problems.raise_if_any()
     assert conv is not None
-    ev = play_one_cause(log, conv, problems, keep=keep, running=running, shared=shared)
+    if trace is not None:
+        ev = play_traced(log, conv, problems, trace, first)
+    else:
+        ev = play_one_cause(log, conv, problems, keep=keep, running=running, shared=shared)
     problems.raise_if_any()
     return ev
 
@@ -346,6 +352,47 @@ def play_one_cause(
     if len(first) < ONE_CAUSE_DEALS and ev.deals > 1:
         _one_cause(log.header, first, conv, problems, before)
     return ev
+
+
+def play_traced(log: Log, conv: Convention, problems: Problems, trace: Tracer, first: int = 0) -> Evening:
+    """``play_one_cause`` showing ``trace`` what every deal writes, with nothing kept per deal
+    (``sheet``: each cell's running totals of a log of any length).  The first
+    ``ONE_CAUSE_DEALS`` items go the full way (a short log is looked at for one cause, as
+    ``play_one_cause`` does); the rest of a line log goes the fast path, which shows
+    ``trace`` each hit's writes.  The results of the deals up to deal ``first`` (and of the
+    corrections after it) among those are kept in ``results``, with the paper after each in
+    ``running`` (the drawn page's explain table)."""
+    from itertools import chain, islice
+
+    from pulyacalc.logs.lines import LineDeals
+    from pulyacalc.scoring import fast
+
+    scorer = Scorer(log.header, conv, problems)
+    it = iter(log.deals)
+    firsts = list(islice(it, ONE_CAUSE_DEALS))
+    before, short = len(problems), len(firsts) < ONE_CAUSE_DEALS
+    source = log.deals if not short and type(log.deals) is LineDeals else None
+    deals: Iterable[Deal | Correction | SeatChange | Unreadable] = (
+        firsts if source is not None else chain(firsts, it)
+    )
+    watch = WATCH.get()
+    if watch is not None:
+        deals = _watched(deals, watch)
+    kept: list[DealResult] = []
+    papers: list[SheetView] = []
+    for r in scorer.feed_all(deals):
+        trace.result(r)
+        if first and r.number <= first:
+            kept.append(r)
+            papers.append(scorer.sheet.view())
+    if source is not None:  # as checks.Checking._fast: the lines after the first items
+        source.number, source.pending = firsts[-1].loc.line, None
+        if watch is not None:
+            source.lines = _watched_lines(source.lines, source.number, watch)
+        fast.run(scorer, source, fast.FastCache(scorer.players, conv), tracer=trace)
+    elif short and scorer.count > 1:
+        _one_cause(log.header, firsts, conv, problems, before)
+    return _evening(log, conv, scorer, tuple(kept), tuple(papers))
 
 
 def _one_cause(
@@ -408,13 +455,25 @@ def score_file(
     keep: bool = False,
     running: bool = False,
     max_yaml_bytes: int | None = None,
+    trace: Tracer | None = None,
+    first: int = 0,
 ) -> Evening:
-    """Score a log file (or '-').  Raises PulyaError with every problem found."""
+    """Score a log file (or '-').  Raises PulyaError with every problem found.  ``trace``
+    and ``first``: see ``play_traced``."""
     from pulyacalc.logs.read import read_log
 
     problems = Problems()
     log = read_log(path, input_format, problems, max_yaml_bytes=max_yaml_bytes)
-    return score_log(log, problems, convention=convention, rounding=rounding, keep=keep, running=running)
+    return score_log(
+        log,
+        problems,
+        convention=convention,
+        rounding=rounding,
+        keep=keep,
+        running=running,
+        trace=trace,
+        first=first,
+    )
 
 
 def score_text(

@@ -2,15 +2,20 @@
 running entries the paper shows («нарастающим итогом»: 2.4.10.14 — each new total written
 after the last), with the deal that wrote each one.
 
-Nothing here scores: the entries of an evening are the fold's own (``evening.play`` with
-``keep=True``); a paper sheet typed in (``settle``) gives its ``running:`` totals, if any, and
-its final cells.  The drawing (render/sheet_svg.py) only places what this module lists.
+Nothing here scores: the entries of an evening are the fold's own, shown deal by deal to
+``Marks`` as the log is played (``evening.score_file`` with ``trace=``; nothing is kept
+per deal), or read from an evening played with ``keep=True`` (``from_evening``); a paper
+sheet typed in (``settle``) gives its ``running:`` totals, if any, and its final cells.
+A cell keeps only its latest ``keep`` totals and how many came before them: no drawing
+shows more (a long log's earliest give way to a ``…``).  The drawing
+(render/sheet_svg.py) only places what this module lists.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
@@ -20,6 +25,7 @@ from pulyacalc.core.sheet import MOUNTAIN, POOL, WHISTS, SheetView
 if TYPE_CHECKING:
     from pulyacalc.convention.schema import Convention
     from pulyacalc.core.model import Header
+    from pulyacalc.core.sheet import Entry
     from pulyacalc.evening import Evening
     from pulyacalc.logs.sheet_file import PaperSheet
     from pulyacalc.scoring.fold import DealResult
@@ -55,6 +61,8 @@ class Pulya:
     finished: bool | None = None
     #: Classic (RULES.md 2.10): each player's bombs not yet used («ёлочка»); None elsewhere
     bombs: dict[str, tuple[int, ...]] | None = None
+    #: per cell, the totals written before the first of ``marks`` (not kept: a long log)
+    earlier: dict[CellKey, int] = field(default_factory=dict)
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -62,6 +70,83 @@ class Pulya:
 
     def cell(self, area: str, player: str, on: str = "") -> tuple[Mark, ...]:
         return self.marks.get((area, player, on), ())
+
+    def before(self, area: str, player: str, on: str = "") -> int:
+        """How many totals the cell had before its first in ``marks``."""
+        return self.earlier.get((area, player, on), 0)
+
+
+class _Written:
+    """One cell as ``Marks`` follows it: its total, how many totals it had, the latest."""
+
+    __slots__ = ("total", "count", "last")
+
+    def __init__(self, keep: int | None) -> None:
+        self.total: Amount = 0
+        self.count = 0
+        #: (value, deal) of the latest totals
+        self.last: deque[tuple[Amount, int]] = deque(maxlen=keep)
+
+
+class Marks:
+    """The running totals of every cell, shown one deal at a time (a ``scoring.fast.Tracer``:
+    a deal scored the full way as its ``DealResult``, a fast-path hit as its writes by flat
+    index, ``flat`` the cells in ``FastCache.at``'s order).  A deal that changes a cell leaves
+    one new total in it, as ``running_marks`` says; only the latest ``keep`` are kept."""
+
+    def __init__(self, keep: int) -> None:
+        self.keep = keep
+        #: the cells written so far (another is made when first written)
+        self.cells: dict[CellKey, _Written] = {}
+        self.flat: list[_Written] = []
+        #: the deals (and corrections, seat changes) shown so far
+        self.seen = 0
+
+    def index(self, players: tuple[str, ...]) -> None:
+        """The flat paper of the fast path's cache for ``players`` (pools, mountains, whists)."""
+        get = self.cell
+        self.flat = [get((POOL, p, "")) for p in players] + [get((MOUNTAIN, p, "")) for p in players]
+        self.flat += [get((WHISTS, p, q)) if q != p else _Written(0) for p in players for q in players]
+
+    def cell(self, key: CellKey) -> _Written:
+        found = self.cells.get(key)
+        if found is None:
+            found = self.cells[key] = _Written(self.keep)
+        return found
+
+    def result(self, r: DealResult) -> None:
+        self.seen += 1
+        self.entries(r.number, r.entries)
+
+    def entries(self, number: int, entries: Sequence[Entry]) -> None:
+        net: dict[CellKey, Amount] = {}
+        for e in entries:
+            at: CellKey = (e.area, e.player, e.on or "")
+            net[at] = net.get(at, 0) + e.amount
+        for key, a in net.items():
+            if a:
+                self._move(self.cell(key), a, number)
+
+    def hit(self, number: int, writes: Sequence[tuple[int, Amount]]) -> None:
+        """A fast-path hit: each cell it changes, once (``scoring.fast._net``)."""
+        self.seen += 1
+        flat = self.flat
+        for i, a in writes:
+            c = flat[i]
+            v = c.total + a
+            c.total = v if type(v) is int else exact(v)
+            c.count += 1
+            c.last.append((c.total, number))
+
+    @staticmethod
+    def _move(c: _Written, a: Amount, number: int) -> None:
+        c.total = v = exact(c.total + a)
+        c.count += 1
+        c.last.append((v, number))
+
+    def marks(self) -> tuple[dict[CellKey, tuple[Mark, ...]], dict[CellKey, int]]:
+        """Each written cell's latest totals, and how many it had before them."""
+        return _marks(self.cells)
 
 
 def cells(players: tuple[str, ...]) -> list[CellKey]:
@@ -83,7 +168,7 @@ def running_marks(players: tuple[str, ...], results: Iterable[DealResult]) -> di
         touched: dict[CellKey, None] = {}
         for e in result.entries:
             key: CellKey = (e.area, e.player, e.on or "")
-            total[key] = exact(total[key] + e.amount)
+            total[key] = exact(total.get(key, 0) + e.amount)  # a newcomer's cells from his join
             touched[key] = None
         for key in touched:
             written = marks.setdefault(key, [])
@@ -104,32 +189,61 @@ def value(sheet: SheetView, key: CellKey) -> Amount:
 
 def from_evening(ev: Evening, price: Decimal | None = None) -> Pulya:
     """An evening scored with ``keep=True``: its entries as the paper writes them."""
+    return traced(ev, running_marks(ev.sheet.players, ev.results), {}, price)
+
+
+def traced(
+    ev: Evening,
+    marks: dict[CellKey, tuple[Mark, ...]],
+    earlier: dict[CellKey, int],
+    price: Decimal | None = None,
+) -> Pulya:
+    """An evening with its cells' totals (``Marks.marks`` of what it wrote, say)."""
     from pulyacalc.evening import settle_evening
 
-    marks = running_marks(ev.header.players, ev.results)
     bombs = dict(ev.bombs) if ev.convention.dark_factor != 1 else None  # as score shows them
     settlement = settle_evening(ev, price)
     return Pulya(
-        ev.header, ev.convention, ev.target, ev.sheet, settlement, marks, ev.deals, ev.finished, bombs
+        ev.header,
+        ev.convention,
+        ev.target,
+        ev.sheet,
+        settlement,
+        marks,
+        ev.deals,
+        ev.finished,
+        bombs,
+        earlier,
     )
 
 
-def from_paper(paper: PaperSheet, conv: Convention, target: int, settlement: Settlement) -> Pulya:
+def from_paper(
+    paper: PaperSheet, conv: Convention, target: int, settlement: Settlement, keep: int | None = None
+) -> Pulya:
     """A sheet typed from paper: the running totals it gives (``running:``, deal by deal),
-    then its final cells, each written where it differs from the total before it."""
+    then its final cells, each written where it differs from the total before it; ``keep``:
+    as ``Marks``."""
     sheet = paper.sheet
-    marks: dict[CellKey, list[Mark]] = {}
-    given = sorted(paper.running.items())
-    for key in cells(sheet.players):
-        area, p, on = key
-        written: list[Mark] = []
-        for n, (rows, rcells, _) in given:
-            at = (area, p, on) if area == WHISTS else (area, p)
-            if at in rcells and value(rows, key) != (written[-1].value if written else 0):
-                written.append(Mark(value(rows, key), n))
+    written = {key: _Written(keep) for key in cells(sheet.players)}
+    for n, (rows, rcells, _) in sorted(paper.running.items()):
+        for at in rcells:
+            key: CellKey = (at[0], at[1], at[2] if len(at) > 2 else "")
+            c = written.get(key)
+            if c is not None and value(rows, key) != c.total:
+                c.total = value(rows, key)
+                c.count += 1
+                c.last.append((c.total, n))
+    for key, c in written.items():
         last = value(sheet, key)
-        if last != (written[-1].value if written else 0):
-            written.append(Mark(last, 0))
-        if written:
-            marks[key] = written
-    return Pulya(paper.header, conv, target, sheet, settlement, {k: tuple(v) for k, v in marks.items()})
+        if last != c.total:
+            c.count += 1
+            c.last.append((last, 0))
+    marks, earlier = _marks(written)
+    return Pulya(paper.header, conv, target, sheet, settlement, marks, earlier=earlier)
+
+
+def _marks(written: dict[CellKey, _Written]) -> tuple[dict[CellKey, tuple[Mark, ...]], dict[CellKey, int]]:
+    """Each written cell's latest totals, and how many it had before them."""
+    marks = {k: tuple(Mark(v, n) for v, n in c.last) for k, c in written.items() if c.count}
+    earlier = {k: c.count - len(c.last) for k, c in written.items() if c.count > len(c.last)}
+    return marks, earlier

@@ -148,8 +148,8 @@ def conventions() -> dict[str, Case]:
                 args = ["conventions", "show", path]
             else:
                 args = [*on(c, "good-sheet.yaml" if c == "settle" else "good.txt"), "-c", path]
-            # new writes the name into the log it prints, reading nothing
-            out[f"{c} {name}"] = Case(args, 0 if c == "new" else 1, first="" if c == "new" else "conv/")
+            # new reads the file too, before it prints a log that names it
+            out[f"{c} {name}"] = Case(args, 1, first="conv/")
     return out
 
 

@@ -250,3 +250,38 @@ def test_a_season_shares_what_scorers_remember_but_not_after_a_seat_change(
     for ev in season.evenings:
         assert ev == score_evening(ev.source)
     assert shared < count["written"]
+
+
+@pytest.mark.parametrize("streak", [1, 2, 16, 10**9])
+def test_lines_missed_one_after_another_go_the_full_way_and_hits_resume(
+    streak: int, monkeypatch: Any
+) -> None:
+    """After ``SLOW_STREAK`` misses in a row the fast path reads line by line the full way
+    until a line is known again: the same score, problems and findings whatever the streak."""
+    monkeypatch.setattr(fast, "SLOW_STREAK", streak)
+    text = list(genlog.line_log(600, seed=5, players=3, pool=60))
+    head, body = text[:5], text[5:]
+    rng = random.Random(streak)
+    few = body[:12]
+    mixed: list[str] = []
+    for i in range(40):
+        mixed += [rng.choice(few) for _ in range(rng.randint(0, 30))]
+        mixed += [f"Anna 6x {i % 7}, Bob whist\n"] * rng.randint(0, 40)  # wrong lines, some repeated
+    log = "".join(head + mixed)
+    assert outcome(log, fast_path=True) == outcome(log, fast_path=False)
+    legal = "".join(head + [line for line in mixed if "6x" not in line])
+    assert outcome(legal, fast_path=True) == outcome(legal, fast_path=False)
+
+
+def test_check_finds_the_same_whatever_the_streak(tmp_path: Path, monkeypatch: Any) -> None:
+    text = list(genlog.line_log(300, seed=9, players=3, pool=20))
+    body = text[5:]
+    log = tmp_path / "mixed.pulya"
+    log.write_text("".join(text[:5] + body[:50] + ["Anna 6x 7, Bob whist\n"] * 30 + body[:200]), "utf-8")
+    seen = []
+    for streak in (1, 16, 10**9):
+        monkeypatch.setattr(fast, "SLOW_STREAK", streak)
+        r = CliRunner().invoke(app, ["check", str(log), "-f", "jsonl"], prog_name="pulyacalc")
+        assert r.exit_code == 1
+        seen.append(r.stdout)
+    assert seen[0] == seen[1] == seen[2]

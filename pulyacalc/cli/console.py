@@ -150,6 +150,27 @@ def _degrade_error(e: UnicodeError) -> tuple[str, int]:
     return "".join(stand_in(c) for c in e.object[e.start : e.end]), e.end
 
 
+#: ASCII, under the name :func:`_ascii_by_our_name` finds it by
+ASCII = "pulyacalc-ascii"
+
+
+def _ascii_by_our_name(name: str) -> codecs.CodecInfo | None:
+    """A codec search function: ASCII's codec named :data:`ASCII` (its lookup name
+    ``pulyacalc_ascii``, hyphen or underscore), None for any other name."""
+    if name.replace("-", "_") != "pulyacalc_ascii":
+        return None
+    a = codecs.lookup("ascii")
+    return codecs.CodecInfo(
+        a.encode,
+        a.decode,
+        a.streamreader,
+        a.streamwriter,
+        a.incrementalencoder,
+        a.incrementaldecoder,
+        name=ASCII,
+    )
+
+
 def _is_console(stream: TextIO) -> bool:
     try:
         return stream.isatty()
@@ -197,7 +218,14 @@ def setup() -> None:
             continue
         try:
             if _is_console(stream):
-                reconfigure(errors=ERRORS)
+                if codecs.lookup(stream.encoding).name == "ascii":
+                    # the same ASCII under a name of its own: Typer's click takes a stream
+                    # named ASCII for misconfigured and writes --help and usage errors
+                    # around it in UTF-8 (garbled on this console), not through ERRORS
+                    codecs.register(_ascii_by_our_name)
+                    reconfigure(encoding=ASCII, errors=ERRORS)
+                else:
+                    reconfigure(errors=ERRORS)
                 if stream is sys.stdout and not _can_write("⅓⅔½", stream):
                     # the tables' own spelling (46 2/3), so that their columns stay aligned
                     from pulyacalc.render.view import use_glyphs

@@ -9,7 +9,8 @@ What a program can read back (docs/INTERFACE.md): each cell of the paper is a
 ``<g class="cell" data-area="pool|mountain|whists" data-player="…" data-on="…">`` whose
 ``<text class="entries">`` lines, read in order without their ``<tspan class="deal">``
 (the deal numbers of ``--numbers``), are the running totals joined by dots (2.4.10.14); a
-leading ``…`` stands for the earliest totals when a cell could not hold them all.
+leading ``…`` stands for the earliest totals when a cell could not hold them all (how
+many: the cell's ``data-left-out``, and its caption).
 """
 
 from __future__ import annotations
@@ -45,6 +46,10 @@ Placed = tuple[list[Line], int, list[list[int]]]
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 #: the entries' font sizes tried, largest first (mm); the whole sheet takes the largest that fits
 SIZES = (4.4, 4.2, 4.0, 3.8, 3.6, 3.4, 3.2, 3.0, 2.8, 2.6, 2.4, 2.2, 2.0)
+#: more totals than any cell of any sheet holds at any size (tests/test_sheet_stream.py
+#: measures the roomiest): of a cell with more, the earliest are left out whatever the
+#: size, so a long log needs only its latest this many per cell (``pulya.Marks``)
+SHOWN_AT_MOST = 2_000
 CAPTION = 2.4
 #: the tint of each area (the paper is white; a screen reads the bands faster tinted)
 TINT = {WHISTS: "#f4f6fb", POOL: "#eef7ee", MOUNTAIN: "#fbefec"}
@@ -58,10 +63,21 @@ STYLE = (
 
 
 class Cell:
-    """One cell of the paper to write: where, its caption, and its running totals."""
+    """One cell of the paper to write: where, its caption, and its running totals — the
+    latest ``marks``, after ``earlier`` not kept.  A total's index (``start``) counts them
+    all, the earlier ones too."""
 
-    def __init__(self, area: str, player: str, on: str, regions: list[Polygon], marks: tuple[Mark, ...]):
+    def __init__(
+        self,
+        area: str,
+        player: str,
+        on: str,
+        regions: list[Polygon],
+        marks: tuple[Mark, ...],
+        earlier: int = 0,
+    ):
         self.area, self.player, self.on, self.regions, self.marks = area, player, on, regions, marks
+        self.earlier, self.total = earlier, earlier + len(marks)
         #: per ``numbers``: (text, deal number, last, width at size 1) per total, and the
         #: widths' sums from each total on — measured once, as a long evening has many
         self._measured: dict[bool, tuple[list[tuple[str, str, bool, float]], list[float]]] = {}
@@ -85,12 +101,15 @@ class Cell:
         """(text, deal number, last, width) per total from ``start``; a first ``…`` when some are left out."""
         items = self.measured(numbers)[0]
         out = [("….", "", False, width("….", size))] if start else []
-        return out + [(text, deal, last, em * size) for text, deal, last, em in items[start:]]
+        return out + [(text, deal, last, em * size) for text, deal, last, em in items[start - self.earlier :]]
 
     def placement(self, size: float, numbers: bool, start: int = 0) -> Placed | None:
         """Where the totals from ``start`` go: centred in one region when one holds them, else
-        from the top of the first on; None when they do not fit."""
-        need = (self.measured(numbers)[1][start] + (width("….", 1.0) if start else 0.0)) * size
+        from the top of the first on; None when they do not fit (from before the kept ones,
+        never: more than ``SHOWN_AT_MOST``)."""
+        if start < self.earlier:
+            return None
+        need = (self.measured(numbers)[1][start - self.earlier] + (width("….", 1.0) if start else 0.0)) * size
         if need > sum(line.room for line in lines(self.regions, size)[1:]):
             return None  # more than all the lines together hold: no need to try them
         widths = [t[3] for t in self.tokens(size, numbers, start)]
@@ -115,17 +134,16 @@ def cells_of(pulya: Pulya, layout: tuple[Sector, ...]) -> list[Cell]:
     for sector in layout:
         p = players[sector.seat]
         inner = 1 - CIRCLE
-        out.append(
-            Cell(POOL, p, "", [pc.band(WHISTS_TO, POOL_TO) for pc in sector.pieces], pulya.cell(POOL, p))
-        )
+        pool = [pc.band(WHISTS_TO, POOL_TO) for pc in sector.pieces]
+        out.append(Cell(POOL, p, "", pool, pulya.cell(POOL, p), pulya.before(POOL, p)))
         mountain = [pc.band(POOL_TO, inner) for pc in sector.pieces]
-        out.append(Cell(MOUNTAIN, p, "", mountain, pulya.cell(MOUNTAIN, p)))
+        out.append(Cell(MOUNTAIN, p, "", mountain, pulya.cell(MOUNTAIN, p), pulya.before(MOUNTAIN, p)))
         regions: dict[int, list[Polygon]] = {}
         for piece, k, m, seat in sector.columns:
             regions.setdefault(seat, []).append(slice_of(sector.pieces[piece].band(0, WHISTS_TO), k, m))
         for seat, column in regions.items():
             q = players[seat]
-            out.append(Cell(WHISTS, p, q, column, pulya.cell(WHISTS, p, q)))
+            out.append(Cell(WHISTS, p, q, column, pulya.cell(WHISTS, p, q), pulya.before(WHISTS, p, q)))
     return out
 
 
@@ -143,10 +161,10 @@ def write_cell(cv: Canvas, cell: Cell, size: float, numbers: bool) -> None:
     )
     start = 0
     found = cell.placement(size, numbers)
-    if found is None and len(cell.marks) > 1:
+    if found is None and cell.total > 1:
         # the earliest totals give way to an ellipsis (the last ones matter): the fewest that
         # must, found by halving, as a long evening has thousands
-        low, high = 1, len(cell.marks) - 1
+        low, high = 1, cell.total - 1
         while low < high:
             mid = (low + high) // 2
             if cell.placement(size, numbers, mid) is None:
@@ -163,12 +181,18 @@ def write_cell(cv: Canvas, cell: Cell, size: float, numbers: bool) -> None:
     attrs = (
         f"data-area={quoteattr(cell.area)} data-player={quoteattr(cell.player)} data-on={quoteattr(cell.on)}"
     )
+    title = caption
+    if start:  # how many totals the … stands for: a person reads it in the caption
+        attrs += f' data-left-out="{start}"'
+        title = _("{caption} (… {n} earlier)").format(caption=caption, n=start)
     cv.add(f'<g class="cell" {attrs}>')
     if room and room[0].room > 0:
         top = room[min(first, len(room) - 1)]
         y = top.y - size * LEADING * 0.8 if placed and placed[0] else top.y
-        label, tiny = fitted(caption, CAPTION, top.room, least=1.6)
-        cv.text(top.x + top.room / 2, y, label, tiny, anchor="middle", cls="caption", title=caption)
+        label, tiny = fitted(title, CAPTION, top.room, least=1.6)
+        if label != title:  # no room for the count: the caption as it is, the count in its title
+            label, tiny = fitted(caption, CAPTION, top.room, least=1.6)
+        cv.text(top.x + top.room / 2, y, label, tiny, anchor="middle", cls="caption", title=title)
     for line, idx in zip(room[first:], placed, strict=False):
         if not idx:
             continue

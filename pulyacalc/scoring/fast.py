@@ -24,7 +24,8 @@ logs.  ``FastCache`` may be shared by evenings of the same players and conventio
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import itertools
+from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol
 
 from pulyacalc.convention.schema import Convention
@@ -38,6 +39,9 @@ from pulyacalc.scoring.pool import place
 #: raw lines ``FastCache`` remembers (over all states); emptied when full, so that memory
 #: stays flat however long the log
 FAST_CACHE_SIZE = 100_000
+#: this many lines missed one after another and the fast path reads on the full way,
+#: line by line, until a line is known again (a log whose every line is new or wrong)
+SLOW_STREAK = 16
 
 
 class LineSource(Protocol):
@@ -73,6 +77,25 @@ class Watcher(Protocol):
         ...
 
 
+class Tracer(Protocol):
+    """Who is shown what every deal writes, without anything kept per deal (``pulya.Marks``:
+    the drawn sheet's running totals)."""
+
+    def index(self, players: tuple[str, ...]) -> None:
+        """The flat paper ``hit`` is told of is ``FastCache.at``'s for these players."""
+        ...
+
+    def result(self, r: DealResult) -> None:
+        """A deal (correction, seat change) scored the full way."""
+        ...
+
+    def hit(self, number: int, writes: Sequence[tuple[int, Amount]]) -> None:
+        """A hit: deal ``number`` changed these cells by so much — (flat index, amount),
+        ``FastCache.at``'s index, each once and none by 0 (``_net``), pool points where
+        they went."""
+        ...
+
+
 class Known:
     """What a raw line does in one state.  ``others``: its entries off the pools, as
     (flat index, amount) — they change nothing the fold reads, so a hit only counts them
@@ -95,6 +118,7 @@ class Known:
         "fixed",
         "key",
         "turns",
+        "written",
     )
 
     def __init__(
@@ -122,6 +146,8 @@ class Known:
         #: a contract whose line names no dealer: under another dealer at a table of three
         #: it writes the same, and the dealer after it is the next one (``FastCache.derive``)
         self.turns = False
+        #: once its pool writes are fixed, everything it writes (``_written``, for a ``Tracer``)
+        self.written: tuple[tuple[int, Amount], ...] | None = None
 
 
 class FastCache:
@@ -272,13 +298,17 @@ def run(
     record: list[str] | None = None,
     record_limit: int = 0,
     watcher: Watcher | None = None,
+    tracer: Tracer | None = None,
 ) -> int:
     """Feed every line of ``source`` to ``scorer``; returns the items read (deals and
     corrections, as the full path yields them).  ``record``: each raw line is appended to
     it while fewer than ``record_limit`` items have been read (for ``evening``'s exact
     second look at a short log).  ``watcher``: told each deal scored the full way and each
-    hit after the finish, and asked whether to stop (``Watcher``); no line is derived."""
-    return _Pass(scorer, source, cache, record, record_limit, watcher).run()
+    hit after the finish, and asked whether to stop (``Watcher``); no line is derived.
+    ``tracer``: shown what every deal writes (``Tracer``)."""
+    if tracer is not None:
+        tracer.index(cache.players)
+    return _Pass(scorer, source, cache, record, record_limit, watcher, tracer).run()
 
 
 class _Pass:
@@ -297,8 +327,10 @@ class _Pass:
         record: list[str] | None,
         limit: int,
         watcher: Watcher | None,
+        tracer: Tracer | None = None,
     ) -> None:
         self.scorer, self.source, self.cache, self.watcher = scorer, source, cache, watcher
+        self.tracer = tracer
         self.players = scorer.players
         self.target = scorer.target
         self.limit = len(self.players) * self.target
@@ -325,7 +357,8 @@ class _Pass:
             _slow(self, *pending)
         self.lineno = source.number
         self.load()
-        numbered = enumerate(source.lines, source.number + 1)
+        numbered: Iterator[tuple[int, str]] = enumerate(source.lines, source.number + 1)
+        streak = last = 0
         while True:
             miss = self.fixed_hits(numbered) if self.closed() else self.open_hits(numbered)
             if miss is None:
@@ -333,6 +366,15 @@ class _Pass:
             if miss is not _CLOSED:
                 self.sync(miss[0] - 1)
                 _slow(self, *miss)
+                streak, last = (streak + 1 if miss[0] == last + 1 else 0), miss[0]
+                if streak >= SLOW_STREAK:
+                    # lines that miss one after another (a log wrong on every line): the
+                    # full way line by line, until one is known
+                    numbered, paused = _slow_run(self, numbered)
+                    streak = 0
+                    if paused:
+                        self.load()
+                        break
                 self.load()
                 if self.watcher is not None and self.watcher.pause():
                     break
@@ -362,14 +404,9 @@ class _Pass:
         scorer, sheet = self.scorer, self.scorer.sheet
         scorer.count = self.count + hits
         self.source.count += hits
-        scorer.dealer, scorer.run = self.state()
+        scorer.dealer, scorer.run = _state(self)
         for name, v in zip(self.players, self.pools, strict=True):
             sheet.pool[name] = v
-
-    def state(self) -> tuple[str, int]:
-        """The dealer and raspasy run ``table`` stands for (the scorer's own when busy)."""
-        cache, table = self.cache, self.table
-        return (self.scorer.dealer, self.scorer.run) if table is cache.busy else cache.owner[id(table)]
 
     def open_hits(self, numbered: Iterator[tuple[int, str]]) -> tuple[int, str] | None:
         """The hits while a pool may take points: each counted and its pool points added;
@@ -379,7 +416,7 @@ class _Pass:
         pools, ptotal, table = self.pools, self.ptotal, self.table
         target, limit, helps = self.target, self.limit, self.helps
         busy, derive, touched, digest = cache.busy, cache.derive, cache.touched.append, cache.digest
-        watcher = self.watcher
+        watcher, trace = self.watcher, None if self.tracer is None else self.tracer.hit
         unfinished = scorer.after_finish_from is None
         told = unfinished or watcher is not None  # each hit after the finish is told to a watcher
         count, mark = self.count, self.mark
@@ -409,17 +446,26 @@ class _Pass:
                 table, get = k.next, k.get
                 if k.pool:
                     after_finish = ptotal >= limit
+                    writes = None if trace is None else list(k.others)
                     for p, a, w in k.pool:
                         v = pools[p] + a
                         if w.on is None and a > 0 and (v < target or not helps):
                             # the common case: all of it into his own pool (pool.place's first branch)
                             pools[p] = v if type(v) is int else exact(v)
                             ptotal += a
+                            if writes is not None:
+                                writes.append((p, a))
                             continue
-                        _place_one(self, w, after_finish)
+                        moved = _place_one(self, w, after_finish)
                         ptotal = sum(pools)
+                        if writes is not None:
+                            writes += moved
+                    if trace is not None and writes is not None:
+                        trace(count + lineno - mark, _net(writes))
                     if (ptotal >= limit and all(v >= target for v in pools)) if helps else ptotal >= limit:
                         return _CLOSED
+                elif trace is not None:
+                    trace(count + lineno - mark, _net(k.others))
             return None
         finally:
             self.ptotal, self.table, self.lineno = ptotal, table, lineno
@@ -431,7 +477,7 @@ class _Pass:
         cache, scorer = self.cache, self.scorer
         table = self.table
         busy, derive, touched, digest = cache.busy, cache.derive, cache.touched.append, cache.digest
-        watcher = self.watcher
+        watcher, trace = self.watcher, None if self.tracer is None else self.tracer.hit
         unfinished = scorer.after_finish_from is None
         count, mark = self.count, self.mark
         get = table.get
@@ -457,12 +503,37 @@ class _Pass:
                         touched(k)
                     if k.pool:
                         _fix(self, k)
+                if trace is not None:
+                    trace(count + lineno - mark, _written(cache, k))
                 if digest is not None:
                     digest(k.key)
                 table, get = k.next, k.get
             return None
         finally:
             self.table, self.lineno = table, lineno
+
+
+def _state(p: _Pass) -> tuple[str, int]:
+    """The dealer and raspasy run ``p.table`` stands for (the scorer's own when busy)."""
+    cache, table = p.cache, p.table
+    return (p.scorer.dealer, p.scorer.run) if table is cache.busy else cache.owner[id(table)]
+
+
+def _slow_run(p: _Pass, numbered: Iterator[tuple[int, str]]) -> tuple[Iterator[tuple[int, str]], bool]:
+    """Lines read the full way (``_slow``) one after another, with no hit between to
+    bring the scorer up to date for, until one is known (given back to read as a hit),
+    the log ends, or the watcher pauses (True)."""
+    cache, watcher = p.cache, p.watcher
+    for lineno, raw in numbered:
+        table = p.table
+        if raw in table or (table is not cache.busy and watcher is None and cache.derive(table, raw)):
+            return itertools.chain(((lineno, raw),), numbered), False
+        if p.record is not None:
+            _recording(p, lineno, raw)
+        _slow(p, lineno, raw)
+        if watcher is not None and watcher.pause():
+            return numbered, True
+    return numbered, False
 
 
 def _slow(p: _Pass, lineno: int, raw: str) -> None:
@@ -485,6 +556,8 @@ def _slow(p: _Pass, lineno: int, raw: str) -> None:
     if isinstance(d, SeatChange):
         cache.flush(scorer.sheet)  # a newcomer's column is made from the mountains as written
     r = scorer.feed(d)
+    if p.tracer is not None and r is not None:
+        p.tracer.result(r)
     skip = r is not None and (p.watcher is None or p.watcher.result(r))
     if isinstance(d, (Correction, SeatChange)):
         p.corrections += 1
@@ -511,17 +584,38 @@ def _fix(p: _Pass, k: Known) -> None:
             )
 
 
-def _place_one(p: _Pass, w: Write, after_finish: bool) -> None:
+def _written(cache: FastCache, k: Known) -> tuple[tuple[int, Amount], ...]:
+    """What ``k`` adds to each cell once its pool writes are fixed (``_fix``), found once."""
+    if k.written is None:
+        k.written = _net(k.others + tuple(x for _, _, w in k.pool for x in cache.placed[w]))
+    return k.written
+
+
+def _net(writes: Sequence[tuple[int, Amount]]) -> tuple[tuple[int, Amount], ...]:
+    """Writes added up per cell, the cells they leave as they were left out (what a
+    ``Tracer`` is shown)."""
+    if len(writes) == 1:
+        return tuple(writes) if writes[0][1] else ()
+    net: dict[int, Amount] = {}
+    for i, a in writes:
+        net[i] = net.get(i, 0) + a
+    return tuple((i, a) for i, a in net.items() if a)
+
+
+def _place_one(p: _Pass, w: Write, after_finish: bool) -> list[tuple[int, Amount]]:
     """``pool.place`` for one write, its entries written: pools into ``p.pools``, the rest
-    onto the sheet."""
+    onto the sheet; returns them as (flat index, amount)."""
     players, pools, at, n, scorer = p.players, p.pools, p.cache.at, len(p.players), p.scorer
     now = dict(zip(players, pools, strict=True))
+    out: list[tuple[int, Amount]] = []
     for x in place(w, now, p.target, scorer.conv, after_finish, scorer._clockwise):
         i = at(x.area, x.player, x.on)
+        out.append((i, x.amount))
         if i < n:
             pools[i] = exact(pools[i] + x.amount)
         else:
             scorer.sheet.apply(Entry(0, *x))
+    return out
 
 
 def _recording(p: _Pass, lineno: int, raw: str) -> None:

@@ -78,12 +78,12 @@ def draw_paper(paper: PaperSheet, report: SettleReport, output: str) -> None:
     from pulyacalc.cli.commands.sheet import write_drawing
     from pulyacalc.pulya import from_paper
     from pulyacalc.render.sheet_html import page
-    from pulyacalc.render.sheet_svg import svg
+    from pulyacalc.render.sheet_svg import SHOWN_AT_MOST, svg
 
     n = len(paper.header.players)
     if n not in (2, 3, 4):
         raise fail(_("the drawn sheet is for 2, 3 or 4 players; this sheet has {n}").format(n=n))
-    pulya = from_paper(paper, report.convention, report.target, report.settlement)
+    pulya = from_paper(paper, report.convention, report.target, report.settlement, SHOWN_AT_MOST)
     stages = report.table()
     drawing = svg(pulya, stages=stages)
     title = paper.header.title or stages.split("\n", 1)[0]

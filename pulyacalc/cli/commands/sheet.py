@@ -21,10 +21,13 @@ from pulyacalc.cli.options import (
     rounding_of,
 )
 from pulyacalc.cli.runtime import emit, fail, reports_problems
-from pulyacalc.core.i18n import N_, _
+from pulyacalc.core.i18n import N_, _, ngettext
 
 #: what ``-o`` may name: the suffix says what is written (``-``: SVG on standard output)
 SUFFIXES = (".svg", ".html")
+#: the deals the page's explain table shows at most: a real evening's all of them; a longer
+#: log its first so many, and a heading that says so (``explain`` shows every one)
+PAGE_DEALS = 2_000
 
 
 def is_drawing(value: str | None) -> bool:
@@ -98,11 +101,13 @@ def sheet(
     running entries, the convention in the circle, the settlement under it; one A4 page."""
     from pulyacalc.cli.progress import watching
     from pulyacalc.evening import score_file
-    from pulyacalc.pulya import from_evening
-    from pulyacalc.render.sheet_svg import svg
+    from pulyacalc.pulya import Marks, traced
+    from pulyacalc.render.sheet_svg import SHOWN_AT_MOST, svg
 
     price = parse_price(whist_price)
     html = output != "-" and Path(output).suffix.lower() == ".html"
+    # each cell's latest totals, streamed: no log is too long to draw
+    marks = Marks(SHOWN_AT_MOST)
     with watching(log):
         ev = score_file(
             log,
@@ -110,15 +115,15 @@ def sheet(
             rounding=rounding_of(rounding),
             input_format=input_format.value if input_format else None,
             max_yaml_bytes=max_yaml_bytes,
-            keep=True,
-            running=html,  # the explain table of the page needs the paper after each deal
+            trace=marks,
+            first=PAGE_DEALS if html else 0,  # the page's explain table: the paper after each deal
         )
-    n = len(ev.header.players)
+    n = len(ev.sheet.players)  # a player who joined has his column too (RULES.md 6.3)
     if n not in (2, 3, 4):
         raise fail(
             _("{log}: the drawn sheet is for 2, 3 or 4 players; this log has {n}").format(log=log, n=n)
         )
-    pulya = from_evening(ev, price)
+    pulya = traced(ev, *marks.marks(), price)
     drawing = svg(pulya, numbers)
     emit_page = None
     if html:
@@ -135,9 +140,17 @@ def sheet(
         score_table = report.table()
         explained = explain(ev)
         title = ev.header.title or f"{convention_title(ev.convention)}: {', '.join(ev.header.players)}"
+        deals = _("Deal by deal")
+        if len(ev.results) < marks.seen:
+            shown = ev.results[-1].number if ev.results else 0
+            deals = ngettext(
+                "Deal by deal: the first {shown} of {n} deal (pulyacalc explain shows every one)",
+                "Deal by deal: the first {shown} of {n} deals (pulyacalc explain shows every one)",
+                ev.deals,
+            ).format(shown=shown, n=ev.deals)
         tables = [
             (_("The sheet and the settlement"), score_table),
-            (_("Deal by deal"), ExplainView(explained, explained.deals).table()),
+            (deals, ExplainView(explained, explained.deals).table()),
         ]
         emit_page = page(title, drawing, tables)
     write_drawing(output, drawing, emit_page)

@@ -1,0 +1,231 @@
+"""The drawn sheet of a log of any length (issue 11): `sheet` streams the log.
+
+`sheet` used to keep every deal's result and draw the cells from all of them (a 19 MB log
+took 50 s and a gigabyte).  Now each cell's totals are shown to ``pulya.Marks`` deal by
+deal — a deal scored the full way as its result, a fast-path hit as its writes — which
+keeps only a cell's latest ``SHOWN_AT_MOST`` totals and how many came before: no cell of
+any sheet holds more.  So the drawing is the same bytes as the old way's (every deal kept,
+the cells drawn from all of them), which these tests keep as the reference, on generated
+logs; a log too long for a cell says how many totals its ``…`` stands for; the page's
+explain table of a long log holds its first ``PAGE_DEALS`` deals and says so.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import sys
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from logs_gen import random_log
+from test_fast_path import logs
+from test_sheet_drawing import EXAMPLES, expected, read_back, run
+
+from pulyacalc import evening
+from pulyacalc.cli.commands import sheet as sheet_cmd
+from pulyacalc.core.errors import Problems, PulyaError
+from pulyacalc.logs.read import read_text
+from pulyacalc.pulya import Marks, from_evening, running_marks
+from pulyacalc.render import sheet_svg
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+import genlog  # noqa: E402
+
+
+def old_way(log: Path, html: bool, numbers: bool = False) -> str:
+    """The drawing as `sheet` made it before: every deal kept, the cells drawn from all."""
+    from pulyacalc.core.i18n import _
+    from pulyacalc.evening import score_file
+    from pulyacalc.explain import explain
+    from pulyacalc.render.explain import ExplainView
+    from pulyacalc.render.report import Report
+    from pulyacalc.render.sheet_html import page
+    from pulyacalc.render.view import convention_title
+
+    ev = score_file(str(log), keep=True, running=html)
+    pulya = from_evening(ev)
+    drawing = sheet_svg.svg(pulya, numbers)
+    if not html:
+        return drawing
+    report = Report(ev.convention, ev.target, ev.sheet, pulya.settlement, ev.deals, ev.finished, pulya.bombs)
+    explained = explain(ev)
+    title = ev.header.title or f"{convention_title(ev.convention)}: {', '.join(ev.header.players)}"
+    tables = [
+        (_("The sheet and the settlement"), report.table()),
+        (_("Deal by deal"), ExplainView(explained, explained.deals).table()),
+    ]
+    return page(title, drawing, tables)
+
+
+def drawn(log: Path, out: Path, *args: str) -> str:
+    code, stdout, err = run("sheet", str(log), "-o", str(out) if out.name != "-" else "-", *args)
+    assert code == 0, err
+    return stdout if out.name == "-" else out.read_text("utf-8")
+
+
+def line_log(tmp_path: Path, deals: int, seed: int, pool: int, players: int = 3) -> Path:
+    log = tmp_path / f"log-{deals}-{seed}.pulya"
+    log.write_text("".join(genlog.line_log(deals, seed=seed, pool=pool, players=players)), "utf-8")
+    return log
+
+
+# -- the same bytes as the old way --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("convention", "players", "deals", "seed"),
+    [
+        ("sochi", 3, 40, 1),
+        ("leningrad", 4, 60, 2),
+        ("rostov", 3, 25, 3),
+        ("classic", 3, 50, 4),
+        ("sochi", 4, 400, 5),
+    ],
+)
+def test_generated_evenings_are_drawn_as_before(
+    tmp_path: Path, convention: str, players: int, deals: int, seed: int
+) -> None:
+    log = tmp_path / "evening.yaml"
+    log.write_text(random_log(seed, convention, players, deals, pool=10 * players), "utf-8")
+    assert drawn(log, tmp_path / "s.svg") == old_way(log, html=False)
+    assert drawn(log, tmp_path / "-", "--numbers") == old_way(log, html=False, numbers=True)
+    assert drawn(log, tmp_path / "s.html") == old_way(log, html=True)
+
+
+@pytest.mark.parametrize(("pool", "players"), [(300, 3), (100_000, 3), (500, 4)])
+def test_a_long_line_log_is_drawn_as_before(tmp_path: Path, pool: int, players: int) -> None:
+    """6,000 deals: past the first items the fast path shows its hits, after the finish
+    (pool 300) and before (100,000); busy cells have more totals than ``SHOWN_AT_MOST``."""
+    log = line_log(tmp_path, 6_000, seed=pool, pool=pool, players=players)
+    svg = drawn(log, tmp_path / "-")
+    assert svg == old_way(log, html=False)
+    assert "data-left-out" in svg
+    if pool != 300:
+        return
+    # the whole explain table, as before: every deal the full way
+    with (
+        mock.patch.object(sheet_cmd, "PAGE_DEALS", 20_000),
+        mock.patch.object(evening, "ONE_CAUSE_DEALS", 20_000),
+    ):
+        assert drawn(log, tmp_path / "s.html") == old_way(log, html=True)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(logs())
+def test_the_streamed_totals_are_the_kept_ones(text: str) -> None:
+    """On logs with corrections, newcomers, numbered and wrong lines, Classic's bombs: the
+    totals shown to ``Marks`` (the fast path taken after the first 3 items) are those of
+    every deal kept; with room for 5 a cell keeps its last 5 and counts the rest."""
+    problems = Problems()
+    try:
+        ev = evening.score_log(read_text(text, "t.pulya", problems=problems), problems, keep=True)
+    except PulyaError:
+        return
+    want = running_marks(ev.sheet.players, ev.results)
+    for keep in (10**6, 5):
+        marks = Marks(keep)
+        problems = Problems()
+        with mock.patch.object(evening, "ONE_CAUSE_DEALS", 3):
+            got = evening.score_log(read_text(text, "t.pulya", problems=problems), problems, trace=marks)
+        assert got.sheet == ev.sheet and got.deals == ev.deals
+        kept, earlier = marks.marks()
+        assert kept == {k: v[-keep:] for k, v in want.items()}
+        assert earlier == {k: len(v) - keep for k, v in want.items() if len(v) > keep}
+
+
+# -- a log longer than a cell holds --------------------------------------------------------
+
+
+def test_a_long_log_shows_its_latest_totals_and_how_many_came_before(tmp_path: Path) -> None:
+    """With room for 40 totals a cell (and a page table of 30 deals), 3,000 deals."""
+    log = line_log(tmp_path, 3_000, seed=11, pool=60)
+    ev = evening.score_file(str(log), keep=True)
+    every = running_marks(ev.sheet.players, ev.results)
+    with mock.patch.object(sheet_svg, "SHOWN_AT_MOST", 40), mock.patch.object(sheet_cmd, "PAGE_DEALS", 30):
+        svg = drawn(log, tmp_path / "-")
+        html = drawn(log, tmp_path / "s.html")
+    assert svg.split("?>", 1)[1].lstrip() in html  # the same drawing on the page
+    shown = read_back(svg, whole=False)
+    want = expected(log)
+    for key, values in shown.items():
+        all_of_them = [m.value for m in every.get(key, ())]
+        assert values == all_of_them[len(all_of_them) - len(values) :], key
+        assert (values[-1] if values else 0) == want[key], key  # the true total, always
+        left = re.search(
+            rf'data-area="{key[0]}" data-player="{key[1]}" data-on="{key[2]}"( data-left-out="(\d+)")?', svg
+        )
+        assert left is not None
+        assert int(left.group(2) or 0) == len(all_of_them) - len(values), key
+        if left.group(2):
+            assert f"(… {left.group(2)} earlier)" in svg
+    assert svg.count("data-left-out") >= 6  # the busy cells
+    # the page: the first 30 deals explained, and a heading that says so
+    assert "Deal by deal: the first 30 of 3000 deals (pulyacalc explain shows every one)" in html
+    assert html.count("  after deal ") == 30
+    code, explained, _ = run("explain", str(log))
+    first = explained.split("\nDeal 31 (")[0]
+    from html import unescape
+
+    assert first.strip() in unescape(html)
+
+
+# -- the bound ----------------------------------------------------------------------------
+
+
+class _Empty:
+    """A pulya of only its players: the cells' room without any totals."""
+
+    def __init__(self, players: tuple[str, ...]) -> None:
+        self.players = players
+
+    def cell(self, *key: str) -> tuple[()]:
+        return ()
+
+    def before(self, *key: str) -> int:
+        return 0
+
+
+def test_no_cell_holds_more_totals_than_shown_at_most() -> None:
+    """The roomiest cell of any sheet (portrait, and the landscape ones of `settle`) at any
+    size: its lines' room over the narrowest total ("0." and a last "0"), the first line
+    being the caption's."""
+    from pulyacalc.render.sheet_layout import lines, sectors, width
+
+    most = 0
+    for n in (2, 3, 4):
+        for side in (186.0, *range(130, 179, 2)):
+            for cell in sheet_svg.cells_of(_Empty(tuple("ABCD"[:n])), sectors(n, 12.0, 16.0, float(side))):
+                for size in sheet_svg.SIZES:
+                    room = sum(line.room for line in lines(cell.regions, size)[1:])
+                    most = max(most, 1 + int((room - width("0", size, bold=True)) / width("0.", size)))
+    assert most < sheet_svg.SHOWN_AT_MOST, most
+
+
+# -- a table that changes -----------------------------------------------------------------
+
+
+def test_a_table_that_changes_is_drawn_with_every_column() -> None:
+    """A newcomer's column was a traceback (his cells were not the header's): now every
+    column on the sheet is drawn, a player who joined after the others, as score lists him."""
+    log = EXAMPLES / "sochi-join-leave.txt"
+    code, svg, err = run("sheet", str(log), "-o", "-")
+    assert code == 0 and "Traceback" not in err, err
+    cells = read_back(svg)
+    want = expected(log)
+    assert set(cells) == set(want) and any(p == "Nina" for _, p, _ in want)
+    for key, value in want.items():
+        assert (cells[key][-1] if cells[key] else 0) == value, key
+
+
+def test_marks_keep_at_most_their_room() -> None:
+    rng = random.Random(5)
+    marks = Marks(7)
+    marks.index(("A", "B", "C"))
+    for number in range(1, 500):
+        marks.hit(number, ((rng.randrange(3), rng.randint(1, 9)),))
+    kept, earlier = marks.marks()
+    assert all(len(v) <= 7 for v in kept.values())
+    assert sum(len(v) for v in kept.values()) + sum(earlier.values()) == 499
