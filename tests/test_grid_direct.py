@@ -78,3 +78,12 @@ def test_a_repeated_table_is_grids(ncols: int, data: st.DataObject, fmt: str) ->
     body = [[name, *row] for name, row in zip(names, rows, strict=True)]
     align = ("left", *["right"] * ncols)
     assert Repeated(align, fmt, 2).draw(body, head) == grid(body, head, align, fmt, None, 2)
+
+
+def test_wide_characters_are_known_as_tabulate_knows_them() -> None:
+    """_wide_chars asks wcwidth itself (tabulate is not imported for a table drawn directly)."""
+    import tabulate
+
+    from pulyacalc.render.formats import _wide_chars
+
+    assert _wide_chars() is bool(tabulate.WIDE_CHARS_MODE and tabulate.wcwidth is not None)

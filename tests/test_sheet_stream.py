@@ -229,3 +229,36 @@ def test_marks_keep_at_most_their_room() -> None:
     kept, earlier = marks.marks()
     assert all(len(v) <= 7 for v in kept.values())
     assert sum(len(v) for v in kept.values()) + sum(earlier.values()) == 499
+
+
+def test_a_typed_sheet_with_long_running_totals_keeps_its_latest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`settle -o`: a paper typed with a running total after each of 500 deals, room for 40."""
+    from pulyacalc.cli import output
+
+    monkeypatch.setattr(output, "target", None)  # settle's -o set in this process, undone after
+    rows = "".join(
+        f"  - {{Anna: {{pool: {i}, mountain: 4}}, Boris: {{whists: {{Anna: {2 * i}}}}}}}\n"
+        for i in range(1, 501)
+    )
+    paper = tmp_path / "paper.yaml"
+    paper.write_text(
+        "players: [Anna, Boris, Vera]\nconvention: sochi\npool: 600\nsheet:\n"
+        "  Anna: {pool: 600, mountain: 4, whists: {Boris: 6}}\n"
+        "  Boris: {pool: 600, mountain: 8, whists: {Anna: 1000}}\n"
+        "  Vera: {pool: 600, mountain: 2}\nrunning:\n" + rows,
+        "utf-8",
+    )
+    out = tmp_path / "paper.svg"
+    with mock.patch.object(sheet_svg, "SHOWN_AT_MOST", 40):
+        code, _, err = run("settle", str(paper), "-o", str(out))
+    assert code == 0, err
+    svg = out.read_text("utf-8")
+    cells = read_back(svg, whole=False)
+    pool = cells[("pool", "Anna", "")]
+    assert pool[-1] == 600 and pool[:-1] == list(range(501 - len(pool) + 1, 501))
+    left = re.search(r'data-area="pool" data-player="Anna" data-on="" data-left-out="(\d+)"', svg)
+    assert left is not None and int(left.group(1)) + len(pool) == 501
+    assert cells[("whists", "Boris", "Anna")][-1] == 1000  # 2 × 500: the last running total is the final one
+    assert cells[("mountain", "Anna", "")] == [4]

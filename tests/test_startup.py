@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -88,3 +89,33 @@ def test_main_in_a_program_of_its_own_leaves_the_collector_alone() -> None:
     typer_line, work_line, after = gc_seen("main")
     assert typer_line[1] == work_line[1] == "True" and work_line[3:] == ["False", "700"]
     assert after == ["after", "True", "0", "700"]
+
+
+#: what `score` of a line log under a built-in convention never needs: PyYAML, tabulate
+#: (its tables are drawn directly: render/formats.direct), the built-ins' trees (they ship
+#: built: convention/built.py), the other commands' modules
+NOT_FOR_SCORE = (
+    "yaml",
+    "tabulate",
+    "pulyacalc.convention.builtin",
+    "pulyacalc.logs.yaml_log",
+    "pulyacalc.checks",
+    "pulyacalc.explain",
+    "pulyacalc.reconcile",
+    "pulyacalc.render.explain",
+    "pulyacalc.render.settle",
+)
+
+
+def test_score_of_a_line_log_loads_only_what_it_needs() -> None:
+    probe = (
+        "import sys\nsys.argv = ['pulyacalc', 'score', sys.argv[1]]\n"
+        "from pulyacalc.cli.app import main\ntry:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(' '.join(sorted(sys.modules)), file=sys.stderr)"
+    )
+    # piped, no COLUMNS: tables as wide as they come (a table fitted to a width is tabulate's)
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    r = subprocess.run([sys.executable, "-c", probe, str(EXAMPLE)], capture_output=True, text=True, env=env)
+    loaded = set(r.stderr.splitlines()[-1].split())
+    assert "pulyacalc.scoring.settlement" in loaded  # the probe saw the command run
+    assert sorted(loaded & set(NOT_FOR_SCORE)) == []

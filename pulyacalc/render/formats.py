@@ -298,14 +298,17 @@ def _cells(body: list[list[str]], columns: list[int]) -> Iterator[str]:
 
 
 def _wide_chars() -> bool:
-    """Whether tabulate measures characters by their width on a terminal (wcwidth is
-    installed): then only plain ASCII is drawn by :func:`direct`."""
+    """Whether tabulate measures characters by their width on a terminal: wcwidth can be
+    imported (tabulate's ``WIDE_CHARS_MODE``); then only plain ASCII is drawn by
+    :func:`direct`.  Asked of wcwidth, not of tabulate: a table drawn directly does not
+    need tabulate's import (some milliseconds of every ``score``)."""
     if not _WIDE:
-        import tabulate as tab  # only for tables (start-up time)
-
-        _WIDE.append(
-            bool(getattr(tab, "WIDE_CHARS_MODE", False)) and getattr(tab, "wcwidth", None) is not None
-        )
+        try:
+            import wcwidth  # type: ignore[import-not-found]  # noqa: F401  # tabulate's optional dependency
+        except ImportError:
+            _WIDE.append(False)
+        else:
+            _WIDE.append(True)
     return _WIDE[0]
 
 

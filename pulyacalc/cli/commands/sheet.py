@@ -37,6 +37,9 @@ def is_drawing(value: str | None) -> bool:
 
 def checked_drawing(value: str | None) -> str | None:
     """``-o`` of a drawing: FILE.svg, FILE.html or -, in a folder that exists (usage, exit 2)."""
+    from pulyacalc.cli import output
+
+    output.target = None  # the drawing is written here; what is emitted goes to standard output
     if value is None or value == "-":
         return value
     path = Path(value)
