@@ -208,6 +208,7 @@ def test_a_record_has_the_fields_and_class_of_the_dataclass(slots: bool, extra: 
         assert dataclasses.astuple(dataclasses.replace(rec(1), b="y")) == dataclasses.astuple(rec(1, "y"))
         assert [f.name for f in dataclasses.fields(rec)] == [f.name for f in dataclasses.fields(dc)]
         assert "k" not in [f.name for f in dataclasses.fields(rec)]  # a ClassVar is no field
+        assert hasattr(rec, "__replace__") is hasattr(dc, "__replace__")  # Python 3.13 on
 
 
 #: what the annotations of the sample above name (a ClassVar is told by its module's names)

@@ -124,6 +124,9 @@ def test_every_unsafe_character_is_one_isprintable_refuses() -> None:
     """What lets shown() and has_unsafe() skip the expression for printable text."""
     found = re.findall(UNSAFE_CHARS, "".join(map(chr, range(sys.maxunicode + 1))))
     assert len(found) > 2000 and not any(c.isprintable() for c in found)
+    from pulyacalc.core import errors
+
+    assert errors.UNSAFE.pattern == UNSAFE_CHARS  # the compiled expression, by its old name
 
 
 @given(st.text(), st.sampled_from(["", "\n", "\u200b\t"]))

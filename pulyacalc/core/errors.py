@@ -40,6 +40,13 @@ def unsafe() -> re.Pattern[str]:
     return re.compile(UNSAFE_CHARS)
 
 
+def __getattr__(name: str) -> re.Pattern[str]:
+    # ``UNSAFE``, the expression itself, as it was before it was compiled on first use
+    if name == "UNSAFE":
+        return unsafe()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def has_unsafe(text: str) -> bool:
     """Does ``text`` hold a character :func:`shown` would replace?"""
     return not text.isprintable() and unsafe().search(text) is not None

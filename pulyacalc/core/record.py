@@ -128,6 +128,9 @@ def _dataclass(cls: type[T], *, frozen: bool, slots: bool, eq: bool) -> type[T]:
     made.__dataclass_params__ = _params(frozen, eq, slots)
     if "__match_args__" not in cls.__dict__:
         made.__match_args__ = tuple(name for name, f in found.items() if f.init)  # type: ignore[misc]
+    replacer = getattr(dataclasses, "_replace", None)  # Python 3.13 on: copy.replace() too
+    if replacer is not None and "__replace__" not in cls.__dict__:
+        made.__replace__ = replacer
     if slots:
         body = dict(cls.__dict__)
         body["__slots__"] = tuple(found)
@@ -139,8 +142,11 @@ def _dataclass(cls: type[T], *, frozen: bool, slots: bool, eq: bool) -> type[T]:
 
 
 def _plain(cls: type, notes: dict[str, Any]) -> bool:
-    """Can ``_dataclass`` make ``cls``: string annotations none of which is ClassVar, InitVar
-    or KW_ONLY, no base with fields (or slots) of its own, no abstract methods to count."""
+    """Can ``_dataclass`` make ``cls``: string annotations (``from __future__ import
+    annotations``, kept in the class's own dict) none of which is ClassVar, InitVar or
+    KW_ONLY, no base with fields (or slots) of its own, no abstract methods to count."""
+    if "__annotations__" not in cls.__dict__:
+        return False
     if cls.__bases__ != (object,) and any(
         hasattr(b, "__dataclass_fields__") or "__slots__" in b.__dict__ for b in cls.__mro__[1:-1]
     ):
