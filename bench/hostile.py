@@ -3,6 +3,11 @@
 knows, near 20 MB: no input file under 20 MB may make any command use more than 500 MB or
 run more than 10 s.
 
+A YAML document is read whole, so YAML has a size limit (yamlsource.MAX_YAML_BYTES, 2 MiB):
+the YAML inputs near 20 MB are refused at once, as they should be, and each YAML input is
+also run just under the limit (its name ends "at the limit"), the largest YAML any command
+reads by default: the worst case that is actually read.
+
     python bench/hostile.py                 # every input near 20 MB, every command: the worst
     python bench/hostile.py --size 2000000  # smaller
     python bench/hostile.py --each --input YAML --command check   # every run, some of them
@@ -20,6 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import genlog  # noqa: E402
+
+from pulyacalc.yamlsource import MAX_YAML_BYTES  # noqa: E402
 
 HEAD = "players: Anna Boris Vera\n\n"
 DEAL = "Anna 6♠ 7, Boris whist 2, Vera pass 1\n"
@@ -55,6 +62,14 @@ def _aliases(size: int) -> bytes:
     return "".join(out).encode()
 
 
+def _tiny(size: int) -> bytes:
+    # the most nodes a byte: a list of one-letter values (each a deal that cannot be read)
+    line = "x," * 4000 + "\n"
+    return (
+        "players: [Anna, Boris, Vera]\ndeals: [\n" + line * max(0, size // len(line) - 1) + "x]\n"
+    ).encode()
+
+
 #: name -> (file suffix, the file's bytes for a size): each a way an input was seen to hurt
 INPUTS: dict[str, tuple[str, Callable[[int], bytes]]] = {
     "a long log": (".pulya", _deals),
@@ -85,6 +100,7 @@ INPUTS: dict[str, tuple[str, Callable[[int], bytes]]] = {
         lambda n: genlog.yaml_log(max(1, n // 42), seed=3, pool=100_000).encode(),
     ),
     "YAML a sheet with running totals": (".yaml", _sheet),
+    "YAML tiny values": (".yaml", _tiny),
     "control and bidi characters": (
         ".pulya",
         lambda n: (
@@ -178,9 +194,17 @@ def report(
     print(f"hostile      {len(chosen)} inputs of about {size / 2**20:.1f} MiB x {len(cmds)} commands")
     sheet = tmp / "small-sheet.yaml"
     sheet.write_text(SMALL_SHEET, encoding="utf-8")
+    runs = [(name, suffix, make(size)[: 20 * 10**6 - 1]) for name, (suffix, make) in chosen.items()]
     for name, (suffix, make) in chosen.items():
+        if suffix == ".yaml" and size > MAX_YAML_BYTES:
+            # the largest that is read: cut at a line's end, a few lines under the limit
+            data = make(MAX_YAML_BYTES)[: MAX_YAML_BYTES - 1000].rsplit(b"\n", 1)[0] + b"\n"
+            if name == "YAML tiny values" and not data.endswith(b"]\n"):
+                data += b"x]\n"  # the list closed again
+            runs.append((f"{name} at the limit", suffix, data))
+    for name, suffix, data in runs:
         path = tmp / f"hostile{suffix}"
-        path.write_bytes(make(size)[: 20 * 10**6 - 1])
+        path.write_bytes(data)
         for args in cmds:
             names = {
                 "{log}": str(path),

@@ -1,5 +1,6 @@
-"""Safe, located YAML: composes the document into nodes (never constructs objects) and
-gives typed access to them, every value with its ``FILE:LINE:COLUMN``.
+"""Safe, located YAML: builds the document's nodes from the parser's events, in one pass
+(never constructs objects), and gives typed access to them, every value with its
+``FILE:LINE:COLUMN``.
 
 Why nodes and not ``yaml.safe_load``: YAML 1.1 turns ``6:4`` into 364, ``No`` into False
 and ``012`` into 10.  We read every scalar as the text that was written and type-check it
@@ -11,12 +12,10 @@ a size limit and documents nested too deeply.
 
 from __future__ import annotations
 
+import gc
 import re
 from functools import cache
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    import yaml
+from typing import Any
 
 from pulyacalc.core.errors import (
     MAX_SHOWN_PER_FILE,
@@ -33,8 +32,13 @@ from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import NodeKind
 from pulyacalc.core.record import record
 
-#: Refuse YAML documents larger than this (line logs stream and have no limit).
-MAX_YAML_BYTES = 20 * 1024 * 1024
+#: Refuse YAML documents larger than this (line logs stream and have no limit).  A YAML
+#: document is read whole, a located node (~200 bytes) for as little as 2 bytes written:
+#: 2 MiB is what every command reads within a few seconds and 500 MB whatever the document
+#: holds (20 MiB of YAML took 17 s and 700 MB to score).  A 2 MiB log is ~50,000 deals
+#: written as lines, an evening ~60; an archive is kept in the line format (docs/format.md
+#: "Limits"); ``--max-yaml-bytes`` raises the limit for one run.
+MAX_YAML_BYTES = 2 * 1024 * 1024
 MAX_LINE_CHARS = 10_000
 MAX_DEPTH = 64
 #: a line over MAX_LINE_CHARS (from its start: a line starts after '\n' or at the text's start)
@@ -107,63 +111,217 @@ def _loc(file: str, mark: Any) -> Loc:
     return Loc(file, mark.line + 1, mark.column + 1)
 
 
-def _convert(
-    file: str, node: yaml.Node, seen: set[int], depth: int, problems: Problems, unique: bool = True
-) -> Node:
-    import yaml  # loaded by parse_yaml already: a look-up
+_TAG = "tag:yaml.org,2002:"
+_STR, _NULL, _MERGE, _BINARY = _TAG + "str", _TAG + "null", _TAG + "merge", _TAG + "binary"
+_SEQ, _MAP = _TAG + "seq", _TAG + "map"
+#: how a quoted or block scalar is written: always a string
+_QUOTED_STYLES = frozenset(("'", '"', "|", ">"))
 
-    loc = _loc(file, node.start_mark)
-    if depth > MAX_DEPTH:
-        raise ReadError(
-            [_problem(loc, M_("the document is nested deeper than {MAX_DEPTH} levels", MAX_DEPTH=MAX_DEPTH))]
-        )
-    if node.tag not in _PLAIN_TAGS and not (
-        isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:binary"
-    ):
-        problems.add(loc, M_("YAML tag {tag!r} is not allowed", tag=node.tag), M_("write plain values"))
-    if isinstance(node, yaml.ScalarNode):
-        style = node.style
-        return Node(
-            "scalar",
-            loc,
-            text=node.value,
-            quoted=style in ("'", '"', "|", ">"),
-            null=node.tag == "tag:yaml.org,2002:null",
-        )
-    if id(node) in seen:
-        raise ReadError([_problem(loc, M_("YAML aliases (*name) are not supported; write the value out"))])
-    seen.add(id(node))
-    if isinstance(node, yaml.SequenceNode):
-        return Node(
-            "seq", loc, items=tuple(_convert(file, n, seen, depth + 1, problems, unique) for n in node.value)
-        )
-    assert isinstance(node, yaml.MappingNode)
-    pairs = []
-    #: each plain key's first place: a key given twice is an error at both places (YAML
-    #: says keys are unique; a reader that kept the last would drop the first silently)
-    first: dict[str, Loc] = {}
-    for k, v in node.value:
-        if k.tag == "tag:yaml.org,2002:merge":
-            problems.add(_loc(file, k.start_mark), M_("YAML merge keys (<<) are not supported"))
-            continue
-        key = _convert(file, k, seen, depth + 1, problems, unique)
-        if unique and key.kind == "scalar":
-            name = key.text.strip()
-            if name in first:
-                problems.add(
-                    key.loc,
-                    M_(
-                        "the key {quoted} is given twice in one mapping, first at {place}",
-                        quoted=quoted(name),
-                        place=first[name].place(),
-                    ),
-                    M_("keep one of them"),
-                    width=max(1, len(name)),
-                )
+
+def _compose(text: str, file: str, unique: bool) -> Node:
+    """The document's events, read once, built into located ``Node``s as PyYAML's composer
+    would compose them (the same tags, the same marks), with nothing else kept: no composed
+    tree beside ours, no second pass to look for anchors.  Refused, each at its place:
+    anchors and aliases (at most MAX_SHOWN_PER_FILE of them, then the rest are not looked
+    for), explicit tags, merge keys, a key given twice in one mapping (unless not
+    ``unique``), a node nested deeper than MAX_DEPTH, and more than one document.  What is
+    told, as before: the anchors if any; else the syntax error; else the second document;
+    else the node too deep; else every other problem."""
+    import yaml
+
+    made = _loader()
+    scalar_node = yaml.ScalarNode
+    # a plain scalar's tag hangs on its first character (others are strings), unless a
+    # resolver looks at every value (None)
+    first_chars = set(made.yaml_implicit_resolvers)
+    every = None in first_chars
+    scalar_e, seq_e, map_e, alias_e = (
+        yaml.ScalarEvent,
+        yaml.SequenceStartEvent,
+        yaml.MappingStartEvent,
+        yaml.AliasEvent,
+    )
+    seq_end, map_end = yaml.SequenceEndEvent, yaml.MappingEndEvent
+    problems, anchors = Problems(limit=MAX_SHOWN_PER_FILE), Problems(limit=MAX_SHOWN_PER_FILE)
+    anchored = "&" in text or "*" in text  # neither can be written without its sign
+    #: the open collections: [a mapping?, its place, its children (a mapping's keys and
+    #: values in turn), each plain key's first place]
+    stack: list[tuple[bool, Loc, list[Node], dict[str, Loc]]] = []
+    root: Node | None = None
+    #: building stops at the first anchor, at the node nested too deeply, at a 2nd document
+    building, too_deep, another, failed, stopped = True, None, None, None, None
+    #: complete nodes still to pass over (a merge key and its value), collections open in them
+    skip = nest = documents = 0
+    #: a plain scalar's implicit tag, by its text
+    tags: dict[str, str] = {}
+    loader = None
+    try:
+        loader = made(text)  # the pure-Python reader checks every character here
+        get, resolve = loader.get_event, loader.resolve
+        while True:
+            event = get()
+            cls = type(event)
+            if cls is scalar_e or cls is seq_e or cls is map_e or cls is alias_e:
+                if event.anchor:  # an alias's anchor is the name it repeats
+                    if len(anchors) >= MAX_SHOWN_PER_FILE:
+                        stopped = _loc(file, event.start_mark)
+                        break
+                    _refuse_anchor(event, cls is alias_e, anchors, file)
+                    building = False
+                    continue
+                if not building:
+                    continue
+                opens = cls is not scalar_e
+                if skip:
+                    nest += opens
+                    skip -= not opens and nest == 0
+                    continue
+                mark = event.start_mark
+                loc = Loc(file, mark.line + 1, mark.column + 1)
+                tag = event.tag
+                if tag is None or tag == "!":
+                    if opens:
+                        tag = _SEQ if cls is seq_e else _MAP
+                    elif event.implicit[0] and (every or event.value[:1] in first_chars):
+                        tag = tags.get(event.value)
+                        if tag is None:
+                            tag = resolve(scalar_node, event.value, event.implicit)
+                            if len(tags) < 4096:  # numbers and words repeat: each resolved once
+                                tags[event.value] = tag
+                    else:
+                        tag = _STR
+                if tag == _MERGE and stack and stack[-1][0] and not len(stack[-1][2]) % 2:
+                    problems.add(loc, M_("YAML merge keys (<<) are not supported"))
+                    skip, nest = (2, 1) if opens else (1, 0)  # the key and its value
+                    continue
+                if len(stack) > MAX_DEPTH:
+                    too_deep = _problem(
+                        loc, M_("the document is nested deeper than {MAX_DEPTH} levels", MAX_DEPTH=MAX_DEPTH)
+                    )
+                    building = False
+                    continue
+                if tag not in _PLAIN_TAGS and (opens or tag != _BINARY):
+                    problems.add(
+                        loc, M_("YAML tag {tag!r} is not allowed", tag=tag), M_("write plain values")
+                    )
+                if opens:
+                    stack.append((cls is map_e, loc, [], {}))
+                    continue
+                # positional: keywords cost a third more, and a document is a node a value
+                node = Node("scalar", loc, event.value, (), (), event.style in _QUOTED_STYLES, tag == _NULL)
+            elif cls is seq_end or cls is map_end:
+                if not building:
+                    continue
+                if skip:
+                    nest -= 1
+                    skip -= nest == 0
+                    continue
+                is_map, loc, children, _ = stack.pop()
+                if is_map:
+                    pairs = iter(children)
+                    node = Node("map", loc, "", (), tuple(zip(pairs, pairs, strict=False)))
+                else:
+                    node = Node("seq", loc, "", tuple(children))
+            elif cls is yaml.DocumentStartEvent:
+                documents += 1
+                if documents == 2:  # PyYAML's composer stops here; anchors are still looked for
+                    another, building = event.start_mark, False
+                    if not anchored:
+                        break
+                continue
+            elif cls is yaml.StreamEndEvent:
+                break
             else:
-                first[name] = key.loc
-        pairs.append((key, _convert(file, v, seen, depth + 1, problems, unique)))
-    return Node("map", loc, pairs=tuple(pairs))
+                continue
+            # a node is complete: its collection's (or the document's)
+            if not stack:
+                root = node
+            else:
+                is_map, _, children, first = stack[-1]
+                if is_map and unique and not len(children) % 2 and node.kind == "scalar":
+                    _unique_key(node, first, problems)
+                children.append(node)
+    except yaml.YAMLError as e:
+        if another is None:
+            failed = _syntax_problem(e, text, file)
+    except RecursionError:
+        failed = _problem(Loc(file), M_("the document is nested too deeply"))
+    finally:
+        if loader is not None:
+            loader.dispose()
+    if stopped is not None:
+        # enough to show: the rest are not looked for (a file of millions of aliases is
+        # refused in the time it takes to find the first hundred)
+        more = M_("and more anchors and aliases from line {line} on, not shown", line=stopped.line)
+        raise ReadError([*anchors.items, _problem(Loc(file), more, M_("remove them all"))])
+    anchors.raise_if_any()
+    if failed is not None:
+        raise ReadError([failed])
+    if another is not None:
+        raise ReadError(
+            [_problem(_loc(file, another), M_("YAML syntax: {what}", what="but found another document"))]
+        )
+    if too_deep is not None:
+        raise ReadError([too_deep])
+    problems.raise_if_any()
+    return root if root is not None else Node("map", Loc(file, 1, 1))
+
+
+def _refuse_anchor(event: Any, alias: bool, anchors: Problems, file: str) -> None:
+    """Anchors (``&name``) and aliases (``*name``) are refused, each at its place: an alias
+    repeats a value (a 149 KB log could expand into millions of values, or a long scalar
+    echoed by each of its problems), and a log has nothing to share."""
+    if alias:
+        anchors.add(
+            _loc(file, event.start_mark),
+            M_("YAML aliases (*{shown}) are not supported", shown=shown(event.anchor)),
+            M_("write the value out"),
+        )
+    else:
+        anchors.add(
+            _loc(file, event.start_mark),
+            M_("YAML anchors (&{shown}) are not supported", shown=shown(event.anchor)),
+            M_("write the value out where it is used; anchors and aliases are refused"),
+        )
+
+
+def _unique_key(key: Node, first: dict[str, Loc], problems: Problems) -> None:
+    """A key given twice in one mapping is an error at the second place, naming the first
+    (YAML says keys are unique; a reader that kept the last would drop the first silently)."""
+    name = key.text.strip()
+    if name in first:
+        problems.add(
+            key.loc,
+            M_(
+                "the key {quoted} is given twice in one mapping, first at {place}",
+                quoted=quoted(name),
+                place=first[name].place(),
+            ),
+            M_("keep one of them"),
+            width=max(1, len(name)),
+        )
+    else:
+        first[name] = key.loc
+
+
+def _syntax_problem(e: Any, text: str, file: str) -> Problem:
+    """A YAML error (``e``), located."""
+    import yaml
+
+    if isinstance(e, yaml.MarkedYAMLError):
+        mark = e.problem_mark or e.context_mark
+        what = e.problem or e.context or "cannot read the YAML"
+        return _problem(_loc(file, mark), M_("YAML syntax: {what}", what=what))
+    if isinstance(e, yaml.reader.ReaderError):
+        # a character YAML does not allow (NUL, other control characters): locate it
+        at = max(0, min(e.position, len(text)))
+        row = text.count("\n", 0, at) + 1
+        col = at - (text.rfind("\n", 0, at) + 1) + 1
+        what = f"U+{e.character:04X}" if isinstance(e.character, int) else repr(e.character)
+        return _problem(
+            Loc(file, row, col), M_("the character {what} is not allowed in YAML", what=what), M_("remove it")
+        )
+    return _problem(Loc(file, 1), M_("YAML: {e}", e=e))
 
 
 def _problem(loc: Loc, message: str, hint: str = "") -> Problem:
@@ -197,7 +355,11 @@ def parse_yaml(text: str, file: str, *, max_bytes: int = MAX_YAML_BYTES, unique_
                         size=size,
                         max_bytes=max_bytes,
                     ),
-                    M_("split the log, use the line format (no size limit), or raise --max-yaml-bytes"),
+                    M_(
+                        "YAML is read whole: keep a log this long in the line format, which has no "
+                        "size limit (once: pulyacalc convert LOG --to lines --max-yaml-bytes N -o "
+                        "LOG.pulya), or raise --max-yaml-bytes"
+                    ),
                 )
             ]
         )
@@ -222,83 +384,15 @@ def parse_yaml(text: str, file: str, *, max_bytes: int = MAX_YAML_BYTES, unique_
         )
     if text.startswith("\ufeff"):
         text = text[1:]
-    import yaml
-
-    problems = Problems(limit=MAX_SHOWN_PER_FILE)
-    _refuse_anchors(text, file, problems)
+    # the tree is a million new objects and holds no cycles: the cyclic collector's passes
+    # over it as it grows cost more than the building (a 2 MB sheet: 3.3 s, 1.4 s without)
+    collecting = gc.isenabled()
+    gc.disable()
     try:
-        raw = yaml.compose(text, Loader=_loader())
-    except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        what = e.problem or e.context or "cannot read the YAML"
-        raise ReadError([_problem(_loc(file, mark), M_("YAML syntax: {what}", what=what))]) from None
-    except yaml.reader.ReaderError as e:
-        # a character YAML does not allow (NUL, other control characters): locate it
-        at = max(0, min(e.position, len(text)))
-        row = text.count("\n", 0, at) + 1
-        col = at - (text.rfind("\n", 0, at) + 1) + 1
-        what = f"U+{e.character:04X}" if isinstance(e.character, int) else repr(e.character)
-        raise ReadError(
-            [
-                _problem(
-                    Loc(file, row, col),
-                    M_("the character {what} is not allowed in YAML", what=what),
-                    M_("remove it"),
-                )
-            ]
-        ) from None
-    except yaml.YAMLError as e:
-        raise ReadError([_problem(Loc(file, 1), M_("YAML: {e}", e=e))]) from None
-    except RecursionError:
-        raise ReadError([_problem(Loc(file), M_("the document is nested too deeply"))]) from None
-    if raw is None:
-        return Node("map", Loc(file, 1, 1))
-    try:
-        node = _convert(file, raw, set(), 0, problems, unique_keys)
-    except RecursionError:
-        raise ReadError([_problem(Loc(file), M_("the document is nested too deeply"))]) from None
-    problems.raise_if_any()
-    return node
-
-
-def _refuse_anchors(text: str, file: str, problems: Problems) -> None:
-    """Refuse every anchor (``&name``) and alias (``*name``), each at its place, before the
-    document is composed: an alias repeats a value (a 149 KB log could expand into
-    millions of values, or a long scalar echoed by each of its problems), and a log has
-    nothing to share.  Only the events are read, never expanded."""
-    if "&" not in text and "*" not in text:
-        return  # neither can be written without its sign: the common case costs one scan
-    import yaml
-
-    stopped: Loc | None = None
-    try:
-        for event in yaml.parse(text, Loader=_loader()):
-            anchor: str | None = getattr(event, "anchor", None)
-            if not anchor:
-                continue
-            if len(problems) >= MAX_SHOWN_PER_FILE:
-                # enough to show: the rest are not looked for (a file of millions of
-                # aliases is refused in the time it takes to find the first hundred)
-                stopped = _loc(file, event.start_mark)
-                break
-            if isinstance(event, yaml.AliasEvent):
-                problems.add(
-                    _loc(file, event.start_mark),
-                    M_("YAML aliases (*{shown}) are not supported", shown=shown(anchor)),
-                    M_("write the value out"),
-                )
-            else:
-                problems.add(
-                    _loc(file, event.start_mark),
-                    M_("YAML anchors (&{shown}) are not supported", shown=shown(anchor)),
-                    M_("write the value out where it is used; anchors and aliases are refused"),
-                )
-    except (yaml.YAMLError, RecursionError):
-        pass  # composing reports the syntax error, located
-    if stopped is not None:
-        more = M_("and more anchors and aliases from line {line} on, not shown", line=stopped.line)
-        raise ReadError([*problems.items, _problem(Loc(file), more, M_("remove them all"))])
-    problems.raise_if_any()
+        return _compose(text, file, unique_keys)
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def read_at_most(f: Any, limit: int) -> str:

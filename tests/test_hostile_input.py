@@ -346,7 +346,7 @@ def test_a_huge_convention_file_is_refused_before_it_is_read_whole(tmp_path: Pat
         f.write("# padding\n" * 2_200_000)
     p = write(tmp_path, "d.yaml", f"{LOG}convention: house.yaml\ndeals: []\n")
     err = refused(p, at=conv)
-    assert "the convention is over the limit of 20,971,520 bytes" in err
+    assert "the convention is over the limit of 2,097,152 bytes" in err
 
 
 def test_season_finds_players_after_any_amount_of_comments(tmp_path: Path) -> None:

@@ -68,19 +68,54 @@ def test_merge_keys_are_refused(tmp_path: Path) -> None:
     assert "merge" in err or "aliases" in err
 
 
-def test_document_over_the_default_limit_is_refused_without_reading_it_all(tmp_path: Path) -> None:
+def _over_the_default_limit(tmp_path: Path) -> Path:
     p = tmp_path / "huge.yaml"
     line = "  - Anna 6♠ 7, Boris whist 2, Vera pass 1\n"
     with p.open("w", encoding="utf-8") as f:
         f.write("players: [Anna, Boris, Vera]\ndeals:\n")
-        f.write(line * (21 * 1024 * 1024 // len(line.encode()) + 1))
-    assert p.stat().st_size > 20 * 1024 * 1024
+        f.write(line * (22 * 1024 * 1024 // 10 // len(line.encode())))
+    return p
+
+
+def test_document_over_the_default_limit_is_refused_without_reading_it_all(tmp_path: Path) -> None:
+    """The default limit is 2 MiB (a YAML document is read whole: every command reads one
+    of 2 MiB within the resource target, issue 11); the refusal says how to keep such a
+    log instead: in the line format, converted once."""
+    p = _over_the_default_limit(tmp_path)
+    assert 2 * 1024 * 1024 < len(p.read_text("utf-8")) < p.stat().st_size < 2.3 * 1024 * 1024
     t = time.perf_counter()
     r = runner.invoke(app, ["score", str(p)], prog_name="pulyacalc")
     assert time.perf_counter() - t < 1.0
     assert r.exit_code == 1
-    assert f"{p}: the YAML document is over the limit of 20,971,520 bytes" in r.stderr
+    assert f"{p}: the YAML document is over the limit of 2,097,152 bytes" in r.stderr
+    assert "line format" in r.stderr and "pulyacalc convert LOG --to lines --max-yaml-bytes N" in r.stderr
     assert "--max-yaml-bytes" in r.stderr
+
+
+def test_the_refusal_reads_in_russian(tmp_path: Path) -> None:
+    p = _over_the_default_limit(tmp_path)
+    r = runner.invoke(app, ["--lang", "ru", "score", str(p)], prog_name="pulyacalc")
+    assert r.exit_code == 1 and "Traceback" not in r.stderr, r.stderr
+    assert "больше предела в 2,097,152 байт" in r.stderr
+    assert "построчном формате" in r.stderr and "pulyacalc convert" in r.stderr
+
+
+def test_a_log_over_the_limit_converts_to_lines_with_the_option(tmp_path: Path) -> None:
+    p = _over_the_default_limit(tmp_path)
+    refused = runner.invoke(app, ["convert", str(p), "--to", "lines"], prog_name="pulyacalc")
+    assert refused.exit_code == 1 and "over the limit" in refused.stderr
+    out = tmp_path / "huge.pulya"
+    args = ["convert", str(p), "--to", "lines", "--max-yaml-bytes", "3M", "-o", str(out)]
+    r = runner.invoke(app, args, prog_name="pulyacalc")
+    assert r.exit_code == 0, r.stderr
+    assert out.read_text("utf-8").count("Anna 6♠ 7, Boris whist 2, Vera pass 1") > 50_000
+
+
+@pytest.mark.parametrize("command", ["score", "settle", "convert", "ledger", "sheet", "season", "stats"])
+def test_the_default_limit_is_in_help(command: str) -> None:
+    r = runner.invoke(app, [command, "--help"], prog_name="pulyacalc", env={"COLUMNS": "200"})
+    assert r.exit_code == 0
+    assert "default 2M: YAML is read whole" in " ".join(r.stdout.split())
 
 
 def test_the_limit_is_adjustable(tmp_path: Path) -> None:

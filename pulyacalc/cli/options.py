@@ -195,8 +195,9 @@ MaxYamlBytesOpt = Annotated[
         metavar="N",
         parser=_parse_size,
         help=N_(
-            "Refuse YAML logs and sheets larger than N bytes (default 20M; K, M, G suffixes). "
-            "Line logs stream and have no limit."
+            "Refuse YAML logs and sheets larger than N bytes (default 2M: YAML is read whole; "
+            "K, M, G suffixes). Line logs stream and have no limit: keep an archive in them "
+            "(pulyacalc convert)."
         ),
     ),
 ]

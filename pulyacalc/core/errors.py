@@ -263,6 +263,12 @@ class Problems:
             return
         self.items.append(Problem(loc, message, hint, source, width, kind, kind if code is None else code))
 
+    @property
+    def full(self) -> bool:
+        """Is a problem added now only counted?  Then a hint need not be worked out (a
+        close match looked for among the keys of a file of 200,000 wrong ones)."""
+        return self.limit is not None and len(self.items) >= self.limit
+
     def again(self, problems: list[Problem], line: int) -> None:
         """``problems`` (of one line of one file) told again as at ``line``: a line that
         could not be read, written once more.  Once the file's problems are past the limit

@@ -166,7 +166,8 @@ class Text(str):
             text = _(self.template)
         if not self.fields:
             return text
-        return text.format(**{k: tr(v) for k, v in self.fields.items()})
+        # a number stays one: the template may format it (``{size:,}``), as the English does
+        return text.format(**{k: v if type(v) is int else tr(v) for k, v in self.fields.items()})
 
     def __reduce__(self) -> tuple[object, ...]:
         # pickled (season caches) as what it is, not as a plain str

@@ -324,7 +324,9 @@ class HeaderBuilder:
         if key in SCHEMA or any(s.startswith(key + ".") for s in SCHEMA):
             return True
         if in_mapping:
-            close = difflib.get_close_matches(key, list(SCHEMA), n=1, cutoff=0.6)
+            close = (
+                [] if self.problems.full else difflib.get_close_matches(key, list(SCHEMA), n=1, cutoff=0.6)
+            )
             self.problems.add(
                 loc,
                 M_("unknown convention key {key!r} under overrides", key=key),
@@ -335,7 +337,11 @@ class HeaderBuilder:
             )
             return False
         # a line log's header line: a header key mistyped, or a convention key
-        close = difflib.get_close_matches(key, [*HEADER_KEYS, *SCHEMA], n=1, cutoff=0.6)
+        close = (
+            []
+            if self.problems.full
+            else difflib.get_close_matches(key, [*HEADER_KEYS, *SCHEMA], n=1, cutoff=0.6)
+        )
         self.problems.add(
             loc,
             M_("unknown header key {key!r}", key=key),
@@ -362,7 +368,7 @@ def read_top(root: Node, builder: HeaderBuilder, allowed: tuple[str, ...]) -> di
         elif key == "overrides":
             builder.overrides_node(v)
         elif not builder.add(key, k.loc, v):
-            close = difflib.get_close_matches(word, allowed, n=1, cutoff=0.6)
+            close = [] if builder.problems.full else difflib.get_close_matches(word, allowed, n=1, cutoff=0.6)
             builder.problems.add(
                 k.loc,
                 M_("unknown key {word!r} in {doc}", word=word, doc=builder.doc),

@@ -132,7 +132,11 @@ def _read(
                     Problem(
                         Loc(name),
                         M_("the YAML document is over the limit of {limit:,} bytes", limit=limit),
-                        M_("split the log, use the line format (no size limit), or raise --max-yaml-bytes"),
+                        M_(
+                            "YAML is read whole: keep a log this long in the line format, which has no "
+                            "size limit (once: pulyacalc convert LOG --to lines --max-yaml-bytes N -o "
+                            "LOG.pulya), or raise --max-yaml-bytes"
+                        ),
                     )
                 ]
             )

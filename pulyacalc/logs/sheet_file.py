@@ -183,7 +183,7 @@ def _rows(
                         whists[who][on] = x
                         cells[("whists", who, on)] = wv.loc
             else:
-                close = difflib.get_close_matches(key, ROW_KEYS, n=1)
+                close = [] if p.full else difflib.get_close_matches(key, ROW_KEYS, n=1)
                 p.add(
                     rk.loc,
                     M_("unknown column {key!r}", key=key),

@@ -15,7 +15,7 @@ import difflib
 from dataclasses import replace
 from typing import Any
 
-from pulyacalc.core.errors import Loc, Problems, ReadError, did_you_mean
+from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, did_you_mean
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.model import (
     CALL_SPELLINGS,
@@ -72,9 +72,26 @@ def parse(text: str, file: str, problems: Problems, *, max_bytes: int | None = N
         else:
             table = header  # a newcomer's name is known from his join on (RULES.md 6.3)
             read: dict[str, tuple[DealText, int]] = {}  # each deal's text read once
+            bad: dict[str, tuple[list[Problem], int]] = {}  # and each wrong one
             for item in deals_node.items:
+                if item.kind == "scalar" and not item.null and item.text in bad:
+                    _again(problems, *bad[item.text], item.loc)
+                    deals.append(Unreadable(item.loc))
+                    continue
+                kept, told = len(problems.items), len(problems)
                 deal = parse_deal(item, table, problems, read)
                 deals.append(deal if deal is not None else Unreadable(item.loc))
+                if deal is None and item.kind == "scalar" and not item.null and BAD_TEXTS:
+                    # a deal line that could not be read is told again as it was, at its
+                    # new place, without reading it again (a log of 500,000 wrong deals:
+                    # each looked for close names), when all of its problems were kept
+                    told_here = problems.items[kept:]
+                    if len(told_here) == len(problems) - told and all(
+                        p.loc.line == item.loc.line for p in told_here
+                    ):
+                        if len(bad) >= BAD_TEXTS:
+                            bad.clear()
+                        bad[item.text] = (told_here, item.loc.column)
                 if (
                     isinstance(deal, SeatChange)
                     and deal.change == "join"
@@ -82,7 +99,31 @@ def parse(text: str, file: str, problems: Problems, *, max_bytes: int | None = N
                 ):
                     table = replace(table, players=(*table.players, deal.player))
                     read.clear()  # the names read before may read otherwise now
+                    bad.clear()
     return Log(header, deals, header_ok)
+
+
+#: deal texts that could not be read, kept with their problems (emptied when full)
+BAD_TEXTS = 10_000
+
+
+def _again(problems: Problems, told: list[Problem], column: int, loc: Loc) -> None:
+    """The problems ``told`` of a deal line at ``column`` told again for the same text at
+    ``loc`` (a YAML scalar: its problems are on its first line, columns from its start)."""
+    if problems.full:
+        problems.again(told, loc.line)  # only counted
+        return
+    shift = loc.column - column
+    for p in told:
+        problems.add(
+            Loc(loc.file, loc.line, p.loc.column + shift),
+            p.message,
+            p.hint,
+            source=p.source,
+            width=p.width,
+            kind=p.kind,
+            code=p.code,
+        )
 
 
 def _p(loc: Loc, message: str, hint: str = "") -> Any:
@@ -149,7 +190,7 @@ def parse_deal(
     for k, v in node.pairs:
         key = k.text.strip()
         if key not in DEAL_KEYS:
-            close = difflib.get_close_matches(key, DEAL_KEYS, n=1, cutoff=0.6)
+            close = [] if problems.full else difflib.get_close_matches(key, DEAL_KEYS, n=1, cutoff=0.6)
             problems.add(
                 k.loc,
                 M_("unknown key {key!r} in a deal", key=key),

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from pulyacalc.cli.options import InputFormatOpt, LogArg, usage
+from pulyacalc.cli.options import InputFormatOpt, LogArg, MaxYamlBytesOpt, usage
 from pulyacalc.cli.output import replaced
 from pulyacalc.cli.runtime import reports_problems
 from pulyacalc.core.i18n import M_, N_
@@ -61,6 +61,7 @@ def convert(
         ),
     ] = None,
     input_format: InputFormatOpt = None,
+    max_yaml_bytes: MaxYamlBytesOpt = None,
     lang: Annotated[
         LogLanguage,
         typer.Option(
@@ -84,7 +85,9 @@ def convert(
 
     to = _target(to, output)
     problems = Problems()
-    parsed = read_log(log, input_format.value if input_format else None, problems)
+    parsed = read_log(
+        log, input_format.value if input_format else None, problems, max_yaml_bytes=max_yaml_bytes
+    )
     words = LOG_LANGUAGES[lang.value]
     chunks = write_lines(parsed, words) if to is Target.lines else write_yaml(parsed, words)
     # standard output too all or nothing (spooled): a log with a problem on its last line
