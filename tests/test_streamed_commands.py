@@ -232,38 +232,3 @@ def test_convert_remembers_each_text_and_writes_what_it_wrote_deal_by_deal(
                 new = runner.invoke(app, args, input=t)
             assert (new.exit_code, new.stdout) == (old.exit_code, old.stdout)
 
-
-def test_fast_path_takes_a_contract_known_under_one_dealer_for_another(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Three at the table, a contract writes the same whoever dealt (``rules.seating``):
-    the fast path reads its line the full way once, not once per dealer (compare plays
-    the log five times); a line naming its dealer, or a raspasy, is read under each."""
-    from dataclasses import replace
-
-    from pulyacalc.core.errors import Problems
-    from pulyacalc.evening import score_log
-    from pulyacalc.logs.read import read_text
-    from pulyacalc.scoring import fast
-
-    slow: list[str] = []
-    real = fast._slow
-
-    def counted(p: Any, lineno: int, raw: str) -> None:
-        slow.append(raw)
-        real(p, lineno, raw)
-
-    monkeypatch.setattr(fast, "_slow", counted)
-    contract, named = "Anna 7♠ 7, Boris whist 3, Vera pass", "Boris 7♥, Vera pass, Anna pass, dealer Anna"
-    raspasy = "Anna pass 4, Boris pass 3, Vera pass 3"
-    body = [[contract] * (i % 3) + [raspasy, named] for i in range(12)]  # each under every dealer
-    text = "players: Anna Boris Vera\npool: 50\n\n" + "".join(f"{x}\n" for xs in body for x in xs)
-    outcomes = []
-    for fast_path in (True, False):
-        log = read_text(text, "t.pulya", problems=Problems())
-        if not fast_path:
-            log = replace(log, deals=iter(log.deals))
-        ev = score_log(log)
-        outcomes.append((ev.sheet, ev.deals, ev.finished))
-    assert outcomes[0] == outcomes[1]
-    assert slow.count(contract) == 1 and slow.count(named) >= 3 and slow.count(raspasy) >= 3

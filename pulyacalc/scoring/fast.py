@@ -31,7 +31,7 @@ from typing import Protocol
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.errors import Problems
-from pulyacalc.core.model import Correction, Deal, Play, SeatChange, Unreadable
+from pulyacalc.core.model import Correction, Deal, SeatChange, Unreadable
 from pulyacalc.core.sheet import POOL, WHISTS, Entry, Sheet, Write
 from pulyacalc.scoring.fold import DealResult, Memo, Scorer, memo
 from pulyacalc.scoring.pool import place
@@ -79,20 +79,24 @@ class Watcher(Protocol):
 
 class Tracer(Protocol):
     """Who is shown what every deal writes, without anything kept per deal (``pulya.Marks``:
-    the drawn sheet's running totals)."""
+    the drawn sheet's running totals; ``ledger.LedgerRun``, ``stats.Counting``).  What
+    ``result`` gives for a deal scored the full way is kept with its line if it is learnt
+    (``Known.tag``; a line derived from another shares that line's), and each hit of the
+    line is shown it."""
 
     def index(self, players: tuple[str, ...]) -> None:
         """The flat paper ``hit`` is told of is ``FastCache.at``'s for these players."""
         ...
 
-    def result(self, r: DealResult) -> None:
-        """A deal (correction, seat change) scored the full way."""
+    def result(self, r: DealResult) -> object:
+        """A deal (correction, seat change) scored the full way; returns its line's tag."""
         ...
 
-    def hit(self, number: int, writes: Sequence[tuple[int, Amount]]) -> None:
+    def hit(self, number: int, writes: Sequence[tuple[int, Amount]], tag: object) -> None:
         """A hit: deal ``number`` changed these cells by so much — (flat index, amount),
         ``FastCache.at``'s index, each once and none by 0 (``_net``), pool points where
-        they went."""
+        they went; ``tag``: its line's (``result``).  Once the pools are closed a line's
+        ``writes`` are one object, hit after hit."""
         ...
 
 
@@ -117,8 +121,8 @@ class Known:
         "hits",
         "fixed",
         "key",
-        "turns",
         "written",
+        "tag",
     )
 
     def __init__(
@@ -143,11 +147,10 @@ class Known:
         self.fixed = 0
         #: ``FastCache.keyer`` of the deal (b"" without one)
         self.key = b""
-        #: a contract whose line names no dealer: under another dealer at a table of three
-        #: it writes the same, and the dealer after it is the next one (``FastCache.derive``)
-        self.turns = False
         #: once its pool writes are fixed, everything it writes (``_written``, for a ``Tracer``)
         self.written: tuple[tuple[int, Amount], ...] | None = None
+        #: what the ``Tracer`` gave when the line was learnt (``Tracer.result``)
+        self.tag: object = None
 
 
 class FastCache:
@@ -178,9 +181,6 @@ class FastCache:
         self.digest: Callable[[bytes], None] | None = None
         #: what the scorers of these players and convention remember (``fold.memo``)
         self.memo: Memo | None = None
-        #: three at the table: who deals after each.  No one sits out, so who deals changes
-        #: nothing a contract writes (``rules.seating``), only the dealer after it
-        self.turn = {p: players[(i + 1) % n] for i, p in enumerate(players)} if n == 3 else None
 
     def table(self, dealer: str, run: int) -> dict[str, Known]:
         t = self.tables.get((dealer, run))
@@ -207,10 +207,9 @@ class FastCache:
         raspasy: bool,
         sheet: Sheet,
         key: bytes,
-        turns: bool = False,
+        tag: object = None,
     ) -> None:
-        """Remember what ``scorer`` last wrote (``Scorer.last``) for ``raw`` in ``table``;
-        ``turns``: a contract whose line names no dealer (``Known.turns``)."""
+        """Remember what ``scorer`` last wrote (``Scorer.last``) for ``raw`` in ``table``."""
         known = scorer.last
         assert known is not None
         if self.learnt >= FAST_CACHE_SIZE:
@@ -231,33 +230,29 @@ class FastCache:
             raspasy,
             ends_run,
         )
-        k.key = key
-        k.turns = turns and not raspasy and self.turn is not None
+        k.key, k.tag = key, tag
         self.learnt += 1
 
     def derive(self, table: dict[str, Known], raw: str) -> Known | None:
-        """A contract known outside a raspasy run writes the same in one (``table``'s run >
-        0; 2.7: ``fold.KEY`` holds run 0 for any deal that is not raspasy) and, three at the
-        table, under another dealer when its line names none (``Known.turns``); only the
-        state after it differs.  None when ``raw`` is not such a known contract."""
+        """A contract read in a raspasy run (``table``'s run > 0) writes what it writes
+        outside one (2.7: ``fold.KEY`` holds run 0 for any deal that is not raspasy); only
+        the run after it differs.  None when ``raw`` is not such a known contract."""
         dealer, run = self.owner[id(table)]
-        k0 = self.table(dealer, 0).get(raw) if run else None
-        if k0 is not None and not k0.raspasy:
-            after = k0.dealer
-        elif self.turn is not None:
-            tables = self.tables
-            k0 = next(
-                (k for d in self.turn if d != dealer and (k := tables.get((d, 0), {}).get(raw)) and k.turns),
-                None,
-            )
-            if k0 is None:
-                return None
-            after = self.turn[dealer]
-        else:
+        if not run:
             return None
-        left = 0 if k0.ends_run else run
-        k = Known(k0.others, k0.pool, self.table(after, left), after, left, False, k0.ends_run)
-        k.key, k.turns = k0.key, k0.turns
+        k0 = self.table(dealer, 0).get(raw)
+        if k0 is None or k0.raspasy:
+            return None
+        k = Known(
+            k0.others,
+            k0.pool,
+            k0.next if k0.ends_run else self.table(k0.dealer, run),
+            k0.dealer,
+            0 if k0.ends_run else run,
+            False,
+            k0.ends_run,
+        )
+        k.key, k.tag = k0.key, k0.tag
         table[raw] = k
         self.learnt += 1
         return k
@@ -461,11 +456,11 @@ class _Pass:
                         if writes is not None:
                             writes += moved
                     if trace is not None and writes is not None:
-                        trace(count + lineno - mark, _net(writes))
+                        trace(count + lineno - mark, _net(writes), k.tag)
                     if (ptotal >= limit and all(v >= target for v in pools)) if helps else ptotal >= limit:
                         return _CLOSED
                 elif trace is not None:
-                    trace(count + lineno - mark, _net(k.others))
+                    trace(count + lineno - mark, _net(k.others), k.tag)
             return None
         finally:
             self.ptotal, self.table, self.lineno = ptotal, table, lineno
@@ -504,7 +499,7 @@ class _Pass:
                     if k.pool:
                         _fix(self, k)
                 if trace is not None:
-                    trace(count + lineno - mark, _written(cache, k))
+                    trace(count + lineno - mark, _written(cache, k), k.tag)
                 if digest is not None:
                     digest(k.key)
                 table, get = k.next, k.get
@@ -556,8 +551,7 @@ def _slow(p: _Pass, lineno: int, raw: str) -> None:
     if isinstance(d, SeatChange):
         cache.flush(scorer.sheet)  # a newcomer's column is made from the mountains as written
     r = scorer.feed(d)
-    if p.tracer is not None and r is not None:
-        p.tracer.result(r)
+    tag = None if p.tracer is None or r is None else p.tracer.result(r)
     skip = r is not None and (p.watcher is None or p.watcher.result(r))
     if isinstance(d, (Correction, SeatChange)):
         p.corrections += 1
@@ -566,8 +560,7 @@ def _slow(p: _Pass, lineno: int, raw: str) -> None:
         p.table = cache.busy
         return
     if r is not None and skip and plain and len(problems) == before and table is not cache.busy:
-        turns = isinstance(d, Play) and d.dealer is None
-        cache.learn(table, raw, scorer, r.kind == "raspasy", scorer.sheet, key, turns)
+        cache.learn(table, raw, scorer, r.kind == "raspasy", scorer.sheet, key, tag)
     p.table = cache.table(scorer.dealer, scorer.run)
 
 
