@@ -9,14 +9,18 @@ sum over its entries (:func:`deal_row`).  The target is the same for every deal 
 nothing.  The rows of any log (finished or not) add up exactly to the exact settlement;
 what the convention's rounding then changes is its own row (:attr:`Ledger.rounding`).
 
-The entries are the scorer's own (``play(..., keep=True)``): there is no second scoring
-path.  A row is not what the evening would be without the deal: deleting it would move
-the next dealer, the raspasy run and where the later pools close.
+The entries are the scorer's own: there is no second scoring path.  ``ledger_file``
+keeps every deal (``play(..., keep=True)``); ``LedgerRun`` is told each deal as it is
+scored (a ``fast.Tracer``: ``evening.play_traced``) and hands each row on, so that the
+``ledger`` command needs flat memory however long the log: a line read again in the same
+state writes what it wrote before, so its row (its ``Moved``) is made once.  A row is not
+what the evening would be without the deal: deleting it would move the next dealer, the
+raspasy run and where the later pools close.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -25,16 +29,26 @@ from typing import TYPE_CHECKING
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.kinds import Rounding
-from pulyacalc.core.sheet import MOUNTAIN, POOL, Entry
+from pulyacalc.core.sheet import MOUNTAIN, POOL, WHISTS, Entry
 from pulyacalc.evening import Evening, score_file, settle_evening
 from pulyacalc.scoring.settlement import mountain_factor
 
 if TYPE_CHECKING:
+    from pulyacalc.scoring.fold import DealResult
     from pulyacalc.scoring.settlement import Settlement
+
+#: an entry as the ledger reads it: (area, player, amount, on whom)
+Written = tuple[str, str, Amount, "str | None"]
 
 
 def deal_row(entries: Iterable[Entry], players: tuple[str, ...], conv: Convention) -> dict[str, Amount]:
-    """What these entries add to each player's exact result (RULES.md §3, linear part).
+    """What these entries add to each player's exact result (RULES.md §3, linear part);
+    :func:`row_of` says how."""
+    return row_of(((e.area, e.player, e.amount, e.on) for e in entries), players, conv)
+
+
+def row_of(writes: Iterable[Written], players: tuple[str, ...], conv: Convention) -> dict[str, Amount]:
+    """What these writes add to each player's exact result (RULES.md §3, linear part).
 
     Each entry moves a mountain equivalent ``G`` or a whist: a pool point ``a`` of ``q``
     lowers ``G_q`` by ``ratio × a``; a mountain point raises ``G_q``; whists ``w`` by ``q``
@@ -43,18 +57,19 @@ def deal_row(entries: Iterable[Entry], players: tuple[str, ...], conv: Conventio
     divided among the opponents, ``settlement.mountain_divisor``).  The row sums to 0."""
     ratio = conv.pool_point_in_mountain
     unit = mountain_factor(conv, len(players))
-    moved: dict[str, Fraction] = dict.fromkeys(players, Fraction(0))
-    whists: dict[str, Fraction] = dict.fromkeys(players, Fraction(0))
-    for e in entries:
-        if e.area == POOL:
-            moved[e.player] -= ratio * Fraction(e.amount)
-        elif e.area == MOUNTAIN:
-            moved[e.player] += Fraction(e.amount)
+    # whole numbers stay int until the mean (Fraction arithmetic is slow); exact either way
+    moved: dict[str, Amount] = dict.fromkeys(players, 0)
+    whists: dict[str, Amount] = dict.fromkeys(players, 0)
+    for area, player, amount, on in writes:
+        if area == POOL:
+            moved[player] -= ratio * amount
+        elif area == MOUNTAIN:
+            moved[player] += amount
         else:
-            assert e.on is not None
-            whists[e.player] += Fraction(e.amount)
-            whists[e.on] -= Fraction(e.amount)
-    mean = sum(moved.values(), Fraction(0)) / len(players)
+            assert on is not None
+            whists[player] += amount
+            whists[on] -= amount
+    mean = Fraction(sum(moved.values())) / len(players)
     return {p: exact(unit * (mean - moved[p]) + whists[p]) for p in players}
 
 
@@ -143,3 +158,201 @@ def ledger_file(
         keep=True,
     )
     return ledger(ev, price)
+
+
+class Moved:
+    """A deal's row but for its number: its dealer, its text (the canonical line) and what it
+    moved each result by; one for every deal of a line read in one state, its pool points
+    placed one way.  ``shown``: what a view made of it (its cache); ``times``: its deals
+    not yet added up (``LedgerRun``)."""
+
+    __slots__ = ("dealer", "text", "result", "shown", "times")
+
+    def __init__(self, dealer: str, text: str, result: dict[str, Amount]) -> None:
+        self.dealer, self.text, self.result = dealer, text, result
+        self.shown: object = None
+        self.times = 0
+
+
+#: what a hit wrote (``fast.Tracer.hit``): (flat index of the paper, amount)
+Placed = Sequence[tuple[int, Amount]]
+
+
+class _Line:
+    """A line learnt by the fast path (``fast.Known.tag``): its dealer and text, and its
+    ``Moved`` per placing of its pool points (what it writes, ``fast.Tracer.hit``); the
+    last is looked up by identity first (once the pools are closed a line's writes are one
+    object, hit after hit)."""
+
+    __slots__ = ("dealer", "text", "moved", "last", "last_moved")
+
+    def __init__(self, dealer: str, text: str) -> None:
+        self.dealer, self.text = dealer, text
+        self.moved: dict[Placed, Moved] = {}
+        self.last: Placed | None = None
+        self.last_moved: Moved | None = None
+
+
+#: rows of ``Moved`` held before they are added up, and placings one line keeps (bounded)
+ADD_EVERY = 100_000
+PLACINGS = 64
+
+#: told each row: the deal's number, its ``Moved``, and with running totals (or money)
+#: its whole ``LedgerRow``
+Sink = Callable[[int, Moved, "LedgerRow | None"], None]
+
+
+class LedgerRun:
+    """The ledger of a log as it is scored (a ``fast.Tracer``, given to ``play``): each deal's
+    row handed to ``sink`` in order, and the rows added up (``total``).  With ``running``
+    (or a whist price) each row also carries the running totals (and money).  A log that
+    seats a newcomer cannot be told so (every row reads the final table: ``joined``)."""
+
+    def __init__(
+        self, players: tuple[str, ...], conv: Convention, sink: Sink, running: bool, price: Decimal | None
+    ) -> None:
+        self.players, self.conv, self.sink, self.price = players, conv, sink, price
+        self.running: dict[str, Amount] | None = dict.fromkeys(players, 0) if running or price else None
+        self.paid: dict[str, Decimal] = dict.fromkeys(players, Decimal(0))
+        self.sums: dict[str, Amount] = dict.fromkeys(players, 0)
+        self.pending: list[Moved] = []
+        self.joined = False
+        #: the writes of a deal → its row (many lines write the same), and (dealer, text,
+        #: writes) → its ``Moved`` (a line in other states, another placing alike), bounded
+        self.rows: dict[tuple[Written, ...], dict[str, Amount]] = {}
+        self.made: dict[tuple[str, str, tuple[Written, ...]], Moved] = {}
+
+    def _made(self, dealer: str, text: str, writes: tuple[Written, ...]) -> Moved:
+        m = self.made.get((dealer, text, writes))
+        if m is None:
+            row = self.rows.get(writes)
+            if row is None:
+                row = self.rows[writes] = row_of(writes, self.players, self.conv)
+            if len(self.made) >= ADD_EVERY or len(self.rows) >= ADD_EVERY:
+                self.made.clear()
+                self.rows.clear()
+            m = self.made[dealer, text, writes] = Moved(dealer, text, row)
+        return m
+
+    def result(self, r: DealResult) -> object:
+        from pulyacalc.logs.write import deal_line
+
+        self.joined = self.joined or r.kind == "join"
+        if self.joined:
+            return None
+        text = deal_line(r.deal, self.players, r.dealer)
+        writes = tuple((e.area, e.player, e.amount, e.on) for e in r.entries)
+        self.told(r.number, self._made(r.dealer, text, writes))
+        return _Line(r.dealer, text)
+
+    def index(self, players: tuple[str, ...]) -> None:
+        """The flat paper hits are told of (``FastCache.at``): pools, mountains, whists."""
+        self.joined = self.joined or players != self.players
+        self.flat: list[tuple[str, str, str | None]] = [(POOL, p, None) for p in players]
+        self.flat += [(MOUNTAIN, p, None) for p in players]
+        self.flat += [(WHISTS, p, q) for p in players for q in players]
+
+    def hit(self, number: int, writes: Placed, tag: object) -> None:
+        line: _Line = tag  # type: ignore[assignment]  # what result() gave
+        if writes is line.last:
+            m = line.last_moved
+        else:
+            m = line.moved.get(writes)
+            line.last, line.last_moved = writes, m
+        if m is None:
+            m = line.last_moved = self._moved(line, writes)
+        if self.running is None:  # the common case, written out (once a deal)
+            m.times += 1
+            if m.times == 1:
+                self.pending.append(m)
+                if len(self.pending) >= ADD_EVERY:
+                    self.add_up()
+            self.sink(number, m, None)
+        else:
+            self.told(number, m)
+
+    def _moved(self, line: _Line, writes: Placed) -> Moved:
+        """The row of ``line`` writing ``writes``, made."""
+        flat = self.flat
+        m = self._made(
+            line.dealer,
+            line.text,
+            tuple((area, player, a, on) for i, a in writes for area, player, on in (flat[i],)),
+        )
+        if len(line.moved) < PLACINGS:
+            line.moved[writes] = m
+        return m
+
+    def told(self, number: int, m: Moved) -> None:
+        running = self.running
+        if running is None:
+            m.times += 1
+            if m.times == 1:
+                self.pending.append(m)
+                if len(self.pending) >= ADD_EVERY:
+                    self.add_up()
+            self.sink(number, m, None)
+            return
+        from pulyacalc.scoring.settlement import to_money
+
+        players, result = self.players, m.result
+        running = self.running = {p: exact(running[p] + result[p]) for p in players}
+        money = money_running = None
+        if self.price is not None:
+            money_running = to_money(running, players, self.price)
+            money = {p: money_running[p] - self.paid[p] for p in players}
+            self.paid = money_running
+        self.sink(number, m, LedgerRow(number, m.dealer, m.text, result, running, money, money_running))
+
+    def add_up(self) -> None:
+        sums = self.sums
+        for m in self.pending:
+            for p, v in m.result.items():
+                sums[p] = exact(sums[p] + v * m.times)
+            m.times = 0
+        self.pending.clear()
+
+    @property
+    def total(self) -> dict[str, Amount]:
+        """The rows so far added up (the running totals)."""
+        if self.running is not None:
+            return self.running
+        self.add_up()
+        return self.sums
+
+
+def ledger_run(
+    path: str,
+    sink: Sink,
+    *,
+    running: bool = False,
+    convention: str | None = None,
+    rounding: Rounding | None = None,
+    input_format: str | None = None,
+    max_yaml_bytes: int | None = None,
+    price: Decimal | None = None,
+) -> Ledger | None:
+    """Score a log handing each row to ``sink`` as it is scored (``LedgerRun``), keeping
+    none: the ledger without its rows, or None when the log seats a newcomer (its rows
+    were not all told: ``ledger_file`` gives them).  Raises PulyaError as ``ledger_file``."""
+    from pulyacalc.core.errors import Problems
+    from pulyacalc.evening import load_convention, score_log
+    from pulyacalc.logs.read import read_log
+
+    problems = Problems()
+    log = read_log(path, input_format, problems, max_yaml_bytes=max_yaml_bytes)
+    # the convention as score_log loads it (its problems are reported there)
+    conv = load_convention(log, Problems(), convention, rounding)
+    run = None if conv is None else LedgerRun(log.header.players, conv, sink, running, price)
+    ev = score_log(log, problems, convention=convention, rounding=rounding, trace=run)
+    assert run is not None  # score_log raises when the convention does not load
+    if run.joined:
+        return None
+    s = settle_evening(ev, price)
+    total = run.total
+    players = ev.sheet.players
+    rounding_row = {p: exact(s.result[p] - total[p]) for p in players}
+    money_rounding = None
+    if s.money is not None:
+        money_rounding = {p: s.money[p] - run.paid[p] for p in players}
+    return Ledger(ev, s, (), total, rounding_row, money_rounding)

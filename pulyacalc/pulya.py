@@ -127,7 +127,7 @@ class Marks:
             if a:
                 self._move(self.cell(key), a, number)
 
-    def hit(self, number: int, writes: Sequence[tuple[int, Amount]]) -> None:
+    def hit(self, number: int, writes: Sequence[tuple[int, Amount]], tag: object = None) -> None:
         """A fast-path hit: each cell it changes, once (``scoring.fast._net``)."""
         self.seen += 1
         flat = self.flat

@@ -19,8 +19,9 @@ With an aliases file (:mod:`pulyacalc.logs.aliases`) each evening's players are 
 persons the file makes them, as in ``season``; a log seating one person twice is a
 problem at its ``players:`` line.
 
-Every evening's deals are dropped once counted, so memory grows with the players and
-evenings, not with the deals.
+Every deal is counted as it is scored (``Counting``, told each deal by the fast path
+(``evening.play_traced``): a line read again in the same state only adds to its count), so memory grows with
+the players, the evenings and the distinct lines, not with the deals.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from functools import lru_cache
+from typing import TYPE_CHECKING, cast
 
 from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.errors import Loc, Problem, Problems, PulyaError, ReadError, RuleError
@@ -134,43 +136,126 @@ class Tally:
     half_whists: int = 0
     series: list[Point] = field(default_factory=list)
 
+    def add(self, other: Tally) -> None:
+        """Add ``other``'s counts (not its series)."""
+        self.deals += other.deals
+        for lv in LEVELS:
+            for i in (0, 1):
+                self.contracts[lv][i] += other.contracts[lv][i]
+        for i in (0, 1):
+            self.misere[i] += other.misere[i]
+            self.whists[i] += other.whists[i]
+        self.raspasy += other.raspasy
+        self.raspasy_tricks += other.raspasy_tricks
+        self.half_whists += other.half_whists
+
 
 def count_deal(
-    tally: Mapping[str, Tally], r: DealResult, players: tuple[str, ...], second_out: SecondOut = "next"
+    tally: Mapping[str, Tally],
+    r: DealResult,
+    players: tuple[str, ...],
+    second_out: SecondOut = "next",
+    times: int = 1,
 ) -> None:
-    """Add one scored deal to the players' counts (a correction is no deal: not counted,
-    though what it moves is in the evening's result).  ``second_out``: with 5 players,
-    who sits out with the dealer (``table.five_second_out``)."""
+    """Add one scored deal (``times`` such deals) to the players' counts (a correction is
+    no deal: not counted, though what it moves is in the evening's result).
+    ``second_out``: with 5 players, who sits out with the dealer (``table.five_second_out``)."""
     if r.kind in ("correction", "join", "leave"):  # not deals (RULES.md 2.9, 6.3)
         return
-    out = Seats(players, r.dealer, second_out).sitters  # those who sit the deal out
+    out = _sitters(players, r.dealer, second_out)
     for p in players:
         if p not in out:
-            tally[p].deals += 1
+            tally[p].deals += times
     deal = r.deal
     if isinstance(deal, Raspasy):
         for p in players:
             if p not in out:
-                tally[p].raspasy += 1
-                tally[p].raspasy_tricks += deal.tricks[p]
+                tally[p].raspasy += times
+                tally[p].raspasy_tricks += deal.tricks[p] * times
         return
     assert isinstance(deal, Play)
     decl = deal.declarer
     # made is told by the failure's entry: a success's pool points may be placed as help
     # or written off (RULES.md 2.8), under another rule
     if r.kind == "misere":
-        tally[decl].misere[0] += 1
-        tally[decl].misere[1] += not any(e.rule == "misere-remise" for e in r.entries)
+        tally[decl].misere[0] += times
+        tally[decl].misere[1] += times * (not any(e.rule == "misere-remise" for e in r.entries))
         return
     level = tally[decl].contracts[deal.contract.level]
-    level[0] += 1
-    level[1] += not any(e.rule == "remise" and e.player == decl for e in r.entries)
+    level[0] += times
+    level[1] += times * (not any(e.rule == "remise" and e.player == decl for e in r.entries))
     for p, call in deal.calls.items():
         if call is Call.WHIST and r.kind == "played":
-            tally[p].whists[0] += 1
-            tally[p].whists[1] += any(e.rule == "shortfall" and e.player == p for e in r.entries)
+            tally[p].whists[0] += times
+            tally[p].whists[1] += times * any(e.rule == "shortfall" and e.player == p for e in r.entries)
         elif call is Call.HALF and r.kind == "half":
-            tally[p].half_whists += 1
+            tally[p].half_whists += times
+
+
+@lru_cache(maxsize=1024)
+def _sitters(players: tuple[str, ...], dealer: str, second_out: SecondOut) -> tuple[str, ...]:
+    """Those who sit the deal out."""
+    return Seats(players, dealer, second_out).sitters
+
+
+class _Line:
+    """A line learnt by the fast path (``fast.Known.tag``): the result that taught it, the
+    table it was read at, and how many hits of it are not counted yet."""
+
+    __slots__ = ("result", "table", "times")
+
+    def __init__(self, result: DealResult, table: tuple[str, ...]) -> None:
+        self.result, self.table, self.times = result, table, 0
+
+
+#: lines with hits not yet counted that ``Counting`` holds before it counts them (their
+#: results are held by the fast path's cache, ``fast.FAST_CACHE_SIZE``, anyway)
+COUNT_EVERY = 100_000
+
+
+class _Tallies(dict[str, Tally]):
+    """Each name's counts, made when first counted."""
+
+    def __missing__(self, name: str) -> Tally:
+        t = self[name] = Tally()
+        return t
+
+
+class Counting:
+    """One evening's counts per name as its log writes them, told each deal as it is scored
+    (a ``fast.Tracer``): a deal scored the full way is counted at once, a hit adds one to its
+    line's count, and the lines are counted ``times`` at a time (a deal's counts depend
+    only on its line and the state it is read in, which is what a hit repeats)."""
+
+    def __init__(self, players: tuple[str, ...], second_out: SecondOut) -> None:
+        self.tally = _Tallies()
+        self.table = players  # the players at the table, as it changes (RULES.md 6.3)
+        self.second_out = second_out
+        self.pending: list[_Line] = []
+
+    def result(self, r: DealResult) -> object:
+        self.table = r.table or self.table
+        count_deal(self.tally, r, self.table, self.second_out)
+        return _Line(r, self.table)
+
+    def index(self, players: tuple[str, ...]) -> None:
+        """(``fast.Tracer``: a hit's writes are not read here.)"""
+
+    def hit(self, number: int, writes: object, tag: object) -> None:
+        line = cast("_Line", tag)
+        line.times += 1
+        if line.times == 1:
+            self.pending.append(line)
+            if len(self.pending) >= COUNT_EVERY:
+                self.done()
+
+    def done(self) -> dict[str, Tally]:
+        """The counts, every hit counted."""
+        for line in self.pending:
+            count_deal(self.tally, line.result, line.table, self.second_out, line.times)
+            line.times = 0
+        self.pending.clear()
+        return self.tally
 
 
 def pairs(s: Settlement) -> dict[str, dict[str, Amount]]:
@@ -192,8 +277,11 @@ class Gathering:
         self.together: dict[str, dict[str, int]] = {}
         self.ratings = Ratings()
 
-    def add(self, source: str, ev: Evening, s: Settlement, who: Mapping[str, str]) -> None:
-        """Count one evening; ``who`` maps each name in its log to the person."""
+    def add(
+        self, source: str, ev: Evening, s: Settlement, who: Mapping[str, str], counted: Mapping[str, Tally]
+    ) -> None:
+        """Count one evening, its deals ``counted`` (``Counting``); ``who`` maps each name
+        in its log to the person."""
         written = ev.sheet.players
         players = tuple(who[p] for p in written)
         result = {who[p]: r for p, r in s.result.items()}
@@ -203,11 +291,10 @@ class Gathering:
             )
         )
         # the deals name players as the log writes them: each name counts for its person
-        tally = {p: self.tally.setdefault(who[p], Tally()) for p in written}
-        table = ev.header.players  # the players at the table, as it changes (RULES.md 6.3)
-        for r in ev.results:
-            table = r.table or table
-            count_deal(tally, r, table, ev.convention.five_second_out)
+        for p in written:
+            person = self.tally.setdefault(who[p], Tally())
+            if p in counted:
+                person.add(counted[p])
         for a, row in pairs(s).items():
             mine, seen = self.h2h.setdefault(who[a], {}), self.together.setdefault(who[a], {})
             for b, amount in row.items():
@@ -270,7 +357,7 @@ def score_stats(
     """Score and settle every log (files, and directories as ``season`` searches them) and
     gather the statistics; ``aliases`` names the players as persons.  Raises PulyaError
     with every problem of every log."""
-    from pulyacalc.evening import score_log, settle_evening
+    from pulyacalc.evening import load_convention, score_log, settle_evening
     from pulyacalc.logs.read import read_log
 
     files = collect(paths, skipped)
@@ -286,13 +373,17 @@ def score_stats(
             if aliases is not None and log.header_ok:
                 where = log.header.locs.get("players") or Loc(log.header.source, 1)
                 seats = aliases.table(log.header.players, where, found)
-            ev = score_log(log, found, convention=convention, rounding=rounding, keep=True)
+            # the deals counted as they are scored (``Counting``): none is kept
+            conv = load_convention(log, Problems(), convention, rounding)
+            counting = Counting(log.header.players, conv.five_second_out if conv else "next")
+            ev = score_log(log, found, convention=convention, rounding=rounding, trace=counting)
             s = settle_evening(ev)
         except PulyaError as e:
             problems.extend(e.problems)
         else:
             if not problems:  # once the season fails, only its problems are gathered
-                season.add(ev.header.source, ev, s, {p: p for p in ev.sheet.players} | (seats or {}))
+                who = {p: p for p in ev.sheet.players} | (seats or {})
+                season.add(ev.header.source, ev, s, who, counting.done())
         if progress is not None:
             progress(i, len(files), f)
     if problems:

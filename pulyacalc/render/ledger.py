@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from pulyacalc.core.i18n import _
+from pulyacalc.ledger import LedgerRow
 from pulyacalc.render.view import (
     SCHEMA_VERSION,
     convention_title,
@@ -24,8 +25,11 @@ from pulyacalc.render.view import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
     from pulyacalc.core.amounts import Amount
-    from pulyacalc.ledger import Ledger, LedgerRow
+    from pulyacalc.ledger import Ledger, Moved, Sink
+    from pulyacalc.render.longtable import LongTable
 
 
 def _signed(x: Amount | Decimal) -> str:
@@ -52,15 +56,7 @@ class LedgerView:
     running: bool = False
 
     def _deal(self, row: LedgerRow) -> dict[str, Any]:
-        out: dict[str, Any] = {"number": row.number, "dealer": row.dealer, "text": row.text}
-        out.update(_amounts("result", row.result))
-        if self.running:
-            out.update(_amounts("running", row.running))
-        if row.money is not None and row.money_running is not None:
-            out["money"] = _money(row.money)
-            if self.running:
-                out["money_running"] = _money(row.money_running)
-        return out
+        return deal_json(row, self.running)
 
     def _rounding(self) -> dict[str, Any]:
         lg = self.ledger
@@ -95,33 +91,18 @@ class LedgerView:
 
     def _columns(self) -> list[tuple[str, str]]:
         """(which value, player) for each player column, in the order of the CSV header."""
-        kinds = ["result"]
-        if self.running:
-            kinds.append("running")
-        if self.ledger.settlement.money is not None:
-            kinds += ["money", "money_running"] if self.running else ["money"]
-        return [(k, p) for k in kinds for p in self.ledger.players]
+        return columns_of(self.ledger.players, self.running, self.ledger.settlement.money is not None)
 
     def rows(self) -> tuple[list[str], list[list[Any]]]:
         columns = self._columns()
         head = ["number", "dealer", "text", *[f"{k}_{p}" for k, p in columns]]
-        out: list[list[Any]] = []
-        for row in self.ledger.rows:
-            values = self._values(row)
-            out.append([row.number, row.dealer, row.text, *[decimal(values[k][p]) for k, p in columns]])
-        values = self._rounding_values()
-        out.append(
-            ["", "", f"rounding {self.ledger.rounding_name}", *[decimal(values[k][p]) for k, p in columns]]
-        )
+        out: list[list[Any]] = [deal_csv(row, columns) for row in self.ledger.rows]
+        out.append(self._rounding_csv(columns))
         return head, out
 
-    def _values(self, row: LedgerRow) -> dict[str, dict[str, Any]]:
-        return {
-            "result": row.result,
-            "running": row.running,
-            "money": row.money or {},
-            "money_running": row.money_running or {},
-        }
+    def _rounding_csv(self, columns: list[tuple[str, str]]) -> list[Any]:
+        values = self._rounding_values()
+        return ["", "", f"rounding {self.ledger.rounding_name}", *[decimal(values[k][p]) for k, p in columns]]
 
     def _rounding_values(self) -> dict[str, dict[str, Any]]:
         lg = self.ledger
@@ -137,25 +118,17 @@ class LedgerView:
         from pulyacalc.render.formats import grid
 
         lg = self.ledger
-        ev, s = lg.evening, lg.settlement
-        players = lg.players
-        # in the table each player's columns stand together: result, Σ, money, money Σ
-        columns = sorted(self._columns(), key=lambda c: players.index(c[1]))
-        # each header is its CSV column's name with spaces (result_<player>: "result Anna")
-        names = {
-            "result": _("result {player}"),
-            "running": _("running {player}"),
-            "money": _("money {player}"),
-            "money_running": _("money running {player}"),
-        }
-        head = [_("number"), _("dealer"), _("text"), *[names[k].format(player=p) for k, p in columns]]
+        columns, head = table_columns(lg.players, self.running, lg.settlement.money is not None)
+        rows = [[str(row.number), *deal_cells(row, columns)] for row in lg.rows]
+        rows += self._final_rows(columns)
+        table = grid(rows, head=head, tablefmt="simple", colalign=table_align(columns))
+        return "\n".join([self._title(), "", table, "", *self._notes()]) + "\n"
+
+    def _final_rows(self, columns: list[tuple[str, str]]) -> list[list[str]]:
+        """The table's last rows: the rounding's (unless exact), and the settlement."""
+        lg = self.ledger
+        s = lg.settlement
         rows: list[list[str]] = []
-        for row in lg.rows:
-            values = self._values(row)
-            # the deal without its note (``  # ...``), to keep the table narrow; the
-            # machine formats keep the whole line
-            deal = row.text.split("  # ", 1)[0]
-            rows.append([str(row.number), row.dealer, deal, *[_cell(k, values[k][p]) for k, p in columns]])
         if lg.rounding_name != "exact":
             values = self._rounding_values()
             rows.append(
@@ -173,6 +146,12 @@ class LedgerView:
             "money_running": s.money or {},
         }
         rows.append(["", "", _("settlement"), *[_cell(k, final[k][p]) for k, p in columns]])
+        return rows
+
+    def _title(self) -> str:
+        lg = self.ledger
+        ev, s = lg.evening, lg.settlement
+        players = lg.players
         parts = [
             convention_title(ev.convention),
             counted(len(players), "player"),
@@ -181,14 +160,7 @@ class LedgerView:
         ]
         if s.whist_price is not None:
             parts.append(_("whist price {price}").format(price=s.whist_price))
-        title = ", ".join(parts) + ": " + _("what each deal moved the results by, in whists")
-        table = grid(
-            rows,
-            head=head,
-            tablefmt="simple",
-            colalign=("right", "left", "left", *["right"] * len(columns)),
-        )
-        return "\n".join([title, "", table, "", *self._notes()]) + "\n"
+        return ", ".join(parts) + ": " + _("what each deal moved the results by, in whists")
 
     def _notes(self) -> list[str]:
         lg = self.ledger
@@ -218,6 +190,271 @@ class LedgerView:
         return notes
 
 
+def deal_json(row: LedgerRow, running: bool) -> dict[str, Any]:
+    """A deal's object in JSON (and JSON Lines)."""
+    out: dict[str, Any] = {"number": row.number, "dealer": row.dealer, "text": row.text}
+    out.update(_amounts("result", row.result))
+    if running:
+        out.update(_amounts("running", row.running))
+    if row.money is not None and row.money_running is not None:
+        out["money"] = _money(row.money)
+        if running:
+            out["money_running"] = _money(row.money_running)
+    return out
+
+
+def row_values(row: LedgerRow) -> dict[str, dict[str, Any]]:
+    return {
+        "result": row.result,
+        "running": row.running,
+        "money": row.money or {},
+        "money_running": row.money_running or {},
+    }
+
+
+def columns_of(players: tuple[str, ...], running: bool, money: bool) -> list[tuple[str, str]]:
+    """(which value, player) for each player column, in the order of the CSV header."""
+    kinds = ["result"]
+    if running:
+        kinds.append("running")
+    if money:
+        kinds += ["money", "money_running"] if running else ["money"]
+    return [(k, p) for k in kinds for p in players]
+
+
+def deal_csv(row: LedgerRow, columns: list[tuple[str, str]]) -> list[Any]:
+    """A deal's CSV row."""
+    values = row_values(row)
+    return [row.number, row.dealer, row.text, *[decimal(values[k][p]) for k, p in columns]]
+
+
+def table_columns(
+    players: tuple[str, ...], running: bool, money: bool
+) -> tuple[list[tuple[str, str]], list[str]]:
+    """The table's player columns (each player's together: result, Σ, money, money Σ) and
+    its header (each its CSV column's name with spaces: result_<player>: "result Anna")."""
+    columns = sorted(columns_of(players, running, money), key=lambda c: players.index(c[1]))
+    names = {
+        "result": _("result {player}"),
+        "running": _("running {player}"),
+        "money": _("money {player}"),
+        "money_running": _("money running {player}"),
+    }
+    head = [_("number"), _("dealer"), _("text"), *[names[k].format(player=p) for k, p in columns]]
+    return columns, head
+
+
+def table_align(columns: list[tuple[str, str]]) -> tuple[str, ...]:
+    return ("right", "left", "left", *["right"] * len(columns))
+
+
+def deal_cells(row: LedgerRow, columns: list[tuple[str, str]]) -> list[str]:
+    """A deal's cells in the table but its number: the deal without its note (``  # ...``),
+    to keep the table narrow (the machine formats keep the whole line)."""
+    values = row_values(row)
+    deal = row.text.split("  # ", 1)[0]
+    return [row.dealer, deal, *[_cell(k, values[k][p]) for k, p in columns]]
+
+
 def _cell(kind: str, value: Amount | Decimal) -> str:
     """A change is signed (+12), a running total is not."""
     return show(value) if kind.endswith("running") else _signed(value)
+
+
+@dataclass
+class LedgerStream:
+    """``ledger`` of a whole log in flat memory (a streaming view, render/view.StreamView),
+    in the bytes :class:`LedgerView` gives.  ``play`` scores the log handing each row to a
+    sink (:func:`pulyacalc.ledger.ledger_run`): each shape writes its rows into a spool
+    (memory, then a temporary file) as they are scored, and gives the spool back between
+    what goes before (the table's title names the deal count) and after (the rounding and
+    the settlement).  A deal read again in the same state is the same ``Moved``, which
+    keeps its row as written (``Moved.shown``) unless running totals make each row new.
+    ``ledger`` is None when ``play`` could not tell every row (a newcomer): nothing is
+    given, and the caller writes :class:`LedgerView` instead."""
+
+    play: Callable[[Sink], Ledger | None]
+    #: add the running totals (``--running``)
+    running: bool = False
+    ledger: Ledger | None = None
+
+    def _played(self, sink: Sink) -> Ledger | None:
+        self.ledger = self.play(sink)
+        return self.ledger
+
+    def table_chunks(self) -> Iterator[str]:
+        from pulyacalc.render.longtable import SEP
+
+        with _spool() as spool:
+            sink = _TableSink(spool, self.running)
+            lg = self._played(sink)
+            if lg is None:
+                return
+            view = LedgerView(lg, self.running)
+            table, columns = sink.table or sink.start(lg.players, lg.settlement.money is not None)
+            table.first = len(sink.last)
+            for cells in view._final_rows(columns):
+                table.measure(cells)
+                table.row(cells[0], SEP.join(cells[1:]))
+            if table.broken:
+                self.ledger = None
+                return
+            yield view._title() + "\n\n"
+            yield from table.lines()
+            yield "\n" + "\n".join(view._notes()) + "\n"
+
+    def table(self) -> str:
+        return "".join(self.table_chunks())
+
+    def json_chunks(self) -> Iterator[str]:
+        from pulyacalc.render.formats import dumps, nested
+
+        first = [True]
+
+        def sink(number: int, m: Moved, row: LedgerRow | None) -> None:
+            if row is None:
+                parts = m.shown
+                if parts is None:
+                    text = nested(deal_json(LedgerRow(0, m.dealer, m.text, m.result, {}), self.running), 2)
+                    parts = m.shown = text.split('"number": 0', 1)
+                pre, post = cast(list[str], parts)
+                text = f'{pre}"number": {number}{post}'
+            else:
+                text = nested(deal_json(row, self.running), 2)
+            spool.write(("[" if first[0] else ",") + "\n    " + text)
+            first[0] = False
+
+        with _spool() as spool:
+            lg = self._played(sink)
+            if lg is None:
+                return
+            doc = LedgerView(lg, self.running).document()
+            head = {k: doc.pop(k) for k in ("schema_version", "players")}
+            del doc["deals"]
+            yield dumps(head).removesuffix("\n}") + ',\n  "deals": '
+            yield from _spooled(spool)
+            yield ("[]" if first[0] else "\n  ]") + "," + dumps(doc)[1:] + "\n"
+
+    def _lines(self, spool: IO[str], line: Callable[[LedgerRow], Any], key: str) -> Ledger | None:
+        """Play, each deal's ``line`` written as a line of JSON into ``spool`` (``key``: the
+        text of the number in it)."""
+        import json
+
+        def sink(number: int, m: Moved, row: LedgerRow | None) -> None:
+            if row is None:
+                parts = m.shown
+                if parts is None:
+                    text = json.dumps(line(LedgerRow(0, m.dealer, m.text, m.result, {})), ensure_ascii=False)
+                    parts = m.shown = text.split(key + "0", 1)
+                pre, post = cast(list[str], parts)
+                spool.write(f"{pre}{key}{number}{post}\n")
+            else:
+                spool.write(json.dumps(line(row), ensure_ascii=False) + "\n")
+
+        return self._played(sink)
+
+    def records_iter(self) -> Iterator[dict[str, Any]]:
+        import json
+
+        head = {"schema_version": SCHEMA_VERSION, "row": "deal"}
+        with _spool() as spool:
+            lg = self._lines(spool, lambda row: {**head, **deal_json(row, self.running)}, '"number": ')
+            if lg is None:
+                return
+            spool.seek(0)
+            for text in spool:
+                yield json.loads(text)
+            yield LedgerView(lg, self.running).records()[-1]
+
+    def records(self) -> list[dict[str, Any]]:
+        return list(self.records_iter())
+
+    def rows_iter(self) -> tuple[list[str], Iterator[list[Any]]]:
+        import json
+
+        spool = _spool().__enter__()
+        columns: list[list[tuple[str, str]]] = []
+
+        def line(row: LedgerRow) -> list[Any]:
+            if not columns:
+                columns.append(columns_of(tuple(row.result), self.running, row.money is not None))
+            return deal_csv(row, columns[0])
+
+        lg = self._lines(spool, line, "[")
+        if lg is None:
+            spool.close()
+            return [], iter(())
+        view = LedgerView(lg, self.running)
+        head = view.rows()[0]
+
+        def rows() -> Iterator[list[Any]]:
+            with spool:
+                spool.seek(0)
+                for text in spool:
+                    yield json.loads(text)
+                yield view._rounding_csv(view._columns())
+
+        return head, rows()
+
+    def rows(self) -> tuple[list[str], list[list[Any]]]:
+        head, rows = self.rows_iter()
+        return head, list(rows)
+
+    def document(self) -> dict[str, Any]:
+        import json
+
+        return cast(dict[str, Any], json.loads("".join(self.json_chunks())))
+
+
+class _TableSink:
+    """The table's rows into a ``LongTable`` as they are scored, made at the first (the
+    players and whether there is money are known then)."""
+
+    def __init__(self, spool: IO[str], running: bool) -> None:
+        self.spool, self.running = spool, running
+        self.table: tuple[LongTable, list[tuple[str, str]]] | None = None
+        self.last = ""  # the last number written
+
+    def start(self, players: tuple[str, ...], money: bool) -> tuple[LongTable, list[tuple[str, str]]]:
+        from pulyacalc.render.longtable import BATCH, SEP, LongTable
+
+        self.sep, self.batch = SEP, BATCH
+        columns, head = table_columns(players, self.running, money)
+        self.table = (LongTable(head, table_align(columns), self.spool), columns)
+        self.buffer, self.flush = self.table[0].buffer, self.table[0].flush
+        return self.table
+
+    def __call__(self, number: int, m: Moved, row: LedgerRow | None) -> None:
+        rest = m.shown if row is None else None
+        if rest is None:
+            rest = self._rest(number, m, row)
+        # LongTable.row written out (once a deal): numbers only grow, the last is the widest
+        self.last = first = str(number)
+        buffer = self.buffer
+        buffer.append(f"{first}{self.sep}{rest}\n")
+        if len(buffer) >= self.batch:
+            self.flush()
+
+    def _rest(self, number: int, m: Moved, row: LedgerRow | None) -> str:
+        """The row's cells after its number, measured (kept with ``m`` without running totals)."""
+        from pulyacalc.render.longtable import SEP
+
+        table, columns = self.table or self.start(tuple(m.result), row is not None and row.money is not None)
+        cells = deal_cells(row or LedgerRow(number, m.dealer, m.text, m.result, {}), columns)
+        table.measure(cells, 1)
+        rest = SEP.join(cells)
+        if row is None:
+            m.shown = rest
+        return rest
+
+
+def _spool() -> Any:
+    import tempfile
+
+    return tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8")
+
+
+def _spooled(spool: IO[str]) -> Iterator[str]:
+    spool.seek(0)
+    while chunk := spool.read(1 << 16):
+        yield chunk

@@ -44,16 +44,46 @@ def ledger(
 ) -> None:
     """What each deal cost: per deal, what it moved each player's final result by, in whists
     (the rows add up to the settlement; the rounding is its own last row)."""
-    from pulyacalc.ledger import ledger_file
-    from pulyacalc.render.formats import render
-    from pulyacalc.render.ledger import LedgerView
+    import os
+    import tempfile
 
+    from pulyacalc.ledger import ledger_file, ledger_run
+    from pulyacalc.render.formats import render, write_to
+    from pulyacalc.render.ledger import LedgerStream, LedgerView
+
+    price = parse_price(whist_price)
+    how = rounding_of(rounding)
+    fmt = input_format.value if input_format else None
+    if os.path.isfile(log):
+        # row by row in flat memory, into a spool first (memory, then a temporary file), so
+        # that a log with a problem prints its problems and nothing else; a log that seats
+        # a newcomer is read again whole below (every row reads the final table)
+        with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8") as spool:
+            view = LedgerStream(
+                lambda sink: ledger_run(
+                    log,
+                    sink,
+                    running=running,
+                    convention=convention,
+                    rounding=how,
+                    input_format=fmt,
+                    max_yaml_bytes=max_yaml_bytes,
+                    price=price,
+                ),
+                running,
+            )
+            write_to(view, format.value, spool)  # type: ignore[arg-type]  # a TextIO in all but name
+            if view.ledger is not None:
+                spool.seek(0)
+                while chunk := spool.read(1 << 16):
+                    emit(chunk)
+                return
     result = ledger_file(
         log,
         convention=convention,
-        rounding=rounding_of(rounding),
-        input_format=input_format.value if input_format else None,
+        rounding=how,
+        input_format=fmt,
         max_yaml_bytes=max_yaml_bytes,
-        price=parse_price(whist_price),
+        price=price,
     )
     emit(render(LedgerView(result, running), format.value))

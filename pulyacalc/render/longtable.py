@@ -1,0 +1,195 @@
+"""A ``simple`` table too long to hold (``ledger`` of a long log): its rows go to a spool as
+they come, each column measured on the way, and the table is drawn at the end in the very
+bytes :func:`pulyacalc.render.formats.grid` gives — the units of a right-aligned column's
+numbers under each other, the layout of :func:`pulyacalc.render.formats.direct`.  Where
+grid does more (a width to fit, escape sequences or line breaks, characters tabulate
+measures by their width on a terminal) the rows are read back and given to grid itself.
+tests/test_ledger_stream.py holds both to the same bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import IO
+
+from pulyacalc.render.formats import _MIXED, _NUMBER, _SPECIAL, PAD, _wide_chars, grid
+
+#: between the cells of a row in the spool
+SEP = "\x1f"
+#: rows written to the spool, and lines given, at a time
+BATCH = 2048
+
+
+class _Right:
+    """What a right-aligned column's cells need to be drawn: the widest cell as it is, the
+    widest one that is no number, and of the numbers the widest whole part and the widest
+    part after the units (:func:`formats._units_aligned`)."""
+
+    __slots__ = ("plain", "other", "whole", "tail", "mixed", "numbers")
+
+    def __init__(self) -> None:
+        self.plain = self.other = self.whole = self.tail = 0
+        self.mixed = self.numbers = False
+
+    def measure(self, cell: str) -> None:
+        self.plain = max(self.plain, len(cell.strip()))
+        m = _NUMBER.fullmatch(cell)
+        if m is None or not m.group(0) or m.group(0) in "+-−":
+            self.other = max(self.other, len(cell.strip()))
+            return
+        whole, tail = _split(m.group(1), m.group(2) or "")
+        self.numbers = True
+        self.mixed = self.mixed or tail[:1] in _MIXED
+        # a fraction without a whole part begins with the space strip() takes off
+        self.whole = max(self.whole, len(whole) - (not whole and tail[:1] == " "))
+        self.tail = max(self.tail, len(tail))
+
+    @property
+    def width(self) -> int:
+        if not self.mixed:
+            return self.plain
+        return max(self.other, self.whole + self.tail if self.numbers else 0)
+
+
+def _split(whole: str, tail: str) -> tuple[str, str]:
+    if tail[:1].isdigit():  # a fraction without a whole part: 2/7 under the 2/7 of 5 2/7
+        tail = " " + tail
+    return whole, tail
+
+
+class LongTable:
+    """Rows written to ``spool`` as they come (:meth:`row`, each distinct part measured once
+    with :meth:`measure`), drawn by :meth:`lines`.  ``broken``: a cell the spool cannot
+    hold (a separator or a line break): the caller draws the table another way."""
+
+    def __init__(self, head: list[str], colalign: Sequence[str], spool: IO[str]) -> None:
+        self.head, self.align, self.spool = head, list(colalign), spool
+        self.lefts = tuple(a == "left" for a in self.align)
+        self.rights = {i: _Right() for i, a in enumerate(self.align) if a == "right"}
+        self.widths = [0] * len(self.align)
+        #: the widest first cell (a writer of rows may set it: ``row`` written out)
+        self.first = 0
+        #: a cell tabulate reads more of than its characters (grid then goes its way)
+        self.special = bool(_SPECIAL.search("\t".join(head)))
+        self.broken = False
+        #: a cell with spaces around it (grid strips them)
+        self.spaced = False
+        self.buffer: list[str] = []
+
+    def measure(self, cells: Sequence[str], start: int = 0) -> None:
+        """Measure cells of a row, the first in column ``start``."""
+        for i, cell in enumerate(cells, start):
+            if SEP in cell or "\n" in cell or "\r" in cell:
+                self.broken = True
+            if _SPECIAL.search(cell):
+                self.special = True
+            if cell != cell.strip():
+                self.spaced = True
+            right = self.rights.get(i)
+            if right is not None:
+                right.measure(cell)
+            else:
+                self.widths[i] = max(self.widths[i], len(cell.strip()))
+
+    def row(self, first: str, rest: str) -> None:
+        """A row: its first cell (a plain number: nothing to line up, nothing special)
+        and the others as one text, joined by ``SEP`` and measured."""
+        if len(first) > self.first:
+            self.first = len(first)
+        buffer = self.buffer
+        buffer.append(f"{first}{SEP}{rest}\n")
+        if len(buffer) >= BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        """The rows buffered written to the spool."""
+        self.spool.write("".join(self.buffer))
+        self.buffer.clear()
+
+    def _widths(self) -> list[int]:
+        widths = list(self.widths)
+        for i, right in self.rights.items():
+            widths[i] = right.width
+        widths[0] = max(widths[0], self.first)
+        return [max(w, len(h) + 2) for w, h in zip(widths, self.head, strict=True)]
+
+    def lines(self) -> Iterator[str]:
+        """The table's text, a line at a time (each with its newline)."""
+        from pulyacalc.render.view import WIDTH
+
+        self.flush()
+        self.spool.seek(0)
+        widths = self._widths()
+        fits = WIDTH[0] is None or sum(widths) + 2 * (len(widths) - 1) <= WIDTH[0]
+        # tabulate measuring characters by their width on a terminal (wcwidth installed)
+        # draws what is not plain ASCII (the suits, ⅔, the padding) its own way
+        if not fits or self.special or _wide_chars():
+            rows = [line.rstrip("\n").split(SEP) for line in self.spool]
+            yield grid(rows, self.head, self.align, "simple") + "\n"
+            return
+        fmt = "  ".join(f"%{'-' if left else ''}{w}s" for w, left in zip(widths, self.lefts, strict=True))
+        yield (fmt % tuple(self.head)).rstrip() + "\n"
+        yield "  ".join("-" * w for w in widths).rstrip() + "\n"
+        # the first column right-aligned as a number, the rest drawn once per distinct text
+        assert not self.lefts[0] and 0 not in [i for i, r in self.rights.items() if r.mixed]
+        rest = _Rest(self, widths)
+        first = widths[0]
+        out: list[str] = []
+        for line in self.spool:
+            number, _, cells = line.partition(SEP)
+            drawn = rest.get(cells)
+            if drawn is None:
+                drawn = rest.draw(cells)
+            out.append(number.rjust(first) + drawn if drawn else number.rjust(first).rstrip())
+            if len(out) >= BATCH:
+                yield "\n".join(out) + "\n"
+                out.clear()
+        if out:
+            yield "\n".join(out) + "\n"
+
+
+class _Rest:
+    """The cells of a row after its first, drawn (with the two spaces before them, the
+    line's end stripped, the padding made spaces), remembered per text (bounded)."""
+
+    def __init__(self, table: LongTable, widths: list[int]) -> None:
+        lefts = table.lefts[1:]
+        self.fmt = "".join(f"  %{'-' if left else ''}{w}s" for w, left in zip(widths[1:], lefts, strict=True))
+        self.aligned = [(i - 1, _Aligned(r.tail)) for i, r in table.rights.items() if r.mixed]
+        self.spaced = table.spaced
+        self.known: dict[str, str] = {}
+        self.get = self.known.get
+
+    def draw(self, text: str) -> str:
+        cells = text[:-1].split(SEP)
+        for i, a in self.aligned:
+            cells[i] = a(cells[i])
+        drawn = (self.fmt % tuple([c.strip() for c in cells] if self.spaced else cells)).rstrip()
+        drawn = drawn.replace(PAD, " ")
+        if len(self.known) > 100_000:
+            self.known.clear()
+        self.known[text] = drawn
+        return drawn
+
+
+class _Aligned:
+    """A right-aligned cell with what follows its units padded to ``width`` (as
+    :func:`formats._units_aligned` writes it), remembered per cell (bounded)."""
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self.known: dict[str, str] = {}
+
+    def __call__(self, cell: str) -> str:
+        done = self.known.get(cell)
+        if done is None:
+            m = _NUMBER.fullmatch(cell)
+            if m is None or not m.group(0) or m.group(0) in "+-−":
+                done = cell
+            else:
+                whole, tail = _split(m.group(1), m.group(2) or "")
+                done = (whole + tail.ljust(self.width, PAD)).strip()
+            if len(self.known) > 100_000:
+                self.known.clear()
+            self.known[cell] = done
+        return done

@@ -1,0 +1,224 @@
+"""`ledger` and `stats` stream (issue 11): a long log in flat memory, the same bytes.
+
+`ledger` writes its rows as the deals are scored (ledger.LedgerRun told each deal by the
+fast path, render/ledger.LedgerStream, render/longtable.LongTable) and `stats` counts each
+deal as it is scored (stats.Counting).  Both are compared with the way they were made
+before — every deal's result kept (``keep=True``), then rendered whole — in every output
+format, on generated line logs (with the faults a hand-kept log has, a newcomer included)
+and YAML logs, and with the caches made small so that they empty and fill again.  Neither
+command asks ``play`` to keep anything: what it holds grows with the players and the
+distinct lines, not with the deals.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+from logs_gen import random_log
+from test_fast_path import faults
+from typer.testing import CliRunner
+
+from pulyacalc import evening, ledger, stats
+from pulyacalc.cli.app import app
+from pulyacalc.core.errors import PulyaError
+from pulyacalc.evening import score_file, settle_evening
+from pulyacalc.ledger import ledger_file
+from pulyacalc.render.formats import FORMATS, render
+from pulyacalc.render.ledger import LedgerView
+from pulyacalc.render.stats import PlayerView, StatsView
+from pulyacalc.scoring import fast
+from pulyacalc.stats import Gathering, Stats, Tally, count_deal, score_stats
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+import genlog  # noqa: E402
+
+OPTIONS = ([], ["--running"], ["--whist-price", "0.35"], ["--running", "--whist-price", "1"])
+
+
+def run(*args: str) -> Any:
+    return CliRunner().invoke(app, list(args), prog_name="pulyacalc")
+
+
+def old_ledger(path: str, fmt: str, options: list[str], rounding: str | None = None) -> str:
+    """The ledger as it was made before: every deal kept, then rendered whole."""
+    from decimal import Decimal
+
+    price = Decimal(options[options.index("--whist-price") + 1]) if "--whist-price" in options else None
+    lg = ledger_file(path, rounding=rounding, price=price)  # type: ignore[arg-type]
+    return render(LedgerView(lg, "--running" in options), fmt)
+
+
+def assert_ledger_streams(path: Path, rounding: str | None = None) -> None:
+    for fmt in FORMATS:
+        for options in OPTIONS:
+            extra = ["--rounding", rounding] if rounding else []
+            got = run("ledger", str(path), "-f", fmt, *options, *extra)
+            try:
+                want = old_ledger(str(path), fmt, options, rounding)
+            except PulyaError:
+                assert got.exit_code == 1, got.output
+                continue
+            assert got.exit_code == 0, got.output
+            assert got.stdout == want, (fmt, options)
+
+
+def line_log(seed: int, players: int, convention: str, pool: int, deals: int, faulty: bool) -> str:
+    text = list(genlog.line_log(deals, seed=seed, players=players, convention=convention, pool=pool))
+    head, body = text[:5], text[5:]
+    rng = random.Random(seed)
+    if players == 3:  # (4 players: the dealer who sits out moves; a line may not come anywhere)
+        few = body[: max(1, len(body) // 8)]
+        body = [rng.choice(few) for _ in body]  # the same few lines over and over: many hits
+    if faulty:
+        body = faults(random.Random(seed + 1), body, genlog.NAMES[:players])
+    return "".join(head + body)
+
+
+#: few examples, each a long run of every format; a failure is not shrunk (slow), its seed is shown
+SETTINGS = settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+)
+
+
+@SETTINGS
+@given(
+    st.integers(0, 10_000),
+    st.sampled_from((3, 4)),
+    st.sampled_from(("sochi", "leningrad", "rostov", "classic")),
+    st.sampled_from((5, 10, 40)),
+    st.booleans(),
+)
+def test_the_streamed_ledger_is_the_kept_ones_on_line_logs(
+    seed: int, players: int, convention: str, pool: int, faulty: bool
+) -> None:
+    path = Path(__file__).parent / f"_ledger_stream_{seed}.pulya"
+    try:
+        path.write_text(line_log(seed, players, convention, pool, 120, faulty), encoding="utf-8")
+        assert_ledger_streams(path)
+    finally:
+        path.unlink()
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("rounding", [None, "nearest", "kodeks"])
+def test_the_streamed_ledger_is_the_kept_ones_on_yaml_logs(tmp_path: Path, seed: int, rounding: str) -> None:
+    path = tmp_path / "gen.yaml"
+    path.write_text(random_log(seed, "sochi", 3, deals=40), encoding="utf-8")
+    assert_ledger_streams(path, rounding)
+
+
+def test_a_newcomer_and_a_note_on_the_line(tmp_path: Path) -> None:
+    """A log that seats a newcomer (every row reads the final table) is read again whole."""
+    lines = list(genlog.line_log(60, seed=5, pool=10))
+    lines[40] = lines[40].rstrip("\n") + "  # a note\n"
+    lines.append("join Eve\n")  # a fourth at the end: every row has his column
+    path = tmp_path / "join.pulya"
+    path.write_text("".join(lines), encoding="utf-8")
+    assert "Eve" in run("ledger", str(path)).stdout
+    assert_ledger_streams(path)
+
+
+def test_small_caches_empty_and_fill_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fast, "FAST_CACHE_SIZE", 40)
+    monkeypatch.setattr(ledger, "ADD_EVERY", 7)
+    monkeypatch.setattr(ledger, "PLACINGS", 2)
+    monkeypatch.setattr(stats, "COUNT_EVERY", 5)
+    path = tmp_path / "long.pulya"
+    path.write_text("".join(genlog.line_log(1500, seed=9, players=4, pool=60)), encoding="utf-8")
+    assert_ledger_streams(path)
+    assert_stats_stream([path])
+
+
+def test_nothing_is_kept_per_deal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Neither command asks play to keep each deal, and a line log goes the fast path
+    (memory as score's: a deal's result is not even made for a line read before)."""
+    asked: list[dict[str, Any]] = []
+    runs: list[Any] = []
+    play, fast_run = evening.play, fast.run
+
+    def watched_play(*args: Any, **kwargs: Any) -> Any:
+        asked.append(kwargs)
+        return play(*args, **kwargs)
+
+    def watched_run(*args: Any, **kwargs: Any) -> Any:
+        runs.append(kwargs.get("tracer"))
+        return fast_run(*args, **kwargs)
+
+    monkeypatch.setattr(evening, "play", watched_play)
+    monkeypatch.setattr(fast, "run", watched_run)
+    path = tmp_path / "long.pulya"
+    path.write_text("".join(genlog.line_log(6000, seed=3, pool=20)), encoding="utf-8")
+    for args in (
+        ["ledger", str(path), "-f", "json"],
+        ["ledger", str(path), "--running"],
+        ["stats", str(path)],
+    ):
+        asked.clear()
+        runs.clear()
+        assert run(*args).exit_code == 0
+        assert not any(kw.get("keep") or kw.get("running") for kw in asked), args
+        assert runs and all(h is not None for h in runs), args
+
+
+def old_stats(paths: list[Path]) -> Stats:
+    """The statistics as they were gathered before: each evening's deals kept, then counted."""
+    season = Gathering()
+    for path in paths:
+        ev = score_file(str(path), keep=True)
+        s = settle_evening(ev)
+        counted: dict[str, Tally] = {p: Tally() for p in ev.sheet.players}
+        table = ev.header.players
+        for r in ev.results:
+            table = r.table or table
+            count_deal(counted, r, table, ev.convention.five_second_out)
+        who: Mapping[str, str] = {p: p for p in ev.sheet.players}
+        season.add(ev.header.source, ev, s, who, counted)
+    return season.stats()
+
+
+def assert_stats_stream(paths: list[Path]) -> None:
+    new, old = score_stats([str(p) for p in paths]), old_stats(paths)
+    for fmt in FORMATS:
+        assert render(StatsView(new), fmt) == render(StatsView(old), fmt), fmt
+        for p in old.players:
+            page = new.player(p.player)
+            assert page is not None
+            assert render(PlayerView(new, page), fmt) == render(PlayerView(old, p), fmt), (fmt, p.player)
+
+
+@SETTINGS
+@given(st.integers(0, 10_000), st.sampled_from((3, 4)), st.sampled_from(("sochi", "rostov", "classic")))
+def test_the_streamed_stats_are_the_kept_ones(seed: int, players: int, convention: str) -> None:
+    folder = Path(__file__).parent / f"_stats_stream_{seed}"
+    folder.mkdir(exist_ok=True)
+    try:
+        paths = []
+        for i in range(3):
+            path = folder / f"{i}.pulya"
+            path.write_text(line_log(seed + i, players, convention, 10, 90, i == 1), encoding="utf-8")
+            paths.append(path)
+        yaml = folder / "y.yaml"
+        yaml.write_text(random_log(seed, "sochi", 3, deals=30), encoding="utf-8")
+        paths.append(yaml)
+        for path in list(paths):
+            try:
+                old_stats([path])
+            except PulyaError:
+                with pytest.raises(PulyaError):
+                    score_stats([str(path)])
+                paths.remove(path)  # a log with a problem (a fault, or a 4-player rotation)
+        assert_stats_stream(paths)
+    finally:
+        for p in folder.iterdir():
+            p.unlink()
+        folder.rmdir()
