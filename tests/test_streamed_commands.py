@@ -231,4 +231,3 @@ def test_convert_remembers_each_text_and_writes_what_it_wrote_deal_by_deal(
                 m.setattr(write, "WRITTEN_SIZE", rng.choice((1, 5, 20_000)))
                 new = runner.invoke(app, args, input=t)
             assert (new.exit_code, new.stdout) == (old.exit_code, old.stdout)
-
