@@ -3,9 +3,9 @@
 ``Checking`` scores a log without stopping at the first refused deal and hands on each
 finding as soon as it is found and nothing can come before it (in flat memory: a
 500,000-deal log is checked in the memory ``score`` needs, the command writing each finding
-as it comes); with ``keep`` (``check --against``, which compares the paper after each deal)
-it also keeps each deal's result and the paper after it.  ``run_log`` keeps them all (a
-``Run``), ``check_log`` lists them.  What it finds:
+as it comes); with ``follow`` (``check --against``, which compares the paper after given
+deals) each deal's result is shown to it as it is scored, the full way until it is ``done``.
+``run_log`` keeps the findings (a ``Run``), ``check_log`` lists them.  What it finds:
 
 * ``rule`` / ``read`` — deals the table refuses (tricks that do not add up, …);
 * ``dealer-in-play`` — the 4-player dealer bids, whists or takes tricks;
@@ -32,7 +32,7 @@ import math
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
 from pulyacalc.convention.load import builtin_names, load
 from pulyacalc.convention.schema import LEVELS, SCHEMA, Convention
@@ -87,22 +87,16 @@ class Run:
     target: int
     #: every finding, in the order ``check`` writes them (see ``Checking``)
     findings: list[Finding] = field(default_factory=list)
-    #: each scored deal's result (``keep`` only)
-    results: list[DealResult] = field(default_factory=list)
-    #: the paper after each scored deal, by deal number (``keep`` only)
-    after: dict[int, SheetView] = field(default_factory=dict)
     sheet: SheetView | None = None
     finished: bool = False
     deals: int = 0
 
 
-def run_log(
-    path: str, *, convention: str | None = None, input_format: str | None = None, keep: bool = False
-) -> Run:
+def run_log(path: str, *, convention: str | None = None, input_format: str | None = None) -> Run:
     """Read, score and check a log, every finding kept (``Checking`` hands them on one by
     one instead); a header that cannot be read, or a convention that does not load, raises
-    PulyaError.  ``keep``: keep every deal's result and the paper after it (``reconcile``)."""
-    c = Checking(path, convention=convention, input_format=input_format, keep=keep)
+    PulyaError."""
+    c = Checking(path, convention=convention, input_format=input_format)
     found = list(c)
     return c.run(found)
 
@@ -110,6 +104,19 @@ def run_log(
 def check_log(run: Run) -> list[Finding]:
     """The findings of a run, in the order ``check`` writes them."""
     return list(run.findings)
+
+
+class Follower(Protocol):
+    """Shown each deal's result as ``Checking`` scores it the full way (``reconcile.Running``:
+    the paper after given deals)."""
+
+    def __call__(self, r: DealResult) -> None: ...
+
+    @property
+    def done(self) -> bool:
+        """Nothing more is needed of the deals: the rest of a long line log may go the
+        fast path, which shows no result."""
+        ...
 
 
 class Checking:
@@ -122,8 +129,8 @@ class Checking:
     ``AFTER_FINISH_RANGE`` or more consecutive deals after the finish is one finding with
     the range (``merged``).  Only a short log (under ``evening.ONE_CAUSE_DEALS`` deals,
     which a wrong first dealer may explain at once: ``evening.play_one_cause``) is held
-    whole until its end.  After it: ``deals``, ``finished``, ``sheet``, and with ``keep``
-    each result and the paper after it."""
+    whole until its end.  After it: ``deals``, ``finished``, ``sheet``.  ``follow``, when set
+    (before iterating), is shown each result scored the full way."""
 
     def __init__(
         self,
@@ -131,7 +138,6 @@ class Checking:
         *,
         convention: str | None = None,
         input_format: str | None = None,
-        keep: bool = False,
     ) -> None:
         from pulyacalc.logs.header import convention_for
         from pulyacalc.logs.read import read_log
@@ -143,9 +149,7 @@ class Checking:
         # a header with problems is still played (they are findings like any other)
         self.convention = convention_for(self.log.header, convention)
         self.scorer = Scorer(self.log.header, self.convention, self.problems)
-        self.keep = keep
-        self.results: list[DealResult] = []
-        self.after: dict[int, SheetView] = {}
+        self.follow: Follower | None = None
         self.deals = 0
         self.finished = False
         self.sheet: SheetView | None = None
@@ -167,15 +171,13 @@ class Checking:
             self.convention,
             self.scorer.target,
             findings,
-            self.results,
-            self.after,
             self.sheet,
             self.finished,
             self.deals,
         )
 
     def _ordered(self) -> Iterator[Finding]:
-        from itertools import chain, islice
+        from itertools import islice
 
         from pulyacalc.evening import ONE_CAUSE_DEALS, WATCH, _one_cause, _watched
         from pulyacalc.logs.lines import LineDeals
@@ -191,23 +193,25 @@ class Checking:
         # a short log may have its refused deals explained by one wrong dealer at its end:
         # its problems are taken only then (a long one is never looked at so)
         short, before = len(first) < ONE_CAUSE_DEALS, len(problems)
-        # a long line log goes on the fast path's way (``_fast``) after its first deals
-        fast = not short and not self.keep and type(self.log.deals) is LineDeals
-        deals: Iterable[Deal | Correction | SeatChange | Unreadable] = first if fast else chain(first, it)
+        deals: Iterable[Deal | Correction | SeatChange | Unreadable] = first
         watch = WATCH.get()
         if watch is not None:
             deals = _watched(deals, watch)
+        follow = self.follow
         for r in scorer.feed_all(deals):
-            if self.keep:
-                self.results.append(r)
-                self.after[r.number] = scorer.sheet.view()
+            if follow is not None:
+                follow(r)
             for f in _deal_findings(r, conv):
                 window.add(f, 1)
             if not short:
                 window.problems(problems)
                 yield from window.before(r.deal.loc.file, r.deal.loc.line)
-        if fast:
+        # the rest of a long line log goes the fast path's way (``_fast``) once ``follow``
+        # needs no more of its deals; any other, the full way
+        if not short and type(self.log.deals) is LineDeals and (follow is None or follow.done):
             yield from self._fast(first[-1].loc.line)
+        elif not short:
+            yield from self._full(it if watch is None else _watched(it, watch))
         if short and scorer.count > 1:
             _one_cause(header, first, conv, problems, before)
         if short:  # all at once: the first shown are the first in the file, as score's
@@ -243,7 +247,14 @@ class Checking:
             yield from window.before(file, source.number)
             if self.seated:
                 break
-        for r in self.scorer.feed_all(source):
+        yield from self._full(source)
+
+    def _full(self, deals: Iterable[Deal | Correction | SeatChange | Unreadable]) -> Iterator[Finding]:
+        """The rest of a long log the full way (its first deals read already)."""
+        window, follow = self.window, self.follow
+        for r in self.scorer.feed_all(deals):
+            if follow is not None:
+                follow(r)
             for f in _deal_findings(r, self.convention):
                 window.add(f, 1)
             window.problems(self.problems)

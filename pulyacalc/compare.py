@@ -1,7 +1,8 @@
 """One evening under several conventions, side by side (``pulyacalc compare``).
 
-The log is read once (a path, or '-': standard input is read once) and its deals are
-kept, then played under each convention asked for.  A convention under which the log is
+The log is read once (a path, or '-': standard input is read once) and played under each
+convention asked for: a line log on the fold's fast path each time, read again from its
+lines kept (``replay.Replay``), not from its deals.  A convention under which the log is
 not legal — its deals break a rule, the convention does not load, or the settlement
 cannot be rounded as it says (kodeks rounding with 4 players) — is ``Excluded`` with its
 problems instead of failing the whole comparison.  Problems of reading (syntax) are no
@@ -16,8 +17,9 @@ from decimal import Decimal
 
 from pulyacalc.core.errors import Problem, Problems, PulyaError
 from pulyacalc.core.kinds import Rounding
-from pulyacalc.core.model import Correction, Log
+from pulyacalc.core.model import Log
 from pulyacalc.evening import Evening, load_convention, play, score_log, settle_evening
+from pulyacalc.replay import Replay
 from pulyacalc.scoring.settlement import Settlement
 
 
@@ -95,18 +97,17 @@ def compare(
     from pulyacalc.convention.load import builtin_names
 
     names = list(conventions) if conventions else builtin_names()
-    # every convention plays the same deals: read them once
-    deals = tuple(log.deals)
-    kept = Log(log.header, deals, log.header_ok)
+    replay = Replay(log)  # every convention plays the same deals: read once, kept as lines
     if problems or not log.header_ok:
-        # the log cannot be read: report it as score does under the first convention
-        # (reading problems and that convention's together), and stop
-        score_log(kept, problems, convention=names[0], rounding=rounding)
+        _unreadable(replay, problems, names[0], rounding)
     columns: list[Column] = []
     excluded: list[Excluded] = []
+    read = Problems()  # the reader's problems, apart from each convention's own
     for name in names:
         found = Problems()
-        column = _column(kept, name, found, rounding, price)
+        column = _column(replay, read, name, found, rounding, price)
+        if read:
+            _unreadable(replay, problems, names[0], rounding)
         if column is not None:
             columns.append(column)
         else:
@@ -116,18 +117,30 @@ def compare(
         every = Problems()
         every.extend(dict.fromkeys(p for x in excluded for p in x.problems))
         every.raise_if_any()
-    count = sum(not isinstance(d, Correction) for d in deals)  # a correction is no deal (RULES.md 2.9)
-    return Comparison(log.header.players, count, columns, excluded)
+    return Comparison(log.header.players, replay.items(), columns, excluded)
+
+
+def _unreadable(replay: Replay, problems: Problems, name: str, rounding: Rounding | None) -> None:
+    """The log cannot be read: report it as score does under the first convention (the
+    reading problems and that convention's together), and stop."""
+    score_log(replay.fresh(problems), problems, convention=name, rounding=rounding)
+    raise AssertionError("score_log found no problem where the reader did")
 
 
 def _column(
-    log: Log, name: str, found: Problems, rounding: Rounding | None, price: Decimal | None
+    replay: Replay,
+    read: Problems,
+    name: str,
+    found: Problems,
+    rounding: Rounding | None,
+    price: Decimal | None,
 ) -> Column | None:
-    """The column for one convention, or None with the reasons in ``found``."""
-    conv = load_convention(log, found, name, rounding)
+    """The column for one convention, or None with the reasons in ``found`` (the reader's
+    in ``read``)."""
+    conv = load_convention(Log(replay.header, ()), found, name, rounding)
     if conv is None:
         return None
-    ev = play(log, conv, found)
+    ev = play(replay.fresh(read), conv, found)
     if found:
         return None
     try:

@@ -10,32 +10,40 @@ For every contested key that matters for the deal, each reading is the whole log
 again with that one key written in the log's header (an override after the log's own;
 for a table by level, the deal's level set to it), then settled: the deal's entries and
 every player's final result under that reading, and the change against the log's own
-convention.  ``evening.play`` and ``evening.settle_evening`` do all of it, so a reading's
-figures are what ``score`` prints for the log with that key in its header.
+convention.  ``evening.settle_evening`` settles it, so a reading's figures are what
+``score`` prints for the log with that key in its header.
+
+Each play keeps no deal but the disputed one and a few before it (``_play_at``): a line
+log goes the fold's fast path up to them and after them, and is read again for each
+reading from its lines (``replay.Replay``), not from its deals kept.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pulyacalc.convention.schema import SCHEMA, Convention, Key, Situation
 from pulyacalc.core.amounts import Amount
 from pulyacalc.core.errors import Loc, Problem, Problems, PulyaError
 from pulyacalc.core.i18n import M_, MN_
 from pulyacalc.core.kinds import Rounding
-from pulyacalc.core.model import Log, Play, Raspasy
+from pulyacalc.core.model import Correction, Deal, Log, Play, Raspasy, SeatChange, Unreadable
 from pulyacalc.core.seating import Seats
 from pulyacalc.evening import Evening, load_convention, play, score_log, settle_evening
 from pulyacalc.explain import Explained, deal_text, explain_entries
 from pulyacalc.ledger import deal_row
+from pulyacalc.replay import Replay
 from pulyacalc.scoring.fold import DealResult
 from pulyacalc.scoring.resolve import Resolved, resolve
 from pulyacalc.scoring.settlement import Settlement
 from pulyacalc.yamlsource import Node
+
+if TYPE_CHECKING:
+    from pulyacalc.logs.lines import LineDeals
 
 
 class NoSuchDeal(LookupError):
@@ -207,34 +215,115 @@ def dispute(
     price: Decimal | None = None,
 ) -> Dispute:
     """The dispute over deal ``number`` of ``log``; ``problems`` holds what reading it found."""
-    kept = Log(log.header, tuple(log.deals), log.header_ok)  # each reading plays them again
-    base = score_log(kept, problems, convention=convention, rounding=rounding, keep=True)
-    result = _deal(base, number)
+    replay = Replay(log)  # each reading plays it again
+    told = list(problems.items)
+    conv = load_convention(log, problems, convention, rounding) if log.header_ok else None
+    window = WINDOW
+    while conv is not None:
+        base, result, before = _play_at(replay.fresh(problems), conv, problems, number, window)
+        if problems or result is None or number - 1 <= window or _run_told(before):
+            break
+        window *= 8  # a raspasy run may go on through more deals than were kept: again
+    if conv is None or problems:
+        # as score reports it: a wrong first dealer found as one cause, and the rest
+        again = Problems()
+        again.extend(told)
+        score_log(replay.fresh(again), again, convention=convention, rounding=rounding)
+        raise AssertionError("score_log found no problem where play did")
     if result is None:
         raise NoSuchDeal(number, base.deals)
-    ctx = _Context(kept, base, settle_evening(base, price), result, convention, rounding, price)
-    keys = _contested(ctx) if isinstance(result.deal, Play | Raspasy) else ()
+    ctx = _Context(replay, base, settle_evening(base, price), result, convention, rounding, price)
+    keys = _contested(ctx, before) if isinstance(result.deal, Play | Raspasy) else ()
     line, where = deal_text(result.deal), str(result.deal.loc)
     return Dispute(base, ctx.settlement, result, line, where, keys)
 
 
-def _deal(ev: Evening, number: int) -> DealResult | None:
+#: deals played the full way before the disputed one (a raspasy run it may go on through
+#: is read back from them, ``_run_goes_on``); more when the run reaches back further
+WINDOW = 64
+
+
+def _run_told(before: tuple[DealResult, ...]) -> bool:
+    """Whether ``_run_goes_on`` reads its answer from ``before`` without running out of
+    deals: one of them is raspasy or lets no raspasy run go on."""
+    return any(r.kind == "raspasy" or not _leaves_run_going(r) for r in before)
+
+
+def _play_at(
+    log: Log, conv: Convention, problems: Problems, number: int, window: int
+) -> tuple[Evening, DealResult | None, tuple[DealResult, ...]]:
+    """``play``, with deal ``number``'s result (None when it has none) and those of the
+    contracts and raspasy of the ``window`` deals before it, last first: those deals are
+    played the full way, a line log's others the fold's fast path, and no other result is
+    kept."""
+    from itertools import islice
+
+    from pulyacalc.evening import _evening, _line_source
+    from pulyacalc.scoring import fast
+    from pulyacalc.scoring.fold import Scorer
+
+    start = max(0, number - 1 - window)  # the deals before the window
+    source = _line_source(log)
+    kept: list[DealResult] = []
+    if source is None:
+        ev = play(log, conv, problems, each=lambda r: kept.append(r) if r.number > start else None)
+        return ev, _deal(kept, number), _before(kept, number)
+    scorer = Scorer(log.header, conv, problems)
+    cache = fast.FastCache(scorer.players, conv)
+    lines = source.lines
+    # up to the window on the fast path: a line is one deal at most, so as many lines as
+    # deals are left never go past it
+    while scorer.count < start:
+        at, pending = source.number, source.pending is not None
+        source.lines = islice(lines, start - scorer.count - pending)
+        fast.run(scorer, source, cache)
+        if source.number == at and not pending:
+            break  # the end of the log
+    source.lines = lines
+    for d in _items(source):
+        r = scorer.feed(d)
+        if r is not None:
+            kept.append(r)
+            if r.number == number and isinstance(r.deal, Play | Raspasy):
+                break
+    fast.run(scorer, source, cache)  # the rest
+    return _evening(log, conv, scorer), _deal(kept, number), _before(kept, number)
+
+
+def _items(source: LineDeals) -> Iterator[Deal | Correction | SeatChange | Unreadable]:
+    """What the lines of ``source`` not read yet hold, read the full way; the reader knows
+    the last line read (the fast path goes on from there)."""
+    pending, source.pending = source.pending, None
+    source.started = True
+    if pending is not None:
+        d = source.one(*pending)
+        if d is not None:
+            yield d
+    for raw in source.lines:
+        source.number += 1
+        d = source.one(source.number, raw)
+        if d is not None:
+            yield d
+
+
+def _deal(results: list[DealResult], number: int) -> DealResult | None:
     """Deal ``number``'s result (a correction after it has its number too: not that)."""
-    return next((r for r in ev.results if r.number == number and isinstance(r.deal, Play | Raspasy)), None)
+    return next((r for r in results if r.number == number and isinstance(r.deal, Play | Raspasy)), None)
 
 
-def _contested(ctx: _Context) -> tuple[Disputed, ...]:
+def _before(results: list[DealResult], number: int) -> tuple[DealResult, ...]:
+    """The contracts and raspasy before deal ``number``, last first (corrections left out:
+    they are not deals)."""
+    return tuple(r for r in reversed(results) if r.number < number and isinstance(r.deal, Play | Raspasy))
+
+
+def _contested(ctx: _Context, before: tuple[DealResult, ...]) -> tuple[Disputed, ...]:
     """Every contested key that matters for the deal (a contract or raspasy), each reading
-    played."""
+    played; ``before``: the deals before it, last first."""
     result, conv = ctx.result, ctx.base.convention
     assert isinstance(result.deal, Play | Raspasy)
-    resolved = resolve(result.deal, Seats(ctx.log.header.players, result.dealer), conv, Problems())
+    resolved = resolve(result.deal, Seats(ctx.replay.header.players, result.dealer), conv, Problems())
     assert resolved is not None  # it was scored under this very convention
-    before = tuple(
-        r
-        for r in reversed(ctx.base.results)
-        if r.number < result.number and isinstance(r.deal, Play | Raspasy)
-    )
     case = Case(result, resolved, conv, before)
     keys = []
     for key in SCHEMA.values():
@@ -283,7 +372,7 @@ def _text(value: Any) -> str:
 class _Context:
     """The log and its own evening, which every reading is played and measured against."""
 
-    log: Log
+    replay: Replay
     base: Evening
     settlement: Settlement
     result: DealResult
@@ -302,18 +391,19 @@ class _Context:
             return Reading(value, text, source, True, override, entries, mine, zero, zero, moves)
         reading = Reading(value, text, source, False, override)
         found = Problems()
-        header = self.log.header
+        header = self.replay.header
         node = _override_node(key, base.convention, level, value, self.result.deal.loc)
-        again = Log(replace(header, overrides=(*header.overrides, (key.name, node))), self.log.deals)
-        conv = load_convention(again, found, self.convention, self.rounding)
-        ev = play(again, conv, found, keep=True) if conv is not None else None
-        if ev is None or found:
+        header = replace(header, overrides=(*header.overrides, (key.name, node)))
+        conv = load_convention(Log(header, ()), found, self.convention, self.rounding)
+        if conv is None:
+            return replace(reading, refused=tuple(found.items))
+        ev, result, _ = _play_at(self.replay.fresh(found, header), conv, found, self.result.number, 0)
+        if found:
             return replace(reading, refused=tuple(found.items))
         try:
             s = settle_evening(ev, self.price)
         except PulyaError as e:
             return replace(reading, refused=tuple(e.problems))
-        result = _deal(ev, self.result.number)
         assert result is not None  # a reading that refuses the deal has a problem
         return replace(
             reading,

@@ -16,8 +16,9 @@ from pulyacalc.checks import Finding, Run
 from pulyacalc.core.amounts import Amount, num
 from pulyacalc.core.errors import Loc
 from pulyacalc.core.i18n import M_
-from pulyacalc.core.sheet import MOUNTAIN, POOL, SheetView
+from pulyacalc.core.sheet import MOUNTAIN, POOL, Sheet, SheetView
 from pulyacalc.logs.sheet_file import PaperSheet
+from pulyacalc.scoring.fold import DealResult
 
 Cell = tuple[str, ...]
 
@@ -72,7 +73,74 @@ class Reconciliation:
     findings: list[Finding]
 
 
-def reconcile(run: Run, paper: PaperSheet, sheet_name: str) -> Reconciliation:
+class Running:
+    """The log's papers at the paper's running totals, taken as the deals stream (``Checking``
+    calls it with each result scored the full way, ``scorer`` the sheet they are written on).
+
+    Each checkpoint is compared once the deals after it begin (a correction has the number
+    of the deal before it: the paper after deal n is the one before deal n + 1).  Only the
+    results since the last checkpoint that agreed are held, until the first that differs
+    (its deals are the suspects); past the last checkpoint nothing is held, and ``done``
+    says the rest of the log may go the fast path (nothing more is needed of its deals)."""
+
+    def __init__(self, paper: PaperSheet, sheet: Sheet) -> None:
+        self.paper, self.sheet = paper, sheet
+        self.points = sorted(paper.running)
+        self.at = set(self.points)
+        self.next = 0  # the first checkpoint not compared yet
+        self.last: int | None = None  # the last result's number
+        self.scored = 0  # distinct numbers of the results (as many as deals scored)
+        self.view: SheetView | None = None  # the paper after the checkpoint being passed
+        self.held: list[DealResult] = []  # the results since the last checkpoint that agreed
+        self.previous = 0  # that checkpoint
+        #: the checkpoints no result has the number of, and the first that differs with its
+        #: differences, the deals since the one before that agreed and their results
+        self.missing: list[int] = []
+        self.first: tuple[int, list[Difference], list[int], list[DealResult]] | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.next == len(self.points) and not self.missing
+
+    def __call__(self, r: DealResult) -> None:
+        n = r.number
+        if n != self.last:
+            self.passed(n)
+            self.last, self.scored = n, self.scored + 1
+        if n in self.at:
+            self.view = self.sheet.view()
+        if self.first is None and self.next < len(self.points):
+            self.held.append(r)
+
+    def passed(self, upto: int | None) -> None:
+        """Compare every checkpoint before deal ``upto`` (None: all of them)."""
+        points, running, players = self.points, self.paper.running, self.paper.sheet.players
+        while self.next < len(points) and (upto is None or points[self.next] < upto):
+            n = points[self.next]
+            self.next += 1
+            if n != self.last or self.view is None:
+                self.missing.append(n)
+                continue
+            rows, cells, _ = running[n]
+            after, self.view = self.view, None
+            here = [
+                Difference(cells[c], c, value(rows, c), value(after, c), n)
+                for c in all_cells(players)
+                if c in cells and value(rows, c) != value(after, c)
+            ]
+            if here and self.first is None:
+                held = [r for r in self.held if self.previous < r.number <= n]
+                span = list(dict.fromkeys(r.number for r in held))
+                self.first = (n, here, span, held)
+            elif not here:
+                self.previous = n
+            self.held = [r for r in self.held if r.number > n] if self.first is None else []
+
+
+def reconcile(run: Run, running: Running, sheet_name: str) -> Reconciliation:
+    """The paper of ``running`` against the log's final sheet (``run``) and its papers at
+    the paper's running totals (``running``, fed every deal the log scored before them)."""
+    paper = running.paper
     players = run.header.players
     findings: list[Finding] = []
     if set(paper.sheet.players) != set(players):
@@ -91,48 +159,33 @@ def reconcile(run: Run, paper: PaperSheet, sheet_name: str) -> Reconciliation:
             loc = paper.cells.get(cell, Loc(sheet_name, 0))
             diffs.append(Difference(loc, cell, theirs, mine))
     # running totals: the first checkpoint that differs
-    numbers = sorted(run.after)
+    running.passed(None)
+    for n in running.missing:
+        findings.append(
+            Finding(
+                paper.running[n][2],
+                "sheet-running",
+                M_(
+                    "running totals after deal {n}, but the log scores {len} deals (the last is deal "
+                    "{scored})",
+                    n=n,
+                    len=running.scored,
+                    scored=running.last or 0,
+                ),
+            )
+        )
     parting: int | None = None
     suspects: list[int] = []
-    previous = 0
-    for n in sorted(paper.running):
-        rows, cells, nloc = paper.running[n]
-        if n not in run.after:
-            scored = numbers[-1] if numbers else 0
-            findings.append(
-                Finding(
-                    nloc,
-                    "sheet-running",
-                    M_(
-                        "running totals after deal {n}, but the log scores {len} deals (the last is deal "
-                        "{scored})",
-                        n=n,
-                        len=len(numbers),
-                        scored=scored,
-                    ),
-                )
-            )
-            continue
-        here = [
-            Difference(cells[c], c, value(rows, c), value(run.after[n], c), n)
-            for c in all_cells(players)
-            if c in cells and value(rows, c) != value(run.after[n], c)
-        ]
-        if here and parting is None and not suspects:
-            diffs.extend(here)
-            span = [d for d in numbers if previous < d <= n]
-            touched = [
-                r.number
-                for r in run.results
-                if r.number in span and any(_touches(e, d.cell) for e in r.entries for d in here)
-            ]
-            suspects = touched or span
-            if len(span) == 1:
-                parting = span[0]
-            elif len(touched) == 1:
-                parting = touched[0]
-        elif not here:
-            previous = n
+    kept: list[DealResult] = []
+    if running.first is not None:
+        _, here, span, kept = running.first
+        diffs.extend(here)
+        touched = [r.number for r in kept if any(_touches(e, d.cell) for e in r.entries for d in here)]
+        suspects = touched or span
+        if len(span) == 1:
+            parting = span[0]
+        elif len(touched) == 1:
+            parting = touched[0]
     for d in diffs:
         where: str = M_("on the final sheet") if d.deal is None else M_("after deal {n}", n=d.deal)
         findings.append(
@@ -154,7 +207,7 @@ def reconcile(run: Run, paper: PaperSheet, sheet_name: str) -> Reconciliation:
             )
         )
     # a correction has the number of the deal before it (RULES.md 2.9): the deal is meant
-    results = {r.number: r for r in run.results if r.kind != "correction"}
+    results = {r.number: r for r in kept if r.kind != "correction"}
     if parting is not None:
         r = results[parting]
         findings.append(

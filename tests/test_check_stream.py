@@ -16,6 +16,7 @@ from pulyacalc.checks import AFTER_FINISH_RANGE, Checking, Finding, merged, run_
 from pulyacalc.cli.app import app
 from pulyacalc.core.errors import Loc
 from pulyacalc.evening import ONE_CAUSE_DEALS, score_file
+from pulyacalc.scoring.fold import DealResult
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 import genlog  # noqa: E402
@@ -80,6 +81,18 @@ def test_a_short_run_is_each_deal_and_other_findings_break_a_run() -> None:
     assert out[0].loc == Loc("f", 11, 1)
 
 
+class _Every:
+    """A ``checks.Follower`` that keeps every result and is never done: the full way."""
+
+    done = False
+
+    def __init__(self) -> None:
+        self.results: list[DealResult] = []
+
+    def __call__(self, r: DealResult) -> None:
+        self.results.append(r)
+
+
 def test_findings_are_handed_on_as_found_in_the_order_of_the_file(tmp_path: Path) -> None:
     deals = ONE_CAUSE_DEALS + 3000  # a long log: streamed (a short one is held whole)
     log = long_log(tmp_path, deals, every=500)
@@ -101,11 +114,12 @@ def test_findings_are_handed_on_as_found_in_the_order_of_the_file(tmp_path: Path
     assert [f.loc.line for f in found if f.code == "read"] == bad
     assert [f.loc.line for f in found if f.code == "correction"] == fixes
     assert [f.loc.line for f in found if f.code == "raspasy-exit"] == [n + 3 for n in fixes]
-    # the same as the full path gives (``keep`` takes it: it keeps every deal's result)
-    kept = Checking(str(log), keep=True)
+    # the same as the full path gives (a follower never done takes it, shown every result)
+    kept = Checking(str(log))
+    every = kept.follow = _Every()
     assert list(kept) == found
     assert (kept.deals, kept.sheet, kept.finished) == (c.deals, c.sheet, c.finished)
-    late = [r.number for r in kept.results if r.after_finish and r.kind != "correction"]
+    late = [r.number for r in every.results if r.after_finish and r.kind != "correction"]
     ranges = [f for f in found if f.code == "after-finish"]
     assert sum(f.count for f in ranges) == len(late) > 10 * AFTER_FINISH_RANGE
     assert all(f.last_deal is not None for f in ranges)  # every run here is long

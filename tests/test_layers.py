@@ -33,6 +33,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "rating",
         "conventions_report",
         "dispute",
+        "replay",
     ),
     ("render",),
     ("cli", "__main__"),

@@ -221,6 +221,7 @@ class LineDeals:
         "header",
         "problems",
         "count",
+        "changes",
         "shift",
         "cache",
         "plain",
@@ -245,6 +246,8 @@ class LineDeals:
         self.problems = problems
         #: deals counted so far (for the deal numbers)
         self.count = 0
+        #: seat changes read so far (they take no number: ``compare`` counts them as deals)
+        self.changes = 0
         #: written deal number minus ``count`` since the last mismatch: one skipped or
         #: doubled number is one problem, the lines after it are checked against the
         #: number written
@@ -347,6 +350,7 @@ class LineDeals:
                     self.header = replace(self.header, players=(*players, seat.player))
                     cache.clear()
                     self.bad.clear()
+                self.changes += seat is not None
                 return seat
             if starts_correction(text, players):
                 # not a deal (RULES.md 2.9): it takes no number and no turn to deal; a bad

@@ -48,6 +48,10 @@ _PLAIN_YAML = re.compile(r"^[^\W\d][\w.\-]*$")
 _YAML_WORDS = frozenset({"true", "false", "yes", "no", "on", "off", "null", "y", "n"})
 #: characters a name cannot hold in the line format
 _LINE_UNSAFE = re.compile(r"[\s,#\[\]:]")
+#: the canonical texts the writers remember, per deal text read (its parse, the line
+#: reader's ``template``), note, and for the line format the table and the dealer: a log
+#: repeats a few thousand texts.  Emptied when full, so that memory stays flat
+WRITTEN_SIZE = 20_000
 
 
 def deal_key(deal: Deal | Correction | SeatChange) -> tuple[Any, ...]:
@@ -127,9 +131,11 @@ def write_lines(log: Log, words: Words = ENGLISH) -> Iterator[str]:
     dealer = first_dealer(header.players, header.dealer)
     stays = _dealer_stays(header)
     table, vacated = header.players, None  # the table changes with a seat change (RULES.md 6.3)
+    turn = _turns(table)
+    seen: dict[tuple[object, ...], str] = {}
     for deal in log.deals:
         if isinstance(deal, Unreadable):  # reported by the reader; keeps its turn to deal
-            dealer = _clockwise(table, dealer)[1]
+            dealer = turn[dealer]
             continue
         if isinstance(deal, Correction):  # not a deal: no turn to deal
             yield correction_line(deal, words=words) + "\n"
@@ -138,13 +144,28 @@ def write_lines(log: Log, words: Words = ENGLISH) -> Iterator[str]:
             yield seat_line(deal) + "\n"
             if (deal.change == "join") != (deal.player in table):
                 table, dealer, vacated = change_table(table, dealer, vacated, deal.change, deal.player)
+                turn = _turns(table)
             continue
         vacated = None
         if deal.dealer is not None:
             dealer = deal.dealer
-        yield deal_line(deal, table, dealer, words) + "\n"
+        if deal.template is None:
+            yield deal_line(deal, table, dealer, words) + "\n"
+        else:
+            key = (deal.template, deal.note, table, dealer)
+            text = seen.get(key)
+            if text is None:
+                if len(seen) >= WRITTEN_SIZE:
+                    seen.clear()
+                text = seen[key] = deal_line(deal, table, dealer, words) + "\n"
+            yield text
         if not (stays and isinstance(deal, Raspasy)):
-            dealer = _clockwise(table, dealer)[1]
+            dealer = turn[dealer]
+
+
+def _turns(table: tuple[str, ...]) -> dict[str, str]:
+    """Who deals after each player at ``table`` (the next clockwise)."""
+    return {p: table[(i + 1) % len(table)] for i, p in enumerate(table)}
 
 
 def _dealer_stays(header: Header) -> bool:
@@ -270,13 +291,23 @@ def write_yaml(log: Log, words: Words = ENGLISH) -> Iterator[str]:
         for key, node in flat:
             yield f"  {key}: {_yaml_value(node)}\n"
     first = True
+    seen: dict[tuple[object, ...], str] = {}
     for deal in log.deals:
         if isinstance(deal, Unreadable):  # reported by the reader
             continue
         if first:
             yield f"{words.key('deals')}:\n"
             first = False
-        yield from yaml_deal(deal, header.players, words)
+        template = None if isinstance(deal, (Correction, SeatChange)) else deal.template
+        if template is None:
+            yield from yaml_deal(deal, header.players, words)
+            continue
+        text = seen.get((template, deal.note))
+        if text is None:
+            if len(seen) >= WRITTEN_SIZE:
+                seen.clear()
+            text = seen[template, deal.note] = "".join(yaml_deal(deal, header.players, words))
+        yield text
     if first:
         yield f"{words.key('deals')}: []\n"
 

@@ -53,22 +53,23 @@ def check(
             log,
             convention=convention,
             input_format=input_format.value if input_format else None,
-            keep=against is not None,  # only a paper sheet is compared deal by deal
         )
-        paper = None
+        running = None
         if against is not None:
             from pulyacalc.logs.sheet_file import read_sheet
+            from pulyacalc.reconcile import Running
 
-            paper = read_sheet(against)
+            # the paper's running totals are compared as the deals stream by
+            running = checking.follow = Running(read_sheet(against), checking.scorer.sheet)
         view = CheckView(0, (), None, against)
 
         def found() -> Iterator[Finding]:
             yield from checking
             view.deals = checking.deals
-            if paper is not None and against is not None:
+            if running is not None and against is not None:
                 from pulyacalc.reconcile import reconcile
 
-                rec = reconcile(checking.run([]), paper, "<stdin>" if against == "-" else against)
+                rec = reconcile(checking.run([]), running, "<stdin>" if against == "-" else against)
                 view.parting = rec.parting_deal
                 yield from rec.findings
 

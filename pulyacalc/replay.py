@@ -1,0 +1,73 @@
+"""A log played more than once without keeping its deals (issue 11: a 20 MB log in 500 MB).
+
+``dispute`` plays a log once per reading of a key, ``compare`` once per convention.
+Keeping the deals read (a few hundred bytes each, 500,000 of them) would also put every
+play on the full path; instead a line log's raw lines are kept as the first play reads
+them — each distinct text once, the lines as references to it (a log repeats a few
+thousand texts) — and every later play reads them again, on the fast path like the
+first.  A YAML log's deals are in memory already: they are kept as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from pulyacalc.core.errors import Problems
+from pulyacalc.core.model import Correction, Header, Log
+from pulyacalc.evening import _line_source
+
+if TYPE_CHECKING:
+    from pulyacalc.logs.lines import LineDeals
+
+
+class Replay:
+    """``log`` to be played again and again: ``fresh`` gives it anew for each play, the
+    first time as it was read.  Each play must read it to its end before the next."""
+
+    def __init__(self, log: Log) -> None:
+        self.header, self.header_ok = log.header, log.header_ok
+        self.source = _line_source(log)
+        self.first: Log | None = log
+        self.lines: list[str] = []
+        #: the reader of the last play (a line log)
+        self.last: LineDeals | None = self.source
+        if self.source is None:
+            self.deals = tuple(log.deals)
+            self.first = None
+        else:
+            self.pending, self.number = self.source.pending, self.source.number
+            self.source.lines = self._recording(self.source.lines)
+
+    def _recording(self, lines: Iterator[str]) -> Iterator[str]:
+        keep, same = self.lines.append, dict[str, str]()
+        for raw in lines:
+            raw = same.setdefault(raw, raw)
+            keep(raw)
+            yield raw
+
+    def fresh(self, problems: Problems, header: Header | None = None) -> Log:
+        """The log to play once more, its reading problems told to ``problems``, with
+        ``header`` in place of its own (the same players: ``dispute``'s overrides)."""
+        header = header or self.header
+        source = self.source
+        if source is None:
+            return Log(header, self.deals, self.header_ok)
+        if self.first is not None:
+            self.first = None
+            source.problems = problems
+            return Log(header, source, self.header_ok)
+        from pulyacalc.logs.lines import LineDeals
+
+        # the parse of each text is the same for the same players: shared, unless a
+        # newcomer joined (the reader then parsed the lines after it with him)
+        cache = source.cache if source.header.players == self.header.players else None
+        self.last = LineDeals(iter(self.lines), self.pending, self.number, self.header, problems, cache)
+        return Log(header, self.last, self.header_ok)
+
+    def items(self) -> int:
+        """The deals, seat changes and unreadable lines of the log (all but corrections, which
+        are no deals: RULES.md 2.9), once a play has read it."""
+        if self.last is None:
+            return sum(not isinstance(d, Correction) for d in self.deals)
+        return self.last.count + self.last.changes
