@@ -354,7 +354,7 @@ def _explained(
 
 def _end(stream: Stream) -> None:
     """A stream spent: its problems raised, if any."""
-    if stream.problems and stream.path != "-" and stream.upto is None:
+    if stream.problems and stream.path != "-" and stream.upto is None and _one_cause_may_apply(stream):
         # a log with problems: score it again the one way every command does, so that its
         # problems read exactly as score's (a wrong first dealer as one cause, say)
         score_file(
@@ -364,3 +364,16 @@ def _end(stream: Stream) -> None:
             input_format=stream.options[2],
         )
     stream.problems.raise_if_any()
+
+
+def _one_cause_may_apply(stream: Stream) -> bool:
+    """Whether ``score`` could tell the stream's problems otherwise: as one cause, a wrong
+    first dealer (``evening.play_one_cause``), which it looks for only in a log shorter
+    than ``ONE_CAUSE_DEALS`` with at least ``ONE_CAUSE_MIN`` deals refused for the dealer
+    in play.  Otherwise the stream's problems are score's, and the log is not read again
+    (a long log wrong on every line would take twice as long)."""
+    from pulyacalc.evening import ONE_CAUSE_DEALS, ONE_CAUSE_MIN
+
+    if stream.count >= ONE_CAUSE_DEALS:
+        return False
+    return sum(p.code == "dealer-in-play" for p in stream.problems.items) >= ONE_CAUSE_MIN

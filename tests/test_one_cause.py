@@ -111,3 +111,50 @@ def test_unnumbered_lines_count_on_from_the_resynchronised_number() -> None:
     text += "5. Anna 6♠ 6, Boris pass, Vera whist 2\n"
     got = messages(text)
     assert len(got) == 1 and got[0].startswith("t.txt:4:1: deal number 3, but this is deal 2")
+
+
+def _explained_problems(path: Path) -> tuple[int, str]:
+    from typer.testing import CliRunner
+
+    from pulyacalc.cli.app import app
+
+    r = CliRunner().invoke(app, ["explain", str(path)], prog_name="pulyacalc")
+    return r.exit_code, r.stderr
+
+
+def test_explain_tells_a_wrong_first_dealer_as_score_does(tmp_path: Path) -> None:
+    path = tmp_path / "e.txt"
+    path.write_text(HEAD + "dealer: Egor\n\n" + DEALS, encoding="utf-8")
+    code, err = _explained_problems(path)
+    assert code == 1
+    assert "every deal fits if the first dealer is Zhenya" in err
+    assert err.count(f"{path}:") == 1  # one problem, not one a deal
+
+
+def test_explain_reads_a_long_wrong_log_once_and_tells_scores_problems(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # past ONE_CAUSE_DEALS score looks for no one cause: its problems are those explain
+    # met on its way, and the log is not read a second time
+    from typer.testing import CliRunner
+
+    from pulyacalc.cli.app import app
+    from pulyacalc.evening import ONE_CAUSE_DEALS
+    from pulyacalc.logs import read
+
+    path = tmp_path / "long.txt"
+    path.write_text(
+        "players: Anna Boris Vera\n\n" + "Anna 6x 7, Bob whist\n" * (ONE_CAUSE_DEALS + 10), "utf-8"
+    )
+    want = CliRunner().invoke(app, ["score", str(path)], prog_name="pulyacalc")
+    reads: list[str] = []
+    real = read.read_log
+
+    def counted(*args: object, **kw: object) -> object:
+        reads.append(str(args[0]))
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(read, "read_log", counted)
+    code, err = _explained_problems(path)
+    assert (code, err) == (want.exit_code, want.stderr) and code == 1
+    assert reads == [str(path)]
