@@ -141,3 +141,9 @@ def test_problems_told_again_past_the_limit_are_only_counted() -> None:
     assert p.more_in == {"f": 3}
     p.again([], 10)
     assert len(p) == 6
+
+
+def test_problems_told_again_may_stand_at_another_column() -> None:
+    p = Problems()
+    p.again([Problem(Loc("f", 2, 5), "wrong")], 9, shift=3)
+    assert [(q.loc.file, q.loc.line, q.loc.column) for q in p.items] == [("f", 9, 8)]

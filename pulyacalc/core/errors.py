@@ -269,10 +269,11 @@ class Problems:
         close match looked for among the keys of a file of 200,000 wrong ones)."""
         return self.limit is not None and len(self.items) >= self.limit
 
-    def again(self, problems: list[Problem], line: int) -> None:
-        """``problems`` (of one line of one file) told again as at ``line``: a line that
-        could not be read, written once more.  Once the file's problems are past the limit
-        they are only counted, so a log wrong on every line costs a count a line."""
+    def again(self, problems: list[Problem], line: int, shift: int = 0) -> None:
+        """``problems`` (of one line of one file) told again as at ``line``, their columns
+        moved by ``shift``: a line that could not be read, written once more (a YAML deal
+        may stand at another column).  Once the file's problems are past the limit they
+        are only counted, so a log wrong on every line costs a count a line."""
         if not problems:
             return
         file = problems[0].loc.file
@@ -282,7 +283,7 @@ class Problems:
             return
         for p in problems:
             self.add(
-                Loc(file, line, p.loc.column),
+                Loc(file, line, p.loc.column + shift),
                 p.message,
                 p.hint,
                 source=p.source,

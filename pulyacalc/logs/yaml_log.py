@@ -110,20 +110,7 @@ BAD_TEXTS = 10_000
 def _again(problems: Problems, told: list[Problem], column: int, loc: Loc) -> None:
     """The problems ``told`` of a deal line at ``column`` told again for the same text at
     ``loc`` (a YAML scalar: its problems are on its first line, columns from its start)."""
-    if problems.full:
-        problems.again(told, loc.line)  # only counted
-        return
-    shift = loc.column - column
-    for p in told:
-        problems.add(
-            Loc(loc.file, loc.line, p.loc.column + shift),
-            p.message,
-            p.hint,
-            source=p.source,
-            width=p.width,
-            kind=p.kind,
-            code=p.code,
-        )
+    problems.again(told, loc.line, loc.column - column)
 
 
 def _p(loc: Loc, message: str, hint: str = "") -> Any:
