@@ -331,20 +331,10 @@ def _explained(
     deals: Iterator[Deal | Correction | SeatChange | Unreadable],
     progress: Callable[[int], None] | None,
 ) -> Iterator[DealExplained]:
-    from pulyacalc.ledger import deal_row  # only here: prices reads deal_text from this module
-
     conv = stream.convention
     for r in scorer.feed_all(deals):
-        players = scorer.sheet.players  # everyone on the sheet: a newcomer too (RULES.md 6.3)
         stream.count = scorer.count
-        yield DealExplained(
-            r,
-            deal_text(r.deal, r.kind),
-            str(r.deal.loc),
-            explain_entries(r),
-            scorer.sheet.view(),
-            deal_row(r.entries, players, conv),
-        )
+        yield _whole(r, scorer, conv)
         if progress is not None:
             progress(r.deal.loc.line or 0)
     stream.count = scorer.count

@@ -326,6 +326,19 @@ def entry_row(x: Explained) -> list[Any]:
 ROW_HEAD = ["deal", "rule", "section", "player", "area", "on", "amount", "why"]
 
 
+def json_head(s: Stream) -> str:
+    """The JSON document's start, up to its ``entries`` list (both ways of drawing it)."""
+    from pulyacalc.render.formats import dumps
+
+    head = {
+        "schema_version": SCHEMA_VERSION,
+        "players": list(s.header.players),
+        "convention": s.convention.name,
+        "pool_target": s.target,
+    }
+    return dumps(head).removesuffix("\n}") + ',\n  "entries": '
+
+
 @dataclass
 class ExplainStream:
     """``explain`` of a whole log in flat memory (a streaming view, render/view.StreamView):
@@ -373,16 +386,10 @@ class ExplainStream:
         follows the entries; the sheet after the last deal ends it."""
         import tempfile
 
-        from pulyacalc.render.formats import dumps, nested
+        from pulyacalc.render.formats import nested
 
         s = self.stream
-        head = {
-            "schema_version": SCHEMA_VERSION,
-            "players": list(s.header.players),
-            "convention": s.convention.name,
-            "pool_target": s.target,
-        }
-        yield dumps(head).removesuffix("\n}") + ',\n  "entries": '
+        yield json_head(s)
         last: DealExplained | None = None
         opened = False
         with tempfile.TemporaryFile(mode="w+", encoding="utf-8") as spool:

@@ -544,18 +544,13 @@ def _table_deals(view: ExplainStream, drawer: Drawer) -> Iterator[bytes]:
 
 
 def _json(view: ExplainStream, drawer: Drawer, parts: tuple[IO[bytes], IO[bytes]]) -> None:
-    from pulyacalc.render.formats import dumps, nested
-    from pulyacalc.render.view import SCHEMA_VERSION, sheet_json
+    from pulyacalc.render.explain import json_head
+    from pulyacalc.render.formats import nested
+    from pulyacalc.render.view import sheet_json
 
     s = view.stream
-    head = {
-        "schema_version": SCHEMA_VERSION,
-        "players": list(s.header.players),
-        "convention": s.convention.name,
-        "pool_target": s.target,
-    }
     first, second = parts
-    first.write((dumps(head).removesuffix("\n}") + ',\n  "entries": ').encode())
+    first.write(json_head(s).encode())
     last: list[Any] = [None]
     opened = False
     for entries, deals in _json_deals(view, drawer, last):
