@@ -31,6 +31,7 @@ from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.sheet import MOUNTAIN, POOL, WHISTS, Entry
 from pulyacalc.evening import Evening, score_file, settle_evening
+from pulyacalc.ledger_totals import Totals
 from pulyacalc.scoring.settlement import mountain_factor
 
 if TYPE_CHECKING:
@@ -166,12 +167,14 @@ class Moved:
     placed one way.  ``shown``: what a view made of it (its cache); ``times``: its deals
     not yet added up (``LedgerRun``)."""
 
-    __slots__ = ("dealer", "text", "result", "shown", "times")
+    __slots__ = ("dealer", "text", "result", "shown", "times", "ints")
 
     def __init__(self, dealer: str, text: str, result: dict[str, Amount]) -> None:
         self.dealer, self.text, self.result = dealer, text, result
         self.shown: object = None
         self.times = 0
+        #: its result over the running totals' denominator (``Totals.add``): (den, numerators)
+        self.ints: tuple[int, tuple[int, ...]] | None = None
 
 
 #: what a hit wrote (``fast.Tracer.hit``): (flat index of the paper, amount)
@@ -198,8 +201,8 @@ ADD_EVERY = 100_000
 PLACINGS = 64
 
 #: told each row: the deal's number, its ``Moved``, and with running totals (or money)
-#: its whole ``LedgerRow``
-Sink = Callable[[int, Moved, "LedgerRow | None"], None]
+#: the totals after it
+Sink = Callable[[int, Moved, "Totals | None"], None]
 
 
 class LedgerRun:
@@ -212,8 +215,7 @@ class LedgerRun:
         self, players: tuple[str, ...], conv: Convention, sink: Sink, running: bool, price: Decimal | None
     ) -> None:
         self.players, self.conv, self.sink, self.price = players, conv, sink, price
-        self.running: dict[str, Amount] | None = dict.fromkeys(players, 0) if running or price else None
-        self.paid: dict[str, Decimal] = dict.fromkeys(players, Decimal(0))
+        self.running = Totals(players, price) if running or price else None
         self.sums: dict[str, Amount] = dict.fromkeys(players, 0)
         self.pending: list[Moved] = []
         self.joined = False
@@ -293,16 +295,8 @@ class LedgerRun:
                     self.add_up()
             self.sink(number, m, None)
             return
-        from pulyacalc.scoring.settlement import to_money
-
-        players, result = self.players, m.result
-        running = self.running = {p: exact(running[p] + result[p]) for p in players}
-        money = money_running = None
-        if self.price is not None:
-            money_running = to_money(running, players, self.price)
-            money = {p: money_running[p] - self.paid[p] for p in players}
-            self.paid = money_running
-        self.sink(number, m, LedgerRow(number, m.dealer, m.text, result, running, money, money_running))
+        running.add(m)
+        self.sink(number, m, running)
 
     def add_up(self) -> None:
         sums = self.sums
@@ -316,7 +310,7 @@ class LedgerRun:
     def total(self) -> dict[str, Amount]:
         """The rows so far added up (the running totals)."""
         if self.running is not None:
-            return self.running
+            return self.running.amounts()
         self.add_up()
         return self.sums
 
@@ -354,5 +348,7 @@ def ledger_run(
     rounding_row = {p: exact(s.result[p] - total[p]) for p in players}
     money_rounding = None
     if s.money is not None:
-        money_rounding = {p: s.money[p] - run.paid[p] for p in players}
+        assert run.running is not None  # a price keeps running totals
+        paid = run.running.paid()
+        money_rounding = {p: s.money[p] - paid[p] for p in players}
     return Ledger(ev, s, (), total, rounding_row, money_rounding)

@@ -222,3 +222,98 @@ def test_the_streamed_stats_are_the_kept_ones(seed: int, players: int, conventio
         for p in folder.iterdir():
             p.unlink()
         folder.rmdir()
+
+
+# ---- the running totals and money in whole numbers (ledger_totals, render/ledger_text) ----
+
+MORE_OPTIONS = (
+    ["--running", "--whist-price", "0.5"],
+    ["--whist-price", "0.33"],
+    ["--running", "--whist-price", "7"],
+    ["--running", "--whist-price", "0.01"],
+)
+
+
+@SETTINGS
+@given(
+    st.integers(0, 10_000),
+    st.sampled_from((3, 4)),
+    st.sampled_from(("sochi", "leningrad", "rostov", "classic")),
+    st.sampled_from((None, "exact", "nearest", "kodeks", "kodeks_separate")),
+    st.booleans(),
+)
+def test_running_totals_and_money_in_whole_numbers_are_the_kept_ones(
+    seed: int, players: int, convention: str, rounding: str | None, faulty: bool
+) -> None:
+    path = Path(__file__).parent / f"_ledger_money_{seed}.pulya"
+    extra = ["--rounding", rounding] if rounding else []
+    try:
+        path.write_text(line_log(seed, players, convention, 10, 90, faulty), encoding="utf-8")
+        for fmt in FORMATS:
+            for options in MORE_OPTIONS:
+                got = run("ledger", str(path), "-f", fmt, *options, *extra)
+                try:
+                    want = old_ledger(str(path), fmt, options, rounding)
+                except PulyaError:
+                    assert got.exit_code == 1, got.output
+                    continue
+                assert got.exit_code == 0, got.output
+                assert got.stdout == want, (fmt, options, rounding)
+    finally:
+        path.unlink()
+
+
+@given(
+    st.integers(-(10**20), 10**20),
+    st.sampled_from((1, 2, 3, 6, 7, 9, 12, 27, 1000, 999_983, 10**6, 3 * 10**7)),
+    st.booleans(),
+)
+def test_numbers_from_whole_numbers_are_views_own(n: int, den: int, glyphs: bool) -> None:
+    from fractions import Fraction
+
+    from pulyacalc.core.amounts import exact
+    from pulyacalc.render import view
+    from pulyacalc.render.ledger_text import Numbers
+
+    x = exact(Fraction(n, den))
+    num = Numbers()
+    view.use_glyphs(glyphs)
+    try:
+        assert num.show(n, den)[0] == view.show(x)
+    finally:
+        view.use_glyphs(True)
+    assert num.decimal(n, den) == view.decimal(x)
+    assert num.json(n, den) == json_text(view.jnum(x))
+    assert num.exact(n, den) == json_text(view.fraction_text(x))
+
+
+def json_text(value: Any) -> str:
+    import json
+
+    return json.dumps(value)
+
+
+@given(
+    st.lists(st.tuples(st.integers(-300, 300), st.sampled_from((1, 2, 3, 9, 7))), min_size=1, max_size=30),
+    st.sampled_from(("0.5", "0.33", "7", "0.01", "1.37", "0.333")),
+)
+def test_money_in_cents_is_to_money(rows: list[tuple[int, int]], price: str) -> None:
+    """Totals keeps each running total to the cent by to_money's very rule."""
+    from decimal import Decimal
+    from fractions import Fraction
+
+    from pulyacalc.core.amounts import exact
+    from pulyacalc.ledger import Moved
+    from pulyacalc.ledger_totals import Totals
+    from pulyacalc.scoring.settlement import to_money
+
+    players = ("A", "B", "C")
+    totals = Totals(players, Decimal(price))
+    running = dict.fromkeys(players, Fraction(0))
+    for a, d in rows:
+        x = Fraction(a, d)
+        result = {"A": exact(x), "B": exact(-x / 3), "C": exact(x / 3 - x)}
+        totals.add(Moved("A", "", result))
+        running = {p: running[p] + result[p] for p in players}
+        assert totals.amounts() == running
+        assert totals.paid() == to_money(running, players, Decimal(price))

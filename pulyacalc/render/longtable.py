@@ -91,6 +91,21 @@ class LongTable:
             else:
                 self.widths[i] = max(self.widths[i], len(cell.strip()))
 
+    def number(self, i: int, plain: int, whole: int, tail: int) -> None:
+        """Measure a number written as ``view.show`` writes one in right-aligned column
+        ``i``: ``plain`` characters, its whole part ``whole`` wide and what follows the
+        units ``tail`` (``_Right.measure`` of its text, without reading it again)."""
+        right = self.rights[i]
+        right.numbers = True
+        if plain > right.plain:
+            right.plain = plain
+        if whole > right.whole:
+            right.whole = whole
+        if tail:
+            right.mixed = True
+            if tail > right.tail:
+                right.tail = tail
+
     def row(self, first: str, rest: str) -> None:
         """A row: its first cell (a plain number: nothing to line up, nothing special)
         and the others as one text, joined by ``SEP`` and measured."""

@@ -49,7 +49,8 @@ def ledger(
 
     from pulyacalc.ledger import ledger_file, ledger_run
     from pulyacalc.render.formats import render, write_to
-    from pulyacalc.render.ledger import LedgerStream, LedgerView
+    from pulyacalc.render.ledger import LedgerView
+    from pulyacalc.render.ledger_stream import LedgerStream
 
     price = parse_price(whist_price)
     how = rounding_of(rounding)
