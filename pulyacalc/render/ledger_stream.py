@@ -161,6 +161,7 @@ class LedgerStream:
                 return
             view = LedgerView(lg, self.running)
             table, columns = sink.table or sink.start(lg.players, lg.settlement.money is not None)
+            sink.measured()
             table.first = len(sink.last)
             for cells in view._final_rows(columns):
                 table.measure(cells)
@@ -289,6 +290,8 @@ class _TableSink:
         self.buffer, self.flush = self.table[0].buffer, self.table[0].flush
         #: the cells of the deal's values: (column, kind, the player's seat)
         self.values = [(i, k, players.index(p)) for i, (k, p) in enumerate(columns, 3) if k != "result"]
+        #: the widest of each value so far: (plain, whole part, tail), and its kind and seat
+        self.sizes = [([0, 0, 0], k, seat) for _, k, seat in self.values]
         return self.table
 
     def __call__(self, number: int, m: Moved, t: Totals | None) -> None:
@@ -335,15 +338,29 @@ class _TableSink:
             table.measure(cells, 1)
             return SEP.join(cells)
         nums, den, show, out = t.nums, t.den, self.num.show, []
-        for i, kind, seat in self.values:
+        for size, kind, seat in self.sizes:
             if kind == "running":
                 text, whole, tail = show(nums[seat], den)
             else:
                 text = cents(t.moved[seat], True) if kind == "money" else cents(t.cents[seat])
                 whole, tail = len(text) - 3, 3
-            table.number(i, len(text), whole, tail)
+            # LongTable.number written out (once a value): the widest of each kept here
+            if len(text) > size[0]:
+                size[0] = len(text)
+            if whole > size[1]:
+                size[1] = whole
+            if tail > size[2]:
+                size[2] = tail
             out.append(text)
         return cast(str, rest) % tuple(out)
+
+    def measured(self) -> None:
+        """The values' widths told to the table (``_filled`` kept the widest)."""
+        if self.table is not None:
+            for (size, _, _), (i, _, _) in zip(self.sizes, self.values, strict=True):
+                plain, whole, tail = size
+                if plain:
+                    self.table[0].number(i, plain, whole, tail)
 
 
 def _spool() -> Any:
