@@ -404,3 +404,53 @@ def test_a_number_aligned_without_the_pattern_is_as_with_it(cell: str, width: in
         whole, tail = _split(m.group(1), m.group(2) or "")
         want = (whole + tail.ljust(width, PAD)).strip()
     assert _Aligned(width)(cell) == want
+
+
+# ---- a table fitted to a width (COLUMNS): streamed too ----
+
+
+@SETTINGS
+@given(
+    st.integers(0, 10_000),
+    st.sampled_from((3, 4)),
+    st.sampled_from(("sochi", "leningrad", "rostov", "classic")),
+    st.sampled_from((24, 40, 60, 80, 100, 130)),
+    st.booleans(),
+)
+def test_a_table_fitted_to_a_width_streams_in_the_bytes_grid_fits(
+    seed: int, players: int, convention: str, columns: int, faulty: bool
+) -> None:
+    """Under COLUMNS the table is fitted row by row (render/longtable_fit.py), in the bytes
+    grid gives the whole table, with running totals and money too."""
+    from pulyacalc.render import longtable_fit, view
+
+    path = Path(__file__).parent / f"_ledger_fit_{seed}.pulya"
+    drawn: list[bool] = []
+    fitted_lines = longtable_fit.fitted_lines
+
+    def watched(*args: Any, **kwargs: Any) -> Any:
+        got = fitted_lines(*args, **kwargs)
+        drawn.append(got is not None)
+        return got
+
+    try:
+        path.write_text(line_log(seed, players, convention, 10, 70, faulty), encoding="utf-8")
+        for options in ([], ["--running"], ["--running", "--whist-price", "0.33"]):
+            longtable_fit.fitted_lines = watched  # type: ignore[assignment]
+            view.use_width(columns)  # as the command line sets it from COLUMNS
+            try:
+                got = run("ledger", str(path), *options)
+            finally:
+                longtable_fit.fitted_lines = fitted_lines  # type: ignore[assignment]
+            try:
+                want = old_ledger(str(path), "table", options)
+            except PulyaError:
+                assert got.exit_code == 1, got.output
+                continue
+            finally:
+                view.use_width(None)
+            assert got.exit_code == 0, got.output
+            assert got.stdout == want, (columns, options)
+        assert all(drawn), drawn
+    finally:
+        path.unlink()

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Iterator
 from itertools import chain
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 if TYPE_CHECKING:
     # for the type only: the command line reads this table at start-up, nothing more
@@ -338,6 +338,31 @@ def _fitted(
 ) -> str:
     """The table no wider than ``width`` where it can be: each step only when the one
     before did not fit, so a table that fits is drawn as it always was."""
+    return fit_plan(body, head, align, tablefmt, maxcolwidths, width, text).text
+
+
+class FitPlan(NamedTuple):
+    """How :func:`_fitted` drew a table: its text, the widths its cells were wrapped to
+    (``limits``) and its headers (``heads``), and the columns of each part (``parts``,
+    None: one table of them all)."""
+
+    text: str
+    limits: list[int | None] | None
+    heads: list[int | None] | None
+    parts: list[list[int]] | None
+
+
+def fit_plan(
+    body: list[list[str]],
+    head: list[str],
+    align: list[str] | None,
+    tablefmt: str,
+    maxcolwidths: list[int | None] | None,
+    width: int,
+    text: str,
+) -> FitPlan:
+    """:func:`_fitted`, with how it drew the table (render/longtable_fit.py draws a long
+    table so, deciding on a few of its rows)."""
     ncols = max([len(head), *(len(row) for row in body)], default=0)
     cells = [max([0, *(len(row[i]) for row in body if i < len(row))]) for i in range(ncols)]
     # 1. headers broken at their spaces ("mountain eq." over two lines): a column as wide as its cells
@@ -349,7 +374,7 @@ def _fitted(
         ]
         text = _tabulate(body, head, align, tablefmt, maxcolwidths, heads)
         if _widest(text) <= width:
-            return text
+            return FitPlan(text, maxcolwidths, heads, None)
     # 2. long text wrapped: the widest left-aligned columns (notes, deals) given what is left
     left = [i for i in range(ncols) if (align[i] if align and i < len(align) else "left") == "left"]
     over = _widest(text) - width
@@ -360,13 +385,15 @@ def _fitted(
         cut = min(over, cells[i] - 16)
         limits[i] = cells[i] - cut
         over -= cut
+    used = maxcolwidths
     if limits != (list(maxcolwidths) if maxcolwidths else [None] * ncols):
+        used = limits
         text = _tabulate(body, head, align, tablefmt, limits, heads)
         if _widest(text) <= width:
-            return text
+            return FitPlan(text, limits, heads, None)
     # 3. stacked: the first column, then as many of the others as fit, part after part
     if ncols < 3:
-        return text
+        return FitPlan(text, used, heads, None)
     parts: list[list[int]] = []
     for i in range(1, ncols):
         trial = [0, *(parts[-1][1:] if parts else []), i]
@@ -375,8 +402,9 @@ def _fitted(
         else:
             parts.append([0, i])
     if len(parts) < 2:
-        return text
-    return "\n\n".join(_part(body, head, align, tablefmt, limits, heads, part) for part in parts)
+        return FitPlan(text, used, heads, None)
+    text = "\n\n".join(_part(body, head, align, tablefmt, limits, heads, part) for part in parts)
+    return FitPlan(text, limits, heads, parts)
 
 
 def _part(

@@ -9,7 +9,7 @@ tests/test_ledger_stream.py holds both to the same bytes.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import IO
 
 from pulyacalc.core.amounts import VULGAR
@@ -137,6 +137,15 @@ class LongTable:
         self.spool.seek(0)
         widths = self._widths()
         fits = WIDTH[0] is None or sum(widths) + 2 * (len(widths) - 1) <= WIDTH[0]
+        if not fits and not self.special and not _wide_chars() and WIDTH[0] is not None:
+            from pulyacalc.render.longtable_fit import fitted_lines
+
+            # fitted to the width as grid fits it, row by row (render/longtable_fit.py)
+            fitted = fitted_lines(self.spool, self.head, self.align, WIDTH[0], self._cells_of(), SEP)
+            if fitted is not None:
+                yield from fitted
+                return
+            self.spool.seek(0)
         # tabulate measuring characters by their width on a terminal (wcwidth installed)
         # draws what is not plain ASCII (the suits, ⅔, the padding) its own way
         if not fits or self.special or _wide_chars():
@@ -162,6 +171,19 @@ class LongTable:
                 out.clear()
         if out:
             yield "\n".join(out) + "\n"
+
+    def _cells_of(self) -> Callable[[str], list[str]]:
+        """A spooled row's cells as grid's body holds them: the units of each right-aligned
+        column's numbers aligned (:func:`formats._units_aligned`, not stripped)."""
+        aligned = [(i, _Aligned(r.tail, raw=True)) for i, r in self.rights.items() if r.mixed]
+
+        def cells_of(line: str) -> list[str]:
+            cells = line.rstrip("\n").split(SEP)
+            for i, a in aligned:
+                cells[i] = a(cells[i])
+            return cells
+
+        return cells_of
 
 
 class _Rest:
@@ -192,8 +214,8 @@ class _Aligned:
     """A right-aligned cell with what follows its units padded to ``width`` (as
     :func:`formats._units_aligned` writes it), remembered per cell (bounded)."""
 
-    def __init__(self, width: int) -> None:
-        self.width = width
+    def __init__(self, width: int, raw: bool = False) -> None:
+        self.width, self.raw = width, raw
         self.known: dict[str, str] = {}
 
     def __call__(self, cell: str) -> str:
@@ -206,7 +228,9 @@ class _Aligned:
                     done = cell
                 else:
                     whole, tail = _split(m.group(1), m.group(2) or "")
-                    done = (whole + tail.ljust(self.width, PAD)).strip()
+                    done = whole + tail.ljust(self.width, PAD)
+                    # (grid's body keeps the space before a fraction without a whole part)
+                    done = done if self.raw else done.strip()
             if len(self.known) > 20_000:
                 self.known.clear()
             self.known[cell] = done
