@@ -454,3 +454,55 @@ def test_a_table_fitted_to_a_width_streams_in_the_bytes_grid_fits(
         assert all(drawn), drawn
     finally:
         path.unlink()
+
+
+def test_with_wcwidth_narrow_characters_stream_and_wide_ones_go_grids_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With wcwidth installed tabulate measures characters by their width on a terminal:
+    a table whose every character is one column wide is drawn row by row all the same
+    (fitted too), one with a wider character (here ♠, as a stand-in wcwidth says so of)
+    the whole way through grid; the bytes are grid's either way."""
+    import types
+
+    import tabulate
+
+    from pulyacalc.render import formats, longtable, view
+
+    def width_of(c: str) -> int:
+        return 2 if c == wide[0] else 1
+
+    fake = types.ModuleType("wcwidth")
+    fake.wcwidth = width_of  # type: ignore[attr-defined]
+    fake.wcswidth = lambda s: sum(map(width_of, s))  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "wcwidth", fake)
+    monkeypatch.setattr(tabulate, "wcwidth", fake)
+    monkeypatch.setattr(tabulate, "WIDE_CHARS_MODE", True)
+    monkeypatch.setattr(formats, "_WIDE", [True])
+    monkeypatch.setattr(longtable, "_NARROW", {})
+    whole: list[int] = []
+    grid = longtable.grid
+
+    def watched(rows: Any, *args: Any, **kwargs: Any) -> str:
+        whole.append(1)
+        return grid(rows, *args, **kwargs)
+
+    monkeypatch.setattr(longtable, "grid", watched)
+    path = tmp_path / "log.pulya"
+    path.write_text(line_log(7, 3, "sochi", 10, 80, False), encoding="utf-8")
+    wide = ["—"]  # in no cell: every character narrow
+    for columns in (None, 40, 100):
+        view.use_width(columns)
+        try:
+            for options in ([], ["--running", "--whist-price", "0.5"]):
+                got = run("ledger", str(path), *options)
+                assert got.exit_code == 0, got.output
+                assert got.stdout == old_ledger(str(path), "table", options), (columns, options)
+        finally:
+            view.use_width(None)
+    assert not whole
+    wide[0] = "♠"
+    monkeypatch.setattr(longtable, "_NARROW", {})
+    got = run("ledger", str(path))
+    assert got.stdout == old_ledger(str(path), "table", [])
+    assert whole

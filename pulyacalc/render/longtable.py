@@ -75,6 +75,10 @@ class LongTable:
         self.broken = False
         #: a cell with spaces around it (grid strips them)
         self.spaced = False
+        #: a character not one column wide for wcwidth (tabulate, measuring by it when it
+        #: is installed, then draws the table its own way): the glyphs of numbers, the
+        #: padding and the headers looked at from the start
+        self.wide = _wide_chars() and not _narrow("".join([*head, *VULGAR.values(), PAD]))
         self.buffer: list[str] = []
 
     def measure(self, cells: Sequence[str], start: int = 0) -> None:
@@ -86,6 +90,8 @@ class LongTable:
                 self.special = True
             if cell != cell.strip():
                 self.spaced = True
+            if not cell.isascii() and not self.wide and _wide_chars() and not _narrow(cell):
+                self.wide = True
             right = self.rights.get(i)
             if right is not None:
                 right.measure(cell)
@@ -137,7 +143,7 @@ class LongTable:
         self.spool.seek(0)
         widths = self._widths()
         fits = WIDTH[0] is None or sum(widths) + 2 * (len(widths) - 1) <= WIDTH[0]
-        if not fits and not self.special and not _wide_chars() and WIDTH[0] is not None:
+        if not fits and not self.special and not self.wide and WIDTH[0] is not None:
             from pulyacalc.render.longtable_fit import fitted_lines
 
             # fitted to the width as grid fits it, row by row (render/longtable_fit.py)
@@ -147,8 +153,8 @@ class LongTable:
                 return
             self.spool.seek(0)
         # tabulate measuring characters by their width on a terminal (wcwidth installed)
-        # draws what is not plain ASCII (the suits, ⅔, the padding) its own way
-        if not fits or self.special or _wide_chars():
+        # draws a character not one column wide its own way
+        if not fits or self.special or self.wide:
             rows = [line.rstrip("\n").split(SEP) for line in self.spool]
             yield grid(rows, self.head, self.align, "simple") + "\n"
             return
@@ -184,6 +190,24 @@ class LongTable:
             return cells
 
         return cells_of
+
+
+def _narrow(text: str) -> bool:
+    """Whether wcwidth (installed) takes each character of ``text`` for one column, as
+    ``len`` does: tabulate measuring by it draws such cells as by ``len``."""
+    from wcwidth import wcwidth  # type: ignore[import-not-found]  # (only when installed)
+
+    for c in set(text):
+        known = _NARROW.get(c)
+        if known is None:
+            known = _NARROW[c] = wcwidth(c) == 1
+        if not known:
+            return False
+    return True
+
+
+#: :func:`_narrow` of each character asked of (as few as a log has)
+_NARROW: dict[str, bool] = {}
 
 
 class _Rest:

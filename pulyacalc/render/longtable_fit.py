@@ -60,13 +60,27 @@ def fitted_lines(
     line at a time; None where it cannot be drawn so (the caller draws it whole)."""
     ncols = len(head)
     widest: list[tuple[int, list[str]] | None] = [None] * (2 * ncols)
+    seen: set[str] = set()  # the rows' texts after the first cell (a number) looked at
     spool.seek(0)
     for line in spool:
-        if _BREAKS.search(line):
+        number, _, rest = line.partition(sep)
+        if rest in seen:  # the same cells but the number's: only it may be wider
+            first, stripped = widest[0], widest[ncols]
+            if (
+                first is not None
+                and stripped is not None
+                and len(number) <= first[0]
+                and len(number.strip()) <= stripped[0]
+            ):
+                continue
+        elif _BREAKS.search(line):
             return None
         cells = cells_of(line)
         if len(cells) != ncols:
             return None
+        if len(seen) > KNOWN:
+            seen.clear()
+        seen.add(rest)
         for i, cell in enumerate(cells):
             for k, size in ((i, len(cell)), (ncols + i, len(cell.strip()))):
                 known = widest[k]
@@ -83,8 +97,15 @@ def fitted_lines(
     wraps = {i: _Wrap(w) for i, w in enumerate(plan.limits or []) if w is not None}
     if wraps:  # the rows with the widest cell wrapped, and one that wraps, of each such column
         more: dict[int, tuple[int, list[str]]] = {}
+        seen.clear()
         spool.seek(0)
         for line in spool:
+            rest = line.partition(sep)[2]
+            if rest in seen:  # the wrapped columns are not the first
+                continue
+            if len(seen) > KNOWN:
+                seen.clear()
+            seen.add(rest)
             cells = cells_of(line)
             for i, wrap in wraps.items():
                 lines = wrap(cells[i]).split("\n")
