@@ -180,6 +180,13 @@ def _tabulate(
     return str(text).replace(PAD, " ")
 
 
+def cell_wrapper(width: int) -> Callable[[str], list[str]]:
+    """How tabulate wraps a cell to ``width`` (``maxcolwidths``): its lines."""
+    import tabulate as tab
+
+    return tab._CustomTextWrap(width=width).wrap  # type: ignore[attr-defined, no-any-return]  # its own
+
+
 #: what tabulate reads in a cell beyond its characters: line breaks (a cell of many lines),
 #: escape sequences (colours, links), its separating-line mark; a table with none is drawn
 #: by :func:`direct`

@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import IO
 
-from pulyacalc.render.formats import PAD, FitPlan, _part, _tabulate, _widest, direct, fit_plan
+from pulyacalc.render.formats import PAD, FitPlan, _part, _tabulate, _widest, cell_wrapper, direct, fit_plan
 
 #: what ``str.splitlines`` breaks at besides a line break (tabulate splits cells so)
 _BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
@@ -32,15 +32,13 @@ class _Wrap:
     """A cell wrapped to ``width`` as tabulate wraps it (its own wrapper), remembered."""
 
     def __init__(self, width: int) -> None:
-        from tabulate import _CustomTextWrap  # type: ignore[attr-defined]  # tabulate's own
-
-        self.wrapper = _CustomTextWrap(width=width)
+        self.wrap = cell_wrapper(width)
         self.known: dict[str, str] = {}
 
     def __call__(self, cell: str) -> str:
         done = self.known.get(cell)
         if done is None:
-            done = "\n".join(self.wrapper.wrap(cell))
+            done = "\n".join(self.wrap(cell))
             if len(self.known) > KNOWN:
                 self.known.clear()
             self.known[cell] = done
