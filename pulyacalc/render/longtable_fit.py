@@ -201,8 +201,10 @@ class _Row:
     def __init__(
         self, part: list[int], widths: list[int], align: list[str], wraps: dict[int, _Wrap], multiline: bool
     ) -> None:
-        self.part, self.widths, self.wraps, self.multiline = part, widths, wraps, multiline
-        self.rights = [a == "right" for a in align]
+        self.widths, self.multiline = widths, multiline
+        rights = [a == "right" for a in align]
+        self.columns = list(zip(part, widths, rights, [wraps.get(i) for i in part], strict=True))
+        self.blank = [" " * w for w in widths]
 
     def __call__(self, cells: list[str]) -> list[str]:
         """The row's lines."""
@@ -218,16 +220,27 @@ class _Row:
         return out
 
     def _cells(self, cells: list[str]) -> list[list[str]]:
-        """The row's lines, each a list of its cells padded."""
-        columns: list[list[str]] = []
-        for i, w, right in zip(self.part, self.widths, self.rights, strict=True):
-            cell = cells[i]
-            wrap = self.wraps.get(i)
-            if wrap is not None:
-                cell = wrap(cell)
+        """The row's lines, each a list of its cells padded: the first, then (a row of
+        many lines) blanks but where a cell has more lines."""
+        first: list[str] = []
+        more: list[tuple[int, list[str]]] = []
+        empty = True
+        for j, (i, w, right, wrap) in enumerate(self.columns):
+            cell = cells[i] if wrap is None else wrap(cells[i])
             cell = cell.strip()
-            parts = cell.splitlines() if self.multiline else [cell]
-            columns.append([p.rjust(w) if right else p.ljust(w) for p in parts])
-        n = max(map(len, columns))
-        blank = [" " * w for w in self.widths]
-        return [[col[k] if k < len(col) else blank[j] for j, col in enumerate(columns)] for k in range(n)]
+            if "\n" in cell and self.multiline:
+                lines = cell.splitlines()
+                more.append((j, [p.rjust(w) if right else p.ljust(w) for p in lines[1:]]))
+                cell = lines[0]
+            empty = empty and not cell
+            first.append(cell.rjust(w) if right else cell.ljust(w))
+        if empty and self.multiline:  # no cell has a line: nor has the row
+            return []
+        rows = [first]
+        for k in range(max((len(lines) for _, lines in more), default=0)):
+            row = list(self.blank)
+            for j, lines in more:
+                if k < len(lines):
+                    row[j] = lines[k]
+            rows.append(row)
+        return rows

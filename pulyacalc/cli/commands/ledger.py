@@ -98,21 +98,21 @@ def ledger(
 
 
 def _streamed(play: Callable[[Sink], Ledger | None], running: bool, shape: str) -> bool:
-    """The ledger written row by row in flat memory, into a spool first (memory, then a
-    temporary file), so that a log with a problem prints its problems and nothing else.
-    False where it cannot be (a log that seats a newcomer: every row reads the final
-    table; it is read again whole)."""
-    import tempfile
-
+    """The ledger written row by row in flat memory (the view spools its rows and writes
+    nothing before the log is read, so that a log with a problem prints its problems and
+    nothing else).  False where it cannot be (a log that seats a newcomer: every row reads
+    the final table; it is read again)."""
     from pulyacalc.render.formats import write_to
     from pulyacalc.render.ledger_stream import LedgerStream
 
-    with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8") as spool:
-        view = LedgerStream(play, running)
-        write_to(view, shape, spool)  # type: ignore[arg-type]  # a TextIO in all but name
-        if view.ledger is None:
-            return False
-        spool.seek(0)
-        while chunk := spool.read(1 << 16):
-            emit(chunk)
-        return True
+    view = LedgerStream(play, running)
+    write_to(view, shape, _Emitted())  # type: ignore[arg-type]  # a TextIO in all but name
+    return view.ledger is not None
+
+
+class _Emitted:
+    """Standard output (or the ``-o`` file) as a stream: each piece emitted."""
+
+    def write(self, text: str) -> int:
+        emit(text)
+        return len(text)
