@@ -33,6 +33,40 @@ import genlog  # noqa: E402
 CONVENTIONS = tuple(builtin_names())
 
 
+def as_yaml(text: str, layout: str, seed: int) -> str:
+    """A generated line log as a YAML log: its deal lines as scalars (``lines``: plain or
+    quoted, some further right), or each deal a mapping as ``convert`` writes it."""
+    import json
+    import re
+
+    if layout == "converted":
+        from pulyacalc.logs.read import read_text
+        from pulyacalc.logs.write import write_yaml
+
+        return "".join(write_yaml(read_text(text, "log.pulya", "lines")))
+    rng = random.Random(seed)
+    out, deals = [], False
+    for line in text.splitlines():
+        if not deals and line.startswith("players:"):
+            out.append("players: [" + ", ".join(line.split()[1:]) + "]")
+        elif not deals and line and not line.startswith("#"):
+            out.append(line)
+        elif not deals and not line:
+            out.append("deals:")
+            deals = True
+        elif not line.strip() or line.startswith("#"):
+            out.append("  " + line)
+        elif (
+            re.fullmatch(r"[^-?:,\[\]{}#&*!|>'\"%@`\s][^#]*", line)
+            and ": " not in line
+            and rng.random() < 0.8
+        ):
+            out.append("  -" + " " * rng.choice((1, 1, 1, 3)) + line)
+        else:
+            out.append("  - " + json.dumps(line, ensure_ascii=False))
+    return "\n".join(out) + "\n"
+
+
 def explained(path: Path, fmt: str, *, fast: bool, upto: int | None = None) -> Any:
     """What `explain` writes in ``fmt`` (the plain or the fast way), or its problems."""
     out = io.StringIO()
@@ -76,13 +110,15 @@ def logs(draw: Any) -> str:
     st.sampled_from(("en", "ru")),
     st.one_of(st.none(), st.integers(1, 40)),
     st.sampled_from((None, None, 12, 30, 40, 60, 100, 200)),
+    st.sampled_from(("line", "line", "lines", "converted")),
 )
 def test_the_fast_path_writes_the_plain_paths_bytes(
-    text: str, fmt: str, lang: str, upto: int | None, width: int | None
+    text: str, fmt: str, lang: str, upto: int | None, width: int | None, layout: str
 ) -> None:
-    path = Path(__file__).parent / "_explain_fast.pulya"
+    """A line log, or the same as a YAML log (scalar lines, or mappings)."""
+    path = Path(__file__).parent / ("_explain_fast.pulya" if layout == "line" else "_explain_fast.yaml")
     try:
-        path.write_text(text, encoding="utf-8")
+        path.write_text(text if layout == "line" else as_yaml(text, layout, len(text)), encoding="utf-8")
         i18n.use(lang)
         use_width(width)
         assert explained(path, fmt, fast=True, upto=upto) == explained(path, fmt, fast=False, upto=upto)
@@ -92,15 +128,19 @@ def test_the_fast_path_writes_the_plain_paths_bytes(
         path.unlink()
 
 
+@pytest.mark.parametrize("layout", ["line", "lines"])
 @pytest.mark.parametrize("fmt", sorted(FORMATS))
 def test_full_caches_are_forgotten_and_filled_again(
-    fmt: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    fmt: str, layout: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(explain_fast, "SEEN_SIZE", 20)
     monkeypatch.setattr(explain_fast, "BLOCKS_SIZE", 10)
-    path = tmp_path / "long.pulya"
-    path.write_text("".join(genlog.line_log(1500, seed=5, players=4, pool=60)), encoding="utf-8")
-    assert explained(path, fmt, fast=True) == explained(path, fmt, fast=False)
+    text = "".join(genlog.line_log(1500, seed=5, players=3, pool=60))
+    path = tmp_path / ("long.pulya" if layout == "line" else "long.yaml")
+    path.write_text(text if layout == "line" else as_yaml(text, layout, 5), encoding="utf-8")
+    got = explained(path, fmt, fast=True)
+    assert not isinstance(got, list)  # a good log: every deal shown
+    assert got == explained(path, fmt, fast=False)
 
 
 def test_a_deal_that_writes_like_a_stand_in_is_drawn_the_plain_way(tmp_path: Path) -> None:
@@ -115,10 +155,13 @@ def test_a_deal_that_writes_like_a_stand_in_is_drawn_the_plain_way(tmp_path: Pat
         assert explained(path, fmt, fast=True) == explained(path, fmt, fast=False)
 
 
-def test_most_deals_of_a_long_log_are_hits(tmp_path: Path) -> None:
-    """The fast path is taken: on a long log most deals come as hits, not explained anew."""
-    path = tmp_path / "long.pulya"
-    path.write_text("".join(genlog.line_log(3000, seed=1, pool=100000)), encoding="utf-8")
+@pytest.mark.parametrize("layout", ["line", "lines"])
+def test_most_deals_of_a_long_log_are_hits(layout: str, tmp_path: Path) -> None:
+    """The fast path is taken: on a long log (a line log, or a YAML log of deal lines)
+    most deals come as hits, not explained anew."""
+    text = "".join(genlog.line_log(3000, seed=1, pool=100000))
+    path = tmp_path / ("long.pulya" if layout == "line" else "long.yaml")
+    path.write_text(text if layout == "line" else as_yaml(text, layout, 1), encoding="utf-8")
     stream = explain_stream(str(path), fast=True)
     items = list(stream.items)
     hits = sum(isinstance(d, tuple) for d in items)
