@@ -222,6 +222,8 @@ class Drawer:
     def __init__(self, fast: FastDeals, fmt: str, file: str) -> None:
         self.fast, self.fmt, self.file = fast, fmt, file
         self.paper = Paper(fast) if fmt == "table" else None
+        #: each head fitted to a width by what it says (``fitted_head``)
+        self.fitted: dict[tuple[Any, ...], tuple[bytes, bool] | None] = {}
         self.skeletons: dict[tuple[int, bool], Skeleton | None] = {}
         #: each write's own drawings (``write``), and whether a deal's JSON entries are
         #: its flat ones nested deeper (``nested_entries``, seen on the first deal with any)
@@ -554,17 +556,36 @@ NUMBER_MARK, LINE_MARK = "\ue0f1", "\ue0f2"
 LAYOUTS_SIZE = 2048
 
 
-def fitted_head(self: Drawer, head: Head, after_finish: bool, n: bytes, line: bytes) -> bytes | None:
-    """The deal's first line fitted to the width set, as the plain way draws it
-    (``fit_lines``), for the deal number ``n`` and line ``line``: from a format made once
-    per head, finish and lengths of the two; None: drawn the plain way."""
+def fitted_head(
+    self: Drawer, head: Head, after_finish: bool, number: int, lineno: int, n: bytes, width: int
+) -> bytes | None:
+    """The deal's first line fitted to ``width``, as the plain way draws it (``fit_lines``),
+    for deal ``number`` (``n``: its digits) on line ``lineno``: the unfitted head's format (``Drawer.head``)
+    when it fits, else a format made once per head, finish and lengths of the two; None:
+    drawn the plain way.  ``Head.drawn`` holds both: the unfitted under the finish, with
+    its length but for the two numbers, the fitted under the finish and the lengths."""
     drawn = head.drawn
     if drawn is None:
         drawn = head.drawn = {}
+    unfitted = drawn.get(after_finish)
+    if unfitted is None:
+        top = self._head(head, after_finish)
+        # the line's length with both numbers 0, less their digit each and the "\n" before it
+        unfitted = drawn[after_finish] = False if top is None else (*top, len((top[0] % (0, 0)).decode()) - 3)
+    line = b"%d" % lineno
+    if unfitted and unfitted[2] + len(n) + len(line) <= width:
+        return unfitted[0] % ((lineno, number) if unfitted[1] else (number, lineno))  # type: ignore[no-any-return]
     key = (after_finish, len(n), len(line))
     known = drawn.get(key, False)
     if known is False:
-        known = drawn[key] = _fitted_head(self, head, after_finish, len(n), len(line))
+        # heads of one text (the same line in another state, read again) share it
+        same = (head.kind, head.dealer, head.line, head.column, head.run, *key)
+        known = self.fitted.get(same, False)
+        if known is False:
+            if len(self.fitted) >= WRITES_SIZE:
+                self.fitted.clear()
+            known = self.fitted[same] = _fitted_head(self, head, after_finish, len(n), len(line))
+        drawn[key] = known
     if known is None:
         return None
     fmt, line_first = known
@@ -709,10 +730,13 @@ def _table_fitted(view: ExplainStream, drawer: Drawer) -> Iterator[bytes]:
     """:func:`_table_deals` with the table fitted to the width set: each block's lines
     fitted once (``Drawer.drawn``), each head's per length of the number and line
     (:func:`fitted_head`), the paper from its layouts (``FitPaper``)."""
+    from pulyacalc.render.view import WIDTH
+
     assert drawer.paper is not None
     fit = FitPaper(drawer.paper)
     upto, vals, text, lens = view.stream.upto, drawer.fast.vals, fit.text, fit.lens
-    drawn = drawer.drawn
+    drawn, width = drawer.drawn, WIDTH[0]
+    assert width is not None
     ok = fit.load()
     out: list[bytes] = []
     items: Iterator[Any] = view.stream.items
@@ -743,7 +767,7 @@ def _table_fitted(view: ExplainStream, drawer: Drawer) -> Iterator[bytes]:
             continue
         view.shown += 1
         n = b"%d" % number
-        top, body = fitted_head(drawer, head, after_finish, n, b"%d" % lineno), drawn(block)
+        top, body = fitted_head(drawer, head, after_finish, number, lineno, n, width), drawn(block)
         if top is None or body is False:
             out.append(plain_table(drawer, item, False))
             continue
