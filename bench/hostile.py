@@ -13,6 +13,12 @@ reads by default: the worst case that is actually read.
     python bench/hostile.py --each --input YAML --command check   # every run, some of them
 
 Each run is one fresh child (wall time, max RSS), killed after a minute.
+
+Besides every command on every input (COMMANDS), the inputs a real archive is (BIG: the long
+line log, and YAML just under its limit) go to every command with the options and the
+environments that change how it computes (VARIANTS): each format, running totals, money,
+Russian, a width to fit (COLUMNS, a pseudo-terminal) and standard input.  ``--quick``
+leaves the variants out.
 """
 
 from __future__ import annotations
@@ -133,6 +139,64 @@ COMMANDS = [
     ["settle", "{log}", "-o", "{svg}"],
 ]
 
+#: the inputs that are what a real archive is: the variants run on these
+BIG = ("a long log", "YAML many deals at the limit", "YAML a sheet with running totals at the limit")
+
+#: each command again with the options and environments that change how it computes; a
+#: word ``NAME=VALUE`` first sets an environment variable, ``<`` reads the input from
+#: standard input (its path then ``-``; season and stats read files only), ``[pty]``
+#: writes to a pseudo-terminal 100 wide
+VARIANTS = [
+    ["score", "{log}", "-f", "csv"],
+    ["score", "{log}", "--whist-price", "0.5", "--rounding", "kodeks"],
+    ["score", "{log}", "--lang", "ru"],
+    ["<", "score", "-"],
+    ["explain", "{log}", "-f", "jsonl"],
+    ["explain", "{log}", "-f", "csv"],
+    ["explain", "{log}", "-f", "tsv"],
+    ["explain", "{log}", "--lang", "ru"],
+    ["explain", "{log}", "--lang", "ru", "-f", "json"],
+    ["explain", "{log}", "--rounding", "nearest"],
+    ["COLUMNS=40", "explain", "{log}"],
+    ["COLUMNS=100", "explain", "{log}"],
+    ["COLUMNS=100", "explain", "{log}", "-f", "json"],
+    ["[pty]", "explain", "{log}"],
+    ["<", "explain", "-", "-f", "json"],
+    ["check", "{log}", "-f", "csv"],
+    ["COLUMNS=40", "check", "{log}"],
+    ["<", "check", "-"],
+    ["ledger", "{log}", "--running"],
+    ["ledger", "{log}", "--whist-price", "0.5"],
+    ["ledger", "{log}", "--running", "--whist-price", "0.33", "-f", "json"],
+    ["ledger", "{log}", "-f", "jsonl"],
+    ["ledger", "{log}", "-f", "json"],
+    ["ledger", "{log}", "-f", "csv"],
+    ["ledger", "{log}", "-f", "tsv"],
+    ["ledger", "{log}", "--rounding", "kodeks"],
+    ["ledger", "{log}", "--lang", "ru"],
+    ["COLUMNS=40", "ledger", "{log}"],
+    ["COLUMNS=100", "ledger", "{log}", "--running"],
+    ["[pty]", "ledger", "{log}"],
+    ["<", "ledger", "-"],
+    ["season", "{log}", "-f", "json", "--whist-price", "0.5"],
+    ["season", "{log}", "--plot", "{svg}"],
+    ["stats", "{log}", "-f", "json"],
+    ["stats", "{log}", "-p", "Anna"],
+    ["stats", "{log}", "--plot", "{svg}"],
+    ["sheet", "{log}", "-o", "{svg}", "-n"],
+    ["sheet", "{log}", "-o", "{html}", "--whist-price", "0.5", "--lang", "ru"],
+    ["<", "sheet", "-", "-o", "{svg}"],
+    ["dispute", "{log}", "-d", "1", "-f", "json", "--whist-price", "0.5"],
+    ["COLUMNS=40", "dispute", "{log}", "-d", "1"],
+    ["compare", "{log}", "-c", "sochi", "-c", "leningrad", "-c", "rostov"],
+    ["compare", "{log}", "-f", "json", "--whist-price", "0.5"],
+    ["COLUMNS=40", "compare", "{log}"],
+    ["convert", "{log}", "--to", "yaml", "-o", "{yaml}"],
+    ["convert", "{log}", "--to", "lines", "--lang", "ru"],
+    ["<", "convert", "-", "--to", "yaml"],
+    ["settle", "{log}", "-f", "json", "--whist-price", "0.5"],
+]
+
 #: the sheet given to ``check --against``
 SMALL_SHEET = """players: [Anna, Boris, Vera]
 sheet:
@@ -142,30 +206,68 @@ sheet:
 """
 
 #: one run in a child: wall time and peak memory (KiB), the exit status, and whether stderr
-#: holds a traceback; killed after TIMEOUT seconds
+#: holds a traceback; killed after TIMEOUT seconds.  Its first argument says how: the
+#: timeout, the environment to add, the file for standard input, whether to a terminal.
 CHILD = """
-import resource, subprocess, sys, time
+import json, os, resource, subprocess, sys, threading, time
+how = json.loads(sys.argv[1])
+env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+env.update(how["env"])
+stdin = open(how["stdin"], "rb") if how["stdin"] else subprocess.DEVNULL
+out, master = subprocess.DEVNULL, None
+if how["pty"]:
+    import fcntl, pty, struct, termios
+    master, out = pty.openpty()
+    fcntl.ioctl(out, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 100, 0, 0))
+    def drain():
+        try:
+            while os.read(master, 1 << 16):
+                pass
+        except OSError:  # the terminal's other end closed: the child has ended
+            pass
+    threading.Thread(target=drain, daemon=True).start()
 t = time.perf_counter()
+p = subprocess.Popen(sys.argv[2:], stdin=stdin, stdout=out, stderr=subprocess.PIPE, env=env)
+if master is not None:
+    os.close(out)
 try:
-    r = subprocess.run(
-        sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=float(sys.argv[1])
-    )
-    code, tb = r.returncode, b"Traceback" in r.stderr
+    err = p.communicate(timeout=how["timeout"])[1]
+    code, tb = p.returncode, b"Traceback" in err
 except subprocess.TimeoutExpired:
+    p.kill()
+    p.wait()
     code, tb = "timeout", False
 print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, code, tb)
 """
 TIMEOUT = 60.0
 
 
-def measured(cmd: list[str]) -> tuple[float, int, str, bool]:
+def measured(
+    cmd: list[str], env: dict[str, str] | None = None, stdin: str = "", tty: bool = False
+) -> tuple[float, int, str, bool]:
+    import json
     import subprocess
 
-    out = subprocess.run(
-        [sys.executable, "-c", CHILD, str(TIMEOUT), *cmd], capture_output=True, text=True, check=True
-    )
+    how = json.dumps({"timeout": TIMEOUT, "env": env or {}, "stdin": stdin, "pty": tty})
+    out = subprocess.run([sys.executable, "-c", CHILD, how, *cmd], capture_output=True, text=True, check=True)
     took, rss, code, tb = out.stdout.split()
     return float(took), int(rss), code, tb == "True"
+
+
+def how_run(args: list[str]) -> tuple[dict[str, str], bool, bool, list[str]]:
+    """A command's words: its environment (``NAME=VALUE`` first), whether it reads standard
+    input (``<``) or writes to a terminal (``[pty]``), and its arguments."""
+    env: dict[str, str] = {}
+    stdin = tty = False
+    while args and ("=" in args[0] or args[0] in ("<", "[pty]")):
+        if args[0] == "<":
+            stdin = True
+        elif args[0] == "[pty]":
+            tty = True
+        else:
+            env[args[0].split("=", 1)[0]] = args[0].split("=", 1)[1]
+        args = args[1:]
+    return env, stdin, tty, args
 
 
 def report(
@@ -177,21 +279,30 @@ def report(
     inputs: str = "",
     commands: str = "",
     skip: str = "",
+    quick: bool = False,
 ) -> list[str]:
-    """Every input of about ``size`` bytes to every command: print the worst time and the
-    worst memory, and each run that broke a promise; the targets missed.  ``each``: print
-    every run too; ``inputs`` / ``commands``: only those whose name contains it; ``skip``:
-    not the commands whose name contains it."""
+    """Every input of about ``size`` bytes to every command (and the BIG ones to every
+    variant, unless ``quick``): print the worst time and the worst memory, and each run
+    that broke a promise; the targets missed.  ``each``: print every run too; ``inputs`` /
+    ``commands``: only those whose name contains it; ``skip``: not the commands whose name
+    contains it."""
     worst_t: tuple[float, str] = (0.0, "")
     worst_m: tuple[int, str] = (0, "")
     broken: list[str] = []
     chosen = {k: v for k, v in INPUTS.items() if inputs.lower() in k.lower()}
-    cmds = [
-        c
-        for c in COMMANDS
-        if commands in " ".join(c[:1] + c[2:]) and not (skip and skip in " ".join(c[:1] + c[2:]))
-    ]
-    print(f"hostile      {len(chosen)} inputs of about {size / 2**20:.1f} MiB x {len(cmds)} commands")
+
+    def label(args: list[str]) -> str:
+        return " ".join(a for a in args if a != "{log}")
+
+    def wanted(args: list[str]) -> bool:
+        return commands in label(args) and not (skip and skip in label(args))
+
+    cmds = [c for c in COMMANDS if wanted(c)]
+    variants = [] if quick else [c for c in VARIANTS if wanted(c)]
+    print(
+        f"hostile      {len(chosen)} inputs of about {size / 2**20:.1f} MiB x {len(cmds)} commands"
+        f" (and {len(variants)} variants on those a real archive is)"
+    )
     sheet = tmp / "small-sheet.yaml"
     sheet.write_text(SMALL_SHEET, encoding="utf-8")
     runs = [(name, suffix, make(size)[: 20 * 10**6 - 1]) for name, (suffix, make) in chosen.items()]
@@ -205,16 +316,18 @@ def report(
     for name, suffix, data in runs:
         path = tmp / f"hostile{suffix}"
         path.write_bytes(data)
-        for args in cmds:
+        for args in cmds + (variants if name in BIG else []):
             names = {
                 "{log}": str(path),
                 "{svg}": str(tmp / "out.svg"),
                 "{html}": str(tmp / "out.html"),
+                "{yaml}": str(tmp / "out.yaml"),
                 "{sheet}": str(sheet),
             }
-            argv = [names.get(a, a) for a in args]
-            took, rss, code, tb = measured([*cmd, *argv])
-            what = f"{' '.join(args[:1] + args[2:])} on {name}"
+            env, stdin, tty, words = how_run(args)
+            argv = [names.get(a, a) for a in words]
+            took, rss, code, tb = measured([*cmd, *argv], env, str(path) if stdin else "", tty)
+            what = f"{label(args)} on {name}"
             if each:
                 print(f"             {took:7.2f} s {rss / 1024:7.1f} MiB  exit {code:7}  {what}", flush=True)
             if took > worst_t[0]:
@@ -246,10 +359,18 @@ def main() -> int:
     ap.add_argument("--input", default="", help="only the inputs whose name contains this")
     ap.add_argument("--command", default="", help="only the commands whose words contain this")
     ap.add_argument("--skip", default="", help="leave out the commands whose words contain this")
+    ap.add_argument("--quick", action="store_true", help="leave out the variants (options, widths, stdin)")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="pulyacalc-bench-") as tmp:
         missed = report(
-            pulyacalc(), a.size, Path(tmp), each=a.each, inputs=a.input, commands=a.command, skip=a.skip
+            pulyacalc(),
+            a.size,
+            Path(tmp),
+            each=a.each,
+            inputs=a.input,
+            commands=a.command,
+            skip=a.skip,
+            quick=a.quick,
         )
     if missed:
         print(f"\nmissed: {', '.join(missed)}")

@@ -138,13 +138,14 @@ class Checking:
         *,
         convention: str | None = None,
         input_format: str | None = None,
+        max_yaml_bytes: int | None = None,
     ) -> None:
         from pulyacalc.logs.header import convention_for
         from pulyacalc.logs.read import read_log
         from pulyacalc.scoring.fold import Scorer
 
         self.problems = Problems()
-        self.log = read_log(path, input_format, self.problems)
+        self.log = read_log(path, input_format, self.problems, max_yaml_bytes=max_yaml_bytes)
         # not evening.load_convention: a convention that does not load is reported alone, and
         # a header with problems is still played (they are findings like any other)
         self.convention = convention_for(self.log.header, convention)

@@ -195,13 +195,14 @@ def dispute_file(
     rounding: Rounding | None = None,
     input_format: str | None = None,
     price: Decimal | None = None,
+    max_yaml_bytes: int | None = None,
 ) -> Dispute:
     """The dispute over deal ``number`` of a log file (or '-').  Raises PulyaError with every
     problem of the log (as ``score`` does), NoSuchDeal when it has no such deal."""
     from pulyacalc.logs.read import read_log
 
     problems = Problems()
-    log = read_log(path, input_format, problems)
+    log = read_log(path, input_format, problems, max_yaml_bytes=max_yaml_bytes)
     return dispute(log, problems, number, convention=convention, rounding=rounding, price=price)
 
 

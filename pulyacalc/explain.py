@@ -242,6 +242,7 @@ def explain_stream(
     upto: int | None = None,
     progress: Callable[[int], None] | None = None,
     fast: bool = False,
+    max_yaml_bytes: int | None = None,
 ) -> Stream:
     """Read the log's header and convention now (raising their problems) and return a
     ``Stream`` whose deals are scored as they are iterated.  With ``upto``, the log is read
@@ -253,7 +254,7 @@ def explain_stream(
     from pulyacalc.logs.read import read_log
 
     problems = Problems()
-    log = read_log(path, input_format, problems)
+    log = read_log(path, input_format, problems, max_yaml_bytes=max_yaml_bytes)
     conv = load_convention(log, problems, convention, rounding)
     if conv is None or not log.header_ok:
         for _ in log.deals:  # every deal's own problems too, all reported at once

@@ -111,7 +111,73 @@ def test_a_log_over_the_limit_converts_to_lines_with_the_option(tmp_path: Path) 
     assert out.read_text("utf-8").count("Anna 6♠ 7, Boris whist 2, Vera pass 1") > 50_000
 
 
-@pytest.mark.parametrize("command", ["score", "settle", "convert", "ledger", "sheet", "season", "stats"])
+#: every command that reads a log, with what it needs besides the log ({out}: a file to write)
+READS_A_LOG = {
+    "score": [],
+    "explain": [],
+    "check": [],
+    "convert": ["--to", "lines"],
+    "ledger": [],
+    "sheet": ["-o", "{out}"],
+    "season": [],
+    "stats": [],
+    "dispute": ["-d", "1"],
+    "compare": [],
+}
+
+
+def test_every_command_that_reads_a_log_takes_the_limit() -> None:
+    """The refusal tells the user to raise --max-yaml-bytes: every command that reads a log
+    (or a sheet) must take it."""
+    import typer.main
+
+    commands = typer.main.get_command(app).commands  # type: ignore[attr-defined]  # a group
+    reading = set()
+    for name, command in commands.items():
+        params = {p.name for p in command.params}
+        if params & {"log", "logs", "sheet"}:
+            reading.add(name)
+            assert "max_yaml_bytes" in params, name
+    assert set(READS_A_LOG) <= reading
+
+
+@pytest.mark.parametrize("command", sorted(READS_A_LOG))
+def test_every_command_refuses_a_log_over_the_limit_and_reads_it_when_raised(
+    tmp_path: Path, command: str
+) -> None:
+    text = (
+        "players: [Anna, Boris, Vera]\npool: 100\ndeals:\n"
+        + "  - Anna 6♠ 7, Boris whist 2, Vera pass 1\n" * 40
+    )
+    extra = [a.format(out=tmp_path / "out.svg") for a in READS_A_LOG[command]]
+    err = refuse(tmp_path, "log.yaml", text, *extra, "--max-yaml-bytes", "1K", command=command)
+    assert "over the limit of 1,024 bytes" in err and "--max-yaml-bytes" in err
+    p = tmp_path / "log.yaml"
+    r = runner.invoke(app, [command, str(p), *extra, "--max-yaml-bytes", "4K"], prog_name="pulyacalc")
+    assert r.exit_code == 0, r.output
+    assert "over the limit" not in r.stderr
+
+
+def test_check_against_a_sheet_over_the_limit(tmp_path: Path) -> None:
+    log = tmp_path / "log.pulya"
+    log.write_text("players: Anna Boris Vera\n\nAnna 6♠ 7, Boris whist 2, Vera pass 1\n", encoding="utf-8")
+    sheet = tmp_path / "sheet.yaml"
+    sheet.write_text(
+        "players: [Anna, Boris, Vera]\nsheet:\n"
+        + "".join(f"  {p}: {{pool: 0, mountain: 0, whists: {{}}}}\n" for p in ("Anna", "Boris", "Vera"))
+        + "#" * 2000
+        + "\n",
+        encoding="utf-8",
+    )
+    args = ["check", str(log), "--against", str(sheet)]
+    r = runner.invoke(app, [*args, "--max-yaml-bytes", "1000"], prog_name="pulyacalc")
+    assert r.exit_code == 1 and "Traceback" not in r.stderr
+    assert f"{sheet}: the YAML document is over the limit of 1,000 bytes" in r.stderr
+    r = runner.invoke(app, [*args, "--max-yaml-bytes", "4K"], prog_name="pulyacalc")
+    assert "over the limit" not in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("command", ["settle", *sorted(READS_A_LOG)])
 def test_the_default_limit_is_in_help(command: str) -> None:
     r = runner.invoke(app, [command, "--help"], prog_name="pulyacalc", env={"COLUMNS": "200"})
     assert r.exit_code == 0

@@ -7,7 +7,15 @@ from typing import Annotated
 
 import typer
 
-from pulyacalc.cli.options import TABLE, AllowOutsideOpt, ConventionOpt, FormatOpt, InputFormatOpt, LogArg
+from pulyacalc.cli.options import (
+    TABLE,
+    AllowOutsideOpt,
+    ConventionOpt,
+    FormatOpt,
+    InputFormatOpt,
+    LogArg,
+    MaxYamlBytesOpt,
+)
 from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.runtime import emit, reports_problems
 from pulyacalc.core.i18n import N_
@@ -31,6 +39,7 @@ def check(
     allow_outside: AllowOutsideOpt = False,
     format: FormatOpt = TABLE,
     input_format: InputFormatOpt = None,
+    max_yaml_bytes: MaxYamlBytesOpt = None,
     output: OutputOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
@@ -53,6 +62,7 @@ def check(
             log,
             convention=convention,
             input_format=input_format.value if input_format else None,
+            max_yaml_bytes=max_yaml_bytes,
         )
         running = None
         if against is not None:
@@ -60,7 +70,7 @@ def check(
             from pulyacalc.reconcile import Running
 
             # the paper's running totals are compared as the deals stream by
-            running = checking.follow = Running(read_sheet(against), checking.scorer.sheet)
+            running = checking.follow = Running(read_sheet(against, max_yaml_bytes), checking.scorer.sheet)
         view = CheckView(0, (), None, against)
 
         def found() -> Iterator[Finding]:

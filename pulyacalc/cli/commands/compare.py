@@ -11,6 +11,7 @@ from pulyacalc.cli.options import (
     FormatOpt,
     InputFormatOpt,
     LogArg,
+    MaxYamlBytesOpt,
     PriceOpt,
     RoundingOpt,
     parse_convention,
@@ -42,6 +43,7 @@ def compare(
     whist_price: PriceOpt = None,
     rounding: RoundingOpt = None,
     input_format: InputFormatOpt = None,
+    max_yaml_bytes: MaxYamlBytesOpt = None,
     output: OutputOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
@@ -57,5 +59,6 @@ def compare(
         rounding=rounding_of(rounding),
         input_format=input_format.value if input_format else None,
         price=parse_price(whist_price),
+        max_yaml_bytes=max_yaml_bytes,
     )
     emit(render(CompareView(comparison), format.value))

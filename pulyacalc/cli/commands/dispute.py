@@ -14,6 +14,7 @@ from pulyacalc.cli.options import (
     FormatOpt,
     InputFormatOpt,
     LogArg,
+    MaxYamlBytesOpt,
     PriceOpt,
     RoundingOpt,
     parse_price,
@@ -47,6 +48,7 @@ def dispute(
     whist_price: PriceOpt = None,
     rounding: RoundingOpt = None,
     input_format: InputFormatOpt = None,
+    max_yaml_bytes: MaxYamlBytesOpt = None,
     output: OutputOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
@@ -66,6 +68,7 @@ def dispute(
             rounding=rounding_of(rounding),
             input_format=input_format.value if input_format else None,
             price=parse_price(whist_price),
+            max_yaml_bytes=max_yaml_bytes,
         )
     except NoSuchDeal as e:
         raise typer.BadParameter(tr(e.args[0]), ctx=ctx, param_hint="'--deal'") from None

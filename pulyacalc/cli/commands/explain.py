@@ -13,6 +13,7 @@ from pulyacalc.cli.options import (
     FormatOpt,
     InputFormatOpt,
     LogArg,
+    MaxYamlBytesOpt,
     RoundingOpt,
     rounding_of,
     usage,
@@ -36,6 +37,7 @@ def explain(
     format: FormatOpt = TABLE,
     rounding: RoundingOpt = None,
     input_format: InputFormatOpt = None,
+    max_yaml_bytes: MaxYamlBytesOpt = None,
     output: OutputOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
@@ -60,6 +62,7 @@ def explain(
             upto=deal,
             progress=progress,
             fast=fast_format(format.value),
+            max_yaml_bytes=max_yaml_bytes,
         )
         view = ExplainStream(stream)
         if stream.fast is None:
