@@ -129,3 +129,21 @@ def test_a_plain_table_wrapped_is_tabulates(data: st.DataObject, ncols: int) -> 
         assert drawn == expected
     else:
         assert expected is None or any(c in ("True", "False") for row in body for c in row)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.text(alphabet="ab Xё×-/\u00a0\u2003\t", max_size=60),
+    st.integers(1, 30),
+    st.sampled_from(["", " ", "  ", "    ", "\u00a0 "]),
+)
+def test_a_line_is_wrapped_as_textwrap_wraps_it(line: str, width: int, indent: str) -> None:
+    """``fit_lines``'s wrapping (formats.wrap_line) is textwrap's, line for line."""
+    import textwrap
+
+    from pulyacalc.render.formats import wrap_line
+
+    expected = textwrap.wrap(
+        line, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False
+    )
+    assert wrap_line(line, width, indent) == expected

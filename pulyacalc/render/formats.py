@@ -510,25 +510,55 @@ def fit_lines(text: str) -> str:
     width = WIDTH[0]
     if width is None or all(len(line) <= width for line in text.splitlines()):
         return text
-    import textwrap
-
     out = []
     for line in text.split("\n"):
         if len(line) <= width:
             out.append(line)
             continue
         indent = line[: len(line) - len(line.lstrip())]
-        out.extend(
-            textwrap.wrap(
-                line,
-                width,
-                subsequent_indent=indent + "  ",
-                break_long_words=False,
-                break_on_hyphens=False,
-            )
-            or [line]
-        )
+        out.extend(wrap_line(line, width, indent + "  ") or [line])
     return "\n".join(out)
+
+
+#: the whitespace ``textwrap`` breaks at and turns into spaces, but the space itself
+_OTHER_SPACES = re.compile("[\t\n\x0b\x0c\r]")
+_SPACES = re.compile("( +)")
+
+
+def wrap_line(line: str, width: int, indent: str) -> list[str]:
+    """``textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False,
+    break_on_hyphens=False)``, in its very lines, without building a wrapper each time:
+    the lines :func:`fit_lines` wraps are many (every deal's first line in a narrow
+    ``explain``).  A line with whitespace other than spaces goes to textwrap itself;
+    tests/test_grid_direct.py holds both to the same lines."""
+    if _OTHER_SPACES.search(line):
+        import textwrap
+
+        return textwrap.wrap(
+            line, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False
+        )
+    # textwrap's _wrap_chunks (no first indent, whitespace dropped at the ends of lines,
+    # a word longer than a line on a line of its own)
+    chunks = [c for c in _SPACES.split(line) if c]
+    chunks.reverse()
+    lines: list[str] = []
+    while chunks:
+        cur: list[str] = []
+        cur_len = 0
+        lead = indent if lines else ""
+        room = width - len(lead)
+        if lines and chunks[-1].strip() == "":
+            del chunks[-1]
+        while chunks and cur_len + len(chunks[-1]) <= room:
+            cur_len += len(chunks[-1])
+            cur.append(chunks.pop())
+        if chunks and len(chunks[-1]) > room and not cur:
+            cur.append(chunks.pop())
+        if cur and cur[-1].strip() == "":
+            del cur[-1]
+        if cur:
+            lines.append(lead + "".join(cur))
+    return lines
 
 
 #: every output format: its name (as given to ``-f``) and its writer; ``table`` is the default
