@@ -388,7 +388,7 @@ class Drawer:
             return False
         if k and (self.nesting or nested_entries(b"1".join(flat)) == b"1".join(pre)):
             self.nesting = True
-            pre = None  # the deal's entries are the flat ones, nested deeper: not kept twice
+            pre = nested_pieces(flat)  # made so once, not for each deal
         return flat, pre, b"".join(post)
 
 
@@ -570,8 +570,10 @@ def fitted_head(
     unfitted = drawn.get(after_finish)
     if unfitted is None:
         top = self._head(head, after_finish)
-        # the line's length with both numbers 0, less their digit each and the "\n" before it
-        unfitted = drawn[after_finish] = False if top is None else (*top, len((top[0] % (0, 0)).decode()) - 3)
+        # the line's length with both numbers 0, less their digit each and the "\n" before
+        # it; False: no such head, or it never fits
+        length = 0 if top is None else len((top[0] % (0, 0)).decode()) - 3
+        unfitted = drawn[after_finish] = False if top is None or length + 2 > width else (*top, length)
     line = b"%d" % lineno
     if unfitted and unfitted[2] + len(n) + len(line) <= width:
         return unfitted[0] % ((lineno, number) if unfitted[1] else (number, lineno))  # type: ignore[no-any-return]
@@ -848,7 +850,7 @@ def _json_deals(view: ExplainStream, drawer: Drawer, last: list[Any]) -> Iterato
         entries.append(flat)
         deals.append(sep)
         deals.append(top[0] % ((lineno, number) if top[1] else (number, lineno)))
-        deals.append(nested_entries(flat) if body[1] is None else n.join(body[1]))
+        deals.append(n.join(body[1]))
         deals.append(b"".join(parts))
         deals.append(body[2])
         sep = b","
@@ -859,6 +861,15 @@ def _json_deals(view: ExplainStream, drawer: Drawer, last: list[Any]) -> Iterato
     if isinstance(last[0], list):
         last[0] = list(last[0])
     yield b"".join(entries), b"".join(deals)
+
+
+def nested_pieces(flat: list[bytes]) -> list[bytes]:
+    """:func:`nested_entries` of the flat entries cut where the deal's number goes, cut
+    there too (a number has no line break to indent)."""
+    out = [piece.replace(b"\n", b"\n    ") for piece in flat]
+    out[0] = b',\n      "entries": [' + out[0][1:]
+    out[-1] += b'\n      ],\n      "running": '
+    return out
 
 
 def nested_entries(flat: bytes) -> bytes:
