@@ -466,15 +466,22 @@ def _fitted(
     if ncols < 3:
         return text
     parts: list[list[int]] = []
+    drawn: list[str | None] = []  # each part as last tried (None: not yet drawn)
     for i in range(1, ncols):
-        trial = [0, *(parts[-1][1:] if parts else []), i]
-        if parts and _widest(_part(body, head, align, tablefmt, limits, heads, trial)) <= width:
-            parts[-1] = trial
-        else:
-            parts.append([0, i])
+        if parts:
+            trial = [0, *parts[-1][1:], i]
+            tried = _part(body, head, align, tablefmt, limits, heads, trial)
+            if _widest(tried) <= width:
+                parts[-1], drawn[-1] = trial, tried
+                continue
+        parts.append([0, i])
+        drawn.append(None)
     if len(parts) < 2:
         return text
-    return "\n\n".join(_part(body, head, align, tablefmt, limits, heads, part) for part in parts)
+    return "\n\n".join(
+        t if t is not None else _part(body, head, align, tablefmt, limits, heads, part)
+        for part, t in zip(parts, drawn, strict=True)
+    )
 
 
 def _part(
