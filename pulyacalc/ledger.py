@@ -31,6 +31,7 @@ from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.sheet import MOUNTAIN, POOL, WHISTS, Entry
 from pulyacalc.evening import Evening, score_file, settle_evening
+from pulyacalc.ledger_totals import Totals
 from pulyacalc.scoring.settlement import mountain_factor
 
 if TYPE_CHECKING:
@@ -166,12 +167,14 @@ class Moved:
     placed one way.  ``shown``: what a view made of it (its cache); ``times``: its deals
     not yet added up (``LedgerRun``)."""
 
-    __slots__ = ("dealer", "text", "result", "shown", "times")
+    __slots__ = ("dealer", "text", "result", "shown", "times", "ints")
 
     def __init__(self, dealer: str, text: str, result: dict[str, Amount]) -> None:
         self.dealer, self.text, self.result = dealer, text, result
         self.shown: object = None
         self.times = 0
+        #: its result over the running totals' denominator (``Totals.add``): (den, numerators)
+        self.ints: tuple[int, tuple[int, ...]] | None = None
 
 
 #: what a hit wrote (``fast.Tracer.hit``): (flat index of the paper, amount)
@@ -184,10 +187,10 @@ class _Line:
     last is looked up by identity first (once the pools are closed a line's writes are one
     object, hit after hit)."""
 
-    __slots__ = ("dealer", "text", "moved", "last", "last_moved")
+    __slots__ = ("dealer", "text", "moved", "last", "last_moved", "epoch")
 
-    def __init__(self, dealer: str, text: str) -> None:
-        self.dealer, self.text = dealer, text
+    def __init__(self, dealer: str, text: str, epoch: int) -> None:
+        self.dealer, self.text, self.epoch = dealer, text, epoch
         self.moved: dict[Placed, Moved] = {}
         self.last: Placed | None = None
         self.last_moved: Moved | None = None
@@ -198,8 +201,8 @@ ADD_EVERY = 100_000
 PLACINGS = 64
 
 #: told each row: the deal's number, its ``Moved``, and with running totals (or money)
-#: its whole ``LedgerRow``
-Sink = Callable[[int, Moved, "LedgerRow | None"], None]
+#: the totals after it
+Sink = Callable[[int, Moved, "Totals | None"], None]
 
 
 class LedgerRun:
@@ -209,11 +212,20 @@ class LedgerRun:
     seats a newcomer cannot be told so (every row reads the final table: ``joined``)."""
 
     def __init__(
-        self, players: tuple[str, ...], conv: Convention, sink: Sink, running: bool, price: Decimal | None
+        self,
+        players: tuple[str, ...],
+        conv: Convention,
+        sink: Sink,
+        running: bool,
+        price: Decimal | None,
+        final: bool = False,
     ) -> None:
         self.players, self.conv, self.sink, self.price = players, conv, sink, price
-        self.running: dict[str, Amount] | None = dict.fromkeys(players, 0) if running or price else None
-        self.paid: dict[str, Decimal] = dict.fromkeys(players, Decimal(0))
+        #: ``players`` is the table as it ends (a second reading): a newcomer is told
+        self.final = final
+        #: the table of the paper hits are told of changed this many times (``index``)
+        self.epoch = 0
+        self.running = Totals(players, price) if running or price else None
         self.sums: dict[str, Amount] = dict.fromkeys(players, 0)
         self.pending: list[Moved] = []
         self.joined = False
@@ -237,23 +249,30 @@ class LedgerRun:
     def result(self, r: DealResult) -> object:
         from pulyacalc.logs.write import deal_line
 
-        self.joined = self.joined or r.kind == "join"
+        self.joined = self.joined or (r.kind == "join" and not self.final)
         if self.joined:
             return None
         text = deal_line(r.deal, self.players, r.dealer)
         writes = tuple((e.area, e.player, e.amount, e.on) for e in r.entries)
         self.told(r.number, self._made(r.dealer, text, writes))
-        return _Line(r.dealer, text)
+        return _Line(r.dealer, text, self.epoch)
 
     def index(self, players: tuple[str, ...]) -> None:
         """The flat paper hits are told of (``FastCache.at``): pools, mountains, whists."""
-        self.joined = self.joined or players != self.players
+        self.joined = self.joined or (players != self.players and not self.final)
+        if getattr(self, "table", players) != players:
+            self.epoch += 1  # a line's placings read the old table's paper
+        self.table = players
         self.flat: list[tuple[str, str, str | None]] = [(POOL, p, None) for p in players]
         self.flat += [(MOUNTAIN, p, None) for p in players]
         self.flat += [(WHISTS, p, q) for p in players for q in players]
 
     def hit(self, number: int, writes: Placed, tag: object) -> None:
         line: _Line = tag  # type: ignore[assignment]  # what result() gave
+        if line.epoch != self.epoch:
+            line.moved.clear()
+            line.last = line.last_moved = None
+            line.epoch = self.epoch
         if writes is line.last:
             m = line.last_moved
         else:
@@ -293,16 +312,8 @@ class LedgerRun:
                     self.add_up()
             self.sink(number, m, None)
             return
-        from pulyacalc.scoring.settlement import to_money
-
-        players, result = self.players, m.result
-        running = self.running = {p: exact(running[p] + result[p]) for p in players}
-        money = money_running = None
-        if self.price is not None:
-            money_running = to_money(running, players, self.price)
-            money = {p: money_running[p] - self.paid[p] for p in players}
-            self.paid = money_running
-        self.sink(number, m, LedgerRow(number, m.dealer, m.text, result, running, money, money_running))
+        running.add(m)
+        self.sink(number, m, running)
 
     def add_up(self) -> None:
         sums = self.sums
@@ -316,7 +327,7 @@ class LedgerRun:
     def total(self) -> dict[str, Amount]:
         """The rows so far added up (the running totals)."""
         if self.running is not None:
-            return self.running
+            return self.running.amounts()
         self.add_up()
         return self.sums
 
@@ -331,10 +342,13 @@ def ledger_run(
     input_format: str | None = None,
     max_yaml_bytes: int | None = None,
     price: Decimal | None = None,
+    players: tuple[str, ...] | None = None,
+    seated: list[tuple[str, ...]] | None = None,
 ) -> Ledger | None:
     """Score a log handing each row to ``sink`` as it is scored (``LedgerRun``), keeping
     none: the ledger without its rows, or None when the log seats a newcomer (its rows
-    were not all told: ``ledger_file`` gives them).  Raises PulyaError as ``ledger_file``."""
+    were not all told: every row reads the table as it ends, appended to ``seated``; read
+    the log again with it as ``players``).  Raises PulyaError as ``ledger_file``."""
     from pulyacalc.core.errors import Problems
     from pulyacalc.evening import load_convention, score_log
     from pulyacalc.logs.read import read_log
@@ -343,10 +357,13 @@ def ledger_run(
     log = read_log(path, input_format, problems, max_yaml_bytes=max_yaml_bytes)
     # the convention as score_log loads it (its problems are reported there)
     conv = load_convention(log, Problems(), convention, rounding)
-    run = None if conv is None else LedgerRun(log.header.players, conv, sink, running, price)
+    table = players or log.header.players
+    run = None if conv is None else LedgerRun(table, conv, sink, running, price, players is not None)
     ev = score_log(log, problems, convention=convention, rounding=rounding, trace=run)
     assert run is not None  # score_log raises when the convention does not load
     if run.joined:
+        if seated is not None:
+            seated.append(ev.sheet.players)
         return None
     s = settle_evening(ev, price)
     total = run.total
@@ -354,5 +371,7 @@ def ledger_run(
     rounding_row = {p: exact(s.result[p] - total[p]) for p in players}
     money_rounding = None
     if s.money is not None:
-        money_rounding = {p: s.money[p] - run.paid[p] for p in players}
+        assert run.running is not None  # a price keeps running totals
+        paid = run.running.paid()
+        money_rounding = {p: s.money[p] - paid[p] for p in players}
     return Ledger(ev, s, (), total, rounding_row, money_rounding)

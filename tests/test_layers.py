@@ -29,6 +29,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "compare",
         "api",
         "ledger",
+        "ledger_totals",
         "stats",
         "rating",
         "conventions_report",

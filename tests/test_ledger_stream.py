@@ -222,3 +222,185 @@ def test_the_streamed_stats_are_the_kept_ones(seed: int, players: int, conventio
         for p in folder.iterdir():
             p.unlink()
         folder.rmdir()
+
+
+# ---- the running totals and money in whole numbers (ledger_totals, render/ledger_text) ----
+
+MORE_OPTIONS = (
+    ["--running", "--whist-price", "0.5"],
+    ["--whist-price", "0.33"],
+    ["--running", "--whist-price", "7"],
+    ["--running", "--whist-price", "0.01"],
+)
+
+
+@SETTINGS
+@given(
+    st.integers(0, 10_000),
+    st.sampled_from((3, 4)),
+    st.sampled_from(("sochi", "leningrad", "rostov", "classic")),
+    st.sampled_from((None, "exact", "nearest", "kodeks", "kodeks_separate")),
+    st.booleans(),
+)
+def test_running_totals_and_money_in_whole_numbers_are_the_kept_ones(
+    seed: int, players: int, convention: str, rounding: str | None, faulty: bool
+) -> None:
+    path = Path(__file__).parent / f"_ledger_money_{seed}.pulya"
+    extra = ["--rounding", rounding] if rounding else []
+    try:
+        path.write_text(line_log(seed, players, convention, 10, 90, faulty), encoding="utf-8")
+        for fmt in FORMATS:
+            for options in MORE_OPTIONS:
+                got = run("ledger", str(path), "-f", fmt, *options, *extra)
+                try:
+                    want = old_ledger(str(path), fmt, options, rounding)
+                except PulyaError:
+                    # a bad log (1), or a rounding not for this table (2: the option blamed)
+                    assert got.exit_code in (1, 2), got.output
+                    continue
+                assert got.exit_code == 0, got.output
+                assert got.stdout == want, (fmt, options, rounding)
+    finally:
+        path.unlink()
+
+
+@given(
+    st.integers(-(10**20), 10**20),
+    st.sampled_from((1, 2, 3, 6, 7, 9, 12, 27, 1000, 999_983, 10**6, 3 * 10**7)),
+    st.booleans(),
+)
+def test_numbers_from_whole_numbers_are_views_own(n: int, den: int, glyphs: bool) -> None:
+    from fractions import Fraction
+
+    from pulyacalc.core.amounts import exact
+    from pulyacalc.render import view
+    from pulyacalc.render.ledger_text import Numbers
+
+    x = exact(Fraction(n, den))
+    num = Numbers()
+    view.use_glyphs(glyphs)
+    try:
+        assert num.show(n, den)[0] == view.show(x)
+    finally:
+        view.use_glyphs(True)
+    assert num.decimal(n, den) == view.decimal(x)
+    assert num.json(n, den) == json_text(view.jnum(x))
+    assert num.exact(n, den) == json_text(view.fraction_text(x))
+
+
+def json_text(value: Any) -> str:
+    import json
+
+    return json.dumps(value)
+
+
+@given(
+    st.lists(st.tuples(st.integers(-300, 300), st.sampled_from((1, 2, 3, 9, 7))), min_size=1, max_size=30),
+    st.sampled_from(("0.5", "0.33", "7", "0.01", "1.37", "0.333")),
+)
+def test_money_in_cents_is_to_money(rows: list[tuple[int, int]], price: str) -> None:
+    """Totals keeps each running total to the cent by to_money's very rule."""
+    from decimal import Decimal
+    from fractions import Fraction
+
+    from pulyacalc.core.amounts import exact
+    from pulyacalc.ledger import Moved
+    from pulyacalc.ledger_totals import Totals
+    from pulyacalc.scoring.settlement import to_money
+
+    players = ("A", "B", "C")
+    totals = Totals(players, Decimal(price))
+    running = dict.fromkeys(players, Fraction(0))
+    for a, d in rows:
+        x = Fraction(a, d)
+        result = {"A": exact(x), "B": exact(-x / 3), "C": exact(x / 3 - x)}
+        totals.add(Moved("A", "", result))
+        running = {p: running[p] + result[p] for p in players}
+        assert totals.amounts() == running
+        assert totals.paid() == to_money(running, players, Decimal(price))
+
+
+# ---- standard input and a newcomer: streamed too (read again, not kept) ----
+
+
+def newcomer_log(seed: int, before: int, twice: bool) -> str:
+    """A line log of three that seats a fourth (Dan) after ``3 × before + 1`` deals (the
+    deals of four then go on in turn), and a fifth (Eve) at the end (``twice``)."""
+    three = list(genlog.line_log(3 * before + 1, seed=seed, players=3, pool=10))
+    four = list(genlog.line_log(90, seed=seed + 9, players=4, pool=10))[4:]
+    return "".join(three + ["join Dan\n", *four, *(["join Eve\n"] if twice else [])])
+
+
+@pytest.mark.parametrize(("seed", "before", "twice"), [(1, 20, False), (4, 0, True), (4, 21, True)])
+def test_a_newcomer_is_streamed_on_a_second_reading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int, before: int, twice: bool
+) -> None:
+    """A log that seats a newcomer is read twice, each time in flat memory (play is never
+    asked to keep the deals), in the very bytes of the kept ledger, from a file or from
+    standard input."""
+    path = tmp_path / "join.pulya"
+    path.write_text(newcomer_log(seed, before, twice), encoding="utf-8")
+    old = ledger_file(str(path))
+    asked: list[dict[str, Any]] = []
+    streamed = ledger.ledger_run
+
+    def watched(*args: Any, **kwargs: Any) -> Any:
+        asked.append(kwargs)
+        return streamed(*args, **kwargs)
+
+    for fmt in FORMATS:
+        for options in ([], ["--running", "--whist-price", "0.33"]):
+            want = old_ledger(str(path), fmt, options)
+            monkeypatch.setattr(ledger, "ledger_run", watched)
+            monkeypatch.setattr(ledger, "ledger_file", None)  # never kept whole
+            asked.clear()
+            got = run("ledger", str(path), "-f", fmt, *options)
+            assert got.exit_code == 0, got.output
+            assert got.stdout == want, (fmt, options)
+            assert [kw.get("players") for kw in asked] == [None, old.players], (fmt, options)
+            got = CliRunner().invoke(app, ["ledger", "-", "-f", fmt, *options], input=path.read_bytes())
+            assert got.exit_code == 0, got.output
+            assert got.stdout == want, (fmt, options, "stdin")
+            monkeypatch.undo()
+
+
+def test_standard_input_streams_as_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`ledger -` reads standard input once, in flat memory, in the bytes a file gives; a
+    log with problems tells them as from a file, named <stdin>."""
+    path = tmp_path / "log.pulya"
+    path.write_text(line_log(5, 3, "sochi", 10, 200, False), encoding="utf-8")
+    asked: list[dict[str, Any]] = []
+    streamed = ledger.ledger_run
+
+    def watched(*args: Any, **kwargs: Any) -> Any:
+        asked.append(kwargs)
+        return streamed(*args, **kwargs)
+
+    for fmt in FORMATS:
+        want = run("ledger", str(path), "-f", fmt, "--running").stdout
+        monkeypatch.setattr(ledger, "ledger_run", watched)
+        monkeypatch.setattr(ledger, "ledger_file", None)  # never kept whole
+        asked.clear()
+        got = CliRunner().invoke(app, ["ledger", "-", "-f", fmt, "--running"], input=path.read_bytes())
+        assert got.exit_code == 0, got.output
+        assert got.stdout == want
+        assert len(asked) == 1, fmt
+        monkeypatch.undo()
+    bad = path.read_text(encoding="utf-8") + "Anna 6♠ 7, Boris whist 2, Vera whist 9\n"
+    got = CliRunner().invoke(app, ["ledger", "-"], input=bad.encode())
+    assert got.exit_code == 1
+    assert "<stdin>:" in got.output
+
+
+@given(st.text(alphabet="0123456789+-−./ ⅔½⅓a٣", max_size=8), st.integers(0, 6))
+def test_a_number_aligned_without_the_pattern_is_as_with_it(cell: str, width: int) -> None:
+    from pulyacalc.render.formats import _NUMBER, PAD
+    from pulyacalc.render.longtable import _Aligned, _split
+
+    m = _NUMBER.fullmatch(cell)
+    if m is None or not m.group(0) or m.group(0) in "+-−":
+        want = cell
+    else:
+        whole, tail = _split(m.group(1), m.group(2) or "")
+        want = (whole + tail.ljust(width, PAD)).strip()
+    assert _Aligned(width)(cell) == want

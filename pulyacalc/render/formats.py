@@ -600,6 +600,12 @@ def write_to(view: StreamView, fmt: str, out: TextIO) -> None:
     elif fmt == "json":
         for chunk in view.json_chunks():
             out.write(chunk)
+    elif fmt == "jsonl" and hasattr(view, "jsonl_chunks"):
+        for chunk in view.jsonl_chunks():  # a view that writes its lines itself, faster
+            out.write(chunk)
+    elif fmt in ("csv", "tsv") and hasattr(view, "delimited_chunks"):
+        for chunk in view.delimited_chunks("," if fmt == "csv" else "\t"):
+            out.write(chunk)
     elif fmt == "jsonl":
         import json  # only for this format (start-up time)
 

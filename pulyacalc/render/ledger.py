@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import IO, TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from pulyacalc.core.i18n import _
 from pulyacalc.ledger import LedgerRow
@@ -25,19 +25,16 @@ from pulyacalc.render.view import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
-
     from pulyacalc.core.amounts import Amount
-    from pulyacalc.ledger import Ledger, Moved, Sink
-    from pulyacalc.render.longtable import LongTable
+    from pulyacalc.ledger import Ledger
 
 
-def _signed(x: Amount | Decimal) -> str:
+def signed(x: Amount | Decimal) -> str:
     text = show(x)
     return f"+{text}" if x > 0 else text
 
 
-def _amounts(name: str, values: dict[str, Amount]) -> dict[str, Any]:
+def amounts(name: str, values: dict[str, Amount]) -> dict[str, Any]:
     """``{name: {player: jnum}, name_exact: {player: fraction}}``."""
     return {
         name: {p: jnum(v) for p, v in values.items()},
@@ -60,7 +57,7 @@ class LedgerView:
 
     def _rounding(self) -> dict[str, Any]:
         lg = self.ledger
-        out: dict[str, Any] = {"name": lg.rounding_name, **_amounts("result", lg.rounding)}
+        out: dict[str, Any] = {"name": lg.rounding_name, **amounts("result", lg.rounding)}
         if lg.money_rounding is not None:
             out["money"] = _money(lg.money_rounding)
         return out
@@ -193,9 +190,9 @@ class LedgerView:
 def deal_json(row: LedgerRow, running: bool) -> dict[str, Any]:
     """A deal's object in JSON (and JSON Lines)."""
     out: dict[str, Any] = {"number": row.number, "dealer": row.dealer, "text": row.text}
-    out.update(_amounts("result", row.result))
+    out.update(amounts("result", row.result))
     if running:
-        out.update(_amounts("running", row.running))
+        out.update(amounts("running", row.running))
     if row.money is not None and row.money_running is not None:
         out["money"] = _money(row.money)
         if running:
@@ -258,203 +255,4 @@ def deal_cells(row: LedgerRow, columns: list[tuple[str, str]]) -> list[str]:
 
 def _cell(kind: str, value: Amount | Decimal) -> str:
     """A change is signed (+12), a running total is not."""
-    return show(value) if kind.endswith("running") else _signed(value)
-
-
-@dataclass
-class LedgerStream:
-    """``ledger`` of a whole log in flat memory (a streaming view, render/view.StreamView),
-    in the bytes :class:`LedgerView` gives.  ``play`` scores the log handing each row to a
-    sink (:func:`pulyacalc.ledger.ledger_run`): each shape writes its rows into a spool
-    (memory, then a temporary file) as they are scored, and gives the spool back between
-    what goes before (the table's title names the deal count) and after (the rounding and
-    the settlement).  A deal read again in the same state is the same ``Moved``, which
-    keeps its row as written (``Moved.shown``) unless running totals make each row new.
-    ``ledger`` is None when ``play`` could not tell every row (a newcomer): nothing is
-    given, and the caller writes :class:`LedgerView` instead."""
-
-    play: Callable[[Sink], Ledger | None]
-    #: add the running totals (``--running``)
-    running: bool = False
-    ledger: Ledger | None = None
-
-    def _played(self, sink: Sink) -> Ledger | None:
-        self.ledger = self.play(sink)
-        return self.ledger
-
-    def table_chunks(self) -> Iterator[str]:
-        from pulyacalc.render.longtable import SEP
-
-        with _spool() as spool:
-            sink = _TableSink(spool, self.running)
-            lg = self._played(sink)
-            if lg is None:
-                return
-            view = LedgerView(lg, self.running)
-            table, columns = sink.table or sink.start(lg.players, lg.settlement.money is not None)
-            table.first = len(sink.last)
-            for cells in view._final_rows(columns):
-                table.measure(cells)
-                table.row(cells[0], SEP.join(cells[1:]))
-            if table.broken:
-                self.ledger = None
-                return
-            yield view._title() + "\n\n"
-            yield from table.lines()
-            yield "\n" + "\n".join(view._notes()) + "\n"
-
-    def table(self) -> str:
-        return "".join(self.table_chunks())
-
-    def json_chunks(self) -> Iterator[str]:
-        from pulyacalc.render.formats import dumps, nested
-
-        first = [True]
-
-        def sink(number: int, m: Moved, row: LedgerRow | None) -> None:
-            if row is None:
-                parts = m.shown
-                if parts is None:
-                    text = nested(deal_json(LedgerRow(0, m.dealer, m.text, m.result, {}), self.running), 2)
-                    parts = m.shown = text.split('"number": 0', 1)
-                pre, post = cast(list[str], parts)
-                text = f'{pre}"number": {number}{post}'
-            else:
-                text = nested(deal_json(row, self.running), 2)
-            spool.write(("[" if first[0] else ",") + "\n    " + text)
-            first[0] = False
-
-        with _spool() as spool:
-            lg = self._played(sink)
-            if lg is None:
-                return
-            doc = LedgerView(lg, self.running).document()
-            head = {k: doc.pop(k) for k in ("schema_version", "players")}
-            del doc["deals"]
-            yield dumps(head).removesuffix("\n}") + ',\n  "deals": '
-            yield from _spooled(spool)
-            yield ("[]" if first[0] else "\n  ]") + "," + dumps(doc)[1:] + "\n"
-
-    def _lines(self, spool: IO[str], line: Callable[[LedgerRow], Any], key: str) -> Ledger | None:
-        """Play, each deal's ``line`` written as a line of JSON into ``spool`` (``key``: the
-        text of the number in it)."""
-        import json
-
-        def sink(number: int, m: Moved, row: LedgerRow | None) -> None:
-            if row is None:
-                parts = m.shown
-                if parts is None:
-                    text = json.dumps(line(LedgerRow(0, m.dealer, m.text, m.result, {})), ensure_ascii=False)
-                    parts = m.shown = text.split(key + "0", 1)
-                pre, post = cast(list[str], parts)
-                spool.write(f"{pre}{key}{number}{post}\n")
-            else:
-                spool.write(json.dumps(line(row), ensure_ascii=False) + "\n")
-
-        return self._played(sink)
-
-    def records_iter(self) -> Iterator[dict[str, Any]]:
-        import json
-
-        head = {"schema_version": SCHEMA_VERSION, "row": "deal"}
-        with _spool() as spool:
-            lg = self._lines(spool, lambda row: {**head, **deal_json(row, self.running)}, '"number": ')
-            if lg is None:
-                return
-            spool.seek(0)
-            for text in spool:
-                yield json.loads(text)
-            yield LedgerView(lg, self.running).records()[-1]
-
-    def records(self) -> list[dict[str, Any]]:
-        return list(self.records_iter())
-
-    def rows_iter(self) -> tuple[list[str], Iterator[list[Any]]]:
-        import json
-
-        spool = _spool().__enter__()
-        columns: list[list[tuple[str, str]]] = []
-
-        def line(row: LedgerRow) -> list[Any]:
-            if not columns:
-                columns.append(columns_of(tuple(row.result), self.running, row.money is not None))
-            return deal_csv(row, columns[0])
-
-        lg = self._lines(spool, line, "[")
-        if lg is None:
-            spool.close()
-            return [], iter(())
-        view = LedgerView(lg, self.running)
-        head = view.rows()[0]
-
-        def rows() -> Iterator[list[Any]]:
-            with spool:
-                spool.seek(0)
-                for text in spool:
-                    yield json.loads(text)
-                yield view._rounding_csv(view._columns())
-
-        return head, rows()
-
-    def rows(self) -> tuple[list[str], list[list[Any]]]:
-        head, rows = self.rows_iter()
-        return head, list(rows)
-
-    def document(self) -> dict[str, Any]:
-        import json
-
-        return cast(dict[str, Any], json.loads("".join(self.json_chunks())))
-
-
-class _TableSink:
-    """The table's rows into a ``LongTable`` as they are scored, made at the first (the
-    players and whether there is money are known then)."""
-
-    def __init__(self, spool: IO[str], running: bool) -> None:
-        self.spool, self.running = spool, running
-        self.table: tuple[LongTable, list[tuple[str, str]]] | None = None
-        self.last = ""  # the last number written
-
-    def start(self, players: tuple[str, ...], money: bool) -> tuple[LongTable, list[tuple[str, str]]]:
-        from pulyacalc.render.longtable import BATCH, SEP, LongTable
-
-        self.sep, self.batch = SEP, BATCH
-        columns, head = table_columns(players, self.running, money)
-        self.table = (LongTable(head, table_align(columns), self.spool), columns)
-        self.buffer, self.flush = self.table[0].buffer, self.table[0].flush
-        return self.table
-
-    def __call__(self, number: int, m: Moved, row: LedgerRow | None) -> None:
-        rest = m.shown if row is None else None
-        if rest is None:
-            rest = self._rest(number, m, row)
-        # LongTable.row written out (once a deal): numbers only grow, the last is the widest
-        self.last = first = str(number)
-        buffer = self.buffer
-        buffer.append(f"{first}{self.sep}{rest}\n")
-        if len(buffer) >= self.batch:
-            self.flush()
-
-    def _rest(self, number: int, m: Moved, row: LedgerRow | None) -> str:
-        """The row's cells after its number, measured (kept with ``m`` without running totals)."""
-        from pulyacalc.render.longtable import SEP
-
-        table, columns = self.table or self.start(tuple(m.result), row is not None and row.money is not None)
-        cells = deal_cells(row or LedgerRow(number, m.dealer, m.text, m.result, {}), columns)
-        table.measure(cells, 1)
-        rest = SEP.join(cells)
-        if row is None:
-            m.shown = rest
-        return rest
-
-
-def _spool() -> Any:
-    import tempfile
-
-    return tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8")
-
-
-def _spooled(spool: IO[str]) -> Iterator[str]:
-    spool.seek(0)
-    while chunk := spool.read(1 << 16):
-        yield chunk
+    return show(value) if kind.endswith("running") else signed(value)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import IO
 
+from pulyacalc.core.amounts import VULGAR
 from pulyacalc.render.formats import _MIXED, _NUMBER, _SPECIAL, PAD, _wide_chars, grid
 
 #: between the cells of a row in the spool
@@ -91,6 +92,21 @@ class LongTable:
             else:
                 self.widths[i] = max(self.widths[i], len(cell.strip()))
 
+    def number(self, i: int, plain: int, whole: int, tail: int) -> None:
+        """Measure a number written as ``view.show`` writes one in right-aligned column
+        ``i``: ``plain`` characters, its whole part ``whole`` wide and what follows the
+        units ``tail`` (``_Right.measure`` of its text, without reading it again)."""
+        right = self.rights[i]
+        right.numbers = True
+        if plain > right.plain:
+            right.plain = plain
+        if whole > right.whole:
+            right.whole = whole
+        if tail:
+            right.mixed = True
+            if tail > right.tail:
+                right.tail = tail
+
     def row(self, first: str, rest: str) -> None:
         """A row: its first cell (a plain number: nothing to line up, nothing special)
         and the others as one text, joined by ``SEP`` and measured."""
@@ -166,7 +182,7 @@ class _Rest:
             cells[i] = a(cells[i])
         drawn = (self.fmt % tuple([c.strip() for c in cells] if self.spaced else cells)).rstrip()
         drawn = drawn.replace(PAD, " ")
-        if len(self.known) > 100_000:
+        if len(self.known) > 20_000:
             self.known.clear()
         self.known[text] = drawn
         return drawn
@@ -183,13 +199,35 @@ class _Aligned:
     def __call__(self, cell: str) -> str:
         done = self.known.get(cell)
         if done is None:
-            m = _NUMBER.fullmatch(cell)
-            if m is None or not m.group(0) or m.group(0) in "+-−":
-                done = cell
-            else:
-                whole, tail = _split(m.group(1), m.group(2) or "")
-                done = (whole + tail.ljust(self.width, PAD)).strip()
-            if len(self.known) > 100_000:
+            done = self._plain(cell)
+            if done is None:
+                m = _NUMBER.fullmatch(cell)
+                if m is None or not m.group(0) or m.group(0) in "+-−":
+                    done = cell
+                else:
+                    whole, tail = _split(m.group(1), m.group(2) or "")
+                    done = (whole + tail.ljust(self.width, PAD)).strip()
+            if len(self.known) > 20_000:
                 self.known.clear()
             self.known[cell] = done
         return done
+
+    def _plain(self, cell: str) -> str | None:
+        """The cell aligned without the pattern where it is a number ``show`` writes in
+        plain digits (12, -46⅔, +1.50: what follows the units is nothing, the glyph, or
+        the cents), else None (the pattern decides)."""
+        body = cell[1:] if cell[:1] in ("+", "-", "−") else cell
+        if not body.isascii():
+            if body[-1:] in _GLYPHS and (body[:-1].isdigit() and body[:-1].isascii() or not body[:-1]):
+                return cell + PAD * (self.width - 1)
+            return None
+        if body.isdigit():
+            return cell + PAD * self.width
+        whole, dot, cents = body.partition(".")
+        if dot and cents.isdigit() and (whole.isdigit() or not whole):
+            return cell + PAD * (self.width - 1 - len(cents))
+        return None
+
+
+#: the fractions :func:`pulyacalc.core.amounts.mixed` writes as one character
+_GLYPHS = frozenset(VULGAR.values())

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -23,6 +25,9 @@ from pulyacalc.cli.options import (
 from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.runtime import emit, reports_problems
 from pulyacalc.core.i18n import N_
+
+if TYPE_CHECKING:
+    from pulyacalc.ledger import Ledger, Sink
 
 
 @reports_problems
@@ -45,45 +50,69 @@ def ledger(
     """What each deal cost: per deal, what it moved each player's final result by, in whists
     (the rows add up to the settlement; the rounding is its own last row)."""
     import os
-    import tempfile
 
+    from pulyacalc.cli.stdin_copy import Tee
     from pulyacalc.ledger import ledger_file, ledger_run
-    from pulyacalc.render.formats import render, write_to
-    from pulyacalc.render.ledger import LedgerStream, LedgerView
+    from pulyacalc.render.formats import render
+    from pulyacalc.render.ledger import LedgerView
 
     price = parse_price(whist_price)
     how = rounding_of(rounding)
     fmt = input_format.value if input_format else None
-    if os.path.isfile(log):
-        # row by row in flat memory, into a spool first (memory, then a temporary file), so
-        # that a log with a problem prints its problems and nothing else; a log that seats
-        # a newcomer is read again whole below (every row reads the final table)
-        with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8") as spool:
-            view = LedgerStream(
-                lambda sink: ledger_run(
-                    log,
-                    sink,
-                    running=running,
-                    convention=convention,
-                    rounding=how,
-                    input_format=fmt,
-                    max_yaml_bytes=max_yaml_bytes,
-                    price=price,
-                ),
-                running,
+    # standard input is copied as it is read, to be read again where the rows cannot stream
+    tee = Tee.over_stdin() if log == "-" else None
+    try:
+        if tee is not None or os.path.isfile(log):
+            play = partial(
+                ledger_run,
+                log,
+                running=running,
+                convention=convention,
+                rounding=how,
+                input_format=fmt,
+                max_yaml_bytes=max_yaml_bytes,
+                price=price,
             )
-            write_to(view, format.value, spool)  # type: ignore[arg-type]  # a TextIO in all but name
-            if view.ledger is not None:
-                spool.seek(0)
-                while chunk := spool.read(1 << 16):
-                    emit(chunk)
+            seated: list[tuple[str, ...]] = []
+            if _streamed(partial(play, seated=seated), running, format.value):
                 return
-    result = ledger_file(
-        log,
-        convention=convention,
-        rounding=how,
-        input_format=fmt,
-        max_yaml_bytes=max_yaml_bytes,
-        price=price,
-    )
+            if seated:  # a newcomer: read again, every row with the table as it ends
+                if tee is not None:
+                    tee.again()
+                if _streamed(partial(play, players=seated[0]), running, format.value):
+                    return
+        if tee is not None:
+            tee.again()
+        result = ledger_file(
+            log,
+            convention=convention,
+            rounding=how,
+            input_format=fmt,
+            max_yaml_bytes=max_yaml_bytes,
+            price=price,
+        )
+    finally:
+        if tee is not None:
+            tee.close()
     emit(render(LedgerView(result, running), format.value))
+
+
+def _streamed(play: Callable[[Sink], Ledger | None], running: bool, shape: str) -> bool:
+    """The ledger written row by row in flat memory, into a spool first (memory, then a
+    temporary file), so that a log with a problem prints its problems and nothing else.
+    False where it cannot be (a log that seats a newcomer: every row reads the final
+    table; it is read again whole)."""
+    import tempfile
+
+    from pulyacalc.render.formats import write_to
+    from pulyacalc.render.ledger_stream import LedgerStream
+
+    with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8") as spool:
+        view = LedgerStream(play, running)
+        write_to(view, shape, spool)  # type: ignore[arg-type]  # a TextIO in all but name
+        if view.ledger is None:
+            return False
+        spool.seek(0)
+        while chunk := spool.read(1 << 16):
+            emit(chunk)
+        return True

@@ -1,0 +1,95 @@
+"""The ledger's running totals in whole numbers (issue 11: ``ledger --running`` and a whist
+price on a long log).
+
+Each row is exact (an int or a Fraction); adding Fractions deal after deal, and rounding
+each running total to the cent through Fractions and Decimals (``settlement.to_money``),
+took most of a long log's time.  Here the running totals are integer numerators over one
+common denominator (the least common multiple of the rows' denominators so far, grown when
+a row needs it), and the money is in whole cents by the very rule of ``to_money``: each
+running total × price × 100 rounded down, then +1 to the largest remainders (ties by
+seat) until the cents add up to the exact total.  The same numbers, exactly.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+from math import gcd
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from pulyacalc.core.amounts import Amount
+
+
+class Row(Protocol):
+    """A row as :meth:`Totals.add` reads it (``ledger.Moved``)."""
+
+    result: dict[str, Amount]
+    ints: tuple[int, tuple[int, ...]] | None
+
+
+class Totals:
+    """The rows added up so far: ``nums[i] / den`` for the i-th player; with a price,
+    ``cents`` (each running total to the cent, as ``to_money``) and ``moved`` (this deal's
+    change of them)."""
+
+    __slots__ = ("players", "den", "nums", "price", "cents", "moved")
+
+    def __init__(self, players: tuple[str, ...], price: Decimal | None) -> None:
+        self.players = players
+        self.den = 1
+        self.nums = [0] * len(players)
+        self.price = None if price is None else Fraction(price)
+        self.cents = [0] * len(players)
+        self.moved = [0] * len(players)
+
+    def numerators(self, result: dict[str, Amount]) -> tuple[int, ...]:
+        """``result`` over the common denominator (grown first where it must be)."""
+        for p in self.players:
+            d = result[p].denominator
+            if self.den % d:
+                grow = d // gcd(self.den, d)
+                self.den *= grow
+                self.nums = [n * grow for n in self.nums]
+        den = self.den
+        return tuple(result[p].numerator * (den // result[p].denominator) for p in self.players)
+
+    def add(self, m: Row) -> None:
+        """The row ``m`` added (its numerators kept with it for this denominator)."""
+        known = m.ints
+        if known is None or known[0] != self.den:
+            ints = self.numerators(m.result)
+            known = m.ints = (self.den, ints)
+        self.nums = [a + b for a, b in zip(self.nums, known[1], strict=True)]
+        if self.price is not None:
+            self._money()
+
+    def _money(self) -> None:
+        """``to_money`` of the running totals, in cents: floors, then the largest remainders."""
+        price = self.price
+        assert price is not None
+        k = self.den * price.denominator
+        times = price.numerator * 100
+        values = [n * times for n in self.nums]
+        floors = [v // k for v in values]
+        want, rest = divmod(sum(values), k)
+        assert rest == 0  # the running totals add up to 0: whole cents in all
+        short = want - sum(floors)
+        if short:
+            order = sorted(range(len(values)), key=lambda i: (floors[i] * k - values[i], i))
+            for i in order[:short]:
+                floors[i] += 1
+        self.moved = [a - b for a, b in zip(floors, self.cents, strict=True)]
+        self.cents = floors
+
+    def amounts(self) -> dict[str, Amount]:
+        """The running totals as exact amounts (int where whole)."""
+        out: dict[str, Amount] = {}
+        for p, n in zip(self.players, self.nums, strict=True):
+            q = Fraction(n, self.den)
+            out[p] = q.numerator if q.denominator == 1 else q
+        return out
+
+    def paid(self) -> dict[str, Decimal]:
+        """The money running totals as ``to_money`` gives them."""
+        return {p: Decimal(c) / 100 for p, c in zip(self.players, self.cents, strict=True)}
