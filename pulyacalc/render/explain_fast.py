@@ -535,7 +535,12 @@ def _table_deals(view: ExplainStream, drawer: Drawer) -> Iterator[bytes]:
         if upto is not None and number != upto:
             continue
         view.shown += 1
-        top, body = head_of(head, after_finish), drawn(block)
+        top: Any = head.drawn[after_finish] if head.drawn is not None else False
+        if top is False:
+            top = head_of(head, after_finish)
+        body = block.drawn
+        if body is None:
+            body = drawn(block)
         if top is None or body is False:
             out.append(plain_table(drawer, item, fit))
             continue
@@ -838,7 +843,13 @@ def _json_deals(view: ExplainStream, drawer: Drawer, last: list[Any]) -> Iterato
             continue
         view.shown += 1
         last[0] = vals if upto is None else list(vals)
-        top, body = head_of(head, after_finish), drawn(block)
+        # the head's and the block's drawings as made before (the methods make them)
+        top: Any = head.drawn[after_finish] if head.drawn is not None else False
+        if top is False:
+            top = head_of(head, after_finish)
+        body = block.drawn
+        if body is None:
+            body = drawn(block)
         if top is None or body is False or running is None:
             flat, deal = plain_json(drawer, item)
             entries.append(flat)
@@ -846,13 +857,14 @@ def _json_deals(view: ExplainStream, drawer: Drawer, last: list[Any]) -> Iterato
             sep = b","
             continue
         n = b"%d" % number
-        flat = n.join(body[0])
-        entries.append(flat)
-        deals.append(sep)
-        deals.append(top[0] % ((lineno, number) if top[1] else (number, lineno)))
-        deals.append(n.join(body[1]))
-        deals.append(b"".join(parts))
-        deals.append(body[2])
+        entries.append(n.join(body[0]))
+        deals += (
+            sep,
+            top[0] % ((lineno, number) if top[1] else (number, lineno)),
+            n.join(body[1]),
+            b"".join(parts),
+            body[2],
+        )
         sep = b","
         if len(entries) >= BATCH:
             yield b"".join(entries), b"".join(deals)
@@ -911,7 +923,9 @@ def _lines(view: ExplainStream, drawer: Drawer) -> Iterator[bytes]:
         if upto is not None and item[2] != upto:
             continue
         view.shown += 1
-        body = drawn(item[1])
+        body = item[1].drawn
+        if body is None:
+            body = drawn(item[1])
         out.append(plain_lines(drawer, item) if body is False else (b"%d" % item[2]).join(body))
         if len(out) >= BATCH:
             yield b"".join(out)
