@@ -35,7 +35,7 @@ from pulyacalc.scoring.fold import DealResult, Scorer
 if TYPE_CHECKING:
     from pulyacalc.convention.schema import Convention
     from pulyacalc.core.model import Header
-    from pulyacalc.explain_fast import FastDeals, Hit
+    from pulyacalc.explain_fast import FastDeals, Hit, ListDeals
     from pulyacalc.logs.lines import LineDeals
 
 
@@ -264,7 +264,7 @@ def explain_stream(
     scorer = Scorer(log.header, conv, problems)
     stream = Stream(log.header, conv, scorer.target, upto=upto, problems=problems, path=path)
     stream.options = (convention, rounding, input_format)
-    source = _fresh_lines(log.deals) if fast else None
+    source = _fresh_lines(log.deals, problems) if fast else None
     if source is not None:
         from pulyacalc.explain_fast import FastDeals
 
@@ -275,12 +275,17 @@ def explain_stream(
     return stream
 
 
-def _fresh_lines(deals: object) -> LineDeals | None:
-    """The line reader when the log's deals are one not yet read (as ``evening`` takes it)."""
+def _fresh_lines(deals: object, problems: Problems) -> LineDeals | ListDeals | None:
+    """The line reader when the log's deals are one not yet read (as ``evening`` takes it),
+    or the deals of a log read whole (a YAML log's) read alike (``explain_fast.ListDeals``)."""
     from pulyacalc.logs.lines import LineDeals
 
     if type(deals) is LineDeals and not deals.started and deals.pending is not None:
         return deals
+    if type(deals) is list:
+        from pulyacalc.explain_fast import ListDeals
+
+        return ListDeals(deals, problems)
     return None
 
 

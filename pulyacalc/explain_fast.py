@@ -22,11 +22,12 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from pulyacalc.core.amounts import Amount, exact
-from pulyacalc.core.model import Correction, SeatChange
+from pulyacalc.core.model import Correction, Play, Raspasy, SeatChange
 from pulyacalc.core.sheet import MOUNTAIN, POOL, SheetView, Write
 from pulyacalc.scoring.pool import place
 
 if TYPE_CHECKING:
+    from pulyacalc.core.errors import Problems
     from pulyacalc.logs.lines import LineDeals
     from pulyacalc.scoring.fold import DealResult, Scorer
 
@@ -101,7 +102,7 @@ class FastDeals:
     def __init__(
         self,
         scorer: Scorer,
-        source: LineDeals,
+        source: LineDeals | ListDeals,
         text: Callable[[Any, str], str],
         whole: Callable[[DealResult], Any],
     ) -> None:
@@ -374,7 +375,10 @@ def _items(self: FastDeals, upto: int | None, progress: Callable[[int], None] | 
     ptotal, closed = now()
     lineno = source.number
     get = table.get if table is not None else None
-    for lineno, raw in enumerate(() if self.stop else source.lines, source.number + 1):  # noqa: B007
+    numbered = (
+        source.numbered() if isinstance(source, ListDeals) else enumerate(source.lines, source.number + 1)
+    )
+    for lineno, raw in () if self.stop else numbered:  # noqa: B007
         if progress is not None and not lineno % PROGRESS_EVERY:
             progress(lineno)
         k = get(raw) if get is not None else None
@@ -433,3 +437,37 @@ def _items(self: FastDeals, upto: int | None, progress: Callable[[int], None] | 
         progress(lineno)
     if not self.changed:
         self.store()
+
+
+class ListDeals:
+    """A log's deals read whole (a YAML log's: logs/yaml_log.py), read by ``FastDeals`` as
+    a line log's lines: each numbered by its line in the log, and keyed, in the place of a
+    line's text, by what makes it the same deal wherever it stands: the text it was read
+    from (``Deal.template``, shared by the deals of one text) and its column.  A deal
+    without one (a mapping, a correction, a seat change, one that could not be read) is
+    keyed by None: read the full way, never learnt."""
+
+    __slots__ = ("deals", "problems", "pending", "started", "number", "count", "plain", "current")
+
+    def __init__(self, deals: list[Any], problems: Problems) -> None:
+        self.deals, self.problems = deals, problems
+        #: as ``LineDeals`` has them: no line read ahead; the last line number; deals counted
+        self.pending: tuple[int, str] | None = None
+        self.started = False
+        self.number = self.count = 0
+        self.plain = False
+        self.current: Any = None
+
+    def numbered(self) -> Iterator[tuple[int, Any]]:
+        """Each deal's line and key, the deal kept for ``one``."""
+        for d in self.deals:
+            self.current = d
+            template = getattr(d, "template", None)
+            yield d.loc.line or 0, None if template is None else (template, d.loc.column)
+
+    def one(self, lineno: int, key: Any) -> Any:
+        """The deal just numbered; ``plain`` when it has a key."""
+        d = self.current
+        self.plain = key is not None and type(d) in (Play, Raspasy)
+        self.count += 1
+        return d

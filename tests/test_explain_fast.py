@@ -2,7 +2,7 @@
 plain path's bytes: on generated logs under every built-in convention (lines repeated as
 archives repeat them, pools closing and the pulya finished, the faults a hand-kept log
 has: tests/test_fast_path.py's), in every format and both languages, the whole log or one
-deal of it."""
+deal of it, with tables as wide as they come or fitted to a width (``COLUMNS``, a terminal)."""
 
 from __future__ import annotations
 
@@ -25,11 +25,46 @@ from pulyacalc.explain import explain_stream
 from pulyacalc.render.explain import ExplainStream
 from pulyacalc.render.explain_fast import write
 from pulyacalc.render.formats import FORMATS, write_to
+from pulyacalc.render.view import use_width
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 import genlog  # noqa: E402
 
 CONVENTIONS = tuple(builtin_names())
+
+
+def as_yaml(text: str, layout: str, seed: int) -> str:
+    """A generated line log as a YAML log: its deal lines as scalars (``lines``: plain or
+    quoted, some further right), or each deal a mapping as ``convert`` writes it."""
+    import json
+    import re
+
+    if layout == "converted":
+        from pulyacalc.logs.read import read_text
+        from pulyacalc.logs.write import write_yaml
+
+        return "".join(write_yaml(read_text(text, "log.pulya", "lines")))
+    rng = random.Random(seed)
+    out, deals = [], False
+    for line in text.splitlines():
+        if not deals and line.startswith("players:"):
+            out.append("players: [" + ", ".join(line.split()[1:]) + "]")
+        elif not deals and line and not line.startswith("#"):
+            out.append(line)
+        elif not deals and not line:
+            out.append("deals:")
+            deals = True
+        elif not line.strip() or line.startswith("#"):
+            out.append("  " + line)
+        elif (
+            re.fullmatch(r"[^-?:,\[\]{}#&*!|>'\"%@`\s][^#]*", line)
+            and ": " not in line
+            and rng.random() < 0.8
+        ):
+            out.append("  -" + " " * rng.choice((1, 1, 1, 3)) + line)
+        else:
+            out.append("  - " + json.dumps(line, ensure_ascii=False))
+    return "\n".join(out) + "\n"
 
 
 def explained(path: Path, fmt: str, *, fast: bool, upto: int | None = None) -> Any:
@@ -74,27 +109,38 @@ def logs(draw: Any) -> str:
     st.sampled_from(sorted(FORMATS)),
     st.sampled_from(("en", "ru")),
     st.one_of(st.none(), st.integers(1, 40)),
+    st.sampled_from((None, None, 12, 30, 40, 60, 100, 200)),
+    st.sampled_from(("line", "line", "lines", "converted")),
 )
-def test_the_fast_path_writes_the_plain_paths_bytes(text: str, fmt: str, lang: str, upto: int | None) -> None:
-    path = Path(__file__).parent / "_explain_fast.pulya"
+def test_the_fast_path_writes_the_plain_paths_bytes(
+    text: str, fmt: str, lang: str, upto: int | None, width: int | None, layout: str
+) -> None:
+    """A line log, or the same as a YAML log (scalar lines, or mappings)."""
+    path = Path(__file__).parent / ("_explain_fast.pulya" if layout == "line" else "_explain_fast.yaml")
     try:
-        path.write_text(text, encoding="utf-8")
+        path.write_text(text if layout == "line" else as_yaml(text, layout, len(text)), encoding="utf-8")
         i18n.use(lang)
+        use_width(width)
         assert explained(path, fmt, fast=True, upto=upto) == explained(path, fmt, fast=False, upto=upto)
     finally:
         i18n.use("en")
+        use_width(None)
         path.unlink()
 
 
+@pytest.mark.parametrize("layout", ["line", "lines"])
 @pytest.mark.parametrize("fmt", sorted(FORMATS))
 def test_full_caches_are_forgotten_and_filled_again(
-    fmt: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    fmt: str, layout: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(explain_fast, "SEEN_SIZE", 20)
     monkeypatch.setattr(explain_fast, "BLOCKS_SIZE", 10)
-    path = tmp_path / "long.pulya"
-    path.write_text("".join(genlog.line_log(1500, seed=5, players=4, pool=60)), encoding="utf-8")
-    assert explained(path, fmt, fast=True) == explained(path, fmt, fast=False)
+    text = "".join(genlog.line_log(1500, seed=5, players=3, pool=60))
+    path = tmp_path / ("long.pulya" if layout == "line" else "long.yaml")
+    path.write_text(text if layout == "line" else as_yaml(text, layout, 5), encoding="utf-8")
+    got = explained(path, fmt, fast=True)
+    assert not isinstance(got, list)  # a good log: every deal shown
+    assert got == explained(path, fmt, fast=False)
 
 
 def test_a_deal_that_writes_like_a_stand_in_is_drawn_the_plain_way(tmp_path: Path) -> None:
@@ -109,10 +155,13 @@ def test_a_deal_that_writes_like_a_stand_in_is_drawn_the_plain_way(tmp_path: Pat
         assert explained(path, fmt, fast=True) == explained(path, fmt, fast=False)
 
 
-def test_most_deals_of_a_long_log_are_hits(tmp_path: Path) -> None:
-    """The fast path is taken: on a long log most deals come as hits, not explained anew."""
-    path = tmp_path / "long.pulya"
-    path.write_text("".join(genlog.line_log(3000, seed=1, pool=100000)), encoding="utf-8")
+@pytest.mark.parametrize("layout", ["line", "lines"])
+def test_most_deals_of_a_long_log_are_hits(layout: str, tmp_path: Path) -> None:
+    """The fast path is taken: on a long log (a line log, or a YAML log of deal lines)
+    most deals come as hits, not explained anew."""
+    text = "".join(genlog.line_log(3000, seed=1, pool=100000))
+    path = tmp_path / ("long.pulya" if layout == "line" else "long.yaml")
+    path.write_text(text if layout == "line" else as_yaml(text, layout, 1), encoding="utf-8")
     stream = explain_stream(str(path), fast=True)
     items = list(stream.items)
     hits = sum(isinstance(d, tuple) for d in items)
@@ -156,3 +205,71 @@ def test_a_paper_wider_than_its_headers_and_fractions_are_drawn_alike(tmp_path: 
                 assert got == explained(path, fmt, fast=False)
         finally:
             i18n.use("en")
+
+
+@pytest.mark.parametrize("width", [12, 40, 100])
+def test_a_table_fitted_to_a_width_is_drawn_alike_and_from_layouts(
+    width: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table fitted to a width (``COLUMNS``, a terminal), 3 and 4 players, full caches
+    forgotten: the plain path's bytes, and the paper is drawn from a few layouts (made
+    once per length of the number and the cells), not the plain way after each deal."""
+    from pulyacalc.render import explain_fast as drawing
+
+    monkeypatch.setattr(explain_fast, "SEEN_SIZE", 50)
+    monkeypatch.setattr(explain_fast, "BLOCKS_SIZE", 30)
+    made: list[int] = []
+    lay = drawing.FitPaper._layout
+
+    def counted(self: Any, number: int, n: bytes) -> Any:
+        made.append(number)
+        return lay(self, number, n)
+
+    monkeypatch.setattr(drawing.FitPaper, "_layout", counted)
+    use_width(width)
+    try:
+        for players in (3, 4):
+            made.clear()
+            path = tmp_path / f"{players}.pulya"
+            path.write_text("".join(genlog.line_log(600, seed=players, players=players, pool=80)), "utf-8")
+            got = explained(path, "table", fast=True)
+            assert got == explained(path, "table", fast=False)
+            assert 0 < len(made) < 100
+    finally:
+        use_width(None)
+
+
+def test_a_terminal_gets_the_fast_paths_table_fitted_to_it(tmp_path: Path) -> None:
+    """On a pseudo-terminal ``explain`` fits its table to the terminal's width, in the
+    bytes it writes to a pipe under ``COLUMNS`` of that width."""
+    import fcntl
+    import os
+    import struct
+    import subprocess
+    import termios
+
+    path = tmp_path / "log.pulya"
+    path.write_text("".join(genlog.line_log(300, seed=3, players=4, pool=50)), encoding="utf-8")
+    cmd = [sys.executable, "-m", "pulyacalc", "explain", path.name]  # short: every line can fit
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"} | {"PYTHONIOENCODING": "utf-8"}
+    piped = subprocess.run(cmd, capture_output=True, env=env | {"COLUMNS": "52"}, cwd=tmp_path, timeout=120)
+    assert piped.returncode == 0
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 52, 0, 0))
+    p = subprocess.Popen(cmd, stdout=slave, stderr=subprocess.PIPE, env=env, cwd=tmp_path)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 1 << 16)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    p.wait(timeout=120)
+    os.close(master)
+    assert p.returncode == 0
+    shown = b"".join(chunks).replace(b"\r\n", b"\n")
+    assert shown == piped.stdout
+    assert max(map(len, shown.decode().splitlines())) <= 52

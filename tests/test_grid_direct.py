@@ -87,3 +87,63 @@ def test_wide_characters_are_known_as_tabulate_knows_them() -> None:
     from pulyacalc.render.formats import _wide_chars
 
     assert _wide_chars() is bool(tabulate.WIDE_CHARS_MODE and tabulate.wcwidth is not None)
+
+
+#: what a plain table to wrap holds: words of any length (the explanation's reasons)
+WORDS = st.one_of(
+    CELLS,
+    st.lists(st.text(alphabet="abcXYZ019×·§⅔−ё-/:;()=" + PAD, min_size=1, max_size=14), max_size=9).map(
+        " ".join
+    ),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.data(), st.integers(1, 6))
+def test_a_plain_table_wrapped_is_tabulates(data: st.DataObject, ncols: int) -> None:
+    """A ``plain`` table without a header, its cells wrapped to ``maxcolwidths`` (as
+    ``grid`` fits one to a width), is drawn without tabulate in tabulate's bytes."""
+    import tabulate as tab
+
+    from pulyacalc.render.formats import _plain_wrapped
+
+    body = data.draw(st.lists(st.lists(WORDS, min_size=ncols, max_size=ncols), min_size=1, max_size=5))
+    align = data.draw(st.one_of(st.none(), st.lists(st.sampled_from(["left", "right"]), max_size=ncols)))
+    widths = data.draw(
+        st.one_of(st.none(), st.lists(st.one_of(st.none(), st.integers(1, 20)), max_size=ncols))
+    )
+    try:
+        expected = str(
+            tab.tabulate(
+                body,
+                tablefmt="plain",
+                disable_numparse=True,
+                colalign=align,
+                maxcolwidths=widths,  # type: ignore[arg-type]
+            )
+        ).replace(PAD, " ")
+    except (TypeError, AttributeError):  # tabulate cannot wrap a cell it reads as a boolean
+        expected = None
+    drawn = _plain_wrapped(body, align, widths)
+    if drawn is not None:
+        assert drawn == expected
+    else:
+        assert expected is None or any(c in ("True", "False") for row in body for c in row)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.text(alphabet="ab Xё×-/\u00a0\u2003\t", max_size=60),
+    st.integers(1, 30),
+    st.sampled_from(["", " ", "  ", "    ", "\u00a0 "]),
+)
+def test_a_line_is_wrapped_as_textwrap_wraps_it(line: str, width: int, indent: str) -> None:
+    """``fit_lines``'s wrapping (formats.wrap_line) is textwrap's, line for line."""
+    import textwrap
+
+    from pulyacalc.render.formats import wrap_line
+
+    expected = textwrap.wrap(
+        line, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False
+    )
+    assert wrap_line(line, width, indent) == expected

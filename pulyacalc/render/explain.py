@@ -183,9 +183,10 @@ def deal_top(d: DealExplained) -> str:
 
 
 def deal_head(
-    kind: str, number: int, where: str, dealer: str, line: str, run: int, after_finish: bool
+    kind: str, number: int | str, where: str, dealer: str, line: str, run: int, after_finish: bool
 ) -> str:
-    """A deal's first line in the table: its number, place, dealer and line."""
+    """A deal's first line in the table: its number, place, dealer and line (``number`` a
+    text: a stand-in for it, render/explain_fast.py)."""
     flags = []
     if run > 1:
         flags.append(_("raspasy no. {n} in a row").format(n=run))
@@ -443,10 +444,8 @@ class ExplainStream:
 
 def fast_format(fmt: str) -> bool:
     """Whether ``explain`` in ``fmt`` may read a line log the fast way (render/explain_fast.py):
-    every format, unless tables are fitted to a width."""
-    from pulyacalc.render.view import WIDTH
-
-    return WIDTH[0] is None and fmt in ("table", "json", "jsonl", "csv", "tsv")
+    every format, a table fitted to a width too (``COLUMNS``, a terminal)."""
+    return fmt in ("table", "json", "jsonl", "csv", "tsv")
 
 
 def _empty(s: Stream) -> SheetView:

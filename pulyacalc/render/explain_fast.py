@@ -195,8 +195,10 @@ class Paper:
         return self.plain(number)
 
     def plain(self, number: int) -> bytes:
-        """The paper now, drawn by render/explain.paper, and the line's end after it."""
+        """The paper now, drawn by render/explain.paper, and the line's end after it (its
+        lines fitted to the width set, as every line of the table)."""
         from pulyacalc.render.explain import paper
+        from pulyacalc.render.formats import fit_lines
         from pulyacalc.render.view import show
 
         vals, w = self.fast.vals, self.fast.n + 2
@@ -209,7 +211,7 @@ class Paper:
             ]
             for i, name in enumerate(self.names)
         ]
-        return paper(rows, ["  " + self.after.format(n=number), *self.heads]).encode() + b"\n"
+        return fit_lines(paper(rows, ["  " + self.after.format(n=number), *self.heads]) + "\n").encode()
 
 
 class Drawer:
@@ -220,6 +222,8 @@ class Drawer:
     def __init__(self, fast: FastDeals, fmt: str, file: str) -> None:
         self.fast, self.fmt, self.file = fast, fmt, file
         self.paper = Paper(fast) if fmt == "table" else None
+        #: each head fitted to a width by what it says (``fitted_head``)
+        self.fitted: dict[tuple[Any, ...], tuple[bytes, bool] | None] = {}
         self.skeletons: dict[tuple[int, bool], Skeleton | None] = {}
         #: each write's own drawings (``write``), and whether a deal's JSON entries are
         #: its flat ones nested deeper (``nested_entries``, seen on the first deal with any)
@@ -361,12 +365,12 @@ class Drawer:
 
     def _drawn(self, block: Block) -> Any:
         from pulyacalc.render.explain import deal_body, deal_head_json, deal_tail_json
-        from pulyacalc.render.formats import dumps, nested
+        from pulyacalc.render.formats import dumps, fit_lines, nested
 
         xs, ledger = self.explained(block)
         k = len(xs)
         if self.fmt == "table":
-            return ("\n" + "\n".join(deal_body(xs, ledger, None)) + "\n").encode()
+            return fit_lines("\n" + "\n".join(deal_body(xs, ledger, None)) + "\n").encode()
         if self.fmt != "json":
             return holed(entry_lines(xs, self.fmt), NUMBER, k) or False
         flat = holed("".join(map(self.flat, block.writes)), NUMBER, k)
@@ -384,7 +388,7 @@ class Drawer:
             return False
         if k and (self.nesting or nested_entries(b"1".join(flat)) == b"1".join(pre)):
             self.nesting = True
-            pre = None  # the deal's entries are the flat ones, nested deeper: not kept twice
+            pre = nested_pieces(flat)  # made so once, not for each deal
         return flat, pre, b"".join(post)
 
 
@@ -402,16 +406,17 @@ def real(self: Drawer, item: Any) -> tuple[tuple[Explained, ...], dict[str, Any]
 def plain_table(self: Drawer, item: Any, fit: bool) -> bytes:
     """An item as the table shows it, the plain way (render/explain.deal_block)."""
     from pulyacalc.render.explain import deal_block, deal_body, deal_head
+    from pulyacalc.render.formats import fit_lines
 
     if type(item) is not tuple:
-        return deal_block(item, self.fast.players).encode()
+        return fit_lines(deal_block(item, self.fast.players)).encode()
     head, _, number, lineno, after_finish = item
     xs, ledger = real(self, item)
     where = f"{self.file}:{lineno}:{head.column}"
     top = deal_head(head.kind, number, where, head.dealer, head.line, head.run, after_finish)
     assert self.paper is not None
     text = "\n".join(["", top, *deal_body(xs, ledger, None)]) + "\n"
-    return text.encode() + self.paper.draw(number, fit)
+    return fit_lines(text).encode() + self.paper.draw(number, fit)
 
 
 def plain_json(self: Drawer, item: Any) -> tuple[bytes, bytes]:
@@ -484,13 +489,14 @@ def write(view: ExplainStream, fmt: str, parts: tuple[IO[bytes], IO[bytes]]) -> 
 def _table(view: ExplainStream, drawer: Drawer, parts: tuple[IO[bytes], IO[bytes]]) -> None:
     from pulyacalc.core.i18n import _
     from pulyacalc.render.explain import table_head
-    from pulyacalc.render.view import counted
+    from pulyacalc.render.formats import fit_lines
+    from pulyacalc.render.view import WIDTH, counted
 
     s = view.stream
-    for chunk in _table_deals(view, drawer):
+    for chunk in (_table_deals if WIDTH[0] is None else _table_fitted)(view, drawer):
         parts[1].write(chunk)
     deals = _("deal {n} of the log").format(n=s.upto) if s.upto is not None else counted(s.count, "deal")
-    parts[0].write(table_head(s.convention, s.header.players, s.target, deals).encode())
+    parts[0].write(fit_lines(table_head(s.convention, s.header.players, s.target, deals)).encode())
 
 
 def _table_deals(view: ExplainStream, drawer: Drawer) -> Iterator[bytes]:
@@ -529,7 +535,12 @@ def _table_deals(view: ExplainStream, drawer: Drawer) -> Iterator[bytes]:
         if upto is not None and number != upto:
             continue
         view.shown += 1
-        top, body = head_of(head, after_finish), drawn(block)
+        top: Any = head.drawn[after_finish] if head.drawn is not None else False
+        if top is False:
+            top = head_of(head, after_finish)
+        body = block.drawn
+        if body is None:
+            body = drawn(block)
         if top is None or body is False:
             out.append(plain_table(drawer, item, fit))
             continue
@@ -537,6 +548,239 @@ def _table_deals(view: ExplainStream, drawer: Drawer) -> Iterator[bytes]:
         out.append(body)
         out.append(paper.draw(number, fit))
         parts = paper.parts
+        if len(out) >= BATCH:
+            yield b"".join(out)
+            out.clear()
+    yield b"".join(out)
+
+
+#: stand-ins in a head fitted to a width: the deal's number and its line in the log, each
+#: repeated to be as long as they are (fit_lines breaks a line at its spaces, by length)
+NUMBER_MARK, LINE_MARK = "\ue0f1", "\ue0f2"
+#: layouts of the fitted paper kept (forgotten all at once when full)
+LAYOUTS_SIZE = 2048
+
+
+def fitted_head(
+    self: Drawer, head: Head, after_finish: bool, number: int, lineno: int, n: bytes, width: int
+) -> bytes | None:
+    """The deal's first line fitted to ``width``, as the plain way draws it (``fit_lines``),
+    for deal ``number`` (``n``: its digits) on line ``lineno``: the unfitted head's format (``Drawer.head``)
+    when it fits, else a format made once per head, finish and lengths of the two; None:
+    drawn the plain way.  ``Head.drawn`` holds both: the unfitted under the finish, with
+    its length but for the two numbers, the fitted under the finish and the lengths."""
+    drawn = head.drawn
+    if drawn is None:
+        drawn = head.drawn = {}
+    unfitted = drawn.get(after_finish)
+    if unfitted is None:
+        top = self._head(head, after_finish)
+        # the line's length with both numbers 0, less their digit each and the "\n" before
+        # it; False: no such head, or it never fits
+        length = 0 if top is None else len((top[0] % (0, 0)).decode()) - 3
+        unfitted = drawn[after_finish] = False if top is None or length + 2 > width else (*top, length)
+    line = b"%d" % lineno
+    if unfitted and unfitted[2] + len(n) + len(line) <= width:
+        return unfitted[0] % ((lineno, number) if unfitted[1] else (number, lineno))  # type: ignore[no-any-return]
+    key = (after_finish, len(n), len(line))
+    known = drawn.get(key, False)
+    if known is False:
+        # heads of one text (the same line in another state, read again) share it
+        same = (head.kind, head.dealer, head.line, head.column, head.run, *key)
+        known = self.fitted.get(same, False)
+        if known is False:
+            if len(self.fitted) >= WRITES_SIZE:
+                self.fitted.clear()
+            known = self.fitted[same] = _fitted_head(self, head, after_finish, len(n), len(line))
+        drawn[key] = known
+    if known is None:
+        return None
+    fmt, line_first = known
+    return fmt % ((line, n) if line_first else (n, line))  # type: ignore[no-any-return]
+
+
+def _fitted_head(self: Drawer, head: Head, after_finish: bool, dn: int, dl: int) -> tuple[bytes, bool] | None:
+    from pulyacalc.render.explain import deal_head
+    from pulyacalc.render.formats import fit_lines
+
+    num, ln = NUMBER_MARK * dn, LINE_MARK * dl
+    where = f"{self.file}:{ln}:{head.column}"
+    text = fit_lines("\n" + deal_head(head.kind, num, where, head.dealer, head.line, head.run, after_finish))
+    if text.count(NUMBER_MARK) != dn or text.count(LINE_MARK) != dl or num not in text or ln not in text:
+        return None
+    (i, a), (j, b) = sorted([(text.find(num), num), (text.find(ln), ln)])
+    pieces = (text[:i], text[i + len(a) : j], text[j + len(b) :])
+    return "%s".join(p.replace("%", "%%") for p in pieces).encode(), a == ln
+
+
+class FitPaper:
+    """The paper after each deal fitted to the width set, as the plain way draws it
+    (``grid`` fits it, ``fit_lines`` its lines): while every cell is a whole number, from
+    a layout per length of the deal number and of each cell's text (``parts``: its pieces,
+    each cell's text in its place, ``slot``), made by drawing it with a letter standing in
+    for each cell (text that ``grid`` and ``fit_lines`` see only the length of, as
+    digits) and checked once against the plain drawing; else the plain way."""
+
+    def __init__(self, paper: Paper) -> None:
+        import string
+
+        fast = paper.fast
+        self.paper, self.vals = paper, fast.vals
+        w = fast.n + 2
+        self.cells = [i for i in range(len(fast.vals)) if i % w - 2 != i // w]
+        used = set("".join([*paper.heads, *paper.names, paper.after]))
+        free = [c for c in string.ascii_letters if c not in used]
+        #: a letter per cell and one for the number, none found in the paper's own text
+        self.letters = free[: len(self.cells) + 1] if len(free) > len(self.cells) else None
+        self.layouts: dict[tuple[int, ...], tuple[list[bytes], list[int], list[int]] | None] = {}
+        #: each cell's text now and its length; the layout drawn now (None: none yet)
+        self.text = [b""] * len(fast.vals)
+        self.lens = [0] * len(fast.vals)
+        self.parts: list[bytes] | None = None
+        self.slot: list[int] = []
+        #: the layout's length of deal numbers, and where the number goes in it (once per
+        #: part of a paper stacked in parts: the first column is in each)
+        self.digits = 0
+        self.number: list[int] = []
+
+    def load(self) -> bool:
+        """Every cell's text from the paper; whether every cell is a whole number."""
+        self.parts = None
+        text, lens = self.text, self.lens
+        for i in self.cells:
+            v = self.vals[i]
+            if type(v) is not int:
+                return False
+            text[i] = s = b"%d" % v
+            lens[i] = len(s)
+        return True
+
+    def draw(self, number: int, n: bytes, ok: bool) -> bytes:
+        """The paper now (``ok``: its cells' text is up to date, every one whole)."""
+        parts = self.parts
+        if ok and (parts is None or len(n) != self.digits):
+            parts = self.lay(number, n)
+        if not ok or parts is None:
+            self.parts = None
+            return self.paper.plain(number)
+        for i in self.number:
+            parts[i] = n
+        return b"".join(parts)
+
+    def lay(self, number: int, n: bytes) -> list[bytes] | None:
+        """``parts`` for the cells' lengths now, filled with their text."""
+        key = (len(n), *self.lens)
+        if key not in self.layouts:
+            if len(self.layouts) >= LAYOUTS_SIZE:
+                self.layouts.clear()
+            self.layouts[key] = self._layout(number, n)
+        known = self.layouts[key]
+        if known is None:
+            return None
+        pieces, slot, self.number = known
+        parts = list(pieces)
+        for i in self.cells:
+            parts[slot[i]] = self.text[i]
+        self.parts, self.slot, self.digits = parts, slot, len(n)
+        return parts
+
+    def _layout(self, number: int, n: bytes) -> tuple[list[bytes], list[int], list[int]] | None:
+        import re
+
+        from pulyacalc.render.explain import paper
+        from pulyacalc.render.formats import fit_lines
+
+        letters, p, w = self.letters, self.paper, self.paper.fast.n + 2
+        if letters is None:
+            return None
+        mark = {i: letters[k] * self.lens[i] for k, i in enumerate(self.cells)}
+        rows = [
+            [
+                name,
+                mark[i * w],
+                mark[i * w + 1],
+                *("·" if j == i else mark[i * w + 2 + j] for j in range(w - 2)),
+            ]
+            for i, name in enumerate(p.names)
+        ]
+        number_mark = letters[-1] * len(n)
+        text = fit_lines(paper(rows, ["  " + p.after.format(n=number_mark), *p.heads]) + "\n")
+        runs = [(m.start(), m.group()) for m in re.finditer(f"[{''.join(letters)}]+", text)]
+        index = {letters[k]: i for k, i in enumerate(self.cells)}
+        slot = [0] * len(self.vals)
+        pieces: list[bytes] = []
+        last, at_number = 0, []
+        for start, run in runs:
+            i = index.get(run[0], -1)
+            if run != (number_mark if i < 0 else mark[i]) or (i >= 0 and slot[i]):
+                return None  # not each cell's stand-in once, whole
+            pieces += [text[last:start].encode(), b""]
+            if i < 0:
+                at_number.append(len(pieces) - 1)
+            else:
+                slot[i] = len(pieces) - 1
+            last = start + len(run)
+        pieces.append(text[last:].encode())
+        if not at_number or not all(slot[i] for i in self.cells):
+            return None
+        parts = list(pieces)
+        for i in self.cells:
+            parts[slot[i]] = self.text[i]
+        for i in at_number:
+            parts[i] = n
+        if b"".join(parts) != p.plain(number):
+            return None
+        return pieces, slot, at_number
+
+
+def _table_fitted(view: ExplainStream, drawer: Drawer) -> Iterator[bytes]:
+    """:func:`_table_deals` with the table fitted to the width set: each block's lines
+    fitted once (``Drawer.drawn``), each head's per length of the number and line
+    (:func:`fitted_head`), the paper from its layouts (``FitPaper``)."""
+    from pulyacalc.render.view import WIDTH
+
+    assert drawer.paper is not None
+    fit = FitPaper(drawer.paper)
+    upto, vals, text, lens = view.stream.upto, drawer.fast.vals, fit.text, fit.lens
+    drawn, width = drawer.drawn, WIDTH[0]
+    assert width is not None
+    ok = fit.load()
+    out: list[bytes] = []
+    items: Iterator[Any] = view.stream.items
+    for item in items:
+        if type(item) is not tuple:
+            ok = fit.load()
+            if upto is None or item.result.number == upto:
+                view.shown += 1
+                out.append(plain_table(drawer, item, False))
+            continue
+        head, block, number, lineno, after_finish = item
+        if ok:
+            parts = fit.parts
+            for i in block.cells:
+                v = vals[i]
+                if type(v) is not int:
+                    ok = False
+                    break
+                text[i] = s = b"%d" % v
+                if len(s) != lens[i]:
+                    lens[i] = len(s)
+                    fit.parts = parts = None
+                elif parts is not None:
+                    parts[fit.slot[i]] = s
+        else:
+            ok = fit.load()
+        if upto is not None and number != upto:
+            continue
+        view.shown += 1
+        n = b"%d" % number
+        top, body = fitted_head(drawer, head, after_finish, number, lineno, n, width), drawn(block)
+        if top is None or body is False:
+            out.append(plain_table(drawer, item, False))
+            continue
+        out.append(top)
+        out.append(body)
+        out.append(fit.draw(number, n, ok))
         if len(out) >= BATCH:
             yield b"".join(out)
             out.clear()
@@ -599,7 +843,13 @@ def _json_deals(view: ExplainStream, drawer: Drawer, last: list[Any]) -> Iterato
             continue
         view.shown += 1
         last[0] = vals if upto is None else list(vals)
-        top, body = head_of(head, after_finish), drawn(block)
+        # the head's and the block's drawings as made before (the methods make them)
+        top: Any = head.drawn[after_finish] if head.drawn is not None else False
+        if top is False:
+            top = head_of(head, after_finish)
+        body = block.drawn
+        if body is None:
+            body = drawn(block)
         if top is None or body is False or running is None:
             flat, deal = plain_json(drawer, item)
             entries.append(flat)
@@ -607,13 +857,14 @@ def _json_deals(view: ExplainStream, drawer: Drawer, last: list[Any]) -> Iterato
             sep = b","
             continue
         n = b"%d" % number
-        flat = n.join(body[0])
-        entries.append(flat)
-        deals.append(sep)
-        deals.append(top[0] % ((lineno, number) if top[1] else (number, lineno)))
-        deals.append(nested_entries(flat) if body[1] is None else n.join(body[1]))
-        deals.append(b"".join(parts))
-        deals.append(body[2])
+        entries.append(n.join(body[0]))
+        deals += (
+            sep,
+            top[0] % ((lineno, number) if top[1] else (number, lineno)),
+            n.join(body[1]),
+            b"".join(parts),
+            body[2],
+        )
         sep = b","
         if len(entries) >= BATCH:
             yield b"".join(entries), b"".join(deals)
@@ -622,6 +873,15 @@ def _json_deals(view: ExplainStream, drawer: Drawer, last: list[Any]) -> Iterato
     if isinstance(last[0], list):
         last[0] = list(last[0])
     yield b"".join(entries), b"".join(deals)
+
+
+def nested_pieces(flat: list[bytes]) -> list[bytes]:
+    """:func:`nested_entries` of the flat entries cut where the deal's number goes, cut
+    there too (a number has no line break to indent)."""
+    out = [piece.replace(b"\n", b"\n    ") for piece in flat]
+    out[0] = b',\n      "entries": [' + out[0][1:]
+    out[-1] += b'\n      ],\n      "running": '
+    return out
 
 
 def nested_entries(flat: bytes) -> bytes:
@@ -663,7 +923,9 @@ def _lines(view: ExplainStream, drawer: Drawer) -> Iterator[bytes]:
         if upto is not None and item[2] != upto:
             continue
         view.shown += 1
-        body = drawn(item[1])
+        body = item[1].drawn
+        if body is None:
+            body = drawn(item[1])
         out.append(plain_lines(drawer, item) if body is False else (b"%d" % item[2]).join(body))
         if len(out) >= BATCH:
             yield b"".join(out)

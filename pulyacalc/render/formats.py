@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Iterator
 from itertools import chain
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO, cast
 
 if TYPE_CHECKING:
     # for the type only: the command line reads this table at start-up, nothing more
@@ -166,6 +166,10 @@ def _tabulate(
     maxcolwidths: list[int | None] | None,
     maxheadercolwidths: list[int | None] | None,
 ) -> str:
+    if tablefmt == "plain" and not head:
+        drawn = _plain_wrapped(body, align, maxcolwidths)
+        if drawn is not None:
+            return drawn
     import tabulate as tab  # only for tables (start-up time)
 
     text = tab.tabulate(
@@ -185,6 +189,100 @@ def cell_wrapper(width: int) -> Callable[[str], list[str]]:
     import tabulate as tab
 
     return tab._CustomTextWrap(width=width).wrap  # type: ignore[attr-defined, no-any-return]  # its own
+
+
+#: what ``str.splitlines`` breaks a line at beyond ``\r`` and ``\n`` (tabulate splits a cell
+#: both ways), and the cells tabulate cannot wrap (it reads them as booleans)
+_OTHER_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_BOOLEANS = frozenset(("True", "False"))
+#: each cell's text wrapped to a width (tabulate's wrapping), as drawn before
+_WRAPPED: dict[tuple[str, int], str] = {}
+
+
+def _plain_wrapped(
+    body: list[list[str]], align: list[str] | None, widths: list[int | None] | None
+) -> str | None:
+    """tabulate's ``plain`` table without a header, in its very bytes, its cells wrapped to
+    ``widths`` (``maxcolwidths``) by tabulate's own wrapper (each cell's wrapping kept), the
+    table drawn without it: each cell stripped, its lines padded to the column's widest,
+    a row as many lines as its tallest cell, columns two spaces apart, trailing spaces
+    cut.  A table fitted to a narrow width is drawn many times so (``_fitted``: in parts,
+    tried one after another), each time a few milliseconds of tabulate's.  None where
+    tabulate does more (escape sequences, wide characters, other alignments, ragged rows);
+    tests/test_grid_direct.py holds both to the same bytes."""
+    import tabulate as tab  # only for tables (start-up time)
+
+    wrapper = getattr(tab, "_CustomTextWrap", None)
+    if not body or wrapper is None:
+        return None
+    ncols = len(body[0])
+    lefts = [True] * ncols
+    for i, a in enumerate(align or ()):
+        if i >= ncols or a not in ("left", "right"):
+            return None
+        lefts[i] = a == "left"
+    limits = list(widths or ())[:ncols]
+    limits += [None] * (ncols - len(limits))
+    plain = "\t".join(chain.from_iterable(body))
+    if (
+        any(len(row) != ncols for row in body)
+        or _SPECIAL.search(plain)
+        or _OTHER_BREAKS.search(plain)
+        or (not plain.isascii() and _wide_chars())
+    ):
+        return None
+    columns = [
+        _plain_column(tuple(row[i] for row in body), width, left, wrapper)
+        for i, (width, left) in enumerate(zip(limits, lefts, strict=True))
+    ]
+    if any(col is None for col in columns):
+        return None
+    drawn = cast("list[tuple[list[list[str]], int, bool]]", columns)
+    multiline = any(col[2] for col in drawn)
+    out: list[str] = []
+    for r in range(len(body)):
+        cells = [(col[0][r], col[1]) for col in drawn]
+        height = max(len(c) for c, _ in cells) if multiline else 1
+        for k in range(height):
+            out.append("  ".join(c[k] if k < len(c) else " " * w for c, w in cells).rstrip())
+    return "\n".join(out).replace(PAD, " ")
+
+
+def _plain_column(
+    cells: tuple[str, ...], width: int | None, left: bool, wrapper: Any
+) -> tuple[list[list[str]], int, bool] | None:
+    """A column of :func:`_plain_wrapped`: each cell's lines padded, the column's width,
+    whether a cell has many lines; the same column is drawn again as ``_fitted`` tries
+    parts (kept per cells, width and alignment); None: a cell tabulate cannot wrap."""
+    key = (cells, width, left)
+    known = _COLUMNS.get(key)
+    if known is None:
+        if width is not None:
+            if any(c in _BOOLEANS for c in cells):
+                return None
+            cells = tuple(_wrap(wrapper, c, width) for c in cells)
+        lines = [c.strip().splitlines() for c in cells]
+        w = max((len(x) for cell in lines for x in cell), default=0)
+        padded = [[x.ljust(w) if left else x.rjust(w) for x in cell] for cell in lines]
+        if len(_COLUMNS) >= 4096:  # bounded: ever new columns forget the old
+            _COLUMNS.clear()
+        known = _COLUMNS[key] = (padded, w, any(len(cell) > 1 for cell in lines))
+    return known
+
+
+#: each column drawn by :func:`_plain_column`
+_COLUMNS: dict[tuple[tuple[str, ...], int | None, bool], tuple[list[list[str]], int, bool]] = {}
+
+
+def _wrap(wrapper: Any, cell: str, width: int) -> str:
+    """The cell wrapped to ``width`` as tabulate's ``maxcolwidths`` wraps it."""
+    key = (cell, width)
+    known = _WRAPPED.get(key)
+    if known is None:
+        if len(_WRAPPED) >= 8192:  # bounded: ever new cells forget the old
+            _WRAPPED.clear()
+        known = _WRAPPED[key] = "\n".join(wrapper(width=width).wrap(cell))
+    return known
 
 
 #: what tabulate reads in a cell beyond its characters: line breaks (a cell of many lines),
@@ -402,15 +500,22 @@ def fit_plan(
     if ncols < 3:
         return FitPlan(text, used, heads, None)
     parts: list[list[int]] = []
+    drawn: list[str | None] = []  # each part as last tried (None: not yet drawn)
     for i in range(1, ncols):
-        trial = [0, *(parts[-1][1:] if parts else []), i]
-        if parts and _widest(_part(body, head, align, tablefmt, limits, heads, trial)) <= width:
-            parts[-1] = trial
-        else:
-            parts.append([0, i])
+        if parts:
+            trial = [0, *parts[-1][1:], i]
+            tried = _part(body, head, align, tablefmt, limits, heads, trial)
+            if _widest(tried) <= width:
+                parts[-1], drawn[-1] = trial, tried
+                continue
+        parts.append([0, i])
+        drawn.append(None)
     if len(parts) < 2:
         return FitPlan(text, used, heads, None)
-    text = "\n\n".join(_part(body, head, align, tablefmt, limits, heads, part) for part in parts)
+    text = "\n\n".join(
+        t if t is not None else _part(body, head, align, tablefmt, limits, heads, part)
+        for part, t in zip(parts, drawn, strict=True)
+    )
     return FitPlan(text, limits, heads, parts)
 
 
@@ -447,25 +552,55 @@ def fit_lines(text: str) -> str:
     width = WIDTH[0]
     if width is None or all(len(line) <= width for line in text.splitlines()):
         return text
-    import textwrap
-
     out = []
     for line in text.split("\n"):
         if len(line) <= width:
             out.append(line)
             continue
         indent = line[: len(line) - len(line.lstrip())]
-        out.extend(
-            textwrap.wrap(
-                line,
-                width,
-                subsequent_indent=indent + "  ",
-                break_long_words=False,
-                break_on_hyphens=False,
-            )
-            or [line]
-        )
+        out.extend(wrap_line(line, width, indent + "  ") or [line])
     return "\n".join(out)
+
+
+#: the whitespace ``textwrap`` breaks at and turns into spaces, but the space itself
+_OTHER_SPACES = re.compile("[\t\n\x0b\x0c\r]")
+_SPACES = re.compile("( +)")
+
+
+def wrap_line(line: str, width: int, indent: str) -> list[str]:
+    """``textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False,
+    break_on_hyphens=False)``, in its very lines, without building a wrapper each time:
+    the lines :func:`fit_lines` wraps are many (every deal's first line in a narrow
+    ``explain``).  A line with whitespace other than spaces goes to textwrap itself;
+    tests/test_grid_direct.py holds both to the same lines."""
+    if _OTHER_SPACES.search(line):
+        import textwrap
+
+        return textwrap.wrap(
+            line, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False
+        )
+    # textwrap's _wrap_chunks (no first indent, whitespace dropped at the ends of lines,
+    # a word longer than a line on a line of its own)
+    chunks = [c for c in _SPACES.split(line) if c]
+    chunks.reverse()
+    lines: list[str] = []
+    while chunks:
+        cur: list[str] = []
+        cur_len = 0
+        lead = indent if lines else ""
+        room = width - len(lead)
+        if lines and chunks[-1].strip() == "":
+            del chunks[-1]
+        while chunks and cur_len + len(chunks[-1]) <= room:
+            cur_len += len(chunks[-1])
+            cur.append(chunks.pop())
+        if chunks and len(chunks[-1]) > room and not cur:
+            cur.append(chunks.pop())
+        if cur and cur[-1].strip() == "":
+            del cur[-1]
+        if cur:
+            lines.append(lead + "".join(cur))
+    return lines
 
 
 #: every output format: its name (as given to ``-f``) and its writer; ``table`` is the default
