@@ -147,7 +147,7 @@ class LongTable:
             from pulyacalc.render.longtable_fit import fitted_lines
 
             # fitted to the width as grid fits it, row by row (render/longtable_fit.py)
-            fitted = fitted_lines(self.spool, self.head, self.align, WIDTH[0], self._cells_of(), SEP)
+            fitted = fitted_lines(self.spool, self.head, self.align, WIDTH[0], self._aligners(), SEP)
             if fitted is not None:
                 yield from fitted
                 return
@@ -178,18 +178,10 @@ class LongTable:
         if out:
             yield "\n".join(out) + "\n"
 
-    def _cells_of(self) -> Callable[[str], list[str]]:
-        """A spooled row's cells as grid's body holds them: the units of each right-aligned
-        column's numbers aligned (:func:`formats._units_aligned`, not stripped)."""
-        aligned = [(i, _Aligned(r.tail, raw=True)) for i, r in self.rights.items() if r.mixed]
-
-        def cells_of(line: str) -> list[str]:
-            cells = line.rstrip("\n").split(SEP)
-            for i, a in aligned:
-                cells[i] = a(cells[i])
-            return cells
-
-        return cells_of
+    def _aligners(self) -> dict[int, Callable[[str], str]]:
+        """How grid's body holds each right-aligned column's cells: the units of its numbers
+        aligned (:func:`formats._units_aligned`, not stripped)."""
+        return {i: _Aligned(r.tail, raw=True) for i, r in self.rights.items() if r.mixed}
 
 
 def _narrow(text: str) -> bool:

@@ -18,14 +18,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from typing import IO
+from operator import gt
+from typing import IO, Any
 
 from pulyacalc.render.formats import PAD, FitPlan, _part, _tabulate, _widest, cell_wrapper, direct, fit_plan
 
 #: what ``str.splitlines`` breaks at besides a line break (tabulate splits cells so)
 _BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
-#: distinct cells remembered (wrapped, drawn), bounded
+#: distinct cells remembered (wrapped, drawn), bounded; and of each column drawn
 KNOWN = 50_000
+CELLS = 8192
 
 
 class _Wrap:
@@ -50,26 +52,29 @@ def fitted_lines(
     head: list[str],
     align: list[str],
     width: int,
-    cells_of: Callable[[str], list[str]],
+    aligners: dict[int, Callable[[str], str]],
     sep: str,
 ) -> Iterator[str] | None:
-    """The table of the rows in ``spool`` (``cells_of`` gives a row's cells as grid's
-    body holds them, the units aligned; ``sep`` ends its first) fitted to ``width``, a
-    line at a time; None where it cannot be drawn so (the caller draws it whole)."""
+    """The table of the rows in ``spool`` (each its cells joined by ``sep``; ``aligners``
+    make a column's cells as grid's body holds them, the units aligned) fitted to
+    ``width``, a line at a time; None where it cannot be drawn so (the caller draws it
+    whole)."""
     ncols = len(head)
-    widest: list[tuple[int, list[str]] | None] = [None] * (2 * ncols)
+
+    def cells_of(line: str) -> list[str]:
+        cells = line.rstrip("\n").split(sep)
+        for i, a in aligners.items():
+            cells[i] = a(cells[i])
+        return cells
+
+    # each column's widest cell as it is and stripped, and a row that holds it
+    sizes, rows = [-1] * (2 * ncols), [[""] * ncols] * (2 * ncols)
     seen: set[str] = set()  # the rows' texts after the first cell (a number) looked at
     spool.seek(0)
     for line in spool:
         number, _, rest = line.partition(sep)
         if rest in seen:  # the same cells but the number's: only it may be wider
-            first, stripped = widest[0], widest[ncols]
-            if (
-                first is not None
-                and stripped is not None
-                and len(number) <= first[0]
-                and len(number.strip()) <= stripped[0]
-            ):
+            if len(number) <= sizes[0] and len(number.strip()) <= sizes[ncols]:
                 continue
         elif _BREAKS.search(line):
             return None
@@ -79,12 +84,12 @@ def fitted_lines(
         if len(seen) > KNOWN:
             seen.clear()
         seen.add(rest)
-        for i, cell in enumerate(cells):
-            for k, size in ((i, len(cell)), (ncols + i, len(cell.strip()))):
-                known = widest[k]
-                if known is None or size > known[0]:
-                    widest[k] = (size, cells)
-    few = _unique([w[1] for w in widest if w is not None])
+        now = [*map(len, cells), *(len(c.strip()) for c in cells)]
+        if any(map(gt, now, sizes)):  # (seldom, once the first rows are read)
+            for k, size in enumerate(now):
+                if size > sizes[k]:
+                    sizes[k], rows[k] = size, cells
+    few = _unique(rows) if sizes[0] >= 0 else []
     if (
         not few
         or _widest(direct(few, head, align, "simple") or _tabulate(few, head, align, "simple", None, None))
@@ -104,20 +109,22 @@ def fitted_lines(
             if len(seen) > KNOWN:
                 seen.clear()
             seen.add(rest)
-            cells = cells_of(line)
+            texts = line.rstrip("\n").split(sep)  # (the wrapped columns are not aligned)
+            if any(texts[i] in ("True", "False") for i in wraps):
+                return None  # tabulate reads such a cell as a boolean (and cannot wrap it)
             for i, wrap in wraps.items():
-                lines = wrap(cells[i]).split("\n")
+                lines = wrap(texts[i]).split("\n")
                 size = max(map(len, lines))
                 if i not in more or size > more[i][0]:
-                    more[i] = (size, cells)
+                    more[i] = (size, cells_of(line))
                 if len(lines) > 1 and -i - 1 not in more:
-                    more[-i - 1] = (0, cells)
+                    more[-i - 1] = (0, cells_of(line))
         few = _unique(few + [m[1] for m in more.values()])
         again = fit_plan(few, head, align, "simple", None, width, "")
         if (again.limits, again.heads) != (plan.limits, plan.heads):
             return None
         plan = again
-    return _drawn(spool, head, align, few, plan, wraps, cells_of, sep)
+    return _drawn(spool, head, align, few, plan, wraps, aligners, sep)
 
 
 def _unique(rows: list[list[str]]) -> list[list[str]]:
@@ -135,7 +142,7 @@ def _drawn(
     few: list[list[str]],
     plan: FitPlan,
     wraps: dict[int, _Wrap],
-    cells_of: Callable[[str], list[str]],
+    aligners: dict[int, Callable[[str], str]],
     sep: str,
 ) -> Iterator[str] | None:
     """Each part's headers as grid drew them for ``few``, then every row drawn."""
@@ -156,17 +163,15 @@ def _drawn(
         mine = {i: w for i, w in wraps.items() if i in part}
         # tabulate draws every row line by line when a header or a cell has many lines
         multiline = rule > 1 or any("\n" in w(cells[i]) for cells in few for i, w in mine.items())
-        draw = _Row(part, widths, [align[i] for i in part], mine, multiline)
-        body = [t for cells in few for t in draw(cells)]
+        draw = _Row(part, widths, [align[i] for i in part], mine, multiline, aligners)
+        body = [t for cells in few for t in draw(cells, aligned=True)]
         if body != lines[rule + 1 :]:
             return None
         drawers.append((lines[: rule + 1], draw))
-    return _lines(spool, drawers, cells_of, sep)
+    return _lines(spool, drawers, sep)
 
 
-def _lines(
-    spool: IO[str], drawers: list[tuple[list[str], _Row]], cells_of: Callable[[str], list[str]], sep: str
-) -> Iterator[str]:
+def _lines(spool: IO[str], drawers: list[tuple[list[str], _Row]], sep: str) -> Iterator[str]:
     """Each part: its headers, then its rows; a row's lines after its first cell (a plain
     number, on the row's first line) drawn once per distinct text (bounded)."""
     for k, (head, draw) in enumerate(drawers):
@@ -180,7 +185,7 @@ def _lines(
             number, _, rest = line.partition(sep)
             tails = known.get(rest)
             if tails is None:
-                tails = draw.tails(cells_of(line))
+                tails = draw.tails(line.rstrip("\n").split(sep))
                 if len(known) > KNOWN:
                     known.clear()
                 known[rest] = tails
@@ -196,44 +201,62 @@ def _lines(
 
 
 class _Row:
-    """A row's lines as tabulate draws them in a ``simple`` table of these columns."""
+    """A row's lines as tabulate draws them in a ``simple`` table of these columns: each
+    cell's lines drawn once per distinct text of its column (bounded)."""
 
     def __init__(
-        self, part: list[int], widths: list[int], align: list[str], wraps: dict[int, _Wrap], multiline: bool
+        self,
+        part: list[int],
+        widths: list[int],
+        align: list[str],
+        wraps: dict[int, _Wrap],
+        multiline: bool,
+        aligners: dict[int, Callable[[str], str]],
     ) -> None:
         self.widths, self.multiline = widths, multiline
-        rights = [a == "right" for a in align]
-        self.columns = list(zip(part, widths, rights, [wraps.get(i) for i in part], strict=True))
+        #: each column: where in the row, its width, right-aligned, its wrapping, its
+        #: aligner, and its cells drawn (by their text in the spool)
+        self.columns: list[tuple[int, int, bool, _Wrap | None, Callable[[str], str] | None, dict[str, Any]]]
+        self.columns = [
+            (i, w, a == "right", wraps.get(i), aligners.get(i), {})
+            for i, w, a in zip(part, widths, align, strict=True)
+        ]
         self.blank = [" " * w for w in widths]
 
-    def __call__(self, cells: list[str]) -> list[str]:
-        """The row's lines."""
-        return ["  ".join(r).rstrip().replace(PAD, " ") for r in self._cells(cells)]
+    def __call__(self, cells: list[str], aligned: bool = False) -> list[str]:
+        """The row's lines (``aligned``: its cells as grid's body holds them already)."""
+        return ["  ".join(r).rstrip().replace(PAD, " ") for r in self._cells(cells, aligned)]
 
     def tails(self, cells: list[str]) -> list[str]:
         """The row's lines after the first column (a plain number, one line): each with
         the two spaces before it, its end cut ("" where nothing is left)."""
         out = []
-        for r in self._cells(cells):
+        for r in self._cells(cells, False):
             tail = ("  " + "  ".join(r[1:])).rstrip()
             out.append(tail.replace(PAD, " ") if tail else "")
         return out
 
-    def _cells(self, cells: list[str]) -> list[list[str]]:
+    def _cells(self, cells: list[str], aligned: bool) -> list[list[str]]:
         """The row's lines, each a list of its cells padded: the first, then (a row of
         many lines) blanks but where a cell has more lines."""
         first: list[str] = []
         more: list[tuple[int, list[str]]] = []
         empty = True
-        for j, (i, w, right, wrap) in enumerate(self.columns):
-            cell = cells[i] if wrap is None else wrap(cells[i])
-            cell = cell.strip()
-            if "\n" in cell and self.multiline:
-                lines = cell.splitlines()
-                more.append((j, [p.rjust(w) if right else p.ljust(w) for p in lines[1:]]))
-                cell = lines[0]
-            empty = empty and not cell
-            first.append(cell.rjust(w) if right else cell.ljust(w))
+        for j, (i, w, right, wrap, aligner, known) in enumerate(self.columns):
+            cell = cells[i]
+            drawn = None if aligned else known.get(cell)
+            if drawn is None:
+                text = cell if aligned or aligner is None else aligner(cell)
+                drawn = self._drawn(text, w, right, wrap)
+                if not aligned:
+                    if len(known) > CELLS:
+                        known.clear()
+                    known[cell] = drawn
+            line, lines = drawn
+            if lines:
+                more.append((j, lines))
+            empty = empty and not line.strip()
+            first.append(line)
         if empty and self.multiline:  # no cell has a line: nor has the row
             return []
         rows = [first]
@@ -244,3 +267,10 @@ class _Row:
                     row[j] = lines[k]
             rows.append(row)
         return rows
+
+    def _drawn(self, cell: str, w: int, right: bool, wrap: _Wrap | None) -> tuple[str, list[str]]:
+        """A cell's first line padded, and its other lines padded."""
+        cell = (cell if wrap is None else wrap(cell)).strip()
+        lines = cell.splitlines() if "\n" in cell and self.multiline else [cell]
+        padded = [p.rjust(w) if right else p.ljust(w) for p in lines]
+        return padded[0], padded[1:]
