@@ -223,13 +223,7 @@ def _plain_wrapped(
         lefts[i] = a == "left"
     limits = list(widths or ())[:ncols]
     limits += [None] * (ncols - len(limits))
-    plain = "\t".join(chain.from_iterable(body))
-    if (
-        any(len(row) != ncols for row in body)
-        or _SPECIAL.search(plain)
-        or _OTHER_BREAKS.search(plain)
-        or (not plain.isascii() and _wide_chars())
-    ):
+    if any(len(row) != ncols for row in body):
         return None
     columns = [
         _plain_column(tuple(row[i] for row in body), width, left, wrapper)
@@ -237,41 +231,48 @@ def _plain_wrapped(
     ]
     if any(col is None for col in columns):
         return None
-    drawn = cast("list[tuple[list[list[str]], int, bool]]", columns)
+    drawn = cast("list[tuple[list[list[str]], str, bool]]", columns)
     multiline = any(col[2] for col in drawn)
     out: list[str] = []
     for r in range(len(body)):
         cells = [(col[0][r], col[1]) for col in drawn]
         height = max(len(c) for c, _ in cells) if multiline else 1
         for k in range(height):
-            out.append("  ".join(c[k] if k < len(c) else " " * w for c, w in cells).rstrip())
+            out.append("  ".join([c[k] if k < len(c) else blank for c, blank in cells]).rstrip())
     return "\n".join(out).replace(PAD, " ")
 
 
 def _plain_column(
     cells: tuple[str, ...], width: int | None, left: bool, wrapper: Any
-) -> tuple[list[list[str]], int, bool] | None:
-    """A column of :func:`_plain_wrapped`: each cell's lines padded, the column's width,
-    whether a cell has many lines; the same column is drawn again as ``_fitted`` tries
-    parts (kept per cells, width and alignment); None: a cell tabulate cannot wrap."""
+) -> tuple[list[list[str]], str, bool] | None:
+    """A column of :func:`_plain_wrapped`: each cell's lines padded, a blank as wide as
+    the column, whether a cell has many lines; the same column is drawn again as
+    ``_fitted`` tries parts (kept per cells, width and alignment); None: a cell tabulate
+    reads otherwise (escape sequences, line breaks, wide characters, a boolean to wrap)."""
     key = (cells, width, left)
     known = _COLUMNS.get(key)
     if known is None:
+        text = "\t".join(cells)
+        if (
+            _SPECIAL.search(text)
+            or _OTHER_BREAKS.search(text)
+            or (not text.isascii() and _wide_chars())
+            or (width is not None and any(c in _BOOLEANS for c in cells))
+        ):
+            return None
         if width is not None:
-            if any(c in _BOOLEANS for c in cells):
-                return None
             cells = tuple(_wrap(wrapper, c, width) for c in cells)
         lines = [c.strip().splitlines() for c in cells]
         w = max((len(x) for cell in lines for x in cell), default=0)
         padded = [[x.ljust(w) if left else x.rjust(w) for x in cell] for cell in lines]
         if len(_COLUMNS) >= 4096:  # bounded: ever new columns forget the old
             _COLUMNS.clear()
-        known = _COLUMNS[key] = (padded, w, any(len(cell) > 1 for cell in lines))
+        known = _COLUMNS[key] = (padded, " " * w, any(len(cell) > 1 for cell in lines))
     return known
 
 
 #: each column drawn by :func:`_plain_column`
-_COLUMNS: dict[tuple[tuple[str, ...], int | None, bool], tuple[list[list[str]], int, bool]] = {}
+_COLUMNS: dict[tuple[tuple[str, ...], int | None, bool], tuple[list[list[str]], str, bool]] = {}
 
 
 def _wrap(wrapper: Any, cell: str, width: int) -> str:
