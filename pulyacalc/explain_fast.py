@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from pulyacalc.core.amounts import Amount, exact
-from pulyacalc.core.model import Correction, Play, Raspasy, SeatChange
+from pulyacalc.core.model import Correction, Play, Raspasy, SeatChange, Unreadable
 from pulyacalc.core.sheet import MOUNTAIN, POOL, SheetView, Write
 from pulyacalc.scoring.pool import place
 
@@ -311,7 +311,9 @@ def _items(self: FastDeals, upto: int | None, progress: Callable[[int], None] | 
     limit = n * target
     helps = scorer.conv.help
     pools_at = tuple(i * (n + 2) for i in range(n))
-    state: dict[str, Any] = {"read": 0, "kept": len(problems.items)}
+    #: deals read, problems kept, and whether the last line read the full way left the
+    #: paper as it was (a deal that could not be read: vals and the scorer's sheet agree)
+    state: dict[str, Any] = {"read": 0, "kept": len(problems.items), "same": False}
     hits = 0
     last: Seen | None = None
 
@@ -326,11 +328,12 @@ def _items(self: FastDeals, upto: int | None, progress: Callable[[int], None] | 
 
     def slow(lineno: int, raw: str, table: dict[str, Seen] | None) -> Iterator[Hit | Any]:
         """The full path for one line; learns it when it may."""
+        same = state["same"] and not hits  # no hit since: the scorer's paper is vals already
+        state["same"] = False
         sync()
-        if not self.changed:
+        if not self.changed and not same:
             self.store()
         before = len(problems)
-        idle = scorer.classic_idle and not self.changed
         d = source.one(lineno, raw)
         if d is None:
             return
@@ -341,10 +344,14 @@ def _items(self: FastDeals, upto: int | None, progress: Callable[[int], None] | 
                 self.stop = True
                 return
         plain = source.plain
+        # (a deal that could not be read is never learnt: its state need not be looked at)
+        idle = type(d) is not Unreadable and scorer.classic_idle and not self.changed
         r = scorer.feed(d)
         state["kept"] = len(problems.items)
         self.changed = self.changed or isinstance(d, SeatChange)
-        if not self.changed:
+        # a deal that could not be read only passes the deal on: the paper is as it was
+        state["same"] = unread = type(d) is Unreadable
+        if not self.changed and not unread:
             self.load()
         if r is None:
             return
@@ -388,7 +395,8 @@ def _items(self: FastDeals, upto: int | None, progress: Callable[[int], None] | 
             yield from slow(lineno, raw, table)
             if self.stop:
                 break
-            ptotal, closed = now()
+            if not state["same"]:
+                ptotal, closed = now()
             table = None if self.changed or not scorer.classic_idle else self.table(scorer.dealer, scorer.run)
             get = table.get if table is not None else None
             continue

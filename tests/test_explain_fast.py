@@ -273,3 +273,49 @@ def test_a_terminal_gets_the_fast_paths_table_fitted_to_it(tmp_path: Path) -> No
     shown = b"".join(chunks).replace(b"\r\n", b"\n")
     assert shown == piped.stdout
     assert max(map(len, shown.decode().splitlines())) <= 52
+
+
+@pytest.mark.parametrize("layout", ["line", "lines"])
+@pytest.mark.parametrize("seed", [3, 4])
+def test_deals_that_cannot_be_read_leave_the_paper_as_the_plain_scorer_has_it(
+    layout: str, seed: int, tmp_path: Path
+) -> None:
+    """Wrong deals among learnt ones (before and after the finish, one or many in a row):
+    the fast path passes over them without copying the paper to and from the scorer
+    (nothing on it changes), and ends with the plain scorer's paper, dealer, count and
+    first deal after the finish."""
+    from pulyacalc.evening import load_convention
+    from pulyacalc.logs.read import read_log
+    from pulyacalc.scoring.fold import Scorer
+
+    rng = random.Random(seed)
+    lines = "".join(genlog.line_log(1500, seed=seed, pool=150)).splitlines(keepends=True)
+    start = next(i for i, line in enumerate(lines) if not line.strip()) + 1
+    out = lines[:start]
+    for line in lines[start:]:
+        if rng.random() < 0.05:
+            out += ["Anna 6x 7, Bob whist\n"] * rng.choice((1, 1, 3))
+        out.append(line)
+    text = "".join(out)
+    path = tmp_path / ("log.pulya" if layout == "line" else "log.yaml")
+    path.write_text(text if layout == "line" else as_yaml(text, layout, seed), encoding="utf-8")
+
+    stream = explain_stream(str(path), fast=True)
+    assert stream.fast is not None
+    with pytest.raises(PulyaError):
+        for _ in stream.items:
+            pass
+    fast = stream.fast.scorer
+    log = read_log(str(path), None, problems := fast.problems.__class__())
+    conv = load_convention(log, problems, None, None)
+    assert conv is not None
+    plain = Scorer(log.header, conv, problems)
+    for _ in plain.feed_all(log.deals):
+        pass
+    assert plain.after_finish_from is not None and 100 < plain.after_finish_from < 1400
+    assert fast.sheet.view() == plain.sheet.view()
+    assert (fast.count, fast.dealer, fast.after_finish_from) == (
+        plain.count,
+        plain.dealer,
+        plain.after_finish_from,
+    )
