@@ -17,6 +17,8 @@ from fractions import Fraction
 from math import gcd
 from typing import TYPE_CHECKING, Protocol
 
+from pulyacalc.scoring.settlement import largest_remainder
+
 if TYPE_CHECKING:
     from pulyacalc.core.amounts import Amount
 
@@ -68,17 +70,8 @@ class Totals:
         """``to_money`` of the running totals, in cents: floors, then the largest remainders."""
         price = self.price
         assert price is not None
-        k = self.den * price.denominator
         times = price.numerator * 100
-        values = [n * times for n in self.nums]
-        floors = [v // k for v in values]
-        want, rest = divmod(sum(values), k)
-        assert rest == 0  # the running totals add up to 0: whole cents in all
-        short = want - sum(floors)
-        if short:
-            order = sorted(range(len(values)), key=lambda i: (floors[i] * k - values[i], i))
-            for i in order[:short]:
-                floors[i] += 1
+        floors = largest_remainder([n * times for n in self.nums], self.den * price.denominator)
         self.moved = [a - b for a, b in zip(floors, self.cents, strict=True)]
         self.cents = floors
 

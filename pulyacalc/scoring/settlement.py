@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import field
 from decimal import Decimal
 from fractions import Fraction
+from math import lcm
 
 from pulyacalc.convention.schema import Convention, MountainDivisor
 from pulyacalc.core.amounts import Amount, exact
@@ -235,17 +236,25 @@ def settle(
     )
 
 
-def _largest_remainder(values: dict[str, Fraction], players: tuple[str, ...]) -> dict[str, int]:
-    """Whole numbers: each rounded down, then +1 to the largest remainders (ties by seat)
-    until the total is the (whole) exact total."""
-    floors = {p: values[p].numerator // values[p].denominator for p in players}
-    want = sum(values.values())
-    assert want.denominator == 1
-    short = int(want) - sum(floors.values())
-    order = sorted(players, key=lambda p: (-(values[p] - floors[p]), players.index(p)))
-    for p in order[:short]:
-        floors[p] += 1
+def largest_remainder(values: list[int], k: int) -> list[int]:
+    """``values[i] / k`` (k > 0) in whole numbers: each rounded down, then +1 to the largest
+    remainders (ties by position, i.e. by seat) until the total is the (whole) exact total."""
+    floors = [v // k for v in values]
+    want, rest = divmod(sum(values), k)
+    assert rest == 0
+    short = want - sum(floors)
+    if short:
+        order = sorted(range(len(values)), key=lambda i: (floors[i] * k - values[i], i))
+        for i in order[:short]:
+            floors[i] += 1
     return floors
+
+
+def _largest_remainder(values: dict[str, Fraction], players: tuple[str, ...]) -> dict[str, int]:
+    """:func:`largest_remainder` of exact values, over their common denominator."""
+    k = lcm(*(values[p].denominator for p in players))
+    whole = largest_remainder([values[p].numerator * (k // values[p].denominator) for p in players], k)
+    return dict(zip(players, whole, strict=True))
 
 
 def round_nearest(values: dict[str, Amount], players: tuple[str, ...]) -> dict[str, Amount]:
