@@ -133,6 +133,11 @@ def test_small_caches_empty_and_fill_again(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.setattr(ledger, "ADD_EVERY", 7)
     monkeypatch.setattr(ledger, "PLACINGS", 2)
     monkeypatch.setattr(stats, "COUNT_EVERY", 5)
+    from pulyacalc.render import ledger_stream, longtable
+
+    monkeypatch.setattr(longtable, "BATCH", 13)  # blocks of deals, lines given
+    monkeypatch.setattr(longtable, "VALUES", 20)  # values drawn, remembered
+    monkeypatch.setattr(ledger_stream, "VALUES", 20)  # values written, remembered
     path = tmp_path / "long.pulya"
     path.write_text("".join(genlog.line_log(1500, seed=9, players=4, pool=60)), encoding="utf-8")
     assert_ledger_streams(path)
@@ -506,3 +511,70 @@ def test_with_wcwidth_narrow_characters_stream_and_wide_ones_go_grids_way(
     got = run("ledger", str(path))
     assert got.stdout == old_ledger(str(path), "table", [])
     assert whole
+
+
+# ---- LongTable itself: templates and values, in grid's bytes ----
+
+#: cells a long table's rows may hold: numbers as ``show`` writes them, words, blanks
+CELLS = st.sampled_from(
+    ["", "0", "12", "-46⅔", "53⅓", "2/7", "-2/7", "5 2/7", "+1.50", "-0.05", "Anna", " x ", "a b"]
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from(("left", "right")), min_size=1, max_size=5),
+    st.data(),
+)
+def test_a_long_tables_rows_with_values_are_drawn_as_grid_draws_them(align: list[str], data: Any) -> None:
+    """Rows kept as templates with values (``LongTable.template``/``block``) and rows kept
+    whole (``row``), drawn by ``lines``, are grid's table of the same cells: blank cells
+    at the line's end (which the pieces drawn apart cannot cut) included, with the caches
+    small so that they empty and fill again."""
+    import io
+
+    from pulyacalc.render import longtable
+    from pulyacalc.render.formats import grid
+
+    align = ["right", *align]
+    ncols = len(align)
+    slots = tuple(sorted(data.draw(st.sets(st.integers(1, ncols - 1), min_size=1))))
+    head = [f"h{i}" for i in range(ncols)]
+    table = longtable.LongTable(head, align, io.StringIO())
+    table.slots = slots
+    templates = [data.draw(st.lists(CELLS, min_size=ncols - 1, max_size=ncols - 1)) for _ in range(3)]
+    keys: dict[int, str] = {}  # each template kept (and measured) when a row first has it
+    rows: list[list[str]] = []
+    block: tuple[list[int], list[str], list[list[str]]] = ([], [], [[] for _ in slots])
+    for number in range(1, data.draw(st.integers(1, 30)) + 1):
+        k = data.draw(st.integers(0, 2))
+        if k not in keys:
+            fixed = [c if i not in slots else "" for i, c in enumerate(templates[k], 1)]
+            table.measure(fixed, 1)
+            keys[k] = table.template(fixed, True)
+        values = data.draw(st.lists(CELLS, min_size=len(slots), max_size=len(slots)))
+        cells = list(templates[k])
+        for i, v in zip(slots, values, strict=True):
+            cells[i - 1] = v
+            table.measure([v], i)
+        rows.append([str(number), *cells])
+        block[0].append(number)
+        block[1].append(keys[k])
+        for column, v in zip(block[2], values, strict=True):
+            column.append(v)
+        if data.draw(st.booleans()):  # a block ends here
+            table.block(*block)
+            block = ([], [], [[] for _ in slots])
+    table.block(*block) if block[0] else None
+    last = data.draw(st.lists(CELLS, min_size=ncols - 1, max_size=ncols - 1))
+    table.measure(last, 1)
+    table.row("", last)  # a row kept whole, as the settlement's
+    rows.append(["", *last])
+    table.first = len(str(len(rows) - 1))
+    old = longtable.VALUES
+    longtable.VALUES = 2 * len(slots)
+    try:
+        got = "".join(table.lines())
+    finally:
+        longtable.VALUES = old
+    assert got == grid(rows, head, align, "simple") + "\n"
