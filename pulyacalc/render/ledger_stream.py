@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
+from itertools import repeat
+from operator import mod
 from typing import IO, TYPE_CHECKING, Any, cast
 
 from pulyacalc.ledger import LedgerRow
@@ -51,21 +53,105 @@ def full_row(number: int, m: Moved, t: Totals | None) -> LedgerRow:
 
 class _Rows:
     """A machine shape's deal rows from templates: JSON (``quoted``: a value's mark in
-    quotes; ``dump`` writes a deal's object) or CSV/TSV (``dump`` writes a row's cells)."""
+    quotes; ``dump`` writes a deal's object) or CSV/TSV (``dump`` writes a row's cells),
+    given to ``write`` a batch at a time.  A batch of deals with values is written
+    column by column: each value's text once per distinct whole number of its column
+    (bounded)."""
 
-    def __init__(self, running: bool, dump: Callable[[Any], str], quoted: bool) -> None:
-        self.running, self.dump, self.quoted = running, dump, quoted
+    def __init__(
+        self, running: bool, dump: Callable[[Any], str], quoted: bool, write: Callable[[list[str]], object]
+    ) -> None:
+        self.running, self.dump, self.quoted, self.write = running, dump, quoted, write
         self.num = Numbers()
+        self.den = 0
+        #: the rows written, not given yet
+        self.texts: list[str] = []
+        #: the deals with values not written yet: their numbers, templates and values
+        self.numbers: list[int] = []
+        self.templates: list[str] = []
+        self.deals: list[tuple[int, ...]] = []
+        #: each value of a deal, in the order of the templates' marks: its text of a whole
+        #: number, whether that is a running total's numerator, and its texts so far
+        self.columns: list[tuple[Callable[..., str], bool, dict[int, str]]] = []
 
-    def text(self, number: int, m: Moved, t: Totals | None) -> str:
+    def __call__(self, number: int, m: Moved, t: Totals | None) -> None:
         tpl = m.shown
         if tpl is None:
             tpl = m.shown = self._template(m, t)
         if tpl is False:
-            return self._whole(full_row(number, m, t), t)
-        if t is None:
-            return cast(str, tpl) % number
-        return cast(str, tpl) % (number, *self.values(t))
+            self._block()
+            self.texts.append(self._whole(full_row(number, m, t), t))
+        elif t is None:
+            self.texts.append(cast(str, tpl) % number)
+        else:
+            if t.den != self.den:  # the running totals' numerators mean other numbers now
+                self._block()
+                self.den = t.den
+                for _, running, known in self.columns:
+                    if running:
+                        known.clear()
+            if not self.columns:
+                self._start(t)
+            self.numbers.append(number)
+            self.templates.append(cast(str, tpl))
+            self.deals.append(self.pick(t.nums + t.moved + t.cents if t.price is not None else t.nums))
+            if len(self.templates) < BATCH:
+                return
+            self._block()
+        if len(self.texts) >= BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        """Every row so far given to ``write``."""
+        self._block()
+        if self.texts:
+            self.write(self.texts)
+            self.texts = []
+
+    def _block(self) -> None:
+        """The deals with values gathered written, column by column."""
+        if not self.templates:
+            return
+        texts = []
+        bound = VALUES // len(self.columns)
+        for (text, running, known), numbers in zip(self.columns, zip(*self.deals, strict=True), strict=True):
+            got = list(map(known.get, numbers))
+            if None in got:
+                if len(known) > bound:
+                    known.clear()
+                new = set(numbers).difference(known)
+                made = map(text, new, repeat(self.den)) if running else map(text, new)
+                known.update(zip(new, made, strict=True))
+                got = list(map(known.__getitem__, numbers))
+            texts.append(got)
+        self.texts += map(mod, self.templates, zip(self.numbers, *texts, strict=True))
+        self.numbers, self.templates, self.deals = [], [], []
+
+    def _start(self, t: Totals) -> None:
+        """The columns of a deal's values (as ``values`` gives them), from its Totals."""
+        from operator import itemgetter
+
+        num, n = self.num, len(t.players)
+        seats = range(n)
+        # (a running total's text is of its numerator and the denominator)
+        columns: list[tuple[Callable[..., str], bool, int]] = []
+        if self.quoted:
+            if self.running:
+                columns += [(num.json, True, s) for s in seats] + [(num.exact, True, s) for s in seats]
+            if t.price is not None:
+                columns += [(money_json, False, n + s) for s in seats]
+                if self.running:
+                    columns += [(money_json, False, 2 * n + s) for s in seats]
+        else:
+            if self.running:
+                columns += [(num.decimal, True, s) for s in seats]
+            if t.price is not None:
+                columns += [(cents, False, n + s) for s in seats]
+                if self.running:
+                    columns += [(cents, False, 2 * n + s) for s in seats]
+        self.columns = [(text, running, {}) for text, running, _ in columns]
+        at = [i for _, _, i in columns]
+        self.pick = itemgetter(*at) if len(at) > 1 else (lambda xs: (xs[at[0]],))
 
     def _whole(self, row: LedgerRow, t: Totals | None) -> str:
         """The row written the slow way (the way ``LedgerView`` writes it)."""
@@ -81,25 +167,9 @@ class _Rows:
         got = template(text, 1 + marked.count(self.quoted), self.quoted)
         return False if got is None else got
 
-    def values(self, t: Totals) -> list[str]:
-        """The deal's values in the order of the template's marks."""
-        num, den = self.num, t.den
-        out: list[str] = []
-        if self.quoted:
-            if self.running:
-                out = [num.json(n, den) for n in t.nums] + [num.exact(n, den) for n in t.nums]
-            if t.price is not None:
-                out += [money_json(c) for c in t.moved]
-                if self.running:
-                    out += [money_json(c) for c in t.cents]
-            return out
-        if self.running:
-            out = [num.decimal(n, den) for n in t.nums]
-        if t.price is not None:
-            out += [cents(c) for c in t.moved]
-            if self.running:
-                out += [cents(c) for c in t.cents]
-        return out
+
+#: deals written, and rows given, at a time
+BATCH = 2048
 
 
 @dataclass(frozen=True)
@@ -178,16 +248,17 @@ class LedgerStream:
         from pulyacalc.render.formats import dumps, nested
 
         first = [True]
-        rows = _Rows(self.running, lambda obj: nested(obj, 2), True)
 
-        def sink(number: int, m: Moved, t: Totals | None) -> None:
-            spool.write(("[" if first[0] else ",") + "\n    " + rows.text(number, m, t))
+        def write(texts: list[str]) -> None:
+            spool.write(("[" if first[0] else ",") + "\n    " + ",\n    ".join(texts))
             first[0] = False
 
+        rows = _Rows(self.running, lambda obj: nested(obj, 2), True, write)
         with _spool() as spool:
-            lg = self._played(sink)
+            lg = self._played(rows)
             if lg is None:
                 return
+            rows.flush()
             doc = LedgerView(lg, self.running).document()
             head = {k: doc.pop(k) for k in ("schema_version", "players")}
             del doc["deals"]
@@ -200,11 +271,17 @@ class LedgerStream:
         import json
 
         head = {"schema_version": SCHEMA_VERSION, "row": "deal"}
-        rows = _Rows(self.running, lambda obj: json.dumps({**head, **obj}, ensure_ascii=False), True)
+        rows = _Rows(
+            self.running,
+            lambda obj: json.dumps({**head, **obj}, ensure_ascii=False),
+            True,
+            lambda texts: spool.write("\n".join(texts) + "\n"),
+        )
         with _spool() as spool:
-            lg = self._played(lambda number, m, t: spool.write(rows.text(number, m, t) + "\n"))
+            lg = self._played(rows)
             if lg is None:
                 return
+            rows.flush()
             yield from _spooled(spool)
             yield json.dumps(LedgerView(lg, self.running).records()[-1], ensure_ascii=False) + "\n"
 
@@ -219,11 +296,17 @@ class LedgerStream:
 
     def delimited_chunks(self, delimiter: str) -> Iterator[str]:
         """The text of ``render(view, "csv")`` (or ``"tsv"``), piece by piece."""
-        rows = _Rows(self.running, lambda cells: _delimited([cells], delimiter), False)
+        rows = _Rows(
+            self.running,
+            lambda cells: _delimited([cells], delimiter),
+            False,
+            lambda t: spool.write("".join(t)),
+        )
         with _spool() as spool:
-            lg = self._played(lambda number, m, t: spool.write(rows.text(number, m, t)))
+            lg = self._played(rows)
             if lg is None:
                 return
+            rows.flush()
             view = LedgerView(lg, self.running)
             yield _delimited([view.rows()[0]], delimiter)
             yield from _spooled(spool)
@@ -381,13 +464,15 @@ class _TableSink:
         self._block()
         if self.table is not None:
             table = self.table[0]
-            for i, (_, _, (plain, whole, tail)) in zip(table.slots, self.columns, strict=True):
+            for i, (_, known, (plain, whole, tail)) in zip(table.slots, self.columns, strict=True):
+                known.clear()  # (their memory to the drawing's)
                 if plain:
                     table.number(i, plain, whole, tail)
 
 
-#: distinct values remembered as text, of all the value columns together
-VALUES = 400_000
+#: distinct values remembered as text, of all the value columns together (about 150 bytes
+#: each: a long log's running totals take some 85,000 values in each column)
+VALUES = 1_000_000
 
 
 def _spool() -> Any:

@@ -364,8 +364,9 @@ class _Drawn:
         return "\n".join(out) + "\n"
 
 
-#: distinct values remembered drawn, of all the value columns together
-VALUES = 400_000
+#: distinct values remembered drawn, of all the value columns together (about 150 bytes
+#: each: a long log's running totals take some 85,000 values in each column)
+VALUES = 1_000_000
 
 
 class _Rest:
