@@ -426,28 +426,37 @@ def test_a_number_aligned_without_the_pattern_is_as_with_it(cell: str, width: in
 def test_a_table_fitted_to_a_width_streams_in_the_bytes_grid_fits(
     seed: int, players: int, convention: str, columns: int, faulty: bool
 ) -> None:
-    """Under COLUMNS the table is fitted row by row (render/longtable_fit.py), in the bytes
-    grid gives the whole table, with running totals and money too."""
-    from pulyacalc.render import longtable_fit, view
+    """Under COLUMNS the table is fitted row by row (render/longtable_fit.py), and with
+    running totals or money a block of deals at a time (render/longtable_blocks.py), in
+    the bytes grid gives the whole table."""
+    from pulyacalc.render import longtable_blocks, longtable_fit, view
 
     path = Path(__file__).parent / f"_ledger_fit_{seed}.pulya"
-    drawn: list[bool] = []
-    fitted_lines = longtable_fit.fitted_lines
+    drawn: list[tuple[str, bool]] = []
+    fitted_lines, fitted_block_lines = longtable_fit.fitted_lines, longtable_blocks.fitted_block_lines
 
     def watched(*args: Any, **kwargs: Any) -> Any:
         got = fitted_lines(*args, **kwargs)
-        drawn.append(got is not None)
+        drawn.append(("rows", got is not None))
+        return got
+
+    def watched_blocks(*args: Any, **kwargs: Any) -> Any:
+        got = fitted_block_lines(*args, **kwargs)
+        drawn.append(("blocks", got is not None))
         return got
 
     try:
         path.write_text(line_log(seed, players, convention, 10, 70, faulty), encoding="utf-8")
         for options in ([], ["--running"], ["--running", "--whist-price", "0.33"]):
+            drawn.clear()
             longtable_fit.fitted_lines = watched  # type: ignore[assignment]
+            longtable_blocks.fitted_block_lines = watched_blocks  # type: ignore[assignment]
             view.use_width(columns)  # as the command line sets it from COLUMNS
             try:
                 got = run("ledger", str(path), *options)
             finally:
                 longtable_fit.fitted_lines = fitted_lines  # type: ignore[assignment]
+                longtable_blocks.fitted_block_lines = fitted_block_lines  # type: ignore[assignment]
             try:
                 want = old_ledger(str(path), "table", options)
             except PulyaError:
@@ -457,7 +466,8 @@ def test_a_table_fitted_to_a_width_streams_in_the_bytes_grid_fits(
                 view.use_width(None)
             assert got.exit_code == 0, got.output
             assert got.stdout == want, (columns, options)
-        assert all(drawn), drawn
+            # drawn row by row without values, a block at a time with them
+            assert drawn in ([], [("blocks" if options else "rows", True)]), drawn
     finally:
         path.unlink()
 
@@ -522,19 +532,22 @@ CELLS = st.sampled_from(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(
     st.lists(st.sampled_from(("left", "right")), min_size=1, max_size=5),
+    st.sampled_from((None, None, 14, 22, 30, 45)),
     st.data(),
 )
-def test_a_long_tables_rows_with_values_are_drawn_as_grid_draws_them(align: list[str], data: Any) -> None:
+def test_a_long_tables_rows_with_values_are_drawn_as_grid_draws_them(
+    align: list[str], width: int | None, data: Any
+) -> None:
     """Rows kept as templates with values (``LongTable.template``/``block``) and rows kept
-    whole (``row``), drawn by ``lines``, are grid's table of the same cells: blank cells
-    at the line's end (which the pieces drawn apart cannot cut) included, with the caches
-    small so that they empty and fill again."""
+    whole (``row``), drawn by ``lines`` (fitted to a width too), are grid's table of the
+    same cells: blank cells at the line's end (which the pieces drawn apart cannot cut)
+    included, with the caches small so that they empty and fill again."""
     import io
 
-    from pulyacalc.render import longtable
+    from pulyacalc.render import longtable, longtable_blocks, longtable_fit, view
     from pulyacalc.render.formats import grid
 
     align = ["right", *align]
@@ -572,10 +585,13 @@ def test_a_long_tables_rows_with_values_are_drawn_as_grid_draws_them(align: list
     table.row("", last)  # a row kept whole, as the settlement's
     rows.append(["", *last])
     table.first = len(str(len(rows) - 1))
-    old = longtable.VALUES
-    longtable.VALUES = 2 * len(slots)
+    old = longtable.VALUES, longtable_fit.KNOWN, longtable_blocks.KNOWN
+    longtable.VALUES = longtable_fit.KNOWN = longtable_blocks.KNOWN = 2 * len(slots)
+    view.use_width(width)
     try:
         got = "".join(table.lines())
+        want = grid(rows, head, align, "simple") + "\n"
     finally:
-        longtable.VALUES = old
-    assert got == grid(rows, head, align, "simple") + "\n"
+        longtable.VALUES, longtable_fit.KNOWN, longtable_blocks.KNOWN = old
+        view.use_width(None)
+    assert got == want

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from operator import mod
-from typing import IO
+from typing import IO, Any
 
 from pulyacalc.core.amounts import VULGAR
 from pulyacalc.render.formats import _MIXED, _NUMBER, _SPECIAL, PAD, _wide_chars, grid
@@ -147,6 +147,17 @@ class LongTable:
         columns = [SEP.join(map(str, numbers)), SEP.join(keys), *map(SEP.join, values)]
         self.spool.write(f"{BLOCK}\n" + "\n".join(columns) + "\n")
 
+    def items(self) -> Iterator[tuple[str, Any]]:
+        """The spool read from the start: ``("row", line)`` for a row kept whole, and
+        ``("block", columns)`` for a block (its numbers, templates, and value columns)."""
+        spool = self.spool
+        spool.seek(0)
+        for line in spool:
+            if line[0] == BLOCK:
+                yield "block", [next(spool)[:-1].split(SEP) for _ in range(2 + len(self.slots))]
+            else:
+                yield "row", line
+
     def expanded(self, line: str) -> str:
         """A row of the spool with all its cells (joined by ``SEP``, the line break kept)."""
         number, _, rest = line.partition(SEP)
@@ -179,10 +190,16 @@ class LongTable:
         widths = self._widths()
         fits = WIDTH[0] is None or sum(widths) + 2 * (len(widths) - 1) <= WIDTH[0]
         if not fits and not self.special and not self.wide and WIDTH[0] is not None:
+            from pulyacalc.render.longtable_blocks import fitted_block_lines
             from pulyacalc.render.longtable_fit import fitted_lines
 
-            # fitted to the width as grid fits it, row by row (render/longtable_fit.py)
-            fitted = fitted_lines(_Full(self), self.head, self.align, WIDTH[0], self._aligners(), SEP)
+            # fitted to the width as grid fits it, row by row (render/longtable_fit.py), a
+            # block of deals at a time (render/longtable_blocks.py)
+            fitted = None
+            if self.slots:
+                fitted = fitted_block_lines(self, self.head, self.align, WIDTH[0], self._aligners())
+            if fitted is None:
+                fitted = fitted_lines(_Full(self), self.head, self.align, WIDTH[0], self._aligners(), SEP)
             if fitted is not None:
                 yield from fitted
                 return

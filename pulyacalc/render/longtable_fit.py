@@ -155,6 +155,20 @@ def _drawn(
     sep: str,
 ) -> Iterator[str] | None:
     """Each part's headers as grid drew them for ``few``, then every row drawn."""
+    drawers = part_drawers(head, align, few, plan, wraps, aligners)
+    return None if drawers is None else _lines(spool, drawers, sep)
+
+
+def part_drawers(
+    head: list[str],
+    align: list[str],
+    few: list[list[str]],
+    plan: FitPlan,
+    wraps: dict[int, _Wrap],
+    aligners: dict[int, Callable[[str], str]],
+) -> list[tuple[list[str], _Row]] | None:
+    """Each part's headers as grid drew them for ``few``, and how it draws a row (checked
+    on ``few`` against grid's lines); None where they differ."""
     parts = plan.parts or [list(range(len(head)))]
     drawers = []
     for part in parts:
@@ -177,7 +191,7 @@ def _drawn(
         if body != lines[rule + 1 :]:
             return None
         drawers.append((lines[: rule + 1], draw))
-    return _lines(spool, drawers, sep)
+    return drawers
 
 
 def _lines(spool: Rows, drawers: list[tuple[list[str], _Row]], sep: str) -> Iterator[str]:
