@@ -8,23 +8,25 @@ tests/test_jsontext.py holds both to the same text on random documents.
 
 from __future__ import annotations
 
-import json
-from json.encoder import encode_basestring
+from collections.abc import Callable
 from typing import Any
 
 _SCALARS: dict[Any, str] = {True: "true", False: "false", None: "null"}
 
 
 def dumps(doc: Any) -> str:
+    import json  # only for this format (start-up time)
+    from json.encoder import encode_basestring
+
     out: list[str] = []
-    if _write(doc, "\n", out):
+    if _write(doc, "\n", out, encode_basestring):
         return "".join(out)
     return json.dumps(doc, ensure_ascii=False, indent=2)
 
 
-def _write(value: Any, nl: str, out: list[str]) -> bool:
-    """``value`` appended to ``out`` (``nl``: a line break and the indent it is at);
-    False where it is left to ``json.dumps``."""
+def _write(value: Any, nl: str, out: list[str], encode_basestring: Callable[[str], str]) -> bool:
+    """``value`` appended to ``out`` (``nl``: a line break and the indent it is at; a
+    string written by ``encode_basestring``); False where it is left to ``json.dumps``."""
     kind = type(value)
     if kind is str:
         out.append(encode_basestring(value))
@@ -44,7 +46,7 @@ def _write(value: Any, nl: str, out: list[str]) -> bool:
                 return False
             out.append(sep + inner + encode_basestring(k) + ": ")
             sep = ","
-            if not _write(v, inner, out):
+            if not _write(v, inner, out, encode_basestring):
                 return False
         out.append(nl + "}")
     elif kind is list or kind is tuple:
@@ -55,7 +57,7 @@ def _write(value: Any, nl: str, out: list[str]) -> bool:
         for v in value:
             out.append(sep + inner)
             sep = ","
-            if not _write(v, inner, out):
+            if not _write(v, inner, out, encode_basestring):
                 return False
         out.append(nl + "]")
     else:
