@@ -18,6 +18,7 @@ when full.  tests/test_explain_fast.py holds every format's bytes to the plain p
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -40,8 +41,8 @@ PROGRESS_EVERY = 1024
 
 
 class Block:
-    """A deal's writes in order (its entries but for their number), ``cells`` where each
-    goes on the flat paper (``FastDeals.vals``); ``drawn``: the renderer's template."""
+    """A deal's writes in order (its entries but for their number), ``cells`` where they
+    go on the flat paper (``FastDeals.vals``), each once; ``drawn``: the renderer's template."""
 
     __slots__ = ("writes", "cells", "drawn")
 
@@ -174,7 +175,9 @@ class FastDeals:
             if len(self.blocks) >= BLOCKS_SIZE:
                 self.forget()
             at = self.at
-            b = self.blocks[writes] = Block(writes, tuple(at(w.area, w.player, w.on) for w in writes))
+            # each cell once: the renderer draws the cells a deal changed
+            cells = tuple(dict.fromkeys(at(w.area, w.player, w.on) for w in writes))
+            b = self.blocks[writes] = Block(writes, cells)
         return b
 
     def forget(self) -> None:
@@ -259,7 +262,11 @@ class FastDeals:
 
     def fixed(self, k: Seen, after_finish: bool) -> tuple[Block, tuple[tuple[int, Amount], ...]]:
         """Where ``k``'s pool points go once that is fixed (every pool closed, or the pulya
-        finished without help): its block then, and what it adds to each cell."""
+        finished without help): its block then, and what it adds to each cell, its writes
+        off the pools first (``others``), then its pool points where they go."""
+        if not k.pool:
+            k.fixed = (k.block, k.others)
+            return k.fixed
         scorer, n, vals = self.scorer, self.n, self.vals
         pools = {p: vals[i * (n + 2)] for i, p in enumerate(self.players)}
         placed = tuple(
@@ -269,7 +276,7 @@ class FastDeals:
         )
         k.fixed = (
             self.block((*k.writes, *placed)),
-            tuple((self.at(x.area, x.player, x.on), x.amount) for x in placed),
+            (*k.others, *((self.at(x.area, x.player, x.on), x.amount) for x in placed)),
         )
         return k.fixed
 
@@ -380,6 +387,12 @@ def _items(self: FastDeals, upto: int | None, progress: Callable[[int], None] | 
         yield from slow(*pending, table)
         table = None if self.changed or not scorer.classic_idle else self.table(scorer.dealer, scorer.run)
     ptotal, closed = now()
+    #: every pool point's place fixed (``closed`` with help, the pulya finished without):
+    #: each hit then only adds its ``Seen.fixed`` and changes no pool
+    settled = closed if helps else ptotal >= limit
+    marked = scorer.after_finish_from is not None
+    read, count = state["read"], scorer.count
+    stop_at = sys.maxsize if upto is None else upto
     lineno = source.number
     get = table.get if table is not None else None
     numbered = (
@@ -392,49 +405,63 @@ def _items(self: FastDeals, upto: int | None, progress: Callable[[int], None] | 
         if k is None and table is not None:
             k = self.derive(table, raw)
         if k is None:
+            state["read"] = read
             yield from slow(lineno, raw, table)
             if self.stop:
                 break
+            read, count = state["read"], scorer.count
             if not state["same"]:
                 ptotal, closed = now()
+                settled = closed if helps else ptotal >= limit
+            marked = scorer.after_finish_from is not None
             table = None if self.changed or not scorer.classic_idle else self.table(scorer.dealer, scorer.run)
             get = table.get if table is not None else None
             continue
-        state["read"] += 1
-        if upto is not None and state["read"] > upto:
+        read += 1
+        if read > stop_at:
             del problems.items[state["kept"] :]  # lines read since the last item: not ours
             break
         hits += 1
-        count = scorer.count + hits
+        count += 1
+        if settled:
+            if not marked:
+                if scorer.after_finish_from is None:
+                    scorer.after_finish_from = count
+                marked = True
+            # where each pool point goes is fixed per write now, and changes no pool
+            block, adds = k.fixed or self.fixed(k, True)
+            for i, a in adds:
+                v = vals[i] + a
+                vals[i] = v if type(v) is int else exact(v)
+            last = k
+            yield k.head, block, count, lineno, True
+            table = k.next
+            get = k.get
+            continue
         after_finish = ptotal >= limit
-        if after_finish and scorer.after_finish_from is None:
-            scorer.after_finish_from = count
+        if after_finish and not marked:
+            if scorer.after_finish_from is None:
+                scorer.after_finish_from = count
+            marked = True
         for i, a in k.others:
             v = vals[i] + a
             vals[i] = v if type(v) is int else exact(v)
         block = k.block
         if k.pool:
-            if closed if helps else after_finish:
-                # every pool closed (with help) / the pulya finished (without): where each
-                # pool point goes is fixed per write now, and changes no pool
-                block, adds = k.fixed or self.fixed(k, after_finish)
-                for i, a in adds:
-                    v = vals[i] + a
-                    vals[i] = v if type(v) is int else exact(v)
-            else:
-                for j, (i, w) in enumerate(k.pool):
-                    v = vals[i]
-                    a = w.amount
-                    room = target - v
-                    if w.on is None and (room > 0 and a < room if helps else True):
-                        # the common case: all of it into his own pool, which it does not close
-                        s = v + a
-                        vals[i] = s if type(s) is int else exact(s)
-                        ptotal += a
-                        continue
-                    block = _placed(self, k, j, after_finish)
-                    ptotal, closed = now()
-                    break
+            for j, (i, w) in enumerate(k.pool):
+                v = vals[i]
+                a = w.amount
+                room = target - v
+                if w.on is None and (room > 0 and a < room if helps else True):
+                    # the common case: all of it into his own pool, which it does not close
+                    s = v + a
+                    vals[i] = s if type(s) is int else exact(s)
+                    ptotal += a
+                    continue
+                block = _placed(self, k, j, after_finish)
+                ptotal, closed = now()
+                break
+            settled = closed if helps else ptotal >= limit
         last = k
         yield k.head, block, count, lineno, after_finish
         table = k.next
