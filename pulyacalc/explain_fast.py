@@ -74,7 +74,20 @@ class Seen:
     head, its block when every pool point goes into the player's own pool (``block``), and
     once where they go is fixed (``fixed``: the block and the additions)."""
 
-    __slots__ = ("writes", "others", "pool", "next", "get", "dealer", "run", "head", "block", "fixed", "ends")
+    __slots__ = (
+        "writes",
+        "others",
+        "pool",
+        "next",
+        "get",
+        "dealer",
+        "run",
+        "head",
+        "block",
+        "fixed",
+        "ends",
+        "free",
+    )
 
     def __init__(
         self,
@@ -93,6 +106,8 @@ class Seen:
         self.fixed: tuple[Block, tuple[tuple[int, Amount], ...]] | None = None
         #: a contract that ends a raspasy run (raspasy.run_ends_on): the run after it is 0
         self.ends = False
+        #: a contract that writes the same whoever dealt (``FastDeals.free``)
+        self.free = False
 
 
 class FastDeals:
@@ -120,6 +135,10 @@ class FastDeals:
         #: each parse's deal as one line (``text``)
         self.texts: dict[Any, str] = {}
         self.seen = 0
+        #: whether a contract writes the same whoever dealt (``free``; None: not yet asked)
+        self.contracts_free: bool | None = None
+        #: each dealer's next (``Seats.next_dealer``)
+        self.next_dealer: dict[str, str] = {}
         #: a seat change was read: the table is another, everything goes the full path
         self.changed = False
         self.stop = False
@@ -215,9 +234,10 @@ class FastDeals:
         block = self.block(tuple(Write(e.rule, e.player, e.area, e.amount, e.on, e.why) for e in r.entries))
         return head, block, r.number, loc.line, r.after_finish
 
-    def learn(self, table: dict[str, Seen], raw: str, hit: Hit, written: Any) -> None:
+    def learn(self, table: dict[str, Seen], raw: str, hit: Hit, written: Any, deal: Any) -> None:
         """Remember the line the full path just scored (``written``: ``Scorer.last``, what
-        it wrote before its pool points were placed) in ``table``."""
+        it wrote before its pool points were placed; ``deal``: what it was read as) in
+        ``table``."""
         if self.seen >= SEEN_SIZE:
             self.forget()
         _, others, pool, ends_run, _ = written
@@ -234,18 +254,35 @@ class FastDeals:
             block,
         )
         k.ends = ends_run and hit[0].kind != "raspasy"
+        k.free = type(deal) is Play and deal.dealer is None and hit[0].kind != "raspasy" and self.free(deal)
         self.seen += 1
+
+    def free(self, deal: Play) -> bool:
+        """Whether a contract (a ``Play`` that names no dealer) writes the same whoever
+        dealt: when ``resolve`` reads the same of the seats under every dealer
+        (``resolve.seating``: with two or three players, nobody sits out), the scorer
+        shares its answer and what it writes across dealers (``fold._resolved``,
+        ``fold.written_key``), and only the dealer named in its head and the next dealer
+        differ.  Asked once per table (a seat change sends everything the full way)."""
+        if self.contracts_free is None:
+            from pulyacalc.core.seating import Seats
+            from pulyacalc.scoring.resolve import seating
+
+            scorer = self.scorer
+            seen = {seating(deal, Seats(self.players, p, scorer.conv.five_second_out)) for p in self.players}
+            self.contracts_free = len(seen) == 1
+        return self.contracts_free
 
     def derive(self, table: dict[str, Seen], raw: str) -> Seen | None:
         """A contract read in a raspasy run writes what it writes outside one (2.7:
         ``fold.KEY`` holds run 0 for any deal that is not raspasy); only the run after it
-        differs (scoring/fast.py derives it alike).  None when ``raw`` is no such contract."""
+        differs (scoring/fast.py derives it alike).  A contract learnt under another
+        dealer that writes the same whoever dealt (``Seen.free``) likewise: only its head's
+        dealer and the next state differ.  None when ``raw`` is no such contract."""
         dealer, run = self.owner[id(table)]
-        if not run:
-            return None
-        k0 = self.table(dealer, 0).get(raw)
+        k0 = self.table(dealer, 0).get(raw) if run else None
         if k0 is None or k0.head.kind == "raspasy":
-            return None
+            return self.other_dealer(table, raw, dealer, run)
         k = Seen(
             k0.writes,
             k0.others,
@@ -260,13 +297,42 @@ class FastDeals:
         self.seen += 1
         return k
 
+    def other_dealer(self, table: dict[str, Seen], raw: str, dealer: str, run: int) -> Seen | None:
+        """:meth:`derive` from the same contract learnt under another dealer (out of a
+        raspasy run), when it writes the same whoever dealt."""
+        tables = self.tables
+        for p in self.players:
+            t = tables.get((p, 0)) if p != dealer else None
+            k1 = t.get(raw) if t is not None else None
+            if k1 is None or not k1.free:
+                continue
+            nxt = self.next_dealer.get(dealer)
+            if nxt is None:
+                from pulyacalc.core.seating import Seats
+
+                nxt = Seats(self.players, dealer, self.scorer.conv.five_second_out).next_dealer()
+                self.next_dealer[dealer] = nxt
+            h = k1.head
+            k = Seen(
+                k1.writes,
+                k1.others,
+                k1.pool,
+                self.table(nxt, 0 if k1.ends else run),
+                (nxt, 0 if k1.ends else run),
+                Head(h.kind, dealer, h.line, h.column, h.run),
+                k1.block,
+            )
+            k.ends, k.fixed, k.free = k1.ends, k1.fixed, True
+            table[raw] = k
+            self.seen += 1
+            return k
+        return None
+
     def fixed(self, k: Seen, after_finish: bool) -> tuple[Block, tuple[tuple[int, Amount], ...]]:
         """Where ``k``'s pool points go once that is fixed (every pool closed, or the pulya
-        finished without help): its block then, and what it adds to each cell, its writes
-        off the pools first (``others``), then its pool points where they go."""
-        if not k.pool:
-            k.fixed = (k.block, k.others)
-            return k.fixed
+        finished without help): its block then, and what it adds to each cell (its writes
+        off the pools and its pool points where they go, summed per cell: one addition a
+        cell it changes, exact as the additions one by one)."""
         scorer, n, vals = self.scorer, self.n, self.vals
         pools = {p: vals[i * (n + 2)] for i, p in enumerate(self.players)}
         placed = tuple(
@@ -274,16 +340,24 @@ class FastDeals:
             for _, w in k.pool
             for x in place(w, pools, scorer.target, scorer.conv, after_finish, scorer._clockwise)
         )
-        k.fixed = (
-            self.block((*k.writes, *placed)),
-            (*k.others, *((self.at(x.area, x.player, x.on), x.amount) for x in placed)),
-        )
+        adds: dict[int, Amount] = {}
+        for i, a in (*k.others, *((self.at(x.area, x.player, x.on), x.amount) for x in placed)):
+            adds[i] = adds.get(i, 0) + a
+        block = self.block((*k.writes, *placed)) if placed else k.block
+        k.fixed = (block, tuple((i, exact(a)) for i, a in adds.items() if a))
         return k.fixed
 
-    def items(self, upto: int | None, progress: Callable[[int], None] | None) -> Iterator[Hit | Any]:
+    def items(
+        self,
+        upto: int | None,
+        progress: Callable[[int], None] | None,
+        end: Callable[[], None] | None = None,
+    ) -> Iterator[Hit | Any]:
         """Every deal and correction of the log in order (up to deal ``upto`` and the
-        corrections after it, as ``explain._upto`` reads them)."""
-        return _items(self, upto, progress)
+        corrections after it, as ``explain._upto`` reads them); ``end`` is called after
+        the last (in the place of a generator around this one, which would cost every
+        deal a step)."""
+        return _items(self, upto, progress, end)
 
 
 def _placed(self: FastDeals, k: Seen, j: int, after_finish: bool) -> Block:
@@ -307,7 +381,12 @@ def _placed(self: FastDeals, k: Seen, j: int, after_finish: bool) -> Block:
     return self.block((*k.writes, *out))
 
 
-def _items(self: FastDeals, upto: int | None, progress: Callable[[int], None] | None) -> Iterator[Hit | Any]:
+def _items(
+    self: FastDeals,
+    upto: int | None,
+    progress: Callable[[int], None] | None,
+    end: Callable[[], None] | None,
+) -> Iterator[Hit | Any]:
     """:meth:`FastDeals.items`: the loop of scoring/fast.py, each deal told.  Between two
     lines read the full way the scorer and the reader are not told of the hits: ``hits``
     counts them and ``last`` is the last one's, so that ``sync`` brings them up to date."""
@@ -373,7 +452,7 @@ def _items(self: FastDeals, upto: int | None, progress: Callable[[int], None] | 
             and len(problems) == before
             and scorer.last is not None
         ):
-            self.learn(table, raw, item, scorer.last)
+            self.learn(table, raw, item, scorer.last, d)
 
     def now() -> tuple[Amount, bool]:
         """The pools' total and whether every pool is closed."""
@@ -472,6 +551,8 @@ def _items(self: FastDeals, upto: int | None, progress: Callable[[int], None] | 
         progress(lineno)
     if not self.changed:
         self.store()
+    if end is not None:
+        end()
 
 
 class ListDeals:

@@ -757,6 +757,7 @@ def _table_fitted(view: ExplainStream, drawer: Drawer) -> Iterator[bytes]:
     #: text and the number go in them, and the number's length it is for
     parts, slot, at_number, digits = fit.parts, fit.slot, fit.number, fit.digits
     batch = BATCH  # deals left before the batch's bytes are handed on
+    shown = 0  # the deals drawn from their drawings (``view.shown`` counts them at the end)
     items: Iterator[Any] = view.stream.items
     for item in items:
         if type(item) is not tuple:
@@ -784,7 +785,7 @@ def _table_fitted(view: ExplainStream, drawer: Drawer) -> Iterator[bytes]:
             parts = None
         if upto is not None and number != upto:
             continue
-        view.shown += 1
+        shown += 1
         n = b"%d" % number
         line = b"%d" % lineno
         # the head as ``fitted_head`` made it last, while the lengths of the two numbers stay
@@ -818,6 +819,7 @@ def _table_fitted(view: ExplainStream, drawer: Drawer) -> Iterator[bytes]:
             yield b"".join(out)
             out.clear()
             batch = BATCH
+    view.shown += shown
     yield b"".join(out)
 
 
