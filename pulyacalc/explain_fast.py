@@ -132,8 +132,9 @@ class FastDeals:
         self.tables: dict[tuple[str, int], dict[str, Seen]] = {}
         self.owner: dict[int, tuple[str, int]] = {}
         self.blocks: dict[tuple[Write, ...], Block] = {}
-        #: each parse's deal as one line (``text``)
+        #: each parse's deal as one line (``text``), and each head (``head``)
         self.texts: dict[Any, str] = {}
+        self.heads: dict[tuple[str, str, str, int, int], Head] = {}
         self.seen = 0
         #: whether a contract writes the same whoever dealt (``free``; None: not yet asked)
         self.contracts_free: bool | None = None
@@ -199,12 +200,23 @@ class FastDeals:
             b = self.blocks[writes] = Block(writes, cells)
         return b
 
+    def head(self, kind: str, dealer: str, line: str, column: int, run: int) -> Head:
+        """The one ``Head`` of what it says (so drawn once, whatever state it is read in)."""
+        key = (kind, dealer, line, column, run)
+        h = self.heads.get(key)
+        if h is None:
+            if len(self.heads) >= SEEN_SIZE:
+                self.heads.clear()
+            h = self.heads[key] = Head(kind, dealer, line, column, run)
+        return h
+
     def forget(self) -> None:
         """Everything learnt forgotten (a cache is full)."""
         for t in self.tables.values():
             t.clear()  # in place: every Seen's ``next`` stays a table of ours
         self.blocks.clear()
         self.texts.clear()
+        self.heads.clear()
         self.seen = 0
 
     def item(self, r: DealResult) -> Hit | Any:
@@ -230,7 +242,7 @@ class FastDeals:
                 if len(self.texts) >= SEEN_SIZE:
                     self.texts.clear()
                 self.texts[template] = line  # the same parse, the same text (explain.deal_text)
-        head = Head(r.kind, r.dealer, line, loc.column, r.raspasy_run)
+        head = self.head(r.kind, r.dealer, line, loc.column, r.raspasy_run)
         block = self.block(tuple(Write(e.rule, e.player, e.area, e.amount, e.on, e.why) for e in r.entries))
         return head, block, r.number, loc.line, r.after_finish
 
@@ -319,7 +331,7 @@ class FastDeals:
                 k1.pool,
                 self.table(nxt, 0 if k1.ends else run),
                 (nxt, 0 if k1.ends else run),
-                Head(h.kind, dealer, h.line, h.column, h.run),
+                self.head(h.kind, dealer, h.line, h.column, h.run),
                 k1.block,
             )
             k.ends, k.fixed, k.free = k1.ends, k1.fixed, True
