@@ -106,7 +106,7 @@ class Seen:
         self.fixed: tuple[Block, tuple[tuple[int, Amount], ...]] | None = None
         #: a contract that ends a raspasy run (raspasy.run_ends_on): the run after it is 0
         self.ends = False
-        #: a contract that writes the same whoever dealt (``FastDeals.free``)
+        #: a contract that writes the same whoever dealt (``free``)
         self.free = False
 
 
@@ -266,98 +266,8 @@ class FastDeals:
             block,
         )
         k.ends = ends_run and hit[0].kind != "raspasy"
-        k.free = type(deal) is Play and deal.dealer is None and hit[0].kind != "raspasy" and self.free(deal)
+        k.free = type(deal) is Play and deal.dealer is None and hit[0].kind != "raspasy" and free(self, deal)
         self.seen += 1
-
-    def free(self, deal: Play) -> bool:
-        """Whether a contract (a ``Play`` that names no dealer) writes the same whoever
-        dealt: when ``resolve`` reads the same of the seats under every dealer
-        (``resolve.seating``: with two or three players, nobody sits out), the scorer
-        shares its answer and what it writes across dealers (``fold._resolved``,
-        ``fold.written_key``), and only the dealer named in its head and the next dealer
-        differ.  Asked once per table (a seat change sends everything the full way)."""
-        if self.contracts_free is None:
-            from pulyacalc.core.seating import Seats
-            from pulyacalc.scoring.resolve import seating
-
-            scorer = self.scorer
-            seen = {seating(deal, Seats(self.players, p, scorer.conv.five_second_out)) for p in self.players}
-            self.contracts_free = len(seen) == 1
-        return self.contracts_free
-
-    def derive(self, table: dict[str, Seen], raw: str) -> Seen | None:
-        """A contract read in a raspasy run writes what it writes outside one (2.7:
-        ``fold.KEY`` holds run 0 for any deal that is not raspasy); only the run after it
-        differs (scoring/fast.py derives it alike).  A contract learnt under another
-        dealer that writes the same whoever dealt (``Seen.free``) likewise: only its head's
-        dealer and the next state differ.  None when ``raw`` is no such contract."""
-        dealer, run = self.owner[id(table)]
-        k0 = self.table(dealer, 0).get(raw) if run else None
-        if k0 is None or k0.head.kind == "raspasy":
-            return self.other_dealer(table, raw, dealer, run)
-        k = Seen(
-            k0.writes,
-            k0.others,
-            k0.pool,
-            k0.next if k0.ends else self.table(k0.dealer, run),
-            (k0.dealer, 0 if k0.ends else run),
-            k0.head,
-            k0.block,
-        )
-        k.ends, k.fixed = k0.ends, k0.fixed
-        table[raw] = k
-        self.seen += 1
-        return k
-
-    def other_dealer(self, table: dict[str, Seen], raw: str, dealer: str, run: int) -> Seen | None:
-        """:meth:`derive` from the same contract learnt under another dealer (out of a
-        raspasy run), when it writes the same whoever dealt."""
-        tables = self.tables
-        for p in self.players:
-            t = tables.get((p, 0)) if p != dealer else None
-            k1 = t.get(raw) if t is not None else None
-            if k1 is None or not k1.free:
-                continue
-            nxt = self.next_dealer.get(dealer)
-            if nxt is None:
-                from pulyacalc.core.seating import Seats
-
-                nxt = Seats(self.players, dealer, self.scorer.conv.five_second_out).next_dealer()
-                self.next_dealer[dealer] = nxt
-            h = k1.head
-            k = Seen(
-                k1.writes,
-                k1.others,
-                k1.pool,
-                self.table(nxt, 0 if k1.ends else run),
-                (nxt, 0 if k1.ends else run),
-                self.head(h.kind, dealer, h.line, h.column, h.run),
-                k1.block,
-            )
-            k.ends, k.fixed, k.free = k1.ends, k1.fixed, True
-            table[raw] = k
-            self.seen += 1
-            return k
-        return None
-
-    def fixed(self, k: Seen, after_finish: bool) -> tuple[Block, tuple[tuple[int, Amount], ...]]:
-        """Where ``k``'s pool points go once that is fixed (every pool closed, or the pulya
-        finished without help): its block then, and what it adds to each cell (its writes
-        off the pools and its pool points where they go, summed per cell: one addition a
-        cell it changes, exact as the additions one by one)."""
-        scorer, n, vals = self.scorer, self.n, self.vals
-        pools = {p: vals[i * (n + 2)] for i, p in enumerate(self.players)}
-        placed = tuple(
-            x
-            for _, w in k.pool
-            for x in place(w, pools, scorer.target, scorer.conv, after_finish, scorer._clockwise)
-        )
-        adds: dict[int, Amount] = {}
-        for i, a in (*k.others, *((self.at(x.area, x.player, x.on), x.amount) for x in placed)):
-            adds[i] = adds.get(i, 0) + a
-        block = self.block((*k.writes, *placed)) if placed else k.block
-        k.fixed = (block, tuple((i, exact(a)) for i, a in adds.items() if a))
-        return k.fixed
 
     def items(
         self,
@@ -370,6 +280,100 @@ class FastDeals:
         the last (in the place of a generator around this one, which would cost every
         deal a step)."""
         return _items(self, upto, progress, end)
+
+
+def free(self: FastDeals, deal: Play) -> bool:
+    """Whether a contract (a ``Play`` that names no dealer) writes the same whoever
+    dealt: when ``resolve`` reads the same of the seats under every dealer
+    (``resolve.seating``: with two or three players, nobody sits out), the scorer
+    shares its answer and what it writes across dealers (``fold._resolved``,
+    ``fold.written_key``), and only the dealer named in its head and the next dealer
+    differ.  Asked once per table (a seat change sends everything the full way)."""
+    if self.contracts_free is None:
+        from pulyacalc.core.seating import Seats
+        from pulyacalc.scoring.resolve import seating
+
+        scorer = self.scorer
+        seen = {seating(deal, Seats(self.players, p, scorer.conv.five_second_out)) for p in self.players}
+        self.contracts_free = len(seen) == 1
+    return self.contracts_free
+
+
+def derive(self: FastDeals, table: dict[str, Seen], raw: str) -> Seen | None:
+    """A contract read in a raspasy run writes what it writes outside one (2.7:
+    ``fold.KEY`` holds run 0 for any deal that is not raspasy); only the run after it
+    differs (scoring/fast.py derives it alike).  A contract learnt under another
+    dealer that writes the same whoever dealt (``Seen.free``) likewise: only its head's
+    dealer and the next state differ.  None when ``raw`` is no such contract."""
+    dealer, run = self.owner[id(table)]
+    k0 = self.table(dealer, 0).get(raw) if run else None
+    if k0 is None or k0.head.kind == "raspasy":
+        return other_dealer(self, table, raw, dealer, run)
+    k = Seen(
+        k0.writes,
+        k0.others,
+        k0.pool,
+        k0.next if k0.ends else self.table(k0.dealer, run),
+        (k0.dealer, 0 if k0.ends else run),
+        k0.head,
+        k0.block,
+    )
+    k.ends, k.fixed = k0.ends, k0.fixed
+    table[raw] = k
+    self.seen += 1
+    return k
+
+
+def other_dealer(self: FastDeals, table: dict[str, Seen], raw: str, dealer: str, run: int) -> Seen | None:
+    """:func:`derive` from the same contract learnt under another dealer (out of a
+    raspasy run), when it writes the same whoever dealt."""
+    tables = self.tables
+    for p in self.players:
+        t = tables.get((p, 0)) if p != dealer else None
+        k1 = t.get(raw) if t is not None else None
+        if k1 is None or not k1.free:
+            continue
+        nxt = self.next_dealer.get(dealer)
+        if nxt is None:
+            from pulyacalc.core.seating import Seats
+
+            nxt = Seats(self.players, dealer, self.scorer.conv.five_second_out).next_dealer()
+            self.next_dealer[dealer] = nxt
+        h = k1.head
+        k = Seen(
+            k1.writes,
+            k1.others,
+            k1.pool,
+            self.table(nxt, 0 if k1.ends else run),
+            (nxt, 0 if k1.ends else run),
+            self.head(h.kind, dealer, h.line, h.column, h.run),
+            k1.block,
+        )
+        k.ends, k.fixed, k.free = k1.ends, k1.fixed, True
+        table[raw] = k
+        self.seen += 1
+        return k
+    return None
+
+
+def fixed(self: FastDeals, k: Seen, after_finish: bool) -> tuple[Block, tuple[tuple[int, Amount], ...]]:
+    """Where ``k``'s pool points go once that is fixed (every pool closed, or the pulya
+    finished without help): its block then, and what it adds to each cell (its writes
+    off the pools and its pool points where they go, summed per cell: one addition a
+    cell it changes, exact as the additions one by one)."""
+    scorer, n, vals = self.scorer, self.n, self.vals
+    pools = {p: vals[i * (n + 2)] for i, p in enumerate(self.players)}
+    placed = tuple(
+        x
+        for _, w in k.pool
+        for x in place(w, pools, scorer.target, scorer.conv, after_finish, scorer._clockwise)
+    )
+    adds: dict[int, Amount] = {}
+    for i, a in (*k.others, *((self.at(x.area, x.player, x.on), x.amount) for x in placed)):
+        adds[i] = adds.get(i, 0) + a
+    block = self.block((*k.writes, *placed)) if placed else k.block
+    k.fixed = (block, tuple((i, exact(a)) for i, a in adds.items() if a))
+    return k.fixed
 
 
 def _placed(self: FastDeals, k: Seen, j: int, after_finish: bool) -> Block:
@@ -494,7 +498,7 @@ def _items(
             progress(lineno)
         k = get(raw) if get is not None else None
         if k is None and table is not None:
-            k = self.derive(table, raw)
+            k = derive(self, table, raw)
         if k is None:
             state["read"] = read
             yield from slow(lineno, raw, table)
@@ -520,7 +524,7 @@ def _items(
                     scorer.after_finish_from = count
                 marked = True
             # where each pool point goes is fixed per write now, and changes no pool
-            block, adds = k.fixed or self.fixed(k, True)
+            block, adds = k.fixed or fixed(self, k, True)
             for i, a in adds:
                 v = vals[i] + a
                 vals[i] = v if type(v) is int else exact(v)

@@ -359,7 +359,7 @@ def test_a_contract_learnt_under_one_dealer_is_derived_under_another(
             with monkeypatch.context() as m:
                 m.setattr(Scorer, "feed", counted)
                 if not free:
-                    m.setattr(explain_fast.FastDeals, "free", lambda self, deal: False)
+                    m.setattr(explain_fast, "free", lambda self, deal: False)
                 fed.clear()
                 assert explained(path, fmt, fast=True) == want
                 counts.append(len(fed))
