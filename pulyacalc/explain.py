@@ -269,7 +269,7 @@ def explain_stream(
         from pulyacalc.explain_fast import FastDeals
 
         stream.fast = FastDeals(scorer, source, deal_text, lambda r: _whole(r, scorer, conv))
-        stream.items = _fast_items(stream, stream.fast, progress)
+        stream.items = stream.fast.items(stream.upto, progress, lambda: _fast_end(stream))
         return stream
     stream.deals = _explained(stream, scorer, _upto(log.deals, upto, problems), progress)
     return stream
@@ -304,11 +304,10 @@ def _whole(r: DealResult, scorer: Scorer, conv: Convention) -> DealExplained:
     )
 
 
-def _fast_items(
-    stream: Stream, fast: FastDeals, progress: Callable[[int], None] | None
-) -> Iterator[Hit | DealExplained]:
-    """``FastDeals.items``, then the stream's end as ``_explained`` has it."""
-    yield from fast.items(stream.upto, progress)
+def _fast_end(stream: Stream) -> None:
+    """The stream's end after ``FastDeals.items``' last deal, as ``_explained`` has it."""
+    fast = stream.fast
+    assert fast is not None
     stream.count = fast.scorer.count
     stream.sheet = fast.view()
     _end(stream)

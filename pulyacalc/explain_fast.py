@@ -18,6 +18,7 @@ when full.  tests/test_explain_fast.py holds every format's bytes to the plain p
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -40,8 +41,8 @@ PROGRESS_EVERY = 1024
 
 
 class Block:
-    """A deal's writes in order (its entries but for their number), ``cells`` where each
-    goes on the flat paper (``FastDeals.vals``); ``drawn``: the renderer's template."""
+    """A deal's writes in order (its entries but for their number), ``cells`` where they
+    go on the flat paper (``FastDeals.vals``), each once; ``drawn``: the renderer's template."""
 
     __slots__ = ("writes", "cells", "drawn")
 
@@ -73,7 +74,20 @@ class Seen:
     head, its block when every pool point goes into the player's own pool (``block``), and
     once where they go is fixed (``fixed``: the block and the additions)."""
 
-    __slots__ = ("writes", "others", "pool", "next", "get", "dealer", "run", "head", "block", "fixed", "ends")
+    __slots__ = (
+        "writes",
+        "others",
+        "pool",
+        "next",
+        "get",
+        "dealer",
+        "run",
+        "head",
+        "block",
+        "fixed",
+        "ends",
+        "free",
+    )
 
     def __init__(
         self,
@@ -92,6 +106,8 @@ class Seen:
         self.fixed: tuple[Block, tuple[tuple[int, Amount], ...]] | None = None
         #: a contract that ends a raspasy run (raspasy.run_ends_on): the run after it is 0
         self.ends = False
+        #: a contract that writes the same whoever dealt (``free``)
+        self.free = False
 
 
 class FastDeals:
@@ -116,9 +132,14 @@ class FastDeals:
         self.tables: dict[tuple[str, int], dict[str, Seen]] = {}
         self.owner: dict[int, tuple[str, int]] = {}
         self.blocks: dict[tuple[Write, ...], Block] = {}
-        #: each parse's deal as one line (``text``)
+        #: each parse's deal as one line (``text``), and each head (``head``)
         self.texts: dict[Any, str] = {}
+        self.heads: dict[tuple[str, str, str, int, int], Head] = {}
         self.seen = 0
+        #: whether a contract writes the same whoever dealt (``free``; None: not yet asked)
+        self.contracts_free: bool | None = None
+        #: each dealer's next (``Seats.next_dealer``)
+        self.next_dealer: dict[str, str] = {}
         #: a seat change was read: the table is another, everything goes the full path
         self.changed = False
         self.stop = False
@@ -174,8 +195,20 @@ class FastDeals:
             if len(self.blocks) >= BLOCKS_SIZE:
                 self.forget()
             at = self.at
-            b = self.blocks[writes] = Block(writes, tuple(at(w.area, w.player, w.on) for w in writes))
+            # each cell once: the renderer draws the cells a deal changed
+            cells = tuple(dict.fromkeys(at(w.area, w.player, w.on) for w in writes))
+            b = self.blocks[writes] = Block(writes, cells)
         return b
+
+    def head(self, kind: str, dealer: str, line: str, column: int, run: int) -> Head:
+        """The one ``Head`` of what it says (so drawn once, whatever state it is read in)."""
+        key = (kind, dealer, line, column, run)
+        h = self.heads.get(key)
+        if h is None:
+            if len(self.heads) >= SEEN_SIZE:
+                self.heads.clear()
+            h = self.heads[key] = Head(kind, dealer, line, column, run)
+        return h
 
     def forget(self) -> None:
         """Everything learnt forgotten (a cache is full)."""
@@ -183,6 +216,7 @@ class FastDeals:
             t.clear()  # in place: every Seen's ``next`` stays a table of ours
         self.blocks.clear()
         self.texts.clear()
+        self.heads.clear()
         self.seen = 0
 
     def item(self, r: DealResult) -> Hit | Any:
@@ -208,13 +242,14 @@ class FastDeals:
                 if len(self.texts) >= SEEN_SIZE:
                     self.texts.clear()
                 self.texts[template] = line  # the same parse, the same text (explain.deal_text)
-        head = Head(r.kind, r.dealer, line, loc.column, r.raspasy_run)
+        head = self.head(r.kind, r.dealer, line, loc.column, r.raspasy_run)
         block = self.block(tuple(Write(e.rule, e.player, e.area, e.amount, e.on, e.why) for e in r.entries))
         return head, block, r.number, loc.line, r.after_finish
 
-    def learn(self, table: dict[str, Seen], raw: str, hit: Hit, written: Any) -> None:
+    def learn(self, table: dict[str, Seen], raw: str, hit: Hit, written: Any, deal: Any) -> None:
         """Remember the line the full path just scored (``written``: ``Scorer.last``, what
-        it wrote before its pool points were placed) in ``table``."""
+        it wrote before its pool points were placed; ``deal``: what it was read as) in
+        ``table``."""
         if self.seen >= SEEN_SIZE:
             self.forget()
         _, others, pool, ends_run, _ = written
@@ -231,52 +266,114 @@ class FastDeals:
             block,
         )
         k.ends = ends_run and hit[0].kind != "raspasy"
+        k.free = type(deal) is Play and deal.dealer is None and hit[0].kind != "raspasy" and free(self, deal)
         self.seen += 1
 
-    def derive(self, table: dict[str, Seen], raw: str) -> Seen | None:
-        """A contract read in a raspasy run writes what it writes outside one (2.7:
-        ``fold.KEY`` holds run 0 for any deal that is not raspasy); only the run after it
-        differs (scoring/fast.py derives it alike).  None when ``raw`` is no such contract."""
-        dealer, run = self.owner[id(table)]
-        if not run:
-            return None
-        k0 = self.table(dealer, 0).get(raw)
-        if k0 is None or k0.head.kind == "raspasy":
-            return None
+    def items(
+        self,
+        upto: int | None,
+        progress: Callable[[int], None] | None,
+        end: Callable[[], None] | None = None,
+    ) -> Iterator[Hit | Any]:
+        """Every deal and correction of the log in order (up to deal ``upto`` and the
+        corrections after it, as ``explain._upto`` reads them); ``end`` is called after
+        the last (in the place of a generator around this one, which would cost every
+        deal a step)."""
+        return _items(self, upto, progress, end)
+
+
+def free(self: FastDeals, deal: Play) -> bool:
+    """Whether a contract (a ``Play`` that names no dealer) writes the same whoever
+    dealt: when ``resolve`` reads the same of the seats under every dealer
+    (``resolve.seating``: with two or three players, nobody sits out), the scorer
+    shares its answer and what it writes across dealers (``fold._resolved``,
+    ``fold.written_key``), and only the dealer named in its head and the next dealer
+    differ.  Asked once per table (a seat change sends everything the full way)."""
+    if self.contracts_free is None:
+        from pulyacalc.core.seating import Seats
+        from pulyacalc.scoring.resolve import seating
+
+        scorer = self.scorer
+        seen = {seating(deal, Seats(self.players, p, scorer.conv.five_second_out)) for p in self.players}
+        self.contracts_free = len(seen) == 1
+    return self.contracts_free
+
+
+def derive(self: FastDeals, table: dict[str, Seen], raw: str) -> Seen | None:
+    """A contract read in a raspasy run writes what it writes outside one (2.7:
+    ``fold.KEY`` holds run 0 for any deal that is not raspasy); only the run after it
+    differs (scoring/fast.py derives it alike).  A contract learnt under another
+    dealer that writes the same whoever dealt (``Seen.free``) likewise: only its head's
+    dealer and the next state differ.  None when ``raw`` is no such contract."""
+    dealer, run = self.owner[id(table)]
+    k0 = self.table(dealer, 0).get(raw) if run else None
+    if k0 is None or k0.head.kind == "raspasy":
+        return other_dealer(self, table, raw, dealer, run)
+    k = Seen(
+        k0.writes,
+        k0.others,
+        k0.pool,
+        k0.next if k0.ends else self.table(k0.dealer, run),
+        (k0.dealer, 0 if k0.ends else run),
+        k0.head,
+        k0.block,
+    )
+    k.ends, k.fixed = k0.ends, k0.fixed
+    table[raw] = k
+    self.seen += 1
+    return k
+
+
+def other_dealer(self: FastDeals, table: dict[str, Seen], raw: str, dealer: str, run: int) -> Seen | None:
+    """:func:`derive` from the same contract learnt under another dealer (out of a
+    raspasy run), when it writes the same whoever dealt."""
+    tables = self.tables
+    for p in self.players:
+        t = tables.get((p, 0)) if p != dealer else None
+        k1 = t.get(raw) if t is not None else None
+        if k1 is None or not k1.free:
+            continue
+        nxt = self.next_dealer.get(dealer)
+        if nxt is None:
+            from pulyacalc.core.seating import Seats
+
+            nxt = Seats(self.players, dealer, self.scorer.conv.five_second_out).next_dealer()
+            self.next_dealer[dealer] = nxt
+        h = k1.head
         k = Seen(
-            k0.writes,
-            k0.others,
-            k0.pool,
-            k0.next if k0.ends else self.table(k0.dealer, run),
-            (k0.dealer, 0 if k0.ends else run),
-            k0.head,
-            k0.block,
+            k1.writes,
+            k1.others,
+            k1.pool,
+            self.table(nxt, 0 if k1.ends else run),
+            (nxt, 0 if k1.ends else run),
+            self.head(h.kind, dealer, h.line, h.column, h.run),
+            k1.block,
         )
-        k.ends, k.fixed = k0.ends, k0.fixed
+        k.ends, k.fixed, k.free = k1.ends, k1.fixed, True
         table[raw] = k
         self.seen += 1
         return k
+    return None
 
-    def fixed(self, k: Seen, after_finish: bool) -> tuple[Block, tuple[tuple[int, Amount], ...]]:
-        """Where ``k``'s pool points go once that is fixed (every pool closed, or the pulya
-        finished without help): its block then, and what it adds to each cell."""
-        scorer, n, vals = self.scorer, self.n, self.vals
-        pools = {p: vals[i * (n + 2)] for i, p in enumerate(self.players)}
-        placed = tuple(
-            x
-            for _, w in k.pool
-            for x in place(w, pools, scorer.target, scorer.conv, after_finish, scorer._clockwise)
-        )
-        k.fixed = (
-            self.block((*k.writes, *placed)),
-            tuple((self.at(x.area, x.player, x.on), x.amount) for x in placed),
-        )
-        return k.fixed
 
-    def items(self, upto: int | None, progress: Callable[[int], None] | None) -> Iterator[Hit | Any]:
-        """Every deal and correction of the log in order (up to deal ``upto`` and the
-        corrections after it, as ``explain._upto`` reads them)."""
-        return _items(self, upto, progress)
+def fixed(self: FastDeals, k: Seen, after_finish: bool) -> tuple[Block, tuple[tuple[int, Amount], ...]]:
+    """Where ``k``'s pool points go once that is fixed (every pool closed, or the pulya
+    finished without help): its block then, and what it adds to each cell (its writes
+    off the pools and its pool points where they go, summed per cell: one addition a
+    cell it changes, exact as the additions one by one)."""
+    scorer, n, vals = self.scorer, self.n, self.vals
+    pools = {p: vals[i * (n + 2)] for i, p in enumerate(self.players)}
+    placed = tuple(
+        x
+        for _, w in k.pool
+        for x in place(w, pools, scorer.target, scorer.conv, after_finish, scorer._clockwise)
+    )
+    adds: dict[int, Amount] = {}
+    for i, a in (*k.others, *((self.at(x.area, x.player, x.on), x.amount) for x in placed)):
+        adds[i] = adds.get(i, 0) + a
+    block = self.block((*k.writes, *placed)) if placed else k.block
+    k.fixed = (block, tuple((i, exact(a)) for i, a in adds.items() if a))
+    return k.fixed
 
 
 def _placed(self: FastDeals, k: Seen, j: int, after_finish: bool) -> Block:
@@ -300,7 +397,12 @@ def _placed(self: FastDeals, k: Seen, j: int, after_finish: bool) -> Block:
     return self.block((*k.writes, *out))
 
 
-def _items(self: FastDeals, upto: int | None, progress: Callable[[int], None] | None) -> Iterator[Hit | Any]:
+def _items(
+    self: FastDeals,
+    upto: int | None,
+    progress: Callable[[int], None] | None,
+    end: Callable[[], None] | None,
+) -> Iterator[Hit | Any]:
     """:meth:`FastDeals.items`: the loop of scoring/fast.py, each deal told.  Between two
     lines read the full way the scorer and the reader are not told of the hits: ``hits``
     counts them and ``last`` is the last one's, so that ``sync`` brings them up to date."""
@@ -366,7 +468,7 @@ def _items(self: FastDeals, upto: int | None, progress: Callable[[int], None] | 
             and len(problems) == before
             and scorer.last is not None
         ):
-            self.learn(table, raw, item, scorer.last)
+            self.learn(table, raw, item, scorer.last, d)
 
     def now() -> tuple[Amount, bool]:
         """The pools' total and whether every pool is closed."""
@@ -380,6 +482,12 @@ def _items(self: FastDeals, upto: int | None, progress: Callable[[int], None] | 
         yield from slow(*pending, table)
         table = None if self.changed or not scorer.classic_idle else self.table(scorer.dealer, scorer.run)
     ptotal, closed = now()
+    #: every pool point's place fixed (``closed`` with help, the pulya finished without):
+    #: each hit then only adds its ``Seen.fixed`` and changes no pool
+    settled = closed if helps else ptotal >= limit
+    marked = scorer.after_finish_from is not None
+    read, count = state["read"], scorer.count
+    stop_at = sys.maxsize if upto is None else upto
     lineno = source.number
     get = table.get if table is not None else None
     numbered = (
@@ -390,51 +498,65 @@ def _items(self: FastDeals, upto: int | None, progress: Callable[[int], None] | 
             progress(lineno)
         k = get(raw) if get is not None else None
         if k is None and table is not None:
-            k = self.derive(table, raw)
+            k = derive(self, table, raw)
         if k is None:
+            state["read"] = read
             yield from slow(lineno, raw, table)
             if self.stop:
                 break
+            read, count = state["read"], scorer.count
             if not state["same"]:
                 ptotal, closed = now()
+                settled = closed if helps else ptotal >= limit
+            marked = scorer.after_finish_from is not None
             table = None if self.changed or not scorer.classic_idle else self.table(scorer.dealer, scorer.run)
             get = table.get if table is not None else None
             continue
-        state["read"] += 1
-        if upto is not None and state["read"] > upto:
+        read += 1
+        if read > stop_at:
             del problems.items[state["kept"] :]  # lines read since the last item: not ours
             break
         hits += 1
-        count = scorer.count + hits
+        count += 1
+        if settled:
+            if not marked:
+                if scorer.after_finish_from is None:
+                    scorer.after_finish_from = count
+                marked = True
+            # where each pool point goes is fixed per write now, and changes no pool
+            block, adds = k.fixed or fixed(self, k, True)
+            for i, a in adds:
+                v = vals[i] + a
+                vals[i] = v if type(v) is int else exact(v)
+            last = k
+            yield k.head, block, count, lineno, True
+            table = k.next
+            get = k.get
+            continue
         after_finish = ptotal >= limit
-        if after_finish and scorer.after_finish_from is None:
-            scorer.after_finish_from = count
+        if after_finish and not marked:
+            if scorer.after_finish_from is None:
+                scorer.after_finish_from = count
+            marked = True
         for i, a in k.others:
             v = vals[i] + a
             vals[i] = v if type(v) is int else exact(v)
         block = k.block
         if k.pool:
-            if closed if helps else after_finish:
-                # every pool closed (with help) / the pulya finished (without): where each
-                # pool point goes is fixed per write now, and changes no pool
-                block, adds = k.fixed or self.fixed(k, after_finish)
-                for i, a in adds:
-                    v = vals[i] + a
-                    vals[i] = v if type(v) is int else exact(v)
-            else:
-                for j, (i, w) in enumerate(k.pool):
-                    v = vals[i]
-                    a = w.amount
-                    room = target - v
-                    if w.on is None and (room > 0 and a < room if helps else True):
-                        # the common case: all of it into his own pool, which it does not close
-                        s = v + a
-                        vals[i] = s if type(s) is int else exact(s)
-                        ptotal += a
-                        continue
-                    block = _placed(self, k, j, after_finish)
-                    ptotal, closed = now()
-                    break
+            for j, (i, w) in enumerate(k.pool):
+                v = vals[i]
+                a = w.amount
+                room = target - v
+                if w.on is None and (room > 0 and a < room if helps else True):
+                    # the common case: all of it into his own pool, which it does not close
+                    s = v + a
+                    vals[i] = s if type(s) is int else exact(s)
+                    ptotal += a
+                    continue
+                block = _placed(self, k, j, after_finish)
+                ptotal, closed = now()
+                break
+            settled = closed if helps else ptotal >= limit
         last = k
         yield k.head, block, count, lineno, after_finish
         table = k.next
@@ -445,6 +567,8 @@ def _items(self: FastDeals, upto: int | None, progress: Callable[[int], None] | 
         progress(lineno)
     if not self.changed:
         self.store()
+    if end is not None:
+        end()
 
 
 class ListDeals:

@@ -319,3 +319,52 @@ def test_deals_that_cannot_be_read_leave_the_paper_as_the_plain_scorer_has_it(
         plain.dealer,
         plain.after_finish_from,
     )
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_contract_learnt_under_one_dealer_is_derived_under_another(
+    players: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A contract that writes the same whoever dealt (three players) is read the full way
+    under one dealer and derived under the others (its head names the dealer of the deal,
+    the next deal's dealer follows him): the plain path's bytes, with fewer lines read
+    the full way than without it.  A line that names its own dealer, a raspasy, and any
+    line with four players (the dealer sits out: a line may be wrong under one dealer)
+    are read the full way under each."""
+    from pulyacalc.scoring.fold import Scorer
+
+    a, b, c = genlog.NAMES[:3]
+    lines = [
+        f"{a} 6♠ 6, {b} whist 2, {c} pass 2",
+        f"{b} 7♥ 7, {c} pass 1, {a} whist 2",
+        f"{c} 6NT, {a} pass, {b} pass",
+        f"{a} pass 2, {b} pass 4, {c} pass 4",
+        f"{b} 8♦ 8, {c} whist 1, {a} pass 1, dealer {c}",
+    ]
+    rng = random.Random(players)
+    head = f"players: {' '.join(genlog.NAMES[:players])}\nconvention: sochi\npool: 30\n\n"
+    path = tmp_path / "dealers.pulya"
+    path.write_text(head + "".join(rng.choice(lines) + "\n" for _ in range(400)), encoding="utf-8")
+    fed: list[int] = []
+    feed = Scorer.feed
+
+    def counted(self: Scorer, deal: Any) -> Any:
+        fed.append(1)
+        return feed(self, deal)
+
+    for fmt in ("table", "json"):
+        want = explained(path, fmt, fast=False)
+        counts = []
+        for free in (True, False):
+            with monkeypatch.context() as m:
+                m.setattr(Scorer, "feed", counted)
+                if not free:
+                    m.setattr(explain_fast, "free", lambda self, deal: False)
+                fed.clear()
+                assert explained(path, fmt, fast=True) == want
+                counts.append(len(fed))
+        if players == 3:
+            assert not isinstance(want, list)  # a good log: every deal shown
+            assert counts[0] < counts[1]
+        else:
+            assert counts[0] == counts[1]

@@ -266,7 +266,8 @@ class Drawer:
             known = drawn[after_finish] = self._head(head, after_finish)
         return known  # type: ignore[no-any-return]
 
-    def _head(self, head: Head, after_finish: bool) -> tuple[bytes, bool] | None:
+    def _head(self, head: Head, after_finish: bool, hole: str = "%d") -> tuple[bytes, bool] | None:
+        """:meth:`head` made: its two holes ``hole`` (``%s``: for the numbers' digits)."""
         sk = self.skeleton(head.run, after_finish)
         if sk is None:
             return None
@@ -279,7 +280,7 @@ class Drawer:
                 return json.dumps(x, ensure_ascii=False)
 
             fixed = {2: str(head.column), 3: dumps(head.dealer), 4: dumps(head.line), 5: dumps(head.kind)}
-        fmt, order = baked(sk, fixed, {0: "%d", 1: "%d"})
+        fmt, order = baked(sk, fixed, {0: hole, 1: hole})
         return fmt, order == [1, 0]
 
     def _running(self) -> tuple[list[bytes], list[int]] | None:
@@ -562,37 +563,43 @@ LAYOUTS_SIZE = 2048
 
 
 def fitted_head(
-    self: Drawer, head: Head, after_finish: bool, number: int, lineno: int, n: bytes, width: int
+    self: Drawer, head: Head, after_finish: bool, n: bytes, line: bytes, width: int
 ) -> bytes | None:
     """The deal's first line fitted to ``width``, as the plain way draws it (``fit_lines``),
-    for deal ``number`` (``n``: its digits) on line ``lineno``: the unfitted head's format (``Drawer.head``)
-    when it fits, else a format made once per head, finish and lengths of the two; None:
-    drawn the plain way.  ``Head.drawn`` holds both: the unfitted under the finish, with
-    its length but for the two numbers, the fitted under the finish and the lengths."""
+    for the deal numbered ``n`` on line ``line`` (their digits): the unfitted head
+    (``Drawer.head``) when it fits, else a head made once per head, finish and lengths of
+    the two; None: drawn the plain way.  ``Head.drawn`` holds, under the finish, the
+    format last used (the two lengths it is for, the format or None, whether the line
+    comes first), which :func:`_table_fitted` uses as it is while the lengths stay; under
+    ``(finish,)`` the unfitted format and its length but for the two numbers; under the
+    finish and the lengths the format for them."""
     drawn = head.drawn
     if drawn is None:
         drawn = head.drawn = {}
-    unfitted = drawn.get(after_finish)
-    if unfitted is None:
-        top = self._head(head, after_finish)
-        # the line's length with both numbers 0, less their digit each and the "\n" before
-        # it; False: no such head, or it never fits
-        length = 0 if top is None else len((top[0] % (0, 0)).decode()) - 3
-        unfitted = drawn[after_finish] = False if top is None or length + 2 > width else (*top, length)
-    line = b"%d" % lineno
-    if unfitted and unfitted[2] + len(n) + len(line) <= width:
-        return unfitted[0] % ((lineno, number) if unfitted[1] else (number, lineno))  # type: ignore[no-any-return]
-    key = (after_finish, len(n), len(line))
+    dn, dl = len(n), len(line)
+    key = (after_finish, dn, dl)
     known = drawn.get(key, False)
     if known is False:
-        # heads of one text (the same line in another state, read again) share it
-        same = (head.kind, head.dealer, head.line, head.column, head.run, *key)
-        known = self.fitted.get(same, False)
-        if known is False:
-            if len(self.fitted) >= WRITES_SIZE:
-                self.fitted.clear()
-            known = self.fitted[same] = _fitted_head(self, head, after_finish, len(n), len(line))
+        unfitted = drawn.get((after_finish,))
+        if unfitted is None:
+            top = self._head(head, after_finish, "%s")
+            # the line's length with both numbers 0, less their digit each and the "\n"
+            # before it; False: no such head, or it never fits
+            length = 0 if top is None else len((top[0] % (b"0", b"0")).decode()) - 3
+            unfitted = False if top is None or length + 2 > width else (*top, length)
+            drawn[(after_finish,)] = unfitted
+        if unfitted and unfitted[2] + dn + dl <= width:
+            known = unfitted[:2]
+        else:
+            # heads of one text (the same line in another state, read again) share it
+            same = (head.kind, head.dealer, head.line, head.column, head.run, *key)
+            known = self.fitted.get(same, False)
+            if known is False:
+                if len(self.fitted) >= WRITES_SIZE:
+                    self.fitted.clear()
+                known = self.fitted[same] = _fitted_head(self, head, after_finish, dn, dl)
         drawn[key] = known
+    drawn[after_finish] = (dn, dl, None, False) if known is None else (dn, dl, *known)
     if known is None:
         return None
     fmt, line_first = known
@@ -746,17 +753,22 @@ def _table_fitted(view: ExplainStream, drawer: Drawer) -> Iterator[bytes]:
     assert width is not None
     ok = fit.load()
     out: list[bytes] = []
+    #: the layout drawn now as ``fit`` has it (None: none): its parts, where each cell's
+    #: text and the number go in them, and the number's length it is for
+    parts, slot, at_number, digits = fit.parts, fit.slot, fit.number, fit.digits
+    batch = BATCH  # deals left before the batch's bytes are handed on
+    shown = 0  # the deals drawn from their drawings (``view.shown`` counts them at the end)
     items: Iterator[Any] = view.stream.items
     for item in items:
         if type(item) is not tuple:
             ok = fit.load()
+            parts = None
             if upto is None or item.result.number == upto:
                 view.shown += 1
                 out.append(plain_table(drawer, item, False))
             continue
         head, block, number, lineno, after_finish = item
         if ok:
-            parts = fit.parts
             for i in block.cells:
                 v = vals[i]
                 if type(v) is not int:
@@ -767,23 +779,47 @@ def _table_fitted(view: ExplainStream, drawer: Drawer) -> Iterator[bytes]:
                     lens[i] = len(s)
                     fit.parts = parts = None
                 elif parts is not None:
-                    parts[fit.slot[i]] = s
+                    parts[slot[i]] = s
         else:
             ok = fit.load()
+            parts = None
         if upto is not None and number != upto:
             continue
-        view.shown += 1
+        shown += 1
         n = b"%d" % number
-        top, body = fitted_head(drawer, head, after_finish, number, lineno, n, width), drawn(block)
+        line = b"%d" % lineno
+        # the head as ``fitted_head`` made it last, while the lengths of the two numbers stay
+        known = head.drawn
+        top = known.get(after_finish) if known is not None else None
+        if top is not None and top[0] == len(n) and top[1] == len(line) and top[2] is not None:
+            top = top[2] % ((line, n) if top[3] else (n, line))
+        else:
+            top = fitted_head(drawer, head, after_finish, n, line, width)
+        body = block.drawn
+        if body is None:
+            body = drawn(block)
         if top is None or body is False:
             out.append(plain_table(drawer, item, False))
             continue
-        out.append(top)
-        out.append(body)
-        out.append(fit.draw(number, n, ok))
-        if len(out) >= BATCH:
+        if ok and parts is not None and len(n) == digits:
+            # the paper from the layout drawn now (``FitPaper.draw``), its parts joined
+            # with the batch's
+            for i in at_number:
+                parts[i] = n
+            out.append(top)
+            out.append(body)
+            out += parts
+        else:
+            out.append(top)
+            out.append(body)
+            out.append(fit.draw(number, n, ok))
+            parts, slot, at_number, digits = fit.parts, fit.slot, fit.number, fit.digits
+        batch -= 1
+        if not batch:
             yield b"".join(out)
             out.clear()
+            batch = BATCH
+    view.shown += shown
     yield b"".join(out)
 
 

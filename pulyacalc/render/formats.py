@@ -582,26 +582,25 @@ def wrap_line(line: str, width: int, indent: str) -> list[str]:
             line, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False
         )
     # textwrap's _wrap_chunks (no first indent, whitespace dropped at the ends of lines,
-    # a word longer than a line on a line of its own)
+    # a word longer than a line on a line of its own), walking the chunks by index
     chunks = [c for c in _SPACES.split(line) if c]
-    chunks.reverse()
+    sizes = [len(c) for c in chunks]
+    n, k = len(chunks), 0
     lines: list[str] = []
-    while chunks:
-        cur: list[str] = []
-        cur_len = 0
+    while k < n:
         lead = indent if lines else ""
         room = width - len(lead)
-        if lines and chunks[-1].strip() == "":
-            del chunks[-1]
-        while chunks and cur_len + len(chunks[-1]) <= room:
-            cur_len += len(chunks[-1])
-            cur.append(chunks.pop())
-        if chunks and len(chunks[-1]) > room and not cur:
-            cur.append(chunks.pop())
-        if cur and cur[-1].strip() == "":
-            del cur[-1]
-        if cur:
-            lines.append(lead + "".join(cur))
+        if lines and chunks[k].strip() == "":
+            k += 1
+        start, used = k, 0
+        while k < n and used + sizes[k] <= room:
+            used += sizes[k]
+            k += 1
+        if k < n and k == start and sizes[k] > room:
+            k += 1
+        end = k - 1 if k > start and chunks[k - 1].strip() == "" else k
+        if end > start:
+            lines.append(lead + "".join(chunks[start:end]))
     return lines
 
 
