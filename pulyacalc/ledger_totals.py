@@ -15,6 +15,7 @@ from __future__ import annotations
 from decimal import Decimal
 from fractions import Fraction
 from math import gcd
+from operator import add, sub
 from typing import TYPE_CHECKING, Protocol
 
 from pulyacalc.scoring.settlement import largest_remainder
@@ -62,7 +63,7 @@ class Totals:
         if known is None or known[0] != self.den:
             ints = self.numerators(m.result)
             known = m.ints = (self.den, ints)
-        self.nums = [a + b for a, b in zip(self.nums, known[1], strict=True)]
+        self.nums = list(map(add, self.nums, known[1]))
         if self.price is not None:
             self._money()
 
@@ -72,7 +73,7 @@ class Totals:
         assert price is not None
         times = price.numerator * 100
         floors = largest_remainder([n * times for n in self.nums], self.den * price.denominator)
-        self.moved = [a - b for a, b in zip(floors, self.cents, strict=True)]
+        self.moved = list(map(sub, floors, self.cents))
         self.cents = floors
 
     def amounts(self) -> dict[str, Amount]:

@@ -9,6 +9,8 @@ from fractions import Fraction
 
 import pytest
 from helpers import INTERFACE_SHEET, run
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from pulyacalc.cli.app import app
@@ -158,3 +160,22 @@ def test_average_includes_the_four_player_dealer() -> None:
     assert s.average == Fraction(5, 2)
     assert s.result == {"A": -75, "B": 25, "C": 25, "D": 25}
     assert sum(s.result.values()) == 0
+
+
+@given(st.lists(st.integers(-10_000, 10_000), min_size=1, max_size=6), st.integers(1, 50))
+def test_largest_remainder_is_floors_then_the_largest_remainders_ties_by_seat(
+    values: list[int], k: int
+) -> None:
+    """Each ``v / k`` rounded down, then +1 to the largest remainders, the first seat of
+    equal ones first, until the whole total: as sorting every seat says (one short, the
+    common case, is taken without sorting)."""
+    from pulyacalc.scoring.settlement import largest_remainder
+
+    values = [*values, -(sum(values) % k)]  # a total of whole k's
+    floors = [v // k for v in values]
+    order = sorted(range(len(values)), key=lambda i: (floors[i] * k - values[i], i))
+    want = list(floors)
+    for i in order[: sum(values) // k - sum(floors)]:
+        want[i] += 1
+    assert largest_remainder(values, k) == want
+    assert sum(want) * k == sum(values)

@@ -244,9 +244,12 @@ def largest_remainder(values: list[int], k: int) -> list[int]:
     assert rest == 0
     short = want - sum(floors)
     if short:
-        order = sorted(range(len(values)), key=lambda i: (floors[i] * k - values[i], i))
-        for i in order[:short]:
-            floors[i] += 1
+        rests = [v - f * k for v, f in zip(values, floors, strict=True)]
+        if short == 1:  # (the common case: the first of the largest)
+            floors[rests.index(max(rests))] += 1
+        else:
+            for i in sorted(range(len(values)), key=lambda i: (-rests[i], i))[:short]:
+                floors[i] += 1
     return floors
 
 
