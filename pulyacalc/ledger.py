@@ -31,7 +31,7 @@ from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.sheet import MOUNTAIN, POOL, WHISTS, Entry
 from pulyacalc.evening import Evening, score_file, settle_evening
-from pulyacalc.ledger_totals import Totals
+from pulyacalc.ledger_totals import Block, Totals
 from pulyacalc.scoring.settlement import mountain_factor
 
 if TYPE_CHECKING:
@@ -199,10 +199,15 @@ class _Line:
 #: rows of ``Moved`` held before they are added up, and placings one line keeps (bounded)
 ADD_EVERY = 100_000
 PLACINGS = 64
+#: rows with running totals handed to a block sink at a time
+BLOCK = 2048
 
 #: told each row: the deal's number, its ``Moved``, and with running totals (or money)
 #: the totals after it
 Sink = Callable[[int, Moved, "Totals | None"], None]
+#: told a block of rows with running totals: their numbers, their ``Moved``, the totals
+#: after the last, and each row's (``Totals.add_block``)
+BlockSink = Callable[[list[int], list[Moved], Totals, Block], None]
 
 
 class LedgerRun:
@@ -226,6 +231,14 @@ class LedgerRun:
         #: the table of the paper hits are told of changed this many times (``index``)
         self.epoch = 0
         self.running = Totals(players, price) if running or price else None
+        #: a sink that takes the rows with running totals a block at a time (its ``block``:
+        #: the numbers, the rows, the totals and ``Totals.add_block``'s columns), and the
+        #: rows not handed to it yet
+        self.blocks: Callable[[list[int], list[Moved], Totals, Block], None] | None = getattr(
+            sink, "block", None
+        )
+        self.queued: list[int] = []
+        self.queue: list[Moved] = []
         self.sums: dict[str, Amount] = dict.fromkeys(players, 0)
         self.pending: list[Moved] = []
         self.joined = False
@@ -312,8 +325,20 @@ class LedgerRun:
                     self.add_up()
             self.sink(number, m, None)
             return
+        if self.blocks is not None:
+            self.queued.append(number)
+            self.queue.append(m)
+            if len(self.queue) >= BLOCK:
+                self.flush()
+            return
         running.add(m)
         self.sink(number, m, running)
+
+    def flush(self) -> None:
+        """The rows queued for a block sink added up and handed to it."""
+        if self.queue and self.blocks is not None and self.running is not None:
+            self.blocks(self.queued, self.queue, self.running, self.running.add_block(self.queue))
+            self.queued, self.queue = [], []
 
     def add_up(self) -> None:
         sums = self.sums
@@ -326,6 +351,7 @@ class LedgerRun:
     @property
     def total(self) -> dict[str, Amount]:
         """The rows so far added up (the running totals)."""
+        self.flush()
         if self.running is not None:
             return self.running.amounts()
         self.add_up()
@@ -361,6 +387,7 @@ def ledger_run(
     run = None if conv is None else LedgerRun(table, conv, sink, running, price, players is not None)
     ev = score_log(log, problems, convention=convention, rounding=rounding, trace=run)
     assert run is not None  # score_log raises when the convention does not load
+    run.flush()
     if run.joined:
         if seated is not None:
             seated.append(ev.sheet.players)

@@ -12,8 +12,10 @@ seat) until the cents add up to the exact total.  The same numbers, exactly.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
+from itertools import accumulate
 from math import gcd
 from operator import add, sub
 from typing import TYPE_CHECKING, Protocol
@@ -29,6 +31,19 @@ class Row(Protocol):
 
     result: dict[str, Amount]
     ints: tuple[int, tuple[int, ...]] | None
+
+
+class Block:
+    """Rows added at once (``Totals.add_block``): over ``den``, each player's running
+    numerators after each row (``nums[seat][row]``); with a price, each one's cents after
+    each row and their change (``cents``, ``moved``)."""
+
+    __slots__ = ("den", "nums", "cents", "moved")
+
+    def __init__(self, den: int, nums: list[list[int]]) -> None:
+        self.den, self.nums = den, nums
+        self.cents: list[list[int]] = []
+        self.moved: list[list[int]] = []
 
 
 class Totals:
@@ -75,6 +90,61 @@ class Totals:
         floors = largest_remainder([n * times for n in self.nums], self.den * price.denominator)
         self.moved = list(map(sub, floors, self.cents))
         self.cents = floors
+
+    def add_block(self, rows: Sequence[Row]) -> Block:
+        """The rows added one after another (as ``add`` each), worked out column by column:
+        each player's running numerators after each row, and with a price each one's
+        cents after each row and their change.  The denominator is grown first for the
+        whole block (the same numbers over a bigger one)."""
+        for m in rows:
+            known = m.ints
+            if known is None or known[0] != self.den:
+                m.ints = (self.den, self.numerators(m.result))
+        den = self.den
+        for m in rows:  # (grown by a later row: over the new one)
+            if m.ints[0] != den:  # type: ignore[index]  # (set above)
+                m.ints = (den, self.numerators(m.result))
+        deltas = zip(*[m.ints[1] for m in rows], strict=True)  # type: ignore[index]
+        nums = [list(accumulate(d, initial=n))[1:] for n, d in zip(self.nums, deltas, strict=True)]
+        self.nums = [col[-1] for col in nums]
+        block = Block(den, nums)
+        if self.price is not None:
+            cents = self._cents(nums)
+            block.cents = cents
+            block.moved = [
+                [c[0] - before, *map(sub, c[1:], c[:-1])] for c, before in zip(cents, self.cents, strict=True)
+            ]
+            self.cents = [col[-1] for col in cents]
+            self.moved = [col[-1] for col in block.moved]
+        return block
+
+    def _cents(self, nums: list[list[int]]) -> list[list[int]]:
+        """``_money`` of each row's running totals (columns of numerators), column by column:
+        the floors, then +1 to the first of the largest remainders of a row one short;
+        a row more short by ``largest_remainder`` itself."""
+        price = self.price
+        assert price is not None
+        times, k = price.numerator * 100, self.den * price.denominator
+        values = [[n * times for n in col] for col in nums]
+        floors = [[v // k for v in col] for col in values]
+        rests = [list(map(sub, col, [f * k for f in fl])) for col, fl in zip(values, floors, strict=True)]
+        rows = len(nums[0])
+        shorts = [
+            sum(v) // k - sum(f)
+            for v, f in zip(zip(*values, strict=True), zip(*floors, strict=True), strict=True)
+        ]
+        best, first = rests[0], [0] * rows
+        for p in range(1, len(rests)):
+            first = [p if r > b else i for i, r, b in zip(first, rests[p], best, strict=True)]
+            best = list(map(max, best, rests[p]))
+        for i, short in enumerate(shorts):
+            if short == 1:
+                floors[first[i]][i] += 1
+            elif short:
+                got = largest_remainder([col[i] for col in values], k)
+                for col, g in zip(floors, got, strict=True):
+                    col[i] = g
+        return floors
 
     def amounts(self) -> dict[str, Amount]:
         """The running totals as exact amounts (int where whole)."""

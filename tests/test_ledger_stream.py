@@ -139,6 +139,7 @@ def test_small_caches_empty_and_fill_again(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.setattr(longtable, "VALUES", 20)  # values drawn, remembered
     monkeypatch.setattr(ledger_stream, "VALUES", 20)  # values written, remembered
     monkeypatch.setattr(ledger_stream, "BATCH", 11)  # deals written as JSON, CSV at a time
+    monkeypatch.setattr(ledger, "BLOCK", 9)  # rows with running totals told at a time
     path = tmp_path / "long.pulya"
     path.write_text("".join(genlog.line_log(1500, seed=9, players=4, pool=60)), encoding="utf-8")
     assert_ledger_streams(path)

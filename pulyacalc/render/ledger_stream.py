@@ -13,7 +13,7 @@ and the caller writes ``LedgerView`` instead.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from itertools import repeat
@@ -36,7 +36,7 @@ from pulyacalc.render.view import SCHEMA_VERSION
 
 if TYPE_CHECKING:
     from pulyacalc.ledger import Ledger, Moved, Sink
-    from pulyacalc.ledger_totals import Totals
+    from pulyacalc.ledger_totals import Block, Totals
     from pulyacalc.render.longtable import LongTable
 
 
@@ -101,6 +101,50 @@ class _Rows:
         if len(self.texts) >= BATCH:
             self.flush()
 
+    def block(self, numbers: list[int], moveds: list[Moved], t: Totals, b: Block) -> None:
+        """Deals with running totals or money told a block at a time (``LedgerRun``): each
+        value column's texts from ``b``'s column of whole numbers."""
+        self._block()
+        if any(m.shown is None for m in moveds):
+            for m in moveds:
+                if m.shown is None:
+                    m.shown = self._template(m, t)
+        tpls = [m.shown for m in moveds]
+        if any(tpl is False for tpl in tpls):  # (a text with a mark of its own) row by row
+            for i, (number, m) in enumerate(zip(numbers, moveds, strict=True)):
+                row = _at(t, b, i)
+                self.texts.append(self._whole(full_row(number, m, row), row))
+        else:
+            if b.den != self.den:  # the running totals' numerators mean other numbers now
+                self.den = b.den
+                for _, running, known in self.columns:
+                    if running:
+                        known.clear()
+            if not self.columns:
+                self._start(t)
+            sources = b.nums + b.moved + b.cents
+            texts = [
+                self._texts(column, sources[at]) for column, at in zip(self.columns, self.at, strict=True)
+            ]
+            self.texts += map(mod, cast("list[str]", tpls), zip(numbers, *texts, strict=True))
+        if len(self.texts) >= BATCH:
+            self.flush()
+
+    def _texts(
+        self, column: tuple[Callable[..., str], bool, dict[int, str]], numbers: Sequence[int]
+    ) -> list[str]:
+        """The texts of a value column's whole numbers, each distinct one made once."""
+        text, running, known = column
+        got = list(map(known.get, numbers))
+        if None in got:
+            if len(known) > VALUES // len(self.columns):
+                known.clear()
+            new = set(numbers).difference(known)
+            made = map(text, new, repeat(self.den)) if running else map(text, new)
+            known.update(zip(new, made, strict=True))
+            got = list(map(known.__getitem__, numbers))
+        return cast("list[str]", got)
+
     def flush(self) -> None:
         """Every row so far given to ``write``."""
         self._block()
@@ -112,18 +156,8 @@ class _Rows:
         """The deals with values gathered written, column by column."""
         if not self.templates:
             return
-        texts = []
-        bound = VALUES // len(self.columns)
-        for (text, running, known), numbers in zip(self.columns, zip(*self.deals, strict=True), strict=True):
-            got = list(map(known.get, numbers))
-            if None in got:
-                if len(known) > bound:
-                    known.clear()
-                new = set(numbers).difference(known)
-                made = map(text, new, repeat(self.den)) if running else map(text, new)
-                known.update(zip(new, made, strict=True))
-                got = list(map(known.__getitem__, numbers))
-            texts.append(got)
+        columns = zip(*self.deals, strict=True)
+        texts = [self._texts(column, numbers) for column, numbers in zip(self.columns, columns, strict=True)]
         self.texts += map(mod, self.templates, zip(self.numbers, *texts, strict=True))
         self.numbers, self.templates, self.deals = [], [], []
 
@@ -150,7 +184,7 @@ class _Rows:
                 if self.running:
                     columns += [(cents, False, 2 * n + s) for s in seats]
         self.columns = [(text, running, {}) for text, running, _ in columns]
-        at = [i for _, _, i in columns]
+        at = self.at = [i for _, _, i in columns]
         self.pick = itemgetter(*at) if len(at) > 1 else (lambda xs: (xs[at[0]],))
 
     def _whole(self, row: LedgerRow, t: Totals | None) -> str:
@@ -170,6 +204,17 @@ class _Rows:
 
 #: deals written, and rows given, at a time
 BATCH = 2048
+
+
+def _at(t: Totals, b: Block, i: int) -> Totals:
+    """The totals after row ``i`` of block ``b`` (a row written the slow way)."""
+    from pulyacalc.ledger_totals import Totals
+
+    row = Totals(t.players, None)
+    row.price, row.den, row.nums = t.price, b.den, [col[i] for col in b.nums]
+    if b.cents:
+        row.cents, row.moved = [col[i] for col in b.cents], [col[i] for col in b.moved]
+    return row
 
 
 @dataclass(frozen=True)
@@ -388,7 +433,7 @@ class _TableSink:
         n = len(players)
         at = [seat + {"running": 0, "money": n, "money_running": 2 * n}[k] for _, k, seat in values]
         self.pick = itemgetter(*at) if len(at) > 1 else (lambda xs: (xs[at[0]],))
-        self.money = money
+        self.at, self.money = at, money
         return self.table
 
     def __call__(self, number: int, m: Moved, t: Totals | None) -> None:
@@ -414,6 +459,32 @@ class _TableSink:
         self.deals.append(self.pick(t.nums + t.moved + t.cents if self.money else t.nums))
         if len(self.keys) >= self.batch:
             self._block()
+
+    def block(self, numbers: list[int], moveds: list[Moved], t: Totals, b: Block) -> None:
+        """Deals with running totals or money told a block at a time (``LedgerRun``): each
+        value column's texts from ``b``'s column of whole numbers, written as a block."""
+        self._block()
+        keys = []
+        for number, m in zip(numbers, moveds, strict=True):
+            if m.shown is None:
+                m.shown = self._template(number, m, t)
+            keys.append(cast(str, m.shown))
+        if b.den != self.den:  # the running totals' numerators mean other numbers now
+            self.den = b.den
+            for kind, known, _ in self.columns:
+                if kind == "running":
+                    known.clear()
+        sources = b.nums + b.moved + b.cents
+        texts = []
+        for column, at in zip(self.columns, self.at, strict=True):
+            got = list(map(column[1].get, sources[at]))
+            if None in got:
+                got = [
+                    self._new(column, n) if x is None else x for x, n in zip(got, sources[at], strict=True)
+                ]
+            texts.append(cast("list[str]", got))
+        self.table[0].block(numbers, keys, texts)  # type: ignore[index]  # (started by _template)
+        self.last = str(numbers[-1])
 
     def _template(self, number: int, m: Moved, t: Totals | None) -> str:
         """The row's cells after its number, measured, as a template (a blank where each
