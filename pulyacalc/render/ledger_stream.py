@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
+from itertools import repeat
+from operator import mod
 from typing import IO, TYPE_CHECKING, Any, cast
 
 from pulyacalc.ledger import LedgerRow
@@ -51,21 +53,105 @@ def full_row(number: int, m: Moved, t: Totals | None) -> LedgerRow:
 
 class _Rows:
     """A machine shape's deal rows from templates: JSON (``quoted``: a value's mark in
-    quotes; ``dump`` writes a deal's object) or CSV/TSV (``dump`` writes a row's cells)."""
+    quotes; ``dump`` writes a deal's object) or CSV/TSV (``dump`` writes a row's cells),
+    given to ``write`` a batch at a time.  A batch of deals with values is written
+    column by column: each value's text once per distinct whole number of its column
+    (bounded)."""
 
-    def __init__(self, running: bool, dump: Callable[[Any], str], quoted: bool) -> None:
-        self.running, self.dump, self.quoted = running, dump, quoted
+    def __init__(
+        self, running: bool, dump: Callable[[Any], str], quoted: bool, write: Callable[[list[str]], object]
+    ) -> None:
+        self.running, self.dump, self.quoted, self.write = running, dump, quoted, write
         self.num = Numbers()
+        self.den = 0
+        #: the rows written, not given yet
+        self.texts: list[str] = []
+        #: the deals with values not written yet: their numbers, templates and values
+        self.numbers: list[int] = []
+        self.templates: list[str] = []
+        self.deals: list[tuple[int, ...]] = []
+        #: each value of a deal, in the order of the templates' marks: its text of a whole
+        #: number, whether that is a running total's numerator, and its texts so far
+        self.columns: list[tuple[Callable[..., str], bool, dict[int, str]]] = []
 
-    def text(self, number: int, m: Moved, t: Totals | None) -> str:
+    def __call__(self, number: int, m: Moved, t: Totals | None) -> None:
         tpl = m.shown
         if tpl is None:
             tpl = m.shown = self._template(m, t)
         if tpl is False:
-            return self._whole(full_row(number, m, t), t)
-        if t is None:
-            return cast(str, tpl) % number
-        return cast(str, tpl) % (number, *self.values(t))
+            self._block()
+            self.texts.append(self._whole(full_row(number, m, t), t))
+        elif t is None:
+            self.texts.append(cast(str, tpl) % number)
+        else:
+            if t.den != self.den:  # the running totals' numerators mean other numbers now
+                self._block()
+                self.den = t.den
+                for _, running, known in self.columns:
+                    if running:
+                        known.clear()
+            if not self.columns:
+                self._start(t)
+            self.numbers.append(number)
+            self.templates.append(cast(str, tpl))
+            self.deals.append(self.pick(t.nums + t.moved + t.cents if t.price is not None else t.nums))
+            if len(self.templates) < BATCH:
+                return
+            self._block()
+        if len(self.texts) >= BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        """Every row so far given to ``write``."""
+        self._block()
+        if self.texts:
+            self.write(self.texts)
+            self.texts = []
+
+    def _block(self) -> None:
+        """The deals with values gathered written, column by column."""
+        if not self.templates:
+            return
+        texts = []
+        bound = VALUES // len(self.columns)
+        for (text, running, known), numbers in zip(self.columns, zip(*self.deals, strict=True), strict=True):
+            got = list(map(known.get, numbers))
+            if None in got:
+                if len(known) > bound:
+                    known.clear()
+                new = set(numbers).difference(known)
+                made = map(text, new, repeat(self.den)) if running else map(text, new)
+                known.update(zip(new, made, strict=True))
+                got = list(map(known.__getitem__, numbers))
+            texts.append(got)
+        self.texts += map(mod, self.templates, zip(self.numbers, *texts, strict=True))
+        self.numbers, self.templates, self.deals = [], [], []
+
+    def _start(self, t: Totals) -> None:
+        """The columns of a deal's values (as ``values`` gives them), from its Totals."""
+        from operator import itemgetter
+
+        num, n = self.num, len(t.players)
+        seats = range(n)
+        # (a running total's text is of its numerator and the denominator)
+        columns: list[tuple[Callable[..., str], bool, int]] = []
+        if self.quoted:
+            if self.running:
+                columns += [(num.json, True, s) for s in seats] + [(num.exact, True, s) for s in seats]
+            if t.price is not None:
+                columns += [(money_json, False, n + s) for s in seats]
+                if self.running:
+                    columns += [(money_json, False, 2 * n + s) for s in seats]
+        else:
+            if self.running:
+                columns += [(num.decimal, True, s) for s in seats]
+            if t.price is not None:
+                columns += [(cents, False, n + s) for s in seats]
+                if self.running:
+                    columns += [(cents, False, 2 * n + s) for s in seats]
+        self.columns = [(text, running, {}) for text, running, _ in columns]
+        at = [i for _, _, i in columns]
+        self.pick = itemgetter(*at) if len(at) > 1 else (lambda xs: (xs[at[0]],))
 
     def _whole(self, row: LedgerRow, t: Totals | None) -> str:
         """The row written the slow way (the way ``LedgerView`` writes it)."""
@@ -81,25 +167,9 @@ class _Rows:
         got = template(text, 1 + marked.count(self.quoted), self.quoted)
         return False if got is None else got
 
-    def values(self, t: Totals) -> list[str]:
-        """The deal's values in the order of the template's marks."""
-        num, den = self.num, t.den
-        out: list[str] = []
-        if self.quoted:
-            if self.running:
-                out = [num.json(n, den) for n in t.nums] + [num.exact(n, den) for n in t.nums]
-            if t.price is not None:
-                out += [money_json(c) for c in t.moved]
-                if self.running:
-                    out += [money_json(c) for c in t.cents]
-            return out
-        if self.running:
-            out = [num.decimal(n, den) for n in t.nums]
-        if t.price is not None:
-            out += [cents(c) for c in t.moved]
-            if self.running:
-                out += [cents(c) for c in t.cents]
-        return out
+
+#: deals written, and rows given, at a time
+BATCH = 2048
 
 
 @dataclass(frozen=True)
@@ -152,8 +222,6 @@ class LedgerStream:
         return self.ledger
 
     def table_chunks(self) -> Iterator[str]:
-        from pulyacalc.render.longtable import SEP
-
         with _spool() as spool:
             sink = _TableSink(spool, self.running)
             lg = self._played(sink)
@@ -165,7 +233,7 @@ class LedgerStream:
             table.first = len(sink.last)
             for cells in view._final_rows(columns):
                 table.measure(cells)
-                table.row(cells[0], SEP.join(cells[1:]))
+                table.row(cells[0], cells[1:])
             if table.broken:
                 self.ledger = None
                 return
@@ -180,16 +248,17 @@ class LedgerStream:
         from pulyacalc.render.formats import dumps, nested
 
         first = [True]
-        rows = _Rows(self.running, lambda obj: nested(obj, 2), True)
 
-        def sink(number: int, m: Moved, t: Totals | None) -> None:
-            spool.write(("[" if first[0] else ",") + "\n    " + rows.text(number, m, t))
+        def write(texts: list[str]) -> None:
+            spool.write(("[" if first[0] else ",") + "\n    " + ",\n    ".join(texts))
             first[0] = False
 
+        rows = _Rows(self.running, lambda obj: nested(obj, 2), True, write)
         with _spool() as spool:
-            lg = self._played(sink)
+            lg = self._played(rows)
             if lg is None:
                 return
+            rows.flush()
             doc = LedgerView(lg, self.running).document()
             head = {k: doc.pop(k) for k in ("schema_version", "players")}
             del doc["deals"]
@@ -202,11 +271,17 @@ class LedgerStream:
         import json
 
         head = {"schema_version": SCHEMA_VERSION, "row": "deal"}
-        rows = _Rows(self.running, lambda obj: json.dumps({**head, **obj}, ensure_ascii=False), True)
+        rows = _Rows(
+            self.running,
+            lambda obj: json.dumps({**head, **obj}, ensure_ascii=False),
+            True,
+            lambda texts: spool.write("\n".join(texts) + "\n"),
+        )
         with _spool() as spool:
-            lg = self._played(lambda number, m, t: spool.write(rows.text(number, m, t) + "\n"))
+            lg = self._played(rows)
             if lg is None:
                 return
+            rows.flush()
             yield from _spooled(spool)
             yield json.dumps(LedgerView(lg, self.running).records()[-1], ensure_ascii=False) + "\n"
 
@@ -221,11 +296,17 @@ class LedgerStream:
 
     def delimited_chunks(self, delimiter: str) -> Iterator[str]:
         """The text of ``render(view, "csv")`` (or ``"tsv"``), piece by piece."""
-        rows = _Rows(self.running, lambda cells: _delimited([cells], delimiter), False)
+        rows = _Rows(
+            self.running,
+            lambda cells: _delimited([cells], delimiter),
+            False,
+            lambda t: spool.write("".join(t)),
+        )
         with _spool() as spool:
-            lg = self._played(lambda number, m, t: spool.write(rows.text(number, m, t)))
+            lg = self._played(rows)
             if lg is None:
                 return
+            rows.flush()
             view = LedgerView(lg, self.running)
             yield _delimited([view.rows()[0]], delimiter)
             yield from _spooled(spool)
@@ -273,94 +354,125 @@ def _lines(chunks: Iterator[str]) -> Iterator[str]:
 
 class _TableSink:
     """The table's rows into a ``LongTable`` as they are scored, made at the first (the
-    players and whether there is money are known then)."""
+    players and whether there is money are known then): a deal's row is its number, its
+    template (``LongTable.template``, once per ``Moved``) and the text of its values."""
 
     def __init__(self, spool: IO[str], running: bool) -> None:
         self.spool, self.running = spool, running
         self.table: tuple[LongTable, list[tuple[str, str]]] | None = None
         self.last = ""  # the last number written
         self.num = Numbers()
+        self.den = 0
+        #: the deals with values not written yet: their numbers, templates and values
+        self.numbers: list[int] = []
+        self.keys: list[str] = []
+        self.deals: list[tuple[int, ...]] = []
 
     def start(self, players: tuple[str, ...], money: bool) -> tuple[LongTable, list[tuple[str, str]]]:
+        from operator import itemgetter
+
         from pulyacalc.render.longtable import BATCH, SEP, LongTable
 
         self.sep, self.batch = SEP, BATCH
         columns, head = table_columns(players, self.running, money)
-        self.table = (LongTable(head, table_align(columns), self.spool), columns)
-        self.buffer, self.flush = self.table[0].buffer, self.table[0].flush
+        table = LongTable(head, table_align(columns), self.spool)
+        self.table = (table, columns)
+        self.buffer, self.flush = table.buffer, table.flush
         #: the cells of the deal's values: (column, kind, the player's seat)
-        self.values = [(i, k, players.index(p)) for i, (k, p) in enumerate(columns, 3) if k != "result"]
-        #: the widest of each value so far: (plain, whole part, tail), and its kind and seat
-        self.sizes = [([0, 0, 0], k, seat) for _, k, seat in self.values]
+        values = [(i, k, players.index(p)) for i, (k, p) in enumerate(columns, 3) if k != "result"]
+        table.slots = tuple(i for i, _, _ in values)
+        #: each value column: its kind, its texts so far (by the whole number it shows:
+        #: a running total's numerator, cents) and the widest (plain, whole part, tail)
+        self.columns: list[tuple[str, dict[int, str], list[int]]] = [(k, {}, [0, 0, 0]) for _, k, _ in values]
+        # a deal's whole numbers, in the columns' order, from nums + moved + cents
+        n = len(players)
+        at = [seat + {"running": 0, "money": n, "money_running": 2 * n}[k] for _, k, seat in values]
+        self.pick = itemgetter(*at) if len(at) > 1 else (lambda xs: (xs[at[0]],))
+        self.money = money
         return self.table
 
     def __call__(self, number: int, m: Moved, t: Totals | None) -> None:
-        rest = m.shown
-        if rest is None:
-            rest = m.shown = self._rest(number, m, t)
-        if t is not None:
-            rest = self._filled(number, m, t, cast("str | bool", rest))
-        # LongTable.row written out (once a deal): numbers only grow, the last is the widest
-        self.last = first = str(number)
-        buffer = self.buffer
-        buffer.append(f"{first}{self.sep}{rest}\n")
-        if len(buffer) >= self.batch:
-            self.flush()
+        k = m.shown
+        if k is None:
+            k = m.shown = self._template(number, m, t)
+        if t is None:
+            # LongTable.row written out (once a deal): numbers only grow, the last is widest
+            self.last = first = str(number)
+            buffer = self.buffer
+            buffer.append(f"{first}{self.sep}{k}\n")
+            if len(buffer) >= self.batch:
+                self.flush()
+            return
+        if t.den != self.den:  # the running totals' numerators mean other numbers now
+            self._block()
+            self.den = t.den
+            for kind, known, _ in self.columns:
+                if kind == "running":
+                    known.clear()
+        self.numbers.append(number)
+        self.keys.append(cast(str, k))
+        self.deals.append(self.pick(t.nums + t.moved + t.cents if self.money else t.nums))
+        if len(self.keys) >= self.batch:
+            self._block()
 
-    def _rest(self, number: int, m: Moved, t: Totals | None) -> str | bool:
-        """The row's cells after its number, measured: a template for the deal's values
-        (False where none can be made)."""
-        from pulyacalc.render.longtable import SEP
-
+    def _template(self, number: int, m: Moved, t: Totals | None) -> str:
+        """The row's cells after its number, measured, as a template (a blank where each
+        of the deal's values goes)."""
         table, columns = self.table or self.start(tuple(m.result), t is not None and t.price is not None)
         cells = deal_cells(LedgerRow(number, m.dealer, m.text, m.result, {}), columns[:0])
         table.measure(cells, 1)
-        marks = 0
         for i, (k, p) in enumerate(columns, 3):
+            cells.append(signed(m.result[p]) if k == "result" else "")
             if k == "result":
-                cells.append(signed(m.result[p]))
                 table.measure(cells[-1:], i)
-            else:
-                cells.append(slot(marks))  # the deal's values: _filled, in this order
-                marks += 1
-        if t is None:
-            return SEP.join(cells)
-        got = template(SEP.join(cells), len(self.values), False)
-        return False if got is None else got
+        return table.template(cells, t is not None and bool(table.slots))
 
-    def _filled(self, number: int, m: Moved, t: Totals, rest: str | bool) -> str:
-        """The row's cells after its number with the deal's values, each measured."""
-        from pulyacalc.render.longtable import SEP
+    def _block(self) -> None:
+        """The deals gathered written as a block (``LongTable.block``): each value's text
+        once per distinct whole number of its column, measured then."""
+        if not self.keys:
+            return
+        texts = []
+        for column, numbers in zip(self.columns, zip(*self.deals, strict=True), strict=True):
+            got = list(map(column[1].get, numbers))
+            if None in got:
+                got = [self._new(column, n) if x is None else x for x, n in zip(got, numbers, strict=True)]
+            texts.append(cast("list[str]", got))
+        table = self.table[0]  # type: ignore[index]  # (started by the first deal)
+        table.block(self.numbers, self.keys, texts)
+        self.last = str(self.numbers[-1])
+        self.numbers, self.keys, self.deals = [], [], []
 
-        table = self.table[0]  # type: ignore[index]  # started by _rest
-        if rest is False:
-            cells = deal_cells(full_row(number, m, t), self.table[1])  # type: ignore[index]
-            table.measure(cells, 1)
-            return SEP.join(cells)
-        nums, den, show, out = t.nums, t.den, self.num.show, []
-        for size, kind, seat in self.sizes:
-            if kind == "running":
-                text, whole, tail = show(nums[seat], den)
-            else:
-                text = cents(t.moved[seat], True) if kind == "money" else cents(t.cents[seat])
-                whole, tail = len(text) - 3, 3
-            # LongTable.number written out (once a value): the widest of each kept here
-            if len(text) > size[0]:
-                size[0] = len(text)
-            if whole > size[1]:
-                size[1] = whole
-            if tail > size[2]:
-                size[2] = tail
-            out.append(text)
-        return cast(str, rest) % tuple(out)
+    def _new(self, column: tuple[str, dict[int, str], list[int]], n: int) -> str:
+        """The text of a value not met yet in its column, measured and remembered."""
+        kind, known, size = column
+        if kind == "running":
+            text, whole, tail = self.num.show(n, self.den)
+        else:
+            text = cents(n, True) if kind == "money" else cents(n)
+            whole, tail = len(text) - 3, 3
+        # LongTable.number written out: the widest of each kept here
+        size[0], size[1], size[2] = max(size[0], len(text)), max(size[1], whole), max(size[2], tail)
+        if len(known) > VALUES // len(self.columns):
+            known.clear()
+        known[n] = text
+        return text
 
     def measured(self) -> None:
-        """The values' widths told to the table (``_filled`` kept the widest)."""
+        """The deals gathered written, and the values' widths told to the table (``_new``
+        kept the widest)."""
+        self._block()
         if self.table is not None:
-            for (size, _, _), (i, _, _) in zip(self.sizes, self.values, strict=True):
-                plain, whole, tail = size
+            table = self.table[0]
+            for i, (_, known, (plain, whole, tail)) in zip(table.slots, self.columns, strict=True):
+                known.clear()  # (their memory to the drawing's)
                 if plain:
-                    self.table[0].number(i, plain, whole, tail)
+                    table.number(i, plain, whole, tail)
+
+
+#: distinct values remembered as text, of all the value columns together (about 150 bytes
+#: each: a long log's running totals take some 85,000 values in each column)
+VALUES = 1_000_000
 
 
 def _spool() -> Any:

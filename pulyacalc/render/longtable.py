@@ -10,7 +10,8 @@ tests/test_ledger_stream.py holds both to the same bytes.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import IO
+from operator import mod
+from typing import IO, Any
 
 from pulyacalc.core.amounts import VULGAR
 from pulyacalc.render.formats import _MIXED, _NUMBER, _SPECIAL, PAD, _wide_chars, grid
@@ -19,6 +20,8 @@ from pulyacalc.render.formats import _MIXED, _NUMBER, _SPECIAL, PAD, _wide_chars
 SEP = "\x1f"
 #: rows written to the spool, and lines given, at a time
 BATCH = 2048
+#: the line before a block of rows written column by column (``LongTable.block``)
+BLOCK = "\x1e"
 
 
 class _Right:
@@ -80,6 +83,20 @@ class LongTable:
         #: padding and the headers looked at from the start
         self.wide = _wide_chars() and not _narrow("".join([*head, *VULGAR.values(), PAD]))
         self.buffer: list[str] = []
+        #: the rows' cells after their first, each distinct one once: a row in the spool is
+        #: its first cell, the index of its cells here and (a deal's) its values
+        self.templates: list[list[str]] = []
+        #: whether a template's cells take the row's values
+        self.valued: list[bool] = []
+        #: the columns a row's values go to (the rest of its cells are its template's)
+        self.slots: tuple[int, ...] = ()
+
+    def template(self, cells: list[str], valued: bool) -> str:
+        """Keep a row's cells after its first (measured; a value's cell is a blank the
+        row fills), and give the index a row in the spool names them by."""
+        self.templates.append(cells)
+        self.valued.append(valued)
+        return str(len(self.templates) - 1)
 
     def measure(self, cells: Sequence[str], start: int = 0) -> None:
         """Measure cells of a row, the first in column ``start``."""
@@ -113,15 +130,44 @@ class LongTable:
             if tail > right.tail:
                 right.tail = tail
 
-    def row(self, first: str, rest: str) -> None:
-        """A row: its first cell (a plain number: nothing to line up, nothing special)
-        and the others as one text, joined by ``SEP`` and measured."""
+    def row(self, first: str, cells: list[str]) -> None:
+        """A row without values: its first cell (a plain number: nothing to line up,
+        nothing special) and the others, measured."""
         if len(first) > self.first:
             self.first = len(first)
         buffer = self.buffer
-        buffer.append(f"{first}{SEP}{rest}\n")
+        buffer.append(f"{first}{SEP}{self.template(cells, False)}\n")
         if len(buffer) >= BATCH:
             self.flush()
+
+    def block(self, numbers: list[int], keys: list[str], values: list[list[str]]) -> None:
+        """Rows of deals with values, written column by column: a line ``BLOCK``, then
+        a line of their numbers, one of their templates, and one per value column."""
+        self.flush()  # (rows before them first)
+        columns = [SEP.join(map(str, numbers)), SEP.join(keys), *map(SEP.join, values)]
+        self.spool.write(f"{BLOCK}\n" + "\n".join(columns) + "\n")
+
+    def items(self) -> Iterator[tuple[str, Any]]:
+        """The spool read from the start: ``("row", line)`` for a row kept whole, and
+        ``("block", columns)`` for a block (its numbers, templates, and value columns)."""
+        spool = self.spool
+        spool.seek(0)
+        for line in spool:
+            if line[0] == BLOCK:
+                yield "block", [next(spool)[:-1].split(SEP) for _ in range(2 + len(self.slots))]
+            else:
+                yield "row", line
+
+    def expanded(self, line: str) -> str:
+        """A row of the spool with all its cells (joined by ``SEP``, the line break kept)."""
+        number, _, rest = line.partition(SEP)
+        k, _, values = rest.partition(SEP)
+        cells = self.templates[int(k)]
+        if self.valued[int(k)]:
+            cells = list(cells)
+            for i, v in zip(self.slots, values[:-1].split(SEP), strict=True):
+                cells[i - 1] = v
+        return f"{number}{SEP}{SEP.join(cells)}\n"
 
     def flush(self) -> None:
         """The rows buffered written to the spool."""
@@ -144,39 +190,46 @@ class LongTable:
         widths = self._widths()
         fits = WIDTH[0] is None or sum(widths) + 2 * (len(widths) - 1) <= WIDTH[0]
         if not fits and not self.special and not self.wide and WIDTH[0] is not None:
+            from pulyacalc.render.longtable_blocks import fitted_block_lines
             from pulyacalc.render.longtable_fit import fitted_lines
 
-            # fitted to the width as grid fits it, row by row (render/longtable_fit.py)
-            fitted = fitted_lines(self.spool, self.head, self.align, WIDTH[0], self._aligners(), SEP)
+            # fitted to the width as grid fits it, row by row (render/longtable_fit.py), a
+            # block of deals at a time (render/longtable_blocks.py)
+            fitted = None
+            if self.slots:
+                fitted = fitted_block_lines(self, self.head, self.align, WIDTH[0], self._aligners())
+            if fitted is None:
+                fitted = fitted_lines(_Full(self), self.head, self.align, WIDTH[0], self._aligners(), SEP)
             if fitted is not None:
                 yield from fitted
                 return
-            self.spool.seek(0)
         # tabulate measuring characters by their width on a terminal (wcwidth installed)
         # draws a character not one column wide its own way
         if not fits or self.special or self.wide:
-            rows = [line.rstrip("\n").split(SEP) for line in self.spool]
+            rows = [line.rstrip("\n").split(SEP) for line in _Full(self)]
             yield grid(rows, self.head, self.align, "simple") + "\n"
             return
         fmt = "  ".join(f"%{'-' if left else ''}{w}s" for w, left in zip(widths, self.lefts, strict=True))
         yield (fmt % tuple(self.head)).rstrip() + "\n"
         yield "  ".join("-" * w for w in widths).rstrip() + "\n"
-        # the first column right-aligned as a number, the rest drawn once per distinct text
+        # the first column right-aligned as a number, the rest drawn once per template,
+        # a value once per distinct text of its column
         assert not self.lefts[0] and 0 not in [i for i, r in self.rights.items() if r.mixed]
-        rest = _Rest(self, widths)
-        first = widths[0]
-        out: list[str] = []
-        for line in self.spool:
-            number, _, cells = line.partition(SEP)
-            drawn = rest.get(cells)
-            if drawn is None:
-                drawn = rest.draw(cells)
-            out.append(number.rjust(first) + drawn if drawn else number.rjust(first).rstrip())
-            if len(out) >= BATCH:
-                yield "\n".join(out) + "\n"
-                out.clear()
-        if out:
-            yield "\n".join(out) + "\n"
+        drawn = _Drawn(self, widths)
+        spool, rows = self.spool, []
+        for line in spool:
+            if line[0] == BLOCK:
+                if rows:
+                    yield drawn.rows(rows)
+                    rows = []
+                yield drawn.block([next(spool)[:-1].split(SEP) for _ in range(2 + len(self.slots))])
+                continue
+            rows.append(line[:-1].split(SEP))
+            if len(rows) >= BATCH:
+                yield drawn.rows(rows)
+                rows = []
+        if rows:
+            yield drawn.rows(rows)
 
     def _aligners(self) -> dict[int, Callable[[str], str]]:
         """How grid's body holds each right-aligned column's cells: the units of its numbers
@@ -200,6 +253,137 @@ def _narrow(text: str) -> bool:
 
 #: :func:`_narrow` of each character asked of (as few as a log has)
 _NARROW: dict[str, bool] = {}
+
+
+class _Full:
+    """The spool's rows with all their cells (``LongTable.expanded``), read again from the
+    start after each ``seek(0)`` (for grid and the fitting, which read cells)."""
+
+    def __init__(self, table: LongTable) -> None:
+        self.table = table
+
+    def seek(self, at: int) -> None:
+        self.table.spool.seek(at)
+
+    def __iter__(self) -> Iterator[str]:
+        table = self.table
+        spool = table.spool
+        spool.seek(0)
+        for line in spool:
+            if line[0] == BLOCK:
+                columns = [next(spool)[:-1].split(SEP) for _ in range(2 + len(table.slots))]
+                for row in zip(*columns, strict=True):
+                    yield table.expanded(SEP.join(row) + "\n")
+            else:
+                yield table.expanded(line)
+
+
+class _Drawn:
+    """A plain table's rows, in the bytes ``_Rest.draw`` gives the cells after the first:
+    each template drawn once, with ``%s`` where its values go, and each value once per
+    distinct text of its column (bounded); a batch of a valued table's deals is drawn
+    column by column.  Pieces are drawn apart only where cutting the line's end cannot
+    reach past the last one (a blank last cell): such a template's rows, and a row with
+    a blank value at the line's end, are drawn whole, the old way."""
+
+    def __init__(self, table: LongTable, widths: list[int]) -> None:
+        self.table, self.rest, self.first = table, _Rest(table, widths), widths[0]
+        self.cell = [f"  %{'-' if left else ''}{w}s" for w, left in zip(widths, table.lefts, strict=True)]
+        self.aligned = {i: _Aligned(r.tail) for i, r in table.rights.items() if r.mixed}
+        self.last = len(widths) - 1
+        #: each template drawn (by its index in the spool): its text, values as ``%s``
+        #: (None: its rows drawn whole)
+        self.known: dict[str, str | None] = {}
+        #: of each template with values: its text after the row's number, as ``%s``
+        self.formats: dict[str, str] = {}
+        #: each value column's texts drawn (None: the row drawn whole)
+        self.values: dict[int, dict[str, str | None]] = {i: {} for i in table.slots}
+        self.bound = VALUES // max(1, len(table.slots))
+
+    def _piece(self, i: int, cell: str) -> str:
+        """Cell ``i`` as ``_Rest.draw`` draws it (the padding not yet made spaces)."""
+        a = self.aligned.get(i)
+        cell = cell if a is None else a(cell)
+        return self.cell[i] % (cell.strip() if self.table.spaced else cell)
+
+    def template(self, k: str) -> str | None:
+        """Template ``k`` drawn: its text with ``%s`` where its values go; None where a
+        line's cut could pass its blank end."""
+        t = self.table
+        cells, valued = t.templates[int(k)], t.valued[int(k)]
+        slots = t.slots if valued else ()
+        pieces = [
+            "%s" if i in slots else self._piece(i, c).replace("%", "%%") for i, c in enumerate(cells, 1)
+        ]
+        tail = len(pieces) - (max(slots) if slots else 0)  # the pieces after the last value
+        end = "".join(pieces[len(pieces) - tail :])
+        got = None
+        if not (slots and tail and not end.rstrip()):
+            got = ("".join(pieces[: len(pieces) - tail]) + end.rstrip()).replace(PAD, " ")
+            if valued:
+                self.formats[k] = f"%{self.first}s" + got
+        self.known[k] = got
+        return got
+
+    def value(self, i: int, v: str) -> str | None:
+        """Value ``v`` of column ``i`` drawn (remembered); None where a line's cut could
+        pass it (blank at the line's end)."""
+        piece = self._piece(i, v)
+        got = None
+        if i != self.last or piece.rstrip():
+            got = (piece.rstrip() if i == self.last else piece).replace(PAD, " ")
+        known = self.values[i]
+        if len(known) > self.bound:
+            known.clear()
+        known[v] = got
+        return got
+
+    def block(self, columns: list[list[str]]) -> str:
+        """A block of deals with values drawn column by column (their templates and
+        values drawn apart), else row by row."""
+        numbers, keys, *values = columns
+        formats = list(map(self.formats.get, keys))
+        if None in formats:
+            for k in set(keys) - self.formats.keys():
+                if k not in self.known:
+                    self.template(k)
+            formats = list(map(self.formats.get, keys))
+            if None in formats:
+                return self.rows(list(map(list, zip(*columns, strict=True))))
+        texts = []
+        for i, column in zip(self.table.slots, values, strict=True):
+            known = self.values[i]
+            got = list(map(known.get, column))
+            if None in got:
+                got = [self.value(i, v) if g is None else g for g, v in zip(got, column, strict=True)]
+                if None in got:
+                    return self.rows(list(map(list, zip(*columns, strict=True))))
+            texts.append(got)
+        return "\n".join(map(mod, formats, zip(numbers, *texts, strict=True))) + "\n"
+
+    def rows(self, rows: list[list[str]]) -> str:
+        """Rows of the spool (split at ``SEP``) drawn one by one."""
+        out = []
+        first, slots = self.first, self.table.slots
+        for cells in rows:
+            k = cells[1]
+            text = self.known[k] if k in self.known else self.template(k)
+            if text is not None and len(cells) > 2:
+                values = [
+                    self.values[i].get(v) or self.value(i, v) for i, v in zip(slots, cells[2:], strict=True)
+                ]
+                text = None if None in values else text % tuple(values)
+            if text is None:  # drawn whole, the old way
+                rest = self.table.expanded(SEP.join(cells) + "\n").partition(SEP)[2]
+                text = self.rest.get(rest) or self.rest.draw(rest)
+            number = cells[0]
+            out.append(number.rjust(first) + text if text else number.rjust(first).rstrip())
+        return "\n".join(out) + "\n"
+
+
+#: distinct values remembered drawn, of all the value columns together (about 150 bytes
+#: each: a long log's running totals take some 85,000 values in each column)
+VALUES = 1_000_000
 
 
 class _Rest:

@@ -19,9 +19,18 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from operator import gt
-from typing import IO, Any
+from typing import Any, Protocol
 
 from pulyacalc.render.formats import PAD, FitPlan, _part, _tabulate, _widest, cell_wrapper, direct, fit_plan
+
+
+class Rows(Protocol):
+    """The table's rows, read again from the start after each ``seek(0)``."""
+
+    def seek(self, at: int) -> object: ...
+
+    def __iter__(self) -> Iterator[str]: ...
+
 
 #: what ``str.splitlines`` breaks at besides a line break (tabulate splits cells so)
 _BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
@@ -48,7 +57,7 @@ class _Wrap:
 
 
 def fitted_lines(
-    spool: IO[str],
+    spool: Rows,
     head: list[str],
     align: list[str],
     width: int,
@@ -136,7 +145,7 @@ def _unique(rows: list[list[str]]) -> list[list[str]]:
 
 
 def _drawn(
-    spool: IO[str],
+    spool: Rows,
     head: list[str],
     align: list[str],
     few: list[list[str]],
@@ -146,6 +155,20 @@ def _drawn(
     sep: str,
 ) -> Iterator[str] | None:
     """Each part's headers as grid drew them for ``few``, then every row drawn."""
+    drawers = part_drawers(head, align, few, plan, wraps, aligners)
+    return None if drawers is None else _lines(spool, drawers, sep)
+
+
+def part_drawers(
+    head: list[str],
+    align: list[str],
+    few: list[list[str]],
+    plan: FitPlan,
+    wraps: dict[int, _Wrap],
+    aligners: dict[int, Callable[[str], str]],
+) -> list[tuple[list[str], _Row]] | None:
+    """Each part's headers as grid drew them for ``few``, and how it draws a row (checked
+    on ``few`` against grid's lines); None where they differ."""
     parts = plan.parts or [list(range(len(head)))]
     drawers = []
     for part in parts:
@@ -168,10 +191,10 @@ def _drawn(
         if body != lines[rule + 1 :]:
             return None
         drawers.append((lines[: rule + 1], draw))
-    return _lines(spool, drawers, sep)
+    return drawers
 
 
-def _lines(spool: IO[str], drawers: list[tuple[list[str], _Row]], sep: str) -> Iterator[str]:
+def _lines(spool: Rows, drawers: list[tuple[list[str], _Row]], sep: str) -> Iterator[str]:
     """Each part: its headers, then its rows; a row's lines after its first cell (a plain
     number, on the row's first line) drawn once per distinct text (bounded)."""
     for k, (head, draw) in enumerate(drawers):

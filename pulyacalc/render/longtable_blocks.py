@@ -1,0 +1,269 @@
+"""A long table of deals with values (``ledger --running``, a whist price) fitted to a width
+in flat memory, a block of deals at a time, in the bytes render/longtable_fit.py gives row
+by row (and so grid gives the whole table).
+
+The spool keeps a deal as its template (the cells that come again and again) and its values
+(``longtable.LongTable.block``).  The rows that stand for the table (each column's widest
+cell, and the wrapped ones) are found from each template once and each distinct value of a
+column once; each part of the table is then drawn per template once (its lines, values as
+``%s``) and per distinct value of a column once, and a block's rows are put together column
+by column.  Where this cannot be done so (a wrapped column of values, a blank at a line's
+end that cutting the line would pass), None is given and the caller fits row by row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from operator import mod
+from typing import Any, Protocol
+
+from pulyacalc.render.formats import PAD, _tabulate, _widest, direct, fit_plan
+from pulyacalc.render.longtable_fit import _BREAKS, KNOWN, _Row, _unique, _Wrap, part_drawers
+
+
+class Table(Protocol):
+    """What is read of a ``LongTable``."""
+
+    templates: list[list[str]]
+    slots: tuple[int, ...]
+
+    def items(self) -> Iterator[tuple[str, Any]]: ...
+
+    def expanded(self, line: str) -> str: ...
+
+
+def fitted_block_lines(
+    table: Table, head: list[str], align: list[str], width: int, aligners: dict[int, Callable[[str], str]]
+) -> Iterator[str] | None:
+    """The table fitted to ``width``, a line at a time; None where it is not drawn so."""
+    scan = _Scan(table, len(head), aligners)
+    if not scan.read():
+        return None
+    few = _unique(scan.rows) if scan.sizes[0] >= 0 else []
+    if (
+        not few
+        or _widest(direct(few, head, align, "simple") or _tabulate(few, head, align, "simple", None, None))
+        <= width
+    ):
+        return None  # (grid draws what fits as it is: the caller knows it does not)
+    plan = fit_plan(few, head, align, "simple", None, width, "")
+    wraps = {i: _Wrap(w) for i, w in enumerate(plan.limits or []) if w is not None}
+    if wraps:
+        if set(wraps) & set(table.slots):
+            return None
+        more = scan.wrapped(wraps)
+        if more is None:
+            return None
+        few = _unique(few + more)
+        again = fit_plan(few, head, align, "simple", None, width, "")
+        if (again.limits, again.heads) != (plan.limits, plan.heads):
+            return None
+        plan = again
+    drawers = part_drawers(head, align, few, plan, wraps, aligners)
+    if drawers is None:
+        return None
+    return _lines(table, drawers)
+
+
+class _Scan:
+    """Each column's widest cell, as grid's body holds it and stripped, and a row that
+    holds it (its cells as grid's body holds them): from each template's first row and
+    each distinct value of a column."""
+
+    def __init__(self, table: Table, ncols: int, aligners: dict[int, Callable[[str], str]]) -> None:
+        self.table, self.ncols, self.aligners = table, ncols, aligners
+        self.sizes = [-1] * (2 * ncols)
+        self.rows: list[list[str]] = [[""] * ncols] * (2 * ncols)
+        #: each template's first row: its cells as in the spool and as grid's body holds them
+        self.first: dict[str, tuple[list[str], list[str]]] = {}
+        #: the rows kept whole (the settlement's): their cells, both ways
+        self.whole: list[tuple[list[str], list[str]]] = []
+
+    def _aligned(self, cells: list[str]) -> list[str]:
+        out = list(cells)
+        for i, a in self.aligners.items():
+            out[i] = a(out[i])
+        return out
+
+    def _look(self, cells: list[str], columns: Any) -> None:
+        ncols, sizes = self.ncols, self.sizes
+        for i in columns:
+            cell = cells[i]
+            for k, size in ((i, len(cell)), (ncols + i, len(cell.strip()))):
+                if size > sizes[k]:
+                    sizes[k], self.rows[k] = size, cells
+
+    def _row(self, number: str, key: str, values: list[str]) -> tuple[list[str], list[str]]:
+        cells = [number, *self.table.templates[int(key)]]
+        for i, v in zip(self.table.slots, values, strict=True):
+            cells[i] = v
+        return cells, self._aligned(cells)
+
+    def read(self) -> bool:
+        """The table read; False where a cell holds a break tabulate splits at."""
+        table, ncols = self.table, self.ncols
+        slots = table.slots
+        fixed = [i for i in range(1, ncols) if i not in slots]
+        seen: list[set[str]] = [set() for _ in slots]
+        for kind, item in table.items():
+            if kind == "row":
+                line = table.expanded(item)
+                cells = line.rstrip("\n").split("\x1f")
+                if _BREAKS.search(line) or len(cells) != ncols:
+                    return False
+                self.whole.append((cells, self._aligned(cells)))
+                self._look(self.whole[-1][1], range(ncols))
+                continue
+            numbers, keys, *values = item
+            for r, key in enumerate(keys):
+                if key not in self.first:
+                    raw, cells = self.first[key] = self._row(numbers[r], key, [v[r] for v in values])
+                    if _BREAKS.search("\x1f".join(raw)):
+                        return False
+                    self._look(cells, fixed)
+            # the deals' numbers only grow: the last is the widest
+            self._look(self._row(numbers[-1], keys[-1], [v[-1] for v in values])[1], (0,))
+            for j, (i, column) in enumerate(zip(slots, values, strict=True)):
+                new = set(column).difference(seen[j])
+                if len(seen[j]) > KNOWN:
+                    seen[j].clear()
+                seen[j].update(new)
+                a = self.aligners.get(i)
+                for v in new:
+                    cell = v if a is None else a(v)
+                    if len(cell) > self.sizes[i] or len(cell.strip()) > self.sizes[ncols + i]:
+                        r = column.index(v)
+                        self._look(self._row(numbers[r], keys[r], [c[r] for c in values])[1], (i,))
+        return True
+
+    def wrapped(self, wraps: dict[int, _Wrap]) -> list[list[str]] | None:
+        """Of each wrapped column the row with the widest line wrapped, and one that wraps
+        (render/longtable_fit.py); None where such a cell reads ``True`` or ``False``."""
+        more: dict[int, tuple[int, list[str]]] = {}
+        for texts, cells in [*self.first.values(), *self.whole]:
+            if any(texts[i] in ("True", "False") for i in wraps):
+                return None  # tabulate reads such a cell as a boolean (and cannot wrap it)
+            for i, wrap in wraps.items():
+                lines = wrap(texts[i]).split("\n")
+                size = max(map(len, lines))
+                if i not in more or size > more[i][0]:
+                    more[i] = (size, cells)
+                if len(lines) > 1 and -i - 1 not in more:
+                    more[-i - 1] = (0, cells)
+        return [m[1] for m in more.values()]
+
+
+def _lines(table: Table, drawers: list[tuple[list[str], _Row]]) -> Iterator[str]:
+    """Each part: its headers, then its rows (a row kept whole as render/longtable_fit.py
+    draws it, a block column by column)."""
+    for k, (head, draw) in enumerate(drawers):
+        yield ("\n" if k else "") + "\n".join(head) + "\n"
+        part = _Part(table, draw)
+        for kind, item in table.items():
+            yield part.row(item) if kind == "row" else part.block(item)
+
+
+class _Part:
+    """A part's rows: each template's lines drawn once (its values as ``%s``), each value
+    once per distinct text of its column (bounded)."""
+
+    def __init__(self, table: Table, draw: _Row) -> None:
+        self.table, self.draw = table, draw
+        self.first = draw.widths[0]
+        #: the part's value columns: (where in the table, where in the part)
+        self.slots = [(i, j) for j, (i, *_) in enumerate(draw.columns) if i in table.slots and j]
+        self.last = len(draw.columns) - 1
+        self.formats: dict[str, str | None] = {}
+        self.values: dict[int, dict[str, str | None]] = {i: {} for i, _ in self.slots}
+        self.known: dict[str, list[str]] = {}
+
+    def row(self, line: str) -> str:
+        """A row kept whole, as render/longtable_fit.py draws it."""
+        return self._drawn(self.table.expanded(line).rstrip("\n").split("\x1f"))
+
+    def _drawn(self, cells: list[str]) -> str:
+        rest = "\x1f".join(cells[1:])
+        tails = self.known.get(rest)
+        if tails is None:
+            if len(self.known) > KNOWN:
+                self.known.clear()
+            tails = self.known[rest] = self.draw.tails(cells)
+        lead, blank, out = cells[0].rjust(self.first), " " * self.first, []
+        for tail in tails:
+            out.append(lead + tail if tail else lead.rstrip())
+            lead = blank
+        return "".join(t + "\n" for t in out)
+
+    def block(self, columns: list[list[str]]) -> str:
+        """A block's rows, column by column; row by row where a piece cannot be drawn apart."""
+        numbers, keys, *values = columns
+        slots = self.table.slots
+        formats = list(map(self.formats.get, keys))
+        if None in formats:
+            for k in set(keys).difference(self.formats):
+                self.formats[k] = self._format(k)
+            formats = list(map(self.formats.get, keys))
+        texts = []
+        for i, j in self.slots:
+            column = values[slots.index(i)]
+            known = self.values[i]
+            got = list(map(known.get, column))
+            if None in got:
+                got = [self._value(i, j, v) if g is None else g for g, v in zip(got, column, strict=True)]
+            texts.append(got)
+        if None in formats or any(None in t for t in texts):
+            return "".join(
+                self._drawn(self._cells(n, k, [v[r] for v in values]))
+                for r, (n, k) in enumerate(zip(numbers, keys, strict=True))
+            )
+        return "\n".join(map(mod, formats, zip(numbers, *texts, strict=True))) + "\n"
+
+    def _cells(self, number: str, key: str, values: list[str]) -> list[str]:
+        cells = [number, *self.table.templates[int(key)]]
+        for i, v in zip(self.table.slots, values, strict=True):
+            cells[i] = v
+        return cells
+
+    def _format(self, key: str) -> str | None:
+        """Template ``key``'s lines in this part: the row's number and its values as
+        ``%s``; None where cutting a line's end could pass into a value."""
+        cells = self._cells("", key, [""] * len(self.table.slots))
+        slots = {i for i, _ in self.slots}
+        draw = self.draw
+        first: list[str | None] = []  # the first line's cells after the number (None: a value)
+        more: list[tuple[int, list[str]]] = []
+        for j, (i, w, right, wrap, aligner, _) in enumerate(draw.columns[1:], 1):
+            if i in slots:
+                first.append(None)
+                continue
+            line, lines = draw._drawn(cells[i] if aligner is None else aligner(cells[i]), w, right, wrap)
+            if lines:
+                more.append((j, lines))
+            first.append(line)
+        after = [p for p in first[max((k for k, p in enumerate(first) if p is None), default=-1) + 1 :]]
+        if None in first and after and not "".join("  " + str(p) for p in after).rstrip():
+            return None
+        text = "".join("  " + ("%s" if p is None else p.replace("%", "%%")) for p in first).rstrip()
+        out = [f"%{self.first}s" + text.replace(PAD, " ")]
+        for k in range(max((len(lines) for _, lines in more), default=0)):
+            row = list(draw.blank)
+            for j, lines in more:
+                if k < len(lines):
+                    row[j] = lines[k]
+            tail = ("  " + "  ".join(row[1:])).rstrip()
+            out.append((" " * self.first + tail).replace(PAD, " ").replace("%", "%%") if tail else "")
+        return "\n".join(out)
+
+    def _value(self, i: int, j: int, v: str) -> str | None:
+        """Value ``v`` of column ``i`` (the part's ``j``-th) drawn, remembered; None where
+        it cannot be drawn apart (a blank at the line's end, many lines)."""
+        _, w, right, _, aligner, _ = self.draw.columns[j]
+        line, lines = self.draw._drawn(v if aligner is None else aligner(v), w, right, None)
+        got = None
+        if not lines and (j != self.last or line.rstrip()):
+            got = (line.rstrip() if j == self.last else line).replace(PAD, " ")
+        known = self.values[i]
+        if len(known) > KNOWN:
+            known.clear()
+        known[v] = got
+        return got
