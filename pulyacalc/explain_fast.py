@@ -135,6 +135,8 @@ class FastDeals:
         #: each parse's deal as one line (``text``), and each head (``head``)
         self.texts: dict[Any, str] = {}
         self.heads: dict[tuple[str, str, str, int, int], Head] = {}
+        #: each set of writes' ``Seen.fixed`` (``fixed``)
+        self.fixes: dict[Any, tuple[Block, tuple[tuple[int, Amount], ...]]] = {}
         self.seen = 0
         #: whether a contract writes the same whoever dealt (``free``; None: not yet asked)
         self.contracts_free: bool | None = None
@@ -217,6 +219,7 @@ class FastDeals:
         self.blocks.clear()
         self.texts.clear()
         self.heads.clear()
+        self.fixes.clear()
         self.seen = 0
 
     def item(self, r: DealResult) -> Hit | Any:
@@ -361,6 +364,12 @@ def fixed(self: FastDeals, k: Seen, after_finish: bool) -> tuple[Block, tuple[tu
     finished without help): its block then, and what it adds to each cell (its writes
     off the pools and its pool points where they go, summed per cell: one addition a
     cell it changes, exact as the additions one by one)."""
+    # the same writes in any state are fixed alike (a line under each dealer and run)
+    key = (k.writes, k.pool)
+    known = self.fixes.get(key)
+    if known is not None:
+        k.fixed = known
+        return known
     scorer, n, vals = self.scorer, self.n, self.vals
     pools = {p: vals[i * (n + 2)] for i, p in enumerate(self.players)}
     placed = tuple(
@@ -372,7 +381,9 @@ def fixed(self: FastDeals, k: Seen, after_finish: bool) -> tuple[Block, tuple[tu
     for i, a in (*k.others, *((self.at(x.area, x.player, x.on), x.amount) for x in placed)):
         adds[i] = adds.get(i, 0) + a
     block = self.block((*k.writes, *placed)) if placed else k.block
-    k.fixed = (block, tuple((i, exact(a)) for i, a in adds.items() if a))
+    if len(self.fixes) >= BLOCKS_SIZE:
+        self.fixes.clear()
+    k.fixed = self.fixes[key] = (block, tuple((i, exact(a)) for i, a in adds.items() if a))
     return k.fixed
 
 

@@ -368,3 +368,16 @@ def test_a_contract_learnt_under_one_dealer_is_derived_under_another(
             assert counts[0] < counts[1]
         else:
             assert counts[0] == counts[1]
+
+
+@given(st.lists(st.one_of(st.integers(-(10**12), 10**12), st.fractions(max_denominator=30)), max_size=8))
+def test_a_blocks_ledger_sum_is_the_exact_sum(xs: list[Any]) -> None:
+    """``exact_sum`` (a block's moves, summed in whole numbers over a common denominator)
+    is the exact sum, a whole number as an int."""
+    from fractions import Fraction
+
+    from pulyacalc.core.amounts import exact
+    from pulyacalc.render.explain_fast import exact_sum
+
+    got, want = exact(exact_sum(xs)), exact(sum(xs, Fraction(0)))
+    assert got == want and type(got) is type(want)
