@@ -426,6 +426,7 @@ class _TableSink:
         #: the cells of the deal's values: (column, kind, the player's seat)
         values = [(i, k, players.index(p)) for i, (k, p) in enumerate(columns, 3) if k != "result"]
         table.slots = tuple(i for i, _, _ in values)
+        table.tails = {i: 3 for i, k, _ in values if k != "running"}  # (cents: .xx)
         #: each value column: its kind, its texts so far (by the whole number it shows:
         #: a running total's numerator, cents) and the widest (plain, whole part, tail)
         self.columns: list[tuple[str, dict[int, str], list[int]]] = [(k, {}, [0, 0, 0]) for _, k, _ in values]
@@ -477,11 +478,12 @@ class _TableSink:
         sources = b.nums + b.moved + b.cents
         texts = []
         for column, at in zip(self.columns, self.at, strict=True):
-            got = list(map(column[1].get, sources[at]))
-            if None in got:
-                got = [
-                    self._new(column, n) if x is None else x for x, n in zip(got, sources[at], strict=True)
-                ]
+            numbers_of = sources[at]
+            got: list[str | None] | list[str] = list(map(column[1].get, numbers_of))
+            if None in got and column[0] != "running":
+                got = self._money(column, numbers_of)
+            elif None in got:
+                got = [self._new(column, n) if x is None else x for x, n in zip(got, numbers_of, strict=True)]
             texts.append(cast("list[str]", got))
         self.table[0].block(numbers, keys, texts)  # type: ignore[index]  # (started by _template)
         self.last = str(numbers[-1])
@@ -513,6 +515,20 @@ class _TableSink:
         table.block(self.numbers, self.keys, texts)
         self.last = str(self.numbers[-1])
         self.numbers, self.keys, self.deals = [], [], []
+
+    def _money(self, column: tuple[str, dict[int, str], list[int]], numbers: list[int]) -> list[str]:
+        """The texts of a money column's cents, each distinct one made once; measured by
+        the largest and the smallest new one (a text of cents is the longer the farther
+        from 0 on its side)."""
+        kind, known, size = column
+        if len(known) > VALUES // len(self.columns):
+            known.clear()
+        new = set(numbers).difference(known)
+        known.update(zip(new, map(cents, new, repeat(kind == "money")), strict=True))
+        for n in (max(new), min(new)):
+            text = known[n]
+            size[0], size[1], size[2] = max(size[0], len(text)), max(size[1], len(text) - 3), 3
+        return list(map(known.__getitem__, numbers))
 
     def _new(self, column: tuple[str, dict[int, str], list[int]], n: int) -> str:
         """The text of a value not met yet in its column, measured and remembered."""

@@ -90,6 +90,10 @@ class LongTable:
         self.valued: list[bool] = []
         #: the columns a row's values go to (the rest of its cells are its template's)
         self.slots: tuple[int, ...] = ()
+        #: value columns whose every value is a number with this many characters after its
+        #: units (money: ``.xx``), never blank: where that is the column's widest, a value
+        #: is drawn as it is, right-aligned (``_Aligned`` adds nothing)
+        self.tails: dict[int, int] = {}
 
     def template(self, cells: list[str], valued: bool) -> str:
         """Keep a row's cells after its first (measured; a value's cell is a blank the
@@ -299,6 +303,12 @@ class _Drawn:
         #: each value column's texts drawn (None: the row drawn whole)
         self.values: dict[int, dict[str, str | None]] = {i: {} for i in table.slots}
         self.bound = VALUES // max(1, len(table.slots))
+        #: value columns drawn as they are (``LongTable.tails``): by the cell's format
+        self.direct = {
+            i
+            for i, tail in table.tails.items()
+            if i not in self.aligned or (table.rights[i].tail == tail and not table.spaced)
+        }
 
     def _piece(self, i: int, cell: str) -> str:
         """Cell ``i`` as ``_Rest.draw`` draws it (the padding not yet made spaces)."""
@@ -313,7 +323,10 @@ class _Drawn:
         cells, valued = t.templates[int(k)], t.valued[int(k)]
         slots = t.slots if valued else ()
         pieces = [
-            "%s" if i in slots else self._piece(i, c).replace("%", "%%") for i, c in enumerate(cells, 1)
+            (self.cell[i] if i in self.direct else "%s")
+            if i in slots
+            else self._piece(i, c).replace("%", "%%")
+            for i, c in enumerate(cells, 1)
         ]
         tail = len(pieces) - (max(slots) if slots else 0)  # the pieces after the last value
         end = "".join(pieces[len(pieces) - tail :])
@@ -326,8 +339,10 @@ class _Drawn:
         return got
 
     def value(self, i: int, v: str) -> str | None:
-        """Value ``v`` of column ``i`` drawn (remembered); None where a line's cut could
-        pass it (blank at the line's end)."""
+        """Value ``v`` of column ``i`` drawn (remembered; a column drawn as it is: ``v``);
+        None where a line's cut could pass it (blank at the line's end)."""
+        if i in self.direct:
+            return v
         piece = self._piece(i, v)
         got = None
         if i != self.last or piece.rstrip():
@@ -350,8 +365,11 @@ class _Drawn:
             formats = list(map(self.formats.get, keys))
             if None in formats:
                 return self.rows(list(map(list, zip(*columns, strict=True))))
-        texts = []
+        texts: list[list[str] | list[str | None]] = []
         for i, column in zip(self.table.slots, values, strict=True):
+            if i in self.direct:
+                texts.append(column)
+                continue
             known = self.values[i]
             got = list(map(known.get, column))
             if None in got:
