@@ -527,6 +527,8 @@ def test_with_wcwidth_narrow_characters_stream_and_wide_ones_go_grids_way(
 
 # ---- LongTable itself: templates and values, in grid's bytes ----
 
+#: a money column's cells
+MONEY = st.sampled_from(["+1.50", "-0.05", "12.00", "0.00", "-123.45", "7.10"])
 #: cells a long table's rows may hold: numbers as ``show`` writes them, words, blanks
 CELLS = st.sampled_from(
     ["", "0", "12", "-46⅔", "53⅓", "2/7", "-2/7", "5 2/7", "+1.50", "-0.05", "Anna", " x ", "a b"]
@@ -557,6 +559,9 @@ def test_a_long_tables_rows_with_values_are_drawn_as_grid_draws_them(
     head = [f"h{i}" for i in range(ncols)]
     table = longtable.LongTable(head, align, io.StringIO())
     table.slots = slots
+    # columns of money (every value with cents, never blank: drawn as they are)
+    money = data.draw(st.sets(st.sampled_from(slots)))
+    table.tails = dict.fromkeys(money, 3)
     templates = [data.draw(st.lists(CELLS, min_size=ncols - 1, max_size=ncols - 1)) for _ in range(3)]
     keys: dict[int, str] = {}  # each template kept (and measured) when a row first has it
     rows: list[list[str]] = []
@@ -567,7 +572,7 @@ def test_a_long_tables_rows_with_values_are_drawn_as_grid_draws_them(
             fixed = [c if i not in slots else "" for i, c in enumerate(templates[k], 1)]
             table.measure(fixed, 1)
             keys[k] = table.template(fixed, True)
-        values = data.draw(st.lists(CELLS, min_size=len(slots), max_size=len(slots)))
+        values = [data.draw(MONEY if i in money else CELLS) for i in slots]
         cells = list(templates[k])
         for i, v in zip(slots, values, strict=True):
             cells[i - 1] = v

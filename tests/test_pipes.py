@@ -259,6 +259,9 @@ def test_a_real_sigint_early_in_start_up_is_exit_130(big_log: Path, after: str) 
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=ENV,
+        # as a terminal's Ctrl-C finds it: a suite started in the background (SIGINT
+        # ignored, and so for its children) would otherwise wait for the child forever
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert p.stderr is not None and p.stdout is not None
     for line in p.stderr:

@@ -307,7 +307,8 @@ class _Drawn:
         self.direct = {
             i
             for i, tail in table.tails.items()
-            if i not in self.aligned or (table.rights[i].tail == tail and not table.spaced)
+            if i in table.rights  # (right-aligned: nothing after it for a line's cut)
+            and (i not in self.aligned or (table.rights[i].tail == tail and not table.spaced))
         }
 
     def _piece(self, i: int, cell: str) -> str:
