@@ -168,6 +168,7 @@ VARIANTS = [
     ["ledger", "{log}", "--running"],
     ["ledger", "{log}", "--whist-price", "0.5"],
     ["ledger", "{log}", "--running", "--whist-price", "0.33", "-f", "json"],
+    ["ledger", "{log}", "--running", "--whist-price", "0.33"],
     ["ledger", "{log}", "-f", "jsonl"],
     ["ledger", "{log}", "-f", "json"],
     ["ledger", "{log}", "-f", "csv"],
