@@ -9,7 +9,7 @@ tests/test_ledger_stream.py holds both to the same bytes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from operator import mod
 from typing import IO, Any
 
@@ -202,11 +202,16 @@ class LongTable:
             fitted = None
             if self.slots:
                 fitted = fitted_block_lines(self, self.head, self.align, WIDTH[0], self._aligners())
-            if fitted is None:
-                fitted = fitted_lines(_Full(self), self.head, self.align, WIDTH[0], self._aligners(), SEP)
             if fitted is not None:
                 yield from fitted
                 return
+            # the rows with all their cells written out once (the fitting reads them again
+            # and again)
+            with _written(_Full(self)) as full:
+                fitted = fitted_lines(full, self.head, self.align, WIDTH[0], self._aligners(), SEP)
+                if fitted is not None:
+                    yield from fitted
+                    return
         # tabulate measuring characters by their width on a terminal (wcwidth installed)
         # draws a character not one column wide its own way
         if not fits or self.special or self.wide:
@@ -259,6 +264,23 @@ def _narrow(text: str) -> bool:
 _NARROW: dict[str, bool] = {}
 
 
+def _written(lines: Iterable[str]) -> IO[str]:
+    """The lines in a spool (memory, then a temporary file), read from the start."""
+    import tempfile
+
+    # (closed by the caller's ``with``)
+    spool = tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8")  # noqa: SIM115
+    buffer: list[str] = []
+    for line in lines:
+        buffer.append(line)
+        if len(buffer) >= BATCH:
+            spool.write("".join(buffer))
+            buffer.clear()
+    spool.write("".join(buffer))
+    spool.seek(0)
+    return spool  # type: ignore[return-value]  # (a text spool: a TextIO in all but name)
+
+
 class _Full:
     """The spool's rows with all their cells (``LongTable.expanded``), read again from the
     start after each ``seek(0)`` (for grid and the fitting, which read cells)."""
@@ -273,13 +295,22 @@ class _Full:
         table = self.table
         spool = table.spool
         spool.seek(0)
+        # a row without values: its number, and its template's cells joined (once each)
+        joined: dict[str, str] = {}
         for line in spool:
             if line[0] == BLOCK:
                 columns = [next(spool)[:-1].split(SEP) for _ in range(2 + len(table.slots))]
                 for row in zip(*columns, strict=True):
                     yield table.expanded(SEP.join(row) + "\n")
-            else:
-                yield table.expanded(line)
+                continue
+            number, _, k = line.partition(SEP)
+            rest = joined.get(k)
+            if rest is None:
+                if SEP in k or table.valued[int(k)]:
+                    yield table.expanded(line)
+                    continue
+                rest = joined[k] = SEP + SEP.join(table.templates[int(k)]) + "\n"
+            yield number + rest
 
 
 class _Drawn:
