@@ -278,7 +278,7 @@ def _written(lines: Iterable[str]) -> IO[str]:
             buffer.clear()
     spool.write("".join(buffer))
     spool.seek(0)
-    return spool  # type: ignore[return-value]  # (a text spool: a TextIO in all but name)
+    return spool
 
 
 class _Full:
