@@ -84,12 +84,9 @@ class _Rows:
         elif t is None:
             self.texts.append(cast(str, tpl) % number)
         else:
-            if t.den != self.den:  # the running totals' numerators mean other numbers now
+            if t.den != self.den:
                 self._block()
-                self.den = t.den
-                for _, running, known in self.columns:
-                    if running:
-                        known.clear()
+                self._over(t.den)
             if not self.columns:
                 self._start(t)
             self.numbers.append(number)
@@ -115,11 +112,8 @@ class _Rows:
                 row = _at(t, b, i)
                 self.texts.append(self._whole(full_row(number, m, row), row))
         else:
-            if b.den != self.den:  # the running totals' numerators mean other numbers now
-                self.den = b.den
-                for _, running, known in self.columns:
-                    if running:
-                        known.clear()
+            if b.den != self.den:
+                self._over(b.den)
             if not self.columns:
                 self._start(t)
             sources = b.nums + b.moved + b.cents
@@ -129,6 +123,13 @@ class _Rows:
             self.texts += map(mod, cast("list[str]", tpls), zip(numbers, *texts, strict=True))
         if len(self.texts) >= BATCH:
             self.flush()
+
+    def _over(self, den: int) -> None:
+        """The running totals' numerators are over ``den`` now: they mean other numbers."""
+        self.den = den
+        for _, running, known in self.columns:
+            if running:
+                known.clear()
 
     def _texts(
         self, column: tuple[Callable[..., str], bool, dict[int, str]], numbers: Sequence[int]

@@ -17,8 +17,17 @@ from collections.abc import Callable, Iterator
 from operator import mod
 from typing import Any, Protocol
 
-from pulyacalc.render.formats import PAD, _tabulate, _widest, direct, fit_plan
-from pulyacalc.render.longtable_fit import _BREAKS, KNOWN, _Row, _unique, _Wrap, part_drawers
+from pulyacalc.render.formats import PAD
+from pulyacalc.render.longtable_fit import (
+    _BREAKS,
+    KNOWN,
+    Wrapped,
+    _Row,
+    _unique,
+    _Wrap,
+    fitted_plan,
+    part_drawers,
+)
 
 
 class Table(Protocol):
@@ -40,25 +49,14 @@ def fitted_block_lines(
     if not scan.read():
         return None
     few = _unique(scan.rows) if scan.sizes[0] >= 0 else []
-    if (
-        not few
-        or _widest(direct(few, head, align, "simple") or _tabulate(few, head, align, "simple", None, None))
-        <= width
-    ):
-        return None  # (grid draws what fits as it is: the caller knows it does not)
-    plan = fit_plan(few, head, align, "simple", None, width, "")
-    wraps = {i: _Wrap(w) for i, w in enumerate(plan.limits or []) if w is not None}
-    if wraps:
-        if set(wraps) & set(table.slots):
-            return None
-        more = scan.wrapped(wraps)
-        if more is None:
-            return None
-        few = _unique(few + more)
-        again = fit_plan(few, head, align, "simple", None, width, "")
-        if (again.limits, again.heads) != (plan.limits, plan.heads):
-            return None
-        plan = again
+
+    def wrapped(wraps: dict[int, _Wrap]) -> list[list[str]] | None:
+        return None if set(wraps) & set(table.slots) else scan.wrapped(wraps)
+
+    got = fitted_plan(few, head, align, width, wrapped)
+    if got is None:
+        return None
+    few, plan, wraps = got
     drawers = part_drawers(head, align, few, plan, wraps, aligners)
     if drawers is None:
         return None
@@ -138,19 +136,17 @@ class _Scan:
 
     def wrapped(self, wraps: dict[int, _Wrap]) -> list[list[str]] | None:
         """Of each wrapped column the row with the widest line wrapped, and one that wraps
-        (render/longtable_fit.py); None where such a cell reads ``True`` or ``False``."""
-        more: dict[int, tuple[int, list[str]]] = {}
+        (``longtable_fit.Wrapped``): from each template's first row and each row kept
+        whole; None where such a cell reads ``True`` or ``False``."""
+        more = Wrapped(wraps)
         for texts, cells in [*self.first.values(), *self.whole]:
-            if any(texts[i] in ("True", "False") for i in wraps):
-                return None  # tabulate reads such a cell as a boolean (and cannot wrap it)
-            for i, wrap in wraps.items():
-                lines = wrap(texts[i]).split("\n")
-                size = max(map(len, lines))
-                if i not in more or size > more[i][0]:
-                    more[i] = (size, cells)
-                if len(lines) > 1 and -i - 1 not in more:
-                    more[-i - 1] = (0, cells)
-        return [m[1] for m in more.values()]
+            if not more.look(texts, _given(cells)):
+                return None
+        return more.rows()
+
+
+def _given(cells: list[str]) -> Callable[[], list[str]]:
+    return lambda: cells
 
 
 def _lines(table: Table, drawers: list[tuple[list[str], _Row]]) -> Iterator[str]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from functools import partial
 from operator import gt
 from typing import Any, Protocol
 
@@ -99,16 +100,9 @@ def fitted_lines(
                 if size > sizes[k]:
                     sizes[k], rows[k] = size, cells
     few = _unique(rows) if sizes[0] >= 0 else []
-    if (
-        not few
-        or _widest(direct(few, head, align, "simple") or _tabulate(few, head, align, "simple", None, None))
-        <= width
-    ):
-        return None  # (grid draws what fits as it is: the caller knows it does not)
-    plan = fit_plan(few, head, align, "simple", None, width, "")
-    wraps = {i: _Wrap(w) for i, w in enumerate(plan.limits or []) if w is not None}
-    if wraps:  # the rows with the widest cell wrapped, and one that wraps, of each such column
-        more: dict[int, tuple[int, list[str]]] = {}
+
+    def wrapped(wraps: dict[int, _Wrap]) -> list[list[str]] | None:
+        more = Wrapped(wraps)
         seen.clear()
         spool.seek(0)
         for line in spool:
@@ -118,22 +112,72 @@ def fitted_lines(
             if len(seen) > KNOWN:
                 seen.clear()
             seen.add(rest)
-            texts = line.rstrip("\n").split(sep)  # (the wrapped columns are not aligned)
-            if any(texts[i] in ("True", "False") for i in wraps):
-                return None  # tabulate reads such a cell as a boolean (and cannot wrap it)
-            for i, wrap in wraps.items():
-                lines = wrap(texts[i]).split("\n")
-                size = max(map(len, lines))
-                if i not in more or size > more[i][0]:
-                    more[i] = (size, cells_of(line))
-                if len(lines) > 1 and -i - 1 not in more:
-                    more[-i - 1] = (0, cells_of(line))
-        few = _unique(few + [m[1] for m in more.values()])
+            # (the wrapped columns are not aligned)
+            if not more.look(line.rstrip("\n").split(sep), partial(cells_of, line)):
+                return None
+        return more.rows()
+
+    got = fitted_plan(few, head, align, width, wrapped)
+    if got is None:
+        return None
+    few, plan, wraps = got
+    return _drawn(spool, head, align, few, plan, wraps, aligners, sep)
+
+
+def fitted_plan(
+    few: list[list[str]],
+    head: list[str],
+    align: list[str],
+    width: int,
+    wrapped: Callable[[dict[int, _Wrap]], list[list[str]] | None],
+) -> tuple[list[list[str]], FitPlan, dict[int, _Wrap]] | None:
+    """How grid fits the table ``few`` (the rows that hold each column's widest cells)
+    stand for: the rows, with those ``wrapped`` gives for the columns it wraps (None: it
+    cannot be fitted so), the plan and the wrapping; None where it fits as it is."""
+    if (
+        not few
+        or _widest(direct(few, head, align, "simple") or _tabulate(few, head, align, "simple", None, None))
+        <= width
+    ):
+        return None  # (grid draws what fits as it is: the caller knows it does not)
+    plan = fit_plan(few, head, align, "simple", None, width, "")
+    wraps = {i: _Wrap(w) for i, w in enumerate(plan.limits or []) if w is not None}
+    if wraps:  # the rows with the widest cell wrapped, and one that wraps, of each such column
+        more = wrapped(wraps)
+        if more is None:
+            return None
+        few = _unique(few + more)
         again = fit_plan(few, head, align, "simple", None, width, "")
         if (again.limits, again.heads) != (plan.limits, plan.heads):
             return None
         plan = again
-    return _drawn(spool, head, align, few, plan, wraps, aligners, sep)
+    return few, plan, wraps
+
+
+class Wrapped:
+    """Of each wrapped column the row with the widest line wrapped, and one that wraps."""
+
+    def __init__(self, wraps: dict[int, _Wrap]) -> None:
+        self.wraps = wraps
+        self.more: dict[int, tuple[int, list[str]]] = {}
+
+    def look(self, texts: list[str], cells: Callable[[], list[str]]) -> bool:
+        """A row (its cells as written; ``cells``: as grid's body holds them) looked at;
+        False where a wrapped cell reads ``True`` or ``False``."""
+        more = self.more
+        if any(texts[i] in ("True", "False") for i in self.wraps):
+            return False  # tabulate reads such a cell as a boolean (and cannot wrap it)
+        for i, wrap in self.wraps.items():
+            lines = wrap(texts[i]).split("\n")
+            size = max(map(len, lines))
+            if i not in more or size > more[i][0]:
+                more[i] = (size, cells())
+            if len(lines) > 1 and -i - 1 not in more:
+                more[-i - 1] = (0, cells())
+        return True
+
+    def rows(self) -> list[list[str]]:
+        return [m[1] for m in self.more.values()]
 
 
 def _unique(rows: list[list[str]]) -> list[list[str]]:
