@@ -118,6 +118,13 @@ class Totals:
             self.moved = [col[-1] for col in block.moved]
         return block
 
+    def now(self) -> Block:
+        """The totals after the last row added, as a block of that one row."""
+        block = Block(self.den, [[n] for n in self.nums])
+        if self.price is not None:
+            block.cents, block.moved = [[c] for c in self.cents], [[c] for c in self.moved]
+        return block
+
     def _cents(self, nums: list[list[int]]) -> list[list[int]]:
         """``_money`` of each row's running totals (columns of numerators), column by column:
         the floors, then +1 to the first of the largest remainders of a row one short;

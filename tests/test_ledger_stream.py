@@ -601,3 +601,18 @@ def test_a_long_tables_rows_with_values_are_drawn_as_grid_draws_them(
         longtable.VALUES, longtable_fit.KNOWN, longtable_blocks.KNOWN = old
         view.use_width(None)
     assert got == want
+
+
+def test_a_sink_told_row_by_row_writes_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run that tells the streaming sinks each deal on its own (no ``block``: a block of
+    one, ``Totals.now``) writes the same bytes as one that tells them in blocks."""
+    init = ledger.LedgerRun.__init__
+
+    def row_by_row(self: Any, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        self.blocks = None
+
+    monkeypatch.setattr(ledger.LedgerRun, "__init__", row_by_row)
+    path = tmp_path / "rows.pulya"
+    path.write_text(line_log(4, 3, "sochi", 10, 90, True), encoding="utf-8")
+    assert_ledger_streams(path)

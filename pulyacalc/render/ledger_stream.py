@@ -66,42 +66,24 @@ class _Rows:
         self.den = 0
         #: the rows written, not given yet
         self.texts: list[str] = []
-        #: the deals with values not written yet: their numbers, templates and values
-        self.numbers: list[int] = []
-        self.templates: list[str] = []
-        self.deals: list[tuple[int, ...]] = []
         #: each value of a deal, in the order of the templates' marks: its text of a whole
         #: number, whether that is a running total's numerator, and its texts so far
         self.columns: list[tuple[Callable[..., str], bool, dict[int, str]]] = []
 
     def __call__(self, number: int, m: Moved, t: Totals | None) -> None:
+        if t is not None:  # (a run tells such deals a block at a time: one, as a block)
+            self.block([number], [m], t, t.now())
+            return
         tpl = m.shown
         if tpl is None:
             tpl = m.shown = self._template(m, t)
-        if tpl is False:
-            self._block()
-            self.texts.append(self._whole(full_row(number, m, t), t))
-        elif t is None:
-            self.texts.append(cast(str, tpl) % number)
-        else:
-            if t.den != self.den:
-                self._block()
-                self._over(t.den)
-            if not self.columns:
-                self._start(t)
-            self.numbers.append(number)
-            self.templates.append(cast(str, tpl))
-            self.deals.append(self.pick(t.nums + t.moved + t.cents if t.price is not None else t.nums))
-            if len(self.templates) < BATCH:
-                return
-            self._block()
+        self.texts.append(self._whole(full_row(number, m, t), t) if tpl is False else cast(str, tpl) % number)
         if len(self.texts) >= BATCH:
             self.flush()
 
     def block(self, numbers: list[int], moveds: list[Moved], t: Totals, b: Block) -> None:
         """Deals with running totals or money told a block at a time (``LedgerRun``): each
         value column's texts from ``b``'s column of whole numbers."""
-        self._block()
         if any(m.shown is None for m in moveds):
             for m in moveds:
                 if m.shown is None:
@@ -148,24 +130,12 @@ class _Rows:
 
     def flush(self) -> None:
         """Every row so far given to ``write``."""
-        self._block()
         if self.texts:
             self.write(self.texts)
             self.texts = []
 
-    def _block(self) -> None:
-        """The deals with values gathered written, column by column."""
-        if not self.templates:
-            return
-        columns = zip(*self.deals, strict=True)
-        texts = [self._texts(column, numbers) for column, numbers in zip(self.columns, columns, strict=True)]
-        self.texts += map(mod, self.templates, zip(self.numbers, *texts, strict=True))
-        self.numbers, self.templates, self.deals = [], [], []
-
     def _start(self, t: Totals) -> None:
-        """The columns of a deal's values (as ``values`` gives them), from its Totals."""
-        from operator import itemgetter
-
+        """The columns of a deal's values, from its Totals."""
         num, n = self.num, len(t.players)
         seats = range(n)
         # (a running total's text is of its numerator and the denominator)
@@ -185,8 +155,8 @@ class _Rows:
                 if self.running:
                     columns += [(cents, False, 2 * n + s) for s in seats]
         self.columns = [(text, running, {}) for text, running, _ in columns]
-        at = self.at = [i for _, _, i in columns]
-        self.pick = itemgetter(*at) if len(at) > 1 else (lambda xs: (xs[at[0]],))
+        #: each column's whole numbers: which of nums + moved + cents (a Block's lists)
+        self.at = [i for _, _, i in columns]
 
     def _whole(self, row: LedgerRow, t: Totals | None) -> str:
         """The row written the slow way (the way ``LedgerView`` writes it)."""
@@ -409,14 +379,8 @@ class _TableSink:
         self.last = ""  # the last number written
         self.num = Numbers()
         self.den = 0
-        #: the deals with values not written yet: their numbers, templates and values
-        self.numbers: list[int] = []
-        self.keys: list[str] = []
-        self.deals: list[tuple[int, ...]] = []
 
     def start(self, players: tuple[str, ...], money: bool) -> tuple[LongTable, list[tuple[str, str]]]:
-        from operator import itemgetter
-
         from pulyacalc.render.longtable import BATCH, SEP, LongTable
 
         self.sep, self.batch = SEP, BATCH
@@ -431,11 +395,9 @@ class _TableSink:
         #: each value column: its kind, its texts so far (by the whole number it shows:
         #: a running total's numerator, cents) and the widest (plain, whole part, tail)
         self.columns: list[tuple[str, dict[int, str], list[int]]] = [(k, {}, [0, 0, 0]) for _, k, _ in values]
-        # a deal's whole numbers, in the columns' order, from nums + moved + cents
+        # each column's whole numbers: which of nums + moved + cents (a Block's lists)
         n = len(players)
-        at = [seat + {"running": 0, "money": n, "money_running": 2 * n}[k] for _, k, seat in values]
-        self.pick = itemgetter(*at) if len(at) > 1 else (lambda xs: (xs[at[0]],))
-        self.at, self.money = at, money
+        self.at = [seat + {"running": 0, "money": n, "money_running": 2 * n}[k] for _, k, seat in values]
         return self.table
 
     def __call__(self, number: int, m: Moved, t: Totals | None) -> None:
@@ -450,22 +412,11 @@ class _TableSink:
             if len(buffer) >= self.batch:
                 self.flush()
             return
-        if t.den != self.den:  # the running totals' numerators mean other numbers now
-            self._block()
-            self.den = t.den
-            for kind, known, _ in self.columns:
-                if kind == "running":
-                    known.clear()
-        self.numbers.append(number)
-        self.keys.append(cast(str, k))
-        self.deals.append(self.pick(t.nums + t.moved + t.cents if self.money else t.nums))
-        if len(self.keys) >= self.batch:
-            self._block()
+        self.block([number], [m], t, t.now())  # (a run tells such deals a block at a time)
 
     def block(self, numbers: list[int], moveds: list[Moved], t: Totals, b: Block) -> None:
         """Deals with running totals or money told a block at a time (``LedgerRun``): each
         value column's texts from ``b``'s column of whole numbers, written as a block."""
-        self._block()
         keys = []
         for number, m in zip(numbers, moveds, strict=True):
             if m.shown is None:
@@ -501,22 +452,6 @@ class _TableSink:
                 table.measure(cells[-1:], i)
         return table.template(cells, t is not None and bool(table.slots))
 
-    def _block(self) -> None:
-        """The deals gathered written as a block (``LongTable.block``): each value's text
-        once per distinct whole number of its column, measured then."""
-        if not self.keys:
-            return
-        texts = []
-        for column, numbers in zip(self.columns, zip(*self.deals, strict=True), strict=True):
-            got = list(map(column[1].get, numbers))
-            if None in got:
-                got = [self._new(column, n) if x is None else x for x, n in zip(got, numbers, strict=True)]
-            texts.append(cast("list[str]", got))
-        table = self.table[0]  # type: ignore[index]  # (started by the first deal)
-        table.block(self.numbers, self.keys, texts)
-        self.last = str(self.numbers[-1])
-        self.numbers, self.keys, self.deals = [], [], []
-
     def _money(self, column: tuple[str, dict[int, str], list[int]], numbers: list[int]) -> list[str]:
         """The texts of a money column's cents, each distinct one made once; measured by
         the largest and the smallest new one (a text of cents is the longer the farther
@@ -547,9 +482,7 @@ class _TableSink:
         return text
 
     def measured(self) -> None:
-        """The deals gathered written, and the values' widths told to the table (``_new``
-        kept the widest)."""
-        self._block()
+        """The values' widths told to the table (``_new`` and ``_money`` kept the widest)."""
         if self.table is not None:
             table = self.table[0]
             for i, (_, known, (plain, whole, tail)) in zip(table.slots, self.columns, strict=True):

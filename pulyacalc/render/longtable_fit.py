@@ -121,7 +121,9 @@ def fitted_lines(
     if got is None:
         return None
     few, plan, wraps = got
-    return _drawn(spool, head, align, few, plan, wraps, aligners, sep)
+    # each part's headers as grid drew them for ``few``, then every row drawn
+    drawers = part_drawers(head, align, few, plan, wraps, aligners)
+    return None if drawers is None else _lines(spool, drawers, sep)
 
 
 def fitted_plan(
@@ -186,21 +188,6 @@ def _unique(rows: list[list[str]]) -> list[list[str]]:
     for r in rows:
         out.setdefault(id(r), r)
     return list(out.values())
-
-
-def _drawn(
-    spool: Rows,
-    head: list[str],
-    align: list[str],
-    few: list[list[str]],
-    plan: FitPlan,
-    wraps: dict[int, _Wrap],
-    aligners: dict[int, Callable[[str], str]],
-    sep: str,
-) -> Iterator[str] | None:
-    """Each part's headers as grid drew them for ``few``, then every row drawn."""
-    drawers = part_drawers(head, align, few, plan, wraps, aligners)
-    return None if drawers is None else _lines(spool, drawers, sep)
 
 
 def part_drawers(
