@@ -481,7 +481,7 @@ class _Aligned:
                     done = whole + tail.ljust(self.width, PAD)
                     # (grid's body keeps the space before a fraction without a whole part)
                     done = done if self.raw else done.strip()
-            if len(self.known) > 20_000:
+            if len(self.known) > ALIGNED:
                 self.known.clear()
             self.known[cell] = done
         return done
@@ -502,6 +502,10 @@ class _Aligned:
             return cell + PAD * (self.width - 1 - len(cents))
         return None
 
+
+#: cells an ``_Aligned`` remembers (a column's: a long log's running totals take some 100,000
+#: values in each, met again when the table is fitted and drawn)
+ALIGNED = 250_000
 
 #: the fractions :func:`pulyacalc.core.amounts.mixed` writes as one character
 _GLYPHS = frozenset(VULGAR.values())
