@@ -432,10 +432,8 @@ class _TableSink:
         for column, at in zip(self.columns, self.at, strict=True):
             numbers_of = sources[at]
             got: list[str | None] | list[str] = list(map(column[1].get, numbers_of))
-            if None in got and column[0] != "running":
-                got = self._money(column, numbers_of)
-            elif None in got:
-                got = [self._new(column, n) if x is None else x for x, n in zip(got, numbers_of, strict=True)]
+            if None in got:
+                got = (self._running if column[0] == "running" else self._money)(column, numbers_of)
             texts.append(cast("list[str]", got))
         self.table[0].block(numbers, keys, texts)  # type: ignore[index]  # (started by _template)
         self.last = str(numbers[-1])
@@ -466,23 +464,30 @@ class _TableSink:
             size[0], size[1], size[2] = max(size[0], len(text)), max(size[1], len(text) - 3), 3
         return list(map(known.__getitem__, numbers))
 
-    def _new(self, column: tuple[str, dict[int, str], list[int]], n: int) -> str:
-        """The text of a value not met yet in its column, measured and remembered."""
-        kind, known, size = column
-        if kind == "running":
-            text, whole, tail = self.num.show(n, self.den)
-        else:
-            text = cents(n, True) if kind == "money" else cents(n)
-            whole, tail = len(text) - 3, 3
-        # LongTable.number written out: the widest of each kept here
-        size[0], size[1], size[2] = max(size[0], len(text)), max(size[1], whole), max(size[2], tail)
-        if len(known) > VALUES // len(self.columns):
+    def _running(self, column: tuple[str, dict[int, str], list[int]], numbers: list[int]) -> list[str]:
+        """The texts of a running total column's numerators, each distinct one made once
+        and measured (``LongTable.number`` written out: the widest of each kept here)."""
+        _, known, size = column
+        new = set(numbers).difference(known)
+        if len(known) + len(new) > VALUES // len(self.columns):
             known.clear()
-        known[n] = text
-        return text
+            new = set(numbers)
+        show, den = self.num.show, self.den
+        plain, wide, tails = size
+        for n in new:
+            text, whole, tail = show(n, den)
+            known[n] = text
+            if len(text) > plain:
+                plain = len(text)
+            if whole > wide:
+                wide = whole
+            if tail > tails:
+                tails = tail
+        size[0], size[1], size[2] = plain, wide, tails
+        return list(map(known.__getitem__, numbers))
 
     def measured(self) -> None:
-        """The values' widths told to the table (``_new`` and ``_money`` kept the widest)."""
+        """The values' widths told to the table (``_running`` and ``_money`` kept the widest)."""
         if self.table is not None:
             table = self.table[0]
             for i, (_, known, (plain, whole, tail)) in zip(table.slots, self.columns, strict=True):
