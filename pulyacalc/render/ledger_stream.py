@@ -13,6 +13,7 @@ and the caller writes ``LedgerView`` instead.
 
 from __future__ import annotations
 
+import codecs
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -232,13 +233,28 @@ class LedgerStream:
     #: add the running totals (``--running``)
     running: bool = False
     ledger: Ledger | None = None
+    #: where the rows of a machine shape go as the UTF-8 bytes spooled (read from where the
+    #: spool stands), in their place among the chunks: standard output takes them as they
+    #: are (cli.runtime.emit_bytes), not decoded to be encoded again; None: given as chunks
+    raw: Callable[[IO[bytes]], None] | None = None
 
     def _played(self, sink: Sink) -> Ledger | None:
         self.ledger = self.play(sink)
         return self.ledger
 
+    def _spooled(self, spool: IO[bytes]) -> Iterator[str]:
+        """The rows spooled, given to ``raw`` or as text."""
+        spool.seek(0)
+        if self.raw is not None:
+            self.raw(spool)
+            return
+        decoder = codecs.getincrementaldecoder("utf-8")()
+        while chunk := spool.read(1 << 16):
+            yield decoder.decode(chunk)
+        yield decoder.decode(b"", final=True)
+
     def table_chunks(self) -> Iterator[str]:
-        with _spool() as spool:
+        with _spool(text=True) as spool:
             sink = _TableSink(spool, self.running)
             lg = self._played(sink)
             if lg is None:
@@ -266,7 +282,7 @@ class LedgerStream:
         first = [True]
 
         def write(texts: list[str]) -> None:
-            spool.write(("[" if first[0] else ",") + "\n    " + ",\n    ".join(texts))
+            spool.write((("[" if first[0] else ",") + "\n    " + ",\n    ".join(texts)).encode())
             first[0] = False
 
         rows = _Rows(self.running, lambda obj: nested(obj, 2), True, write)
@@ -279,7 +295,7 @@ class LedgerStream:
             head = {k: doc.pop(k) for k in ("schema_version", "players")}
             del doc["deals"]
             yield dumps(head).removesuffix("\n}") + ',\n  "deals": '
-            yield from _spooled(spool)
+            yield from self._spooled(spool)
             yield ("[]" if first[0] else "\n  ]") + "," + dumps(doc)[1:] + "\n"
 
     def jsonl_chunks(self) -> Iterator[str]:
@@ -291,14 +307,14 @@ class LedgerStream:
             self.running,
             lambda obj: json.dumps({**head, **obj}, ensure_ascii=False),
             True,
-            lambda texts: spool.write("\n".join(texts) + "\n"),
+            lambda texts: spool.write(("\n".join(texts) + "\n").encode()),
         )
         with _spool() as spool:
             lg = self._played(rows)
             if lg is None:
                 return
             rows.flush()
-            yield from _spooled(spool)
+            yield from self._spooled(spool)
             yield json.dumps(LedgerView(lg, self.running).records()[-1], ensure_ascii=False) + "\n"
 
     def records_iter(self) -> Iterator[dict[str, Any]]:
@@ -316,7 +332,7 @@ class LedgerStream:
             self.running,
             lambda cells: _delimited([cells], delimiter),
             False,
-            lambda t: spool.write("".join(t)),
+            lambda t: spool.write("".join(t).encode()),
         )
         with _spool() as spool:
             lg = self._played(rows)
@@ -325,7 +341,7 @@ class LedgerStream:
             rows.flush()
             view = LedgerView(lg, self.running)
             yield _delimited([view.rows()[0]], delimiter)
-            yield from _spooled(spool)
+            yield from self._spooled(spool)
             yield _delimited([view._rounding_csv(view._columns())], delimiter)
 
     def rows_iter(self) -> tuple[list[str], Iterator[list[Any]]]:
@@ -501,13 +517,11 @@ class _TableSink:
 VALUES = 1_000_000
 
 
-def _spool() -> Any:
+def _spool(text: bool = False) -> Any:
+    """Memory, then a temporary file: of text (a table's rows, read back line by line) or
+    of UTF-8 bytes (a machine shape's)."""
     import tempfile
 
-    return tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8")
-
-
-def _spooled(spool: IO[str]) -> Iterator[str]:
-    spool.seek(0)
-    while chunk := spool.read(1 << 16):
-        yield chunk
+    if text:
+        return tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8")
+    return tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+b")
