@@ -591,15 +591,29 @@ def test_a_long_tables_rows_with_values_are_drawn_as_grid_draws_them(
     table.row("", last)  # a row kept whole, as the settlement's
     rows.append(["", *last])
     table.first = len(str(len(rows) - 1))
-    old = longtable.VALUES, longtable.ALIGNED, longtable_fit.KNOWN, longtable_blocks.KNOWN, longtable_blocks.VALUES
+    old = (
+        longtable.VALUES,
+        longtable.ALIGNED,
+        longtable_fit.KNOWN,
+        longtable_blocks.KNOWN,
+        longtable_blocks.VALUES,
+    )
     small = 2 * len(slots)
-    longtable.VALUES = longtable.ALIGNED = longtable_fit.KNOWN = longtable_blocks.KNOWN = longtable_blocks.VALUES = small
+    longtable.VALUES = longtable.ALIGNED = longtable_fit.KNOWN = longtable_blocks.KNOWN = (
+        longtable_blocks.VALUES
+    ) = small
     view.use_width(width)
     try:
         got = "".join(table.lines())
         want = grid(rows, head, align, "simple") + "\n"
     finally:
-        longtable.VALUES, longtable.ALIGNED, longtable_fit.KNOWN, longtable_blocks.KNOWN, longtable_blocks.VALUES = old
+        (
+            longtable.VALUES,
+            longtable.ALIGNED,
+            longtable_fit.KNOWN,
+            longtable_blocks.KNOWN,
+            longtable_blocks.VALUES,
+        ) = old
         view.use_width(None)
     assert got == want
 

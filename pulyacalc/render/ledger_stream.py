@@ -55,21 +55,22 @@ def full_row(number: int, m: Moved, t: Totals | None) -> LedgerRow:
 class _Rows:
     """A machine shape's deal rows from templates: JSON (``quoted``: a value's mark in
     quotes; ``dump`` writes a deal's object) or CSV/TSV (``dump`` writes a row's cells),
-    given to ``write`` a batch at a time.  A batch of deals with values is written
-    column by column: each value's text once per distinct whole number of its column
-    (bounded)."""
+    given to ``write`` a batch at a time, as UTF-8 (rows, templates and values are bytes:
+    put together, they are copied, never encoded).  A batch of deals with values is
+    written column by column: each value's text once per distinct whole number of its
+    column (bounded)."""
 
     def __init__(
-        self, running: bool, dump: Callable[[Any], str], quoted: bool, write: Callable[[list[str]], object]
+        self, running: bool, dump: Callable[[Any], str], quoted: bool, write: Callable[[list[bytes]], object]
     ) -> None:
         self.running, self.dump, self.quoted, self.write = running, dump, quoted, write
         self.num = Numbers()
         self.den = 0
         #: the rows written, not given yet
-        self.texts: list[str] = []
+        self.texts: list[bytes] = []
         #: each value of a deal, in the order of the templates' marks: its text of a whole
         #: number, whether that is a running total's numerator, and its texts so far
-        self.columns: list[tuple[Callable[..., str], bool, dict[int, str]]] = []
+        self.columns: list[tuple[Callable[..., str], bool, dict[int, bytes]]] = []
 
     def __call__(self, number: int, m: Moved, t: Totals | None) -> None:
         if t is not None:  # (a run tells such deals a block at a time: one, as a block)
@@ -78,7 +79,8 @@ class _Rows:
         tpl = m.shown
         if tpl is None:
             tpl = m.shown = self._template(m, t)
-        self.texts.append(self._whole(full_row(number, m, t), t) if tpl is False else cast(str, tpl) % number)
+        row = self._whole(full_row(number, m, t), t) if tpl is False else cast(bytes, tpl) % number
+        self.texts.append(row)
         if len(self.texts) >= BATCH:
             self.flush()
 
@@ -103,7 +105,7 @@ class _Rows:
             texts = [
                 self._texts(column, sources[at]) for column, at in zip(self.columns, self.at, strict=True)
             ]
-            self.texts += map(mod, cast("list[str]", tpls), zip(numbers, *texts, strict=True))
+            self.texts += map(mod, cast("list[bytes]", tpls), zip(numbers, *texts, strict=True))
         if len(self.texts) >= BATCH:
             self.flush()
 
@@ -115,8 +117,8 @@ class _Rows:
                 known.clear()
 
     def _texts(
-        self, column: tuple[Callable[..., str], bool, dict[int, str]], numbers: Sequence[int]
-    ) -> list[str]:
+        self, column: tuple[Callable[..., str], bool, dict[int, bytes]], numbers: Sequence[int]
+    ) -> list[bytes]:
         """The texts of a value column's whole numbers, each distinct one made once."""
         text, running, known = column
         got = list(map(known.get, numbers))
@@ -125,9 +127,9 @@ class _Rows:
                 known.clear()
             new = set(numbers).difference(known)
             made = map(text, new, repeat(self.den)) if running else map(text, new)
-            known.update(zip(new, made, strict=True))
+            known.update(zip(new, map(str.encode, made), strict=True))
             got = list(map(known.__getitem__, numbers))
-        return cast("list[str]", got)
+        return cast("list[bytes]", got)
 
     def flush(self) -> None:
         """Every row so far given to ``write``."""
@@ -159,19 +161,19 @@ class _Rows:
         #: each column's whole numbers: which of nums + moved + cents (a Block's lists)
         self.at = [i for _, _, i in columns]
 
-    def _whole(self, row: LedgerRow, t: Totals | None) -> str:
+    def _whole(self, row: LedgerRow, t: Totals | None) -> bytes:
         """The row written the slow way (the way ``LedgerView`` writes it)."""
         if self.quoted:
-            return self.dump(deal_json(row, self.running))
+            return self.dump(deal_json(row, self.running)).encode()
         money = t is not None and t.price is not None
-        return self.dump(deal_csv(row, columns_of(tuple(row.result), self.running, money)))
+        return self.dump(deal_csv(row, columns_of(tuple(row.result), self.running, money))).encode()
 
-    def _template(self, m: Moved, t: Totals | None) -> str | bool:
+    def _template(self, m: Moved, t: Totals | None) -> bytes | bool:
         money = t is not None and t.price is not None
         marked = MarkedRow(m.dealer, m.text, m.result, self.running and t is not None, money)
         text = self.dump(marked.json() if self.quoted else marked.csv())
-        got = template(text, 1 + marked.count(self.quoted), self.quoted)
-        return False if got is None else got
+        got = template(text, 1 + marked.count(self.quoted), self.quoted, "%d")
+        return False if got is None else got.encode()
 
 
 #: deals written, and rows given, at a time
@@ -281,8 +283,8 @@ class LedgerStream:
 
         first = [True]
 
-        def write(texts: list[str]) -> None:
-            spool.write((("[" if first[0] else ",") + "\n    " + ",\n    ".join(texts)).encode())
+        def write(texts: list[bytes]) -> None:
+            spool.write((b"[" if first[0] else b",") + b"\n    " + b",\n    ".join(texts))
             first[0] = False
 
         rows = _Rows(self.running, lambda obj: nested(obj, 2), True, write)
@@ -307,7 +309,7 @@ class LedgerStream:
             self.running,
             lambda obj: json.dumps({**head, **obj}, ensure_ascii=False),
             True,
-            lambda texts: spool.write(("\n".join(texts) + "\n").encode()),
+            lambda texts: spool.write(b"\n".join(texts) + b"\n"),
         )
         with _spool() as spool:
             lg = self._played(rows)
@@ -332,7 +334,7 @@ class LedgerStream:
             self.running,
             lambda cells: _delimited([cells], delimiter),
             False,
-            lambda t: spool.write("".join(t).encode()),
+            lambda t: spool.write(b"".join(t)),
         )
         with _spool() as spool:
             lg = self._played(rows)
