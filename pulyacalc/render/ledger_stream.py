@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import codecs
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from itertools import repeat
 from operator import mod
@@ -32,7 +32,7 @@ from pulyacalc.render.ledger import (
     table_align,
     table_columns,
 )
-from pulyacalc.render.ledger_text import Numbers, cents, money_json, slot, template
+from pulyacalc.render.ledger_text import MARK, Numbers, cents, money_json, slot, template
 from pulyacalc.render.view import SCHEMA_VERSION
 
 if TYPE_CHECKING:
@@ -71,6 +71,8 @@ class _Rows:
         #: each value of a deal, in the order of the templates' marks: its text of a whole
         #: number, whether that is a running total's numerator, and its texts so far
         self.columns: list[tuple[Callable[..., str], bool, dict[int, bytes]]] = []
+        #: a JSON row's template but for its dealer and text, by its result (``_frame``)
+        self.frames: dict[tuple[Any, ...], str] = {}
 
     def __call__(self, number: int, m: Moved, t: Totals | None) -> None:
         if t is not None:  # (a run tells such deals a block at a time: one, as a block)
@@ -171,9 +173,55 @@ class _Rows:
     def _template(self, m: Moved, t: Totals | None) -> bytes | bool:
         money = t is not None and t.price is not None
         marked = MarkedRow(m.dealer, m.text, m.result, self.running and t is not None, money)
+        if self.quoted and not _STANDS.intersection(m.dealer + m.text):
+            # a JSON row is its frame (once per result) with its dealer and text put in
+            key = (tuple(m.result.items()), marked.running, money)
+            frame = self.frames.get(key)
+            if frame is None:
+                if len(self.frames) > FRAMES:
+                    self.frames.clear()
+                frame = self.frames[key] = self._frame(replace(marked, dealer=DEALER, text=TEXT))
+            if frame:
+                return _framed(frame, m.dealer, m.text)
+        return self._made(marked)
+
+    def _frame(self, marked: MarkedRow) -> str:
+        """The template of a row whose dealer and text are ``DEALER`` and ``TEXT`` (each
+        written once, in its quotes); "" where it is not so."""
+        from json.encoder import encode_basestring
+
+        got = self.dump(marked.json())
+        text = template(got, 1 + marked.count(True), True, "%d")
+        if text is None or any(text.count(encode_basestring(c)) != 1 for c in (DEALER, TEXT)):
+            return ""
+        return text
+
+    def _made(self, marked: MarkedRow) -> bytes | bool:
+        """The row's template made whole; False where it cannot be."""
         text = self.dump(marked.json() if self.quoted else marked.csv())
         got = template(text, 1 + marked.count(self.quoted), self.quoted, "%d")
         return False if got is None else got.encode()
+
+
+#: what stands for a JSON row's dealer and text in its frame (``_Rows._frame``: private-use
+#: characters, written as they are), and the characters a row's own dealer or text may not
+#: have for it to be put in a frame
+DEALER, TEXT = "\ue0fd", "\ue0fe"
+_STANDS = frozenset((DEALER, TEXT, MARK))
+#: frames remembered (each a distinct result of a deal)
+FRAMES = 50_000
+
+
+def _framed(frame: str, dealer: str, text: str) -> bytes:
+    """A JSON row's template: its frame with its dealer and text put in (as JSON writes
+    them, a ``%`` doubled for the template)."""
+    from json.encoder import encode_basestring
+
+    return (
+        frame.replace(encode_basestring(DEALER), encode_basestring(dealer).replace("%", "%%"), 1)
+        .replace(encode_basestring(TEXT), encode_basestring(text).replace("%", "%%"), 1)
+        .encode()
+    )
 
 
 #: deals written, and rows given, at a time
