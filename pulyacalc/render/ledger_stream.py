@@ -483,11 +483,12 @@ class _TableSink:
     def block(self, numbers: list[int], moveds: list[Moved], t: Totals, b: Block) -> None:
         """Deals with running totals or money told a block at a time (``LedgerRun``): each
         value column's texts from ``b``'s column of whole numbers, written as a block."""
-        keys = []
-        for number, m in zip(numbers, moveds, strict=True):
-            if m.shown is None:
-                m.shown = self._template(number, m, t)
-            keys.append(cast(str, m.shown))
+        keys = [m.shown for m in moveds]
+        if None in keys:
+            for number, m in zip(numbers, moveds, strict=True):
+                if m.shown is None:
+                    m.shown = self._template(number, m, t)
+            keys = [m.shown for m in moveds]
         if b.den != self.den:  # the running totals' numerators mean other numbers now
             self.den = b.den
             for kind, known, _ in self.columns:
@@ -501,7 +502,7 @@ class _TableSink:
             if None in got:
                 got = (self._running if column[0] == "running" else self._money)(column, numbers_of)
             texts.append(cast("list[str]", got))
-        self.table[0].block(numbers, keys, texts)  # type: ignore[index]  # (started by _template)
+        self.table[0].block(numbers, cast("list[str]", keys), texts)  # type: ignore[index]  # (started by _template)
         self.last = str(numbers[-1])
 
     def _template(self, number: int, m: Moved, t: Totals | None) -> str:
