@@ -309,6 +309,11 @@ class LedgerRun:
                 if len(self.pending) >= ADD_EVERY:
                     self.add_up()
             self.sink(number, m, None)
+        elif self.blocks is not None:  # ``told`` written out (once a deal)
+            self.queued.append(number)
+            self.queue.append(m)
+            if len(self.queue) >= BLOCK:
+                self.flush()
         else:
             self.told(number, m)
 
