@@ -143,6 +143,26 @@ def test_full_caches_are_forgotten_and_filled_again(
     assert got == explained(path, fmt, fast=False)
 
 
+@pytest.mark.parametrize("batch", [1, 2, 7, 32])
+def test_json_handed_on_in_batches_of_any_size_is_the_same_document(
+    batch: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """JSON's deals go out a batch at a time (``JSON_BATCH``: the entries and the deals
+    each joined once a batch): where the batches end changes no byte, corrections and
+    deals drawn the plain way among them."""
+    from pulyacalc.render import explain_fast as drawn
+
+    monkeypatch.setattr(drawn, "JSON_BATCH", batch)
+    text = "".join(genlog.line_log(300, seed=9, players=3, pool=30))
+    body = text.splitlines(keepends=True)
+    body[40:40] = ['correction Anna mountain 7 "slip"\n', 'correction Boris whists on Vera 1/3 "a third"\n']
+    path = tmp_path / "batches.pulya"
+    path.write_text("".join(body), encoding="utf-8")
+    got = explained(path, "json", fast=True)
+    assert not isinstance(got, list) and got[1] > 300  # every deal and correction shown
+    assert got == explained(path, "json", fast=False)
+
+
 def test_a_deal_that_writes_like_a_stand_in_is_drawn_the_plain_way(tmp_path: Path) -> None:
     """A pool as large as a stand-in number: its drawings do not hold the stand-ins as
     often as put in, so the deals are drawn whole, and still alike."""

@@ -478,6 +478,10 @@ def entry_lines(entries: tuple[Explained, ...], fmt: str) -> str:
 
 #: deals drawn before their bytes are handed on together
 BATCH = 256
+#: JSON's deals drawn before their bytes are handed on: each deal is some 3 kB (its entries
+#: twice and its paper), and a batch whose pieces and joined bytes stay in the processor's
+#: cache while they are joined and written is drawn faster (a long log's JSON is 1.5 GB)
+JSON_BATCH = 32
 
 
 def write(view: ExplainStream, fmt: str, parts: tuple[IO[bytes], IO[bytes]]) -> None:
@@ -912,7 +916,7 @@ def _json_deals(view: ExplainStream, drawer: Drawer, last: list[Any]) -> Iterato
             body[2],
         )
         sep = b","
-        if len(entries) >= BATCH:
+        if len(entries) >= JSON_BATCH:
             yield b"".join(entries), b"".join(deals)
             entries.clear()
             deals.clear()
