@@ -401,3 +401,46 @@ def test_a_blocks_ledger_sum_is_the_exact_sum(xs: list[Any]) -> None:
 
     got, want = exact(exact_sum(xs)), exact(sum(xs, Fraction(0)))
     assert got == want and type(got) is type(want)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.text(alphabet=st.sampled_from("ab7♠Вя(),:;-%\ue0f1\ue0f2\xa0\t"), min_size=0, max_size=14),
+        min_size=1,
+        max_size=14,
+    ),
+    st.sampled_from((" ", " ", " ", "  ")),
+    st.integers(1, 50),
+)
+def test_a_head_simply_fitted_is_fitted_as_wrap_line_fits_it(
+    words: list[str], space: str, width: int
+) -> None:
+    """``simply_fitted`` (a fitted head's lines found by the last space that fits) gives
+    ``fit_lines``'s text for every line it takes: long words, a word as wide as the room,
+    the stand-ins; the lines it leaves (two spaces, other whitespace) are None."""
+    from pulyacalc.render.explain_fast import simply_fitted
+    from pulyacalc.render.formats import fit_lines
+
+    line = space.join(words)
+    use_width(width)
+    try:
+        fitted = simply_fitted(line, width)
+        if fitted is not None:
+            assert "\n" + fitted == fit_lines("\n" + line)
+    finally:
+        use_width(None)
+
+
+def test_a_head_simply_fitted_takes_the_lines_of_a_log() -> None:
+    from pulyacalc.render.explain_fast import LINE_MARK, NUMBER_MARK, simply_fitted
+    from pulyacalc.render.formats import fit_lines
+
+    line = f"Deal {NUMBER_MARK * 6} (/tmp/long.pulya:{LINE_MARK * 6}:1), dealer Vera: Vera 6♦ 4, Anna whist 1"
+    for width in (10, 30, 40, 60, 80, len(line), 200):
+        use_width(width)
+        try:
+            assert simply_fitted(line, width) is not None
+            assert "\n" + str(simply_fitted(line, width)) == fit_lines("\n" + line)
+        finally:
+            use_width(None)
