@@ -143,6 +143,26 @@ def test_full_caches_are_forgotten_and_filled_again(
     assert got == explained(path, fmt, fast=False)
 
 
+@pytest.mark.parametrize("batch", [1, 2, 7, 32])
+def test_json_handed_on_in_batches_of_any_size_is_the_same_document(
+    batch: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """JSON's deals go out a batch at a time (``JSON_BATCH``: the entries and the deals
+    each joined once a batch): where the batches end changes no byte, corrections and
+    deals drawn the plain way among them."""
+    from pulyacalc.render import explain_fast as drawn
+
+    monkeypatch.setattr(drawn, "JSON_BATCH", batch)
+    text = "".join(genlog.line_log(300, seed=9, players=3, pool=30))
+    body = text.splitlines(keepends=True)
+    body[40:40] = ['correction Anna mountain 7 "slip"\n', 'correction Boris whists on Vera 1/3 "a third"\n']
+    path = tmp_path / "batches.pulya"
+    path.write_text("".join(body), encoding="utf-8")
+    got = explained(path, "json", fast=True)
+    assert not isinstance(got, list) and got[1] > 300  # every deal and correction shown
+    assert got == explained(path, "json", fast=False)
+
+
 def test_a_deal_that_writes_like_a_stand_in_is_drawn_the_plain_way(tmp_path: Path) -> None:
     """A pool as large as a stand-in number: its drawings do not hold the stand-ins as
     often as put in, so the deals are drawn whole, and still alike."""
@@ -381,3 +401,46 @@ def test_a_blocks_ledger_sum_is_the_exact_sum(xs: list[Any]) -> None:
 
     got, want = exact(exact_sum(xs)), exact(sum(xs, Fraction(0)))
     assert got == want and type(got) is type(want)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.text(alphabet=st.sampled_from("ab7♠Вя(),:;-%\ue0f1\ue0f2\xa0\t"), min_size=0, max_size=14),
+        min_size=1,
+        max_size=14,
+    ),
+    st.sampled_from((" ", " ", " ", "  ")),
+    st.integers(1, 50),
+)
+def test_a_head_simply_fitted_is_fitted_as_wrap_line_fits_it(
+    words: list[str], space: str, width: int
+) -> None:
+    """``simply_fitted`` (a fitted head's lines found by the last space that fits) gives
+    ``fit_lines``'s text for every line it takes: long words, a word as wide as the room,
+    the stand-ins; the lines it leaves (two spaces, other whitespace) are None."""
+    from pulyacalc.render.explain_fast import simply_fitted
+    from pulyacalc.render.formats import fit_lines
+
+    line = space.join(words)
+    use_width(width)
+    try:
+        fitted = simply_fitted(line, width)
+        if fitted is not None:
+            assert "\n" + fitted == fit_lines("\n" + line)
+    finally:
+        use_width(None)
+
+
+def test_a_head_simply_fitted_takes_the_lines_of_a_log() -> None:
+    from pulyacalc.render.explain_fast import LINE_MARK, NUMBER_MARK, simply_fitted
+    from pulyacalc.render.formats import fit_lines
+
+    line = f"Deal {NUMBER_MARK * 6} (/tmp/long.pulya:{LINE_MARK * 6}:1), dealer Vera: Vera 6♦ 4, Anna whist 1"
+    for width in (10, 30, 40, 60, 80, len(line), 200):
+        use_width(width)
+        try:
+            assert simply_fitted(line, width) is not None
+            assert "\n" + str(simply_fitted(line, width)) == fit_lines("\n" + line)
+        finally:
+            use_width(None)

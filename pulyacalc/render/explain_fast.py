@@ -266,6 +266,15 @@ class Drawer:
             known = drawn[after_finish] = self._head(head, after_finish)
         return known  # type: ignore[no-any-return]
 
+    def length(self, head: Head, after_finish: bool) -> int | None:
+        """The deal's first line's length in the table but for its two numbers (its
+        skeleton's text and what fills its other holes); None: it has no skeleton."""
+        sk = self.skeleton(head.run, after_finish)
+        if sk is None:
+            return None
+        # less the line break before the line
+        return sum(map(len, sk[0])) - 1 + len(str(head.column)) + len(head.dealer) + len(head.line)
+
     def _head(self, head: Head, after_finish: bool, hole: str = "%d") -> tuple[bytes, bool] | None:
         """:meth:`head` made: its two holes ``hole`` (``%s``: for the numbers' digits)."""
         sk = self.skeleton(head.run, after_finish)
@@ -274,10 +283,8 @@ class Drawer:
         if self.fmt == "table":
             fixed = {2: str(head.column), 3: head.dealer, 4: head.line}
         else:
-            import json  # a string's JSON, as formats.dumps writes it (its indent is for containers)
-
-            def dumps(x: str) -> str:
-                return json.dumps(x, ensure_ascii=False)
+            # a string's JSON, as formats.dumps writes it (json.dumps(x, ensure_ascii=False))
+            from json.encoder import encode_basestring as dumps
 
             fixed = {2: str(head.column), 3: dumps(head.dealer), 4: dumps(head.line), 5: dumps(head.kind)}
         fmt, order = baked(sk, fixed, {0: hole, 1: hole})
@@ -478,6 +485,10 @@ def entry_lines(entries: tuple[Explained, ...], fmt: str) -> str:
 
 #: deals drawn before their bytes are handed on together
 BATCH = 256
+#: JSON's deals drawn before their bytes are handed on: each deal is some 3 kB (its entries
+#: twice and its paper), and a batch whose pieces and joined bytes stay in the processor's
+#: cache while they are joined and written is drawn faster (a long log's JSON is 1.5 GB)
+JSON_BATCH = 32
 
 
 def write(view: ExplainStream, fmt: str, parts: tuple[IO[bytes], IO[bytes]]) -> None:
@@ -592,11 +603,11 @@ def fitted_head(
     if known is False:
         unfitted = drawn.get((after_finish,))
         if unfitted is None:
-            top = self._head(head, after_finish, "%s")
-            # the line's length with both numbers 0, less their digit each and the "\n"
-            # before it; False: no such head, or it never fits
-            length = 0 if top is None else len((top[0] % (b"0", b"0")).decode()) - 3
-            unfitted = False if top is None or length + 2 > width else (*top, length)
+            # the line's length but for both numbers; False: no such head, or it never fits
+            # (then its format is never made: a long line's heads mostly do not fit)
+            length = self.length(head, after_finish)
+            top = None if length is None or length + 2 > width else self._head(head, after_finish, "%s")
+            unfitted = False if top is None or length is None else (*top, length)
             drawn[(after_finish,)] = unfitted
         if unfitted and unfitted[2] + dn + dl <= width:
             known = unfitted[:2]
@@ -607,7 +618,7 @@ def fitted_head(
             if known is False:
                 if len(self.fitted) >= WRITES_SIZE:
                     self.fitted.clear()
-                known = self.fitted[same] = _fitted_head(self, head, after_finish, dn, dl)
+                known = self.fitted[same] = _fitted_head(self, head, after_finish, dn, dl, width)
         drawn[key] = known
     drawn[after_finish] = (dn, dl, None, False) if known is None else (dn, dl, *known)
     if known is None:
@@ -616,18 +627,47 @@ def fitted_head(
     return fmt % ((line, n) if line_first else (n, line))  # type: ignore[no-any-return]
 
 
-def _fitted_head(self: Drawer, head: Head, after_finish: bool, dn: int, dl: int) -> tuple[bytes, bool] | None:
+def _fitted_head(
+    self: Drawer, head: Head, after_finish: bool, dn: int, dl: int, width: int
+) -> tuple[bytes, bool] | None:
     from pulyacalc.render.explain import deal_head
     from pulyacalc.render.formats import fit_lines
 
     num, ln = NUMBER_MARK * dn, LINE_MARK * dl
     where = f"{self.file}:{ln}:{head.column}"
-    text = fit_lines("\n" + deal_head(head.kind, num, where, head.dealer, head.line, head.run, after_finish))
+    line = deal_head(head.kind, num, where, head.dealer, head.line, head.run, after_finish)
+    fitted = simply_fitted(line, width)
+    text = "\n" + fitted if fitted is not None else fit_lines("\n" + line)
     if text.count(NUMBER_MARK) != dn or text.count(LINE_MARK) != dl or num not in text or ln not in text:
         return None
     (i, a), (j, b) = sorted([(text.find(num), num), (text.find(ln), ln)])
     pieces = (text[:i], text[i + len(a) : j], text[j + len(b) :])
     return "%s".join(p.replace("%", "%%") for p in pieces).encode(), a == ln
+
+
+def simply_fitted(line: str, width: int) -> str | None:
+    """``fit_lines(line)`` for ``width`` set, found without cutting the line into chunks
+    (a fitted head is made for every few deals of a long log): for a line of words one
+    space apart (none at its ends), with no other whitespace, cut at the last space that
+    leaves the line no wider than the width (a longer word on a line of its own), the
+    lines after indented by two, as ``wrap_line`` cuts it.  None for any other line.
+    tests/test_explain_fast.py holds both to the same text."""
+    bare = line.replace(NUMBER_MARK, "").replace(LINE_MARK, "")  # private-use: not printable
+    if width < 4 or not bare.isprintable() or "  " in line or line[:1] == " " or line[-1:] == " ":
+        return None
+    if len(line) <= width:
+        return line
+    out, lead, room, at, end = [], "", width, 0, len(line)
+    while end - at > room:
+        cut = line.rfind(" ", at, at + room + 1)
+        if cut < 0:  # the word is longer than a line
+            cut = line.find(" ", at)
+            if cut < 0:
+                break
+        out.append(lead + line[at:cut])
+        lead, room, at = "  ", width - 2, cut + 1
+    out.append(lead + line[at:])
+    return "\n".join(out)
 
 
 class FitPaper:
@@ -912,7 +952,7 @@ def _json_deals(view: ExplainStream, drawer: Drawer, last: list[Any]) -> Iterato
             body[2],
         )
         sep = b","
-        if len(entries) >= BATCH:
+        if len(entries) >= JSON_BATCH:
             yield b"".join(entries), b"".join(deals)
             entries.clear()
             deals.clear()
