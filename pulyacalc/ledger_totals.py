@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
-from itertools import accumulate
+from itertools import accumulate, repeat
 from math import gcd
-from operator import add, sub
+from operator import add, floordiv, mod, mul, sub
 from typing import TYPE_CHECKING, Protocol
 
 from pulyacalc.scoring.settlement import largest_remainder
@@ -132,14 +132,18 @@ class Totals:
         price = self.price
         assert price is not None
         times, k = price.numerator * 100, self.den * price.denominator
-        values = [[n * times for n in col] for col in nums]
-        floors = [[v // k for v in col] for col in values]
-        rests = [list(map(sub, col, [f * k for f in fl])) for col, fl in zip(values, floors, strict=True)]
+        # (column by column in C: map over a column, not a Python loop over its rows)
+        values = [list(map(mul, col, repeat(times))) for col in nums]
+        floors = [list(map(floordiv, col, repeat(k))) for col in values]
+        rests = [list(map(mod, col, repeat(k))) for col in values]
         rows = len(nums[0])
-        shorts = [
-            sum(v) // k - sum(f)
-            for v, f in zip(zip(*values, strict=True), zip(*floors, strict=True), strict=True)
-        ]
+        shorts = list(
+            map(
+                sub,
+                map(floordiv, map(sum, zip(*values, strict=True)), repeat(k)),
+                map(sum, zip(*floors, strict=True)),
+            )
+        )
         best, first = rests[0], [0] * rows
         for p in range(1, len(rests)):
             first = [p if r > b else i for i, r, b in zip(first, rests[p], best, strict=True)]
