@@ -65,6 +65,10 @@ def fitted_block_lines(
     return _lines(table, drawers)
 
 
+#: what aligning adds to a cell at most besides its column's tail (``longtable._split``'s space)
+_ALIGN = 1
+
+
 class _Scan:
     """Each column's widest cell, as grid's body holds it and stripped, and a row that
     holds it (its cells as grid's body holds them): from each template's first row and
@@ -129,7 +133,13 @@ class _Scan:
                     seen[j].clear()
                 seen[j].update(new)
                 a = self.aligners.get(i)
+                # an aligned cell is at most its text and the column's tail (and a space) long
+                # (longtable._Aligned): a value that short cannot be the widest
+                tail = 0 if a is None else getattr(a, "width", None)
+                short = -1 if tail is None else min(self.sizes[i], self.sizes[ncols + i]) - tail - _ALIGN
                 for v in new:
+                    if len(v) <= short:
+                        continue
                     cell = v if a is None else a(v)
                     if len(cell) > self.sizes[i] or len(cell.strip()) > self.sizes[ncols + i]:
                         r = column.index(v)
