@@ -259,7 +259,23 @@ class _Part:
         return "\n".join(out)
 
     def _values(self, j: int, new: list[str]) -> list[str | None]:
-        return [self._value(j, v) for v in new]
+        """``_value`` of each, written out for a cell of one line (each of a long log's
+        running totals)."""
+        _, w, right, _, aligner, _ = self.draw.columns[j]
+        last = j == self.last
+        out: list[str | None] = []
+        for v in new:
+            cell = (v if aligner is None else aligner(v)).strip()
+            if "\n" in cell:
+                out.append(self._value(j, v))
+                continue
+            line = cell.rjust(w) if right else cell.ljust(w)
+            if last:
+                line = line.rstrip()
+                out.append(line.replace(PAD, " ") if line else None)
+            else:
+                out.append(line.replace(PAD, " "))
+        return out
 
     def _value(self, j: int, v: str) -> str | None:
         """Value ``v`` of the part's ``j``-th column drawn; None where it cannot be drawn
