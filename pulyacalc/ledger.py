@@ -246,6 +246,8 @@ class LedgerRun:
         #: writes) → its ``Moved`` (a line in other states, another placing alike), bounded
         self.rows: dict[tuple[Written, ...], dict[str, Amount]] = {}
         self.made: dict[tuple[str, str, tuple[Written, ...]], Moved] = {}
+        #: (dealer, text, what it moved each result by) → its ``Moved`` (bounded with ``made``)
+        self.alike: dict[tuple[str, str, tuple[tuple[str, Amount], ...]], Moved] = {}
 
     def _made(self, dealer: str, text: str, writes: tuple[Written, ...]) -> Moved:
         m = self.made.get((dealer, text, writes))
@@ -256,7 +258,14 @@ class LedgerRun:
             if len(self.made) >= ADD_EVERY or len(self.rows) >= ADD_EVERY:
                 self.made.clear()
                 self.rows.clear()
-            m = self.made[dealer, text, writes] = Moved(dealer, text, row)
+                self.alike.clear()
+            # writes placed otherwise that move the results alike make the same row (about
+            # half of a long log's): one Moved, whose view (``shown``) is made once
+            alike = (dealer, text, tuple(row.items()))
+            m = self.alike.get(alike)
+            if m is None:
+                m = self.alike[alike] = Moved(dealer, text, row)
+            self.made[dealer, text, writes] = m
         return m
 
     def result(self, r: DealResult) -> object:
@@ -300,6 +309,11 @@ class LedgerRun:
                 if len(self.pending) >= ADD_EVERY:
                     self.add_up()
             self.sink(number, m, None)
+        elif self.blocks is not None:  # ``told`` written out (once a deal)
+            self.queued.append(number)
+            self.queue.append(m)
+            if len(self.queue) >= BLOCK:
+                self.flush()
         else:
             self.told(number, m)
 

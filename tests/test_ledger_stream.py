@@ -591,14 +591,29 @@ def test_a_long_tables_rows_with_values_are_drawn_as_grid_draws_them(
     table.row("", last)  # a row kept whole, as the settlement's
     rows.append(["", *last])
     table.first = len(str(len(rows) - 1))
-    old = longtable.VALUES, longtable_fit.KNOWN, longtable_blocks.KNOWN
-    longtable.VALUES = longtable_fit.KNOWN = longtable_blocks.KNOWN = 2 * len(slots)
+    old = (
+        longtable.VALUES,
+        longtable.ALIGNED,
+        longtable_fit.KNOWN,
+        longtable_blocks.KNOWN,
+        longtable_blocks.VALUES,
+    )
+    small = 2 * len(slots)
+    longtable.VALUES = longtable.ALIGNED = longtable_fit.KNOWN = longtable_blocks.KNOWN = (
+        longtable_blocks.VALUES
+    ) = small
     view.use_width(width)
     try:
         got = "".join(table.lines())
         want = grid(rows, head, align, "simple") + "\n"
     finally:
-        longtable.VALUES, longtable_fit.KNOWN, longtable_blocks.KNOWN = old
+        (
+            longtable.VALUES,
+            longtable.ALIGNED,
+            longtable_fit.KNOWN,
+            longtable_blocks.KNOWN,
+            longtable_blocks.VALUES,
+        ) = old
         view.use_width(None)
     assert got == want
 
@@ -616,3 +631,54 @@ def test_a_sink_told_row_by_row_writes_the_same(tmp_path: Path, monkeypatch: pyt
     path = tmp_path / "rows.pulya"
     path.write_text(line_log(4, 3, "sochi", 10, 90, True), encoding="utf-8")
     assert_ledger_streams(path)
+
+
+#: characters a dealer or a text might hold that JSON or a template writes otherwise
+ODD = st.text(
+    st.sampled_from(["a", " ", "%", '"', "\\", "\n", "\x1b", "\u202e", "\ue0fd", "\ue0fe", "\ue0ff", "♠"])
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    ODD,
+    ODD,
+    st.lists(st.fractions(min_value=-100, max_value=100, max_denominator=7), min_size=2, max_size=2),
+    st.booleans(),
+    st.booleans(),
+    st.sampled_from((None, "0.33", "1")),
+)
+def test_a_json_row_from_its_frame_is_the_row_written_whole(
+    dealer: str, text: str, result: list[Any], lines: bool, running: bool, price: str | None
+) -> None:
+    """A JSON (or JSON Lines) row made from its result's frame with its dealer and text put
+    in (``_Rows._frame``) is the row as ``LedgerView`` writes it, whatever the two hold: a
+    ``%``, quotes, escapes, the characters that stand for them."""
+    import json
+    from decimal import Decimal
+
+    from pulyacalc.core.amounts import exact
+    from pulyacalc.ledger import Moved
+    from pulyacalc.ledger_totals import Totals
+    from pulyacalc.render.formats import nested
+    from pulyacalc.render.ledger_stream import _Rows, full_row
+
+    players = ("Anna", "Boris", "Vera")
+    dump = (lambda obj: json.dumps(obj, ensure_ascii=False)) if lines else (lambda obj: nested(obj, 2))
+    got: list[bytes] = []
+    rows = _Rows(running, dump, True, got.extend)
+    totals = Totals(players, None if price is None else Decimal(price))
+    if not running and price is None:
+        totals = None  # type: ignore[assignment]
+    result.append(-sum(result))  # (a deal moves the results by nothing in all)
+    want = []
+    for number in (1, 2):  # the second row of the same result from the frame made for the first
+        m = Moved(
+            dealer if number == 1 else text, text, {p: exact(v) for p, v in zip(players, result, strict=True)}
+        )
+        if totals is not None:
+            totals.add(m)
+        want.append(rows._whole(full_row(number, m, totals), totals))
+        rows(number, m, totals)
+    rows.flush()
+    assert got == want

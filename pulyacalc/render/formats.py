@@ -552,7 +552,7 @@ def fit_lines(text: str) -> str:
     from pulyacalc.render.view import WIDTH
 
     width = WIDTH[0]
-    if width is None or all(len(line) <= width for line in text.splitlines()):
+    if width is None or max(map(len, text.splitlines()), default=0) <= width:
         return text
     out = []
     for line in text.split("\n"):

@@ -13,8 +13,9 @@ and the caller writes ``LedgerView`` instead.
 
 from __future__ import annotations
 
+import codecs
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from itertools import repeat
 from operator import mod
@@ -31,7 +32,7 @@ from pulyacalc.render.ledger import (
     table_align,
     table_columns,
 )
-from pulyacalc.render.ledger_text import Numbers, cents, money_json, slot, template
+from pulyacalc.render.ledger_text import MARK, Numbers, cents, money_json, slot, template
 from pulyacalc.render.view import SCHEMA_VERSION
 
 if TYPE_CHECKING:
@@ -54,21 +55,24 @@ def full_row(number: int, m: Moved, t: Totals | None) -> LedgerRow:
 class _Rows:
     """A machine shape's deal rows from templates: JSON (``quoted``: a value's mark in
     quotes; ``dump`` writes a deal's object) or CSV/TSV (``dump`` writes a row's cells),
-    given to ``write`` a batch at a time.  A batch of deals with values is written
-    column by column: each value's text once per distinct whole number of its column
-    (bounded)."""
+    given to ``write`` a batch at a time, as UTF-8 (rows, templates and values are bytes:
+    put together, they are copied, never encoded).  A batch of deals with values is
+    written column by column: each value's text once per distinct whole number of its
+    column (bounded)."""
 
     def __init__(
-        self, running: bool, dump: Callable[[Any], str], quoted: bool, write: Callable[[list[str]], object]
+        self, running: bool, dump: Callable[[Any], str], quoted: bool, write: Callable[[list[bytes]], object]
     ) -> None:
         self.running, self.dump, self.quoted, self.write = running, dump, quoted, write
         self.num = Numbers()
         self.den = 0
         #: the rows written, not given yet
-        self.texts: list[str] = []
+        self.texts: list[bytes] = []
         #: each value of a deal, in the order of the templates' marks: its text of a whole
         #: number, whether that is a running total's numerator, and its texts so far
-        self.columns: list[tuple[Callable[..., str], bool, dict[int, str]]] = []
+        self.columns: list[tuple[Callable[..., str], bool, dict[int, bytes]]] = []
+        #: a JSON row's template but for its dealer and text, by its result (``_frame``)
+        self.frames: dict[tuple[Any, ...], str] = {}
 
     def __call__(self, number: int, m: Moved, t: Totals | None) -> None:
         if t is not None:  # (a run tells such deals a block at a time: one, as a block)
@@ -77,7 +81,8 @@ class _Rows:
         tpl = m.shown
         if tpl is None:
             tpl = m.shown = self._template(m, t)
-        self.texts.append(self._whole(full_row(number, m, t), t) if tpl is False else cast(str, tpl) % number)
+        row = self._whole(full_row(number, m, t), t) if tpl is False else cast(bytes, tpl) % number
+        self.texts.append(row)
         if len(self.texts) >= BATCH:
             self.flush()
 
@@ -102,7 +107,7 @@ class _Rows:
             texts = [
                 self._texts(column, sources[at]) for column, at in zip(self.columns, self.at, strict=True)
             ]
-            self.texts += map(mod, cast("list[str]", tpls), zip(numbers, *texts, strict=True))
+            self.texts += map(mod, cast("list[bytes]", tpls), zip(numbers, *texts, strict=True))
         if len(self.texts) >= BATCH:
             self.flush()
 
@@ -114,8 +119,8 @@ class _Rows:
                 known.clear()
 
     def _texts(
-        self, column: tuple[Callable[..., str], bool, dict[int, str]], numbers: Sequence[int]
-    ) -> list[str]:
+        self, column: tuple[Callable[..., str], bool, dict[int, bytes]], numbers: Sequence[int]
+    ) -> list[bytes]:
         """The texts of a value column's whole numbers, each distinct one made once."""
         text, running, known = column
         got = list(map(known.get, numbers))
@@ -124,9 +129,9 @@ class _Rows:
                 known.clear()
             new = set(numbers).difference(known)
             made = map(text, new, repeat(self.den)) if running else map(text, new)
-            known.update(zip(new, made, strict=True))
+            known.update(zip(new, map(str.encode, made), strict=True))
             got = list(map(known.__getitem__, numbers))
-        return cast("list[str]", got)
+        return cast("list[bytes]", got)
 
     def flush(self) -> None:
         """Every row so far given to ``write``."""
@@ -158,19 +163,65 @@ class _Rows:
         #: each column's whole numbers: which of nums + moved + cents (a Block's lists)
         self.at = [i for _, _, i in columns]
 
-    def _whole(self, row: LedgerRow, t: Totals | None) -> str:
+    def _whole(self, row: LedgerRow, t: Totals | None) -> bytes:
         """The row written the slow way (the way ``LedgerView`` writes it)."""
         if self.quoted:
-            return self.dump(deal_json(row, self.running))
+            return self.dump(deal_json(row, self.running)).encode()
         money = t is not None and t.price is not None
-        return self.dump(deal_csv(row, columns_of(tuple(row.result), self.running, money)))
+        return self.dump(deal_csv(row, columns_of(tuple(row.result), self.running, money))).encode()
 
-    def _template(self, m: Moved, t: Totals | None) -> str | bool:
+    def _template(self, m: Moved, t: Totals | None) -> bytes | bool:
         money = t is not None and t.price is not None
         marked = MarkedRow(m.dealer, m.text, m.result, self.running and t is not None, money)
+        if self.quoted and not _STANDS.intersection(m.dealer + m.text):
+            # a JSON row is its frame (once per result) with its dealer and text put in
+            key = (tuple(m.result.items()), marked.running, money)
+            frame = self.frames.get(key)
+            if frame is None:
+                if len(self.frames) > FRAMES:
+                    self.frames.clear()
+                frame = self.frames[key] = self._frame(replace(marked, dealer=DEALER, text=TEXT))
+            if frame:
+                return _framed(frame, m.dealer, m.text)
+        return self._made(marked)
+
+    def _frame(self, marked: MarkedRow) -> str:
+        """The template of a row whose dealer and text are ``DEALER`` and ``TEXT`` (each
+        written once, in its quotes); "" where it is not so."""
+        from json.encoder import encode_basestring
+
+        got = self.dump(marked.json())
+        text = template(got, 1 + marked.count(True), True, "%d")
+        if text is None or any(text.count(encode_basestring(c)) != 1 for c in (DEALER, TEXT)):
+            return ""
+        return text
+
+    def _made(self, marked: MarkedRow) -> bytes | bool:
+        """The row's template made whole; False where it cannot be."""
         text = self.dump(marked.json() if self.quoted else marked.csv())
-        got = template(text, 1 + marked.count(self.quoted), self.quoted)
-        return False if got is None else got
+        got = template(text, 1 + marked.count(self.quoted), self.quoted, "%d")
+        return False if got is None else got.encode()
+
+
+#: what stands for a JSON row's dealer and text in its frame (``_Rows._frame``: private-use
+#: characters, written as they are), and the characters a row's own dealer or text may not
+#: have for it to be put in a frame
+DEALER, TEXT = "\ue0fd", "\ue0fe"
+_STANDS = frozenset((DEALER, TEXT, MARK))
+#: frames remembered (each a distinct result of a deal)
+FRAMES = 50_000
+
+
+def _framed(frame: str, dealer: str, text: str) -> bytes:
+    """A JSON row's template: its frame with its dealer and text put in (as JSON writes
+    them, a ``%`` doubled for the template)."""
+    from json.encoder import encode_basestring
+
+    return (
+        frame.replace(encode_basestring(DEALER), encode_basestring(dealer).replace("%", "%%"), 1)
+        .replace(encode_basestring(TEXT), encode_basestring(text).replace("%", "%%"), 1)
+        .encode()
+    )
 
 
 #: deals written, and rows given, at a time
@@ -232,13 +283,28 @@ class LedgerStream:
     #: add the running totals (``--running``)
     running: bool = False
     ledger: Ledger | None = None
+    #: where the rows of a machine shape go as the UTF-8 bytes spooled (read from where the
+    #: spool stands), in their place among the chunks: standard output takes them as they
+    #: are (cli.runtime.emit_bytes), not decoded to be encoded again; None: given as chunks
+    raw: Callable[[IO[bytes]], None] | None = None
 
     def _played(self, sink: Sink) -> Ledger | None:
         self.ledger = self.play(sink)
         return self.ledger
 
+    def _spooled(self, spool: IO[bytes]) -> Iterator[str]:
+        """The rows spooled, given to ``raw`` or as text."""
+        spool.seek(0)
+        if self.raw is not None:
+            self.raw(spool)
+            return
+        decoder = codecs.getincrementaldecoder("utf-8")()
+        while chunk := spool.read(1 << 16):
+            yield decoder.decode(chunk)
+        yield decoder.decode(b"", final=True)
+
     def table_chunks(self) -> Iterator[str]:
-        with _spool() as spool:
+        with _spool(text=True) as spool:
             sink = _TableSink(spool, self.running)
             lg = self._played(sink)
             if lg is None:
@@ -265,8 +331,8 @@ class LedgerStream:
 
         first = [True]
 
-        def write(texts: list[str]) -> None:
-            spool.write(("[" if first[0] else ",") + "\n    " + ",\n    ".join(texts))
+        def write(texts: list[bytes]) -> None:
+            spool.write((b"[" if first[0] else b",") + b"\n    " + b",\n    ".join(texts))
             first[0] = False
 
         rows = _Rows(self.running, lambda obj: nested(obj, 2), True, write)
@@ -279,7 +345,7 @@ class LedgerStream:
             head = {k: doc.pop(k) for k in ("schema_version", "players")}
             del doc["deals"]
             yield dumps(head).removesuffix("\n}") + ',\n  "deals": '
-            yield from _spooled(spool)
+            yield from self._spooled(spool)
             yield ("[]" if first[0] else "\n  ]") + "," + dumps(doc)[1:] + "\n"
 
     def jsonl_chunks(self) -> Iterator[str]:
@@ -291,14 +357,14 @@ class LedgerStream:
             self.running,
             lambda obj: json.dumps({**head, **obj}, ensure_ascii=False),
             True,
-            lambda texts: spool.write("\n".join(texts) + "\n"),
+            lambda texts: spool.write(b"\n".join(texts) + b"\n"),
         )
         with _spool() as spool:
             lg = self._played(rows)
             if lg is None:
                 return
             rows.flush()
-            yield from _spooled(spool)
+            yield from self._spooled(spool)
             yield json.dumps(LedgerView(lg, self.running).records()[-1], ensure_ascii=False) + "\n"
 
     def records_iter(self) -> Iterator[dict[str, Any]]:
@@ -316,7 +382,7 @@ class LedgerStream:
             self.running,
             lambda cells: _delimited([cells], delimiter),
             False,
-            lambda t: spool.write("".join(t)),
+            lambda t: spool.write(b"".join(t)),
         )
         with _spool() as spool:
             lg = self._played(rows)
@@ -325,7 +391,7 @@ class LedgerStream:
             rows.flush()
             view = LedgerView(lg, self.running)
             yield _delimited([view.rows()[0]], delimiter)
-            yield from _spooled(spool)
+            yield from self._spooled(spool)
             yield _delimited([view._rounding_csv(view._columns())], delimiter)
 
     def rows_iter(self) -> tuple[list[str], Iterator[list[Any]]]:
@@ -417,11 +483,12 @@ class _TableSink:
     def block(self, numbers: list[int], moveds: list[Moved], t: Totals, b: Block) -> None:
         """Deals with running totals or money told a block at a time (``LedgerRun``): each
         value column's texts from ``b``'s column of whole numbers, written as a block."""
-        keys = []
-        for number, m in zip(numbers, moveds, strict=True):
-            if m.shown is None:
-                m.shown = self._template(number, m, t)
-            keys.append(cast(str, m.shown))
+        keys = [m.shown for m in moveds]
+        if None in keys:
+            for number, m in zip(numbers, moveds, strict=True):
+                if m.shown is None:
+                    m.shown = self._template(number, m, t)
+            keys = [m.shown for m in moveds]
         if b.den != self.den:  # the running totals' numerators mean other numbers now
             self.den = b.den
             for kind, known, _ in self.columns:
@@ -432,12 +499,10 @@ class _TableSink:
         for column, at in zip(self.columns, self.at, strict=True):
             numbers_of = sources[at]
             got: list[str | None] | list[str] = list(map(column[1].get, numbers_of))
-            if None in got and column[0] != "running":
-                got = self._money(column, numbers_of)
-            elif None in got:
-                got = [self._new(column, n) if x is None else x for x, n in zip(got, numbers_of, strict=True)]
+            if None in got:
+                got = (self._running if column[0] == "running" else self._money)(column, numbers_of)
             texts.append(cast("list[str]", got))
-        self.table[0].block(numbers, keys, texts)  # type: ignore[index]  # (started by _template)
+        self.table[0].block(numbers, cast("list[str]", keys), texts)  # type: ignore[index]  # (started by _template)
         self.last = str(numbers[-1])
 
     def _template(self, number: int, m: Moved, t: Totals | None) -> str:
@@ -466,23 +531,30 @@ class _TableSink:
             size[0], size[1], size[2] = max(size[0], len(text)), max(size[1], len(text) - 3), 3
         return list(map(known.__getitem__, numbers))
 
-    def _new(self, column: tuple[str, dict[int, str], list[int]], n: int) -> str:
-        """The text of a value not met yet in its column, measured and remembered."""
-        kind, known, size = column
-        if kind == "running":
-            text, whole, tail = self.num.show(n, self.den)
-        else:
-            text = cents(n, True) if kind == "money" else cents(n)
-            whole, tail = len(text) - 3, 3
-        # LongTable.number written out: the widest of each kept here
-        size[0], size[1], size[2] = max(size[0], len(text)), max(size[1], whole), max(size[2], tail)
-        if len(known) > VALUES // len(self.columns):
+    def _running(self, column: tuple[str, dict[int, str], list[int]], numbers: list[int]) -> list[str]:
+        """The texts of a running total column's numerators, each distinct one made once
+        and measured (``LongTable.number`` written out: the widest of each kept here)."""
+        _, known, size = column
+        new = set(numbers).difference(known)
+        if len(known) + len(new) > VALUES // len(self.columns):
             known.clear()
-        known[n] = text
-        return text
+            new = set(numbers)
+        show, den = self.num.show, self.den
+        plain, wide, tails = size
+        for n in new:
+            text, whole, tail = show(n, den)
+            known[n] = text
+            if len(text) > plain:
+                plain = len(text)
+            if whole > wide:
+                wide = whole
+            if tail > tails:
+                tails = tail
+        size[0], size[1], size[2] = plain, wide, tails
+        return list(map(known.__getitem__, numbers))
 
     def measured(self) -> None:
-        """The values' widths told to the table (``_new`` and ``_money`` kept the widest)."""
+        """The values' widths told to the table (``_running`` and ``_money`` kept the widest)."""
         if self.table is not None:
             table = self.table[0]
             for i, (_, known, (plain, whole, tail)) in zip(table.slots, self.columns, strict=True):
@@ -496,13 +568,11 @@ class _TableSink:
 VALUES = 1_000_000
 
 
-def _spool() -> Any:
+def _spool(text: bool = False) -> Any:
+    """Memory, then a temporary file: of text (a table's rows, read back line by line) or
+    of UTF-8 bytes (a machine shape's)."""
     import tempfile
 
-    return tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8")
-
-
-def _spooled(spool: IO[str]) -> Iterator[str]:
-    spool.seek(0)
-    while chunk := spool.read(1 << 16):
-        yield chunk
+    if text:
+        return tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8")
+    return tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+b")

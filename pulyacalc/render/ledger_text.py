@@ -25,9 +25,10 @@ def slot(i: int) -> str:
     return f"{MARK}{i}{MARK}"
 
 
-def template(text: str, slots: int, quoted: bool) -> str | None:
+def template(text: str, slots: int, quoted: bool, number: str = "%s") -> str | None:
     """``text`` with slot 0 … ``slots``-1 made ``%s`` (``quoted``: with the quotes JSON put
-    around them), in order; None when the text is not so (a mark of its own in the text)."""
+    around them; slot 0, the deal's number, made ``number``), in order; None when the text
+    is not so (a mark of its own in the text)."""
     if text.count(MARK) != 2 * slots:
         return None
     text = text.replace("%", "%%")
@@ -38,7 +39,7 @@ def template(text: str, slots: int, quoted: bool) -> str | None:
         if here <= at:
             return None
         at = here
-        text = text.replace(s, "%s", 1)
+        text = text.replace(s, number if i == 0 else "%s", 1)
     return text
 
 

@@ -379,10 +379,7 @@ class _Drawn:
         got = None
         if i != self.last or piece.rstrip():
             got = (piece.rstrip() if i == self.last else piece).replace(PAD, " ")
-        known = self.values[i]
-        if len(known) > self.bound:
-            known.clear()
-        known[v] = got
+        self.values[i][v] = got  # (bounded by the caller, between blocks)
         return got
 
     def block(self, columns: list[list[str]]) -> str:
@@ -405,7 +402,13 @@ class _Drawn:
             known = self.values[i]
             got = list(map(known.get, column))
             if None in got:
-                got = [self.value(i, v) if g is None else g for g, v in zip(got, column, strict=True)]
+                new = set(column).difference(known)
+                if len(known) + len(new) > self.bound:  # (cleared here, not amid the new)
+                    known.clear()
+                    new = set(column)
+                for v in new:
+                    self.value(i, v)
+                got = list(map(known.__getitem__, column))
                 if None in got:
                     return self.rows(list(map(list, zip(*columns, strict=True))))
             texts.append(got)
@@ -415,6 +418,9 @@ class _Drawn:
         """Rows of the spool (split at ``SEP``) drawn one by one."""
         out = []
         first, slots = self.first, self.table.slots
+        for known in self.values.values():
+            if len(known) > self.bound:
+                known.clear()
         for cells in rows:
             k = cells[1]
             text = self.known[k] if k in self.known else self.template(k)
@@ -481,7 +487,7 @@ class _Aligned:
                     done = whole + tail.ljust(self.width, PAD)
                     # (grid's body keeps the space before a fraction without a whole part)
                     done = done if self.raw else done.strip()
-            if len(self.known) > 20_000:
+            if len(self.known) > ALIGNED:
                 self.known.clear()
             self.known[cell] = done
         return done
@@ -502,6 +508,10 @@ class _Aligned:
             return cell + PAD * (self.width - 1 - len(cents))
         return None
 
+
+#: cells an ``_Aligned`` remembers (a column's: a long log's running totals take some 100,000
+#: values in each, met again when the table is fitted and drawn)
+ALIGNED = 250_000
 
 #: the fractions :func:`pulyacalc.core.amounts.mixed` writes as one character
 _GLYPHS = frozenset(VULGAR.values())

@@ -123,7 +123,7 @@ class _Scan:
             self._look(self._row(numbers[-1], keys[-1], [v[-1] for v in values])[1], (0,))
             for j, (i, column) in enumerate(zip(slots, values, strict=True)):
                 new = set(column).difference(seen[j])
-                if len(seen[j]) > KNOWN:
+                if len(seen[j]) > VALUES:
                     seen[j].clear()
                 seen[j].update(new)
                 a = self.aligners.get(i)
@@ -205,7 +205,13 @@ class _Part:
             known = self.values[i]
             got = list(map(known.get, column))
             if None in got:
-                got = [self._value(i, j, v) if g is None else g for g, v in zip(got, column, strict=True)]
+                new = set(column).difference(known)
+                if len(known) + len(new) > VALUES:
+                    known.clear()
+                    new = set(column)
+                for v in new:
+                    known[v] = self._value(j, v)
+                got = list(map(known.__getitem__, column))
             texts.append(got)
         if None in formats or any(None in t for t in texts):
             return "".join(
@@ -250,16 +256,16 @@ class _Part:
             out.append((" " * self.first + tail).replace(PAD, " ").replace("%", "%%") if tail else "")
         return "\n".join(out)
 
-    def _value(self, i: int, j: int, v: str) -> str | None:
-        """Value ``v`` of column ``i`` (the part's ``j``-th) drawn, remembered; None where
-        it cannot be drawn apart (a blank at the line's end, many lines)."""
+    def _value(self, j: int, v: str) -> str | None:
+        """Value ``v`` of the part's ``j``-th column drawn; None where it cannot be drawn
+        apart (a blank at the line's end, many lines)."""
         _, w, right, _, aligner, _ = self.draw.columns[j]
         line, lines = self.draw._drawn(v if aligner is None else aligner(v), w, right, None)
-        got = None
-        if not lines and (j != self.last or line.rstrip()):
-            got = (line.rstrip() if j == self.last else line).replace(PAD, " ")
-        known = self.values[i]
-        if len(known) > KNOWN:
-            known.clear()
-        known[v] = got
-        return got
+        if lines or (j == self.last and not line.rstrip()):
+            return None
+        return (line.rstrip() if j == self.last else line).replace(PAD, " ")
+
+
+#: distinct values of a column remembered drawn (about 150 bytes each: a long log's running
+#: totals take some 100,000 values in each column, each drawn once)
+VALUES = 250_000

@@ -498,8 +498,8 @@ class _Pass:
                         touched(k)
                     if k.pool:
                         _fix(self, k)
-                if trace is not None:
-                    trace(count + lineno - mark, _written(cache, k), k.tag)
+                if trace is not None:  # (what it writes is found once: ``_written``)
+                    trace(count + lineno - mark, k.written or _written(cache, k), k.tag)
                 if digest is not None:
                     digest(k.key)
                 table, get = k.next, k.get

@@ -23,7 +23,7 @@ from pulyacalc.cli.options import (
     rounding_of,
 )
 from pulyacalc.cli.output import OutputOpt, QuietOpt
-from pulyacalc.cli.runtime import emit, reports_problems
+from pulyacalc.cli.runtime import emit, emit_bytes, reports_problems
 from pulyacalc.core.i18n import N_
 
 if TYPE_CHECKING:
@@ -105,7 +105,7 @@ def _streamed(play: Callable[[Sink], Ledger | None], running: bool, shape: str) 
     from pulyacalc.render.formats import write_to
     from pulyacalc.render.ledger_stream import LedgerStream
 
-    view = LedgerStream(play, running)
+    view = LedgerStream(play, running, raw=emit_bytes)
     write_to(view, shape, _Emitted())  # type: ignore[arg-type]  # a TextIO in all but name
     return view.ledger is not None
 
