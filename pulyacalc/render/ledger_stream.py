@@ -17,6 +17,7 @@ import codecs
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
+from functools import partial
 from itertools import repeat
 from operator import mod
 from typing import IO, TYPE_CHECKING, Any, cast
@@ -33,6 +34,7 @@ from pulyacalc.render.ledger import (
     table_columns,
 )
 from pulyacalc.render.ledger_text import MARK, Numbers, cents, money_json, slot, template
+from pulyacalc.render.remembered import looked_up
 from pulyacalc.render.view import SCHEMA_VERSION
 
 if TYPE_CHECKING:
@@ -123,15 +125,11 @@ class _Rows:
     ) -> list[bytes]:
         """The texts of a value column's whole numbers, each distinct one made once."""
         text, running, known = column
-        got = list(map(known.get, numbers))
-        if None in got:
-            if len(known) > VALUES // len(self.columns):
-                known.clear()
-            new = set(numbers).difference(known)
-            made = map(text, new, repeat(self.den)) if running else map(text, new)
-            known.update(zip(new, map(str.encode, made), strict=True))
-            got = list(map(known.__getitem__, numbers))
-        return cast("list[bytes]", got)
+
+        def make(new: list[int]) -> list[bytes]:
+            return list(map(str.encode, map(text, new, repeat(self.den)) if running else map(text, new)))
+
+        return looked_up(known, numbers, make, VALUES // len(self.columns))
 
     def flush(self) -> None:
         """Every row so far given to ``write``."""
@@ -496,12 +494,10 @@ class _TableSink:
                     known.clear()
         sources = b.nums + b.moved + b.cents
         texts = []
+        bound = VALUES // len(self.columns)
         for column, at in zip(self.columns, self.at, strict=True):
-            numbers_of = sources[at]
-            got: list[str | None] | list[str] = list(map(column[1].get, numbers_of))
-            if None in got:
-                got = (self._running if column[0] == "running" else self._money)(column, numbers_of)
-            texts.append(cast("list[str]", got))
+            make = partial(self._running if column[0] == "running" else self._money, column)
+            texts.append(looked_up(column[1], sources[at], make, bound))
         self.table[0].block(numbers, cast("list[str]", keys), texts)  # type: ignore[index]  # (started by _template)
         self.last = str(numbers[-1])
 
@@ -517,33 +513,26 @@ class _TableSink:
                 table.measure(cells[-1:], i)
         return table.template(cells, t is not None and bool(table.slots))
 
-    def _money(self, column: tuple[str, dict[int, str], list[int]], numbers: list[int]) -> list[str]:
-        """The texts of a money column's cents, each distinct one made once; measured by
-        the largest and the smallest new one (a text of cents is the longer the farther
-        from 0 on its side)."""
-        kind, known, size = column
-        if len(known) > VALUES // len(self.columns):
-            known.clear()
-        new = set(numbers).difference(known)
-        known.update(zip(new, map(cents, new, repeat(kind == "money")), strict=True))
+    def _money(self, column: tuple[str, dict[int, str], list[int]], new: list[int]) -> list[str]:
+        """The texts of a money column's new cents (``looked_up``), measured by the largest
+        and the smallest (a text of cents is the longer the farther from 0 on its side)."""
+        kind, _, size = column
+        texts = list(map(cents, new, repeat(kind == "money")))
         for n in (max(new), min(new)):
-            text = known[n]
+            text = cents(n, kind == "money")
             size[0], size[1], size[2] = max(size[0], len(text)), max(size[1], len(text) - 3), 3
-        return list(map(known.__getitem__, numbers))
+        return texts
 
-    def _running(self, column: tuple[str, dict[int, str], list[int]], numbers: list[int]) -> list[str]:
-        """The texts of a running total column's numerators, each distinct one made once
-        and measured (``LongTable.number`` written out: the widest of each kept here)."""
-        _, known, size = column
-        new = set(numbers).difference(known)
-        if len(known) + len(new) > VALUES // len(self.columns):
-            known.clear()
-            new = set(numbers)
+    def _running(self, column: tuple[str, dict[int, str], list[int]], new: list[int]) -> list[str]:
+        """The texts of a running total column's new numerators (``looked_up``), measured
+        (``LongTable.number`` written out: the widest of each kept here)."""
+        size = column[2]
         show, den = self.num.show, self.den
         plain, wide, tails = size
+        texts = []
         for n in new:
             text, whole, tail = show(n, den)
-            known[n] = text
+            texts.append(text)
             if len(text) > plain:
                 plain = len(text)
             if whole > wide:
@@ -551,7 +540,7 @@ class _TableSink:
             if tail > tails:
                 tails = tail
         size[0], size[1], size[2] = plain, wide, tails
-        return list(map(known.__getitem__, numbers))
+        return texts
 
     def measured(self) -> None:
         """The values' widths told to the table (``_running`` and ``_money`` kept the widest)."""

@@ -10,11 +10,13 @@ tests/test_ledger_stream.py holds both to the same bytes.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import partial
 from operator import mod
 from typing import IO, Any
 
 from pulyacalc.core.amounts import VULGAR
 from pulyacalc.render.formats import _MIXED, _NUMBER, _SPECIAL, PAD, _wide_chars, grid
+from pulyacalc.render.remembered import looked_up
 
 #: between the cells of a row in the spool
 SEP = "\x1f"
@@ -379,8 +381,10 @@ class _Drawn:
         got = None
         if i != self.last or piece.rstrip():
             got = (piece.rstrip() if i == self.last else piece).replace(PAD, " ")
-        self.values[i][v] = got  # (bounded by the caller, between blocks)
         return got
+
+    def _values(self, i: int, new: list[str]) -> list[str | None]:
+        return [self.value(i, v) for v in new]
 
     def block(self, columns: list[list[str]]) -> str:
         """A block of deals with values drawn column by column (their templates and
@@ -399,18 +403,9 @@ class _Drawn:
             if i in self.direct:
                 texts.append(column)
                 continue
-            known = self.values[i]
-            got = list(map(known.get, column))
+            got = looked_up(self.values[i], column, partial(self._values, i), self.bound)
             if None in got:
-                new = set(column).difference(known)
-                if len(known) + len(new) > self.bound:  # (cleared here, not amid the new)
-                    known.clear()
-                    new = set(column)
-                for v in new:
-                    self.value(i, v)
-                got = list(map(known.__getitem__, column))
-                if None in got:
-                    return self.rows(list(map(list, zip(*columns, strict=True))))
+                return self.rows(list(map(list, zip(*columns, strict=True))))
             texts.append(got)
         return "\n".join(map(mod, formats, zip(numbers, *texts, strict=True))) + "\n"
 
@@ -426,7 +421,8 @@ class _Drawn:
             text = self.known[k] if k in self.known else self.template(k)
             if text is not None and len(cells) > 2:
                 values = [
-                    self.values[i].get(v) or self.value(i, v) for i, v in zip(slots, cells[2:], strict=True)
+                    self.values[i].get(v) or self.values[i].setdefault(v, self.value(i, v))
+                    for i, v in zip(slots, cells[2:], strict=True)
                 ]
                 text = None if None in values else text % tuple(values)
             if text is None:  # drawn whole, the old way

@@ -14,6 +14,7 @@ end that cutting the line would pass), None is given and the caller fits row by 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import partial
 from operator import mod
 from typing import Any, Protocol
 
@@ -28,6 +29,7 @@ from pulyacalc.render.longtable_fit import (
     fitted_plan,
     part_drawers,
 )
+from pulyacalc.render.remembered import looked_up
 
 
 class Table(Protocol):
@@ -202,17 +204,7 @@ class _Part:
         texts = []
         for i, j in self.slots:
             column = values[slots.index(i)]
-            known = self.values[i]
-            got = list(map(known.get, column))
-            if None in got:
-                new = set(column).difference(known)
-                if len(known) + len(new) > VALUES:
-                    known.clear()
-                    new = set(column)
-                for v in new:
-                    known[v] = self._value(j, v)
-                got = list(map(known.__getitem__, column))
-            texts.append(got)
+            texts.append(looked_up(self.values[i], column, partial(self._values, j), VALUES))
         if None in formats or any(None in t for t in texts):
             return "".join(
                 self._drawn(self._cells(n, k, [v[r] for v in values]))
@@ -255,6 +247,9 @@ class _Part:
             tail = ("  " + "  ".join(row[1:])).rstrip()
             out.append((" " * self.first + tail).replace(PAD, " ").replace("%", "%%") if tail else "")
         return "\n".join(out)
+
+    def _values(self, j: int, new: list[str]) -> list[str | None]:
+        return [self._value(j, v) for v in new]
 
     def _value(self, j: int, v: str) -> str | None:
         """Value ``v`` of the part's ``j``-th column drawn; None where it cannot be drawn
