@@ -322,3 +322,9 @@ def test_a_long_explanation_is_the_same_bytes_into_a_file_a_pipe_and_o(
     named = tmp_path / ("named.json" if fmt == "json" else "named.txt")
     assert run(["explain", str(big_log), "-f", fmt, "-o", str(named)]).returncode == 0
     assert redirected.read_bytes() == piped == named.read_bytes()
+    # appended (``>>``: a file Linux's sendfile refuses to write) after what it holds
+    appended = tmp_path / "appended.txt"
+    appended.write_bytes(b"kept\n")
+    r = shell(f"PULYACALC explain '{big_log}' -f {fmt} >> '{appended}'")
+    assert r.returncode == 0 and r.stderr == b""
+    assert appended.read_bytes() == b"kept\n" + piped

@@ -233,6 +233,9 @@ class Drawer:
         self.running: tuple[list[bytes], list[int]] | None = None
         if fmt == "json":
             self.running = self._running()
+        #: a block's JSON up to its entries with the stand-ins (a mapping and its text), and
+        #: the paper's stand-in as JSON writes it (``_drawn``, made once)
+        self.json_head: tuple[dict[str, Any], str, str] | None = None
 
     def where(self) -> str:
         return f"{self.file}:{LINE}:{COLUMN}"
@@ -382,13 +385,15 @@ class Drawer:
         if self.fmt != "json":
             return holed(entry_lines(xs, self.fmt), NUMBER, k) or False
         flat = holed("".join(map(self.flat, block.writes)), NUMBER, k)
-        head = deal_head_json(NUMBER, self.where(), DEALER, KIND, TEXT, False)
-        top = nested(head, 2).removesuffix("\n    }")
+        if self.json_head is None:  # the same for every block: drawn once
+            head = deal_head_json(NUMBER, self.where(), DEALER, KIND, TEXT, False)
+            self.json_head = head, nested(head, 2).removesuffix("\n    }"), dumps(RUNNING)
+        head, top, running = self.json_head
         # the deal's entries are the flat ones nested deeper (``nested_entries``): seen
         # once per run on a deal with entries, then its tail is drawn without them
         shown = xs if not self.nesting else ()
         text = nested({**head, **deal_tail_json(shown, RUNNING, ledger)}, 2)
-        parts = text[len(top) :].split(dumps(RUNNING))
+        parts = text[len(top) :].split(running)
         if flat is None or not text.startswith(top + ",") or len(parts) != 2:
             return False
         pre, post = holed(parts[0], NUMBER, len(shown)), holed(parts[1], NUMBER, 0)
@@ -910,6 +915,8 @@ def _json_deals(view: ExplainStream, drawer: Drawer, last: list[Any]) -> Iterato
     entries: list[bytes] = []
     deals: list[bytes] = []
     sep = b"["
+    shown = 0  # the deals drawn from their drawings (``view.shown`` counts them at the end)
+    batch = JSON_BATCH  # deals left before the batch's bytes are handed on
     items: Iterator[Any] = view.stream.items
     for item in items:
         if type(item) is not tuple:
@@ -927,10 +934,11 @@ def _json_deals(view: ExplainStream, drawer: Drawer, last: list[Any]) -> Iterato
             parts[slot[i]] = b"%d" % v if type(v) is int else json_cell(v)
         if upto is not None and number != upto:
             continue
-        view.shown += 1
+        shown += 1
         last[0] = vals if upto is None else list(vals)
         # the head's and the block's drawings as made before (the methods make them)
-        top: Any = head.drawn[after_finish] if head.drawn is not None else False
+        top: Any = head.drawn
+        top = top[after_finish] if top is not None else False
         if top is False:
             top = head_of(head, after_finish)
         body = block.drawn
@@ -943,19 +951,23 @@ def _json_deals(view: ExplainStream, drawer: Drawer, last: list[Any]) -> Iterato
             sep = b","
             continue
         n = b"%d" % number
-        entries.append(n.join(body[0]))
+        flat, pre, post = body
+        entries.append(n.join(flat))
         deals += (
             sep,
             top[0] % ((lineno, number) if top[1] else (number, lineno)),
-            n.join(body[1]),
+            n.join(pre),
             b"".join(parts),
-            body[2],
+            post,
         )
         sep = b","
-        if len(entries) >= JSON_BATCH:
+        batch -= 1
+        if not batch:
             yield b"".join(entries), b"".join(deals)
             entries.clear()
             deals.clear()
+            batch = JSON_BATCH
+    view.shown += shown
     if isinstance(last[0], list):
         last[0] = list(last[0])
     yield b"".join(entries), b"".join(deals)
