@@ -302,6 +302,10 @@ def free(self: FastDeals, deal: Play) -> bool:
     return self.contracts_free
 
 
+#: lines that could not be read remembered (``_items``)
+UNREADABLE = 10_000
+
+
 def derive(self: FastDeals, table: dict[str, Seen], raw: str) -> Seen | None:
     """A contract read in a raspasy run writes what it writes outside one (2.7:
     ``fold.KEY`` holds run 0 for any deal that is not raspasy); only the run after it
@@ -429,6 +433,9 @@ def _items(
     state: dict[str, Any] = {"read": 0, "kept": len(problems.items), "same": False}
     hits = 0
     last: Seen | None = None
+    #: lines that could not be read: none is ever learnt, so none is derived (``derive``
+    #: only spares the full way, which reads such a line again and says why)
+    unreadable: set[str] = set()
 
     def sync() -> None:
         nonlocal hits, last
@@ -464,6 +471,10 @@ def _items(
         self.changed = self.changed or isinstance(d, SeatChange)
         # a deal that could not be read only passes the deal on: the paper is as it was
         state["same"] = unread = type(d) is Unreadable
+        if unread:  # (never learnt: not looked for under other states again, bounded)
+            if len(unreadable) >= UNREADABLE:
+                unreadable.clear()
+            unreadable.add(raw)
         if not self.changed and not unread:
             self.load()
         if r is None:
@@ -508,7 +519,7 @@ def _items(
         if progress is not None and not lineno % PROGRESS_EVERY:
             progress(lineno)
         k = get(raw) if get is not None else None
-        if k is None and table is not None:
+        if k is None and table is not None and raw not in unreadable:
             k = derive(self, table, raw)
         if k is None:
             state["read"] = read

@@ -444,3 +444,28 @@ def test_a_head_simply_fitted_takes_the_lines_of_a_log() -> None:
             assert "\n" + str(simply_fitted(line, width)) == fit_lines("\n" + line)
         finally:
             use_width(None)
+
+
+def test_a_line_that_cannot_be_read_is_not_derived_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A line that could not be read is never learnt: once it is known so, it is not looked
+    for under other dealers again (``derive``), and each time it comes it is still read the
+    full way and said wrong at its own line, as the plain path says it."""
+    lines = "".join(genlog.line_log(300, seed=3, pool=40)).splitlines(keepends=True)
+    start = next(i for i, line in enumerate(lines) if not line.strip()) + 1
+    bad = "Anna 6x 7, Bob whist\n"
+    body = [x for line in lines[start:] for x in (line, bad)]
+    path = tmp_path / "log.pulya"
+    path.write_text("".join(lines[:start] + body), encoding="utf-8")
+    asked: list[str] = []
+    derive = explain_fast.derive
+
+    def counted(self: Any, table: Any, raw: str) -> Any:
+        asked.append(raw)
+        return derive(self, table, raw)
+
+    monkeypatch.setattr(explain_fast, "derive", counted)
+    got = explained(path, "table", fast=True)
+    assert asked.count(bad.rstrip("\n")) + asked.count(bad) == 1
+    assert got == explained(path, "table", fast=False)  # each said wrong at its own line
