@@ -234,9 +234,7 @@ class LedgerRun:
         #: a sink that takes the rows with running totals a block at a time (its ``block``:
         #: the numbers, the rows, the totals and ``Totals.add_block``'s columns), and the
         #: rows not handed to it yet
-        self.blocks: Callable[[list[int], list[Moved], Totals, Block], None] | None = getattr(
-            sink, "block", None
-        )
+        self.blocks: BlockSink | None = getattr(sink, "block", None)
         self.queued: list[int] = []
         self.queue: list[Moved] = []
         self.sums: dict[str, Amount] = dict.fromkeys(players, 0)

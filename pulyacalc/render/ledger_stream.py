@@ -91,11 +91,12 @@ class _Rows:
     def block(self, numbers: list[int], moveds: list[Moved], t: Totals, b: Block) -> None:
         """Deals with running totals or money told a block at a time (``LedgerRun``): each
         value column's texts from ``b``'s column of whole numbers."""
-        if any(m.shown is None for m in moveds):
+        tpls = [m.shown for m in moveds]
+        if None in tpls:
             for m in moveds:
                 if m.shown is None:
                     m.shown = self._template(m, t)
-        tpls = [m.shown for m in moveds]
+            tpls = [m.shown for m in moveds]
         if any(tpl is False for tpl in tpls):  # (a text with a mark of its own) row by row
             for i, (number, m) in enumerate(zip(numbers, moveds, strict=True)):
                 row = _at(t, b, i)

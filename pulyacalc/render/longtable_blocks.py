@@ -259,32 +259,27 @@ class _Part:
         return "\n".join(out)
 
     def _values(self, j: int, new: list[str]) -> list[str | None]:
-        """``_value`` of each, written out for a cell of one line (each of a long log's
-        running totals)."""
+        """Values of the part's ``j``-th column drawn; None where one cannot be drawn apart
+        (a blank at the line's end, many lines).  A cell of one line (each of a long log's
+        running totals) is padded here, not by ``_Row._drawn``."""
         _, w, right, _, aligner, _ = self.draw.columns[j]
         last = j == self.last
         out: list[str | None] = []
         for v in new:
             cell = (v if aligner is None else aligner(v)).strip()
             if "\n" in cell:
-                out.append(self._value(j, v))
-                continue
-            line = cell.rjust(w) if right else cell.ljust(w)
+                line, lines = self.draw._drawn(cell, w, right, None)
+                if lines:
+                    out.append(None)
+                    continue
+            else:
+                line = cell.rjust(w) if right else cell.ljust(w)
             if last:
                 line = line.rstrip()
                 out.append(line.replace(PAD, " ") if line else None)
             else:
                 out.append(line.replace(PAD, " "))
         return out
-
-    def _value(self, j: int, v: str) -> str | None:
-        """Value ``v`` of the part's ``j``-th column drawn; None where it cannot be drawn
-        apart (a blank at the line's end, many lines)."""
-        _, w, right, _, aligner, _ = self.draw.columns[j]
-        line, lines = self.draw._drawn(v if aligner is None else aligner(v), w, right, None)
-        if lines or (j == self.last and not line.rstrip()):
-            return None
-        return (line.rstrip() if j == self.last else line).replace(PAD, " ")
 
 
 #: distinct values of a column remembered drawn (about 150 bytes each: a long log's running
