@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Annotated
@@ -49,10 +51,9 @@ def ledger(
 ) -> None:
     """What each deal cost: per deal, what it moved each player's final result by, in whists
     (the rows add up to the settlement; the rounding is its own last row)."""
-    import os
-
     from pulyacalc.cli.stdin_copy import Tee
     from pulyacalc.ledger import ledger_file, ledger_run
+    from pulyacalc.ledger_apart import apart, can_fork
     from pulyacalc.render.formats import render
     from pulyacalc.render.ledger import LedgerView
 
@@ -74,12 +75,17 @@ def ledger(
                 price=price,
             )
             seated: list[tuple[str, ...]] = []
-            if _streamed(partial(play, seated=seated), running, format.value):
+            # a long log is scored in a second process while this one writes its rows (not
+            # for a terminal: it takes them slower than one process writes them)
+            two = tee is None and can_fork() and os.path.getsize(log) >= APART_BYTES and not _to_terminal()
+            first = partial(play, seated=seated)
+            if _streamed(apart(first, seated) if two else first, running, format.value):
                 return
             if seated:  # a newcomer: read again, every row with the table as it ends
                 if tee is not None:
                     tee.again()
-                if _streamed(partial(play, players=seated[0]), running, format.value):
+                again = partial(play, players=seated[0])
+                if _streamed(apart(again) if two else again, running, format.value):
                     return
         if tee is not None:
             tee.again()
@@ -95,6 +101,20 @@ def ledger(
         if tee is not None:
             tee.close()
     emit(render(LedgerView(result, running), format.value))
+
+
+#: a log file at least this long is scored in a second process (``ledger_apart``): below
+#: it, starting one takes longer than it saves
+APART_BYTES = 1 << 20
+
+
+def _to_terminal() -> bool:
+    from pulyacalc.cli import output
+
+    try:
+        return output.target is None and os.isatty(sys.stdout.fileno())
+    except (AttributeError, OSError, ValueError):  # (replaced by an embedding program)
+        return False
 
 
 def _streamed(play: Callable[[Sink], Ledger | None], running: bool, shape: str) -> bool:
