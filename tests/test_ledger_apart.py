@@ -121,3 +121,64 @@ def test_a_child_that_ends_without_a_word_is_a_fault() -> None:
 
     with pytest.raises(RuntimeError, match="status 3"):
         played(play)
+
+
+# ---- a long table's rows drawn in two processes (render/halves.py) ----
+
+
+@pytest.fixture
+def drawn_in_halves(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Tables of a few blocks drawn in halves (their spools files at once); the halves
+    the child drew that were given, counted."""
+    from pulyacalc.render import halves, ledger_stream
+
+    monkeypatch.setattr(ledger_stream, "SPOOL_MEMORY", 1)
+    monkeypatch.setattr(halves, "MIN_BLOCKS", 2)
+    monkeypatch.setattr(ledger, "BLOCK", 16)
+    given: list[int] = []
+    read = halves._read
+
+    def counted(out: object) -> object:
+        given.append(1)
+        return read(out)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(halves, "_read", counted)
+    return given
+
+
+@pytest.mark.parametrize("columns", [None, 60, 100])
+@pytest.mark.parametrize("options", [["--running"], ["--running", "--whist-price", "0.33"]])
+def test_a_table_drawn_in_halves_is_the_kept_one(
+    tmp_path: Path, drawn_in_halves: list[int], columns: int | None, options: list[str]
+) -> None:
+    from test_ledger_stream import old_ledger
+
+    from pulyacalc.render import view
+
+    path = tmp_path / "log.pulya"
+    path.write_text(line_log(7, 3, "sochi", 10, 300, False), encoding="utf-8")
+    view.use_width(columns)  # as the command line sets it from COLUMNS
+    try:
+        got = run("ledger", str(path), *options)
+        want = old_ledger(str(path), "table", options)
+    finally:
+        view.use_width(None)
+    assert got.exit_code == 0, got.output
+    assert got.stdout == want
+    assert drawn_in_halves  # (the child's half given)
+
+
+def test_a_half_the_child_could_not_draw_is_drawn_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, drawn_in_halves: list[int]
+) -> None:
+    from test_ledger_stream import old_ledger
+
+    from pulyacalc.render import halves
+
+    monkeypatch.setattr(halves, "_child", lambda *args: os._exit(1))
+    path = tmp_path / "log.pulya"
+    path.write_text(line_log(8, 3, "sochi", 10, 300, False), encoding="utf-8")
+    got = run("ledger", str(path), "--running")
+    assert got.exit_code == 0, got.output
+    assert got.stdout == old_ledger(str(path), "table", ["--running"])
+    assert not drawn_in_halves

@@ -286,6 +286,8 @@ class LedgerStream:
     #: spool stands), in their place among the chunks: standard output takes them as they
     #: are (cli.runtime.emit_bytes), not decoded to be encoded again; None: given as chunks
     raw: Callable[[IO[bytes]], None] | None = None
+    #: a long table's rows drawn in two processes (render/halves.py)
+    apart: bool = False
 
     def _played(self, sink: Sink) -> Ledger | None:
         self.ledger = self.play(sink)
@@ -304,7 +306,7 @@ class LedgerStream:
 
     def table_chunks(self) -> Iterator[str]:
         with _spool(text=True) as spool:
-            sink = _TableSink(spool, self.running)
+            sink = _TableSink(spool, self.running, self.apart)
             lg = self._played(sink)
             if lg is None:
                 return
@@ -438,8 +440,8 @@ class _TableSink:
     players and whether there is money are known then): a deal's row is its number, its
     template (``LongTable.template``, once per ``Moved``) and the text of its values."""
 
-    def __init__(self, spool: IO[str], running: bool) -> None:
-        self.spool, self.running = spool, running
+    def __init__(self, spool: IO[str], running: bool, apart: bool = False) -> None:
+        self.spool, self.running, self.apart = spool, running, apart
         self.table: tuple[LongTable, list[tuple[str, str]]] | None = None
         self.last = ""  # the last number written
         self.num = Numbers()
@@ -451,6 +453,7 @@ class _TableSink:
         self.sep, self.batch = SEP, BATCH
         columns, head = table_columns(players, self.running, money)
         table = LongTable(head, table_align(columns), self.spool)
+        table.apart = self.apart
         self.table = (table, columns)
         self.buffer, self.flush = table.buffer, table.flush
         #: the cells of the deal's values: (column, kind, the player's seat)
@@ -564,5 +567,9 @@ def _spool(text: bool = False) -> Any:
     import tempfile
 
     if text:
-        return tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8")
-    return tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+b")
+        return tempfile.SpooledTemporaryFile(max_size=SPOOL_MEMORY, mode="w+", encoding="utf-8")
+    return tempfile.SpooledTemporaryFile(max_size=SPOOL_MEMORY, mode="w+b")
+
+
+#: bytes a spool keeps in memory before it is a temporary file
+SPOOL_MEMORY = 1 << 20

@@ -92,6 +92,10 @@ class LongTable:
         self.valued: list[bool] = []
         #: the columns a row's values go to (the rest of its cells are its template's)
         self.slots: tuple[int, ...] = ()
+        #: draw the rows in two processes (render/halves.py), and where each block of rows
+        #: starts in the spool (kept for it)
+        self.apart = False
+        self.marks: list[int] = []
         #: value columns whose every value is a number with this many characters after its
         #: units (money: ``.xx``), never blank: where that is the column's widest, a value
         #: is drawn as it is, right-aligned (``_Aligned`` adds nothing)
@@ -150,17 +154,28 @@ class LongTable:
         """Rows of deals with values, written column by column: a line ``BLOCK``, then
         a line of their numbers, one of their templates, and one per value column."""
         self.flush()  # (rows before them first)
+        if self.apart:
+            self.marks.append(self.spool.tell())
         columns = [SEP.join(map(str, numbers)), SEP.join(keys), *map(SEP.join, values)]
         self.spool.write(f"{BLOCK}\n" + "\n".join(columns) + "\n")
 
-    def items(self) -> Iterator[tuple[str, Any]]:
-        """The spool read from the start: ``("row", line)`` for a row kept whole, and
-        ``("block", columns)`` for a block (its numbers, templates, and value columns)."""
-        spool = self.spool
-        spool.seek(0)
+    def items(
+        self, start: int = 0, blocks: int | None = None, spool: IO[str] | None = None
+    ) -> Iterator[tuple[str, Any]]:
+        """The spool read from ``start`` (its start, or where a block starts: ``marks``):
+        ``("row", line)`` for a row kept whole, and ``("block", columns)`` for a block (its
+        numbers, templates, and value columns); ``blocks``: up to the block after that many.
+        ``spool``: the spool's file opened anew (render/halves.py)."""
+        spool = spool or self.spool
+        spool.seek(start)
+        n = 2 + len(self.slots)
         for line in spool:
             if line[0] == BLOCK:
-                yield "block", [next(spool)[:-1].split(SEP) for _ in range(2 + len(self.slots))]
+                if blocks is not None:
+                    if not blocks:
+                        return
+                    blocks -= 1
+                yield "block", [next(spool)[:-1].split(SEP) for _ in range(n)]
             else:
                 yield "row", line
 
@@ -226,16 +241,26 @@ class LongTable:
         # the first column right-aligned as a number, the rest drawn once per template,
         # a value once per distinct text of its column
         assert not self.lefts[0] and 0 not in [i for i, r in self.rights.items() if r.mixed]
+        draw = partial(self._drawn, widths)
+        if self.apart:
+            from pulyacalc.render.halves import in_halves
+
+            yield from in_halves(self, draw)
+        else:
+            yield from draw(self.items())
+
+    def _drawn(self, widths: list[int], items: Iterator[tuple[str, Any]]) -> Iterator[str]:
+        """The rows of ``items`` drawn (``_Drawn``: its caches its own)."""
         drawn = _Drawn(self, widths)
-        spool, rows = self.spool, []
-        for line in spool:
-            if line[0] == BLOCK:
+        rows: list[list[str]] = []
+        for kind, item in items:
+            if kind == "block":
                 if rows:
                     yield drawn.rows(rows)
                     rows = []
-                yield drawn.block([next(spool)[:-1].split(SEP) for _ in range(2 + len(self.slots))])
+                yield drawn.block(item)
                 continue
-            rows.append(line[:-1].split(SEP))
+            rows.append(item[:-1].split(SEP))
             if len(rows) >= BATCH:
                 yield drawn.rows(rows)
                 rows = []

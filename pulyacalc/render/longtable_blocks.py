@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from functools import partial
 from operator import mod
-from typing import Any, Protocol
+from typing import IO, Any, Protocol
 
 from pulyacalc.render.formats import PAD
 from pulyacalc.render.longtable_fit import (
@@ -38,7 +38,9 @@ class Table(Protocol):
     templates: list[list[str]]
     slots: tuple[int, ...]
 
-    def items(self) -> Iterator[tuple[str, Any]]: ...
+    def items(
+        self, start: int = 0, blocks: int | None = None, spool: IO[str] | None = None
+    ) -> Iterator[tuple[str, Any]]: ...
 
     def expanded(self, line: str) -> str: ...
 
@@ -166,9 +168,20 @@ def _lines(table: Table, drawers: list[tuple[list[str], _Row]]) -> Iterator[str]
     draws it, a block column by column)."""
     for k, (head, draw) in enumerate(drawers):
         yield ("\n" if k else "") + "\n".join(head) + "\n"
-        part = _Part(table, draw)
-        for kind, item in table.items():
-            yield part.row(item) if kind == "row" else part.block(item)
+        drawn = partial(_part_lines, table, draw)
+        if getattr(table, "apart", False):
+            from pulyacalc.render.halves import in_halves
+
+            yield from in_halves(table, drawn)  # type: ignore[arg-type]  # (a LongTable)
+        else:
+            yield from drawn(table.items())
+
+
+def _part_lines(table: Table, draw: _Row, items: Iterator[tuple[str, Any]]) -> Iterator[str]:
+    """A part's lines of the rows of ``items`` (``_Part``: its caches its own)."""
+    part = _Part(table, draw)
+    for kind, item in items:
+        yield part.row(item) if kind == "row" else part.block(item)
 
 
 class _Part:

@@ -79,13 +79,13 @@ def ledger(
             # for a terminal: it takes them slower than one process writes them)
             two = tee is None and can_fork() and os.path.getsize(log) >= APART_BYTES and not _to_terminal()
             first = partial(play, seated=seated)
-            if _streamed(apart(first, seated) if two else first, running, format.value):
+            if _streamed(apart(first, seated) if two else first, running, format.value, two):
                 return
             if seated:  # a newcomer: read again, every row with the table as it ends
                 if tee is not None:
                     tee.again()
                 again = partial(play, players=seated[0])
-                if _streamed(apart(again) if two else again, running, format.value):
+                if _streamed(apart(again) if two else again, running, format.value, two):
                     return
         if tee is not None:
             tee.again()
@@ -117,7 +117,7 @@ def _to_terminal() -> bool:
         return False
 
 
-def _streamed(play: Callable[[Sink], Ledger | None], running: bool, shape: str) -> bool:
+def _streamed(play: Callable[[Sink], Ledger | None], running: bool, shape: str, apart: bool = False) -> bool:
     """The ledger written row by row in flat memory (the view spools its rows and writes
     nothing before the log is read, so that a log with a problem prints its problems and
     nothing else).  False where it cannot be (a log that seats a newcomer: every row reads
@@ -125,7 +125,7 @@ def _streamed(play: Callable[[Sink], Ledger | None], running: bool, shape: str) 
     from pulyacalc.render.formats import write_to
     from pulyacalc.render.ledger_stream import LedgerStream
 
-    view = LedgerStream(play, running, raw=emit_bytes)
+    view = LedgerStream(play, running, raw=emit_bytes, apart=apart)
     write_to(view, shape, _Emitted())  # type: ignore[arg-type]  # a TextIO in all but name
     return view.ledger is not None
 

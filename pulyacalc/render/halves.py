@@ -1,0 +1,109 @@
+"""A long table's rows drawn in two processes (issue 11: ``ledger`` of a long log on two
+cores).
+
+Once a long table is measured (render/longtable.py), each of its rows is drawn from the
+spool on its own: :func:`in_halves` has a child process (``os.fork``) draw the second half
+of the spool into a file while this one draws the first, then gives the child's lines after
+its own.  The lines are the same, in the same order, as when one process draws them all
+(tests/test_ledger_apart.py).  Where that cannot be done (no ``fork``, a spool still in
+memory, a child that fails) this process draws them all.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from typing import IO, Any, Protocol
+
+#: a table drawn in halves has at least this many blocks of rows
+MIN_BLOCKS = 8
+
+
+class Spooled(Protocol):
+    """What is read of a ``LongTable``: its spool, where each block starts in it, and its
+    items from a place (``LongTable.items``)."""
+
+    spool: IO[str]
+    marks: list[int]
+
+    def items(
+        self, start: int = 0, blocks: int | None = None, spool: IO[str] | None = None
+    ) -> Iterator[tuple[str, Any]]: ...
+
+
+#: what draws the items of a table (each drawing its own: its caches are its own)
+Draw = Callable[[Iterator[tuple[str, Any]]], Iterator[str]]
+
+
+def in_halves(table: Spooled, draw: Draw) -> Iterator[str]:
+    """``draw(table.items())``, the second half drawn by a child process at the same time."""
+    marks = table.marks
+    path = _reopened(table.spool)
+    if len(marks) < MIN_BLOCKS or path is None or not hasattr(os, "fork"):
+        yield from draw(table.items())
+        return
+    import tempfile
+
+    half = len(marks) // 2
+    table.spool.flush()  # (all of it in the file, for the child to read)
+    with tempfile.TemporaryFile() as out:
+        pid = os.fork()
+        if pid == 0:  # the child: the second half into ``out``, then exit at once
+            _child(table, draw, path, marks[half], out)
+        try:
+            yield from draw(table.items(0, half))
+            _, status = os.waitpid(pid, 0)
+            pid = 0
+            if status:  # (a fault of the child's: drawn here)
+                yield from draw(table.items(marks[half]))
+                return
+            yield from _read(out)
+        finally:
+            if pid:  # stopped early (a reader gone, Ctrl-C): the child too
+                _stop(pid)
+
+
+def _child(table: Spooled, draw: Draw, path: str, start: int, out: IO[bytes]) -> None:
+    status = 0
+    try:
+        # (a spool of its own: the one shared with the parent shares its place in the file)
+        with open(path, encoding="utf-8") as spool:
+            for text in draw(table.items(start, spool=spool)):
+                out.write(text.encode())
+        out.flush()
+    except BaseException:
+        status = 1
+    finally:
+        os._exit(status)
+
+
+def _reopened(spool: IO[str]) -> str | None:
+    """A path that opens the spool's file anew (Linux: ``/proc/self/fd``), where the spool
+    is a file already; else None."""
+    if not getattr(spool, "_rolled", True):  # a SpooledTemporaryFile still in memory
+        return None
+    try:
+        path = f"/proc/self/fd/{spool.fileno()}"
+    except (AttributeError, OSError, ValueError):
+        return None
+    return path if os.path.exists(path) else None
+
+
+def _read(out: IO[bytes]) -> Iterator[str]:
+    import codecs
+
+    out.seek(0)
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    while chunk := out.read(1 << 20):
+        yield decoder.decode(chunk)
+    yield decoder.decode(b"", final=True)
+
+
+def _stop(pid: int) -> None:
+    import signal
+
+    try:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    except (ChildProcessError, ProcessLookupError):
+        pass
