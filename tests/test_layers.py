@@ -30,6 +30,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "api",
         "ledger",
         "ledger_totals",
+        "ledger_apart",
         "stats",
         "rating",
         "conventions_report",

@@ -241,7 +241,7 @@ class LongTable:
         # the first column right-aligned as a number, the rest drawn once per template,
         # a value once per distinct text of its column
         assert not self.lefts[0] and 0 not in [i for i, r in self.rights.items() if r.mixed]
-        draw = partial(self._drawn, widths)
+        draw = partial(_drawn_rows, self, widths)
         if self.apart:
             from pulyacalc.render.halves import in_halves
 
@@ -249,28 +249,29 @@ class LongTable:
         else:
             yield from draw(self.items())
 
-    def _drawn(self, widths: list[int], items: Iterator[tuple[str, Any]]) -> Iterator[str]:
-        """The rows of ``items`` drawn (``_Drawn``: its caches its own)."""
-        drawn = _Drawn(self, widths)
-        rows: list[list[str]] = []
-        for kind, item in items:
-            if kind == "block":
-                if rows:
-                    yield drawn.rows(rows)
-                    rows = []
-                yield drawn.block(item)
-                continue
-            rows.append(item[:-1].split(SEP))
-            if len(rows) >= BATCH:
-                yield drawn.rows(rows)
-                rows = []
-        if rows:
-            yield drawn.rows(rows)
-
     def _aligners(self) -> dict[int, Callable[[str], str]]:
         """How grid's body holds each right-aligned column's cells: the units of its numbers
         aligned (:func:`formats._units_aligned`, not stripped)."""
         return {i: _Aligned(r.tail, raw=True) for i, r in self.rights.items() if r.mixed}
+
+
+def _drawn_rows(table: LongTable, widths: list[int], items: Iterator[tuple[str, Any]]) -> Iterator[str]:
+    """The rows of ``items`` drawn (``_Drawn``: its caches its own)."""
+    drawn = _Drawn(table, widths)
+    rows: list[list[str]] = []
+    for kind, item in items:
+        if kind == "block":
+            if rows:
+                yield drawn.rows(rows)
+                rows = []
+            yield drawn.block(item)
+            continue
+        rows.append(item[:-1].split(SEP))
+        if len(rows) >= BATCH:
+            yield drawn.rows(rows)
+            rows = []
+    if rows:
+        yield drawn.rows(rows)
 
 
 def _narrow(text: str) -> bool:
