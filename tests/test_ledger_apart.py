@@ -182,3 +182,28 @@ def test_a_half_the_child_could_not_draw_is_drawn_here(
     assert got.exit_code == 0, got.output
     assert got.stdout == old_ledger(str(path), "table", ["--running"])
     assert not drawn_in_halves
+
+
+def test_a_scan_the_child_could_not_finish_is_finished_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, drawn_in_halves: list[int]
+) -> None:
+    """A fitted table's widest cells are looked for in halves too (``_Scan.read``)."""
+    from test_ledger_stream import old_ledger
+
+    from pulyacalc.render import longtable_blocks, view
+
+    def failed(self: object, items: object) -> tuple[object, ...]:
+        raise MemoryError
+
+    monkeypatch.setattr(longtable_blocks._Scan, "_other", failed)
+    path = tmp_path / "log.pulya"
+    path.write_text(line_log(9, 3, "sochi", 10, 300, False), encoding="utf-8")
+    view.use_width(70)
+    try:
+        got = run("ledger", str(path), "--running", "--whist-price", "0.2")
+        want = old_ledger(str(path), "table", ["--running", "--whist-price", "0.2"])
+    finally:
+        view.use_width(None)
+    assert got.exit_code == 0, got.output
+    assert got.stdout == want
+    assert drawn_in_halves  # (the rows still drawn in halves)

@@ -63,6 +63,62 @@ def in_halves(table: Spooled, draw: Draw) -> Iterator[str]:
                 _stop(pid)
 
 
+class Half:
+    """Work on the second half of a table's items, under way in a child process
+    (:func:`second_half`): ``blocks``, the blocks of the first half (to do here)."""
+
+    def __init__(self, pid: int, out: IO[bytes], blocks: int) -> None:
+        self.pid, self.out, self.blocks = pid, out, blocks
+
+    def result(self) -> tuple[Any, ...] | None:
+        """What the work gave there, once it is done; None where the child failed."""
+        import pickle
+
+        _, status = os.waitpid(self.pid, 0)
+        self.pid = 0
+        if status:
+            return None
+        self.out.seek(0)
+        got: tuple[Any, ...] = pickle.load(self.out)
+        return got
+
+    def stop(self) -> None:
+        """The child stopped if it still works (this process stops early), its file closed."""
+        if self.pid:
+            _stop(self.pid)
+            self.pid = 0
+        self.out.close()
+
+
+def second_half(table: Spooled, work: Callable[[Iterator[tuple[str, Any]]], tuple[Any, ...]]) -> Half | None:
+    """``work`` of the second half of ``table``'s items started in a child process (what it
+    gives is pickled back: ``Half.result``); None where the table is not split so."""
+    marks = table.marks
+    path = _reopened(table.spool)
+    if len(marks) < MIN_BLOCKS or path is None or not hasattr(os, "fork"):
+        return None
+    import pickle
+    import tempfile
+
+    half = len(marks) // 2
+    table.spool.flush()
+    out = tempfile.TemporaryFile()  # noqa: SIM115  # (closed by ``Half.stop``)
+    pid = os.fork()
+    if pid == 0:
+        status = 0
+        try:
+            with open(path, encoding="utf-8") as spool:
+                pickle.dump(
+                    work(table.items(marks[half], spool=spool)), out, protocol=pickle.HIGHEST_PROTOCOL
+                )
+            out.flush()
+        except BaseException:
+            status = 1
+        finally:
+            os._exit(status)
+    return Half(pid, out, half)
+
+
 def _child(table: Spooled, draw: Draw, path: str, start: int, out: IO[bytes]) -> None:
     status = 0
     try:

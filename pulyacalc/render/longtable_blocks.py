@@ -19,6 +19,7 @@ from operator import mod
 from typing import IO, Any, Protocol
 
 from pulyacalc.render.formats import PAD
+from pulyacalc.render.halves import in_halves, second_half
 from pulyacalc.render.longtable_fit import (
     _BREAKS,
     KNOWN,
@@ -37,6 +38,10 @@ class Table(Protocol):
 
     templates: list[list[str]]
     slots: tuple[int, ...]
+    #: drawn in two processes (render/halves.py): the spool, where each block starts in it
+    apart: bool
+    spool: IO[str]
+    marks: list[int]
 
     def items(
         self, start: int = 0, blocks: int | None = None, spool: IO[str] | None = None
@@ -84,6 +89,10 @@ class _Scan:
         self.first: dict[str, tuple[list[str], list[str]]] = {}
         #: the rows kept whole (the settlement's): their cells, both ways
         self.whole: list[tuple[list[str], list[str]]] = []
+        #: each template's first row: its number and values (``first`` made from them)
+        self.came: dict[str, tuple[str, list[str]]] = {}
+        #: of each value column, the values looked at
+        self.seen: list[set[str]] = [set() for _ in table.slots]
 
     def _aligned(self, cells: list[str]) -> list[str]:
         out = list(cells)
@@ -106,12 +115,46 @@ class _Scan:
         return cells, self._aligned(cells)
 
     def read(self) -> bool:
-        """The table read; False where a cell holds a break tabulate splits at."""
+        """The table read; False where a cell holds a break tabulate splits at.  A table
+        drawn in two processes is read so too (render/halves.py): its second half by a
+        child, whose widest cells and templates' first rows are taken in after the first
+        half's (as reading on would have found them)."""
+        table = self.table
+        half = second_half(table, self._other) if table.apart else None
+        if half is None:
+            return self._read(table.items())
+        try:
+            if not self._read(table.items(0, half.blocks)):
+                return False
+            got = half.result()
+        finally:
+            half.stop()
+        if got is None:  # (the child failed: read here)
+            return self._read(table.items(table.marks[half.blocks]))
+        ok, sizes, rows, came, whole = got
+        if not ok:
+            return False
+        for k, size in enumerate(sizes):
+            if size > self.sizes[k]:
+                self.sizes[k], self.rows[k] = size, rows[k]
+        for key, (number, values) in came.items():
+            if key not in self.first:
+                self.first[key] = self._row(number, key, values)
+        self.whole += whole
+        return True
+
+    def _other(self, items: Iterator[tuple[str, Any]]) -> tuple[Any, ...]:
+        """(In the child) the items read by a scan of their own: what it found."""
+        other = _Scan(self.table, self.ncols, self.aligners)
+        ok = other._read(items)
+        return ok, other.sizes, other.rows, other.came, other.whole
+
+    def _read(self, items: Iterator[tuple[str, Any]]) -> bool:
         table, ncols = self.table, self.ncols
         slots = table.slots
         fixed = [i for i in range(1, ncols) if i not in slots]
-        seen: list[set[str]] = [set() for _ in slots]
-        for kind, item in table.items():
+        seen = self.seen
+        for kind, item in items:
             if kind == "row":
                 line = table.expanded(item)
                 cells = line.rstrip("\n").split("\x1f")
@@ -123,7 +166,8 @@ class _Scan:
             numbers, keys, *values = item
             for r, key in enumerate(keys):
                 if key not in self.first:
-                    raw, cells = self.first[key] = self._row(numbers[r], key, [v[r] for v in values])
+                    came = self.came[key] = (numbers[r], [v[r] for v in values])
+                    raw, cells = self.first[key] = self._row(came[0], key, came[1])
                     if _BREAKS.search("\x1f".join(raw)):
                         return False
                     self._look(cells, fixed)
@@ -169,10 +213,8 @@ def _lines(table: Table, drawers: list[tuple[list[str], _Row]]) -> Iterator[str]
     for k, (head, draw) in enumerate(drawers):
         yield ("\n" if k else "") + "\n".join(head) + "\n"
         drawn = partial(_part_lines, table, draw)
-        if getattr(table, "apart", False):
-            from pulyacalc.render.halves import in_halves
-
-            yield from in_halves(table, drawn)  # type: ignore[arg-type]  # (a LongTable)
+        if table.apart:
+            yield from in_halves(table, drawn)
         else:
             yield from drawn(table.items())
 
