@@ -216,20 +216,39 @@ env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
 env.update(how["env"])
 stdin = open(how["stdin"], "rb") if how["stdin"] else subprocess.DEVNULL
 out, master = subprocess.DEVNULL, None
-if how["pty"]:
+
+def terminal(keep=None):
     import fcntl, pty, struct, termios
     master, out = pty.openpty()
     fcntl.ioctl(out, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 100, 0, 0))
     def drain():
+        tail = b""
         try:
-            while os.read(master, 1 << 16):
-                pass
+            while chunk := os.read(master, 1 << 16):
+                if keep is not None:  # as written (the terminal ends each line CR LF)
+                    chunk = tail + chunk
+                    tail = chunk[-1:] if chunk.endswith(b"\\r") else b""
+                    keep.write(chunk[: len(chunk) - len(tail)].replace(b"\\r\\n", b"\\n"))
         except OSError:  # the terminal's other end closed: the child has ended
             pass
-    threading.Thread(target=drain, daemon=True).start()
+        if keep is not None:
+            keep.write(tail)
+    thread = threading.Thread(target=drain, daemon=True)
+    thread.start()
+    return out, thread
+
+def cpu():
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+kept = None
+if how["pty"]:
+    import tempfile
+    kept = tempfile.TemporaryFile()
+    out, drained = terminal(kept)
 t = time.perf_counter()
 p = subprocess.Popen(sys.argv[2:], stdin=stdin, stdout=out, stderr=subprocess.PIPE, env=env)
-if master is not None:
+if kept is not None:
     os.close(out)
 try:
     err = p.communicate(timeout=how["timeout"])[1]
@@ -238,8 +257,20 @@ except subprocess.TimeoutExpired:
     p.kill()
     p.wait()
     code, tb = "timeout", False
-ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(time.perf_counter() - t, ru.ru_maxrss, code, tb, ru.ru_utime + ru.ru_stime)
+took, used = time.perf_counter() - t, cpu()
+rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+# the terminal's own part of the CPU time: the same bytes written to such a terminal by cat
+# (the kernel's work on each line for the terminal, charged to whoever writes it)
+theirs = 0.0
+if kept is not None:
+    drained.join(how["timeout"])
+    kept.flush()
+    again, replayed = terminal()
+    subprocess.run(["cat", f"/proc/self/fd/{kept.fileno()}"], stdout=again, pass_fds=(kept.fileno(),))
+    os.close(again)
+    replayed.join(how["timeout"])
+    theirs = cpu() - used
+print(took, rss, code, tb, used, theirs)
 """
 TIMEOUT = 60.0
 
@@ -250,14 +281,25 @@ def measured(
     """Wall seconds (or, to a terminal, the command's CPU seconds: how fast a terminal takes
     what it is given is the terminal's own, and the one here, read by a thread of the
     child while the machine is shared, is slower than any command), peak KiB, the exit
-    status and whether a traceback was written."""
+    status and whether a traceback was written.
+
+    Of a run to a terminal the terminal's own part of the CPU time is left out: the kernel
+    works on each line written to a terminal (a line's end made \\r\\n, one hand-over each)
+    and charges it to the writer, about 4 s for explain's 5 million lines whoever writes
+    them.  It is measured by having ``cat`` write the very bytes the command wrote to such
+    a terminal; ``TERMINAL`` keeps both figures, and the report prints them."""
     import json
     import subprocess
 
     how = json.dumps({"timeout": TIMEOUT, "env": env or {}, "stdin": stdin, "pty": tty})
     out = subprocess.run([sys.executable, "-c", CHILD, how, *cmd], capture_output=True, text=True, check=True)
-    took, rss, code, tb, cpu = out.stdout.split()
-    return float(cpu if tty else took), int(rss), code, tb == "True"
+    took, rss, code, tb, cpu, theirs = out.stdout.split()
+    TERMINAL[:] = [float(cpu), float(theirs)] if tty else []
+    return float(cpu) - float(theirs) if tty else float(took), int(rss), code, tb == "True"
+
+
+#: the last run to a terminal: its CPU seconds, and the terminal's own part of them
+TERMINAL: list[float] = []
 
 
 def how_run(args: list[str]) -> tuple[dict[str, str], bool, bool, list[str]]:
@@ -334,6 +376,8 @@ def report(
             argv = [names.get(a, a) for a in words]
             took, rss, code, tb = measured([*cmd, *argv], env, str(path) if stdin else "", tty)
             what = f"{label(args)} on {name}"
+            if tty:  # (the CPU time less the terminal's part: ``measured``)
+                what += " (CPU {:.2f} s, of which the terminal's {:.2f} s)".format(*TERMINAL)
             if each:
                 print(f"             {took:7.2f} s {rss / 1024:7.1f} MiB  exit {code:7}  {what}", flush=True)
             if took > worst_t[0]:
