@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from fractions import Fraction
+from functools import partial
 from typing import IO, TYPE_CHECKING, Any
 
 from pulyacalc.core.sheet import Entry, SheetView, Write
@@ -496,37 +497,98 @@ BATCH = 256
 JSON_BATCH = 32
 
 
-def write(view: ExplainStream, fmt: str, parts: tuple[IO[bytes], IO[bytes]]) -> None:
+def write(
+    view: ExplainStream, fmt: str, parts: tuple[IO[bytes], IO[bytes]], after: int | None = None
+) -> list[IO[bytes]]:
     """``view``'s stream (read the fast way) in ``fmt``, in the bytes of the plain way,
     written into two parts that are sent out one after the other: so the table's first
     line (which counts the deals) and JSON's deals (which follow every entry) are written
-    into their place, not copied there from yet another spool."""
+    into their place, not copied there from yet another spool.  Gives the parts to send,
+    in order.  ``after``: the deals up to deal ``after`` are drawn by a child process at
+    the same time, into parts of its own (render/explain_apart.py), given in their place.
+    Raises ``explain_apart.Failed`` when the child did not draw them."""
     fast = view.stream.fast
     assert fast is not None
     drawer = Drawer(fast, fmt, view.stream.header.source)
+    if after is not None:
+        from pulyacalc.render.explain_apart import split
+
+        draw = partial(_drawn_part, view, drawer, fmt)
+        return split(view, drawer, after, parts, draw, partial(_rest, view, fmt))
+    _rest(view, fmt, parts, _drawn_part(view, drawer, fmt, None, parts), None)
+    return list(parts)
+
+
+def _drawn_part(
+    view: ExplainStream,
+    drawer: Drawer,
+    fmt: str,
+    items: Iterator[Any] | None,
+    parts: tuple[IO[bytes], IO[bytes]],
+    head: bool = True,
+) -> tuple[Any, ...]:
+    """The deals of ``items`` (all: None) drawn into ``parts``, with what comes before the
+    first deal (``head``); gives the deals shown and what JSON's end needs (``_json``)."""
     if fmt == "table":
-        _table(view, drawer, parts)
+        deals = _table_deals if _width() is None else _table_fitted
+        for chunk in deals(view, drawer, items):
+            parts[1].write(chunk)
+        return (view.shown,)
+    if fmt == "json":
+        ends = _json(view, drawer, parts, items, head)
+        return (view.shown, *ends)
+    for chunk in _lines(view, drawer, items, head):
+        parts[0].write(chunk)
+    return (view.shown,)
+
+
+def _rest(
+    view: ExplainStream,
+    fmt: str,
+    parts: tuple[IO[bytes], IO[bytes]],
+    mine: tuple[Any, ...],
+    child: tuple[Any, ...] | None,
+) -> None:
+    """The end of the parts, once every deal is drawn: ``mine``, what ``_drawn_part`` gave
+    here; ``child``, what it gave in a child process that drew the deals before these
+    (None: none did).  Here JSON's first entry and deal then follow the child's (after
+    ``,``, not ``[``, where it wrote any)."""
+    if child is not None:
+        view.shown += child[0]
+    if fmt == "table":
+        _table_head(view, parts[0])
     elif fmt == "json":
-        _json(view, drawer, parts)
-    else:
-        for chunk in _lines(view, drawer):
-            parts[0].write(chunk)
+        opened, dealt, sheet = mine[1:]
+        if child is not None:
+            c_opened, c_dealt, c_sheet = child[1:]
+            for part, here, there in ((parts[0], opened, c_opened), (parts[1], dealt, c_dealt)):
+                if here and there:  # (this process's first is at the part's start)
+                    part.seek(0)
+                    part.write(b",")
+                    part.seek(0, 2)
+            opened, dealt, sheet = opened or c_opened, dealt or c_dealt, sheet if dealt else c_sheet
+        _json_end(view, parts, opened, dealt, sheet)
 
 
-def _table(view: ExplainStream, drawer: Drawer, parts: tuple[IO[bytes], IO[bytes]]) -> None:
+def _width() -> int | None:
+    from pulyacalc.render.view import WIDTH
+
+    return WIDTH[0]
+
+
+def _table_head(view: ExplainStream, part: IO[bytes]) -> None:
+    """The table's first lines (they count the deals: written once every deal is read)."""
     from pulyacalc.core.i18n import _
     from pulyacalc.render.explain import table_head
     from pulyacalc.render.formats import fit_lines
-    from pulyacalc.render.view import WIDTH, counted
+    from pulyacalc.render.view import counted
 
     s = view.stream
-    for chunk in (_table_deals if WIDTH[0] is None else _table_fitted)(view, drawer):
-        parts[1].write(chunk)
     deals = _("deal {n} of the log").format(n=s.upto) if s.upto is not None else counted(s.count, "deal")
-    parts[0].write(fit_lines(table_head(s.convention, s.header.players, s.target, deals)).encode())
+    part.write(fit_lines(table_head(s.convention, s.header.players, s.target, deals)).encode())
 
 
-def _table_deals(view: ExplainStream, drawer: Drawer) -> Iterator[bytes]:
+def _table_deals(view: ExplainStream, drawer: Drawer, items: Iterator[Any] | None = None) -> Iterator[bytes]:
     """The deals shown (all, or those of ``--deal N``) as the table has them, in batches;
     the paper followed through every deal: whether it still ``fit``s a layout, and the
     laid-out text of each cell that changed."""
@@ -537,8 +599,8 @@ def _table_deals(view: ExplainStream, drawer: Drawer) -> Iterator[bytes]:
     fit = paper.fit()
     parts, slot = paper.parts, paper.slot
     out: list[bytes] = []
-    items: Iterator[Any] = view.stream.items
-    for item in items:
+    source: Iterator[Any] = view.stream.items if items is None else items
+    for item in source:
         if type(item) is not tuple:
             fit = paper.fit()
             paper.length = 0  # laid out again when next drawn from its layout
@@ -795,7 +857,7 @@ class FitPaper:
         return pieces, slot, at_number
 
 
-def _table_fitted(view: ExplainStream, drawer: Drawer) -> Iterator[bytes]:
+def _table_fitted(view: ExplainStream, drawer: Drawer, items: Iterator[Any] | None = None) -> Iterator[bytes]:
     """:func:`_table_deals` with the table fitted to the width set: each block's lines
     fitted once (``Drawer.drawn``), each head's per length of the number and line
     (:func:`fitted_head`), the paper from its layouts (``FitPaper``)."""
@@ -813,8 +875,8 @@ def _table_fitted(view: ExplainStream, drawer: Drawer) -> Iterator[bytes]:
     parts, slot, at_number, digits = fit.parts, fit.slot, fit.number, fit.digits
     batch = BATCH  # deals left before the batch's bytes are handed on
     shown = 0  # the deals drawn from their drawings (``view.shown`` counts them at the end)
-    items: Iterator[Any] = view.stream.items
-    for item in items:
+    source: Iterator[Any] = view.stream.items if items is None else items
+    for item in source:
         if type(item) is not tuple:
             ok = fit.load()
             parts = None
@@ -878,35 +940,58 @@ def _table_fitted(view: ExplainStream, drawer: Drawer) -> Iterator[bytes]:
     yield b"".join(out)
 
 
-def _json(view: ExplainStream, drawer: Drawer, parts: tuple[IO[bytes], IO[bytes]]) -> None:
+def _json(
+    view: ExplainStream,
+    drawer: Drawer,
+    parts: tuple[IO[bytes], IO[bytes]],
+    items: Iterator[Any] | None = None,
+    head: bool = True,
+) -> tuple[bool, bool, bytes | None]:
+    """The document's head (``head``), the entries and the deals of ``items`` (all: None)
+    into the two parts; gives whether an entry and a deal were written, and the paper
+    after the last deal shown as the document has it (None: no deal)."""
     from pulyacalc.render.explain import json_head
     from pulyacalc.render.formats import nested
     from pulyacalc.render.view import sheet_json
 
-    s = view.stream
     first, second = parts
-    first.write(json_head(s).encode())
+    if head:
+        first.write(json_head(view.stream).encode())
     last: list[Any] = [None]
     opened = False
-    for entries, deals in _json_deals(view, drawer, last):
+    for entries, deals in _json_deals(view, drawer, last, items):
         if entries and not opened:
             entries, opened = b"[" + entries[1:], True
         first.write(entries)
         second.write(deals)
-    first.write((b"\n  ]" if opened else b"[]") + b',\n  "deals": ')
-    sheet, dealt = last[0], last[0] is not None
+    sheet = last[0]
+    if sheet is None:
+        return opened, False, None
     if isinstance(sheet, list):  # the flat paper after the last deal shown
         now, drawer.fast.vals[:] = list(drawer.fast.vals), sheet
         sheet = drawer.fast.view()
         drawer.fast.vals[:] = now
-    elif sheet is None:
-        sheet = s.sheet or _empty(s)
-    second.write(
-        (b"\n  ]" if dealt else b"[]") + b',\n  "sheet": ' + nested(sheet_json(sheet), 1).encode() + b"\n}\n"
-    )
+    return opened, True, nested(sheet_json(sheet), 1).encode()
 
 
-def _json_deals(view: ExplainStream, drawer: Drawer, last: list[Any]) -> Iterator[tuple[bytes, bytes]]:
+def _json_end(
+    view: ExplainStream, parts: tuple[IO[bytes], IO[bytes]], opened: bool, dealt: bool, sheet: bytes | None
+) -> None:
+    """The ends of the entries and the deals, and the paper after the last deal shown (the
+    log's when none is)."""
+    from pulyacalc.render.formats import nested
+    from pulyacalc.render.view import sheet_json
+
+    s = view.stream
+    parts[0].write((b"\n  ]" if opened else b"[]") + b',\n  "deals": ')
+    if sheet is None:
+        sheet = nested(sheet_json(s.sheet or _empty(s)), 1).encode()
+    parts[1].write((b"\n  ]" if dealt else b"[]") + b',\n  "sheet": ' + sheet + b"\n}\n")
+
+
+def _json_deals(
+    view: ExplainStream, drawer: Drawer, last: list[Any], items: Iterator[Any] | None = None
+) -> Iterator[tuple[bytes, bytes]]:
     """The entries and the deals shown, in batches (the first deal after ``[``, the others
     after ``,``); ``last[0]``: the paper after the last deal shown (flat, or a view)."""
     upto, vals = view.stream.upto, drawer.fast.vals
@@ -917,8 +1002,8 @@ def _json_deals(view: ExplainStream, drawer: Drawer, last: list[Any]) -> Iterato
     sep = b"["
     shown = 0  # the deals drawn from their drawings (``view.shown`` counts them at the end)
     batch = JSON_BATCH  # deals left before the batch's bytes are handed on
-    items: Iterator[Any] = view.stream.items
-    for item in items:
+    source: Iterator[Any] = view.stream.items if items is None else items
+    for item in source:
         if type(item) is not tuple:
             drawer.refresh()
             if upto is None or item.result.number == upto:
@@ -998,9 +1083,12 @@ def json_cell(v: Any) -> bytes:
     return b"%d" % v if type(v) is int else dumps(jnum(v)).encode()
 
 
-def _lines(view: ExplainStream, drawer: Drawer) -> Iterator[bytes]:
-    """JSON Lines, CSV or TSV: a line per entry of each deal shown."""
-    if drawer.fmt in ("csv", "tsv"):
+def _lines(
+    view: ExplainStream, drawer: Drawer, items: Iterator[Any] | None = None, head: bool = True
+) -> Iterator[bytes]:
+    """JSON Lines, CSV or TSV: a line per entry of each deal shown (of ``items``: all,
+    None), after the CSV's header (``head``)."""
+    if head and drawer.fmt in ("csv", "tsv"):
         import io
 
         from pulyacalc.render.explain import ROW_HEAD
@@ -1011,8 +1099,8 @@ def _lines(view: ExplainStream, drawer: Drawer) -> Iterator[bytes]:
         yield buf.getvalue().encode()
     upto, drawn = view.stream.upto, drawer.drawn
     out: list[bytes] = []
-    items: Iterator[Any] = view.stream.items
-    for item in items:
+    source: Iterator[Any] = view.stream.items if items is None else items
+    for item in source:
         if type(item) is not tuple:
             if upto is None or item.result.number == upto:
                 view.shown += 1

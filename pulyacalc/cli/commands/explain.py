@@ -52,38 +52,78 @@ def explain(
 
     # deal by deal in flat memory; into a spool first (memory, then a temporary file), so
     # that a log with a problem prints its problems and nothing else, as before; a line
-    # log read the fast way is drawn as UTF-8 bytes (render/explain_fast.py)
-    with log_progress(log) as progress:
-        stream = explain_stream(
-            log,
-            convention=convention,
-            rounding=rounding_of(rounding),
-            input_format=input_format.value if input_format else None,
-            upto=deal,
-            progress=progress,
-            fast=fast_format(format.value),
-            max_yaml_bytes=max_yaml_bytes,
-        )
-        view = ExplainStream(stream)
-        if stream.fast is None:
-            with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8") as spool:
-                write_to(view, format.value, spool)  # type: ignore[arg-type]  # a TextIO in all but name
-                _no_such_deal(deal, view.shown, stream.count)
-                spool.seek(0)
-                while chunk := spool.read(1 << 16):
-                    emit(chunk)
-            return
-        from pulyacalc.render.explain_fast import write
+    # log read the fast way is drawn as UTF-8 bytes (render/explain_fast.py); a long one in
+    # two processes, each drawing half of its deals (render/explain_apart.py)
+    after = _split_at(log) if deal is None else None
+    while True:
+        with log_progress(log) as progress:
+            stream = explain_stream(
+                log,
+                convention=convention,
+                rounding=rounding_of(rounding),
+                input_format=input_format.value if input_format else None,
+                upto=deal,
+                progress=progress,
+                fast=fast_format(format.value),
+                max_yaml_bytes=max_yaml_bytes,
+            )
+            view = ExplainStream(stream)
+            if stream.fast is None:
+                with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8") as spool:
+                    write_to(view, format.value, spool)  # type: ignore[arg-type]  # a TextIO in all but name
+                    _no_such_deal(deal, view.shown, stream.count)
+                    spool.seek(0)
+                    while chunk := spool.read(1 << 16):
+                        emit(chunk)
+                return
+            from pulyacalc.render.explain_apart import Failed
+            from pulyacalc.render.explain_fast import write
 
-        with (
-            tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+b") as first,
-            tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+b") as second,
-        ):
-            write(view, format.value, (first, second))
-            _no_such_deal(deal, view.shown, stream.count)
-            for part in (first, second):
-                part.seek(0)
-                emit_bytes(part)
+            with (
+                tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+b") as first,
+                tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+b") as second,
+            ):
+                try:
+                    parts = write(view, format.value, (first, second), after)
+                except Failed:  # (no child drew its half: all of it here, read again)
+                    after = None
+                    continue
+                _no_such_deal(deal, view.shown, stream.count)
+                for part in parts:
+                    part.seek(0)
+                    emit_bytes(part)
+                    part.close()
+                return
+
+
+#: a log file at least this long is drawn in two processes (render/explain_apart.py)
+APART_BYTES = 1 << 20
+
+
+def _split_at(log: str) -> int | None:
+    """The deal after which a child process draws the rest (about half the log's lines),
+    for a log file of at least ``APART_BYTES`` written anywhere but to a terminal (which
+    takes the lines slower than one process draws them); else None."""
+    import os
+    import sys
+
+    from pulyacalc.cli import output
+    from pulyacalc.render.explain_apart import can_fork
+
+    try:
+        terminal = output.target is None and os.isatty(sys.stdout.fileno())
+    except (AttributeError, OSError, ValueError):  # (replaced by an embedding program)
+        terminal = False
+    try:
+        if terminal or not can_fork() or log == "-" or not os.path.isfile(log):
+            return None
+        if os.path.getsize(log) < APART_BYTES:
+            return None
+        with open(log, "rb") as f:
+            lines = sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
+    except (AttributeError, OSError, ValueError):
+        return None
+    return max(1, lines // 2)
 
 
 def _no_such_deal(deal: int | None, shown: int, count: int) -> None:
