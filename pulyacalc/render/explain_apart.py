@@ -15,13 +15,20 @@ import os
 import pickle
 from collections.abc import Callable, Iterator
 from itertools import chain
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from pulyacalc.render.explain import ExplainStream
-    from pulyacalc.render.explain_fast import Drawer
 
 Parts = tuple[IO[bytes], IO[bytes]]
+
+
+class Drawer(Protocol):
+    """What is used of ``explain_fast.Drawer``: its paper drawn again from the cells."""
+
+    paper: Any
+
+    def refresh(self) -> None: ...
 
 
 class Failed(Exception):
