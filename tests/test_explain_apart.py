@@ -129,3 +129,23 @@ def test_a_logs_problems_are_said_as_by_one_process(tmp_path: Path, monkeypatch:
     assert got.exit_code == want.exit_code == 1
     assert got.stderr == want.stderr and ":301:" in got.stderr and ":41:" in got.stderr
     assert not got.stdout
+
+
+def test_a_yaml_log_is_drawn_in_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A YAML log is short (2 MiB by default) and read whole: a second process would only
+    score it twice."""
+    from test_explain_fast import as_yaml
+
+    text = long_log(tmp_path).read_text(encoding="utf-8")
+    path = tmp_path / "long.yaml"
+    path.write_text(as_yaml(text, "lines", 1), encoding="utf-8")
+    want = run("explain", str(path), "-f", "json")
+
+    def refused(*args: object) -> object:
+        raise AssertionError("split")
+
+    monkeypatch.setattr(explain_command, "APART_BYTES", 0)
+    monkeypatch.setattr(explain_apart, "split", refused)
+    got = run("explain", str(path), "-f", "json")
+    assert got.exit_code == want.exit_code == 0
+    assert got.stdout == want.stdout

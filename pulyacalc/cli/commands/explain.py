@@ -76,8 +76,12 @@ def explain(
                     while chunk := spool.read(1 << 16):
                         emit(chunk)
                 return
+            from pulyacalc.logs.lines import LineDeals
             from pulyacalc.render.explain_apart import Failed
             from pulyacalc.render.explain_fast import write
+
+            if type(stream.fast.source) is not LineDeals:  # (a YAML log: short, read whole)
+                after = None
 
             with (
                 tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+b") as first,
