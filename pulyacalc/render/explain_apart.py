@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterator
 from itertools import chain
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
+from pulyacalc.render.halves import stop
+
 if TYPE_CHECKING:
     from pulyacalc.render.explain import ExplainStream
 
@@ -76,7 +78,7 @@ def split(
         pid = 0
     finally:
         if pid:
-            _stop(pid)
+            stop(pid)
         said.close()
     rest(parts, mine, child)
     return [theirs[0], parts[0], theirs[1], parts[1]]
@@ -163,13 +165,3 @@ def _result(pid: int, said: IO[bytes]) -> tuple[Any, ...]:
     said.seek(0)
     got: tuple[Any, ...] = pickle.load(said)
     return got
-
-
-def _stop(pid: int) -> None:
-    import signal
-
-    try:
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
-    except (ChildProcessError, ProcessLookupError):
-        pass

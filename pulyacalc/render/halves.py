@@ -60,7 +60,7 @@ def in_halves(table: Spooled, draw: Draw) -> Iterator[str]:
             yield from _read(out)
         finally:
             if pid:  # stopped early (a reader gone, Ctrl-C): the child too
-                _stop(pid)
+                stop(pid)
 
 
 class Half:
@@ -85,7 +85,7 @@ class Half:
     def stop(self) -> None:
         """The child stopped if it still works (this process stops early), its file closed."""
         if self.pid:
-            _stop(self.pid)
+            stop(self.pid)
             self.pid = 0
         self.out.close()
 
@@ -155,7 +155,8 @@ def _read(out: IO[bytes]) -> Iterator[str]:
     yield decoder.decode(b"", final=True)
 
 
-def _stop(pid: int) -> None:
+def stop(pid: int) -> None:
+    """Child ``pid`` stopped (this process stops early) and reaped."""
     import signal
 
     try:
