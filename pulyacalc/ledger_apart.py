@@ -34,11 +34,6 @@ ROWS = 2048
 KEPT = 50_000
 
 
-def can_fork() -> bool:
-    """Whether this system can run a play apart (``os.fork``: not on Windows)."""
-    return hasattr(os, "fork")
-
-
 def apart(play: Play, seated: list[tuple[str, ...]] | None = None) -> Play:
     """``play`` run in a child process, its rows handed to the sink here as they come;
     ``seated``: the list ``play`` appends a newcomer's table to (filled here as there)."""
@@ -141,9 +136,8 @@ class _Sender:
         return ids, new
 
     def __call__(self, number: int, m: Moved, t: Totals | None) -> None:
-        if t is not None:  # (told so only without a block sink: never here)
-            self.block([number], [m], t, t.now())
-            return
+        # (a row with running totals goes to ``block``: a run tells this sink so)
+        assert t is None, "a row with running totals told one at a time"
         self.numbers.append(number)
         self.moveds.append(m)
         if len(self.numbers) >= ROWS:

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from test_explain_fast import as_yaml, logs
 from typer.testing import CliRunner
 
+from pulyacalc.cli import apart
 from pulyacalc.cli.app import app
 from pulyacalc.cli.commands import explain as explain_command
 from pulyacalc.core import i18n
@@ -25,7 +26,7 @@ from pulyacalc.render.explain_fast import write
 from pulyacalc.render.formats import FORMATS
 from pulyacalc.render.view import use_width
 
-pytestmark = pytest.mark.skipif(not explain_apart.can_fork(), reason="no os.fork here")
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no os.fork here")
 
 
 def drawn(path: Path, fmt: str, after: int | None) -> Any:
@@ -97,7 +98,7 @@ def test_the_command_draws_a_log_in_two_processes(
         cut.append(split_at(log))
         return cut[-1]
 
-    monkeypatch.setattr(explain_command, "APART_BYTES", 0)
+    monkeypatch.setattr(apart, "APART_BYTES", 0)
     monkeypatch.setattr(explain_command, "_split_at", watched)
     got = run("explain", str(path), "-f", fmt)
     assert got.exit_code == want.exit_code == 0
@@ -110,7 +111,7 @@ def test_a_child_that_fails_leaves_the_log_to_one_process(
 ) -> None:
     path = long_log(tmp_path)
     want = run("explain", str(path), "-f", "json")
-    monkeypatch.setattr(explain_command, "APART_BYTES", 0)
+    monkeypatch.setattr(apart, "APART_BYTES", 0)
     monkeypatch.setattr(explain_apart, "_child", lambda *args: os._exit(1))
     got = run("explain", str(path), "-f", "json")
     assert got.exit_code == 0
@@ -124,7 +125,7 @@ def test_a_logs_problems_are_said_as_by_one_process(tmp_path: Path, monkeypatch:
     lines[40] = "Boris 7♥ 12\n"  # in the first: the child's too
     path.write_text("".join(lines), encoding="utf-8")
     want = run("explain", str(path))
-    monkeypatch.setattr(explain_command, "APART_BYTES", 0)
+    monkeypatch.setattr(apart, "APART_BYTES", 0)
     got = run("explain", str(path))
     assert got.exit_code == want.exit_code == 1
     assert got.stderr == want.stderr and ":301:" in got.stderr and ":41:" in got.stderr
@@ -144,7 +145,7 @@ def test_a_yaml_log_is_drawn_in_one_process(tmp_path: Path, monkeypatch: pytest.
     def refused(*args: object) -> object:
         raise AssertionError("split")
 
-    monkeypatch.setattr(explain_command, "APART_BYTES", 0)
+    monkeypatch.setattr(apart, "APART_BYTES", 0)
     monkeypatch.setattr(explain_apart, "split", refused)
     got = run("explain", str(path), "-f", "json")
     assert got.exit_code == want.exit_code == 0

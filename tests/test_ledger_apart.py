@@ -12,18 +12,18 @@ import pytest
 from test_ledger_stream import assert_ledger_streams, line_log, run
 
 from pulyacalc import ledger, ledger_apart
-from pulyacalc.cli.commands import ledger as ledger_command
+from pulyacalc.cli import apart
 from pulyacalc.core.errors import RuleError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 import genlog  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not ledger_apart.can_fork(), reason="no os.fork here")
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no os.fork here")
 
 
 @pytest.fixture(autouse=True)
 def every_log_apart(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ledger_command, "APART_BYTES", 0)
+    monkeypatch.setattr(apart, "APART_BYTES", 0)
 
 
 def apart_was_used(monkeypatch: pytest.MonkeyPatch) -> list[int]:

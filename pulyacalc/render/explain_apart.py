@@ -38,10 +38,6 @@ class Failed(Exception):
     process."""
 
 
-def can_fork() -> bool:
-    return hasattr(os, "fork")
-
-
 def split(
     view: ExplainStream,
     drawer: Drawer,

@@ -31,52 +31,52 @@ class Spooled(Protocol):
     ) -> Iterator[tuple[str, Any]]: ...
 
 
+#: work on a table's items, written into a file
+Job = Callable[[Iterator[tuple[str, Any]], IO[bytes]], None]
 #: what draws the items of a table (each drawing its own: its caches are its own)
 Draw = Callable[[Iterator[tuple[str, Any]]], Iterator[str]]
 
 
 def in_halves(table: Spooled, draw: Draw) -> Iterator[str]:
     """``draw(table.items())``, the second half drawn by a child process at the same time."""
-    marks = table.marks
-    path = _reopened(table.spool)
-    if len(marks) < MIN_BLOCKS or path is None or not hasattr(os, "fork"):
+
+    def job(items: Iterator[tuple[str, Any]], out: IO[bytes]) -> None:
+        for text in draw(items):
+            out.write(text.encode())
+
+    half = _started(table, job)
+    if half is None:
         yield from draw(table.items())
         return
-    import tempfile
-
-    half = len(marks) // 2
-    table.spool.flush()  # (all of it in the file, for the child to read)
-    with tempfile.TemporaryFile() as out:
-        pid = os.fork()
-        if pid == 0:  # the child: the second half into ``out``, then exit at once
-            _child(table, draw, path, marks[half], out)
-        try:
-            yield from draw(table.items(0, half))
-            _, status = os.waitpid(pid, 0)
-            pid = 0
-            if status:  # (a fault of the child's: drawn here)
-                yield from draw(table.items(marks[half]))
-                return
-            yield from _read(out)
-        finally:
-            if pid:  # stopped early (a reader gone, Ctrl-C): the child too
-                stop(pid)
+    try:
+        yield from draw(table.items(0, half.blocks))
+        if half.done():
+            yield from _read(half.out)
+        else:  # (a fault of the child's: drawn here)
+            yield from draw(table.items(table.marks[half.blocks]))
+    finally:
+        half.stop()  # (stopped early, a reader gone or Ctrl-C: the child too)
 
 
 class Half:
-    """Work on the second half of a table's items, under way in a child process
-    (:func:`second_half`): ``blocks``, the blocks of the first half (to do here)."""
+    """Work on the second half of a table's items, under way in a child process that
+    writes into ``out`` (:func:`_started`): ``blocks``, the blocks of the first half (to
+    do here)."""
 
     def __init__(self, pid: int, out: IO[bytes], blocks: int) -> None:
         self.pid, self.out, self.blocks = pid, out, blocks
 
-    def result(self) -> tuple[Any, ...] | None:
-        """What the work gave there, once it is done; None where the child failed."""
-        import pickle
-
+    def done(self) -> bool:
+        """Whether the child did its work, once it has ended."""
         _, status = os.waitpid(self.pid, 0)
         self.pid = 0
-        if status:
+        return not status
+
+    def result(self) -> tuple[Any, ...] | None:
+        """What the work gave there (:func:`second_half`); None where the child failed."""
+        import pickle
+
+        if not self.done():
             return None
         self.out.seek(0)
         got: tuple[Any, ...] = pickle.load(self.out)
@@ -93,39 +93,40 @@ class Half:
 def second_half(table: Spooled, work: Callable[[Iterator[tuple[str, Any]]], tuple[Any, ...]]) -> Half | None:
     """``work`` of the second half of ``table``'s items started in a child process (what it
     gives is pickled back: ``Half.result``); None where the table is not split so."""
+    import pickle
+
+    def job(items: Iterator[tuple[str, Any]], out: IO[bytes]) -> None:
+        pickle.dump(work(items), out, protocol=pickle.HIGHEST_PROTOCOL)
+
+    return _started(table, job)
+
+
+def _started(table: Spooled, job: Job) -> Half | None:
+    """``job`` of the items of the second half of ``table`` started in a child process,
+    writing into a file of its own; None where the table is not split so (too few blocks,
+    a spool still in memory, no ``fork``)."""
     marks = table.marks
     path = _reopened(table.spool)
     if len(marks) < MIN_BLOCKS or path is None or not hasattr(os, "fork"):
         return None
-    import pickle
     import tempfile
 
     half = len(marks) // 2
-    table.spool.flush()
+    table.spool.flush()  # (all of it in the file, for the child to read)
     out = tempfile.TemporaryFile()  # noqa: SIM115  # (closed by ``Half.stop``)
     pid = os.fork()
     if pid == 0:
-        status = 0
-        try:
-            with open(path, encoding="utf-8") as spool:
-                pickle.dump(
-                    work(table.items(marks[half], spool=spool)), out, protocol=pickle.HIGHEST_PROTOCOL
-                )
-            out.flush()
-        except BaseException:
-            status = 1
-        finally:
-            os._exit(status)
+        _child(table, job, path, marks[half], out)
     return Half(pid, out, half)
 
 
-def _child(table: Spooled, draw: Draw, path: str, start: int, out: IO[bytes]) -> None:
+def _child(table: Spooled, job: Job, path: str, start: int, out: IO[bytes]) -> None:
+    """(In the child) ``job`` of the items from ``start`` on, then exit at once."""
     status = 0
     try:
         # (a spool of its own: the one shared with the parent shares its place in the file)
         with open(path, encoding="utf-8") as spool:
-            for text in draw(table.items(start, spool=spool)):
-                out.write(text.encode())
+            job(table.items(start, spool=spool), out)
         out.flush()
     except BaseException:
         status = 1

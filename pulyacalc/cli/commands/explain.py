@@ -100,32 +100,17 @@ def explain(
                 return
 
 
-#: a log file at least this long is drawn in two processes (render/explain_apart.py)
-APART_BYTES = 1 << 20
-
-
 def _split_at(log: str) -> int | None:
     """The deal after which a child process draws the rest (about half the log's lines),
-    for a log file of at least ``APART_BYTES`` written anywhere but to a terminal (which
-    takes the lines slower than one process draws them); else None."""
-    import os
-    import sys
+    for a log worth a second process (cli/apart.py); else None."""
+    from pulyacalc.cli.apart import worth_apart
 
-    from pulyacalc.cli import output
-    from pulyacalc.render.explain_apart import can_fork
-
+    if not worth_apart(log):
+        return None
     try:
-        terminal = output.target is None and os.isatty(sys.stdout.fileno())
-    except (AttributeError, OSError, ValueError):  # (replaced by an embedding program)
-        terminal = False
-    try:
-        if terminal or not can_fork() or log == "-" or not os.path.isfile(log):
-            return None
-        if os.path.getsize(log) < APART_BYTES:
-            return None
         with open(log, "rb") as f:
             lines = sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
-    except (AttributeError, OSError, ValueError):
+    except OSError:
         return None
     return max(1, lines // 2)
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Annotated
@@ -51,9 +50,10 @@ def ledger(
 ) -> None:
     """What each deal cost: per deal, what it moved each player's final result by, in whists
     (the rows add up to the settlement; the rounding is its own last row)."""
+    from pulyacalc.cli.apart import worth_apart
     from pulyacalc.cli.stdin_copy import Tee
     from pulyacalc.ledger import ledger_file, ledger_run
-    from pulyacalc.ledger_apart import apart, can_fork
+    from pulyacalc.ledger_apart import apart
     from pulyacalc.render.formats import render
     from pulyacalc.render.ledger import LedgerView
 
@@ -77,7 +77,7 @@ def ledger(
             seated: list[tuple[str, ...]] = []
             # a long log is scored in a second process while this one writes its rows (not
             # for a terminal: it takes them slower than one process writes them)
-            two = tee is None and can_fork() and os.path.getsize(log) >= APART_BYTES and not _to_terminal()
+            two = tee is None and worth_apart(log)
             first = partial(play, seated=seated)
             if _streamed(apart(first, seated) if two else first, running, format.value, two):
                 return
@@ -101,20 +101,6 @@ def ledger(
         if tee is not None:
             tee.close()
     emit(render(LedgerView(result, running), format.value))
-
-
-#: a log file at least this long is scored in a second process (``ledger_apart``): below
-#: it, starting one takes longer than it saves
-APART_BYTES = 1 << 20
-
-
-def _to_terminal() -> bool:
-    from pulyacalc.cli import output
-
-    try:
-        return output.target is None and os.isatty(sys.stdout.fileno())
-    except (AttributeError, OSError, ValueError):  # (replaced by an embedding program)
-        return False
 
 
 def _streamed(play: Callable[[Sink], Ledger | None], running: bool, shape: str, apart: bool = False) -> bool:
