@@ -314,22 +314,8 @@ class LineDeals:
         text, comment = _strip_comment(line)
         if not text or text.isspace():
             return None
-        if ":" in text:
-            kv = header_key(text)
-            if kv is not None and _is_header_key(kv[0]) and match_player(kv[0], players)[0] is None:
-                problems.add(
-                    Loc(file, lineno, kv[1]),
-                    M_("header lines go before the first deal"),
-                    "move it to the top of the log"
-                    + (
-                        "; to change one deal's dealer add ', dealer NAME' to its line"
-                        if HEADER_ALIASES.get(kv[0].casefold()) == "dealer"
-                        else ""
-                    ),
-                    source=line,
-                    width=len(kv[0]),
-                )
-                return None
+        if ":" in text and self._header_out_of_place(text, line, lineno):
+            return None
         self.count += 1
         count = self.count
         note = comment.strip() if comment is not None else None
@@ -342,16 +328,7 @@ class LineDeals:
         t = cache.get(text[start:] if start else text) if m is None or written == expected else None
         if t is None:
             if starts_seat_change(text, players):
-                # not a deal (RULES.md 6.3): no number, no turn to deal; a newcomer's name
-                # is known from here on, and what was parsed before may read names otherwise
-                self.count -= 1
-                seat = parse_seat_line(line, Loc(file, lineno, 1), players, problems)
-                if seat is not None and seat.change == "join" and seat.player not in players:
-                    self.header = replace(self.header, players=(*players, seat.player))
-                    cache.clear()
-                    self.bad.clear()
-                self.changes += seat is not None
-                return seat
+                return self._seat_change(line, lineno)
             if starts_correction(text, players):
                 # not a deal (RULES.md 2.9): it takes no number and no turn to deal; a bad
                 # one is skipped.  Checked here, off the cached path: never a cached text
@@ -359,26 +336,74 @@ class LineDeals:
 
                 self.count -= 1
                 return parse_correction_line(line, Loc(file, lineno, 1), players, problems)
-            kept, told = len(problems.items), len(problems)
-            read = _parse(text, Loc(file, lineno, 1), players, problems, line, expected, count)
-            if read is None and m is None and len(problems.items) - kept == len(problems) - told:
-                if len(self.bad) >= PARSE_CACHE_SIZE:
-                    self.bad.clear()
-                self.bad[line] = problems.items[kept:]
-            if written is not None and written != expected:
-                self.shift = written - count  # resynchronise: later numbers follow this one
+            read = self._read_new(text, line, lineno, m is None, written, expected)
             if read is None:
                 # an unreadable line keeps its place, so the dealer rotation after it stays right
                 return Unreadable(Loc(file, lineno, 1))
             t, start = read
-            key = text[start:] if start else text
-            if _number(key) is None:  # a key that looks numbered would skip the number check
-                if len(cache) >= PARSE_CACHE_SIZE:
-                    cache.clear()
-                cache[key] = t
         self.plain = m is None
         whole = Loc(file, lineno, 1 + start + t.body_at)
         return t.deal(note or None, whole, LineLocs(t.parts, file, lineno, 1 + start, whole), line)
+
+    def _header_out_of_place(self, text: str, line: str, lineno: int) -> bool:
+        """Is ``text`` a header line after the first deal?  It is reported (True)."""
+        kv = header_key(text)
+        if kv is None or not _is_header_key(kv[0]) or match_player(kv[0], self.header.players)[0] is not None:
+            return False
+        self.problems.add(
+            Loc(self.header.source, lineno, kv[1]),
+            M_("header lines go before the first deal"),
+            "move it to the top of the log"
+            + (
+                "; to change one deal's dealer add ', dealer NAME' to its line"
+                if HEADER_ALIASES.get(kv[0].casefold()) == "dealer"
+                else ""
+            ),
+            source=line,
+            width=len(kv[0]),
+        )
+        return True
+
+    def _seat_change(self, line: str, lineno: int) -> SeatChange | None:
+        """A seat change: not a deal (RULES.md 6.3): no number, no turn to deal; a
+        newcomer's name is known from here on, and what was parsed before may read names
+        otherwise."""
+        players = self.header.players
+        self.count -= 1
+        seat = parse_seat_line(line, Loc(self.header.source, lineno, 1), players, self.problems)
+        if seat is not None and seat.change == "join" and seat.player not in players:
+            self.header = replace(self.header, players=(*players, seat.player))
+            self.cache.clear()
+            self.bad.clear()
+        self.changes += seat is not None
+        return seat
+
+    def _read_new(
+        self, text: str, line: str, lineno: int, unnumbered: bool, written: int | None, expected: int
+    ) -> tuple[DealText, int] | None:
+        """A deal text not in the cache, read (and then cached); None when it has a problem
+        (remembered in ``bad`` for a line without a number).  A wrong deal number
+        resynchronises the numbers after it."""
+        problems, count = self.problems, self.count
+        kept, reported = len(problems.items), len(problems)
+        read = _parse(
+            text, Loc(self.header.source, lineno, 1), self.header.players, problems, line, expected, count
+        )
+        if read is None and unnumbered and len(problems.items) - kept == len(problems) - reported:
+            if len(self.bad) >= PARSE_CACHE_SIZE:
+                self.bad.clear()
+            self.bad[line] = problems.items[kept:]
+        if written is not None and written != expected:
+            self.shift = written - count  # resynchronise: later numbers follow this one
+        if read is not None:
+            t, start = read
+            key = text[start:] if start else text
+            if _number(key) is None:  # a key that looks numbered would skip the number check
+                cache = self.cache
+                if len(cache) >= PARSE_CACHE_SIZE:
+                    cache.clear()
+                cache[key] = t
+        return read
 
 
 def _tokens(text: str, start: int) -> list[tuple[str, int]]:
@@ -621,11 +646,105 @@ _M6 = N_("how many tricks did {who} take from the talon?")
 _M7 = N_("the talon's cards are given for a contract, and this deal has none")
 
 
+class _Said:
+    """What the clauses of one deal line said: filled clause by clause by the readers
+    (``_clause`` and those it calls), then checked as a whole by the shape checks
+    (``_CONTRACT_SHAPE``, ``_RASPASY_SHAPE``).  Offsets count from the start of the clauses."""
+
+    __slots__ = (
+        "text",
+        "players",
+        "err",
+        "raspasy_at",
+        "raspasy_width",
+        "body_at",
+        "declarer",
+        "contract",
+        "contract_end",
+        "calls",
+        "tricks",
+        "seen",
+        "dealer",
+        "locs",
+        "bare",
+        "passes_without_tricks",
+        "whist_at",
+        "talon_at",
+        "cards",
+        "concede",
+        "unders",
+    )
+
+    def __init__(
+        self,
+        text: str,
+        players: tuple[str, ...],
+        err: Callable[..., None],
+        raspasy_at: int,
+        raspasy_width: int,
+        body_at: int,
+    ) -> None:
+        self.text = text
+        self.players = players
+        self.err = err
+        #: where a leading ``raspasy`` was written (-1: it was not), and its width
+        self.raspasy_at = raspasy_at
+        self.raspasy_width = raspasy_width
+        self.body_at = body_at
+        self.declarer: str | None = None
+        self.contract: Contract | None = None
+        self.contract_end = 0
+        self.calls: dict[str, Call] = {}
+        self.tricks: dict[str, int] = {}
+        self.seen: set[str] = set()
+        self.dealer: str | None = None
+        #: where each part was written (offsets, or WHOLE)
+        self.locs: dict[str, int] = {}
+        #: clauses that say tricks and no call: (player, offset of the name)
+        self.bare: list[tuple[str, int]] = []
+        #: passes without tricks: (player, offset after the clause)
+        self.passes_without_tricks: list[tuple[str, int]] = []
+        self.whist_at: list[tuple[str, int]] = []
+        self.talon_at: list[int] = []
+        #: the talon's cards (``talon cards A♠ K♠``); who conceded «без трёх», and where
+        self.cards: tuple[Card, ...] | None = None
+        self.concede: tuple[str, int] | None = None
+        #: undertricks written after a contract ('Anna 6♠ -1'): (player, how many, offset)
+        self.unders: list[tuple[str, int, int]] = []
+
+
 def _clauses(
     text: str, players: tuple[str, ...], err: Callable[..., None], problems: Problems, before: int
 ) -> DealText | None:
     """The clauses of a deal (``text`` is the line after its number; offsets count from its
     start); None when a problem was reported (``problems`` grew past ``before``)."""
+    clauses, starts, raspasy_at, raspasy_width = _split_clauses(text, players)
+    if all(not c for c in clauses):
+        err(0, M_("an empty deal"), M_("write clauses like 'Anna 6♠ 7, Boris whist 2, Vera pass 1'"))
+        return None
+    said = _Said(text, players, err, raspasy_at, raspasy_width, clauses[0][0][1] if clauses[0] else 0)
+    for toks, start in zip(clauses, starts, strict=True):
+        _clause(said, toks, start)
+    if len(problems) != before:
+        return None
+    if said.contract is not None:
+        if any(check(said) for check in _CONTRACT_SHAPE):
+            return None
+        return _dark_game(_game_text(said), err)
+    if any(check(said) for check in _RASPASY_SHAPE):
+        return None
+    said.locs["tricks"] = WHOLE
+    return _dark_passes(
+        DealText(None, None, said.calls, said.tricks, said.dealer, said.locs, said.body_at), err
+    )
+
+
+def _split_clauses(
+    text: str, players: tuple[str, ...]
+) -> tuple[list[list[tuple[str, int]]], list[int], int, int]:
+    """The words of each comma-separated clause, where each clause starts, and where a
+    leading ``raspasy`` was written (-1 when it was not) and its width; the word itself
+    is taken out of the first clause (and an empty first clause after it dropped)."""
     clauses: list[list[tuple[str, int]]] = []
     starts: list[int] = []
     offset = 0
@@ -633,194 +752,231 @@ def _clauses(
         clauses.append(_tokens(part, offset))
         starts.append(offset)
         offset += len(part) + 1
-    raspasy_at = -1
     first = clauses[0]
     if first and first[0][0].rstrip(":").casefold() in RASPASY_WORDS and not _names(first[0][0], players):
-        raspasy_at = first[0][1]
         clauses[0] = first[1:]
         if not clauses[0] and len(clauses) > 1:
             clauses.pop(0)
             starts.pop(0)
-    if all(not c for c in clauses):
-        err(0, M_("an empty deal"), M_("write clauses like 'Anna 6♠ 7, Boris whist 2, Vera pass 1'"))
-        return None
-    body_at = clauses[0][0][1] if clauses[0] else 0
+        return clauses, starts, first[0][1], len(first[0][0])
+    return clauses, starts, -1, 0
 
-    declarer: str | None = None
-    contract: Contract | None = None
-    contract_end = 0
-    calls: dict[str, Call] = {}
-    tricks: dict[str, int] = {}
-    seen: set[str] = set()
-    dealer: str | None = None
-    #: where each part was written (offsets, or WHOLE)
-    locs: dict[str, int] = {}
-    #: clauses that say no call: (player, offset of the name, offset after the clause)
-    bare: list[tuple[str, int]] = []
-    passes_without_tricks: list[tuple[str, int]] = []
-    whist_at: list[tuple[str, int]] = []
-    talon_at: list[int] = []
-    #: the talon's cards (``talon cards A♠ K♠``); who conceded «без трёх», and where
-    cards: tuple[Card, ...] | None = None
-    concede: tuple[str, int] | None = None
-    #: undertricks written after a contract ('Anna 6♠ -1'): (player, how many, offset)
-    unders: list[tuple[str, int, int]] = []
-    for toks, start in zip(clauses, starts, strict=True):
-        if not toks:
-            err(start, M_("an empty clause between commas"), M_("remove the extra comma"))
-            continue
-        name_tok, name_at = toks[0]
-        name = name_tok[:-1] if name_tok.endswith(":") and len(name_tok) > 1 else name_tok
-        low_name = name.casefold()
-        if low_name in DEALER_WORDS and not _names(name, players):
-            d = _dealer_clause(toks, players, dealer is not None, err)
-            if d is not None:
-                dealer = d
-                locs["dealer"] = toks[1][1]
-            continue
-        if low_name in TALON_WORDS and not _names(name, players):
-            cards = _talon_cards(toks, cards is not None, err)
-            locs["talon"] = name_at
-            continue
-        who, hint = match_player(name, players)
-        if who is None:
-            err(name_at, M_("unknown player {name!r}", name=name), hint, width=len(name))
-            continue
-        if who in seen:
-            err(name_at, M_(_M4, who=who), M_(_M5), width=len(name))
-            continue
-        seen.add(who)
-        rest = toks[1:]
-        count: int | None = None
-        count_at = 0
-        if rest and _is_count(rest[-1][0]) and not _down_by(rest):
-            count_tok, count_at = rest[-1]
-            count = _whole_number(count_tok)
-            if count is None:  # thousands of digits: surely too many
-                count = 11
-            rest = rest[:-1]
-            if count > 10:
-                err(
-                    count_at,
-                    M_("{count_tok} is not a number of tricks", count_tok=count_tok),
-                    M_("a count is 0..10"),
-                    width=len(count_tok),
-                )
-                continue
-        if len(rest) > 1:  # 'Anna 6♠ -1', '6п без одной': undertricks after the contract
-            k = _undertricks(who, rest, count, unders, err)
-            if k < 0:
-                continue
-            if k:
-                rest = rest[:-k]
-                tricks[who] = -unders[-1][1]  # the clause's place in the order; set with the contract
-                locs[f"tricks:{who}"] = unders[-1][2]
-        if len(rest) > 1:  # 'Anna 7♠ concede', 'Anna 7♠ без трёх'
-            n = _conceded(rest)
-            if n:
-                concede, rest = (who, rest[-n][1]), rest[:-n]
-        rest = _dark_word(who, rest, locs)  # 'Anna dark 8♠ 8', 'Boris pass dark 3'
-        if not rest:
-            if count is None:
-                err(
-                    name_at + len(name_tok),
-                    M_("what did {who} say?", who=who),
-                    M_("add a call: a contract like 6♠, whist, pass, half or misere"),
-                )
-                continue
-            bare.append((who, name_at))
-            tricks[who] = count
-            locs[f"tricks:{who}"] = count_at
-            continue
-        word_at = rest[0][1]
-        word = rest[0][0] if len(rest) == 1 else "".join(t for t, _ in rest)
-        end = rest[-1][1] + len(rest[-1][0])
-        low = word.lower()
-        call = CALL_SPELLINGS.get(low)
-        if call is not None:
-            calls[who] = call
-            locs[f"call:{who}"] = word_at
-            if call is Call.PASS:
-                if count is None:
-                    passes_without_tricks.append((who, end))
-            else:
-                whist_at.append((who, word_at))
-        elif low in TALON_WORDS:
-            if count is None:
-                err(end, M_(_M6, who=who), M_("e.g. '{who} talon 1'", who=who))
-                continue
-            talon_at.append(word_at)
-            locs[f"talon:{who}"] = word_at
-        else:
-            parsed = CONTRACT_SPELLINGS.get(low)
-            if parsed is None:
-                if len(rest) > 1 and _missing_comma(rest, players, err):
-                    continue
-                parsed = _contract_slow(word, word_at, end - word_at, err)
-                if parsed is None:
-                    continue
-            if contract is not None:
-                err(
-                    word_at,
-                    M_(_M1, declarer=declarer, contract=contract),
-                    M_("one declarer per deal"),
-                    width=end - word_at,
-                )
-                continue
-            declarer, contract, contract_end = who, parsed, end
-            locs["declarer"] = name_at
-            locs["contract"] = word_at
-        if count is not None:
-            tricks[who] = count
-            locs[f"tricks:{who}"] = count_at
-    if len(problems) != before:
-        return None
 
-    if contract is not None:
-        assert declarer is not None
-        if raspasy_at >= 0:
+def _clause(said: _Said, toks: list[tuple[str, int]], start: int) -> None:
+    """One clause read into ``said``: ``dealer NAME``, ``talon cards …`` or a player's."""
+    err = said.err
+    if not toks:
+        err(start, M_("an empty clause between commas"), M_("remove the extra comma"))
+        return
+    name_tok, name_at = toks[0]
+    name = name_tok[:-1] if name_tok.endswith(":") and len(name_tok) > 1 else name_tok
+    low_name = name.casefold()
+    if low_name in DEALER_WORDS and not _names(name, said.players):
+        d = _dealer_clause(toks, said.players, said.dealer is not None, err)
+        if d is not None:
+            said.dealer = d
+            said.locs["dealer"] = toks[1][1]
+        return
+    if low_name in TALON_WORDS and not _names(name, said.players):
+        said.cards = _talon_cards(toks, said.cards is not None, err)
+        said.locs["talon"] = name_at
+        return
+    who, hint = match_player(name, said.players)
+    if who is None:
+        err(name_at, M_("unknown player {name!r}", name=name), hint, width=len(name))
+        return
+    if who in said.seen:
+        err(name_at, M_(_M4, who=who), M_(_M5), width=len(name))
+        return
+    said.seen.add(who)
+    _player_clause(said, who, toks, name_at + len(name_tok))
+
+
+def _player_clause(said: _Said, who: str, toks: list[tuple[str, int]], name_end: int) -> None:
+    """A player's clause, after the name: tricks, undertricks, «без трёх», «втёмную», and
+    the call (``_call``)."""
+    err, tricks, locs = said.err, said.tricks, said.locs
+    rest = toks[1:]
+    count: int | None = None
+    count_at = 0
+    if rest and _is_count(rest[-1][0]) and not _down_by(rest):
+        count_tok, count_at = rest[-1]
+        count = _whole_number(count_tok)
+        if count is None:  # thousands of digits: surely too many
+            count = 11
+        rest = rest[:-1]
+        if count > 10:
             err(
-                raspasy_at,
-                M_(_M2, declarer=declarer, contract=contract),
-                M_("drop the word, or the contract"),
-                width=len(first[0][0]),
+                count_at,
+                M_("{count_tok} is not a number of tricks", count_tok=count_tok),
+                M_("a count is 0..10"),
+                width=len(count_tok),
             )
-            return None
-        if talon_at:
+            return
+    if len(rest) > 1:  # 'Anna 6♠ -1', '6п без одной': undertricks after the contract
+        k = _undertricks(who, rest, count, said.unders, err)
+        if k < 0:
+            return
+        if k:
+            rest = rest[:-k]
+            tricks[who] = -said.unders[-1][1]  # the clause's place in the order; set with the contract
+            locs[f"tricks:{who}"] = said.unders[-1][2]
+    if len(rest) > 1:  # 'Anna 7♠ concede', 'Anna 7♠ без трёх'
+        n = _conceded(rest)
+        if n:
+            said.concede, rest = (who, rest[-n][1]), rest[:-n]
+    rest = _dark_word(who, rest, locs)  # 'Anna dark 8♠ 8', 'Boris pass dark 3'
+    if not rest:
+        if count is None:
             err(
-                talon_at[0],
-                M_("talon tricks are written only on raspasy"),
-                M_("the dealer takes no tricks in a contract"),
-                width=5,
+                name_end,
+                M_("what did {who} say?", who=who),
+                M_("add a call: a contract like 6♠, whist, pass, half or misere"),
             )
-            return None
-        if concede is not None:
-            if concede[0] != declarer:
-                err(concede[1], M_(_M3, declarer=declarer, contract=contract))
-                return None
-            locs["concede"] = concede[1]
-        if unders and not _declarer_down(unders, declarer, contract, concede is not None, tricks, err):
-            return None
-        # the deal as a whole (WHOLE: the deal's own Loc object, so that rule errors
-        # underline the whole deal)
-        locs["calls"] = WHOLE
-        locs["tricks"] = WHOLE if tricks else contract_end
-        t = DealText(declarer, contract, calls, tricks, dealer, locs, body_at, cards or (), bool(concede))
-        return _dark_game(t, err)
+            return
+        said.bare.append((who, toks[0][1]))
+        tricks[who] = count
+        locs[f"tricks:{who}"] = count_at
+        return
+    if not _call(said, who, toks[0][1], rest, count is None):
+        return
+    if count is not None:
+        tricks[who] = count
+        locs[f"tricks:{who}"] = count_at
 
-    if cards is not None:
-        err(locs["talon"], M_(_M7), "K3.4.11")
-        return None
-    if concede is not None:
-        err(concede[1], M_("«без трёх» is said after a contract"), M_("like 'Anna 7♠ concede' (K note 40)"))
-        return None
-    if unders:
-        err(unders[0][2], M_("undertricks are said after a contract"), M_("like 'Anna 6♠ -1': Anna took 5"))
-        return None
-    if _not_raspasy(text, calls, tricks, whist_at, bare, raspasy_at, passes_without_tricks, err):
-        return None
-    locs["tricks"] = WHOLE
-    return _dark_passes(DealText(None, None, calls, tricks, dealer, locs, body_at), err)
+
+def _call(said: _Said, who: str, name_at: int, rest: list[tuple[str, int]], no_tricks: bool) -> bool:
+    """A clause's call: whist, pass or half, the talon's tricks, or a contract.  False when
+    a problem was reported."""
+    word_at = rest[0][1]
+    word = rest[0][0] if len(rest) == 1 else "".join(t for t, _ in rest)
+    end = rest[-1][1] + len(rest[-1][0])
+    low = word.lower()
+    call = CALL_SPELLINGS.get(low)
+    if call is not None:
+        said.calls[who] = call
+        said.locs[f"call:{who}"] = word_at
+        if call is not Call.PASS:
+            said.whist_at.append((who, word_at))
+        elif no_tricks:
+            said.passes_without_tricks.append((who, end))
+        return True
+    if low in TALON_WORDS:
+        if no_tricks:
+            said.err(end, M_(_M6, who=who), M_("e.g. '{who} talon 1'", who=who))
+            return False
+        said.talon_at.append(word_at)
+        said.locs[f"talon:{who}"] = word_at
+        return True
+    parsed = CONTRACT_SPELLINGS.get(low)
+    if parsed is None:
+        if len(rest) > 1 and _missing_comma(rest, said.players, said.err):
+            return False
+        parsed = _contract_slow(word, word_at, end - word_at, said.err)
+        if parsed is None:
+            return False
+    if said.contract is not None:
+        said.err(
+            word_at,
+            M_(_M1, declarer=said.declarer, contract=said.contract),
+            M_("one declarer per deal"),
+            width=end - word_at,
+        )
+        return False
+    said.declarer, said.contract, said.contract_end = who, parsed, end
+    said.locs["declarer"] = name_at
+    return True
+
+
+def _game_text(said: _Said) -> DealText:
+    """The DealText of a deal with a contract that passed the shape checks."""
+    assert said.declarer is not None and said.contract is not None
+    # the deal as a whole (WHOLE: the deal's own Loc object, so that rule errors
+    # underline the whole deal)
+    locs = said.locs
+    locs["calls"] = WHOLE
+    locs["tricks"] = WHOLE if said.tricks else said.contract_end
+    return DealText(
+        said.declarer,
+        said.contract,
+        said.calls,
+        said.tricks,
+        said.dealer,
+        locs,
+        said.body_at,
+        said.cards or (),
+        bool(said.concede),
+    )
+
+
+# The shape checks: each looks at the whole deal once its clauses are read, and says
+# whether it reported a problem (the first that does ends the reading).
+
+
+def _contract_is_not_raspasy(said: _Said) -> bool:
+    if said.raspasy_at < 0:
+        return False
+    said.err(
+        said.raspasy_at,
+        M_(_M2, declarer=said.declarer, contract=said.contract),
+        M_("drop the word, or the contract"),
+        width=said.raspasy_width,
+    )
+    return True
+
+
+def _no_talon_tricks_in_contract(said: _Said) -> bool:
+    if not said.talon_at:
+        return False
+    said.err(
+        said.talon_at[0],
+        M_("talon tricks are written only on raspasy"),
+        M_("the dealer takes no tricks in a contract"),
+        width=5,
+    )
+    return True
+
+
+def _declarer_concedes(said: _Said) -> bool:
+    if said.concede is None:
+        return False
+    if said.concede[0] != said.declarer:
+        said.err(said.concede[1], M_(_M3, declarer=said.declarer, contract=said.contract))
+        return True
+    said.locs["concede"] = said.concede[1]
+    return False
+
+
+def _declarer_is_down(said: _Said) -> bool:
+    assert said.declarer is not None and said.contract is not None
+    return bool(said.unders) and not _declarer_down(
+        said.unders, said.declarer, said.contract, said.concede is not None, said.tricks, said.err
+    )
+
+
+def _no_cards_without_contract(said: _Said) -> bool:
+    if said.cards is None:
+        return False
+    said.err(said.locs["talon"], M_(_M7), "K3.4.11")
+    return True
+
+
+def _no_concede_without_contract(said: _Said) -> bool:
+    if said.concede is None:
+        return False
+    said.err(
+        said.concede[1], M_("«без трёх» is said after a contract"), M_("like 'Anna 7♠ concede' (K note 40)")
+    )
+    return True
+
+
+def _no_undertricks_without_contract(said: _Said) -> bool:
+    if not said.unders:
+        return False
+    said.err(
+        said.unders[0][2], M_("undertricks are said after a contract"), M_("like 'Anna 6♠ -1': Anna took 5")
+    )
+    return True
 
 
 def _declarer_down(
@@ -872,17 +1028,11 @@ def _declarer_down(
     return True
 
 
-def _not_raspasy(
-    text: str,
-    calls: dict[str, Call],
-    tricks: dict[str, int],
-    whist_at: list[tuple[str, int]],
-    bare: list[tuple[str, int]],
-    raspasy_at: int,
-    passes_without_tricks: list[tuple[str, int]],
-    err: Callable[..., None],
-) -> bool:
+def _not_raspasy(said: _Said) -> bool:
     """A deal without a contract that is not raspasy either: report why (True), or False."""
+    text, calls, tricks, err = said.text, said.calls, said.tricks, said.err
+    whist_at, bare, raspasy_at = said.whist_at, said.bare, said.raspasy_at
+    passes_without_tricks = said.passes_without_tricks
     if whist_at:
         who, w_at = whist_at[0]
         err(
@@ -915,6 +1065,22 @@ def _not_raspasy(
         )
         return True
     return False
+
+
+#: the shape checks of a deal with a contract, in order
+_CONTRACT_SHAPE: tuple[Callable[[_Said], bool], ...] = (
+    _contract_is_not_raspasy,
+    _no_talon_tricks_in_contract,
+    _declarer_concedes,
+    _declarer_is_down,
+)
+#: the shape checks of a deal without one (raspasy), in order
+_RASPASY_SHAPE: tuple[Callable[[_Said], bool], ...] = (
+    _no_cards_without_contract,
+    _no_concede_without_contract,
+    _no_undertricks_without_contract,
+    _not_raspasy,
+)
 
 
 def _dark_word(who: str, rest: list[tuple[str, int]], locs: dict[str, int]) -> list[tuple[str, int]]:
