@@ -130,141 +130,219 @@ def _compose(text: str, file: str, unique: bool) -> Node:
     import yaml
 
     made = _loader()
-    scalar_node = yaml.ScalarNode
-    # a plain scalar's tag hangs on its first character (others are strings), unless a
-    # resolver looks at every value (None)
-    first_chars = set(made.yaml_implicit_resolvers)
-    every = None in first_chars
-    scalar_e, seq_e, map_e, alias_e = (
-        yaml.ScalarEvent,
-        yaml.SequenceStartEvent,
-        yaml.MappingStartEvent,
-        yaml.AliasEvent,
-    )
-    seq_end, map_end = yaml.SequenceEndEvent, yaml.MappingEndEvent
-    problems, anchors = Problems(limit=MAX_SHOWN_PER_FILE), Problems(limit=MAX_SHOWN_PER_FILE)
-    anchored = "&" in text or "*" in text  # neither can be written without its sign
-    #: the open collections: [a mapping?, its place, its children (a mapping's keys and
-    #: values in turn), each plain key's first place]
-    stack: list[tuple[bool, Loc, list[Node], dict[str, Loc]]] = []
-    root: Node | None = None
-    #: building stops at the first anchor, at the node nested too deeply, at a 2nd document
-    building, too_deep, another, failed, stopped = True, None, None, None, None
-    #: complete nodes still to pass over (a merge key and its value), collections open in them
-    skip = nest = documents = 0
-    #: a plain scalar's implicit tag, by its text
-    tags: dict[str, str] = {}
+    composer = _Composer(file, unique, "&" in text or "*" in text, set(made.yaml_implicit_resolvers))
     loader = None
     try:
         loader = made(text)  # the pure-Python reader checks every character here
-        get, resolve = loader.get_event, loader.resolve
+        composer.read(loader)
+    except yaml.YAMLError as e:
+        if composer.another is None:
+            composer.failed = _syntax_problem(e, text, file)
+    except RecursionError:
+        composer.failed = _problem(Loc(file), M_("the document is nested too deeply"))
+    finally:
+        if loader is not None:
+            loader.dispose()
+    return composer.document()
+
+
+class _Composer:
+    """What ``_compose`` keeps while it reads a document's events: the open collections,
+    the problems, and why building stopped."""
+
+    __slots__ = (
+        "file",
+        "unique",
+        "anchored",
+        "first_chars",
+        "every",
+        "resolve",
+        "scalar_node",
+        "problems",
+        "anchors",
+        "stack",
+        "root",
+        "building",
+        "too_deep",
+        "another",
+        "failed",
+        "stopped",
+        "skip",
+        "nest",
+        "documents",
+        "tags",
+    )
+
+    def __init__(self, file: str, unique: bool, anchored: bool, first_chars: set[str | None]) -> None:
+        self.file = file
+        self.unique = unique
+        #: neither an anchor nor an alias can be written without its sign
+        self.anchored = anchored
+        # a plain scalar's tag hangs on its first character (others are strings), unless a
+        # resolver looks at every value (None)
+        self.first_chars = first_chars
+        self.every = None in first_chars
+        self.resolve: Any = None
+        self.scalar_node: Any = None
+        self.problems = Problems(limit=MAX_SHOWN_PER_FILE)
+        self.anchors = Problems(limit=MAX_SHOWN_PER_FILE)
+        #: the open collections: [a mapping?, its place, its children (a mapping's keys and
+        #: values in turn), each plain key's first place]
+        self.stack: list[tuple[bool, Loc, list[Node], dict[str, Loc]]] = []
+        self.root: Node | None = None
+        #: building stops at the first anchor, at the node nested too deeply, at a 2nd document
+        self.building = True
+        self.too_deep: Problem | None = None
+        self.another: Any = None
+        self.failed: Problem | None = None
+        self.stopped: Loc | None = None
+        #: complete nodes still to pass over (a merge key and its value), collections open in them
+        self.skip = self.nest = self.documents = 0
+        #: a plain scalar's implicit tag, by its text
+        self.tags: dict[str, str] = {}
+
+    def read(self, loader: Any) -> None:
+        """Every event of the document, each built into its node and placed."""
+        import yaml
+
+        get = loader.get_event
+        self.resolve = loader.resolve
+        self.scalar_node = yaml.ScalarNode
+        scalar_e, seq_e, map_e, alias_e = (
+            yaml.ScalarEvent,
+            yaml.SequenceStartEvent,
+            yaml.MappingStartEvent,
+            yaml.AliasEvent,
+        )
+        seq_end, map_end = yaml.SequenceEndEvent, yaml.MappingEndEvent
+        document_start, stream_end = yaml.DocumentStartEvent, yaml.StreamEndEvent
+        start, end, place = self.start, self.end, self.place
         while True:
             event = get()
             cls = type(event)
             if cls is scalar_e or cls is seq_e or cls is map_e or cls is alias_e:
-                if event.anchor:  # an alias's anchor is the name it repeats
-                    if len(anchors) >= MAX_SHOWN_PER_FILE:
-                        stopped = _loc(file, event.start_mark)
+                node = start(event, cls is not scalar_e, cls is map_e, cls is alias_e)
+                if node is None:
+                    if self.stopped is not None:
                         break
-                    _refuse_anchor(event, cls is alias_e, anchors, file)
-                    building = False
                     continue
-                if not building:
-                    continue
-                opens = cls is not scalar_e
-                if skip:
-                    nest += opens
-                    skip -= not opens and nest == 0
-                    continue
-                mark = event.start_mark
-                loc = Loc(file, mark.line + 1, mark.column + 1)
-                tag = event.tag
-                if tag is None or tag == "!":
-                    if opens:
-                        tag = _SEQ if cls is seq_e else _MAP
-                    elif event.implicit[0] and (every or event.value[:1] in first_chars):
-                        tag = tags.get(event.value)
-                        if tag is None:
-                            tag = resolve(scalar_node, event.value, event.implicit)
-                            if len(tags) < 4096:  # numbers and words repeat: each resolved once
-                                tags[event.value] = tag
-                    else:
-                        tag = _STR
-                if tag == _MERGE and stack and stack[-1][0] and not len(stack[-1][2]) % 2:
-                    problems.add(loc, M_("YAML merge keys (<<) are not supported"))
-                    skip, nest = (2, 1) if opens else (1, 0)  # the key and its value
-                    continue
-                if len(stack) > MAX_DEPTH:
-                    too_deep = _problem(
-                        loc, M_("the document is nested deeper than {MAX_DEPTH} levels", MAX_DEPTH=MAX_DEPTH)
-                    )
-                    building = False
-                    continue
-                if tag not in _PLAIN_TAGS and (opens or tag != _BINARY):
-                    problems.add(
-                        loc, M_("YAML tag {tag!r} is not allowed", tag=tag), M_("write plain values")
-                    )
-                if opens:
-                    stack.append((cls is map_e, loc, [], {}))
-                    continue
-                # positional: keywords cost a third more, and a document is a node a value
-                node = Node("scalar", loc, event.value, (), (), event.style in _QUOTED_STYLES, tag == _NULL)
             elif cls is seq_end or cls is map_end:
-                if not building:
+                node = end()
+                if node is None:
                     continue
-                if skip:
-                    nest -= 1
-                    skip -= nest == 0
-                    continue
-                is_map, loc, children, _ = stack.pop()
-                if is_map:
-                    pairs = iter(children)
-                    node = Node("map", loc, "", (), tuple(zip(pairs, pairs, strict=False)))
-                else:
-                    node = Node("seq", loc, "", tuple(children))
-            elif cls is yaml.DocumentStartEvent:
-                documents += 1
-                if documents == 2:  # PyYAML's composer stops here; anchors are still looked for
-                    another, building = event.start_mark, False
-                    if not anchored:
+            elif cls is document_start:
+                self.documents += 1
+                if self.documents == 2:  # PyYAML's composer stops here; anchors are still looked for
+                    self.another, self.building = event.start_mark, False
+                    if not self.anchored:
                         break
                 continue
-            elif cls is yaml.StreamEndEvent:
+            elif cls is stream_end:
                 break
             else:
                 continue
-            # a node is complete: its collection's (or the document's)
-            if not stack:
-                root = node
-            else:
-                is_map, _, children, first = stack[-1]
-                if is_map and unique and not len(children) % 2 and node.kind == "scalar":
-                    _unique_key(node, first, problems)
-                children.append(node)
-    except yaml.YAMLError as e:
-        if another is None:
-            failed = _syntax_problem(e, text, file)
-    except RecursionError:
-        failed = _problem(Loc(file), M_("the document is nested too deeply"))
-    finally:
-        if loader is not None:
-            loader.dispose()
-    if stopped is not None:
-        # enough to show: the rest are not looked for (a file of millions of aliases is
-        # refused in the time it takes to find the first hundred)
-        more = M_("and more anchors and aliases from line {line} on, not shown", line=stopped.line)
-        raise ReadError([*anchors.items, _problem(Loc(file), more, M_("remove them all"))])
-    anchors.raise_if_any()
-    if failed is not None:
-        raise ReadError([failed])
-    if another is not None:
-        raise ReadError(
-            [_problem(_loc(file, another), M_("YAML syntax: {what}", what="but found another document"))]
-        )
-    if too_deep is not None:
-        raise ReadError([too_deep])
-    problems.raise_if_any()
-    return root if root is not None else Node("map", Loc(file, 1, 1))
+            place(node)
+
+    def start(self, event: Any, opens: bool, is_map: bool, alias: bool) -> Node | None:
+        """A scalar (its node), or the start of a collection (None; so is an event passed
+        over or refused, and ``stopped`` is set when the reading is to stop)."""
+        if event.anchor:  # an alias's anchor is the name it repeats
+            if len(self.anchors) >= MAX_SHOWN_PER_FILE:
+                self.stopped = _loc(self.file, event.start_mark)
+                return None
+            _refuse_anchor(event, alias, self.anchors, self.file)
+            self.building = False
+            return None
+        if not self.building:
+            return None
+        if self.skip:
+            self.nest += opens
+            self.skip -= not opens and self.nest == 0
+            return None
+        mark = event.start_mark
+        loc = Loc(self.file, mark.line + 1, mark.column + 1)
+        tag = event.tag
+        if tag is None or tag == "!":
+            tag = self.implicit_tag(event, opens, is_map)
+        stack = self.stack
+        if tag == _MERGE and stack and stack[-1][0] and not len(stack[-1][2]) % 2:
+            self.problems.add(loc, M_("YAML merge keys (<<) are not supported"))
+            self.skip, self.nest = (2, 1) if opens else (1, 0)  # the key and its value
+            return None
+        if len(stack) > MAX_DEPTH:
+            self.too_deep = _problem(
+                loc, M_("the document is nested deeper than {MAX_DEPTH} levels", MAX_DEPTH=MAX_DEPTH)
+            )
+            self.building = False
+            return None
+        if tag not in _PLAIN_TAGS and (opens or tag != _BINARY):
+            self.problems.add(loc, M_("YAML tag {tag!r} is not allowed", tag=tag), M_("write plain values"))
+        if opens:
+            stack.append((is_map, loc, [], {}))
+            return None
+        # positional: keywords cost a third more, and a document is a node a value
+        return Node("scalar", loc, event.value, (), (), event.style in _QUOTED_STYLES, tag == _NULL)
+
+    def implicit_tag(self, event: Any, opens: bool, is_map: bool) -> str:
+        """The tag of a node written without one, as PyYAML's resolver gives it."""
+        if opens:
+            return _MAP if is_map else _SEQ
+        if event.implicit[0] and (self.every or event.value[:1] in self.first_chars):
+            tag = self.tags.get(event.value)
+            if tag is None:
+                tag = self.resolve(self.scalar_node, event.value, event.implicit)
+                if len(self.tags) < 4096:  # numbers and words repeat: each resolved once
+                    self.tags[event.value] = tag
+            return tag
+        return _STR
+
+    def end(self) -> Node | None:
+        """The end of a collection: its node (None when passed over)."""
+        if not self.building:
+            return None
+        if self.skip:
+            self.nest -= 1
+            self.skip -= self.nest == 0
+            return None
+        is_map, loc, children, _ = self.stack.pop()
+        if is_map:
+            pairs = iter(children)
+            return Node("map", loc, "", (), tuple(zip(pairs, pairs, strict=False)))
+        return Node("seq", loc, "", tuple(children))
+
+    def place(self, node: Node) -> None:
+        """A complete node: its collection's child (or the document)."""
+        if not self.stack:
+            self.root = node
+            return
+        is_map, _, children, first = self.stack[-1]
+        if is_map and self.unique and not len(children) % 2 and node.kind == "scalar":
+            _unique_key(node, first, self.problems)
+        children.append(node)
+
+    def document(self) -> Node:
+        """The document's root node, or a ReadError with what is told (see ``_compose``)."""
+        file = self.file
+        if self.stopped is not None:
+            # enough to show: the rest are not looked for (a file of millions of aliases is
+            # refused in the time it takes to find the first hundred)
+            more = M_("and more anchors and aliases from line {line} on, not shown", line=self.stopped.line)
+            raise ReadError([*self.anchors.items, _problem(Loc(file), more, M_("remove them all"))])
+        self.anchors.raise_if_any()
+        if self.failed is not None:
+            raise ReadError([self.failed])
+        if self.another is not None:
+            raise ReadError(
+                [
+                    _problem(
+                        _loc(file, self.another), M_("YAML syntax: {what}", what="but found another document")
+                    )
+                ]
+            )
+        if self.too_deep is not None:
+            raise ReadError([self.too_deep])
+        self.problems.raise_if_any()
+        return self.root if self.root is not None else Node("map", Loc(file, 1, 1))
 
 
 def _refuse_anchor(event: Any, alias: bool, anchors: Problems, file: str) -> None:
