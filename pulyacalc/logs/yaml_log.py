@@ -172,8 +172,20 @@ def parse_deal(
         return None
     if node.pairs and node.pairs[0][0].text.strip().casefold() in SEAT_WORDS:
         return _seat(node, header, problems)
-    fields: dict[str, Node] = {}
     before = len(problems)
+    fields = _deal_fields(node, problems)
+    dealer = _player(fields["dealer"], header, problems, "dealer") if "dealer" in fields else None
+    note = fields["note"].text if "note" in fields and fields["note"].kind == "scalar" else None
+    if "correction" in fields:
+        return _correction(node, fields, header, problems, note)
+    if "raspasy" in fields:
+        return _raspasy(node, fields, header, problems, before, dealer, note)
+    return _play(node, fields, header, problems, before, dealer, note)
+
+
+def _deal_fields(node: Node, problems: Problems) -> dict[str, Node]:
+    """A deal mapping's values by key; an unknown key is reported and left out."""
+    fields: dict[str, Node] = {}
     for k, v in node.pairs:
         key = k.text.strip()
         if key not in DEAL_KEYS:
@@ -189,38 +201,64 @@ def parse_deal(
             )
             continue
         fields[key] = v
-    dealer = _player(fields["dealer"], header, problems, "dealer") if "dealer" in fields else None
-    note = fields["note"].text if "note" in fields and fields["note"].kind == "scalar" else None
-    locs: dict[str, Loc] = {}
-    if "correction" in fields:
-        # not a deal (RULES.md 2.9): a note may go with it, nothing else
-        extra = [k for k in fields if k not in ("correction", "note")]
-        if extra:
-            problems.add(
-                fields[extra[0]].loc,
-                M_("a correction has no {extra!r}", extra=extra[0]),
-                M_("only a note may go with it"),
-            )
-            return None
-        from pulyacalc.logs.correction import parse_correction_yaml  # only when one is there
+    return fields
 
-        return parse_correction_yaml(fields["correction"], node.loc, header.players, problems, note)
-    if "raspasy" in fields:
-        extra = [
-            k for k in ("declarer", "contract", "defenders", "tricks", "talon", "concede") if k in fields
-        ]
-        if extra:
-            problems.add(
-                fields[extra[0]].loc,
-                M_("a raspasy deal has no {extra!r}", extra=extra[0]),
-                M_("write raspasy: {Anna: 4, Boris: 1, Vera: 5}"),
-            )
-        tricks = _tricks(fields["raspasy"], header, problems, locs)
-        locs["tricks"] = fields["raspasy"].loc
-        dark = _dark_passers(fields["dark"], header, problems, locs) if "dark" in fields else ()
-        if len(problems) != before or tricks is None or dark is None:
-            return None
-        return Raspasy(tricks, dealer, note, node.loc, locs, dark=dark)
+
+def _correction(
+    node: Node, fields: dict[str, Node], header: Header, problems: Problems, note: str | None
+) -> Correction | None:
+    """``correction: …``: not a deal (RULES.md 2.9); a note may go with it, nothing else."""
+    extra = [k for k in fields if k not in ("correction", "note")]
+    if extra:
+        problems.add(
+            fields[extra[0]].loc,
+            M_("a correction has no {extra!r}", extra=extra[0]),
+            M_("only a note may go with it"),
+        )
+        return None
+    from pulyacalc.logs.correction import parse_correction_yaml  # only when one is there
+
+    return parse_correction_yaml(fields["correction"], node.loc, header.players, problems, note)
+
+
+def _raspasy(
+    node: Node,
+    fields: dict[str, Node],
+    header: Header,
+    problems: Problems,
+    before: int,
+    dealer: str | None,
+    note: str | None,
+) -> Raspasy | None:
+    """``raspasy: {Anna: 4, …}``, and who passed «втёмную»; None when a problem was
+    reported (``problems`` grew past ``before``)."""
+    locs: dict[str, Loc] = {}
+    extra = [k for k in ("declarer", "contract", "defenders", "tricks", "talon", "concede") if k in fields]
+    if extra:
+        problems.add(
+            fields[extra[0]].loc,
+            M_("a raspasy deal has no {extra!r}", extra=extra[0]),
+            M_("write raspasy: {Anna: 4, Boris: 1, Vera: 5}"),
+        )
+    tricks = _tricks(fields["raspasy"], header, problems, locs)
+    locs["tricks"] = fields["raspasy"].loc
+    dark = _dark_passers(fields["dark"], header, problems, locs) if "dark" in fields else ()
+    if len(problems) != before or tricks is None or dark is None:
+        return None
+    return Raspasy(tricks, dealer, note, node.loc, locs, dark=dark)
+
+
+def _play(
+    node: Node,
+    fields: dict[str, Node],
+    header: Header,
+    problems: Problems,
+    before: int,
+    dealer: str | None,
+    note: str | None,
+) -> Play | None:
+    """A deal with a contract: declarer, contract, defenders, tricks, talon, concede, dark;
+    None when a problem was reported (``problems`` grew past ``before``)."""
     for need in ("declarer", "contract"):
         if need not in fields:
             problems.add(
@@ -230,6 +268,7 @@ def parse_deal(
             )
     if len(problems) != before:
         return None
+    locs: dict[str, Loc] = {}
     declarer = _player(fields["declarer"], header, problems, "declarer")
     locs["declarer"] = fields["declarer"].loc
     cnode = fields["contract"]
@@ -241,26 +280,7 @@ def parse_deal(
     locs["contract"] = cnode.loc
     calls: dict[str, Call] = {}
     if "defenders" in fields:
-        dn = fields["defenders"]
-        locs["calls"] = dn.loc
-        if dn.kind != "map":
-            problems.add(dn.loc, M_("defenders: expected a mapping like {Boris: whist, Vera: pass}"))
-        else:
-            for k, v in dn.pairs:
-                who = _player(k, header, problems, "defender")
-                word = v.text.strip().lower() if v.kind == "scalar" else ""
-                call = CALL_SPELLINGS.get(word)
-                if call is None:
-                    problems.add(
-                        v.loc,
-                        M_("unknown call {describe}", describe=v.describe()),
-                        M_("use whist, pass or half"),
-                    )
-                if who is not None and call is not None:
-                    if who in calls:
-                        problems.add(k.loc, M_("{who} is named twice among the defenders", who=who))
-                    calls[who] = call
-                    locs[f"call:{who}"] = k.loc
+        _defenders(fields["defenders"], header, problems, calls, locs)
     elif contract is not None and not contract.is_misere:
         locs["calls"] = node.loc
     counts: dict[str, int] = {}
@@ -293,6 +313,31 @@ def parse_deal(
         concede=bool(concede),
         dark=bool(dark_game),
     )
+
+
+def _defenders(
+    node: Node, header: Header, problems: Problems, calls: dict[str, Call], locs: dict[str, Loc]
+) -> None:
+    """``defenders: {Boris: whist, Vera: pass}`` read into ``calls``."""
+    locs["calls"] = node.loc
+    if node.kind != "map":
+        problems.add(node.loc, M_("defenders: expected a mapping like {Boris: whist, Vera: pass}"))
+        return
+    for k, v in node.pairs:
+        who = _player(k, header, problems, "defender")
+        word = v.text.strip().lower() if v.kind == "scalar" else ""
+        call = CALL_SPELLINGS.get(word)
+        if call is None:
+            problems.add(
+                v.loc,
+                M_("unknown call {describe}", describe=v.describe()),
+                M_("use whist, pass or half"),
+            )
+        if who is not None and call is not None:
+            if who in calls:
+                problems.add(k.loc, M_("{who} is named twice among the defenders", who=who))
+            calls[who] = call
+            locs[f"call:{who}"] = k.loc
 
 
 def _dark_passers(
