@@ -113,10 +113,11 @@ def _rows(
     pool: dict[str, Amount] = dict.fromkeys(players, 0)
     mountain: dict[str, Amount] = dict.fromkeys(players, 0)
     whists: dict[str, dict[str, Amount]] = {a: {b: 0 for b in players if b != a} for a in players}
+    view = SheetView(players, pool, mountain, whists)
     cells: dict[tuple[str, ...], Loc] = {}
     if node.kind != "map":
         p.add(node.loc, M_("expected a mapping of players to {pool:, mountain:, whists:}"))
-        return SheetView(players, pool, mountain, whists), cells
+        return view, cells
     seen: dict[str, Loc] = {}
     for k, v in node.pairs:
         who, hint = match_player(k.text.strip(), players)
@@ -135,62 +136,83 @@ def _rows(
         if v.kind != "map":
             p.add(v.loc, M_("{who}: expected {{pool: N, mountain: N, whists: {{…}}}}", who=who))
             continue
-        for rk, rv in v.pairs:
-            key = rk.text.strip()
-            if key == "pool":
-                x = as_number(rv, p, M_("{who}'s pool", who=who))
-                if x is not None:
-                    pool[who] = x
-                    cells[("pool", who)] = rv.loc
-            elif key == "mountain":
-                # a mountain may be below zero after write-offs (K4.1.1)
-                x = as_number(rv, p, M_("{who}'s mountain", who=who))
-                if x is not None:
-                    mountain[who] = x
-                    cells[("mountain", who)] = rv.loc
-            elif key == "whists":
-                if rv.kind != "map":
-                    p.add(
-                        rv.loc, M_("{who}'s whists: expected a mapping of opponents, like {{B: 12}}", who=who)
-                    )
-                    continue
-                for wk, wv in rv.pairs:
-                    on, hint = match_player(wk.text.strip(), players)
-                    if on is None or on == who:
-                        p.add(
-                            wk.loc,
-                            M_(
-                                "{who}'s whists on {strip!r}: not an opponent", who=who, strip=wk.text.strip()
-                            ),
-                            hint or "a player writes whists on the others",
-                        )
-                        continue
-                    first = cells.get(("whists", who, on))
-                    if first is not None:
-                        p.add(
-                            wk.loc,
-                            M_(
-                                "{who}'s whists on {on} are given twice, first at {place}",
-                                who=who,
-                                on=on,
-                                place=first.place(),
-                            ),
-                            M_("keep one of them"),
-                        )
-                        continue
-                    x = as_number(wv, p, M_("{who}'s whists on {on}", who=who, on=on))
-                    if x is not None:
-                        whists[who][on] = x
-                        cells[("whists", who, on)] = wv.loc
-            else:
-                close = [] if p.full else difflib.get_close_matches(key, ROW_KEYS, n=1)
-                p.add(
-                    rk.loc,
-                    M_("unknown column {key!r}", key=key),
-                    M_("{did}columns: pool, mountain, whists", did=did_you_mean(close[0] if close else None)),
-                )
+        _row(who, v, players, view, cells, p)
     if complete:
         for who in players:
             if who not in seen:
                 p.add(node.loc, M_("the sheet has no row for {who}", who=who))
-    return SheetView(players, pool, mountain, whists), cells
+    return view, cells
+
+
+def _row(
+    who: str,
+    node: Node,
+    players: tuple[str, ...],
+    view: SheetView,
+    cells: dict[tuple[str, ...], Loc],
+    p: Problems,
+) -> None:
+    """``who``'s row (``{pool: N, mountain: N, whists: {…}}``) read into ``view``'s dicts,
+    each cell's place into ``cells``."""
+    for rk, rv in node.pairs:
+        key = rk.text.strip()
+        if key == "pool":
+            x = as_number(rv, p, M_("{who}'s pool", who=who))
+            if x is not None:
+                view.pool[who] = x
+                cells[("pool", who)] = rv.loc
+        elif key == "mountain":
+            # a mountain may be below zero after write-offs (K4.1.1)
+            x = as_number(rv, p, M_("{who}'s mountain", who=who))
+            if x is not None:
+                view.mountain[who] = x
+                cells[("mountain", who)] = rv.loc
+        elif key == "whists":
+            _whists(who, rv, players, view.whists[who], cells, p)
+        else:
+            close = [] if p.full else difflib.get_close_matches(key, ROW_KEYS, n=1)
+            p.add(
+                rk.loc,
+                M_("unknown column {key!r}", key=key),
+                M_("{did}columns: pool, mountain, whists", did=did_you_mean(close[0] if close else None)),
+            )
+
+
+def _whists(
+    who: str,
+    node: Node,
+    players: tuple[str, ...],
+    whists: dict[str, Amount],
+    cells: dict[tuple[str, ...], Loc],
+    p: Problems,
+) -> None:
+    """``who``'s whists on each opponent (``{B: 12}``) read into ``whists``."""
+    if node.kind != "map":
+        p.add(node.loc, M_("{who}'s whists: expected a mapping of opponents, like {{B: 12}}", who=who))
+        return
+    for wk, wv in node.pairs:
+        on, hint = match_player(wk.text.strip(), players)
+        if on is None or on == who:
+            p.add(
+                wk.loc,
+                M_("{who}'s whists on {strip!r}: not an opponent", who=who, strip=wk.text.strip()),
+                hint or "a player writes whists on the others",
+            )
+            continue
+        first = cells.get(("whists", who, on))
+        if first is not None:
+            p.add(
+                wk.loc,
+                M_(
+                    "{who}'s whists on {on} are given twice, first at {place}",
+                    who=who,
+                    on=on,
+                    place=first.place(),
+                ),
+                M_("keep one of them"),
+            )
+            continue
+        x = as_number(wv, p, M_("{who}'s whists on {on}", who=who, on=on))
+        if x is not None:
+            whists[on] = x
+            cells[("whists", who, on)] = wv.loc
