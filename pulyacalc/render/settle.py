@@ -11,9 +11,10 @@ score report, whose JSON document also carries the each-pays-each view and the t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.amounts import Amount, exact
@@ -137,21 +138,27 @@ def _separate_stage(out: list[str], step: int, s: Settlement, ratio: Amount) -> 
     _table(out, rows, ["", _("arithmetic"), _("kodeks mountain")])
 
 
-def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement, title: str = "") -> str:
-    players = sheet.players
-    n = len(players)
-    ratio = conv.pool_point_in_mountain
-    unit = conv.mountain_point_in_whists
-    out: list[str] = []
-    if title:
-        out += [title, ""]
+class _Given(NamedTuple):
+    """What every stage reads: the sheet, its settlement, the convention's two rates and
+    the pool's target."""
 
-    def table(rows: list[list[Any]], head: list[str]) -> None:
-        _table(out, rows, head)
+    sheet: SheetView
+    s: Settlement
+    #: a pool point in mountain points, a mountain point in whists
+    ratio: Amount
+    unit: Amount
+    target: int
 
+
+def _sheet_stage(out: list[str], step: int, given: _Given) -> bool:
+    players = given.sheet.players
     out.append(_("1. The sheet"))
-    table([[p, *sheet_row(sheet, p)] for p in players], ["", *sheet_head(players)])
+    _table(out, [[p, *sheet_row(given.sheet, p)] for p in players], ["", *sheet_head(players)])
+    return True
 
+
+def _equivalent_stage(out: list[str], step: int, given: _Given) -> bool:
+    sheet, s, ratio, target = given.sheet, given.s, given.ratio, given.target
     r = f"{show(ratio)} × " if ratio != 1 else ""
     out.append(
         _(
@@ -164,36 +171,53 @@ def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement,
             else ""
         )
     )
-    table(
+    _table(
+        out,
         [
             [
                 p,
                 f"{show(sheet.mountain[p])} + {r}({target} − {show(sheet.pool[p])})",
                 show(s.equivalent[p]),
             ]
-            for p in players
+            for p in sheet.players
         ],
         ["", _("arithmetic"), _("mountain equivalent")],
     )
+    return True
 
+
+def _amnesty_stage(out: list[str], step: int, given: _Given) -> bool:
+    s = given.s
     out.append(
         _(
             "3. Amnesty: the smallest G, {amnesty}, off every mountain equivalent: the amnestied mountain"
         ).format(amnesty=show(s.amnesty))
     )
-    table(
-        [[p, f"{show(s.equivalent[p])} − {_p(s.amnesty)}", show(s.amnestied[p])] for p in players],
+    _table(
+        out,
+        [
+            [p, f"{show(s.equivalent[p])} − {_p(s.amnesty)}", show(s.amnestied[p])]
+            for p in given.sheet.players
+        ],
         ["", _("arithmetic"), _("amnestied mountain")],
     )
+    return True
 
-    step = 4
-    if s.rounding == "kodeks":
-        _kodeks_stage(out, step, s)
-        step += 1
-    elif s.rounding == "kodeks_separate":
-        _separate_stage(out, step, s, ratio)
-        step += 1
 
+def _rounding_stage(out: list[str], step: int, given: _Given) -> bool:
+    """The kodeks moves, when the rounding makes any (a stage of its own only then)."""
+    if given.s.rounding == "kodeks":
+        _kodeks_stage(out, step, given.s)
+        return True
+    if given.s.rounding == "kodeks_separate":
+        _separate_stage(out, step, given.s, given.ratio)
+        return True
+    return False
+
+
+def _average_stage(out: list[str], step: int, given: _Given) -> bool:
+    s, unit, players = given.s, given.unit, given.sheet.players
+    n = len(players)
     total = sum(Fraction(s.rounded_mountain[p]) for p in players)
     out.append(
         _("{step}. Average mountain: ({sum}) / {n} = {total} / {n} = {average}").format(
@@ -219,7 +243,8 @@ def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement,
             else ""
         )
     )
-    table(
+    _table(
+        out,
         [
             [
                 p,
@@ -230,8 +255,12 @@ def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement,
         ],
         ["", _("arithmetic"), _("mountain result")],
     )
-    step += 1
+    return True
 
+
+def _pays_each_stage(out: list[str], step: int, given: _Given) -> bool:
+    s, unit, players = given.s, given.unit, given.sheet.players
+    n = len(players)
     if s.divisor == "opponents":
         out.append(
             _(
@@ -256,9 +285,12 @@ def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement,
         rows.append(row)
     # i18n: the column of what {player} pays this row's player
     from_ = _("from {player}")
-    table(rows, ["", _("pays each"), *[from_.format(player=q) for q in players], _("mountain result")])
-    step += 1
+    _table(out, rows, ["", _("pays each"), *[from_.format(player=q) for q in players], _("mountain result")])
+    return True
 
+
+def _whists_stage(out: list[str], step: int, given: _Given) -> bool:
+    sheet, s, players = given.sheet, given.s, given.sheet.players
     kodeks = s.rounding in KODEKS_ROUNDINGS and any(
         v for row in s.kodeks_whists.values() for v in row.values()
     )
@@ -282,15 +314,18 @@ def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement,
         rows.append(row)
     # i18n: the column of the whists netted with {player}
     with_ = _("with {player}")
-    table(rows, ["", *[with_.format(player=q) for q in players], _("whist result")])
-    step += 1
+    _table(out, rows, ["", *[with_.format(player=q) for q in players], _("whist result")])
+    return True
 
+
+def _total_stage(out: list[str], step: int, given: _Given) -> bool:
+    s = given.s
     total_title = _("{step}. Total = mountain result + whist result (sums to 0)").format(step=step)
     if s.money is not None:  # the price, once named in the money column's header, now in the title
         total_title += "; " + _("money at {price}").format(price=s.whist_price)
     out.append(total_title)
     rows = []
-    for p in players:
+    for p in given.sheet.players:
         row = [
             p,
             f"{_s(s.mountain_result[p])} {'+' if s.whist_result[p] >= 0 else '−'} "
@@ -308,7 +343,32 @@ def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement,
         head.append(_("result"))
     if s.money is not None:
         head.append(_("money"))
-    table(rows, head)
+    _table(out, rows, head)
+    return True
+
+
+#: the stages in order: each writes its title and table and says whether it took a number
+#: (the kodeks moves take one only under a kodeks rounding)
+_STAGES: tuple[Callable[[list[str], int, _Given], bool], ...] = (
+    _sheet_stage,
+    _equivalent_stage,
+    _amnesty_stage,
+    _rounding_stage,
+    _average_stage,
+    _pays_each_stage,
+    _whists_stage,
+    _total_stage,
+)
+
+
+def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement, title: str = "") -> str:
+    """The settlement stage by stage (``_STAGES``), then the rounding and who pays whom."""
+    out: list[str] = [title, ""] if title else []
+    given = _Given(sheet, s, conv.pool_point_in_mountain, conv.mountain_point_in_whists, target)
+    step = 1
+    for stage in _STAGES:
+        if stage(out, step, given):
+            step += 1
     out.append(_("rounding {rounding}").format(rounding=s.rounding))
     if s.payments:
         out.append(payments_text(s.payments))
