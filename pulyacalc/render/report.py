@@ -156,9 +156,20 @@ class Report:
 
 
 def report_table(r: Report) -> str:
+    """The report for people: its title, the sheet, the settlement and how it was reached."""
+    lines = _sheet_lines(r)
+    lines.append(_settlement_grid(r))
+    lines.append("")
+    lines += _settlement_notes(r)
+    return "\n".join(lines) + "\n"
+
+
+def _sheet_lines(r: Report) -> list[str]:
+    """The title (convention, players, target, deals, finished or not), the sheet and the
+    bombs."""
     from pulyacalc.render.formats import grid
 
-    s, sheet, conv = r.settlement, r.sheet, r.convention
+    sheet, conv = r.sheet, r.convention
     players = sheet.players
     lines = []
     status = ""
@@ -190,6 +201,14 @@ def report_table(r: Report) -> str:
         held = "; ".join(f"{p} {' '.join(f'×{b}' for b in r.bombs.get(p, ())) or '—'}" for p in players)
         lines.append(_("bombs («ёлочка»), in the order they are used: {held}").format(held=held))
         lines.append("")
+    return lines
+
+
+def _settlement_grid(r: Report) -> str:
+    """The settlement's table: each player's row from the mountain equivalent to the money."""
+    from pulyacalc.render.formats import grid
+
+    s, players = r.settlement, r.sheet.players
     srows = []
     for p in players:
         row = [p, show(s.equivalent[p]), show(s.amnestied[p])]
@@ -206,8 +225,13 @@ def report_table(r: Report) -> str:
     head += [_("mountain result"), _("whist result"), _("result")]
     if s.money is not None:
         head.append(_("money"))
-    lines.append(grid(srows, head=head, tablefmt="simple", colalign=("left", *["right"] * (len(head) - 1))))
-    lines.append("")
+    return grid(srows, head=head, tablefmt="simple", colalign=("left", *["right"] * (len(head) - 1)))
+
+
+def _settlement_notes(r: Report) -> list[str]:
+    """How the settlement was reached: the formulas, the rounding, who pays whom."""
+    s, conv, players = r.settlement, r.convention, r.sheet.players
+    lines = []
     lines.append(
         _(
             "mountain equivalent = mountain + {ratio} × (pool target − pool); amnesty {amnesty}; "
@@ -250,4 +274,4 @@ def report_table(r: Report) -> str:
     lines.append(_("rounding {rounding}; the results, in whists, sum to 0").format(rounding=s.rounding))
     if s.payments:
         lines.append(payments_text(s.payments))
-    return "\n".join(lines) + "\n"
+    return lines
