@@ -142,7 +142,6 @@ def reconcile(run: Run, running: Running, sheet_name: str) -> Reconciliation:
     the paper's running totals (``running``, fed every deal the log scored before them)."""
     paper = running.paper
     players = run.header.players
-    findings: list[Finding] = []
     if set(paper.sheet.players) != set(players):
         loc = paper.header.locs.get("players", Loc(sheet_name, 1))
         msg = M_(
@@ -160,20 +159,7 @@ def reconcile(run: Run, running: Running, sheet_name: str) -> Reconciliation:
             diffs.append(Difference(loc, cell, theirs, mine))
     # running totals: the first checkpoint that differs
     running.passed(None)
-    for n in running.missing:
-        findings.append(
-            Finding(
-                paper.running[n][2],
-                "sheet-running",
-                M_(
-                    "running totals after deal {n}, but the log scores {len} deals (the last is deal "
-                    "{scored})",
-                    n=n,
-                    len=running.scored,
-                    scored=running.last or 0,
-                ),
-            )
-        )
+    findings = _missing_checkpoints(running)
     parting: int | None = None
     suspects: list[int] = []
     kept: list[DealResult] = []
@@ -186,49 +172,73 @@ def reconcile(run: Run, running: Running, sheet_name: str) -> Reconciliation:
             parting = span[0]
         elif len(touched) == 1:
             parting = touched[0]
-    for d in diffs:
-        where: str = M_("on the final sheet") if d.deal is None else M_("after deal {n}", n=d.deal)
-        findings.append(
-            Finding(
-                d.loc,
-                "sheet-cell",
-                M_(
-                    "{label} {where}: the paper says {num}, the log gives {num2}",
-                    label=d.label(),
-                    where=where,
-                    num=num(d.paper),
-                    num2=num(d.log),
-                ),
-                M_(
-                    "{value}{num} on the paper would agree",
-                    value="+" if d.log > d.paper else "",
-                    num=num(d.log - d.paper),
-                ),
-            )
+    findings += [_cell_finding(d) for d in diffs]
+    findings += _parting_findings(parting, suspects, kept)
+    return Reconciliation(diffs, parting, suspects, findings)
+
+
+def _missing_checkpoints(running: Running) -> list[Finding]:
+    """Running totals given after a deal the log does not score."""
+    return [
+        Finding(
+            running.paper.running[n][2],
+            "sheet-running",
+            M_(
+                "running totals after deal {n}, but the log scores {len} deals (the last is deal {scored})",
+                n=n,
+                len=running.scored,
+                scored=running.last or 0,
+            ),
         )
+        for n in running.missing
+    ]
+
+
+def _cell_finding(d: Difference) -> Finding:
+    """A cell where the paper and the log differ."""
+    where: str = M_("on the final sheet") if d.deal is None else M_("after deal {n}", n=d.deal)
+    return Finding(
+        d.loc,
+        "sheet-cell",
+        M_(
+            "{label} {where}: the paper says {num}, the log gives {num2}",
+            label=d.label(),
+            where=where,
+            num=num(d.paper),
+            num2=num(d.log),
+        ),
+        M_(
+            "{value}{num} on the paper would agree",
+            value="+" if d.log > d.paper else "",
+            num=num(d.log - d.paper),
+        ),
+    )
+
+
+def _parting_findings(parting: int | None, suspects: list[int], kept: list[DealResult]) -> list[Finding]:
+    """The deal where the paper and the log part, or the deals it is one of."""
     # a correction has the number of the deal before it (RULES.md 2.9): the deal is meant
     results = {r.number: r for r in kept if r.kind != "correction"}
     if parting is not None:
-        r = results[parting]
-        findings.append(
+        return [
             Finding(
-                r.deal.loc,
+                results[parting].deal.loc,
                 "parting-deal",
                 M_("the paper and the log part at deal {parting}", parting=parting),
                 M_("the running totals agree before it and differ after it"),
             )
-        )
-    elif suspects:
+        ]
+    if suspects:
         where = ", ".join(f"{n} ({results[n].deal.loc})" for n in suspects)
-        findings.append(
+        return [
             Finding(
                 results[suspects[0]].deal.loc,
                 "parting-deal",
                 M_("the paper and the log part at one of the deals {where}", where=where),
                 M_("add running totals for these deals to the sheet to pinpoint it"),
             )
-        )
-    return Reconciliation(diffs, parting, suspects, findings)
+        ]
+    return []
 
 
 def _touches(e: object, cell: Cell) -> bool:
