@@ -117,6 +117,16 @@ AllowOutsideOpt = Annotated[
 ]
 
 
+#: a progress bar for the commands that read many evenings (season, stats)
+ProgressOpt = Annotated[
+    bool,
+    typer.Option(
+        "--progress/--no-progress",
+        help=N_("Show a progress bar on standard error (only on a terminal, only after a moment)."),
+    ),
+]
+
+
 FormatOpt = Annotated[
     Format,
     typer.Option(

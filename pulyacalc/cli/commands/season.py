@@ -16,6 +16,7 @@ from pulyacalc.cli.options import (
     InputFormatOpt,
     MaxYamlBytesOpt,
     PriceOpt,
+    ProgressOpt,
     RoundingOpt,
     parse_price,
     rounding_blamed,
@@ -29,6 +30,17 @@ from pulyacalc.core.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from pulyacalc.season import Season
+
+KeepGoingOpt = Annotated[
+    bool,
+    typer.Option(
+        "--keep-going",
+        help=N_(
+            "Leave out the evenings that have problems (reported on stderr with a summary), "
+            "show the standings of the others, and exit 1 at the end."
+        ),
+    ),
+]
 
 
 def report_season(result: Season) -> None:
@@ -64,25 +76,10 @@ def season(
     rounding: RoundingOpt = None,
     input_format: InputFormatOpt = None,
     max_yaml_bytes: MaxYamlBytesOpt = None,
-    progress: Annotated[
-        bool,
-        typer.Option(
-            "--progress/--no-progress",
-            help=N_("Show a progress bar on standard error (only on a terminal, only after a moment)."),
-        ),
-    ] = True,
+    progress: ProgressOpt = True,
     plot: PlotOpt = None,
     aliases: AliasesOpt = None,
-    keep_going: Annotated[
-        bool,
-        typer.Option(
-            "--keep-going",
-            help=N_(
-                "Leave out the evenings that have problems (reported on stderr with a summary), "
-                "show the standings of the others, and exit 1 at the end."
-            ),
-        ),
-    ] = False,
+    keep_going: KeepGoingOpt = False,
     output: OutputOpt = None,
     quiet: QuietOpt = False,
 ) -> None:

@@ -14,6 +14,7 @@ from pulyacalc.cli.options import (
     FormatOpt,
     InputFormatOpt,
     MaxYamlBytesOpt,
+    ProgressOpt,
     RoundingOpt,
     rounding_blamed,
     rounding_of,
@@ -50,13 +51,7 @@ def stats(
     input_format: InputFormatOpt = None,
     max_yaml_bytes: MaxYamlBytesOpt = None,
     aliases: AliasesOpt = None,
-    progress: Annotated[
-        bool,
-        typer.Option(
-            "--progress/--no-progress",
-            help=N_("Show a progress bar on standard error (only on a terminal, only after a moment)."),
-        ),
-    ] = True,
+    progress: ProgressOpt = True,
     plot: PlotOpt = None,
     output: OutputOpt = None,
     quiet: QuietOpt = False,
