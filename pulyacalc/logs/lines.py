@@ -314,7 +314,7 @@ class LineDeals:
         text, comment = _strip_comment(line)
         if not text or text.isspace():
             return None
-        if ":" in text and self._header_out_of_place(text, line, lineno):
+        if ":" in text and _header_out_of_place(text, line, lineno, self.header, problems):
             return None
         self.count += 1
         count = self.count
@@ -344,25 +344,6 @@ class LineDeals:
         self.plain = m is None
         whole = Loc(file, lineno, 1 + start + t.body_at)
         return t.deal(note or None, whole, LineLocs(t.parts, file, lineno, 1 + start, whole), line)
-
-    def _header_out_of_place(self, text: str, line: str, lineno: int) -> bool:
-        """Is ``text`` a header line after the first deal?  It is reported (True)."""
-        kv = header_key(text)
-        if kv is None or not _is_header_key(kv[0]) or match_player(kv[0], self.header.players)[0] is not None:
-            return False
-        self.problems.add(
-            Loc(self.header.source, lineno, kv[1]),
-            M_("header lines go before the first deal"),
-            "move it to the top of the log"
-            + (
-                "; to change one deal's dealer add ', dealer NAME' to its line"
-                if HEADER_ALIASES.get(kv[0].casefold()) == "dealer"
-                else ""
-            ),
-            source=line,
-            width=len(kv[0]),
-        )
-        return True
 
     def _seat_change(self, line: str, lineno: int) -> SeatChange | None:
         """A seat change: not a deal (RULES.md 6.3): no number, no turn to deal; a
@@ -404,6 +385,26 @@ class LineDeals:
                     cache.clear()
                 cache[key] = t
         return read
+
+
+def _header_out_of_place(text: str, line: str, lineno: int, header: Header, problems: Problems) -> bool:
+    """Is ``text`` a header line after the first deal?  It is reported (True)."""
+    kv = header_key(text)
+    if kv is None or not _is_header_key(kv[0]) or match_player(kv[0], header.players)[0] is not None:
+        return False
+    problems.add(
+        Loc(header.source, lineno, kv[1]),
+        M_("header lines go before the first deal"),
+        "move it to the top of the log"
+        + (
+            "; to change one deal's dealer add ', dealer NAME' to its line"
+            if HEADER_ALIASES.get(kv[0].casefold()) == "dealer"
+            else ""
+        ),
+        source=line,
+        width=len(kv[0]),
+    )
+    return True
 
 
 def _tokens(text: str, start: int) -> list[tuple[str, int]]:
