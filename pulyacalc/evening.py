@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextvars import ContextVar
-from dataclasses import field, replace
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +25,6 @@ from pulyacalc.core.errors import Loc, Problem, Problems, PulyaError, RuleError
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.model import Correction, Deal, Header, Log, Play, Raspasy, SeatChange, Unreadable
-from pulyacalc.core.record import record
 from pulyacalc.core.sheet import SheetView
 from pulyacalc.scoring.fold import DealResult, Scorer
 
@@ -35,7 +34,7 @@ if TYPE_CHECKING:
     from pulyacalc.scoring.settlement import Settlement
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Evening:
     header: Header
     convention: Convention

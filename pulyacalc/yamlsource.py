@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gc
 import re
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -30,7 +31,6 @@ from pulyacalc.core.errors import (
 )
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import NodeKind
-from pulyacalc.core.record import record
 
 #: Refuse YAML documents larger than this (line logs stream and have no limit).  A YAML
 #: document is read whole, a located node (~200 bytes) for as little as 2 bytes written:
@@ -61,7 +61,7 @@ _PLAIN_TAGS = {
 _set = object.__setattr__
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Node:
     """A YAML node with its place: ``kind`` is "scalar", "seq" or "map"."""
 
@@ -85,7 +85,7 @@ class Node:
         quoted: bool = False,
         null: bool = False,
     ) -> None:
-        # written out (record's general __init__ is slower): a YAML log is a node a value
+        # written out (quicker than dataclass's): a YAML log is a node a value
         _set(self, "kind", kind)
         _set(self, "loc", loc)
         _set(self, "text", text)

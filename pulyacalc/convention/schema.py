@@ -21,7 +21,7 @@ The scoring code reads these fields and never asks which convention it is.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, ClassVar, Literal, get_args
 
@@ -29,7 +29,6 @@ from pulyacalc.core.amounts import Amount
 from pulyacalc.core.errors import Problems
 from pulyacalc.core.i18n import M_, Text
 from pulyacalc.core.kinds import Rounding, SecondOut, TwoAllPass, TwoWhist
-from pulyacalc.core.record import record
 from pulyacalc.yamlsource import Node, as_bool, as_int, as_number
 
 LEVELS = (6, 7, 8, 9, 10)
@@ -69,7 +68,7 @@ AfterCap = Literal["stay", "restart"]
 ROUNDINGS: tuple[str, ...] = get_args(Rounding)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Convention:
     """A complete, checked convention.  Field names follow the YAML keys (see SCHEMA)."""
 

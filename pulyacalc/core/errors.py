@@ -10,12 +10,12 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 from functools import cache
+from typing import NamedTuple
 
 from pulyacalc.core.i18n import M_, MN_, tr
 from pulyacalc.core.kinds import FindingCode, ProblemKind
-from pulyacalc.core.record import record
 
 #: characters never echoed as they are: C0/C1 controls (ESC starts a terminal escape
 #: sequence), bidi controls (U+202E turns the rest of a line around), zero-width and other
@@ -79,19 +79,13 @@ def quoted(text: str, limit: int = SHOWN_CHARS) -> str:
     return f"'{shown(text, limit)}'"
 
 
-@record(frozen=True, slots=True)
-class Loc:
-    """A place in an input file; ``line`` and ``column`` count from 1 (0 = unknown)."""
+class Loc(NamedTuple):
+    """A place in an input file; ``line`` and ``column`` count from 1 (0 = unknown).  A
+    NamedTuple: readers make one per deal, and a tuple is the quickest to make."""
 
     file: str
     line: int = 0
     column: int = 0
-
-    def __init__(self, file: str, line: int = 0, column: int = 0) -> None:
-        # written out (record's general __init__ is slower): readers make one per deal
-        _set(self, "file", file)
-        _set(self, "line", line)
-        _set(self, "column", column)
 
     def __str__(self) -> str:
         if not self.line:
@@ -111,7 +105,7 @@ class Loc:
         return Loc(self.file, self.line, column)
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Problem:
     """One thing wrong with an input, located, with an optional suggestion."""
 
@@ -164,7 +158,7 @@ class Problem:
         return text
 
 
-@record
+@dataclass
 class PulyaError(Exception):
     """Base of the errors pulyacalc reports to a person: a list of located problems."""
 

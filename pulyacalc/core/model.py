@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Hashable, Iterable, Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any, Union
 
 from pulyacalc.core.amounts import Amount
 from pulyacalc.core.errors import Loc, did_you_mean
 from pulyacalc.core.i18n import M_, N_
 from pulyacalc.core.kinds import Area, DummyHand, Rounding, SeatChangeKind
-from pulyacalc.core.record import record
 
 
 class Suit(enum.Enum):
@@ -125,7 +124,7 @@ class ContractError(ValueError):
         self.levelled = levelled
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Contract:
     """A contract: a level 6..10 with a suit or no-trump, or misère (``level`` 0)."""
 
@@ -133,7 +132,7 @@ class Contract:
     suit: Suit | None = None
 
     def __init__(self, level: int, suit: Suit | None = None) -> None:
-        # written out (not record's general one): CONTRACT_SPELLINGS makes hundreds at import
+        # written out (quicker than dataclass's): CONTRACT_SPELLINGS makes hundreds at import
         _set(self, "level", level)
         _set(self, "suit", suit)
 
@@ -349,7 +348,7 @@ RANK_SPELLINGS: dict[str, Rank] = {
 CARDS_HINT = N_("a card is a rank and a suit: A♠ K♥ Q♦ J♣ 10♠ … 7♥, As Kh, туз пик, Тп Кч")
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Card:
     """A card of the 32-card pack: the talon's, which a log may give (K3.4.11)."""
 
@@ -403,7 +402,7 @@ UNDERTRICK_SPELLINGS: dict[str, int] = {
 }
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Play:
     """A deal with a contract (played, unplayed, half-whisted, or a misère)."""
 
@@ -447,7 +446,7 @@ class Play:
         concede: bool = False,
         dark: bool = False,
     ) -> None:
-        # written out (not record's general one): a deal read is made in the readers' loop
+        # written out (quicker than dataclass's): a deal read is made in the readers' loop
         _set(self, "declarer", declarer)
         _set(self, "contract", contract)
         _set(self, "calls", {} if calls is None else calls)
@@ -463,7 +462,7 @@ class Play:
         _set(self, "dark", dark)
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Raspasy:
     """All players passed: everyone tries to take as few tricks as possible."""
 
@@ -522,7 +521,7 @@ AREA_SPELLINGS: dict[str, Area] = {
 }
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Correction:
     """Something the table writes on the sheet by hand, for what no rule covers
     (RULES.md "Corrections"): ``amount`` into ``player``'s ``area`` (``on`` whom, for
@@ -557,7 +556,7 @@ SEAT_WORDS: dict[str, SeatChangeKind] = {
 }
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class SeatChange:
     """A player joins the table or leaves it between deals (RULES.md 6.3, K3.1.2).
 
@@ -574,7 +573,7 @@ class SeatChange:
     source: str = ""
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Unreadable:
     """A deal line or entry that could not be read (its problems are reported).
 
@@ -585,11 +584,11 @@ class Unreadable:
     loc: Loc
 
     def __init__(self, loc: Loc) -> None:
-        # written out (record's general __init__ is slower): a hostile input has one a line
+        # written out (quicker than dataclass's): a hostile input has one a line
         _set(self, "loc", loc)
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Header:
     """Everything a log says before its deals."""
 
@@ -611,7 +610,7 @@ class Header:
     dummy: DummyHand | None = None
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Log:
     """A header and its deals; ``deals`` may be a lazy iterator (line logs stream)."""
 

@@ -12,10 +12,9 @@ Every table size is here, so that the rules ask the seats rather than count play
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 
 from pulyacalc.core.kinds import SecondOut
-from pulyacalc.core.record import record
 
 #: with 5 players, the second player out, as an index into the order clockwise from the
 #: dealer's left (0: the next dealer; 3: the dealer's right neighbour; 2: his third on the left)
@@ -26,7 +25,7 @@ _SECOND_OUT: dict[SecondOut, int] = {"next": 0, "previous": 3, "third": 2}
 _set = object.__setattr__
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Seats:
     """Seating for one deal: the players clockwise and this deal's dealer."""
 
@@ -45,7 +44,7 @@ class Seats:
     dummy: bool = field(init=False, repr=False, compare=False)
 
     def __init__(self, players: tuple[str, ...], dealer: str, second_out: SecondOut = "next") -> None:
-        # written out (record's general __init__ is slower): made for every deal
+        # written out (quicker than dataclass's): made for every deal
         _set(self, "players", players)
         _set(self, "dealer", dealer)
         _set(self, "second_out", second_out)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Final, NamedTuple
 
 from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.kinds import Area, RuleId
-from pulyacalc.core.record import record
 
 POOL: Final = "pool"
 MOUNTAIN: Final = "mountain"
@@ -31,9 +31,9 @@ class Write(NamedTuple):
 _set = object.__setattr__
 
 
-@record(frozen=True, slots=True)
-class Entry:
-    """One thing written on the sheet."""
+class Entry(NamedTuple):
+    """One thing written on the sheet (a NamedTuple: scoring writes one an entry, and a
+    tuple is the quickest to make)."""
 
     deal: int
     rule: RuleId
@@ -43,27 +43,8 @@ class Entry:
     on: str | None = None
     why: str = ""
 
-    def __init__(
-        self,
-        deal: int,
-        rule: RuleId,
-        player: str,
-        area: Area,
-        amount: Amount,
-        on: str | None = None,
-        why: str = "",
-    ) -> None:
-        # written out (record's general __init__ is slower): scoring writes one an entry
-        _set(self, "deal", deal)
-        _set(self, "rule", rule)
-        _set(self, "player", player)
-        _set(self, "area", area)
-        _set(self, "amount", amount)
-        _set(self, "on", on)
-        _set(self, "why", why)
 
-
-@record(frozen=True)
+@dataclass(frozen=True)
 class SheetView:
     """The paper at a moment: pools, mountains, whists written by each on each."""
 
@@ -79,7 +60,7 @@ class SheetView:
         mountain: dict[str, Amount],
         whists: dict[str, dict[str, Amount]],
     ) -> None:
-        # written out (record's general __init__ is slower): explain takes one a deal
+        # written out (quicker than dataclass's): explain takes one a deal
         _set(self, "players", players)
         _set(self, "pool", pool)
         _set(self, "mountain", mountain)

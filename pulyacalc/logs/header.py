@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Iterator
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
@@ -28,11 +28,10 @@ from pulyacalc.core.errors import Loc, Problems, did_you_mean, has_unsafe, quote
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import DummyHand, Rounding
 from pulyacalc.core.model import Header
-from pulyacalc.core.record import record
 from pulyacalc.yamlsource import Node, as_int, as_str, words
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class HeaderKey:
     """One header key: a row of :data:`HEADER`."""
 
@@ -233,7 +232,7 @@ def match_player(word: str, players: tuple[str, ...]) -> tuple[str | None, str]:
     return None, M_("players: {join}", join=", ".join(players))
 
 
-@record
+@dataclass
 class HeaderBuilder:
     """Collects the header keys of one input as its reader meets them, and checks them
     (``build``).  ``doc`` names the input in messages: "the log" or "the sheet"."""

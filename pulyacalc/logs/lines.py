@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from pulyacalc.core.errors import Loc, Problem, Problems
 from pulyacalc.core.i18n import M_, N_
@@ -61,7 +61,6 @@ from pulyacalc.core.model import (
     Unreadable,
     contract_key,
 )
-from pulyacalc.core.record import record
 from pulyacalc.logs.header import HEADER_ALIASES, HeaderBuilder, match_player
 from pulyacalc.logs.seat import parse_seat_line, starts_seat_change
 from pulyacalc.yamlsource import MAX_LINE_CHARS, Node
@@ -426,7 +425,7 @@ def _is_count(tok: str) -> bool:
 WHOLE = -1
 
 
-@record(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True, eq=False)
 class DealText:
     """What a deal line says, without where it was: the clauses after the deal number,
     read.  ``deal`` makes a Play or Raspasy of it for one line.
@@ -467,7 +466,7 @@ class DealText:
         concede: bool = False,
         dark: tuple[str, ...] = (),
     ) -> None:
-        # written out (record's general __init__ is slower): one a distinct line
+        # written out (quicker than dataclass's): one a distinct line
         _set = object.__setattr__
         _set(self, "declarer", declarer)
         _set(self, "contract", contract)

@@ -6,12 +6,12 @@ number: ``exact`` values are shown as mixed numbers (46⅔), so that the columns
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.i18n import _
 from pulyacalc.core.kinds import KODEKS_ROUNDINGS
-from pulyacalc.core.record import record
 from pulyacalc.core.sheet import SheetView
 from pulyacalc.render.view import (
     SCHEMA_VERSION,
@@ -58,7 +58,7 @@ def settlement_json(s: Settlement) -> dict[str, Any]:
     return out
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Report:
     """What `score` prints (and `settle` in the machine formats): the sheet and its settlement."""
 

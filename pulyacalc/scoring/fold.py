@@ -14,13 +14,13 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import fields, replace
 from operator import attrgetter
+from typing import NamedTuple
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.errors import Problems
 from pulyacalc.core.i18n import M_, N_
 from pulyacalc.core.kinds import ResultKind
 from pulyacalc.core.model import Correction, Deal, Header, Play, Raspasy, SeatChange, Unreadable
-from pulyacalc.core.record import record
 from pulyacalc.core.seating import Seats, Vacated, change_table
 from pulyacalc.core.sheet import Entry, Sheet, SheetView, Write
 from pulyacalc.scoring.pool import place
@@ -28,13 +28,10 @@ from pulyacalc.scoring.resolve import Resolved, resolve
 from pulyacalc.scoring.resolve import seating as resolve_seating
 from pulyacalc.scoring.rules import Written, seating, written
 
-#: how the written-out ``__init__`` below sets a frozen field
-_set = object.__setattr__
 
-
-@record(frozen=True, slots=True)
-class DealResult:
-    """What one deal (or a correction, or a seat change) did to the sheet."""
+class DealResult(NamedTuple):
+    """What one deal (or a correction, or a seat change) did to the sheet (a NamedTuple:
+    one a deal, and a tuple is the quickest to make)."""
 
     #: the deal's number; a correction has the number of the deal before it (0: none)
     number: int
@@ -63,39 +60,6 @@ class DealResult:
     after_dark: int = 0
     #: a seat change (RULES.md 6.3): the players at the table after it, clockwise
     table: tuple[str, ...] = ()
-
-    def __init__(
-        self,
-        number: int,
-        deal: Deal | Correction | SeatChange,
-        dealer: str,
-        kind: ResultKind,
-        entries: tuple[Entry, ...],
-        after_finish: bool,
-        raspasy_run: int,
-        after_raspasy: int,
-        bomb: int = 1,
-        dark: int = 0,
-        bombs_earned: tuple[tuple[str, int], ...] = (),
-        bomb_spent: bool = False,
-        after_dark: int = 0,
-        table: tuple[str, ...] = (),
-    ) -> None:
-        # written out (record's general __init__ is slower): one a deal scored the full way
-        _set(self, "number", number)
-        _set(self, "deal", deal)
-        _set(self, "dealer", dealer)
-        _set(self, "kind", kind)
-        _set(self, "entries", entries)
-        _set(self, "after_finish", after_finish)
-        _set(self, "raspasy_run", raspasy_run)
-        _set(self, "after_raspasy", after_raspasy)
-        _set(self, "bomb", bomb)
-        _set(self, "dark", dark)
-        _set(self, "bombs_earned", bombs_earned)
-        _set(self, "bomb_spent", bomb_spent)
-        _set(self, "after_dark", after_dark)
-        _set(self, "table", table)
 
 
 #: The cache key, part by part: the parameter of ``resolve`` / ``rules.written`` each part

@@ -11,19 +11,20 @@ added to that key (tests/test_scoring_pure.py fails until it is).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.errors import Loc, Problems
 from pulyacalc.core.i18n import M_, N_
 from pulyacalc.core.kinds import DealKind, FindingCode
 from pulyacalc.core.model import Call, Contract, Deal, Play, Raspasy, Suit
-from pulyacalc.core.record import record
 from pulyacalc.core.seating import Seats
 
 #: how the written-out ``__init__`` below sets a frozen field
 _set = object.__setattr__
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Resolved:
     """A legal deal with all numbers scoring needs."""
 
@@ -56,7 +57,7 @@ class Resolved:
         tricks: tuple[tuple[str, int], ...] = (),
         lone_own: int | None = None,
     ) -> None:
-        # written out (record's general __init__ is slower): one a deal scored the full way
+        # written out (quicker than dataclass's): one a deal scored the full way
         _set(self, "deal", deal)
         _set(self, "seats", seats)
         _set(self, "kind", kind)

@@ -5,7 +5,7 @@ convention says; every result sums to exactly 0.
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from math import lcm
@@ -14,7 +14,6 @@ from pulyacalc.convention.schema import Convention, MountainDivisor
 from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import KODEKS_ROUNDINGS, Rounding
-from pulyacalc.core.record import record
 from pulyacalc.core.sheet import SheetView
 
 
@@ -22,7 +21,7 @@ class SettlementError(ValueError):
     """A settlement the chosen rounding cannot do (e.g. kodeks with 4 players)."""
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Separate:
     """``kodeks_separate`` (RULES.md §3.9): the pools and the mountains, each amnestied and
     moved to the nearest multiple of 3 on its own, before they are put together."""
@@ -35,7 +34,7 @@ class Separate:
     mountain_moved: dict[str, Amount]
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Settlement:
     players: tuple[str, ...]
     target: int
