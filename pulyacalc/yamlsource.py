@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import gc
 import re
-from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from pulyacalc.core.errors import (
     MAX_SHOWN_PER_FILE,
@@ -57,13 +56,9 @@ _PLAIN_TAGS = {
 }
 
 
-#: how the written-out ``__init__`` below sets a frozen field
-_set = object.__setattr__
-
-
-@dataclass(frozen=True, slots=True)
-class Node:
-    """A YAML node with its place: ``kind`` is "scalar", "seq" or "map"."""
+class Node(NamedTuple):
+    """A YAML node with its place: ``kind`` is "scalar", "seq" or "map".  A NamedTuple:
+    a YAML log is a node a value, and a tuple is the quickest to make."""
 
     kind: NodeKind
     loc: Loc
@@ -74,25 +69,6 @@ class Node:
     quoted: bool = False
     #: the scalar was empty/null (``key:`` with nothing after it, or ``~``/``null``)
     null: bool = False
-
-    def __init__(
-        self,
-        kind: NodeKind,
-        loc: Loc,
-        text: str = "",
-        items: tuple[Node, ...] = (),
-        pairs: tuple[tuple[Node, Node], ...] = (),
-        quoted: bool = False,
-        null: bool = False,
-    ) -> None:
-        # written out (quicker than dataclass's): a YAML log is a node a value
-        _set(self, "kind", kind)
-        _set(self, "loc", loc)
-        _set(self, "text", text)
-        _set(self, "items", items)
-        _set(self, "pairs", pairs)
-        _set(self, "quoted", quoted)
-        _set(self, "null", null)
 
     def describe(self) -> str:
         if self.kind == "map":

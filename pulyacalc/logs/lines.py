@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from pulyacalc.core.errors import Loc, Problem, Problems
 from pulyacalc.core.i18n import M_, N_
@@ -425,33 +425,29 @@ def _is_count(tok: str) -> bool:
 WHOLE = -1
 
 
-@dataclass(frozen=True, slots=True, eq=False)
 class DealText:
     """What a deal line says, without where it was: the clauses after the deal number,
     read.  ``deal`` makes a Play or Raspasy of it for one line.
 
     Generated and real logs repeat the same few thousand lines, so the reader parses each
     distinct text once and shares its DealText (``LineDeals``).  It is compared by identity
-    (``eq=False``): scoring uses it as the key of what such deals write (``Deal.template``).
-    The dicts are shared by every deal made from it and are never changed.
+    (a plain class): scoring uses it as the key of what such deals write
+    (``Deal.template``).  Neither it nor its dicts, shared by every deal made from it, are
+    changed once it is made.
     """
 
-    declarer: str | None
-    contract: Contract | None
-    calls: dict[str, Call]
-    tricks: dict[str, int]
-    dealer: str | None
-    #: where each part was written: its offset from the start of the clauses, or WHOLE
-    #: for the parts that are about the deal as a whole ("calls", "tricks")
-    parts: dict[str, int]
-    #: offset of the first clause: where the deal as a whole starts
-    body_at: int
-    #: the talon's cards (``talon cards A♠ K♠``) and «без трёх» (``Anna 7♠ concede``)
-    talon: tuple[Card, ...] = ()
-    concede: bool = False
-    #: who said «втёмную» (K3.3.19): the declarer of a dark game, or the dark passers of
-    #: a raspasy (``Anna dark 8♠ 8``, ``Boris pass dark 3``)
-    dark: tuple[str, ...] = ()
+    __slots__ = (
+        "declarer",
+        "contract",
+        "calls",
+        "tricks",
+        "dealer",
+        "parts",
+        "body_at",
+        "talon",
+        "concede",
+        "dark",
+    )
 
     def __init__(
         self,
@@ -466,18 +462,37 @@ class DealText:
         concede: bool = False,
         dark: tuple[str, ...] = (),
     ) -> None:
-        # written out (quicker than dataclass's): one a distinct line
-        _set = object.__setattr__
-        _set(self, "declarer", declarer)
-        _set(self, "contract", contract)
-        _set(self, "calls", calls)
-        _set(self, "tricks", tricks)
-        _set(self, "dealer", dealer)
-        _set(self, "parts", parts)
-        _set(self, "body_at", body_at)
-        _set(self, "talon", talon)
-        _set(self, "concede", concede)
-        _set(self, "dark", dark)
+        self.declarer = declarer
+        self.contract = contract
+        self.calls = calls
+        self.tricks = tricks
+        self.dealer = dealer
+        #: where each part was written: its offset from the start of the clauses, or WHOLE
+        #: for the parts that are about the deal as a whole ("calls", "tricks")
+        self.parts = parts
+        #: offset of the first clause: where the deal as a whole starts
+        self.body_at = body_at
+        #: the talon's cards (``talon cards A♠ K♠``) and «без трёх» (``Anna 7♠ concede``)
+        self.talon = talon
+        self.concede = concede
+        #: who said «втёмную» (K3.3.19): the declarer of a dark game, or the dark passers of
+        #: a raspasy (``Anna dark 8♠ 8``, ``Boris pass dark 3``)
+        self.dark = dark
+
+    def with_dark(self, dark: tuple[str, ...]) -> DealText:
+        """The same text with who said «втёмную»."""
+        return DealText(
+            self.declarer,
+            self.contract,
+            self.calls,
+            self.tricks,
+            self.dealer,
+            self.parts,
+            self.body_at,
+            self.talon,
+            self.concede,
+            dark,
+        )
 
     def deal(
         self, note: str | None, loc: Loc, locs: Mapping[str, Loc], source: str, shared: bool = True
@@ -1115,7 +1130,7 @@ def _dark_passes(t: DealText, err: Callable[..., None]) -> DealText | None:
                 "K3.3.19 а",
             )
             return None
-    return replace(t, dark=tuple(who for who, _ in dark)) if dark else t
+    return t.with_dark(tuple(who for who, _ in dark)) if dark else t
 
 
 def _dark_game(t: DealText, err: Callable[..., None]) -> DealText | None:
@@ -1139,7 +1154,7 @@ def _dark_game(t: DealText, err: Callable[..., None]) -> DealText | None:
             else M_("drop the word"),
         )
         return None
-    return replace(t, dark=(t.declarer,)) if dark and t.declarer else t
+    return t.with_dark((t.declarer,)) if dark and t.declarer else t
 
 
 def _down_by(rest: list[tuple[str, int]]) -> bool:
