@@ -12,8 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pulyacalc.convention.dump import dump, shown
-from pulyacalc.convention.load import builtin_dir, load
-from pulyacalc.convention.reference import ordered_names
+from pulyacalc.convention.load import builtin_dir, load, ordered_names
 from pulyacalc.convention.schema import SCHEMA, Convention, Key
 from pulyacalc.core.errors import Problems, PulyaError
 

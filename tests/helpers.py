@@ -102,3 +102,18 @@ def problems_of(text: str, name: str = "t.txt") -> list[str]:
 def frac(x: Any) -> Fraction:
     """'-302/3', 12, '7.5' → Fraction."""
     return Fraction(str(x))
+
+
+def reference_markdown() -> str:
+    """The text of docs/conventions.md, as tools/conventions_reference.py makes it (a tool,
+    not part of the package)."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "tools" / "conventions_reference.py"
+    spec = importlib.util.spec_from_file_location("conventions_reference", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    text: str = module.reference_markdown()
+    return text

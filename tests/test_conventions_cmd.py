@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import reference_markdown
 from typer.testing import CliRunner
 
 from pulyacalc.cli.app import app
 from pulyacalc.convention.dump import dump, flow, scalar
 from pulyacalc.convention.load import builtin_names, load
-from pulyacalc.convention.reference import reference_markdown
 from pulyacalc.convention.schema import SCHEMA, Convention
 from pulyacalc.evening import score_file
 

@@ -11,10 +11,10 @@ from typing import Any, get_args
 
 import pytest
 import yaml
+from helpers import reference_markdown
 
 from pulyacalc.checks import strange
 from pulyacalc.convention.load import builtin_names, load
-from pulyacalc.convention.reference import reference_markdown
 from pulyacalc.convention.schema import (
     ROUNDINGS,
     SCHEMA,
@@ -37,7 +37,7 @@ SOURCE = re.compile(r"K\d+(\.\d+)+|K note \d+|RULES\.md §\d|house agreement")
 
 def test_docs_conventions_md_is_the_rows() -> None:
     assert DOCS.read_text(encoding="utf-8") == reference_markdown(), (
-        "docs/conventions.md is stale: python -m pulyacalc.convention.reference > docs/conventions.md"
+        "docs/conventions.md is stale: python tools/conventions_reference.py > docs/conventions.md"
     )
 
 

@@ -33,6 +33,16 @@ def builtin_names() -> list[str]:
     return sorted(p.stem for p in builtin_dir().glob("*.yaml"))
 
 
+#: the order RULES.md §4 uses (the default first); other built-ins follow by name
+_ORDER = ("sochi", "leningrad", "rostov", "classic", "gusarik")
+
+
+def ordered_names() -> list[str]:
+    """The built-in conventions, in the order of RULES.md §4 (then the others by name)."""
+    names = builtin_names()
+    return [n for n in _ORDER if n in names] + [n for n in names if n not in _ORDER]
+
+
 def _suggest(word: str, options: list[str] | tuple[str, ...]) -> str:
     close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
     return M_("did you mean {name!r}?", name=close[0]) if close else ""

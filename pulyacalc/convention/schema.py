@@ -9,7 +9,7 @@ field it fills, the parser that reads it, what it means, the name Russian player
 where it comes from (a clause of the Code, ``K3.8.6``, or the house's own agreement).
 The parser carries everything the rest of the package needs to know about the value (a
 level table merges level by level, the choices of a closed set), so nothing switches on
-a kind string; ``docs/conventions.md`` is generated from the rows (convention/reference.py).
+a kind string; ``docs/conventions.md`` is generated from the rows (tools/conventions_reference.py).
 
 A new key is a row here plus its ``Convention`` field, the rule that reads it, the
 built-ins' YAML and a test.  The choices of a key are ``Literal`` types, written once

@@ -1,25 +1,23 @@
 """docs/conventions.md, generated from the schema rows: every key with its meaning, Russian
 name, source, what a value looks like and its value in each built-in convention.
 
-Regenerate with ``python -m pulyacalc.convention.reference > docs/conventions.md``;
-tests/test_schema.py fails when the committed file and the rows disagree.
+Regenerate with ``python tools/conventions_reference.py > docs/conventions.md``;
+tests/test_schema.py fails when the committed file and the rows disagree.  A tool, not
+part of the package: nothing pulyacalc runs needs it.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pulyacalc.convention.load import builtin_names, load
+from pulyacalc.convention.load import load, ordered_names
 from pulyacalc.convention.schema import SCHEMA
-
-#: the order RULES.md §4 uses (the default first); other built-ins follow by name
-_ORDER = ("sochi", "leningrad", "rostov", "classic", "gusarik")
 
 _INTRO = """\
 # Convention keys
 
 Generated from the rows of `pulyacalc/convention/schema.py` by
-`python -m pulyacalc.convention.reference > docs/conventions.md`; do not edit by hand
+`python tools/conventions_reference.py > docs/conventions.md`; do not edit by hand
 (`tests/test_schema.py` fails when this file and the rows disagree).
 
 A convention is YAML (`conventions/*.yaml`): every key below is set in every built-in; a
@@ -32,12 +30,6 @@ one of its footnotes; RULES.md is docs/RULES.md; a *house agreement* is a choice
 leaves to the players.  *Value*: a table by level (`6..10 →`) is written
 `{6: 2, 7: 4, 8: 6, 9: 8, 10: 10}` and shown below as its values for 6, 7, 8, 9, 10.
 """
-
-
-def ordered_names() -> list[str]:
-    """The built-in conventions, in the order of RULES.md §4 (then the others by name)."""
-    names = builtin_names()
-    return [n for n in _ORDER if n in names] + [n for n in names if n not in _ORDER]
 
 
 def _cell(text: str) -> str:
