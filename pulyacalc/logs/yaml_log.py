@@ -78,20 +78,20 @@ def parse(text: str, file: str, problems: Problems, *, max_bytes: int | None = N
                     _again(problems, *bad[item.text], item.loc)
                     deals.append(Unreadable(item.loc))
                     continue
-                kept, told = len(problems.items), len(problems)
+                kept, counted = len(problems.items), len(problems)
                 deal = parse_deal(item, table, problems, read)
                 deals.append(deal if deal is not None else Unreadable(item.loc))
                 if deal is None and item.kind == "scalar" and not item.null and BAD_TEXTS:
                     # a deal line that could not be read is told again as it was, at its
                     # new place, without reading it again (a log of 500,000 wrong deals:
                     # each looked for close names), when all of its problems were kept
-                    told_here = problems.items[kept:]
-                    if len(told_here) == len(problems) - told and all(
-                        p.loc.line == item.loc.line for p in told_here
+                    found = problems.items[kept:]
+                    if len(found) == len(problems) - counted and all(
+                        p.loc.line == item.loc.line for p in found
                     ):
                         if len(bad) >= BAD_TEXTS:
                             bad.clear()
-                        bad[item.text] = (told_here, item.loc.column)
+                        bad[item.text] = (found, item.loc.column)
                 if (
                     isinstance(deal, SeatChange)
                     and deal.change == "join"
@@ -107,10 +107,10 @@ def parse(text: str, file: str, problems: Problems, *, max_bytes: int | None = N
 BAD_TEXTS = 10_000
 
 
-def _again(problems: Problems, told: list[Problem], column: int, loc: Loc) -> None:
-    """The problems ``told`` of a deal line at ``column`` told again for the same text at
+def _again(problems: Problems, found: list[Problem], column: int, loc: Loc) -> None:
+    """The problems ``found`` in a deal line at ``column`` told again for the same text at
     ``loc`` (a YAML scalar: its problems are on its first line, columns from its start)."""
-    problems.again(told, loc.line, loc.column - column)
+    problems.again(found, loc.line, loc.column - column)
 
 
 def _p(loc: Loc, message: str, hint: str = "") -> Any:
