@@ -900,6 +900,7 @@ def _call(said: _Said, who: str, name_at: int, rest: list[tuple[str, int]], no_t
         return False
     said.declarer, said.contract, said.contract_end = who, parsed, end
     said.locs["declarer"] = name_at
+    said.locs["contract"] = word_at
     return True
 
 
