@@ -477,3 +477,14 @@ def test_input_format_forced() -> None:
     )
     assert good.exit_code == 0
     assert good.stdout == score_json(INTERFACE_LINES, "x.txt")
+
+
+def test_every_part_of_a_deal_line_is_located_at_its_word() -> None:
+    """Rule problems point at the part they are about (the contract, a call, tricks)."""
+    text = "Anna 6♠ 7, Boris whist 2, Vera pass 1, dealer Vera"
+    deal = parse_deal_line(text, Loc("t.txt", 3, 1), ("Anna", "Boris", "Vera"), Problems())
+    assert isinstance(deal, Play)
+    at = {part: loc.column for part, loc in deal.locs.items()}
+    assert at["declarer"] == 1 and at["contract"] == text.index("6♠") + 1
+    assert at["call:Boris"] == text.index("whist") + 1 and at["tricks:Boris"] == text.index("2") + 1
+    assert at["dealer"] == text.rindex("Vera") + 1
