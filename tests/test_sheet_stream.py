@@ -19,9 +19,9 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
+from helpers import examples
 from hypothesis import HealthCheck, given, settings
-from logs_gen import random_log
-from test_fast_path import logs
+from logs_gen import logs, random_log
 from test_sheet_drawing import EXAMPLES, expected, read_back, run
 
 from pulyacalc import evening
@@ -113,7 +113,7 @@ def test_a_long_line_log_is_drawn_as_before(tmp_path: Path, pool: int, players: 
         assert drawn(log, tmp_path / "s.html") == old_way(log, html=True)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(logs())
 def test_the_streamed_totals_are_the_kept_ones(text: str) -> None:
     """On logs with corrections, newcomers, numbered and wrong lines, Classic's bombs: the

@@ -168,8 +168,7 @@ def _compared(text: str, name: str, *, kept: bool) -> Any:
 
 @pytest.mark.parametrize("seed", range(12))
 def test_compare_streams_and_gives_what_the_old_way_gives(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    from logs_gen import random_log
-    from test_fast_path import faults
+    from logs_gen import faults, random_log
 
     rng = random.Random(seed)
     n = rng.choice((3, 3, 4))
@@ -204,8 +203,7 @@ def test_compare_of_each_example_is_what_the_old_way_gives(example: Path) -> Non
 def test_convert_remembers_each_text_and_writes_what_it_wrote_deal_by_deal(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from logs_gen import random_log
-    from test_fast_path import faults
+    from logs_gen import faults, random_log
 
     from pulyacalc.logs import write
 
