@@ -1,6 +1,6 @@
-"""`explain` streams (issue 10 item 13): flat memory on a long log, the same bytes as the
-whole-log view, `--deal N` stops reading after deal N, and a progress bar on a terminal's
-stderr for score, explain and check."""
+"""`explain` streams (issue 10 item 13): flat memory (a smoke test here; bench/streams.py
+measures it on a long log), the same bytes as the whole-log view, `--deal N` stops reading
+after deal N, and a progress bar on a terminal's stderr for score, explain and check."""
 
 from __future__ import annotations
 
@@ -89,13 +89,14 @@ def peak(path: Path, fmt: str | None) -> int:
         tracemalloc.stop()
 
 
-@pytest.mark.parametrize("fmt", ["table", "jsonl", "csv", "json"])
-def test_memory_is_within_twice_scores(tmp_path: Path, fmt: str) -> None:
-    # the whole-log view holds every deal, its entries and its paper (many times score's
-    # memory); the stream holds one deal at a time (and a spool of at most a megabyte for
-    # the table), as score does
-    log = big_log(tmp_path, 4000)
-    assert peak(log, fmt) < 2 * peak(log, None)
+def test_the_json_stream_holds_no_deal_it_has_written(tmp_path: Path) -> None:
+    """A smoke test of flat memory (bench/streams.py measures it on 500,000 deals, in every
+    format, and check's): on 200 deals the whole-log view holds about six times score's
+    peak (every deal, its entries and its paper); the stream, one deal at a time, under 2×."""
+    log = big_log(tmp_path, 200)
+    # the modules imported and their tables built first, untraced
+    write_to(ExplainStream(explain_stream(str(ROOT / EXAMPLES[0]))), "json", Sink())
+    assert peak(log, "json") < 2 * peak(log, None)
 
 
 def test_deal_n_stops_reading_after_deal_n(tmp_path: Path) -> None:
@@ -184,32 +185,3 @@ def test_score_and_check_tell_the_bar_as_they_read(tmp_path: Path, monkeypatch: 
         score_file(str(log))
     assert f"/{count_lines(str(log))}" in err.getvalue()
     assert WATCH.get() is None
-
-
-def test_check_memory_is_within_twice_scores(tmp_path: Path) -> None:
-    """``check`` keeps each deal's findings, not each deal and its paper (issue 11 item 3:
-    1.8 GB on 500,000 deals before); nor does ``--against``, which compares the paper's
-    running totals as the deals go by."""
-    from pulyacalc.checks import Checking, check_log, run_log
-    from pulyacalc.logs.sheet_file import parse_sheet
-    from pulyacalc.reconcile import Running
-
-    log = big_log(tmp_path, 4000)
-    tracemalloc.start()
-    try:
-        check_log(run_log(str(log)))
-        checked = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    assert checked < 2 * peak(log, None)
-    rows = "{Anna: {pool: 1}, Boris: {pool: 0}, Vera: {pool: 0}}"
-    paper = f"players: [Anna, Boris, Vera]\nsheet: {rows}\nrunning:\n  3: {rows}\n  3000: {rows}\n"
-    against = Checking(str(log))
-    against.follow = Running(parse_sheet(paper, "s.yaml"), against.scorer.sheet)
-    tracemalloc.start()
-    try:
-        assert list(against) == check_log(run_log(str(log)))
-        checked = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    assert checked < 2 * peak(log, None)
