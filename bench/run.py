@@ -1,4 +1,5 @@
-"""Benchmark: cold start, throughput and season of `pulyacalc`, with the issue's targets.
+"""Benchmark: cold start, throughput, explain and ledger against score, season, streams and
+hostile inputs of `pulyacalc`, with the issues' targets (docs/performance.md).
 
     python bench/run.py                 # every section (a few minutes)
     python bench/run.py cold throughput # some sections
@@ -26,15 +27,19 @@ start that compiles every module from source.
 * throughput: `pulyacalc score -f json` of the big log against reading and splitting the
   same file (each line into clauses and words); target: within 3×, and memory that does not
   grow with the log (peak at most 1.5× that of a log a tenth the size).
+* commands: `explain -f json` and `ledger -f json` of a 100,000-deal line log
+  (`--commands-deals`) against `score -f json` of it; targets: within 5× and 3× (wall time).
 * season: `pulyacalc season` of 1,000 evenings of 60 deals (one club: the same players and
   convention), as a figure; with ``--before CMD`` (a pulyacalc from before issue 13, say
   commit a05abfa installed in a virtualenv of its own) against it, interleaved, with both
   standings compared (JSON); target: at least 2× faster in CPU time.
-* streams (bench/streams.py): peak memory of `explain` (table, JSON, CSV) and `check` on
-  a 500,000-deal log (`--streams-deals`), against `score`'s; target: within 2×; and the
-  CPU time of each, target 10 s (the log is under 20 MB).
+* streams (bench/streams.py): peak memory of `explain` (table, JSON, JSON Lines, CSV),
+  `check` and `check --against` on a 500,000-deal log (`--streams-deals`), and of `check`
+  of a log played long past its finish, against `score`'s on the same log; target: within
+  2×; and the CPU time of each, target 1 s per MB of the log.
 * hostile (bench/hostile.py): every command on every hostile input near 20 MB
-  (`--hostile-size`): the worst time and memory; target: 10 s, 500 MB.
+  (`--hostile-size`): the worst time per MB of input and the worst memory; target: 1 s per
+  MB (1 s for an input under a MB), 500 MB.
 """
 
 from __future__ import annotations
@@ -121,6 +126,7 @@ class Bench:
     cmd: list[str]
     deals: int
     repeat: int
+    commands_deals: int = 100_000
     streams_deals: int = 500_000
     hostile_size: int = 19_000_000
     #: the command of a pulyacalc to compare season with (``--before``)
@@ -206,6 +212,33 @@ def throughput(b: Bench) -> list[str]:
     return ([] if ok_t else ["throughput"]) + ([] if ok_m else ["memory"])
 
 
+#: the commands held to ``score -f json`` on the same log, and the most each may take
+#: (medians of wall time, as a multiple of score's)
+HELD_TO_SCORE = {"explain -f json": 5.0, "ledger -f json": 3.0}
+
+
+def commands(b: Bench) -> list[str]:
+    """explain and ledger on a 100,000-deal line log against score on it."""
+    log = b.log("commands", b.commands_deals, pool=100_000)
+    cmds = {"score -f json": [*b.cmd, "score", str(log), "-f", "json"]}
+    cmds |= {name: [*b.cmd, *name.split()[:1], str(log), *name.split()[1:]] for name in HELD_TO_SCORE}
+    repeat = max(1, min(5, b.repeat))
+    m = medians(cmds, repeat)
+    base = m["score -f json"]
+    print(
+        f"commands: {b.commands_deals:,} random deals ({log.stat().st_size / 2**20:.1f} MiB; "
+        f"medians of {repeat}, interleaved)"
+    )
+    line("score -f json", base)
+    missed = []
+    for name, most in HELD_TO_SCORE.items():
+        ok = m[name].wall <= most * base.wall
+        line(name, m[name], base, f"  (target ≤ {most:g}× score's: {'ok' if ok else 'MISSED'})")
+        if not ok:
+            missed.append(name)
+    return missed
+
+
 def season(b: Bench) -> list[str]:
     club = b.tmp / "club"
     if not club.is_dir():
@@ -260,6 +293,7 @@ def hostile_worst(b: Bench) -> list[str]:
 SECTIONS: dict[str, Callable[[Bench], list[str]]] = {
     "cold": cold,
     "throughput": throughput,
+    "commands": commands,
     "season": season,
     "streams": stream_memory,
     "hostile": hostile_worst,
@@ -272,6 +306,12 @@ def main() -> int:
     ap.add_argument("--deals", type=int, default=1_000_000, help="deals in the big log (default 1,000,000)")
     ap.add_argument("--repeat", type=int, default=15, help="runs for each cold-start median (default 15)")
     ap.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+    ap.add_argument(
+        "--commands-deals",
+        type=int,
+        default=100_000,
+        help="deals in the log explain and ledger are held to score on (default 100,000)",
+    )
     ap.add_argument(
         "--streams-deals",
         type=int,
@@ -303,7 +343,16 @@ def main() -> int:
     print(f"python:    {sys.version.split()[0]}\n")
     missed: list[str] = []
     with tempfile.TemporaryDirectory(prefix="pulyacalc-bench-") as tmp:
-        b = Bench(Path(tmp), cmd, a.deals, a.repeat, a.streams_deals, a.hostile_size, a.before.split())
+        b = Bench(
+            Path(tmp),
+            cmd,
+            a.deals,
+            a.repeat,
+            a.commands_deals,
+            a.streams_deals,
+            a.hostile_size,
+            a.before.split(),
+        )
         for name in a.sections or SECTIONS:
             missed += SECTIONS[name](b)
             print()
