@@ -35,6 +35,7 @@ from typing import Any
 
 import pytest
 import yaml
+from hypothesis import HealthCheck, settings
 
 from pulyacalc.core.errors import PulyaError
 from pulyacalc.scoring.settlement import SettlementError
@@ -58,6 +59,19 @@ EXPECT_KEYS = {"sheet", "deal", "finished", "settlement", "rounding", "error"}
 # LC_MESSAGES and LANG (subprocesses inherit it).  A test that wants Russian passes --lang ru,
 # or an environment without PULYACALC_LANG (tests/test_i18n.py).
 os.environ["PULYACALC_LANG"] = "en"
+
+# The program the tests start as a process (hundreds of them) starts as installed, from its
+# bytecode: with PYTHONDONTWRITEBYTECODE set (some sandboxes set it) every child would
+# compile every module it imports from source, a third of its start.  Only the children see
+# this; this process's own setting was read when it started.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+# Property tests draw few examples in a developer's run and many in CI: .ci/run exports
+# PULYACALC_HYPOTHESIS=ci.  A test that states its own count asks helpers.examples(n): n in
+# CI, a fifth of it (at least 10) here.  No deadline: a shared machine is slow at times.
+settings.register_profile("ci", max_examples=100, deadline=None)
+settings.register_profile("dev", max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("PULYACALC_HYPOTHESIS", "dev"))
 
 
 @pytest.fixture(autouse=True)

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from hypothesis import settings
+
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.amounts import Amount
 from pulyacalc.core.errors import PulyaError
@@ -117,3 +119,9 @@ def reference_markdown() -> str:
     spec.loader.exec_module(module)
     text: str = module.reference_markdown()
     return text
+
+
+def examples(ci: int) -> int:
+    """How many examples a property test draws: ``ci`` under the ``ci`` profile (.ci/run),
+    as many fewer as the profile loaded draws (tests/conftest.py: a fifth, at least 10)."""
+    return max(10, ci * settings.default.max_examples // 100)

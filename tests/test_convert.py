@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -186,7 +187,7 @@ def same(a: Log, b: Log) -> None:
     assert [deal_key(d) for d in a.deals] == [deal_key(d) for d in b.deals]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(logs())
 def test_there_and_back_gives_the_same_deals(log: Log) -> None:
     lines = "".join(write_lines(log))

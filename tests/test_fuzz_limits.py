@@ -7,7 +7,8 @@ Every run must end at once in a result (exit 0) or in located problems (exit 1, 
 traceback, never a hang (each in-process run has batch.LIMIT seconds in a child process
 that is killed past them; each real process a subprocess timeout), never a control or
 bidi character, an absolute path the user did not type, or a flood of messages.
-PULYACALC_FUZZ_COUNT scales the random cases (default 1,000), PULYACALC_FUZZ_SEED seeds them.
+PULYACALC_FUZZ_COUNT scales the random cases (default 200; 1,000 in .ci/run),
+PULYACALC_FUZZ_SEED seeds them.
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@ text cells, headers or none, any left/right alignment, both formats it draws."""
 
 from __future__ import annotations
 
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,7 +28,7 @@ def tables(draw: st.DrawFn) -> tuple[list[list[str]], list[str], list[str] | Non
     return body, head, align, draw(st.sampled_from(["plain", "simple"]))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(tables())
 def test_direct_is_tabulate(table: tuple[list[list[str]], list[str], list[str] | None, str]) -> None:
     body, head, align, fmt = table
@@ -62,7 +63,7 @@ NUMBERS = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.integers(1, 5),
     st.data(),
@@ -98,7 +99,7 @@ WORDS = st.one_of(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.data(), st.integers(1, 6))
 def test_a_plain_table_wrapped_is_tabulates(data: st.DataObject, ncols: int) -> None:
     """A ``plain`` table without a header, its cells wrapped to ``maxcolwidths`` (as
@@ -131,7 +132,7 @@ def test_a_plain_table_wrapped_is_tabulates(data: st.DataObject, ncols: int) -> 
         assert expected is None or any(c in ("True", "False") for row in body for c in row)
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=examples(1500), deadline=None)
 @given(
     st.text(alphabet="ab Xё×-/\u00a0\u2003\t", max_size=60),
     st.integers(1, 30),

@@ -7,6 +7,7 @@ import json
 from collections import OrderedDict
 from typing import Any
 
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -35,7 +36,7 @@ def want(doc: Any) -> str:
     return json.dumps(doc, ensure_ascii=False, indent=2)
 
 
-@settings(max_examples=600)
+@settings(max_examples=examples(600))
 @given(DOCS)
 def test_a_document_is_written_as_json_dumps_writes_it(doc: Any) -> None:
     assert jsontext.dumps(doc) == want(doc)

@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 import yaml
-from helpers import Run, run_text
+from helpers import Run, examples, run_text
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,7 +20,7 @@ from pulyacalc.convention.load import load
 
 CONVENTIONS = ("sochi", "leningrad", "rostov")
 SUITS = ("♠", "♣", "♦", "♥", "NT")
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _split(draw: Any, total: int, parts: int) -> list[int]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 
 import pytest
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -45,7 +46,7 @@ def chunked(text: str, head: int) -> list[str] | str:
         return e.problems[0].message.split(" characters")[0].rsplit(" ", 1)[0]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.text(alphabet="ab\n", max_size=80),
     st.integers(0, 30),

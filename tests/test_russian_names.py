@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers import examples
 from hypothesis import given, settings
 from test_convert import logs, reread, same
 from typer.testing import CliRunner
@@ -227,7 +228,7 @@ def test_a_wrong_lang_is_usage() -> None:
     assert "--lang" in err
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(logs())
 def test_russian_there_and_back_gives_the_same_deals(log: object) -> None:
     from pulyacalc.core.model import Log

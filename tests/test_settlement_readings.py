@@ -9,7 +9,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from helpers import run, run_text
+from helpers import examples, run, run_text
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -296,7 +296,7 @@ def sheets(values: st.SearchStrategy[Fraction | int], n: int) -> st.SearchStrate
     return make()
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(sheets(WHOLE, 3))
 def test_kodeks_separate_sums_to_zero_in_whole_whists_within_four_of_exact(sheet: SheetView) -> None:
     s = settle(sheet, SOCHI, 20, "kodeks_separate")
@@ -311,7 +311,7 @@ def test_kodeks_separate_sums_to_zero_in_whole_whists_within_four_of_exact(sheet
         assert s.result == settle(sheet, SOCHI, 20, "kodeks").result
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.sampled_from([3, 4]).flatmap(lambda n: sheets(EXACT, n)), st.sampled_from(["exact", "nearest"]))
 def test_opponents_sums_to_zero_and_is_n_over_n_minus_1_of_the_mountain(
     sheet: SheetView, rounding: str

@@ -24,6 +24,7 @@ from typing import Any
 
 import yaml
 from batch import invoke
+from helpers import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_properties import logs
@@ -33,7 +34,7 @@ from pulyacalc.evening import score_text
 from pulyacalc.render import view
 
 SETTINGS = settings(
-    max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=examples(40), deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )
 MOVES = re.compile(r"^\s*moves the results: (.*)$", re.M)
 
