@@ -121,7 +121,8 @@ def reference_markdown() -> str:
     return text
 
 
-def examples(ci: int) -> int:
-    """How many examples a property test draws: ``ci`` under the ``ci`` profile (.ci/run),
-    as many fewer as the profile loaded draws (tests/conftest.py: a fifth, at least 10)."""
-    return max(10, ci * settings.default.max_examples // 100)
+def examples(ci: int, least: int = 10) -> int:
+    """How many examples a property test draws (or seeds a seeded one runs): ``ci`` under
+    the ``ci`` profile (.ci/run), as many fewer as the profile loaded draws (tests/conftest.py:
+    a fifth), but at least ``least``."""
+    return max(least, ci * settings.default.max_examples // 100)

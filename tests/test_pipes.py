@@ -29,8 +29,10 @@ ENV = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "CLICOLOR
 
 @pytest.fixture(scope="module")
 def big_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A log played past its finish whose explanation is over a megabyte (sent from a spool
+    on disk) in every format: 1,500 deals."""
     p = tmp_path_factory.mktemp("pipes") / "big.pulya"
-    p.write_text("".join(genlog.line_log(3000, seed=5, pool=200)), encoding="utf-8")
+    p.write_text("".join(genlog.line_log(1500, seed=5, pool=200)), encoding="utf-8")
     return p
 
 
