@@ -93,7 +93,7 @@ class _Every:
 
 
 def test_findings_are_handed_on_as_found_in_the_order_of_the_file(tmp_path: Path) -> None:
-    deals = ONE_CAUSE_DEALS + 3000  # a long log: streamed (a short one is held whole)
+    deals = ONE_CAUSE_DEALS + 600  # a long log: streamed (a short one is held whole)
     log = long_log(tmp_path, deals, every=500)
     c = Checking(str(log))
     found: list[Finding] = []
