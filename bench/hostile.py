@@ -13,7 +13,8 @@ reads by default: the worst case that is actually read.
     python bench/hostile.py --size 2000000  # smaller
     python bench/hostile.py --each --input YAML --command check   # every run, some of them
 
-Each run is one fresh child (wall time, max RSS), killed after a minute.
+Each run is one fresh child (CPU time, the steadier on a shared machine, and max RSS),
+killed after a minute.
 
 Besides every command on every input (COMMANDS), the inputs a real archive is (BIG: the long
 line log, and YAML just under its limit) go to every command with the options and the
@@ -290,11 +291,10 @@ TIMEOUT = 60.0
 
 def measured(
     cmd: list[str], env: dict[str, str] | None = None, stdin: str = "", tty: bool = False
-) -> tuple[float, int, str, bool]:
-    """Wall seconds (or, to a terminal, the command's CPU seconds: how fast a terminal takes
-    what it is given is the terminal's own, and the one here, read by a thread of the
-    child while the machine is shared, is slower than any command), peak KiB, the exit
-    status and whether a traceback was written.
+) -> tuple[float, float, int, str, bool]:
+    """The command's CPU seconds (user + system: on a shared machine its wall time says more
+    about the others), its wall seconds, peak KiB, the exit status and whether a traceback
+    was written.
 
     Of a run to a terminal the terminal's own part of the CPU time is left out: the kernel
     works on each line written to a terminal (a line's end made \\r\\n, one hand-over each)
@@ -308,7 +308,7 @@ def measured(
     out = subprocess.run([sys.executable, "-c", CHILD, how, *cmd], capture_output=True, text=True, check=True)
     took, rss, code, tb, cpu, theirs = out.stdout.split()
     TERMINAL[:] = [float(cpu), float(theirs)] if tty else []
-    return float(cpu) - float(theirs) if tty else float(took), int(rss), code, tb == "True"
+    return float(cpu) - float(theirs), float(took), int(rss), code, tb == "True"
 
 
 #: the last run to a terminal: its CPU seconds, and the terminal's own part of them
@@ -356,7 +356,7 @@ class Tally:
         share, took, size, what = self.worst_t
         rss, heaviest = self.worst_m
         print(
-            f"             worst time   {took:7.2f} s on {size / 10**6:.1f} MB = {share:.2f}× its bound "
+            f"             worst time   {took:7.2f} s CPU on {size / 10**6:.1f} MB = {share:.2f}× its bound "
             f"(target ≤ {SECONDS_PER_MB:g} s per MB, 1 s under a MB: {'ok' if share <= 1 else 'MISSED'})"
             f"  {what}"
         )
@@ -434,13 +434,13 @@ def report(
         for args in cmds + (variants if name in BIG else []):
             env, stdin, tty, words = how_run(args)
             argv = [names.get(a, a) for a in words]
-            took, rss, code, tb = measured([*cmd, *argv], env, str(path) if stdin else "", tty)
-            what = f"{label(args)} on {name}"
+            cpu, wall, rss, code, tb = measured([*cmd, *argv], env, str(path) if stdin else "", tty)
+            what = f"{label(args)} on {name} (wall {wall:.2f} s)"
             if tty:  # (the CPU time less the terminal's part: ``measured``)
                 what += " (CPU {:.2f} s, of which the terminal's {:.2f} s)".format(*TERMINAL)
             if each:
-                print(f"             {took:7.2f} s {rss / 1024:7.1f} MiB  exit {code:7}  {what}", flush=True)
-            tally.add(took, rss, len(data), what)
+                print(f"             {cpu:7.2f} s {rss / 1024:7.1f} MiB  exit {code:7}  {what}", flush=True)
+            tally.add(cpu, rss, len(data), what)
             if tb or code not in ("0", "1", "2"):
                 tally.broken.append(f"{what}: {'traceback' if tb else 'exit ' + code}")
         path.unlink()

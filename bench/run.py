@@ -38,8 +38,8 @@ start that compiles every module from source.
   of a log played long past its finish, against `score`'s on the same log; target: within
   2×; and the CPU time of each, target 1 s per MB of the log.
 * hostile (bench/hostile.py): every command on every hostile input near 20 MB
-  (`--hostile-size`): the worst time per MB of input and the worst memory; target: 1 s per
-  MB (1 s for an input under a MB), 500 MB.
+  (`--hostile-size`): the worst CPU time per MB of input and the worst memory; target: 1 s
+  per MB (1 s for an input under a MB), 500 MB.
 """
 
 from __future__ import annotations
