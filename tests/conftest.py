@@ -66,6 +66,11 @@ os.environ["PULYACALC_LANG"] = "en"
 # this; this process's own setting was read when it started.
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
+# Tables as wide as they come, as in a pipe, unless a test sets a width: a terminal's COLUMNS,
+# or the 80 pytest-xdist's workers are given, would fit them (console.setup, and every child).
+os.environ.pop("COLUMNS", None)
+os.environ.pop("LINES", None)
+
 # Property tests draw few examples in a developer's run and many in CI: .ci/run exports
 # PULYACALC_HYPOTHESIS=ci.  A test that states its own count asks helpers.examples(n): n in
 # CI, a fifth of it (at least 10) here.  No deadline: a shared machine is slow at times.
