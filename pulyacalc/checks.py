@@ -40,7 +40,7 @@ from pulyacalc.core.amounts import exact, num
 from pulyacalc.core.errors import MAX_SHOWN_PER_FILE, Loc, Problems, PulyaError, too_many
 from pulyacalc.core.i18n import M_, tr
 from pulyacalc.core.kinds import FindingCode
-from pulyacalc.core.model import Correction, Header
+from pulyacalc.core.model import Correction, Header, Play, Raspasy
 from pulyacalc.core.sheet import SheetView
 from pulyacalc.scoring.fold import DealResult, DealWrites, Item, Line, Step
 
@@ -116,9 +116,8 @@ class Follower(Protocol):
         ...
 
 
-#: (known line, writes) → its deal's column and findings other than being after the finish
-#: (``Checking._findings``); emptied when full
-KNOWN_SIZE = 10_000
+#: deals ``Checking._findings`` keeps what they were found to have of; emptied when full
+KNOWN_SIZE = 20_000
 
 
 class Checking:
@@ -146,6 +145,7 @@ class Checking:
     ) -> None:
         from pulyacalc.evening import Playing
         from pulyacalc.logs.header import convention_for
+        from pulyacalc.logs.lines import LineDeals
         from pulyacalc.logs.read import read_log
 
         self.problems = Problems()
@@ -161,8 +161,10 @@ class Checking:
         self.finished = False
         self.sheet: SheetView | None = None
         self.window = _Window()
-        #: what a line read before in the same state was found to have (``KNOWN_SIZE``)
-        self.known: dict[tuple[Line, DealWrites], tuple[int, tuple[Finding, ...]]] = {}
+        #: (a line log's deal text, the raspasy and dark runs before it, its writes) → its
+        #: column and what it was found to have but its being after the finish
+        self.known: dict[tuple[str, int, int, DealWrites], tuple[int, tuple[Finding, ...]]] = {}
+        self.line_log = type(self.log.deals) is LineDeals
 
     def __iter__(self) -> Iterator[Finding]:
         return merged(self._ordered())
@@ -224,13 +226,19 @@ class Checking:
         return self.log.header.source if isinstance(item, Line) else item.loc.file
 
     def _findings(self, step: Step) -> list[Finding]:
-        """``_deal_findings`` of the step; for a line read before in the same state, what
-        they were the first time, moved to its line (the same text, state and writes find
-        the same), its being after the finish found anew."""
+        """``_deal_findings`` of the step.  A line log's deal read again — the same text in
+        the same state, with the same writes — finds what it found the first time, moved
+        to its line, its being after the finish found anew: no result is made for it."""
         item, conv = step.item, self.convention
-        if not isinstance(item, Line) or step.number <= conv.bombs_opening:
+        if isinstance(item, Line):
+            text = item.raw.rstrip("\r\n")
+        elif self.line_log and isinstance(item, Play | Raspasy):
+            text = item.source
+        else:
             return _deal_findings(step.result(), conv)
-        key = (item, step.writes)
+        if step.number <= conv.bombs_opening:  # a compulsory raspasy's finding names it
+            return _deal_findings(step.result(), conv)
+        key = (text, step.after_raspasy, step.after_dark, step.writes)
         known = self.known.get(key)
         if known is None:
             r = step.result()
