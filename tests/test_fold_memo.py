@@ -11,7 +11,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_fast_path import logs
+from logs_gen import logs
 
 from pulyacalc.core.errors import Problems
 from pulyacalc.evening import Playing, load_convention
