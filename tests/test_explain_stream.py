@@ -119,7 +119,7 @@ def test_deal_n_stops_reading_after_deal_n(tmp_path: Path) -> None:
 def test_deal_n_does_not_read_on(tmp_path: Path) -> None:
     log = big_log(tmp_path, 3000)
     stream = explain_stream(str(log), upto=5)
-    shown = [d.result.number for d in ExplainStream(stream)._shown()]
+    shown = [d.result.number for d in ExplainStream(stream).deals()]
     assert shown == [5]
     assert stream.count == 5  # the deals read: five, not 3000
 
