@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from pulyacalc.core.amounts import Amount, num
@@ -32,6 +31,7 @@ from pulyacalc.core.rulebook import RULEBOOK, Rule
 from pulyacalc.core.sheet import MOUNTAIN, POOL, Entry, Sheet, SheetView
 from pulyacalc.evening import Evening, score_file
 from pulyacalc.scoring.fold import DealResult
+from pulyacalc.scoring.rules import Worked
 
 if TYPE_CHECKING:
     from pulyacalc.convention.schema import Convention
@@ -115,47 +115,21 @@ def place(e: Entry) -> str:
 
 
 def sentence(e: Entry) -> str:
-    """'Vera whists on Boris: 3 tricks × 4 = 12' — the entry with its arithmetic."""
+    """'Vera whists on Boris +12: 3 tricks × 4 = 12' — the entry with its whole arithmetic."""
     if e.area == POOL:
         lead = f"{e.player} pool {_signed(e.amount)}"
     elif e.area == MOUNTAIN:
         lead = f"{e.player} mountain {_signed(e.amount)}"
     else:
         lead = f"{e.player} whists on {e.on} {_signed(e.amount)}"
-    why = e.why.strip()
-    if not why:
-        return lead
-    if e.rule == "correction":  # the table's own words: no arithmetic to finish
-        return f"{lead}: {why}"
-    return f"{lead}: {with_result(why, -e.amount if e.amount < 0 else e.amount)}"
+    why = str(whole(e)).strip()
+    return f"{lead}: {why}" if why else lead
 
 
-_OPERATORS = ("×", "/", "+", "−")
-
-
-def with_result(why: str, amount: Amount) -> str:
-    """Add '= amount' to the arithmetic at the head of a rule's explanation, unless it is there."""
-    cut = len(why)
-    for mark in ("; ", " ("):
-        i = why.find(mark, 1)
-        if i > 0:
-            cut = min(cut, i)
-    head, tail = why[:cut], why[cut:]
-    last_expr = head.rsplit("=", 1)[-1]
-    if not any(op in last_expr for op in _OPERATORS):
-        return why
-    last = head.split()[-1]
-    if not _is_number(last):
-        return why
-    return f"{head} = {num(amount)}{tail}"
-
-
-def _is_number(token: str) -> bool:
-    try:
-        Fraction(token)
-    except (ValueError, ZeroDivisionError):
-        return False
-    return True
+def whole(e: Entry) -> str:
+    """What explain shows of why an entry is written: the rule's whole arithmetic, result
+    included (``scoring.rules.Worked``), or its reason as it is (a correction's, the log's)."""
+    return e.why.whole if isinstance(e.why, Worked) else e.why
 
 
 def explain_entries(result: DealResult) -> tuple[Explained, ...]:

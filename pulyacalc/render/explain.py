@@ -294,17 +294,13 @@ def rule_name(rule: str) -> str:
 
 
 def _why(x: Explained) -> str:
-    """The entry's arithmetic and reason, in the chosen language (the English is the tail of
-    its sentence, as JSON's ``text`` has it)."""
+    """The entry's whole arithmetic and reason, in the chosen language (the English is the
+    tail of its sentence, as JSON's ``text`` has it)."""
     if current() == "en":
         return x.text.split(": ", 1)[1] if ": " in x.text else ""
-    from pulyacalc.explain import with_result
+    from pulyacalc.explain import whole
 
-    e = x.entry
-    why = tr(e.why).strip()
-    if not why or e.rule == "correction":
-        return why
-    return with_result(why, -e.amount if e.amount < 0 else e.amount)
+    return tr(whole(x.entry)).strip()
 
 
 def sentence_shown(x: Explained) -> str:

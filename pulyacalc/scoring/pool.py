@@ -11,8 +11,9 @@ from collections.abc import Mapping
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.amounts import Amount, exact, num
-from pulyacalc.core.i18n import M_
+from pulyacalc.core.i18n import M_, N_
 from pulyacalc.core.sheet import MOUNTAIN, POOL, WHISTS, Write
+from pulyacalc.scoring.rules import worked_out
 
 
 def place(
@@ -110,7 +111,11 @@ def _help(
                 WHISTS,
                 exact(amount * per),
                 helped,
-                why=M_("helped {helped} with {n}: {n} × {per}", helped=helped, n=num(amount), per=num(per)),
+                why=worked_out(
+                    M_("helped {helped} with {n}: {n} × {per}", helped=helped, n=num(amount), per=num(per)),
+                    N_("helped {helped} with {n}: {n} × {per} = {result}"),
+                    exact(amount * per),
+                ),
             )
         )
         after[helped] = exact(after[helped] + amount)
