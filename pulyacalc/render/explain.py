@@ -357,9 +357,15 @@ def members(doc: dict[str, Any], depth: int) -> str:
 def entry_cut(x: Explained) -> tuple[str, str]:
     """An entry's JSON among the flat ones (two levels deep), cut where its deal's number
     goes: the text before the number and after it (the number is its first member)."""
-    doc = entry_json(x)
+    doc = plain_strings(entry_json(x))
     del doc["deal"]
     return '{\n      "deal": ', "," + members(doc, 2) + "\n    }"
+
+
+def plain_strings(doc: dict[str, Any]) -> dict[str, Any]:
+    """``doc`` with its texts as plain strings (a rule's reason is a ``Text``, which the
+    JSON writer would leave to the slower ``json.dumps``: the same text either way)."""
+    return {k: str(v) if isinstance(v, str) else v for k, v in doc.items()}
 
 
 @dataclass
@@ -379,16 +385,25 @@ class Drawn:
     tail: str = ""
 
 
-def drawn_writes(d: DealExplained, fmt: str) -> Drawn:
+def drawn_writes(
+    d: DealExplained, fmt: str, piece: Callable[[Explained], tuple[str, str]] | None = None
+) -> Drawn:
     """:class:`Drawn` of a deal's writes in ``fmt`` (``,``/``\\t``: CSV/TSV), by the
-    plain functions of this module."""
+    plain functions of this module; ``piece``: :func:`entry_piece` in ``fmt`` (or what
+    remembers it per write)."""
     xs = d.entries
     if fmt == "table":
         lines = deal_body(xs, d.ledger, None)
         return Drawn(entries="\n".join(lines[:-1]), moves=lines[-1])
+    cut = piece or (lambda x: entry_piece(x, fmt))
     if fmt != "json":
-        return Drawn(flat=_cut_lines([entry_line(x, fmt) for x in xs]))
-    return _drawn_json(d)
+        return Drawn(flat=_cut_lines([cut(x) for x in xs]))
+    return _drawn_json(d, cut)
+
+
+def entry_piece(x: Explained, fmt: str) -> tuple[str, str]:
+    """An entry as ``fmt`` (not the table) writes it, cut where its deal's number goes."""
+    return entry_cut(x) if fmt == "json" else entry_line(x, fmt)
 
 
 def _cut_lines(cuts: list[tuple[str, str]]) -> tuple[str, ...]:
@@ -418,10 +433,10 @@ def entry_line(x: Explained, fmt: str) -> tuple[str, str]:
     return "", fmt + buf.getvalue()
 
 
-def _drawn_json(d: DealExplained) -> Drawn:
+def _drawn_json(d: DealExplained, cut: Callable[[Explained], tuple[str, str]]) -> Drawn:
     from pulyacalc.render.view import jnum
 
-    cuts = [entry_cut(x) for x in d.entries]
+    cuts = [cut(x) for x in d.entries]
     flat = _cut_lines([(",\n    " + before, after) for before, after in cuts])
     nested = [piece.replace("\n", "\n    ") for piece in flat]
     nested[0] = ',\n      "entries": ' + ("[" + nested[0][1:] if cuts else "[]")
@@ -488,6 +503,18 @@ class ExplainStream:
 
         upto, conv = self.stream.upto, self.stream.convention
         cache: dict[tuple[Any, ...], Drawn] = {}
+        pieces: dict[tuple[Any, ...], tuple[str, str]] = {}
+
+        def piece(x: Explained) -> tuple[str, str]:
+            """An entry's piece, made once per write (most sets of writes share some)."""
+            key = _WRITE(x.entry)
+            known = pieces.get(key)
+            if known is None:
+                if len(pieces) >= WRITES_SIZE:
+                    pieces.clear()
+                known = pieces[key] = entry_piece(x, fmt)
+            return known
+
         players: tuple[str, ...] = ()
 
         def each(r: DealResult, sheet: Sheet) -> None:
@@ -504,7 +531,7 @@ class ExplainStream:
             if known is None:
                 if len(cache) >= WRITES_SIZE:
                     cache.clear()
-                known = cache[key] = drawn_writes(explained(r, sheet, conv), fmt)
+                known = cache[key] = drawn_writes(explained(r, sheet, conv), fmt, piece)
             draw(r, sheet, known)
 
         self.stream.play(each)

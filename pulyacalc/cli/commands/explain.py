@@ -50,8 +50,10 @@ def explain(
     from pulyacalc.render.explain import ExplainStream
     from pulyacalc.render.formats import write_to
 
-    # deal by deal in flat memory, in one process; into a spool first (memory, then a
-    # temporary file), so that a log with a problem prints its problems and nothing else
+    # deal by deal in flat memory, in one process.  The view gives nothing before the log
+    # is spent and its problems raised, so a log with a problem prints its problems and
+    # nothing else; only ``--deal N`` goes into a spool first (memory, then a temporary
+    # file), to say that deal N is past the log's end instead of printing the head
     with watching(log):  # a bar on a terminal's stderr while a big log is read
         stream = explain_stream(
             log,
@@ -62,12 +64,23 @@ def explain(
             max_yaml_bytes=max_yaml_bytes,
         )
         view = ExplainStream(stream)
+        if deal is None:
+            write_to(view, format.value, Emitted())  # type: ignore[arg-type]  # a TextIO in all but name
+            return
         with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8") as spool:
             write_to(view, format.value, spool)  # type: ignore[arg-type]  # a TextIO in all but name
             _no_such_deal(deal, view.shown, stream.count)
             spool.seek(0)
             while chunk := spool.read(1 << 16):
                 emit(chunk)
+
+
+class Emitted:
+    """Standard output (or ``-o``'s file) as ``write_to`` writes: each piece emitted."""
+
+    def write(self, text: str) -> int:
+        emit(text)
+        return len(text)
 
 
 def _no_such_deal(deal: int | None, shown: int, count: int) -> None:
