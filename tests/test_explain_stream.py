@@ -213,3 +213,25 @@ def test_check_memory_is_within_twice_scores(tmp_path: Path) -> None:
     finally:
         tracemalloc.stop()
     assert checked < 2 * peak(log, None)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("convention,players", [("classic", 3), ("leningrad", 4)])
+def test_the_stream_draws_repeated_writes_as_the_whole_view(
+    tmp_path: Path, lang: str, convention: str, players: int
+) -> None:
+    """A generated log repeats its writes (each set drawn once and remembered): every format
+    is still the whole view's, in both languages (Classic's bombs multiply the arithmetic)."""
+    from pulyacalc.core import i18n
+
+    log = tmp_path / "g.pulya"
+    log.write_text("".join(genlog.line_log(400, seed=5, players=players, convention=convention)))
+    i18n.use(lang)
+    try:
+        ex = explain_file(str(log))
+        for fmt in sorted(FORMATS):
+            out = io.StringIO()
+            write_to(ExplainStream(explain_stream(str(log))), fmt, out)
+            assert out.getvalue() == render(ExplainView(ex, ex.deals), fmt), fmt
+    finally:
+        i18n.use("en")
