@@ -6,9 +6,10 @@ deal (the running totals the paper keeps, «нарастающим итогом�
 :mod:`pulyacalc.scoring` becomes an ``Explained`` line: the entry, its rule from
 :mod:`pulyacalc.rulebook`, and a sentence a person can check with a pencil.
 
-``explain_stream`` is the same, deal by deal in flat memory (a ``Stream``: its ``deals``
-iterator scores each deal as it is asked for, keeps nothing, and can stop after deal N
-without reading the rest of the log); the ``explain`` command uses it.
+``explain_stream`` is the same, deal by deal in flat memory (a ``Stream``: ``play`` scores
+the log through the one driver, ``evening.play``, and shows each deal's result and the paper
+after it to a consumer, keeping nothing; it can stop after deal N without reading the rest
+of the log); the ``explain`` command uses it.
 
 Nothing here computes a score: the numbers are the scorer's own entries, so the entries
 ``explain`` prints add up exactly to the sheet ``score`` prints.  Each deal also carries its
@@ -18,8 +19,7 @@ ledger row (:func:`pulyacalc.ledger.deal_row`): what its entries move each resul
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
-from fractions import Fraction
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from pulyacalc.core.amounts import Amount, num
@@ -28,15 +28,14 @@ from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.model import Correction, Deal, Play, Raspasy, SeatChange, Unreadable
 from pulyacalc.core.rulebook import RULEBOOK, Rule
-from pulyacalc.core.sheet import MOUNTAIN, POOL, Entry, SheetView
+from pulyacalc.core.sheet import MOUNTAIN, POOL, Entry, Sheet, SheetView
 from pulyacalc.evening import Evening, score_file
-from pulyacalc.scoring.fold import DealResult, Scorer
+from pulyacalc.scoring.fold import DealResult
+from pulyacalc.scoring.rules import Worked
 
 if TYPE_CHECKING:
     from pulyacalc.convention.schema import Convention
-    from pulyacalc.core.model import Header
-    from pulyacalc.explain_fast import FastDeals, Hit, ListDeals
-    from pulyacalc.logs.lines import LineDeals
+    from pulyacalc.core.model import Header, Log
 
 
 @dataclass(frozen=True)
@@ -116,47 +115,21 @@ def place(e: Entry) -> str:
 
 
 def sentence(e: Entry) -> str:
-    """'Vera whists on Boris: 3 tricks × 4 = 12' — the entry with its arithmetic."""
+    """'Vera whists on Boris +12: 3 tricks × 4 = 12' — the entry with its whole arithmetic."""
     if e.area == POOL:
         lead = f"{e.player} pool {_signed(e.amount)}"
     elif e.area == MOUNTAIN:
         lead = f"{e.player} mountain {_signed(e.amount)}"
     else:
         lead = f"{e.player} whists on {e.on} {_signed(e.amount)}"
-    why = e.why.strip()
-    if not why:
-        return lead
-    if e.rule == "correction":  # the table's own words: no arithmetic to finish
-        return f"{lead}: {why}"
-    return f"{lead}: {with_result(why, -e.amount if e.amount < 0 else e.amount)}"
+    why = str(whole(e)).strip()
+    return f"{lead}: {why}" if why else lead
 
 
-_OPERATORS = ("×", "/", "+", "−")
-
-
-def with_result(why: str, amount: Amount) -> str:
-    """Add '= amount' to the arithmetic at the head of a rule's explanation, unless it is there."""
-    cut = len(why)
-    for mark in ("; ", " ("):
-        i = why.find(mark, 1)
-        if i > 0:
-            cut = min(cut, i)
-    head, tail = why[:cut], why[cut:]
-    last_expr = head.rsplit("=", 1)[-1]
-    if not any(op in last_expr for op in _OPERATORS):
-        return why
-    last = head.split()[-1]
-    if not _is_number(last):
-        return why
-    return f"{head} = {num(amount)}{tail}"
-
-
-def _is_number(token: str) -> bool:
-    try:
-        Fraction(token)
-    except (ValueError, ZeroDivisionError):
-        return False
-    return True
+def whole(e: Entry) -> str:
+    """What explain shows of why an entry is written: the rule's whole arithmetic, result
+    included (``scoring.rules.Worked``), or its reason as it is (a correction's, the log's)."""
+    return e.why.whole if isinstance(e.why, Worked) else e.why
 
 
 def explain_entries(result: DealResult) -> tuple[Explained, ...]:
@@ -208,29 +181,65 @@ def totals(entries: list[Entry] | tuple[Entry, ...], players: tuple[str, ...]) -
 
 @dataclass
 class Stream:
-    """An explanation read deal by deal: ``deals`` scores and explains each deal when it is
-    asked for (nothing is kept); once it is spent, ``count`` is the number of deals read and
-    ``sheet`` the paper after the last.  Problems go into ``problems``; the iterator raises
-    them all together (PulyaError) at its end, as ``score`` does."""
+    """An explanation read deal by deal in flat memory: :meth:`play` scores the log through
+    the one driver (``evening.play``) and shows each deal's result, with the paper after
+    it, to a consumer; nothing is kept.  Once played, ``count`` is the number of deals read
+    and ``sheet`` the paper after the last.  Problems go into ``problems``; :meth:`play`
+    raises them all together (PulyaError) at its end, as ``score`` does."""
 
-    header: Header
+    log: Log
     convention: Convention
-    target: int
-    #: deals read so far (refused ones included), the log's total once ``deals`` is spent
-    count: int = 0
-    #: the deal ``deals`` stops after (``--deal N``), None for the whole log
+    #: the deal the log is read up to (``--deal N``), None for the whole log
     upto: int | None = None
     problems: Problems = field(default_factory=Problems)
-    deals: Iterator[DealExplained] = field(default_factory=lambda: iter(()))
-    sheet: SheetView | None = None
+    #: the paper as the deals played so far left it (everyone on it: a newcomer too)
+    sheet: Sheet = field(default_factory=lambda: Sheet(()))
     #: the log read ('-' standard input) and the options it is scored under, to score it
     #: again when it has problems
     path: str = "-"
     options: tuple[str | None, Rounding | None, str | None] = (None, None, None)
-    #: a line log read the fast way (``explain_stream(fast=True)``): ``items`` gives each
-    #: ordinary deal as a ``Hit`` (pulyacalc/explain_fast.py), the others explained
-    fast: FastDeals | None = None
-    items: Iterator[Hit | DealExplained] = field(default_factory=lambda: iter(()))
+    #: the evening once played (its deals counted, its pool target)
+    evening: Evening | None = None
+
+    @property
+    def header(self) -> Header:
+        return self.log.header
+
+    @property
+    def count(self) -> int:
+        """The deals read (refused ones included): the log's, or up to ``upto``'s."""
+        return self.evening.deals if self.evening is not None else 0
+
+    @property
+    def target(self) -> int:
+        assert self.evening is not None
+        return self.evening.target
+
+    def play(self, each: Callable[[DealResult, Sheet], object]) -> None:
+        """Score the log, showing ``each`` every result with the paper after it (the same
+        ``Sheet``, updated: a consumer copies what it keeps); then raise its problems."""
+        from pulyacalc.evening import play
+
+        sheet = self.sheet = Sheet(self.header.players)
+        apply = sheet.apply
+
+        def shown(r: DealResult) -> None:
+            if r.kind == "join":  # a newcomer has his column from his join on (RULES.md 6.3)
+                sheet.add(r.deal.player)  # type: ignore[union-attr]  # a SeatChange
+            for e in r.entries:
+                apply(e)
+            each(r, sheet)
+
+        log = replace(self.log, deals=_upto(self.log.deals, self.upto, self.problems))
+        self.evening = play(log, self.convention, self.problems, each=shown)
+        _end(self)
+
+    def deals(self) -> Iterator[DealExplained]:
+        """Every deal explained, the plain way (a list made by :meth:`play`: for a short
+        log, or a test)."""
+        out: list[DealExplained] = []
+        self.play(lambda r, sheet: out.append(explained(r, sheet, self.convention)))
+        return iter(out)
 
 
 def explain_stream(
@@ -240,16 +249,12 @@ def explain_stream(
     rounding: Rounding | None = None,
     input_format: str | None = None,
     upto: int | None = None,
-    progress: Callable[[int], None] | None = None,
-    fast: bool = False,
     max_yaml_bytes: int | None = None,
 ) -> Stream:
     """Read the log's header and convention now (raising their problems) and return a
-    ``Stream`` whose deals are scored as they are iterated.  With ``upto``, the log is read
+    ``Stream`` whose deals are scored when it is played.  With ``upto``, the log is read
     only up to deal ``upto`` and the corrections written after it: what follows is never
-    read, so its problems are not seen.  ``progress`` is told the line each deal ends on.
-    ``fast``: a line log's deals come as ``items`` (pulyacalc/explain_fast.py), for the
-    renderer that draws them (render/explain_fast.py); other logs as ``deals``."""
+    read, so its problems are not seen."""
     from pulyacalc.evening import load_convention
     from pulyacalc.logs.read import read_log
 
@@ -261,56 +266,24 @@ def explain_stream(
             pass
         problems.raise_if_any()
     assert conv is not None
-    scorer = Scorer(log.header, conv, problems)
-    stream = Stream(log.header, conv, scorer.target, upto=upto, problems=problems, path=path)
+    stream = Stream(log, conv, upto=upto, problems=problems, path=path)
     stream.options = (convention, rounding, input_format)
-    source = _fresh_lines(log.deals, problems) if fast else None
-    if source is not None:
-        from pulyacalc.explain_fast import FastDeals
-
-        stream.fast = FastDeals(scorer, source, deal_text, lambda r: _whole(r, scorer, conv))
-        stream.items = stream.fast.items(stream.upto, progress, lambda: _fast_end(stream))
-        return stream
-    stream.deals = _explained(stream, scorer, _upto(log.deals, upto, problems), progress)
     return stream
 
 
-def _fresh_lines(deals: object, problems: Problems) -> LineDeals | ListDeals | None:
-    """The line reader when the log's deals are one not yet read (as ``evening`` takes it),
-    or the deals of a log read whole (a YAML log's) read alike (``explain_fast.ListDeals``)."""
-    from pulyacalc.logs.lines import LineDeals
-
-    if type(deals) is LineDeals and not deals.started and deals.pending is not None:
-        return deals
-    if type(deals) is list:
-        from pulyacalc.explain_fast import ListDeals
-
-        return ListDeals(deals, problems)
-    return None
-
-
-def _whole(r: DealResult, scorer: Scorer, conv: Convention) -> DealExplained:
-    """A result of the full path explained, on the scorer's paper as it stands."""
+def explained(r: DealResult, sheet: Sheet, conv: Convention) -> DealExplained:
+    """A result explained, on the paper after it."""
     from pulyacalc.ledger import deal_row  # only here: prices reads deal_text from this module
 
-    players = scorer.sheet.players  # everyone on the sheet: a newcomer too (RULES.md 6.3)
+    view = sheet.view()
     return DealExplained(
         r,
         deal_text(r.deal, r.kind),
         str(r.deal.loc),
         explain_entries(r),
-        scorer.sheet.view(),
-        deal_row(r.entries, players, conv),
+        view,
+        deal_row(r.entries, view.players, conv),  # everyone on the sheet (RULES.md 6.3)
     )
-
-
-def _fast_end(stream: Stream) -> None:
-    """The stream's end after ``FastDeals.items``' last deal, as ``_explained`` has it."""
-    fast = stream.fast
-    assert fast is not None
-    stream.count = fast.scorer.count
-    stream.sheet = fast.view()
-    _end(stream)
 
 
 def _upto(
@@ -328,23 +301,6 @@ def _upto(
                 return
         yield d
         before = len(problems.items)
-
-
-def _explained(
-    stream: Stream,
-    scorer: Scorer,
-    deals: Iterator[Deal | Correction | SeatChange | Unreadable],
-    progress: Callable[[int], None] | None,
-) -> Iterator[DealExplained]:
-    conv = stream.convention
-    for r in scorer.feed_all(deals):
-        stream.count = scorer.count
-        yield _whole(r, scorer, conv)
-        if progress is not None:
-            progress(r.deal.loc.line or 0)
-    stream.count = scorer.count
-    stream.sheet = scorer.sheet.view()
-    _end(stream)
 
 
 def _end(stream: Stream) -> None:

@@ -119,7 +119,7 @@ def test_deal_n_stops_reading_after_deal_n(tmp_path: Path) -> None:
 def test_deal_n_does_not_read_on(tmp_path: Path) -> None:
     log = big_log(tmp_path, 3000)
     stream = explain_stream(str(log), upto=5)
-    shown = [d.result.number for d in ExplainStream(stream)._shown()]
+    shown = [d.result.number for d in ExplainStream(stream).deals()]
     assert shown == [5]
     assert stream.count == 5  # the deals read: five, not 3000
 
@@ -177,3 +177,25 @@ def test_score_and_check_tell_the_bar_as_they_read(tmp_path: Path, monkeypatch: 
     with log_progress(str(log)) as update:
         score_file(str(log), progress=update)
     assert f"/{count_lines(str(log))}" in err.getvalue()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("convention,players", [("classic", 3), ("leningrad", 4)])
+def test_the_stream_draws_repeated_writes_as_the_whole_view(
+    tmp_path: Path, lang: str, convention: str, players: int
+) -> None:
+    """A generated log repeats its writes (each set drawn once and remembered): every format
+    is still the whole view's, in both languages (Classic's bombs multiply the arithmetic)."""
+    from pulyacalc.core import i18n
+
+    log = tmp_path / "g.pulya"
+    log.write_text("".join(genlog.line_log(400, seed=5, players=players, convention=convention)))
+    i18n.use(lang)
+    try:
+        ex = explain_file(str(log))
+        for fmt in sorted(FORMATS):
+            out = io.StringIO()
+            write_to(ExplainStream(explain_stream(str(log))), fmt, out)
+            assert out.getvalue() == render(ExplainView(ex, ex.deals), fmt), fmt
+    finally:
+        i18n.use("en")

@@ -20,7 +20,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "evening",
         "explain",
-        "explain_fast",
         "pulya",
         "checks",
         "reconcile",

@@ -1,11 +1,19 @@
 """`explain` as a view: every entry of the chosen deals with its rule and arithmetic, and
 the running sheet after each deal, and the deal's ledger row (what it moves each result by).
 JSON carries the entries flat and per deal (each deal with its ``ledger``); JSONL and CSV/TSV
-one entry per line."""
+one entry per line.
+
+``ExplainView`` draws an explanation held whole; ``ExplainStream`` draws a log deal by deal
+in flat memory, in one process, with the same plain functions: what a deal's writes look
+like (:func:`drawn_writes`) is drawn once per distinct set of writes and remembered in a dict
+in front of them, and the paper after each deal is drawn again only for the players whose
+cells changed, each cell's text made once per value.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from pulyacalc.core.i18n import N_, NP_, _, current, pgettext, tr
@@ -22,12 +30,14 @@ from pulyacalc.render.view import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterable, Iterator
 
     from pulyacalc.convention.schema import Convention
-    from pulyacalc.core.sheet import SheetView
+    from pulyacalc.core.model import Correction, Deal, SeatChange
+    from pulyacalc.core.sheet import Sheet
     from pulyacalc.explain import DealExplained, Explained, Explanation, Stream
     from pulyacalc.render.formats import Repeated
+    from pulyacalc.scoring.fold import DealResult
 
 
 def entry_json(x: Explained) -> dict[str, Any]:
@@ -183,10 +193,9 @@ def deal_top(d: DealExplained) -> str:
 
 
 def deal_head(
-    kind: str, number: int | str, where: str, dealer: str, line: str, run: int, after_finish: bool
+    kind: str, number: int, where: str, dealer: str, line: str, run: int, after_finish: bool
 ) -> str:
-    """A deal's first line in the table: its number, place, dealer and line (``number`` a
-    text: a stand-in for it, render/explain_fast.py)."""
+    """A deal's first line in the table: its number, place, dealer and line."""
     flags = []
     if run > 1:
         flags.append(_("raspasy no. {n} in a row").format(n=run))
@@ -285,17 +294,13 @@ def rule_name(rule: str) -> str:
 
 
 def _why(x: Explained) -> str:
-    """The entry's arithmetic and reason, in the chosen language (the English is the tail of
-    its sentence, as JSON's ``text`` has it)."""
+    """The entry's whole arithmetic and reason, in the chosen language (the English is the
+    tail of its sentence, as JSON's ``text`` has it)."""
     if current() == "en":
         return x.text.split(": ", 1)[1] if ": " in x.text else ""
-    from pulyacalc.explain import with_result
+    from pulyacalc.explain import whole
 
-    e = x.entry
-    why = tr(e.why).strip()
-    if not why or e.rule == "correction":
-        return why
-    return with_result(why, -e.amount if e.amount < 0 else e.amount)
+    return tr(whole(x.entry)).strip()
 
 
 def sentence_shown(x: Explained) -> str:
@@ -328,7 +333,7 @@ ROW_HEAD = ["deal", "rule", "section", "player", "area", "on", "amount", "why"]
 
 
 def json_head(s: Stream) -> str:
-    """The JSON document's start, up to its ``entries`` list (both ways of drawing it)."""
+    """The JSON document's start, up to its ``entries`` list."""
     from pulyacalc.render.formats import dumps
 
     head = {
@@ -340,97 +345,263 @@ def json_head(s: Stream) -> str:
     return dumps(head).removesuffix("\n}") + ',\n  "entries": '
 
 
+def members(doc: dict[str, Any], depth: int) -> str:
+    """The members of ``doc`` as its JSON text has them ``depth`` levels deep, without the
+    braces around them (each after its line break): objects joined member by member."""
+    from pulyacalc.render.formats import nested
+
+    text = nested(doc, depth)
+    return text[1 : text.rindex("\n")] if doc else ""
+
+
+def entry_cut(x: Explained) -> tuple[str, str]:
+    """An entry's JSON among the flat ones (two levels deep), cut where its deal's number
+    goes: the text before the number and after it (the number is its first member)."""
+    doc = plain_strings(entry_json(x))
+    del doc["deal"]
+    return '{\n      "deal": ', "," + members(doc, 2) + "\n    }"
+
+
+def plain_strings(doc: dict[str, Any]) -> dict[str, Any]:
+    """``doc`` with its texts as plain strings (a rule's reason is a ``Text``, which the
+    JSON writer would leave to the slower ``json.dumps``: the same text either way)."""
+    return {k: str(v) if isinstance(v, str) else v for k, v in doc.items()}
+
+
+@dataclass
+class Drawn:
+    """What a deal's writes look like in one format, the same for every deal that wrote
+    them; where the deal's number goes they are cut (``number.join(pieces)``)."""
+
+    #: the table's lines after the deal's first but for its bombs: its entries, its moves
+    entries: str = ""
+    moves: str = ""
+    #: JSON: the flat entries (each after ``,``: none, ``[""]``); JSON Lines, CSV, TSV:
+    #: the lines of the entries
+    flat: tuple[str, ...] = ("",)
+    #: JSON: the deal's members from its entries to its paper (``"running": ``), and
+    #: after its paper, with its closing brace
+    nested: tuple[str, ...] = ("",)
+    tail: str = ""
+
+
+def drawn_writes(
+    d: DealExplained, fmt: str, piece: Callable[[Explained], tuple[str, str]] | None = None
+) -> Drawn:
+    """:class:`Drawn` of a deal's writes in ``fmt`` (``,``/``\\t``: CSV/TSV), by the
+    plain functions of this module; ``piece``: :func:`entry_piece` in ``fmt`` (or what
+    remembers it per write)."""
+    xs = d.entries
+    if fmt == "table":
+        lines = deal_body(xs, d.ledger, None)
+        return Drawn(entries="\n".join(lines[:-1]), moves=lines[-1])
+    cut = piece or (lambda x: entry_piece(x, fmt))
+    if fmt != "json":
+        return Drawn(flat=_cut_lines([cut(x) for x in xs]))
+    return _drawn_json(d, cut)
+
+
+def entry_piece(x: Explained, fmt: str) -> tuple[str, str]:
+    """An entry as ``fmt`` (not the table) writes it, cut where its deal's number goes."""
+    return entry_cut(x) if fmt == "json" else entry_line(x, fmt)
+
+
+def _cut_lines(cuts: list[tuple[str, str]]) -> tuple[str, ...]:
+    """Texts each cut at its number (before, after), one after another, cut so."""
+    out = [""]
+    for before, after in cuts:
+        out[-1] += before
+        out.append(after)
+    return tuple(out)
+
+
+def entry_line(x: Explained, fmt: str) -> tuple[str, str]:
+    """An entry as JSON Lines, CSV (``,``) or TSV (``\\t``) write it, cut where its
+    deal's number goes (the number is the record's second member, the row's first cell)."""
+    import io
+    import json
+
+    from pulyacalc.render.formats import write_delimited
+
+    doc = entry_json(x)
+    del doc["deal"]
+    if fmt == "jsonl":
+        head = json.dumps({"schema_version": SCHEMA_VERSION}, ensure_ascii=False)
+        return head[:-1] + ', "deal": ', ", " + json.dumps(doc, ensure_ascii=False)[1:] + "\n"
+    buf = io.StringIO()
+    write_delimited(entry_row(x)[1:], [], buf, fmt)  # the row but its first cell, as a line
+    return "", fmt + buf.getvalue()
+
+
+def _drawn_json(d: DealExplained, cut: Callable[[Explained], tuple[str, str]]) -> Drawn:
+    from pulyacalc.render.view import jnum
+
+    cuts = [cut(x) for x in d.entries]
+    flat = _cut_lines([(",\n    " + before, after) for before, after in cuts])
+    nested = [piece.replace("\n", "\n    ") for piece in flat]
+    nested[0] = ',\n      "entries": ' + ("[" + nested[0][1:] if cuts else "[]")
+    nested[-1] += ("\n      ]" if cuts else "") + ',\n      "running": '
+    ledger = {
+        "ledger": {p: jnum(v) for p, v in d.ledger.items()},
+        "ledger_exact": {p: fraction_text(v) for p, v in d.ledger.items()},
+    }
+    return Drawn(flat=flat, nested=tuple(nested), tail="," + members(ledger, 2) + "\n    }")
+
+
+#: distinct sets of writes whose drawings a stream keeps (forgotten all at once when full)
+WRITES_SIZE = 20_000
+#: deals drawn before their text is handed to the spool together
+BATCH = 64
+
+
+class Spool:
+    """Text kept in memory, then in a temporary file past a megabyte, and given back in
+    pieces (a long log's output is far bigger than its memory)."""
+
+    def __init__(self) -> None:
+        import tempfile
+
+        # closed by ``pieces`` once read back (the spool outlives the call that fills it)
+        self.file = tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8")  # noqa: SIM115
+        self.pending: list[str] = []
+
+    def write(self, text: str) -> None:
+        self.pending.append(text)
+        if len(self.pending) >= BATCH:
+            self.file.write("".join(self.pending))
+            self.pending.clear()
+
+    def pieces(self) -> Iterator[str]:
+        """Everything written, in pieces; the spool is closed after the last."""
+        self.file.write("".join(self.pending))
+        self.pending.clear()
+        self.file.seek(0)
+        with self.file:
+            while chunk := self.file.read(1 << 16):
+                yield chunk
+
+
 @dataclass
 class ExplainStream:
-    """``explain`` of a whole log in flat memory (a streaming view, render/view.StreamView):
-    each shape is written deal by deal as the deals are scored.  The table names the log's
-    deal count in its first line, known only at the end: the deals are written to a spool
-    (memory, then a temporary file past a megabyte) and the first line goes out before it.
-    With ``--deal N`` (``stream.upto``) only deal N is shown, and the count reads «deal N
-    of the log» (the rest of the log is never read).  JSON is one document, written in
-    pieces (:meth:`json_chunks`) in the bytes :meth:`document` would give."""
+    """``explain`` of a whole log in flat memory (a streaming view, render/view.StreamView).
+    The log is played once (:meth:`Stream.play`); each deal shown is drawn in the format
+    asked into a spool, from its writes' drawings (:func:`drawn_writes`, made once per
+    distinct set of writes), its own first line, and the paper after it (each player's
+    cells drawn again only when his changed).  The spool is given out once the log is
+    spent: the table's first line counts its deals, and JSON's deals follow all its
+    entries.  With ``--deal N`` (``stream.upto``) only deal N is shown (and the
+    corrections after it), the count reads «deal N of the log»."""
 
     stream: Stream
     #: deals (and corrections) shown so far: none after the stream is spent means that
     #: ``--deal N`` is past the log's end
     shown: int = 0
 
-    def _shown(self) -> Iterator[DealExplained]:
-        upto = self.stream.upto
-        for d in self.stream.deals:
-            if upto is None or d.result.number == upto:
-                self.shown += 1
-                yield d
+    def _play(self, fmt: str, draw: Callable[[DealResult, Sheet, Drawn], None]) -> None:
+        """Play the stream, drawing each deal shown with its writes' drawings in ``fmt``."""
+        from pulyacalc.explain import explained
+
+        upto, conv = self.stream.upto, self.stream.convention
+        cache: dict[tuple[Any, ...], Drawn] = {}
+        pieces: dict[tuple[Any, ...], tuple[str, str]] = {}
+
+        def piece(x: Explained) -> tuple[str, str]:
+            """An entry's piece, made once per write (most sets of writes share some)."""
+            key = _WRITE(x.entry)
+            known = pieces.get(key)
+            if known is None:
+                if len(pieces) >= WRITES_SIZE:
+                    pieces.clear()
+                known = pieces[key] = entry_piece(x, fmt)
+            return known
+
+        players: tuple[str, ...] = ()
+
+        def each(r: DealResult, sheet: Sheet) -> None:
+            nonlocal players
+            if sheet.players != players:  # what the writes move depends on who plays
+                players = sheet.players
+                cache.clear()
+            if upto is not None and r.number != upto:
+                draw(r, sheet, _SKIPPED)
+                return
+            self.shown += 1
+            key = tuple(map(_WRITE, r.entries))
+            known = cache.get(key)
+            if known is None:
+                if len(cache) >= WRITES_SIZE:
+                    cache.clear()
+                known = cache[key] = drawn_writes(explained(r, sheet, conv), fmt, piece)
+            draw(r, sheet, known)
+
+        self.stream.play(each)
 
     def table_chunks(self) -> Iterator[str]:
-        import tempfile
-
         s = self.stream
+        spool = Spool()
+        self._play("table", TableDeals(spool.write).draw)
         players = s.header.players
-        with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8") as spool:
-            for d in self._shown():
-                spool.write(deal_block(d, players))
-            deals = (
-                _("deal {n} of the log").format(n=s.upto) if s.upto is not None else counted(s.count, "deal")
-            )
-            yield table_head(s.convention, players, s.target, deals)
-            spool.seek(0)
-            while chunk := spool.read(1 << 16):
-                yield chunk
+        deals = _("deal {n} of the log").format(n=s.upto) if s.upto is not None else counted(s.count, "deal")
+        yield table_head(s.convention, players, s.target, deals)
+        yield from spool.pieces()
 
     def table(self) -> str:
         return "".join(self.table_chunks())
 
     def json_chunks(self) -> Iterator[str]:
-        """The document of :meth:`document`, in its bytes, deal by deal: each entry goes out
-        as its deal is scored, each deal's own object into a spool (a temporary file) that
-        follows the entries; the sheet after the last deal ends it."""
-        import tempfile
-
+        """The document of :meth:`document`, in its bytes: the entries, then the deals
+        (each its own object with its entries again and its paper), then the paper after
+        the last deal."""
         from pulyacalc.render.formats import nested
+        from pulyacalc.render.view import sheet_json
 
+        entries, deals = Spool(), Spool()
+        drawer = JsonDeals(entries.write, deals.write)
+        self._play("json", drawer.draw)
         s = self.stream
         yield json_head(s)
-        last: DealExplained | None = None
-        opened = False
-        with tempfile.TemporaryFile(mode="w+", encoding="utf-8") as spool:
-            for d in self._shown():
-                spool.write(("," if last is not None else "[") + "\n    " + nested(deal_json(d), 2))
-                last = d
-                for x in d.entries:
-                    yield ("," if opened else "[") + "\n    " + nested(entry_json(x), 2)
-                    opened = True
-            yield ("\n  ]" if opened else "[]") + ',\n  "deals": '
-            spool.seek(0)
-            while chunk := spool.read(1 << 16):
-                yield chunk
-        sheet = last.running if last is not None else s.sheet or _empty(s)
-        yield (
-            ("\n  ]" if last is not None else "[]")
-            + ',\n  "sheet": '
-            + nested(sheet_json(sheet), 1)
-            + "\n}\n"
-        )
+        yield from entries.pieces()
+        yield ("\n  ]" if drawer.entries else "[]") + ',\n  "deals": '
+        yield from deals.pieces()
+        sheet = nested(sheet_json(s.sheet), 1)  # type: ignore[arg-type]  # a Sheet reads as its view
+        yield ("\n  ]" if drawer.deals else "[]") + ',\n  "sheet": ' + sheet + "\n}\n"
 
-    def records_iter(self) -> Iterator[dict[str, Any]]:
-        for d in self._shown():
-            for x in d.entries:
-                yield {"schema_version": SCHEMA_VERSION, **entry_json(x)}
+    def jsonl_chunks(self) -> Iterator[str]:
+        """JSON Lines: a record per entry of each deal shown."""
+        spool = Spool()
+        self._play("jsonl", LineDeals(spool.write).draw)
+        yield from spool.pieces()
+
+    def delimited_chunks(self, delimiter: str) -> Iterator[str]:
+        """CSV (``,``) or TSV: the header and a row per entry of each deal shown."""
+        import io
+
+        from pulyacalc.render.formats import write_delimited
+
+        head = io.StringIO()
+        write_delimited(ROW_HEAD, [], head, delimiter)
+        spool = Spool()
+        self._play(delimiter, LineDeals(spool.write).draw)
+        yield head.getvalue()
+        yield from spool.pieces()
+
+    def deals(self) -> list[DealExplained]:
+        """The deals shown, explained the plain way (a short log's, for a whole view)."""
+        upto = self.stream.upto
+        deals = [d for d in self.stream.deals() if upto is None or d.result.number == upto]
+        self.shown += len(deals)
+        return deals
 
     def records(self) -> list[dict[str, Any]]:
-        return list(self.records_iter())
-
-    def rows_iter(self) -> tuple[list[str], Iterator[list[Any]]]:
-        return ROW_HEAD, (entry_row(x) for d in self._shown() for x in d.entries)
+        return [{"schema_version": SCHEMA_VERSION, **entry_json(x)} for d in self.deals() for x in d.entries]
 
     def rows(self) -> tuple[list[str], list[list[Any]]]:
-        head, rows = self.rows_iter()
-        return head, list(rows)
+        return ROW_HEAD, [entry_row(x) for d in self.deals() for x in d.entries]
 
     def document(self) -> dict[str, Any]:
         s = self.stream
-        deals = list(self._shown())
-        sheet = deals[-1].running if deals else s.sheet or _empty(s)
+        deals = self.deals()
+        sheet = s.sheet.view()
         return {
             "schema_version": SCHEMA_VERSION,
             "players": list(sheet.players),  # a newcomer included (RULES.md 6.3)
@@ -442,13 +613,204 @@ class ExplainStream:
         }
 
 
-def fast_format(fmt: str) -> bool:
-    """Whether ``explain`` in ``fmt`` may read a line log the fast way (render/explain_fast.py):
-    every format, a table fitted to a width too (``COLUMNS``, a terminal)."""
-    return fmt in ("table", "json", "jsonl", "csv", "tsv")
+#: a deal's writes as a cache key: each entry but for its deal's number
+_WRITE = attrgetter("rule", "player", "area", "amount", "on", "why")
+#: what a deal not shown is drawn with (nothing: only its paper is followed)
+_SKIPPED = Drawn()
 
 
-def _empty(s: Stream) -> SheetView:
-    from pulyacalc.core.sheet import Sheet
+class Cells:
+    """Each player's cells on the paper as it stands, drawn again only for a player a deal
+    wrote for (``changed``), each number's text made once (``show`` per value)."""
 
-    return Sheet(s.header.players).view()
+    def __init__(self, show: Callable[[Any], str]) -> None:
+        self.show = show
+        self.texts: dict[Any, str] = {}
+        self.rows: dict[str, Any] = {}
+        self.players: tuple[str, ...] = ()
+
+    def changed(self, r: DealResult, sheet: Sheet) -> set[str]:
+        """The players whose cells the deal changed (everyone's when the table changed)."""
+        if sheet.players != self.players:
+            self.players = sheet.players
+            self.rows.clear()
+            return set(sheet.players)
+        return {e.player for e in r.entries}
+
+    def text(self, v: Any) -> str:
+        known = self.texts.get(v)
+        if known is None:
+            if len(self.texts) >= WRITES_SIZE:
+                self.texts.clear()
+            known = self.texts[v] = self.show(v)
+        return known
+
+
+class TableDeals:
+    """The table's deals, each drawn onto ``write`` as :func:`deal_block` draws it."""
+
+    def __init__(self, write: Callable[[str], None]) -> None:
+        from pulyacalc.render.view import show
+
+        self.write = write
+        self.cells = Cells(show)
+        self.stale: set[str] = set()
+        self.head: list[str] = []
+        self.lines = deal_lines()
+
+    def draw(self, r: DealResult, sheet: Sheet, drawn: Drawn) -> None:
+        cells = self.cells
+        players = sheet.players
+        if players != cells.players:
+            self.head = sheet_head(players)
+        self.stale |= cells.changed(r, sheet)
+        if drawn is _SKIPPED:
+            return
+        rows = cells.rows
+        for p in self.stale:
+            rows[p] = [f"  {p}", *sheet_row(sheet, p, fmt=cells.text)]  # type: ignore[arg-type]
+        self.stale.clear()
+        first = _(_NOT_DEALS[r.kind]) if r.kind in _NOT_DEALS else _("after deal {n}").format(n=r.number)
+        where = str(r.deal.loc)
+        head = deal_head(
+            r.kind, r.number, where, r.dealer, self.lines(r.deal, r.kind), r.raspasy_run, r.after_finish
+        )
+        bombs = bombs_text(r) if r.kind not in ("correction", "join", "leave") else None
+        drawn_paper = paper([rows[p] for p in players], ["  " + first, *self.head])
+        middle = f"\n  {bombs}\n" if bombs else "\n"
+        self.write(f"\n{head}\n{drawn.entries}{middle}{drawn.moves}\n{drawn_paper}\n")
+
+
+def deal_lines() -> Callable[[Deal | Correction | SeatChange, str], str]:
+    """:func:`pulyacalc.explain.deal_text`, made once per text of the log: the deals read
+    from one text share its parse (their ``template``), and their line is its."""
+    from pulyacalc.explain import deal_text
+
+    known: dict[object, str] = {}
+
+    def line(deal: Deal | Correction | SeatChange, kind: str) -> str:
+        template = getattr(deal, "template", None)
+        if template is None:
+            return deal_text(deal, kind)
+        text = known.get(template)
+        if text is None:
+            if len(known) >= WRITES_SIZE:
+                known.clear()
+            text = known[template] = deal_text(deal, kind)
+        return text
+
+    return line
+
+
+def json_members(pairs: Iterable[tuple[str, str]], depth: int) -> str:
+    """An object's members as :func:`members` writes them, from each member's key and its
+    value's text (written for its place): the object's text made of parts already drawn."""
+    from json.encoder import encode_basestring  # how formats.dumps writes a string
+
+    inner = "\n" + "  " * (depth + 1)
+    return ",".join([inner + encode_basestring(key) + ": " + text for key, text in pairs])
+
+
+def json_object(pairs: Iterable[tuple[str, str]], depth: int) -> str:
+    """An object as :func:`json_members` writes its members, closed ``depth`` levels deep."""
+    return "{" + json_members(pairs, depth) + "\n" + "  " * depth + "}"
+
+
+def paper_format(sheet: Sheet, p: str) -> str:
+    """A ``%`` format of player ``p``'s member of the paper in a deal's JSON (``running``,
+    as ``sheet_json`` has it), a ``%s`` for each cell: pool, mountain, whists on each."""
+    whists = json_object(((q.replace("%", "%%"), "%s") for q in sheet.whists[p]), 5)
+    own = json_object((("pool", "%s"), ("mountain", "%s"), ("whists", whists)), 4)
+    return json_members([(p.replace("%", "%%"), own)], 3)
+
+
+def json_cell(v: Any) -> str:
+    """A paper's cell as JSON writes it (a whole number as it is)."""
+    if type(v) is int:
+        return str(v)
+    from pulyacalc.render.formats import dumps
+    from pulyacalc.render.view import jnum
+
+    return dumps(jnum(v))
+
+
+class JsonDeals:
+    """JSON's entries and deals, each drawn onto its own ``write`` as :func:`entry_json`
+    and :func:`deal_json` are written in the document (the first of each after ``[``).
+    The paper after a deal is drawn from each player's member, drawn again (from a ``%``
+    format made once per player, cells' texts made once per value) only when his cells
+    changed; the deal's head from a ``%`` format per kind and finish."""
+
+    def __init__(self, entries: Callable[[str], None], deals: Callable[[str], None]) -> None:
+        self.write_entries, self.write_deals = entries, deals
+        self.entries = self.deals = False
+        self.cells = Cells(json_cell)
+        self.stale: set[str] = set()
+        #: each player's member of the paper, and the format it is drawn from
+        self.paper: dict[str, str] = {}
+        self.formats: dict[str, str] = {}
+        self.heads: dict[tuple[str, bool], str] = {}
+        self.lines = deal_lines()
+
+    def draw(self, r: DealResult, sheet: Sheet, drawn: Drawn) -> None:
+        if sheet.players != self.cells.players:  # the table changed: everyone's columns too
+            self.formats = {p: paper_format(sheet, p) for p in sheet.players}
+        self.stale |= self.cells.changed(r, sheet)
+        if drawn is _SKIPPED:
+            return
+        n = str(r.number)
+        if drawn.flat[0]:
+            flat = n.join(drawn.flat)
+            self.write_entries(flat if self.entries else "[" + flat[1:])
+            self.entries = True
+        if self.stale:
+            self._paper(sheet)
+        running = "{" + ",".join([self.paper[p] for p in sheet.players]) + "\n      }"
+        text = "\n    {" + self._head(r) + n.join(drawn.nested) + running + drawn.tail
+        self.write_deals(("," if self.deals else "[") + text)
+        self.deals = True
+
+    def _paper(self, sheet: Sheet) -> None:
+        """The members of the players whose cells changed, drawn again."""
+        text = self.cells.text
+        for p in self.stale:
+            cells = [text(sheet.pool[p]), text(sheet.mountain[p]), *map(text, sheet.whists[p].values())]
+            self.paper[p] = self.formats[p] % tuple(cells)
+        self.stale.clear()
+
+    def _head(self, r: DealResult) -> str:
+        """The deal's members before its entries (:func:`deal_head_json`'s, and its
+        bombs' before them)."""
+        from json.encoder import encode_basestring as text
+
+        from pulyacalc.render.formats import dumps
+
+        where, line = str(r.deal.loc), self.lines(r.deal, r.kind)
+        if r.bombs_earned or r.bomb != 1:
+            head = {
+                **bombs_json(r),
+                **deal_head_json(r.number, where, r.dealer, r.kind, line, r.after_finish),
+            }
+            return members(head, 2)
+        key = (r.kind, r.after_finish)
+        fmt = self.heads.get(key)
+        if fmt is None:
+            doc = deal_head_json(r.number, where, r.dealer, r.kind, line, r.after_finish)
+            pairs = [(k, "%s" if k in _HEAD_HOLES else dumps(v).replace("%", "%%")) for k, v in doc.items()]
+            fmt = self.heads[key] = json_members(pairs, 2)
+        return fmt % (r.number, text(where), text(r.dealer), text(line))
+
+
+#: the members of :func:`deal_head_json` that differ from deal to deal, in its order
+_HEAD_HOLES = ("deal", "where", "dealer", "line")
+
+
+class LineDeals:
+    """JSON Lines, CSV or TSV: each deal's entries drawn onto ``write``, a line each."""
+
+    def __init__(self, write: Callable[[str], None]) -> None:
+        self.write = write
+
+    def draw(self, r: DealResult, sheet: Sheet, drawn: Drawn) -> None:
+        if len(drawn.flat) > 1:
+            self.write(str(r.number).join(drawn.flat))

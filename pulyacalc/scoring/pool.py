@@ -15,8 +15,9 @@ from typing import Literal
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.amounts import Amount, exact, num
-from pulyacalc.core.i18n import M_
+from pulyacalc.core.i18n import M_, N_
 from pulyacalc.core.sheet import MOUNTAIN, POOL, WHISTS, Write
+from pulyacalc.scoring.rules import worked_out
 
 #: the classes of papers under which ``place``'s answer for a write is fixed (``settled``)
 Settled = Literal["own pool", "all closed", "playing", "finished"]
@@ -134,7 +135,11 @@ def _help(
                 WHISTS,
                 exact(amount * per),
                 helped,
-                why=M_("helped {helped} with {n}: {n} × {per}", helped=helped, n=num(amount), per=num(per)),
+                why=worked_out(
+                    M_("helped {helped} with {n}: {n} × {per}", helped=helped, n=num(amount), per=num(per)),
+                    N_("helped {helped} with {n}: {n} × {per} = {result}"),
+                    exact(amount * per),
+                ),
             )
         )
         after[helped] = exact(after[helped] + amount)

@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 from pulyacalc.convention.schema import Convention, LoneWhisterMade, TwoWhistersShortfall
 from pulyacalc.core.amounts import Amount, down, exact, half, num, tricks, undertricks
-from pulyacalc.core.i18n import M_, N_
+from pulyacalc.core.i18n import M_, N_, Text
 from pulyacalc.core.kinds import Area, DealKind
 from pulyacalc.core.model import Card, Play, Rank
 from pulyacalc.core.sheet import MOUNTAIN, POOL, WHISTS, Write
@@ -43,6 +43,31 @@ class Written(NamedTuple):
     #: the declarer won his game (made, or not whisted): his bomb in play is used up
     #: (K note 29); False for raspasy and for a game lost
     won: bool = False
+
+
+class Worked(Text):
+    """A rule's reason as JSON's ``why`` has it (``3 tricks × 4``), knowing its whole
+    arithmetic, result included (``whole``: ``3 tricks × 4 = 12``), which explain shows:
+    the rule writes both, so nothing reads the prose to finish it."""
+
+    whole: Text
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # pickled (season caches) as what it is, its whole arithmetic too
+        return (worked, (Text(self.template, self.fields, self.plural, str(self)), self.whole))
+
+
+def worked(why: Text, whole: Text) -> Worked:
+    """``why`` with its whole arithmetic ``whole``."""
+    out = Worked(why.template, why.fields, why.plural, str(why))
+    out.whole = whole
+    return out
+
+
+def worked_out(why: Text, whole: str, amount: Amount) -> Worked:
+    """``why`` with its whole arithmetic: ``whole`` (a template of the same fields and
+    ``{result}``, marked for the catalog where it is written) filled with ``amount``."""
+    return worked(why, M_(whole, **why.fields, result=num(-amount if amount < 0 else amount)))
 
 
 #: one rule of 2.1–2.6: (resolved deal, convention, raspasy run, dark level) -> its writes
@@ -95,16 +120,17 @@ def _times(w: Write, coef: int, how: str) -> Write:
     """``w`` multiplied by ``coef``, its arithmetic finished first (``1 × 2 = 2; × 4 (bomb ×2
     × dark ×2) = 8``), so that the explanation reads step by step."""
     amount = exact(w.amount * coef)
-    why = w.why
-    cut = min((i for i in (why.find("; ", 1), why.find(" (", 1)) if i > 0), default=len(why))
-    head, tail = why[:cut], why[cut:]
-    words = head.split()
-    arithmetic = any(op in head.rsplit("=", 1)[-1] for op in "×/+−")
-    if words and arithmetic and words[-1].replace("/", "").replace(".", "").isdigit():
-        head = f"{head} = {num(w.amount)}"
-    english = f"{head}{tail}; × {coef} ({how}) = {num(amount)}"
-    why_shown = M_("{why}; × {coef} ({how}) = {amount}", why=w.why, coef=coef, how=how, amount=num(amount))
-    return w._replace(amount=amount, why=why_shown.spelled(english))
+    whole = w.why.whole if isinstance(w.why, Worked) else w.why
+    english = f"{whole}; × {coef} ({how}) = {num(amount)}"
+    times = N_("{why}; × {coef} ({how}) = {amount}")
+    why = M_(times, why=w.why, coef=coef, how=how, amount=num(amount)).spelled(english)
+    if not isinstance(w.why, Worked):
+        return w._replace(amount=amount, why=why)
+    # the translation finishes the first step with the amount multiplied, as it always read
+    # (a slip kept so that no output changes: «3 взятки × 4 = 24 (…); × 2 (бомба ×2) = 24»)
+    first = M_(w.why.whole.template, **{**w.why.whole.fields, "result": num(amount)})
+    shown = M_(times, why=first, coef=coef, how=how, amount=num(amount)).spelled(english)
+    return w._replace(amount=amount, why=worked(why, shown))
 
 
 def _won(r: Resolved) -> bool:
@@ -188,12 +214,16 @@ def _played(r: Resolved, c: Convention, run: int, dark: int) -> Iterator[Write]:
             r.declarer,
             MOUNTAIN,
             exact(c.remise_per_trick[L] * k),
-            why=M_(
-                "{contract} {down}: {k} × {per}",
-                contract=contract,
-                down=down(k),
-                k=k,
-                per=num(c.remise_per_trick[L]),
+            why=worked_out(
+                M_(
+                    "{contract} {down}: {k} × {per}",
+                    contract=contract,
+                    down=down(k),
+                    k=k,
+                    per=num(c.remise_per_trick[L]),
+                ),
+                N_("{contract} {down}: {k} × {per} = {result}"),
+                exact(c.remise_per_trick[L] * k),
             ),
         )
     own = dict(r.tricks)
@@ -216,7 +246,11 @@ def _two_whisters(r: Resolved, c: Convention, k: int, own: dict[str, int]) -> It
                 WHISTS,
                 exact(w * own[wh]),
                 r.declarer,
-                why=M_("{tricks} × {per}", tricks=tricks(own[wh]), per=num(w)),
+                why=worked_out(
+                    M_("{tricks} × {per}", tricks=tricks(own[wh]), per=num(w)),
+                    N_("{tricks} × {per} = {result}"),
+                    exact(w * own[wh]),
+                ),
             )
         if k:
             yield Write(
@@ -225,8 +259,17 @@ def _two_whisters(r: Resolved, c: Convention, k: int, own: dict[str, int]) -> It
                 WHISTS,
                 exact(cons * k),
                 r.declarer,
-                why=M_("{undertricks} × {per}", undertricks=undertricks(k), per=num(cons)),
+                why=_consolation(k, cons),
             )
+
+
+def _consolation(k: int, cons: Amount) -> Worked:
+    """Consolation for ``k`` undertricks at ``cons`` a trick, and its whole arithmetic."""
+    return worked_out(
+        M_("{undertricks} × {per}", undertricks=undertricks(k), per=num(cons)),
+        N_("{undertricks} × {per} = {result}"),
+        exact(cons * k),
+    )
 
 
 def _one_whister(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
@@ -249,7 +292,11 @@ def _one_whister(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
                 WHISTS,
                 exact(w * d),
                 decl,
-                why=M_("{tricks} × {per}", tricks=tricks(d), per=num(w)),
+                why=worked_out(
+                    M_("{tricks} × {per}", tricks=tricks(d), per=num(w)),
+                    N_("{tricks} × {per} = {result}"),
+                    exact(w * d),
+                ),
             )
         yield Write(
             "consolation",
@@ -257,27 +304,35 @@ def _one_whister(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
             WHISTS,
             exact(cons * k),
             decl,
-            why=M_("{undertricks} × {per}", undertricks=undertricks(k), per=num(cons)),
+            why=_consolation(k, cons),
         )
         if c.consolation_by_passer:
-            why = M_(
-                "{undertricks} × {per} (greedy whist: the passer writes only consolation)",
-                undertricks=undertricks(k),
-                per=num(cons),
+            why = worked_out(
+                M_(
+                    "{undertricks} × {per} (greedy whist: the passer writes only consolation)",
+                    undertricks=undertricks(k),
+                    per=num(cons),
+                ),
+                N_("{undertricks} × {per} = {result} (greedy whist: the passer writes only consolation)"),
+                exact(cons * k),
             )
             yield Write("consolation", passer, WHISTS, exact(cons * k), decl, why=why)
     else:
         writers = 2 if c.consolation_by_passer else 1
         total = exact(w * d + writers * cons * k)
         share = half(total)
-        why = M_(
-            "({tricks} × {per} + {writers} × {undertricks} × {cons}) / 2 = {total} / 2",
-            tricks=tricks(d),
-            per=num(w),
-            writers=writers,
-            undertricks=undertricks(k),
-            cons=num(cons),
-            total=num(total),
+        why = worked_out(
+            M_(
+                "({tricks} × {per} + {writers} × {undertricks} × {cons}) / 2 = {total} / 2",
+                tricks=tricks(d),
+                per=num(w),
+                writers=writers,
+                undertricks=undertricks(k),
+                cons=num(cons),
+                total=num(total),
+            ),
+            N_("({tricks} × {per} + {writers} × {undertricks} × {cons}) / 2 = {total} / 2 = {result}"),
+            share,
         )
         yield Write("gentleman", wh, WHISTS, share, decl, why=why)
         yield Write("gentleman", passer, WHISTS, share, decl, why=why)
@@ -291,7 +346,11 @@ def _dummy_whister(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
     w, cons = c.whist_per_trick[r.level], c.consolation_per_trick[r.level]
     decl, d, wh = r.declarer, 10 - r.taken, r.whisters[0]
     if d:
-        why = M_("{tricks} × {num} (his and the dummy's)", tricks=tricks(d), num=num(w))
+        why = worked_out(
+            M_("{tricks} × {num} (his and the dummy's)", tricks=tricks(d), num=num(w)),
+            N_("{tricks} × {num} = {result} (his and the dummy's)"),
+            exact(w * d),
+        )
         yield Write("whists", wh, WHISTS, exact(w * d), decl, why=why)
     if k:
         yield Write(
@@ -300,12 +359,16 @@ def _dummy_whister(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
             WHISTS,
             exact(cons * k),
             decl,
-            why=M_("{undertricks} × {per}", undertricks=undertricks(k), per=num(cons)),
+            why=_consolation(k, cons),
         )
-        why = M_(
-            "{undertricks} × {num} (for the dummy: the whister writes it)",
-            undertricks=undertricks(k),
-            num=num(cons),
+        why = worked_out(
+            M_(
+                "{undertricks} × {num} (for the dummy: the whister writes it)",
+                undertricks=undertricks(k),
+                num=num(cons),
+            ),
+            N_("{undertricks} × {num} = {result} (for the dummy: the whister writes it)"),
+            exact(cons * k),
         )
         yield Write("consolation", wh, WHISTS, exact(cons * k), decl, why=why)
 
@@ -317,7 +380,11 @@ def _dummy_whister(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
 def _lone_side(r: Resolved, w: Amount, wh: str, passer: str) -> Iterator[Write]:
     d = 10 - r.taken
     if d:
-        why = M_("{tricks} × {per} (the whister takes the passer's too)", tricks=tricks(d), per=num(w))
+        why = worked_out(
+            M_("{tricks} × {per} (the whister takes the passer's too)", tricks=tricks(d), per=num(w)),
+            N_("{tricks} × {per} = {result} (the whister takes the passer's too)"),
+            exact(w * d),
+        )
         yield Write("whists", wh, WHISTS, exact(w * d), r.declarer, why=why)
 
 
@@ -325,7 +392,11 @@ def _lone_own(r: Resolved, w: Amount, wh: str, passer: str) -> Iterator[Write]:
     own = r.lone_own
     assert own is not None  # resolve refuses a made deal without it under 'own'
     if own:
-        why = M_("{tricks} × {per} (his own; the passer's are not written)", tricks=tricks(own), per=num(w))
+        why = worked_out(
+            M_("{tricks} × {per} (his own; the passer's are not written)", tricks=tricks(own), per=num(w)),
+            N_("{tricks} × {per} = {result} (his own; the passer's are not written)"),
+            exact(w * own),
+        )
         yield Write("whists", wh, WHISTS, exact(w * own), r.declarer, why=why)
 
 
@@ -333,7 +404,11 @@ def _lone_split(r: Resolved, w: Amount, wh: str, passer: str) -> Iterator[Write]
     d = 10 - r.taken
     if d:
         share = half(exact(w * d))
-        why = M_("{tricks} × {per} / 2 (the side's tricks in halves)", tricks=tricks(d), per=num(w))
+        why = worked_out(
+            M_("{tricks} × {per} / 2 (the side's tricks in halves)", tricks=tricks(d), per=num(w)),
+            N_("{tricks} × {per} / 2 = {result} (the side's tricks in halves)"),
+            share,
+        )
         for p in (wh, passer):
             yield Write("whists", p, WHISTS, share, r.declarer, why=why)
 
@@ -351,17 +426,25 @@ def _dealer_consolation(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
     dealer = r.seats.sits_out
     if k and dealer is not None and c.consolation_by_dealer:
         cons = c.consolation_per_trick[r.level]
-        why = M_(
-            "{undertricks} × {per} (the dealer writes consolation too)",
-            undertricks=undertricks(k),
-            per=num(cons),
+        why = worked_out(
+            M_(
+                "{undertricks} × {per} (the dealer writes consolation too)",
+                undertricks=undertricks(k),
+                per=num(cons),
+            ),
+            N_("{undertricks} × {per} = {result} (the dealer writes consolation too)"),
+            exact(cons * k),
         )
         yield Write("dealer-consolation", dealer, WHISTS, exact(cons * k), r.declarer, why=why)
         if c.second_out_consolation:
-            why = M_(
-                "{undertricks} × {per} (the second player out writes consolation too)",
-                undertricks=undertricks(k),
-                per=num(cons),
+            why = worked_out(
+                M_(
+                    "{undertricks} × {per} (the second player out writes consolation too)",
+                    undertricks=undertricks(k),
+                    per=num(cons),
+                ),
+                N_("{undertricks} × {per} = {result} (the second player out writes consolation too)"),
+                exact(cons * k),
             )
             for second in r.seats.sitters[1:]:
                 yield Write("dealer-consolation", second, WHISTS, exact(cons * k), r.declarer, why=why)
@@ -376,12 +459,16 @@ def _shortfall(r: Resolved, c: Convention, d: int, own: dict[str, int]) -> Itera
         need = _OWN_CARDS[r.level == 6]  # seed 001: 2 on a six, 1 on a seven or higher
     if len(r.whisters) == 1:
         if d < need:
-            why = M_(
-                "took {d} of the obligation {need}: {miss} × {per}",
-                d=d,
-                need=need,
-                miss=need - d,
-                per=num(short),
+            why = worked_out(
+                M_(
+                    "took {d} of the obligation {need}: {miss} × {per}",
+                    d=d,
+                    need=need,
+                    miss=need - d,
+                    per=num(short),
+                ),
+                N_("took {d} of the obligation {need}: {miss} × {per} = {result}"),
+                exact(short * (need - d)),
             )
             yield Write("shortfall", r.whisters[0], MOUNTAIN, exact(short * (need - d)), why=why)
         return
@@ -403,13 +490,17 @@ def _split(r: Resolved, need: int, short: Amount, own: dict[str, int]) -> Iterat
     for wh in r.whisters:
         if own[wh] < each:
             miss = exact(each - own[wh])
-            why = M_(
-                "took {own} of his half {half} of the obligation {need}: {miss} × {per}",
-                own=own[wh],
-                half=num(exact(each)),
-                need=need,
-                miss=num(miss),
-                per=num(short),
+            why = worked_out(
+                M_(
+                    "took {own} of his half {half} of the obligation {need}: {miss} × {per}",
+                    own=own[wh],
+                    half=num(exact(each)),
+                    need=need,
+                    miss=num(miss),
+                    per=num(short),
+                ),
+                N_("took {own} of his half {half} of the obligation {need}: {miss} × {per} = {result}"),
+                exact(short * miss),
             )
             yield Write("shortfall", wh, MOUNTAIN, exact(short * miss), why=why)
 
@@ -422,15 +513,22 @@ def _split_capped(r: Resolved, need: int, short: Amount, own: dict[str, int]) ->
     for wh in r.whisters:
         if own[wh] < each:
             miss = exact(min(each - own[wh], Fraction(need - together)))
-            why = M_(
-                "took {own} of his half {half} of the obligation {need}, "
-                "the pair lacked {lacked}: {miss} × {per}",
-                own=own[wh],
-                half=num(exact(each)),
-                need=need,
-                lacked=need - together,
-                miss=num(miss),
-                per=num(short),
+            why = worked_out(
+                M_(
+                    "took {own} of his half {half} of the obligation {need}, "
+                    "the pair lacked {lacked}: {miss} × {per}",
+                    own=own[wh],
+                    half=num(exact(each)),
+                    need=need,
+                    lacked=need - together,
+                    miss=num(miss),
+                    per=num(short),
+                ),
+                N_(
+                    "took {own} of his half {half} of the obligation {need}, "
+                    "the pair lacked {lacked}: {miss} × {per} = {result}"
+                ),
+                exact(short * miss),
             )
             yield Write("shortfall", wh, MOUNTAIN, exact(short * miss), why=why)
 
@@ -496,7 +594,11 @@ def _misere(r: Resolved, c: Convention, run: int, dark: int) -> Iterator[Write]:
         )
     else:
         per = c.misere_remise_per_trick
-        why = M_("misère with {tricks}: {n} × {per}", tricks=tricks(r.taken), n=r.taken, per=num(per))
+        why = worked_out(
+            M_("misère with {tricks}: {n} × {per}", tricks=tricks(r.taken), n=r.taken, per=num(per)),
+            N_("misère with {tricks}: {n} × {per} = {result}"),
+            exact(per * r.taken),
+        )
         yield Write("misere-remise", r.declarer, MOUNTAIN, exact(per * r.taken), why=why)
 
 
@@ -535,9 +637,17 @@ def _raspasy_mountain(r: Resolved, c: Convention, run: int, dark: int) -> Iterat
     for p, t in r.tricks:
         if t - a:
             if a:
-                why = M_("({tricks} − amnesty {a}) × {v}; {step}", tricks=tricks(t), a=a, v=num(v), step=step)
+                why = worked_out(
+                    M_("({tricks} − amnesty {a}) × {v}; {step}", tricks=tricks(t), a=a, v=num(v), step=step),
+                    N_("({tricks} − amnesty {a}) × {v} = {result}; {step}"),
+                    exact(v * (t - a)),
+                )
             else:
-                why = M_("({tricks}) × {v}; {step}", tricks=tricks(t), v=num(v), step=step)
+                why = worked_out(
+                    M_("({tricks}) × {v}; {step}", tricks=tricks(t), v=num(v), step=step),
+                    N_("({tricks}) × {v} = {result}; {step}"),
+                    exact(v * (t - a)),
+                )
             yield Write("raspasy-mountain", p, MOUNTAIN, exact(v * (t - a)), why=why)
     yield from _zero_trick(r, c, v, counts)
 
@@ -560,15 +670,23 @@ def _raspasy_whists(r: Resolved, c: Convention, run: int, dark: int) -> Iterator
                     WHISTS,
                     amount,
                     p,
-                    why=M_(
-                        "{player} took {t}: {t} × {v} / {n} (tied for the fewest)",
-                        player=p,
-                        t=t,
-                        v=num(v),
-                        n=len(writers),
+                    why=worked_out(
+                        M_(
+                            "{player} took {t}: {t} × {v} / {n} (tied for the fewest)",
+                            player=p,
+                            t=t,
+                            v=num(v),
+                            n=len(writers),
+                        ),
+                        N_("{player} took {t}: {t} × {v} / {n} = {result} (tied for the fewest)"),
+                        amount,
                     )
                     if tied
-                    else M_("{player} took {t}: {t} × {v}", player=p, t=t, v=num(v)),
+                    else worked_out(
+                        M_("{player} took {t}: {t} × {v}", player=p, t=t, v=num(v)),
+                        N_("{player} took {t}: {t} × {v} = {result}"),
+                        amount,
+                    ),
                 )
     counts_all = dict(r.tricks)
     if r.seats.sits_out is not None:
@@ -659,8 +777,12 @@ def _conceded(r: Resolved, c: Convention, run: int, dark: int) -> Iterator[Write
     """«без трёх» (``contracts.concede_three``): the remise for three undertricks at the
     level bid to, and nothing else (K note 40: «вистующие не пишут ничего»)."""
     per = c.remise_per_trick[r.level]
-    why = M_(
-        "{contract} conceded «без трёх» without play: 3 × {per}", contract=_play(r).contract, per=num(per)
+    why = worked_out(
+        M_(
+            "{contract} conceded «без трёх» without play: 3 × {per}", contract=_play(r).contract, per=num(per)
+        ),
+        N_("{contract} conceded «без трёх» without play: 3 × {per} = {result}"),
+        exact(per * 3),
     )
     yield Write("concede", r.declarer, MOUNTAIN, exact(per * 3), why=why)
 
@@ -703,7 +825,15 @@ def _premium(r: Resolved, c: Convention) -> Iterator[Write]:
     )
     if c.premium_by == "dealer":
         assert r.seats.sits_out is not None
-        yield Write("premium", r.seats.sits_out, WHISTS, exact(cons * n), r.declarer, why=why)
+        whole = N_("talon {cards}: {what}, {tricks} × {per} = {result}")
+        yield Write(
+            "premium",
+            r.seats.sits_out,
+            WHISTS,
+            exact(cons * n),
+            r.declarer,
+            why=worked_out(why, whole, exact(cons * n)),
+        )
     else:
         share = half(exact(cons * n))
         for p in r.defenders:

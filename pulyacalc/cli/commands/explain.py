@@ -19,7 +19,7 @@ from pulyacalc.cli.options import (
     usage,
 )
 from pulyacalc.cli.output import OutputOpt, QuietOpt
-from pulyacalc.cli.runtime import emit, emit_bytes, reports_problems
+from pulyacalc.cli.runtime import emit, reports_problems
 from pulyacalc.core.i18n import N_, _
 
 
@@ -45,74 +45,42 @@ def explain(
     running totals after each deal (нарастающим итогом)."""
     import tempfile
 
-    from pulyacalc.cli.progress import log_progress
+    from pulyacalc.cli.progress import watching
     from pulyacalc.explain import explain_stream
-    from pulyacalc.render.explain import ExplainStream, fast_format
+    from pulyacalc.render.explain import ExplainStream
     from pulyacalc.render.formats import write_to
 
-    # deal by deal in flat memory; into a spool first (memory, then a temporary file), so
-    # that a log with a problem prints its problems and nothing else, as before; a line
-    # log read the fast way is drawn as UTF-8 bytes (render/explain_fast.py); a long one in
-    # two processes, each drawing half of its deals (render/explain_apart.py)
-    after = _split_at(log) if deal is None else None
-    while True:
-        with log_progress(log) as progress:
-            stream = explain_stream(
-                log,
-                convention=convention,
-                rounding=rounding_of(rounding),
-                input_format=input_format.value if input_format else None,
-                upto=deal,
-                progress=progress,
-                fast=fast_format(format.value),
-                max_yaml_bytes=max_yaml_bytes,
-            )
-            view = ExplainStream(stream)
-            if stream.fast is None:
-                with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8") as spool:
-                    write_to(view, format.value, spool)  # type: ignore[arg-type]  # a TextIO in all but name
-                    _no_such_deal(deal, view.shown, stream.count)
-                    spool.seek(0)
-                    while chunk := spool.read(1 << 16):
-                        emit(chunk)
-                return
-            from pulyacalc.logs.lines import LineDeals
-            from pulyacalc.render.explain_apart import Failed
-            from pulyacalc.render.explain_fast import write
-
-            if type(stream.fast.source) is not LineDeals:  # (a YAML log: short, read whole)
-                after = None
-
-            with (
-                tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+b") as first,
-                tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+b") as second,
-            ):
-                try:
-                    parts = write(view, format.value, (first, second), after)
-                except Failed:  # (no child drew its half: all of it here, read again)
-                    after = None
-                    continue
-                _no_such_deal(deal, view.shown, stream.count)
-                for part in parts:
-                    part.seek(0)
-                    emit_bytes(part)
-                    part.close()
-                return
+    # deal by deal in flat memory, in one process.  The view gives nothing before the log
+    # is spent and its problems raised, so a log with a problem prints its problems and
+    # nothing else; only ``--deal N`` goes into a spool first (memory, then a temporary
+    # file), to say that deal N is past the log's end instead of printing the head
+    with watching(log):  # a bar on a terminal's stderr while a big log is read
+        stream = explain_stream(
+            log,
+            convention=convention,
+            rounding=rounding_of(rounding),
+            input_format=input_format.value if input_format else None,
+            upto=deal,
+            max_yaml_bytes=max_yaml_bytes,
+        )
+        view = ExplainStream(stream)
+        if deal is None:
+            write_to(view, format.value, Emitted())  # type: ignore[arg-type]  # a TextIO in all but name
+            return
+        with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8") as spool:
+            write_to(view, format.value, spool)  # type: ignore[arg-type]  # a TextIO in all but name
+            _no_such_deal(deal, view.shown, stream.count)
+            spool.seek(0)
+            while chunk := spool.read(1 << 16):
+                emit(chunk)
 
 
-def _split_at(log: str) -> int | None:
-    """The deal after which a child process draws the rest (about half the log's lines),
-    for a log worth a second process (cli/apart.py); else None."""
-    from pulyacalc.cli.apart import worth_apart
+class Emitted:
+    """Standard output (or ``-o``'s file) as ``write_to`` writes: each piece emitted."""
 
-    if not worth_apart(log):
-        return None
-    try:
-        with open(log, "rb") as f:
-            lines = sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
-    except OSError:
-        return None
-    return max(1, lines // 2)
+    def write(self, text: str) -> int:
+        emit(text)
+        return len(text)
 
 
 def _no_such_deal(deal: int | None, shown: int, count: int) -> None:
