@@ -30,7 +30,7 @@ from pulyacalc.core.model import Correction, Deal, Play, Raspasy, SeatChange, Un
 from pulyacalc.core.rulebook import RULEBOOK, Rule
 from pulyacalc.core.sheet import MOUNTAIN, POOL, Entry, Sheet, SheetView
 from pulyacalc.evening import Evening, score_file
-from pulyacalc.scoring.fold import DealResult
+from pulyacalc.scoring.fold import DealResult, Step
 from pulyacalc.scoring.rules import Worked
 
 if TYPE_CHECKING:
@@ -215,23 +215,29 @@ class Stream:
         assert self.evening is not None
         return self.evening.target
 
-    def play(self, each: Callable[[DealResult, Sheet], object]) -> None:
+    def play(
+        self, each: Callable[[DealResult, Sheet], object], progress: Callable[[int], None] | None = None
+    ) -> None:
         """Score the log, showing ``each`` every result with the paper after it (the same
-        ``Sheet``, updated: a consumer copies what it keeps); then raise its problems."""
+        ``Sheet``, updated: a consumer copies what it keeps); then raise its problems.
+        ``progress`` is told the line each deal ends on."""
         from pulyacalc.evening import play
 
         sheet = self.sheet = Sheet(self.header.players)
         apply = sheet.apply
 
-        def shown(r: DealResult) -> None:
+        def shown(step: Step) -> None:
+            r = step.result()
             if r.kind == "join":  # a newcomer has his column from his join on (RULES.md 6.3)
                 sheet.add(r.deal.player)  # type: ignore[union-attr]  # a SeatChange
             for e in r.entries:
                 apply(e)
             each(r, sheet)
 
-        log = replace(self.log, deals=_upto(self.log.deals, self.upto, self.problems))
-        self.evening = play(log, self.convention, self.problems, each=shown)
+        log = self.log
+        if self.upto is not None:  # (else the log as it is: the fold reads a line log's raw lines)
+            log = replace(log, deals=_upto(log.deals, self.upto, self.problems))
+        self.evening = play(log, self.convention, self.problems, each=shown, progress=progress)
         _end(self)
 
     def deals(self) -> Iterator[DealExplained]:

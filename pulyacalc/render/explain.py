@@ -496,6 +496,8 @@ class ExplainStream:
     #: deals (and corrections) shown so far: none after the stream is spent means that
     #: ``--deal N`` is past the log's end
     shown: int = 0
+    #: told the line each deal ends on (the command line's progress bar)
+    progress: Callable[[int], None] | None = None
 
     def _play(self, fmt: str, draw: Callable[[DealResult, Sheet, Drawn], None]) -> None:
         """Play the stream, drawing each deal shown with its writes' drawings in ``fmt``."""
@@ -534,7 +536,7 @@ class ExplainStream:
                 known = cache[key] = drawn_writes(explained(r, sheet, conv), fmt, piece)
             draw(r, sheet, known)
 
-        self.stream.play(each)
+        self.stream.play(each, self.progress)
 
     def table_chunks(self) -> Iterator[str]:
         s = self.stream

@@ -45,7 +45,7 @@ def explain(
     running totals after each deal (нарастающим итогом)."""
     import tempfile
 
-    from pulyacalc.cli.progress import watching
+    from pulyacalc.cli.progress import log_progress
     from pulyacalc.explain import explain_stream
     from pulyacalc.render.explain import ExplainStream
     from pulyacalc.render.formats import write_to
@@ -54,7 +54,7 @@ def explain(
     # is spent and its problems raised, so a log with a problem prints its problems and
     # nothing else; only ``--deal N`` goes into a spool first (memory, then a temporary
     # file), to say that deal N is past the log's end instead of printing the head
-    with watching(log):  # a bar on a terminal's stderr while a big log is read
+    with log_progress(log) as progress:  # a bar on a terminal's stderr while a big log is read
         stream = explain_stream(
             log,
             convention=convention,
@@ -63,7 +63,7 @@ def explain(
             upto=deal,
             max_yaml_bytes=max_yaml_bytes,
         )
-        view = ExplainStream(stream)
+        view = ExplainStream(stream, progress=progress)
         if deal is None:
             write_to(view, format.value, Emitted())  # type: ignore[arg-type]  # a TextIO in all but name
             return
