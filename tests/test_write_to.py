@@ -120,7 +120,7 @@ def test_records_and_rows_stream_and_a_later_head_comes_first() -> None:
 def test_nothing_is_written_of_a_view_that_fails(fmt: str) -> None:
     out = io.StringIO()
     with pytest.raises(ValueError, match="ends badly"):
-        write(Streamed([{"n": k} for k in range(5000)], fail=True), fmt, out)  # type: ignore[arg-type]
+        write(Streamed([{"n": k} for k in range(5000)], fail=True), fmt, out.write)  # type: ignore[arg-type]
     assert out.getvalue() == ""
-    write(Streamed([{"n": 1}]), fmt, out)  # type: ignore[arg-type]
+    write(Streamed([{"n": 1}]), fmt, out.write)  # type: ignore[arg-type]
     assert out.getvalue() == render(Streamed([{"n": 1}]), fmt)  # type: ignore[arg-type]

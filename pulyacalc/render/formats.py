@@ -271,9 +271,10 @@ def render(view: View, fmt: str) -> str:
     return out.getvalue()
 
 
-def write(view: View, fmt: str, out: Out) -> None:
-    """The view written in ``fmt`` onto ``out``: spooled (memory, then a temporary file)
-    and let out once the view is spent, so that nothing is written of a log whose reading
+def write(view: View, fmt: str, emit: Callable[[str], object]) -> None:
+    """The view written in ``fmt``, its text given to ``emit`` (cli/runtime.emit: standard
+    output or the ``-o`` file) piece by piece: spooled (memory, then a temporary file) and
+    let out once the view is spent, so that nothing is written of a log whose reading
     fails (its problems are all it prints)."""
     import tempfile
 
@@ -281,7 +282,7 @@ def write(view: View, fmt: str, out: Out) -> None:
         FORMATS[fmt](view, spool)
         spool.seek(0)
         while chunk := spool.read(1 << 16):
-            out.write(chunk)
+            emit(chunk)
 
 
 def write_to(view: StreamView, fmt: str, out: TextIO) -> None:

@@ -16,8 +16,8 @@ from pulyacalc.cli.options import (
     LogArg,
     MaxYamlBytesOpt,
 )
-from pulyacalc.cli.output import Emitted, OutputOpt, QuietOpt
-from pulyacalc.cli.runtime import reports_problems
+from pulyacalc.cli.output import OutputOpt, QuietOpt
+from pulyacalc.cli.runtime import emit, reports_problems
 from pulyacalc.core.i18n import N_
 
 
@@ -84,6 +84,6 @@ def check(
                 yield from rec.findings
 
         view.findings = found()
-        write(view, format.value, Emitted())
+        write(view, format.value, emit)
     if view.faults():
         raise typer.Exit(1)
