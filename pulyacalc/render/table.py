@@ -221,9 +221,7 @@ def _layout(
         [(c if w is None else wrapped(c, w)).strip() for c in col]
         for col, w in zip(zip(*body, strict=False), wraps, strict=False)
     ]
-    head_lines = [
-        wrapped(h, w).split("\n") if w is not None else [h] for h, w in zip(head, hwraps, strict=False)
-    ]
+    head_lines = _head_lines(head, hwraps)
     multiline = any("\n" in t for col in texts for t in col) or any(len(h) > 1 for h in head_lines)
     widths = [max((max(map(len, t.split("\n"))) for t in col), default=0) for col in texts]
     if head:
