@@ -562,14 +562,14 @@ class LongTable:
 
     def _aligned(self) -> Iterator[list[str]]:
         """The rows as the table's body holds them (the units lined up)."""
-        columns = [c for c in self.columns if c.mixed]
-        if not columns:
+        mixed = [(i, c.known, c.aligned) for i, c in enumerate(self.columns) if c.mixed]
+        if not mixed:
             yield from self._rows()
             return
-        mixed = [(i, c) for i, c in enumerate(self.columns) if c.mixed]
         for row in self._rows():
-            for i, c in mixed:
-                row[i] = c.aligned(row[i])
+            for i, known, aligned in mixed:
+                cell = known.get(row[i])  # (most cells met before: looked up here)
+                row[i] = aligned(row[i]) if cell is None else cell
             yield row
 
     def lines(self) -> Iterator[str]:
