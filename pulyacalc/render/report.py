@@ -167,7 +167,7 @@ def report_table(r: Report) -> str:
 def _sheet_lines(r: Report) -> list[str]:
     """The title (convention, players, target, deals, finished or not), the sheet and the
     bombs."""
-    from pulyacalc.render.formats import grid
+    from pulyacalc.render.table import grid
 
     sheet, conv = r.sheet, r.convention
     players = sheet.players
@@ -206,7 +206,7 @@ def _sheet_lines(r: Report) -> list[str]:
 
 def _settlement_grid(r: Report) -> str:
     """The settlement's table: each player's row from the mountain equivalent to the money."""
-    from pulyacalc.render.formats import grid
+    from pulyacalc.render.table import grid
 
     s, players = r.settlement, r.sheet.players
     srows = []
