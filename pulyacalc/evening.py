@@ -281,11 +281,12 @@ def score_log(
     shared: Shared | None = None,
     trace: Tracer | None = None,
     first: int = 0,
+    each: Callable[[DealResult], object] | None = None,
 ) -> Evening:
     """Load the log's convention and play it; raises PulyaError with every problem
     (those already in ``problems``, say from reading, included).  ``shared``: what the
     fast path learnt from other evenings (``season``); ``trace`` and ``first``: see
-    ``play_traced``."""
+    ``play_traced``; ``each``: see ``play``."""
     problems = problems if problems is not None else Problems()
     conv = load_convention(log, problems, convention, rounding)
     if conv is None or not log.header_ok:
@@ -298,7 +299,7 @@ def score_log(
     if trace is not None:
         ev = play_traced(log, conv, problems, trace, first)
     else:
-        ev = play_one_cause(log, conv, problems, keep=keep, running=running, shared=shared)
+        ev = play_one_cause(log, conv, problems, keep=keep, running=running, shared=shared, each=each)
     problems.raise_if_any()
     return ev
 

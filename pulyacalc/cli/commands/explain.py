@@ -52,9 +52,8 @@ def explain(
 
     # deal by deal in flat memory; into a spool first (memory, then a temporary file), so
     # that a log with a problem prints its problems and nothing else, as before; a line
-    # log read the fast way is drawn as UTF-8 bytes (render/explain_fast.py); a long one in
-    # two processes, each drawing half of its deals (render/explain_apart.py)
-    after = _split_at(log) if deal is None else None
+    # log read the fast way is drawn as UTF-8 bytes (render/explain_fast.py), in one process
+    after = None
     while True:
         with log_progress(log) as progress:
             stream = explain_stream(
@@ -98,21 +97,6 @@ def explain(
                     emit_bytes(part)
                     part.close()
                 return
-
-
-def _split_at(log: str) -> int | None:
-    """The deal after which a child process draws the rest (about half the log's lines),
-    for a log worth a second process (cli/apart.py); else None."""
-    from pulyacalc.cli.apart import worth_apart
-
-    if not worth_apart(log):
-        return None
-    try:
-        with open(log, "rb") as f:
-            lines = sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
-    except OSError:
-        return None
-    return max(1, lines // 2)
 
 
 def _no_such_deal(deal: int | None, shown: int, count: int) -> None:
