@@ -161,9 +161,9 @@ class Rows:
         self.players, self.conv, self.price, self.final = players, conv, price, final
         self.running = running or price is not None
         self.joined = False
-        #: (line read, note, dealer) → the deal's text; (dealer, text, writes) → its row
-        self.texts: dict[tuple[object, str | None, str], str] = {}
-        self.moved: dict[tuple[str, str, tuple[Written, ...]], Moved] = {}
+        #: (line read, note, dealer) → the deal's text; (that or the text, writes) → its row
+        self.texts: dict[object, str] = {}
+        self.moved: dict[tuple[object, tuple[Written, ...]], Moved] = {}
         #: writes → what they move each result by (many lines write the same)
         self.results: dict[tuple[Written, ...], dict[str, Amount]] = {}
         #: (dealer, text, what it moves each result by) → its row
@@ -198,12 +198,19 @@ class Rows:
         return LedgerRow(r.number, m, running, money, paid)
 
     def _moved(self, r: DealResult) -> Moved:
-        """The deal's ``Moved``: made once per line read, dealer and writes (``row_of``)."""
-        text = self._text(r)
+        """The deal's ``Moved``: made once per line read (the reader's ``template``, the
+        note, the dealer) and writes, by ``row_of``."""
+        deal = r.deal
         writes = tuple((e.area, e.player, e.amount, e.on) for e in r.entries)
-        key = (r.dealer, text, writes)
+        line: object = None
+        if isinstance(deal, (Play, Raspasy)) and deal.template is not None:
+            line = (deal.template, deal.note, r.dealer)
+        else:  # (a YAML log's deal, a correction, a seat change: known by its text)
+            line = self._text(r, None)
+        key = (line, writes)
         m = self.moved.get(key)
         if m is None:
+            text = self._text(r, line)
             result = self.results.get(writes)
             if result is None:
                 result = self.results[writes] = row_of(writes, self.players, self.conv)
@@ -220,20 +227,20 @@ class Rows:
             self.moved[key] = m
         return m
 
-    def _text(self, r: DealResult) -> str:
-        """The deal in the canonical line format, made once per line text read (the
-        reader's ``template``), note and dealer."""
+    def _text(self, r: DealResult, line: object) -> str:
+        """The deal in the canonical line format; made once per ``line`` (a line read, its
+        note and dealer), or each time when it is None."""
         from pulyacalc.logs.write import deal_line
 
-        deal = r.deal
-        if not isinstance(deal, (Play, Raspasy)) or deal.template is None:
-            return deal_line(deal, self.players, r.dealer)
-        key = (deal.template, deal.note, r.dealer)
-        text = self.texts.get(key)
+        if line is None:
+            return deal_line(r.deal, self.players, r.dealer)
+        if type(line) is str:
+            return line
+        text = self.texts.get(line)
         if text is None:
             if len(self.texts) >= REMEMBERED:
                 self.texts.clear()
-            text = self.texts[key] = deal_line(deal, self.players, r.dealer)
+            text = self.texts[line] = deal_line(r.deal, self.players, r.dealer)
         return text
 
     def _add_up(self) -> None:

@@ -411,7 +411,19 @@ class JsonRows(Batched):
     def __init__(self, running: bool, out: IO[str]) -> None:
         super().__init__(out)
         self.running, self.count = running, 0
-        self.moved = Remembered(lambda m: _members(moved_json(m)))
+        self.moved = Remembered(self._moved)
+        #: the members of each distinct result (many rows move the results alike)
+        self.results: dict[tuple[tuple[str, Amount], ...], str] = {}
+
+    def _moved(self, m: Moved) -> str:
+        """The members of a row's ``Moved`` (``moved_json``), its result's made once."""
+        key = tuple(m.result.items())
+        result = self.results.get(key)
+        if result is None:
+            if len(self.results) >= REMEMBERED:
+                self.results.clear()
+            result = self.results[key] = _members(amounts("result", m.result))
+        return _members({"dealer": m.dealer, "text": m.text}) + ",\n      " + result
 
     def add(self, row: LedgerRow) -> None:
         members = self.moved(row.moved)
