@@ -112,7 +112,7 @@ class LedgerView:
         }
 
     def table(self) -> str:
-        from pulyacalc.render.formats import grid
+        from pulyacalc.render.table import grid
 
         lg = self.ledger
         columns, head = table_columns(lg.players, self.running, lg.settlement.money is not None)
