@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 #: a stand-in for a space that tabulate keeps (a private-use character: not whitespace, one
@@ -30,6 +31,7 @@ _NUMBER = re.compile(r"([+\-−]?\d*)([½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅐⅛⅜�
 #: its units lined up
 _MIXED = frozenset(" .½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅐⅛⅜⅝⅞⅑⅒")
 _SIGNS = ("+", "-", "−")
+_TAIL = re.compile("[ ./½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅐⅛⅜⅝⅞⅑⅒]")
 #: what tabulate reads in a cell beyond its characters: line breaks, escape sequences, its
 #: separating-line mark; and what ``str.splitlines`` breaks at besides (a wrapped table)
 _SPECIAL = re.compile("[\r\n\x1b\x01]")
@@ -39,14 +41,25 @@ _OTHER_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 def _number(cell: str) -> tuple[str, str] | None:
     """A number's whole part and what follows its units (a fraction without a whole part
     begins with a space: 2/7 goes under the 2/7 of 5 2/7); None: no number."""
+    if cell in _NUMBERS:
+        return _NUMBERS[cell]
     body = cell[1:] if cell[:1] in _SIGNS else cell
-    if body.isdigit() and body.isascii():
-        return cell, ""
-    m = _NUMBER.fullmatch(cell)
-    if m is None or not m.group(0) or m.group(0) in _SIGNS:
-        return None
-    tail = m.group(2) or ""
-    return m.group(1), " " + tail if tail[:1].isdigit() else tail
+    m = None if body.isdigit() and body.isascii() else _NUMBER.fullmatch(cell)
+    if m is None:
+        got = (cell, "") if body.isdigit() and body.isascii() else None
+    elif not m.group(0) or m.group(0) in _SIGNS:
+        got = None
+    else:
+        tail = m.group(2) or ""
+        got = m.group(1), " " + tail if tail[:1].isdigit() else tail
+    if len(_NUMBERS) > 50_000:  # bounded: a long log's running totals
+        _NUMBERS.clear()
+    _NUMBERS[cell] = got
+    return got
+
+
+#: each cell read by :func:`_number`
+_NUMBERS: dict[str, tuple[str, str] | None] = {}
 
 
 class Column:
@@ -126,6 +139,9 @@ class Layout:
         not stripped) and the dashes of ``simple`` under it, or above a table without one."""
         if not head:
             return [self.rule()] if tablefmt == "simple" else []
+        if heads is None:  # (one line each)
+            line = (self.format % tuple(head)).rstrip().replace(PAD, " ")
+            return [line, self.rule()] if tablefmt == "simple" else [line]
         split = _head_lines(head, _given(heads, head))
         lines = []
         for k in range(max(map(len, split))):
@@ -256,12 +272,34 @@ def draw(
     if _exotic(body, head, align, tablefmt, wrap):
         return _tabulate(body, head, align, tablefmt, limits, heads)
     lefts = [a == "left" for a in _given_align(align, len(body[0]))]
-    layout = _layout(body, head, lefts, limits, heads)
-    lines = layout.head(head, heads, tablefmt)
-    lines.extend(chain.from_iterable(map(layout.row, body)))
+    if wrap:
+        layout = _layout(body, head, lefts, limits, heads)
+        lines = layout.head(head, heads, tablefmt)
+        lines.extend(chain.from_iterable(map(layout.row, body)))
+    else:  # (most tables: each cell stripped once, the layout of these widths made once)
+        rows = [[c.strip() for c in row] for row in body]
+        widths = list(map(max, zip(*(map(len, row) for row in rows), strict=True)))
+        if head:
+            widths = [max(w, len(h) + 2) for w, h in zip(widths, head, strict=True)]
+        layout = _plain_layout(tuple(widths), tuple(lefts))
+        lines = layout.head(head, None, tablefmt)
+        lines.extend((layout.format % tuple(row)).rstrip() for row in rows)
     if tablefmt == "simple" and not head:
         lines.append(layout.rule())
     return "\n".join(lines).replace(PAD, " ")
+
+
+def _plain_layout(widths: tuple[int, ...], lefts: tuple[bool, ...]) -> Layout:
+    """The layout of one-line cells of these widths, made once (bounded)."""
+    known = _LAYOUTS.get((widths, lefts))
+    if known is None:
+        if len(_LAYOUTS) > 1024:  # bounded: tables of ever new widths forget the old
+            _LAYOUTS.clear()
+        known = _LAYOUTS[widths, lefts] = Layout(list(widths), lefts, [None] * len(widths), False)
+    return known
+
+
+_LAYOUTS: dict[tuple[tuple[int, ...], tuple[bool, ...]], Layout] = {}
 
 
 def _tabulate(
@@ -308,12 +346,34 @@ def _widest(text: str) -> int:
     return max((len(line) for line in text.splitlines()), default=0)
 
 
-def _measured(rows: Iterable[Sequence[str]], align: Sequence[str] | None, ncols: int) -> list[Column]:
+def _picked(body: list[list[str]], columns: list[int]) -> Iterator[Sequence[str]]:
+    """Each row's cells of ``columns``."""
+    if len(columns) == 1:
+        i = columns[0]
+        return ((row[i],) for row in body if i < len(row))
+    pick = itemgetter(*columns)
+    return (pick(row) for row in body if columns[-1] < len(row))
+
+
+def _aligned(body: list[list[str]], align: Sequence[str] | None, ncols: int) -> list[list[str]]:
+    """The body with the units of its right-aligned columns' numbers lined up."""
     columns = [Column(a == "right") for a in _given_align(align, ncols)]
-    for row in rows:
-        for column, cell in zip(columns, row, strict=False):
-            column.add(cell)
-    return columns
+    mixed = []
+    for i, column in enumerate(columns):
+        if column.right:
+            for row in body:
+                if i < len(row):
+                    column.add(row[i])
+            if column.mixed:
+                mixed.append((i, column))
+    if not mixed:
+        return body
+    body = [list(row) for row in body]
+    for row in body:
+        for i, column in mixed:
+            if i < len(row):
+                row[i] = column.aligned(row[i])
+    return body
 
 
 def _given_align(align: Sequence[str] | None, ncols: int) -> list[str]:
@@ -335,9 +395,10 @@ def grid(
     body = [list(map(str, row)) for row in rows]
     head, align = list(head), list(colalign) if colalign is not None else None
     ncols = max([len(head), *map(len, body)], default=0)
-    columns = _measured(body, align, ncols)
-    if any(c.mixed for c in columns):
-        body = [[c.aligned(x) for c, x in zip(columns, row, strict=False)] + row[ncols:] for row in body]
+    rights = [i for i, a in enumerate(align or ()) if a == "right"]
+    # a number whose units need lining up has one of these after them (most tables have none)
+    if rights and _TAIL.search("\t".join(chain.from_iterable(_picked(body, rights)))):
+        body = _aligned(body, align, ncols)
     text = draw(body, head, align, tablefmt, maxcolwidths)
     width = WIDTH[0]
     if width is None or _widest(text) <= width - margin:
