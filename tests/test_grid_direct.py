@@ -1,12 +1,13 @@
-"""The tables drawn without tabulate (render/formats.direct) are tabulate's own bytes: any
-text cells, headers or none, any left/right alignment, both formats it draws."""
+"""The tables drawn without tabulate (render/table.draw) are tabulate's own bytes: any text
+cells, headers or none, any left/right alignment, both formats it draws, cells and headers
+wrapped to widths; a long table spooled is grid's table (render/table.LongTable)."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from pulyacalc.render.formats import PAD, _tabulate, direct, grid
+from pulyacalc.render.table import PAD, LongTable, _tabulate, draw, grid
 
 #: what cells hold: letters, digits, spaces (stripped at the ends), the report's symbols,
 #: Cyrillic, the units-alignment pad, tabs, words tabulate might read as something else
@@ -29,21 +30,22 @@ def tables(draw: st.DrawFn) -> tuple[list[list[str]], list[str], list[str] | Non
 
 @settings(max_examples=400, deadline=None)
 @given(tables())
-def test_direct_is_tabulate(table: tuple[list[list[str]], list[str], list[str] | None, str]) -> None:
+def test_drawn_is_tabulate(table: tuple[list[list[str]], list[str], list[str] | None, str]) -> None:
     body, head, align, fmt = table
-    drawn = direct(body, head, align, fmt)
-    assert drawn is not None  # every such table is drawn directly
-    assert drawn == _tabulate(body, head, align, fmt, None, None)
+    assert draw(body, head, align, fmt) == _tabulate(body, head, align, fmt, None, None)
 
 
-def test_what_direct_leaves_to_tabulate() -> None:
+def test_what_draw_leaves_to_tabulate() -> None:
     """Cells on many lines, escape sequences, ragged rows, other formats: tabulate's."""
-    assert direct([["a\nb"]], [], None, "plain") is None
-    assert direct([["\x1b[31mred\x1b[0m"]], [], None, "plain") is None
-    assert direct([["a", "b"], ["c"]], [], None, "plain") is None
-    assert direct([["a"]], ["x", "y"], None, "simple") is None
-    assert direct([["a"]], [], ["center"], "simple") is None
-    assert direct([["a"]], [], None, "grid") is None
+    from pulyacalc.render.table import _exotic
+
+    assert _exotic([["a\nb"]], [], None, "plain", False)
+    assert _exotic([["\x1b[31mred\x1b[0m"]], [], None, "plain", False)
+    assert _exotic([["a", "b"], ["c"]], [], None, "plain", False)
+    assert _exotic([["a"]], ["x", "y"], None, "simple", False)
+    assert _exotic([["a"]], [], ["center"], "simple", False)
+    assert _exotic([["a"]], [], None, "grid", False)
+    assert not _exotic([["a", "b"]], ["x", "y"], ["left", "right"], "simple", False)
     # and grid() draws them as before
     assert grid([["a\nb", "c"]], ["h", "i"]) == _tabulate(
         [["a\nb", "c"]], ["h", "i"], None, "simple", None, None
@@ -58,33 +60,73 @@ def test_units_still_line_up() -> None:
 
 NUMBERS = st.one_of(
     st.from_regex(r"[+\-−]?[0-9]{1,7}", fullmatch=True),
-    st.sampled_from(["·", "", "46⅔", "-46 2/3", "130.00", "1.3e+06", "x", " 5 "]),
+    st.sampled_from(["·", "", "46⅔", "-46 2/3", "130.00", "1.3e+06", "x", " 5 ", "2/7", "5 2/7", "-", "½"]),
 )
 
 
 @settings(max_examples=300, deadline=None)
-@given(
-    st.integers(1, 5),
-    st.data(),
-    st.sampled_from(["plain", "simple"]),
-)
-def test_a_repeated_table_is_grids(ncols: int, data: st.DataObject, fmt: str) -> None:
-    """The paper's table drawn the repeated way is grid's, whatever its cells."""
-    from pulyacalc.render.formats import Repeated
+@given(st.integers(1, 5), st.data(), st.sampled_from(["plain", "simple"]), st.sampled_from([None, 30, 60]))
+def test_numbers_line_up_as_tabulate_draws_them(
+    ncols: int, data: st.DataObject, fmt: str, width: int | None
+) -> None:
+    """grid's table of numbers (their units lined up by table.Column) is tabulate's table
+    of the same cells lined up by hand (``_units``), fitted to a width or not; and a long
+    table spooled (``LongTable``) is grid's."""
+    from pulyacalc.render.view import WIDTH, use_width
 
     rows = data.draw(st.lists(st.lists(NUMBERS, min_size=ncols, max_size=ncols), min_size=1, max_size=5))
     names = data.draw(st.lists(CELLS, min_size=len(rows), max_size=len(rows)))
     head = data.draw(st.lists(CELLS, min_size=ncols + 1, max_size=ncols + 1))
     body = [[name, *row] for name, row in zip(names, rows, strict=True)]
     align = ("left", *["right"] * ncols)
-    assert Repeated(align, fmt, 2).draw(body, head) == grid(body, head, align, fmt, None, 2)
+    before = WIDTH[0]
+    use_width(width)
+    try:
+        try:
+            text = grid(body, head, align, fmt)
+        except (ValueError, AttributeError):  # tabulate cannot wrap: a header to 0, a boolean
+            assume(False)
+            return
+        if width is None:
+            columns = [_units(list(col)) if i else list(col) for i, col in enumerate(zip(*body, strict=True))]
+            expected = _tabulate(
+                [list(r) for r in zip(*columns, strict=True)], head, list(align), fmt, None, None
+            )
+            assert text == expected
+        if fmt == "simple":
+            with LongTable(head, align) as table:
+                for row in body:
+                    table.add(row)
+                assert "".join(table.lines()) == text + "\n"
+    finally:
+        use_width(before)
+
+
+def _units(cells: list[str]) -> list[str]:
+    """A right-aligned column's numbers with what follows their units padded to one width
+    (the rule, written plainly: render/table.Column is the one that draws)."""
+    import re
+
+    number = re.compile(r"([+\-−]?\d*)([½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅐⅛⅜⅝⅞⅑⅒]|(?<=\d) \d+/\d+|(?<!\d)\d+/\d+|\.\d+)?")
+    split: list[tuple[str, str] | None] = []
+    for c in cells:
+        m = number.fullmatch(c)
+        if m is None or not m.group(0) or m.group(0) in "+-−":
+            split.append(None)
+            continue
+        tail = m.group(2) or ""
+        split.append((m.group(1), " " + tail if tail[:1].isdigit() else tail))
+    if not any(p is not None and p[1][:1] in " .½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅐⅛⅜⅝⅞⅑⅒" for p in split):
+        return cells
+    width = max((len(p[1]) for p in split if p is not None), default=0)
+    return [c if p is None else p[0] + p[1].ljust(width, PAD) for c, p in zip(cells, split, strict=True)]
 
 
 def test_wide_characters_are_known_as_tabulate_knows_them() -> None:
-    """_wide_chars asks wcwidth itself (tabulate is not imported for a table drawn directly)."""
+    """_wide_chars asks wcwidth itself (tabulate is not imported for a table drawn here)."""
     import tabulate
 
-    from pulyacalc.render.formats import _wide_chars
+    from pulyacalc.render.table import _wide_chars
 
     assert _wide_chars() is bool(tabulate.WIDE_CHARS_MODE and tabulate.wcwidth is not None)
 
@@ -99,36 +141,26 @@ WORDS = st.one_of(
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.data(), st.integers(1, 6))
-def test_a_plain_table_wrapped_is_tabulates(data: st.DataObject, ncols: int) -> None:
-    """A ``plain`` table without a header, its cells wrapped to ``maxcolwidths`` (as
-    ``grid`` fits one to a width), is drawn without tabulate in tabulate's bytes."""
-    import tabulate as tab
-
-    from pulyacalc.render.formats import _plain_wrapped
-
+@given(st.data(), st.integers(1, 6), st.sampled_from(["plain", "simple"]))
+def test_a_table_wrapped_is_tabulates(data: st.DataObject, ncols: int, fmt: str) -> None:
+    """A table whose cells are wrapped to ``maxcolwidths`` and headers to
+    ``maxheadercolwidths`` (as ``grid`` fits one to a width) is drawn without tabulate in
+    tabulate's bytes (where tabulate can draw it at all)."""
     body = data.draw(st.lists(st.lists(WORDS, min_size=ncols, max_size=ncols), min_size=1, max_size=5))
+    head = data.draw(st.one_of(st.just([]), st.lists(WORDS, min_size=ncols, max_size=ncols)))
     align = data.draw(st.one_of(st.none(), st.lists(st.sampled_from(["left", "right"]), max_size=ncols)))
     widths = data.draw(
         st.one_of(st.none(), st.lists(st.one_of(st.none(), st.integers(1, 20)), max_size=ncols))
     )
+    heads = data.draw(
+        st.one_of(st.none(), st.lists(st.one_of(st.none(), st.integers(1, 20)), max_size=ncols))
+    )
+    heads = heads if head else None
     try:
-        expected = str(
-            tab.tabulate(
-                body,
-                tablefmt="plain",
-                disable_numparse=True,
-                colalign=align,
-                maxcolwidths=widths,  # type: ignore[arg-type]
-            )
-        ).replace(PAD, " ")
+        expected = _tabulate(body, head, align, fmt, widths, heads)
     except (TypeError, AttributeError):  # tabulate cannot wrap a cell it reads as a boolean
-        expected = None
-    drawn = _plain_wrapped(body, align, widths)
-    if drawn is not None:
-        assert drawn == expected
-    else:
-        assert expected is None or any(c in ("True", "False") for row in body for c in row)
+        return
+    assert draw(body, head, align, fmt, widths, heads) == expected
 
 
 @settings(max_examples=1500, deadline=None)

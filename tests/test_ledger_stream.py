@@ -138,10 +138,7 @@ def test_small_caches_empty_and_fill_again(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.setattr(ledger, "REMEMBERED", 7)  # rows and texts made, remembered
     monkeypatch.setattr(stats, "COUNT_EVERY", 5)
     from pulyacalc.render import ledger as view
-    from pulyacalc.render import longtable
 
-    monkeypatch.setattr(longtable, "BATCH", 13)  # lines given
-    monkeypatch.setattr(longtable, "VALUES", 20)  # values drawn, remembered
     monkeypatch.setattr(view, "REMEMBERED", 5)  # each shape's texts of rows, values measured
     monkeypatch.setattr(view, "BATCH", 11)  # rows written, deals given to the table, at a time
     path = tmp_path / "long.pulya"
@@ -310,20 +307,6 @@ def test_standard_input_streams_as_a_file(tmp_path: Path, monkeypatch: pytest.Mo
     assert "<stdin>:" in got.output
 
 
-@given(st.text(alphabet="0123456789+-−./ ⅔½⅓a٣", max_size=8), st.integers(0, 6))
-def test_a_number_aligned_without_the_pattern_is_as_with_it(cell: str, width: int) -> None:
-    from pulyacalc.render.formats import _NUMBER, PAD
-    from pulyacalc.render.longtable import _Aligned, _split
-
-    m = _NUMBER.fullmatch(cell)
-    if m is None or not m.group(0) or m.group(0) in "+-−":
-        want = cell
-    else:
-        whole, tail = _split(m.group(1), m.group(2) or "")
-        want = (whole + tail.ljust(width, PAD)).strip()
-    assert _Aligned(width)(cell) == want
-
-
 # ---- a table fitted to a width (COLUMNS): streamed too ----
 
 
@@ -338,37 +321,16 @@ def test_a_number_aligned_without_the_pattern_is_as_with_it(cell: str, width: in
 def test_a_table_fitted_to_a_width_streams_in_the_bytes_grid_fits(
     seed: int, players: int, convention: str, columns: int, faulty: bool
 ) -> None:
-    """Under COLUMNS the table is fitted row by row (render/longtable_fit.py), and with
-    running totals or money a block of deals at a time (render/longtable_blocks.py), in
-    the bytes grid gives the whole table."""
-    from pulyacalc.render import longtable_blocks, longtable_fit, view
+    """Under COLUMNS the table is fitted (render/table.LongTable) in the bytes grid gives
+    the whole table."""
+    from pulyacalc.render import view
 
     path = Path(__file__).parent / f"_ledger_fit_{seed}.pulya"
-    drawn: list[tuple[str, bool]] = []
-    fitted_lines, fitted_block_lines = longtable_fit.fitted_lines, longtable_blocks.fitted_block_lines
-
-    def watched(*args: Any, **kwargs: Any) -> Any:
-        got = fitted_lines(*args, **kwargs)
-        drawn.append(("rows", got is not None))
-        return got
-
-    def watched_blocks(*args: Any, **kwargs: Any) -> Any:
-        got = fitted_block_lines(*args, **kwargs)
-        drawn.append(("blocks", got is not None))
-        return got
-
     try:
         path.write_text(line_log(seed, players, convention, 10, 70, faulty), encoding="utf-8")
         for options in ([], ["--running"], ["--running", "--whist-price", "0.33"]):
-            drawn.clear()
-            longtable_fit.fitted_lines = watched  # type: ignore[assignment]
-            longtable_blocks.fitted_block_lines = watched_blocks  # type: ignore[assignment]
             view.use_width(columns)  # as the command line sets it from COLUMNS
-            try:
-                got = run("ledger", str(path), *options)
-            finally:
-                longtable_fit.fitted_lines = fitted_lines  # type: ignore[assignment]
-                longtable_blocks.fitted_block_lines = fitted_block_lines  # type: ignore[assignment]
+            got = run("ledger", str(path), *options)
             try:
                 want = old_ledger(str(path), "table", options)
             except PulyaError:
@@ -378,155 +340,10 @@ def test_a_table_fitted_to_a_width_streams_in_the_bytes_grid_fits(
                 view.use_width(None)
             assert got.exit_code == 0, got.output
             assert got.stdout == want, (columns, options)
-            # drawn row by row without values, a block at a time with them
-            assert drawn in ([], [("blocks" if options else "rows", True)]), drawn
     finally:
         path.unlink()
 
 
-def test_with_wcwidth_narrow_characters_stream_and_wide_ones_go_grids_way(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """With wcwidth installed tabulate measures characters by their width on a terminal:
-    a table whose every character is one column wide is drawn row by row all the same
-    (fitted too), one with a wider character (here ♠, as a stand-in wcwidth says so of)
-    the whole way through grid; the bytes are grid's either way."""
-    import types
-
-    import tabulate
-
-    from pulyacalc.render import formats, longtable, view
-
-    def width_of(c: str) -> int:
-        return 2 if c == wide[0] else 1
-
-    fake = types.ModuleType("wcwidth")
-    fake.wcwidth = width_of  # type: ignore[attr-defined]
-    fake.wcswidth = lambda s: sum(map(width_of, s))  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "wcwidth", fake)
-    monkeypatch.setattr(tabulate, "wcwidth", fake)
-    monkeypatch.setattr(tabulate, "WIDE_CHARS_MODE", True)
-    monkeypatch.setattr(formats, "_WIDE", [True])
-    monkeypatch.setattr(longtable, "_NARROW", {})
-    whole: list[int] = []
-    grid = longtable.grid
-
-    def watched(rows: Any, *args: Any, **kwargs: Any) -> str:
-        whole.append(1)
-        return grid(rows, *args, **kwargs)
-
-    monkeypatch.setattr(longtable, "grid", watched)
-    path = tmp_path / "log.pulya"
-    path.write_text(line_log(7, 3, "sochi", 10, 80, False), encoding="utf-8")
-    wide = ["—"]  # in no cell: every character narrow
-    for columns in (None, 40, 100):
-        view.use_width(columns)
-        try:
-            for options in ([], ["--running", "--whist-price", "0.5"]):
-                got = run("ledger", str(path), *options)
-                assert got.exit_code == 0, got.output
-                assert got.stdout == old_ledger(str(path), "table", options), (columns, options)
-        finally:
-            view.use_width(None)
-    assert not whole
-    wide[0] = "♠"
-    monkeypatch.setattr(longtable, "_NARROW", {})
-    got = run("ledger", str(path))
-    assert got.stdout == old_ledger(str(path), "table", [])
-    assert whole
-
-
-# ---- LongTable itself: templates and values, in grid's bytes ----
-
-#: a money column's cells
-MONEY = st.sampled_from(["+1.50", "-0.05", "12.00", "0.00", "-123.45", "7.10"])
-#: cells a long table's rows may hold: numbers as ``show`` writes them, words, blanks
-CELLS = st.sampled_from(
-    ["", "0", "12", "-46⅔", "53⅓", "2/7", "-2/7", "5 2/7", "+1.50", "-0.05", "Anna", " x ", "a b"]
-)
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    st.lists(st.sampled_from(("left", "right")), min_size=1, max_size=5),
-    st.sampled_from((None, None, 14, 22, 30, 45)),
-    st.data(),
-)
-def test_a_long_tables_rows_with_values_are_drawn_as_grid_draws_them(
-    align: list[str], width: int | None, data: Any
-) -> None:
-    """Rows kept as templates with values (``LongTable.template``/``block``) and rows kept
-    whole (``row``), drawn by ``lines`` (fitted to a width too), are grid's table of the
-    same cells: blank cells at the line's end (which the pieces drawn apart cannot cut)
-    included, with the caches small so that they empty and fill again."""
-    import io
-
-    from pulyacalc.render import longtable, longtable_blocks, longtable_fit, view
-    from pulyacalc.render.formats import grid
-
-    align = ["right", *align]
-    ncols = len(align)
-    slots = tuple(sorted(data.draw(st.sets(st.integers(1, ncols - 1), min_size=1))))
-    head = [f"h{i}" for i in range(ncols)]
-    table = longtable.LongTable(head, align, io.StringIO())
-    table.slots = slots
-    # columns of money (every value with cents, never blank: drawn as they are)
-    money = data.draw(st.sets(st.sampled_from(slots)))
-    table.tails = dict.fromkeys(money, 3)
-    templates = [data.draw(st.lists(CELLS, min_size=ncols - 1, max_size=ncols - 1)) for _ in range(3)]
-    keys: dict[int, str] = {}  # each template kept (and measured) when a row first has it
-    rows: list[list[str]] = []
-    block: tuple[list[int], list[str], list[list[str]]] = ([], [], [[] for _ in slots])
-    for number in range(1, data.draw(st.integers(1, 30)) + 1):
-        k = data.draw(st.integers(0, 2))
-        if k not in keys:
-            fixed = [c if i not in slots else "" for i, c in enumerate(templates[k], 1)]
-            table.measure(fixed, 1)
-            keys[k] = table.template(fixed, True)
-        values = [data.draw(MONEY if i in money else CELLS) for i in slots]
-        cells = list(templates[k])
-        for i, v in zip(slots, values, strict=True):
-            cells[i - 1] = v
-            table.measure([v], i)
-        rows.append([str(number), *cells])
-        block[0].append(number)
-        block[1].append(keys[k])
-        for column, v in zip(block[2], values, strict=True):
-            column.append(v)
-        if data.draw(st.booleans()):  # a block ends here
-            table.block(*block)
-            block = ([], [], [[] for _ in slots])
-    table.block(*block) if block[0] else None
-    last = data.draw(st.lists(CELLS, min_size=ncols - 1, max_size=ncols - 1))
-    table.measure(last, 1)
-    table.row("", last)  # a row kept whole, as the settlement's
-    rows.append(["", *last])
-    table.first = len(str(len(rows) - 1))
-    old = (
-        longtable.VALUES,
-        longtable.ALIGNED,
-        longtable_fit.KNOWN,
-        longtable_blocks.KNOWN,
-        longtable_blocks.VALUES,
-    )
-    small = 2 * len(slots)
-    longtable.VALUES = longtable.ALIGNED = longtable_fit.KNOWN = longtable_blocks.KNOWN = (
-        longtable_blocks.VALUES
-    ) = small
-    view.use_width(width)
-    try:
-        got = "".join(table.lines())
-        want = grid(rows, head, align, "simple") + "\n"
-    finally:
-        (
-            longtable.VALUES,
-            longtable.ALIGNED,
-            longtable_fit.KNOWN,
-            longtable_blocks.KNOWN,
-            longtable_blocks.VALUES,
-        ) = old
-        view.use_width(None)
-    assert got == want
 
 
 #: characters a dealer or a text might hold that JSON or a template writes otherwise

@@ -17,7 +17,7 @@ import pytest
 
 from pulyacalc.core.amounts import VULGAR, mixed
 from pulyacalc.render import view
-from pulyacalc.render.formats import grid
+from pulyacalc.render.table import grid
 
 GLYPH = {v: Fraction(n, d) for (n, d), v in VULGAR.items()}
 
@@ -154,7 +154,7 @@ def _assert_ledger(text: str, players: list[str]) -> None:
 
 
 def test_one_table_writing_path() -> None:
-    """Every table goes through render/formats.grid (numbers never parsed by tabulate)."""
+    """Every table goes through render/table.grid (numbers never parsed by tabulate)."""
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent / "pulyacalc"
@@ -163,4 +163,4 @@ def test_one_table_writing_path() -> None:
         for p in root.rglob("*.py")
         if re.search(r"^\s*(from tabulate import|import tabulate)", p.read_text("utf-8"), re.M)
     )
-    assert users == ["render/formats.py"]
+    assert users == ["render/table.py"]

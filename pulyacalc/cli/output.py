@@ -179,6 +179,17 @@ def write(text: str) -> None:
         raise _cannot(path, e.strerror or str(e)) from None
 
 
+class Emitted:
+    """Standard output (or the ``-o`` file) as where render/formats.write writes: each piece
+    emitted (cli/runtime.emit)."""
+
+    def write(self, text: str) -> int:
+        from pulyacalc.cli.runtime import emit
+
+        emit(text)
+        return len(text)
+
+
 def note(message: str) -> None:
     """A note for the person at the terminal, on standard error, unless ``-q``."""
     if not quiet:

@@ -1,9 +1,9 @@
 """`check` as a view: the findings about a log (and, with ``--against``, where a paper sheet
 and the log differ), one per line, each located.
 
-A streaming view (render/view.StreamView): the findings may be an iterator that finds them
-as the log is read (``checks.Checking``); each shape writes them one by one, and reads
-``deals`` and ``parting`` only once the findings are spent (the command sets them then).
+The findings may be an iterator that finds them as the log is read (``checks.Checking``);
+each shape streams them (render/formats.py), and reads ``deals`` and ``parting`` only once
+the findings are spent (the command sets them then).
 The summary counts them as they go, so a 500,000-deal log is checked in flat memory."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pulyacalc.core.i18n import _, ngettext
+from pulyacalc.render.formats import Later
 from pulyacalc.render.view import SCHEMA_VERSION, counted
 
 if TYPE_CHECKING:
@@ -45,67 +46,31 @@ class CheckView:
                 self.bad += 1
             yield f
 
-    def records(self) -> list[dict[str, Any]]:
-        return list(self.records_iter())
-
-    def records_iter(self) -> Iterator[dict[str, Any]]:
+    def records(self) -> Iterator[dict[str, Any]]:
         """One object per finding, each with ``schema_version`` as every JSON Lines object."""
         return ({"schema_version": SCHEMA_VERSION, **item(f)} for f in self._counted())
 
-    def items(self) -> list[dict[str, Any]]:
-        """The findings as the document lists them."""
-        return [item(f) for f in self._counted()]
-
     def document(self) -> dict[str, Any]:
-        items = self.items()  # first: the counts and the deals are known after them
+        """The findings streamed; whether the log is clean and its deals known after them."""
         doc: dict[str, Any] = {
             "schema_version": SCHEMA_VERSION,
-            "ok": not self.bad,
-            "deals": self.deals,
-            "findings": items,
+            "ok": Later(lambda: not self.bad),
+            "deals": Later(lambda: self.deals),
+            "findings": map(item, self._counted()),
         }
         if self.against is not None:
             doc["against"] = self.against
-            doc["parting_deal"] = self.parting
+            doc["parting_deal"] = Later(lambda: self.parting)
         return doc
 
-    def json_chunks(self) -> Iterator[str]:
-        """The text of :meth:`document`, in its bytes: the findings go to a spool (memory,
-        then a temporary file) while they are counted, and follow the head that counts them."""
-        import tempfile
-
-        from pulyacalc.render.formats import dumps, nested
-
-        with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8") as spool:
-            n = 0
-            for f in self._counted():
-                spool.write(("," if n else "[") + "\n    " + nested(item(f), 2))
-                n += 1
-            head = {"schema_version": SCHEMA_VERSION, "ok": not self.bad, "deals": self.deals}
-            yield dumps(head).removesuffix("\n}") + ',\n  "findings": '
-            spool.seek(0)
-            while chunk := spool.read(1 << 16):
-                yield chunk
-        tail = "\n  ]" if n else "[]"
-        if self.against is not None:
-            tail += ',\n  "against": ' + dumps(self.against) + ',\n  "parting_deal": ' + dumps(self.parting)
-        yield tail + "\n}\n"
-
-    def rows(self) -> tuple[list[str], list[list[Any]]]:
-        head, rows = self.rows_iter()
-        return head, list(rows)
-
-    def rows_iter(self) -> tuple[list[str], Iterator[list[Any]]]:
+    def rows(self) -> tuple[list[str], Iterator[list[Any]]]:
         return HEAD, ([r[k] for k in HEAD] for r in map(item, self._counted()))
 
     def faults(self) -> int:
         """How many findings written make the log unclean: all but the notices (corrections)."""
         return self.bad
 
-    def table(self) -> str:
-        return "".join(self.table_chunks())
-
-    def table_chunks(self) -> Iterator[str]:
+    def table(self) -> Iterator[str]:
         for f in self._counted():
             yield f"{f.format()} [{f.code}]\n"
         yield self.summary() + "\n"

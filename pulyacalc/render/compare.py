@@ -99,7 +99,7 @@ class CompareView:
         ]
 
     def table(self) -> str:
-        from pulyacalc.render.formats import grid
+        from pulyacalc.render.table import grid
 
         c = self.comparison
         players, names = c.players, [col.asked for col in c.columns]

@@ -57,7 +57,7 @@ class ListView:
         return head, [[r[h] for h in head] for r in self.records()]
 
     def table(self) -> str:
-        from pulyacalc.render.formats import grid
+        from pulyacalc.render.table import grid
 
         body = [[c.name, c.title, c.file] for c in self.conventions]
         text = grid(body, head=[_("name"), _("title"), _("file")], tablefmt="simple")
@@ -128,7 +128,7 @@ class DiffView:
         return head, [[x.row.name, flow(x.a), flow(x.b), x.row.doc] for x in self.diff.differences]
 
     def table(self) -> str:
-        from pulyacalc.render.formats import grid
+        from pulyacalc.render.table import grid
 
         d = self.diff
         a, b = self._names()

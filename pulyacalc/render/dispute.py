@@ -141,7 +141,7 @@ class DisputeView:
         return "\n".join(out) + "\n"
 
     def _key(self, k: Disputed) -> list[str]:
-        from pulyacalc.render.formats import grid
+        from pulyacalc.render.table import grid
 
         players = self.players
         at = " " + _("on {level}").format(level=k.level) if k.level is not None else ""

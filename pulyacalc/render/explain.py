@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from pulyacalc.convention.schema import Convention
     from pulyacalc.core.sheet import SheetView
     from pulyacalc.explain import DealExplained, Explained, Explanation, Stream
-    from pulyacalc.render.formats import Repeated
 
 
 def entry_json(x: Explained) -> dict[str, Any]:
@@ -162,16 +161,10 @@ def deal_block(d: DealExplained, players: tuple[str, ...]) -> str:
 def paper(rows: list[list[str]], head: list[str]) -> str:
     """The paper after a deal, indented under it: ``rows`` a player's name and his cells
     (:func:`pulyacalc.render.view.sheet_row`), ``head`` what is over them."""
-    drawn = _PAPERS.get(len(head))
-    if drawn is None:
-        from pulyacalc.render.formats import Repeated
+    from pulyacalc.render.table import grid
 
-        drawn = _PAPERS[len(head)] = Repeated(("left", *["right"] * (len(head) - 1)), "simple", margin=2)
-    return "  " + drawn.draw(rows, head).replace("\n", "\n  ")
-
-
-#: the paper's table, per number of columns (drawn after every deal)
-_PAPERS: dict[int, Repeated] = {}
+    drawn = grid(rows, head, ("left", *["right"] * (len(head) - 1)), "simple", None, margin=2)
+    return "  " + drawn.replace("\n", "\n  ")
 
 
 def deal_top(d: DealExplained) -> str:
@@ -211,7 +204,7 @@ def deal_body(entries: tuple[Explained, ...], ledger: dict[str, Any], bombs: str
     """A deal's lines in the table after its first: its entries, its bombs, its moves."""
     from pulyacalc.core.amounts import num
     from pulyacalc.explain import place
-    from pulyacalc.render.formats import grid
+    from pulyacalc.render.table import grid
 
     out: list[str] = []
     rows = []

@@ -17,8 +17,6 @@ from collections.abc import Callable, Iterator
 from itertools import chain
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
-from pulyacalc.render.halves import stop
-
 if TYPE_CHECKING:
     from pulyacalc.render.explain import ExplainStream
 
@@ -161,3 +159,14 @@ def _result(pid: int, said: IO[bytes]) -> tuple[Any, ...]:
     said.seek(0)
     got: tuple[Any, ...] = pickle.load(said)
     return got
+
+
+def stop(pid: int) -> None:
+    """Child ``pid`` stopped (this process stops early) and reaped."""
+    import signal
+
+    try:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    except (ChildProcessError, ProcessLookupError):
+        pass

@@ -99,7 +99,7 @@ class Paper:
 
     def __init__(self, fast: FastDeals) -> None:
         from pulyacalc.core.i18n import _
-        from pulyacalc.render.formats import plain_cells
+        from pulyacalc.render.table import plain_cells
         from pulyacalc.render.view import sheet_head
 
         self.fast = fast
@@ -163,7 +163,7 @@ class Paper:
     def _tokens(self, d: int) -> list[str | int]:
         """The layout as formats.direct draws it: text, -1 where the number goes, each
         cell's index where it goes."""
-        from pulyacalc.render.formats import PAD
+        from pulyacalc.render.table import PAD
 
         n, widths = self.fast.n, self.width[: self.fast.n + 2]
         marked = "  " + self.after.format(n="\x00" * d)

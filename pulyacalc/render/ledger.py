@@ -276,7 +276,7 @@ def notes(lg: Ledger) -> list[str]:
 
 def whole_table(lg: Ledger, running: bool) -> str:
     """The table of a kept ledger drawn whole by grid (a cell the long table cannot hold)."""
-    from pulyacalc.render.formats import grid
+    from pulyacalc.render.table import grid
 
     columns, head = table_columns(lg.players, running, lg.settlement.money is not None)
     rows = [[str(row.number), *deal_cells(row, columns)] for row in lg.rows]

@@ -61,7 +61,7 @@ class PricesView:
         ]
 
     def table(self) -> str:
-        from pulyacalc.render.formats import grid
+        from pulyacalc.render.table import grid
 
         t = self.prices
         head = [_("outcome"), *[_(role) for role in t.roles], _("played")]

@@ -156,7 +156,7 @@ class Report:
 
 
 def report_table(r: Report) -> str:
-    from pulyacalc.render.formats import grid
+    from pulyacalc.render.table import grid
 
     s, sheet, conv = r.settlement, r.sheet, r.convention
     players = sheet.players

@@ -95,7 +95,7 @@ class SeasonView:
         return rows
 
     def table(self) -> str:
-        from pulyacalc.render.formats import grid
+        from pulyacalc.render.table import grid
 
         s = self.season
         price = (
@@ -123,7 +123,7 @@ class SeasonView:
 
     def _metadata(self) -> list[str]:
         """The evenings with their date, title and place, when any log gives them."""
-        from pulyacalc.render.formats import grid
+        from pulyacalc.render.table import grid
 
         evenings = self.season.evenings
         keys = [k for k in META if any(getattr(e, k) is not None for e in evenings)]

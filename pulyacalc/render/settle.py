@@ -54,7 +54,7 @@ def _p(x: Amount) -> str:
 
 
 def _table(out: list[str], rows: list[list[Any]], head: list[str]) -> None:
-    from pulyacalc.render.formats import grid
+    from pulyacalc.render.table import grid
 
     text = grid(
         rows,

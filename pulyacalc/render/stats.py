@@ -100,7 +100,7 @@ def tries(made: int, declared: int) -> str:
 
 def tabulated(rows: list[list[Any]], head: list[str], left: tuple[int, ...] = (0,)) -> str:
     """A table for people: the ``left`` columns (names, files) to the left, numbers right."""
-    from pulyacalc.render.formats import grid
+    from pulyacalc.render.table import grid
 
     return grid(
         rows,

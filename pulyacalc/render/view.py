@@ -30,47 +30,41 @@ SCHEMA_VERSION = 1
 
 
 class View(Protocol):
-    """A report, ready to be written in any format of the format table.  Each method gives
-    one shape; a view decides what it holds in each (settle's table is its stages)."""
+    """A report, ready to be written in any format of the format table (render/formats.py,
+    whose writers stream each shape).  Each method gives one shape; a view decides what it
+    holds in each (settle's table is its stages)."""
 
-    def table(self) -> str:
-        """For people: the whole text, ending in a newline."""
+    def table(self) -> str | Iterable[str]:
+        """For people: the whole text, ending in a newline, or its pieces as they come (a
+        piece may end inside a line)."""
         ...
 
     def document(self) -> dict[str, Any]:
-        """For ``-f json``: one document with ``schema_version``."""
+        """For ``-f json``: one document with ``schema_version``; an iterator in it is an
+        array written item by item, a ``formats.Later`` a value known once they are spent."""
         ...
 
-    def records(self) -> list[dict[str, Any]]:
+    def records(self) -> Iterable[dict[str, Any]]:
         """For ``-f jsonl``: one object per line."""
         ...
 
-    def rows(self) -> tuple[list[str], list[list[Any]]]:
-        """For ``-f csv`` and ``-f tsv``: the header and the rows."""
+    def rows(self) -> tuple[Any, Iterable[list[Any]]]:
+        """For ``-f csv`` and ``-f tsv``: the header (a list, or a ``formats.Later`` known
+        once the rows are spent) and the rows."""
         ...
 
 
-class StreamView(View, Protocol):
-    """A view too big to hold (``explain`` of a 300,000-deal log): besides the four shapes,
-    it gives them in pieces, and :func:`pulyacalc.render.formats.write_to` writes each
-    piece as it comes (the format table still owns every writer).  Each shape may be
-    taken once: the pieces are made as the log is read."""
+class StreamView(Protocol):
+    """The old streaming views (render/explain.ExplainStream, render/ledger_stream), written
+    by ``formats.write_to`` until they give :class:`View`'s shapes."""
 
-    def table_chunks(self) -> Iterator[str]:
-        """The table's text, piece by piece."""
-        ...
+    def table_chunks(self) -> Iterator[str]: ...
 
-    def json_chunks(self) -> Iterator[str]:
-        """The text of ``render(view, "json")`` (the document), piece by piece."""
-        ...
+    def json_chunks(self) -> Iterator[str]: ...
 
-    def records_iter(self) -> Iterator[dict[str, Any]]:
-        """``records()`` one at a time."""
-        ...
+    def records_iter(self) -> Iterator[dict[str, Any]]: ...
 
-    def rows_iter(self) -> tuple[list[str], Iterator[list[Any]]]:
-        """``rows()`` with the rows one at a time."""
-        ...
+    def rows_iter(self) -> tuple[list[str], Iterator[list[Any]]]: ...
 
 
 #: whether tables write fractions Unicode has a character for as that character (⅔);
@@ -83,7 +77,7 @@ def use_glyphs(on: bool) -> None:
     GLYPHS[0] = on
 
 
-#: the width tables and their notes are fitted to (render/formats.grid, fit_lines); None
+#: the width tables and their notes are fitted to (render/table.grid, fit_lines); None
 #: (piped output without ``COLUMNS``): as wide as they come
 WIDTH: list[int | None] = [None]
 

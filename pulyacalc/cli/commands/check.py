@@ -16,8 +16,8 @@ from pulyacalc.cli.options import (
     LogArg,
     MaxYamlBytesOpt,
 )
-from pulyacalc.cli.output import OutputOpt, QuietOpt
-from pulyacalc.cli.runtime import emit, reports_problems
+from pulyacalc.cli.output import Emitted, OutputOpt, QuietOpt
+from pulyacalc.cli.runtime import reports_problems
 from pulyacalc.core.i18n import N_
 
 
@@ -47,16 +47,15 @@ def check(
     the raspasy exit, forbidden shortfalls, a 4-player dealer in play, an unreachable pool
     target, strange convention overrides; and lists every correction written by hand.  Exit
     status 0 when clean (corrections alone leave it clean), 1 otherwise."""
-    import tempfile
     from collections.abc import Iterator
 
     from pulyacalc.checks import Checking, Finding
     from pulyacalc.cli.progress import watching
     from pulyacalc.render.check import CheckView
-    from pulyacalc.render.formats import write_to
+    from pulyacalc.render.formats import write
 
-    # the findings are written as they are found, into a spool (memory, then a temporary
-    # file), so that a log that cannot be read prints its problems and nothing else
+    # the findings are written as they are found (formats.write spools them: a log that
+    # cannot be read prints its problems and nothing else)
     with watching(log):  # a bar on a terminal's stderr while a big log is read
         checking = Checking(
             log,
@@ -84,10 +83,6 @@ def check(
                 yield from rec.findings
 
         view.findings = found()
-        with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8") as spool:
-            write_to(view, format.value, spool)  # type: ignore[arg-type]  # a TextIO in all but name
-            spool.seek(0)
-            while chunk := spool.read(1 << 16):
-                emit(chunk)
+        write(view, format.value, Emitted())
     if view.faults():
         raise typer.Exit(1)

@@ -1,0 +1,666 @@
+"""The one table drawer: tabulate's ``simple`` and ``plain`` tables in its very bytes, drawn
+without it (tests/test_grid_direct.py holds the two to the same bytes; tabulate draws only
+what this does not: escape sequences, line breaks in a cell, characters it measures by
+their width on a terminal, ragged rows, other formats).
+
+Cells are text, never read as numbers; in a right-aligned column the units of the numbers
+line up (12 over the 46 of 46⅔).  Each column is measured as its cells come (:class:`Column`),
+so a table too long to hold (:class:`LongTable`) is spooled and measured in one pass.  With a
+width set (:func:`pulyacalc.render.view.use_width`) a wider table is fitted to it in steps,
+each only when the one before did not fit (:func:`fit_plan`): headers broken at their spaces,
+long text wrapped, then the columns stacked in parts that each repeat the first (the row's
+name).  A long table is fitted by the rows that hold each column's widest cell: they decide
+as all its rows would, and every row is then drawn by the same :class:`Layout`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain
+from operator import itemgetter
+from typing import Any, NamedTuple
+
+#: a stand-in for a space that tabulate keeps (a private-use character: not whitespace, one
+#: column wide for wcwidth too): what lines up the units of a right-aligned column
+PAD = "\ue000"
+#: a number as :func:`pulyacalc.render.view.show` writes it: its whole part (with a sign),
+#: then what follows the units (a fraction, ``' 2/7'``, or cents)
+_NUMBER = re.compile(r"([+\-−]?\d*)([½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅐⅛⅜⅝⅞⅑⅒]|(?<=\d) \d+/\d+|(?<!\d)\d+/\d+|\.\d+)?")
+#: how the part after the units of a mixed number or of cents begins: a column with one has
+#: its units lined up
+_MIXED = frozenset(" .½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅐⅛⅜⅝⅞⅑⅒")
+_SIGNS = ("+", "-", "−")
+_TAIL = re.compile("[ ./½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅐⅛⅜⅝⅞⅑⅒]")
+#: what tabulate reads in a cell beyond its characters: line breaks, escape sequences, its
+#: separating-line mark; and what ``str.splitlines`` breaks at besides (a wrapped table)
+_SPECIAL = re.compile("[\r\n\x1b\x01]")
+_OTHER_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def _number(cell: str) -> tuple[str, str] | None:
+    """A number's whole part and what follows its units (a fraction without a whole part
+    begins with a space: 2/7 goes under the 2/7 of 5 2/7); None: no number."""
+    if cell in _NUMBERS:
+        return _NUMBERS[cell]
+    body = cell[1:] if cell[:1] in _SIGNS else cell
+    m = None if body.isdigit() and body.isascii() else _NUMBER.fullmatch(cell)
+    if m is None:
+        got = (cell, "") if body.isdigit() and body.isascii() else None
+    elif not m.group(0) or m.group(0) in _SIGNS:
+        got = None
+    else:
+        tail = m.group(2) or ""
+        got = m.group(1), " " + tail if tail[:1].isdigit() else tail
+    if len(_NUMBERS) > 50_000:  # bounded: a long log's running totals
+        _NUMBERS.clear()
+    _NUMBERS[cell] = got
+    return got
+
+
+#: each cell read by :func:`_number`
+_NUMBERS: dict[str, tuple[str, str] | None] = {}
+
+
+class Column:
+    """A column measured as its cells come: its widest cell stripped (as drawn), and, right
+    aligned, of its numbers the widest whole part and what follows the units, so that
+    :meth:`aligned` can line them up."""
+
+    __slots__ = ("right", "plain", "other", "whole", "tail", "bare", "mixed", "raw", "known")
+
+    def __init__(self, right: bool) -> None:
+        self.right = right
+        self.plain = self.other = self.tail = self.raw = 0
+        self.whole = -1  # (no number with a whole part yet)
+        self.bare = self.mixed = False
+        self.known: dict[str, str] = {}
+
+    def add(self, cell: str) -> None:
+        size = len(cell.strip())
+        if size > self.plain:
+            self.plain = size
+        if not self.right:
+            return
+        number = _number(cell)
+        if number is None:
+            self.other = max(self.other, size)
+            return
+        whole, tail = number
+        if tail:
+            self.mixed = self.mixed or tail[0] in _MIXED
+            self.tail = max(self.tail, len(tail))
+        if not whole and tail[:1] == " ":
+            self.bare = True  # (drawn stripped: without the space before it)
+        else:
+            self.whole = max(self.whole, len(whole))
+
+    @property
+    def width(self) -> int:
+        """The widest cell as drawn: stripped, the units lined up."""
+        if not self.mixed:
+            return self.plain
+        numbers = max(self.whole + self.tail if self.whole >= 0 else 0, self.tail - 1 if self.bare else 0)
+        return max(self.other, numbers)
+
+    def aligned(self, cell: str) -> str:
+        """The cell as the table's body holds it: a number's tail padded to the column's
+        (with :data:`PAD`, which nothing strips), any other cell as it is."""
+        if not self.mixed:
+            return cell
+        done = self.known.get(cell)
+        if done is None:
+            number = _number(cell)
+            done = cell if number is None else number[0] + number[1].ljust(self.tail, PAD)
+            if len(self.known) > 100_000:  # bounded: a long log's running totals
+                self.known.clear()
+            self.known[cell] = done
+        return done
+
+
+class Layout:
+    """How a table's lines are drawn: each column's width and side, the wrapping of its
+    cells (tabulate's own wrapper), and whether a row may take many lines (then, as in
+    tabulate, a row of blank cells takes none)."""
+
+    def __init__(
+        self, widths: list[int], lefts: Sequence[bool], wraps: Sequence[int | None], multiline: bool
+    ):
+        self.widths, self.lefts, self.wraps, self.multiline = widths, list(lefts), list(wraps), multiline
+        self.format = "  ".join(f"%{'-' if left else ''}{w}s" for w, left in zip(widths, lefts, strict=True))
+        self.plain = not multiline and not any(w is not None for w in wraps)
+        self.cells: list[dict[str, list[str]]] = [{} for _ in widths]
+
+    def rule(self) -> str:
+        return "  ".join("-" * w for w in self.widths).rstrip()
+
+    def head(self, head: list[str], heads: Sequence[int | None] | None, tablefmt: str) -> list[str]:
+        """The header's lines (wrapped to ``heads``, each line padded to its column's side,
+        not stripped) and the dashes of ``simple`` under it, or above a table without one."""
+        if not head:
+            return [self.rule()] if tablefmt == "simple" else []
+        if heads is None:  # (one line each)
+            line = (self.format % tuple(head)).rstrip().replace(PAD, " ")
+            return [line, self.rule()] if tablefmt == "simple" else [line]
+        split = _head_lines(head, _given(heads, head))
+        lines = []
+        for k in range(max(map(len, split))):
+            parts = [p[k] if k < len(p) else "" for p in split]
+            lines.append((self.format % tuple(parts)).rstrip().replace(PAD, " "))
+        return [*lines, self.rule()] if tablefmt == "simple" else lines
+
+    def row(self, cells: Sequence[str]) -> list[str]:
+        """A row's lines (its cells as the body holds them): each cell wrapped, stripped,
+        its lines padded, the lines of a row topped up with blanks, each line's end cut."""
+        if self.plain:
+            return [(self.format % tuple(c.strip() for c in cells)).rstrip().replace(PAD, " ")]
+        columns = [self._cell(i, c) for i, c in enumerate(cells)]
+        height = max(map(len, columns))
+        blanks = [" " * w for w in self.widths]
+        return [
+            "  ".join(c[k] if k < len(c) else b for c, b in zip(columns, blanks, strict=True))
+            .rstrip()
+            .replace(PAD, " ")
+            for k in range(height)
+        ]
+
+    def _cell(self, i: int, cell: str) -> list[str]:
+        """Cell ``i``'s lines padded (remembered per text, bounded)."""
+        known = self.cells[i]
+        done = known.get(cell)
+        if done is None:
+            limit, width = self.wraps[i], self.widths[i]
+            text = (cell if limit is None else wrapped(cell, limit)).strip()
+            lines = text.splitlines() if self.multiline else [text]
+            done = [x.ljust(width) if self.lefts[i] else x.rjust(width) for x in lines]
+            if len(known) > 8192:
+                known.clear()
+            known[cell] = done
+        return done
+
+
+def _head_lines(head: list[str], widths: list[int | None]) -> list[list[str]]:
+    """Each header's lines, wrapped to its width (None: as it is)."""
+    return [wrapped(h, w).split("\n") if w is not None else [h] for h, w in zip(head, widths, strict=False)]
+
+
+def _given(xs: Sequence[int | None] | None, like: Sequence[Any]) -> list[int | None]:
+    """``xs`` (widths, maybe short or None) for each of ``like``."""
+    out = list(xs or ())[: len(like)]
+    return out + [None] * (len(like) - len(out))
+
+
+#: each cell's text wrapped to a width, as tabulate's ``maxcolwidths`` wraps it
+_WRAPPED: dict[tuple[str, int], str] = {}
+
+
+def wrapped(cell: str, width: int) -> str:
+    """``cell`` wrapped to ``width`` by tabulate's own wrapper (its lines joined)."""
+    key = (cell, width)
+    done = _WRAPPED.get(key)
+    if done is None:
+        import tabulate as tab  # only for a table fitted to a width (start-up time)
+
+        if len(_WRAPPED) >= 8192:  # bounded: ever new cells forget the old
+            _WRAPPED.clear()
+        done = _WRAPPED[key] = "\n".join(tab._CustomTextWrap(width=width).wrap(cell))  # type: ignore[attr-defined]
+    return done
+
+
+def _layout(
+    body: list[list[str]],
+    head: list[str],
+    lefts: Sequence[bool],
+    limits: Sequence[int | None] | None,
+    heads: Sequence[int | None] | None,
+) -> Layout:
+    """The layout of a body (cells as it holds them) wrapped to ``limits``, headers to ``heads``."""
+    ncols = len(lefts)
+    wraps, hwraps = _given(limits, lefts), _given(heads, lefts)
+    texts = [
+        [(c if w is None else wrapped(c, w)).strip() for c in col]
+        for col, w in zip(zip(*body, strict=False), wraps, strict=False)
+    ]
+    head_lines = [
+        wrapped(h, w).split("\n") if w is not None else [h] for h, w in zip(head, hwraps, strict=False)
+    ]
+    multiline = any("\n" in t for col in texts for t in col) or any(len(h) > 1 for h in head_lines)
+    widths = [max((max(map(len, t.split("\n"))) for t in col), default=0) for col in texts]
+    if head:
+        widths = [max(w, max(map(len, h)) + 2) for w, h in zip(widths, head_lines, strict=True)]
+    return Layout(widths[:ncols], lefts, wraps, multiline)
+
+
+def _exotic(
+    body: list[list[str]], head: list[str], align: Sequence[str] | None, tablefmt: str, wrap: bool
+) -> bool:
+    """Whether tabulate draws the table otherwise than :class:`Layout`: another format, an
+    empty or ragged body, another alignment, a cell it reads more of than its characters,
+    a wrapped cell it reads as a boolean."""
+    if tablefmt not in ("plain", "simple") or not body:
+        return True
+    ncols = len(body[0])
+    if any(len(row) != ncols for row in body) or (head and len(head) != ncols):
+        return True
+    if align and (len(align) > ncols or any(a not in ("left", "right") for a in align)):
+        return True
+    text = "\t".join(chain(head, chain.from_iterable(body)))
+    if _SPECIAL.search(text) or (not text.isascii() and _wide_chars()):
+        return True
+    return wrap and bool(
+        _OTHER_BREAKS.search(text) or {"True", "False"} & set(chain(head, chain.from_iterable(body)))
+    )
+
+
+def plain_cells(texts: list[str]) -> bool:
+    """Whether text cells like these are drawn here, not by tabulate (render/explain_fast.py
+    asks; it goes with it)."""
+    return not _exotic([texts], [], None, "plain", False)
+
+
+def draw(
+    body: list[list[str]],
+    head: list[str],
+    align: Sequence[str] | None,
+    tablefmt: str,
+    limits: Sequence[int | None] | None = None,
+    heads: Sequence[int | None] | None = None,
+) -> str:
+    """tabulate's table of text cells (``disable_numparse``; ``limits``: its
+    ``maxcolwidths``, ``heads``: its ``maxheadercolwidths``), in its very bytes."""
+    wrap = any(w is not None for w in chain(limits or (), heads or ()))
+    if _exotic(body, head, align, tablefmt, wrap):
+        return _tabulate(body, head, align, tablefmt, limits, heads)
+    lefts = [a == "left" for a in _given_align(align, len(body[0]))]
+    if wrap:
+        layout = _layout(body, head, lefts, limits, heads)
+        lines = layout.head(head, heads, tablefmt)
+        lines.extend(chain.from_iterable(map(layout.row, body)))
+    else:  # (most tables: each cell stripped once, the layout of these widths made once)
+        rows = [[c.strip() for c in row] for row in body]
+        widths = list(map(max, zip(*(map(len, row) for row in rows), strict=True)))
+        if head:
+            widths = [max(w, len(h) + 2) for w, h in zip(widths, head, strict=True)]
+        layout = _plain_layout(tuple(widths), tuple(lefts))
+        lines = layout.head(head, None, tablefmt)
+        lines.extend((layout.format % tuple(row)).rstrip() for row in rows)
+    if tablefmt == "simple" and not head:
+        lines.append(layout.rule())
+    return "\n".join(lines).replace(PAD, " ")
+
+
+def _plain_layout(widths: tuple[int, ...], lefts: tuple[bool, ...]) -> Layout:
+    """The layout of one-line cells of these widths, made once (bounded)."""
+    known = _LAYOUTS.get((widths, lefts))
+    if known is None:
+        if len(_LAYOUTS) > 1024:  # bounded: tables of ever new widths forget the old
+            _LAYOUTS.clear()
+        known = _LAYOUTS[widths, lefts] = Layout(list(widths), lefts, [None] * len(widths), False)
+    return known
+
+
+_LAYOUTS: dict[tuple[tuple[int, ...], tuple[bool, ...]], Layout] = {}
+
+
+def _tabulate(
+    body: list[list[str]],
+    head: list[str],
+    align: Sequence[str] | None,
+    tablefmt: str,
+    limits: Sequence[int | None] | None,
+    heads: Sequence[int | None] | None,
+) -> str:
+    """tabulate's own table (what :func:`draw` leaves to it)."""
+    import tabulate as tab  # only for such tables (start-up time)
+
+    text = tab.tabulate(
+        body,
+        headers=head,
+        tablefmt=tablefmt,
+        disable_numparse=True,
+        colalign=align,
+        maxcolwidths=list(limits) if limits else None,
+        maxheadercolwidths=list(heads) if heads else None,  # type: ignore[arg-type]  # None: as wide as it is
+    )
+    return str(text).replace(PAD, " ")
+
+
+def _wide_chars() -> bool:
+    """Whether tabulate measures characters by their width on a terminal (wcwidth can be
+    imported: its ``WIDE_CHARS_MODE``); then only plain ASCII is drawn here.  Asked of
+    wcwidth, not of tabulate, whose import a table drawn here does not need."""
+    if not _WIDE:
+        try:
+            import wcwidth  # type: ignore[import-not-found]  # noqa: F401  # tabulate's optional dependency
+        except ImportError:
+            _WIDE.append(False)
+        else:
+            _WIDE.append(True)
+    return _WIDE[0]
+
+
+_WIDE: list[bool] = []
+
+
+def _widest(text: str) -> int:
+    return max((len(line) for line in text.splitlines()), default=0)
+
+
+def _picked(body: list[list[str]], columns: list[int]) -> Iterator[Sequence[str]]:
+    """Each row's cells of ``columns``."""
+    if len(columns) == 1:
+        i = columns[0]
+        return ((row[i],) for row in body if i < len(row))
+    pick = itemgetter(*columns)
+    return (pick(row) for row in body if columns[-1] < len(row))
+
+
+def _aligned(body: list[list[str]], align: Sequence[str] | None, ncols: int) -> list[list[str]]:
+    """The body with the units of its right-aligned columns' numbers lined up."""
+    columns = [Column(a == "right") for a in _given_align(align, ncols)]
+    mixed = []
+    for i, column in enumerate(columns):
+        if column.right:
+            for row in body:
+                if i < len(row):
+                    column.add(row[i])
+            if column.mixed:
+                mixed.append((i, column))
+    if not mixed:
+        return body
+    body = [list(row) for row in body]
+    for row in body:
+        for i, column in mixed:
+            if i < len(row):
+                row[i] = column.aligned(row[i])
+    return body
+
+
+def _given_align(align: Sequence[str] | None, ncols: int) -> list[str]:
+    return (list(align or ()) + ["left"] * ncols)[:ncols]
+
+
+def grid(
+    rows: Iterable[Iterable[Any]],
+    head: Iterable[str] = (),
+    colalign: Iterable[str] | None = None,
+    tablefmt: str = "simple",
+    maxcolwidths: list[int | None] | None = None,
+    margin: int = 0,
+) -> str:
+    """A table for people, the one way every report draws one (see the module's text);
+    ``margin``: what the caller indents it by, taken off the width it is fitted to."""
+    from pulyacalc.render.view import WIDTH
+
+    body = [list(map(str, row)) for row in rows]
+    head, align = list(head), list(colalign) if colalign is not None else None
+    ncols = max([len(head), *map(len, body)], default=0)
+    rights = [i for i, a in enumerate(align or ()) if a == "right"]
+    # a number whose units need lining up has one of these after them (most tables have none)
+    if rights and _TAIL.search("\t".join(chain.from_iterable(_picked(body, rights)))):
+        body = _aligned(body, align, ncols)
+    text = draw(body, head, align, tablefmt, maxcolwidths)
+    width = WIDTH[0]
+    if width is None or _widest(text) <= width - margin:
+        return text
+    plan = fit_plan(body, head, align, tablefmt, maxcolwidths, width - margin, text)
+    return "\n\n".join(_drawn_part(body, head, align, tablefmt, plan, part) for part in plan.parts)
+
+
+class FitPlan(NamedTuple):
+    """How a table is fitted: the widths its cells are wrapped to (``limits``) and its
+    headers (``heads``), and the columns of each part (one part: every column)."""
+
+    limits: list[int | None] | None
+    heads: list[int | None] | None
+    parts: list[list[int]]
+
+
+def _drawn_part(
+    body: list[list[str]],
+    head: list[str],
+    align: Sequence[str] | None,
+    tablefmt: str,
+    plan: FitPlan,
+    keep: list[int],
+) -> str:
+    """The table of the columns ``keep`` drawn as ``plan`` says (all of them: as it is)."""
+    if plan.parts == [keep] and len(plan.parts) == 1:
+        return draw(body, head, align, tablefmt, plan.limits, plan.heads)
+
+    def pick(xs: Sequence[Any] | None) -> Any:
+        return None if xs is None else [xs[i] if i < len(xs) else None for i in keep]
+
+    part = [[row[i] for i in keep] for row in body]
+    return draw(
+        part,
+        [head[i] for i in keep] if head else [],
+        pick(align),
+        tablefmt,
+        pick(plan.limits),
+        pick(plan.heads),
+    )
+
+
+def fit_plan(
+    body: list[list[str]],
+    head: list[str],
+    align: Sequence[str] | None,
+    tablefmt: str,
+    maxcolwidths: list[int | None] | None,
+    width: int,
+    text: str,
+) -> FitPlan:
+    """How the table (``text``: as drawn, wider than ``width``) is fitted, each step only
+    when the one before did not fit: 1. headers broken at their spaces (a column as wide
+    as its cells); 2. the widest left-aligned columns wrapped, given what is left (never
+    below 16); 3. the first column, then as many of the others as fit, part after part."""
+    ncols = max([len(head), *(len(row) for row in body)], default=0)
+    every = [list(range(ncols))]
+    cells = [max([0, *(len(row[i]) for row in body if i < len(row))]) for i in range(ncols)]
+    heads: list[int | None] | None = None
+    if head:
+        heads = [
+            max(cells[i], *(len(w) for w in head[i].split() or [""])) if i < len(head) else None
+            for i in range(ncols)
+        ]
+        text = draw(body, head, align, tablefmt, maxcolwidths, heads)
+        if _widest(text) <= width:
+            return FitPlan(maxcolwidths, heads, every)
+    left = [i for i in range(ncols) if _given_align(align, ncols)[i] == "left"]
+    over = _widest(text) - width
+    limits: list[int | None] = list(maxcolwidths) if maxcolwidths else [None] * ncols
+    for i in sorted(left, key=lambda i: -cells[i]):
+        if over <= 0 or cells[i] <= 16:
+            break
+        cut = min(over, cells[i] - 16)
+        limits[i], over = cells[i] - cut, over - cut
+    used = maxcolwidths
+    if limits != (list(maxcolwidths) if maxcolwidths else [None] * ncols):
+        used = limits
+        text = draw(body, head, align, tablefmt, limits, heads)
+        if _widest(text) <= width:
+            return FitPlan(limits, heads, every)
+    if ncols < 3:
+        return FitPlan(used, heads, every)
+    plan = FitPlan(limits, heads, [])
+    for i in range(1, ncols):
+        if plan.parts:
+            trial = [0, *plan.parts[-1][1:], i]
+            if _widest(_drawn_part(body, head, align, tablefmt, plan, trial)) <= width:
+                plan.parts[-1] = trial
+                continue
+        plan.parts.append([0, i])
+    return plan if len(plan.parts) > 1 else FitPlan(used, heads, every)
+
+
+#: between the cells of a row in a long table's spool; a row with a cell the spool cannot
+#: hold as it is (this, a line break) is kept as JSON, its line marked by ``_JSON``
+SEP = "\x1f"
+_JSON = "\x00"
+_BATCH = 2048
+
+
+class LongTable:
+    """A ``simple`` table too long to hold (``ledger`` of a long log): rows spooled (memory,
+    then a temporary file) and measured as they come (:meth:`add`), drawn by :meth:`lines`
+    in the very bytes ``grid(rows, head, colalign) + "\\n"`` gives, fitted to the width set
+    as grid fits it: the rows that hold each column's widest cell decide the fit."""
+
+    def __init__(self, head: list[str], colalign: Sequence[str]) -> None:
+        import tempfile
+
+        self.head, self.align = list(head), list(colalign)
+        self.columns = [Column(a == "right") for a in self.align]
+        # (closed by ``close``, or the ``with`` around the table)
+        self.spool = tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8")  # noqa: SIM115
+        self.buffer: list[str] = []
+        self.count = 0
+        #: a cell grid leaves to tabulate: the table is read back and given to grid whole
+        self.exotic = _exotic([self.head], [], None, "simple", False)
+        #: cells tabulate reads otherwise once wrapped (line breaks, booleans)
+        self.unwrappable = "True" in head or "False" in head
+
+    def __enter__(self) -> LongTable:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.spool.close()
+
+    def add(self, cells: Sequence[str]) -> None:
+        """A row (its cells' texts, as many as the headers), measured and spooled."""
+        for column, cell in zip(self.columns, cells, strict=False):
+            column.add(cell)
+        line = SEP.join(cells)
+        if len(cells) != len(self.head) or _SPECIAL.search(line) or (not line.isascii() and _wide_chars()):
+            self.exotic = True
+        if _OTHER_BREAKS.search(line) or "True" in cells or "False" in cells:
+            self.unwrappable = True
+        if "\n" in line or "\r" in line or line.count(SEP) != len(cells) - 1:
+            import json
+
+            line = _JSON + json.dumps(list(cells))
+        self.buffer.append(line + "\n")
+        self.count += 1
+        if len(self.buffer) >= _BATCH:
+            self.spool.write("".join(self.buffer))
+            self.buffer.clear()
+
+    def _rows(self) -> Iterator[list[str]]:
+        """The rows spooled, read from the start."""
+        self.spool.write("".join(self.buffer))
+        self.buffer.clear()
+        self.spool.seek(0)
+        for line in self.spool:
+            if line[0] == _JSON:
+                import json
+
+                yield json.loads(line[1:])
+            else:
+                yield line[:-1].split(SEP)
+
+    def _aligned(self) -> Iterator[list[str]]:
+        """The rows as the table's body holds them (the units lined up)."""
+        columns = [c for c in self.columns if c.mixed]
+        if not columns:
+            yield from self._rows()
+            return
+        mixed = [(i, c) for i, c in enumerate(self.columns) if c.mixed]
+        for row in self._rows():
+            for i, c in mixed:
+                row[i] = c.aligned(row[i])
+            yield row
+
+    def lines(self) -> Iterator[str]:
+        """The table's text, a piece at a time (each ending in a line break)."""
+        from pulyacalc.render.view import WIDTH
+
+        if self.exotic or not self.count:
+            yield grid(list(self._rows()), self.head, self.align) + "\n"
+            return
+        widths = [max(c.width, len(h) + 2) for c, h in zip(self.columns, self.head, strict=True)]
+        lefts = [a != "right" for a in self.align]
+        width = WIDTH[0]
+        if width is None or sum(widths) + 2 * (len(widths) - 1) <= width:
+            layout = Layout(widths, lefts, [None] * len(widths), False)
+            yield from self._drawn(layout, layout.head(self.head, None, "simple"), None)
+            return
+        fitted = self._plan(width)
+        if fitted is None:  # (cells tabulate reads otherwise once wrapped: grid's whole way)
+            yield grid(list(self._rows()), self.head, self.align) + "\n"
+            return
+        few, plan = fitted
+        for k, part in enumerate(plan.parts):
+            head = [self.head[i] for i in part]
+            limits = [(plan.limits or [None] * len(lefts))[i] for i in part]
+            heads = None if plan.heads is None else [plan.heads[i] for i in part]
+            layout = _layout(
+                [[r[i] for i in part] for r in few], head, [lefts[i] for i in part], limits, heads
+            )
+            yield from self._drawn(layout, ["", *layout.head(head, heads, "simple")][0 if k else 1 :], part)
+
+    def _drawn(self, layout: Layout, head: list[str], part: list[int] | None) -> Iterator[str]:
+        """The headers' lines, then every row's (of the columns ``part``), a batch at a time."""
+        out = head
+        for row in self._aligned():
+            out.extend(layout.row(row if part is None else [row[i] for i in part]))
+            if len(out) >= _BATCH:
+                yield "\n".join(out) + "\n"
+                out = []
+        if out:
+            yield "\n".join(out) + "\n"
+
+    def _plan(self, width: int) -> tuple[list[list[str]], FitPlan] | None:
+        """The rows that stand for the table (each column's widest cell, as it is and
+        stripped; and, of each column the fit wraps, the widest wrapped and one that wraps)
+        and how grid fits them; None where the table cannot be fitted so."""
+        n = len(self.head)
+        sizes, holders = [-1] * (2 * n), [[""] * n] * (2 * n)
+        for row in self._aligned():
+            for i, cell in enumerate(row):
+                if len(cell) > sizes[i]:
+                    sizes[i], holders[i] = len(cell), row
+                size = len(cell.strip())
+                if size > sizes[n + i]:
+                    sizes[n + i], holders[n + i] = size, row
+        few = _unique(holders)
+        plan = fit_plan(
+            few, self.head, self.align, "simple", None, width, draw(few, self.head, self.align, "simple")
+        )
+        wraps = {i: w for i, w in enumerate(plan.limits or ()) if w is not None}
+        if not wraps and not plan.heads:
+            return few, plan
+        if self.unwrappable:
+            return None
+        if wraps:
+            few = _unique(few + self._wrapped(wraps))
+            again = fit_plan(
+                few, self.head, self.align, "simple", None, width, draw(few, self.head, self.align, "simple")
+            )
+            if (again.limits, again.heads) != (plan.limits, plan.heads):
+                return None
+            plan = again
+        return few, plan
+
+    def _wrapped(self, wraps: dict[int, int]) -> list[list[str]]:
+        """Of each column ``wraps`` wraps, the row with the widest line wrapped, and one
+        whose cell takes more than one line."""
+        widest: dict[int, tuple[int, list[str]]] = {}
+        many: dict[int, list[str]] = {}
+        for row in self._aligned():
+            for i, w in wraps.items():
+                lines = wrapped(row[i], w).strip().split("\n")
+                size = max(map(len, lines))
+                if i not in widest or size > widest[i][0]:
+                    widest[i] = (size, row)
+                if len(lines) > 1 and i not in many:
+                    many[i] = row
+        return [r for _, r in widest.values()] + list(many.values())
+
+
+def _unique(rows: list[list[str]]) -> list[list[str]]:
+    """The rows, each once (in the order first given)."""
+    return list({id(r): r for r in rows}.values())
