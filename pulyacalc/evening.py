@@ -1,9 +1,11 @@
 """An evening: a log played under a convention.
 
-``play`` is the one fold driver: every command that scores a log (score, explain, check,
-compare, season, prices) hands it a log and a convention and gets an ``Evening`` back.
-It never raises for a deal's problems; they go into ``problems`` and the caller decides
-(``check`` reports them as findings, ``score`` raises them all at once).
+``play`` is the one fold driver (``Playing`` when the steps are pulled one by one): every
+command that scores a log (score, explain, check, compare, dispute, season, stats, sheet,
+prices) hands it a log and a convention, is shown each deal's ``Step`` (``each=``) and
+gets an ``Evening`` back.  It never raises for a deal's problems; they go into
+``problems`` and the caller decides (``check`` reports them as findings, ``score`` raises
+them all at once).
 
 ``score_file`` and ``score_text`` are the one loader, two sources (beancount's
 ``load_file`` / ``load_string`` -> ``_load``): read, load the convention, play, and

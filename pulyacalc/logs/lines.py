@@ -258,7 +258,7 @@ class LineDeals:
         self.cache: dict[str, DealText] = {} if cache is None else cache
         #: the last line ``one`` read had no deal number (so it reads the same anywhere)
         self.plain = False
-        #: some of it was read (by iterating or by the fast path)
+        #: some of it was read (by iterating, or by the fold from its raw lines)
         self.started = False
         #: a line without a number that could not be read → its problems (as at its first
         #: line): the same line again has the same problems, told without reading it again

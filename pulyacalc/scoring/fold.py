@@ -1,12 +1,18 @@
-"""Scoring as a fold over deals: ``Scorer.feed`` takes one deal at a time and writes its
-entries — who writes how much, where, under which rule (``rulebook``) and with what
-arithmetic — onto the sheet.  Rendering and settlement only read the result.
+"""Scoring as a fold over deals: ``Scorer.run`` takes the items of a log (deals,
+corrections, seat changes, and then a line log's raw lines) and yields a small ``Step`` for
+each: who dealt, what it wrote (``DealWrites``), the raspasy and Classic state.  A step's
+entries, result and deal are made only when a consumer asks; rendering and settlement
+only read them.
 
 The fold holds no rule of the game.  For each deal it asks ``resolve`` what the deal may be,
 ``rules.written`` what it writes (RULES.md 2.1–2.7), and ``pool.place`` where its pool points
-go (2.8), and remembers the first two per ``KEY``: they are pure functions of what the key
-is made of (and of the convention, fixed per scorer), which tests/test_scoring_pure.py
-checks against their signatures.
+go (2.8).  Its one cache (``Memo``) remembers the first two per ``KEY`` — pure functions of
+what the key is made of (and of the convention, fixed per scorer), which
+tests/test_scoring_pure.py checks against their signatures — a raw line read before in
+the same state (``Line``: no deal is made for it again), and ``place``'s answer per write
+once ``pool.settled`` says it reads no pool.  ``Scorer(memo=False)`` remembers nothing: the
+same code, every deal the full way (tests/test_fold_memo.py compares the two).
+``evening.play`` is the only code that builds a ``Scorer``.
 """
 
 from __future__ import annotations
@@ -849,15 +855,3 @@ def earn_bombs(
     for p in earners:
         bombs[p].append(coef)
     return tuple((p, coef) for p in earners)
-
-
-def score(
-    header: Header,
-    conv: Convention,
-    deals: Iterable[Deal | Correction | SeatChange | Unreadable],
-    problems: Problems | None = None,
-) -> tuple[SheetView, list[DealResult]]:
-    """Score a whole log; returns the final sheet and each deal's result."""
-    scorer = Scorer(header, conv, problems)
-    results = list(scorer.feed_all(deals))
-    return scorer.sheet.view(), results
