@@ -30,7 +30,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Protocol
 
@@ -116,9 +116,9 @@ class Follower(Protocol):
         ...
 
 
-#: (known line, writes) → the column of its deal when all it was found to have is that it
-#: came after the finish (0: more than that); emptied when full
-PLAIN_SIZE = 10_000
+#: (known line, writes) → its deal's column and findings other than being after the finish
+#: (``Checking._findings``); emptied when full
+KNOWN_SIZE = 10_000
 
 
 class Checking:
@@ -161,9 +161,8 @@ class Checking:
         self.finished = False
         self.sheet: SheetView | None = None
         self.window = _Window()
-        #: the findings of a line read before in the same state, when they are only its
-        #: being after the finish (see ``PLAIN_SIZE``)
-        self.plain: dict[tuple[Line, DealWrites], int] = {}
+        #: what a line read before in the same state was found to have (``KNOWN_SIZE``)
+        self.known: dict[tuple[Line, DealWrites], tuple[int, tuple[Finding, ...]]] = {}
 
     def __iter__(self) -> Iterator[Finding]:
         return merged(self._ordered())
@@ -225,24 +224,26 @@ class Checking:
         return self.log.header.source if isinstance(item, Line) else item.loc.file
 
     def _findings(self, step: Step) -> list[Finding]:
-        """``_deal_findings`` of the step; for a line read before in the same state whose
-        findings were only its being after the finish, that alone, without its result."""
+        """``_deal_findings`` of the step; for a line read before in the same state, what
+        they were the first time, moved to its line (the same text, state and writes find
+        the same), its being after the finish found anew."""
         item, conv = step.item, self.convention
         if not isinstance(item, Line) or step.number <= conv.bombs_opening:
             return _deal_findings(step.result(), conv)
         key = (item, step.writes)
-        column = self.plain.get(key)
-        if not column:
+        known = self.known.get(key)
+        if known is None:
             r = step.result()
             found = _deal_findings(r, conv)
-            if column is None:
-                if len(self.plain) >= PLAIN_SIZE:
-                    self.plain.clear()
-                self.plain[key] = r.deal.loc.column if all(f.code == "after-finish" for f in found) else 0
+            if len(self.known) >= KNOWN_SIZE:
+                self.known.clear()
+            self.known[key] = (r.deal.loc.column, tuple(f for f in found if f.code != "after-finish"))
             return found
-        if not step.after_finish:
-            return []
-        return [_after_finish(Loc(self.log.header.source, step.line, column), step.number)]
+        column, others = known
+        file, line = self.log.header.source, step.line
+        out = [_after_finish(Loc(file, line, column), step.number)] if step.after_finish else []
+        out += [replace(f, loc=Loc(file, line, f.loc.column)) for f in others]
+        return out
 
 
 class _Window:
