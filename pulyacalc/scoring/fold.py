@@ -422,7 +422,7 @@ class Scorer:
             if s is not None:
                 yield s
         if lines is not None:
-            yield from self._read(lines)
+            yield from _read(self, lines)
 
     def feed(self, deal: Item) -> DealResult | None:
         """One item scored, as its result (``step``'s, made at once)."""
@@ -437,7 +437,7 @@ class Scorer:
         """One item scored: its step, or None (unreadable, or refused: see ``problems``)."""
         self.read += 1
         if isinstance(deal, Correction):
-            return self._correct(deal)
+            return _correct(self, deal)
         if isinstance(deal, SeatChange):
             return seat_change(self, deal)
         self._vacated = None
@@ -523,80 +523,82 @@ class Scorer:
             1, 0, (), False, 0, (), line, reader,
         )  # fmt: skip
 
-    def _read(self, source: LineSource) -> Iterator[Step]:
-        """The steps of the raw lines of ``source`` not read yet.  A line known in the state
-        it is read in (``Line``) is read by what it did there; any other goes the full
-        way (the reader's ``one``, ``step``), and is known from then on when it reads the
-        same anywhere and had no problem."""
-        problems = self.problems
-        pending, source.pending = source.pending, None
-        source.started = True
-        numbered: Iterator[tuple[int, str]] = enumerate(source.lines, source.number + 1)
-        if pending is not None:
-            numbered = chain((pending,), numbered)
-        lineno = source.number
-        table = _table(self)
-        known = self._known
-        try:
-            for lineno, raw in numbered:  # noqa: B007
-                line = None if table is None else table.get(raw) or _derived(self, table, raw)
-                if line is not None:
-                    source.count += 1
-                    table = line.next
-                    yield known(line, lineno, source)
-                    continue
-                before = len(problems)
-                d = source.one(lineno, raw)
-                if d is None:
-                    continue
-                s = self.step(d)
-                after = _table(self)
-                if (
-                    s is not None
-                    and table is not None
-                    and after is not None
-                    and _plain(source, d, problems, before)
-                ):
-                    _learn(self, table, raw, s, after)
-                table = after
-                if s is not None:
-                    yield s
-        finally:
-            source.number = lineno
 
-    def _correct(self, c: Correction) -> Step | None:
-        """A correction (RULES.md 2.9): written as it is, into the area it names, with no
-        help and no closing of the pool.  It is not a deal: the dealer, the deal count
-        and the raspasy run stay as they are."""
-        players = self.players
-        if c.player not in players or (c.on is not None and (c.on not in players or c.on == c.player)):
-            self.problems.add(c.loc, M_(_NOT_AT_TABLE, player=c.player, on=c.on))
-            return None
-        if (c.area == "whists") != (c.on is not None):
-            self.problems.add(c.loc, M_("a correction of whists says on whom, and only whists do"))
-            return None
-        w = Write("correction", c.player, c.area, c.amount, c.on, c.reason)
-        after_finish = self.finished
-        _add(self.sheet, (w,))
-        writes = DealWrites(None, (w,), ())
-        return Step(
-            self.count,
-            c.loc.line,
-            "",
-            "correction",
-            writes,
-            after_finish,
-            0,
-            0,
-            1,
-            0,
-            (),
-            False,
-            0,
-            (),
-            c,
-            None,
-        )
+def _read(self: Scorer, source: LineSource) -> Iterator[Step]:
+    """The steps of the raw lines of ``source`` not read yet.  A line known in the state
+    it is read in (``Line``) is read by what it did there; any other goes the full
+    way (the reader's ``one``, ``step``), and is known from then on when it reads the
+    same anywhere and had no problem."""
+    problems = self.problems
+    pending, source.pending = source.pending, None
+    source.started = True
+    numbered: Iterator[tuple[int, str]] = enumerate(source.lines, source.number + 1)
+    if pending is not None:
+        numbered = chain((pending,), numbered)
+    lineno = source.number
+    table = _table(self)
+    known = self._known
+    try:
+        for lineno, raw in numbered:  # noqa: B007
+            line = None if table is None else table.get(raw) or _derived(self, table, raw)
+            if line is not None:
+                source.count += 1
+                table = line.next
+                yield known(line, lineno, source)
+                continue
+            before = len(problems)
+            d = source.one(lineno, raw)
+            if d is None:
+                continue
+            s = self.step(d)
+            after = _table(self)
+            if (
+                s is not None
+                and table is not None
+                and after is not None
+                and _plain(source, d, problems, before)
+            ):
+                _learn(self, table, raw, s, after)
+            table = after
+            if s is not None:
+                yield s
+    finally:
+        source.number = lineno
+
+
+def _correct(self: Scorer, c: Correction) -> Step | None:
+    """A correction (RULES.md 2.9): written as it is, into the area it names, with no
+    help and no closing of the pool.  It is not a deal: the dealer, the deal count
+    and the raspasy run stay as they are."""
+    players = self.players
+    if c.player not in players or (c.on is not None and (c.on not in players or c.on == c.player)):
+        self.problems.add(c.loc, M_(_NOT_AT_TABLE, player=c.player, on=c.on))
+        return None
+    if (c.area == "whists") != (c.on is not None):
+        self.problems.add(c.loc, M_("a correction of whists says on whom, and only whists do"))
+        return None
+    w = Write("correction", c.player, c.area, c.amount, c.on, c.reason)
+    after_finish = self.finished
+    _add(self.sheet, (w,))
+    writes = DealWrites(None, (w,), ())
+    return Step(
+        self.count,
+        c.loc.line,
+        "",
+        "correction",
+        writes,
+        after_finish,
+        0,
+        0,
+        1,
+        0,
+        (),
+        False,
+        0,
+        (),
+        c,
+        None,
+    )
 
 
 def _table(self: Scorer) -> dict[str, Line] | None:
