@@ -4,7 +4,7 @@
 finding as soon as it is found and nothing can come before it (in flat memory: a
 500,000-deal log is checked in the memory ``score`` needs, the command writing each finding
 as it comes); with ``follow`` (``check --against``, which compares the paper after given
-deals) each deal's result is shown to it as it is scored, the full way until it is ``done``.
+deals) each deal's result is shown to it as it is scored, until it is ``done``.
 ``run_log`` keeps the findings (a ``Run``), ``check_log`` lists them.  What it finds:
 
 * ``rule`` / ``read`` — deals the table refuses (tricks that do not add up, …);
@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Protocol
 
@@ -40,17 +40,15 @@ from pulyacalc.core.amounts import exact, num
 from pulyacalc.core.errors import MAX_SHOWN_PER_FILE, Loc, Problems, PulyaError, too_many
 from pulyacalc.core.i18n import M_, tr
 from pulyacalc.core.kinds import FindingCode
-from pulyacalc.core.model import Correction, Deal, Header, SeatChange, Unreadable
+from pulyacalc.core.model import Correction, Header
 from pulyacalc.core.sheet import SheetView
-from pulyacalc.scoring.fold import DealResult
+from pulyacalc.scoring.fold import DealResult, DealWrites, Item, Line, Step
 
 #: a very long evening: more deals than this is not an evening any more
 MAX_EVENING_DEALS = 200
 #: a run of this many consecutive deals played after the finish, or more, is one finding
 #: with the range (a log played on long past its finish would list every deal)
 AFTER_FINISH_RANGE = 3
-#: the findings waiting to be handed on at which ``Checking``'s fast path stops to do so
-FAST_PAUSE = 1000
 #: findings listed for a reviewer that do not make a log unclean
 NOTICES: frozenset[FindingCode] = frozenset({"correction"})
 
@@ -107,16 +105,20 @@ def check_log(run: Run) -> list[Finding]:
 
 
 class Follower(Protocol):
-    """Shown each deal's result as ``Checking`` scores it the full way (``reconcile.Running``:
-    the paper after given deals)."""
+    """Shown each deal's result as ``Checking`` scores it (``reconcile.Running``: the paper
+    after given deals)."""
 
     def __call__(self, r: DealResult) -> None: ...
 
     @property
     def done(self) -> bool:
-        """Nothing more is needed of the deals: the rest of a long line log may go the
-        fast path, which shows no result."""
+        """Nothing more is needed of the deals: no result is made for it any more."""
         ...
+
+
+#: (known line, writes) → its deal's column and findings other than being after the finish
+#: (``Checking._findings``); emptied when full
+KNOWN_SIZE = 10_000
 
 
 class Checking:
@@ -130,7 +132,8 @@ class Checking:
     the range (``merged``).  Only a short log (under ``evening.ONE_CAUSE_DEALS`` deals,
     which a wrong first dealer may explain at once: ``evening.play_one_cause``) is held
     whole until its end.  After it: ``deals``, ``finished``, ``sheet``.  ``follow``, when set
-    (before iterating), is shown each result scored the full way."""
+    (before iterating), is shown each result until it is ``done``; ``progress`` is told the
+    line reached now and then."""
 
     def __init__(
         self,
@@ -139,28 +142,27 @@ class Checking:
         convention: str | None = None,
         input_format: str | None = None,
         max_yaml_bytes: int | None = None,
+        progress: Callable[[int], None] | None = None,
     ) -> None:
+        from pulyacalc.evening import Playing
         from pulyacalc.logs.header import convention_for
         from pulyacalc.logs.read import read_log
-        from pulyacalc.scoring.fold import Scorer
 
         self.problems = Problems()
         self.log = read_log(path, input_format, self.problems, max_yaml_bytes=max_yaml_bytes)
         # not evening.load_convention: a convention that does not load is reported alone, and
         # a header with problems is still played (they are findings like any other)
         self.convention = convention_for(self.log.header, convention)
-        self.scorer = Scorer(self.log.header, self.convention, self.problems)
+        self.playing = Playing(self.log, self.convention, self.problems)
+        self.scorer = self.playing.scorer
+        self.progress = progress
         self.follow: Follower | None = None
         self.deals = 0
         self.finished = False
         self.sheet: SheetView | None = None
         self.window = _Window()
-        #: the fast path (``fast.Watcher``): its hits after the finish not yet in the window
-        #: (the first few, as (number, line, text)), the last one's number and how many;
-        #: whether it stopped, and whether the table changed (the rest goes the full way)
-        self.late_held: list[tuple[int, int, str]] = []
-        self.late_last = self.late_count = 0
-        self.paused = self.seated = False
+        #: what a line read before in the same state was found to have (``KNOWN_SIZE``)
+        self.known: dict[tuple[Line, DealWrites], tuple[int, tuple[Finding, ...]]] = {}
 
     def __iter__(self) -> Iterator[Finding]:
         return merged(self._ordered())
@@ -178,10 +180,9 @@ class Checking:
         )
 
     def _ordered(self) -> Iterator[Finding]:
-        from itertools import islice
+        from itertools import chain, islice
 
-        from pulyacalc.evening import ONE_CAUSE_DEALS, WATCH, _one_cause, _watched
-        from pulyacalc.logs.lines import LineDeals
+        from pulyacalc.evening import ONE_CAUSE_DEALS, _line_source, _one_cause
 
         header, conv, scorer, problems = self.log.header, self.convention, self.scorer, self.problems
         window = self.window
@@ -189,30 +190,26 @@ class Checking:
             window.add(f, 2)
         for f in _override_findings(header, conv):
             window.add(f, 3)
+        source = _line_source(self.log)
         it = iter(self.log.deals)
         first = list(islice(it, ONE_CAUSE_DEALS))
         # a short log may have its refused deals explained by one wrong dealer at its end:
         # its problems are taken only then (a long one is never looked at so)
         short, before = len(first) < ONE_CAUSE_DEALS, len(problems)
-        deals: Iterable[Deal | Correction | SeatChange | Unreadable] = first
-        watch = WATCH.get()
-        if watch is not None:
-            deals = _watched(deals, watch)
+        rest: Iterable[Item] = ()
+        if not short and source is not None:  # the rest of a line log: its raw lines
+            source.number, source.pending = first[-1].loc.line, None
+        elif not short:
+            rest, source = it, None
         follow = self.follow
-        for r in scorer.feed_all(deals):
-            if follow is not None:
-                follow(r)
-            for f in _deal_findings(r, conv):
+        for step in self.playing.steps(chain(first, rest), None if short else source, self.progress):
+            if follow is not None and not follow.done:
+                follow(step.result())
+            for f in self._findings(step):
                 window.add(f, 1)
             if not short:
                 window.problems(problems)
-                yield from window.before(r.deal.loc.file, r.deal.loc.line)
-        # the rest of a long line log goes the fast path's way (``_fast``) once ``follow``
-        # needs no more of its deals; any other, the full way
-        if not short and type(self.log.deals) is LineDeals and (follow is None or follow.done):
-            yield from self._fast(first[-1].loc.line)
-        elif not short:
-            yield from self._full(it if watch is None else _watched(it, watch))
+                yield from window.before(self._file(step), step.line)
         if short and scorer.count > 1:
             _one_cause(header, first, conv, problems, before)
         if short:  # all at once: the first shown are the first in the file, as score's
@@ -222,88 +219,31 @@ class Checking:
         yield from window.untold()
         self.deals, self.finished, self.sheet = scorer.count, scorer.finished, scorer.sheet.view()
 
-    def _fast(self, number: int) -> Iterator[Finding]:
-        """The rest of a long line log the fast path's way (``fast.run``, which tells
-        ``result`` each deal it scores the full way and ``late`` each hit after the finish),
-        stopping to hand the findings on whenever ``FAST_PAUSE`` of them wait; after a seat
-        change, the full way.  ``number``: the line of the last deal read."""
-        from pulyacalc.evening import WATCH, _watched_lines
-        from pulyacalc.logs.lines import LineDeals
-        from pulyacalc.scoring import fast
+    def _file(self, step: Step) -> str:
+        item = step.item
+        return self.log.header.source if isinstance(item, Line) else item.loc.file
 
-        source, window, file = self.log.deals, self.window, self.log.header.source
-        assert isinstance(source, LineDeals)
-        source.number, source.pending = number, None
-        watch = WATCH.get()
-        if watch is not None:
-            source.lines = _watched_lines(source.lines, number, watch)
-        cache = fast.FastCache(self.scorer.players, self.convention)
-        while True:
-            self.paused = False
-            fast.run(self.scorer, source, cache, watcher=self)
-            self._close_late()
-            window.problems(self.problems)
-            if not self.paused:
-                return
-            yield from window.before(file, source.number)
-            if self.seated:
-                break
-        yield from self._full(source)
-
-    def _full(self, deals: Iterable[Deal | Correction | SeatChange | Unreadable]) -> Iterator[Finding]:
-        """The rest of a long log the full way (its first deals read already)."""
-        window, follow = self.window, self.follow
-        for r in self.scorer.feed_all(deals):
-            if follow is not None:
-                follow(r)
-            for f in _deal_findings(r, self.convention):
-                window.add(f, 1)
-            window.problems(self.problems)
-            yield from window.before(r.deal.loc.file, r.deal.loc.line)
-
-    def result(self, r: DealResult) -> bool:
-        """``fast.Watcher``: a deal scored the full way.  Its line may be skipped when read
-        again in the same state if all it was found to have is that it came after the
-        finish (``late`` is told that of each hit)."""
-        self._close_late()
-        found = _deal_findings(r, self.convention)
-        for f in found:
-            self.window.add(f, 1)
-        self.seated = self.seated or isinstance(r.deal, SeatChange)
-        return all(f.code == "after-finish" for f in found)
-
-    def late(self, number: int, lineno: int, raw: str) -> None:
-        """``fast.Watcher``: a hit after the finish; consecutive ones are counted, and put
-        in the window as one range (or one by one, a few) when the run ends."""
-        if self.late_held and number == self.late_last + 1:
-            self.late_last, self.late_count = number, self.late_count + 1
-            if len(self.late_held) < AFTER_FINISH_RANGE:
-                self.late_held.append((number, lineno, raw))
-            return
-        self._close_late()
-        self.late_held = [(number, lineno, raw)]
-        self.late_last, self.late_count = number, 1
-
-    def pause(self) -> bool:
-        """``fast.Watcher``: stop when enough findings (or problems) wait, or when the table
-        changed."""
-        self.paused = self.seated or max(len(self.window.heap), len(self.problems.items)) >= FAST_PAUSE
-        return self.paused
-
-    def _close_late(self) -> None:
-        if not self.late_held:
-            return
-        file = self.log.header.source
-        # a line read on the fast path is a deal without a number: it starts at its first word
-        found = [
-            _after_finish(Loc(file, line, 1 + len(raw) - len(raw.lstrip())), n)
-            for n, line, raw in self.late_held
-        ]
-        if self.late_count >= AFTER_FINISH_RANGE:
-            found = [_range(found[0], self.late_last, self.late_count)]
-        for f in found:
-            self.window.add(f, 1)
-        self.late_held = []
+    def _findings(self, step: Step) -> list[Finding]:
+        """``_deal_findings`` of the step; for a line read before in the same state, what
+        they were the first time, moved to its line (the same text, state and writes find
+        the same), its being after the finish found anew."""
+        item, conv = step.item, self.convention
+        if not isinstance(item, Line) or step.number <= conv.bombs_opening:
+            return _deal_findings(step.result(), conv)
+        key = (item, step.writes)
+        known = self.known.get(key)
+        if known is None:
+            r = step.result()
+            found = _deal_findings(r, conv)
+            if len(self.known) >= KNOWN_SIZE:
+                self.known.clear()
+            self.known[key] = (r.deal.loc.column, tuple(f for f in found if f.code != "after-finish"))
+            return found
+        column, others = known
+        file, line = self.log.header.source, step.line
+        out = [_after_finish(Loc(file, line, column), step.number)] if step.after_finish else []
+        out += [replace(f, loc=Loc(file, line, f.loc.column)) for f in others]
+        return out
 
 
 class _Window:

@@ -1,7 +1,7 @@
 """One evening under several conventions, side by side (``pulyacalc compare``).
 
 The log is read once (a path, or '-': standard input is read once) and played under each
-convention asked for: a line log on the fold's fast path each time, read again from its
+convention asked for: a line log from its raw lines each time, read again from its
 lines kept (``replay.Replay``), not from its deals.  A convention under which the log is
 not legal — its deals break a rule, the convention does not load, or the settlement
 cannot be rounded as it says (kodeks rounding with 4 players) — is ``Excluded`` with its

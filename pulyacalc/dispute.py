@@ -14,13 +14,13 @@ convention.  ``evening.settle_evening`` settles it, so a reading's figures are w
 ``score`` prints for the log with that key in its header.
 
 Each play keeps no deal but the disputed one and a few before it (``_play_at``): a line
-log goes the fold's fast path up to them and after them, and is read again for each
+log is read again for each
 reading from its lines (``replay.Replay``), not from its deals kept.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
@@ -31,19 +31,19 @@ from pulyacalc.core.amounts import Amount
 from pulyacalc.core.errors import Loc, Problem, Problems, PulyaError
 from pulyacalc.core.i18n import M_, MN_
 from pulyacalc.core.kinds import Rounding
-from pulyacalc.core.model import Correction, Deal, Log, Play, Raspasy, SeatChange, Unreadable
+from pulyacalc.core.model import Log, Play, Raspasy
 from pulyacalc.core.seating import Seats
 from pulyacalc.evening import Evening, load_convention, play, score_log, settle_evening
 from pulyacalc.explain import Explained, deal_text, explain_entries
 from pulyacalc.ledger import deal_row
 from pulyacalc.replay import Replay
-from pulyacalc.scoring.fold import DealResult
+from pulyacalc.scoring.fold import DealResult, Step
 from pulyacalc.scoring.resolve import Resolved, resolve
 from pulyacalc.scoring.settlement import Settlement
 from pulyacalc.yamlsource import Node
 
 if TYPE_CHECKING:
-    from pulyacalc.logs.lines import LineDeals
+    pass
 
 
 class NoSuchDeal(LookupError):
@@ -254,57 +254,21 @@ def _play_at(
     log: Log, conv: Convention, problems: Problems, number: int, window: int
 ) -> tuple[Evening, DealResult | None, tuple[DealResult, ...]]:
     """``play``, with deal ``number``'s result (None when it has none) and those of the
-    contracts and raspasy of the ``window`` deals before it, last first: those deals are
-    played the full way, a line log's others the fold's fast path, and no other result is
-    kept."""
-    from itertools import islice
-
-    from pulyacalc.evening import _evening, _line_source
-    from pulyacalc.scoring import fast
-    from pulyacalc.scoring.fold import Scorer
-
+    contracts and raspasy of the ``window`` deals before it, last first: only those steps
+    are made into results, and no other result is kept."""
     start = max(0, number - 1 - window)  # the deals before the window
-    source = _line_source(log)
     kept: list[DealResult] = []
-    if source is None:
-        ev = play(log, conv, problems, each=lambda r: kept.append(r) if r.number > start else None)
-        return ev, _deal(kept, number), _before(kept, number)
-    scorer = Scorer(log.header, conv, problems)
-    cache = fast.FastCache(scorer.players, conv)
-    lines = source.lines
-    # up to the window on the fast path: a line is one deal at most, so as many lines as
-    # deals are left never go past it
-    while scorer.count < start:
-        at, pending = source.number, source.pending is not None
-        source.lines = islice(lines, start - scorer.count - pending)
-        fast.run(scorer, source, cache)
-        if source.number == at and not pending:
-            break  # the end of the log
-    source.lines = lines
-    for d in _items(source):
-        r = scorer.feed(d)
-        if r is not None:
+    found: list[DealResult] = []
+
+    def each(step: Step) -> None:
+        if start < step.number <= number and not found:
+            r = step.result()
             kept.append(r)
             if r.number == number and isinstance(r.deal, Play | Raspasy):
-                break
-    fast.run(scorer, source, cache)  # the rest
-    return _evening(log, conv, scorer), _deal(kept, number), _before(kept, number)
+                found.append(r)
 
-
-def _items(source: LineDeals) -> Iterator[Deal | Correction | SeatChange | Unreadable]:
-    """What the lines of ``source`` not read yet hold, read the full way; the reader knows
-    the last line read (the fast path goes on from there)."""
-    pending, source.pending = source.pending, None
-    source.started = True
-    if pending is not None:
-        d = source.one(*pending)
-        if d is not None:
-            yield d
-    for raw in source.lines:
-        source.number += 1
-        d = source.one(source.number, raw)
-        if d is not None:
-            yield d
+    ev = play(log, conv, problems, each=each)
+    return ev, _deal(kept, number), _before(kept, number)
 
 
 def _deal(results: list[DealResult], number: int) -> DealResult | None:

@@ -1,9 +1,11 @@
 """An evening: a log played under a convention.
 
-``play`` is the one fold driver: every command that scores a log (score, explain, check,
-compare, season, prices) hands it a log and a convention and gets an ``Evening`` back.
-It never raises for a deal's problems; they go into ``problems`` and the caller decides
-(``check`` reports them as findings, ``score`` raises them all at once).
+``play`` is the one fold driver (``Playing`` when the steps are pulled one by one): every
+command that scores a log (score, explain, check, compare, dispute, season, stats, sheet,
+prices) hands it a log and a convention, is shown each deal's ``Step`` (``each=``) and
+gets an ``Evening`` back.  It never raises for a deal's problems; they go into
+``problems`` and the caller decides (``check`` reports them as findings, ``score`` raises
+them all at once).
 
 ``score_file`` and ``score_text`` are the one loader, two sources (beancount's
 ``load_file`` / ``load_string`` -> ``_load``): read, load the convention, play, and
@@ -15,7 +17,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextvars import ContextVar
 from dataclasses import field, replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -24,14 +25,14 @@ from pulyacalc.convention.schema import Convention
 from pulyacalc.core.errors import Loc, Problem, Problems, PulyaError, RuleError
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import Rounding
-from pulyacalc.core.model import Correction, Deal, Header, Log, Play, Raspasy, SeatChange, Unreadable
+from pulyacalc.core.model import Header, Log
 from pulyacalc.core.record import record
 from pulyacalc.core.sheet import SheetView
-from pulyacalc.scoring.fold import DealResult, Scorer
+from pulyacalc.scoring.fold import DealResult, Item, LineSource, Memo, Scorer, Step
 
 if TYPE_CHECKING:
     from pulyacalc.logs.lines import LineDeals
-    from pulyacalc.scoring.fast import FastCache, Tracer
+    from pulyacalc.scoring.fast import Tracer
     from pulyacalc.scoring.settlement import Settlement
 
 
@@ -54,17 +55,51 @@ class Evening:
     after_finish_from: int | None = None
 
 
-#: told the line each deal ``play`` reads ends on: the command line's progress bar
-#: (cli/progress.watching) sets it around a command's work, so no signature carries it
-WATCH: ContextVar[Callable[[int], None] | None] = ContextVar("pulyacalc_watch", default=None)
+#: a callback told the line the play has reached: the command line's progress bar
+Progress = Callable[[int], None]
 
 
-def _watched(
-    deals: Iterable[Deal | Correction | SeatChange | Unreadable], watch: Callable[[int], None]
-) -> Iterator[Deal | Correction | SeatChange | Unreadable]:
-    for d in deals:
-        yield d
-        watch(d.loc.line)
+class Playing:
+    """A log being played: the one place a ``Scorer`` is built.  ``steps`` scores the log
+    and yields a ``Step`` per deal (correction, seat change) as it goes; ``scorer`` is the
+    fold, its ``sheet`` the paper as it stands; ``evening`` what it came to.
+
+    ``memo``: the fold's cache (``fold.Memo``): True a fresh one, False none (every deal
+    the full way), or one shared by evenings of the same players and convention."""
+
+    def __init__(
+        self,
+        log: Log,
+        conv: Convention,
+        problems: Problems,
+        *,
+        start: SheetView | None = None,
+        memo: Memo | bool = True,
+    ) -> None:
+        self.log, self.conv = log, conv
+        self.scorer = Scorer(log.header, conv, problems, start, memo)
+
+    def steps(
+        self,
+        items: Iterable[Item] | None = None,
+        lines: LineSource | None = None,
+        progress: Progress | None = None,
+    ) -> Iterator[Step]:
+        """The steps of ``items`` and then of the raw lines of ``lines`` not read yet; by
+        default the log's deals (a line log's raw lines).  ``progress`` is told the line
+        reached now and then."""
+        if items is None and lines is None:
+            lines = _line_source(self.log)
+            items = () if lines is not None else self.log.deals
+        if progress is not None:
+            if items:
+                items = _watched(items, progress)
+            if lines is not None:
+                lines.lines = _watched_lines(lines.lines, lines.number, progress)
+        return self.scorer.run(() if items is None else items, lines)
+
+    def evening(self, kept: tuple[DealResult, ...] = (), papers: tuple[SheetView, ...] = ()) -> Evening:
+        return _evening(self.log, self.conv, self.scorer, kept, papers)
 
 
 def play(
@@ -75,42 +110,49 @@ def play(
     start: SheetView | None = None,
     keep: bool = False,
     running: bool = False,
-    shared: Shared | None = None,
-    each: Callable[[DealResult], object] | None = None,
+    each: Callable[[Step], object] | None = None,
+    memo: Memo | bool = True,
+    progress: Progress | None = None,
 ) -> Evening:
     """Score every deal of ``log`` under ``conv``, starting on ``start`` (an empty paper by
     default).  Refused deals are reported into ``problems`` and skipped; nothing raises.
     ``keep`` keeps each deal's result; ``running`` also keeps the paper after each; ``each``
-    is shown each deal's result as it is scored, and nothing is kept (``check``).
+    is shown each step as it is scored (docs: /work/notes/play-api.md); ``memo``: see
+    ``Playing``."""
+    p = Playing(log, conv, problems, start=start, memo=memo)
+    return _drain(p, p.steps(progress=progress), keep, running, each)
 
-    A line log with nothing kept and nothing shown goes the fold's fast path
-    (``scoring.fast``), with what it learns kept in ``shared`` (``season``: for the
-    evenings of the same players and convention); the result is the same."""
-    scorer = Scorer(log.header, conv, problems, start=start)
-    if not keep and not running and each is None:
-        source = _line_source(log)
-        if source is not None:
-            _play_fast(scorer, source, conv, shared)
-            return _evening(log, conv, scorer)
+
+def _drain(
+    p: Playing,
+    steps: Iterable[Step],
+    keep: bool,
+    running: bool,
+    each: Callable[[Step], object] | None,
+    first: int = 0,
+) -> Evening:
+    """``steps`` read to the end: each shown ``each``, kept as results when asked (``first``:
+    the results of the deals up to that one, and the paper after each)."""
+    if not keep and not running and each is None and not first:
+        deque(steps, maxlen=0)  # the fold only: nothing kept per deal
+        return p.evening()
     kept: list[DealResult] = []
     papers: list[SheetView] = []
-    deals = log.deals
-    watch = WATCH.get()
-    if watch is not None:
-        deals = _watched(deals, watch)
-    results = scorer.feed_all(deals)
-    if running:
-        for result in results:
-            kept.append(result)
-            papers.append(scorer.sheet.view())
-    elif keep:
-        kept.extend(results)
-    elif each is not None:
-        for result in results:
-            each(result)
-    else:
-        deque(results, maxlen=0)  # the fold only: nothing kept per deal
-    return _evening(log, conv, scorer, tuple(kept), tuple(papers))
+    sheet = p.scorer.sheet
+    for step in steps:
+        if each is not None:
+            each(step)
+        if keep or running or step.number <= first:
+            kept.append(step.result())
+            if running or first:
+                papers.append(sheet.view())
+    return p.evening(tuple(kept), tuple(papers))
+
+
+def _watched(items: Iterable[Item], watch: Progress) -> Iterator[Item]:
+    for d in items:
+        yield d
+        watch(d.loc.line)
 
 
 def _evening(
@@ -135,95 +177,35 @@ def _evening(
 
 
 def _line_source(log: Log) -> LineDeals | None:
-    """The line reader of ``log``, when its deals are one not yet read (the fast path's
-    input); None for a YAML log, a list of deals, or any other iterable."""
+    """The line reader of ``log``, when its deals are one not yet read (the fold reads its
+    raw lines); None for a YAML log, a list of deals, or any other iterable."""
     from pulyacalc.logs.lines import LineDeals
 
     deals = log.deals
     return deals if type(deals) is LineDeals and not deals.started and deals.pending is not None else None
 
 
-class Shared:
-    """What the evenings of a season share: the line reader's parse of each distinct text
-    per table of players, and what the fast path learnt per players and convention (a
-    club's logs repeat the same lines evening after evening).  ``digest``, when set, is
-    given the bytes of each deal's ``keyer`` in order (``season``'s duplicate check)."""
+class Memos:
+    """The fold caches of a season: one ``fold.Memo`` per players and convention (a club's
+    logs repeat the same lines evening after evening)."""
 
-    def __init__(self, keyer: Callable[[Deal | Correction | SeatChange], bytes] | None = None) -> None:
-        self.parses: dict[tuple[str, ...], dict[str, Any]] = {}
-        self.fast: list[FastCache] = []
-        self.keyer = None if keyer is None else _per_text(keyer)
-        self.digest: Callable[[bytes], None] | None = None
+    def __init__(self) -> None:
+        self.kept: list[tuple[tuple[str, ...], Convention, Memo]] = []
 
-    def share_parses(self, log: Log) -> None:
-        """Let ``log``'s line reader use (and add to) the parses of earlier logs of its players."""
-        source = _line_source(log)
-        if source is not None:
-            source.cache = self.parses.setdefault(log.header.players, source.cache)
-
-    def cache(self, players: tuple[str, ...], conv: Convention) -> FastCache:
-        from pulyacalc.scoring.fast import FastCache
-
-        for fc in self.fast:
-            if fc.players == players and fc.conv == conv:
-                break
-        else:
-            fc = FastCache(players, conv)
-            self.fast.append(fc)
-        fc.keyer, fc.digest = self.keyer, self.digest
-        return fc
+    def get(self, players: tuple[str, ...], conv: Convention) -> Memo:
+        for who, c, memo in self.kept:
+            if who == players and c == conv:
+                return memo
+        memo = Memo()
+        self.kept.append((players, conv, memo))
+        return memo
 
 
-#: (parse, note) → ``keyer``'s bytes that ``_per_text`` keeps: emptied when full
-KEYED_SIZE = 100_000
-
-
-def _per_text(
-    keyer: Callable[[Deal | Correction | SeatChange], bytes],
-) -> Callable[[Deal | Correction | SeatChange], bytes]:
-    """``keyer`` worked out once per parse and note: a deal is what its line's text says
-    (its ``template``, the reader's parse, shared by the evenings of the same players)
-    and its note; the rest of it (where it stands) is no part of a key."""
-    seen: dict[tuple[object, str | None], bytes] = {}
-
-    def keyed(d: Deal | Correction | SeatChange) -> bytes:
-        template = d.template if isinstance(d, (Play, Raspasy)) else None
-        if template is None:
-            return keyer(d)
-        key = seen.get((template, d.note))
-        if key is None:
-            if len(seen) >= KEYED_SIZE:
-                seen.clear()
-            key = seen[template, d.note] = keyer(d)
-        return key
-
-    return keyed
-
-
-def _play_fast(
-    scorer: Scorer,
-    source: LineDeals,
-    conv: Convention,
-    shared: Shared | None,
-    record: list[str] | None = None,
-    record_limit: int = 0,
-) -> int:
-    """``fast.run`` with the command line's progress bar (``WATCH``) told the line now and
-    then; returns the items read."""
-    from pulyacalc.scoring import fast as fastpath
-
-    fast = fastpath.FastCache(scorer.players, conv) if shared is None else shared.cache(scorer.players, conv)
-    watch = WATCH.get()
-    if watch is not None:
-        source.lines = _watched_lines(source.lines, source.number, watch)
-    return fastpath.run(scorer, source, fast, record, record_limit)
-
-
-#: the fast path tells the progress bar its line once per this many lines (and at the end)
+#: the progress bar is told the line once per this many lines (and at the end)
 WATCH_EVERY = 1024
 
 
-def _watched_lines(lines: Iterator[str], number: int, watch: Callable[[int], None]) -> Iterator[str]:
+def _watched_lines(lines: Iterator[str], number: int, watch: Progress) -> Iterator[str]:
     for number, raw in enumerate(lines, number + 1):  # noqa: B020
         yield raw
         if not number % WATCH_EVERY:
@@ -278,15 +260,16 @@ def score_log(
     rounding: Rounding | None = None,
     keep: bool = False,
     running: bool = False,
-    shared: Shared | None = None,
+    each: Callable[[Step], object] | None = None,
+    memos: Memos | None = None,
+    progress: Progress | None = None,
     trace: Tracer | None = None,
     first: int = 0,
-    each: Callable[[DealResult], object] | None = None,
 ) -> Evening:
     """Load the log's convention and play it; raises PulyaError with every problem
-    (those already in ``problems``, say from reading, included).  ``shared``: what the
-    fast path learnt from other evenings (``season``); ``trace`` and ``first``: see
-    ``play_traced``; ``each``: see ``play``."""
+    (those already in ``problems``, say from reading, included).  ``memos``: the fold
+    caches of other evenings (``season``); ``first``: the results of the deals up to that
+    one are kept, with the paper after each; ``trace``: see ``play_traced``."""
     problems = problems if problems is not None else Problems()
     conv = load_convention(log, problems, convention, rounding)
     if conv is None or not log.header_ok:
@@ -299,7 +282,18 @@ def score_log(
     if trace is not None:
         ev = play_traced(log, conv, problems, trace, first)
     else:
-        ev = play_one_cause(log, conv, problems, keep=keep, running=running, shared=shared, each=each)
+        memo: Memo | bool = True if memos is None else memos.get(log.header.players, conv)
+        ev = play_one_cause(
+            log,
+            conv,
+            problems,
+            keep=keep,
+            running=running,
+            each=each,
+            memo=memo,
+            progress=progress,
+            first=first,
+        )
     problems.raise_if_any()
     return ev
 
@@ -318,51 +312,70 @@ def play_one_cause(
     *,
     keep: bool = False,
     running: bool = False,
-    shared: Shared | None = None,
-    each: Callable[[DealResult], object] | None = None,
+    each: Callable[[Step], object] | None = None,
+    memo: Memo | bool = True,
+    progress: Progress | None = None,
+    first: int = 0,
 ) -> Evening:
     """``play``, then, when deals were refused because the 4-player dealer takes part,
     look for one cause: another first dealer under which every such deal fits.  Found,
     the refused deals it explains become one problem at the ``dealer:`` line (or the
-    players: line); see docs/format.md.  The first deals are taken up front (no cost per
-    deal), and played again only when there is a dealer-in-play problem.
+    players: line); see docs/format.md.  Only a short log is looked at so (under
+    ``ONE_CAUSE_DEALS`` items), and only when it has dealer-in-play problems.
 
-    A line log goes the fast path (``play``) keeping the raw lines of its first deals; a
-    short log with dealer-in-play problems is then read again from them, the full way,
-    which reports exactly what the full path would have."""
+    A line log is played from its raw lines, the first of them kept; a short one with
+    such problems is then read again from them (its reader's problems, then the fold's,
+    as for any other log), and its first deals played again under each other dealer."""
     from itertools import chain, islice
 
-    source = None if keep or running or each is not None else _line_source(log)
-    if source is not None:
-        assert source.pending is not None
-        lineno, number, before = source.pending[0], source.number, len(problems)
-        scorer = Scorer(log.header, conv, problems)
-        record: list[str] = []
-        items = _play_fast(scorer, source, conv, shared, record, ONE_CAUSE_DEALS)
-        wrong_dealer = sum(p.code == "dealer-in-play" for p in problems.items[before:])
-        if items >= ONE_CAUSE_DEALS or scorer.count <= 1 or wrong_dealer < ONE_CAUSE_MIN:
-            return _evening(log, conv, scorer)
-        del problems.items[before:]
-        # the header as the log gave it: the reader's is the table after any join it read
-        again = type(source)(iter(record[1:]), (lineno, record[0]), number, log.header, problems)
-        log = replace(log, deals=again)
-    it = iter(log.deals)
-    first = list(islice(it, ONE_CAUSE_DEALS))
+    p = Playing(log, conv, problems, memo=memo)
+    source = _line_source(log)
+    if source is None:
+        it = iter(log.deals)
+        firsts = list(islice(it, ONE_CAUSE_DEALS))
+        before = len(problems)
+        ev = _drain(p, p.steps(chain(firsts, it), progress=progress), keep, running, each, first)
+        if len(firsts) < ONE_CAUSE_DEALS and ev.deals > 1:
+            _one_cause(log.header, firsts, conv, problems, before)
+        return ev
+    assert source.pending is not None
+    lineno, number, before = source.pending[0], source.number, len(problems)
+    record = [source.pending[1]]
+    source.lines = _recorded(source.lines, record, p.scorer)
+    ev = _drain(p, p.steps(progress=progress), keep, running, each, first)
+    wrong_dealer = sum(q.code == "dealer-in-play" for q in problems.items[before:])
+    if p.scorer.read >= ONE_CAUSE_DEALS or ev.deals <= 1 or wrong_dealer < ONE_CAUSE_MIN:
+        return ev
+    del problems.items[before:]
+    # the header as the log gave it: the reader's is the table after any join it read
+    again = type(source)(iter(record[1:]), (lineno, record[0]), number, log.header, problems)
+    firsts = list(again)
     before = len(problems)
-    ev = play(replace(log, deals=chain(first, it)), conv, problems, keep=keep, running=running, each=each)
-    if len(first) < ONE_CAUSE_DEALS and ev.deals > 1:
-        _one_cause(log.header, first, conv, problems, before)
+    deque(Playing(log, conv, problems, memo=False).steps(firsts), maxlen=0)  # its problems again
+    _one_cause(log.header, firsts, conv, problems, before)
     return ev
+
+
+def _recorded(lines: Iterator[str], record: list[str], scorer: Scorer) -> Iterator[str]:
+    """``lines``, each kept in ``record`` while fewer than ``ONE_CAUSE_DEALS`` items were
+    read before it (then the log is not short)."""
+    for raw in lines:
+        if scorer.read >= ONE_CAUSE_DEALS:
+            yield raw
+            yield from lines
+            return
+        record.append(raw)
+        yield raw
 
 
 def play_traced(log: Log, conv: Convention, problems: Problems, trace: Tracer, first: int = 0) -> Evening:
     """``play_one_cause`` showing ``trace`` what every deal writes, with nothing kept per deal
-    (``sheet``: each cell's running totals of a log of any length).  The first
-    ``ONE_CAUSE_DEALS`` items go the full way (a short log is looked at for one cause, as
-    ``play_one_cause`` does); the rest of a line log goes the fast path, which shows
-    ``trace`` each hit's writes.  The results of the deals up to deal ``first`` (and of the
-    corrections after it) among those are kept in ``results``, with the paper after each in
-    ``running`` (the drawn page's explain table)."""
+    (the ledger's running totals of a log of any length: it goes with ``scoring.fast`` once
+    the ledger reads ``play``'s steps).  The first ``ONE_CAUSE_DEALS`` items go the full
+    way (a short log is looked at for one cause, as ``play_one_cause`` does); the rest of a
+    line log goes the fast path, which shows ``trace`` each hit's writes.  The results of
+    the deals up to deal ``first`` (and of the corrections after it) among those are kept in
+    ``results``, with the paper after each in ``running``."""
     from itertools import chain, islice
 
     from pulyacalc.logs.lines import LineDeals
@@ -373,12 +386,7 @@ def play_traced(log: Log, conv: Convention, problems: Problems, trace: Tracer, f
     firsts = list(islice(it, ONE_CAUSE_DEALS))
     before, short = len(problems), len(firsts) < ONE_CAUSE_DEALS
     source = log.deals if not short and type(log.deals) is LineDeals else None
-    deals: Iterable[Deal | Correction | SeatChange | Unreadable] = (
-        firsts if source is not None else chain(firsts, it)
-    )
-    watch = WATCH.get()
-    if watch is not None:
-        deals = _watched(deals, watch)
+    deals: Iterable[Item] = firsts if source is not None else chain(firsts, it)
     kept: list[DealResult] = []
     papers: list[SheetView] = []
     for r in scorer.feed_all(deals):
@@ -386,10 +394,8 @@ def play_traced(log: Log, conv: Convention, problems: Problems, trace: Tracer, f
         if first and r.number <= first:
             kept.append(r)
             papers.append(scorer.sheet.view())
-    if source is not None:  # as checks.Checking._fast: the lines after the first items
+    if source is not None:  # the lines after the first items
         source.number, source.pending = firsts[-1].loc.line, None
-        if watch is not None:
-            source.lines = _watched_lines(source.lines, source.number, watch)
         fast.run(scorer, source, fast.FastCache(scorer.players, conv), tracer=trace)
     elif short and scorer.count > 1:
         _one_cause(log.header, firsts, conv, problems, before)
@@ -398,7 +404,7 @@ def play_traced(log: Log, conv: Convention, problems: Problems, trace: Tracer, f
 
 def _one_cause(
     header: Header,
-    deals: Iterable[Deal | Correction | SeatChange | Unreadable],
+    deals: Iterable[Item],
     conv: Convention,
     problems: Problems,
     before: int,
@@ -456,11 +462,13 @@ def score_file(
     keep: bool = False,
     running: bool = False,
     max_yaml_bytes: int | None = None,
+    each: Callable[[Step], object] | None = None,
+    progress: Progress | None = None,
     trace: Tracer | None = None,
     first: int = 0,
 ) -> Evening:
-    """Score a log file (or '-').  Raises PulyaError with every problem found.  ``trace``
-    and ``first``: see ``play_traced``."""
+    """Score a log file (or '-').  Raises PulyaError with every problem found.  ``each``
+    and ``progress``: see ``play``; ``trace`` and ``first``: see ``play_traced``."""
     from pulyacalc.logs.read import read_log
 
     problems = Problems()
@@ -472,6 +480,8 @@ def score_file(
         rounding=rounding,
         keep=keep,
         running=running,
+        each=each,
+        progress=progress,
         trace=trace,
         first=first,
     )

@@ -263,8 +263,8 @@ class FastDeals:
             others,
             tuple((at(w.area, w.player, w.on), w.amount) for w in others),
             tuple((at(POOL, w.player, None), w) for w in pool),
-            self.table(scorer.dealer, scorer.run),
-            (scorer.dealer, scorer.run),
+            self.table(scorer.dealer, scorer.raspasy_run),
+            (scorer.dealer, scorer.raspasy_run),
             hit[0],
             block,
         )
@@ -443,7 +443,7 @@ def _items(
         source.count += hits
         hits = 0
         if last is not None:
-            scorer.dealer, scorer.run = last.dealer, last.run
+            scorer.dealer, scorer.raspasy_run = last.dealer, last.run
             last = None
 
     def slow(lineno: int, raw: str, table: dict[str, Seen] | None) -> Iterator[Hit | Any]:
@@ -497,12 +497,14 @@ def _items(
         return sum(vals[i] for i in pools_at), all(vals[i] >= target for i in pools_at)
 
     self.stop = False
-    table = None if self.changed or not scorer.classic_idle else self.table(scorer.dealer, scorer.run)
+    table = None if self.changed or not scorer.classic_idle else self.table(scorer.dealer, scorer.raspasy_run)
     pending, source.pending = source.pending, None
     source.started = True
     if pending is not None:
         yield from slow(*pending, table)
-        table = None if self.changed or not scorer.classic_idle else self.table(scorer.dealer, scorer.run)
+        table = (
+            None if self.changed or not scorer.classic_idle else self.table(scorer.dealer, scorer.raspasy_run)
+        )
     ptotal, closed = now()
     #: every pool point's place fixed (``closed`` with help, the pulya finished without):
     #: each hit then only adds its ``Seen.fixed`` and changes no pool
@@ -531,7 +533,11 @@ def _items(
                 ptotal, closed = now()
                 settled = closed if helps else ptotal >= limit
             marked = scorer.after_finish_from is not None
-            table = None if self.changed or not scorer.classic_idle else self.table(scorer.dealer, scorer.run)
+            table = (
+                None
+                if self.changed or not scorer.classic_idle
+                else self.table(scorer.dealer, scorer.raspasy_run)
+            )
             get = table.get if table is not None else None
             continue
         read += 1

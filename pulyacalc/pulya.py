@@ -2,8 +2,8 @@
 running entries the paper shows («нарастающим итогом»: 2.4.10.14 — each new total written
 after the last), with the deal that wrote each one.
 
-Nothing here scores: the entries of an evening are the fold's own, shown deal by deal to
-``Marks`` as the log is played (``evening.score_file`` with ``trace=``; nothing is kept
+Nothing here scores: the entries of an evening are the fold's own, shown step by step to
+``Marks`` as the log is played (``evening.score_file`` with ``each=``; nothing is kept
 per deal), or read from an evening played with ``keep=True`` (``from_evening``); a paper
 sheet typed in (``settle``) gives its ``running:`` totals, if any, and its final cells.
 A cell keeps only its latest ``keep`` totals and how many came before them: no drawing
@@ -14,7 +14,7 @@ shows more (a long log's earliest give way to a ``…``).  The drawing
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING
@@ -25,10 +25,10 @@ from pulyacalc.core.sheet import MOUNTAIN, POOL, WHISTS, SheetView
 if TYPE_CHECKING:
     from pulyacalc.convention.schema import Convention
     from pulyacalc.core.model import Header
-    from pulyacalc.core.sheet import Entry
+    from pulyacalc.core.sheet import Write
     from pulyacalc.evening import Evening
     from pulyacalc.logs.sheet_file import PaperSheet
-    from pulyacalc.scoring.fold import DealResult
+    from pulyacalc.scoring.fold import DealResult, DealWrites, Step
     from pulyacalc.scoring.settlement import Settlement
 
 #: a cell of the paper: (area, player, on) — ``on`` is the opponent of a whist cell, else ""
@@ -88,25 +88,23 @@ class _Written:
         self.last: deque[tuple[Amount, int]] = deque(maxlen=keep)
 
 
+#: the cell changes ``Marks`` remembers per distinct set of writes before forgetting them
+NETS_SIZE = 10_000
+
+
 class Marks:
-    """The running totals of every cell, shown one deal at a time (a ``scoring.fast.Tracer``:
-    a deal scored the full way as its ``DealResult``, a fast-path hit as its writes by flat
-    index, ``flat`` the cells in ``FastCache.at``'s order).  A deal that changes a cell leaves
-    one new total in it, as ``running_marks`` says; only the latest ``keep`` are kept."""
+    """The running totals of every cell, shown one step at a time (``play``'s ``each``): a
+    deal that changes a cell leaves one new total in it, as ``running_marks`` says; only
+    the latest ``keep`` are kept.  What a step changes is worked out once per distinct set
+    of writes (``fold.DealWrites``)."""
 
     def __init__(self, keep: int) -> None:
         self.keep = keep
         #: the cells written so far (another is made when first written)
         self.cells: dict[CellKey, _Written] = {}
-        self.flat: list[_Written] = []
         #: the deals (and corrections, seat changes) shown so far
         self.seen = 0
-
-    def index(self, players: tuple[str, ...]) -> None:
-        """The flat paper of the fast path's cache for ``players`` (pools, mountains, whists)."""
-        get = self.cell
-        self.flat = [get((POOL, p, "")) for p in players] + [get((MOUNTAIN, p, "")) for p in players]
-        self.flat += [get((WHISTS, p, q)) if q != p else _Written(0) for p in players for q in players]
+        self.nets: dict[DealWrites, tuple[tuple[CellKey, Amount], ...]] = {}
 
     def cell(self, key: CellKey) -> _Written:
         found = self.cells.get(key)
@@ -114,29 +112,16 @@ class Marks:
             found = self.cells[key] = _Written(self.keep)
         return found
 
-    def result(self, r: DealResult) -> None:
+    def __call__(self, step: Step) -> None:
         self.seen += 1
-        self.entries(r.number, r.entries)
-
-    def entries(self, number: int, entries: Sequence[Entry]) -> None:
-        net: dict[CellKey, Amount] = {}
-        for e in entries:
-            at: CellKey = (e.area, e.player, e.on or "")
-            net[at] = net.get(at, 0) + e.amount
-        for key, a in net.items():
-            if a:
-                self._move(self.cell(key), a, number)
-
-    def hit(self, number: int, writes: Sequence[tuple[int, Amount]], tag: object = None) -> None:
-        """A fast-path hit: each cell it changes, once (``scoring.fast._net``)."""
-        self.seen += 1
-        flat = self.flat
-        for i, a in writes:
-            c = flat[i]
-            v = c.total + a
-            c.total = v if type(v) is int else exact(v)
-            c.count += 1
-            c.last.append((c.total, number))
+        net = self.nets.get(step.writes)
+        if net is None:
+            if len(self.nets) >= NETS_SIZE:
+                self.nets.clear()
+            net = self.nets[step.writes] = changes(step.writes.writes())
+        number, cell, move = step.number, self.cell, self._move
+        for key, a in net:
+            move(cell(key), a, number)
 
     @staticmethod
     def _move(c: _Written, a: Amount, number: int) -> None:
@@ -147,6 +132,16 @@ class Marks:
     def marks(self) -> tuple[dict[CellKey, tuple[Mark, ...]], dict[CellKey, int]]:
         """Each written cell's latest totals, and how many it had before them."""
         return _marks(self.cells)
+
+
+def changes(writes: Iterable[Write]) -> tuple[tuple[CellKey, Amount], ...]:
+    """What ``writes`` add to each cell, once per cell, the cells they leave as they were
+    left out: a deal that writes twice in one cell leaves one new total, as a pencil does."""
+    net: dict[CellKey, Amount] = {}
+    for w in writes:
+        at: CellKey = (w.area, w.player, w.on or "")
+        net[at] = net.get(at, 0) + w.amount
+    return tuple((k, a) for k, a in net.items() if a)
 
 
 def cells(players: tuple[str, ...]) -> list[CellKey]:

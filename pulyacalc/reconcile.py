@@ -81,7 +81,7 @@ class Running:
     of the deal before it: the paper after deal n is the one before deal n + 1).  Only the
     results since the last checkpoint that agreed are held, until the first that differs
     (its deals are the suspects); past the last checkpoint nothing is held, and ``done``
-    says the rest of the log may go the fast path (nothing more is needed of its deals)."""
+    says nothing more is needed of the log's deals (no result is made for the rest)."""
 
     def __init__(self, paper: PaperSheet, sheet: Sheet) -> None:
         self.paper, self.sheet = paper, sheet

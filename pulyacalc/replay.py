@@ -4,7 +4,7 @@
 Keeping the deals read (a few hundred bytes each, 500,000 of them) would also put every
 play on the full path; instead a line log's raw lines are kept as the first play reads
 them — each distinct text once, the lines as references to it (a log repeats a few
-thousand texts) — and every later play reads them again, on the fast path like the
+thousand texts) — and every later play reads them again, its raw lines like the
 first.  A YAML log's deals are in memory already: they are kept as they are.
 """
 

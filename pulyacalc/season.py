@@ -15,7 +15,7 @@ own file.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -26,11 +26,11 @@ from pulyacalc.core.amounts import Amount
 from pulyacalc.core.errors import Loc, Problem, PulyaError, ReadError, RuleError
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import Rounding
+from pulyacalc.core.model import Correction, Deal, SeatChange
 
 if TYPE_CHECKING:
-    from pulyacalc.core.model import Correction, Deal, SeatChange
-    from pulyacalc.evening import Shared
     from pulyacalc.logs.aliases import Aliases
+    from pulyacalc.scoring.fold import Step
 
 #: file names a directory is searched for (the same suffixes the format detection knows)
 LOG_SUFFIXES = (".yaml", ".yml", ".txt", ".log", ".pulya", ".lines")
@@ -193,6 +193,52 @@ def collect(paths: Iterable[str], skipped: list[tuple[str, str]] | None = None) 
     return out
 
 
+class Club:
+    """What the evenings of a season share (a club's logs repeat the same lines evening
+    after evening): the fold's caches per players and convention (``evening.Memos``), the
+    line reader's parse of each distinct text per table of players, and each deal's
+    digest bytes (``keyed``) per line known to the fold or per parse and note."""
+
+    def __init__(self) -> None:
+        from pulyacalc.evening import Memos
+
+        self.memos = Memos()
+        self.parses: dict[tuple[str, ...], dict[str, Any]] = {}
+        self.keys: dict[object, bytes] = {}
+
+    def digest(self, update: Callable[[bytes], object]) -> Callable[[Step], None]:
+        """``play``'s ``each``: each step's ``keyed`` bytes given to ``update``, worked out
+        once per line the fold knows, or per parse and note (a deal is what its text
+        says; where it stands is no part of a key)."""
+        from pulyacalc.core.model import Play, Raspasy
+        from pulyacalc.scoring.fold import Line
+
+        keys = self.keys
+
+        def each(step: Step) -> None:
+            item = step.item
+            key: object
+            if isinstance(item, Line):
+                key = item
+            elif isinstance(item, Play | Raspasy) and item.template is not None:
+                key = (item.template, item.note)
+            else:
+                update(keyed(item))
+                return
+            found = keys.get(key)
+            if found is None:
+                if len(keys) >= KEYED_SIZE:
+                    keys.clear()
+                found = keys[key] = keyed(step.deal())
+            update(found)
+
+        return each
+
+
+#: digest bytes ``Club`` keeps: emptied when full
+KEYED_SIZE = 100_000
+
+
 def score_evening(
     path: str,
     *,
@@ -202,16 +248,14 @@ def score_evening(
     max_yaml_bytes: int | None = None,
     price: Decimal | None = None,
     aliases: Aliases | None = None,
-    shared: Shared | None = None,
+    club: Club | None = None,
 ) -> EveningResult:
     """Score and settle one log, its players named as the persons ``aliases`` makes them;
     raises PulyaError with its located problems (a person seated twice among them).
-    ``shared``: what earlier evenings of the season learnt (``evening.Shared``)."""
-    import dataclasses
+    ``club``: what earlier evenings of the season worked out."""
     import hashlib
 
     from pulyacalc.core.errors import Problems
-    from pulyacalc.core.model import Unreadable
     from pulyacalc.evening import score_log, settle_evening
     from pulyacalc.logs.lines import LineDeals
     from pulyacalc.logs.read import read_log
@@ -225,21 +269,11 @@ def score_evening(
         where = log.header.locs.get("players") or Loc(log.header.source, 1)
         seats = aliases.table(log.header.players, where, problems)
     digest = hashlib.sha256(repr(sorted(log.header.players)).encode())
-
-    def hashed(deals: Iterable[Any]) -> Iterator[Any]:
-        # the deals stream through the scorer once: digest them on the way
-        for d in deals:
-            if not isinstance(d, Unreadable):
-                digest.update(keyed(d))
-            yield d
-
-    if shared is not None and type(log.deals) is LineDeals:
-        # the fast path digests each line once (``Shared.keyer``) and each deal as it goes
-        shared.digest = digest.update
-        shared.share_parses(log)
-    else:
-        log = dataclasses.replace(log, deals=hashed(log.deals))
-    ev = score_log(log, problems, convention=convention, rounding=rounding, shared=shared)
+    club = club if club is not None else Club()
+    if type(log.deals) is LineDeals:  # the parse of each text, shared with earlier logs
+        log.deals.cache = club.parses.setdefault(log.header.players, log.deals.cache)
+    each = club.digest(digest.update)  # each deal digested as it is scored
+    ev = score_log(log, problems, convention=convention, rounding=rounding, each=each, memos=club.memos)
     s = settle_evening(ev, price)
     # a newcomer (RULES.md 6.3) is not in the header's table: he is himself
     who: dict[str, str] = {p: p for p in ev.sheet.players} | (seats or {})
@@ -278,10 +312,8 @@ def score_season(
     ``aliases`` names the players as persons.  Raises PulyaError with every problem of
     every log; with ``keep_going``, a bad evening is left out (``Season.failed``) and
     only a season with no good evening at all raises."""
-    from pulyacalc.evening import Shared
-
     files = collect(paths, skipped)
-    shared = Shared(keyed)
+    club = Club()
     evenings: list[EveningResult] = []
     problems: list[Problem] = []
     failed: list[tuple[str, tuple[Problem, ...]]] = []
@@ -296,7 +328,7 @@ def score_season(
                     max_yaml_bytes=max_yaml_bytes,
                     price=price,
                     aliases=aliases,
-                    shared=shared,
+                    club=club,
                 )
             )
         except PulyaError as e:

@@ -19,9 +19,9 @@ With an aliases file (:mod:`pulyacalc.logs.aliases`) each evening's players are 
 persons the file makes them, as in ``season``; a log seating one person twice is a
 problem at its ``players:`` line.
 
-Every deal is counted as it is scored (``Counting``, told each deal by the fast path
-(``evening.play_traced``): a line read again in the same state only adds to its count), so memory grows with
-the players, the evenings and the distinct lines, not with the deals.
+Every deal is counted as it is scored (``Counting``, shown each step by ``evening.play``: a
+line read again in the same state only adds to its count), so memory grows with the
+players, the evenings and the distinct lines, not with the deals.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any
 
 from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.errors import Loc, Problem, Problems, PulyaError, ReadError, RuleError
@@ -38,12 +38,13 @@ from pulyacalc.core.kinds import Rounding, SecondOut
 from pulyacalc.core.model import Call, Play, Raspasy
 from pulyacalc.core.seating import Seats
 from pulyacalc.rating import Rating, Ratings
+from pulyacalc.scoring.fold import Line
 from pulyacalc.season import EveningResult, Standing, collect, standings
 
 if TYPE_CHECKING:
     from pulyacalc.evening import Evening
     from pulyacalc.logs.aliases import Aliases
-    from pulyacalc.scoring.fold import DealResult
+    from pulyacalc.scoring.fold import DealResult, DealWrites, Step
     from pulyacalc.scoring.settlement import Settlement
 
 #: the contract levels counted (misère apart)
@@ -198,18 +199,7 @@ def _sitters(players: tuple[str, ...], dealer: str, second_out: SecondOut) -> tu
     return Seats(players, dealer, second_out).sitters
 
 
-class _Line:
-    """A line learnt by the fast path (``fast.Known.tag``): the result that taught it, the
-    table it was read at, and how many hits of it are not counted yet."""
-
-    __slots__ = ("result", "table", "times")
-
-    def __init__(self, result: DealResult, table: tuple[str, ...]) -> None:
-        self.result, self.table, self.times = result, table, 0
-
-
-#: lines with hits not yet counted that ``Counting`` holds before it counts them (their
-#: results are held by the fast path's cache, ``fast.FAST_CACHE_SIZE``, anyway)
+#: distinct lines with deals not yet counted that ``Counting`` holds before it counts them
 COUNT_EVERY = 100_000
 
 
@@ -222,38 +212,38 @@ class _Tallies(dict[str, Tally]):
 
 
 class Counting:
-    """One evening's counts per name as its log writes them, told each deal as it is scored
-    (a ``fast.Tracer``): a deal scored the full way is counted at once, a hit adds one to its
-    line's count, and the lines are counted ``times`` at a time (a deal's counts depend
-    only on its line and the state it is read in, which is what a hit repeats)."""
+    """One evening's counts per name as its log writes them, shown each step as it is scored
+    (``play``'s ``each``): a deal the fold knew its line of (``fold.Line``) adds one to what
+    that line wrote there, counted ``times`` at a time (a deal's counts depend only on its
+    line, the state it is read in and what it wrote, which is what the fold repeats); any
+    other is counted at once."""
 
     def __init__(self, players: tuple[str, ...], second_out: SecondOut) -> None:
         self.tally = _Tallies()
         self.table = players  # the players at the table, as it changes (RULES.md 6.3)
         self.second_out = second_out
-        self.pending: list[_Line] = []
+        #: (line, writes) → [a step of it, the table, how many not counted yet]
+        self.pending: dict[tuple[Line, DealWrites], list[Any]] = {}
 
-    def result(self, r: DealResult) -> object:
-        self.table = r.table or self.table
-        count_deal(self.tally, r, self.table, self.second_out)
-        return _Line(r, self.table)
-
-    def index(self, players: tuple[str, ...]) -> None:
-        """(``fast.Tracer``: a hit's writes are not read here.)"""
-
-    def hit(self, number: int, writes: object, tag: object) -> None:
-        line = cast("_Line", tag)
-        line.times += 1
-        if line.times == 1:
-            self.pending.append(line)
+    def __call__(self, step: Step) -> None:
+        self.table = step.table or self.table
+        item = step.item
+        if not isinstance(item, Line):
+            count_deal(self.tally, step.result(), self.table, self.second_out)
+            return
+        key = (item, step.writes)
+        held = self.pending.get(key)
+        if held is None:
             if len(self.pending) >= COUNT_EVERY:
                 self.done()
+            self.pending[key] = [step, self.table, 1]
+        else:
+            held[2] += 1
 
     def done(self) -> dict[str, Tally]:
-        """The counts, every hit counted."""
-        for line in self.pending:
-            count_deal(self.tally, line.result, line.table, self.second_out, line.times)
-            line.times = 0
+        """The counts, every deal counted."""
+        for step, table, times in self.pending.values():
+            count_deal(self.tally, step.result(), table, self.second_out, times)
         self.pending.clear()
         return self.tally
 
@@ -376,7 +366,7 @@ def score_stats(
             # the deals counted as they are scored (``Counting``): none is kept
             conv = load_convention(log, Problems(), convention, rounding)
             counting = Counting(log.header.players, conv.five_second_out if conv else "next")
-            ev = score_log(log, found, convention=convention, rounding=rounding, trace=counting)
+            ev = score_log(log, found, convention=convention, rounding=rounding, each=counting)
             s = settle_evening(ev)
         except PulyaError as e:
             problems.extend(e.problems)

@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 
 from pulyacalc.checks import run_log
 from pulyacalc.cli.app import app
-from pulyacalc.cli.progress import count_lines, log_progress, watching
-from pulyacalc.evening import WATCH, score_file
+from pulyacalc.cli.progress import count_lines, log_progress
+from pulyacalc.evening import score_file
 from pulyacalc.explain import explain_file, explain_stream
 from pulyacalc.render.explain import ExplainStream, ExplainView
 from pulyacalc.render.formats import FORMATS, render, write_to
@@ -159,38 +159,31 @@ def test_progress_bar_on_a_terminal_by_the_lines_of_the_file(
 
 
 def test_score_and_check_tell_the_bar_as_they_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pulyacalc.checks import Checking
+
     log = big_log(tmp_path, 40)
     seen: list[int] = []
-    token = WATCH.set(seen.append)
-    try:
-        run_log(str(log))  # the full path: each deal
-    finally:
-        WATCH.reset(token)
+    list(Checking(str(log), progress=seen.append))  # a short log: each deal
     assert len(seen) == 40 and seen == sorted(seen) and seen[-1] == count_lines(str(log))
-    # score's fast path: every WATCH_EVERY lines, and the last line
+    # score's raw lines: every WATCH_EVERY lines, and the last line
     log = big_log(tmp_path, 3000)
     seen = []
-    token = WATCH.set(seen.append)
-    try:
-        score_file(str(log))
-    finally:
-        WATCH.reset(token)
+    score_file(str(log), progress=seen.append)
     assert seen == [1024, 2048, count_lines(str(log))]
-    # the commands set it through watching(): on a terminal the bar is drawn
+    # the commands pass the bar's update: on a terminal the bar is drawn
     err = Tty()
     monkeypatch.setattr(sys, "stderr", err)
     monkeypatch.setattr("pulyacalc.cli.progress.DELAY", 0.0)
-    with watching(str(log)):
-        score_file(str(log))
+    with log_progress(str(log)) as update:
+        score_file(str(log), progress=update)
     assert f"/{count_lines(str(log))}" in err.getvalue()
-    assert WATCH.get() is None
 
 
 def test_check_memory_is_within_twice_scores(tmp_path: Path) -> None:
     """``check`` keeps each deal's findings, not each deal and its paper (issue 11 item 3:
     1.8 GB on 500,000 deals before); nor does ``--against``, which compares the paper's
     running totals as the deals go by."""
-    from pulyacalc.checks import Checking, check_log, run_log
+    from pulyacalc.checks import Checking, check_log
     from pulyacalc.logs.sheet_file import parse_sheet
     from pulyacalc.reconcile import Running
 

@@ -67,7 +67,9 @@ def test_the_key_the_scorer_remembers_is_made_of_the_named_parts() -> None:
     log = read_text(text, "a.pulya")
     scorer = Scorer(log.header, convention_for(log.header))
     results = list(scorer.feed_all(log.deals))
-    assert results and len(scorer._written) < len(results)  # repeated lines: hits
+    memo = scorer.memo
+    assert memo is not None
+    assert results and len(memo.written) < len(results)  # repeated lines: hits
     for r in results:
         part = {
             "template": r.deal.template,
@@ -77,8 +79,8 @@ def test_the_key_the_scorer_remembers_is_made_of_the_named_parts() -> None:
             "dark": r.dark,
         }
         key = tuple(part[name] for _, name in fold.KEY)
-        assert scorer._written[key].kind == r.kind
-    assert all(len(k) == len(fold.KEY) for k in scorer._written)
+        assert memo.written[key].kind == r.kind
+    assert all(len(k) == len(fold.KEY) for k in memo.written)
 
 
 FOUR = "players: Anna Boris Vera Dan\nconvention: sochi\npool: 10\n\n"

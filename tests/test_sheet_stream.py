@@ -27,9 +27,11 @@ from test_sheet_drawing import EXAMPLES, expected, read_back, run
 from pulyacalc import evening
 from pulyacalc.cli.commands import sheet as sheet_cmd
 from pulyacalc.core.errors import Problems, PulyaError
+from pulyacalc.core.sheet import POOL, Write
 from pulyacalc.logs.read import read_text
 from pulyacalc.pulya import Marks, from_evening, running_marks
 from pulyacalc.render import sheet_svg
+from pulyacalc.scoring.fold import DealWrites, Step
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 import genlog  # noqa: E402
@@ -117,7 +119,7 @@ def test_a_long_line_log_is_drawn_as_before(tmp_path: Path, pool: int, players: 
 @given(logs())
 def test_the_streamed_totals_are_the_kept_ones(text: str) -> None:
     """On logs with corrections, newcomers, numbered and wrong lines, Classic's bombs: the
-    totals shown to ``Marks`` (the fast path taken after the first 3 items) are those of
+    totals shown to ``Marks`` (each step, lines the fold knew among them) are those of
     every deal kept; with room for 5 a cell keeps its last 5 and counts the rest."""
     problems = Problems()
     try:
@@ -129,7 +131,7 @@ def test_the_streamed_totals_are_the_kept_ones(text: str) -> None:
         marks = Marks(keep)
         problems = Problems()
         with mock.patch.object(evening, "ONE_CAUSE_DEALS", 3):
-            got = evening.score_log(read_text(text, "t.pulya", problems=problems), problems, trace=marks)
+            got = evening.score_log(read_text(text, "t.pulya", problems=problems), problems, each=marks)
         assert got.sheet == ev.sheet and got.deals == ev.deals
         kept, earlier = marks.marks()
         assert kept == {k: v[-keep:] for k, v in want.items()}
@@ -223,9 +225,11 @@ def test_a_table_that_changes_is_drawn_with_every_column() -> None:
 def test_marks_keep_at_most_their_room() -> None:
     rng = random.Random(5)
     marks = Marks(7)
-    marks.index(("A", "B", "C"))
+    players = ("A", "B", "C")
     for number in range(1, 500):
-        marks.hit(number, ((rng.randrange(3), rng.randint(1, 9)),))
+        w = Write("rule", players[rng.randrange(3)], POOL, rng.randint(1, 9))
+        writes = DealWrites(None, (w,), ())
+        marks(Step(number, number, "A", "played", writes, False, 0, 0, 1, 0, (), False, 0, (), w, None))  # type: ignore[arg-type]
     kept, earlier = marks.marks()
     assert all(len(v) <= 7 for v in kept.values())
     assert sum(len(v) for v in kept.values()) + sum(earlier.values()) == 499

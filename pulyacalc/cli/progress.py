@@ -1,4 +1,4 @@
-"""Progress through one big log on a terminal's standard error (score, explain, check), as
+"""Progress through one big log on a terminal's standard error (score, explain, check, sheet), as
 ``season`` shows its logs: a :class:`pulyacalc.cli.runtime.ProgressBar` over the lines of
 the file read so far (lines, not bytes: a text stream cannot tell its byte offset while it
 is read line by line; the lines are counted on the bytes, once, when the bar first shows).
@@ -54,17 +54,3 @@ def log_progress(path: str, delay: float | None = None) -> Iterator[Callable[[in
         yield update
     finally:
         bar.close()
-
-
-@contextmanager
-def watching(path: str) -> Iterator[None]:
-    """The bar over the log at ``path`` while the commands that score through
-    :func:`pulyacalc.evening.play` (score, check) do their work."""
-    from pulyacalc.evening import WATCH
-
-    with log_progress(path) as update:
-        token = WATCH.set(update)
-        try:
-            yield
-        finally:
-            WATCH.reset(token)

@@ -33,7 +33,7 @@ successful parses are remembered: a bad line is read, and reported, every time.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import replace
 
 from pulyacalc.core.errors import Loc, Problem, Problems
@@ -206,11 +206,12 @@ class LineDeals:
     """The deals of a line log, read lazily.  Iterating yields each deal, correction and
     ``Unreadable`` in order (the full path, once).
 
-    The scorer's fast path (:mod:`pulyacalc.scoring.fast`) takes the raw lines instead
-    (``lines``, numbered on from ``number``), keeps what it learnt per raw text, and hands
+    The fold (``scoring.fold.Scorer.run``, a ``LineSource``) takes the raw lines instead
+    (``lines``, numbered on from ``number``), knows each raw text per state, and hands
     every line it does not know to ``one``, after adding the deals it counted itself to
     ``count``; ``plain`` says whether a line it read is the same deal wherever it stands
-    (no deal number, no problem).  ``cache`` (the parse of each distinct text) may be
+    (no deal number, no problem); ``again`` makes a known line's deal when one is asked
+    for.  ``cache`` (the parse of each distinct text) may be
     shared by logs with the same players (``season``).
     """
 
@@ -257,7 +258,7 @@ class LineDeals:
         self.cache: dict[str, DealText] = {} if cache is None else cache
         #: the last line ``one`` read had no deal number (so it reads the same anywhere)
         self.plain = False
-        #: some of it was read (by iterating or by the fast path)
+        #: some of it was read (by iterating, or by the fold from its raw lines)
         self.started = False
         #: a line without a number that could not be read → its problems (as at its first
         #: line): the same line again has the same problems, told without reading it again
@@ -279,6 +280,18 @@ class LineDeals:
             if d is not None:
                 yield d
         self.number = number
+
+    def again(self, lineno: int, raw: str, template: Hashable) -> Deal:
+        """The deal of ``raw`` at ``lineno`` made anew from its parse ``template``, as ``one``
+        made it: a line the fold knew (read before without a deal number or a problem), so
+        it is not read again and nothing is counted."""
+        assert isinstance(template, DealText)
+        file = self.header.source
+        line = raw.rstrip("\r\n")
+        comment = _strip_comment(line)[1]
+        note = comment.strip() if comment is not None else None
+        whole = Loc(file, lineno, 1 + template.body_at)
+        return template.deal(note or None, whole, LineLocs(template.parts, file, lineno, 1, whole), line)
 
     def one(self, lineno: int, raw: str) -> Deal | Correction | SeatChange | Unreadable | None:
         """The line ``raw`` (number ``lineno``) read: a deal, a correction, an Unreadable in

@@ -224,9 +224,9 @@ class FastCache:
         k = table[raw] = Known(
             tuple((at(w.area, w.player, w.on), w.amount) for w in others),
             tuple((index[w.player], w.amount, w) for w in pool),
-            self.table(scorer.dealer, scorer.run),
+            self.table(scorer.dealer, scorer.raspasy_run),
             scorer.dealer,
-            scorer.run,
+            scorer.raspasy_run,
             raspasy,
             ends_run,
         )
@@ -336,7 +336,7 @@ class _Pass:
         #: the table changed (RULES.md 6.3): what was learnt is for another table, so
         #: every line after goes the full path
         self.changed = False
-        self.table = cache.table(scorer.dealer, scorer.run) if scorer.classic_idle else cache.busy
+        self.table = cache.table(scorer.dealer, scorer.raspasy_run) if scorer.classic_idle else cache.busy
         cache.memo = memo(scorer, cache.memo)
         self.pools: list[Amount] = []
         self.ptotal: Amount = 0
@@ -399,7 +399,7 @@ class _Pass:
         scorer, sheet = self.scorer, self.scorer.sheet
         scorer.count = self.count + hits
         self.source.count += hits
-        scorer.dealer, scorer.run = _state(self)
+        scorer.dealer, scorer.raspasy_run = _state(self)
         for name, v in zip(self.players, self.pools, strict=True):
             sheet.pool[name] = v
 
@@ -511,7 +511,7 @@ class _Pass:
 def _state(p: _Pass) -> tuple[str, int]:
     """The dealer and raspasy run ``p.table`` stands for (the scorer's own when busy)."""
     cache, table = p.cache, p.table
-    return (p.scorer.dealer, p.scorer.run) if table is cache.busy else cache.owner[id(table)]
+    return (p.scorer.dealer, p.scorer.raspasy_run) if table is cache.busy else cache.owner[id(table)]
 
 
 def _slow_run(p: _Pass, numbered: Iterator[tuple[int, str]]) -> tuple[Iterator[tuple[int, str]], bool]:
@@ -561,7 +561,7 @@ def _slow(p: _Pass, lineno: int, raw: str) -> None:
         return
     if r is not None and skip and plain and len(problems) == before and table is not cache.busy:
         cache.learn(table, raw, scorer, r.kind == "raspasy", scorer.sheet, key, tag)
-    p.table = cache.table(scorer.dealer, scorer.run)
+    p.table = cache.table(scorer.dealer, scorer.raspasy_run)
 
 
 def _fix(p: _Pass, k: Known) -> None:

@@ -1,29 +1,38 @@
-"""Scoring as a fold over deals: ``Scorer.feed`` takes one deal at a time and writes its
-entries — who writes how much, where, under which rule (``rulebook``) and with what
-arithmetic — onto the sheet.  Rendering and settlement only read the result.
+"""Scoring as a fold over deals: ``Scorer.run`` takes the items of a log (deals,
+corrections, seat changes, and then a line log's raw lines) and yields a small ``Step`` for
+each: who dealt, what it wrote (``DealWrites``), the raspasy and Classic state.  A step's
+entries, result and deal are made only when a consumer asks; rendering and settlement
+only read them.
 
 The fold holds no rule of the game.  For each deal it asks ``resolve`` what the deal may be,
 ``rules.written`` what it writes (RULES.md 2.1–2.7), and ``pool.place`` where its pool points
-go (2.8), and remembers the first two per ``KEY``: they are pure functions of what the key
-is made of (and of the convention, fixed per scorer), which tests/test_scoring_pure.py
-checks against their signatures.
+go (2.8).  Its one cache (``Memo``) remembers the first two per ``KEY`` — pure functions of
+what the key is made of (and of the convention, fixed per scorer), which
+tests/test_scoring_pure.py checks against their signatures — a raw line read before in
+the same state (``Line``: no deal is made for it again), and ``place``'s answer per write
+once ``pool.settled`` says it reads no pool.  ``Scorer(memo=False)`` remembers nothing: the
+same code, every deal the full way (tests/test_fold_memo.py compares the two).
+``evening.play`` is the only code that builds a ``Scorer``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import fields, replace
+from itertools import chain
 from operator import attrgetter
+from typing import NamedTuple, Protocol
 
 from pulyacalc.convention.schema import Convention
+from pulyacalc.core.amounts import exact
 from pulyacalc.core.errors import Problems
 from pulyacalc.core.i18n import M_, N_
 from pulyacalc.core.kinds import ResultKind
 from pulyacalc.core.model import Correction, Deal, Header, Play, Raspasy, SeatChange, Unreadable
 from pulyacalc.core.record import record
 from pulyacalc.core.seating import Seats, Vacated, change_table
-from pulyacalc.core.sheet import Entry, Sheet, SheetView, Write
-from pulyacalc.scoring.pool import place
+from pulyacalc.core.sheet import MOUNTAIN, POOL, Entry, Sheet, SheetView, Write
+from pulyacalc.scoring.pool import Settled, place, settled
 from pulyacalc.scoring.resolve import Resolved, resolve
 from pulyacalc.scoring.resolve import seating as resolve_seating
 from pulyacalc.scoring.rules import Written, seating, written
@@ -118,9 +127,12 @@ NOT_KEYED: dict[str, str] = {
     "resolved": "resolve's answer for the same key",
 }
 
-#: how many (deal text, dealer, raspasy run, bomb, dark level) results ``Scorer`` remembers; it forgets them
-#: all when full, so that memory stays flat however long the log is
+#: how many results of ``resolve`` and ``rules.written`` (and lines read) the fold remembers
+#: (``Memo``); it forgets them all when full, so that memory stays flat however long the log
 WRITTEN_CACHE_SIZE = 50_000
+#: raw lines remembered, over every state they were read in (``Memo.lines``), before all
+#: is forgotten
+LINES_CACHE_SIZE = 100_000
 
 
 #: the parts of a resolved deal ``written`` reads as they are (its deal is read by its
@@ -142,17 +154,214 @@ def written_key(res: Resolved, run: int, bomb: int, dark: int) -> Hashable | Non
 _NOT_AT_TABLE = N_("a correction names someone not at the table: {player}, {on}")
 
 
+class DealWrites:
+    """What one deal (correction, seat change) wrote, undated: ``written``, the rules'
+    answer (``rules.written``; None for a correction or a seat change), ``others`` its
+    writes off the pools (a correction's or a newcomer's writes), and ``placed``, where
+    its pool points went (``pool.place``), in order.
+
+    The fold keeps one object per distinct set of writes while it remembers them, so a
+    consumer may key a cache of its own output by it: it compares and hashes by identity
+    (the same object is the same writes; equal writes may come as two objects, once the
+    fold has forgotten or with ``memo=False``)."""
+
+    __slots__ = ("written", "others", "placed")
+
+    def __init__(self, written: Written | None, others: tuple[Write, ...], placed: tuple[Write, ...]) -> None:
+        self.written = written
+        self.others = others
+        self.placed = placed
+
+    def writes(self) -> tuple[Write, ...]:
+        """Everything written, in the order it was written (``DealResult.entries``, undated)."""
+        return self.others + self.placed
+
+
+class LineSource(Protocol):
+    """A line log's reader as the fold reads it (``logs.lines.LineDeals``): its raw lines
+    (``lines``, numbered on from ``number``, after the ``pending`` one), each read by
+    ``one``; ``count`` is the deals read (the fold adds the lines it knew), ``plain`` says
+    the last line ``one`` read reads the same anywhere (no deal number, no problem), and
+    ``again`` makes a known line's deal anew."""
+
+    lines: Iterator[str]
+    pending: tuple[int, str] | None
+    number: int
+    count: int
+    plain: bool
+    started: bool
+
+    def one(self, lineno: int, raw: str) -> Deal | Correction | SeatChange | Unreadable | None: ...
+
+    def again(self, lineno: int, raw: str, template: Hashable) -> Deal: ...
+
+
+class Line:
+    """A raw deal line read before in one state (dealer, raspasy run, no Classic state in
+    play), and what it did there: what it wrote before placing (``written``), its deal's
+    dealer and raspasy run, and the state after it — the next dealer, the run and ``next``,
+    the lines known in that state.  A deal line read again in the same state is read by
+    it: no deal is made, nothing resolved, nothing checked (it had no problem)."""
+
+    __slots__ = ("raw", "template", "written", "dealer", "run", "next_dealer", "run_after", "next", "writes")
+
+    def __init__(
+        self,
+        raw: str,
+        template: Hashable,
+        written: Written,
+        dealer: str,
+        run: int,
+        next_dealer: str,
+        run_after: int,
+        nxt: dict[str, Line],
+    ) -> None:
+        self.raw, self.template, self.written = raw, template, written
+        self.dealer, self.run = dealer, run
+        self.next_dealer, self.run_after, self.next = next_dealer, run_after, nxt
+        #: what it wrote the last time it was read (``DealWrites``: the same, mostly)
+        self.writes: DealWrites | None = None
+
+
+class Memo:
+    """The fold's one cache: what ``resolve`` and ``rules.written`` answered per ``KEY``
+    (``written``), per ``written_key`` (``by_parts``: the deals of one line under dealers
+    the rules do not tell apart) and per (template, ``resolve.seating``) (``resolved``);
+    the raw lines known per state (``lines``, see ``Line``); and where a pool write goes
+    once ``pool.settled`` says ``place`` reads no pool (``placed``).  One copy of each
+    distinct value is kept (``same_*``), so that the many deals that write the same share
+    it.  A pure function of the convention and the players: scorers of the same may share
+    one (``season``)."""
+
+    __slots__ = (
+        "written",
+        "by_parts",
+        "resolved",
+        "same_written",
+        "same_writes",
+        "same_placed",
+        "placed",
+        "deal_writes",
+        "lines",
+        "learnt",
+    )
+
+    def __init__(self) -> None:
+        self.written: dict[tuple[Hashable, str, int, int, int], Written] = {}
+        self.by_parts: dict[Hashable, Written] = {}
+        self.resolved: dict[tuple[Hashable, tuple[object, ...]], Resolved] = {}
+        self.same_written: dict[Written, Written] = {}
+        self.same_writes: dict[Write, Write] = {}
+        self.same_placed: dict[tuple[Write, ...], tuple[Write, ...]] = {}
+        #: (id of an interned write, ``pool.settled``'s class) → (the write, ``place``'s answer)
+        self.placed: dict[tuple[int, Settled], tuple[Write, tuple[Write, ...]]] = {}
+        #: (id of ``written``, id of ``placed``) → their ``DealWrites``
+        self.deal_writes: dict[tuple[int, int], DealWrites] = {}
+        self.lines: dict[tuple[str, int], dict[str, Line]] = {}
+        self.learnt = 0
+
+    def table(self, dealer: str, run: int) -> dict[str, Line]:
+        """The lines known in the state (``dealer`` deals next, raspasy ``run``)."""
+        t = self.lines.get((dealer, run))
+        if t is None:
+            t = self.lines[dealer, run] = {}
+        return t
+
+    def full(self) -> bool:
+        return (
+            max(len(self.written), len(self.by_parts), len(self.resolved), len(self.deal_writes))
+            >= (WRITTEN_CACHE_SIZE)
+            or self.learnt >= LINES_CACHE_SIZE
+        )
+
+    def forget(self) -> None:
+        """Everything forgotten (the cache is full); the tables of lines are emptied in
+        place, as each known line points to one."""
+        for d in (self.written, self.by_parts, self.resolved, self.same_written, self.same_writes):
+            d.clear()
+        self.same_placed.clear()
+        self.placed.clear()
+        self.deal_writes.clear()
+        for t in self.lines.values():
+            t.clear()
+        self.learnt = 0
+
+
+class Step(NamedTuple):
+    """One deal (correction, seat change) scored: what ``Scorer.run`` yields.  Small: the
+    entries, the result and the deal itself are made only when asked (``entries``,
+    ``result``, ``deal``)."""
+
+    #: the deal's number; a correction has the number of the deal before it (0: none)
+    number: int
+    #: the line it was read at (its ``loc.line``)
+    line: int
+    #: this deal's dealer ("" for a correction or a seat change)
+    dealer: str
+    kind: ResultKind
+    #: what it wrote (a consumer's cache key: see ``DealWrites``)
+    writes: DealWrites
+    after_finish: bool
+    raspasy_run: int
+    after_raspasy: int
+    bomb: int
+    dark: int
+    bombs_earned: tuple[tuple[str, int], ...]
+    bomb_spent: bool
+    after_dark: int
+    table: tuple[str, ...]
+    #: the deal, correction or seat change; for a line known before, its ``Line``
+    item: Deal | Correction | SeatChange | Line
+    #: the reader that makes a known line's deal (``LineSource.again``); None otherwise
+    reader: LineSource | None
+
+    def deal(self) -> Deal | Correction | SeatChange:
+        """The deal (correction, seat change), made now for a line known before."""
+        item = self.item
+        if isinstance(item, Line):
+            assert self.reader is not None
+            return self.reader.again(self.line, item.raw, item.template)
+        return item
+
+    def entries(self) -> tuple[Entry, ...]:
+        n = self.number
+        return tuple(Entry(n, *w) for w in self.writes.writes())
+
+    def result(self) -> DealResult:
+        return DealResult(
+            self.number,
+            self.deal(),
+            self.dealer,
+            self.kind,
+            self.entries(),
+            self.after_finish,
+            self.raspasy_run,
+            self.after_raspasy,
+            self.bomb,
+            self.dark,
+            self.bombs_earned,
+            self.bomb_spent,
+            self.after_dark,
+            self.table,
+        )
+
+
+Item = Deal | Correction | SeatChange | Unreadable
+
+
 class Scorer:
-    """The fold: ``feed`` one deal at a time; ``sheet`` holds the running totals.
+    """The fold: ``run`` scores items (deals, corrections, seat changes) and then a line
+    reader's raw lines, one ``Step`` each; ``sheet`` holds the running totals.
 
     Deals that break a rule are reported into ``problems`` and not scored.
 
     What a deal writes before its pool points are placed (2.1–2.7) is ``rules.written`` of
     ``resolve``'s answer, pure functions of the parts of ``KEY``; only the placing (2.8)
-    reads the sheet.  Deals read from the same text share a ``template``, so ``feed``
-    remembers the first such deal's kind and writes per key and dates them with each
-    deal's own number.  A deal that breaks a rule is never remembered: each one is
-    checked, and reported at its own line.
+    reads the sheet.  The fold remembers them (``Memo``), and a raw line read before in the
+    same state; a deal that breaks a rule is never remembered: each one is checked, and
+    reported at its own line.  ``memo``: False remembers nothing (the same code, every deal
+    the full way: tests/test_fold_memo.py compares the two); a ``Memo`` of the same players
+    and convention is shared.
     """
 
     def __init__(
@@ -161,6 +370,7 @@ class Scorer:
         conv: Convention,
         problems: Problems | None = None,
         start: SheetView | None = None,
+        memo: Memo | bool = True,
     ) -> None:
         """``start``: the paper the first deal is written on (empty by default)."""
         self.players = header.players
@@ -169,8 +379,10 @@ class Scorer:
         self.sheet = Sheet(header.players, start)
         self.problems = problems if problems is not None else Problems()
         self.dealer = header.dealer if header.dealer is not None else header.players[-1]
-        self.run = 0
+        self.raspasy_run = 0
         self.count = 0
+        #: items fed: deals (unreadable ones too), corrections and seat changes
+        self.read = 0
         #: the number of the first deal played after the pulya was finished (RULES.md 2.8),
         #: None while there is none: ``score`` points to ``check`` for them
         self.after_finish_from: int | None = None
@@ -184,34 +396,48 @@ class Scorer:
         self._vacated: Vacated = None  # an empty seat (RULES.md 6.3, K3.1.2)
         #: one Seats per dealer, made once, with the next deal's dealer
         self._seats: dict[str, tuple[Seats, str]] = {}
-        #: KEY → what the deal writes (kind, writes); see the class docstring
-        self._written: dict[tuple[Hashable, str, int, int, int], Written] = {}
-        #: what the last deal scored wrote before placing (the fast path learns it)
+        self.memo: Memo | None = Memo() if memo is True else memo or None
+        #: what the last deal scored wrote before placing
         self.last: Written | None = None
-        #: ``written_key`` → what such a deal writes: the deals of one line under
-        #: different dealers share it when the rules read nothing of who dealt
-        self._by_parts: dict[Hashable, Written] = {}
-        #: (template, ``resolve.seating``) → ``resolve``'s answer (``_resolved``)
-        self._resolved: dict[tuple[Hashable, tuple[object, ...]], Resolved] = {}
-        #: one copy of each distinct value in ``_written``, and of each write in them
-        self._same_written: dict[Written, Written] = {}
-        self._same_writes: dict[Write, Write] = {}
 
     @property
     def finished(self) -> bool:
         """The pools of the players at the table add up to players × target (RULES.md 2.8)."""
-        return sum(self.sheet.pool[p] for p in self.players) >= len(self.players) * self.target
+        players = self.players
+        return sum(map(self.sheet.pool.__getitem__, players)) >= len(players) * self.target
 
     @property
     def classic_idle(self) -> bool:
         """No Classic state in play (RULES.md 2.10): no bomb held, no dark raspasy just
         before, no compulsory raspasy to come; the next deal then depends on the dealer
-        and the raspasy run alone (the fast path's state, scoring/fast.py)."""
+        and the raspasy run alone (the state a raw line is known in, ``Line``)."""
         return not self.opening and not self.dark_run and not any(self.bombs.values())
 
-    def feed(self, deal: Deal | Correction | SeatChange | Unreadable) -> DealResult | None:
+    def run(self, items: Iterable[Item] = (), lines: LineSource | None = None) -> Iterator[Step]:
+        """A step for each of ``items`` scored (none for an unreadable deal or one refused),
+        then for each deal of the raw lines of ``lines`` not read yet."""
+        step = self.step
+        for d in items:
+            s = step(d)
+            if s is not None:
+                yield s
+        if lines is not None:
+            yield from _read(self, lines)
+
+    def feed(self, deal: Item) -> DealResult | None:
+        """One item scored, as its result (``step``'s, made at once)."""
+        s = self.step(deal)
+        return None if s is None else s.result()
+
+    def feed_all(self, deals: Iterable[Item]) -> Iterator[DealResult]:
+        for s in self.run(deals):
+            yield s.result()
+
+    def step(self, deal: Item) -> Step | None:
+        """One item scored: its step, or None (unreadable, or refused: see ``problems``)."""
+        self.read += 1
         if isinstance(deal, Correction):
-            return self._correct(deal)
+            return _correct(self, deal)
         if isinstance(deal, SeatChange):
             return seat_change(self, deal)
         self._vacated = None
@@ -222,23 +448,17 @@ class Scorer:
             # its problems are reported by the reader; it still takes its turn to deal
             self.dealer = self._clockwise[self.dealer][0]
             return None
-        if deal.dealer is not None:
-            self.dealer = deal.dealer
-        dealer = self.dealer
-        seated = self._seats.get(dealer)
-        if seated is None:
-            seats = Seats(self.players, dealer, self.conv.five_second_out)
-            seated = self._seats[dealer] = (seats, seats.next_dealer())
-        seats, self.dealer = seated
+        return self._play(deal)
+
+    def _play(self, deal: Deal) -> Step | None:
+        seats = self._seated(deal)
         raspasy = isinstance(deal, Raspasy)
-        if raspasy and self.conv.raspasy_dealer_after == "stays":
-            self.dealer = dealer  # K3.7.7: the same dealer deals again after a raspasy
         opening = self.opening > 0  # the first deals: a raspasy counts all dark (K3.7.9)
         if opening:
             self.opening -= 1
         # 2.7: the raspasy run this deal is in, if it is raspasy (0 for any other deal, so
         # that a contract's key does not depend on the run it may leave going)
-        run = self.run + 1 if raspasy else 0
+        run = self.raspasy_run + 1 if raspasy else 0
         # 2.10: the declarer's bomb in play, a raspasy's level of dark passes in a row
         bomb, dark = 1, 0
         if isinstance(deal, Raspasy):
@@ -247,96 +467,230 @@ class Scorer:
         else:
             held = self.bombs.get(deal.declarer)
             bomb = held[0] if held else 1
-        key = None if deal.template is None else (deal.template, dealer, run, bomb, dark)  # KEY, in order
-        known = None if key is None else self._written.get(key)
-        res = None
+        known = _written_of(self, deal, seats, run, bomb, dark)
         if known is None:
-            res = _resolved(self, deal, seats)
-            if res is None:
-                return None
-        after_finish = self.finished
-        after_raspasy, after_dark = self.run, self.dark_said
-        if res is not None:
-            known = _remember(self, key, res, run, bomb, dark)
-        assert known is not None
+            return None
         self.last = known
-        kind, others, pool, ends_run, won = known
+        after_finish = self.finished
+        after_raspasy, after_dark = self.raspasy_run, self.dark_said
         earned: tuple[tuple[str, int], ...] = ()
         if isinstance(deal, Raspasy):
             self.dark_run, self.dark_said = dark, dark if deal.dark else 0
             earned = earn_bombs(self.conv, self.bombs, deal, seats.sits_out, dark, opening)
-        spent = won and bomb != 1
+        else:
+            self.dark_run = self.dark_said = 0  # dark raspasy «подряд»: any other deal ends them
+        spent = known.won and bomb != 1
         if spent and isinstance(deal, Play):
             self.bombs[deal.declarer].pop(0)
-        # a raspasy goes on with its run; another deal ends it or not (raspasy.run_ends_on)
-        if run or ends_run:
-            self.run = run
-        if not raspasy:
-            self.dark_run = self.dark_said = 0  # dark raspasy «подряд»: any other deal ends them
-        n = self.count
-        apply = self.sheet.apply
-        placed = [Entry(n, *w) for w in others]
-        for e in placed:
-            apply(e)
-        # pool points go in last, in seating order from first hand (2.8)
-        conv, pools, target, clockwise = self.conv, self.sheet.pool, self.target, self._clockwise
-        for w in pool:
-            for p in place(w, pools, target, conv, after_finish, clockwise):
-                e = Entry(n, *p)
-                apply(e)
-                placed.append(e)
-        return DealResult(
-            n,
-            deal,
-            seats.dealer,
-            kind,
-            tuple(placed),
-            after_finish,
-            run,
-            after_raspasy,
-            bomb,
-            dark,
-            earned,
-            spent,
-            after_dark,
-        )
+        self.raspasy_run = run_after(self.raspasy_run, run, known.ends_run)
+        writes = _write(self, known, after_finish)
+        line = deal.loc.line
+        return Step(
+            self.count, line, seats.dealer, known.kind, writes, after_finish, run, after_raspasy,
+            bomb, dark, earned, spent, after_dark, (), deal, None,
+        )  # fmt: skip
 
-    def _correct(self, c: Correction) -> DealResult | None:
-        """A correction (RULES.md 2.9): written as it is, into the area it names, with no
-        help and no closing of the pool.  It is not a deal: the dealer, the deal count
-        and the raspasy run stay as they are."""
+    def _seated(self, deal: Deal) -> Seats:
+        """The seats of ``deal``, the dealer moved on to the next deal's."""
+        if deal.dealer is not None:
+            self.dealer = deal.dealer
+        dealer = self.dealer
+        seated = self._seats.get(dealer)
+        if seated is None:
+            seats = Seats(self.players, dealer, self.conv.five_second_out)
+            seated = self._seats[dealer] = (seats, seats.next_dealer())
+        seats, self.dealer = seated
+        if isinstance(deal, Raspasy) and self.conv.raspasy_dealer_after == "stays":
+            self.dealer = dealer  # K3.7.7: the same dealer deals again after a raspasy
+        return seats
+
+    def _known(self, line: Line, lineno: int, reader: LineSource) -> Step:
+        """A deal line known in this state (``Line``) scored: counted, its writes written."""
+        self._vacated = None
+        self.count = n = self.count + 1
+        self.read += 1
         players = self.players
-        if c.player not in players or (c.on is not None and (c.on not in players or c.on == c.player)):
-            self.problems.add(c.loc, M_(_NOT_AT_TABLE, player=c.player, on=c.on))
-            return None
-        if (c.area == "whists") != (c.on is not None):
-            self.problems.add(c.loc, M_("a correction of whists says on whom, and only whists do"))
-            return None
-        e = Entry(self.count, "correction", c.player, c.area, c.amount, c.on, c.reason)
-        after_finish = self.finished
-        self.sheet.apply(e)
-        return DealResult(self.count, c, "", "correction", (e,), after_finish, 0, 0)
+        after_finish = sum(map(self.sheet.pool.__getitem__, players)) >= len(players) * self.target
+        if after_finish and self.after_finish_from is None:
+            self.after_finish_from = n
+        self.dealer = line.next_dealer
+        after_raspasy, self.raspasy_run = self.raspasy_run, line.run_after
+        written = self.last = line.written
+        writes = _write(self, written, after_finish, line.writes)
+        line.writes = writes
+        return Step(
+            n, lineno, line.dealer, written.kind, writes, after_finish, line.run, after_raspasy,
+            1, 0, (), False, 0, (), line, reader,
+        )  # fmt: skip
 
-    def feed_all(self, deals: Iterable[Deal | Correction | SeatChange | Unreadable]) -> Iterator[DealResult]:
-        feed = self.feed
-        for d in deals:
-            r = feed(d)
-            if r is not None:
-                yield r
+
+def _read(self: Scorer, source: LineSource) -> Iterator[Step]:
+    """The steps of the raw lines of ``source`` not read yet.  A line known in the state
+    it is read in (``Line``) is read by what it did there; any other goes the full
+    way (the reader's ``one``, ``step``), and is known from then on when it reads the
+    same anywhere and had no problem."""
+    problems = self.problems
+    pending, source.pending = source.pending, None
+    source.started = True
+    numbered: Iterator[tuple[int, str]] = enumerate(source.lines, source.number + 1)
+    if pending is not None:
+        numbered = chain((pending,), numbered)
+    lineno = source.number
+    table = _table(self)
+    known = self._known
+    try:
+        for lineno, raw in numbered:  # noqa: B007
+            line = None if table is None else table.get(raw) or _derived(self, table, raw)
+            if line is not None:
+                source.count += 1
+                table = line.next
+                yield known(line, lineno, source)
+                continue
+            before = len(problems)
+            d = source.one(lineno, raw)
+            if d is None:
+                continue
+            s = self.step(d)
+            after = _table(self)
+            if (
+                s is not None
+                and table is not None
+                and after is not None
+                and _plain(source, d, problems, before)
+            ):
+                _learn(self, table, raw, s, after)
+            table = after
+            if s is not None:
+                yield s
+    finally:
+        source.number = lineno
+
+
+def _correct(self: Scorer, c: Correction) -> Step | None:
+    """A correction (RULES.md 2.9): written as it is, into the area it names, with no
+    help and no closing of the pool.  It is not a deal: the dealer, the deal count
+    and the raspasy run stay as they are."""
+    players = self.players
+    if c.player not in players or (c.on is not None and (c.on not in players or c.on == c.player)):
+        self.problems.add(c.loc, M_(_NOT_AT_TABLE, player=c.player, on=c.on))
+        return None
+    if (c.area == "whists") != (c.on is not None):
+        self.problems.add(c.loc, M_("a correction of whists says on whom, and only whists do"))
+        return None
+    w = Write("correction", c.player, c.area, c.amount, c.on, c.reason)
+    after_finish = self.finished
+    _add(self.sheet, (w,))
+    writes = DealWrites(None, (w,), ())
+    return Step(
+        self.count,
+        c.loc.line,
+        "",
+        "correction",
+        writes,
+        after_finish,
+        0,
+        0,
+        1,
+        0,
+        (),
+        False,
+        0,
+        (),
+        c,
+        None,
+    )
+
+
+def _table(self: Scorer) -> dict[str, Line] | None:
+    """The lines known in the state the next line is read in; None when none is kept
+    (nothing remembered, or Classic state in play)."""
+    memo = self.memo
+    if memo is None or not self.classic_idle:
+        return None
+    return memo.table(self.dealer, self.raspasy_run)
+
+
+def run_after(before: int, run: int, ends_run: bool) -> int:
+    """The raspasy run after a deal (2.7): a raspasy's (``run``, its place in the run) goes
+    on; another deal ends it or not (``ends_run``: ``raspasy.run_ends_on``), ``before``
+    being the run it came in."""
+    return run if run or ends_run else before
+
+
+def _derived(self: Scorer, table: dict[str, Line], raw: str) -> Line | None:
+    """A contract known outside a raspasy run, read in one: it writes what it writes there
+    (``KEY`` holds run 0 for any deal that is not raspasy), only the run after it differs;
+    kept in ``table``.  None when ``raw`` is no such line."""
+    run = self.raspasy_run
+    memo = self.memo
+    if not run or memo is None:
+        return None
+    outside = memo.table(self.dealer, 0).get(raw)
+    if outside is None or outside.run:  # unknown, or a raspasy
+        return None
+    after = run_after(run, 0, outside.written.ends_run)
+    nxt = memo.table(outside.next_dealer, after)
+    line = table[raw] = Line(
+        raw, outside.template, outside.written, outside.dealer, 0, outside.next_dealer, after, nxt
+    )
+    memo.learnt += 1
+    return line
+
+
+def _plain(source: LineSource, d: Item, problems: Problems, before: int) -> bool:
+    """``d``, just read and scored, reads the same wherever its line stands: a deal without
+    a number (``source.plain``), with its reader's parse, and no problem."""
+    return (
+        source.plain and len(problems) == before and isinstance(d, (Play, Raspasy)) and d.template is not None
+    )
+
+
+def _learn(self: Scorer, table: dict[str, Line], raw: str, s: Step, after: dict[str, Line]) -> None:
+    """Keep what the deal line ``raw`` did in the state of ``table`` (``Line``)."""
+    memo, deal = self.memo, s.item
+    assert memo is not None and s.writes.written is not None and isinstance(deal, (Play, Raspasy))
+    template = deal.template
+    if memo.full():
+        memo.forget()
+    table[raw] = Line(
+        raw, template, s.writes.written, s.dealer, s.raspasy_run, self.dealer, self.raspasy_run, after
+    )
+    memo.learnt += 1
+
+
+def _written_of(self: Scorer, deal: Deal, seats: Seats, run: int, bomb: int, dark: int) -> Written | None:
+    """What ``deal`` writes before placing (2.1–2.7), remembered per ``KEY``; None when it
+    breaks a rule (reported into ``problems``)."""
+    memo = self.memo
+    key = (
+        None if deal.template is None or memo is None else (deal.template, seats.dealer, run, bomb, dark)
+    )  # KEY
+    if key is not None:
+        assert memo is not None
+        known = memo.written.get(key)
+        if known is not None:
+            return known
+    res = _resolved(self, deal, seats)
+    if res is None:
+        return None
+    return _remember(self, key, res, run, bomb, dark)
 
 
 def _resolved(self: Scorer, deal: Deal, seats: Seats) -> Resolved | None:
     """``resolve``, its answer shared by the deals of one text under seats it reads the
     same (``resolve.seating``) when it found nothing wrong: with three players, one line
     whoever dealt."""
-    key = None if deal.template is None else (deal.template, resolve_seating(deal, seats))
+    memo = self.memo
+    key = None if deal.template is None or memo is None else (deal.template, resolve_seating(deal, seats))
     if key is not None:
-        res = self._resolved.get(key)
+        assert memo is not None
+        res = memo.resolved.get(key)
         if res is not None:
             return replace(res, deal=deal, seats=seats)
     res = resolve(deal, seats, self.conv, self.problems)
     if res is not None and key is not None:  # nothing wrong (resolve gives None then)
-        self._resolved[key] = res
+        assert memo is not None
+        memo.resolved[key] = res
     return res
 
 
@@ -352,11 +706,14 @@ def _remember(
     and under its ``written_key``.  Equal writes are shared (many deals write the same
     thing), which keeps the cache small; a full cache is forgotten at once, so that
     memory stays flat."""
+    memo = self.memo
+    if memo is None:
+        return written(res, self.conv, run, bomb, dark)
     parts = written_key(res, run, bomb, dark)
-    known = None if parts is None else self._by_parts.get(parts)
+    known = None if parts is None else memo.by_parts.get(parts)
     if known is None:
         kind, others, pool, ends_run, won = written(res, self.conv, run, bomb, dark)
-        same = self._same_writes
+        same = memo.same_writes
         known = Written(
             kind,
             tuple(same.setdefault(w, w) for w in others),
@@ -364,46 +721,89 @@ def _remember(
             ends_run,
             won,
         )
-        known = self._same_written.setdefault(known, known)
-    if max(len(self._written), len(self._by_parts), len(self._resolved)) >= WRITTEN_CACHE_SIZE:
-        _forget(self)
+        known = memo.same_written.setdefault(known, known)
+    if memo.full():
+        memo.forget()
     if parts is not None:
-        self._by_parts[parts] = known
+        memo.by_parts[parts] = known
     if key is not None:
-        self._written[key] = known
+        memo.written[key] = known
     return known
 
 
-def _forget(self: Scorer) -> None:
-    """Everything remembered forgotten (the cache is full)."""
-    self._written.clear()
-    self._by_parts.clear()
-    self._resolved.clear()
-    self._same_written.clear()
-    self._same_writes.clear()
+def _add(sheet: Sheet, writes: Iterable[Write]) -> None:
+    """``writes`` written onto ``sheet``."""
+    pool, mountain, whists = sheet.pool, sheet.mountain, sheet.whists
+    for _, player, area, amount, on, _ in writes:
+        if area == POOL:
+            cells = pool
+        elif area == MOUNTAIN:
+            cells = mountain
+        else:
+            assert on is not None
+            cells, player = whists[player], on
+        v = cells[player] + amount
+        cells[player] = v if type(v) is int else exact(v)
 
 
-#: what a scorer remembers of what deals write (``_remember``): a pure function of the
-#: convention, the players and the parses, so scorers of the same share it (``season``)
-Memo = tuple[
-    dict[tuple[Hashable, str, int, int, int], Written],
-    dict[Hashable, Written],
-    dict[tuple[Hashable, tuple[object, ...]], Resolved],
-    dict[Written, Written],
-    dict[Write, Write],
-]
+def _write(self: Scorer, known: Written, after_finish: bool, last: DealWrites | None = None) -> DealWrites:
+    """``known``'s writes written onto the sheet, its pool points last, where ``pool.place``
+    puts them (2.8), in seating order from first hand; what was written, as one object
+    per distinct set of writes while the fold remembers (``DealWrites``; ``last``: what
+    such a deal wrote before, when known)."""
+    _add(self.sheet, known.others)
+    placed = _place(self, known.pool, after_finish) if known.pool else ()
+    if last is not None and last.placed is placed and last.written is known:
+        return last
+    memo = self.memo
+    if memo is None:
+        return DealWrites(known, known.others, placed)
+    key = (id(known), id(placed))
+    dw = memo.deal_writes.get(key)
+    if dw is None or dw.written is not known or dw.placed is not placed:
+        dw = memo.deal_writes[key] = DealWrites(known, known.others, placed)
+    return dw
 
 
-def memo(self: Scorer, shared: Memo | None = None) -> Memo:
+def _place(self: Scorer, pool: tuple[Write, ...], after_finish: bool) -> tuple[Write, ...]:
+    """Each pool write placed (``pool.place``) and written, in order; its answer remembered
+    per write once ``pool.settled`` says it reads no pool.  One object per distinct answer
+    while the fold remembers."""
+    sheet, memo = self.sheet, self.memo
+    pools, target, conv, clockwise = sheet.pool, self.target, self.conv, self._clockwise
+    out: tuple[Write, ...] = ()
+    fixed = True  # every answer is one remembered
+    for w in pool:
+        how = None if memo is None else settled(w, pools, target, conv, after_finish)
+        if how is None:
+            got = tuple(place(w, pools, target, conv, after_finish, clockwise))
+            fixed = False
+        else:
+            assert memo is not None
+            kept = memo.placed.get((id(w), how))
+            if kept is None or kept[0] is not w:
+                kept = memo.placed[id(w), how] = (
+                    w,
+                    tuple(place(w, pools, target, conv, after_finish, clockwise)),
+                )
+            got = kept[1]
+        _add(sheet, got)
+        out = got if not out else out + got
+    if memo is not None and (len(pool) > 1 or not fixed):
+        out = memo.same_placed.setdefault(out, out)
+    return out
+
+
+def memo(self: Scorer, shared: Memo | None = None) -> Memo | None:
     """What ``self`` remembers; ``shared``, when given, becomes it (a scorer of the same
-    players and convention, before its first deal: the fast path's ``FastCache``)."""
+    players and convention, before its first deal)."""
     if shared is not None:
-        self._written, self._by_parts, self._resolved, self._same_written, self._same_writes = shared
-    return self._written, self._by_parts, self._resolved, self._same_written, self._same_writes
+        self.memo = shared
+    return self.memo
 
 
-def seat_change(self: Scorer, c: SeatChange) -> DealResult | None:
-    """``Scorer.feed`` of a seat change: a player joins or leaves between deals (RULES.md
+def seat_change(self: Scorer, c: SeatChange) -> Step | None:
+    """``Scorer.step`` of a seat change: a player joins or leaves between deals (RULES.md
     6.3).  It is not a deal.  What a deal writes depends on the table, so the remembered
     answers are forgotten."""
     from pulyacalc.scoring.table import joins  # only when a log has one
@@ -421,19 +821,21 @@ def seat_change(self: Scorer, c: SeatChange) -> DealResult | None:
         self.problems.add(c.loc, problem, f"at the table: {', '.join(seated)}", kind="rule")
         return None
     after_finish = self.finished
-    entries: tuple[Entry, ...] = ()
+    writes: tuple[Write, ...] = ()
     if c.change == "join":
-        pools, mountains = self.sheet.pool, self.sheet.mountain
-        entries = tuple(Entry(self.count, *w) for w in joins(who, seated, pools, mountains))
+        writes = tuple(joins(who, seated, self.sheet.pool, self.sheet.mountain))
         self.sheet.add(who)
         self.bombs.setdefault(who, [])
-        for e in entries:
-            self.sheet.apply(e)
+        _add(self.sheet, writes)
     table, self.dealer, self._vacated = change_table(seated, self.dealer, self._vacated, c.change, who)
     self.players, self._clockwise = table, clockwise_of(table)
     self._seats.clear()
-    memo(self, ({}, {}, {}, {}, {}))  # its own from here on: what was remembered may be shared
-    return DealResult(self.count, c, "", c.change, entries, after_finish, 0, 0, table=table)
+    if self.memo is not None:
+        self.memo = Memo()  # its own from here on: what was remembered may be shared
+    dw = DealWrites(None, writes, ())
+    return Step(
+        self.count, c.loc.line, "", c.change, dw, after_finish, 0, 0, 1, 0, (), False, 0, table, c, None
+    )
 
 
 def clockwise_of(players: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
@@ -455,15 +857,3 @@ def earn_bombs(
     for p in earners:
         bombs[p].append(coef)
     return tuple((p, coef) for p in earners)
-
-
-def score(
-    header: Header,
-    conv: Convention,
-    deals: Iterable[Deal | Correction | SeatChange | Unreadable],
-    problems: Problems | None = None,
-) -> tuple[SheetView, list[DealResult]]:
-    """Score a whole log; returns the final sheet and each deal's result."""
-    scorer = Scorer(header, conv, problems)
-    results = list(scorer.feed_all(deals))
-    return scorer.sheet.view(), results

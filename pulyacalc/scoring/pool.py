@@ -2,17 +2,41 @@
 
 ``place`` is the only rule that reads the paper (how full each pool is), so it is not
 remembered with the rest of a deal (``scoring/rules.py``): the fold calls it for each
-pool write of each deal, with the pools as they stand.
+pool write of each deal, with the pools as they stand.  ``settled`` says when ``place``
+no longer reads them — its answer is then the same for every paper of that class — and
+only then does the fold remember ``place``'s answer per write (tests/test_pool.py holds
+``place`` to ``settled``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Literal
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.amounts import Amount, exact, num
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.sheet import MOUNTAIN, POOL, WHISTS, Write
+
+#: the classes of papers under which ``place``'s answer for a write is fixed (``settled``)
+Settled = Literal["own pool", "all closed", "playing", "finished"]
+
+
+def settled(
+    write: Write, pools: Mapping[str, Amount], target: int, conv: Convention, after_finish: bool
+) -> Settled | None:
+    """The class of ``pools`` under which ``place(write, pools, …)`` reads no pool, or None
+    while it does: with help, all of it fits into his own open pool (``place``'s first
+    branch), or every pool is closed (nothing to fill or help, all written off); without
+    help ``place`` reads no pool at all, only whether the pulya was finished before."""
+    if not conv.help:
+        return "finished" if after_finish else "playing"
+    room = target - pools[write.player]
+    if write.on is None and room > 0 and write.amount < room:
+        return "own pool"
+    if all(v >= target for v in pools.values()):
+        return "all closed"
+    return None
 
 
 def place(

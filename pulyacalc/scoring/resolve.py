@@ -187,6 +187,15 @@ def _resolve_raspasy(deal: Raspasy, seats: Seats, conv: Convention, problems: Pr
             M_("drop the line (a redeal is not a deal), or set table.two_all_pass: raspasy"),
         )
         return None
+    if not _raspasy_seats_fit(deal, seats, conv, problems):
+        return None
+    counts = _raspasy_counts(deal, seats, conv, problems)
+    return None if counts is None else Resolved(deal, seats, "raspasy", tricks=counts)
+
+
+def _raspasy_seats_fit(deal: Raspasy, seats: Seats, conv: Convention, problems: Problems) -> bool:
+    """Only the 4-player dealer, who sits out, takes talon tricks, at most 2 and only where
+    the talon takes any; the 5-player second sitter takes none."""
     out = seats.sits_out
     for part in deal.locs:
         if part.startswith("talon:") and part[6:] != out:
@@ -201,31 +210,29 @@ def _resolve_raspasy(deal: Raspasy, seats: Seats, conv: Convention, problems: Pr
                 if out
                 else M_("with 3 players nobody sits out; write 'pass' tricks"),
             )
-            return None
-    talon = 0
-    if out is not None:
-        talon = deal.tricks.get(out, 0)
-        if talon and not conv.raspasy_talon_to_dealer:
-            _dealer_in_play(
-                problems,
-                _where(deal, f"tricks:{out}"),
-                M_("{out} deals and sits out, and in this convention the talon takes no tricks", out=out),
-                M_("leave the dealer out of raspasy tricks"),
-            )
-            return None
-        if talon > 2:
-            _rule(
-                problems,
-                _where(deal, f"tricks:{out}"),
-                M_(
-                    "{out} deals this deal and sits out: from the talon he can take at most 2 "
-                    "tricks, not {talon}",
-                    out=out,
-                    talon=talon,
-                ),
-                M_("the players are {join}", join=", ".join(seats.active)),
-            )
-            return None
+            return False
+    talon = 0 if out is None else deal.tricks.get(out, 0)
+    if out is not None and talon and not conv.raspasy_talon_to_dealer:
+        _dealer_in_play(
+            problems,
+            _where(deal, f"tricks:{out}"),
+            M_("{out} deals and sits out, and in this convention the talon takes no tricks", out=out),
+            M_("leave the dealer out of raspasy tricks"),
+        )
+        return False
+    if talon > 2:
+        _rule(
+            problems,
+            _where(deal, f"tricks:{out}"),
+            M_(
+                "{out} deals this deal and sits out: from the talon he can take at most 2 "
+                "tricks, not {talon}",
+                out=out,
+                talon=talon,
+            ),
+            M_("the players are {join}", join=", ".join(seats.active)),
+        )
+        return False
     for second in seats.sitters[1:]:
         if deal.tricks.get(second, 0) or f"talon:{second}" in deal.locs:
             _dealer_in_play(
@@ -238,7 +245,16 @@ def _resolve_raspasy(deal: Raspasy, seats: Seats, conv: Convention, problems: Pr
                 ),
                 M_("the players are {join}", join=", ".join(seats.active)),
             )
-            return None
+            return False
+    return True
+
+
+def _raspasy_counts(
+    deal: Raspasy, seats: Seats, conv: Convention, problems: Problems
+) -> tuple[tuple[str, int], ...] | None:
+    """Every player's tricks (and the dealer's talon tricks, where the talon takes any),
+    adding up to 10; None, reported, when they do not."""
+    out = seats.sits_out
     missing = [p for p in seats.active if p not in deal.tricks]
     if missing:
         _rule(
@@ -250,7 +266,7 @@ def _resolve_raspasy(deal: Raspasy, seats: Seats, conv: Convention, problems: Pr
         return None
     counts = [(p, deal.tricks[p]) for p in seats.active]
     if out is not None and conv.raspasy_talon_to_dealer:
-        counts.append((out, talon))
+        counts.append((out, deal.tricks.get(out, 0)))
     total = sum(c for _, c in counts)
     if total != 10:
         _rule(
@@ -262,7 +278,7 @@ def _resolve_raspasy(deal: Raspasy, seats: Seats, conv: Convention, problems: Pr
             else M_("check each player's count"),
         )
         return None
-    return Resolved(deal, seats, "raspasy", tricks=tuple(counts))
+    return tuple(counts)
 
 
 #: the longer messages of _resolve_play (marked here, filled there)
@@ -303,62 +319,96 @@ _R28 = N_("players now: {join}")
 
 
 def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems) -> Resolved | None:
+    """A contract: who may bid, call and take tricks at this table, then one reader per
+    kind of deal (a concession, a misère, a half-whist, unplayed, played)."""
+    if not _play_fits(deal, seats, problems):
+        return None
+    defenders = seats.after(deal.declarer)
+    if deal.concede:
+        return _resolve_concede(deal, seats, conv, problems, defenders)
+    if deal.talon and conv.premium_enabled and not _premium_fits(deal, seats, conv, problems):
+        return None
+    if deal.contract.is_misere:
+        return _resolve_misere(deal, seats, problems, defenders)
+    calls = _calls(deal, seats, conv, problems, defenders)
+    if calls is None:
+        return None
+    if Call.HALF in calls:
+        return _resolve_half(deal, seats, conv, problems, defenders, calls)
+    whisters = tuple(d for d, c in zip(defenders, calls, strict=True) if c is Call.WHIST)
+    if not whisters:
+        if deal.tricks:
+            _rule(problems, _where(deal, "tricks"), M_(_R9, contract=deal.contract), M_(_R25))
+            return None
+        return Resolved(
+            deal, seats, "unplayed", declarer=deal.declarer, level=deal.contract.level, defenders=defenders
+        )
+    return _resolve_played(deal, seats, conv, problems, defenders, whisters)
+
+
+def _play_fits(deal: Play, seats: Seats, problems: Problems) -> bool:
+    """The declarer, the callers and the trick takers are at the table and may play."""
     declarer = deal.declarer
     if declarer == seats.sits_out:
         _dealer_in_play(
             problems, _where(deal, "declarer"), M_(_R1, declarer=declarer), M_(_R2, value=seats.active[0])
         )
-        return None
-    if not _seated(deal, seats, problems):
-        return None
-    if _second_out_plays(deal, seats, problems):
-        return None
+        return False
+    if not _seated(deal, seats, problems) or _second_out_plays(deal, seats, problems):
+        return False
     if not _check_counts(deal, seats, problems):
-        return None
+        return False
     given_total = sum(deal.tricks.values())
     if given_total > 10:
         _rule(problems, _where(deal, "tricks"), M_(_R10, given_total=given_total))
-        return None
-    defenders = seats.after(declarer)
-    level = deal.contract.level
+        return False
     for name in deal.calls:
         if name == seats.sits_out:
             _dealer_in_play(problems, _where(deal, f"call:{name}"), M_(_R15, name=name))
-            return None
+            return False
         if name == declarer:
             _rule(problems, _where(deal, f"call:{name}"), M_(_R16, name=name))
-            return None
+            return False
     if seats.sits_out is not None and seats.sits_out in deal.tricks and deal.tricks[seats.sits_out]:
         _dealer_in_play(
             problems,
             _where(deal, f"tricks:{seats.sits_out}"),
             M_(_R11, sits_out=seats.sits_out),
         )
-        return None
-    if deal.concede:
-        return _resolve_concede(deal, seats, conv, problems, defenders)
-    if deal.talon and conv.premium_enabled and not _premium_fits(deal, seats, conv, problems):
-        return None
+        return False
+    return True
 
-    if deal.contract.is_misere:
-        if deal.calls:
-            _rule(problems, _where(deal, "calls"), M_(_R17), M_(_R18))
-            return None
-        if declarer not in deal.tricks:
-            _rule(
-                problems,
-                _where(deal, "tricks"),
-                M_(_R19, declarer=declarer),
-                M_("e.g. '{declarer} misere 0'", declarer=declarer),
-            )
-            return None
-        if len(deal.tricks) == 3 and given_total != 10:
-            _rule(problems, _where(deal, "tricks"), M_(_R20, given_total=given_total))
-            return None
-        return Resolved(
-            deal, seats, "misere", declarer=declarer, taken=deal.tricks[declarer], defenders=defenders
+
+def _resolve_misere(
+    deal: Play, seats: Seats, problems: Problems, defenders: tuple[str, ...]
+) -> Resolved | None:
+    """A misère: no calls, the declarer's tricks (K3.8.2)."""
+    declarer = deal.declarer
+    given_total = sum(deal.tricks.values())
+    if deal.calls:
+        _rule(problems, _where(deal, "calls"), M_(_R17), M_(_R18))
+        return None
+    if declarer not in deal.tricks:
+        _rule(
+            problems,
+            _where(deal, "tricks"),
+            M_(_R19, declarer=declarer),
+            M_("e.g. '{declarer} misere 0'", declarer=declarer),
         )
+        return None
+    if len(deal.tricks) == 3 and given_total != 10:
+        _rule(problems, _where(deal, "tricks"), M_(_R20, given_total=given_total))
+        return None
+    return Resolved(
+        deal, seats, "misere", declarer=declarer, taken=deal.tricks[declarer], defenders=defenders
+    )
 
+
+def _calls(
+    deal: Play, seats: Seats, conv: Convention, problems: Problems, defenders: tuple[str, ...]
+) -> tuple[Call, ...] | None:
+    """Each defender's call, first hand first; None, reported, when one is missing or not
+    allowed here."""
     missing = [d for d in defenders if d not in deal.calls]
     if missing:
         _rule(
@@ -389,40 +439,64 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
     calls = tuple(deal.calls[d] for d in defenders)
     if conv.whist_stalingrad and _stalingrad_broken(deal, defenders, calls, problems):
         return None
-    whisters = tuple(d for d, c in zip(defenders, calls, strict=True) if c is Call.WHIST)
+    return calls
 
-    if Call.HALF in calls:
-        if level not in conv.half_whist_levels:
-            allowed = ", ".join(str(x) for x in sorted(conv.half_whist_levels)) or "no contract"
-            _rule(
-                problems,
-                _where(deal, f"call:{defenders[calls.index(Call.HALF)]}"),
-                M_(_R21, contract=deal.contract),
-                M_("allowed on {allowed}", allowed=allowed),
-            )
-            return None
-        if calls != (Call.PASS, Call.HALF):
-            first = defenders[0]
-            _rule(
-                problems,
-                _where(deal, f"call:{defenders[calls.index(Call.HALF)]}"),
-                M_(_R22),
-                M_(_R23, first=first),
-            )
-            return None
-        if deal.tricks:
-            _rule(problems, _where(deal, "tricks"), M_(_R24))
-            return None
-        return Resolved(
-            deal, seats, "half", declarer=declarer, level=level, defenders=defenders, whisters=(defenders[1],)
+
+def _resolve_half(
+    deal: Play,
+    seats: Seats,
+    conv: Convention,
+    problems: Problems,
+    defenders: tuple[str, ...],
+    calls: tuple[Call, ...],
+) -> Resolved | None:
+    """A half-whist (K3.8.7): on an allowed level, by the second defender after the first
+    passed; not played, so no tricks."""
+    level = deal.contract.level
+    if level not in conv.half_whist_levels:
+        allowed = ", ".join(str(x) for x in sorted(conv.half_whist_levels)) or "no contract"
+        _rule(
+            problems,
+            _where(deal, f"call:{defenders[calls.index(Call.HALF)]}"),
+            M_(_R21, contract=deal.contract),
+            M_("allowed on {allowed}", allowed=allowed),
         )
+        return None
+    if calls != (Call.PASS, Call.HALF):
+        first = defenders[0]
+        _rule(
+            problems,
+            _where(deal, f"call:{defenders[calls.index(Call.HALF)]}"),
+            M_(_R22),
+            M_(_R23, first=first),
+        )
+        return None
+    if deal.tricks:
+        _rule(problems, _where(deal, "tricks"), M_(_R24))
+        return None
+    return Resolved(
+        deal,
+        seats,
+        "half",
+        declarer=deal.declarer,
+        level=level,
+        defenders=defenders,
+        whisters=(defenders[1],),
+    )
 
-    if not whisters:
-        if deal.tricks:
-            _rule(problems, _where(deal, "tricks"), M_(_R9, contract=deal.contract), M_(_R25))
-            return None
-        return Resolved(deal, seats, "unplayed", declarer=declarer, level=level, defenders=defenders)
 
+def _resolve_played(
+    deal: Play,
+    seats: Seats,
+    conv: Convention,
+    problems: Problems,
+    defenders: tuple[str, ...],
+    whisters: tuple[str, ...],
+) -> Resolved | None:
+    """A contract played against one or two whisters: the declarer's tricks, adding up to
+    10 with the others written, and each whister's own."""
+    declarer, level = deal.declarer, deal.contract.level
+    given_total = sum(deal.tricks.values())
     if declarer not in deal.tricks:
         _rule(
             problems,
@@ -442,37 +516,10 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
     if len(deal.tricks) == 3 and given_total != 10:
         _rule(problems, _where(deal, "tricks"), M_(_R13, given_total=given_total), M_(_R14))
         return None
-    own: dict[str, int] = {}
-    lone_own: int | None = None
-    if len(whisters) == 2:
-        a, b = whisters
-        if a in deal.tricks and b in deal.tricks:
-            own = {a: deal.tricks[a], b: deal.tricks[b]}
-        elif a in deal.tricks or b in deal.tricks:
-            known = a if a in deal.tricks else b
-            other = b if known == a else a
-            own = {known: deal.tricks[known], other: 10 - taken - deal.tricks[known]}
-        elif taken == 10:
-            own = {a: 0, b: 0}
-        else:
-            _rule(
-                problems,
-                _where(deal, "tricks"),
-                M_(_R26, a=a, b=b),
-                M_("they took {value} between them", value=10 - taken),
-            )
-            return None
-    elif seats.dummy:
-        # he plays the dummy's hand too: the side's tricks are his own (seed 001)
-        own = {whisters[0]: 10 - taken}
-        lone_own = 10 - taken
-    else:
-        own = {whisters[0]: 10 - taken}
-        lone_own = _lone_own(deal, defenders, whisters[0], taken)
-        # only a made contract writes the lone whister's own tricks under 'own'
-        if lone_own is None and conv.lone_whister_made == "own" and level <= taken:
-            _no_own_count(deal, defenders, whisters[0], taken, problems)
-            return None
+    found = _own_tricks(deal, seats, conv, problems, defenders, whisters)
+    if found is None:
+        return None
+    own, lone_own = found
     return Resolved(
         deal,
         seats,
@@ -485,6 +532,45 @@ def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems
         tricks=tuple((w, own[w]) for w in whisters),
         lone_own=lone_own,
     )
+
+
+def _own_tricks(
+    deal: Play,
+    seats: Seats,
+    conv: Convention,
+    problems: Problems,
+    defenders: tuple[str, ...],
+    whisters: tuple[str, ...],
+) -> tuple[dict[str, int], int | None] | None:
+    """Each whister's own tricks, and a lone whister's own count where the log tells it;
+    None, reported, when two whisters' cannot be told apart."""
+    taken, level = deal.tricks[deal.declarer], deal.contract.level
+    if len(whisters) == 2:
+        a, b = whisters
+        if a in deal.tricks and b in deal.tricks:
+            return {a: deal.tricks[a], b: deal.tricks[b]}, None
+        if a in deal.tricks or b in deal.tricks:
+            known = a if a in deal.tricks else b
+            other = b if known == a else a
+            return {known: deal.tricks[known], other: 10 - taken - deal.tricks[known]}, None
+        if taken == 10:
+            return {a: 0, b: 0}, None
+        _rule(
+            problems,
+            _where(deal, "tricks"),
+            M_(_R26, a=a, b=b),
+            M_("they took {value} between them", value=10 - taken),
+        )
+        return None
+    if seats.dummy:
+        # he plays the dummy's hand too: the side's tricks are his own (seed 001)
+        return {whisters[0]: 10 - taken}, 10 - taken
+    lone_own = _lone_own(deal, defenders, whisters[0], taken)
+    # only a made contract writes the lone whister's own tricks under 'own'
+    if lone_own is None and conv.lone_whister_made == "own" and level <= taken:
+        _no_own_count(deal, defenders, whisters[0], taken, problems)
+        return None
+    return {whisters[0]: 10 - taken}, lone_own
 
 
 def _second_out_plays(deal: Play, seats: Seats, problems: Problems) -> bool:

@@ -50,18 +50,19 @@ def check(
     from collections.abc import Iterator
 
     from pulyacalc.checks import Checking, Finding
-    from pulyacalc.cli.progress import watching
+    from pulyacalc.cli.progress import log_progress
     from pulyacalc.render.check import CheckView
     from pulyacalc.render.formats import write
 
     # the findings are written as they are found (formats.write spools them: a log that
     # cannot be read prints its problems and nothing else)
-    with watching(log):  # a bar on a terminal's stderr while a big log is read
+    with log_progress(log) as progress:  # a bar on a terminal's stderr while a big log is read
         checking = Checking(
             log,
             convention=convention,
             input_format=input_format.value if input_format else None,
             max_yaml_bytes=max_yaml_bytes,
+            progress=progress,
         )
         running = None
         if against is not None:

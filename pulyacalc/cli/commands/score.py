@@ -36,19 +36,20 @@ def score(
     quiet: QuietOpt = False,
 ) -> None:
     """Score an evening from a log: the sheet (pool, mountain, whists) and the settlement."""
-    from pulyacalc.cli.progress import watching
+    from pulyacalc.cli.progress import log_progress
     from pulyacalc.evening import score_file, settle_evening
     from pulyacalc.render.formats import render
     from pulyacalc.render.report import Report
 
     price = parse_price(whist_price)
-    with watching(log):  # a bar on a terminal's stderr while a big log is read
+    with log_progress(log) as progress:  # a bar on a terminal's stderr while a big log is read
         ev = score_file(
             log,
             convention=convention,
             rounding=rounding_of(rounding),
             input_format=input_format.value if input_format else None,
             max_yaml_bytes=max_yaml_bytes,
+            progress=progress,
         )
     result = settle_evening(ev, price)
     bombs = ev.bombs if ev.convention.dark_factor != 1 else None  # RULES.md 2.10: Classic only

@@ -102,7 +102,7 @@ def sheet(
 ) -> None:
     """Draw the sheet as players draw it (пуля, гора, висты): each player's sector with the
     running entries, the convention in the circle, the settlement under it; one A4 page."""
-    from pulyacalc.cli.progress import watching
+    from pulyacalc.cli.progress import log_progress
     from pulyacalc.evening import score_file
     from pulyacalc.pulya import Marks, traced
     from pulyacalc.render.sheet_svg import SHOWN_AT_MOST, svg
@@ -111,14 +111,15 @@ def sheet(
     html = output != "-" and Path(output).suffix.lower() == ".html"
     # each cell's latest totals, streamed: no log is too long to draw
     marks = Marks(SHOWN_AT_MOST)
-    with watching(log):
+    with log_progress(log) as progress:
         ev = score_file(
             log,
             convention=convention,
             rounding=rounding_of(rounding),
             input_format=input_format.value if input_format else None,
             max_yaml_bytes=max_yaml_bytes,
-            trace=marks,
+            each=marks,
+            progress=progress,
             first=PAGE_DEALS if html else 0,  # the page's explain table: the paper after each deal
         )
     n = len(ev.sheet.players)  # a player who joined has his column too (RULES.md 6.3)

@@ -1,0 +1,89 @@
+"""The fold's one cache changes nothing (issue 26, item 1): the same code played with its
+cache (``Scorer(memo=True)``: resolve and rules.written remembered per ``KEY``, raw lines
+known per state, ``pool.place`` per write once ``pool.settled``) and without it
+(``memo=False``: every deal read, resolved, written and placed) gives the same steps,
+results, sheet and problems, on generated logs with random convention overrides."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_fast_path import logs
+
+from pulyacalc.core.errors import Problems
+from pulyacalc.evening import Playing, load_convention
+from pulyacalc.logs.read import read_text
+from pulyacalc.scoring import fold
+
+#: header lines a log may override its convention with (docs/format.md), each a few ways
+OVERRIDES: tuple[tuple[str, ...], ...] = (
+    ("pool.help: false", "pool.help: true"),
+    ("pool.point_in_mountain: 2", "pool.point_in_mountain: 1/2"),
+    ("pool.help_whists_per_point: 5",),
+    ("raspasy.progression: 1 2 4", "raspasy.progression: 1"),
+    ("raspasy.run_ends_on: played", "raspasy.run_ends_on: any"),
+    ("raspasy.dealer_after: stays", "raspasy.dealer_after: slides"),
+    ("raspasy.scoring: whists",),
+    ("whist.on_failure: gentleman", "whist.on_failure: greedy"),
+    ("contracts.price: {6: 2, 7: 4, 8: 6, 9: 8, 10: 10}",),
+)
+
+
+def with_overrides(text: str, rng: random.Random) -> str:
+    """``text`` with a few overrides written under its header."""
+    head, _, body = text.partition("\n\n")
+    chosen = rng.sample(OVERRIDES, rng.randint(0, 3))
+    return "\n".join([head, *(rng.choice(ways) for ways in chosen)]) + "\n\n" + body
+
+
+def played(text: str, memo: bool) -> Any:
+    """Every step's result (and its key fields), the paper, the count and the problems."""
+    problems = Problems()
+    log = read_text(text, "t.pulya", problems=problems)
+    conv = load_convention(log, problems)
+    if conv is None:
+        return [p.format() for p in problems.items]
+    p = Playing(log, conv, problems, memo=memo)
+    steps = [(s.number, s.line, s.kind, s.writes.writes(), s.result()) for s in p.steps()]
+    ev = p.evening()
+    return steps, ev.sheet, ev.deals, ev.finished, ev.after_finish_from, [q.format() for q in problems.items]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(logs(), st.integers(0, 10_000))
+def test_the_fold_plays_alike_with_its_cache_and_without(text: str, seed: int) -> None:
+    text = with_overrides(text, random.Random(seed))
+    assert played(text, memo=True) == played(text, memo=False)
+
+
+def test_a_small_cache_fills_and_empties_and_changes_nothing(monkeypatch: Any) -> None:
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import genlog
+
+    text = "".join(genlog.line_log(3_000, seed=4, players=4, convention="leningrad", pool=30))
+    want = played(text, memo=False)
+    monkeypatch.setattr(fold, "WRITTEN_CACHE_SIZE", 40)
+    monkeypatch.setattr(fold, "LINES_CACHE_SIZE", 60)
+    assert played(text, memo=True) == want
+
+
+def test_a_line_read_again_in_the_same_state_is_one_the_fold_knew() -> None:
+    text = (
+        "players: Anna Boris Vera\nconvention: sochi\npool: 100\n\n"
+        + "Anna 6♠ 6, Boris pass 2, Vera whist 2\n" * 9
+    )
+    problems = Problems()
+    log = read_text(text, "t.pulya", problems=problems)
+    conv = load_convention(log, problems)
+    assert conv is not None
+    steps = list(Playing(log, conv, problems).steps())
+    known = [isinstance(s.item, fold.Line) for s in steps]
+    assert known == [False] * 3 + [True] * 6  # each dealer once, then known
+    assert len({id(s.writes) for s in steps}) == 1  # one object for the same writes
+    assert steps[5].deal() == steps[5].result().deal and steps[5].deal().loc.line == steps[5].line

@@ -1,0 +1,60 @@
+"""RULES.md 2.8 held to ``pool.settled`` (issue 26, item 2): once ``settled`` names a class
+of papers for a write, ``place`` gives that write the same answer on every paper of the
+class — which is what lets the fold remember ``place``'s answer per write then."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pulyacalc.convention.load import load
+from pulyacalc.core.sheet import POOL, Write
+from pulyacalc.scoring.fold import clockwise_of
+from pulyacalc.scoring.pool import place, settled
+
+PLAYERS = ("Anna", "Boris", "Vera", "Gleb")
+amounts = st.one_of(st.integers(-5, 30), st.fractions(Fraction(-5), Fraction(30), max_denominator=4))
+
+
+@st.composite
+def cases(draw: st.DrawFn) -> tuple[object, ...]:
+    n = draw(st.sampled_from((3, 4)))
+    players = PLAYERS[:n]
+    conv = load(draw(st.sampled_from(("sochi", "leningrad", "rostov", "classic"))))
+    conv = replace(
+        conv, help=draw(st.booleans()), pool_point_in_mountain=draw(st.sampled_from((1, 2, Fraction(1, 2))))
+    )
+    target = draw(st.sampled_from((5, 10, 20)))
+    me = draw(st.sampled_from(players))
+    on = draw(st.sampled_from((None, *[p for p in players if p != me])))
+    write = Write("made", me, POOL, draw(amounts), on, why="made 6♠")
+    paper = st.fixed_dictionaries({p: amounts for p in players})
+    return players, conv, target, write, draw(paper), draw(paper), draw(st.booleans())
+
+
+@settings(max_examples=400, deadline=None)
+@given(cases())
+def test_once_settled_place_reads_no_pool(case: tuple[object, ...]) -> None:
+    players, conv, target, write, one, other, after_finish = case
+    assert isinstance(players, tuple) and isinstance(write, Write) and isinstance(target, int)
+    assert isinstance(one, dict) and isinstance(other, dict) and isinstance(after_finish, bool)
+    clockwise = clockwise_of(players)
+    how = settled(write, one, target, conv, after_finish)  # type: ignore[arg-type]
+    if how is None or settled(write, other, target, conv, after_finish) != how:  # type: ignore[arg-type]
+        return
+    got = place(write, one, target, conv, after_finish, clockwise)  # type: ignore[arg-type]
+    assert got == place(write, other, target, conv, after_finish, clockwise)  # type: ignore[arg-type]
+
+
+def test_settled_names_the_common_cases() -> None:
+    conv = load("sochi")
+    w = Write("made", "Anna", POOL, 4)
+    assert settled(w, {"Anna": 0, "Boris": 20, "Vera": 3}, 20, conv, False) == "own pool"
+    assert settled(w, {"Anna": 18, "Boris": 20, "Vera": 3}, 20, conv, False) is None  # help
+    assert settled(w, {"Anna": 20, "Boris": 21, "Vera": 20}, 20, conv, True) == "all closed"
+    no_help = load("leningrad")
+    assert settled(w, {"Anna": 18, "Boris": 20, "Vera": 3}, 20, no_help, False) == "playing"
+    assert settled(w, {"Anna": 18, "Boris": 20, "Vera": 3}, 20, no_help, True) == "finished"
