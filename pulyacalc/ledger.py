@@ -22,7 +22,7 @@ would move the next dealer, the raspasy run and where the later pools close.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -31,17 +31,17 @@ from typing import TYPE_CHECKING, NamedTuple
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.kinds import Rounding
-from pulyacalc.core.model import Play, Raspasy
-from pulyacalc.core.sheet import MOUNTAIN, POOL, Entry
+from pulyacalc.core.model import Correction, Deal, Play, Raspasy, SeatChange
+from pulyacalc.core.sheet import MOUNTAIN, POOL, Entry, Write
 from pulyacalc.evening import Evening, score_file, settle_evening
 from pulyacalc.scoring.settlement import mountain_factor
 
 if TYPE_CHECKING:
-    from pulyacalc.scoring.fold import DealResult
+    from pulyacalc.scoring.fold import DealResult, Step
     from pulyacalc.scoring.settlement import Settlement
 
 #: an entry as the ledger reads it: (area, player, amount, on whom)
-Written = tuple[str, str, Amount, "str | None"]
+Booked = tuple[str, str, Amount, "str | None"]
 
 
 def deal_row(entries: Iterable[Entry], players: tuple[str, ...], conv: Convention) -> dict[str, Amount]:
@@ -50,7 +50,7 @@ def deal_row(entries: Iterable[Entry], players: tuple[str, ...], conv: Conventio
     return row_of(((e.area, e.player, e.amount, e.on) for e in entries), players, conv)
 
 
-def row_of(writes: Iterable[Written], players: tuple[str, ...], conv: Convention) -> dict[str, Amount]:
+def row_of(writes: Iterable[Booked], players: tuple[str, ...], conv: Convention) -> dict[str, Amount]:
     """What these writes add to each player's exact result (RULES.md §3, linear part).
 
     Each entry moves a mountain equivalent ``G`` or a whist: a pool point ``a`` of ``q``
@@ -163,9 +163,9 @@ class Rows:
         self.joined = False
         #: (line read, note, dealer) → the deal's text; (that or the text, writes) → its row
         self.texts: dict[object, str] = {}
-        self.moved: dict[tuple[object, tuple[Written, ...]], Moved] = {}
+        self.moved: dict[tuple[object, Hashable], Moved] = {}
         #: writes → what they move each result by (many lines write the same)
-        self.results: dict[tuple[Written, ...], dict[str, Amount]] = {}
+        self.results: dict[tuple[Booked, ...], dict[str, Amount]] = {}
         #: (dealer, text, what it moves each result by) → its row
         self.alike: dict[tuple[str, str, tuple[tuple[str, Amount], ...]], Moved] = {}
         #: without running totals: each row's deals not yet added up (``_add_up``)
@@ -174,74 +174,103 @@ class Rows:
         #: with a price: the money running totals
         self.paid: dict[str, Decimal] = dict.fromkeys(players, Decimal(0))
 
-    def row(self, r: DealResult) -> LedgerRow | None:
-        """The row of the result ``r`` (None from a newcomer on, unless ``final``)."""
-        from pulyacalc.scoring.settlement import to_money
+    def step(self, s: Step) -> LedgerRow | None:
+        """The row of a step of ``play`` (None from a newcomer on, unless ``final``)."""
+        from pulyacalc.scoring.fold import Line
 
-        self.joined = self.joined or (r.kind == "join" and not self.final)
+        item = s.item
+        # a raw line read again (no deal made): its text is its raw text's with that dealer
+        line = (item.raw, s.dealer) if isinstance(item, Line) else self._line(item, s.dealer)
+        return self._row(s.number, s.dealer, s.kind, line, s.writes, s.deal, s.writes.writes)
+
+    def result(self, r: DealResult) -> LedgerRow | None:
+        """The row of a deal's result kept by ``play(..., keep=True)``."""
+        entries = r.entries
+        writes = tuple((e.area, e.player, e.amount, e.on) for e in entries)
+        return self._row(
+            r.number, r.dealer, r.kind, self._line(r.deal, r.dealer), writes, lambda: r.deal, lambda: entries
+        )
+
+    def _line(self, deal: Deal | Correction | SeatChange, dealer: str) -> object:
+        """What a deal's text is made once per: its line read (the reader's ``template``),
+        note and dealer; the text itself for any other (a YAML log's deal, a correction)."""
+        from pulyacalc.logs.write import deal_line
+
+        if isinstance(deal, (Play, Raspasy)) and deal.template is not None:
+            return (deal.template, deal.note, dealer)
+        return deal_line(deal, self.players, dealer)
+
+    def _row(
+        self,
+        number: int,
+        dealer: str,
+        kind: str,
+        line: object,
+        writes: Hashable,
+        deal: Callable[[], Deal | Correction | SeatChange],
+        written: Callable[[], Iterable[Entry | Write]],
+    ) -> LedgerRow | None:
+        """The row of a deal whose text is made once per ``line`` and whose result once per
+        ``writes`` (the key of what ``written`` gives)."""
+        self.joined = self.joined or (kind == "join" and not self.final)
         if self.joined:
             return None
-        m = self._moved(r)
+        m = self.moved.get((line, writes))
+        if m is None:
+            m = self._moved(line, writes, dealer, deal, written)
         if not self.running:  # added up by counts: a Fraction sum per distinct row, not per deal
             counts = self.counts
             counts[m] = counts.get(m, 0) + 1
             if len(counts) >= REMEMBERED:
                 self._add_up()
-            return LedgerRow(r.number, m, {})
+            return LedgerRow(number, m, {})
+        return self._running(number, m)
+
+    def _running(self, number: int, m: Moved) -> LedgerRow:
+        """The row with the running totals after it (and the money)."""
+        from pulyacalc.scoring.settlement import to_money
+
         result, sums = m.result, self.sums
         running = self.sums = {p: exact(sums[p] + result[p]) for p in self.players}
         if self.price is None:
-            return LedgerRow(r.number, m, running)
+            return LedgerRow(number, m, running)
         paid = to_money(running, self.players, self.price)
         money = {p: paid[p] - self.paid[p] for p in self.players}
         self.paid = paid
-        return LedgerRow(r.number, m, running, money, paid)
+        return LedgerRow(number, m, running, money, paid)
 
-    def _moved(self, r: DealResult) -> Moved:
-        """The deal's ``Moved``: made once per line read (the reader's ``template``, the
-        note, the dealer) and writes, by ``row_of``."""
-        deal = r.deal
-        writes = tuple((e.area, e.player, e.amount, e.on) for e in r.entries)
-        line: object = None
-        if isinstance(deal, (Play, Raspasy)) and deal.template is not None:
-            line = (deal.template, deal.note, r.dealer)
-        else:  # (a YAML log's deal, a correction, a seat change: known by its text)
-            line = self._text(r, None)
-        key = (line, writes)
-        m = self.moved.get(key)
-        if m is None:
-            text = self._text(r, line)
-            result = self.results.get(writes)
-            if result is None:
-                result = self.results[writes] = row_of(writes, self.players, self.conv)
-            if len(self.moved) >= REMEMBERED:
-                self.moved.clear()
-                self.results.clear()
-                self.alike.clear()
-            # writes placed otherwise that move the results alike (about half of a long
-            # log's) make the same row: one Moved, which a view makes its text of once
-            alike = (r.dealer, text, tuple(result.items()))
-            m = self.alike.get(alike)
-            if m is None:
-                m = self.alike[alike] = Moved(r.dealer, text, result)
-            self.moved[key] = m
-        return m
-
-    def _text(self, r: DealResult, line: object) -> str:
-        """The deal in the canonical line format; made once per ``line`` (a line read, its
-        note and dealer), or each time when it is None."""
+    def _moved(
+        self,
+        line: object,
+        writes: Hashable,
+        dealer: str,
+        deal: Callable[[], Deal | Correction | SeatChange],
+        written: Callable[[], Iterable[Entry | Write]],
+    ) -> Moved:
+        """A deal's ``Moved`` made: its text (once per ``line``), its result (``row_of``)."""
         from pulyacalc.logs.write import deal_line
 
-        if line is None:
-            return deal_line(r.deal, self.players, r.dealer)
-        if type(line) is str:
-            return line
-        text = self.texts.get(line)
+        text = line if type(line) is str else self.texts.get(line)
         if text is None:
             if len(self.texts) >= REMEMBERED:
                 self.texts.clear()
-            text = self.texts[line] = deal_line(r.deal, self.players, r.dealer)
-        return text
+            text = self.texts[line] = deal_line(deal(), self.players, dealer)
+        booked = tuple((w.area, w.player, w.amount, w.on) for w in written())
+        result = self.results.get(booked)
+        if result is None:
+            result = self.results[booked] = row_of(booked, self.players, self.conv)
+        if len(self.moved) >= REMEMBERED:
+            self.moved.clear()
+            self.results.clear()
+            self.alike.clear()
+        # writes placed otherwise that move the results alike (about half of a long log's)
+        # make the same row: one Moved, which a view makes its text of once
+        alike = (dealer, text, tuple(result.items()))
+        m = self.alike.get(alike)
+        if m is None:
+            m = self.alike[alike] = Moved(dealer, text, result)
+        self.moved[line, writes] = m
+        return m
 
     def _add_up(self) -> None:
         sums = self.sums
@@ -262,7 +291,7 @@ def ledger(ev: Evening, price: Decimal | None = None) -> Ledger:
     s = settle_evening(ev, price)
     # everyone settled: a newcomer and one who left (RULES.md 6.3)
     rows = Rows(ev.sheet.players, ev.convention, price, running=True)
-    kept = tuple(row for row in map(rows.row, ev.results) if row is not None)
+    kept = tuple(row for row in map(rows.result, ev.results) if row is not None)
     return _ledger(ev, s, kept, rows)
 
 
@@ -326,9 +355,9 @@ def ledger_run(
     table = players or log.header.players
     rows = None if conv is None else Rows(table, conv, price, running, final=players is not None)
 
-    def each(r: DealResult) -> None:
+    def each(step: Step) -> None:
         assert rows is not None  # score_log plays no deal when the convention does not load
-        row = rows.row(r)
+        row = rows.step(step)
         if row is not None:
             sink(row)
 

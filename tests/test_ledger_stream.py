@@ -1,7 +1,7 @@
 """`ledger` and `stats` stream (issue 11): a long log in flat memory, the same bytes.
 
 `ledger` writes its rows as the deals are scored (ledger.Rows told each deal by
-``play(..., each=...)``, render/ledger.LedgerView, render/longtable.LongTable) and `stats`
+``play(..., each=...)``, render/ledger.LedgerView, render/table.LongTable) and `stats`
 counts each deal as it is scored (stats.Counting).  Both are compared with the way they are
 made from an evening kept whole (``keep=True``; the ledger's table drawn by grid) in every
 output format, on generated line logs (with the faults a hand-kept log has, a newcomer
@@ -51,13 +51,24 @@ def old_ledger(path: str, fmt: str, options: list[str], rounding: str | None = N
     from decimal import Decimal
 
     from pulyacalc.render.formats import fit_lines
-    from pulyacalc.render.ledger import whole_table
 
     price = Decimal(options[options.index("--whist-price") + 1]) if "--whist-price" in options else None
     lg = ledger_file(path, rounding=rounding, price=price)  # type: ignore[arg-type]
     if fmt == "table":
         return fit_lines(whole_table(lg, "--running" in options))
     return render(LedgerView(lg, "--running" in options), fmt)
+
+
+def whole_table(lg: Any, running: bool) -> str:
+    """The table of a kept ledger drawn whole by grid."""
+    from pulyacalc.render.ledger import deal_cells, final_rows, notes, table_align, table_columns, title
+    from pulyacalc.render.table import grid
+
+    columns, head = table_columns(lg.players, running, lg.settlement.money is not None)
+    rows = [[str(row.number), *deal_cells(row, columns)] for row in lg.rows]
+    rows += final_rows(lg, columns)
+    table = grid(rows, head=head, tablefmt="simple", colalign=table_align(columns))
+    return "\n".join([title(lg), "", table, "", *notes(lg)]) + "\n"
 
 
 def assert_ledger_streams(path: Path, rounding: str | None = None) -> None:
@@ -148,22 +159,16 @@ def test_small_caches_empty_and_fill_again(tmp_path: Path, monkeypatch: pytest.M
 
 
 def test_nothing_is_kept_per_deal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Neither command asks play to keep each deal: the ledger is shown each as it is
-    scored (``each``), stats goes the fast path (memory as score's)."""
+    """Neither command asks play to keep each deal: each is shown every deal as it is
+    scored (``each``), memory as score's."""
     asked: list[dict[str, Any]] = []
-    runs: list[Any] = []
-    play, fast_run = evening.play, fast.run
+    score_log = evening.score_log
 
-    def watched_play(*args: Any, **kwargs: Any) -> Any:
+    def watched(*args: Any, **kwargs: Any) -> Any:
         asked.append(kwargs)
-        return play(*args, **kwargs)
+        return score_log(*args, **kwargs)
 
-    def watched_run(*args: Any, **kwargs: Any) -> Any:
-        runs.append(kwargs.get("tracer"))
-        return fast_run(*args, **kwargs)
-
-    monkeypatch.setattr(evening, "play", watched_play)
-    monkeypatch.setattr(fast, "run", watched_run)
+    monkeypatch.setattr(evening, "score_log", watched)
     path = tmp_path / "long.pulya"
     path.write_text("".join(genlog.line_log(6000, seed=3, pool=20)), encoding="utf-8")
     for args in (
@@ -172,13 +177,10 @@ def test_nothing_is_kept_per_deal(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         ["stats", str(path)],
     ):
         asked.clear()
-        runs.clear()
         assert run(*args).exit_code == 0
+        assert asked, args
         assert not any(kw.get("keep") or kw.get("running") for kw in asked), args
-        if args[0] == "ledger":
-            assert asked and all(kw.get("each") is not None for kw in asked), args
-        else:
-            assert runs and all(h is not None for h in runs), args
+        assert all(kw.get("each") is not None for kw in asked), args
 
 
 def old_stats(paths: list[Path]) -> Stats:
@@ -342,8 +344,6 @@ def test_a_table_fitted_to_a_width_streams_in_the_bytes_grid_fits(
             assert got.stdout == want, (columns, options)
     finally:
         path.unlink()
-
-
 
 
 #: characters a dealer or a text might hold that JSON or a template writes otherwise

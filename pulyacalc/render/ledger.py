@@ -35,7 +35,7 @@ from pulyacalc.render.view import (
 if TYPE_CHECKING:
     from pulyacalc.core.amounts import Amount
     from pulyacalc.ledger import Sink
-    from pulyacalc.render.longtable import LongTable
+    from pulyacalc.render.table import LongTable
 
 #: a ledger scored as it is read: hands each row to the sink, gives the ledger without its
 #: rows (None: not every row could be told, ``ledger.ledger_run``)
@@ -64,8 +64,8 @@ def _money(values: dict[str, Decimal]) -> dict[str, Any]:
 class LedgerView:
     """``ledger`` in every shape, its rows written as they come (see the module's text).
     ``source``: a ledger kept whole, or a play of the log; ``ledger`` is None after a play
-    that could not tell every row (a newcomer; a table the spool cannot hold): nothing was
-    given, and the caller reads the log again."""
+    that could not tell every row (a newcomer): nothing was given, and the caller reads the
+    log again."""
 
     def __init__(self, source: Ledger | Play, running: bool = False) -> None:
         self.source, self.running = source, running
@@ -80,24 +80,19 @@ class LedgerView:
         return self.ledger
 
     def table_chunks(self) -> Iterator[str]:
-        with _spool() as spool:
-            rows = TableRows(spool, self.running)
+        rows = TableRows(self.running)
+        try:
             lg = self._played(rows.add)
             if lg is None:
                 return
             table, columns = rows.finished(lg.players, lg.settlement.money is not None)
             for cells in final_rows(lg, columns):
-                table.measure(cells)
-                table.row(cells[0], cells[1:])
-            if table.broken:  # a cell the spool cannot hold: drawn whole where it is kept
-                if not isinstance(self.source, Ledger):
-                    self.ledger = None
-                    return
-                yield whole_table(lg, self.running)
-                return
+                table.add(cells)
             yield title(lg) + "\n\n"
             yield from table.lines()
             yield "\n" + "\n".join(notes(lg)) + "\n"
+        finally:
+            rows.close()
 
     def json_chunks(self) -> Iterator[str]:
         from pulyacalc.render.formats import dumps
@@ -272,17 +267,6 @@ def notes(lg: Ledger) -> list[str]:
             ).format(price=s.whist_price)
         )
     return out
-
-
-def whole_table(lg: Ledger, running: bool) -> str:
-    """The table of a kept ledger drawn whole by grid (a cell the long table cannot hold)."""
-    from pulyacalc.render.table import grid
-
-    columns, head = table_columns(lg.players, running, lg.settlement.money is not None)
-    rows = [[str(row.number), *deal_cells(row, columns)] for row in lg.rows]
-    rows += final_rows(lg, columns)
-    table = grid(rows, head=head, tablefmt="simple", colalign=table_align(columns))
-    return "\n".join([title(lg), "", table, "", *notes(lg)]) + "\n"
 
 
 # ---- a deal's row in each shape ----
@@ -496,82 +480,47 @@ def _delimited(cells: list[Any], delimiter: str) -> str:
 
 
 class TableRows:
-    """The table's rows into a ``LongTable`` (render/longtable.py) as they come, made at
-    the first (the players and whether there is money are known then): a deal's cells but
-    its number and values kept once per ``Moved`` (its template), its values a block of
-    deals at a time, each distinct text of a column measured once."""
+    """The table's rows into the one long table (render/table.LongTable) as they come, made
+    at the first (the players and whether there is money are known then): a deal's cells
+    but its number and values made once per ``Moved``."""
 
-    def __init__(self, spool: IO[str], running: bool) -> None:
-        self.spool, self.running = spool, running
+    def __init__(self, running: bool) -> None:
+        self.running = running
         self.table: LongTable | None = None
         self.columns: Columns = []
-        self.last = ""  # the last number written (the widest: numbers only grow)
-        self.keys = Remembered(self._template)
+        #: the deal's value cells: (column, kind, player)
+        self.values: list[tuple[int, str, str]] = []
+        self.cells = Remembered(self._cells)
 
     def _start(self, players: tuple[str, ...], money: bool) -> LongTable:
-        from pulyacalc.render.longtable import LongTable
+        from pulyacalc.render.table import LongTable
 
         self.columns, head = table_columns(players, self.running, money)
-        table = self.table = LongTable(head, table_align(self.columns), self.spool)
-        #: the cells of the deal's values: (column, kind, player)
         self.values = [(i, k, p) for i, (k, p) in enumerate(self.columns, 3) if k != "result"]
-        table.slots = tuple(i for i, _, _ in self.values)
-        table.tails = {i: 3 for i, k, _ in self.values if k != "running"}  # (cents: .xx)
-        self.measured: list[set[str]] = [set() for _ in self.values]
-        self.block: tuple[list[int], list[str], list[list[str]]] = ([], [], [[] for _ in self.values])
-        return table
+        self.table = LongTable(head, table_align(self.columns))
+        return self.table
 
     def add(self, row: LedgerRow) -> None:
-        from pulyacalc.render.longtable import SEP
-
         table = self.table or self._start(tuple(row.result), row.money is not None)
-        key = self.keys(row.moved)
-        self.last = str(row.number)
-        if not self.values:
-            table.buffer.append(f"{self.last}{SEP}{key}\n")
-            if len(table.buffer) >= BATCH:
-                table.flush()
-            return
-        numbers, keys, columns = self.block
-        numbers.append(row.number)
-        keys.append(key)
-        values = row_values(row)
-        for (i, k, p), column, measured in zip(self.values, columns, self.measured, strict=True):
-            text = _cell(k, values[k][p])
-            column.append(text)
-            if text not in measured:
-                if len(measured) >= REMEMBERED:
-                    measured.clear()
-                measured.add(text)
-                table.measure([text], i)
-        if len(numbers) >= BATCH:
-            self._flush()
+        cells = [str(row.number), *self.cells(row.moved)]
+        if self.values:
+            values = row_values(row)
+            for i, k, p in self.values:
+                cells[i] = _cell(k, values[k][p])
+        table.add(cells)
 
-    def _template(self, m: Moved) -> str:
-        """The row's cells after its number, measured, as a template (a blank where each
-        of the deal's values goes)."""
-        table = self.table
-        assert table is not None
-        cells = [m.dealer, m.text.split("  # ", 1)[0]]
-        table.measure(cells, 1)
-        for i, (k, p) in enumerate(self.columns, 3):
-            cells.append(signed(m.result[p]) if k == "result" else "")
-            if k == "result":
-                table.measure(cells[-1:], i)
-        return table.template(cells, bool(self.values))
-
-    def _flush(self) -> None:
-        numbers, keys, columns = self.block
-        if numbers and self.table is not None:
-            self.table.block(numbers, keys, columns)
-            self.block = ([], [], [[] for _ in self.values])
+    def _cells(self, m: Moved) -> list[str]:
+        """A deal's cells after its number, a blank where each of its values goes."""
+        deal = m.text.split("  # ", 1)[0]
+        return [m.dealer, deal, *[signed(m.result[p]) if k == "result" else "" for k, p in self.columns]]
 
     def finished(self, players: tuple[str, ...], money: bool) -> tuple[LongTable, Columns]:
         """The table with every deal's row (made here when there was none)."""
-        table = self.table or self._start(players, money)
-        self._flush()
-        table.first = len(self.last)
-        return table, self.columns
+        return self.table or self._start(players, money), self.columns
+
+    def close(self) -> None:
+        if self.table is not None:
+            self.table.close()
 
 
 def _spool() -> Any:
