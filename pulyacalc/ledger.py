@@ -9,37 +9,39 @@ sum over its entries (:func:`deal_row`).  The target is the same for every deal 
 nothing.  The rows of any log (finished or not) add up exactly to the exact settlement;
 what the convention's rounding then changes is its own row (:attr:`Ledger.rounding`).
 
-The entries are the scorer's own: there is no second scoring path.  ``ledger_file``
-keeps every deal (``play(..., keep=True)``); ``LedgerRun`` is told each deal as it is
-scored (a ``fast.Tracer``: ``evening.play_traced``) and hands each row on, so that the
-``ledger`` command needs flat memory however long the log: a line read again in the same
-state writes what it wrote before, so its row (its ``Moved``) is made once.  A row is not
-what the evening would be without the deal: deleting it would move the next dealer, the
-raspasy run and where the later pools close.
+The entries are the scorer's own: there is no second scoring path.  Every row comes from
+:class:`Rows`, told each deal's result in order: ``ledger`` lists them for an evening kept
+whole (``play(..., keep=True)``), ``ledger_run`` hands each to a sink as the one driver
+scores it (``play(..., each=...)``), keeping none, so the ``ledger`` command needs flat
+memory however long the log.  A deal that writes what another deal wrote, from the same
+line, has the same row: its ``Moved`` is made once, by :func:`row_of`.  The running totals
+are exact, and the money is each running total to the cent (``settlement.to_money``), as
+``score`` rounds it.  A row is not what the evening would be without the deal: deleting it
+would move the next dealer, the raspasy run and where the later pools close.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.kinds import Rounding
-from pulyacalc.core.sheet import MOUNTAIN, POOL, WHISTS, Entry
+from pulyacalc.core.model import Correction, Deal, Play, Raspasy, SeatChange
+from pulyacalc.core.sheet import MOUNTAIN, POOL, Entry, Write
 from pulyacalc.evening import Evening, score_file, settle_evening
-from pulyacalc.ledger_totals import Block, Totals
 from pulyacalc.scoring.settlement import mountain_factor
 
 if TYPE_CHECKING:
-    from pulyacalc.scoring.fold import DealResult
+    from pulyacalc.scoring.fold import DealResult, Step
     from pulyacalc.scoring.settlement import Settlement
 
 #: an entry as the ledger reads it: (area, player, amount, on whom)
-Written = tuple[str, str, Amount, "str | None"]
+Booked = tuple[str, str, Amount, "str | None"]
 
 
 def deal_row(entries: Iterable[Entry], players: tuple[str, ...], conv: Convention) -> dict[str, Amount]:
@@ -48,7 +50,7 @@ def deal_row(entries: Iterable[Entry], players: tuple[str, ...], conv: Conventio
     return row_of(((e.area, e.player, e.amount, e.on) for e in entries), players, conv)
 
 
-def row_of(writes: Iterable[Written], players: tuple[str, ...], conv: Convention) -> dict[str, Amount]:
+def row_of(writes: Iterable[Booked], players: tuple[str, ...], conv: Convention) -> dict[str, Amount]:
     """What these writes add to each player's exact result (RULES.md §3, linear part).
 
     Each entry moves a mountain equivalent ``G`` or a whist: a pool point ``a`` of ``q``
@@ -74,15 +76,22 @@ def row_of(writes: Iterable[Written], players: tuple[str, ...], conv: Convention
     return {p: exact(unit * (mean - moved[p]) + whists[p]) for p in players}
 
 
-@dataclass(frozen=True)
-class LedgerRow:
+class Moved:
+    """A deal's row but for its number: its dealer, its text (the canonical line) and what it
+    moved each result by; one for every deal of the same line that writes the same (what a
+    view makes of a row but its number, it makes once per ``Moved``)."""
+
+    __slots__ = ("dealer", "text", "result")
+
+    def __init__(self, dealer: str, text: str, result: dict[str, Amount]) -> None:
+        self.dealer, self.text, self.result = dealer, text, result
+
+
+class LedgerRow(NamedTuple):
     number: int
-    dealer: str
-    #: the deal in the canonical line format (``pulyacalc convert``)
-    text: str
-    #: what the deal moved each player's exact result by, in whists (sums to 0)
-    result: dict[str, Amount]
-    #: the rows so far, this one included
+    #: its dealer, text and result (shared by the deals of a line that write the same)
+    moved: Moved
+    #: the rows so far, this one included ({} when the running totals were not asked for)
     running: dict[str, Amount]
     #: with a whist price: the change of the running total in money, each running total
     #: to the cent as ``score`` rounds money (so a deal's money is result × price within
@@ -90,11 +99,26 @@ class LedgerRow:
     money: dict[str, Decimal] | None = None
     money_running: dict[str, Decimal] | None = None
 
+    @property
+    def dealer(self) -> str:
+        return self.moved.dealer
+
+    @property
+    def text(self) -> str:
+        """The deal in the canonical line format (``pulyacalc convert``)."""
+        return self.moved.text
+
+    @property
+    def result(self) -> dict[str, Amount]:
+        """What the deal moved each player's exact result by, in whists (sums to 0)."""
+        return self.moved.result
+
 
 @dataclass(frozen=True)
 class Ledger:
     evening: Evening
     settlement: Settlement
+    #: the rows, when kept (``ledger``); () when each was handed on (``ledger_run``)
     rows: tuple[LedgerRow, ...]
     #: the rows added up: the exact settlement (before rounding)
     total: dict[str, Amount]
@@ -112,32 +136,174 @@ class Ledger:
         return self.settlement.rounding
 
 
+#: distinct rows and texts remembered; past it they are made anew (flat memory)
+REMEMBERED = 100_000
+
+#: told each row as it is made
+Sink = Callable[[LedgerRow], object]
+
+
+class Rows:
+    """Each deal's row, told each result of the evening in order (:meth:`row`), and the rows
+    added up (:meth:`total`).  ``running`` (or a whist price): each row carries the running
+    totals (and the money).  ``final``: ``players`` is the table as the evening ends; else
+    a newcomer cannot be told (every row reads the final table): from a join on, ``joined``
+    and no more rows."""
+
+    def __init__(
+        self,
+        players: tuple[str, ...],
+        conv: Convention,
+        price: Decimal | None = None,
+        running: bool = False,
+        final: bool = True,
+    ) -> None:
+        self.players, self.conv, self.price, self.final = players, conv, price, final
+        self.running = running or price is not None
+        self.joined = False
+        #: (line read, note, dealer) → the deal's text; (that or the text, writes) → its row
+        self.texts: dict[object, str] = {}
+        self.moved: dict[tuple[object, Hashable], Moved] = {}
+        #: writes → what they move each result by (many lines write the same)
+        self.results: dict[tuple[Booked, ...], dict[str, Amount]] = {}
+        #: (dealer, text, what it moves each result by) → its row
+        self.alike: dict[tuple[str, str, tuple[tuple[str, Amount], ...]], Moved] = {}
+        #: without running totals: each row's deals not yet added up (``_add_up``)
+        self.counts: dict[Moved, int] = {}
+        self.sums: dict[str, Amount] = dict.fromkeys(players, 0)
+        #: with a price: the money running totals
+        self.paid: dict[str, Decimal] = dict.fromkeys(players, Decimal(0))
+
+    def step(self, s: Step) -> LedgerRow | None:
+        """The row of a step of ``play`` (None from a newcomer on, unless ``final``)."""
+        from pulyacalc.scoring.fold import Line
+
+        item = s.item
+        # a raw line read again (no deal made): its text is its raw text's with that dealer
+        line = (item.raw, s.dealer) if isinstance(item, Line) else self._line(item, s.dealer)
+        return self._row(s.number, s.dealer, s.kind, line, s.writes, s.deal, s.writes.writes)
+
+    def result(self, r: DealResult) -> LedgerRow | None:
+        """The row of a deal's result kept by ``play(..., keep=True)``."""
+        entries = r.entries
+        writes = tuple((e.area, e.player, e.amount, e.on) for e in entries)
+        return self._row(
+            r.number, r.dealer, r.kind, self._line(r.deal, r.dealer), writes, lambda: r.deal, lambda: entries
+        )
+
+    def _line(self, deal: Deal | Correction | SeatChange, dealer: str) -> object:
+        """What a deal's text is made once per: its line read (the reader's ``template``),
+        note and dealer; the text itself for any other (a YAML log's deal, a correction)."""
+        from pulyacalc.logs.write import deal_line
+
+        if isinstance(deal, (Play, Raspasy)) and deal.template is not None:
+            return (deal.template, deal.note, dealer)
+        return deal_line(deal, self.players, dealer)
+
+    def _row(
+        self,
+        number: int,
+        dealer: str,
+        kind: str,
+        line: object,
+        writes: Hashable,
+        deal: Callable[[], Deal | Correction | SeatChange],
+        written: Callable[[], Iterable[Entry | Write]],
+    ) -> LedgerRow | None:
+        """The row of a deal whose text is made once per ``line`` and whose result once per
+        ``writes`` (the key of what ``written`` gives)."""
+        self.joined = self.joined or (kind == "join" and not self.final)
+        if self.joined:
+            return None
+        m = self.moved.get((line, writes))
+        if m is None:
+            m = self._moved(line, writes, dealer, deal, written)
+        if not self.running:  # added up by counts: a Fraction sum per distinct row, not per deal
+            counts = self.counts
+            counts[m] = counts.get(m, 0) + 1
+            if len(counts) >= REMEMBERED:
+                self._add_up()
+            return LedgerRow(number, m, {})
+        return self._running(number, m)
+
+    def _running(self, number: int, m: Moved) -> LedgerRow:
+        """The row with the running totals after it (and the money)."""
+        from pulyacalc.scoring.settlement import to_money
+
+        result, sums = m.result, self.sums
+        running = self.sums = {p: exact(sums[p] + result[p]) for p in self.players}
+        if self.price is None:
+            return LedgerRow(number, m, running)
+        paid = to_money(running, self.players, self.price)
+        money = {p: paid[p] - self.paid[p] for p in self.players}
+        self.paid = paid
+        return LedgerRow(number, m, running, money, paid)
+
+    def _moved(
+        self,
+        line: object,
+        writes: Hashable,
+        dealer: str,
+        deal: Callable[[], Deal | Correction | SeatChange],
+        written: Callable[[], Iterable[Entry | Write]],
+    ) -> Moved:
+        """A deal's ``Moved`` made: its text (once per ``line``), its result (``row_of``)."""
+        from pulyacalc.logs.write import deal_line
+
+        text = line if type(line) is str else self.texts.get(line)
+        if text is None:
+            if len(self.texts) >= REMEMBERED:
+                self.texts.clear()
+            text = self.texts[line] = deal_line(deal(), self.players, dealer)
+        booked = tuple((w.area, w.player, w.amount, w.on) for w in written())
+        result = self.results.get(booked)
+        if result is None:
+            result = self.results[booked] = row_of(booked, self.players, self.conv)
+        if len(self.moved) >= REMEMBERED:
+            self.moved.clear()
+            self.results.clear()
+            self.alike.clear()
+        # writes placed otherwise that move the results alike (about half of a long log's)
+        # make the same row: one Moved, which a view makes its text of once
+        alike = (dealer, text, tuple(result.items()))
+        m = self.alike.get(alike)
+        if m is None:
+            m = self.alike[alike] = Moved(dealer, text, result)
+        self.moved[line, writes] = m
+        return m
+
+    def _add_up(self) -> None:
+        sums = self.sums
+        for m, times in self.counts.items():
+            for p, v in m.result.items():
+                sums[p] = exact(sums[p] + v * times)
+        self.counts.clear()
+
+    def total(self) -> dict[str, Amount]:
+        """The rows so far added up (the last running totals)."""
+        self._add_up()
+        return self.sums
+
+
 def ledger(ev: Evening, price: Decimal | None = None) -> Ledger:
     """The ledger of an evening played with ``keep=True``; raises RuleError (located at the
     log's ``rounding:``) when the rounding cannot settle it, as ``score`` does."""
-    from pulyacalc.logs.write import deal_line
-    from pulyacalc.scoring.settlement import to_money
-
     s = settle_evening(ev, price)
-    players = ev.sheet.players  # everyone settled: a newcomer and one who left (RULES.md 6.3)
-    running: dict[str, Amount] = dict.fromkeys(players, 0)
-    paid: dict[str, Decimal] = dict.fromkeys(players, Decimal(0))
-    rows: list[LedgerRow] = []
-    for r in ev.results:
-        result = deal_row(r.entries, players, ev.convention)
-        running = {p: exact(running[p] + result[p]) for p in players}
-        money = money_running = None
-        if price is not None:
-            money_running = to_money(running, players, price)
-            money = {p: money_running[p] - paid[p] for p in players}
-            paid = money_running
-        text = deal_line(r.deal, players, r.dealer)
-        rows.append(LedgerRow(r.number, r.dealer, text, result, running, money, money_running))
-    rounding = {p: exact(s.result[p] - running[p]) for p in players}
+    # everyone settled: a newcomer and one who left (RULES.md 6.3)
+    rows = Rows(ev.sheet.players, ev.convention, price, running=True)
+    kept = tuple(row for row in map(rows.result, ev.results) if row is not None)
+    return _ledger(ev, s, kept, rows)
+
+
+def _ledger(ev: Evening, s: Settlement, kept: tuple[LedgerRow, ...], rows: Rows) -> Ledger:
+    """The ledger of rows told: what the rounding moves, in whists and money."""
+    players = ev.sheet.players
+    total = rows.total()
+    rounding = {p: exact(s.result[p] - total[p]) for p in players}
     money_rounding = None
     if s.money is not None:
-        money_rounding = {p: s.money[p] - paid[p] for p in players}
-    return Ledger(ev, s, tuple(rows), running, rounding, money_rounding)
+        money_rounding = {p: s.money[p] - rows.paid[p] for p in players}
+    return Ledger(ev, s, kept, total, rounding, money_rounding)
 
 
 def ledger_file(
@@ -161,215 +327,6 @@ def ledger_file(
     return ledger(ev, price)
 
 
-class Moved:
-    """A deal's row but for its number: its dealer, its text (the canonical line) and what it
-    moved each result by; one for every deal of a line read in one state, its pool points
-    placed one way.  ``shown``: what a view made of it (its cache); ``times``: its deals
-    not yet added up (``LedgerRun``)."""
-
-    __slots__ = ("dealer", "text", "result", "shown", "times", "ints")
-
-    def __init__(self, dealer: str, text: str, result: dict[str, Amount]) -> None:
-        self.dealer, self.text, self.result = dealer, text, result
-        self.shown: object = None
-        self.times = 0
-        #: its result over the running totals' denominator (``Totals.add``): (den, numerators)
-        self.ints: tuple[int, tuple[int, ...]] | None = None
-
-
-#: what a hit wrote (``fast.Tracer.hit``): (flat index of the paper, amount)
-Placed = Sequence[tuple[int, Amount]]
-
-
-class _Line:
-    """A line learnt by the fast path (``fast.Known.tag``): its dealer and text, and its
-    ``Moved`` per placing of its pool points (what it writes, ``fast.Tracer.hit``); the
-    last is looked up by identity first (once the pools are closed a line's writes are one
-    object, hit after hit)."""
-
-    __slots__ = ("dealer", "text", "moved", "last", "last_moved", "epoch")
-
-    def __init__(self, dealer: str, text: str, epoch: int) -> None:
-        self.dealer, self.text, self.epoch = dealer, text, epoch
-        self.moved: dict[Placed, Moved] = {}
-        self.last: Placed | None = None
-        self.last_moved: Moved | None = None
-
-
-#: rows of ``Moved`` held before they are added up, and placings one line keeps (bounded)
-ADD_EVERY = 100_000
-PLACINGS = 64
-#: rows with running totals handed to a block sink at a time
-BLOCK = 2048
-
-#: told each row: the deal's number, its ``Moved``, and with running totals (or money)
-#: the totals after it
-Sink = Callable[[int, Moved, "Totals | None"], None]
-#: told a block of rows with running totals: their numbers, their ``Moved``, the totals
-#: after the last, and each row's (``Totals.add_block``)
-BlockSink = Callable[[list[int], list[Moved], Totals, Block], None]
-
-
-class LedgerRun:
-    """The ledger of a log as it is scored (a ``fast.Tracer``, given to ``play``): each deal's
-    row handed to ``sink`` in order, and the rows added up (``total``).  With ``running``
-    (or a whist price) each row also carries the running totals (and money).  A log that
-    seats a newcomer cannot be told so (every row reads the final table: ``joined``)."""
-
-    def __init__(
-        self,
-        players: tuple[str, ...],
-        conv: Convention,
-        sink: Sink,
-        running: bool,
-        price: Decimal | None,
-        final: bool = False,
-    ) -> None:
-        self.players, self.conv, self.sink, self.price = players, conv, sink, price
-        #: ``players`` is the table as it ends (a second reading): a newcomer is told
-        self.final = final
-        #: the table of the paper hits are told of changed this many times (``index``)
-        self.epoch = 0
-        self.running = Totals(players, price) if running or price else None
-        #: a sink that takes the rows with running totals a block at a time (its ``block``:
-        #: the numbers, the rows, the totals and ``Totals.add_block``'s columns), and the
-        #: rows not handed to it yet
-        self.blocks: BlockSink | None = getattr(sink, "block", None)
-        self.queued: list[int] = []
-        self.queue: list[Moved] = []
-        self.sums: dict[str, Amount] = dict.fromkeys(players, 0)
-        self.pending: list[Moved] = []
-        self.joined = False
-        #: the writes of a deal → its row (many lines write the same), and (dealer, text,
-        #: writes) → its ``Moved`` (a line in other states, another placing alike), bounded
-        self.rows: dict[tuple[Written, ...], dict[str, Amount]] = {}
-        self.made: dict[tuple[str, str, tuple[Written, ...]], Moved] = {}
-        #: (dealer, text, what it moved each result by) → its ``Moved`` (bounded with ``made``)
-        self.alike: dict[tuple[str, str, tuple[tuple[str, Amount], ...]], Moved] = {}
-
-    def _made(self, dealer: str, text: str, writes: tuple[Written, ...]) -> Moved:
-        m = self.made.get((dealer, text, writes))
-        if m is None:
-            row = self.rows.get(writes)
-            if row is None:
-                row = self.rows[writes] = row_of(writes, self.players, self.conv)
-            if len(self.made) >= ADD_EVERY or len(self.rows) >= ADD_EVERY:
-                self.made.clear()
-                self.rows.clear()
-                self.alike.clear()
-            # writes placed otherwise that move the results alike make the same row (about
-            # half of a long log's): one Moved, whose view (``shown``) is made once
-            alike = (dealer, text, tuple(row.items()))
-            m = self.alike.get(alike)
-            if m is None:
-                m = self.alike[alike] = Moved(dealer, text, row)
-            self.made[dealer, text, writes] = m
-        return m
-
-    def result(self, r: DealResult) -> object:
-        from pulyacalc.logs.write import deal_line
-
-        self.joined = self.joined or (r.kind == "join" and not self.final)
-        if self.joined:
-            return None
-        text = deal_line(r.deal, self.players, r.dealer)
-        writes = tuple((e.area, e.player, e.amount, e.on) for e in r.entries)
-        self.told(r.number, self._made(r.dealer, text, writes))
-        return _Line(r.dealer, text, self.epoch)
-
-    def index(self, players: tuple[str, ...]) -> None:
-        """The flat paper hits are told of (``FastCache.at``): pools, mountains, whists."""
-        self.joined = self.joined or (players != self.players and not self.final)
-        if getattr(self, "table", players) != players:
-            self.epoch += 1  # a line's placings read the old table's paper
-        self.table = players
-        self.flat: list[tuple[str, str, str | None]] = [(POOL, p, None) for p in players]
-        self.flat += [(MOUNTAIN, p, None) for p in players]
-        self.flat += [(WHISTS, p, q) for p in players for q in players]
-
-    def hit(self, number: int, writes: Placed, tag: object) -> None:
-        line: _Line = tag  # type: ignore[assignment]  # what result() gave
-        if line.epoch != self.epoch:
-            line.moved.clear()
-            line.last = line.last_moved = None
-            line.epoch = self.epoch
-        if writes is line.last:
-            m = line.last_moved
-        else:
-            m = line.moved.get(writes)
-            line.last, line.last_moved = writes, m
-        if m is None:
-            m = line.last_moved = self._moved(line, writes)
-        if self.running is None:  # the common case, written out (once a deal)
-            m.times += 1
-            if m.times == 1:
-                self.pending.append(m)
-                if len(self.pending) >= ADD_EVERY:
-                    self.add_up()
-            self.sink(number, m, None)
-        elif self.blocks is not None:  # ``told`` written out (once a deal)
-            self.queued.append(number)
-            self.queue.append(m)
-            if len(self.queue) >= BLOCK:
-                self.flush()
-        else:
-            self.told(number, m)
-
-    def _moved(self, line: _Line, writes: Placed) -> Moved:
-        """The row of ``line`` writing ``writes``, made."""
-        flat = self.flat
-        m = self._made(
-            line.dealer,
-            line.text,
-            tuple((area, player, a, on) for i, a in writes for area, player, on in (flat[i],)),
-        )
-        if len(line.moved) < PLACINGS:
-            line.moved[writes] = m
-        return m
-
-    def told(self, number: int, m: Moved) -> None:
-        running = self.running
-        if running is None:
-            m.times += 1
-            if m.times == 1:
-                self.pending.append(m)
-                if len(self.pending) >= ADD_EVERY:
-                    self.add_up()
-            self.sink(number, m, None)
-            return
-        if self.blocks is not None:
-            self.queued.append(number)
-            self.queue.append(m)
-            if len(self.queue) >= BLOCK:
-                self.flush()
-            return
-        running.add(m)
-        self.sink(number, m, running)
-
-    def flush(self) -> None:
-        """The rows queued for a block sink added up and handed to it."""
-        if self.queue and self.blocks is not None and self.running is not None:
-            self.blocks(self.queued, self.queue, self.running, self.running.add_block(self.queue))
-            self.queued, self.queue = [], []
-
-    def add_up(self) -> None:
-        sums = self.sums
-        for m in self.pending:
-            for p, v in m.result.items():
-                sums[p] = exact(sums[p] + v * m.times)
-            m.times = 0
-        self.pending.clear()
-
-    @property
-    def total(self) -> dict[str, Amount]:
-        """The rows so far added up (the running totals)."""
-        self.flush()
-        if self.running is not None:
-            return self.running.amounts()
-        self.add_up()
-        return self.sums
-
-
 def ledger_run(
     path: str,
     sink: Sink,
@@ -383,10 +340,10 @@ def ledger_run(
     players: tuple[str, ...] | None = None,
     seated: list[tuple[str, ...]] | None = None,
 ) -> Ledger | None:
-    """Score a log handing each row to ``sink`` as it is scored (``LedgerRun``), keeping
-    none: the ledger without its rows, or None when the log seats a newcomer (its rows
-    were not all told: every row reads the table as it ends, appended to ``seated``; read
-    the log again with it as ``players``).  Raises PulyaError as ``ledger_file``."""
+    """Score a log handing each row to ``sink`` as it is scored, keeping none: the ledger
+    without its rows, or None when the log seats a newcomer (its rows were not all told:
+    every row reads the table as it ends, appended to ``seated``; read the log again with
+    it as ``players``).  Raises PulyaError as ``ledger_file``."""
     from pulyacalc.core.errors import Problems
     from pulyacalc.evening import load_convention, score_log
     from pulyacalc.logs.read import read_log
@@ -396,21 +353,18 @@ def ledger_run(
     # the convention as score_log loads it (its problems are reported there)
     conv = load_convention(log, Problems(), convention, rounding)
     table = players or log.header.players
-    run = None if conv is None else LedgerRun(table, conv, sink, running, price, players is not None)
-    ev = score_log(log, problems, convention=convention, rounding=rounding, trace=run)
-    assert run is not None  # score_log raises when the convention does not load
-    run.flush()
-    if run.joined:
+    rows = None if conv is None else Rows(table, conv, price, running, final=players is not None)
+
+    def each(step: Step) -> None:
+        assert rows is not None  # score_log plays no deal when the convention does not load
+        row = rows.step(step)
+        if row is not None:
+            sink(row)
+
+    ev = score_log(log, problems, convention=convention, rounding=rounding, each=each)
+    assert rows is not None
+    if rows.joined:
         if seated is not None:
             seated.append(ev.sheet.players)
         return None
-    s = settle_evening(ev, price)
-    total = run.total
-    players = ev.sheet.players
-    rounding_row = {p: exact(s.result[p] - total[p]) for p in players}
-    money_rounding = None
-    if s.money is not None:
-        assert run.running is not None  # a price keeps running totals
-        paid = run.running.paid()
-        money_rounding = {p: s.money[p] - paid[p] for p in players}
-    return Ledger(ev, s, (), total, rounding_row, money_rounding)
+    return _ledger(ev, settle_evening(ev, price), (), rows)

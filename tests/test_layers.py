@@ -28,8 +28,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "compare",
         "api",
         "ledger",
-        "ledger_totals",
-        "ledger_apart",
         "stats",
         "rating",
         "conventions_report",

@@ -314,6 +314,16 @@ def test_bad_input_is_located_and_a_bad_price_is_named(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "--rounding" in r.stderr
 
 
+def test_a_bad_log_says_its_problems_and_nothing_else(tmp_path: Path) -> None:
+    path = tmp_path / "bad.pulya"
+    path.write_text("players: Anna Boris Vera\n\nAnna 6♠ 7, Boris whist 9, Vera pass 1\n", encoding="utf-8")
+    for fmt in FORMATS:
+        got = run("ledger", str(path), "--running", "-f", fmt)
+        assert got.exit_code == 1
+        assert f"{path}:3:" in got.stderr
+        assert not got.stdout
+
+
 def test_reads_standard_input() -> None:
     r = run("ledger", "-", "-f", "jsonl", input=SMALL)
     assert r.exit_code == 0, r.output

@@ -1,13 +1,13 @@
 """`ledger` and `stats` stream (issue 11): a long log in flat memory, the same bytes.
 
-`ledger` writes its rows as the deals are scored (ledger.LedgerRun told each deal by the
-fast path, render/ledger.LedgerStream, render/longtable.LongTable) and `stats` counts each
-deal as it is scored (stats.Counting).  Both are compared with the way they were made
-before — every deal's result kept (``keep=True``), then rendered whole — in every output
-format, on generated line logs (with the faults a hand-kept log has, a newcomer included)
-and YAML logs, and with the caches made small so that they empty and fill again.  Neither
-command asks ``play`` to keep anything: what it holds grows with the players and the
-distinct lines, not with the deals.
+`ledger` writes its rows as the deals are scored (ledger.Rows told each deal by
+``play(..., each=...)``, render/ledger.LedgerView, render/table.LongTable) and `stats`
+counts each deal as it is scored (stats.Counting).  Both are compared with the way they are
+made from an evening kept whole (``keep=True``; the ledger's table drawn by grid) in every
+output format, on generated line logs (with the faults a hand-kept log has, a newcomer
+included) and YAML logs, and with the caches made small so that they empty and fill again.
+Neither command asks ``play`` to keep anything: what it holds grows with the players and
+the distinct lines, not with the deals.
 """
 
 from __future__ import annotations
@@ -21,8 +21,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-from logs_gen import random_log
-from test_fast_path import faults
+from logs_gen import faults, random_log
 from typer.testing import CliRunner
 
 from pulyacalc import evening, ledger, stats
@@ -47,12 +46,28 @@ def run(*args: str) -> Any:
 
 
 def old_ledger(path: str, fmt: str, options: list[str], rounding: str | None = None) -> str:
-    """The ledger as it was made before: every deal kept, then rendered whole."""
+    """The ledger of an evening kept whole, rendered (its table drawn whole by grid)."""
     from decimal import Decimal
+
+    from pulyacalc.render.formats import fit_lines
 
     price = Decimal(options[options.index("--whist-price") + 1]) if "--whist-price" in options else None
     lg = ledger_file(path, rounding=rounding, price=price)  # type: ignore[arg-type]
+    if fmt == "table":
+        return fit_lines(whole_table(lg, "--running" in options))
     return render(LedgerView(lg, "--running" in options), fmt)
+
+
+def whole_table(lg: Any, running: bool) -> str:
+    """The table of a kept ledger drawn whole by grid."""
+    from pulyacalc.render.ledger import deal_cells, final_rows, notes, table_align, table_columns, title
+    from pulyacalc.render.table import grid
+
+    columns, head = table_columns(lg.players, running, lg.settlement.money is not None)
+    rows = [[str(row.number), *deal_cells(row, columns)] for row in lg.rows]
+    rows += final_rows(lg, columns)
+    table = grid(rows, head=head, tablefmt="simple", colalign=table_align(columns))
+    return "\n".join([title(lg), "", table, "", *notes(lg)]) + "\n"
 
 
 def assert_ledger_streams(path: Path, rounding: str | None = None) -> None:
@@ -130,14 +145,12 @@ def test_a_newcomer_and_a_note_on_the_line(tmp_path: Path) -> None:
 
 def test_small_caches_empty_and_fill_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(fast, "FAST_CACHE_SIZE", 40)
-    monkeypatch.setattr(ledger, "ADD_EVERY", 7)
-    monkeypatch.setattr(ledger, "PLACINGS", 2)
+    monkeypatch.setattr(ledger, "REMEMBERED", 7)  # rows and texts made, remembered
     monkeypatch.setattr(stats, "COUNT_EVERY", 5)
-    from pulyacalc.render import ledger_stream
+    from pulyacalc.render import ledger as view
 
-    monkeypatch.setattr(ledger_stream, "VALUES", 20)  # values written, remembered
-    monkeypatch.setattr(ledger_stream, "BATCH", 11)  # deals written as JSON, CSV at a time
-    monkeypatch.setattr(ledger, "BLOCK", 9)  # rows with running totals told at a time
+    monkeypatch.setattr(view, "REMEMBERED", 5)  # each shape's texts of rows, values measured
+    monkeypatch.setattr(view, "BATCH", 11)  # rows written, deals given to the table, at a time
     path = tmp_path / "long.pulya"
     path.write_text("".join(genlog.line_log(1500, seed=9, players=4, pool=60)), encoding="utf-8")
     assert_ledger_streams(path)
@@ -145,22 +158,16 @@ def test_small_caches_empty_and_fill_again(tmp_path: Path, monkeypatch: pytest.M
 
 
 def test_nothing_is_kept_per_deal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Neither command asks play to keep each deal, and a line log goes the fast path
-    (memory as score's: a deal's result is not even made for a line read before)."""
+    """Neither command asks play to keep each deal: each is shown every deal as it is
+    scored (``each``), memory as score's."""
     asked: list[dict[str, Any]] = []
-    runs: list[Any] = []
-    play, fast_run = evening.play, fast.run
+    score_log = evening.score_log
 
-    def watched_play(*args: Any, **kwargs: Any) -> Any:
+    def watched(*args: Any, **kwargs: Any) -> Any:
         asked.append(kwargs)
-        return play(*args, **kwargs)
+        return score_log(*args, **kwargs)
 
-    def watched_run(*args: Any, **kwargs: Any) -> Any:
-        runs.append(kwargs.get("tracer"))
-        return fast_run(*args, **kwargs)
-
-    monkeypatch.setattr(evening, "play", watched_play)
-    monkeypatch.setattr(fast, "run", watched_run)
+    monkeypatch.setattr(evening, "score_log", watched)
     path = tmp_path / "long.pulya"
     path.write_text("".join(genlog.line_log(6000, seed=3, pool=20)), encoding="utf-8")
     for args in (
@@ -169,10 +176,10 @@ def test_nothing_is_kept_per_deal(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         ["stats", str(path)],
     ):
         asked.clear()
-        runs.clear()
         assert run(*args).exit_code == 0
+        assert asked, args
         assert not any(kw.get("keep") or kw.get("running") for kw in asked), args
-        assert runs and all(h is not None for h in runs), args
+        assert all(kw.get("each") is not None for kw in asked), args
 
 
 def old_stats(paths: list[Path]) -> Stats:
@@ -227,102 +234,6 @@ def test_the_streamed_stats_are_the_kept_ones(seed: int, players: int, conventio
         for p in folder.iterdir():
             p.unlink()
         folder.rmdir()
-
-
-# ---- the running totals and money in whole numbers (ledger_totals, render/ledger_text) ----
-
-MORE_OPTIONS = (
-    ["--running", "--whist-price", "0.5"],
-    ["--whist-price", "0.33"],
-    ["--running", "--whist-price", "7"],
-    ["--running", "--whist-price", "0.01"],
-)
-
-
-@SETTINGS
-@given(
-    st.integers(0, 10_000),
-    st.sampled_from((3, 4)),
-    st.sampled_from(("sochi", "leningrad", "rostov", "classic")),
-    st.sampled_from((None, "exact", "nearest", "kodeks", "kodeks_separate")),
-    st.booleans(),
-)
-def test_running_totals_and_money_in_whole_numbers_are_the_kept_ones(
-    seed: int, players: int, convention: str, rounding: str | None, faulty: bool
-) -> None:
-    path = Path(__file__).parent / f"_ledger_money_{seed}.pulya"
-    extra = ["--rounding", rounding] if rounding else []
-    try:
-        path.write_text(line_log(seed, players, convention, 10, 90, faulty), encoding="utf-8")
-        for fmt in FORMATS:
-            for options in MORE_OPTIONS:
-                got = run("ledger", str(path), "-f", fmt, *options, *extra)
-                try:
-                    want = old_ledger(str(path), fmt, options, rounding)
-                except PulyaError:
-                    # a bad log (1), or a rounding not for this table (2: the option blamed)
-                    assert got.exit_code in (1, 2), got.output
-                    continue
-                assert got.exit_code == 0, got.output
-                assert got.stdout == want, (fmt, options, rounding)
-    finally:
-        path.unlink()
-
-
-@given(
-    st.integers(-(10**20), 10**20),
-    st.sampled_from((1, 2, 3, 6, 7, 9, 12, 27, 1000, 999_983, 10**6, 3 * 10**7)),
-    st.booleans(),
-)
-def test_numbers_from_whole_numbers_are_views_own(n: int, den: int, glyphs: bool) -> None:
-    from fractions import Fraction
-
-    from pulyacalc.core.amounts import exact
-    from pulyacalc.render import view
-    from pulyacalc.render.ledger_text import Numbers
-
-    x = exact(Fraction(n, den))
-    num = Numbers()
-    view.use_glyphs(glyphs)
-    try:
-        assert num.show(n, den)[0] == view.show(x)
-    finally:
-        view.use_glyphs(True)
-    assert num.decimal(n, den) == view.decimal(x)
-    assert num.json(n, den) == json_text(view.jnum(x))
-    assert num.exact(n, den) == json_text(view.fraction_text(x))
-
-
-def json_text(value: Any) -> str:
-    import json
-
-    return json.dumps(value)
-
-
-@given(
-    st.lists(st.tuples(st.integers(-300, 300), st.sampled_from((1, 2, 3, 9, 7))), min_size=1, max_size=30),
-    st.sampled_from(("0.5", "0.33", "7", "0.01", "1.37", "0.333")),
-)
-def test_money_in_cents_is_to_money(rows: list[tuple[int, int]], price: str) -> None:
-    """Totals keeps each running total to the cent by to_money's very rule."""
-    from decimal import Decimal
-    from fractions import Fraction
-
-    from pulyacalc.core.amounts import exact
-    from pulyacalc.ledger import Moved
-    from pulyacalc.ledger_totals import Totals
-    from pulyacalc.scoring.settlement import to_money
-
-    players = ("A", "B", "C")
-    totals = Totals(players, Decimal(price))
-    running = dict.fromkeys(players, Fraction(0))
-    for a, d in rows:
-        x = Fraction(a, d)
-        result = {"A": exact(x), "B": exact(-x / 3), "C": exact(x / 3 - x)}
-        totals.add(Moved("A", "", result))
-        running = {p: running[p] + result[p] for p in players}
-        assert totals.amounts() == running
-        assert totals.paid() == to_money(running, players, Decimal(price))
 
 
 # ---- standard input and a newcomer: streamed too (read again, not kept) ----
@@ -434,21 +345,6 @@ def test_a_table_fitted_to_a_width_streams_in_the_bytes_grid_fits(
         path.unlink()
 
 
-def test_a_sink_told_row_by_row_writes_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A run that tells the streaming sinks each deal on its own (no ``block``: a block of
-    one, ``Totals.now``) writes the same bytes as one that tells them in blocks."""
-    init = ledger.LedgerRun.__init__
-
-    def row_by_row(self: Any, *args: Any, **kwargs: Any) -> None:
-        init(self, *args, **kwargs)
-        self.blocks = None
-
-    monkeypatch.setattr(ledger.LedgerRun, "__init__", row_by_row)
-    path = tmp_path / "rows.pulya"
-    path.write_text(line_log(4, 3, "sochi", 10, 90, True), encoding="utf-8")
-    assert_ledger_streams(path)
-
-
 #: characters a dealer or a text might hold that JSON or a template writes otherwise
 ODD = st.text(
     st.sampled_from(["a", " ", "%", '"', "\\", "\n", "\x1b", "\u202e", "\ue0fd", "\ue0fe", "\ue0ff", "♠"])
@@ -461,40 +357,33 @@ ODD = st.text(
     ODD,
     st.lists(st.fractions(min_value=-100, max_value=100, max_denominator=7), min_size=2, max_size=2),
     st.booleans(),
-    st.booleans(),
     st.sampled_from((None, "0.33", "1")),
 )
-def test_a_json_row_from_its_frame_is_the_row_written_whole(
-    dealer: str, text: str, result: list[Any], lines: bool, running: bool, price: str | None
+def test_a_json_row_is_its_object_nested(
+    dealer: str, text: str, result: list[Any], running: bool, price: str | None
 ) -> None:
-    """A JSON (or JSON Lines) row made from its result's frame with its dealer and text put
-    in (``_Rows._frame``) is the row as ``LedgerView`` writes it, whatever the two hold: a
-    ``%``, quotes, escapes, the characters that stand for them."""
-    import json
+    """A JSON row written from its members (``JsonRows``: those of its ``Moved`` made once)
+    is ``nested(deal_json(row), 2)``, whatever its dealer and text hold: a ``%``, quotes,
+    escapes, private-use characters."""
+    import io
     from decimal import Decimal
 
     from pulyacalc.core.amounts import exact
-    from pulyacalc.ledger import Moved
-    from pulyacalc.ledger_totals import Totals
+    from pulyacalc.ledger import LedgerRow, Moved
     from pulyacalc.render.formats import nested
-    from pulyacalc.render.ledger_stream import _Rows, full_row
+    from pulyacalc.render.ledger import JsonRows, deal_json
 
     players = ("Anna", "Boris", "Vera")
-    dump = (lambda obj: json.dumps(obj, ensure_ascii=False)) if lines else (lambda obj: nested(obj, 2))
-    got: list[bytes] = []
-    rows = _Rows(running, dump, True, got.extend)
-    totals = Totals(players, None if price is None else Decimal(price))
-    if not running and price is None:
-        totals = None  # type: ignore[assignment]
     result.append(-sum(result))  # (a deal moves the results by nothing in all)
+    moved = Moved(dealer, text, {p: exact(v) for p, v in zip(players, result, strict=True)})
+    out = io.StringIO()
+    written = JsonRows(running, out)
     want = []
-    for number in (1, 2):  # the second row of the same result from the frame made for the first
-        m = Moved(
-            dealer if number == 1 else text, text, {p: exact(v) for p, v in zip(players, result, strict=True)}
-        )
-        if totals is not None:
-            totals.add(m)
-        want.append(rows._whole(full_row(number, m, totals), totals))
-        rows(number, m, totals)
-    rows.flush()
-    assert got == want
+    for number in (1, 2):  # the second row's members but its number as made for the first
+        totals = {p: exact(v * number) for p, v in moved.result.items()} if running or price else {}
+        money = None if price is None else {p: Decimal(price) * number for p in players}
+        row = LedgerRow(number, moved, totals, money, money)
+        written.add(row)
+        want.append(nested(deal_json(row, running), 2))
+    written.flush()
+    assert out.getvalue() == "[\n    " + ",\n    ".join(want)

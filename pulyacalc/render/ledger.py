@@ -4,16 +4,24 @@ rounding as its own row, so that every column adds up to the settlement `score` 
 The table shows the settlement under the rows; the machine formats do not (a program adding
 a column up would count it twice): JSON carries it beside the rows, JSONL and CSV/TSV end
 with the rounding row.  ``running`` adds the running totals, a whist price adds money.
+
+One view for a ledger kept whole (``ledger.ledger``) and one scored as it is read
+(``ledger.ledger_run``): each shape writes each row as it comes (:class:`LedgerView`'s
+``*_chunks``) into a spool (memory, then a temporary file), and gives the spool back
+between what goes before (the table's title names the deal count) and after (the rounding
+and the settlement), so that a log with a problem prints its problems and nothing else.
+What a row's shape makes of its deal but its number (its ``Moved``: dealer, text, result)
+is made once per ``Moved``; every number is written by render/view's functions.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from pulyacalc.core.i18n import _
-from pulyacalc.ledger import LedgerRow
+from pulyacalc.ledger import Ledger, LedgerRow, Moved
 from pulyacalc.render.view import (
     SCHEMA_VERSION,
     convention_title,
@@ -26,7 +34,14 @@ from pulyacalc.render.view import (
 
 if TYPE_CHECKING:
     from pulyacalc.core.amounts import Amount
-    from pulyacalc.ledger import Ledger
+    from pulyacalc.ledger import Sink
+    from pulyacalc.render.table import LongTable
+
+#: a ledger scored as it is read: hands each row to the sink, gives the ledger without its
+#: rows (None: not every row could be told, ``ledger.ledger_run``)
+Play = Callable[["Sink"], "Ledger | None"]
+#: (which value, player) of each player column
+Columns = list[tuple[str, str]]
 
 
 def signed(x: Amount | Decimal) -> str:
@@ -46,158 +61,215 @@ def _money(values: dict[str, Decimal]) -> dict[str, Any]:
     return {p: jnum(v) for p, v in values.items()}
 
 
-@dataclass(frozen=True)
 class LedgerView:
-    ledger: Ledger
-    #: add the running totals (``--running``)
-    running: bool = False
+    """``ledger`` in every shape, its rows written as they come (see the module's text).
+    ``source``: a ledger kept whole, or a play of the log; ``ledger`` is None after a play
+    that could not tell every row (a newcomer): nothing was given, and the caller reads the
+    log again."""
 
-    def _deal(self, row: LedgerRow) -> dict[str, Any]:
-        return deal_json(row, self.running)
+    def __init__(self, source: Ledger | Play, running: bool = False) -> None:
+        self.source, self.running = source, running
+        self.ledger: Ledger | None = source if isinstance(source, Ledger) else None
 
-    def _rounding(self) -> dict[str, Any]:
-        lg = self.ledger
-        out: dict[str, Any] = {"name": lg.rounding_name, **amounts("result", lg.rounding)}
-        if lg.money_rounding is not None:
-            out["money"] = _money(lg.money_rounding)
-        return out
+    def _played(self, sink: Sink) -> Ledger | None:
+        if isinstance(self.source, Ledger):
+            for row in self.source.rows:
+                sink(row)
+            return self.source
+        self.ledger = self.source(sink)
+        return self.ledger
 
-    def document(self) -> dict[str, Any]:
-        lg = self.ledger
-        s = lg.settlement
-        doc: dict[str, Any] = {
-            "schema_version": SCHEMA_VERSION,
-            "players": list(lg.players),
-            "deals": [self._deal(row) for row in lg.rows],
-            "rounding": self._rounding(),
-            "settlement": {p: jnum(s.result[p]) for p in lg.players},
-            "settlement_exact": {p: fraction_text(s.exact[p]) for p in lg.players},
-        }
-        if s.money is not None and s.whist_price is not None:
-            doc["whist_price"] = float(s.whist_price)
-            doc["money"] = _money(s.money)
-        return doc
+    def table_chunks(self) -> Iterator[str]:
+        rows = TableRows(self.running)
+        try:
+            lg = self._played(rows.add)
+            if lg is None:
+                return
+            table, columns = rows.finished(lg.players, lg.settlement.money is not None)
+            for cells in final_rows(lg, columns):
+                table.add(cells)
+            yield title(lg) + "\n\n"
+            yield from table.lines()
+            yield "\n" + "\n".join(notes(lg)) + "\n"
+        finally:
+            rows.close()
 
-    def records(self) -> list[dict[str, Any]]:
-        """One object per deal, then the rounding's."""
-        head = {"schema_version": SCHEMA_VERSION}
-        rows = [{**head, "row": "deal", **self._deal(row)} for row in self.ledger.rows]
-        rounding = self._rounding()
-        rows.append({**head, "row": "rounding", "rounding": rounding.pop("name"), **rounding})
-        return rows
+    def json_chunks(self) -> Iterator[str]:
+        from pulyacalc.render.formats import dumps
 
-    def _columns(self) -> list[tuple[str, str]]:
-        """(which value, player) for each player column, in the order of the CSV header."""
-        return columns_of(self.ledger.players, self.running, self.ledger.settlement.money is not None)
+        with _spool() as spool:
+            rows = JsonRows(self.running, spool)
+            lg = self._played(rows.add)
+            if lg is None:
+                return
+            rows.flush()
+            doc = document_tail(lg)
+            head = {"schema_version": SCHEMA_VERSION, "players": list(lg.players)}
+            yield dumps(head).removesuffix("\n}") + ',\n  "deals": '
+            yield from _spooled(spool)
+            yield ("\n  ]" if rows.count else "[]") + "," + dumps(doc)[1:] + "\n"
 
-    def rows(self) -> tuple[list[str], list[list[Any]]]:
-        columns = self._columns()
-        head = ["number", "dealer", "text", *[f"{k}_{p}" for k, p in columns]]
-        out: list[list[Any]] = [deal_csv(row, columns) for row in self.ledger.rows]
-        out.append(self._rounding_csv(columns))
-        return head, out
+    def jsonl_chunks(self) -> Iterator[str]:
+        """The text of ``render(view, "jsonl")``, piece by piece."""
+        import json
 
-    def _rounding_csv(self, columns: list[tuple[str, str]]) -> list[Any]:
-        values = self._rounding_values()
-        return ["", "", f"rounding {self.ledger.rounding_name}", *[decimal(values[k][p]) for k, p in columns]]
+        with _spool() as spool:
+            rows = JsonlRows(self.running, spool)
+            lg = self._played(rows.add)
+            if lg is None:
+                return
+            rows.flush()
+            yield from _spooled(spool)
+            yield json.dumps(rounding_record(lg), ensure_ascii=False) + "\n"
 
-    def _rounding_values(self) -> dict[str, dict[str, Any]]:
-        lg = self.ledger
-        s = lg.settlement
-        return {
-            "result": lg.rounding,
-            "running": s.result,
-            "money": lg.money_rounding or {},
-            "money_running": s.money or {},
-        }
+    def delimited_chunks(self, delimiter: str) -> Iterator[str]:
+        """The text of ``render(view, "csv")`` (or ``"tsv"``), piece by piece."""
+        with _spool() as spool:
+            rows = DelimitedRows(self.running, spool, delimiter)
+            lg = self._played(rows.add)
+            if lg is None:
+                return
+            rows.flush()
+            columns = columns_of(lg.players, self.running, lg.settlement.money is not None)
+            yield _delimited(["number", "dealer", "text", *[f"{k}_{p}" for k, p in columns]], delimiter)
+            yield from _spooled(spool)
+            yield _delimited(rounding_csv(lg, columns), delimiter)
+
+    # the shapes whole (``render``) and one record or row at a time, read back from the text
 
     def table(self) -> str:
-        from pulyacalc.render.table import grid
+        return "".join(self.table_chunks())
 
-        lg = self.ledger
-        columns, head = table_columns(lg.players, self.running, lg.settlement.money is not None)
-        rows = [[str(row.number), *deal_cells(row, columns)] for row in lg.rows]
-        rows += self._final_rows(columns)
-        table = grid(rows, head=head, tablefmt="simple", colalign=table_align(columns))
-        return "\n".join([self._title(), "", table, "", *self._notes()]) + "\n"
+    def document(self) -> dict[str, Any]:
+        import json
 
-    def _final_rows(self, columns: list[tuple[str, str]]) -> list[list[str]]:
-        """The table's last rows: the rounding's (unless exact), and the settlement."""
-        lg = self.ledger
-        s = lg.settlement
-        rows: list[list[str]] = []
-        if lg.rounding_name != "exact":
-            values = self._rounding_values()
-            rows.append(
-                [
-                    "",
-                    "",
-                    _("rounding {rounding}").format(rounding=lg.rounding_name),
-                    *[_cell(k, values[k][p]) for k, p in columns],
-                ]
-            )
-        final: dict[str, dict[str, Any]] = {
-            "result": s.result,
-            "running": s.result,
-            "money": s.money or {},
-            "money_running": s.money or {},
-        }
-        rows.append(["", "", _("settlement"), *[_cell(k, final[k][p]) for k, p in columns]])
-        return rows
+        return cast(dict[str, Any], json.loads("".join(self.json_chunks())))
 
-    def _title(self) -> str:
-        lg = self.ledger
-        ev, s = lg.evening, lg.settlement
-        players = lg.players
-        parts = [
-            convention_title(ev.convention),
-            counted(len(players), "player"),
-            _("pool to {target}").format(target=ev.target),
-            counted(ev.deals, "deal"),
-        ]
-        if s.whist_price is not None:
-            parts.append(_("whist price {price}").format(price=s.whist_price))
-        return ", ".join(parts) + ": " + _("what each deal moved the results by, in whists")
+    def records_iter(self) -> Iterator[dict[str, Any]]:
+        import json
 
-    def _notes(self) -> list[str]:
-        lg = self.ledger
-        s = lg.settlement
-        if lg.rounding_name == "exact":
-            notes = [_("The rows add up exactly to the settlement (rounding exact).")]
-        else:
-            notes = [
-                _(
-                    "The deals' rows add up exactly to the exact settlement; the last row is what "
-                    "rounding {rounding} moves, so each column adds up to the settlement."
-                ).format(rounding=lg.rounding_name)
-            ]
-        notes.append(
-            _(
-                "A row is what the deal's entries add to the settlement (RULES.md §3.8), "
-                "not the evening without the deal."
-            )
-        )
-        if s.whist_price is not None:
-            notes.append(
-                _(
-                    "Money: each running total to the cent, as score rounds it; a deal's money is "
-                    "the change of the running total (its result × {price}, within a cent)."
-                ).format(price=s.whist_price)
-            )
-        return notes
+        for line in _lines(self.jsonl_chunks()):
+            yield json.loads(line)
+
+    def records(self) -> list[dict[str, Any]]:
+        return list(self.records_iter())
+
+    def rows_iter(self) -> tuple[list[str], Iterator[list[Any]]]:
+        import csv
+
+        lines = _lines(self.delimited_chunks(","))
+        head = next(csv.reader([next(lines, "")]), [])
+        return head, csv.reader(lines)
+
+    def rows(self) -> tuple[list[str], list[list[Any]]]:
+        head, rows = self.rows_iter()
+        return head, list(rows)
 
 
-def deal_json(row: LedgerRow, running: bool) -> dict[str, Any]:
-    """A deal's object in JSON (and JSON Lines)."""
-    out: dict[str, Any] = {"number": row.number, "dealer": row.dealer, "text": row.text}
-    out.update(amounts("result", row.result))
-    if running:
-        out.update(amounts("running", row.running))
-    if row.money is not None and row.money_running is not None:
-        out["money"] = _money(row.money)
-        if running:
-            out["money_running"] = _money(row.money_running)
+# ---- what goes before and after the rows ----
+
+
+def rounding_values(lg: Ledger) -> dict[str, dict[str, Any]]:
+    s = lg.settlement
+    return {
+        "result": lg.rounding,
+        "running": s.result,
+        "money": lg.money_rounding or {},
+        "money_running": s.money or {},
+    }
+
+
+def rounding_json(lg: Ledger) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": lg.rounding_name, **amounts("result", lg.rounding)}
+    if lg.money_rounding is not None:
+        out["money"] = _money(lg.money_rounding)
     return out
+
+
+def rounding_record(lg: Ledger) -> dict[str, Any]:
+    """The last line of JSON Lines: the rounding's."""
+    rounding = rounding_json(lg)
+    return {"schema_version": SCHEMA_VERSION, "row": "rounding", "rounding": rounding.pop("name"), **rounding}
+
+
+def rounding_csv(lg: Ledger, columns: Columns) -> list[Any]:
+    values = rounding_values(lg)
+    return ["", "", f"rounding {lg.rounding_name}", *[decimal(values[k][p]) for k, p in columns]]
+
+
+def document_tail(lg: Ledger) -> dict[str, Any]:
+    """The JSON document after its deals."""
+    s = lg.settlement
+    doc: dict[str, Any] = {
+        "rounding": rounding_json(lg),
+        "settlement": {p: jnum(s.result[p]) for p in lg.players},
+        "settlement_exact": {p: fraction_text(s.exact[p]) for p in lg.players},
+    }
+    if s.money is not None and s.whist_price is not None:
+        doc["whist_price"] = float(s.whist_price)
+        doc["money"] = _money(s.money)
+    return doc
+
+
+def final_rows(lg: Ledger, columns: Columns) -> list[list[str]]:
+    """The table's last rows: the rounding's (unless exact), and the settlement."""
+    s = lg.settlement
+    rows: list[list[str]] = []
+    if lg.rounding_name != "exact":
+        values = rounding_values(lg)
+        name = _("rounding {rounding}").format(rounding=lg.rounding_name)
+        rows.append(["", "", name, *[_cell(k, values[k][p]) for k, p in columns]])
+    final: dict[str, dict[str, Any]] = {
+        "result": s.result,
+        "running": s.result,
+        "money": s.money or {},
+        "money_running": s.money or {},
+    }
+    rows.append(["", "", _("settlement"), *[_cell(k, final[k][p]) for k, p in columns]])
+    return rows
+
+
+def title(lg: Ledger) -> str:
+    ev, s = lg.evening, lg.settlement
+    parts = [
+        convention_title(ev.convention),
+        counted(len(lg.players), "player"),
+        _("pool to {target}").format(target=ev.target),
+        counted(ev.deals, "deal"),
+    ]
+    if s.whist_price is not None:
+        parts.append(_("whist price {price}").format(price=s.whist_price))
+    return ", ".join(parts) + ": " + _("what each deal moved the results by, in whists")
+
+
+def notes(lg: Ledger) -> list[str]:
+    s = lg.settlement
+    if lg.rounding_name == "exact":
+        out = [_("The rows add up exactly to the settlement (rounding exact).")]
+    else:
+        out = [
+            _(
+                "The deals' rows add up exactly to the exact settlement; the last row is what "
+                "rounding {rounding} moves, so each column adds up to the settlement."
+            ).format(rounding=lg.rounding_name)
+        ]
+    out.append(
+        _(
+            "A row is what the deal's entries add to the settlement (RULES.md §3.8), "
+            "not the evening without the deal."
+        )
+    )
+    if s.whist_price is not None:
+        out.append(
+            _(
+                "Money: each running total to the cent, as score rounds it; a deal's money is "
+                "the change of the running total (its result × {price}, within a cent)."
+            ).format(price=s.whist_price)
+        )
+    return out
+
+
+# ---- a deal's row in each shape ----
 
 
 def row_values(row: LedgerRow) -> dict[str, dict[str, Any]]:
@@ -209,7 +281,7 @@ def row_values(row: LedgerRow) -> dict[str, dict[str, Any]]:
     }
 
 
-def columns_of(players: tuple[str, ...], running: bool, money: bool) -> list[tuple[str, str]]:
+def columns_of(players: tuple[str, ...], running: bool, money: bool) -> Columns:
     """(which value, player) for each player column, in the order of the CSV header."""
     kinds = ["result"]
     if running:
@@ -219,15 +291,7 @@ def columns_of(players: tuple[str, ...], running: bool, money: bool) -> list[tup
     return [(k, p) for k in kinds for p in players]
 
 
-def deal_csv(row: LedgerRow, columns: list[tuple[str, str]]) -> list[Any]:
-    """A deal's CSV row."""
-    values = row_values(row)
-    return [row.number, row.dealer, row.text, *[decimal(values[k][p]) for k, p in columns]]
-
-
-def table_columns(
-    players: tuple[str, ...], running: bool, money: bool
-) -> tuple[list[tuple[str, str]], list[str]]:
+def table_columns(players: tuple[str, ...], running: bool, money: bool) -> tuple[Columns, list[str]]:
     """The table's player columns (each player's together: result, Σ, money, money Σ) and
     its header (each its CSV column's name with spaces: result_<player>: "result Anna")."""
     columns = sorted(columns_of(players, running, money), key=lambda c: players.index(c[1]))
@@ -241,11 +305,11 @@ def table_columns(
     return columns, head
 
 
-def table_align(columns: list[tuple[str, str]]) -> tuple[str, ...]:
+def table_align(columns: Columns) -> tuple[str, ...]:
     return ("right", "left", "left", *["right"] * len(columns))
 
 
-def deal_cells(row: LedgerRow, columns: list[tuple[str, str]]) -> list[str]:
+def deal_cells(row: LedgerRow, columns: Columns) -> list[str]:
     """A deal's cells in the table but its number: the deal without its note (``  # ...``),
     to keep the table narrow (the machine formats keep the whole line)."""
     values = row_values(row)
@@ -256,3 +320,234 @@ def deal_cells(row: LedgerRow, columns: list[tuple[str, str]]) -> list[str]:
 def _cell(kind: str, value: Amount | Decimal) -> str:
     """A change is signed (+12), a running total is not."""
     return show(value) if kind.endswith("running") else signed(value)
+
+
+def moved_json(m: Moved) -> dict[str, Any]:
+    """A deal's object in JSON but its number and values: its dealer, text and result."""
+    return {"dealer": m.dealer, "text": m.text, **amounts("result", m.result)}
+
+
+def values_json(row: LedgerRow, running: bool) -> dict[str, Any]:
+    """A deal's values in JSON: the running totals (``running``) and the money."""
+    out: dict[str, Any] = amounts("running", row.running) if running else {}
+    if row.money is not None and row.money_running is not None:
+        out["money"] = _money(row.money)
+        if running:
+            out["money_running"] = _money(row.money_running)
+    return out
+
+
+def deal_json(row: LedgerRow, running: bool) -> dict[str, Any]:
+    """A deal's object in JSON (and JSON Lines)."""
+    return {"number": row.number, **moved_json(row.moved), **values_json(row, running)}
+
+
+def deal_csv(row: LedgerRow, columns: Columns) -> list[Any]:
+    """A deal's CSV row."""
+    values = row_values(row)
+    return [row.number, row.dealer, row.text, *[decimal(values[k][p]) for k, p in columns]]
+
+
+class Remembered:
+    """What a shape made of each ``Moved`` (``make``), remembered (bounded)."""
+
+    def __init__(self, make: Callable[[Moved], Any]) -> None:
+        self.make = make
+        self.known: dict[Moved, Any] = {}
+
+    def __call__(self, m: Moved) -> Any:
+        got = self.known.get(m)
+        if got is None:
+            if len(self.known) >= REMEMBERED:
+                self.known.clear()
+            got = self.known[m] = self.make(m)
+        return got
+
+
+#: what each shape remembers of distinct rows
+REMEMBERED = 100_000
+
+
+class Batched:
+    """Rows' texts given to ``out`` a batch at a time."""
+
+    def __init__(self, out: IO[str]) -> None:
+        self.out = out
+        self.texts: list[str] = []
+
+    def written(self, text: str) -> None:
+        texts = self.texts
+        texts.append(text)
+        if len(texts) >= BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        self.out.write("".join(self.texts))
+        self.texts.clear()
+
+
+class JsonRows(Batched):
+    """Deals written into the JSON document's array: each its ``deal_json`` as ``nested``
+    writes it two levels deep, its members but the number written once per ``Moved``
+    (``nested``'s text of the object without its braces: an object's text is its members'
+    joined), given to ``out`` a batch at a time."""
+
+    def __init__(self, running: bool, out: IO[str]) -> None:
+        super().__init__(out)
+        self.running, self.count = running, 0
+        self.moved = Remembered(self._moved)
+        #: the members of each distinct result (many rows move the results alike)
+        self.results: dict[tuple[tuple[str, Amount], ...], str] = {}
+
+    def _moved(self, m: Moved) -> str:
+        """The members of a row's ``Moved`` (``moved_json``), its result's made once."""
+        key = tuple(m.result.items())
+        result = self.results.get(key)
+        if result is None:
+            if len(self.results) >= REMEMBERED:
+                self.results.clear()
+            result = self.results[key] = _members(amounts("result", m.result))
+        return _members({"dealer": m.dealer, "text": m.text}) + ",\n      " + result
+
+    def add(self, row: LedgerRow) -> None:
+        members = self.moved(row.moved)
+        if self.running or row.money is not None:
+            members += ",\n      " + _members(values_json(row, self.running))
+        self.written(
+            f'{"," if self.count else "["}\n    {{\n      "number": {row.number},\n      {members}\n    }}'
+        )
+        self.count += 1
+
+
+#: rows written to a spool at a time
+BATCH = 1024
+
+
+def _members(obj: dict[str, Any]) -> str:
+    """The members of an object as ``nested(obj, 2)`` writes them (each a key and its
+    value, a level deeper), joined: its text without its braces."""
+    from pulyacalc.render.formats import nested
+
+    return nested(obj, 2)[len("{\n      ") : -len("\n    }")]
+
+
+class JsonlRows(Batched):
+    """Deals written as JSON Lines."""
+
+    def __init__(self, running: bool, out: IO[str]) -> None:
+        super().__init__(out)
+        self.running = running
+        self.head = {"schema_version": SCHEMA_VERSION, "row": "deal"}
+        self.moved = Remembered(moved_json)
+
+    def add(self, row: LedgerRow) -> None:
+        import json
+
+        obj = {**self.head, "number": row.number, **self.moved(row.moved), **values_json(row, self.running)}
+        self.written(json.dumps(obj, ensure_ascii=False) + "\n")
+
+
+class DelimitedRows(Batched):
+    """Deals written as CSV (or TSV) rows; a row's cells but its number and values made
+    once per ``Moved``."""
+
+    def __init__(self, running: bool, out: IO[str], delimiter: str) -> None:
+        super().__init__(out)
+        self.running, self.delimiter = running, delimiter
+        self.columns: Columns | None = None
+        self.moved = Remembered(lambda m: [m.dealer, m.text, *[decimal(m.result[p]) for p in m.result]])
+
+    def add(self, row: LedgerRow) -> None:
+        columns = self.columns
+        if columns is None:
+            columns = self.columns = columns_of(tuple(row.result), self.running, row.money is not None)
+        cells = [row.number, *self.moved(row.moved)]
+        if len(columns) > len(row.result):
+            values = row_values(row)
+            cells += [decimal(values[k][p]) for k, p in columns[len(row.result) :]]
+        self.written(_delimited(cells, self.delimiter))
+
+
+def _delimited(cells: list[Any], delimiter: str) -> str:
+    """A row as CSV (or TSV) text, through the package's one writer."""
+    import io
+
+    from pulyacalc.render.formats import write_delimited
+
+    buf = io.StringIO()
+    write_delimited(cells, [], buf, delimiter)
+    return buf.getvalue()
+
+
+class TableRows:
+    """The table's rows into the one long table (render/table.LongTable) as they come, made
+    at the first (the players and whether there is money are known then): a deal's cells
+    but its number and values made once per ``Moved``."""
+
+    def __init__(self, running: bool) -> None:
+        self.running = running
+        self.table: LongTable | None = None
+        self.columns: Columns = []
+        #: the deal's value cells: (column, kind, player)
+        self.values: list[tuple[int, str, str]] = []
+        self.cells = Remembered(self._cells)
+
+    def _start(self, players: tuple[str, ...], money: bool) -> LongTable:
+        from pulyacalc.render.table import LongTable
+
+        self.columns, head = table_columns(players, self.running, money)
+        self.values = [(i, k, p) for i, (k, p) in enumerate(self.columns, 3) if k != "result"]
+        self.table = LongTable(head, table_align(self.columns))
+        return self.table
+
+    def add(self, row: LedgerRow) -> None:
+        table = self.table or self._start(tuple(row.result), row.money is not None)
+        cells = [str(row.number), *self.cells(row.moved)]
+        if self.values:
+            values = row_values(row)
+            for i, k, p in self.values:
+                cells[i] = _cell(k, values[k][p])
+        table.add(cells)
+
+    def _cells(self, m: Moved) -> list[str]:
+        """A deal's cells after its number, a blank where each of its values goes."""
+        deal = m.text.split("  # ", 1)[0]
+        return [m.dealer, deal, *[signed(m.result[p]) if k == "result" else "" for k, p in self.columns]]
+
+    def finished(self, players: tuple[str, ...], money: bool) -> tuple[LongTable, Columns]:
+        """The table with every deal's row (made here when there was none)."""
+        return self.table or self._start(players, money), self.columns
+
+    def close(self) -> None:
+        if self.table is not None:
+            self.table.close()
+
+
+def _spool() -> Any:
+    """Memory, then a temporary file, of text."""
+    import tempfile
+
+    return tempfile.SpooledTemporaryFile(max_size=SPOOL_MEMORY, mode="w+", encoding="utf-8")
+
+
+#: characters a spool keeps in memory before it is a temporary file
+SPOOL_MEMORY = 1 << 20
+
+
+def _spooled(spool: IO[str]) -> Iterator[str]:
+    """The text spooled, from its start."""
+    spool.seek(0)
+    while chunk := spool.read(1 << 16):
+        yield chunk
+
+
+def _lines(chunks: Iterator[str]) -> Iterator[str]:
+    """The lines of text given in pieces (each with its line break)."""
+    tail = ""
+    for chunk in chunks:
+        lines = (tail + chunk).split("\n")
+        tail = lines.pop()
+        for line in lines:
+            yield line + "\n"
+    if tail:
+        yield tail

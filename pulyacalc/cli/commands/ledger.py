@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Annotated
 
@@ -24,11 +23,12 @@ from pulyacalc.cli.options import (
     rounding_of,
 )
 from pulyacalc.cli.output import OutputOpt, QuietOpt
-from pulyacalc.cli.runtime import emit, emit_bytes, reports_problems
+from pulyacalc.cli.runtime import emit, reports_problems
 from pulyacalc.core.i18n import N_
 
 if TYPE_CHECKING:
-    from pulyacalc.ledger import Ledger, Sink
+    from pulyacalc.ledger import Ledger
+    from pulyacalc.render.ledger import Play
 
 
 @reports_problems
@@ -50,12 +50,8 @@ def ledger(
 ) -> None:
     """What each deal cost: per deal, what it moved each player's final result by, in whists
     (the rows add up to the settlement; the rounding is its own last row)."""
-    from pulyacalc.cli.apart import worth_apart
     from pulyacalc.cli.stdin_copy import Tee
     from pulyacalc.ledger import ledger_file, ledger_run
-    from pulyacalc.ledger_apart import apart
-    from pulyacalc.render.formats import render
-    from pulyacalc.render.ledger import LedgerView
 
     price = parse_price(whist_price)
     how = rounding_of(rounding)
@@ -75,21 +71,16 @@ def ledger(
                 price=price,
             )
             seated: list[tuple[str, ...]] = []
-            # a long log is scored in a second process while this one writes its rows (not
-            # for a terminal: it takes them slower than one process writes them)
-            two = tee is None and worth_apart(log)
-            first = partial(play, seated=seated)
-            if _streamed(apart(first, seated) if two else first, running, format.value, two):
+            if _written(partial(play, seated=seated), running, format.value):
                 return
             if seated:  # a newcomer: read again, every row with the table as it ends
                 if tee is not None:
                     tee.again()
-                again = partial(play, players=seated[0])
-                if _streamed(apart(again) if two else again, running, format.value, two):
+                if _written(partial(play, players=seated[0]), running, format.value):
                     return
         if tee is not None:
             tee.again()
-        result = ledger_file(
+        kept = ledger_file(
             log,
             convention=convention,
             rounding=how,
@@ -100,18 +91,18 @@ def ledger(
     finally:
         if tee is not None:
             tee.close()
-    emit(render(LedgerView(result, running), format.value))
+    _written(kept, running, format.value)
 
 
-def _streamed(play: Callable[[Sink], Ledger | None], running: bool, shape: str, apart: bool = False) -> bool:
+def _written(source: Ledger | Play, running: bool, shape: str) -> bool:
     """The ledger written row by row in flat memory (the view spools its rows and writes
     nothing before the log is read, so that a log with a problem prints its problems and
-    nothing else).  False where it cannot be (a log that seats a newcomer: every row reads
-    the final table; it is read again)."""
+    nothing else).  False where a play cannot tell every row (a log that seats a newcomer:
+    every row reads the final table; it is read again)."""
     from pulyacalc.render.formats import write_to
-    from pulyacalc.render.ledger_stream import LedgerStream
+    from pulyacalc.render.ledger import LedgerView
 
-    view = LedgerStream(play, running, raw=emit_bytes, apart=apart)
+    view = LedgerView(source, running)
     write_to(view, shape, _Emitted())  # type: ignore[arg-type]  # a TextIO in all but name
     return view.ledger is not None
 
