@@ -31,7 +31,6 @@ from pulyacalc.scoring.fold import DealResult, Item, LineSource, Memo, Scorer, S
 
 if TYPE_CHECKING:
     from pulyacalc.logs.lines import LineDeals
-    from pulyacalc.scoring.fast import Tracer
     from pulyacalc.scoring.settlement import Settlement
 
 
@@ -262,13 +261,12 @@ def score_log(
     each: Callable[[Step], object] | None = None,
     memos: Memos | None = None,
     progress: Progress | None = None,
-    trace: Tracer | None = None,
     first: int = 0,
 ) -> Evening:
     """Load the log's convention and play it; raises PulyaError with every problem
     (those already in ``problems``, say from reading, included).  ``memos``: the fold
     caches of other evenings (``season``); ``first``: the results of the deals up to that
-    one are kept, with the paper after each; ``trace``: see ``play_traced``."""
+    one are kept, with the paper after each."""
     problems = problems if problems is not None else Problems()
     conv = load_convention(log, problems, convention, rounding)
     if conv is None or not log.header_ok:
@@ -278,21 +276,10 @@ def score_log(
             pass
         problems.raise_if_any()
     assert conv is not None
-    if trace is not None:
-        ev = play_traced(log, conv, problems, trace, first)
-    else:
-        memo: Memo | bool = True if memos is None else memos.get(log.header.players, conv)
-        ev = play_one_cause(
-            log,
-            conv,
-            problems,
-            keep=keep,
-            running=running,
-            each=each,
-            memo=memo,
-            progress=progress,
-            first=first,
-        )
+    memo: Memo | bool = True if memos is None else memos.get(log.header.players, conv)
+    ev = play_one_cause(
+        log, conv, problems, keep=keep, running=running, each=each, memo=memo, progress=progress, first=first
+    )
     problems.raise_if_any()
     return ev
 
@@ -367,40 +354,6 @@ def _recorded(lines: Iterator[str], record: list[str], scorer: Scorer) -> Iterat
         yield raw
 
 
-def play_traced(log: Log, conv: Convention, problems: Problems, trace: Tracer, first: int = 0) -> Evening:
-    """``play_one_cause`` showing ``trace`` what every deal writes, with nothing kept per deal
-    (the ledger's running totals of a log of any length: it goes with ``scoring.fast`` once
-    the ledger reads ``play``'s steps).  The first ``ONE_CAUSE_DEALS`` items go the full
-    way (a short log is looked at for one cause, as ``play_one_cause`` does); the rest of a
-    line log goes the fast path, which shows ``trace`` each hit's writes.  The results of
-    the deals up to deal ``first`` (and of the corrections after it) among those are kept in
-    ``results``, with the paper after each in ``running``."""
-    from itertools import chain, islice
-
-    from pulyacalc.logs.lines import LineDeals
-    from pulyacalc.scoring import fast
-
-    scorer = Scorer(log.header, conv, problems)
-    it = iter(log.deals)
-    firsts = list(islice(it, ONE_CAUSE_DEALS))
-    before, short = len(problems), len(firsts) < ONE_CAUSE_DEALS
-    source = log.deals if not short and type(log.deals) is LineDeals else None
-    deals: Iterable[Item] = firsts if source is not None else chain(firsts, it)
-    kept: list[DealResult] = []
-    papers: list[SheetView] = []
-    for r in scorer.feed_all(deals):
-        trace.result(r)
-        if first and r.number <= first:
-            kept.append(r)
-            papers.append(scorer.sheet.view())
-    if source is not None:  # the lines after the first items
-        source.number, source.pending = firsts[-1].loc.line, None
-        fast.run(scorer, source, fast.FastCache(scorer.players, conv), tracer=trace)
-    elif short and scorer.count > 1:
-        _one_cause(log.header, firsts, conv, problems, before)
-    return _evening(log, conv, scorer, tuple(kept), tuple(papers))
-
-
 def _one_cause(
     header: Header,
     deals: Iterable[Item],
@@ -463,11 +416,10 @@ def score_file(
     max_yaml_bytes: int | None = None,
     each: Callable[[Step], object] | None = None,
     progress: Progress | None = None,
-    trace: Tracer | None = None,
     first: int = 0,
 ) -> Evening:
     """Score a log file (or '-').  Raises PulyaError with every problem found.  ``each``
-    and ``progress``: see ``play``; ``trace`` and ``first``: see ``play_traced``."""
+    and ``progress``: see ``play``; ``first``: see ``score_log``."""
     from pulyacalc.logs.read import read_log
 
     problems = Problems()
@@ -481,7 +433,6 @@ def score_file(
         running=running,
         each=each,
         progress=progress,
-        trace=trace,
         first=first,
     )
 

@@ -32,7 +32,6 @@ from pulyacalc.ledger import ledger_file
 from pulyacalc.render.formats import FORMATS, render
 from pulyacalc.render.ledger import LedgerView
 from pulyacalc.render.stats import PlayerView, StatsView
-from pulyacalc.scoring import fast
 from pulyacalc.stats import Gathering, Stats, Tally, count_deal, score_stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
@@ -144,7 +143,10 @@ def test_a_newcomer_and_a_note_on_the_line(tmp_path: Path) -> None:
 
 
 def test_small_caches_empty_and_fill_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fast, "FAST_CACHE_SIZE", 40)
+    from pulyacalc.scoring import fold
+
+    monkeypatch.setattr(fold, "WRITTEN_CACHE_SIZE", 40)  # the fold's one cache, emptied when full
+    monkeypatch.setattr(fold, "LINES_CACHE_SIZE", 40)
     monkeypatch.setattr(ledger, "REMEMBERED", 7)  # rows and texts made, remembered
     monkeypatch.setattr(stats, "COUNT_EVERY", 5)
     from pulyacalc.render import ledger as view
