@@ -14,13 +14,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from decimal import Decimal
 
-from pulyacalc.compare import Column, Comparison, Excluded
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.errors import Loc, Problem, Problems, PulyaError, ReadError, RuleError
 from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.model import Log
 from pulyacalc.core.sheet import Entry, SheetView
-from pulyacalc.evening import Evening
+from pulyacalc.play import Evening
+from pulyacalc.reports.compare import Column, Comparison, Excluded
 from pulyacalc.scoring.settlement import Settlement
 
 __all__ = [
@@ -98,7 +98,7 @@ def score(
     every problem."""
     from dataclasses import replace
 
-    from pulyacalc.evening import play, score_log
+    from pulyacalc.play import play, score_log
 
     if not isinstance(convention, Convention):
         return score_log(log, convention=convention, rounding=rounding, keep=True)
@@ -113,7 +113,7 @@ def settle(evening: Evening, *, whist_price: Decimal | str | int | None = None) 
     """Settle an evening (RULES.md §3) under its convention's rounding; ``whist_price``
     adds the money.  Raises PulyaError when the rounding cannot do it (kodeks rounding
     with 4 players)."""
-    from pulyacalc.evening import settle_evening
+    from pulyacalc.play import settle_evening
 
     return settle_evening(evening, None if whist_price is None else Decimal(str(whist_price)))
 
@@ -133,7 +133,7 @@ def compare(
 ) -> Comparison:
     """The evening under several conventions (every built-in one by default): a column for
     each under which the log is legal, and the others ``excluded`` with their problems."""
-    from pulyacalc.compare import compare as compare_kept
+    from pulyacalc.reports.compare import compare as compare_kept
 
     price = None if whist_price is None else Decimal(str(whist_price))
     return compare_kept(log, Problems(), conventions, price=price)

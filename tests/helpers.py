@@ -17,7 +17,7 @@ from pulyacalc.convention.schema import Convention
 from pulyacalc.core.amounts import Amount
 from pulyacalc.core.errors import PulyaError
 from pulyacalc.core.sheet import Entry, SheetView
-from pulyacalc.evening import score_text
+from pulyacalc.play import score_text
 from pulyacalc.scoring.fold import DealResult
 from pulyacalc.scoring.settlement import Settlement, settle
 

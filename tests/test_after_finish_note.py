@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pulyacalc.checks import check_log, run_log
 from pulyacalc.cli.app import app
-from pulyacalc.evening import score_file
+from pulyacalc.play import score_file
+from pulyacalc.reports.check import check_log, run_log
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))

@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from pulyacalc.cli.app import app
 from pulyacalc.core.errors import Loc, Problems, ReadError
 from pulyacalc.logs.aliases import NO_ALIASES, Aliases, read_aliases, read_aliases_text
-from pulyacalc.season import score_season
+from pulyacalc.reports.season import score_season
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from pulyacalc import api
-from pulyacalc.evening import score_file
+from pulyacalc.play import score_file
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "api.md"

@@ -83,7 +83,7 @@ def test_a_built_in_extends_only_built_ins_by_name(name: str) -> None:
 def test_an_evening_under_a_built_in_builds_its_convention_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """The log's convention (confined to the log's directory) and the file alone that the
     report's title compares it with are one build."""
-    from pulyacalc.evening import score_file
+    from pulyacalc.play import score_file
     from pulyacalc.render.view import convention_title
 
     builds: list[str] = []

@@ -11,10 +11,10 @@ from typing import Any
 
 from typer.testing import CliRunner
 
-from pulyacalc.checks import AFTER_FINISH_RANGE, Checking, Finding, merged, run_log
 from pulyacalc.cli.app import app
 from pulyacalc.core.errors import Loc
-from pulyacalc.evening import ONE_CAUSE_DEALS, score_file
+from pulyacalc.play import ONE_CAUSE_DEALS, score_file
+from pulyacalc.reports.check import AFTER_FINISH_RANGE, Checking, Finding, merged, run_log
 from pulyacalc.scoring.fold import DealResult
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))

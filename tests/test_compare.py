@@ -91,7 +91,7 @@ def test_a_comparison_that_leaves_nothing_out_has_no_note_and_an_empty_excluded_
 
 
 def test_the_use_case_says_why_a_convention_is_left_out(tmp_path: Path) -> None:
-    from pulyacalc.compare import compare_log, compare_text
+    from pulyacalc.reports.compare import compare_log, compare_text
 
     by_path = compare_log(str(talon_log(tmp_path)), ["sochi", "rostov", "leningrad"])
     by_text = compare_text(TALON_4P, "l.txt", ["sochi", "rostov", "leningrad"])
@@ -118,7 +118,7 @@ def test_a_convention_that_does_not_load_or_cannot_round_is_left_out(tmp_path: P
         assert r.exit_code == 2
         assert "'-c' / '--convention'" in r.stderr and said in r.stderr
         assert str(log) not in r.stderr  # never blamed on the log
-    from pulyacalc.compare import compare_log
+    from pulyacalc.reports.compare import compare_log
 
     c = compare_log(str(log), ["sochi", nosuch, str(kodeks)])
     assert [x.asked for x in c.excluded] == [nosuch, str(kodeks)]

@@ -12,7 +12,7 @@ from pulyacalc.cli.app import app
 from pulyacalc.convention.load import load
 from pulyacalc.convention.schema import SCHEMA
 from pulyacalc.core.errors import PulyaError
-from pulyacalc.evening import score_file
+from pulyacalc.play import score_file
 
 LOG = """players: [A, B, C]
 convention: ./house.yaml

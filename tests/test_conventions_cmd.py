@@ -20,7 +20,7 @@ from pulyacalc.cli.app import app
 from pulyacalc.convention.dump import dump, flow, scalar
 from pulyacalc.convention.load import builtin_names, load
 from pulyacalc.convention.schema import SCHEMA, Convention
-from pulyacalc.evening import score_file
+from pulyacalc.play import score_file
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from pulyacalc.cli.app import app
 from pulyacalc.convention.schema import SCHEMA, Situation
 from pulyacalc.core.amounts import mixed
-from pulyacalc.dispute import SITUATIONS, dispute_file
+from pulyacalc.reports.dispute import SITUATIONS, dispute_file
 
 runner = CliRunner()
 

@@ -21,7 +21,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pulyacalc.cli.app import app
-from pulyacalc.evening import score_file
+from pulyacalc.play import score_file
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES_DIR = ROOT / "examples"

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from pulyacalc.cli.app import app
 from pulyacalc.core.rulebook import RULEBOOK
-from pulyacalc.evening import score_file
+from pulyacalc.play import score_file
 
 ROOT = Path(__file__).resolve().parent.parent
 

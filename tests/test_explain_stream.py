@@ -15,10 +15,10 @@ from typer.testing import CliRunner
 
 from pulyacalc.cli.app import app
 from pulyacalc.cli.progress import count_lines, log_progress
-from pulyacalc.evening import score_file
-from pulyacalc.explain import explain_file, explain_stream
+from pulyacalc.play import score_file
 from pulyacalc.render.explain import ExplainStream, ExplainView
 from pulyacalc.render.formats import FORMATS, render, write_to
+from pulyacalc.reports.explain import explain_file, explain_stream
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
@@ -160,7 +160,7 @@ def test_progress_bar_on_a_terminal_by_the_lines_of_the_file(
 
 
 def test_score_and_check_tell_the_bar_as_they_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from pulyacalc.checks import Checking
+    from pulyacalc.reports.check import Checking
 
     log = big_log(tmp_path, 40)
     seen: list[int] = []

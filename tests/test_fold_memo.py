@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from logs_gen import logs
 
 from pulyacalc.core.errors import Problems
-from pulyacalc.evening import Playing, load_convention
 from pulyacalc.logs.read import read_text
+from pulyacalc.play import Playing, load_convention
 from pulyacalc.scoring import fold
 
 #: header lines a log may override its convention with (docs/format.md), each a few ways

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pulyacalc.season import LOG_SUFFIXES
+from pulyacalc.reports.season import LOG_SUFFIXES
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "commands.md"
 

@@ -29,10 +29,10 @@ from typer.testing import CliRunner
 from pulyacalc.cli.app import app
 from pulyacalc.core.errors import PulyaError
 from pulyacalc.core.sheet import Sheet
-from pulyacalc.evening import score_file, score_text, settle_evening
-from pulyacalc.ledger import Ledger, ledger, ledger_file
+from pulyacalc.play import score_file, score_text, settle_evening
 from pulyacalc.render.formats import FORMATS, render
 from pulyacalc.render.ledger import LedgerView
+from pulyacalc.reports.ledger import Ledger, ledger, ledger_file
 from pulyacalc.scoring.settlement import settle
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -24,15 +24,16 @@ from hypothesis import strategies as st
 from logs_gen import faults, random_log
 from typer.testing import CliRunner
 
-from pulyacalc import evening, ledger, stats
+from pulyacalc import play
 from pulyacalc.cli.app import app
 from pulyacalc.core.errors import PulyaError
-from pulyacalc.evening import score_file, settle_evening
-from pulyacalc.ledger import ledger_file
+from pulyacalc.play import score_file, settle_evening
 from pulyacalc.render.formats import FORMATS, render
 from pulyacalc.render.ledger import LedgerView
 from pulyacalc.render.stats import PlayerView, StatsView
-from pulyacalc.stats import Gathering, Stats, Tally, count_deal, score_stats
+from pulyacalc.reports import ledger, stats
+from pulyacalc.reports.ledger import ledger_file
+from pulyacalc.reports.stats import Gathering, Stats, Tally, count_deal, score_stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 import genlog  # noqa: E402
@@ -163,13 +164,13 @@ def test_nothing_is_kept_per_deal(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     """Neither command asks play to keep each deal: each is shown every deal as it is
     scored (``each``), memory as score's."""
     asked: list[dict[str, Any]] = []
-    score_log = evening.score_log
+    score_log = play.score_log
 
     def watched(*args: Any, **kwargs: Any) -> Any:
         asked.append(kwargs)
         return score_log(*args, **kwargs)
 
-    monkeypatch.setattr(evening, "score_log", watched)
+    monkeypatch.setattr(play, "score_log", watched)
     path = tmp_path / "long.pulya"
     path.write_text("".join(genlog.line_log(6000, seed=3, pool=20)), encoding="utf-8")
     for args in (
@@ -371,9 +372,9 @@ def test_a_json_row_is_its_object_nested(
     from decimal import Decimal
 
     from pulyacalc.core.amounts import exact
-    from pulyacalc.ledger import LedgerRow, Moved
     from pulyacalc.render.formats import nested
     from pulyacalc.render.ledger import JsonRows, deal_json
+    from pulyacalc.reports.ledger import LedgerRow, Moved
 
     players = ("Anna", "Boris", "Vera")
     result.append(-sum(result))  # (a deal moves the results by nothing in all)

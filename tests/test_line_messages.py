@@ -162,8 +162,8 @@ def test_convert_writes_the_tricks() -> None:
 
 
 def test_explain_shows_the_tricks() -> None:
-    from pulyacalc.evening import score_text
-    from pulyacalc.explain import explain
+    from pulyacalc.play import score_text
+    from pulyacalc.reports.explain import explain
 
     lines = [d.line for d in explain(score_text(LOG, "e.txt", running=True)).deals]
     assert lines == ["Аня 6♠ 5, Боря whist 4, Вера pass", "Аня 7NT 4, Боря whist 3, Вера whist 3"]

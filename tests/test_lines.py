@@ -12,10 +12,10 @@ from typer.testing import CliRunner
 from pulyacalc.cli.app import app
 from pulyacalc.core.errors import Loc, Problems, PulyaError
 from pulyacalc.core.model import Call, Contract, Play, Raspasy, Suit
-from pulyacalc.evening import score_file
 from pulyacalc.logs.lines import parse_deal_line
 from pulyacalc.logs.read import detect_format, read_text
 from pulyacalc.logs.write import deal_key
+from pulyacalc.play import score_file
 
 ROOT = Path(__file__).resolve().parent.parent
 P3 = ("Anna", "Boris", "Vera")

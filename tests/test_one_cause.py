@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from pulyacalc.checks import check_log, run_log
 from pulyacalc.core.errors import PulyaError
-from pulyacalc.evening import score_text
+from pulyacalc.play import score_text
+from pulyacalc.reports.check import check_log, run_log
 
 #: a 4-player evening that fits with Zhenya dealing first: each line's dealer sits out
 DEALS = (
@@ -139,8 +139,8 @@ def test_explain_reads_a_long_wrong_log_once_and_tells_scores_problems(
     from typer.testing import CliRunner
 
     from pulyacalc.cli.app import app
-    from pulyacalc.evening import ONE_CAUSE_DEALS
     from pulyacalc.logs import read
+    from pulyacalc.play import ONE_CAUSE_DEALS
 
     path = tmp_path / "long.txt"
     path.write_text(

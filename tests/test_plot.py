@@ -166,7 +166,7 @@ def test_the_picture_does_not_depend_on_the_users_matplotlib_settings(tmp_path: 
     import matplotlib
 
     from pulyacalc.render.plot import draw, season_picture
-    from pulyacalc.season import score_season
+    from pulyacalc.reports.season import score_season
 
     picture = season_picture(score_season([str(cyrillic_club(tmp_path))]))
     before = draw(picture)
@@ -245,7 +245,7 @@ def test_without_the_extra_plot_says_how_to_install_it(tmp_path: Path, command: 
 @drawing
 def test_each_line_is_the_running_total_and_ends_at_the_standing(tmp_path: Path) -> None:
     from pulyacalc.render.plot import season_picture
-    from pulyacalc.season import score_season
+    from pulyacalc.reports.season import score_season
 
     s = score_season([str(cyrillic_club(tmp_path))])
     (panel,) = season_picture(s).panels
@@ -304,8 +304,8 @@ def test_stats_draws_the_results_over_the_rating(tmp_path: Path) -> None:
 @drawing
 def test_stats_picture_is_the_seasons_results_and_each_players_rating(tmp_path: Path) -> None:
     from pulyacalc.render.plot import season_picture, stats_picture
-    from pulyacalc.season import score_season
-    from pulyacalc.stats import score_stats
+    from pulyacalc.reports.season import score_season
+    from pulyacalc.reports.stats import score_stats
 
     logs = [str(cyrillic_club(tmp_path)), str(EXAMPLES)]
     club = score_stats(logs)

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from pulyacalc.cli.app import app
 from pulyacalc.convention.load import load
-from pulyacalc.prices import DECLARER, price_table
+from pulyacalc.reports.prices import DECLARER, price_table
 
 
 def run(*args: str) -> Any:

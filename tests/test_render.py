@@ -26,7 +26,7 @@ TALON_4P = "players: A B C D\n\nA pass 4, B pass 3, C pass 2, D pass 1\n"
 
 
 def _score(price: Decimal | None) -> View:
-    from pulyacalc.evening import score_file, settle_evening
+    from pulyacalc.play import score_file, settle_evening
     from pulyacalc.render.report import Report
 
     ev = score_file(SOCHI)
@@ -45,16 +45,16 @@ def _settle(rounding: str) -> View:
 
 
 def _explain() -> View:
-    from pulyacalc.explain import explain_file
     from pulyacalc.render.explain import ExplainView
+    from pulyacalc.reports.explain import explain_file
 
     ex = explain_file(SOCHI)
     return ExplainView(ex, ex.deals)
 
 
 def _check(against: str | None) -> View:
-    from pulyacalc.checks import check_log, run_log
     from pulyacalc.render.check import CheckView
+    from pulyacalc.reports.check import check_log, run_log
 
     run = run_log(str(EXAMPLES / "leningrad-4p.yaml"))
     return CheckView(run.deals, check_log(run), 3 if against else None, against)
@@ -62,22 +62,22 @@ def _check(against: str | None) -> View:
 
 def _prices() -> View:
     from pulyacalc.convention.load import load
-    from pulyacalc.prices import price_table
     from pulyacalc.render.prices import PricesView
+    from pulyacalc.reports.prices import price_table
 
     return PricesView(price_table(load("rostov"), 4))
 
 
 def _season() -> View:
     from pulyacalc.render.season import SeasonView
-    from pulyacalc.season import score_season
+    from pulyacalc.reports.season import score_season
 
     return SeasonView(score_season([str(EXAMPLES)], price=Decimal("1")))
 
 
 def _compare(text: str) -> View:
-    from pulyacalc.compare import compare_text
     from pulyacalc.render.compare import CompareView
+    from pulyacalc.reports.compare import compare_text
 
     return CompareView(compare_text(text, "l.txt", ["sochi", "rostov", "leningrad"]))
 
@@ -191,9 +191,9 @@ def test_compare_notes_the_conventions_the_log_breaks() -> None:
 
 
 def test_the_note_counts_the_other_problems() -> None:
-    from pulyacalc.compare import Excluded
     from pulyacalc.core.errors import Loc, Problem
     from pulyacalc.render.compare import excluded_note
+    from pulyacalc.reports.compare import Excluded
 
     problems = [Problem(Loc("l.txt", n, 5), f"wrong {n}") for n in (3, 4, 5)]
     assert excluded_note(Excluded("rostov", problems)) == (

@@ -13,7 +13,6 @@ import pytest
 import yaml
 from helpers import reference_markdown
 
-from pulyacalc.checks import strange
 from pulyacalc.convention.load import builtin_names, load
 from pulyacalc.convention.schema import (
     ROUNDINGS,
@@ -27,6 +26,7 @@ from pulyacalc.convention.schema import (
 )
 from pulyacalc.core.errors import Problems
 from pulyacalc.core.kinds import Rounding
+from pulyacalc.reports.check import strange
 from pulyacalc.yamlsource import parse_yaml
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "conventions.md"

@@ -20,8 +20,8 @@ from pulyacalc.convention.schema import Convention
 from pulyacalc.core.errors import PulyaError, ReadError, RuleError
 from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.sheet import SheetView
-from pulyacalc.evening import score_text, settle_evening
-from pulyacalc.ledger import ledger
+from pulyacalc.play import score_text, settle_evening
+from pulyacalc.reports.ledger import ledger
 from pulyacalc.scoring.settlement import SettlementError, settle
 
 SOCHI = load("sochi")

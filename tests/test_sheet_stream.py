@@ -24,13 +24,13 @@ from hypothesis import HealthCheck, given, settings
 from logs_gen import logs, random_log
 from test_sheet_drawing import EXAMPLES, expected, read_back, run
 
-from pulyacalc import evening
+from pulyacalc import play
 from pulyacalc.cli.commands import sheet as sheet_cmd
 from pulyacalc.core.errors import Problems, PulyaError
 from pulyacalc.core.sheet import POOL, Write
 from pulyacalc.logs.read import read_text
-from pulyacalc.pulya import Marks, from_evening, running_marks
 from pulyacalc.render import sheet_svg
+from pulyacalc.reports.pulya import Marks, from_evening, running_marks
 from pulyacalc.scoring.fold import DealWrites, Step
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
@@ -40,12 +40,12 @@ import genlog  # noqa: E402
 def old_way(log: Path, html: bool, numbers: bool = False) -> str:
     """The drawing as `sheet` made it before: every deal kept, the cells drawn from all."""
     from pulyacalc.core.i18n import _
-    from pulyacalc.evening import score_file
-    from pulyacalc.explain import explain
+    from pulyacalc.play import score_file
     from pulyacalc.render.explain import ExplainView
     from pulyacalc.render.report import Report
     from pulyacalc.render.sheet_html import page
     from pulyacalc.render.view import convention_title
+    from pulyacalc.reports.explain import explain
 
     ev = score_file(str(log), keep=True, running=html)
     pulya = from_evening(ev)
@@ -110,7 +110,7 @@ def test_a_long_line_log_is_drawn_as_before(tmp_path: Path, pool: int, players: 
     # the whole explain table, as before: every deal the full way
     with (
         mock.patch.object(sheet_cmd, "PAGE_DEALS", 20_000),
-        mock.patch.object(evening, "ONE_CAUSE_DEALS", 20_000),
+        mock.patch.object(play, "ONE_CAUSE_DEALS", 20_000),
     ):
         assert drawn(log, tmp_path / "s.html") == old_way(log, html=True)
 
@@ -123,15 +123,15 @@ def test_the_streamed_totals_are_the_kept_ones(text: str) -> None:
     every deal kept; with room for 5 a cell keeps its last 5 and counts the rest."""
     problems = Problems()
     try:
-        ev = evening.score_log(read_text(text, "t.pulya", problems=problems), problems, keep=True)
+        ev = play.score_log(read_text(text, "t.pulya", problems=problems), problems, keep=True)
     except PulyaError:
         return
     want = running_marks(ev.sheet.players, ev.results)
     for keep in (10**6, 5):
         marks = Marks(keep)
         problems = Problems()
-        with mock.patch.object(evening, "ONE_CAUSE_DEALS", 3):
-            got = evening.score_log(read_text(text, "t.pulya", problems=problems), problems, each=marks)
+        with mock.patch.object(play, "ONE_CAUSE_DEALS", 3):
+            got = play.score_log(read_text(text, "t.pulya", problems=problems), problems, each=marks)
         assert got.sheet == ev.sheet and got.deals == ev.deals
         kept, earlier = marks.marks()
         assert kept == {k: v[-keep:] for k, v in want.items()}
@@ -144,7 +144,7 @@ def test_the_streamed_totals_are_the_kept_ones(text: str) -> None:
 def test_a_long_log_shows_its_latest_totals_and_how_many_came_before(tmp_path: Path) -> None:
     """With room for 40 totals a cell (and a page table of 30 deals), 3,000 deals."""
     log = line_log(tmp_path, 3_000, seed=11, pool=60)
-    ev = evening.score_file(str(log), keep=True)
+    ev = play.score_file(str(log), keep=True)
     every = running_marks(ev.sheet.players, ev.results)
     with mock.patch.object(sheet_svg, "SHOWN_AT_MOST", 40), mock.patch.object(sheet_cmd, "PAGE_DEALS", 30):
         svg = drawn(log, tmp_path / "-")

@@ -53,7 +53,7 @@ import gc, sys
 sys.argv = ["pulyacalc", *sys.argv[1:]]
 start = sum(s["collections"] for s in gc.get_stats())
 def hook(event, args):
-    if event == "import" and args[0] in ("typer", "pulyacalc.evening"):
+    if event == "import" and args[0] in ("typer", "pulyacalc.play"):
         done = sum(s["collections"] for s in gc.get_stats()) - start
         print(args[0], gc.isenabled(), done, gc.get_freeze_count() > 1000, gc.get_threshold()[0],
               file=sys.stderr)
@@ -73,7 +73,7 @@ def gc_seen(entry: str) -> list[list[str]]:
     return [
         line.split()
         for line in r.stderr.splitlines()
-        if line.split()[0] in ("typer", "pulyacalc.evening", "after")
+        if line.split()[0] in ("typer", "pulyacalc.play", "after")
     ]
 
 
@@ -82,7 +82,7 @@ def test_the_program_starts_without_the_garbage_collector_and_works_with_it() ->
     resumes it for its work, with the start-up's objects frozen out of its sight."""
     typer_line, work_line = gc_seen("script")  # script ends with os._exit: no "after"
     assert typer_line[:2] == ["typer", "False"]
-    assert work_line == ["pulyacalc.evening", "True", typer_line[2], "True", "10000"]
+    assert work_line == ["pulyacalc.play", "True", typer_line[2], "True", "10000"]
 
 
 def test_main_in_a_program_of_its_own_leaves_the_collector_alone() -> None:
@@ -99,9 +99,9 @@ NOT_FOR_SCORE = (
     "tabulate",
     "pulyacalc.convention.builtin",
     "pulyacalc.logs.yaml_log",
-    "pulyacalc.checks",
-    "pulyacalc.explain",
-    "pulyacalc.reconcile",
+    "pulyacalc.reports.check",
+    "pulyacalc.reports.explain",
+    "pulyacalc.reports.reconcile",
     "pulyacalc.render.explain",
     "pulyacalc.render.settle",
 )

@@ -22,9 +22,9 @@ from pulyacalc.cli.app import app
 from pulyacalc.core.model import Call, Play, Raspasy, SeatChange
 from pulyacalc.core.seating import Vacated, change_table
 from pulyacalc.logs.read import read_log
-from pulyacalc.rating import ranks
-from pulyacalc.season import collect, score_season
-from pulyacalc.stats import LEVELS, Stats, pairs, score_stats, streak
+from pulyacalc.reports.rating import ranks
+from pulyacalc.reports.season import collect, score_season
+from pulyacalc.reports.stats import LEVELS, Stats, pairs, score_stats, streak
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -192,7 +192,7 @@ def test_head_to_head_is_antisymmetric_and_adds_up_to_the_results(club: Path) ->
 
 
 def test_one_evening_pairs_add_up_to_each_exact_result() -> None:
-    from pulyacalc.evening import score_file, settle_evening
+    from pulyacalc.play import score_file, settle_evening
 
     for log in ("sochi-3p.txt", "leningrad-4p.yaml", "rostov-3p.yaml"):
         s = settle_evening(score_file(str(EXAMPLES / log)))
@@ -381,7 +381,7 @@ def test_score_does_not_import_stats_or_openskill() -> None:
         "import sys; sys.argv = ['pulyacalc', 'score', sys.argv[1]]\n"
         "from pulyacalc.cli.app import main\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
-        "print(sorted(m for m in sys.modules if m.startswith(('openskill', 'pulyacalc.stats', 'pulyacalc.rating'))),"
+        "print(sorted(m for m in sys.modules if m.startswith(('openskill', 'pulyacalc.reports.stats', 'pulyacalc.reports.rating'))),"
         " file=sys.stderr)\n"
     )
     r = subprocess.run(

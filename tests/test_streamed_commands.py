@@ -19,8 +19,8 @@ from helpers import examples
 from typer.testing import CliRunner
 
 from pulyacalc.cli.app import app
-from pulyacalc.evening import ONE_CAUSE_DEALS, score_file
-from pulyacalc.reconcile import Running
+from pulyacalc.play import ONE_CAUSE_DEALS, score_file
+from pulyacalc.reports.reconcile import Running
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 import genlog  # noqa: E402
@@ -90,9 +90,9 @@ def test_check_against_streams_and_gives_what_the_full_path_gives(
 
 def _old_play_at(log: Any, conv: Any, problems: Any, number: int, window: int) -> Any:
     """The old way of ``dispute``: every deal kept, the full path."""
-    from pulyacalc import dispute
     from pulyacalc.core.model import Log
-    from pulyacalc.evening import play
+    from pulyacalc.play import play
+    from pulyacalc.reports import dispute
 
     ev = play(Log(log.header, tuple(log.deals), log.header_ok), conv, problems, keep=True)
     kept = list(ev.results)
@@ -101,17 +101,17 @@ def _old_play_at(log: Any, conv: Any, problems: Any, number: int, window: int) -
 
 def _nothing_kept(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Every evening played from here on keeps no deal's result (counted in the list)."""
-    from pulyacalc import evening
+    from pulyacalc import play
 
     made: list[int] = []
-    real = evening._evening
+    real = play._evening
 
     def checked(log: Any, conv: Any, scorer: Any, kept: Any = (), papers: Any = ()) -> Any:
         assert not kept and not papers
         made.append(scorer.count)
         return real(log, conv, scorer, kept, papers)
 
-    monkeypatch.setattr(evening, "_evening", checked)
+    monkeypatch.setattr(play, "_evening", checked)
     return made
 
 
@@ -119,7 +119,7 @@ def _nothing_kept(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 def test_dispute_streams_and_gives_what_the_old_way_gives(
     tmp_path: Path, seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pulyacalc import dispute
+    from pulyacalc.reports import dispute
 
     rng = random.Random(seed)
     log = line_log(tmp_path, 250, seed, pool=15)
@@ -141,11 +141,11 @@ def _compared(text: str, name: str, *, kept: bool) -> Any:
     and kept, each convention playing them the full way)."""
     from dataclasses import replace
 
-    from pulyacalc.compare import compare
     from pulyacalc.core.errors import Problems, PulyaError
     from pulyacalc.logs.read import read_text
     from pulyacalc.render.compare import CompareView
     from pulyacalc.render.formats import render
+    from pulyacalc.reports.compare import compare
 
     problems = Problems()
     try:

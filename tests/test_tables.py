@@ -151,7 +151,7 @@ def test_explain_says_what_the_newcomer_wrote() -> None:
 
 
 def test_the_fast_path_and_the_kept_fold_agree_across_a_seat_change() -> None:
-    from pulyacalc.evening import score_file
+    from pulyacalc.play import score_file
 
     path = str(EXAMPLES / "sochi-join-leave.txt")
     assert score_file(path).sheet == score_file(path, keep=True).sheet

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from pulyacalc.cli.app import app
 from pulyacalc.core.errors import PulyaError
-from pulyacalc.evening import score_text
+from pulyacalc.play import score_text
 
 ROOT = Path(__file__).resolve().parent.parent
 SOCHI = str(ROOT / "examples" / "sochi-3p.txt")  # 30 deals

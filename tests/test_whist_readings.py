@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from pulyacalc.cli.app import app
 from pulyacalc.convention.load import load
-from pulyacalc.prices import FIRST, SECOND, price_table
+from pulyacalc.reports.prices import FIRST, SECOND, price_table
 
 
 def run(*args: str) -> Any:

@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 
 from pulyacalc.cli.app import app
 from pulyacalc.core.errors import MAX_KEPT, MAX_SHOWN_PER_FILE, Loc, Problem, Problems, PulyaError
-from pulyacalc.evening import score_file
 from pulyacalc.logs import lines
+from pulyacalc.play import score_file
 
 WRONG = "Anna 6x 7, Bob whist"
 

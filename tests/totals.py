@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 from test_properties import logs
 from test_shown_numbers import _assert_ledger, _assert_stages, _assert_totals, columns, number
 
-from pulyacalc.evening import score_text
+from pulyacalc.play import score_text
 from pulyacalc.render import view
 
 SETTINGS = settings(

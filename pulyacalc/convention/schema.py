@@ -420,7 +420,7 @@ def _list_items(node: Node) -> tuple[Node, ...] | None:
 # -- disputed readings: where tables read a key differently (``pulyacalc dispute``) ---------
 
 #: the deal situations a contested key matters for; the predicate of each is with the use
-#: case that reads deals (pulyacalc/dispute.py ``SITUATIONS``, a test keeps the two equal)
+#: case that reads deals (pulyacalc/reports/dispute.py ``SITUATIONS``, a test keeps the two equal)
 Situation = Literal[
     # one whister and a passer, the contract failed
     "one-whister-failed",

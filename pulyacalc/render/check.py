@@ -17,7 +17,7 @@ from pulyacalc.render.formats import Later
 from pulyacalc.render.view import SCHEMA_VERSION, counted
 
 if TYPE_CHECKING:
-    from pulyacalc.checks import Finding
+    from pulyacalc.reports.check import Finding
 
 #: the columns of ``-f csv`` / ``-f tsv``
 HEAD = ["file", "line", "column", "code", "message", "hint"]
@@ -36,7 +36,7 @@ class CheckView:
     notices: int = 0
 
     def _counted(self) -> Iterator[Finding]:
-        from pulyacalc.checks import NOTICES
+        from pulyacalc.reports.check import NOTICES
 
         self.bad = self.notices = 0
         for f in self.findings:

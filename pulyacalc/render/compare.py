@@ -22,7 +22,7 @@ from pulyacalc.render.view import (
 )
 
 if TYPE_CHECKING:
-    from pulyacalc.compare import Column, Comparison, Excluded
+    from pulyacalc.reports.compare import Column, Comparison, Excluded
 
 
 def column_json(c: Column, players: tuple[str, ...]) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from pulyacalc.render.view import SCHEMA_VERSION
 
 if TYPE_CHECKING:
     from pulyacalc.convention.schema import Convention, Key
-    from pulyacalc.conventions_report import BuiltIn, Diff, Shown
+    from pulyacalc.reports.conventions import BuiltIn, Diff, Shown
 
 
 def _about(row: Key) -> dict[str, str]:

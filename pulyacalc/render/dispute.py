@@ -14,7 +14,7 @@ from pulyacalc.render.view import SCHEMA_VERSION, decimal, fraction_text, jnum, 
 
 if TYPE_CHECKING:
     from pulyacalc.core.amounts import Amount
-    from pulyacalc.dispute import Dispute, Disputed, Reading
+    from pulyacalc.reports.dispute import Dispute, Disputed, Reading
 
 
 def _signed(x: Amount) -> str:

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from pulyacalc.convention.schema import Convention
     from pulyacalc.core.model import Correction, Deal, SeatChange
     from pulyacalc.core.sheet import Sheet
-    from pulyacalc.explain import DealExplained, Explained, Explanation, Stream
+    from pulyacalc.reports.explain import DealExplained, Explained, Explanation, Stream
     from pulyacalc.scoring.fold import DealResult
 
 
@@ -212,8 +212,8 @@ def deal_head(
 def deal_body(entries: tuple[Explained, ...], ledger: dict[str, Any], bombs: str | None) -> list[str]:
     """A deal's lines in the table after its first: its entries, its bombs, its moves."""
     from pulyacalc.core.amounts import num
-    from pulyacalc.explain import place
     from pulyacalc.render.table import grid
+    from pulyacalc.reports.explain import place
 
     out: list[str] = []
     rows = []
@@ -291,7 +291,7 @@ def _why(x: Explained) -> str:
     tail of its sentence, as JSON's ``text`` has it)."""
     if current() == "en":
         return x.text.split(": ", 1)[1] if ": " in x.text else ""
-    from pulyacalc.explain import whole
+    from pulyacalc.reports.explain import whole
 
     return tr(whole(x.entry)).strip()
 
@@ -311,7 +311,7 @@ def sentence_shown(x: Explained) -> str:
 
 
 def place_of(e: Any) -> str:
-    from pulyacalc.explain import place
+    from pulyacalc.reports.explain import place
 
     return place(e)
 
@@ -494,7 +494,7 @@ class ExplainStream:
 
     def _play(self, fmt: str, draw: Callable[[DealResult, Sheet, Drawn], None]) -> None:
         """Play the stream, drawing each deal shown with its writes' drawings in ``fmt``."""
-        from pulyacalc.explain import explained
+        from pulyacalc.reports.explain import explained
 
         upto, conv = self.stream.upto, self.stream.convention
         cache: dict[tuple[Any, ...], Drawn] = {}
@@ -677,9 +677,9 @@ class TableDeals:
 
 
 def deal_lines() -> Callable[[Deal | Correction | SeatChange, str], str]:
-    """:func:`pulyacalc.explain.deal_text`, made once per text of the log: the deals read
+    """:func:`pulyacalc.reports.explain.deal_text`, made once per text of the log: the deals read
     from one text share its parse (their ``template``), and their line is its."""
-    from pulyacalc.explain import deal_text
+    from pulyacalc.reports.explain import deal_text
 
     known: dict[object, str] = {}
 

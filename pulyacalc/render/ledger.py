@@ -21,7 +21,6 @@ from decimal import Decimal
 from typing import IO, TYPE_CHECKING, Any, cast
 
 from pulyacalc.core.i18n import _
-from pulyacalc.ledger import Ledger, LedgerRow, Moved
 from pulyacalc.render.view import (
     SCHEMA_VERSION,
     convention_title,
@@ -31,11 +30,12 @@ from pulyacalc.render.view import (
     jnum,
     show,
 )
+from pulyacalc.reports.ledger import Ledger, LedgerRow, Moved
 
 if TYPE_CHECKING:
     from pulyacalc.core.amounts import Amount
-    from pulyacalc.ledger import Sink
     from pulyacalc.render.table import LongTable
+    from pulyacalc.reports.ledger import Sink
 
 #: a ledger scored as it is read: hands each row to the sink, gives the ledger without its
 #: rows (None: not every row could be told, ``ledger.ledger_run``)

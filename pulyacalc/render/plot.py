@@ -31,8 +31,8 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
     from pulyacalc.core.amounts import Amount
-    from pulyacalc.season import Season
-    from pulyacalc.stats import Stats
+    from pulyacalc.reports.season import Season
+    from pulyacalc.reports.stats import Stats
 
 PlotFormat = Literal["svg", "png"]
 

@@ -10,7 +10,7 @@ from pulyacalc.core.i18n import N_, _, tr
 from pulyacalc.render.view import SCHEMA_VERSION, counted, decimal, fraction_text, jnum, show
 
 if TYPE_CHECKING:
-    from pulyacalc.prices import PriceTable
+    from pulyacalc.reports.prices import PriceTable
 
 #: who sits out, by the table's size (the end of the notes' first sentence)
 _SITS_OUT = {

@@ -91,7 +91,7 @@ class Report:
             doc["finished"] = self.finished
         if self.bombs is not None:
             doc["bombs"] = {p: list(self.bombs.get(p, ())) for p in self.sheet.players}
-        from pulyacalc.evening import overrides
+        from pulyacalc.play import overrides
 
         changed = overrides(self.convention)
         if changed:  # only when there are some, so that a plain evening's document stays as it was

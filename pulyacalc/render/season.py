@@ -11,7 +11,7 @@ from pulyacalc.render.view import SCHEMA_VERSION, counted, decimal, fraction_tex
 from pulyacalc.render.view import show as view_show
 
 if TYPE_CHECKING:
-    from pulyacalc.season import Season
+    from pulyacalc.reports.season import Season
 
 
 #: an evening's metadata header keys, shown when a log gives them

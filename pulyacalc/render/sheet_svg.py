@@ -1,4 +1,4 @@
-"""The drawn sheet as SVG: the paper of :mod:`pulyacalc.pulya`, on one A4 page.
+"""The drawn sheet as SVG: the paper of :mod:`pulyacalc.reports.pulya`, on one A4 page.
 
 Written with the standard library (strings, every text escaped), so that the same pulya
 always gives the same bytes: no clock, no ids, coordinates with two decimals.  The page is
@@ -20,7 +20,6 @@ from xml.sax.saxutils import escape, quoteattr
 from pulyacalc.core.amounts import num
 from pulyacalc.core.i18n import _, ngettext
 from pulyacalc.core.sheet import MOUNTAIN, POOL, WHISTS
-from pulyacalc.pulya import Mark, Pulya
 from pulyacalc.render.sheet_layout import (
     CIRCLE,
     LEADING,
@@ -39,6 +38,7 @@ from pulyacalc.render.sheet_layout import (
 )
 from pulyacalc.render.sheet_text import MONO, settlement_block, stages_block, stages_lines, stages_size
 from pulyacalc.render.svg_canvas import Canvas, f, fitted
+from pulyacalc.reports.pulya import Mark, Pulya
 
 #: lines of text, the first one used, and each used line's token indices
 Placed = tuple[list[Line], int, list[list[int]]]

@@ -9,10 +9,10 @@ from decimal import Decimal
 
 from pulyacalc.core.amounts import Amount
 from pulyacalc.core.i18n import _
-from pulyacalc.pulya import Pulya
 from pulyacalc.render.sheet_layout import width
 from pulyacalc.render.svg_canvas import Canvas, fitted
 from pulyacalc.render.view import show
+from pulyacalc.reports.pulya import Pulya
 
 MONO = "DejaVu Sans Mono, Menlo, Consolas, monospace"
 

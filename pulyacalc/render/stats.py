@@ -13,8 +13,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from pulyacalc.core.amounts import Amount
-    from pulyacalc.rating import Rating
-    from pulyacalc.stats import PlayerStats, Point, Stats
+    from pulyacalc.reports.rating import Rating
+    from pulyacalc.reports.stats import PlayerStats, Point, Stats
 
 #: the contract levels, as JSON keys and CSV column suffixes
 LEVELS = (6, 7, 8, 9, 10)
@@ -153,7 +153,7 @@ class StatsView:
         ]
 
     def document(self) -> dict[str, Any]:
-        from pulyacalc.rating import MODEL
+        from pulyacalc.reports.rating import MODEL
 
         s = self.stats
         return {

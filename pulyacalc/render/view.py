@@ -131,7 +131,7 @@ def convention_title(conv: Convention) -> str:
     from pathlib import Path
 
     from pulyacalc.convention.load import builtin_dir, builtin_names, load
-    from pulyacalc.evening import overrides
+    from pulyacalc.play import overrides
 
     title = conv.title
     house = Path(conv.source).resolve().parent != builtin_dir().resolve()

@@ -49,10 +49,10 @@ def check(
     status 0 when clean (corrections alone leave it clean), 1 otherwise."""
     from collections.abc import Iterator
 
-    from pulyacalc.checks import Checking, Finding
     from pulyacalc.cli.progress import log_progress
     from pulyacalc.render.check import CheckView
     from pulyacalc.render.formats import write
+    from pulyacalc.reports.check import Checking, Finding
 
     # the findings are written as they are found (formats.write spools them: a log that
     # cannot be read prints its problems and nothing else)
@@ -67,7 +67,7 @@ def check(
         running = None
         if against is not None:
             from pulyacalc.logs.sheet_file import read_sheet
-            from pulyacalc.reconcile import Running
+            from pulyacalc.reports.reconcile import Running
 
             # the paper's running totals are compared as the deals stream by
             running = checking.follow = Running(read_sheet(against, max_yaml_bytes), checking.scorer.sheet)
@@ -77,7 +77,7 @@ def check(
             yield from checking
             view.deals = checking.deals
             if running is not None and against is not None:
-                from pulyacalc.reconcile import reconcile
+                from pulyacalc.reports.reconcile import reconcile
 
                 rec = reconcile(checking.run([]), running, "<stdin>" if against == "-" else against)
                 view.parting = rec.parting_deal

@@ -49,9 +49,9 @@ def compare(
 ) -> None:
     """The same evening settled under several conventions side by side (the log's own
     overrides and pool target apply under each)."""
-    from pulyacalc.compare import compare_log
     from pulyacalc.render.compare import CompareView
     from pulyacalc.render.formats import render
+    from pulyacalc.reports.compare import compare_log
 
     comparison = compare_log(
         log,

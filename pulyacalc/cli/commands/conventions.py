@@ -38,9 +38,9 @@ ConventionArg = Annotated[
 @reports_problems
 def list_(format: FormatOpt = TABLE, output: OutputOpt = None) -> None:
     """The built-in conventions: name, title and the file each is read from."""
-    from pulyacalc.conventions_report import builtins
     from pulyacalc.render.conventions import ListView
     from pulyacalc.render.formats import render
+    from pulyacalc.reports.conventions import builtins
 
     emit(render(ListView(builtins()), format.value))
 
@@ -50,9 +50,9 @@ def list_(format: FormatOpt = TABLE, output: OutputOpt = None) -> None:
 def show(convention: ConventionArg, format: FormatOpt = TABLE, output: OutputOpt = None) -> None:
     """Every key of a convention, merged (a house file's extends: included), as a YAML
     convention file: saved and used with -c FILE, it scores the same."""
-    from pulyacalc.conventions_report import show as shown
     from pulyacalc.render.conventions import ShowView
     from pulyacalc.render.formats import render
+    from pulyacalc.reports.conventions import show as shown
 
     emit(render(ShowView(shown(convention)), format.value))
 
@@ -62,8 +62,8 @@ def show(convention: ConventionArg, format: FormatOpt = TABLE, output: OutputOpt
 def diff(a: ConventionArg, b: ConventionArg, format: FormatOpt = TABLE, output: OutputOpt = None) -> None:
     """The keys where two conventions differ: each one's value and the key's meaning.
     A report, not a check: the exit status is 0 whether they differ or not."""
-    from pulyacalc.conventions_report import diff as differences
     from pulyacalc.render.conventions import DiffView
     from pulyacalc.render.formats import render
+    from pulyacalc.reports.conventions import diff as differences
 
     emit(render(DiffView(differences(a, b)), format.value))

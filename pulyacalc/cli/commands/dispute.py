@@ -56,9 +56,9 @@ def dispute(
     it (greedy or gentleman whist, who answers for the whisters' shortfall, the zero-trick
     bonus …), each reading with the deal's entries, every player's final result and its
     change against the log's own convention, and the Code's clause it rests on."""
-    from pulyacalc.dispute import NoSuchDeal, dispute_file
     from pulyacalc.render.dispute import DisputeView
     from pulyacalc.render.formats import render
+    from pulyacalc.reports.dispute import NoSuchDeal, dispute_file
 
     try:
         found = dispute_file(

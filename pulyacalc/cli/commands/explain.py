@@ -46,9 +46,9 @@ def explain(
     import tempfile
 
     from pulyacalc.cli.progress import log_progress
-    from pulyacalc.explain import explain_stream
     from pulyacalc.render.explain import ExplainStream
     from pulyacalc.render.formats import write_to
+    from pulyacalc.reports.explain import explain_stream
 
     # deal by deal in flat memory, in one process.  The view gives nothing before the log
     # is spent and its problems raised, so a log with a problem prints its problems and

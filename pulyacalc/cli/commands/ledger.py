@@ -27,8 +27,8 @@ from pulyacalc.cli.runtime import emit, reports_problems
 from pulyacalc.core.i18n import N_
 
 if TYPE_CHECKING:
-    from pulyacalc.ledger import Ledger
     from pulyacalc.render.ledger import Play
+    from pulyacalc.reports.ledger import Ledger
 
 
 @reports_problems
@@ -51,7 +51,7 @@ def ledger(
     """What each deal cost: per deal, what it moved each player's final result by, in whists
     (the rows add up to the settlement; the rounding is its own last row)."""
     from pulyacalc.cli.stdin_copy import Tee
-    from pulyacalc.ledger import ledger_file, ledger_run
+    from pulyacalc.reports.ledger import ledger_file, ledger_run
 
     price = parse_price(whist_price)
     how = rounding_of(rounding)

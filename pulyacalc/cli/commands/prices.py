@@ -29,9 +29,9 @@ def prices(
     made, not whisted, half-whisted and failed by one, two, three; misère; a raspasy.  Every price is
     computed by scoring the deal on a finished sheet and settling with and without it."""
     from pulyacalc.convention.load import load
-    from pulyacalc.prices import price_table
     from pulyacalc.render.formats import render
     from pulyacalc.render.prices import PricesView
+    from pulyacalc.reports.prices import price_table
 
     conv = load(convention or "sochi")
     emit(render(PricesView(price_table(conv, players)), format.value))

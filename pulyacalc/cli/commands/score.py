@@ -37,7 +37,7 @@ def score(
 ) -> None:
     """Score an evening from a log: the sheet (pool, mountain, whists) and the settlement."""
     from pulyacalc.cli.progress import log_progress
-    from pulyacalc.evening import score_file, settle_evening
+    from pulyacalc.play import score_file, settle_evening
     from pulyacalc.render.formats import render
     from pulyacalc.render.report import Report
 

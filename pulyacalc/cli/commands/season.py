@@ -29,7 +29,7 @@ from pulyacalc.cli.runtime import emit, fail, reports_problems, walking_logs
 from pulyacalc.core.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
-    from pulyacalc.season import Season
+    from pulyacalc.reports.season import Season
 
 KeepGoingOpt = Annotated[
     bool,
@@ -86,7 +86,7 @@ def season(
     """Standings over many evenings: evenings played, total, average, best and worst per player."""
     from pulyacalc.render.formats import render
     from pulyacalc.render.season import SeasonView
-    from pulyacalc.season import score_season
+    from pulyacalc.reports.season import score_season
 
     if plot is not None:
         require_matplotlib()

@@ -76,9 +76,9 @@ def settle(
 def draw_paper(paper: PaperSheet, report: SettleReport, output: str) -> None:
     """``-o FILE.svg`` (or ``.html``): the paper it came from, the stages beside it."""
     from pulyacalc.cli.commands.sheet import write_drawing
-    from pulyacalc.pulya import from_paper
     from pulyacalc.render.sheet_html import page
     from pulyacalc.render.sheet_svg import SHOWN_AT_MOST, svg
+    from pulyacalc.reports.pulya import from_paper
 
     n = len(paper.header.players)
     if n not in (2, 3, 4):

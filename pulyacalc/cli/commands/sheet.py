@@ -103,9 +103,9 @@ def sheet(
     """Draw the sheet as players draw it (пуля, гора, висты): each player's sector with the
     running entries, the convention in the circle, the settlement under it; one A4 page."""
     from pulyacalc.cli.progress import log_progress
-    from pulyacalc.evening import score_file
-    from pulyacalc.pulya import Marks, traced
+    from pulyacalc.play import score_file
     from pulyacalc.render.sheet_svg import SHOWN_AT_MOST, svg
+    from pulyacalc.reports.pulya import Marks, traced
 
     price = parse_price(whist_price)
     html = output != "-" and Path(output).suffix.lower() == ".html"
@@ -131,11 +131,11 @@ def sheet(
     drawing = svg(pulya, numbers)
     emit_page = None
     if html:
-        from pulyacalc.explain import explain
         from pulyacalc.render.explain import ExplainView
         from pulyacalc.render.report import Report
         from pulyacalc.render.sheet_html import page
         from pulyacalc.render.view import convention_title
+        from pulyacalc.reports.explain import explain
 
         # the table `score` prints, bombs and all
         report = Report(

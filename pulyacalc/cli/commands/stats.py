@@ -60,7 +60,7 @@ def stats(
     whists, results, head-to-head, and a rating (openskill Plackett-Luce)."""
     from pulyacalc.render.formats import render
     from pulyacalc.render.stats import PlayerView, StatsView
-    from pulyacalc.stats import score_stats
+    from pulyacalc.reports.stats import score_stats
 
     if plot is not None:
         require_matplotlib()

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pulyacalc.checks import Finding, Run
 from pulyacalc.core.amounts import Amount, num
 from pulyacalc.core.errors import Loc
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.sheet import MOUNTAIN, POOL, Sheet, SheetView
 from pulyacalc.logs.sheet_file import PaperSheet
+from pulyacalc.reports.check import Finding, Run
 from pulyacalc.scoring.fold import DealResult
 
 Cell = tuple[str, ...]

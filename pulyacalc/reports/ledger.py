@@ -33,7 +33,7 @@ from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.model import Correction, Deal, Play, Raspasy, SeatChange
 from pulyacalc.core.sheet import MOUNTAIN, POOL, Entry, Write
-from pulyacalc.evening import Evening, score_file, settle_evening
+from pulyacalc.play import Evening, score_file, settle_evening
 from pulyacalc.scoring.settlement import mountain_factor
 
 if TYPE_CHECKING:
@@ -345,8 +345,8 @@ def ledger_run(
     every row reads the table as it ends, appended to ``seated``; read the log again with
     it as ``players``).  Raises PulyaError as ``ledger_file``."""
     from pulyacalc.core.errors import Problems
-    from pulyacalc.evening import load_convention, score_log
     from pulyacalc.logs.read import read_log
+    from pulyacalc.play import load_convention, score_log
 
     problems = Problems()
     log = read_log(path, input_format, problems, max_yaml_bytes=max_yaml_bytes)

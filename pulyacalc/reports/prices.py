@@ -24,7 +24,7 @@ from pulyacalc.core.errors import Problems
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.model import Call, Contract, Deal, Header, Log, Play, Raspasy, Suit
 from pulyacalc.core.sheet import SheetView
-from pulyacalc.evening import play
+from pulyacalc.play import play
 from pulyacalc.scoring.settlement import settle
 
 DECLARER, FIRST, SECOND, DEALER = "declarer", "first defender", "second defender", "dealer"
@@ -188,7 +188,7 @@ def _dark_outcomes(conv: Convention, tricks: dict[str, int]) -> list[tuple[str, 
 def price_table(conv: Convention, players: int = 3) -> PriceTable:
     if players not in TABLE_SIZES:
         raise ValueError(f"the price table is for {', '.join(map(str, TABLE_SIZES))} players")
-    from pulyacalc.explain import deal_text
+    from pulyacalc.reports.explain import deal_text
 
     rows = tuple(
         Price(key, words, deal_text(deal), price_of(conv, players, deal))

@@ -18,8 +18,8 @@ from decimal import Decimal
 from pulyacalc.core.errors import Problem, Problems, PulyaError
 from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.model import Log
-from pulyacalc.evening import Evening, load_convention, play, score_log, settle_evening
-from pulyacalc.replay import Replay
+from pulyacalc.play import Evening, load_convention, play, score_log, settle_evening
+from pulyacalc.reports.replay import Replay
 from pulyacalc.scoring.settlement import Settlement
 
 

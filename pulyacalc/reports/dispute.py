@@ -33,10 +33,10 @@ from pulyacalc.core.i18n import M_, MN_
 from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.model import Log, Play, Raspasy
 from pulyacalc.core.seating import Seats
-from pulyacalc.evening import Evening, load_convention, play, score_log, settle_evening
-from pulyacalc.explain import Explained, deal_text, explain_entries
-from pulyacalc.ledger import deal_row
-from pulyacalc.replay import Replay
+from pulyacalc.play import Evening, load_convention, play, score_log, settle_evening
+from pulyacalc.reports.explain import Explained, deal_text, explain_entries
+from pulyacalc.reports.ledger import deal_row
+from pulyacalc.reports.replay import Replay
 from pulyacalc.scoring.fold import DealResult, Step
 from pulyacalc.scoring.resolve import Resolved, resolve
 from pulyacalc.scoring.settlement import Settlement

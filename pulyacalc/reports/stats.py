@@ -2,12 +2,12 @@
 against whom, and a rating that accounts for who sat at the table.
 
 Every evening is scored and settled by the same use cases as ``score`` and ``season``
-(:func:`pulyacalc.evening.score_file` with each deal's result kept, then
-:func:`pulyacalc.evening.settle_evening`); nothing here scores a deal.  The counts are
+(:func:`pulyacalc.play.score_file` with each deal's result kept, then
+:func:`pulyacalc.play.settle_evening`); nothing here scores a deal.  The counts are
 read off each deal's result: its kind (``unplayed``, ``half``, ``played``, ``misere``,
 ``raspasy``), the deal as written (declarer, contract, calls, tricks) and the entries it
 wrote (``remise``, ``misere-remise``, ``shortfall``).  Totals, averages, best and worst
-evening are :func:`pulyacalc.season.standings` of the same evenings.
+evening are :func:`pulyacalc.reports.season.standings` of the same evenings.
 
 Head-to-head is the settlement taken pair by pair: in an evening, what ``a`` wins from
 ``b`` is the whists they wrote on each other, netted (``whist_pairs[a][b]``), plus the
@@ -37,13 +37,13 @@ from pulyacalc.core.errors import Loc, Problem, Problems, PulyaError, ReadError,
 from pulyacalc.core.kinds import Rounding, SecondOut
 from pulyacalc.core.model import Call, Play, Raspasy
 from pulyacalc.core.seating import Seats
-from pulyacalc.rating import Rating, Ratings
+from pulyacalc.reports.rating import Rating, Ratings
+from pulyacalc.reports.season import EveningResult, Standing, collect, standings
 from pulyacalc.scoring.fold import Line
-from pulyacalc.season import EveningResult, Standing, collect, standings
 
 if TYPE_CHECKING:
-    from pulyacalc.evening import Evening
     from pulyacalc.logs.aliases import Aliases
+    from pulyacalc.play import Evening
     from pulyacalc.scoring.fold import DealResult, DealWrites, Step
     from pulyacalc.scoring.settlement import Settlement
 
@@ -347,8 +347,8 @@ def score_stats(
     """Score and settle every log (files, and directories as ``season`` searches them) and
     gather the statistics; ``aliases`` names the players as persons.  Raises PulyaError
     with every problem of every log."""
-    from pulyacalc.evening import load_convention, score_log, settle_evening
     from pulyacalc.logs.read import read_log
+    from pulyacalc.play import load_convention, score_log, settle_evening
 
     files = collect(paths, skipped)
     season = Gathering()

@@ -143,10 +143,10 @@ class Checking:
         max_yaml_bytes: int | None = None,
         progress: Callable[[int], None] | None = None,
     ) -> None:
-        from pulyacalc.evening import Playing
         from pulyacalc.logs.header import convention_for
         from pulyacalc.logs.lines import LineDeals
         from pulyacalc.logs.read import read_log
+        from pulyacalc.play import Playing
 
         self.problems = Problems()
         self.log = read_log(path, input_format, self.problems, max_yaml_bytes=max_yaml_bytes)
@@ -184,7 +184,7 @@ class Checking:
     def _ordered(self) -> Iterator[Finding]:
         from itertools import chain, islice
 
-        from pulyacalc.evening import ONE_CAUSE_DEALS, _line_source, _one_cause
+        from pulyacalc.play import ONE_CAUSE_DEALS, _line_source, _one_cause
 
         header, conv, scorer, problems = self.log.header, self.convention, self.scorer, self.problems
         window = self.window

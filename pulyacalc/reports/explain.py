@@ -13,7 +13,7 @@ of the log); the ``explain`` command uses it.
 
 Nothing here computes a score: the numbers are the scorer's own entries, so the entries
 ``explain`` prints add up exactly to the sheet ``score`` prints.  Each deal also carries its
-ledger row (:func:`pulyacalc.ledger.deal_row`): what its entries move each result by.
+ledger row (:func:`pulyacalc.reports.ledger.deal_row`): what its entries move each result by.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.model import Correction, Deal, Play, Raspasy, SeatChange, Unreadable
 from pulyacalc.core.rulebook import RULEBOOK, Rule
 from pulyacalc.core.sheet import MOUNTAIN, POOL, Entry, Sheet, SheetView
-from pulyacalc.evening import Evening, score_file
+from pulyacalc.play import Evening, score_file
 from pulyacalc.scoring.fold import DealResult, Step
 from pulyacalc.scoring.rules import Worked
 
@@ -150,7 +150,7 @@ def explain_file(
 
 def explain(ev: Evening) -> Explanation:
     """Every deal of an evening played with ``running=True``, explained."""
-    from pulyacalc.ledger import deal_row  # only here: prices reads deal_text from this module
+    from pulyacalc.reports.ledger import deal_row  # only here: prices reads deal_text from this module
 
     conv = ev.convention
     return Explanation(
@@ -221,7 +221,7 @@ class Stream:
         """Score the log, showing ``each`` every result with the paper after it (the same
         ``Sheet``, updated: a consumer copies what it keeps); then raise its problems.
         ``progress`` is told the line each deal ends on."""
-        from pulyacalc.evening import play
+        from pulyacalc.play import play
 
         sheet = self.sheet = Sheet(self.header.players)
         apply = sheet.apply
@@ -261,8 +261,8 @@ def explain_stream(
     ``Stream`` whose deals are scored when it is played.  With ``upto``, the log is read
     only up to deal ``upto`` and the corrections written after it: what follows is never
     read, so its problems are not seen."""
-    from pulyacalc.evening import load_convention
     from pulyacalc.logs.read import read_log
+    from pulyacalc.play import load_convention
 
     problems = Problems()
     log = read_log(path, input_format, problems, max_yaml_bytes=max_yaml_bytes)
@@ -279,7 +279,7 @@ def explain_stream(
 
 def explained(r: DealResult, sheet: Sheet, conv: Convention) -> DealExplained:
     """A result explained, on the paper after it."""
-    from pulyacalc.ledger import deal_row  # only here: prices reads deal_text from this module
+    from pulyacalc.reports.ledger import deal_row  # only here: prices reads deal_text from this module
 
     view = sheet.view()
     return DealExplained(
@@ -329,7 +329,7 @@ def _one_cause_may_apply(stream: Stream) -> bool:
     than ``ONE_CAUSE_DEALS`` with at least ``ONE_CAUSE_MIN`` deals refused for the dealer
     in play.  Otherwise the stream's problems are score's, and the log is not read again
     (a long log wrong on every line would take twice as long)."""
-    from pulyacalc.evening import ONE_CAUSE_DEALS, ONE_CAUSE_MIN
+    from pulyacalc.play import ONE_CAUSE_DEALS, ONE_CAUSE_MIN
 
     if stream.count >= ONE_CAUSE_DEALS:
         return False

@@ -200,7 +200,7 @@ class Club:
     digest bytes (``keyed``) per line known to the fold or per parse and note."""
 
     def __init__(self) -> None:
-        from pulyacalc.evening import Memos
+        from pulyacalc.play import Memos
 
         self.memos = Memos()
         self.parses: dict[tuple[str, ...], dict[str, Any]] = {}
@@ -256,9 +256,9 @@ def score_evening(
     import hashlib
 
     from pulyacalc.core.errors import Problems
-    from pulyacalc.evening import score_log, settle_evening
     from pulyacalc.logs.lines import LineDeals
     from pulyacalc.logs.read import read_log
+    from pulyacalc.play import score_log, settle_evening
 
     # score_file's two steps, so that a person seated twice is reported with the log's
     # other problems

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from pulyacalc.core.errors import Problems
 from pulyacalc.core.model import Correction, Header, Log
-from pulyacalc.evening import _line_source
+from pulyacalc.play import _line_source
 
 if TYPE_CHECKING:
     from pulyacalc.logs.lines import LineDeals

@@ -26,8 +26,8 @@ if TYPE_CHECKING:
     from pulyacalc.convention.schema import Convention
     from pulyacalc.core.model import Header
     from pulyacalc.core.sheet import Write
-    from pulyacalc.evening import Evening
     from pulyacalc.logs.sheet_file import PaperSheet
+    from pulyacalc.play import Evening
     from pulyacalc.scoring.fold import DealResult, DealWrites, Step
     from pulyacalc.scoring.settlement import Settlement
 
@@ -194,7 +194,7 @@ def traced(
     price: Decimal | None = None,
 ) -> Pulya:
     """An evening with its cells' totals (``Marks.marks`` of what it wrote, say)."""
-    from pulyacalc.evening import settle_evening
+    from pulyacalc.play import settle_evening
 
     bombs = dict(ev.bombs) if ev.convention.dark_factor != 1 else None  # as score shows them
     settlement = settle_evening(ev, price)
