@@ -128,8 +128,8 @@ class Checking:
     line, column; at one place a problem before a deal's own finding, before the pool
     target's, before an override's), each as soon as nothing can come before it; a run of
     ``AFTER_FINISH_RANGE`` or more consecutive deals after the finish is one finding with
-    the range (``merged``).  Only a short log (under ``evening.ONE_CAUSE_DEALS`` deals,
-    which a wrong first dealer may explain at once: ``evening.play_one_cause``) is held
+    the range (``merged``).  Only a short log (under ``play.ONE_CAUSE_DEALS`` deals,
+    which a wrong first dealer may explain at once: ``play.play_one_cause``) is held
     whole until its end.  After it: ``deals``, ``finished``, ``sheet``.  ``follow``, when set
     (before iterating), is shown each result until it is ``done``; ``progress`` is told the
     line reached now and then."""
@@ -150,7 +150,7 @@ class Checking:
 
         self.problems = Problems()
         self.log = read_log(path, input_format, self.problems, max_yaml_bytes=max_yaml_bytes)
-        # not evening.load_convention: a convention that does not load is reported alone, and
+        # not play.load_convention: a convention that does not load is reported alone, and
         # a header with problems is still played (they are findings like any other)
         self.convention = convention_for(self.log.header, convention)
         self.playing = Playing(self.log, self.convention, self.problems)

@@ -10,7 +10,7 @@ For every contested key that matters for the deal, each reading is the whole log
 again with that one key written in the log's header (an override after the log's own;
 for a table by level, the deal's level set to it), then settled: the deal's entries and
 every player's final result under that reading, and the change against the log's own
-convention.  ``evening.settle_evening`` settles it, so a reading's figures are what
+convention.  ``play.settle_evening`` settles it, so a reading's figures are what
 ``score`` prints for the log with that key in its header.
 
 Each play keeps no deal but the disputed one and a few before it (``_play_at``): a line

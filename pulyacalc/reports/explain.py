@@ -7,7 +7,7 @@ deal (the running totals the paper keeps, «нарастающим итогом�
 :mod:`pulyacalc.rulebook`, and a sentence a person can check with a pencil.
 
 ``explain_stream`` is the same, deal by deal in flat memory (a ``Stream``: ``play`` scores
-the log through the one driver, ``evening.play``, and shows each deal's result and the paper
+the log through the one driver, ``play.play``, and shows each deal's result and the paper
 after it to a consumer, keeping nothing; it can stop after deal N without reading the rest
 of the log); the ``explain`` command uses it.
 
@@ -182,7 +182,7 @@ def totals(entries: list[Entry] | tuple[Entry, ...], players: tuple[str, ...]) -
 @dataclass
 class Stream:
     """An explanation read deal by deal in flat memory: :meth:`play` scores the log through
-    the one driver (``evening.play``) and shows each deal's result, with the paper after
+    the one driver (``play.play``) and shows each deal's result, with the paper after
     it, to a consumer; nothing is kept.  Once played, ``count`` is the number of deals read
     and ``sheet`` the paper after the last.  Problems go into ``problems``; :meth:`play`
     raises them all together (PulyaError) at its end, as ``score`` does."""
@@ -325,7 +325,7 @@ def _end(stream: Stream) -> None:
 
 def _one_cause_may_apply(stream: Stream) -> bool:
     """Whether ``score`` could tell the stream's problems otherwise: as one cause, a wrong
-    first dealer (``evening.play_one_cause``), which it looks for only in a log shorter
+    first dealer (``play.play_one_cause``), which it looks for only in a log shorter
     than ``ONE_CAUSE_DEALS`` with at least ``ONE_CAUSE_MIN`` deals refused for the dealer
     in play.  Otherwise the stream's problems are score's, and the log is not read again
     (a long log wrong on every line would take twice as long)."""

@@ -2,7 +2,7 @@
 the declarer and to each other player, under a convention.
 
 Nothing here is a hard-coded number.  Each outcome is a real deal, scored by
-``evening.play`` (a one-deal log) on a finished sheet where every pool is at the target
+``play.play`` (a one-deal log) on a finished sheet where every pool is at the target
 and nothing else is written (so every player is equal), then settled (RULES.md §3, exact);
 the price is the settlement with the deal minus the settlement without it (which is 0
 for everyone).  Prices are constant through a pulya («стоимости игр постоянны»), so the

@@ -3,7 +3,7 @@ running entries the paper shows («нарастающим итогом»: 2.4.10
 after the last), with the deal that wrote each one.
 
 Nothing here scores: the entries of an evening are the fold's own, shown step by step to
-``Marks`` as the log is played (``evening.score_file`` with ``each=``; nothing is kept
+``Marks`` as the log is played (``play.score_file`` with ``each=``; nothing is kept
 per deal), or read from an evening played with ``keep=True`` (``from_evening``); a paper
 sheet typed in (``settle``) gives its ``running:`` totals, if any, and its final cells.
 A cell keeps only its latest ``keep`` totals and how many came before them: no drawing

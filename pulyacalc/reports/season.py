@@ -195,7 +195,7 @@ def collect(paths: Iterable[str], skipped: list[tuple[str, str]] | None = None) 
 
 class Club:
     """What the evenings of a season share (a club's logs repeat the same lines evening
-    after evening): the fold's caches per players and convention (``evening.Memos``), the
+    after evening): the fold's caches per players and convention (``play.Memos``), the
     line reader's parse of each distinct text per table of players, and each deal's
     digest bytes (``keyed``) per line known to the fold or per parse and note."""
 

@@ -19,7 +19,7 @@ With an aliases file (:mod:`pulyacalc.logs.aliases`) each evening's players are 
 persons the file makes them, as in ``season``; a log seating one person twice is a
 problem at its ``players:`` line.
 
-Every deal is counted as it is scored (``Counting``, shown each step by ``evening.play``: a
+Every deal is counted as it is scored (``Counting``, shown each step by ``play.play``: a
 line read again in the same state only adds to its count), so memory grows with the
 players, the evenings and the distinct lines, not with the deals.
 """

@@ -12,7 +12,7 @@ tests/test_scoring_pure.py checks against their signatures — a raw line read b
 the same state (``Line``: no deal is made for it again), and ``place``'s answer per write
 once ``pool.settled`` says it reads no pool.  ``Scorer(memo=False)`` remembers nothing: the
 same code, every deal the full way (tests/test_fold_memo.py compares the two).
-``evening.play`` is the only code that builds a ``Scorer``.
+``play.play`` is the only code that builds a ``Scorer``.
 """
 
 from __future__ import annotations
