@@ -58,6 +58,16 @@ LogArg = Annotated[
 ]
 
 
+#: the evenings of season and stats
+LogsArg = Annotated[
+    list[str],
+    typer.Argument(
+        metavar="LOG|DIR...",
+        help=N_("Log files, or directories searched for logs (*.yaml *.yml *.txt *.log *.pulya *.lines)."),
+    ),
+]
+
+
 def parse_convention(text: str | None) -> str | None:
     """``-c``: a built-in name (any case: ``Sochi``, ``LENINGRAD``) or a file here; anything else
     is refused at the option, with the built-in names or the nearest one."""

@@ -7,15 +7,7 @@ from typing import Annotated
 
 import typer
 
-from pulyacalc.cli.options import (
-    TABLE,
-    AllowOutsideOpt,
-    ConventionOpt,
-    FormatOpt,
-    InputFormatOpt,
-    LogArg,
-    MaxYamlBytesOpt,
-)
+from pulyacalc.cli import options as opts
 from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.runtime import emit, reports_problems
 from pulyacalc.core.i18n import N_
@@ -23,7 +15,7 @@ from pulyacalc.core.i18n import N_
 
 @reports_problems
 def check(
-    log: LogArg,
+    log: opts.LogArg,
     against: Annotated[
         str | None,
         typer.Option(
@@ -35,11 +27,11 @@ def check(
             ),
         ),
     ] = None,
-    convention: ConventionOpt = None,
-    allow_outside: AllowOutsideOpt = False,
-    format: FormatOpt = TABLE,
-    input_format: InputFormatOpt = None,
-    max_yaml_bytes: MaxYamlBytesOpt = None,
+    convention: opts.ConventionOpt = None,
+    allow_outside: opts.AllowOutsideOpt = False,
+    format: opts.FormatOpt = opts.TABLE,
+    input_format: opts.InputFormatOpt = None,
+    max_yaml_bytes: opts.MaxYamlBytesOpt = None,
     output: OutputOpt = None,
     quiet: QuietOpt = False,
 ) -> None:

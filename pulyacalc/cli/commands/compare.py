@@ -6,28 +6,16 @@ from typing import Annotated
 
 import typer
 
-from pulyacalc.cli.options import (
-    TABLE,
-    FormatOpt,
-    InputFormatOpt,
-    LogArg,
-    MaxYamlBytesOpt,
-    PriceOpt,
-    RoundingOpt,
-    parse_convention,
-    parse_price,
-    rounding_blamed,
-    rounding_of,
-)
+from pulyacalc.cli import options as opts
 from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.runtime import emit, reports_problems
 from pulyacalc.core.i18n import N_
 
 
 @reports_problems
-@rounding_blamed
+@opts.rounding_blamed
 def compare(
-    log: LogArg,
+    log: opts.LogArg,
     conventions: Annotated[
         list[str] | None,
         typer.Option(
@@ -35,15 +23,15 @@ def compare(
             "--convention",
             metavar="NAME|PATH",
             # each one checked at the option, as -c elsewhere: a mistyped name is usage
-            parser=parse_convention,
+            parser=opts.parse_convention,
             help=N_("A convention (built-in name or file); repeat it. Default: every built-in one."),
         ),
     ] = None,
-    format: FormatOpt = TABLE,
-    whist_price: PriceOpt = None,
-    rounding: RoundingOpt = None,
-    input_format: InputFormatOpt = None,
-    max_yaml_bytes: MaxYamlBytesOpt = None,
+    format: opts.FormatOpt = opts.TABLE,
+    whist_price: opts.PriceOpt = None,
+    rounding: opts.RoundingOpt = None,
+    input_format: opts.InputFormatOpt = None,
+    max_yaml_bytes: opts.MaxYamlBytesOpt = None,
     output: OutputOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
@@ -56,9 +44,9 @@ def compare(
     comparison = compare_log(
         log,
         conventions,
-        rounding=rounding_of(rounding),
+        rounding=opts.rounding_of(rounding),
         input_format=input_format.value if input_format else None,
-        price=parse_price(whist_price),
+        price=opts.parse_price(whist_price),
         max_yaml_bytes=max_yaml_bytes,
     )
     emit(render(CompareView(comparison), format.value))

@@ -7,30 +7,17 @@ from typing import Annotated
 
 import typer
 
-from pulyacalc.cli.options import (
-    TABLE,
-    AllowOutsideOpt,
-    ConventionOpt,
-    FormatOpt,
-    InputFormatOpt,
-    LogArg,
-    MaxYamlBytesOpt,
-    PriceOpt,
-    RoundingOpt,
-    parse_price,
-    rounding_blamed,
-    rounding_of,
-)
+from pulyacalc.cli import options as opts
 from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.runtime import emit, reports_problems
 from pulyacalc.core.i18n import N_, tr
 
 
 @reports_problems
-@rounding_blamed
+@opts.rounding_blamed
 def dispute(
     ctx: typer.Context,
-    log: LogArg,
+    log: opts.LogArg,
     deal: Annotated[
         int,
         typer.Option(
@@ -42,13 +29,13 @@ def dispute(
             help=N_("The deal in dispute: its number (1 = the first)."),
         ),
     ],
-    convention: ConventionOpt = None,
-    allow_outside: AllowOutsideOpt = False,
-    format: FormatOpt = TABLE,
-    whist_price: PriceOpt = None,
-    rounding: RoundingOpt = None,
-    input_format: InputFormatOpt = None,
-    max_yaml_bytes: MaxYamlBytesOpt = None,
+    convention: opts.ConventionOpt = None,
+    allow_outside: opts.AllowOutsideOpt = False,
+    format: opts.FormatOpt = opts.TABLE,
+    whist_price: opts.PriceOpt = None,
+    rounding: opts.RoundingOpt = None,
+    input_format: opts.InputFormatOpt = None,
+    max_yaml_bytes: opts.MaxYamlBytesOpt = None,
     output: OutputOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
@@ -65,9 +52,9 @@ def dispute(
             log,
             deal,
             convention=convention,
-            rounding=rounding_of(rounding),
+            rounding=opts.rounding_of(rounding),
             input_format=input_format.value if input_format else None,
-            price=parse_price(whist_price),
+            price=opts.parse_price(whist_price),
             max_yaml_bytes=max_yaml_bytes,
         )
     except NoSuchDeal as e:

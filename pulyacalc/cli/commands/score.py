@@ -3,35 +3,22 @@
 # No ``from __future__ import annotations`` here: Typer reads this signature on every run,
 # and annotations that are already objects are not compiled and evaluated again (0.4 ms).
 
-from pulyacalc.cli.options import (
-    TABLE,
-    AllowOutsideOpt,
-    ConventionOpt,
-    FormatOpt,
-    InputFormatOpt,
-    LogArg,
-    MaxYamlBytesOpt,
-    PriceOpt,
-    RoundingOpt,
-    parse_price,
-    rounding_blamed,
-    rounding_of,
-)
+from pulyacalc.cli import options as opts
 from pulyacalc.cli.output import OutputOpt, QuietOpt, note
 from pulyacalc.cli.runtime import emit, reports_problems
 
 
 @reports_problems
-@rounding_blamed
+@opts.rounding_blamed
 def score(
-    log: LogArg,
-    convention: ConventionOpt = None,
-    allow_outside: AllowOutsideOpt = False,
-    format: FormatOpt = TABLE,
-    whist_price: PriceOpt = None,
-    rounding: RoundingOpt = None,
-    input_format: InputFormatOpt = None,
-    max_yaml_bytes: MaxYamlBytesOpt = None,
+    log: opts.LogArg,
+    convention: opts.ConventionOpt = None,
+    allow_outside: opts.AllowOutsideOpt = False,
+    format: opts.FormatOpt = opts.TABLE,
+    whist_price: opts.PriceOpt = None,
+    rounding: opts.RoundingOpt = None,
+    input_format: opts.InputFormatOpt = None,
+    max_yaml_bytes: opts.MaxYamlBytesOpt = None,
     output: OutputOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
@@ -41,12 +28,12 @@ def score(
     from pulyacalc.render.formats import render
     from pulyacalc.render.report import Report
 
-    price = parse_price(whist_price)
+    price = opts.parse_price(whist_price)
     with log_progress(log) as progress:  # a bar on a terminal's stderr while a big log is read
         ev = score_file(
             log,
             convention=convention,
-            rounding=rounding_of(rounding),
+            rounding=opts.rounding_of(rounding),
             input_format=input_format.value if input_format else None,
             max_yaml_bytes=max_yaml_bytes,
             progress=progress,

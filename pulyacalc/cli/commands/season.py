@@ -7,22 +7,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from pulyacalc.cli import options as opts
 from pulyacalc.cli.aliases import AliasesOpt, load_aliases
-from pulyacalc.cli.options import (
-    TABLE,
-    AllowOutsideOpt,
-    ConventionOpt,
-    FormatOpt,
-    InputFormatOpt,
-    MaxYamlBytesOpt,
-    PriceOpt,
-    ProgressOpt,
-    RoundingOpt,
-    parse_price,
-    rounding_blamed,
-    rounding_of,
-    usage,
-)
 from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.plot import PlotOpt, require_matplotlib, save_plot
 from pulyacalc.cli.runtime import emit, fail, reports_problems, walking_logs
@@ -58,25 +44,17 @@ def report_season(result: Season) -> None:
 
 
 @reports_problems
-@rounding_blamed
+@opts.rounding_blamed
 def season(
-    logs: Annotated[
-        list[str],
-        typer.Argument(
-            metavar="LOG|DIR...",
-            help=N_(
-                "Log files, or directories searched for logs (*.yaml *.yml *.txt *.log *.pulya *.lines)."
-            ),
-        ),
-    ],
-    convention: ConventionOpt = None,
-    allow_outside: AllowOutsideOpt = False,
-    format: FormatOpt = TABLE,
-    whist_price: PriceOpt = None,
-    rounding: RoundingOpt = None,
-    input_format: InputFormatOpt = None,
-    max_yaml_bytes: MaxYamlBytesOpt = None,
-    progress: ProgressOpt = True,
+    logs: opts.LogsArg,
+    convention: opts.ConventionOpt = None,
+    allow_outside: opts.AllowOutsideOpt = False,
+    format: opts.FormatOpt = opts.TABLE,
+    whist_price: opts.PriceOpt = None,
+    rounding: opts.RoundingOpt = None,
+    input_format: opts.InputFormatOpt = None,
+    max_yaml_bytes: opts.MaxYamlBytesOpt = None,
+    progress: opts.ProgressOpt = True,
     plot: PlotOpt = None,
     aliases: AliasesOpt = None,
     keep_going: KeepGoingOpt = False,
@@ -90,9 +68,9 @@ def season(
 
     if plot is not None:
         require_matplotlib()
-    price = parse_price(whist_price)
+    price = opts.parse_price(whist_price)
     if "-" in logs:
-        raise usage(
+        raise opts.usage(
             _("a season reads files, not standard input: give log files or directories"), "LOG|DIR..."
         )
     persons = load_aliases(aliases)
@@ -100,7 +78,7 @@ def season(
         result = score_season(
             logs,
             convention=convention,
-            rounding=rounding_of(rounding),
+            rounding=opts.rounding_of(rounding),
             input_format=input_format.value if input_format else None,
             max_yaml_bytes=max_yaml_bytes,
             price=price,

@@ -6,20 +6,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from pulyacalc.cli import options as opts
 from pulyacalc.cli.commands.sheet import is_drawing
-from pulyacalc.cli.options import (
-    TABLE,
-    AllowOutsideOpt,
-    ConventionOpt,
-    FormatOpt,
-    MaxYamlBytesOpt,
-    PriceOpt,
-    RoundingOpt,
-    parse_price,
-    rounding_blamed,
-    rounding_of,
-    usage,
-)
 from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.runtime import emit, fail, reports_problems
 from pulyacalc.core.i18n import N_, _
@@ -30,7 +18,7 @@ if TYPE_CHECKING:
 
 
 @reports_problems
-@rounding_blamed
+@opts.rounding_blamed
 def settle(
     sheet: Annotated[
         str,
@@ -38,12 +26,12 @@ def settle(
             metavar="SHEET", help=N_("The paper sheet as YAML (see INTERFACE.md), or - for stdin.")
         ),
     ],
-    convention: ConventionOpt = None,
-    allow_outside: AllowOutsideOpt = False,
-    format: FormatOpt = TABLE,
-    whist_price: PriceOpt = None,
-    rounding: RoundingOpt = None,
-    max_yaml_bytes: MaxYamlBytesOpt = None,
+    convention: opts.ConventionOpt = None,
+    allow_outside: opts.AllowOutsideOpt = False,
+    format: opts.FormatOpt = opts.TABLE,
+    whist_price: opts.PriceOpt = None,
+    rounding: opts.RoundingOpt = None,
+    max_yaml_bytes: opts.MaxYamlBytesOpt = None,
     output: OutputOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
@@ -55,17 +43,17 @@ def settle(
     from pulyacalc.render.settle import SettleReport
     from pulyacalc.scoring.settlement import settle as do_settle
 
-    price = parse_price(whist_price)
+    price = opts.parse_price(whist_price)
     paper = read_sheet(sheet, max_yaml_bytes)
     conv = convention_for(paper.header, convention)
-    rnd = rounding_of(rounding) or conv.rounding
+    rnd = opts.rounding_of(rounding) or conv.rounding
     target = paper.header.pool if paper.header.pool is not None else conv.pool_target
     result = do_settle(paper.sheet, conv, target, rnd, price)
     report = SettleReport(conv, target, paper.sheet, result)
     if is_drawing(output):
         assert output is not None
-        if format.value != TABLE.value:
-            raise usage(
+        if format.value != opts.TABLE.value:
+            raise opts.usage(
                 _("{file} is a drawing: -f names a table's format, leave it out").format(file=output), "-f"
             )
         draw_paper(paper, report, output)

@@ -8,18 +8,7 @@ from typing import Annotated
 
 import typer
 
-from pulyacalc.cli.options import (
-    AllowOutsideOpt,
-    ConventionOpt,
-    InputFormatOpt,
-    LogArg,
-    MaxYamlBytesOpt,
-    PriceOpt,
-    RoundingOpt,
-    parse_price,
-    rounding_blamed,
-    rounding_of,
-)
+from pulyacalc.cli import options as opts
 from pulyacalc.cli.runtime import emit, fail, reports_problems
 from pulyacalc.core.i18n import N_, _, ngettext
 
@@ -86,19 +75,19 @@ def write_drawing(output: str, svg: str, html: str | None = None) -> None:
 
 
 @reports_problems
-@rounding_blamed
+@opts.rounding_blamed
 def sheet(
-    log: LogArg,
+    log: opts.LogArg,
     output: DrawingOpt,
     numbers: Annotated[
         bool, typer.Option("--numbers", "-n", help=N_("Write each entry's deal number beside it, small."))
     ] = False,
-    convention: ConventionOpt = None,
-    allow_outside: AllowOutsideOpt = False,
-    whist_price: PriceOpt = None,
-    rounding: RoundingOpt = None,
-    input_format: InputFormatOpt = None,
-    max_yaml_bytes: MaxYamlBytesOpt = None,
+    convention: opts.ConventionOpt = None,
+    allow_outside: opts.AllowOutsideOpt = False,
+    whist_price: opts.PriceOpt = None,
+    rounding: opts.RoundingOpt = None,
+    input_format: opts.InputFormatOpt = None,
+    max_yaml_bytes: opts.MaxYamlBytesOpt = None,
 ) -> None:
     """Draw the sheet as players draw it (пуля, гора, висты): each player's sector with the
     running entries, the convention in the circle, the settlement under it; one A4 page."""
@@ -107,7 +96,7 @@ def sheet(
     from pulyacalc.render.sheet_svg import SHOWN_AT_MOST, svg
     from pulyacalc.reports.pulya import Marks, traced
 
-    price = parse_price(whist_price)
+    price = opts.parse_price(whist_price)
     html = output != "-" and Path(output).suffix.lower() == ".html"
     # each cell's latest totals, streamed: no log is too long to draw
     marks = Marks(SHOWN_AT_MOST)
@@ -115,7 +104,7 @@ def sheet(
         ev = score_file(
             log,
             convention=convention,
-            rounding=rounding_of(rounding),
+            rounding=opts.rounding_of(rounding),
             input_format=input_format.value if input_format else None,
             max_yaml_bytes=max_yaml_bytes,
             each=marks,

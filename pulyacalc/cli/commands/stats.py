@@ -6,19 +6,8 @@ from typing import Annotated
 
 import typer
 
+from pulyacalc.cli import options as opts
 from pulyacalc.cli.aliases import AliasesOpt, load_aliases
-from pulyacalc.cli.options import (
-    TABLE,
-    AllowOutsideOpt,
-    ConventionOpt,
-    FormatOpt,
-    InputFormatOpt,
-    MaxYamlBytesOpt,
-    ProgressOpt,
-    RoundingOpt,
-    rounding_blamed,
-    rounding_of,
-)
 from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.plot import PlotOpt, require_matplotlib, save_plot
 from pulyacalc.cli.runtime import emit, reports_problems, walking_logs
@@ -26,32 +15,24 @@ from pulyacalc.core.i18n import N_, _
 
 
 @reports_problems
-@rounding_blamed
+@opts.rounding_blamed
 def stats(
     ctx: typer.Context,
-    logs: Annotated[
-        list[str],
-        typer.Argument(
-            metavar="LOG|DIR...",
-            help=N_(
-                "Log files, or directories searched for logs (*.yaml *.yml *.txt *.log *.pulya *.lines)."
-            ),
-        ),
-    ],
+    logs: opts.LogsArg,
     player: Annotated[
         str | None,
         typer.Option(
             "--player", "-p", metavar="NAME", help=N_("One player's page instead of the whole club.")
         ),
     ] = None,
-    convention: ConventionOpt = None,
-    allow_outside: AllowOutsideOpt = False,
-    format: FormatOpt = TABLE,
-    rounding: RoundingOpt = None,
-    input_format: InputFormatOpt = None,
-    max_yaml_bytes: MaxYamlBytesOpt = None,
+    convention: opts.ConventionOpt = None,
+    allow_outside: opts.AllowOutsideOpt = False,
+    format: opts.FormatOpt = opts.TABLE,
+    rounding: opts.RoundingOpt = None,
+    input_format: opts.InputFormatOpt = None,
+    max_yaml_bytes: opts.MaxYamlBytesOpt = None,
     aliases: AliasesOpt = None,
-    progress: ProgressOpt = True,
+    progress: opts.ProgressOpt = True,
     plot: PlotOpt = None,
     output: OutputOpt = None,
     quiet: QuietOpt = False,
@@ -69,7 +50,7 @@ def stats(
         result = score_stats(
             logs,
             convention=convention,
-            rounding=rounding_of(rounding),
+            rounding=opts.rounding_of(rounding),
             input_format=input_format.value if input_format else None,
             max_yaml_bytes=max_yaml_bytes,
             progress=update,
