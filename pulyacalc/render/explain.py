@@ -13,10 +13,12 @@ cells changed, each cell's text made once per value.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from pulyacalc.core.i18n import N_, NP_, _, current, pgettext, tr
+from pulyacalc.render.formats import Made
 from pulyacalc.render.view import (
     SCHEMA_VERSION,
     convention_title,
@@ -476,7 +478,7 @@ class Spool:
 
 @dataclass
 class ExplainStream:
-    """``explain`` of a whole log in flat memory (a streaming view, render/view.StreamView).
+    """``explain`` of a whole log in flat memory (a view written by ``formats.write``).
     The log is played once (:meth:`Stream.play`); each deal shown is drawn in the format
     asked into a spool, from its writes' drawings (:func:`drawn_writes`, made once per
     distinct set of writes), its own first line, and the paper after it (each player's
@@ -531,7 +533,7 @@ class ExplainStream:
 
         self.stream.play(each, self.progress)
 
-    def table_chunks(self) -> Iterator[str]:
+    def table(self) -> Iterator[str]:
         s = self.stream
         spool = Spool()
         self._play("table", TableDeals(spool.write).draw)
@@ -540,72 +542,41 @@ class ExplainStream:
         yield table_head(s.convention, players, s.target, deals)
         yield from spool.pieces()
 
-    def table(self) -> str:
-        return "".join(self.table_chunks())
-
-    def json_chunks(self) -> Iterator[str]:
-        """The document of :meth:`document`, in its bytes: the entries, then the deals
-        (each its own object with its entries again and its paper), then the paper after
-        the last deal."""
-        from pulyacalc.render.formats import nested
-        from pulyacalc.render.view import sheet_json
-
+    def document(self) -> dict[str, Any]:
+        """The entries, then the deals (each its own object with its entries again and its
+        paper), then the paper after the last deal: the log played first, each array's
+        JSON text spooled as it is drawn."""
         entries, deals = Spool(), Spool()
         drawer = JsonDeals(entries.write, deals.write)
         self._play("json", drawer.draw)
         s = self.stream
-        yield json_head(s)
-        yield from entries.pieces()
-        yield ("\n  ]" if drawer.entries else "[]") + ',\n  "deals": '
-        yield from deals.pieces()
-        sheet = nested(sheet_json(s.sheet), 1)  # type: ignore[arg-type]  # a Sheet reads as its view
-        yield ("\n  ]" if drawer.deals else "[]") + ',\n  "sheet": ' + sheet + "\n}\n"
 
-    def jsonl_chunks(self) -> Iterator[str]:
-        """JSON Lines: a record per entry of each deal shown."""
-        spool = Spool()
-        self._play("jsonl", LineDeals(spool.write).draw)
-        yield from spool.pieces()
+        def array(spool: Spool, n: int) -> Made:
+            return Made(lambda fmt: chain(spool.pieces(), ["\n  ]" if n else "[]"]))
 
-    def delimited_chunks(self, delimiter: str) -> Iterator[str]:
-        """CSV (``,``) or TSV: the header and a row per entry of each deal shown."""
-        import io
-
-        from pulyacalc.render.formats import write_delimited
-
-        head = io.StringIO()
-        write_delimited(ROW_HEAD, [], head, delimiter)
-        spool = Spool()
-        self._play(delimiter, LineDeals(spool.write).draw)
-        yield head.getvalue()
-        yield from spool.pieces()
-
-    def deals(self) -> list[DealExplained]:
-        """The deals shown, explained the plain way (a short log's, for a whole view)."""
-        upto = self.stream.upto
-        deals = [d for d in self.stream.deals() if upto is None or d.result.number == upto]
-        self.shown += len(deals)
-        return deals
-
-    def records(self) -> list[dict[str, Any]]:
-        return [{"schema_version": SCHEMA_VERSION, **entry_json(x)} for d in self.deals() for x in d.entries]
-
-    def rows(self) -> tuple[list[str], list[list[Any]]]:
-        return ROW_HEAD, [entry_row(x) for d in self.deals() for x in d.entries]
-
-    def document(self) -> dict[str, Any]:
-        s = self.stream
-        deals = self.deals()
-        sheet = s.sheet.view()
         return {
             "schema_version": SCHEMA_VERSION,
-            "players": list(sheet.players),  # a newcomer included (RULES.md 6.3)
+            "players": list(s.header.players),
             "convention": s.convention.name,
             "pool_target": s.target,
-            "entries": [entry_json(x) for d in deals for x in d.entries],
-            "deals": [deal_json(d) for d in deals],
-            "sheet": sheet_json(sheet),
+            "entries": array(entries, drawer.entries),
+            "deals": array(deals, drawer.deals),
+            "sheet": sheet_json(s.sheet),  # type: ignore[arg-type]  # a Sheet reads as its view
         }
+
+    def records(self) -> Made:
+        """JSON Lines: a record per entry of each deal shown."""
+        return Made(self._lines)
+
+    def rows(self) -> tuple[list[str], Made]:
+        """CSV or TSV: the header and a row per entry of each deal shown."""
+        return ROW_HEAD, Made(self._lines)
+
+    def _lines(self, fmt: str) -> Iterator[str]:
+        """The text of each entry's line (JSON Lines, CSV or TSV)."""
+        spool = Spool()
+        self._play({"csv": ",", "tsv": "\t"}.get(fmt, fmt), LineDeals(spool.write).draw)
+        yield from spool.pieces()
 
 
 #: a deal's writes as a cache key: each entry but for its deal's number

@@ -16,10 +16,10 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any, Protocol, TextIO
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from pulyacalc.render.view import StreamView, View
+    from pulyacalc.render.view import View
 
 
 class Out(Protocol):
@@ -54,6 +54,18 @@ def _at(value: Any, depth: int) -> str:
     if isinstance(value, Raw):
         return value.text.replace("\n", "\n" + "  " * depth)
     return nested(value, depth)
+
+
+class Made:
+    """Text already made in the format being written, passed through as it comes: a
+    document's value (its JSON one level deep), ``records()`` (whole JSON Lines) or the rows
+    of ``rows()`` (whole lines).  ``text(fmt)`` gives its pieces, told the format's name (a
+    view pushed its log through, caching the text per distinct value: render/explain)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: Callable[[str], Iterable[str]]) -> None:
+        self.text = text
 
 
 #: a key of a document whose :class:`Later` gives a dict, spliced in at its place (keys
@@ -94,7 +106,7 @@ def write_json(view: View, out: Out) -> None:
     arrays given as iterators are written item by item, each into a spool, before the
     :class:`Later` values are asked."""
     doc = view.document()
-    if not any(isinstance(v, (Iterator, Later)) for v in doc.values()):
+    if not any(isinstance(v, (Iterator, Later, Made)) for v in doc.values()):
         out.write(dumps(doc) + "\n")
         return
     with _Spools() as spools:
@@ -107,6 +119,8 @@ def write_json(view: View, out: Out) -> None:
                 first = False
                 if k in arrays and key != MORE:
                     spools.copy(arrays[k], out)
+                elif isinstance(v, Made):
+                    _made(v, out, "json")
                 else:
                     out.write(_at(v, 1))
         out.write("{}\n" if first else "\n}\n")
@@ -160,7 +174,11 @@ class _Spools:
 def write_jsonl(view: View, out: Out) -> None:
     import json  # only for this format (start-up time)
 
-    for record in view.records():
+    records = view.records()
+    if isinstance(records, Made):
+        _made(records, out, "jsonl")
+        return
+    for record in records:
         out.write((record.text if isinstance(record, Raw) else json.dumps(record, ensure_ascii=False)) + "\n")
 
 
@@ -173,27 +191,37 @@ def write_delimited(head: list[str], rows: Iterable[list[Any]], out: Out, delimi
     w.writerows(rows)
 
 
-def _delimited(view: View, out: Out, delimiter: str) -> None:
-    """``rows()``: a head that is a :class:`Later` is asked once the rows are spooled."""
+def _delimited(view: View, out: Out, fmt: str, delimiter: str) -> None:
+    """``rows()``: a head that is a :class:`Later` is asked once the rows are spooled; rows
+    that are :class:`Made` are written as they are."""
     head, rows = view.rows()
     if not isinstance(head, Later):
-        write_delimited(head, rows, out, delimiter)
+        write_delimited(head, [] if isinstance(rows, Made) else rows, out, delimiter)
+        _made(rows, out, fmt)
         return
     with _Spools() as spools:
         body = spools.text()
-        write_delimited([], rows, body, delimiter)
+        write_delimited([], [] if isinstance(rows, Made) else rows, body, delimiter)
+        _made(rows, body, fmt)
         write_delimited(head.get(), [], out, delimiter)
         body.seek(0)
         body.readline()  # (the empty head)
         spools.copy(body, out, rewind=False)
 
 
+def _made(value: Any, out: Out, fmt: str) -> None:
+    """A :class:`Made` value's pieces written as they are (anything else: nothing)."""
+    if isinstance(value, Made):
+        for piece in value.text(fmt):
+            out.write(piece)
+
+
 def write_csv(view: View, out: Out) -> None:
-    _delimited(view, out, ",")
+    _delimited(view, out, "csv", ",")
 
 
 def write_tsv(view: View, out: Out) -> None:
-    _delimited(view, out, "\t")
+    _delimited(view, out, "tsv", "\t")
 
 
 def fit_lines(text: str) -> str:
@@ -283,38 +311,3 @@ def write(view: View, fmt: str, emit: Callable[[str], object]) -> None:
         spool.seek(0)
         while chunk := spool.read(1 << 16):
             emit(chunk)
-
-
-def write_to(view: StreamView, fmt: str, out: TextIO) -> None:
-    """The old streaming views (render/explain.ExplainStream, render/ledger_stream) written
-    piece by piece.  Goes when they give :func:`write`'s shapes (engineers explain and
-    ledger, issue #26): nothing else calls it."""
-    if fmt == "table":
-        write_table(_Pieces(view.table_chunks()), out)  # type: ignore[arg-type]  # only table() is read
-    elif fmt == "json":
-        for chunk in view.json_chunks():
-            out.write(chunk)
-    elif fmt == "jsonl" and hasattr(view, "jsonl_chunks"):
-        for chunk in view.jsonl_chunks():
-            out.write(chunk)
-    elif fmt in ("csv", "tsv") and hasattr(view, "delimited_chunks"):
-        for chunk in view.delimited_chunks("," if fmt == "csv" else "\t"):
-            out.write(chunk)
-    elif fmt == "jsonl":
-        write_jsonl(_Pieces(view.records_iter()), out)  # type: ignore[arg-type]
-    else:
-        head, rows = view.rows_iter()
-        write_delimited(head, rows, out, "," if fmt == "csv" else "\t")
-
-
-class _Pieces:
-    """An old streaming view's pieces as the shapes the writers read."""
-
-    def __init__(self, pieces: Iterator[Any]) -> None:
-        self.pieces = pieces
-
-    def table(self) -> Iterator[str]:
-        return self.pieces
-
-    def records(self) -> Iterator[Any]:
-        return self.pieces

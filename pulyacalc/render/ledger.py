@@ -6,10 +6,11 @@ a column up would count it twice): JSON carries it beside the rows, JSONL and CS
 with the rounding row.  ``running`` adds the running totals, a whist price adds money.
 
 One view for a ledger kept whole (``ledger.ledger``) and one scored as it is read
-(``ledger.ledger_run``): each shape writes each row as it comes (:class:`LedgerView`'s
-``*_chunks``) into a spool (memory, then a temporary file), and gives the spool back
-between what goes before (the table's title names the deal count) and after (the rounding
-and the settlement), so that a log with a problem prints its problems and nothing else.
+(``ledger.ledger_run``): each shape writes each row as it comes into a spool (memory, then
+a temporary file), and gives the spool back (``formats.Made``) between what goes before
+(the table's title names the deal count) and after (the rounding and the settlement);
+``formats.write`` lets nothing out before the log is spent, so that a log with a problem
+prints its problems and nothing else.
 What a row's shape makes of its deal but its number (its ``Moved``: dealer, text, result)
 is made once per ``Moved``; every number is written by render/view's functions.
 """
@@ -18,9 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from decimal import Decimal
-from typing import IO, TYPE_CHECKING, Any, cast
+from typing import IO, TYPE_CHECKING, Any
 
 from pulyacalc.core.i18n import _
+from pulyacalc.render.formats import Later, Made
 from pulyacalc.render.view import (
     SCHEMA_VERSION,
     convention_title,
@@ -79,12 +81,21 @@ class LedgerView:
         self.ledger = self.source(sink)
         return self.ledger
 
-    def table_chunks(self) -> Iterator[str]:
+    def _spent(self, rows: Any) -> Ledger:
+        """The log played into ``rows``, flushed (:class:`Unseated` where not every row
+        could be told)."""
+        lg = self._played(rows.add)
+        if lg is None:
+            raise Unseated
+        rows.flush()
+        return lg
+
+    def table(self) -> Iterator[str]:
         rows = TableRows(self.running)
         try:
             lg = self._played(rows.add)
             if lg is None:
-                return
+                raise Unseated
             table, columns = rows.finished(lg.players, lg.settlement.money is not None)
             for cells in final_rows(lg, columns):
                 table.add(cells)
@@ -94,76 +105,59 @@ class LedgerView:
         finally:
             rows.close()
 
-    def json_chunks(self) -> Iterator[str]:
-        from pulyacalc.render.formats import dumps
-
-        with _spool() as spool:
+    def document(self) -> dict[str, Any]:
+        spool = _spool()
+        try:
             rows = JsonRows(self.running, spool)
-            lg = self._played(rows.add)
-            if lg is None:
-                return
-            rows.flush()
-            doc = document_tail(lg)
-            head = {"schema_version": SCHEMA_VERSION, "players": list(lg.players)}
-            yield dumps(head).removesuffix("\n}") + ',\n  "deals": '
-            yield from _spooled(spool)
-            yield ("\n  ]" if rows.count else "[]") + "," + dumps(doc)[1:] + "\n"
+            lg = self._spent(rows)
+        except BaseException:
+            spool.close()
+            raise
 
-    def jsonl_chunks(self) -> Iterator[str]:
-        """The text of ``render(view, "jsonl")``, piece by piece."""
+        def deals(fmt: str) -> Iterator[str]:
+            with spool:
+                yield from _spooled(spool)
+            yield "\n  ]" if rows.count else "[]"
+
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "players": list(lg.players),
+            "deals": Made(deals),
+            **document_tail(lg),
+        }
+
+    def records(self) -> Made:
+        return Made(self._records)
+
+    def _records(self, fmt: str) -> Iterator[str]:
         import json
 
         with _spool() as spool:
-            rows = JsonlRows(self.running, spool)
-            lg = self._played(rows.add)
-            if lg is None:
-                return
-            rows.flush()
+            lg = self._spent(JsonlRows(self.running, spool))
             yield from _spooled(spool)
             yield json.dumps(rounding_record(lg), ensure_ascii=False) + "\n"
 
-    def delimited_chunks(self, delimiter: str) -> Iterator[str]:
-        """The text of ``render(view, "csv")`` (or ``"tsv"``), piece by piece."""
-        with _spool() as spool:
-            rows = DelimitedRows(self.running, spool, delimiter)
-            lg = self._played(rows.add)
-            if lg is None:
-                return
-            rows.flush()
-            columns = columns_of(lg.players, self.running, lg.settlement.money is not None)
-            yield _delimited(["number", "dealer", "text", *[f"{k}_{p}" for k, p in columns]], delimiter)
-            yield from _spooled(spool)
-            yield _delimited(rounding_csv(lg, columns), delimiter)
+    def rows(self) -> tuple[Later, Made]:
+        """The head names the columns the ledger ends with (asked once the rows are spent)."""
+        columns: Columns = []
 
-    # the shapes whole (``render``) and one record or row at a time, read back from the text
+        def head() -> list[str]:
+            return ["number", "dealer", "text", *[f"{k}_{p}" for k, p in columns]]
 
-    def table(self) -> str:
-        return "".join(self.table_chunks())
+        def body(fmt: str) -> Iterator[str]:
+            delimiter = "," if fmt == "csv" else "\t"
+            with _spool() as spool:
+                lg = self._spent(DelimitedRows(self.running, spool, delimiter))
+                columns.extend(columns_of(lg.players, self.running, lg.settlement.money is not None))
+                yield from _spooled(spool)
+                yield _delimited(rounding_csv(lg, columns), delimiter)
 
-    def document(self) -> dict[str, Any]:
-        import json
+        return Later(head), Made(body)
 
-        return cast(dict[str, Any], json.loads("".join(self.json_chunks())))
 
-    def records_iter(self) -> Iterator[dict[str, Any]]:
-        import json
-
-        for line in _lines(self.jsonl_chunks()):
-            yield json.loads(line)
-
-    def records(self) -> list[dict[str, Any]]:
-        return list(self.records_iter())
-
-    def rows_iter(self) -> tuple[list[str], Iterator[list[Any]]]:
-        import csv
-
-        lines = _lines(self.delimited_chunks(","))
-        head = next(csv.reader([next(lines, "")]), [])
-        return head, csv.reader(lines)
-
-    def rows(self) -> tuple[list[str], list[list[Any]]]:
-        head, rows = self.rows_iter()
-        return head, list(rows)
+class Unseated(Exception):
+    """A play that could not tell every row (a log that seats a newcomer): nothing is
+    written, the caller reads the log again with the table as it ends."""
 
 
 # ---- what goes before and after the rows ----
@@ -539,15 +533,3 @@ def _spooled(spool: IO[str]) -> Iterator[str]:
     spool.seek(0)
     while chunk := spool.read(1 << 16):
         yield chunk
-
-
-def _lines(chunks: Iterator[str]) -> Iterator[str]:
-    """The lines of text given in pieces (each with its line break)."""
-    tail = ""
-    for chunk in chunks:
-        lines = (tail + chunk).split("\n")
-        tail = lines.pop()
-        for line in lines:
-            yield line + "\n"
-    if tail:
-        yield tail

@@ -19,11 +19,12 @@ from pulyacalc.core.amounts import mixed
 from pulyacalc.core.i18n import _, ngettext
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator
+    from collections.abc import Callable, Iterable
 
     from pulyacalc.convention.schema import Convention
     from pulyacalc.core.amounts import Amount
     from pulyacalc.core.sheet import SheetView
+    from pulyacalc.render.formats import Made
 
 #: the version of every JSON document's shape (docs/output.md); each document carries it
 SCHEMA_VERSION = 1
@@ -44,27 +45,16 @@ class View(Protocol):
         array written item by item, a ``formats.Later`` a value known once they are spent."""
         ...
 
-    def records(self) -> Iterable[dict[str, Any]]:
-        """For ``-f jsonl``: one object per line."""
+    def records(self) -> Iterable[Any] | Made:
+        """For ``-f jsonl``: one object per line (a dict, or a ``formats.Raw`` line), or a
+        ``formats.Made`` of the lines already written."""
         ...
 
-    def rows(self) -> tuple[Any, Iterable[list[Any]]]:
+    def rows(self) -> tuple[Any, Any]:
         """For ``-f csv`` and ``-f tsv``: the header (a list, or a ``formats.Later`` known
-        once the rows are spent) and the rows."""
+        once the rows are spent) and the rows (lists, or a ``formats.Made`` of the lines
+        already written)."""
         ...
-
-
-class StreamView(Protocol):
-    """The old streaming views (render/explain.ExplainStream, render/ledger_stream), written
-    by ``formats.write_to`` until they give :class:`View`'s shapes."""
-
-    def table_chunks(self) -> Iterator[str]: ...
-
-    def json_chunks(self) -> Iterator[str]: ...
-
-    def records_iter(self) -> Iterator[dict[str, Any]]: ...
-
-    def rows_iter(self) -> tuple[list[str], Iterator[list[Any]]]: ...
 
 
 #: whether tables write fractions Unicode has a character for as that character (⅔);

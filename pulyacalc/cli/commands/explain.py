@@ -47,7 +47,7 @@ def explain(
 
     from pulyacalc.cli.progress import log_progress
     from pulyacalc.render.explain import ExplainStream
-    from pulyacalc.render.formats import write_to
+    from pulyacalc.render.formats import write
     from pulyacalc.reports.explain import explain_stream
 
     # deal by deal in flat memory, in one process.  The view gives nothing before the log
@@ -65,22 +65,14 @@ def explain(
         )
         view = ExplainStream(stream, progress=progress)
         if deal is None:
-            write_to(view, format.value, Emitted())  # type: ignore[arg-type]  # a TextIO in all but name
+            write(view, format.value, emit)
             return
         with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8") as spool:
-            write_to(view, format.value, spool)  # type: ignore[arg-type]  # a TextIO in all but name
+            write(view, format.value, spool.write)
             _no_such_deal(deal, view.shown, stream.count)
             spool.seek(0)
             while chunk := spool.read(1 << 16):
                 emit(chunk)
-
-
-class Emitted:
-    """Standard output (or ``-o``'s file) as ``write_to`` writes: each piece emitted."""
-
-    def write(self, text: str) -> int:
-        emit(text)
-        return len(text)
 
 
 def _no_such_deal(deal: int | None, shown: int, count: int) -> None:

@@ -99,17 +99,11 @@ def _written(source: Ledger | Play, running: bool, shape: str) -> bool:
     nothing before the log is read, so that a log with a problem prints its problems and
     nothing else).  False where a play cannot tell every row (a log that seats a newcomer:
     every row reads the final table; it is read again)."""
-    from pulyacalc.render.formats import write_to
-    from pulyacalc.render.ledger import LedgerView
+    from pulyacalc.render.formats import write
+    from pulyacalc.render.ledger import LedgerView, Unseated
 
-    view = LedgerView(source, running)
-    write_to(view, shape, _Emitted())  # type: ignore[arg-type]  # a TextIO in all but name
-    return view.ledger is not None
-
-
-class _Emitted:
-    """Standard output (or the ``-o`` file) as a stream: each piece emitted."""
-
-    def write(self, text: str) -> int:
-        emit(text)
-        return len(text)
+    try:
+        write(LedgerView(source, running), shape, emit)
+    except Unseated:
+        return False
+    return True
