@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from pulyacalc.render.formats import FORMATS, MORE, Later, Raw, fit_lines, render, write
+from pulyacalc.render.formats import FORMATS, MORE, Later, Made, Raw, fit_lines, render, write
 from pulyacalc.render.view import WIDTH, use_width
 
 TEXT = (
@@ -124,3 +124,34 @@ def test_nothing_is_written_of_a_view_that_fails(fmt: str) -> None:
     assert out.getvalue() == ""
     write(Streamed([{"n": 1}]), fmt, out.write)  # type: ignore[arg-type]
     assert out.getvalue() == render(Streamed([{"n": 1}]), fmt)  # type: ignore[arg-type]
+
+
+class Written:
+    """A view whose text is already made (``Made``): a document's array, the records and the
+    rows, told the format's name."""
+
+    def table(self) -> str:
+        return ""
+
+    def document(self) -> dict[str, Any]:
+        return {"a": 1, "list": Made(lambda fmt: ["[\n    1", ",\n    2", "\n  ]"]), "b": {"c": 2}}
+
+    def records(self) -> Made:
+        return Made(lambda fmt: ['{"n": 1}\n', '{"n": 2}\n'])
+
+    def rows(self) -> tuple[Any, Made]:
+        cells: list[str] = []
+
+        def body(fmt: str) -> list[str]:
+            cells.append("x")
+            return ["1" + ("," if fmt == "csv" else "\t") + "2\n"]
+
+        return Later(lambda: ["n", *cells]), Made(body)
+
+
+def test_made_text_is_written_as_it_is() -> None:
+    view = Written()
+    assert render(view, "json") == json.dumps({"a": 1, "list": [1, 2], "b": {"c": 2}}, indent=2) + "\n"
+    assert render(view, "jsonl") == '{"n": 1}\n{"n": 2}\n'
+    assert render(view, "csv") == "n,x\n1,2\n"
+    assert render(view, "tsv") == "n\tx\n1\t2\n"

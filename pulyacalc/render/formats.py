@@ -4,7 +4,8 @@
 A view (:class:`pulyacalc.render.view.View`) gives four shapes: ``table()`` (text, whole or
 in pieces), ``document()`` (a dict; an iterator in it is an array written item by item, a
 :class:`Later` is known once the arrays are spent), ``records()`` and ``rows()`` (any
-iterables).  Each writer streams one of them onto ``out``; :func:`write` spools what they
+iterables); text a view already made in the format asked is a :class:`Made`, written as it
+is.  Each writer streams one of them onto ``out``; :func:`write` spools what they
 write and lets it out only once the view is spent, so a log with a problem prints its
 problems and nothing else, whatever the format: that is decided here and nowhere else.
 A new format is one writer in :data:`FORMATS` and its test (the command line's ``--format``
