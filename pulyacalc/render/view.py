@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from pulyacalc.convention.schema import Convention
     from pulyacalc.core.amounts import Amount
     from pulyacalc.core.sheet import SheetView
-    from pulyacalc.render.formats import Made
 
 #: the version of every JSON document's shape (docs/output.md); each document carries it
 SCHEMA_VERSION = 1
@@ -45,7 +44,7 @@ class View(Protocol):
         array written item by item, a ``formats.Later`` a value known once they are spent."""
         ...
 
-    def records(self) -> Iterable[Any] | Made:
+    def records(self) -> Any:
         """For ``-f jsonl``: one object per line (a dict, or a ``formats.Raw`` line), or a
         ``formats.Made`` of the lines already written."""
         ...
