@@ -60,7 +60,7 @@ class ListView:
         from pulyacalc.render.table import grid
 
         body = [[c.name, c.title, c.file] for c in self.conventions]
-        text = grid(body, head=[_("name"), _("title"), _("file")], tablefmt="simple")
+        text = grid(body, [_("name"), _("title"), _("file")])
         more = _("Show one: pulyacalc conventions show NAME; compare two: pulyacalc conventions diff A B.")
         return f"{text}\n\n{more}\n"
 
@@ -139,11 +139,7 @@ class DiffView:
         if not n:
             return _("{title} agree on every key.").format(title=title) + "\n"
         body = [[x.row.name, flow(x.a), flow(x.b), tr(x.row.doc)] for x in d.differences]
-        text = grid(
-            body,
-            head=[_("key"), a, b, _("meaning")],
-            tablefmt="simple",
-            maxcolwidths=[None, None, None, 50],  # a meaning may be long: wrapped, not a wide line
-        )
+        # a meaning may be long: wrapped, not a wide line
+        text = grid(body, [_("key"), a, b, _("meaning")], maxcolwidths=[None, None, None, 50])
         keys = ngettext("{n} key differs", "{n} keys differ", n).format(n=n)
         return f"{title}: {keys}\n\n{text}\n"

@@ -10,15 +10,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pulyacalc.core.i18n import _, ngettext, tr
-from pulyacalc.render.view import SCHEMA_VERSION, decimal, fraction_text, jnum, show
+from pulyacalc.render.view import SCHEMA_VERSION, decimal, fraction_text, jnum, show, signed, tabulated
 
 if TYPE_CHECKING:
-    from pulyacalc.core.amounts import Amount
     from pulyacalc.reports.dispute import Dispute, Disputed, Reading
-
-
-def _signed(x: Amount) -> str:
-    return f"+{show(x)}" if x > 0 else show(x)
 
 
 def reading_json(r: Reading, players: tuple[str, ...]) -> dict[str, Any]:
@@ -141,8 +136,6 @@ class DisputeView:
         return "\n".join(out) + "\n"
 
     def _key(self, k: Disputed) -> list[str]:
-        from pulyacalc.render.table import grid
-
         players = self.players
         at = " " + _("on {level}").format(level=k.level) if k.level is not None else ""
         out = [f"{k.key.name}{at} — {k.key.ru}", f"  {tr(k.key.doc)}", ""]
@@ -155,14 +148,9 @@ class DisputeView:
             elif r.own:
                 rows.append([name, *[show(s.result[p]) for p in players]])
             else:
-                rows.append([name, *[f"{show(s.result[p])} ({_signed(r.change[p])})" for p in players]])
-        table = grid(
-            rows,
-            # the CSV's names: value, result_<player> (the change beside it in brackets)
-            head=[_("value"), *[_("result {player}").format(player=p) for p in players]],
-            tablefmt="simple",
-            colalign=("left", *["right"] * len(players)),
-        )
+                rows.append([name, *[f"{show(s.result[p])} ({signed(r.change[p])})" for p in players]])
+        # the CSV's names: value, result_<player> (the change beside it in brackets)
+        table = tabulated(rows, [_("value"), *[_("result {player}").format(player=p) for p in players]])
         out += ["  " + line for line in table.splitlines()]
         out.append("")
         for r in k.readings:
@@ -189,6 +177,6 @@ class DisputeView:
 
                 out += [f"    {sentence_shown(x)}" for x in r.entries]
             if r.moves:
-                moves = ", ".join(f"{p} {_signed(v)}" for p, v in r.moves.items())
+                moves = ", ".join(f"{p} {signed(v)}" for p, v in r.moves.items())
                 out.append("    " + _("this deal moves the results: {moves}").format(moves=moves))
         return out

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pulyacalc.core.i18n import N_, _, tr
-from pulyacalc.render.view import SCHEMA_VERSION, counted, decimal, fraction_text, jnum, show
+from pulyacalc.render.view import SCHEMA_VERSION, counted, decimal, fraction_text, jnum, show, tabulated
 
 if TYPE_CHECKING:
     from pulyacalc.reports.prices import PriceTable
@@ -61,17 +61,10 @@ class PricesView:
         ]
 
     def table(self) -> str:
-        from pulyacalc.render.table import grid
-
         t = self.prices
         head = [_("outcome"), *[_(role) for role in t.roles], _("played")]
         body = [[tr(r.key), *[show(r.values[role]) for role in t.roles], tr(r.label)] for r in t.rows]
-        text = grid(
-            body,
-            head=head,
-            tablefmt="simple",
-            colalign=("left", *["right"] * len(t.roles), "left"),
-        )
+        text = tabulated(body, head, (0, len(head) - 1))
         worth = _("what each outcome is worth in whists (+ wins, − loses)")
         title = f"{t.convention.title}, {counted(t.players, 'player')}: {worth}"
         notes = (

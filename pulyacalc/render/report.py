@@ -15,6 +15,7 @@ from pulyacalc.core.kinds import KODEKS_ROUNDINGS
 from pulyacalc.core.sheet import SheetView
 from pulyacalc.render.view import (
     SCHEMA_VERSION,
+    bombs_text,
     convention_title,
     counted,
     decimal,
@@ -25,6 +26,7 @@ from pulyacalc.render.view import (
     sheet_json,
     sheet_row,
     show,
+    tabulated,
 )
 from pulyacalc.scoring.settlement import Settlement
 
@@ -152,26 +154,13 @@ class Report:
         return head, rows
 
     def table(self) -> str:
-        return report_table(self)
-
-
-def report_table(r: Report) -> str:
-    """The report for people: its title, the sheet, the settlement and how it was reached."""
-    lines = _sheet_lines(r)
-    lines.append(_settlement_grid(r))
-    lines.append("")
-    lines += _settlement_notes(r)
-    return "\n".join(lines) + "\n"
+        """For people: the title, the sheet, the settlement and how it was reached."""
+        return "\n".join([*_sheet_lines(self), _settlement_grid(self), "", *_settlement_notes(self)]) + "\n"
 
 
 def _sheet_lines(r: Report) -> list[str]:
-    """The title (convention, players, target, deals, finished or not), the sheet and the
-    bombs."""
-    from pulyacalc.render.table import grid
-
-    sheet, conv = r.sheet, r.convention
-    players = sheet.players
-    lines = []
+    """The title (convention, players, target, deals, finished or not), the sheet, the bombs."""
+    players = r.sheet.players
     status = ""
     if r.finished is not None:
         status = " — " + (
@@ -179,35 +168,19 @@ def _sheet_lines(r: Report) -> list[str]:
             if r.finished
             else _("the pulya is not finished: missing pool points go to the mountain (K4.2.3)")
         )
-    parts = [
-        convention_title(conv),
-        counted(len(players), "player"),
-        _("pool to {target}").format(target=r.target),
-    ]
+    parts = [convention_title(r.convention), counted(len(players), "player")]
+    parts.append(_("pool to {target}").format(target=r.target))
     if r.deals is not None:
         parts.append(counted(r.deals, "deal"))
-    lines.append(", ".join(parts) + status)
-    lines.append("")
-    lines.append(
-        grid(
-            [[p, *sheet_row(sheet, p)] for p in players],
-            head=[_("sheet"), *sheet_head(players)],
-            tablefmt="simple",
-            colalign=("left", *["right"] * (2 + len(players))),
-        )
-    )
-    lines.append("")
+    sheet = tabulated([[p, *sheet_row(r.sheet, p)] for p in players], [_("sheet"), *sheet_head(players)])
+    lines = [", ".join(parts) + status, "", sheet, ""]
     if r.bombs is not None:
-        held = "; ".join(f"{p} {' '.join(f'×{b}' for b in r.bombs.get(p, ())) or '—'}" for p in players)
-        lines.append(_("bombs («ёлочка»), in the order they are used: {held}").format(held=held))
-        lines.append("")
+        lines += [bombs_text(players, r.bombs), ""]
     return lines
 
 
 def _settlement_grid(r: Report) -> str:
     """The settlement's table: each player's row from the mountain equivalent to the money."""
-    from pulyacalc.render.table import grid
-
     s, players = r.settlement, r.sheet.players
     srows = []
     for p in players:
@@ -225,7 +198,7 @@ def _settlement_grid(r: Report) -> str:
     head += [_("mountain result"), _("whist result"), _("result")]
     if s.money is not None:
         head.append(_("money"))
-    return grid(srows, head=head, tablefmt="simple", colalign=("left", *["right"] * (len(head) - 1)))
+    return tabulated(srows, head)
 
 
 def _settlement_notes(r: Report) -> list[str]:

@@ -1,10 +1,5 @@
-"""The settlement stage by stage, the way players do it on paper (RULES.md §3, K4.2.14):
-the sheet; pools brought to the mountain; amnesty; (kodeks moves, or kodeks_separate's moves
-of the pools and the mountains apart); the average mountain
-and each mountain result; the each-pays-each view (variant 1); whists netted pair by
-pair; the total; money and who pays whom.
-
-Every stage shows its arithmetic so that a person with a pencil can follow it.
+"""The settlement stage by stage (``_STAGES``), the way players do it on paper (RULES.md §3,
+K4.2.14), each with its arithmetic, so that a person with a pencil can follow it.
 :class:`SettleReport` is what `settle` prints: this table for people; for programs the
 score report, whose JSON document also carries the each-pays-each view and the total.
 """
@@ -22,7 +17,17 @@ from pulyacalc.core.i18n import _
 from pulyacalc.core.kinds import KODEKS_ROUNDINGS
 from pulyacalc.core.sheet import SheetView
 from pulyacalc.render.report import Report
-from pulyacalc.render.view import convention_title, counted, jnum, payments_text, sheet_head, sheet_row, show
+from pulyacalc.render.view import (
+    convention_title,
+    counted,
+    jnum,
+    payments_text,
+    sheet_head,
+    sheet_row,
+    show,
+    signed,
+    tabulated,
+)
 from pulyacalc.scoring.settlement import Settlement
 
 
@@ -43,28 +48,13 @@ class SettleReport(Report):
         return doc
 
 
-def _s(x: Amount) -> str:
-    """Signed, for results: +370, -110, 0."""
-    text = show(x)
-    return f"+{text}" if x > 0 else text
-
-
 def _p(x: Amount) -> str:
     """In parentheses when negative, for arithmetic: 2 × (50 − 78)."""
     return f"({show(x)})" if x < 0 else show(x)
 
 
 def _table(out: list[str], rows: list[list[Any]], head: list[str]) -> None:
-    from pulyacalc.render.table import grid
-
-    text = grid(
-        rows,
-        head=head,
-        tablefmt="simple",
-        colalign=("left", *["right"] * (len(head) - 1)),
-    )
-    out.extend(text.splitlines())
-    out.append("")
+    out += [*tabulated(rows, head).splitlines(), ""]
 
 
 def _how(before: Amount, after: Amount, gains: bool) -> str:
@@ -72,34 +62,36 @@ def _how(before: Amount, after: Amount, gains: bool) -> str:
     if after == before:
         return _("a multiple of 3 already")
     if after < before:
-        return (
-            _("down one: each other writes 3 whists on him")
-            if gains
-            else _("down one: he writes 3 whists on each other")
-        )
-    return (
-        _("up one: each other writes 3 whists on him")
-        if gains
-        else _("up one: he writes 3 whists on each other")
-    )
+        if gains:
+            return _("down one: each other writes 3 whists on him")
+        return _("down one: he writes 3 whists on each other")
+    if gains:
+        return _("up one: each other writes 3 whists on him")
+    return _("up one: he writes 3 whists on each other")
+
+
+def _moves(
+    out: list[str], s: Settlement, before: Any, after: Any, head: list[str], pool: bool = False
+) -> None:
+    """The kodeks moves' table: a mountain moved down, a pool moved up, gains its owner."""
+    rows = []
+    for p in s.players:
+        b, a = before[p], after[p]
+        rows.append([p, show(b), show(a), _how(b, a, gains=a > b if pool else a < b)])
+    _table(out, rows, ["", *head, ""])
 
 
 def _kodeks_stage(out: list[str], step: int, s: Settlement) -> None:
-    rows = []
-    for p in s.players:
-        before, after = s.amnestied[p], s.rounded_mountain[p]
-        rows.append([p, show(before), show(after), _how(before, after, gains=after < before)])
     out.append(
         _("{step}. Kodeks rounding (K4.2.12): each mountain to the nearest multiple of 3").format(step=step)
     )
-    _table(out, rows, ["", _("amnestied mountain"), _("kodeks mountain"), ""])
+    _moves(out, s, s.amnestied, s.rounded_mountain, [_("amnestied mountain"), _("kodeks mountain")])
 
 
 def _separate_stage(out: list[str], step: int, s: Settlement, ratio: Amount) -> None:
     """kodeks_separate (RULES.md §3.9): the pools and the mountains moved apart, then joined."""
     sep = s.separate
     assert sep is not None
-    players = s.players
     out.append(
         _(
             "{step}. Kodeks rounding, pools and mountains apart (kodeks_separate, K4.2.12): "
@@ -110,19 +102,10 @@ def _separate_stage(out: list[str], step: int, s: Settlement, ratio: Amount) -> 
     out.append(
         "   " + _("each pool over the smallest pool{ratio}, to the nearest multiple of 3").format(ratio=r)
     )
-    rows = []
-    for p in players:
-        before, after = sep.pool[p], sep.pool_moved[p]
-        rows.append([p, show(before), show(after), _how(before, after, gains=after > before)])
-    _table(out, rows, ["", _("pool"), _("pool moved"), ""])
+    _moves(out, s, sep.pool, sep.pool_moved, [_("pool"), _("pool moved")], pool=True)
     out.append("   " + _("each mountain over the smallest mountain, to the nearest multiple of 3"))
-    rows = []
-    for p in players:
-        before, after = sep.mountain[p], sep.mountain_moved[p]
-        rows.append([p, show(before), show(after), _how(before, after, gains=after < before)])
-    _table(out, rows, ["", _("mountain"), _("mountain moved"), ""])
-    joined = {p: exact(sep.mountain_moved[p] - sep.pool_moved[p]) for p in players}
-    least = min(joined.values())
+    _moves(out, s, sep.mountain, sep.mountain_moved, [_("mountain"), _("mountain moved")])
+    least = min(exact(sep.mountain_moved[p] - sep.pool_moved[p]) for p in s.players)
     joined_note = _(
         "kodeks mountain = moved mountain − moved pool, amnestied (the smallest, {least}, off all)"
     )
@@ -133,7 +116,7 @@ def _separate_stage(out: list[str], step: int, s: Settlement, ratio: Amount) -> 
             f"{show(sep.mountain_moved[p])} − {_p(sep.pool_moved[p])} − {_p(least)}",
             show(s.rounded_mountain[p]),
         ]
-        for p in players
+        for p in s.players
     ]
     _table(out, rows, ["", _("arithmetic"), _("kodeks mountain")])
 
@@ -150,72 +133,51 @@ class _Given(NamedTuple):
     target: int
 
 
-def _sheet_stage(out: list[str], step: int, given: _Given) -> bool:
+def _sheet_stage(out: list[str], step: int, given: _Given) -> None:
     players = given.sheet.players
     out.append(_("1. The sheet"))
     _table(out, [[p, *sheet_row(given.sheet, p)] for p in players], ["", *sheet_head(players)])
-    return True
 
 
-def _equivalent_stage(out: list[str], step: int, given: _Given) -> bool:
+def _worked(out: list[str], rows: list[list[str]], name: str) -> None:
+    """A stage's table: each player's arithmetic and what it gives (the column ``name``)."""
+    _table(out, rows, ["", _("arithmetic"), name])
+
+
+def _equivalent_stage(out: list[str], step: int, given: _Given) -> None:
     sheet, s, ratio, target = given.sheet, given.s, given.ratio, given.target
     r = f"{show(ratio)} × " if ratio != 1 else ""
-    out.append(
-        _(
-            "2. Pools brought to the mountain: mountain equivalent G = "
-            "mountain + {ratio}(target {target} − pool)"
-        ).format(ratio=r, target=target)
-        + (
-            "   " + _("(a pool point is {ratio} mountain points)").format(ratio=show(ratio))
-            if ratio != 1
-            else ""
-        )
+    point = _("(a pool point is {ratio} mountain points)").format(ratio=show(ratio))
+    title = _(
+        "2. Pools brought to the mountain: mountain equivalent G = mountain + {ratio}(target {target} − pool)"
     )
-    _table(
-        out,
-        [
-            [
-                p,
-                f"{show(sheet.mountain[p])} + {r}({target} − {show(sheet.pool[p])})",
-                show(s.equivalent[p]),
-            ]
-            for p in sheet.players
-        ],
-        ["", _("arithmetic"), _("mountain equivalent")],
-    )
-    return True
+    out.append(title.format(ratio=r, target=target) + ("   " + point if ratio != 1 else ""))
+    rows = [
+        [p, f"{show(sheet.mountain[p])} + {r}({target} − {show(sheet.pool[p])})", show(s.equivalent[p])]
+        for p in sheet.players
+    ]
+    _worked(out, rows, _("mountain equivalent"))
 
 
-def _amnesty_stage(out: list[str], step: int, given: _Given) -> bool:
+def _amnesty_stage(out: list[str], step: int, given: _Given) -> None:
     s = given.s
-    out.append(
-        _(
-            "3. Amnesty: the smallest G, {amnesty}, off every mountain equivalent: the amnestied mountain"
-        ).format(amnesty=show(s.amnesty))
-    )
-    _table(
-        out,
-        [
-            [p, f"{show(s.equivalent[p])} − {_p(s.amnesty)}", show(s.amnestied[p])]
-            for p in given.sheet.players
-        ],
-        ["", _("arithmetic"), _("amnestied mountain")],
-    )
-    return True
+    title = _("3. Amnesty: the smallest G, {amnesty}, off every mountain equivalent: the amnestied mountain")
+    out.append(title.format(amnesty=show(s.amnesty)))
+    rows = [
+        [p, f"{show(s.equivalent[p])} − {_p(s.amnesty)}", show(s.amnestied[p])] for p in given.sheet.players
+    ]
+    _worked(out, rows, _("amnestied mountain"))
 
 
-def _rounding_stage(out: list[str], step: int, given: _Given) -> bool:
-    """The kodeks moves, when the rounding makes any (a stage of its own only then)."""
+def _rounding_stage(out: list[str], step: int, given: _Given) -> None:
+    """The kodeks moves (a stage only under a kodeks rounding)."""
     if given.s.rounding == "kodeks":
         _kodeks_stage(out, step, given.s)
-        return True
-    if given.s.rounding == "kodeks_separate":
+    else:
         _separate_stage(out, step, given.s, given.ratio)
-        return True
-    return False
 
 
-def _average_stage(out: list[str], step: int, given: _Given) -> bool:
+def _average_stage(out: list[str], step: int, given: _Given) -> None:
     s, unit, players = given.s, given.unit, given.sheet.players
     n = len(players)
     total = sum(Fraction(s.rounded_mountain[p]) for p in players)
@@ -230,95 +192,64 @@ def _average_stage(out: list[str], step: int, given: _Given) -> bool:
     )
     # with the opponents as divisor each point over the average costs n/(n − 1) times as much
     factor = f"{show(unit)} × {n}/{n - 1}" if s.divisor == "opponents" else show(unit)
-    out.append(
-        "   "
-        + _("Mountain result = {factor} × (average − mountain)").format(factor=factor)
-        + (
-            "   "
-            + _(
-                "(each mountain divided among the {opponents} opponents, settlement.mountain_divisor; "
-                "the Code, K4.2.14, divides by all the players)"
-            ).format(opponents=n - 1)
-            if s.divisor == "opponents"
-            else ""
-        )
-    )
-    _table(
-        out,
-        [
-            [
-                p,
-                f"{factor} × ({show(s.average)} − {show(s.rounded_mountain[p])})",
-                _s(s.mountain_result[p]),
-            ]
-            for p in players
-        ],
-        ["", _("arithmetic"), _("mountain result")],
-    )
-    return True
+    divided = _(
+        "(each mountain divided among the {opponents} opponents, settlement.mountain_divisor; "
+        "the Code, K4.2.14, divides by all the players)"
+    ).format(opponents=n - 1)
+    result = _("Mountain result = {factor} × (average − mountain)").format(factor=factor)
+    out.append("   " + result + ("   " + divided if s.divisor == "opponents" else ""))
+    rows = [
+        [p, f"{factor} × ({show(s.average)} − {show(s.rounded_mountain[p])})", signed(s.mountain_result[p])]
+        for p in players
+    ]
+    _worked(out, rows, _("mountain result"))
 
 
-def _pays_each_stage(out: list[str], step: int, given: _Given) -> bool:
+def _pays_each_stage(out: list[str], step: int, given: _Given) -> None:
     s, unit, players = given.s, given.unit, given.sheet.players
     n = len(players)
     if s.divisor == "opponents":
-        out.append(
-            _(
-                "{step}. The same, each pays each: every player pays each other "
-                "{unit} × his mountain / {opponents} (his opponents; K4.2.14 variant 1 divides by {n})"
-            ).format(step=step, unit=show(unit), opponents=n - 1, n=n)
+        title = _(
+            "{step}. The same, each pays each: every player pays each other "
+            "{unit} × his mountain / {opponents} (his opponents; K4.2.14 variant 1 divides by {n})"
         )
     else:
-        out.append(
-            _(
-                "{step}. The same, each pays each (K4.2.14 variant 1): every player pays each other "
-                "{unit} × his mountain / {n}"
-            ).format(step=step, unit=show(unit), n=n)
+        title = _(
+            "{step}. The same, each pays each (K4.2.14 variant 1): every player pays each other "
+            "{unit} × his mountain / {n}"
         )
+    out.append(title.format(step=step, unit=show(unit), opponents=n - 1, n=n))
     pe = s.pays_each
     rows = []
     for p in players:
-        row = [p, show(pe[p])]
-        for q in players:
-            row.append("·" if q == p else _s(exact(pe[q] - pe[p])))
-        row.append(_s(exact(sum(Fraction(pe[q] - pe[p]) for q in players if q != p))))
+        row = [p, show(pe[p]), *["·" if q == p else signed(exact(pe[q] - pe[p])) for q in players]]
+        row.append(signed(exact(sum(Fraction(pe[q] - pe[p]) for q in players if q != p))))
         rows.append(row)
     # i18n: the column of what {player} pays this row's player
     from_ = _("from {player}")
     _table(out, rows, ["", _("pays each"), *[from_.format(player=q) for q in players], _("mountain result")])
-    return True
 
 
-def _whists_stage(out: list[str], step: int, given: _Given) -> bool:
-    sheet, s, players = given.sheet, given.s, given.sheet.players
+def _whists_stage(out: list[str], step: int, given: _Given) -> None:
+    sheet, s, ps = given.sheet, given.s, given.sheet.players
     kodeks = s.rounding in KODEKS_ROUNDINGS and any(
         v for row in s.kodeks_whists.values() for v in row.values()
     )
-    out.append(
-        _(
-            "{step}. Whists netted pair by pair: what he wrote on the other − what the other wrote on him"
-        ).format(step=step)
-        + (" " + _("(kodeks whists included)") if kodeks else "")
-    )
-    rows = []
-    for p in players:
-        row = [p]
-        for q in players:
-            if q == p:
-                row.append("·")
-                continue
-            mine = exact(sheet.whists[p][q] + s.kodeks_whists[p][q])
-            theirs = exact(sheet.whists[q][p] + s.kodeks_whists[q][p])
-            row.append(f"{show(mine)} − {show(theirs)} = {_s(s.whist_pairs[p][q])}")
-        row.append(_s(s.whist_result[p]))
-        rows.append(row)
+    title = _("{step}. Whists netted pair by pair: what he wrote on the other − what the other wrote on him")
+    out.append(title.format(step=step) + (" " + _("(kodeks whists included)") if kodeks else ""))
+
+    def pair(p: str, q: str) -> str:
+        mine = exact(sheet.whists[p][q] + s.kodeks_whists[p][q])
+        theirs = exact(sheet.whists[q][p] + s.kodeks_whists[q][p])
+        return f"{show(mine)} − {show(theirs)} = {signed(s.whist_pairs[p][q])}"
+
+    rows = [[p, *[pair(p, q) if q != p else "·" for q in ps], signed(s.whist_result[p])] for p in ps]
     # i18n: the column of the whists netted with {player}
     with_ = _("with {player}")
-    _table(out, rows, ["", *[with_.format(player=q) for q in players], _("whist result")])
-    return True
+    _table(out, rows, ["", *[with_.format(player=q) for q in ps], _("whist result")])
 
 
-def _total_stage(out: list[str], step: int, given: _Given) -> bool:
+def _total_stage(out: list[str], step: int, given: _Given) -> None:
     s = given.s
     total_title = _("{step}. Total = mountain result + whist result (sums to 0)").format(step=step)
     if s.money is not None:  # the price, once named in the money column's header, now in the title
@@ -326,14 +257,14 @@ def _total_stage(out: list[str], step: int, given: _Given) -> bool:
     out.append(total_title)
     rows = []
     for p in given.sheet.players:
+        w = s.whist_result[p]
         row = [
             p,
-            f"{_s(s.mountain_result[p])} {'+' if s.whist_result[p] >= 0 else '−'} "
-            f"{show(exact(-s.whist_result[p]) if s.whist_result[p] < 0 else s.whist_result[p])}",
-            _s(s.exact[p]),
+            f"{signed(s.mountain_result[p])} {'+' if w >= 0 else '−'} {show(exact(-w) if w < 0 else w)}",
+            signed(s.exact[p]),
         ]
         if s.rounding == "nearest":
-            row.append(_s(s.result[p]))
+            row.append(signed(s.result[p]))
         if s.money is not None:
             row.append(show(s.money[p]))
         rows.append(row)
@@ -344,12 +275,10 @@ def _total_stage(out: list[str], step: int, given: _Given) -> bool:
     if s.money is not None:
         head.append(_("money"))
     _table(out, rows, head)
-    return True
 
 
-#: the stages in order: each writes its title and table and says whether it took a number
-#: (the kodeks moves take one only under a kodeks rounding)
-_STAGES: tuple[Callable[[list[str], int, _Given], bool], ...] = (
+#: the stages in order: each writes its title and table
+_STAGES: tuple[Callable[[list[str], int, _Given], None], ...] = (
     _sheet_stage,
     _equivalent_stage,
     _amnesty_stage,
@@ -367,7 +296,8 @@ def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement,
     given = _Given(sheet, s, conv.pool_point_in_mountain, conv.mountain_point_in_whists, target)
     step = 1
     for stage in _STAGES:
-        if stage(out, step, given):
+        if stage is not _rounding_stage or s.rounding in KODEKS_ROUNDINGS:
+            stage(out, step, given)
             step += 1
     out.append(_("rounding {rounding}").format(rounding=s.rounding))
     if s.payments:

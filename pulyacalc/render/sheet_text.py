@@ -5,20 +5,14 @@ the payments; beside a typed sheet (``settle``), its stages as ``settle`` prints
 from __future__ import annotations
 
 import textwrap
-from decimal import Decimal
 
-from pulyacalc.core.amounts import Amount
 from pulyacalc.core.i18n import _
 from pulyacalc.render.sheet_layout import width
 from pulyacalc.render.svg_canvas import Canvas, fitted
-from pulyacalc.render.view import show
+from pulyacalc.render.view import bombs_text, show, signed
 from pulyacalc.reports.pulya import Pulya
 
 MONO = "DejaVu Sans Mono, Menlo, Consolas, monospace"
-
-
-def signed(x: Amount | Decimal) -> str:
-    return f"+{show(x)}" if x > 0 else show(x)
 
 
 def settlement_rows(pulya: Pulya) -> tuple[list[str], list[list[str]]]:
@@ -47,9 +41,7 @@ def settlement_block(cv: Canvas, pulya: Pulya, x: float, y: float, w: float, h: 
         )
     ]
     if pulya.bombs is not None:
-        players = pulya.players
-        held = "; ".join(f"{p} {' '.join(f'×{b}' for b in pulya.bombs.get(p, ())) or '—'}" for p in players)
-        notes.append(_("bombs («ёлочка»), in the order they are used: {held}").format(held=held))
+        notes.append(bombs_text(pulya.players, pulya.bombs))
     if pulya.finished is False:
         notes.append(_("the pulya is not finished: missing pool points go to the mountain"))
     pays = [

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pulyacalc.core.i18n import N_, _
-from pulyacalc.render.view import SCHEMA_VERSION, counted, decimal, fraction_text, jnum, show
+from pulyacalc.render.view import SCHEMA_VERSION, counted, decimal, fraction_text, jnum, show, tabulated
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -98,18 +98,6 @@ def tries(made: int, declared: int) -> str:
     return f"{made}/{declared}" if declared else "·"
 
 
-def tabulated(rows: list[list[Any]], head: list[str], left: tuple[int, ...] = (0,)) -> str:
-    """A table for people: the ``left`` columns (names, files) to the left, numbers right."""
-    from pulyacalc.render.table import grid
-
-    return grid(
-        rows,
-        head=head,
-        tablefmt="simple",
-        colalign=tuple("left" if i in left else "right" for i in range(len(head))),
-    )
-
-
 def play_rows(players: tuple[PlayerStats, ...]) -> list[list[Any]]:
     """Bidding and defence, a row per player: made/declared per level, and so on."""
     rows = []
@@ -122,19 +110,9 @@ def play_rows(players: tuple[PlayerStats, ...]) -> list[list[Any]]:
     return rows
 
 
-PLAY_HEAD = [
-    N_("player"),
-    "6",
-    "7",
-    "8",
-    "9",
-    "10",
-    N_("misère"),
-    N_("raspasy"),
-    N_("tricks per raspasy"),
-    N_("whists"),
-    N_("half whists"),
-]
+#: the headers of ``play_rows`` (the levels, then misère, raspasy, tricks, whists, half whists)
+PLAY_HEAD = [N_("player"), *map(str, LEVELS), N_("misère"), N_("raspasy"), N_("tricks per raspasy")]
+PLAY_HEAD += [N_("whists"), N_("half whists")]
 
 
 def play_head() -> list[str]:

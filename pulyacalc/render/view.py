@@ -1,12 +1,7 @@
-"""What every report view shares: the :class:`View` protocol (the four shapes the output
-formats are made from), ``SCHEMA_VERSION``, the ways numbers are written (:func:`show` for
-people, :func:`decimal` for CSV, :func:`jnum` for JSON, :func:`fraction_text` exact) and the
-sheet row.
-
-ARCHITECTURE.md puts these beside the format table; they live apart from it
-(:mod:`pulyacalc.render.formats`) so that a report module and a new format module can both
-import them while the format table imports the format modules: no import cycle.  Nothing
-here imports json, csv or tabulate (start-up time).
+"""What every report view shares: the :class:`View` protocol, ``SCHEMA_VERSION``, the ways
+numbers are written (:func:`show` for people, :func:`decimal` for CSV, :func:`jnum` for JSON,
+:func:`fraction_text` exact) and the sheet row.  Apart from render/formats.py, which imports
+the views' modules: no import cycle; nothing here imports json, csv or tabulate (start-up time).
 """
 
 from __future__ import annotations
@@ -16,10 +11,10 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pulyacalc.core.amounts import mixed
-from pulyacalc.core.i18n import _, ngettext
+from pulyacalc.core.i18n import MN_, _, tr
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Mapping
 
     from pulyacalc.convention.schema import Convention
     from pulyacalc.core.amounts import Amount
@@ -30,30 +25,16 @@ SCHEMA_VERSION = 1
 
 
 class View(Protocol):
-    """A report, ready to be written in any format of the format table (render/formats.py,
-    whose writers stream each shape).  Each method gives one shape; a view decides what it
-    holds in each (settle's table is its stages)."""
+    """A report, ready to be written in any format (render/formats.py says what each shape
+    may hold: pieces, iterators, ``Later``, ``Raw``, ``Made``)."""
 
-    def table(self) -> str | Iterable[str]:
-        """For people: the whole text, ending in a newline, or its pieces as they come (a
-        piece may end inside a line)."""
-        ...
+    def table(self) -> str | Iterable[str]: ...
 
-    def document(self) -> dict[str, Any]:
-        """For ``-f json``: one document with ``schema_version``; an iterator in it is an
-        array written item by item, a ``formats.Later`` a value known once they are spent."""
-        ...
+    def document(self) -> dict[str, Any]: ...
 
-    def records(self) -> Any:
-        """For ``-f jsonl``: one object per line (a dict, or a ``formats.Raw`` line), or a
-        ``formats.Made`` of the lines already written."""
-        ...
+    def records(self) -> Any: ...
 
-    def rows(self) -> tuple[Any, Any]:
-        """For ``-f csv`` and ``-f tsv``: the header (a list, or a ``formats.Later`` known
-        once the rows are spent) and the rows (lists, or a ``formats.Made`` of the lines
-        already written)."""
-        ...
+    def rows(self) -> tuple[Any, Any]: ...
 
 
 #: whether tables write fractions Unicode has a character for as that character (⅔);
@@ -77,12 +58,16 @@ def use_width(columns: int | None) -> None:
 
 
 def show(x: Amount | Decimal) -> str:
-    """For people (tables, notes, the drawn sheet): exact amounts as mixed numbers a person
-    can add up (12, -46⅔, 3½, 5 2/7; -46 2/3 on a console without ⅔), money with two
-    decimals (130.00).  The one way every report writes a number for people."""
+    """For people: exact amounts as mixed numbers a person can add up (-46⅔; -46 2/3 on a
+    console without ⅔), money with two decimals (130.00)."""
     if isinstance(x, Decimal):
         return f"{x:.2f}"
     return mixed(x, GLYPHS[0])
+
+
+def signed(x: Amount | Decimal) -> str:
+    """:func:`show` with a sign, for results and changes: +370, -110, 0."""
+    return f"+{show(x)}" if x > 0 else show(x)
 
 
 def decimal(x: Amount | Decimal) -> str:
@@ -112,11 +97,8 @@ def fraction_text(x: Amount) -> str:
 
 
 def convention_title(conv: Convention) -> str:
-    """The convention as a report's title names it: its title (a house file with no
-    ``title:``, its path as the user gave it: ``-c PATH`` as typed, a file the log names
-    joined to the log's path as typed, the way every message names the log), then
-    ``+ key=value`` for each value that differs from that file (the log's overrides), so
-    a title never claims a convention the evening did not play."""
+    """The convention's title (a house file with none: its path as the user gave it), then
+    ``+ key=value`` per override of the log: a title never claims what was not played."""
     from pathlib import Path
 
     from pulyacalc.convention.load import builtin_dir, builtin_names, load
@@ -137,21 +119,24 @@ def convention_title(conv: Convention) -> str:
 
 
 def counted(n: int, word: str) -> str:
-    """``1 deal``, ``2 deals`` (``1 сдача``, ``2 сдачи``, ``5 сдач``): the words reports count,
-    in the chosen language; another English word gets an s."""
-    if word == "deal":
-        return ngettext("{n} deal", "{n} deals", n).format(n=n)
-    if word == "evening":
-        return ngettext("{n} evening", "{n} evenings", n).format(n=n)
-    if word == "player":
-        return ngettext("{n} player", "{n} players", n).format(n=n)
-    if word == "finding":
-        return ngettext("{n} finding", "{n} findings", n).format(n=n)
-    if word == "file":
-        return ngettext("{n} file", "{n} files", n).format(n=n)
-    if word == "correction":
-        return ngettext("{n} correction", "{n} corrections", n).format(n=n)
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+    """``1 deal``, ``2 deals`` (``1 сдача``, ``2 сдачи``, ``5 сдач``): the words reports count."""
+    forms = {
+        "deal": MN_("{n} deal", "{n} deals", n, n=n),
+        "evening": MN_("{n} evening", "{n} evenings", n, n=n),
+        "player": MN_("{n} player", "{n} players", n, n=n),
+        "finding": MN_("{n} finding", "{n} findings", n, n=n),
+        "file": MN_("{n} file", "{n} files", n, n=n),
+        "correction": MN_("{n} correction", "{n} corrections", n, n=n),
+    }
+    return tr(forms[word])
+
+
+def tabulated(rows: Iterable[Iterable[Any]], head: list[str], left: Iterable[int] = (0,)) -> str:
+    """A table for people: the ``left`` columns (names, files) to the left, numbers right."""
+    from pulyacalc.render.table import grid
+
+    left = set(left)
+    return grid(rows, head, ["left" if i in left else "right" for i in range(len(head))])
 
 
 def sheet_head(players: tuple[str, ...]) -> list[str]:
@@ -159,6 +144,12 @@ def sheet_head(players: tuple[str, ...]) -> list[str]:
     # i18n: the column of the whists a player wrote on {player} (CSV: whists_on_<player>)
     on = _("whists on {player}")
     return [_("pool"), _("mountain"), *[on.format(player=q) for q in players]]
+
+
+def bombs_text(players: tuple[str, ...], bombs: Mapping[str, tuple[int, ...]]) -> str:
+    """Each player's bombs not yet used (Classic, RULES.md 2.10), in the order they are used."""
+    held = "; ".join(f"{p} {' '.join(f'×{b}' for b in bombs.get(p, ())) or '—'}" for p in players)
+    return _("bombs («ёлочка»), in the order they are used: {held}").format(held=held)
 
 
 def payments_text(payments: Iterable[tuple[str, str, Amount | Decimal]]) -> str:
