@@ -31,7 +31,8 @@ class CheckView:
     #: with ``--against``: the sheet's name and the first deal where sheet and log part
     parting: int | None = None
     against: str | None = None
-    #: the findings written so far that make the log unclean, and the notices among them
+    #: the findings written so far that make the log unclean (all but the notices:
+    #: corrections), and the notices among them
     bad: int = 0
     notices: int = 0
 
@@ -66,10 +67,6 @@ class CheckView:
     def rows(self) -> tuple[list[str], Iterator[list[Any]]]:
         return HEAD, ([r[k] for k in HEAD] for r in map(item, self._counted()))
 
-    def faults(self) -> int:
-        """How many findings written make the log unclean: all but the notices (corrections)."""
-        return self.bad
-
     def table(self) -> Iterator[str]:
         for f in self._counted():
             yield f"{f.format()} [{f.code}]\n"
@@ -79,14 +76,8 @@ class CheckView:
         """The last line of the table: the findings counted, in how many deals."""
         bad, fixed, deals = self.bad, self.notices, self.deals
         # corrections are counted, so that a reviewer sees them, but are no fault (RULES.md 2.9)
-        by_hand = (
-            " "
-            + ngettext(
-                "and {n} correction written by hand", "and {n} corrections written by hand", fixed
-            ).format(n=fixed)
-            if fixed
-            else ""
-        )
+        by_hand = ngettext("and {n} correction written by hand", "and {n} corrections written by hand", fixed)
+        by_hand = " " + by_hand.format(n=fixed) if fixed else ""
         if bad:
             found = counted(bad, "finding")
             return _("{findings} in {deals}").format(findings=found, deals=counted(deals, "deal")) + by_hand

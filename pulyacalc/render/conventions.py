@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from pulyacalc.convention.dump import flow, sections, shown
 from pulyacalc.core.i18n import _, ngettext, tr
-from pulyacalc.render.view import SCHEMA_VERSION
+from pulyacalc.render.view import SCHEMA_VERSION, versioned
 
 if TYPE_CHECKING:
     from pulyacalc.convention.schema import Convention, Key
@@ -22,11 +22,6 @@ if TYPE_CHECKING:
 
 def _about(row: Key) -> dict[str, str]:
     return {"meaning": row.doc, "russian": row.ru, "source": row.source}
-
-
-def _unversioned(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """JSON Lines records as a document's list: the version is said once, at its top."""
-    return [{k: v for k, v in r.items() if k != "schema_version"} for r in records]
 
 
 def _head(conv: Convention) -> dict[str, str]:
@@ -38,23 +33,18 @@ class ListView:
     conventions: list[BuiltIn]
 
     def records(self) -> list[dict[str, Any]]:
-        return [
-            {
-                "schema_version": SCHEMA_VERSION,
-                "name": c.name,
-                "title": c.title,
-                "file": c.file,
-                "description": c.description,
-            }
-            for c in self.conventions
-        ]
+        return versioned(self.document()["conventions"])
 
     def document(self) -> dict[str, Any]:
-        return {"schema_version": SCHEMA_VERSION, "conventions": _unversioned(self.records())}
+        listed = [
+            {"name": c.name, "title": c.title, "file": c.file, "description": c.description}
+            for c in self.conventions
+        ]
+        return {"schema_version": SCHEMA_VERSION, "conventions": listed}
 
     def rows(self) -> tuple[list[str], list[list[Any]]]:
         head = ["name", "title", "file", "description"]
-        return head, [[r[h] for h in head] for r in self.records()]
+        return head, [[r[h] for h in head] for r in self.document()["conventions"]]
 
     def table(self) -> str:
         from pulyacalc.render.table import grid
@@ -87,14 +77,8 @@ class ShowView:
         return {"schema_version": SCHEMA_VERSION, **_head(conv), "convention": values}
 
     def rows(self) -> tuple[list[str], list[list[Any]]]:
-        conv = self.shown.convention
         head = ["key", "value", "meaning", "russian", "source"]
-        body = [
-            [row.name, flow(shown(conv, row)), row.doc, row.ru, row.source]
-            for rows in sections().values()
-            for row in rows
-        ]
-        return head, body
+        return head, [[flow(r[h]) if h == "value" else r[h] for h in head] for r in self.records()]
 
     def table(self) -> str:
         return self.shown.yaml
@@ -109,19 +93,12 @@ class DiffView:
         return (d.ref_a, d.ref_b) if d.ref_a != d.ref_b else ("A", "B")
 
     def records(self) -> list[dict[str, Any]]:
-        return [
-            {"schema_version": SCHEMA_VERSION, "key": x.row.name, "a": x.a, "b": x.b, **_about(x.row)}
-            for x in self.diff.differences
-        ]
+        return versioned(self.document()["differences"])
 
     def document(self) -> dict[str, Any]:
         d = self.diff
-        return {
-            "schema_version": SCHEMA_VERSION,
-            "a": _head(d.a),
-            "b": _head(d.b),
-            "differences": _unversioned(self.records()),
-        }
+        found = [{"key": x.row.name, "a": x.a, "b": x.b, **_about(x.row)} for x in d.differences]
+        return {"schema_version": SCHEMA_VERSION, "a": _head(d.a), "b": _head(d.b), "differences": found}
 
     def rows(self) -> tuple[list[str], list[list[Any]]]:
         head = ["key", "a", "b", "meaning"]

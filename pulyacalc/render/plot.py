@@ -1,17 +1,11 @@
 """Pictures for people who would rather look than read: each player's cumulative result
 over a season's evenings (and, for ``stats``, the rating), drawn with matplotlib.
 
-matplotlib is an optional extra (``pip install "pulyacalc[plot]"``): it is imported only
-inside :func:`draw`, so ``score`` and ``season`` without ``--plot`` never load it.  The
-figure is drawn straight onto the SVG (or Agg, for PNG) canvas, never through pyplot, so no
-GUI backend is ever chosen.  The picture does not depend on the user's matplotlibrc, and an
-SVG is byte-for-byte the same for the same input: the defaults are reset, the ids salted with
-a fixed string and the date left out.  Glyphs are drawn as paths from DejaVu Sans (which
-ships with matplotlib), so Cyrillic names read the same in any viewer; matplotlib writes
-each text beside its glyphs as an SVG comment.
-
-A :class:`Picture` is plain data (panels of lines), made here from the use cases' results
-by :func:`season_picture`; :func:`draw` turns any picture into bytes.
+matplotlib is an optional extra (``pip install "pulyacalc[plot]"``), imported only inside
+:func:`draw`, straight onto the SVG (or Agg) canvas, never through pyplot: no GUI backend.
+The same input gives the same SVG bytes whatever the user's matplotlibrc (``RC``: defaults
+reset, ids salted, no date); glyphs are paths from DejaVu Sans, so Cyrillic reads the same
+in any viewer.  A :class:`Picture` is plain data (panels of lines) that :func:`draw` draws.
 """
 
 from __future__ import annotations
@@ -149,61 +143,37 @@ def running_totals(results: Sequence[Mapping[str, Amount]]) -> dict[str, dict[in
     return after
 
 
-def _evenings(n: int) -> str:
-    return counted(n, "evening")
-
-
 def season_picture(season: Season) -> Picture:
     """``season --plot``: the cumulative result, players in the standings' order."""
-    legend = [(st.player, f"{st.player}  {show(st.total)}") for st in season.standings]
     n = len(season.evenings)
+    title = _("Season: {evenings}, {deals} — each player's result so far")
+    legend = [(st.player, f"{st.player}  {show(st.total)}") for st in season.standings]
+    totals = running_totals([e.result for e in season.evenings])
+    styles = {p: i for i, (p, _label) in enumerate(legend)}
     return Picture(
-        _("Season: {evenings}, {deals} — each player's result so far").format(
-            evenings=_evenings(n), deals=counted(season.deals, "deal")
-        ),
+        title.format(evenings=counted(n, "evening"), deals=counted(season.deals, "deal")),
         evening_names([e.source for e in season.evenings]),
-        (
-            panel(
-                _("cumulative result, whists"),
-                running_totals([e.result for e in season.evenings]),
-                n,
-                legend,
-                {p: i for i, (p, _) in enumerate(legend)},
-            ),
-        ),
+        (panel(_("cumulative result, whists"), totals, n, legend, styles),),
     )
 
 
 def stats_picture(stats: Stats) -> Picture:
-    """``stats --plot``: the cumulative result (as ``season --plot`` draws it, in the
-    standings' order) over the rating after each evening (best rating first); a player
-    has the same colour in both."""
+    """``stats --plot``: the cumulative result (as ``season --plot`` draws it) over the rating
+    after each evening (best rating first); a player has the same colour in both."""
     n = len(stats.evenings)
+    title = _("Club: {evenings}, {deals} — results and rating")
     by_total = sorted(stats.players, key=lambda p: (-p.standing.total, p.player))
     styles = {p.player: i for i, p in enumerate(by_total)}
     totals = {p.player: {pt.number: float(pt.total) for pt in p.series} for p in stats.players}
     ratings = {p.player: {pt.number: pt.rating.ordinal for pt in p.series} for p in stats.players}
+    results = [(p.player, f"{p.player}  {show(p.standing.total)}") for p in by_total]
+    rated = [(p.player, f"{p.player}  {p.rating.ordinal:.1f}") for p in stats.players]
     return Picture(
-        _("Club: {evenings}, {deals} — results and rating").format(
-            evenings=_evenings(n), deals=counted(stats.deals, "deal")
-        ),
+        title.format(evenings=counted(n, "evening"), deals=counted(stats.deals, "deal")),
         evening_names([e.source for e in stats.evenings]),
         (
-            panel(
-                _("cumulative result, whists"),
-                totals,
-                n,
-                [(p.player, f"{p.player}  {show(p.standing.total)}") for p in by_total],
-                styles,
-            ),
-            panel(
-                _("rating (openskill, μ − 3σ)"),
-                ratings,
-                n,
-                [(p.player, f"{p.player}  {p.rating.ordinal:.1f}") for p in stats.players],
-                styles,
-                zero=False,
-            ),
+            panel(_("cumulative result, whists"), totals, n, results, styles),
+            panel(_("rating (openskill, μ − 3σ)"), ratings, n, rated, styles, zero=False),
         ),
     )
 

@@ -7,7 +7,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pulyacalc.core.i18n import N_, _, tr
-from pulyacalc.render.view import SCHEMA_VERSION, counted, decimal, fraction_text, jnum, show, tabulated
+from pulyacalc.render.view import (
+    SCHEMA_VERSION,
+    counted,
+    decimal,
+    fraction_text,
+    jnum,
+    show,
+    tabulated,
+    versioned,
+)
 
 if TYPE_CHECKING:
     from pulyacalc.reports.prices import PriceTable
@@ -27,13 +36,11 @@ class PricesView:
     prices: PriceTable
 
     def records(self) -> list[dict[str, Any]]:
-        """One object per outcome, each with ``schema_version`` as every JSON Lines object."""
-        return [{"schema_version": SCHEMA_VERSION, **r} for r in self.items()]
+        return versioned(self.document()["prices"])
 
-    def items(self) -> list[dict[str, Any]]:
-        """The outcomes as the document lists them."""
+    def document(self) -> dict[str, Any]:
         t = self.prices
-        return [
+        prices = [
             {
                 "outcome": r.key,
                 "played": r.label,
@@ -43,15 +50,12 @@ class PricesView:
             }
             for r in t.rows
         ]
-
-    def document(self) -> dict[str, Any]:
-        t = self.prices
         return {
             "schema_version": SCHEMA_VERSION,
             "convention": t.convention.name,
             "players": t.players,
             "roles": list(t.roles),
-            "prices": self.items(),
+            "prices": prices,
         }
 
     def rows(self) -> tuple[list[str], list[list[Any]]]:

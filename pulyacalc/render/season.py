@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pulyacalc.core.i18n import _
-from pulyacalc.render.view import SCHEMA_VERSION, counted, decimal, fraction_text, jnum
+from pulyacalc.render.view import SCHEMA_VERSION, counted, decimal, fraction_text, jnum, tabulated, versioned
 from pulyacalc.render.view import show as view_show
 
 if TYPE_CHECKING:
@@ -24,26 +24,7 @@ class SeasonView:
 
     def records(self) -> list[dict[str, Any]]:
         """One standing per line, best first."""
-        rows = []
-        for rank, st in enumerate(self.season.standings, 1):
-            row: dict[str, Any] = {
-                "schema_version": SCHEMA_VERSION,
-                "rank": rank,
-                "player": st.player,
-                "evenings": st.evenings,
-                "total": jnum(st.total),
-                "total_exact": fraction_text(st.total),
-                "average": jnum(st.average),
-                "average_exact": fraction_text(st.average),
-                "best": jnum(st.best),
-                "best_evening": st.best_evening,
-                "worst": jnum(st.worst),
-                "worst_evening": st.worst_evening,
-            }
-            if st.money is not None:
-                row["money"] = float(st.money)
-            rows.append(row)
-        return rows
+        return versioned(self.document()["standings"])
 
     def document(self) -> dict[str, Any]:
         s = self.season
@@ -65,9 +46,26 @@ class SeasonView:
                 }
                 for e in s.evenings
             ],
-            "standings": [{k: v for k, v in row.items() if k != "schema_version"} for row in self.records()],
+            "standings": [],
             "deals": s.deals,
         }
+        for rank, st in enumerate(s.standings, 1):
+            doc["standings"].append(
+                {
+                    "rank": rank,
+                    "player": st.player,
+                    "evenings": st.evenings,
+                    "total": jnum(st.total),
+                    "total_exact": fraction_text(st.total),
+                    "average": jnum(st.average),
+                    "average_exact": fraction_text(st.average),
+                    "best": jnum(st.best),
+                    "best_evening": st.best_evening,
+                    "worst": jnum(st.worst),
+                    "worst_evening": st.worst_evening,
+                    **({"money": float(st.money)} if st.money is not None else {}),
+                }
+            )
         if s.whist_price is not None:
             doc["whist_price"] = float(s.whist_price)
         return doc
@@ -95,8 +93,6 @@ class SeasonView:
         return rows
 
     def table(self) -> str:
-        from pulyacalc.render.table import grid
-
         s = self.season
         price = (
             ", " + _("whist price {price}").format(price=s.whist_price) if s.whist_price is not None else ""
@@ -110,16 +106,7 @@ class SeasonView:
         head = [_("rank"), _("player"), _("evenings"), _("total"), _("average"), _("best"), _("worst")]
         if s.whist_price is not None:
             head.append(_("money"))
-        lines.append(
-            grid(
-                self._rows(people=True),
-                head=head,
-                tablefmt="simple",
-                colalign=("right", "left", *["right"] * (len(head) - 2)),
-            )
-        )
-        lines += self._metadata()
-        return "\n".join(lines) + "\n"
+        return "\n".join([*lines, tabulated(self._rows(people=True), head, (1,)), *self._metadata()]) + "\n"
 
     def _metadata(self) -> list[str]:
         """The evenings with their date, title and place, when any log gives them."""
@@ -131,4 +118,4 @@ class SeasonView:
             return []
         rows = [[e.source, *(getattr(e, k) or "" for k in keys)] for e in evenings]
         names = {"date": _("date"), "title": _("title"), "place": _("place")}
-        return ["", grid(rows, head=[_("file"), *(names.get(k, k) for k in keys)], tablefmt="simple")]
+        return ["", grid(rows, [_("file"), *(names.get(k, k) for k in keys)])]

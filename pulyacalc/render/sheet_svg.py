@@ -15,6 +15,8 @@ many: the cell's ``data-left-out``, and its caption).
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from dataclasses import dataclass, field
 from xml.sax.saxutils import escape, quoteattr
 
 from pulyacalc.core.amounts import num
@@ -42,6 +44,8 @@ from pulyacalc.reports.pulya import Mark, Pulya
 
 #: lines of text, the first one used, and each used line's token indices
 Placed = tuple[list[Line], int, list[list[int]]]
+#: a total as written: its text, deal number, whether the last, width
+Token = tuple[str, str, bool, float]
 
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 #: the entries' font sizes tried, largest first (mm); the whole sheet takes the largest that fits
@@ -62,30 +66,30 @@ STYLE = (
 )
 
 
+@dataclass
 class Cell:
     """One cell of the paper to write: where, its caption, and its running totals — the
     latest ``marks``, after ``earlier`` not kept.  A total's index (``start``) counts them
     all, the earlier ones too."""
 
-    def __init__(
-        self,
-        area: str,
-        player: str,
-        on: str,
-        regions: list[Polygon],
-        marks: tuple[Mark, ...],
-        earlier: int = 0,
-    ):
-        self.area, self.player, self.on, self.regions, self.marks = area, player, on, regions, marks
-        self.earlier, self.total = earlier, earlier + len(marks)
-        #: per ``numbers``: (text, deal number, last, width at size 1) per total, and the
-        #: widths' sums from each total on — measured once, as a long evening has many
-        self._measured: dict[bool, tuple[list[tuple[str, str, bool, float]], list[float]]] = {}
+    area: str
+    player: str
+    on: str
+    regions: list[Polygon]
+    marks: tuple[Mark, ...]
+    earlier: int = 0
+    #: per ``numbers``: (text, deal number, last, width at size 1) per total, and the
+    #: widths' sums from each total on — measured once, as a long evening has many
+    _measured: dict[bool, tuple[list[Token], list[float]]] = field(default_factory=dict)
 
-    def measured(self, numbers: bool) -> tuple[list[tuple[str, str, bool, float]], list[float]]:
+    @property
+    def total(self) -> int:
+        return self.earlier + len(self.marks)
+
+    def measured(self, numbers: bool) -> tuple[list[Token], list[float]]:
         if numbers not in self._measured:
             last = len(self.marks) - 1
-            items: list[tuple[str, str, bool, float]] = []
+            items: list[Token] = []
             for i, m in enumerate(self.marks):
                 text = num(m.value) + ("" if i == last else ".")
                 deal = str(m.deal) if numbers and m.deal else ""
@@ -97,7 +101,7 @@ class Cell:
             self._measured[numbers] = (items, after)
         return self._measured[numbers]
 
-    def tokens(self, size: float, numbers: bool, start: int = 0) -> list[tuple[str, str, bool, float]]:
+    def tokens(self, size: float, numbers: bool, start: int = 0) -> list[Token]:
         """(text, deal number, last, width) per total from ``start``; a first ``…`` when some are left out."""
         items = self.measured(numbers)[0]
         out = [("….", "", False, width("….", size))] if start else []
@@ -123,9 +127,6 @@ class Cell:
         placed = flow(widths, room[1:])
         return None if placed is None else (room, 1, placed)
 
-    def fits(self, size: float, numbers: bool) -> bool:
-        return self.placement(size, numbers) is not None
-
 
 def cells_of(pulya: Pulya, layout: tuple[Sector, ...]) -> list[Cell]:
     """The cells of each sector, with the regions they are written in."""
@@ -150,7 +151,7 @@ def cells_of(pulya: Pulya, layout: tuple[Sector, ...]) -> list[Cell]:
 def entry_size(cells: list[Cell], numbers: bool) -> float:
     """The largest size at which every cell holds all its totals (the smallest size else)."""
     for size in SIZES:
-        if all(c.fits(size, numbers) for c in cells):
+        if all(c.placement(size, numbers) is not None for c in cells):
             return size
     return SIZES[-1]
 
@@ -164,14 +165,8 @@ def write_cell(cv: Canvas, cell: Cell, size: float, numbers: bool) -> None:
     if found is None and cell.total > 1:
         # the earliest totals give way to an ellipsis (the last ones matter): the fewest that
         # must, found by halving, as a long evening has thousands
-        low, high = 1, cell.total - 1
-        while low < high:
-            mid = (low + high) // 2
-            if cell.placement(size, numbers, mid) is None:
-                low = mid + 1
-            else:
-                high = mid
-        start = low
+        fit = range(1, cell.total - 1)
+        start = 1 + bisect_left(fit, True, key=lambda k: cell.placement(size, numbers, k) is not None)
         found = cell.placement(size, numbers, start)
     if found is None:  # not even the last total fits: it is written anyway, over the lines
         room = lines(cell.regions, size) or [Line(0, 0, 0)]

@@ -7,7 +7,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pulyacalc.core.i18n import N_, _
-from pulyacalc.render.view import SCHEMA_VERSION, counted, decimal, fraction_text, jnum, show, tabulated
+from pulyacalc.render.view import (
+    SCHEMA_VERSION,
+    counted,
+    decimal,
+    fraction_text,
+    jnum,
+    show,
+    tabulated,
+    versioned,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -125,10 +134,7 @@ class StatsView:
 
     def records(self) -> list[dict[str, Any]]:
         """One player per line, best rating first."""
-        return [
-            {"schema_version": SCHEMA_VERSION, **player_json(rank, p)}
-            for rank, p in enumerate(self.stats.players, 1)
-        ]
+        return versioned(player_json(rank, p) for rank, p in enumerate(self.stats.players, 1))
 
     def document(self) -> dict[str, Any]:
         from pulyacalc.reports.rating import MODEL
@@ -236,7 +242,7 @@ class PlayerView:
 
     def records(self) -> list[dict[str, Any]]:
         """His evenings, one per line."""
-        return [{"schema_version": SCHEMA_VERSION, **point_json(pt)} for pt in self.player.series]
+        return versioned(point_json(pt) for pt in self.player.series)
 
     def rows(self) -> tuple[list[str], list[list[Any]]]:
         head = ["number", "file", "result", "total", "mu", "sigma", "ordinal"]

@@ -37,6 +37,11 @@ class View(Protocol):
     def rows(self) -> tuple[Any, Any]: ...
 
 
+def versioned(items: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """JSON Lines: a document's list, each object with ``schema_version`` (said once in JSON)."""
+    return [{"schema_version": SCHEMA_VERSION, **x} for x in items]
+
+
 #: whether tables write fractions Unicode has a character for as that character (⅔);
 #: cleared by the command line when standard output is a console that cannot show them
 GLYPHS = [True]

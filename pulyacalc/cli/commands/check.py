@@ -77,5 +77,5 @@ def check(
 
         view.findings = found()
         write(view, format.value, emit)
-    if view.faults():
+    if view.bad:
         raise typer.Exit(1)
