@@ -1,10 +1,7 @@
 """`check` as a view: the findings about a log (and, with ``--against``, where a paper sheet
-and the log differ), one per line, each located.
-
-The findings may be an iterator that finds them as the log is read (``checks.Checking``);
-each shape streams them (render/formats.py), and reads ``deals`` and ``parting`` only once
-the findings are spent (the command sets them then).
-The summary counts them as they go, so a 500,000-deal log is checked in flat memory."""
+and the log differ), one per line, each located.  The findings may be an iterator that finds
+them as the log is read; each shape streams them, counted as they go, and reads ``deals``
+and ``parting`` once they are spent: a 500,000-deal log is checked in flat memory."""
 
 from __future__ import annotations
 

@@ -39,11 +39,9 @@ def reading_json(r: Reading, players: tuple[str, ...]) -> dict[str, Any]:
 
 
 def key_json(k: Disputed, players: tuple[str, ...]) -> dict[str, Any]:
-    d: dict[str, Any] = {"key": k.key.name, "ru": k.key.ru, "doc": k.key.doc}
-    if k.level is not None:
-        d["level"] = k.level
-    d["readings"] = [reading_json(r, players) for r in k.readings]
-    return d
+    level = {"level": k.level} if k.level is not None else {}
+    readings = [reading_json(r, players) for r in k.readings]
+    return {"key": k.key.name, "ru": k.key.ru, "doc": k.key.doc, **level, "readings": readings}
 
 
 @dataclass(frozen=True)
@@ -54,18 +52,14 @@ class DisputeView:
     def players(self) -> tuple[str, ...]:
         return self.dispute.evening.header.players
 
-    def _deal(self) -> dict[str, Any]:
-        d = self.dispute
-        r = d.result
-        return {"number": r.number, "where": d.where, "dealer": r.dealer, "kind": r.kind, "line": d.line}
-
     def document(self) -> dict[str, Any]:
-        d, players = self.dispute, self.players
+        d, r, players = self.dispute, self.dispute.result, self.players
+        deal = {"number": r.number, "where": d.where, "dealer": r.dealer, "kind": r.kind, "line": d.line}
         return {
             "schema_version": SCHEMA_VERSION,
             "players": list(players),
             "convention": d.evening.convention.name,
-            "deal": self._deal(),
+            "deal": deal,
             "settlement": {p: jnum(d.settlement.result[p]) for p in players},
             "settlement_exact": {p: fraction_text(d.settlement.exact[p]) for p in players},
             "contested": [key_json(k, players) for k in d.keys],
@@ -83,17 +77,8 @@ class DisputeView:
 
     def rows(self) -> tuple[list[str], list[list[Any]]]:
         players, number = self.players, self.dispute.result.number
-        head = [
-            "deal",
-            "key",
-            "level",
-            "value",
-            "own",
-            "source",
-            *[f"result_{p}" for p in players],
-            *[f"change_{p}" for p in players],
-            "refused",
-        ]
+        head = ["deal", "key", "level", "value", "own", "source", *[f"result_{p}" for p in players]]
+        head += [*[f"change_{p}" for p in players], "refused"]
         rows: list[list[Any]] = []
         for k in self.dispute.keys:
             for r in k.readings:
@@ -108,29 +93,21 @@ class DisputeView:
 
     def table(self) -> str:
         d = self.dispute
-        r = d.result
-        out = [
-            _("Deal {n} ({where}), dealer {dealer}: {line}").format(
-                n=r.number, where=d.where, dealer=r.dealer, line=d.line
-            )
-        ]
+        r, name = d.result, d.evening.convention.name
+        title = _("Deal {n} ({where}), dealer {dealer}: {line}")
+        out = [title.format(n=r.number, where=d.where, dealer=r.dealer, line=d.line)]
         if not d.keys:
-            out.append(
-                _(
-                    "Nothing is contested on this deal under {name}: "
-                    "no key that tables read differently matters for a deal like it."
-                ).format(name=d.evening.convention.name)
+            nothing = _(
+                "Nothing is contested on this deal under {name}: "
+                "no key that tables read differently matters for a deal like it."
             )
-            return "\n".join(out) + "\n"
-        out += (
-            _(
-                "Under {name}; * marks the log's own reading.  Each reading: the whole\n"
-                "evening scored with that key in the header, every player's final result in whists\n"
-                "(its change against the log's own: every deal the key matters for counts)."
-            )
-            .format(name=d.evening.convention.name)
-            .split("\n")
+            return "\n".join([*out, nothing.format(name=name)]) + "\n"
+        under = _(
+            "Under {name}; * marks the log's own reading.  Each reading: the whole\n"
+            "evening scored with that key in the header, every player's final result in whists\n"
+            "(its change against the log's own: every deal the key matters for counts)."
         )
+        out.append(under.format(name=name))
         for k in d.keys:
             out += ["", *self._key(k)]
         return "\n".join(out) + "\n"
@@ -141,35 +118,23 @@ class DisputeView:
         out = [f"{k.key.name}{at} — {k.key.ru}", f"  {tr(k.key.doc)}", ""]
         rows = []
         for r in k.readings:
-            name = r.text + (" *" if r.own else "")
             s = r.settlement
             if s is None:
-                rows.append([name, *[_("refused")] * len(players)])
-            elif r.own:
-                rows.append([name, *[show(s.result[p]) for p in players]])
+                cells = [_("refused")] * len(players)
             else:
-                rows.append([name, *[f"{show(s.result[p])} ({signed(r.change[p])})" for p in players]])
+                cells = [show(s.result[p]) + ("" if r.own else f" ({signed(r.change[p])})") for p in players]
+            rows.append([r.text + (" *" if r.own else ""), *cells])
         # the CSV's names: value, result_<player> (the change beside it in brackets)
         table = tabulated(rows, [_("value"), *[_("result {player}").format(player=p) for p in players]])
-        out += ["  " + line for line in table.splitlines()]
-        out.append("")
+        out += [*("  " + line for line in table.splitlines()), ""]
         for r in k.readings:
-            out.append(
-                f"  {r.text}{' *' if r.own else ''} — {tr(r.source)}; "
-                + _("in the header: {override}").format(override=r.override)
-            )
+            header = _("in the header: {override}").format(override=r.override)
+            out.append(f"  {r.text}{' *' if r.own else ''} — {tr(r.source)}; {header}")
             if r.refused:
                 first, more = r.refused[0], len(r.refused) - 1
-                rest = ""
-                if more:
-                    rest = " " + ngettext("(and {n} more problem)", "(and {n} more problems)", more).format(
-                        n=more
-                    )
-                out.append(
-                    "    "
-                    + _("refused: {where}: {message}").format(where=first.loc, message=tr(first.message))
-                    + rest
-                )
+                rest = ngettext("(and {n} more problem)", "(and {n} more problems)", more).format(n=more)
+                refused = _("refused: {where}: {message}").format(where=first.loc, message=tr(first.message))
+                out.append("    " + refused + (" " + rest if more else ""))
             elif not r.entries:
                 out.append("    " + _("(nothing is written)"))
             else:

@@ -27,6 +27,7 @@ from pulyacalc.render.view import (
     sheet_row,
     show,
     tabulated,
+    versioned,
 )
 from pulyacalc.scoring.settlement import Settlement
 
@@ -109,44 +110,25 @@ class Report:
         doc = self.document()
         records = []
         for p in self.sheet.players:
-            row: dict[str, Any] = {
-                "schema_version": SCHEMA_VERSION,
-                "player": p,
-                **doc["sheet"][p],
-                "result": doc["settlement"][p],
-                "result_exact": doc["settlement_exact"][p],
-            }
+            row = {"player": p, **doc["sheet"][p], "result": doc["settlement"][p]}
+            row["result_exact"] = doc["settlement_exact"][p]
             if "money" in doc:
                 row["money"] = doc["money"][p]
             records.append(row)
-        return records
+        return versioned(records)
 
     def rows(self) -> tuple[list[str], list[list[Any]]]:
         s, sheet = self.settlement, self.sheet
         players = sheet.players
-        head = [
-            "player",
-            "pool",
-            "mountain",
-            *[f"whists_on_{q}" for q in players],
-            "mountain_equivalent",
-            "mountain_result",
-            "whist_result",
-            "result",
-        ]
+        head = ["player", "pool", "mountain", *[f"whists_on_{q}" for q in players], "mountain_equivalent"]
+        head += ["mountain_result", "whist_result", "result"]
         if s.money is not None:
             head.append("money")
         head.append("result_exact")  # added last: the columns before it keep their places
         rows: list[list[Any]] = []
         for p in players:
-            row = [
-                p,
-                *sheet_row(sheet, p, own="", fmt=decimal),
-                decimal(s.equivalent[p]),
-                decimal(s.mountain_result[p]),
-                decimal(s.whist_result[p]),
-                decimal(s.result[p]),
-            ]
+            row = [p, *sheet_row(sheet, p, own="", fmt=decimal), decimal(s.equivalent[p])]
+            row += [decimal(s.mountain_result[p]), decimal(s.whist_result[p]), decimal(s.result[p])]
             if s.money is not None:
                 row.append(decimal(s.money[p]))
             row.append(fraction_text(s.exact[p]))

@@ -1,17 +1,11 @@
 """Where things go on the drawn sheet: the sectors, their bands, and the lines of text in them.
 
-The paper as tables draw it: a square with a circle in the middle, cut by lines from the
-circle into one sector per player — for four, the diagonals; for three, a line up to the top
-edge and two down to the bottom corners (the side players then own a side and half the top).
-Each sector is banded like the paper, from the edge in: whists (one column per opponent),
-pool, mountain next to the circle.  Every sector is made of triangles whose apex is the
-centre (``Piece``), so a band is a trapezoid and a whist column a slice of one.
-
-Text is written upright in every sector, in horizontal lines fitted inside each band (a
-screen is not turned round the table as paper is); :func:`flow` breaks running entries after
-their dots, as a pencil does at the end of a line.  Widths are estimated from the glyphs'
-advances in DejaVu Sans (the widest of the fonts the page names), so text fits in narrower
-fonts too.  Everything is plain arithmetic: the same sheet gives the same numbers.
+The paper as tables draw it: a square with a circle in the middle, one sector per player
+(:func:`sectors`), each banded from the edge in: whists (a column per opponent), pool,
+mountain.  A sector is made of triangles with their apex at the centre (``Piece``), so a band
+is a trapezoid.  Text is upright in horizontal lines inside each band (a screen is not turned
+round the table as paper is), widths estimated from DejaVu Sans (the widest font the page
+names), so text fits in narrower fonts too; plain arithmetic: the same sheet, the same numbers.
 """
 
 from __future__ import annotations
@@ -89,10 +83,10 @@ class Sector:
 
 
 def sectors(n: int, x0: float, y0: float, side: float) -> tuple[Sector, ...]:
-    """The sectors of a sheet for ``n`` players (2, 3 or 4) in the square at (x0, y0).  Seat 0
-    sits at the bottom, and the others clockwise round the table: left, (top,) right; of
-    two, the other sits at the top, and each owns his half of the sheet (a whist column
-    on the other running round it)."""
+    """The sectors of a sheet for ``n`` players (2, 3 or 4) in the square at (x0, y0): for four
+    the diagonals cut it; for three a line up to the top and two down to the bottom corners
+    (the side players own a side and half the top); of two, each owns his half.  Seat 0 sits
+    at the bottom, the others clockwise: left, (top,) right."""
     tl, tr, br, bl = (x0, y0), (x0 + side, y0), (x0 + side, y0 + side), (x0, y0 + side)
     c = (x0 + side / 2, y0 + side / 2)
     if n == 4:

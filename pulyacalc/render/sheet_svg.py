@@ -1,9 +1,6 @@
-"""The drawn sheet as SVG: the paper of :mod:`pulyacalc.reports.pulya`, on one A4 page.
-
-Written with the standard library (strings, every text escaped), so that the same pulya
-always gives the same bytes: no clock, no ids, coordinates with two decimals.  The page is
-portrait with the settlement under the sheet (``sheet``), or landscape with the settlement's
-stages beside it (``settle``, a sheet typed from paper).
+"""The drawn sheet as SVG: the paper of :mod:`pulyacalc.reports.pulya` on one A4 page, portrait
+with the settlement under it (``sheet``) or landscape with the stages beside it (``settle``);
+plain strings, so the same pulya gives the same bytes (no clock, no ids, two decimals).
 
 What a program can read back (docs/INTERFACE.md): each cell of the paper is a
 ``<g class="cell" data-area="pool|mountain|whists" data-player="…" data-on="…">`` whose
