@@ -9,6 +9,7 @@ tests/test_jsontext.py holds both to the same text on random documents.
 from __future__ import annotations
 
 from collections.abc import Callable
+from math import isfinite
 from typing import Any
 
 _SCALARS: dict[Any, str] = {True: "true", False: "false", None: "null"}
@@ -32,8 +33,8 @@ def _write(value: Any, nl: str, out: list[str], encode_basestring: Callable[[str
         out.append(encode_basestring(value))
     elif kind is int:
         out.append(int.__repr__(value))
-    elif kind is float:
-        out.append(_float(value))
+    elif kind is float and isfinite(value):  # NaN and the infinities: left to json.dumps
+        out.append(float.__repr__(value))
     elif kind is bool or value is None:
         out.append(_SCALARS[value])
     elif kind is dict:
@@ -63,14 +64,3 @@ def _write(value: Any, nl: str, out: list[str], encode_basestring: Callable[[str
     else:
         return False
     return True
-
-
-def _float(x: float) -> str:
-    """A float as ``json.dumps`` writes it (``allow_nan``, its default)."""
-    if x != x:
-        return "NaN"
-    if x == float("inf"):
-        return "Infinity"
-    if x == -float("inf"):
-        return "-Infinity"
-    return float.__repr__(x)

@@ -169,13 +169,10 @@ class StatsView:
 
     def table(self) -> str:
         s = self.stats
-        lines = [
-            _(
-                "Stats: {evenings}, {deals}; results in whists; "
-                "rated by openskill Plackett-Luce (ordinal = mu − 3 × sigma)"
-            ).format(evenings=counted(len(s.evenings), "evening"), deals=counted(s.deals, "deal")),
-            "",
-        ]
+        title = _(
+            "Stats: {evenings}, {deals}; results in whists; "
+            "rated by openskill Plackett-Luce (ordinal = mu − 3 × sigma)"
+        )
         # each header is its CSV column's name with spaces (docs/output.md)
         head = [_("rank"), _("player"), _("evenings"), _("deals"), _("total"), _("per evening")]
         head += [_("per deal"), _("best"), _("worst"), _("longest winning streak")]
@@ -188,19 +185,15 @@ class StatsView:
             row += [decimal(p.per_deal), show(st.best), show(st.worst), p.streak, rated(p.rating.ordinal)]
             row += [rated(p.rating.mu), rated(p.rating.sigma)]
             rows.append(row)
-        lines += [tabulated(rows, head, (1,)), ""]
+        names = [p.player for p in s.players]
+        won = s.head_to_head
+        h2h = [[a, *[show(won[a][b]) if b in won[a] else "·" for b in names]] for a in names]
+        lines = [title.format(evenings=counted(len(s.evenings), "evening"), deals=counted(s.deals, "deal"))]
+        lines += ["", tabulated(rows, head, (1,)), ""]
         lines += [_("Contracts made/declared, misère made/played, raspasy, whists short/declared"), ""]
         lines += [tabulated(play_rows(s.players), play_head()), ""]
-        lines += [
-            _("Head-to-head: whists the row won from the column over the evenings they sat together"),
-            "",
-        ]
-        names = [p.player for p in s.players]
-        h2h = [
-            [a, *[show(s.head_to_head[a][b]) if b in s.head_to_head[a] else "·" for b in names]]
-            for a in names
-        ]
-        lines.append(tabulated(h2h, ["", *names]))
+        lines += [_("Head-to-head: whists the row won from the column over the evenings they sat together")]
+        lines += ["", tabulated(h2h, ["", *names])]
         return "\n".join(lines) + "\n"
 
 
@@ -257,45 +250,31 @@ class PlayerView:
         ]
 
     def table(self) -> str:
-        p, st = self.player, self.player.standing
-        r = p.rating
+        p, st, r = self.player, self.player.standing, self.player.rating
+        ratings = {"rating": rated(r.ordinal), "mu": rated(r.mu), "sigma": rated(r.sigma)}
+        first = _("{player}: rank {rank} of {n}, ordinal {rating} (mu {mu}, sigma {sigma})")
+        second = _("{evenings}, {deals}; total {total}, per evening {average}, per deal {per_deal}")
+        third = _(
+            "best {best} ({best_evening}), worst {worst} ({worst_evening}); longest winning streak {streak}"
+        )
+        best = {"best": show(st.best), "best_evening": st.best_evening, "worst": show(st.worst)}
+        opponents = [[q, n, show(x)] for q, n, x in self.opponents()]
+        head = [_("number"), _("file"), _("result"), _("total"), _("mu"), _("sigma"), _("ordinal")]
         lines = [
-            _("{player}: rank {rank} of {n}, ordinal {rating} (mu {mu}, sigma {sigma})").format(
-                player=p.player,
-                rank=self.rank,
-                n=len(self.stats.players),
-                rating=rated(r.ordinal),
-                mu=rated(r.mu),
-                sigma=rated(r.sigma),
-            ),
-            _("{evenings}, {deals}; total {total}, per evening {average}, per deal {per_deal}").format(
+            first.format(player=p.player, rank=self.rank, n=len(self.stats.players), **ratings),
+            second.format(
                 evenings=counted(st.evenings, "evening"),
                 deals=counted(p.deals, "deal"),
                 total=show(st.total),
                 average=decimal(st.average),
                 per_deal=decimal(p.per_deal),
             ),
-            _(
-                "best {best} ({best_evening}), worst {worst} ({worst_evening}); "
-                "longest winning streak {streak}"
-            ).format(
-                best=show(st.best),
-                best_evening=st.best_evening,
-                worst=show(st.worst),
-                worst_evening=st.worst_evening,
-                streak=p.streak,
-            ),
+            third.format(**best, worst_evening=st.worst_evening, streak=p.streak),
             "",
             tabulated(play_rows((p,)), play_head()),
             "",
+            tabulated(opponents, [_("opponent"), _("evenings"), _("net")]),
+            "",
+            tabulated(self._rows(show), head, (1,)),
         ]
-        lines.append(
-            tabulated(
-                [[q, n, show(x)] for q, n, x in self.opponents()], [_("opponent"), _("evenings"), _("net")]
-            )
-        )
-        lines.append("")
-        rows = self._rows(show)
-        head = [_("number"), _("file"), _("result"), _("total"), _("mu"), _("sigma"), _("ordinal")]
-        lines.append(tabulated(rows, head, (1,)))
         return "\n".join(lines) + "\n"
