@@ -1,10 +1,6 @@
-"""`conventions list | show | diff` as views (docs/output.md).
-
-``show``'s table is the convention as a YAML file (the text to save and use with ``-c``);
-its JSON is the same values nested by section, as the YAML has them.  A value in JSON,
-CSV and the tables is written as ``Key.show`` gives it: numbers whole or as exact
-fractions in text (``"1/2"``), level tables keyed by level, words, flags, lists.
-"""
+"""`conventions list | show | diff` as views (docs/output.md).  ``show``'s table is the
+convention as a YAML file (to save and use with ``-c``), its JSON the same values nested by
+section; a value is written everywhere as ``Key.show`` gives it (fractions as ``"1/2"``)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
 """`dispute` as a view: for one deal, each contested key that matters for it, each reading
 side by side — every player's final result under it and its change against the log's own
-reading, the Code's clause (or the tables) it rests on, and the deal's entries under it.
-JSON carries the whole dispute; JSONL one object per reading; CSV/TSV one row per reading
-(a column per player for the result and for the change)."""
+reading, the Code's clause (or the tables) it rests on, and the deal's entries under it."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""The score/settle report (the sheet and its settlement) as a view: a table for people,
-a JSON document, a JSONL line per player, a CSV/TSV row per player.  Nothing here changes a
-number: ``exact`` values are shown as mixed numbers (46⅔), so that the columns add up.
-"""
+"""The score/settle report (the sheet and its settlement) as a view; nothing here changes a
+number: ``exact`` values are shown as mixed numbers (46⅔), so that the columns add up."""
 
 from __future__ import annotations
 
@@ -50,12 +48,8 @@ def settlement_json(s: Settlement) -> dict[str, Any]:
         out["kodeks_whists"] = {p: {q: jnum(v) for q, v in s.kodeks_whists[p].items()} for p in players}
     if s.separate is not None:
         sep = s.separate
-        out["kodeks_separate"] = {
-            "pool": {p: jnum(sep.pool[p]) for p in players},
-            "pool_moved": {p: jnum(sep.pool_moved[p]) for p in players},
-            "mountain": {p: jnum(sep.mountain[p]) for p in players},
-            "mountain_moved": {p: jnum(sep.mountain_moved[p]) for p in players},
-        }
+        moved = ("pool", "pool_moved", "mountain", "mountain_moved")  # each its field's name
+        out["kodeks_separate"] = {k: {p: jnum(getattr(sep, k)[p]) for p in players} for k in moved}
     if s.divisor != "players":  # only when not the Code's, so that the Code's output stays as it was
         out["mountain_divisor"] = s.divisor
     return out
@@ -185,33 +179,29 @@ def _settlement_grid(r: Report) -> str:
 
 def _settlement_notes(r: Report) -> list[str]:
     """How the settlement was reached: the formulas, the rounding, who pays whom."""
-    s, conv, players = r.settlement, r.convention, r.sheet.players
-    lines = []
-    lines.append(
-        _(
-            "mountain equivalent = mountain + {ratio} × (pool target − pool); amnesty {amnesty}; "
-            "average amnestied mountain {average}"
-        ).format(ratio=show(conv.pool_point_in_mountain), amnesty=show(s.amnesty), average=show(s.average))
+    s, conv, n = r.settlement, r.convention, len(r.sheet.players)
+    equivalent = _(
+        "mountain equivalent = mountain + {ratio} × (pool target − pool); amnesty {amnesty}; "
+        "average amnestied mountain {average}"
     )
-    n = len(players)
+    ratio = show(conv.pool_point_in_mountain)
+    lines = [equivalent.format(ratio=ratio, amnesty=show(s.amnesty), average=show(s.average))]
     divided = (f" × {n}/{n - 1}" if n > 2 else f" × {n}") if s.divisor == "opponents" else ""
     note = _(
         "mountain result = {unit}{divided} × (average − amnestied mountain); "
         "whist result = written on others − written on him"
     ).format(unit=show(conv.mountain_point_in_whists), divided=divided)
     if s.rounding == "kodeks":
-        note += "; " + _(
-            "kodeks mountain: amnestied mountains moved to a multiple of 3, ±3 whists each (K4.2.12)"
-        )
+        kodeks = _("kodeks mountain: amnestied mountains moved to a multiple of 3, ±3 whists each (K4.2.12)")
+        note += "; " + kodeks
     lines.append(note)
     if s.rounding == "kodeks_separate":
-        lines.append(
-            _(
-                "kodeks_separate: each pool over the smallest (in mountain points) and each mountain over "
-                "the smallest moved to a multiple of 3, ±3 whists each (K4.2.12); "
-                "kodeks mountain = moved mountain − moved pool, amnestied"
-            )
+        separate = _(
+            "kodeks_separate: each pool over the smallest (in mountain points) and each mountain over "
+            "the smallest moved to a multiple of 3, ±3 whists each (K4.2.12); "
+            "kodeks mountain = moved mountain − moved pool, amnestied"
         )
+        lines.append(separate)
     if s.divisor == "opponents" and n == 2:
         lines.append(
             _(
@@ -220,12 +210,11 @@ def _settlement_notes(r: Report) -> list[str]:
             )
         )
     elif s.divisor == "opponents":
-        lines.append(
-            _(
-                "mountain divided among the {opponents} opponents, not the {n} players "
-                "(settlement.mountain_divisor: opponents; the Code, K4.2.14, divides by all)"
-            ).format(opponents=n - 1, n=n)
+        divisor = _(
+            "mountain divided among the {opponents} opponents, not the {n} players "
+            "(settlement.mountain_divisor: opponents; the Code, K4.2.14, divides by all)"
         )
+        lines.append(divisor.format(opponents=n - 1, n=n))
     lines.append(_("rounding {rounding}; the results, in whists, sum to 0").format(rounding=s.rounding))
     if s.payments:
         lines.append(payments_text(s.payments))

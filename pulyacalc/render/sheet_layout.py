@@ -105,17 +105,11 @@ def sectors(n: int, x0: float, y0: float, side: float) -> tuple[Sector, ...]:
         )
     if n == 2:
         ml, mr = (x0, y0 + side / 2), (x0 + side, y0 + side / 2)
+        # the whist column on the other runs through all three pieces of his half
+        on = [tuple((piece, 0, 1, other) for piece in range(3)) for other in (1, 0)]
         return (
-            Sector(
-                0,
-                (Piece(c, bl, br), Piece(c, ml, bl), Piece(c, br, mr)),
-                ((0, 0, 1, 1), (1, 0, 1, 1), (2, 0, 1, 1)),
-            ),
-            Sector(
-                1,
-                (Piece(c, tl, tr), Piece(c, tl, ml), Piece(c, mr, tr)),
-                ((0, 0, 1, 0), (1, 0, 1, 0), (2, 0, 1, 0)),
-            ),
+            Sector(0, (Piece(c, bl, br), Piece(c, ml, bl), Piece(c, br, mr)), on[0]),
+            Sector(1, (Piece(c, tl, tr), Piece(c, tl, ml), Piece(c, mr, tr)), on[1]),
         )
     raise ValueError(f"a drawn sheet is for 2, 3 or 4 players, not {n}")
 

@@ -37,6 +37,7 @@ from pulyacalc.render.sheet_layout import (
 )
 from pulyacalc.render.sheet_text import MONO, settlement_block, stages_block, stages_lines, stages_size
 from pulyacalc.render.svg_canvas import Canvas, f, fitted
+from pulyacalc.render.view import convention_title, counted
 from pulyacalc.reports.pulya import Mark, Pulya
 
 #: lines of text, the first one used, and each used line's token indices
@@ -267,7 +268,7 @@ def draw_circle(cv: Canvas, pulya: Pulya, c: tuple[float, float], r: float) -> N
     if pulya.header.date:
         rows.append((pulya.header.date, 2.8, False))
     if pulya.deals is not None:
-        rows.append((ngettext("{n} deal", "{n} deals", pulya.deals).format(n=pulya.deals), 2.4, False))
+        rows.append((counted(pulya.deals, "deal"), 2.4, False))
     total = sum(s * LEADING for _t, s, _b in rows)
     y = c[1] - total / 2
     for text, size, bold in rows:
@@ -299,16 +300,12 @@ def svg(pulya: Pulya, numbers: bool = False, stages: str | None = None) -> str:
         w, h, x0, y0, side = 210.0, 297.0, 12.0, 16.0, 186.0
     else:
         w, h, x0, y0, side = 297.0, 210.0, 10.0, 16.0, beside(stages)
-    from pulyacalc.render.view import convention_title
-
     n = len(pulya.players)
     line = ngettext(
         "{convention}, {n} player, pool to {target}", "{convention}, {n} players, pool to {target}", n
     )
     head = line.format(convention=convention_title(pulya.convention), n=n, target=pulya.target)
-    for extra in (pulya.header.title, pulya.header.place, pulya.header.date):
-        if extra:
-            head += " · " + extra
+    head += "".join(" · " + x for x in (pulya.header.title, pulya.header.place, pulya.header.date) if x)
     text, size = fitted(head, 3.2, w - 20, least=2.2)
     cv.text(10, 7, text, size, cls="caption", title=head)
     draw_paper(cv, pulya, x0, y0, side, numbers)
