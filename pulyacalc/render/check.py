@@ -97,7 +97,5 @@ def item(f: Finding) -> dict[str, Any]:
         "hint": f.hint,
     }
     if f.last_deal is not None:
-        out["deal"] = f.deal
-        out["last_deal"] = f.last_deal
-        out["count"] = f.count
+        out.update(deal=f.deal, last_deal=f.last_deal, count=f.count)
     return out

@@ -96,11 +96,8 @@ def evening_names(sources: Sequence[str]) -> tuple[str, ...]:
         common = PurePath(os.path.commonpath([p.parent for p in paths])) if paths else PurePath()
     except ValueError:  # absolute and relative paths mixed, or different drives
         common = PurePath()
-    names = []
-    for p in paths:
-        rel = p.relative_to(common) if p.is_relative_to(common) else p
-        names.append(rel.with_suffix("").as_posix() if rel.suffix else rel.as_posix())
-    return tuple(names)
+    rels = [p.relative_to(common) if p.is_relative_to(common) else p for p in paths]
+    return tuple(rel.with_suffix("").as_posix() if rel.suffix else rel.as_posix() for rel in rels)
 
 
 def panel(

@@ -2,18 +2,15 @@
 with the settlement under it (``sheet``) or landscape with the stages beside it (``settle``);
 plain strings, so the same pulya gives the same bytes (no clock, no ids, two decimals).
 
-What a program can read back (docs/INTERFACE.md): each cell of the paper is a
-``<g class="cell" data-area="pool|mountain|whists" data-player="…" data-on="…">`` whose
-``<text class="entries">`` lines, read in order without their ``<tspan class="deal">``
-(the deal numbers of ``--numbers``), are the running totals joined by dots (2.4.10.14); a
-leading ``…`` stands for the earliest totals when a cell could not hold them all (how
-many: the cell's ``data-left-out``, and its caption).
+What a program can read back (each cell a ``<g class="cell" data-area=… data-player=…
+data-on=…>``, its running totals, ``data-left-out``) is docs/INTERFACE.md's.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass, field
+from itertools import accumulate
 from xml.sax.saxutils import escape, quoteattr
 
 from pulyacalc.core.amounts import num
@@ -93,9 +90,8 @@ class Cell:
                 deal = str(m.deal) if numbers and m.deal else ""
                 em = width(text, 1.0, bold=i == last) + (width(deal, 0.6) + 0.1 if deal else 0.0)
                 items.append((text, deal, i == last, em))
-            after = [0.0] * (len(items) + 1)
-            for i in range(len(items) - 1, -1, -1):
-                after[i] = after[i + 1] + items[i][3]
+            # after[i]: the widths from total i on, summed from the last as they were
+            after = [*accumulate((t[3] for t in reversed(items)), initial=0.0)][::-1]
             self._measured[numbers] = (items, after)
         return self._measured[numbers]
 

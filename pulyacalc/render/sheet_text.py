@@ -119,11 +119,10 @@ def stages_block(cv: Canvas, stages: str, x: float, y: float, w: float, h: float
 def tabular(raw: list[str]) -> list[bool]:
     """Which lines are a table's (its head, its rule of dashes and its rows, up to the empty
     line after them), not to be wrapped; the others are prose."""
+    rules = [bool(t.strip()) and set(t.strip()) <= {"-", " "} for t in raw] + [False]
     out: list[bool] = []
     inside = False
     for i, t in enumerate(raw):
-        rule = bool(t.strip()) and set(t.strip()) <= {"-", " "}
-        head = i + 1 < len(raw) and bool(raw[i + 1].strip()) and set(raw[i + 1].strip()) <= {"-", " "}
-        inside = (inside or rule) and bool(t.strip())
-        out.append(inside or head)
+        inside = (inside or rules[i]) and bool(t.strip())
+        out.append(inside or rules[i + 1])  # a line over a rule is a table's head
     return out

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pulyacalc.core.i18n import N_, _
+from pulyacalc.core.i18n import _
 from pulyacalc.render.view import (
     SCHEMA_VERSION,
     counted,
@@ -119,13 +119,10 @@ def play_rows(players: tuple[PlayerStats, ...]) -> list[list[Any]]:
     return rows
 
 
-#: the headers of ``play_rows`` (the levels, then misère, raspasy, tricks, whists, half whists)
-PLAY_HEAD = [N_("player"), *map(str, LEVELS), N_("misère"), N_("raspasy"), N_("tricks per raspasy")]
-PLAY_HEAD += [N_("whists"), N_("half whists")]
-
-
 def play_head() -> list[str]:
-    return [_(h) for h in PLAY_HEAD]
+    """The headers of :func:`play_rows`."""
+    head = [_("player"), *map(str, LEVELS), _("misère"), _("raspasy"), _("tricks per raspasy")]
+    return [*head, _("whists"), _("half whists")]
 
 
 @dataclass(frozen=True)
