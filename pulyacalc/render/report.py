@@ -20,9 +20,9 @@ from pulyacalc.render.view import (
     fraction_text,
     jnum,
     payments_text,
-    sheet_head,
     sheet_json,
     sheet_row,
+    sheet_table,
     show,
     tabulated,
     versioned,
@@ -148,8 +148,7 @@ def _sheet_lines(r: Report) -> list[str]:
     parts.append(_("pool to {target}").format(target=r.target))
     if r.deals is not None:
         parts.append(counted(r.deals, "deal"))
-    sheet = tabulated([[p, *sheet_row(r.sheet, p)] for p in players], [_("sheet"), *sheet_head(players)])
-    lines = [", ".join(parts) + status, "", sheet, ""]
+    lines = [", ".join(parts) + status, "", sheet_table(r.sheet, _("sheet")), ""]
     if r.bombs is not None:
         lines += [bombs_text(players, r.bombs), ""]
     return lines

@@ -46,11 +46,7 @@ class SeasonView:
                 }
                 for e in s.evenings
             ],
-            "standings": [],
-            "deals": s.deals,
-        }
-        for rank, st in enumerate(s.standings, 1):
-            doc["standings"].append(
+            "standings": [
                 {
                     "rank": rank,
                     "player": st.player,
@@ -65,7 +61,10 @@ class SeasonView:
                     "worst_evening": st.worst_evening,
                     **({"money": float(st.money)} if st.money is not None else {}),
                 }
-            )
+                for rank, st in enumerate(s.standings, 1)
+            ],
+            "deals": s.deals,
+        }
         if s.whist_price is not None:
             doc["whist_price"] = float(s.whist_price)
         return doc

@@ -22,8 +22,7 @@ from pulyacalc.render.view import (
     counted,
     jnum,
     payments_text,
-    sheet_head,
-    sheet_row,
+    sheet_table,
     show,
     signed,
     tabulated,
@@ -81,13 +80,6 @@ def _moves(
     _table(out, rows, ["", *head, ""])
 
 
-def _kodeks_stage(out: list[str], step: int, s: Settlement) -> None:
-    out.append(
-        _("{step}. Kodeks rounding (K4.2.12): each mountain to the nearest multiple of 3").format(step=step)
-    )
-    _moves(out, s, s.amnestied, s.rounded_mountain, [_("amnestied mountain"), _("kodeks mountain")])
-
-
 def _separate_stage(out: list[str], step: int, s: Settlement, ratio: Amount) -> None:
     """kodeks_separate (RULES.md §3.9): the pools and the mountains moved apart, then joined."""
     sep = s.separate
@@ -134,9 +126,7 @@ class _Given(NamedTuple):
 
 
 def _sheet_stage(out: list[str], step: int, given: _Given) -> None:
-    players = given.sheet.players
-    out.append(_("1. The sheet"))
-    _table(out, [[p, *sheet_row(given.sheet, p)] for p in players], ["", *sheet_head(players)])
+    out += [_("1. The sheet"), *sheet_table(given.sheet).splitlines(), ""]
 
 
 def _worked(out: list[str], rows: list[list[str]], name: str) -> None:
@@ -171,10 +161,13 @@ def _amnesty_stage(out: list[str], step: int, given: _Given) -> None:
 
 def _rounding_stage(out: list[str], step: int, given: _Given) -> None:
     """The kodeks moves (a stage only under a kodeks rounding)."""
-    if given.s.rounding == "kodeks":
-        _kodeks_stage(out, step, given.s)
-    else:
-        _separate_stage(out, step, given.s, given.ratio)
+    s = given.s
+    if s.rounding == "kodeks_separate":
+        _separate_stage(out, step, s, given.ratio)
+        return
+    title = _("{step}. Kodeks rounding (K4.2.12): each mountain to the nearest multiple of 3")
+    out.append(title.format(step=step))
+    _moves(out, s, s.amnestied, s.rounded_mountain, [_("amnestied mountain"), _("kodeks mountain")])
 
 
 def _average_stage(out: list[str], step: int, given: _Given) -> None:

@@ -177,6 +177,11 @@ def sheet_row(sheet: SheetView, p: str, own: str = "·", fmt: Callable[[Amount],
     ]
 
 
+def sheet_table(sheet: SheetView, corner: str = "") -> str:
+    """The sheet for people, a row per player (``corner``: the players' column's header)."""
+    return tabulated([[p, *sheet_row(sheet, p)] for p in sheet.players], [corner, *sheet_head(sheet.players)])
+
+
 def sheet_json(sheet: SheetView) -> dict[str, Any]:
     """The sheet for JSON: per player pool, mountain and whists on each other."""
     return {
