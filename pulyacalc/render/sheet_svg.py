@@ -210,12 +210,11 @@ def draw_paper(cv: Canvas, pulya: Pulya, x0: float, y0: float, side: float, numb
             cv.poly(piece.band(0, WHISTS_TO), TINT[WHISTS])
             cv.poly(piece.band(WHISTS_TO, POOL_TO), TINT[POOL])
             cv.poly(piece.band(POOL_TO, 1), TINT[MOUNTAIN])
-    cv.add(f'<rect x="{f(x0)}" y="{f(y0)}" width="{f(side)}" height="{f(side)}" class="rule"/>')
     half = side / 2
-    for share in (WHISTS_TO, POOL_TO):
+    for share in (0, WHISTS_TO, POOL_TO):  # the edge, then the bands' inner edges
         d = share * half
         box = f'x="{f(x0 + d)}" y="{f(y0 + d)}" width="{f(side - 2 * d)}" height="{f(side - 2 * d)}"'
-        cv.add(f'<rect {box} class="thin"/>')
+        cv.add(f'<rect {box} class="{"thin" if share else "rule"}"/>')
     ends = {
         2: [(x0, y0 + half), (x0 + side, y0 + half)],
         3: [(x0, y0 + side), (x0 + side, y0 + side), (x0 + half, y0)],
