@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pulyacalc.core.i18n import _, ngettext, tr
-from pulyacalc.render.view import SCHEMA_VERSION, decimal, fraction_text, jnum, show, signed, tabulated
+from pulyacalc.render.aligned import tabulated
+from pulyacalc.render.view import SCHEMA_VERSION, decimal, fraction_text, jnum, show, signed
 
 if TYPE_CHECKING:
     from pulyacalc.reports.dispute import Dispute, Disputed, Reading

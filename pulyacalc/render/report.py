@@ -11,6 +11,7 @@ from pulyacalc.convention.schema import Convention
 from pulyacalc.core.i18n import _
 from pulyacalc.core.kinds import KODEKS_ROUNDINGS
 from pulyacalc.core.sheet import SheetView
+from pulyacalc.render.aligned import sheet_table, tabulated
 from pulyacalc.render.view import (
     SCHEMA_VERSION,
     bombs_text,
@@ -22,9 +23,7 @@ from pulyacalc.render.view import (
     payments_text,
     sheet_json,
     sheet_row,
-    sheet_table,
     show,
-    tabulated,
     versioned,
 )
 from pulyacalc.scoring.settlement import Settlement

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pulyacalc.core.i18n import _
-from pulyacalc.render.view import SCHEMA_VERSION, counted, decimal, fraction_text, jnum, tabulated, versioned
+from pulyacalc.render.aligned import tabulated
+from pulyacalc.render.view import SCHEMA_VERSION, counted, decimal, fraction_text, jnum, versioned
 from pulyacalc.render.view import show as view_show
 
 if TYPE_CHECKING:

@@ -16,17 +16,9 @@ from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.i18n import _
 from pulyacalc.core.kinds import KODEKS_ROUNDINGS
 from pulyacalc.core.sheet import SheetView
+from pulyacalc.render.aligned import sheet_table, tabulated
 from pulyacalc.render.report import Report
-from pulyacalc.render.view import (
-    convention_title,
-    counted,
-    jnum,
-    payments_text,
-    sheet_table,
-    show,
-    signed,
-    tabulated,
-)
+from pulyacalc.render.view import convention_title, counted, jnum, payments_text, show, signed
 from pulyacalc.scoring.settlement import Settlement
 
 

@@ -136,14 +136,6 @@ def counted(n: int, word: str) -> str:
     return tr(forms[word])
 
 
-def tabulated(rows: Iterable[Iterable[Any]], head: list[str], left: Iterable[int] = (0,)) -> str:
-    """A table for people: the ``left`` columns (names, files) to the left, numbers right."""
-    from pulyacalc.render.table import grid
-
-    left = set(left)
-    return grid(rows, head, ["left" if i in left else "right" for i in range(len(head))])
-
-
 def sheet_head(players: tuple[str, ...]) -> list[str]:
     """The headers of the sheet row's cells (after the player's column)."""
     # i18n: the column of the whists a player wrote on {player} (CSV: whists_on_<player>)
@@ -175,11 +167,6 @@ def sheet_row(sheet: SheetView, p: str, own: str = "·", fmt: Callable[[Amount],
         fmt(sheet.mountain[p]),
         *[own if q == p else fmt(whists[q]) for q in sheet.players],
     ]
-
-
-def sheet_table(sheet: SheetView, corner: str = "") -> str:
-    """The sheet for people, a row per player (``corner``: the players' column's header)."""
-    return tabulated([[p, *sheet_row(sheet, p)] for p in sheet.players], [corner, *sheet_head(sheet.players)])
 
 
 def sheet_json(sheet: SheetView) -> dict[str, Any]:
