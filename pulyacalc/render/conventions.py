@@ -84,10 +84,6 @@ class ShowView:
 class DiffView:
     diff: Diff
 
-    def _names(self) -> tuple[str, str]:
-        d = self.diff
-        return (d.ref_a, d.ref_b) if d.ref_a != d.ref_b else ("A", "B")
-
     def records(self) -> list[dict[str, Any]]:
         return versioned(self.document()["differences"])
 
@@ -104,7 +100,7 @@ class DiffView:
         from pulyacalc.render.table import grid
 
         d = self.diff
-        a, b = self._names()
+        a, b = (d.ref_a, d.ref_b) if d.ref_a != d.ref_b else ("A", "B")
         title = _("{a} «{a_title}» and {b} «{b_title}»").format(
             a=a, a_title=d.a.title, b=b, b_title=d.b.title
         )

@@ -201,7 +201,6 @@ def draw(picture: Picture, fmt: PlotFormat = "svg") -> bytes:
 
 
 def _draw_panel(ax: Axes, shown: Panel, columns: int) -> None:
-    colours = [f"C{i}" for i in range(10)]
     if shown.zero:
         ax.axhline(0, color="0.45", linewidth=0.9, zorder=1)
     for line in shown.lines:
@@ -209,7 +208,7 @@ def _draw_panel(ax: Axes, shown: Panel, columns: int) -> None:
             line.xs,
             line.ys,
             label=line.label,
-            color=colours[line.style % 10],
+            color=f"C{line.style % 10}",
             linestyle=STYLES[line.style // 10 % len(STYLES)],
             marker="o",
             markevery=list(line.marked),

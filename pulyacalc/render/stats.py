@@ -227,8 +227,7 @@ class PlayerView:
         return versioned(point_json(pt) for pt in self.player.series)
 
     def rows(self) -> tuple[list[str], list[list[Any]]]:
-        head = ["number", "file", "result", "total", "mu", "sigma", "ordinal"]
-        return head, self._rows(decimal)
+        return ["number", "file", "result", "total", "mu", "sigma", "ordinal"], self._rows(decimal)
 
     def _rows(self, fmt: Callable[[Amount], str]) -> list[list[Any]]:
         """His evenings: ``fmt`` :func:`show` for people, :func:`decimal` for CSV."""
