@@ -151,9 +151,8 @@ def entry_size(cells: list[Cell], numbers: bool) -> float:
 
 
 def write_cell(cv: Canvas, cell: Cell, size: float, numbers: bool) -> None:
-    caption = {POOL: _("pool"), MOUNTAIN: _("mountain")}.get(cell.area) or _("on {player}").format(
-        player=cell.on
-    )
+    named = {POOL: _("pool"), MOUNTAIN: _("mountain")}
+    caption = named.get(cell.area) or _("on {player}").format(player=cell.on)
     start = 0
     found = cell.placement(size, numbers)
     if found is None and cell.total > 1:
@@ -167,9 +166,8 @@ def write_cell(cv: Canvas, cell: Cell, size: float, numbers: bool) -> None:
         found = room, 0, [list(range(len(cell.tokens(size, numbers, start))))]
     room, first, placed = found
     tokens = cell.tokens(size, numbers, start)
-    attrs = (
-        f"data-area={quoteattr(cell.area)} data-player={quoteattr(cell.player)} data-on={quoteattr(cell.on)}"
-    )
+    attrs = f"data-area={quoteattr(cell.area)} data-player={quoteattr(cell.player)}"
+    attrs += f" data-on={quoteattr(cell.on)}"
     title = caption
     if start:  # how many totals the … stands for: a person reads it in the caption
         attrs += f' data-left-out="{start}"'

@@ -5,6 +5,7 @@ the payments; beside a typed sheet (``settle``), its stages as ``settle`` prints
 from __future__ import annotations
 
 import textwrap
+from itertools import accumulate
 
 from pulyacalc.core.i18n import _
 from pulyacalc.render.sheet_layout import width
@@ -59,18 +60,15 @@ def settlement_block(cv: Canvas, pulya: Pulya, x: float, y: float, w: float, h: 
     step = size * 1.45
     cv.text(x, y, _("Settlement"), size * 1.1, bold=True)
     y += step * 1.2
-    at = x + names
-    for i, title in enumerate(head[1:]):
-        at += cols[i]
-        cv.text(at, y, title, size * 0.85, anchor="end", cls="caption")
+    ends = [*accumulate(cols, initial=x + names)][1:]  # where each column's numbers end
+    for end, title in zip(ends, head[1:], strict=True):
+        cv.text(end, y, title, size * 0.85, anchor="end", cls="caption")
     for row in rows:
         y += step
         shown, small = fitted(row[0], size, names - 1, least=2.0)
         cv.text(x, y, shown, small, bold=True, title=row[0])
-        at = x + names
-        for i, cell in enumerate(row[1:]):
-            at += cols[i]
-            cv.text(at, y, cell, size, anchor="end", bold=i == len(row) - 2)
+        for i, (end, cell) in enumerate(zip(ends, row[1:], strict=True)):
+            cv.text(end, y, cell, size, anchor="end", bold=i == len(row) - 2)
     for note in notes:
         y += step
         text, small = fitted(note, size * 0.85, w, least=2.0)
