@@ -34,8 +34,11 @@ class SettleReport(Report):
         return stages_table(self.convention, self.target, self.sheet, self.settlement, title)
 
     def document(self) -> dict[str, Any]:
+        """The score report's, its stages with each-pays-each and the total besides."""
         doc = super().document()
-        doc["stages"].update(stages_json(self.settlement))
+        s, players, pays = self.settlement, self.settlement.players, self.settlement.pays_each
+        each = {p: {q: jnum(exact(pays[q] - pays[p])) for q in players if q != p} for p in players}
+        doc["stages"] |= {"each_pays_each": each, "total": {p: jnum(s.exact[p]) for p in players}}
         return doc
 
 
@@ -288,14 +291,3 @@ def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement,
     if s.payments:
         out.append(payments_text(s.payments))
     return "\n".join(out) + "\n"
-
-
-def stages_json(s: Settlement) -> dict[str, Any]:
-    """The stages with their inputs, for -f json (added to the INTERFACE.md shape)."""
-    players = s.players
-    return {
-        "each_pays_each": {
-            p: {q: jnum(exact(s.pays_each[q] - s.pays_each[p])) for q in players if q != p} for p in players
-        },
-        "total": {p: jnum(s.exact[p]) for p in players},
-    }
