@@ -79,9 +79,8 @@ class CheckView:
             found = counted(bad, "finding")
             return _("{findings} in {deals}").format(findings=found, deals=counted(deals, "deal")) + by_hand
         agree = " " + _("and the sheet agrees with the log") if self.against is not None else ""
-        return _("clean: {deals}{by_hand}, nothing wrong or suspicious{agree}").format(
-            deals=counted(deals, "deal"), by_hand=by_hand, agree=agree
-        )
+        clean = _("clean: {deals}{by_hand}, nothing wrong or suspicious{agree}")
+        return clean.format(deals=counted(deals, "deal"), by_hand=by_hand, agree=agree)
 
 
 def item(f: Finding) -> dict[str, Any]:

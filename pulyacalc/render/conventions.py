@@ -101,9 +101,8 @@ class DiffView:
 
         d = self.diff
         a, b = (d.ref_a, d.ref_b) if d.ref_a != d.ref_b else ("A", "B")
-        title = _("{a} «{a_title}» and {b} «{b_title}»").format(
-            a=a, a_title=d.a.title, b=b, b_title=d.b.title
-        )
+        title = _("{a} «{a_title}» and {b} «{b_title}»")
+        title = title.format(a=a, a_title=d.a.title, b=b, b_title=d.b.title)
         n = len(d.differences)
         if not n:
             return _("{title} agree on every key.").format(title=title) + "\n"

@@ -201,12 +201,11 @@ def _settlement_notes(r: Report) -> list[str]:
         )
         lines.append(separate)
     if s.divisor == "opponents" and n == 2:
-        lines.append(
-            _(
-                "the indivisible mountain: 10 × (the other's mountain − his own) "
-                "(settlement.mountain_divisor: opponents; K4.1.1 c, seed 001)"
-            )
+        indivisible = _(
+            "the indivisible mountain: 10 × (the other's mountain − his own) "
+            "(settlement.mountain_divisor: opponents; K4.1.1 c, seed 001)"
         )
+        lines.append(indivisible)
     elif s.divisor == "opponents":
         divisor = _(
             "mountain divided among the {opponents} opponents, not the {n} players "

@@ -97,12 +97,9 @@ class SeasonView:
         price = (
             ", " + _("whist price {price}").format(price=s.whist_price) if s.whist_price is not None else ""
         )
-        lines = [
-            _("Season: {evenings}, {deals}{price}; results in whists").format(
-                evenings=counted(len(s.evenings), "evening"), deals=counted(s.deals, "deal"), price=price
-            ),
-            "",
-        ]
+        title = _("Season: {evenings}, {deals}{price}; results in whists")
+        evenings = counted(len(s.evenings), "evening")
+        lines = [title.format(evenings=evenings, deals=counted(s.deals, "deal"), price=price), ""]
         head = [_("rank"), _("player"), _("evenings"), _("total"), _("average"), _("best"), _("worst")]
         if s.whist_price is not None:
             head.append(_("money"))

@@ -27,10 +27,9 @@ class SettleReport(Report):
     """A paper sheet settled: the stages for people, the score report for programs."""
 
     def table(self) -> str:
-        n = len(self.sheet.players)
-        title = _("{title}, {players}, pool to {target}: the settlement stage by stage").format(
-            title=convention_title(self.convention), players=counted(n, "player"), target=self.target
-        )
+        title = _("{title}, {players}, pool to {target}: the settlement stage by stage")
+        players = counted(len(self.sheet.players), "player")
+        title = title.format(title=convention_title(self.convention), players=players, target=self.target)
         return stages_table(self.convention, self.target, self.sheet, self.settlement, title)
 
     def document(self) -> dict[str, Any]:
@@ -64,13 +63,11 @@ def _how(before: Amount, after: Amount, gains: bool) -> str:
     return _("up one: he writes 3 whists on each other")
 
 
-def _moves(
-    out: list[str], s: Settlement, before: Any, after: Any, head: list[str], pool: bool = False
-) -> None:
+def _moves(out: list[str], s: Settlement, was: Any, now: Any, head: list[str], pool: bool = False) -> None:
     """The kodeks moves' table: a mountain moved down, a pool moved up, gains its owner."""
     rows = []
     for p in s.players:
-        b, a = before[p], after[p]
+        b, a = was[p], now[p]
         rows.append([p, show(b), show(a), _how(b, a, gains=a > b if pool else a < b)])
     _table(out, rows, ["", *head, ""])
 
@@ -79,33 +76,23 @@ def _separate_stage(out: list[str], step: int, s: Settlement, ratio: Amount) -> 
     """kodeks_separate (RULES.md §3.9): the pools and the mountains moved apart, then joined."""
     sep = s.separate
     assert sep is not None
-    out.append(
-        _(
-            "{step}. Kodeks rounding, pools and mountains apart (kodeks_separate, K4.2.12): "
-            "instead of the mountains of step 3,"
-        ).format(step=step)
+    title = _(
+        "{step}. Kodeks rounding, pools and mountains apart (kodeks_separate, K4.2.12): "
+        "instead of the mountains of step 3,"
     )
+    out.append(title.format(step=step))
     r = f" × {show(ratio)}" if ratio != 1 else ""
-    out.append(
-        "   " + _("each pool over the smallest pool{ratio}, to the nearest multiple of 3").format(ratio=r)
-    )
+    pools = _("each pool over the smallest pool{ratio}, to the nearest multiple of 3")
+    out.append("   " + pools.format(ratio=r))
     _moves(out, s, sep.pool, sep.pool_moved, [_("pool"), _("pool moved")], pool=True)
     out.append("   " + _("each mountain over the smallest mountain, to the nearest multiple of 3"))
     _moves(out, s, sep.mountain, sep.mountain_moved, [_("mountain"), _("mountain moved")])
-    least = min(exact(sep.mountain_moved[p] - sep.pool_moved[p]) for p in s.players)
-    joined_note = _(
-        "kodeks mountain = moved mountain − moved pool, amnestied (the smallest, {least}, off all)"
-    )
-    out.append("   " + joined_note.format(least=show(least)))
-    rows = [
-        [
-            p,
-            f"{show(sep.mountain_moved[p])} − {_p(sep.pool_moved[p])} − {_p(least)}",
-            show(s.rounded_mountain[p]),
-        ]
-        for p in s.players
-    ]
-    _table(out, rows, ["", _("arithmetic"), _("kodeks mountain")])
+    mm, pm = sep.mountain_moved, sep.pool_moved
+    least = min(exact(mm[p] - pm[p]) for p in s.players)
+    joined = _("kodeks mountain = moved mountain − moved pool, amnestied (the smallest, {least}, off all)")
+    out.append("   " + joined.format(least=show(least)))
+    rows = [[p, f"{show(mm[p])} − {_p(pm[p])} − {_p(least)}", show(s.rounded_mountain[p])] for p in s.players]
+    _worked(out, rows, _("kodeks mountain"))
 
 
 class _Given(NamedTuple):
@@ -169,15 +156,9 @@ def _average_stage(out: list[str], step: int, given: _Given) -> None:
     s, unit, players = given.s, given.unit, given.sheet.players
     n = len(players)
     total = sum(Fraction(s.rounded_mountain[p]) for p in players)
-    out.append(
-        _("{step}. Average mountain: ({sum}) / {n} = {total} / {n} = {average}").format(
-            step=step,
-            sum=" + ".join(show(s.rounded_mountain[p]) for p in players),
-            n=n,
-            total=show(exact(total)),
-            average=show(s.average),
-        )
-    )
+    title = _("{step}. Average mountain: ({sum}) / {n} = {total} / {n} = {average}")
+    summed = " + ".join(show(s.rounded_mountain[p]) for p in players)
+    out.append(title.format(step=step, sum=summed, n=n, total=show(exact(total)), average=show(s.average)))
     # with the opponents as divisor each point over the average costs n/(n − 1) times as much
     factor = f"{show(unit)} × {n}/{n - 1}" if s.divisor == "opponents" else show(unit)
     divided = _(
@@ -220,9 +201,7 @@ def _pays_each_stage(out: list[str], step: int, given: _Given) -> None:
 
 def _whists_stage(out: list[str], step: int, given: _Given) -> None:
     sheet, s, ps = given.sheet, given.s, given.sheet.players
-    kodeks = s.rounding in KODEKS_ROUNDINGS and any(
-        v for row in s.kodeks_whists.values() for v in row.values()
-    )
+    kodeks = s.rounding in KODEKS_ROUNDINGS and any(any(row.values()) for row in s.kodeks_whists.values())
     title = _("{step}. Whists netted pair by pair: what he wrote on the other − what the other wrote on him")
     out.append(title.format(step=step) + (" " + _("(kodeks whists included)") if kodeks else ""))
 

@@ -36,11 +36,8 @@ def settlement_block(cv: Canvas, pulya: Pulya, x: float, y: float, w: float, h: 
     """The settlement under the sheet, fitted into the box at (x, y)."""
     s = pulya.settlement
     head, rows = settlement_rows(pulya)
-    notes = [
-        _("average mountain {average} (after the amnesty of {amnesty}); rounding {rounding}").format(
-            average=show(s.average), amnesty=show(s.amnesty), rounding=s.rounding
-        )
-    ]
+    note = _("average mountain {average} (after the amnesty of {amnesty}); rounding {rounding}")
+    notes = [note.format(average=show(s.average), amnesty=show(s.amnesty), rounding=s.rounding)]
     if pulya.bombs is not None:
         notes.append(bombs_text(pulya.players, pulya.bombs))
     if pulya.finished is False:

@@ -153,9 +153,8 @@ def payments_text(payments: Iterable[tuple[str, str, Amount | Decimal]]) -> str:
     """``payments: A pays B 3.50; …``: who pays whom, in the chosen language."""
     # i18n: {payer} and {payee} are names, never declined: choose an order that needs no case
     each = _("{payer} pays {payee} {amount}")
-    return _("payments: {list}").format(
-        list="; ".join(each.format(payer=a, payee=b, amount=show(x)) for a, b, x in payments)
-    )
+    listed = "; ".join(each.format(payer=a, payee=b, amount=show(x)) for a, b, x in payments)
+    return _("payments: {list}").format(list=listed)
 
 
 def sheet_row(sheet: SheetView, p: str, own: str = "·", fmt: Callable[[Amount], str] = show) -> list[str]:
