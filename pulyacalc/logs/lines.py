@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from pulyacalc.core.errors import Loc, Problem, Problems
 from pulyacalc.core.i18n import M_, N_
@@ -146,7 +146,8 @@ def parse_stream(
         problems.raise_if_any()
         raise AssertionError("header problems were reported")
     header_ok = len(problems) == before
-    return Log(header, LineDeals(it, pending, number, header, problems, cache), header_ok)
+    deals = LineDeals(it, pending, number, header, problems, {} if cache is None else cache)
+    return Log(header, deals, header_ok)
 
 
 def _value_node(value: str, loc: Loc, problems: Problems) -> Node:
@@ -201,6 +202,7 @@ def token_width(line: str, column: int, stops: str = ",#") -> int:
     return max(1, j - i)
 
 
+@dataclass(slots=True, eq=False)
 class LineDeals:
     """The deals of a line log, read lazily.  Iterating yields each deal, correction and
     ``Unreadable`` in order (the full path, once).
@@ -210,59 +212,34 @@ class LineDeals:
     every line it does not know to ``one``, after adding the deals it counted itself to
     ``count``; ``plain`` says whether a line it read is the same deal wherever it stands
     (no deal number, no problem); ``again`` makes a known line's deal when one is asked
-    for.  ``cache`` (the parse of each distinct text) may be
-    shared by logs with the same players (``season``).
+    for.
     """
 
-    __slots__ = (
-        "lines",
-        "pending",
-        "number",
-        "header",
-        "problems",
-        "count",
-        "changes",
-        "shift",
-        "cache",
-        "plain",
-        "started",
-        "bad",
-    )
-
-    def __init__(
-        self,
-        lines: Iterator[str],
-        pending: tuple[int, str] | None,
-        number: int,
-        header: Header,
-        problems: Problems,
-        cache: dict[str, DealText] | None = None,
-    ) -> None:
-        self.lines = lines
-        self.pending = pending
-        #: the number of the last line read before ``lines`` (the header's)
-        self.number = number
-        self.header = header
-        self.problems = problems
-        #: deals counted so far (for the deal numbers)
-        self.count = 0
-        #: seat changes read so far (they take no number: ``compare`` counts them as deals)
-        self.changes = 0
-        #: written deal number minus ``count`` since the last mismatch: one skipped or
-        #: doubled number is one problem, the lines after it are checked against the
-        #: number written
-        self.shift = 0
-        #: deal text (after its number and comment) → its successful parse; see
-        #: PARSE_CACHE_SIZE
-        self.cache: dict[str, DealText] = {} if cache is None else cache
-        #: the last line ``one`` read had no deal number (so it reads the same anywhere)
-        self.plain = False
-        #: some of it was read (by iterating, or by the fold from its raw lines)
-        self.started = False
-        #: a line without a number that could not be read → its problems (as at its first
-        #: line): the same line again has the same problems, told without reading it again
-        #: (a log wrong on every line, with a suggestion each, would take minutes)
-        self.bad: dict[str, list[Problem]] = {}
+    lines: Iterator[str]
+    pending: tuple[int, str] | None
+    #: the number of the last line read before ``lines`` (the header's)
+    number: int
+    header: Header
+    problems: Problems
+    #: deal text (after its number and comment) → its successful parse (PARSE_CACHE_SIZE);
+    #: shared by logs with the same players (``season``)
+    cache: dict[str, DealText] = field(default_factory=dict)
+    #: deals counted so far (for the deal numbers)
+    count: int = 0
+    #: seat changes read so far (they take no number: ``compare`` counts them as deals)
+    changes: int = 0
+    #: written deal number minus ``count`` since the last mismatch: one skipped or
+    #: doubled number is one problem, the lines after it are checked against the
+    #: number written
+    shift: int = 0
+    #: the last line ``one`` read had no deal number (so it reads the same anywhere)
+    plain: bool = False
+    #: some of it was read (by iterating, or by the fold from its raw lines)
+    started: bool = False
+    #: a line without a number that could not be read → its problems (as at its first
+    #: line): the same line again has the same problems, told without reading it again
+    #: (a log wrong on every line, with a suggestion each, would take minutes)
+    bad: dict[str, list[Problem]] = field(default_factory=dict)
 
     def __iter__(self) -> Iterator[Deal | Correction | SeatChange | Unreadable]:
         one = self.one
@@ -438,74 +415,33 @@ def _is_count(tok: str) -> bool:
 WHOLE = -1
 
 
+@dataclass(slots=True, eq=False)
 class DealText:
     """What a deal line says, without where it was: the clauses after the deal number,
     read.  ``deal`` makes a Play or Raspasy of it for one line.
 
-    Generated and real logs repeat the same few thousand lines, so the reader parses each
-    distinct text once and shares its DealText (``LineDeals``).  It is compared by identity
-    (a plain class): scoring uses it as the key of what such deals write
-    (``Deal.template``).  Neither it nor its dicts, shared by every deal made from it, are
-    changed once it is made.
+    The reader parses each distinct text once and shares its DealText (``LineDeals``).
+    It is compared by identity (``eq=False``): scoring uses it as the key of what such
+    deals write (``Deal.template``).  Neither it nor its dicts, shared by every deal made
+    from it, are changed once it is made.
     """
 
-    __slots__ = (
-        "declarer",
-        "contract",
-        "calls",
-        "tricks",
-        "dealer",
-        "parts",
-        "body_at",
-        "talon",
-        "concede",
-        "dark",
-    )
-
-    def __init__(
-        self,
-        declarer: str | None,
-        contract: Contract | None,
-        calls: dict[str, Call],
-        tricks: dict[str, int],
-        dealer: str | None,
-        parts: dict[str, int],
-        body_at: int,
-        talon: tuple[Card, ...] = (),
-        concede: bool = False,
-        dark: tuple[str, ...] = (),
-    ) -> None:
-        self.declarer = declarer
-        self.contract = contract
-        self.calls = calls
-        self.tricks = tricks
-        self.dealer = dealer
-        #: where each part was written: its offset from the start of the clauses, or WHOLE
-        #: for the parts that are about the deal as a whole ("calls", "tricks")
-        self.parts = parts
-        #: offset of the first clause: where the deal as a whole starts
-        self.body_at = body_at
-        #: the talon's cards (``talon cards A♠ K♠``) and «без трёх» (``Anna 7♠ concede``)
-        self.talon = talon
-        self.concede = concede
-        #: who said «втёмную» (K3.3.19): the declarer of a dark game, or the dark passers of
-        #: a raspasy (``Anna dark 8♠ 8``, ``Boris pass dark 3``)
-        self.dark = dark
-
-    def with_dark(self, dark: tuple[str, ...]) -> DealText:
-        """The same text with who said «втёмную»."""
-        return DealText(
-            self.declarer,
-            self.contract,
-            self.calls,
-            self.tricks,
-            self.dealer,
-            self.parts,
-            self.body_at,
-            self.talon,
-            self.concede,
-            dark,
-        )
+    declarer: str | None
+    contract: Contract | None
+    calls: dict[str, Call]
+    tricks: dict[str, int]
+    dealer: str | None
+    #: where each part was written: its offset from the start of the clauses, or WHOLE
+    #: for the parts that are about the deal as a whole ("calls", "tricks")
+    parts: dict[str, int]
+    #: offset of the first clause: where the deal as a whole starts
+    body_at: int
+    #: the talon's cards (``talon cards A♠ K♠``) and «без трёх» (``Anna 7♠ concede``)
+    talon: tuple[Card, ...] = ()
+    concede: bool = False
+    #: who said «втёмную» (K3.3.19): the declarer of a dark game, or the dark passers of
+    #: a raspasy (``Anna dark 8♠ 8``, ``Boris pass dark 3``)
+    dark: tuple[str, ...] = ()
 
     def deal(
         self, note: str | None, loc: Loc, locs: Mapping[str, Loc], source: str, shared: bool = True
@@ -535,6 +471,7 @@ class DealText:
         )
 
 
+@dataclass(slots=True, eq=False, repr=False)
 class LineLocs(Mapping[str, Loc]):
     """The ``locs`` of a line-log deal, made on demand: a Loc is built only when a part is
     asked for (that is, for an error message); the happy path builds none.
@@ -544,14 +481,11 @@ class LineLocs(Mapping[str, Loc]):
     ``p.loc is deal.loc``) underlines the whole deal for them, as with a plain dict.
     """
 
-    __slots__ = ("_parts", "_file", "_line", "_base", "_whole")
-
-    def __init__(self, parts: dict[str, int], file: str, line: int, base: int, whole: Loc) -> None:
-        self._parts = parts
-        self._file = file
-        self._line = line
-        self._base = base
-        self._whole = whole
+    _parts: dict[str, int]
+    _file: str
+    _line: int
+    _base: int
+    _whole: Loc
 
     def __getitem__(self, part: str) -> Loc:
         offset = self._parts[part]
@@ -674,71 +608,39 @@ _M6 = N_("how many tricks did {who} take from the talon?")
 _M7 = N_("the talon's cards are given for a contract, and this deal has none")
 
 
+@dataclass(slots=True, eq=False)
 class _Said:
     """What the clauses of one deal line said: filled clause by clause by the readers
     (``_clause`` and those it calls), then checked as a whole by the shape checks
     (``_CONTRACT_SHAPE``, ``_RASPASY_SHAPE``).  Offsets count from the start of the clauses."""
 
-    __slots__ = (
-        "text",
-        "players",
-        "err",
-        "raspasy_at",
-        "raspasy_width",
-        "body_at",
-        "declarer",
-        "contract",
-        "contract_end",
-        "calls",
-        "tricks",
-        "seen",
-        "dealer",
-        "locs",
-        "bare",
-        "passes_without_tricks",
-        "whist_at",
-        "talon_at",
-        "cards",
-        "concede",
-        "unders",
-    )
-
-    def __init__(
-        self,
-        text: str,
-        players: tuple[str, ...],
-        err: Callable[..., None],
-        raspasy_at: int,
-        raspasy_width: int,
-        body_at: int,
-    ) -> None:
-        self.text = text
-        self.players = players
-        self.err = err
-        #: where a leading ``raspasy`` was written (-1: it was not), and its width
-        self.raspasy_at = raspasy_at
-        self.raspasy_width = raspasy_width
-        self.body_at = body_at
-        self.declarer: str | None = None
-        self.contract: Contract | None = None
-        self.contract_end = 0
-        self.calls: dict[str, Call] = {}
-        self.tricks: dict[str, int] = {}
-        self.seen: set[str] = set()
-        self.dealer: str | None = None
-        #: where each part was written (offsets, or WHOLE)
-        self.locs: dict[str, int] = {}
-        #: clauses that say tricks and no call: (player, offset of the name)
-        self.bare: list[tuple[str, int]] = []
-        #: passes without tricks: (player, offset after the clause)
-        self.passes_without_tricks: list[tuple[str, int]] = []
-        self.whist_at: list[tuple[str, int]] = []
-        self.talon_at: list[int] = []
-        #: the talon's cards (``talon cards A♠ K♠``); who conceded «без трёх», and where
-        self.cards: tuple[Card, ...] | None = None
-        self.concede: tuple[str, int] | None = None
-        #: undertricks written after a contract ('Anna 6♠ -1'): (player, how many, offset)
-        self.unders: list[tuple[str, int, int]] = []
+    text: str
+    players: tuple[str, ...]
+    err: Callable[..., None]
+    #: where a leading ``raspasy`` was written (-1: it was not), and its width
+    raspasy_at: int
+    raspasy_width: int
+    body_at: int
+    declarer: str | None = None
+    contract: Contract | None = None
+    contract_end: int = 0
+    calls: dict[str, Call] = field(default_factory=dict)
+    tricks: dict[str, int] = field(default_factory=dict)
+    seen: set[str] = field(default_factory=set)
+    dealer: str | None = None
+    #: where each part was written (offsets, or WHOLE)
+    locs: dict[str, int] = field(default_factory=dict)
+    #: clauses that say tricks and no call: (player, offset of the name)
+    bare: list[tuple[str, int]] = field(default_factory=list)
+    #: passes without tricks: (player, offset after the clause)
+    passes_without_tricks: list[tuple[str, int]] = field(default_factory=list)
+    whist_at: list[tuple[str, int]] = field(default_factory=list)
+    talon_at: list[int] = field(default_factory=list)
+    #: the talon's cards (``talon cards A♠ K♠``); who conceded «без трёх», and where
+    cards: tuple[Card, ...] | None = None
+    concede: tuple[str, int] | None = None
+    #: undertricks written after a contract ('Anna 6♠ -1'): (player, how many, offset)
+    unders: list[tuple[str, int, int]] = field(default_factory=list)
 
 
 def _clauses(
@@ -1144,7 +1046,7 @@ def _dark_passes(t: DealText, err: Callable[..., None]) -> DealText | None:
                 "K3.3.19 а",
             )
             return None
-    return t.with_dark(tuple(who for who, _ in dark)) if dark else t
+    return replace(t, dark=tuple(who for who, _ in dark)) if dark else t
 
 
 def _dark_game(t: DealText, err: Callable[..., None]) -> DealText | None:
@@ -1168,7 +1070,7 @@ def _dark_game(t: DealText, err: Callable[..., None]) -> DealText | None:
             else M_("drop the word"),
         )
         return None
-    return t.with_dark((t.declarer,)) if dark and t.declarer else t
+    return replace(t, dark=(t.declarer,)) if dark and t.declarer else t
 
 
 def _down_by(rest: list[tuple[str, int]]) -> bool:

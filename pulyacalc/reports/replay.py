@@ -61,7 +61,7 @@ class Replay:
 
         # the parse of each text is the same for the same players: shared, unless a
         # newcomer joined (the reader then parsed the lines after it with him)
-        cache = source.cache if source.header.players == self.header.players else None
+        cache = source.cache if source.header.players == self.header.players else {}
         self.last = LineDeals(iter(self.lines), self.pending, self.number, self.header, problems, cache)
         return Log(header, self.last, self.header_ok)
 
