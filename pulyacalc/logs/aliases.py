@@ -27,8 +27,9 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, not_utf8, os_reason
+from pulyacalc.core.errors import Loc, Problems, ReadError, not_utf8, os_reason
 from pulyacalc.core.i18n import M_
+from pulyacalc.logs.read import refused
 from pulyacalc.yamlsource import MAX_YAML_BYTES, Node, parse_yaml, read_at_most
 
 #: what a log reads as one player's name: a word without spaces, commas or brackets
@@ -100,17 +101,15 @@ def read_aliases(path: str) -> Aliases:
         with open(path, encoding="utf-8-sig") as f:
             text = read_at_most(f, MAX_YAML_BYTES + 1)  # bounded: parse_yaml refuses a longer one
     except FileNotFoundError:
-        raise ReadError(
-            [Problem(Loc(path), M_("no such aliases file"), M_("check the path given to --aliases"))]
+        raise refused(
+            Loc(path), M_("no such aliases file"), M_("check the path given to --aliases")
         ) from None
     except IsADirectoryError:
-        raise ReadError([Problem(Loc(path), M_("is a directory, not an aliases file"))]) from None
+        raise refused(Loc(path), M_("is a directory, not an aliases file")) from None
     except UnicodeDecodeError as e:
         raise ReadError([not_utf8(path, path, e.reason)]) from None
     except OSError as e:
-        raise ReadError(
-            [Problem(Loc(path), M_("cannot read the aliases file: {reason}", reason=os_reason(e)))]
-        ) from None
+        raise refused(Loc(path), M_("cannot read the aliases file: {reason}", reason=os_reason(e))) from None
     return read_aliases_text(text, path)
 
 

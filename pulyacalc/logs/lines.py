@@ -1,33 +1,17 @@
 """The line format (INTERFACE.md "A log in the line format", docs/format.md): header lines
-``key: value`` and then one deal per line as comma-separated clauses
-``PLAYER CALL [TRICKS]``.  Line logs are read as a stream, one deal at a time.
-
-A deal line, in full::
+``key: value`` and then one deal per line as comma-separated clauses, read as a stream::
 
     12. Anna 6♠ 7, Boris whist 2, Vera pass 1, dealer Dan   # a note
 
-* ``12.`` — an optional deal number (also ``12)``, ``12:`` or ``12``), checked against the count;
-* a clause per player: ``NAME CALL [TRICKS]`` where CALL is a contract (``6♠``, ``6 пик``,
-  ``7NT``, ``misere``), ``whist``/``pass``/``half``, or ``talon`` (the 4-player dealer's talon
-  tricks on raspasy); ``NAME TRICKS`` gives tricks without a call (in a line with a contract,
-  or after a leading ``raspasy``);
-* ``dealer NAME`` — this deal's dealer, overriding the rotation;
-* ``talon cards A♠ K♠`` (``прикуп туз пик король пик``) — the talon's cards, for the talon
-  premium (K3.4.11); ``Anna 7♠ concede`` (``без трёх``) — «без трёх» without play (K note 40);
-* ``# text`` after a deal — the deal's note.
+An optional deal number (checked against the count), a ``NAME CALL [TRICKS]`` clause per
+player, ``dealer NAME``, ``talon cards A♠ K♠``, ``concede``, undertricks and «втёмную»;
+a ``correction …`` or ``join``/``leave`` line between deals is no deal.  Header lines
+go through ``HeaderBuilder``, contracts through ``Contract.parse``; errors point at the
+column of the bad token.  The happy path uses dictionary look-ups and ``str.split`` only.
 
-A line ``correction PLAYER AREA [on PLAYER] AMOUNT "REASON"`` between deals is a correction
-(:mod:`pulyacalc.logs.correction`): not a deal, so it is not counted for the numbers.
-
-Header lines go through :class:`pulyacalc.logs.header.HeaderBuilder`, as a YAML log's
-keys do, and a contract through ``Contract.parse`` (after a dictionary look-up).
-Errors point at the column of the bad token and echo the line with a caret.  The happy
-path uses dictionary look-ups and ``str.split`` only (no regex compilation, no difflib).
-
-Logs repeat the same few thousand deal lines, so the reader (``LineDeals``) parses each
-distinct text once into a ``DealText`` and makes every deal written so from it, with its
-own line, note and ``LineLocs`` (locations made only when an error asks for one).  Only
-successful parses are remembered: a bad line is read, and reported, every time.
+Logs repeat the same few thousand lines, so ``LineDeals`` parses each distinct text once
+into a ``DealText`` (only successful parses are remembered) and makes every deal written
+so from it, with its own line, note and lazy ``LineLocs``.
 """
 
 from __future__ import annotations
@@ -104,9 +88,7 @@ def _is_header_key(key: str) -> bool:
 def parse_stream(
     lines: Iterable[str], file: str, problems: Problems, cache: dict[str, DealText] | None = None
 ) -> Log:
-    """Read the header eagerly, then return a Log whose deals are read lazily (a
-    ``LineDeals``); ``cache``: the parse of each distinct deal text, shared with other logs
-    of the same players (``season``)."""
+    """Read the header eagerly; the deals are read lazily (``LineDeals``)."""
     it = iter(lines)
     builder = HeaderBuilder(file, problems)
     header_lines: dict[int, str] = {}
@@ -204,16 +186,9 @@ def token_width(line: str, column: int, stops: str = ",#") -> int:
 
 @dataclass(slots=True, eq=False)
 class LineDeals:
-    """The deals of a line log, read lazily.  Iterating yields each deal, correction and
-    ``Unreadable`` in order (the full path, once).
-
-    The fold (``scoring.fold.Scorer.run``, a ``LineSource``) takes the raw lines instead
-    (``lines``, numbered on from ``number``), knows each raw text per state, and hands
-    every line it does not know to ``one``, after adding the deals it counted itself to
-    ``count``; ``plain`` says whether a line it read is the same deal wherever it stands
-    (no deal number, no problem); ``again`` makes a known line's deal when one is asked
-    for.
-    """
+    """The deals of a line log, read lazily: iterating yields each deal, correction and
+    ``Unreadable`` in order.  The fold reads the raw ``lines`` itself, hands each line it
+    does not know to ``one`` and makes a known one's deal with ``again``."""
 
     lines: Iterator[str]
     pending: tuple[int, str] | None
@@ -258,9 +233,7 @@ class LineDeals:
         self.number = number
 
     def again(self, lineno: int, raw: str, template: Hashable) -> Deal:
-        """The deal of ``raw`` at ``lineno`` made anew from its parse ``template``, as ``one``
-        made it: a line the fold knew (read before without a deal number or a problem), so
-        it is not read again and nothing is counted."""
+        """The deal of a line the fold knew, made anew from its ``template``; nothing is counted."""
         assert isinstance(template, DealText)
         file = self.header.source
         line = raw.rstrip("\r\n")
@@ -270,9 +243,7 @@ class LineDeals:
         return template.deal(note or None, whole, LineLocs(template.parts, file, lineno, 1, whole), line)
 
     def one(self, lineno: int, raw: str) -> Deal | Correction | SeatChange | Unreadable | None:
-        """The line ``raw`` (number ``lineno``) read: a deal, a correction, an Unreadable in
-        the place of a deal with a problem, or None (a blank line, a comment, a header line
-        out of place)."""
+        """The line read: a deal, a correction, a seat change, an Unreadable, or None."""
         file = self.header.source
         players = self.header.players
         cache = self.cache
@@ -335,9 +306,7 @@ class LineDeals:
         return t.deal(note or None, whole, LineLocs(t.parts, file, lineno, 1 + start, whole), line)
 
     def _seat_change(self, line: str, lineno: int) -> SeatChange | None:
-        """A seat change: not a deal (RULES.md 6.3): no number, no turn to deal; a
-        newcomer's name is known from here on, and what was parsed before may read names
-        otherwise."""
+        """A seat change (RULES.md 6.3): no number, no turn; a newcomer's name reads from here on."""
         players = self.header.players
         self.count -= 1
         seat = parse_seat_line(line, Loc(self.header.source, lineno, 1), players, self.problems)
@@ -351,9 +320,8 @@ class LineDeals:
     def _read_new(
         self, text: str, line: str, lineno: int, unnumbered: bool, written: int | None, expected: int
     ) -> tuple[DealText, int] | None:
-        """A deal text not in the cache, read (and then cached); None when it has a problem
-        (remembered in ``bad`` for a line without a number).  A wrong deal number
-        resynchronises the numbers after it."""
+        """A text not in the cache, read and cached; None when it has a problem (kept in ``bad``
+        when unnumbered).  A wrong deal number resynchronises the numbers after it."""
         problems, count = self.problems, self.count
         kept, reported = len(problems.items), len(problems)
         read = _parse(
@@ -417,14 +385,9 @@ WHOLE = -1
 
 @dataclass(slots=True, eq=False)
 class DealText:
-    """What a deal line says, without where it was: the clauses after the deal number,
-    read.  ``deal`` makes a Play or Raspasy of it for one line.
-
-    The reader parses each distinct text once and shares its DealText (``LineDeals``).
-    It is compared by identity (``eq=False``): scoring uses it as the key of what such
-    deals write (``Deal.template``).  Neither it nor its dicts, shared by every deal made
-    from it, are changed once it is made.
-    """
+    """What a deal line says after its number, without where it was; ``deal`` makes a deal of
+    it for one line.  Shared by every line with the same text and compared by identity
+    (``Deal.template``); neither it nor its dicts change once it is made."""
 
     declarer: str | None
     contract: Contract | None
@@ -446,9 +409,7 @@ class DealText:
     def deal(
         self, note: str | None, loc: Loc, locs: Mapping[str, Loc], source: str, shared: bool = True
     ) -> Deal:
-        """The deal written at ``loc`` (the deal as a whole), with its parts at ``locs``;
-        ``shared``: this DealText is shared by every deal with the same text (the reader's
-        cache), so it becomes the deal's ``template``."""
+        """The deal at ``loc`` with its parts at ``locs``; ``shared``: it becomes the template."""
         template = self if shared else None
         declarer, contract = self.declarer, self.contract
         if contract is None:
@@ -473,13 +434,8 @@ class DealText:
 
 @dataclass(slots=True, eq=False, repr=False)
 class LineLocs(Mapping[str, Loc]):
-    """The ``locs`` of a line-log deal, made on demand: a Loc is built only when a part is
-    asked for (that is, for an error message); the happy path builds none.
-
-    A part is at ``base`` + its offset on the deal's line.  The parts about the deal as a
-    whole are the deal's own ``loc`` object, so that ``table._echo`` (which checks
-    ``p.loc is deal.loc``) underlines the whole deal for them, as with a plain dict.
-    """
+    """The ``locs`` of a line-log deal, a Loc made only when a part is asked for (an error).
+    Parts about the whole deal are the deal's own ``loc`` (``table._echo`` checks ``is``)."""
 
     _parts: dict[str, int]
     _file: str
@@ -502,8 +458,7 @@ class LineLocs(Mapping[str, Loc]):
 
 
 def _whole_number(digits: str) -> int | None:
-    """``int(digits)``; None for a number of over a thousand digits (which ``int`` may
-    refuse to read: Python limits it to 4,300 digits)."""
+    """``int(digits)``; None past a thousand digits (``int`` refuses over 4,300)."""
     return int(digits) if len(digits) <= 1000 else None
 
 
@@ -525,14 +480,9 @@ def parse_deal_line(
     note: str | None = None,
     cache: dict[str, tuple[DealText, int]] | None = None,
 ) -> Deal | None:
-    """One deal line → a Play or Raspasy; problems are located at ``loc`` + column.
-
-    ``text`` is the line without its comment; ``source`` the whole line, for the echo.
-    The deal's ``locs`` are a plain dict (YAML logs and tests); the line reader makes
-    lazy ones (``LineLocs``).  ``cache`` (a YAML log's deals, read without a number
-    check): each text read once, its deals sharing the read as their ``template``, so
-    that the scorer, too, works out what such a deal writes once (as for a line log).
-    """
+    """One deal line (without its comment; ``source``: the whole line) → a Play or Raspasy,
+    its ``locs`` a plain dict.  ``cache``: a YAML log's texts read once, shared as their
+    deals' ``template`` as for a line log."""
     read = None if cache is None else cache.get(text)
     if read is None:
         read = _parse(text, loc, players, problems, source, expected_number)
@@ -559,9 +509,8 @@ def _parse(
     expected_number: int | None,
     counted: int | None = None,
 ) -> tuple[DealText, int] | None:
-    """The deal number and the clauses of a deal line: (the clauses read, where they
-    start in ``text``), or None when a problem was reported.  ``counted``: the deal's
-    place, when the numbers above were resynchronised to ``expected_number``."""
+    """The deal number and the clauses: (the clauses read, where they start in ``text``), or
+    None when a problem was reported."""
     before = len(problems)
     base = loc.column or 1
     file, lineno = loc.file, loc.line
@@ -610,9 +559,7 @@ _M7 = N_("the talon's cards are given for a contract, and this deal has none")
 
 @dataclass(slots=True, eq=False)
 class _Said:
-    """What the clauses of one deal line said: filled clause by clause by the readers
-    (``_clause`` and those it calls), then checked as a whole by the shape checks
-    (``_CONTRACT_SHAPE``, ``_RASPASY_SHAPE``).  Offsets count from the start of the clauses."""
+    """What the clauses of one deal line said, clause by clause, for the shape checks."""
 
     text: str
     players: tuple[str, ...]
@@ -646,8 +593,7 @@ class _Said:
 def _clauses(
     text: str, players: tuple[str, ...], err: Callable[..., None], problems: Problems, before: int
 ) -> DealText | None:
-    """The clauses of a deal (``text`` is the line after its number; offsets count from its
-    start); None when a problem was reported (``problems`` grew past ``before``)."""
+    """The clauses after the deal number; None when a problem was reported."""
     clauses, starts, raspasy_at, raspasy_width = _split_clauses(text, players)
     if all(not c for c in clauses):
         err(0, M_("an empty deal"), M_("write clauses like 'Anna 6♠ 7, Boris whist 2, Vera pass 1'"))
@@ -672,9 +618,8 @@ def _clauses(
 def _split_clauses(
     text: str, players: tuple[str, ...]
 ) -> tuple[list[list[tuple[str, int]]], list[int], int, int]:
-    """The words of each comma-separated clause, where each clause starts, and where a
-    leading ``raspasy`` was written (-1 when it was not) and its width; the word itself
-    is taken out of the first clause (and an empty first clause after it dropped)."""
+    """Each clause's words and start, and where a leading ``raspasy`` was (-1: none) and its
+    width; the word is taken out of the first clause."""
     clauses: list[list[tuple[str, int]]] = []
     starts: list[int] = []
     offset = 0
@@ -723,8 +668,7 @@ def _clause(said: _Said, toks: list[tuple[str, int]], start: int) -> None:
 
 
 def _player_clause(said: _Said, who: str, toks: list[tuple[str, int]], name_end: int) -> None:
-    """A player's clause, after the name: tricks, undertricks, «без трёх», «втёмную», and
-    the call (``_call``)."""
+    """A player's clause after the name: tricks, undertricks, «без трёх», «втёмную», a call."""
     err, tricks, locs = said.err, said.tricks, said.locs
     rest = toks[1:]
     count: int | None = None
@@ -776,8 +720,7 @@ def _player_clause(said: _Said, who: str, toks: list[tuple[str, int]], name_end:
 
 
 def _call(said: _Said, who: str, name_at: int, rest: list[tuple[str, int]], no_tricks: bool) -> bool:
-    """A clause's call: whist, pass or half, the talon's tricks, or a contract.  False when
-    a problem was reported."""
+    """A clause's call: whist, pass, half, talon tricks or a contract; False on a problem."""
     word_at = rest[0][1]
     word = rest[0][0] if len(rest) == 1 else "".join(t for t, _ in rest)
     end = rest[-1][1] + len(rest[-1][0])
@@ -918,8 +861,7 @@ def _declarer_down(
     tricks: dict[str, int],
     err: Callable[..., None],
 ) -> bool:
-    """Undertricks become the declarer's tricks (the level less them) in ``tricks``: True,
-    or False when a problem was reported."""
+    """Undertricks become the declarer's tricks in ``tricks``; False on a problem."""
     # a defender's undertricks first: they are the mistake, not the declarer's
     who, n, at = next((u for u in unders if u[0] != declarer), unders[0])
     if who != declarer:
@@ -1015,8 +957,7 @@ _RASPASY_SHAPE: tuple[Callable[[_Said], bool], ...] = (
 
 
 def _dark_word(who: str, rest: list[tuple[str, int]], locs: dict[str, int]) -> list[tuple[str, int]]:
-    """A clause's words without «втёмную», its first or its last word; where it was is
-    noted in ``locs`` as ``dark:NAME``."""
+    """A clause's words without a first or last «втёмную» (noted as ``dark:NAME``)."""
     if len(rest) > 1:
         for at in (0, -1):
             if rest[at][0].lower() in DARK_SPELLINGS:
@@ -1031,8 +972,7 @@ def _dark(t: DealText) -> list[tuple[str, int]]:
 
 
 def _dark_passes(t: DealText, err: Callable[..., None]) -> DealText | None:
-    """A raspasy with its dark passers: «втёмную» goes with a pass (K3.3.19 а); None when
-    a problem was reported."""
+    """A raspasy's dark passers: «втёмную» goes with a pass (K3.3.19 а); None on a problem."""
     dark = _dark(t)
     for who, at in dark:
         if t.calls.get(who) is not Call.PASS:
@@ -1050,9 +990,8 @@ def _dark_passes(t: DealText, err: Callable[..., None]) -> DealText | None:
 
 
 def _dark_game(t: DealText, err: Callable[..., None]) -> DealText | None:
-    """A contract bid «втёмную»: only the declarer's bid is dark for the score (K3.3.19 б,
-    в); a defender's dark pass or whist changes nothing written, so it is refused rather
-    than silently dropped.  None when a problem was reported."""
+    """Only the declarer's dark bid scores (K3.3.19 б, в): a defender's is refused rather than
+    silently dropped.  None on a problem."""
     dark = _dark(t)
     for who, at in dark:
         if who == t.declarer:
@@ -1074,8 +1013,7 @@ def _dark_game(t: DealText, err: Callable[..., None]) -> DealText | None:
 
 
 def _down_by(rest: list[tuple[str, int]]) -> bool:
-    """Do a clause's last two words say undertricks with a number (``без 2``, ``down 2``),
-    rather than a count of tricks after them?"""
+    """Do the last two words say undertricks (``без 2``) rather than end in a trick count?"""
     return len(rest) > 2 and rest[-2][0].lower() + rest[-1][0] in UNDERTRICK_SPELLINGS
 
 
@@ -1110,9 +1048,8 @@ def _undertricks(
     unders: list[tuple[str, int, int]],
     err: Callable[..., None],
 ) -> int:
-    """Undertricks written as a clause's last words (``UNDERTRICK_SPELLINGS``: ``-1``,
-    ``без одной``, ``без 2``), added to ``unders``: how many words they are (0 for none),
-    or -1 when a problem was reported."""
+    """Undertricks as a clause's last words (``-1``, ``без одной``), added to ``unders``: how
+    many words (0: none), or -1 on a problem."""
     tail = rest[-1][0].lower()
     k = 1
     n = UNDERTRICK_SPELLINGS.get(tail)
@@ -1136,9 +1073,7 @@ def _undertricks(
 
 
 def _missing_comma(rest: list[tuple[str, int]], players: tuple[str, ...], err: Callable[..., None]) -> bool:
-    """The error path of a clause with words a clause cannot hold: a ``;`` between clauses,
-    or a missing comma before a player's name or after a count of tricks (a clause is a
-    name, a call and tricks).  Reports it (True), or False when it is something else."""
+    """Report a ``;`` between clauses or a missing comma before a name or after a count (True)."""
     for i, (tok, at) in enumerate(rest):
         semi = tok.find(";")
         if semi >= 0:
@@ -1172,9 +1107,7 @@ def _conceded(rest: list[tuple[str, int]]) -> int:
 def _talon_cards(
     toks: list[tuple[str, int]], again: bool, err: Callable[..., None]
 ) -> tuple[Card, ...] | None:
-    """``talon cards A♠ K♠`` / ``прикуп туз пик король пик``: the cards, each one word or a
-    rank and a suit; at most two, none twice (the talon holds two cards).  None when a
-    problem was reported."""
+    """``talon cards A♠ K♠`` / ``прикуп туз пик``: at most two cards, none twice; None on a problem."""
     word, at = toks[0]
     if again:
         err(at, M_("the talon's cards are given twice"), M_("one talon clause per deal"), width=len(word))
@@ -1225,8 +1158,7 @@ def _talon_cards(
 
 
 def starts_correction(text: str, players: tuple[str, ...]) -> bool:
-    """Is the line a correction (RULES.md 2.9)?  Its first word (after a deal number, which
-    is then an error) is a correction word that is not a player's name."""
+    """Is the line a correction (RULES.md 2.9): a correction word, not a player's name, first?"""
     words = text.split(None, 2)
     if not words:
         return False
@@ -1242,8 +1174,7 @@ def _names(word: str, players: tuple[str, ...]) -> bool:
 
 
 def _contract_slow(word: str, word_at: int, width: int, err: Callable[..., None]) -> Contract | None:
-    """The error path (and rare spellings): the one contract parser (``Contract.parse``)
-    says what is wrong with a word meant as a contract; any other word is an unknown call."""
+    """The error path and rare spellings: ``Contract.parse`` says what is wrong with the word."""
     try:
         return Contract.parse(word)
     except ContractError as e:

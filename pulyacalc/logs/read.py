@@ -1,10 +1,6 @@
 """Reading a log: choose the format (YAML or lines), read the header, and hand the
-deals over — as a list for YAML, as a stream for line logs.
-
-One loader, two sources (beancount's ``load_file`` / ``load_string`` -> ``_load``):
-``read_log`` (a path, or '-' for standard input) and ``read_text`` (a string) go through
-the same ``_read``, so a log reads the same from either, and nothing needs to put a
-string in place of ``sys.stdin``.
+deals over — as a list for YAML, as a stream for line logs.  ``read_log`` (a path or
+'-') and ``read_text`` (a string) share ``_read``, so a log reads the same from either.
 """
 
 from __future__ import annotations
@@ -31,8 +27,7 @@ SUFFIXES = {
 
 
 def format_by_name(name: str) -> str | None:
-    """'yaml' or 'lines' when the file name decides it (so a log written there is read back
-    as that format), else None."""
+    """'yaml' or 'lines' when the file name decides it, else None."""
     low = name.lower()
     return next((fmt for suffix, fmt in SUFFIXES.items() if low.endswith(suffix)), None)
 
@@ -53,6 +48,11 @@ def detect_format(name: str, head: str) -> str:
     return "yaml" if "\ndeals:" in head or head.startswith("deals:") else "lines"
 
 
+def refused(loc: Loc, message: str, hint: str = "") -> ReadError:
+    """The error of an input that cannot be read at all: one problem."""
+    return ReadError([Problem(loc, message, hint)])
+
+
 def open_input(path: str) -> tuple[IO[str], str]:
     """A text stream for a path or '-' (standard input), and the name used in messages."""
     if path == "-":
@@ -61,11 +61,11 @@ def open_input(path: str) -> tuple[IO[str], str]:
     try:
         return open(path, encoding="utf-8-sig", newline=None), path  # noqa: SIM115
     except FileNotFoundError:
-        raise ReadError([Problem(Loc(path), M_("no such file"))]) from None
+        raise refused(Loc(path), M_("no such file")) from None
     except IsADirectoryError:
-        raise ReadError([Problem(Loc(path), M_("is a directory, not a log"))]) from None
+        raise refused(Loc(path), M_("is a directory, not a log")) from None
     except OSError as e:
-        raise ReadError([Problem(Loc(path), M_("cannot open: {reason}", reason=os_reason(e)))]) from None
+        raise refused(Loc(path), M_("cannot open: {reason}", reason=os_reason(e))) from None
 
 
 def read_log(
@@ -75,8 +75,8 @@ def read_log(
     *,
     max_yaml_bytes: int | None = None,
 ) -> Log:
-    """Read a log from a path or '-'.  Header problems raise; deal problems are collected
-    into ``problems`` as the deals are read (line logs are read lazily)."""
+    """Read a log from a path or '-'.  Header problems raise; deal problems go to
+    ``problems`` as the deals are read."""
     stream, name = open_input(path)
     return _read(stream, name, path, input_format, problems, max_yaml_bytes)
 
@@ -90,7 +90,6 @@ def read_text(
     max_yaml_bytes: int | None = None,
 ) -> Log:
     """Read a log from a string (``name`` locates its problems), exactly as from a file."""
-    # newline=None: '\r\n' and '\r' end a line as they do in a file opened for reading
     return _read(io.StringIO(text, newline=None), name, None, input_format, problems, max_yaml_bytes)
 
 
@@ -102,11 +101,9 @@ def _read(
     problems: Problems | None,
     max_yaml_bytes: int | None,
 ) -> Log:
-    """The one pipeline behind read_log and read_text: choose the format from the name or
-    the first 4096 characters, then read YAML whole (within its size limit) or stream the
-    lines.  ``path`` is the file read ('-' for standard input, None for text): a file is
-    looked into again for a bad byte's place, and every stream but standard input is
-    closed when done."""
+    """Choose the format from the name or the first 4096 characters, then read YAML whole
+    (within its size limit) or stream the lines.  ``path``: the file ('-' for standard
+    input, None for text), looked into again for a bad byte's place."""
     problems = problems if problems is not None else Problems()
     try:
         head = stream.read(4096)
@@ -127,18 +124,14 @@ def _read(
         finally:
             _close(stream, path)
         if over:
-            raise ReadError(
-                [
-                    Problem(
-                        Loc(name),
-                        M_("the YAML document is over the limit of {limit:,} bytes", limit=limit),
-                        M_(
-                            "YAML is read whole: keep a log this long in the line format, which has no "
-                            "size limit (once: pulyacalc convert LOG --to lines --max-yaml-bytes N -o "
-                            "LOG.pulya), or raise --max-yaml-bytes"
-                        ),
-                    )
-                ]
+            raise refused(
+                Loc(name),
+                M_("the YAML document is over the limit of {limit:,} bytes", limit=limit),
+                M_(
+                    "YAML is read whole: keep a log this long in the line format, which has no "
+                    "size limit (once: pulyacalc convert LOG --to lines --max-yaml-bytes N -o "
+                    "LOG.pulya), or raise --max-yaml-bytes"
+                ),
             )
         from pulyacalc.logs import yaml_log as log_yaml
 
@@ -166,10 +159,8 @@ CHUNK_CHARS = 8192
 
 def _chain(head: str, stream: IO[str], path: str | None, name: str) -> Iterator[str]:
     """Lines of ``head`` + the rest of the stream, without their '\n', read lazily and
-    bounded: the stream is read ``CHUNK_CHARS`` at a time and no line is ever held longer
-    than the line limit plus one character.  A longer line is given cut (its length says
-    it is over the limit, for the reader to report, located); its rest is read and
-    dropped.  Only '\n' ends a line (the stream turns '\r\n' and '\r' into it)."""
+    bounded: no line is held longer than the line limit plus one character (a longer one
+    is given cut, for the reader to report; its rest is read and dropped)."""
     return chain.from_iterable(_pieces(head, stream, path, name))
 
 
@@ -217,10 +208,8 @@ def _pieces(head: str, stream: IO[str], path: str | None, name: str) -> Iterator
 
 
 def _skip_rest(stream: IO[str], skipped: int, number: int, name: str) -> str:
-    """Read on to the end of line ``number`` (over the limit, ``skipped`` characters past
-    its cut read already), in bounded pieces, keeping nothing; returns what the stream
-    holds after its '\n' in the last piece read ('' when nothing, or at the end).  A line that does not
-    end within MAX_SKIP_CHARS after its cut ends the reading."""
+    """Read on, keeping nothing, to the end of line ``number`` (``skipped`` characters past
+    its cut read already): what the last piece holds after its '\n' ('' at the end)."""
     while True:
         piece = stream.read(CHUNK_CHARS)
         if not piece:
@@ -235,12 +224,8 @@ def _skip_rest(stream: IO[str], skipped: int, number: int, name: str) -> str:
 
 
 def _never_ends(number: int, name: str) -> ReadError:
-    return ReadError(
-        [
-            Problem(
-                Loc(name, number, 1),
-                f"line {number} does not end within {MAX_SKIP_CHARS:,} characters: this is no log",
-                "a log is text, one deal per line",
-            )
-        ]
+    return refused(
+        Loc(name, number, 1),
+        f"line {number} does not end within {MAX_SKIP_CHARS:,} characters: this is no log",
+        "a log is text, one deal per line",
     )

@@ -15,12 +15,12 @@ import difflib
 from dataclasses import dataclass, field
 
 from pulyacalc.core.amounts import Amount
-from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, did_you_mean, not_utf8, quoted
+from pulyacalc.core.errors import Loc, Problems, ReadError, did_you_mean, not_utf8, quoted
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.model import Header
 from pulyacalc.core.sheet import SheetView
 from pulyacalc.logs.header import SHEET_KEYS, HeaderBuilder, match_player, read_top
-from pulyacalc.logs.read import open_input
+from pulyacalc.logs.read import open_input, refused
 from pulyacalc.yamlsource import Node, as_int, as_number, parse_yaml
 
 ROW_KEYS = ("pool", "mountain", "whists")
@@ -50,14 +50,10 @@ def read_sheet(path: str, max_bytes: int | None = None) -> PaperSheet:
         if path != "-":
             stream.close()
     if len(text) > limit:
-        raise ReadError(
-            [
-                Problem(
-                    Loc(name),
-                    M_("the YAML document is over the limit of {limit:,} bytes", limit=limit),
-                    M_("raise --max-yaml-bytes"),
-                )
-            ]
+        raise refused(
+            Loc(name),
+            M_("the YAML document is over the limit of {limit:,} bytes", limit=limit),
+            M_("raise --max-yaml-bytes"),
         )
     return parse_sheet(text, name, max_bytes=limit)
 
@@ -68,7 +64,7 @@ def parse_sheet(text: str, file: str, *, max_bytes: int | None = None) -> PaperS
     p = Problems()
     root = parse_yaml(text, file, max_bytes=max_bytes or MAX_YAML_BYTES)
     if root.kind != "map":
-        raise ReadError([Problem(root.loc, M_("a sheet is a mapping: players:, sheet:, …"))])
+        raise refused(root.loc, M_("a sheet is a mapping: players:, sheet:, …"))
     builder = HeaderBuilder(file, p, doc="the sheet")
     sections = read_top(root, builder, SHEET_KEYS)
     sheet_node, running_node = sections.get("sheet"), sections.get("running")

@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from pulyacalc.core.errors import Loc, Problem, ReadError
+from pulyacalc.core.errors import Loc
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.model import (
     CONTRACT_SPELLINGS,
@@ -40,6 +40,7 @@ from pulyacalc.core.model import (
 from pulyacalc.core.seating import change_table
 from pulyacalc.logs.correction import correction_line, correction_yaml
 from pulyacalc.logs.header import header_values
+from pulyacalc.logs.read import refused
 from pulyacalc.logs.seat import seat_line
 from pulyacalc.logs.words import ENGLISH, Words
 from pulyacalc.yamlsource import Node
@@ -103,14 +104,10 @@ def check_line_names(header: Header) -> None:
     """The line format writes names as single words: refuse names it cannot hold."""
     bad = [p for p in header.players if _LINE_UNSAFE.search(p)]
     if bad:
-        raise ReadError(
-            [
-                Problem(
-                    header.locs.get("players", Loc(header.source)),
-                    M_("the line format cannot write the name {bad!r}", bad=bad[0]),
-                    M_("names in the line format are single words without , # [ ] or ':'"),
-                )
-            ]
+        raise refused(
+            header.locs.get("players", Loc(header.source)),
+            M_("the line format cannot write the name {bad!r}", bad=bad[0]),
+            M_("names in the line format are single words without , # [ ] or ':'"),
         )
 
 

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import replace
-from typing import Any
 
-from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, did_you_mean
+from pulyacalc.core.errors import Loc, Problem, Problems, did_you_mean
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.model import (
     CALL_SPELLINGS,
@@ -36,6 +35,7 @@ from pulyacalc.core.model import (
 )
 from pulyacalc.logs.header import LOG_KEYS, HeaderBuilder, match_player, read_top
 from pulyacalc.logs.lines import DealText, parse_deal_line, starts_correction
+from pulyacalc.logs.read import refused
 from pulyacalc.logs.seat import parse_seat, parse_seat_line, starts_seat_change
 from pulyacalc.yamlsource import MAX_YAML_BYTES, Node, as_bool, as_int, as_str, parse_yaml
 
@@ -57,7 +57,7 @@ DEAL_KEYS = (
 def parse(text: str, file: str, problems: Problems, *, max_bytes: int | None = None) -> Log:
     root = parse_yaml(text, file, max_bytes=max_bytes or MAX_YAML_BYTES)
     if root.kind != "map":
-        raise ReadError([_p(root.loc, M_("a YAML log is a mapping: players:, deals:, …"))])
+        raise refused(root.loc, M_("a YAML log is a mapping: players:, deals:, …"))
     builder = HeaderBuilder(file, problems)
     deals_node = read_top(root, builder, LOG_KEYS).get("deals")
     header = builder.build()
@@ -75,7 +75,8 @@ def parse(text: str, file: str, problems: Problems, *, max_bytes: int | None = N
             bad: dict[str, tuple[list[Problem], int]] = {}  # and each wrong one
             for item in deals_node.items:
                 if item.kind == "scalar" and not item.null and item.text in bad:
-                    _again(problems, *bad[item.text], item.loc)
+                    found, column = bad[item.text]  # a scalar's problems: on its first line
+                    problems.again(found, item.loc.line, item.loc.column - column)
                     deals.append(Unreadable(item.loc))
                     continue
                 kept, counted = len(problems.items), len(problems)
@@ -105,18 +106,6 @@ def parse(text: str, file: str, problems: Problems, *, max_bytes: int | None = N
 
 #: deal texts that could not be read, kept with their problems (emptied when full)
 BAD_TEXTS = 10_000
-
-
-def _again(problems: Problems, found: list[Problem], column: int, loc: Loc) -> None:
-    """The problems ``found`` in a deal line at ``column`` told again for the same text at
-    ``loc`` (a YAML scalar: its problems are on its first line, columns from its start)."""
-    problems.again(found, loc.line, loc.column - column)
-
-
-def _p(loc: Loc, message: str, hint: str = "") -> Any:
-    from pulyacalc.core.errors import Problem
-
-    return Problem(loc, message, hint)
 
 
 def _player(node: Node, header: Header, problems: Problems, what: str) -> str | None:
@@ -288,30 +277,16 @@ def _play(
         locs["tricks"] = fields["tricks"].loc
         counts = _tricks(fields["tricks"], header, problems, locs) or {}
     talon = _talon(fields["talon"], problems, locs) if "talon" in fields else ()
-    concede = as_bool(fields["concede"], problems, "concede") if "concede" in fields else False
-    if "concede" in fields:
-        locs["concede"] = fields["concede"].loc
-    dark_game = (
-        as_bool(fields["dark"], problems, "dark (the declarer bid «втёмную»: true or false)")
-        if "dark" in fields
-        else False
-    )
-    if "dark" in fields:
-        locs["dark"] = fields["dark"].loc
+    flags = {"concede": False, "dark": False}
+    for key, what in (("concede", "concede"), ("dark", "dark (the declarer bid «втёмную»: true or false)")):
+        if key in fields:
+            flags[key] = bool(as_bool(fields[key], problems, what))
+            locs[key] = fields[key].loc
     if len(problems) != before or declarer is None or contract is None or talon is None:
         return None
+    c, d = flags["concede"], flags["dark"]
     return Play(
-        declarer,
-        contract,
-        calls,
-        counts,
-        dealer,
-        note,
-        node.loc,
-        locs,
-        talon=talon,
-        concede=bool(concede),
-        dark=bool(dark_game),
+        declarer, contract, calls, counts, dealer, note, node.loc, locs, talon=talon, concede=c, dark=d
     )
 
 
