@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from pulyacalc.cli.app import app
 from pulyacalc.core.errors import Loc, Problems, ReadError
-from pulyacalc.logs.aliases import NO_ALIASES, Aliases, read_aliases, read_aliases_text
+from pulyacalc.logs.aliases import Aliases, read_aliases, read_aliases_text
 from pulyacalc.reports.season import score_season
 
 runner = CliRunner()
@@ -173,7 +173,7 @@ def test_exact_then_ignoring_case_else_as_written() -> None:
 
 
 def test_no_aliases_keeps_every_name() -> None:
-    assert NO_ALIASES.person("Vera") == "Vera"
+    assert Aliases().person("Vera") == "Vera"
 
 
 def test_a_table_seating_one_person_twice() -> None:

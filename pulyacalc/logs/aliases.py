@@ -1,24 +1,13 @@
-"""The aliases file: one person however the logs spelled her.
-
-A YAML mapping, the person's name as it is shown → the spellings the logs use::
+"""The aliases file: one person however the logs spelled her.  A YAML mapping, the
+person's name as shown → the spellings the logs use::
 
     Вера: [Vera, V, вера]
     Борис: Boris          # one spelling may be written without the list
 
-A name in a log is matched to a person like ``logs.header.match_player`` matches a name
-within a log, without the prefix step (across evenings a prefix would join strangers):
-the spelling exactly as written first, then ignoring case (``str.casefold``).  A person's
-name is a spelling of itself.  Names the file does not mention stay as they are.
-
-Read through :mod:`pulyacalc.yamlsource`, so ``No``, ``012`` and ``6:4`` are the text
-written, never False, 10 or 364.  A name starting with a digit is refused (as a log
-refuses it for a player), so a number is never quietly taken for a name.  Spellings are
-refused when they could not match a log's player (two words), or when they would make a
-name mean two people: every problem of the file is reported together, located.
-
-API: :func:`read_aliases` (a path) / :func:`read_aliases_text` (a string) → :class:`Aliases`;
-``Aliases.person(name)`` → the person; ``Aliases.table(players, loc, problems)`` → each
-player of one table mapped to a person, reporting a person seated twice.
+A name is matched like ``logs.header.match_player`` matches one within a log, without the
+prefix step (across evenings a prefix would join strangers).  Read through
+:mod:`pulyacalc.yamlsource`, so ``No`` or ``012`` is the text written; a spelling that
+could not be a player's, or would make a name mean two people, is refused, located.
 """
 
 from __future__ import annotations
@@ -40,9 +29,8 @@ _EXAMPLE = M_("write 'Вера: [Vera, V]'")
 
 @dataclass(frozen=True)
 class Aliases:
-    """Spellings → persons.  ``exact`` maps each spelling as written (persons' own names
-    included), ``folded`` the same by ``casefold()``; the reader makes sure neither maps a
-    key to two people."""
+    """Spellings → persons: ``exact`` as written (own names included), ``folded`` by
+    ``casefold()``; neither maps a key to two people."""
 
     source: str = ""
     #: the persons, in the order of the file
@@ -64,9 +52,8 @@ class Aliases:
         return len(self.people)
 
     def table(self, players: tuple[str, ...], loc: Loc, problems: Problems) -> dict[str, str] | None:
-        """Each player of one table (one log) → his person; None, with a problem at ``loc``
-        (the log's ``players:`` line), when two players are one person: one person
-        cannot sit twice at one table."""
+        """Each player of one log → his person; None, with a problem at ``loc``, when two
+        players are one person."""
         seats: dict[str, str] = {}
         by_person: dict[str, str] = {}
         ok = True
@@ -89,10 +76,6 @@ class Aliases:
             by_person.setdefault(who, p)
             seats[p] = who
         return seats if ok else None
-
-
-#: no aliases: every name is its own person
-NO_ALIASES = Aliases()
 
 
 def read_aliases(path: str) -> Aliases:
@@ -136,8 +119,8 @@ def read_aliases_text(text: str, name: str = "<aliases>") -> Aliases:
 
 
 class _Reader:
-    """Gathers the file's entries, refusing each name that could not be a player's or
-    would mean two people."""
+    """Gathers the file's entries, refusing names that could not be a player's or would
+    mean two people."""
 
     def __init__(self, file: str, lines: list[str], problems: Problems) -> None:
         self.file = file

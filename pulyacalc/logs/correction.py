@@ -1,22 +1,12 @@
-"""Reading and writing a correction (RULES.md 2.9, docs/format.md "Corrections"): what a
-table writes on the sheet by hand, for what no rule covers.
-
-In the line format it is one line of its own::
+"""A correction (RULES.md 2.9, docs/format.md "Corrections"): what a table writes on the
+sheet by hand, for what no rule covers.  In the line format a line of its own::
 
     correction Anna mountain -4 "remise of deal 12 written twice"   # a note
     поправка Анна висты на Бориса 10 "вист за 7-ю сдачу не записан"
 
-``WORD PLAYER AREA [on PLAYER] AMOUNT "REASON"``: the area is ``pool``, ``mountain`` or
-``whists`` (``пуля``, ``гора``, ``висты``); whists, and only whists, name on whom; the
-amount is exact (``-4``, ``10``, ``1/2``, ``-3/2``, ``0.5``); the reason, in double quotes
-(``\\"`` for a quote inside), is required: a reviewer must see why every manual change
-was made.  In YAML it is ``{correction: {player, area, on, amount, reason}}``.
-
-A correction line is not a deal, so it takes no deal number (``12. correction …`` is an
-error) and the line reader does not count it (``lines.starts_correction`` tells it; this
-module is imported only when a log has a correction).  Both readers check the same parts with
-the same messages (:func:`_make`), and :func:`correction_line` / :func:`correction_yaml`
-write what they read.
+in YAML ``{correction: {player, area, on, amount, reason}}``.  Only whists name on whom;
+the amount is exact; the reason is required (a reviewer must see why).  It is no deal, so
+it takes no number.  Both readers check the parts in :func:`_make`, with one message each.
 """
 
 from __future__ import annotations
@@ -30,6 +20,7 @@ from pulyacalc.core.errors import Loc, Problems
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.model import AREA_SPELLINGS, Correction
 from pulyacalc.logs.header import match_player
+from pulyacalc.logs.lines import tokens
 from pulyacalc.logs.words import ENGLISH, Words
 from pulyacalc.yamlsource import Node
 
@@ -47,8 +38,8 @@ Part = tuple[str, Loc, int]
 def parse_correction_line(
     line: str, loc: Loc, players: tuple[str, ...], problems: Problems
 ) -> Correction | None:
-    """A correction line (``line``: the whole line, its ``# note`` included; ``loc``: where
-    it starts) → a Correction, or None with its problems reported, each at its column."""
+    """A correction line (its ``# note`` included) starting at ``loc`` → a Correction, or
+    None with its problems reported, each at its column."""
     file, lineno, base = loc.file, loc.line, loc.column or 1
     before = len(problems)
 
@@ -65,12 +56,7 @@ def parse_correction_line(
     if 0 <= hash_at < head_end:  # a note before any reason: the reason is missing
         head_end = hash_at
         note = line[hash_at + 1 :].strip() or None
-    words: list[tuple[str, int]] = []
-    i = 0
-    for w in line[:head_end].split():
-        j = line.find(w, i)
-        words.append((w, j))
-        i = j + len(w)
+    words = tokens(line[:head_end], 0)
     if words and words[0][0][:1].isdigit():
         w, j = words.pop(0)
         err(j, M_("a correction is not a deal: it takes no deal number"), M_("remove the number"), len(w))
@@ -91,16 +77,15 @@ def parse_correction_line(
                 note = stripped[1:].strip() or None
             elif stripped:
                 err(end + 1 + len(rest) - len(stripped), M_("after the reason only a # note may follow"))
-    parts: dict[str, Part] = {}
-    names = ("player", "area")
-    k = 0
-    for name in names:
-        if k < len(words):
-            parts[name] = (words[k][0], at(words[k][1]), len(words[k][0]))
-            k += 1
+
+    def part(k: int) -> Part:
+        return words[k][0], at(words[k][1]), len(words[k][0])
+
+    parts = {name: part(k) for k, name in enumerate(("player", "area")) if k < len(words)}
+    k = len(parts)
     if k < len(words) and words[k][0].casefold() in ON_WORDS:
         if k + 1 < len(words):
-            parts["on"] = (words[k + 1][0], at(words[k + 1][1]), len(words[k + 1][0]))
+            parts["on"] = part(k + 1)
         else:
             err(
                 words[k][1],
@@ -110,7 +95,7 @@ def parse_correction_line(
             )
         k += 2
     if k < len(words):
-        parts["amount"] = (words[k][0], at(words[k][1]), len(words[k][0]))
+        parts["amount"] = part(k)
         k += 1
     for w, j in words[k:]:
         err(j, M_("unexpected {w!r} in a correction", w=w), _EXAMPLE, len(w))
@@ -137,8 +122,7 @@ def _closing_quote(line: str, start: int) -> int:
 def parse_correction_yaml(
     node: Node, at: Loc, players: tuple[str, ...], problems: Problems, note: str | None
 ) -> Correction | None:
-    """``correction: {player, area, on, amount, reason}`` (``node``: its value) → a
-    Correction, or None with its problems reported."""
+    """``correction: {player, area, on, amount, reason}``'s value → a Correction, or None."""
     if node.kind != "map":
         problems.add(
             node.loc,
@@ -254,8 +238,7 @@ def _quoted(text: str) -> str:
 
 
 def correction_line(c: Correction, note: bool = True, words: Words = ENGLISH) -> str:
-    """A correction in the canonical line format (in ``words``' language; ``on`` only for
-    whists), with its note unless ``note`` is false."""
+    """A correction in the canonical line format, with its note unless ``note`` is false."""
     on = f" {words.on} {c.on}" if c.on is not None else ""
     area = words.areas.get(c.area, c.area)
     reason = _quoted(" ".join(c.reason.split()))
@@ -268,8 +251,7 @@ def correction_line(c: Correction, note: bool = True, words: Words = ENGLISH) ->
 def correction_yaml(
     c: Correction, scalar: Callable[[str], str], quoted: Callable[[str], str], words: Words = ENGLISH
 ) -> Iterator[str]:
-    """A correction in the canonical YAML layout (``scalar``/``quoted``: the writer's own
-    quoting of a name and of a text; the area in ``words``' language)."""
+    """A correction in the canonical YAML layout (``scalar``/``quoted``: the writer's quoting)."""
     on = f", on: {scalar(c.on)}" if c.on is not None else ""
     amount = num(c.amount)
     shown = amount if type(c.amount) is int else quoted(amount)

@@ -1,17 +1,9 @@
-"""The header every input shares: players, dealer, convention, pool, rounding, and the
-convention keys a log overrides — read the same way from a YAML log, a line log and a
+"""The header every input shares (players, dealer, convention, pool, rounding, and the
+convention keys a log overrides), read the same way from a YAML log, a line log and a
 paper sheet, so that the same mistake gets the same message at the same place in all three.
 
-This is the one place for a header key.  A new header key is one row of :data:`HEADER`
-(its key, which is also its ``Header`` field, its other spellings, how its value is read
-and checked, what it means, its default) plus its test; everything else is derived from
-the rows: ``HEADER_KEYS``, the spellings a line log accepts (``HEADER_ALIASES``), the
-top-level keys of a YAML log (``LOG_KEYS``) and of a sheet (``SHEET_KEYS``), and the order
-the writers put them in (:func:`header_values`).
-
-:class:`HeaderBuilder` collects the keys as a reader meets them (``add``, ``override``,
-``overrides_node``) and checks them in ``build``; :func:`read_top` reads the top-level
-mapping of a YAML log or sheet into one.
+This is the one place for a header key: one row of :data:`HEADER` (plus its test); the
+spellings, the top-level keys of a log and a sheet, and the writers' order derive from it.
 """
 
 from __future__ import annotations
@@ -202,8 +194,7 @@ SECTION_ALIASES = {"сдачи": "deals", "изменения": "overrides"}
 
 
 def header_values(header: Header) -> Iterator[tuple[str, Any]]:
-    """The header keys a canonical log writes after ``players``, in :data:`HEADER`'s
-    order: those with a value other than their default, or written in the log."""
+    """The keys a canonical log writes after ``players``: not default, or written."""
     for row in HEADER[1:]:
         value = getattr(header, row.key)
         if value is not None and (value != row.default or row.key in header.locs):
@@ -211,10 +202,7 @@ def header_values(header: Header) -> Iterator[tuple[str, Any]]:
 
 
 def match_player(word: str, players: tuple[str, ...]) -> tuple[str | None, str]:
-    """A written name → the player: exact, then ignoring case, then a unique prefix.
-
-    Returns (player or None, hint for the message).
-    """
+    """A written name → (the player or None, a hint): exact, ignoring case, a unique prefix."""
     if word in players:
         return word, ""
     low = word.casefold()
@@ -234,8 +222,8 @@ def match_player(word: str, players: tuple[str, ...]) -> tuple[str | None, str]:
 
 @dataclass
 class HeaderBuilder:
-    """Collects the header keys of one input as its reader meets them, and checks them
-    (``build``).  ``doc`` names the input in messages: "the log" or "the sheet"."""
+    """Collects the header keys of one input as its reader meets them; ``build`` checks
+    them.  ``doc`` names the input in messages: "the log" or "the sheet"."""
 
     file: str
     problems: Problems
@@ -248,8 +236,7 @@ class HeaderBuilder:
     players: tuple[str, ...] = ()
 
     def add(self, word: str, key_loc: Loc, node: Node, *, source: str = "") -> bool:
-        """A header key in any of its spellings, with its value; False when ``word`` is not
-        a header key.  ``source``: the line to echo (line logs)."""
+        """A header key in any spelling, with its value; False when ``word`` is none."""
         key = HEADER_ALIASES.get(word.casefold())
         if key is None:
             return False
@@ -270,9 +257,8 @@ class HeaderBuilder:
         return True
 
     def override(self, key: str, key_loc: Loc, node: Node, *, in_mapping: bool) -> None:
-        """A convention key the input sets: a key of a YAML ``overrides:`` mapping
-        (``in_mapping``), or a header line of a line log.  Checked in ``build``; a key
-        set twice is an error at the second place (the first is kept)."""
+        """A convention key set in a YAML ``overrides:`` mapping (``in_mapping``) or on a
+        line log's header line; checked in ``build``."""
         for other, _, other_loc, _ in self.overrides:
             if other == key:
                 self.problems.add(
@@ -295,8 +281,7 @@ class HeaderBuilder:
             self.override(k.text.strip(), k.loc, v, in_mapping=True)
 
     def build(self) -> Header | None:
-        """The header, or None when it has no players to check the rest against (the
-        problems are reported; a header with other problems is still made)."""
+        """The header (made despite problems), or None when it has no players."""
         if "players" not in self.values:
             self.problems.add(
                 Loc(self.file, 1, 1),
@@ -322,42 +307,28 @@ class HeaderBuilder:
         """Is ``key`` a convention key (or a section of them)?  If not, say so at ``loc``."""
         if key in SCHEMA or any(s.startswith(key + ".") for s in SCHEMA):
             return True
+        # a line log's header line may be a header key mistyped, too
+        options = list(SCHEMA) if in_mapping else [*HEADER_KEYS, *SCHEMA]
+        close = [] if self.problems.full else difflib.get_close_matches(key, options, n=1, cutoff=0.6)
+        did = did_you_mean(close[0] if close else None)
         if in_mapping:
-            close = (
-                [] if self.problems.full else difflib.get_close_matches(key, list(SCHEMA), n=1, cutoff=0.6)
+            message = M_("unknown convention key {key!r} under overrides", key=key)
+            hint = M_(
+                "{did}convention keys are like 'whist.on_failure' (see conventions/sochi.yaml)", did=did
             )
-            self.problems.add(
-                loc,
-                M_("unknown convention key {key!r} under overrides", key=key),
-                M_(
-                    "{did}convention keys are like 'whist.on_failure' (see conventions/sochi.yaml)",
-                    did=did_you_mean(close[0] if close else None),
-                ),
+        else:
+            message = M_("unknown header key {key!r}", key=key)
+            keys = ", ".join(HEADER_KEYS)
+            hint = M_(
+                "{did}header keys: {keys}, or a convention key like 'whist.on_failure'", did=did, keys=keys
             )
-            return False
-        # a line log's header line: a header key mistyped, or a convention key
-        close = (
-            []
-            if self.problems.full
-            else difflib.get_close_matches(key, [*HEADER_KEYS, *SCHEMA], n=1, cutoff=0.6)
-        )
-        self.problems.add(
-            loc,
-            M_("unknown header key {key!r}", key=key),
-            M_(
-                "{did}header keys: {keys}, or a convention key like 'whist.on_failure'",
-                did=did_you_mean(close[0] if close else None),
-                keys=", ".join(HEADER_KEYS),
-            ),
-        )
+        self.problems.add(loc, message, hint)
         return False
 
 
 def read_top(root: Node, builder: HeaderBuilder, allowed: tuple[str, ...]) -> dict[str, Node]:
-    """The top-level mapping of a YAML log or sheet (``allowed``: ``LOG_KEYS`` or
-    ``SHEET_KEYS``): header keys and ``overrides:`` go to ``builder``; the input's own
-    sections (``deals:``; ``sheet:``, ``running:``) are returned; any other key is refused
-    at the key."""
+    """The top-level mapping of a YAML log or sheet: header keys and ``overrides:`` go to
+    ``builder``, the input's own sections (``deals:``, ``sheet:``…) are returned."""
     sections: dict[str, Node] = {}
     for k, v in root.pairs:
         word = k.text.strip()
@@ -385,10 +356,8 @@ def convention_for(header: Header, override: str | None = None) -> Convention:
     ref = override or header.convention
     node = None
     if header.overrides:
-        pairs = []
-        for key, value in header.overrides:
-            pairs.append((Node("scalar", value.loc, text=key), value))
-        node = Node("map", header.overrides[0][1].loc, pairs=tuple(pairs))
+        pairs = tuple((Node("scalar", value.loc, text=key), value) for key, value in header.overrides)
+        node = Node("map", header.overrides[0][1].loc, pairs=pairs)
     relative = header.source if override is None else None
     within = None
     if override is None and not outside_allowed.get():

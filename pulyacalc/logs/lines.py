@@ -364,7 +364,7 @@ def _header_out_of_place(text: str, line: str, lineno: int, header: Header, prob
     return True
 
 
-def _tokens(text: str, start: int) -> list[tuple[str, int]]:
+def tokens(text: str, start: int) -> list[tuple[str, int]]:
     """Words of ``text`` with their 0-based offsets (``start`` + position)."""
     out: list[tuple[str, int]] = []
     i = 0
@@ -604,10 +604,10 @@ def _clauses(
     if len(problems) != before:
         return None
     if said.contract is not None:
-        if any(check(said) for check in _CONTRACT_SHAPE):
+        if _contract_shape(said):
             return None
         return _dark_game(_game_text(said), err)
-    if any(check(said) for check in _RASPASY_SHAPE):
+    if _raspasy_shape(said):
         return None
     said.locs["tricks"] = WHOLE
     return _dark_passes(
@@ -624,7 +624,7 @@ def _split_clauses(
     starts: list[int] = []
     offset = 0
     for part in text.split(","):
-        clauses.append(_tokens(part, offset))
+        clauses.append(tokens(part, offset))
         starts.append(offset)
         offset += len(part) + 1
     first = clauses[0]
@@ -783,85 +783,56 @@ def _game_text(said: _Said) -> DealText:
     )
 
 
-# The shape checks: each looks at the whole deal once its clauses are read, and says
-# whether it reported a problem (the first that does ends the reading).
-
-
-def _contract_is_not_raspasy(said: _Said) -> bool:
-    if said.raspasy_at < 0:
-        return False
-    said.err(
-        said.raspasy_at,
-        M_(_M2, declarer=said.declarer, contract=said.contract),
-        M_("drop the word, or the contract"),
-        width=said.raspasy_width,
-    )
-    return True
-
-
-def _no_talon_tricks_in_contract(said: _Said) -> bool:
-    if not said.talon_at:
-        return False
-    said.err(
-        said.talon_at[0],
-        M_("talon tricks are written only on raspasy"),
-        M_("the dealer takes no tricks in a contract"),
-        width=5,
-    )
-    return True
-
-
-def _declarer_concedes(said: _Said) -> bool:
-    if said.concede is None:
-        return False
-    if said.concede[0] != said.declarer:
+def _contract_shape(said: _Said) -> bool:
+    """The checks of a whole deal with a contract, in order: True when one failed."""
+    if said.raspasy_at >= 0:
+        said.err(
+            said.raspasy_at,
+            M_(_M2, declarer=said.declarer, contract=said.contract),
+            M_("drop the word, or the contract"),
+            width=said.raspasy_width,
+        )
+    elif said.talon_at:
+        said.err(
+            said.talon_at[0],
+            M_("talon tricks are written only on raspasy"),
+            M_("the dealer takes no tricks in a contract"),
+            width=5,
+        )
+    elif said.concede is not None and said.concede[0] != said.declarer:
         said.err(said.concede[1], M_(_M3, declarer=said.declarer, contract=said.contract))
-        return True
-    said.locs["concede"] = said.concede[1]
-    return False
-
-
-def _declarer_is_down(said: _Said) -> bool:
-    assert said.declarer is not None and said.contract is not None
-    return bool(said.unders) and not _declarer_down(
-        said.unders, said.declarer, said.contract, said.concede is not None, said.tricks, said.err
-    )
-
-
-def _no_cards_without_contract(said: _Said) -> bool:
-    if said.cards is None:
-        return False
-    said.err(said.locs["talon"], M_(_M7), "K3.4.11")
+    else:
+        if said.concede is not None:
+            said.locs["concede"] = said.concede[1]
+        return bool(said.unders) and not _declarer_down(said)
     return True
 
 
-def _no_concede_without_contract(said: _Said) -> bool:
-    if said.concede is None:
-        return False
-    said.err(
-        said.concede[1], M_("«без трёх» is said after a contract"), M_("like 'Anna 7♠ concede' (K note 40)")
-    )
+def _raspasy_shape(said: _Said) -> bool:
+    """The checks of a whole deal without a contract, in order: True when one failed."""
+    if said.cards is not None:
+        said.err(said.locs["talon"], M_(_M7), "K3.4.11")
+    elif said.concede is not None:
+        said.err(
+            said.concede[1],
+            M_("«без трёх» is said after a contract"),
+            M_("like 'Anna 7♠ concede' (K note 40)"),
+        )
+    elif said.unders:
+        said.err(
+            said.unders[0][2],
+            M_("undertricks are said after a contract"),
+            M_("like 'Anna 6♠ -1': Anna took 5"),
+        )
+    else:
+        return _not_raspasy(said)
     return True
 
 
-def _no_undertricks_without_contract(said: _Said) -> bool:
-    if not said.unders:
-        return False
-    said.err(
-        said.unders[0][2], M_("undertricks are said after a contract"), M_("like 'Anna 6♠ -1': Anna took 5")
-    )
-    return True
-
-
-def _declarer_down(
-    unders: list[tuple[str, int, int]],
-    declarer: str,
-    contract: Contract,
-    conceded: bool,
-    tricks: dict[str, int],
-    err: Callable[..., None],
-) -> bool:
+def _declarer_down(said: _Said) -> bool:
     """Undertricks become the declarer's tricks in ``tricks``; False on a problem."""
+    unders, declarer, contract, err = said.unders, said.declarer, said.contract, said.err
+    assert declarer is not None and contract is not None
     # a defender's undertricks first: they are the mistake, not the declarer's
     who, n, at = next((u for u in unders if u[0] != declarer), unders[0])
     if who != declarer:
@@ -882,7 +853,7 @@ def _declarer_down(
             M_("give the tricks {declarer} took, like '{declarer} misere 1'", declarer=declarer),
         )
         return False
-    if conceded:
+    if said.concede is not None:
         err(at, M_("«без трёх» is conceded without play: no tricks, no undertricks"), M_("write one of them"))
         return False
     if n > contract.level:
@@ -897,7 +868,7 @@ def _declarer_down(
             M_("at most {level} down", level=contract.level),
         )
         return False
-    tricks[declarer] = contract.level - n
+    said.tricks[declarer] = contract.level - n
     return True
 
 
@@ -938,22 +909,6 @@ def _not_raspasy(said: _Said) -> bool:
         )
         return True
     return False
-
-
-#: the shape checks of a deal with a contract, in order
-_CONTRACT_SHAPE: tuple[Callable[[_Said], bool], ...] = (
-    _contract_is_not_raspasy,
-    _no_talon_tricks_in_contract,
-    _declarer_concedes,
-    _declarer_is_down,
-)
-#: the shape checks of a deal without one (raspasy), in order
-_RASPASY_SHAPE: tuple[Callable[[_Said], bool], ...] = (
-    _no_cards_without_contract,
-    _no_concede_without_contract,
-    _no_undertricks_without_contract,
-    _not_raspasy,
-)
 
 
 def _dark_word(who: str, rest: list[tuple[str, int]], locs: dict[str, int]) -> list[tuple[str, int]]:

@@ -1,20 +1,8 @@
-"""Canonical writers for both log formats (``pulyacalc convert``).
-
-Both writers stream: they take a :class:`~pulyacalc.model.Log` whose deals may be a lazy
-iterator and yield the text line by line.  The canonical form (docs/format.md,
-"Canonical form") is what ``convert`` writes:
-
-* line format: ``Anna 6♠ 7, Boris whist 2, Vera pass 1, dealer Dan  # note`` — the
-  declarer first, then the others clockwise from him; raspasy as ``NAME pass N`` clockwise
-  from first hand with the 4-player dealer's ``talon`` last;
-* YAML: the INTERFACE.md layout (``declarer/contract/defenders/tricks`` block, flow maps);
-* a correction as ``correction PLAYER AREA [on PLAYER] AMOUNT "REASON"`` / ``- correction: {…}``.
-
-"The same deals" after a round trip is :func:`deal_key`: the kind, declarer, contract,
-each player's call and tricks (as mappings, order aside), the dealer override, the
-talon's cards (``talon cards A♠ K♠``) and «без трёх» (``Anna 7♠ concede``), and the note
-with its white space collapsed (a line holds one line of text).  Where a deal was written,
-comments on their own lines, and spellings are not kept.
+"""Canonical writers for both log formats (``pulyacalc convert``, docs/format.md
+"Canonical form"), streaming: a lazy log in, its text out line by line.  A line deal puts
+the declarer first and the others clockwise from him; YAML keeps the INTERFACE.md layout.
+"The same deals" after a round trip is :func:`deal_key`; where a deal was written, comments
+on their own lines, and spellings are not kept.
 """
 
 from __future__ import annotations
@@ -49,9 +37,8 @@ _PLAIN_YAML = re.compile(r"^[^\W\d][\w.\-]*$")
 _YAML_WORDS = frozenset({"true", "false", "yes", "no", "on", "off", "null", "y", "n"})
 #: characters a name cannot hold in the line format
 _LINE_UNSAFE = re.compile(r"[\s,#\[\]:]")
-#: the canonical texts the writers remember, per deal text read (its parse, the line
-#: reader's ``template``), note, and for the line format the table and the dealer: a log
-#: repeats a few thousand texts.  Emptied when full, so that memory stays flat
+#: canonical texts remembered per deal template and note (and table and dealer for
+#: lines): a log repeats a few thousand texts.  Emptied when full
 WRITTEN_SIZE = 20_000
 
 
@@ -166,9 +153,8 @@ def _turns(table: tuple[str, ...]) -> dict[str, str]:
 
 
 def _dealer_stays(header: Header) -> bool:
-    """The log's convention deals again after a raspasy (``raspasy.dealer_after: stays``,
-    Classic): the line writer follows the same dealers as the scorer, so that a 4-player
-    raspasy names the dealer's talon.  A convention that cannot load: the usual rotation."""
+    """The dealer deals again after a raspasy (``raspasy.dealer_after: stays``): followed
+    as the scorer does, so that a 4-player raspasy names the dealer's talon."""
     from pulyacalc.core.errors import PulyaError
     from pulyacalc.logs.header import convention_for
 
@@ -276,8 +262,8 @@ def _flow(mapping: Mapping[str, object]) -> str:
 
 
 def write_yaml(log: Log, words: Words = ENGLISH) -> Iterator[str]:
-    """The log in the canonical YAML layout, one line at a time, in ``words``' language
-    (its keys and call words; a deal's own keys, ``declarer:`` …, are English in both)."""
+    """The log in the canonical YAML layout, in ``words``' language (a deal's own keys,
+    ``declarer:`` …, are English in both)."""
     header = log.header
     yield f"{words.key('players')}: [{', '.join(yaml_scalar(p) for p in header.players)}]\n"
     for key, value in header_values(header):
@@ -328,13 +314,10 @@ def yaml_deal(
         yield f"  - declarer: {yaml_scalar(deal.declarer)}\n"
         yield f"    contract: {yaml_scalar(words.contract(deal.contract))}\n"
         if deal.calls:
-            order = _clockwise(players, deal.declarer) if deal.declarer in players else list(players)
-            calls = {p: words.call(deal.calls[p]) for p in order if p in deal.calls}
-            calls.update({p: words.call(c) for p, c in deal.calls.items() if p not in calls})
-            yield f"    defenders: {_flow(calls)}\n"
+            calls = _ordered(deal.calls, players, deal.declarer)
+            yield f"    defenders: {_flow({p: words.call(c) for p, c in calls.items()})}\n"
         if deal.tricks:
-            start = deal.declarer if deal.declarer in players else players[0]
-            yield f"    tricks: {_flow(_ordered(deal.tricks, players, start))}\n"
+            yield f"    tricks: {_flow(_ordered(deal.tricks, players, deal.declarer))}\n"
         if deal.talon:
             yield f"    talon: [{', '.join(str(c) for c in deal.talon)}]\n"
         if deal.concede:
@@ -347,8 +330,11 @@ def yaml_deal(
         yield f"    note: {_quoted(deal.note)}\n"
 
 
-def _ordered(tricks: Mapping[str, int], players: tuple[str, ...], start: str | None = None) -> dict[str, int]:
-    order = _clockwise(players, start) if start is not None else list(players)
-    out = {p: tricks[p] for p in order if p in tricks}
-    out.update({p: n for p, n in tricks.items() if p not in out})
+def _ordered(
+    by: Mapping[str, object], players: tuple[str, ...], start: str | None = None
+) -> dict[str, object]:
+    """``by`` clockwise from ``start`` (when at the table), then those not at the table."""
+    order = _clockwise(players, start) if start in players else list(players)
+    out = {p: by[p] for p in order if p in by}
+    out.update({p: n for p, n in by.items() if p not in out})
     return out
