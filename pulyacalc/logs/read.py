@@ -114,31 +114,34 @@ def _read(
         from pulyacalc.yamlsource import MAX_YAML_BYTES
 
         limit = max_yaml_bytes or MAX_YAML_BYTES
-        try:
-            # never read more than the limit: a character is at least one byte, so
-            # limit + 1 characters are surely over it
-            rest = stream.read(max(0, limit + 1 - len(head)))
-            over = len(head) + len(rest) > limit
-        except UnicodeDecodeError as e:
-            raise ReadError([not_utf8(path or "-", name, e.reason)]) from None
-        finally:
-            _close(stream, path)
-        if over:
-            raise refused(
-                Loc(name),
-                M_("the YAML document is over the limit of {limit:,} bytes", limit=limit),
-                M_(
-                    "YAML is read whole: keep a log this long in the line format, which has no "
-                    "size limit (once: pulyacalc convert LOG --to lines --max-yaml-bytes N -o "
-                    "LOG.pulya), or raise --max-yaml-bytes"
-                ),
-            )
+        hint = M_(
+            "YAML is read whole: keep a log this long in the line format, which has no "
+            "size limit (once: pulyacalc convert LOG --to lines --max-yaml-bytes N -o "
+            "LOG.pulya), or raise --max-yaml-bytes"
+        )
+        text = read_whole(stream, head, path, name, limit, hint)
         from pulyacalc.logs import yaml_log as log_yaml
 
-        return log_yaml.parse(head + rest, name, problems, max_bytes=limit)
+        return log_yaml.parse(text, name, problems, max_bytes=limit)
     from pulyacalc.logs import lines as log_lines
 
     return log_lines.parse_stream(_chain(head, stream, path, name), name, problems)
+
+
+def read_whole(stream: IO[str], head: str, path: str | None, name: str, limit: int, hint: str) -> str:
+    """``head`` and the rest of a YAML document, refused over ``limit`` bytes (a character
+    is at least one byte: limit + 1 characters are surely over it, and no more is read)."""
+    try:
+        text = head + stream.read(max(0, limit + 1 - len(head)))
+    except UnicodeDecodeError as e:
+        raise ReadError([not_utf8(path or "-", name, e.reason)]) from None
+    finally:
+        _close(stream, path)
+    if len(text) > limit:
+        raise refused(
+            Loc(name), M_("the YAML document is over the limit of {limit:,} bytes", limit=limit), hint
+        )
+    return text
 
 
 def _close(stream: IO[str], path: str | None) -> None:

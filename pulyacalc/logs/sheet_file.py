@@ -15,12 +15,12 @@ import difflib
 from dataclasses import dataclass, field
 
 from pulyacalc.core.amounts import Amount
-from pulyacalc.core.errors import Loc, Problems, ReadError, did_you_mean, not_utf8, quoted
+from pulyacalc.core.errors import Loc, Problems, did_you_mean, quoted
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.model import Header
 from pulyacalc.core.sheet import SheetView
 from pulyacalc.logs.header import SHEET_KEYS, HeaderBuilder, match_player, read_top
-from pulyacalc.logs.read import open_input, refused
+from pulyacalc.logs.read import open_input, read_whole, refused
 from pulyacalc.yamlsource import Node, as_int, as_number, parse_yaml
 
 ROW_KEYS = ("pool", "mountain", "whists")
@@ -41,20 +41,7 @@ def read_sheet(path: str, max_bytes: int | None = None) -> PaperSheet:
 
     stream, name = open_input(path)
     limit = max_bytes or MAX_YAML_BYTES
-    try:
-        # read at most limit + 1 characters: more than that is surely over the limit
-        text = stream.read(limit + 1)
-    except UnicodeDecodeError as e:
-        raise ReadError([not_utf8(path, name, e.reason)]) from None
-    finally:
-        if path != "-":
-            stream.close()
-    if len(text) > limit:
-        raise refused(
-            Loc(name),
-            M_("the YAML document is over the limit of {limit:,} bytes", limit=limit),
-            M_("raise --max-yaml-bytes"),
-        )
+    text = read_whole(stream, "", path, name, limit, M_("raise --max-yaml-bytes"))
     return parse_sheet(text, name, max_bytes=limit)
 
 
@@ -152,17 +139,13 @@ def _row(
     each cell's place into ``cells``."""
     for rk, rv in node.pairs:
         key = rk.text.strip()
-        if key == "pool":
-            x = as_number(rv, p, M_("{who}'s pool", who=who))
+        if key in ("pool", "mountain"):  # a mountain may be below zero after write-offs (K4.1.1)
+            x = as_number(
+                rv, p, M_("{who}'s pool", who=who) if key == "pool" else M_("{who}'s mountain", who=who)
+            )
             if x is not None:
-                view.pool[who] = x
-                cells[("pool", who)] = rv.loc
-        elif key == "mountain":
-            # a mountain may be below zero after write-offs (K4.1.1)
-            x = as_number(rv, p, M_("{who}'s mountain", who=who))
-            if x is not None:
-                view.mountain[who] = x
-                cells[("mountain", who)] = rv.loc
+                (view.pool if key == "pool" else view.mountain)[who] = x
+                cells[(key, who)] = rv.loc
         elif key == "whists":
             _whists(who, rv, players, view.whists[who], cells, p)
         else:
