@@ -59,9 +59,8 @@ TALON_WORDS = frozenset({"talon", "прикуп", "прикупа"})
 DEALER_WORDS = frozenset({"dealer", "сдаёт", "сдает", "сдающий", "сдавал"})
 
 _DIGITS = frozenset("0123456789")
-#: distinct deal texts the line reader remembers (``LineDeals``): logs repeat a few thousand
-#: lines, so this many is plenty, and the cache is emptied when full, so that memory stays
-#: flat however long the log is
+#: distinct deal texts the line reader remembers: logs repeat a few thousand, and the cache
+#: is emptied when full, so that memory stays flat however long the log is
 PARSE_CACHE_SIZE = 50_000
 
 
@@ -153,15 +152,9 @@ def _shift(inner: Loc, at: Loc) -> Loc:
 
 
 def _relocate(node: Node, at: Loc) -> Node:
-    return Node(
-        node.kind,
-        _shift(node.loc, at),
-        text=node.text,
-        items=tuple(_relocate(n, at) for n in node.items),
-        pairs=tuple((_relocate(k, at), _relocate(v, at)) for k, v in node.pairs),
-        quoted=node.quoted,
-        null=node.null,
-    )
+    items = tuple(_relocate(n, at) for n in node.items)
+    pairs = tuple((_relocate(k, at), _relocate(v, at)) for k, v in node.pairs)
+    return node._replace(loc=_shift(node.loc, at), items=items, pairs=pairs)
 
 
 def _echo_header(problems: Problems, before: int, lines: dict[int, str]) -> None:

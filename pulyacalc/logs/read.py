@@ -75,8 +75,7 @@ def read_log(
     *,
     max_yaml_bytes: int | None = None,
 ) -> Log:
-    """Read a log from a path or '-'.  Header problems raise; deal problems go to
-    ``problems`` as the deals are read."""
+    """Read a log from a path or '-'; deal problems go to ``problems`` as deals are read."""
     stream, name = open_input(path)
     return _read(stream, name, path, input_format, problems, max_yaml_bytes)
 

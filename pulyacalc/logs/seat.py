@@ -1,7 +1,5 @@
 """A line that changes the table (RULES.md 6.3): ``join Дима`` / ``leave Вера`` (Russian
 ``входит`` / ``выходит``), in a line log or as a YAML log's deal ``{join: NAME}``.
-
-Read only when a log has one: the readers look the first word up in ``SEAT_WORDS``.
 """
 
 from __future__ import annotations
@@ -12,8 +10,7 @@ from pulyacalc.logs.header import match_player
 
 
 def starts_seat_change(text: str, players: tuple[str, ...]) -> bool:
-    """Is the line a seat change?  Its first word is ``join`` or ``leave`` (or a Russian
-    spelling) and not a player's name."""
+    """Is the line a seat change: ``join``/``leave`` (or Russian) first, not a player's name?"""
     words = text.split(None, 1)
     if not words:
         return False
@@ -32,9 +29,7 @@ def parse_seat(
     note: str | None = None,
     source: str = "",
 ) -> SeatChange | None:
-    """``word`` (``join`` / ``leave``…) and the player's ``name`` → a SeatChange, or None
-    with the problem reported at ``name_loc``.  A newcomer's name is new; a leaver's is
-    matched as deal lines match names."""
+    """``join``/``leave`` and a name → a SeatChange, or None with the problem at ``name_loc``."""
     change = SEAT_WORDS[word.casefold()]
     if change == "leave":
         found, hint = match_player(name, players)

@@ -1,12 +1,7 @@
 """A finished paper sheet (INTERFACE.md "A finished paper sheet"): each player's pool,
-mountain and whists on each opponent, as written on paper at the end of the evening.
-Optionally ``running:`` — the paper's running totals after given deals, for
-reconciling a sheet with a log (``check LOG --against SHEET``): either a mapping
-``{deal number: rows}`` or a list whose i-th item is the paper after deal i; rows give
-only the cells the paper shows (docs/commands.md).
-
-The header is read by :func:`pulyacalc.logs.header.read_top`, as a YAML log's is, so a
-mistake in it gets the same message at the same place.
+mountain and whists on each opponent, and optionally ``running:``, the paper's totals
+after given deals (``check LOG --against SHEET``; docs/commands.md).  Its header is read
+as a YAML log's is (``header.read_top``), so a mistake in it gets the same message.
 """
 
 from __future__ import annotations
@@ -135,8 +130,7 @@ def _row(
     cells: dict[tuple[str, ...], Loc],
     p: Problems,
 ) -> None:
-    """``who``'s row (``{pool: N, mountain: N, whists: {…}}``) read into ``view``'s dicts,
-    each cell's place into ``cells``."""
+    """``who``'s row (``{pool: N, mountain: N, whists: {…}}``) into ``view``, places into ``cells``."""
     for rk, rv in node.pairs:
         key = rk.text.strip()
         if key in ("pool", "mountain"):  # a mountain may be below zero after write-offs (K4.1.1)

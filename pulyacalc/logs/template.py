@@ -1,9 +1,6 @@
 """The text of a new evening (`pulyacalc new`): a line-format header and one commented
-example line per kind of deal, so that the first file a newcomer writes starts filled in.
-
-The examples follow the seating: deal k is dealt by the player after deal k-1's dealer
-(the first by ``dealer:``), so that uncommenting them in order gives an evening that scores.
-Pure text: nothing is read or scored here.
+example line per kind of deal, dealt in turn from ``dealer:``, so that uncommenting them
+in order gives an evening that scores.
 """
 
 from __future__ import annotations
@@ -72,8 +69,7 @@ def _examples(players: list[str], w: Words) -> list[str]:
 
 
 def template(players: list[str], convention: str, lang: Lang) -> str:
-    """The new evening's text: its header (the last player deals first) and the examples,
-    commented out, so that it scores as an evening of no deals until deals are written."""
+    """The new evening: its header (the last player deals first) and the examples commented out."""
     examples = _examples(players, LOG_LANGUAGES[lang])
     width = max(len(line) for line in examples) + 2
     out = [_HEAD[lang], "\n"]

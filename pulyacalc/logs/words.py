@@ -1,11 +1,7 @@
 """The words a canonical log is written in: English (the canonical form) or Russian
-(``convert --lang ru``).
-
-Every Russian word here is a spelling the readers already take (the call, contract, area
-and correction tables of :mod:`pulyacalc.core.model`, the line reader's word sets, the
-header rows' aliases), so a log written in Russian reads back as the same deals; the
-round trip is tested on every example.  Header and section keys are not repeated here:
-a key's Russian spelling is its row's first alias in :mod:`pulyacalc.logs.header`.
+(``convert --lang ru``).  Every Russian word is a spelling the readers already take, so a
+log written in Russian reads back as the same deals (tested on every example); a key's
+Russian spelling is its header row's first alias.
 """
 
 from __future__ import annotations

@@ -1,12 +1,7 @@
-"""The YAML log (INTERFACE.md "A log in YAML"): a header and a list of deals, each a
-mapping (``declarer/contract/defenders/tricks`` or ``raspasy``) or one line of the line
-format.  Every value is type-checked from the text that was written.
-
-The header (the top-level keys but ``deals:``) is read by :func:`pulyacalc.logs.header.read_top`,
-like a paper sheet's; a ``contract:`` by ``Contract.parse``, like a deal line's.  A deal
-may give the talon's cards (``talon: [A♠, K♠]``, each read by ``Card.parse``) and
-«без трёх» (``concede: true``); a game bid «втёмную» is ``dark: true``, a raspasy's dark
-passers ``dark: [Anna, Boris]`` (K3.3.19).
+"""The YAML log (INTERFACE.md "A log in YAML"): a header (``header.read_top``, as a
+sheet's) and a list of deals, each a mapping (``declarer/contract/defenders/tricks`` or
+``raspasy``, with ``talon``, ``concede``, ``dark``) or one line of the line format.  Every
+value is type-checked from the text that was written.
 """
 
 from __future__ import annotations
@@ -219,8 +214,7 @@ def _raspasy(
     dealer: str | None,
     note: str | None,
 ) -> Raspasy | None:
-    """``raspasy: {Anna: 4, …}``, and who passed «втёмную»; None when a problem was
-    reported (``problems`` grew past ``before``)."""
+    """``raspasy: {Anna: 4, …}`` and its dark passers; None when a problem was reported."""
     locs: dict[str, Loc] = {}
     extra = [k for k in ("declarer", "contract", "defenders", "tricks", "talon", "concede") if k in fields]
     if extra:
@@ -246,8 +240,7 @@ def _play(
     dealer: str | None,
     note: str | None,
 ) -> Play | None:
-    """A deal with a contract: declarer, contract, defenders, tricks, talon, concede, dark;
-    None when a problem was reported (``problems`` grew past ``before``)."""
+    """A deal with a contract; None when a problem was reported."""
     for need in ("declarer", "contract"):
         if need not in fields:
             problems.add(
