@@ -92,14 +92,8 @@ def _dealer(node: Node, b: HeaderBuilder) -> str | None:
 
 #: the dummy's hand as people write it (seed 001: «на какой руке будет находиться болван»)
 DUMMY_SPELLINGS: dict[str, DummyHand] = {
-    "first": "first",
-    "1": "first",
-    "первая": "first",
-    "первой": "first",
-    "second": "second",
-    "2": "second",
-    "вторая": "second",
-    "второй": "second",
+    **dict.fromkeys(("first", "1", "первая", "первой"), "first"),
+    **dict.fromkeys(("second", "2", "вторая", "второй"), "second"),
 }
 
 

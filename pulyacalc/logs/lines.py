@@ -838,18 +838,15 @@ def _declarer_down(said: _Said) -> bool:
             ),
             M_("give {who}'s tricks, like '{who} whist 2'", who=who),
         )
-        return False
-    if contract.is_misere:
+    elif contract.is_misere:
         err(
             at,
             M_("a misère is not played down"),
             M_("give the tricks {declarer} took, like '{declarer} misere 1'", declarer=declarer),
         )
-        return False
-    if said.concede is not None:
+    elif said.concede is not None:
         err(at, M_("«без трёх» is conceded without play: no tricks, no undertricks"), M_("write one of them"))
-        return False
-    if n > contract.level:
+    elif n > contract.level:
         err(
             at,
             M_(
@@ -860,26 +857,24 @@ def _declarer_down(said: _Said) -> bool:
             ),
             M_("at most {level} down", level=contract.level),
         )
-        return False
-    said.tricks[declarer] = contract.level - n
-    return True
+    else:
+        said.tricks[declarer] = contract.level - n
+        return True
+    return False
 
 
 def _not_raspasy(said: _Said) -> bool:
     """A deal without a contract that is not raspasy either: report why (True), or False."""
-    text, calls, tricks, err = said.text, said.calls, said.tricks, said.err
-    whist_at, bare, raspasy_at = said.whist_at, said.bare, said.raspasy_at
-    passes_without_tricks = said.passes_without_tricks
-    if whist_at:
-        who, w_at = whist_at[0]
+    text, calls, tricks, err, bare = said.text, said.calls, said.tricks, said.err, said.bare
+    if said.whist_at:
+        who, w_at = said.whist_at[0]
         err(
             w_at,
             M_("{who} {calls}s, but nobody declared a contract", who=who, calls=calls[who]),
             M_("the declarer's clause is like 'Anna 6♠ 7'"),
             width=token_width(text, w_at + 1),
         )
-        return True
-    if bare and raspasy_at < 0:
+    elif bare and said.raspasy_at < 0:
         who, b_at = bare[0]
         err(
             b_at,
@@ -892,16 +887,16 @@ def _not_raspasy(said: _Said) -> bool:
             ),
             width=token_width(text, b_at + 1),
         )
-        return True
-    if passes_without_tricks:
-        who, end = passes_without_tricks[0]
+    elif said.passes_without_tricks:
+        who, end = said.passes_without_tricks[0]
         err(
             end,
             M_("everyone passed, so this is raspasy: give {who}'s tricks", who=who),
             M_("e.g. '{who} pass 3'", who=who),
         )
-        return True
-    return False
+    else:
+        return False
+    return True
 
 
 def _dark_word(who: str, rest: list[tuple[str, int]], locs: dict[str, int]) -> list[tuple[str, int]]:
@@ -1089,19 +1084,19 @@ def _talon_cards(
         i += 1
         if card is None:
             err(tok_at, M_("unknown card {tok!r}", tok=tok), M_(CARDS_HINT), width=width)
-            return None
-        if card in out:
+        elif card in out:
             err(tok_at, M_("{card} is given twice: the pack has one of each card", card=card), width=width)
-            return None
-        if len(out) == 2:
+        elif len(out) == 2:
             err(
                 tok_at,
                 M_("a third card {card}: the talon holds two cards", card=card),
                 M_("give at most two"),
                 width=width,
             )
-            return None
-        out.append(card)
+        else:
+            out.append(card)
+            continue
+        return None
     return tuple(out)
 
 

@@ -17,12 +17,8 @@ from pulyacalc.core.model import Log
 
 #: the file-name endings that decide a log's format (other names are read by their content)
 SUFFIXES = {
-    ".yaml": "yaml",
-    ".yml": "yaml",
-    ".txt": "lines",
-    ".log": "lines",
-    ".pulya": "lines",
-    ".lines": "lines",
+    **dict.fromkeys((".yaml", ".yml"), "yaml"),
+    **dict.fromkeys((".txt", ".log", ".pulya", ".lines"), "lines"),
 }
 
 

@@ -361,15 +361,16 @@ def _talon(node: Node, problems: Problems, locs: dict[str, Loc]) -> tuple[Card, 
             problems.add(
                 item.loc, M_("talon: {card} is given twice: the pack has one of each card", card=card)
             )
-            return None
-        if len(cards) == 2:
+        elif len(cards) == 2:
             problems.add(
                 item.loc,
                 M_("talon: a third card {card}: the talon holds two cards", card=card),
                 M_("give at most two"),
             )
-            return None
-        cards.append(card)
+        else:
+            cards.append(card)
+            continue
+        return None
     return tuple(cards)
 
 
