@@ -56,7 +56,7 @@ class Aliases:
         players are one person."""
         seats: dict[str, str] = {}
         by_person: dict[str, str] = {}
-        ok = True
+        before = len(problems)
         for p in players:
             who = self.person(p)
             if who in by_person:
@@ -72,10 +72,9 @@ class Aliases:
                     ),
                     M_("take the wrong spelling out of the aliases file, or fix the name in the log"),
                 )
-                ok = False
             by_person.setdefault(who, p)
             seats[p] = who
-        return seats if ok else None
+        return seats if len(problems) == before else None
 
 
 def read_aliases(path: str) -> Aliases:

@@ -108,15 +108,9 @@ def parse_correction_line(
 def _closing_quote(line: str, start: int) -> int:
     """Where the quoted text starting at ``start`` ends (``\\"`` is a quote inside); -1."""
     i = start
-    while i < len(line):
-        c = line[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == '"':
-            return i
-        i += 1
-    return -1
+    while i < len(line) and line[i] != '"':
+        i += 2 if line[i] == "\\" else 1
+    return i if i < len(line) else -1
 
 
 def parse_correction_yaml(

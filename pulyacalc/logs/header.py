@@ -48,7 +48,7 @@ def _players(node: Node, b: HeaderBuilder) -> tuple[str, ...] | None:
     p = b.problems
     names = words(node)
     players = tuple(n for n, _ in names)
-    ok = True
+    before = len(p)
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         p.add(
             node.loc,
@@ -61,23 +61,19 @@ def _players(node: Node, b: HeaderBuilder) -> tuple[str, ...] | None:
             ),
             M_("list the players clockwise, e.g. 'players: Anna Boris Vera'"),
         )
-        ok = False
     seen: set[str] = set()
     for name, loc in names:
         if name.casefold() in seen:
             p.add(loc, M_("player {name!r} is listed twice", name=name))
-            ok = False
         seen.add(name.casefold())
         if name[:1].isdigit() or not name:
             p.add(loc, M_("a player's name cannot start with a digit: {name}", name=quoted(name)))
-            ok = False
         elif has_unsafe(name):
             # an escape sequence or a bidi control in a name would reach every table
             p.add(
                 loc, M_("a player's name cannot hold control or bidi characters: {name}", name=quoted(name))
             )
-            ok = False
-    return players if ok else None
+    return players if len(p) == before else None
 
 
 def _dealer(node: Node, b: HeaderBuilder) -> str | None:
