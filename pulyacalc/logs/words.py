@@ -15,28 +15,28 @@ from pulyacalc.logs.header import HEADER, SECTION_ALIASES
 
 @dataclass(frozen=True, slots=True)
 class Words:
-    """One language's words for the canonical writers."""
+    """One language's words for the canonical writers: English unless given."""
 
     #: a defender's call (``Call`` value: whist, pass, half) → the word written
-    calls: Mapping[str, str]
+    calls: Mapping[str, str] = field(default_factory=dict)
     #: the 4-player dealer's talon tricks on raspasy (``Dan talon 2``)
-    talon: str
+    talon: str = "talon"
     #: the clause that gives the talon's cards (``talon cards A♠ K♠``)
-    talon_cards: str
+    talon_cards: str = "talon cards"
     #: «без трёх» without play (``Anna 7♠ concede``)
-    concede: str
+    concede: str = "concede"
     #: a deal's dealer (``dealer Dan``)
-    dealer: str
+    dealer: str = "dealer"
     #: the word that starts a correction line, and the one before the player whists are on
-    correction: str
-    on: str
+    correction: str = "correction"
+    on: str = "on"
     #: a correction's area (``Area`` value) → the word written
-    areas: Mapping[str, str]
+    areas: Mapping[str, str] = field(default_factory=dict)
     #: the word after the level for misère and no trumps
-    misere: str
-    no_trump: str
+    misere: str = "misere"
+    no_trump: str = "NT"
     #: the word that may lead a raspasy line (``raspasy Anna 4, Boris 2, Vera 4``)
-    raspasy: str
+    raspasy: str = "raspasy"
     #: «втёмную» (Classic, K3.3.19): before a dark game, after a dark pass
     dark: str = "dark"
     #: a header or section key → the key written (``players`` → ``игроки``)
@@ -57,19 +57,7 @@ class Words:
         return str(contract)
 
 
-ENGLISH = Words(
-    calls={},
-    talon="talon",
-    talon_cards="talon cards",
-    concede="concede",
-    dealer="dealer",
-    correction="correction",
-    on="on",
-    areas={},
-    misere="misere",
-    no_trump="NT",
-    raspasy="raspasy",
-)
+ENGLISH = Words()
 
 RUSSIAN = Words(
     calls={"whist": "вист", "pass": "пас", "half": "полвиста"},
