@@ -20,7 +20,6 @@ from pulyacalc.core.errors import Loc, Problems
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.model import AREA_SPELLINGS, Correction
 from pulyacalc.logs.header import match_player
-from pulyacalc.logs.lines import tokens
 from pulyacalc.logs.words import ENGLISH, Words
 from pulyacalc.yamlsource import Node
 
@@ -56,7 +55,12 @@ def parse_correction_line(
     if 0 <= hash_at < head_end:  # a note before any reason: the reason is missing
         head_end = hash_at
         note = line[hash_at + 1 :].strip() or None
-    words = tokens(line[:head_end], 0)
+    words: list[tuple[str, int]] = []
+    i = 0
+    for w in line[:head_end].split():
+        j = line.find(w, i)
+        words.append((w, j))
+        i = j + len(w)
     if words and words[0][0][:1].isdigit():
         w, j = words.pop(0)
         err(j, M_("a correction is not a deal: it takes no deal number"), M_("remove the number"), len(w))

@@ -357,7 +357,7 @@ def _header_out_of_place(text: str, line: str, lineno: int, header: Header, prob
     return True
 
 
-def tokens(text: str, start: int) -> list[tuple[str, int]]:
+def _tokens(text: str, start: int) -> list[tuple[str, int]]:
     """Words of ``text`` with their 0-based offsets (``start`` + position)."""
     out: list[tuple[str, int]] = []
     i = 0
@@ -617,7 +617,7 @@ def _split_clauses(
     starts: list[int] = []
     offset = 0
     for part in text.split(","):
-        clauses.append(tokens(part, offset))
+        clauses.append(_tokens(part, offset))
         starts.append(offset)
         offset += len(part) + 1
     first = clauses[0]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import replace
 
-from pulyacalc.core.errors import Loc, Problem, Problems, did_you_mean
+from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, did_you_mean
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.model import (
     CALL_SPELLINGS,
@@ -30,7 +30,6 @@ from pulyacalc.core.model import (
 )
 from pulyacalc.logs.header import LOG_KEYS, HeaderBuilder, match_player, read_top
 from pulyacalc.logs.lines import DealText, parse_deal_line, starts_correction
-from pulyacalc.logs.read import refused
 from pulyacalc.logs.seat import parse_seat, parse_seat_line, starts_seat_change
 from pulyacalc.yamlsource import MAX_YAML_BYTES, Node, as_bool, as_int, as_str, parse_yaml
 
@@ -52,7 +51,7 @@ DEAL_KEYS = (
 def parse(text: str, file: str, problems: Problems, *, max_bytes: int | None = None) -> Log:
     root = parse_yaml(text, file, max_bytes=max_bytes or MAX_YAML_BYTES)
     if root.kind != "map":
-        raise refused(root.loc, M_("a YAML log is a mapping: players:, deals:, …"))
+        raise ReadError([Problem(root.loc, M_("a YAML log is a mapping: players:, deals:, …"))])
     builder = HeaderBuilder(file, problems)
     deals_node = read_top(root, builder, LOG_KEYS).get("deals")
     header = builder.build()
