@@ -702,10 +702,7 @@ def _player_clause(said: _Said, who: str, toks: list[tuple[str, int]], name_end:
             )
             return
         said.bare.append((who, toks[0][1]))
-        tricks[who] = count
-        locs[f"tricks:{who}"] = count_at
-        return
-    if not _call(said, who, toks[0][1], rest, count is None):
+    elif not _call(said, who, toks[0][1], rest, count is None):
         return
     if count is not None:
         tricks[who] = count
@@ -758,8 +755,7 @@ def _call(said: _Said, who: str, name_at: int, rest: list[tuple[str, int]], no_t
 def _game_text(said: _Said) -> DealText:
     """The DealText of a deal with a contract that passed the shape checks."""
     assert said.declarer is not None and said.contract is not None
-    # the deal as a whole (WHOLE: the deal's own Loc object, so that rule errors
-    # underline the whole deal)
+    # the deal as a whole: rule errors about it underline the whole deal
     locs = said.locs
     locs["calls"] = WHOLE
     locs["tricks"] = WHOLE if said.tricks else said.contract_end
