@@ -196,17 +196,15 @@ class LineDeals:
     count: int = 0
     #: seat changes read so far (they take no number: ``compare`` counts them as deals)
     changes: int = 0
-    #: written deal number minus ``count`` since the last mismatch: one skipped or
-    #: doubled number is one problem, the lines after it are checked against the
-    #: number written
+    #: written deal number minus ``count`` since the last mismatch: one skipped or doubled
+    #: number is one problem, the lines after it follow the number written
     shift: int = 0
     #: the last line ``one`` read had no deal number (so it reads the same anywhere)
     plain: bool = False
     #: some of it was read (by iterating, or by the fold from its raw lines)
     started: bool = False
-    #: a line without a number that could not be read → its problems (as at its first
-    #: line): the same line again has the same problems, told without reading it again
-    #: (a log wrong on every line, with a suggestion each, would take minutes)
+    #: an unnumbered line that could not be read → its problems, told again without reading
+    #: it again (a log wrong on every line, with a suggestion each, would take minutes)
     bad: dict[str, list[Problem]] = field(default_factory=dict)
 
     def __iter__(self) -> Iterator[Deal | Correction | SeatChange | Unreadable]:

@@ -145,13 +145,11 @@ def _close(stream: IO[str], path: str | None) -> None:
         stream.close()
 
 
-#: a line over the line limit is skipped to its end, to read on; a "line" that does not
-#: end within this many characters after the cut (``/dev/zero``, a file that is no text)
-#: ends the reading
+#: a line over the limit is skipped to its end; one that does not end within this many
+#: characters after the cut (``/dev/zero``) ends the reading
 MAX_SKIP_CHARS = 1_000_000
-#: characters read at a time: the reader splits each piece into lines at once (a line at a
-#: time costs a call and a check per line, more than the splitting); under the line limit,
-#: so that only the first line of a piece (which starts in the piece before) can be over it
+#: characters read at a time, split into lines at once (cheaper than a line at a time);
+#: under the line limit, so only a piece's first line can be over it
 CHUNK_CHARS = 8192
 
 
@@ -178,8 +176,7 @@ def _pieces(head: str, stream: IO[str], path: str | None, name: str) -> Iterator
                     break
             lines = (tail + data).split("\n") if tail else data.split("\n")
             tail = lines.pop()
-            # a line over the limit is the first (it starts in the piece before) or, in a
-            # piece longer than the limit, any line: each line is measured only then
+            # only the first line can be over the limit, unless the piece is longer
             if lines and (len(lines[0]) if len(data) < limit else max(map(len, lines))) >= limit:
                 # ended within the piece: cut
                 for i, line in enumerate(lines, number + 1):
@@ -187,8 +184,8 @@ def _pieces(head: str, stream: IO[str], path: str | None, name: str) -> Iterator
                         raise _never_ends(i, name)
                 lines = [line[:limit] for line in lines]
             if len(tail) >= limit:
-                # a long line not ended in this piece: its rest is read (and dropped) now,
-                # so that a line that never ends is refused before anything of it is read
+                # a long line not ended here: its rest is read and dropped now, so that a
+                # line that never ends is refused before anything of it is read
                 lines.append(tail[:limit])
                 data = _skip_rest(stream, len(tail) - limit, number + len(lines), name)
                 tail = ""
