@@ -7,10 +7,9 @@ gets an ``Evening`` back.  It never raises for a deal's problems; they go into
 ``problems`` and the caller decides (``check`` reports them as findings, ``score`` raises
 them all at once).
 
-``score_file`` and ``score_text`` are the one loader, two sources (beancount's
-``load_file`` / ``load_string`` -> ``_load``): read, load the convention, play, and
-raise every problem of the log together.  ``score_log`` is that common tail, public so
-that a log already read (the Python API, ``compare``) is scored the same way.
+``score_file`` reads a log, loads its convention, plays it and raises every problem of
+the log together; ``score_log`` is that tail, for a log already read (the Python API,
+``compare``).  What a play keeps and shows is one keyword bundle, ``How``.
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.errors import Loc, Problem, Problems, PulyaError, RuleError
@@ -30,6 +29,8 @@ from pulyacalc.core.sheet import SheetView
 from pulyacalc.scoring.fold import DealResult, Item, LineSource, Memo, Scorer, Step
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from pulyacalc.logs.lines import LineDeals
     from pulyacalc.scoring.settlement import Settlement
 
@@ -57,13 +58,23 @@ class Evening:
 Progress = Callable[[int], None]
 
 
-class Playing:
-    """A log being played: the one place a ``Scorer`` is built.  ``steps`` scores the log
-    and yields a ``Step`` per deal (correction, seat change) as it goes; ``scorer`` is the
-    fold, its ``sheet`` the paper as it stands; ``evening`` what it came to.
+class How(TypedDict, total=False):
+    """What a play keeps and shows, passed down as keywords: ``keep`` each deal's result,
+    ``running`` also the paper after each, ``first`` both for the deals up to that one;
+    ``each`` is shown every ``Step`` as it is scored (docs: /work/notes/play-api.md), and
+    ``progress`` the line reached now and then."""
 
-    ``memo``: the fold's cache (``fold.Memo``): True a fresh one, False none (every deal
-    the full way), or one shared by evenings of the same players and convention."""
+    keep: bool
+    running: bool
+    each: Callable[[Step], object] | None
+    progress: Progress | None
+    first: int
+
+
+class Playing:
+    """A log being played: the one place a ``Scorer`` is built.  ``memo``: the fold's cache,
+    True a fresh one, False none, or one shared by evenings of the same players and
+    convention."""
 
     def __init__(
         self,
@@ -83,9 +94,8 @@ class Playing:
         lines: LineSource | None = None,
         progress: Progress | None = None,
     ) -> Iterator[Step]:
-        """The steps of ``items`` and then of the raw lines of ``lines`` not read yet; by
-        default the log's deals (a line log's raw lines).  ``progress`` is told the line
-        reached now and then."""
+        """The steps of ``items``, then of the raw lines of ``lines`` not read yet; by
+        default the log's deals (a line log's raw lines)."""
         if items is None and lines is None:
             lines = _line_source(self.log)
             items = () if lines is not None else self.log.deals
@@ -106,31 +116,18 @@ def play(
     problems: Problems,
     *,
     start: SheetView | None = None,
-    keep: bool = False,
-    running: bool = False,
-    each: Callable[[Step], object] | None = None,
     memo: Memo | bool = True,
-    progress: Progress | None = None,
+    **how: Unpack[How],
 ) -> Evening:
     """Score every deal of ``log`` under ``conv``, starting on ``start`` (an empty paper by
-    default).  Refused deals are reported into ``problems`` and skipped; nothing raises.
-    ``keep`` keeps each deal's result; ``running`` also keeps the paper after each; ``each``
-    is shown each step as it is scored (docs: /work/notes/play-api.md); ``memo``: see
-    ``Playing``."""
+    default).  Refused deals are reported into ``problems`` and skipped; nothing raises."""
     p = Playing(log, conv, problems, start=start, memo=memo)
-    return _drain(p, p.steps(progress=progress), keep, running, each)
+    return _drain(p, p.steps(progress=how.get("progress")), how)
 
 
-def _drain(
-    p: Playing,
-    steps: Iterable[Step],
-    keep: bool,
-    running: bool,
-    each: Callable[[Step], object] | None,
-    first: int = 0,
-) -> Evening:
-    """``steps`` read to the end: each shown ``each``, kept as results when asked (``first``:
-    the results of the deals up to that one, and the paper after each)."""
+def _drain(p: Playing, steps: Iterable[Step], how: How) -> Evening:
+    """``steps`` read to the end, each shown and kept as ``how`` asks."""
+    keep, running, each, first = how.get("keep"), how.get("running"), how.get("each"), how.get("first", 0)
     if not keep and not running and each is None and not first:
         deque(steps, maxlen=0)  # the fold only: nothing kept per deal
         return p.evening()
@@ -256,17 +253,12 @@ def score_log(
     *,
     convention: str | None = None,
     rounding: Rounding | None = None,
-    keep: bool = False,
-    running: bool = False,
-    each: Callable[[Step], object] | None = None,
     memos: Memos | None = None,
-    progress: Progress | None = None,
-    first: int = 0,
+    **how: Unpack[How],
 ) -> Evening:
     """Load the log's convention and play it; raises PulyaError with every problem
     (those already in ``problems``, say from reading, included).  ``memos``: the fold
-    caches of other evenings (``season``); ``first``: the results of the deals up to that
-    one are kept, with the paper after each."""
+    caches of other evenings (``season``)."""
     problems = problems if problems is not None else Problems()
     conv = load_convention(log, problems, convention, rounding)
     if conv is None or not log.header_ok:
@@ -277,9 +269,7 @@ def score_log(
         problems.raise_if_any()
     assert conv is not None
     memo: Memo | bool = True if memos is None else memos.get(log.header.players, conv)
-    ev = play_one_cause(
-        log, conv, problems, keep=keep, running=running, each=each, memo=memo, progress=progress, first=first
-    )
+    ev = play_one_cause(log, conv, problems, memo=memo, **how)
     problems.raise_if_any()
     return ev
 
@@ -292,16 +282,7 @@ ONE_CAUSE_MIN = 3
 
 
 def play_one_cause(
-    log: Log,
-    conv: Convention,
-    problems: Problems,
-    *,
-    keep: bool = False,
-    running: bool = False,
-    each: Callable[[Step], object] | None = None,
-    memo: Memo | bool = True,
-    progress: Progress | None = None,
-    first: int = 0,
+    log: Log, conv: Convention, problems: Problems, *, memo: Memo | bool = True, **how: Unpack[How]
 ) -> Evening:
     """``play``, then, when deals were refused because the 4-player dealer takes part,
     look for one cause: another first dealer under which every such deal fits.  Found,
@@ -320,7 +301,7 @@ def play_one_cause(
         it = iter(log.deals)
         firsts = list(islice(it, ONE_CAUSE_DEALS))
         before = len(problems)
-        ev = _drain(p, p.steps(chain(firsts, it), progress=progress), keep, running, each, first)
+        ev = _drain(p, p.steps(chain(firsts, it), progress=how.get("progress")), how)
         if len(firsts) < ONE_CAUSE_DEALS and ev.deals > 1:
             _one_cause(log.header, firsts, conv, problems, before)
         return ev
@@ -328,7 +309,7 @@ def play_one_cause(
     lineno, number, before = source.pending[0], source.number, len(problems)
     record = [source.pending[1]]
     source.lines = _recorded(source.lines, record, p.scorer)
-    ev = _drain(p, p.steps(progress=progress), keep, running, each, first)
+    ev = _drain(p, p.steps(progress=how.get("progress")), how)
     wrong_dealer = sum(q.code == "dealer-in-play" for q in problems.items[before:])
     if p.scorer.read >= ONE_CAUSE_DEALS or ev.deals <= 1 or wrong_dealer < ONE_CAUSE_MIN:
         return ev
@@ -411,49 +392,15 @@ def score_file(
     convention: str | None = None,
     rounding: Rounding | None = None,
     input_format: str | None = None,
-    keep: bool = False,
-    running: bool = False,
     max_yaml_bytes: int | None = None,
-    each: Callable[[Step], object] | None = None,
-    progress: Progress | None = None,
-    first: int = 0,
+    **how: Unpack[How],
 ) -> Evening:
-    """Score a log file (or '-').  Raises PulyaError with every problem found.  ``each``
-    and ``progress``: see ``play``; ``first``: see ``score_log``."""
+    """Score a log file (or '-').  Raises PulyaError with every problem found."""
     from pulyacalc.logs.read import read_log
 
     problems = Problems()
     log = read_log(path, input_format, problems, max_yaml_bytes=max_yaml_bytes)
-    return score_log(
-        log,
-        problems,
-        convention=convention,
-        rounding=rounding,
-        keep=keep,
-        running=running,
-        each=each,
-        progress=progress,
-        first=first,
-    )
-
-
-def score_text(
-    text: str,
-    name: str = "<text>",
-    *,
-    convention: str | None = None,
-    rounding: Rounding | None = None,
-    input_format: str | None = None,
-    keep: bool = False,
-    running: bool = False,
-    max_yaml_bytes: int | None = None,
-) -> Evening:
-    """Score a log given as text (``name`` locates its problems).  Raises PulyaError."""
-    from pulyacalc.logs.read import read_text
-
-    problems = Problems()
-    log = read_text(text, name, input_format, problems, max_yaml_bytes=max_yaml_bytes)
-    return score_log(log, problems, convention=convention, rounding=rounding, keep=keep, running=running)
+    return score_log(log, problems, convention=convention, rounding=rounding, **how)
 
 
 def settle_evening(ev: Evening, price: Decimal | None = None) -> Settlement:

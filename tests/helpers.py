@@ -15,9 +15,10 @@ from hypothesis import settings
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.amounts import Amount
-from pulyacalc.core.errors import PulyaError
+from pulyacalc.core.errors import Problems, PulyaError
 from pulyacalc.core.sheet import Entry, SheetView
-from pulyacalc.play import score_text
+from pulyacalc.logs.read import read_text
+from pulyacalc.play import Evening, score_log
 from pulyacalc.scoring.fold import DealResult
 from pulyacalc.scoring.settlement import Settlement, settle
 
@@ -31,6 +32,12 @@ sheet:
   B: {pool: 8,  mountain: 26, whists: {A: 22, C: 0}}
   C: {pool: 0,  mountain: 6,  whists: {A: 22, B: 4}}
 """
+
+
+def score_text(text: str, name: str = "<text>", *, input_format: str | None = None, **how: Any) -> Evening:
+    """A log given as text, scored as ``score`` scores a file (``name`` locates its problems)."""
+    problems = Problems()
+    return score_log(read_text(text, name, input_format, problems), problems, **how)
 
 
 @dataclass

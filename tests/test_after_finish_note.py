@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from pulyacalc.cli.app import app
 from pulyacalc.play import score_file
-from pulyacalc.reports.check import check_log, run_log
+from pulyacalc.reports.check import Checking
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
@@ -58,5 +58,5 @@ def test_the_first_deal_after_the_finish_is_the_one_check_names(tmp_path: Path, 
     kept = score_file(str(log), keep=True)  # the full path
     first = next(r.number for r in kept.results if r.after_finish)
     assert ev.after_finish_from == kept.after_finish_from == first
-    findings = [f for f in check_log(run_log(str(log))) if f.code == "after-finish"]
+    findings = [f for f in Checking(str(log)) if f.code == "after-finish"]
     assert findings and f"deal {first} " in findings[0].message

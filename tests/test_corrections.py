@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import run_text
+from helpers import run_text, score_text
 from typer.testing import CliRunner
 
 from pulyacalc.cli.app import app
@@ -19,7 +19,6 @@ from pulyacalc.core.errors import Problems, PulyaError
 from pulyacalc.core.model import Correction, Deal, Log, Unreadable
 from pulyacalc.logs.read import read_text
 from pulyacalc.logs.write import deal_key, write_lines, write_yaml
-from pulyacalc.play import score_text
 
 HEAD = "players: Anna Boris Vera\ndealer: Vera\npool: 20\n\n"
 #: three deals; the dealer goes Vera, Anna, Boris

@@ -14,7 +14,8 @@ Boris 6♦ 6, Vera whist 2, Anna pass 2, talon cards A♦ K♦
 
 
 def test_the_deal_line_shows_the_concede_and_the_talon() -> None:
-    from pulyacalc.play import score_text
+    from helpers import score_text
+
     from pulyacalc.reports.explain import explain
 
     lines = [d.line for d in explain(score_text(LOG, "l.txt", running=True)).deals]

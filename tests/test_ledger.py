@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 import yaml
+from helpers import score_text
 from hypothesis import given
 from hypothesis import strategies as st
 from logs_gen import random_log
@@ -29,7 +30,7 @@ from typer.testing import CliRunner
 from pulyacalc.cli.app import app
 from pulyacalc.core.errors import PulyaError
 from pulyacalc.core.sheet import Sheet
-from pulyacalc.play import score_file, score_text, settle_evening
+from pulyacalc.play import score_file, settle_evening
 from pulyacalc.render.formats import FORMATS, render
 from pulyacalc.render.ledger import LedgerView
 from pulyacalc.reports.ledger import Ledger, ledger, ledger_file

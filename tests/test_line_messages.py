@@ -162,7 +162,8 @@ def test_convert_writes_the_tricks() -> None:
 
 
 def test_explain_shows_the_tricks() -> None:
-    from pulyacalc.play import score_text
+    from helpers import score_text
+
     from pulyacalc.reports.explain import explain
 
     lines = [d.line for d in explain(score_text(LOG, "e.txt", running=True)).deals]

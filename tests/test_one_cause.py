@@ -7,10 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import score_text
 
 from pulyacalc.core.errors import PulyaError
-from pulyacalc.play import score_text
-from pulyacalc.reports.check import check_log, run_log
+from pulyacalc.reports.check import Checking
 
 #: a 4-player evening that fits with Zhenya dealing first: each line's dealer sits out
 DEALS = (
@@ -84,7 +84,7 @@ def test_two_refused_deals_keep_their_own_messages() -> None:
 def test_check_reports_it_once(tmp_path: Path) -> None:
     path = tmp_path / "e.txt"
     path.write_text(HEAD + "dealer: Egor\n\n" + DEALS, encoding="utf-8")
-    findings = check_log(run_log(str(path)))
+    findings = list(Checking(str(path)))
     assert [(f.loc.line, f.code) for f in findings] == [(3, "dealer-in-play")]
     assert "first dealer is Zhenya" in findings[0].message
 

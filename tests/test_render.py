@@ -54,10 +54,11 @@ def _explain() -> View:
 
 def _check(against: str | None) -> View:
     from pulyacalc.render.check import CheckView
-    from pulyacalc.reports.check import check_log, run_log
+    from pulyacalc.reports.check import Checking
 
-    run = run_log(str(EXAMPLES / "leningrad-4p.yaml"))
-    return CheckView(run.deals, check_log(run), 3 if against else None, against)
+    run = Checking(str(EXAMPLES / "leningrad-4p.yaml"))
+    found = list(run)
+    return CheckView(run.deals, found, 3 if against else None, against)
 
 
 def _prices() -> View:

@@ -9,7 +9,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from helpers import examples, run, run_text
+from helpers import examples, run, run_text, score_text
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -20,7 +20,7 @@ from pulyacalc.convention.schema import Convention
 from pulyacalc.core.errors import PulyaError, ReadError, RuleError
 from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.sheet import SheetView
-from pulyacalc.play import score_text, settle_evening
+from pulyacalc.play import settle_evening
 from pulyacalc.reports.ledger import ledger
 from pulyacalc.scoring.settlement import SettlementError, settle
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 import re
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from unittest import mock
 
@@ -26,15 +27,42 @@ from test_sheet_drawing import EXAMPLES, expected, read_back, run
 
 from pulyacalc import play
 from pulyacalc.cli.commands import sheet as sheet_cmd
+from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.errors import Problems, PulyaError
 from pulyacalc.core.sheet import POOL, Write
 from pulyacalc.logs.read import read_text
+from pulyacalc.play import Evening
 from pulyacalc.render import sheet_svg
-from pulyacalc.reports.pulya import Marks, from_evening, running_marks
-from pulyacalc.scoring.fold import DealWrites, Step
+from pulyacalc.reports.pulya import CellKey, Mark, Marks, Pulya, cells, traced
+from pulyacalc.scoring.fold import DealResult, DealWrites, Step
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 import genlog  # noqa: E402
+
+
+def running_marks(players: tuple[str, ...], results: Iterable[DealResult]) -> dict[CellKey, tuple[Mark, ...]]:
+    """The old way: the running totals each deal leaves in each cell it writes in.  A deal that writes
+    twice in one cell (a pool entry and help, say) leaves one new total, as a pencil does;
+    a deal whose entries in a cell add up to nothing leaves none."""
+    total: dict[CellKey, Amount] = dict.fromkeys(cells(players), 0)
+    marks: dict[CellKey, list[Mark]] = {}
+    for result in results:
+        touched: dict[CellKey, None] = {}
+        for e in result.entries:
+            key: CellKey = (e.area, e.player, e.on or "")
+            total[key] = exact(total.get(key, 0) + e.amount)  # a newcomer's cells from his join
+            touched[key] = None
+        for key in touched:
+            written = marks.setdefault(key, [])
+            before = written[-1].value if written else 0
+            if total[key] != before:
+                written.append(Mark(total[key], result.number))
+    return {k: tuple(v) for k, v in marks.items() if v}
+
+
+def from_evening(ev: Evening) -> Pulya:
+    """An evening scored with ``keep=True``: its entries as the paper writes them."""
+    return traced(ev, running_marks(ev.sheet.players, ev.results), {})
 
 
 def old_way(log: Path, html: bool, numbers: bool = False) -> str:

@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import score_text
 from typer.testing import CliRunner
 
 from pulyacalc.cli.app import app
 from pulyacalc.core.errors import PulyaError
-from pulyacalc.play import score_text
 
 ROOT = Path(__file__).resolve().parent.parent
 SOCHI = str(ROOT / "examples" / "sochi-3p.txt")  # 30 deals

@@ -24,13 +24,12 @@ from typing import Any
 
 import yaml
 from batch import invoke
-from helpers import examples
+from helpers import examples, score_text
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_properties import logs
 from test_shown_numbers import _assert_ledger, _assert_stages, _assert_totals, columns, number
 
-from pulyacalc.play import score_text
 from pulyacalc.render import view
 
 SETTINGS = settings(

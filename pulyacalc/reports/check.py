@@ -5,7 +5,7 @@ finding as soon as it is found and nothing can come before it (in flat memory: a
 500,000-deal log is checked in the memory ``score`` needs, the command writing each finding
 as it comes); with ``follow`` (``check --against``, which compares the paper after given
 deals) each deal's result is shown to it as it is scored, until it is ``done``.
-``run_log`` keeps the findings (a ``Run``), ``check_log`` lists them.  What it finds:
+What it finds:
 
 * ``rule`` / ``read`` — deals the table refuses (tricks that do not add up, …);
 * ``dealer-in-play`` — the 4-player dealer bids, whists or takes tricks;
@@ -30,7 +30,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Protocol
 
@@ -74,34 +74,6 @@ class Finding:
         """As a person reads it, in the chosen language."""
         text = f"{self.loc}: {tr(self.message)}"
         return f"{text}; {tr(self.hint)}" if self.hint else text
-
-
-@dataclass
-class Run:
-    """A log checked to its end: every finding in order, and what the scoring left."""
-
-    header: Header
-    convention: Convention
-    target: int
-    #: every finding, in the order ``check`` writes them (see ``Checking``)
-    findings: list[Finding] = field(default_factory=list)
-    sheet: SheetView | None = None
-    finished: bool = False
-    deals: int = 0
-
-
-def run_log(path: str, *, convention: str | None = None, input_format: str | None = None) -> Run:
-    """Read, score and check a log, every finding kept (``Checking`` hands them on one by
-    one instead); a header that cannot be read, or a convention that does not load, raises
-    PulyaError."""
-    c = Checking(path, convention=convention, input_format=input_format)
-    found = list(c)
-    return c.run(found)
-
-
-def check_log(run: Run) -> list[Finding]:
-    """The findings of a run, in the order ``check`` writes them."""
-    return list(run.findings)
 
 
 class Follower(Protocol):
@@ -168,18 +140,6 @@ class Checking:
 
     def __iter__(self) -> Iterator[Finding]:
         return merged(self._ordered())
-
-    def run(self, findings: list[Finding]) -> Run:
-        """The run, once iterated, with ``findings``."""
-        return Run(
-            self.log.header,
-            self.convention,
-            self.scorer.target,
-            findings,
-            self.sheet,
-            self.finished,
-            self.deals,
-        )
 
     def _ordered(self) -> Iterator[Finding]:
         from itertools import chain, islice

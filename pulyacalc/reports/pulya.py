@@ -4,7 +4,7 @@ after the last), with the deal that wrote each one.
 
 Nothing here scores: the entries of an evening are the fold's own, shown step by step to
 ``Marks`` as the log is played (``play.score_file`` with ``each=``; nothing is kept
-per deal), or read from an evening played with ``keep=True`` (``from_evening``); a paper
+per deal); a paper
 sheet typed in (``settle``) gives its ``running:`` totals, if any, and its final cells.
 A cell keeps only its latest ``keep`` totals and how many came before them: no drawing
 shows more (a long log's earliest give way to a ``…``).  The drawing
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from pulyacalc.core.sheet import Write
     from pulyacalc.logs.sheet_file import PaperSheet
     from pulyacalc.play import Evening
-    from pulyacalc.scoring.fold import DealResult, DealWrites, Step
+    from pulyacalc.scoring.fold import DealWrites, Step
     from pulyacalc.scoring.settlement import Settlement
 
 #: a cell of the paper: (area, player, on) — ``on`` is the opponent of a whist cell, else ""
@@ -94,7 +94,7 @@ NETS_SIZE = 10_000
 
 class Marks:
     """The running totals of every cell, shown one step at a time (``play``'s ``each``): a
-    deal that changes a cell leaves one new total in it, as ``running_marks`` says; only
+    deal that changes a cell leaves one new total in it, as a pencil writes it; only
     the latest ``keep`` are kept.  What a step changes is worked out once per distinct set
     of writes (``fold.DealWrites``)."""
 
@@ -153,26 +153,6 @@ def cells(players: tuple[str, ...]) -> list[CellKey]:
     return out
 
 
-def running_marks(players: tuple[str, ...], results: Iterable[DealResult]) -> dict[CellKey, tuple[Mark, ...]]:
-    """The running totals each deal leaves in each cell it writes in.  A deal that writes
-    twice in one cell (a pool entry and help, say) leaves one new total, as a pencil does;
-    a deal whose entries in a cell add up to nothing leaves none."""
-    total: dict[CellKey, Amount] = dict.fromkeys(cells(players), 0)
-    marks: dict[CellKey, list[Mark]] = {}
-    for result in results:
-        touched: dict[CellKey, None] = {}
-        for e in result.entries:
-            key: CellKey = (e.area, e.player, e.on or "")
-            total[key] = exact(total.get(key, 0) + e.amount)  # a newcomer's cells from his join
-            touched[key] = None
-        for key in touched:
-            written = marks.setdefault(key, [])
-            before = written[-1].value if written else 0
-            if total[key] != before:
-                written.append(Mark(total[key], result.number))
-    return {k: tuple(v) for k, v in marks.items() if v}
-
-
 def value(sheet: SheetView, key: CellKey) -> Amount:
     area, p, on = key
     if area == POOL:
@@ -180,11 +160,6 @@ def value(sheet: SheetView, key: CellKey) -> Amount:
     if area == MOUNTAIN:
         return sheet.mountain[p]
     return sheet.whists[p][on]
-
-
-def from_evening(ev: Evening, price: Decimal | None = None) -> Pulya:
-    """An evening scored with ``keep=True``: its entries as the paper writes them."""
-    return traced(ev, running_marks(ev.sheet.players, ev.results), {}, price)
 
 
 def traced(

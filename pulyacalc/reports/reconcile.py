@@ -17,7 +17,7 @@ from pulyacalc.core.errors import Loc
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.sheet import MOUNTAIN, POOL, Sheet, SheetView
 from pulyacalc.logs.sheet_file import PaperSheet
-from pulyacalc.reports.check import Finding, Run
+from pulyacalc.reports.check import Checking, Finding
 from pulyacalc.scoring.fold import DealResult
 
 Cell = tuple[str, ...]
@@ -137,11 +137,11 @@ class Running:
             self.held = [r for r in self.held if r.number > n] if self.first is None else []
 
 
-def reconcile(run: Run, running: Running, sheet_name: str) -> Reconciliation:
-    """The paper of ``running`` against the log's final sheet (``run``) and its papers at
-    the paper's running totals (``running``, fed every deal the log scored before them)."""
+def reconcile(run: Checking, running: Running, sheet_name: str) -> Reconciliation:
+    """The paper of ``running`` against the log's final sheet (``run``, checked to its end)
+    and its papers at the paper's running totals (``running``, fed every deal before them)."""
     paper = running.paper
-    players = run.header.players
+    players = run.log.header.players
     if set(paper.sheet.players) != set(players):
         loc = paper.header.locs.get("players", Loc(sheet_name, 1))
         msg = M_(

@@ -20,17 +20,21 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from pulyacalc.core.amounts import Amount
 from pulyacalc.core.errors import Loc, Problem, PulyaError, ReadError, RuleError
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import Rounding
-from pulyacalc.core.model import Correction, Deal, SeatChange
+from pulyacalc.core.model import Correction, Deal, Log, SeatChange
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from pulyacalc.logs.aliases import Aliases
+    from pulyacalc.play import Evening, Memos
     from pulyacalc.scoring.fold import Step
+    from pulyacalc.scoring.settlement import Settlement
 
 #: file names a directory is searched for (the same suffixes the format detection knows)
 LOG_SUFFIXES = (".yaml", ".yml", ".txt", ".log", ".pulya", ".lines")
@@ -239,44 +243,70 @@ class Club:
 KEYED_SIZE = 100_000
 
 
-def score_evening(
-    path: str,
-    *,
-    convention: str | None = None,
-    rounding: Rounding | None = None,
-    input_format: str | None = None,
-    max_yaml_bytes: int | None = None,
-    price: Decimal | None = None,
-    aliases: Aliases | None = None,
-    club: Club | None = None,
-) -> EveningResult:
-    """Score and settle one log, its players named as the persons ``aliases`` makes them;
-    raises PulyaError with its located problems (a person seated twice among them).
-    ``club``: what earlier evenings of the season worked out."""
-    import hashlib
+class Source(TypedDict, total=False):
+    """How each log of a season is read and scored (``score``'s options), and the persons
+    ``aliases`` makes its players."""
 
+    convention: str | None
+    rounding: Rounding | None
+    input_format: str | None
+    max_yaml_bytes: int | None
+    aliases: Aliases | None
+
+
+def played(
+    path: str,
+    source: Source,
+    shown: Callable[[Log], Callable[[Step], object]],
+    price: Decimal | None = None,
+    memos: Memos | None = None,
+) -> tuple[Evening, Settlement, dict[str, str]]:
+    """One log scored and settled, each step shown to what ``shown`` makes of the log read,
+    and who each of its players is; raises PulyaError with its located problems."""
     from pulyacalc.core.errors import Problems
-    from pulyacalc.logs.lines import LineDeals
     from pulyacalc.logs.read import read_log
     from pulyacalc.play import score_log, settle_evening
 
     # score_file's two steps, so that a person seated twice is reported with the log's
     # other problems
     problems = Problems()
-    log = read_log(path, input_format, problems, max_yaml_bytes=max_yaml_bytes)
-    seats = None
+    log = read_log(path, source.get("input_format"), problems, max_yaml_bytes=source.get("max_yaml_bytes"))
+    seats, aliases = None, source.get("aliases")
     if aliases is not None and log.header_ok:
         where = log.header.locs.get("players") or Loc(log.header.source, 1)
         seats = aliases.table(log.header.players, where, problems)
-    digest = hashlib.sha256(repr(sorted(log.header.players)).encode())
-    club = club if club is not None else Club()
-    if type(log.deals) is LineDeals:  # the parse of each text, shared with earlier logs
-        log.deals.cache = club.parses.setdefault(log.header.players, log.deals.cache)
-    each = club.digest(digest.update)  # each deal digested as it is scored
-    ev = score_log(log, problems, convention=convention, rounding=rounding, each=each, memos=club.memos)
-    s = settle_evening(ev, price)
+    conv, rounding = source.get("convention"), source.get("rounding")
+    ev = score_log(log, problems, convention=conv, rounding=rounding, each=shown(log), memos=memos)
     # a newcomer (RULES.md 6.3) is not in the header's table: he is himself
-    who: dict[str, str] = {p: p for p in ev.sheet.players} | (seats or {})
+    return ev, settle_evening(ev, price), {p: p for p in ev.sheet.players} | (seats or {})
+
+
+def raise_all(problems: list[Problem]) -> None:
+    """Every problem of every log at once (a RuleError when each is a rule's)."""
+    if all(p.kind == "rule" for p in problems):
+        raise RuleError(problems)
+    raise ReadError(problems)
+
+
+def score_evening(
+    path: str, *, price: Decimal | None = None, club: Club | None = None, **source: Unpack[Source]
+) -> EveningResult:
+    """Score and settle one log, its players named as persons; ``club``: what earlier
+    evenings of the season worked out."""
+    import hashlib
+
+    from pulyacalc.logs.lines import LineDeals
+
+    club = club if club is not None else Club()
+    digest = hashlib.sha256()
+
+    def shown(log: Log) -> Callable[[Step], object]:
+        digest.update(repr(sorted(log.header.players)).encode())
+        if type(log.deals) is LineDeals:  # the parse of each text, shared with earlier logs
+            log.deals.cache = club.parses.setdefault(log.header.players, log.deals.cache)
+        return club.digest(digest.update)  # each deal digested as it is scored
+
+    ev, s, who = played(path, source, shown, price, club.memos)
     return EveningResult(
         ev.header.source,
         tuple(who[p] for p in ev.sheet.players),
@@ -297,21 +327,16 @@ def score_evening(
 def score_season(
     paths: Iterable[str],
     *,
-    convention: str | None = None,
-    rounding: Rounding | None = None,
-    input_format: str | None = None,
-    max_yaml_bytes: int | None = None,
     price: Decimal | None = None,
     progress: Callable[[int, int, str], None] | None = None,
     skipped: list[tuple[str, str]] | None = None,
-    aliases: Aliases | None = None,
     keep_going: bool = False,
+    **source: Unpack[Source],
 ) -> Season:
     """Score every log and make the standings.  ``progress(done, total, file)`` is called
-    after each evening; files of a directory that are not logs go to ``skipped``;
-    ``aliases`` names the players as persons.  Raises PulyaError with every problem of
-    every log; with ``keep_going``, a bad evening is left out (``Season.failed``) and
-    only a season with no good evening at all raises."""
+    after each evening; files of a directory that are not logs go to ``skipped``.  Raises
+    PulyaError with every problem of every log; with ``keep_going``, a bad evening is left
+    out (``Season.failed``) and only a season with no good evening at all raises."""
     files = collect(paths, skipped)
     club = Club()
     evenings: list[EveningResult] = []
@@ -319,27 +344,14 @@ def score_season(
     failed: list[tuple[str, tuple[Problem, ...]]] = []
     for i, f in enumerate(files, 1):
         try:
-            evenings.append(
-                score_evening(
-                    f,
-                    convention=convention,
-                    rounding=rounding,
-                    input_format=input_format,
-                    max_yaml_bytes=max_yaml_bytes,
-                    price=price,
-                    aliases=aliases,
-                    club=club,
-                )
-            )
+            evenings.append(score_evening(f, price=price, club=club, **source))
         except PulyaError as e:
             problems.extend(e.problems)
             failed.append((f, tuple(e.problems)))
         if progress is not None:
             progress(i, len(files), f)
     if problems and (not keep_going or not evenings):
-        if all(p.kind == "rule" for p in problems):
-            raise RuleError(problems)
-        raise ReadError(problems)
+        raise_all(problems)
     return Season(
         tuple(evenings),
         standings(evenings, price is not None),

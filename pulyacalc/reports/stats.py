@@ -33,16 +33,17 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from pulyacalc.core.amounts import Amount, exact
-from pulyacalc.core.errors import Loc, Problem, Problems, PulyaError, ReadError, RuleError
-from pulyacalc.core.kinds import Rounding, SecondOut
-from pulyacalc.core.model import Call, Play, Raspasy
+from pulyacalc.core.errors import Problem, Problems, PulyaError
+from pulyacalc.core.kinds import SecondOut
+from pulyacalc.core.model import Call, Log, Play, Raspasy
 from pulyacalc.core.seating import Seats
 from pulyacalc.reports.rating import Rating, Ratings
-from pulyacalc.reports.season import EveningResult, Standing, collect, standings
+from pulyacalc.reports.season import EveningResult, Source, Standing, collect, played, raise_all, standings
 from pulyacalc.scoring.fold import Line
 
 if TYPE_CHECKING:
-    from pulyacalc.logs.aliases import Aliases
+    from typing_extensions import Unpack
+
     from pulyacalc.play import Evening
     from pulyacalc.scoring.fold import DealResult, DealWrites, Step
     from pulyacalc.scoring.settlement import Settlement
@@ -336,48 +337,35 @@ def streak(results: Iterable[Amount]) -> int:
 def score_stats(
     paths: Iterable[str],
     *,
-    convention: str | None = None,
-    rounding: Rounding | None = None,
-    input_format: str | None = None,
-    max_yaml_bytes: int | None = None,
     progress: Callable[[int, int, str], None] | None = None,
     skipped: list[tuple[str, str]] | None = None,
-    aliases: Aliases | None = None,
+    **source: Unpack[Source],
 ) -> Stats:
     """Score and settle every log (files, and directories as ``season`` searches them) and
-    gather the statistics; ``aliases`` names the players as persons.  Raises PulyaError
-    with every problem of every log."""
-    from pulyacalc.logs.read import read_log
-    from pulyacalc.play import load_convention, score_log, settle_evening
+    gather the statistics.  Raises PulyaError with every problem of every log."""
+    from pulyacalc.play import load_convention
 
     files = collect(paths, skipped)
     season = Gathering()
     problems: list[Problem] = []
+    counting = Counting((), "next")
+
+    def shown(log: Log) -> Counting:
+        nonlocal counting  # the deals counted as they are scored: none is kept
+        conv = load_convention(log, Problems(), source.get("convention"), source.get("rounding"))
+        counting = Counting(log.header.players, conv.five_second_out if conv else "next")
+        return counting
+
     for i, f in enumerate(files, 1):
         try:
-            # score_file's two steps, so that a person seated twice is reported with the
-            # log's other problems
-            found = Problems()
-            log = read_log(f, input_format, found, max_yaml_bytes=max_yaml_bytes)
-            seats = None
-            if aliases is not None and log.header_ok:
-                where = log.header.locs.get("players") or Loc(log.header.source, 1)
-                seats = aliases.table(log.header.players, where, found)
-            # the deals counted as they are scored (``Counting``): none is kept
-            conv = load_convention(log, Problems(), convention, rounding)
-            counting = Counting(log.header.players, conv.five_second_out if conv else "next")
-            ev = score_log(log, found, convention=convention, rounding=rounding, each=counting)
-            s = settle_evening(ev)
+            ev, s, who = played(f, source, shown)
         except PulyaError as e:
             problems.extend(e.problems)
         else:
             if not problems:  # once the season fails, only its problems are gathered
-                who = {p: p for p in ev.sheet.players} | (seats or {})
                 season.add(ev.header.source, ev, s, who, counting.done())
         if progress is not None:
             progress(i, len(files), f)
     if problems:
-        if all(p.kind == "rule" for p in problems):
-            raise RuleError(problems)
-        raise ReadError(problems)
+        raise_all(problems)
     return season.stats()

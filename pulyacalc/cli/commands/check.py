@@ -71,7 +71,7 @@ def check(
             if running is not None and against is not None:
                 from pulyacalc.reports.reconcile import reconcile
 
-                rec = reconcile(checking.run([]), running, "<stdin>" if against == "-" else against)
+                rec = reconcile(checking, running, "<stdin>" if against == "-" else against)
                 view.parting = rec.parting_deal
                 yield from rec.findings
 
