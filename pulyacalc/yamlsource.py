@@ -113,9 +113,9 @@ def _compose(text: str, file: str, unique: bool) -> Node:
         composer.read(loader)
     except yaml.YAMLError as e:
         if composer.another is None:
-            composer.failed = _syntax_problem(e, text, file)
+            composer.failed = _syntaxProblem(e, text, file)
     except RecursionError:
-        composer.failed = _problem(Loc(file), M_("the document is nested too deeply"))
+        composer.failed = Problem(Loc(file), M_("the document is nested too deeply"))
     finally:
         if loader is not None:
             loader.dispose()
@@ -125,29 +125,6 @@ def _compose(text: str, file: str, unique: bool) -> Node:
 class _Composer:
     """What ``_compose`` keeps while it reads a document's events: the open collections,
     the problems, and why building stopped."""
-
-    __slots__ = (
-        "file",
-        "unique",
-        "anchored",
-        "first_chars",
-        "every",
-        "resolve",
-        "scalar_node",
-        "problems",
-        "anchors",
-        "stack",
-        "root",
-        "building",
-        "too_deep",
-        "another",
-        "failed",
-        "stopped",
-        "skip",
-        "nest",
-        "documents",
-        "tags",
-    )
 
     def __init__(self, file: str, unique: bool, anchored: bool, first_chars: set[str | None]) -> None:
         self.file = file
@@ -246,7 +223,7 @@ class _Composer:
             self.skip, self.nest = (2, 1) if opens else (1, 0)  # the key and its value
             return None
         if len(stack) > MAX_DEPTH:
-            self.too_deep = _problem(
+            self.too_deep = Problem(
                 loc, M_("the document is nested deeper than {MAX_DEPTH} levels", MAX_DEPTH=MAX_DEPTH)
             )
             self.building = False
@@ -303,18 +280,13 @@ class _Composer:
             # enough to show: the rest are not looked for (a file of millions of aliases is
             # refused in the time it takes to find the first hundred)
             more = M_("and more anchors and aliases from line {line} on, not shown", line=self.stopped.line)
-            raise ReadError([*self.anchors.items, _problem(Loc(file), more, M_("remove them all"))])
+            raise ReadError([*self.anchors.items, Problem(Loc(file), more, M_("remove them all"))])
         self.anchors.raise_if_any()
         if self.failed is not None:
             raise ReadError([self.failed])
         if self.another is not None:
-            raise ReadError(
-                [
-                    _problem(
-                        _loc(file, self.another), M_("YAML syntax: {what}", what="but found another document")
-                    )
-                ]
-            )
+            another = M_("YAML syntax: {what}", what="but found another document")
+            raise ReadError([Problem(_loc(file, self.another), another)])
         if self.too_deep is not None:
             raise ReadError([self.too_deep])
         self.problems.raise_if_any()
@@ -325,18 +297,15 @@ def _refuse_anchor(event: Any, alias: bool, anchors: Problems, file: str) -> Non
     """Anchors (``&name``) and aliases (``*name``) are refused, each at its place: an alias
     repeats a value (a 149 KB log could expand into millions of values, or a long scalar
     echoed by each of its problems), and a log has nothing to share."""
+    name = shown(event.anchor)
     if alias:
-        anchors.add(
-            _loc(file, event.start_mark),
-            M_("YAML aliases (*{shown}) are not supported", shown=shown(event.anchor)),
-            M_("write the value out"),
-        )
+        why = M_("YAML aliases (*{shown}) are not supported", shown=name), M_("write the value out")
     else:
-        anchors.add(
-            _loc(file, event.start_mark),
-            M_("YAML anchors (&{shown}) are not supported", shown=shown(event.anchor)),
+        why = (
+            M_("YAML anchors (&{shown}) are not supported", shown=name),
             M_("write the value out where it is used; anchors and aliases are refused"),
         )
+    anchors.add(_loc(file, event.start_mark), *why)
 
 
 def _unique_key(key: Node, first: dict[str, Loc], problems: Problems) -> None:
@@ -358,28 +327,24 @@ def _unique_key(key: Node, first: dict[str, Loc], problems: Problems) -> None:
         first[name] = key.loc
 
 
-def _syntax_problem(e: Any, text: str, file: str) -> Problem:
+def _syntaxProblem(e: Any, text: str, file: str) -> Problem:
     """A YAML error (``e``), located."""
     import yaml
 
     if isinstance(e, yaml.MarkedYAMLError):
         mark = e.problem_mark or e.context_mark
         what = e.problem or e.context or "cannot read the YAML"
-        return _problem(_loc(file, mark), M_("YAML syntax: {what}", what=what))
+        return Problem(_loc(file, mark), M_("YAML syntax: {what}", what=what))
     if isinstance(e, yaml.reader.ReaderError):
         # a character YAML does not allow (NUL, other control characters): locate it
         at = max(0, min(e.position, len(text)))
         row = text.count("\n", 0, at) + 1
         col = at - (text.rfind("\n", 0, at) + 1) + 1
         what = f"U+{e.character:04X}" if isinstance(e.character, int) else repr(e.character)
-        return _problem(
+        return Problem(
             Loc(file, row, col), M_("the character {what} is not allowed in YAML", what=what), M_("remove it")
         )
-    return _problem(Loc(file, 1), M_("YAML: {e}", e=e))
-
-
-def _problem(loc: Loc, message: str, hint: str = "") -> Problem:
-    return Problem(loc, message, hint)
+    return Problem(Loc(file, 1), M_("YAML: {e}", e=e))
 
 
 @cache
@@ -400,42 +365,30 @@ def parse_yaml(text: str, file: str, *, max_bytes: int = MAX_YAML_BYTES, unique_
     names its own duplicates, in words of its own)."""
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > max_bytes:
-        raise ReadError(
-            [
-                _problem(
-                    Loc(file),
-                    M_(
-                        "the YAML document is {size:,} bytes, over the limit of {max_bytes:,}",
-                        size=size,
-                        max_bytes=max_bytes,
-                    ),
-                    M_(
-                        "YAML is read whole: keep a log this long in the line format, which has no "
-                        "size limit (once: pulyacalc convert LOG --to lines --max-yaml-bytes N -o "
-                        "LOG.pulya), or raise --max-yaml-bytes"
-                    ),
-                )
-            ]
+        big = M_(
+            "the YAML document is {size:,} bytes, over the limit of {max_bytes:,}",
+            size=size,
+            max_bytes=max_bytes,
         )
+        hint = M_(
+            "YAML is read whole: keep a log this long in the line format, which has no "
+            "size limit (once: pulyacalc convert LOG --to lines --max-yaml-bytes N -o "
+            "LOG.pulya), or raise --max-yaml-bytes"
+        )
+        raise ReadError([Problem(Loc(file), big, hint)])
     # a search, not a list of every line; the expression compiled only when YAML is read
     long_line = re.search(_LONG_LINE, text, re.MULTILINE) if len(text) > MAX_LINE_CHARS else None
     if long_line is not None:
         number = text.count("\n", 0, long_line.start()) + 1
         end = text.find("\n", long_line.start())
         length = (len(text) if end < 0 else end) - long_line.start()
-        raise ReadError(
-            [
-                _problem(
-                    Loc(file, number, 1),
-                    M_(
-                        "line {number} is {length} characters long, over {most}",
-                        number=number,
-                        length=f"{length:,}",
-                        most=f"{MAX_LINE_CHARS:,}",
-                    ),
-                )
-            ]
+        long = M_(
+            "line {number} is {length} characters long, over {most}",
+            number=number,
+            length=f"{length:,}",
+            most=f"{MAX_LINE_CHARS:,}",
         )
+        raise ReadError([Problem(Loc(file, number, 1), long)])
     if text.startswith("\ufeff"):
         text = text[1:]
     # the tree is a million new objects and holds no cycles: the cyclic collector's passes

@@ -53,11 +53,6 @@ AFTER_FINISH_RANGE = 3
 NOTICES: frozenset[FindingCode] = frozenset({"correction"})
 
 
-def faults(findings: list[Finding]) -> list[Finding]:
-    """The findings that make a log unclean (all but the ``NOTICES``)."""
-    return [f for f in findings if f.code not in NOTICES]
-
-
 @dataclass(frozen=True)
 class Finding:
     loc: Loc
@@ -93,18 +88,10 @@ KNOWN_SIZE = 20_000
 
 
 class Checking:
-    """A log read, scored and checked deal by deal, its findings handed on as they are
-    found, so that ``check`` needs the memory ``score`` needs however long the log.
-
-    Iterating yields every finding once, in the order of their place in the files (file,
-    line, column; at one place a problem before a deal's own finding, before the pool
-    target's, before an override's), each as soon as nothing can come before it; a run of
-    ``AFTER_FINISH_RANGE`` or more consecutive deals after the finish is one finding with
-    the range (``merged``).  Only a short log (under ``play.ONE_CAUSE_DEALS`` deals,
-    which a wrong first dealer may explain at once: ``play.play_one_cause``) is held
-    whole until its end.  After it: ``deals``, ``finished``, ``sheet``.  ``follow``, when set
-    (before iterating), is shown each result until it is ``done``; ``progress`` is told the
-    line reached now and then."""
+    """A log read, scored and checked deal by deal.  Iterating yields every finding once,
+    in the order of their place in the files (``_Window``), as soon as nothing can come
+    before it; only a short log (under ``play.ONE_CAUSE_DEALS`` deals, which a wrong first
+    dealer may explain at once) is held whole.  After it: ``deals``, ``finished``, ``sheet``."""
 
     def __init__(
         self,
@@ -339,39 +326,28 @@ def _deal_findings(r: DealResult, conv: Convention) -> list[Finding]:
                 M_("K3.7.9; write it as raspasy, or set bombs.opening to the number played"),
             )
         )
+    low = ""
     if r.after_dark and conv.bombs_exit_step and deal.contract.rank < 6 + r.after_dark:
-        out.append(
-            Finding(
-                deal.locs.get("contract", where),
-                "raspasy-exit",
-                M_(
-                    "{contract} after a dark raspasy of level {after_dark}: "
-                    "the exit is {value} or higher (bombs.exit_step)",
-                    contract=deal.contract,
-                    after_dark=r.after_dark,
-                    value=6 + r.after_dark,
-                ),
-                M_("K3.3.19 а, K3.7.7: a dark pass is overcalled by a seven, a double one by an eight"),
-            )
+        low = M_(
+            "{contract} after a dark raspasy of level {after_dark}: "
+            "the exit is {value} or higher (bombs.exit_step)",
+            contract=deal.contract,
+            after_dark=r.after_dark,
+            value=6 + r.after_dark,
         )
-    elif r.after_raspasy:
-        need = conv.exit_level(r.after_raspasy)
-        if deal.contract.rank < need:
-            out.append(
-                Finding(
-                    deal.locs.get("contract", where),
-                    "raspasy-exit",
-                    M_(
-                        "{contract} after {after_raspasy} raspasy in a row: the exit is {need} or higher "
-                        "(raspasy.exit {list})",
-                        contract=deal.contract,
-                        after_raspasy=r.after_raspasy,
-                        need=need,
-                        list=list(conv.raspasy_exit),
-                    ),
-                    M_("K3.7.8; check the contract, or the deals before it"),
-                )
-            )
+        why = M_("K3.3.19 а, K3.7.7: a dark pass is overcalled by a seven, a double one by an eight")
+    elif r.after_raspasy and deal.contract.rank < (need := conv.exit_level(r.after_raspasy)):
+        low = M_(
+            "{contract} after {after_raspasy} raspasy in a row: the exit is {need} or higher "
+            "(raspasy.exit {list})",
+            contract=deal.contract,
+            after_raspasy=r.after_raspasy,
+            need=need,
+            list=list(conv.raspasy_exit),
+        )
+        why = M_("K3.7.8; check the contract, or the deals before it")
+    if low:
+        out.append(Finding(deal.locs.get("contract", where), "raspasy-exit", low, why))
     level = deal.contract.level
     if level in conv.shortfall_forbidden:
         for e in r.entries:
