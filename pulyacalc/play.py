@@ -61,8 +61,7 @@ Progress = Callable[[int], None]
 class How(TypedDict, total=False):
     """What a play keeps and shows, passed down as keywords: ``keep`` each deal's result,
     ``running`` also the paper after each, ``first`` both for the deals up to that one;
-    ``each`` is shown every ``Step`` as it is scored (docs: /work/notes/play-api.md), and
-    ``progress`` the line reached now and then."""
+    ``each`` is shown every ``Step`` as it is scored, ``progress`` the line reached."""
 
     keep: bool
     running: bool
@@ -107,7 +106,21 @@ class Playing:
         return self.scorer.run(() if items is None else items, lines)
 
     def evening(self, kept: tuple[DealResult, ...] = (), papers: tuple[SheetView, ...] = ()) -> Evening:
-        return _evening(self.log, self.conv, self.scorer, kept, papers)
+        s = self.scorer
+        bombs = {p: tuple(b) for p, b in s.bombs.items()}
+        view = s.sheet.view()
+        return Evening(
+            self.log.header,
+            self.conv,
+            s.target,
+            view,
+            s.count,
+            s.finished,
+            kept,
+            papers,
+            bombs,
+            s.after_finish_from,
+        )
 
 
 def play(
@@ -148,27 +161,6 @@ def _watched(items: Iterable[Item], watch: Progress) -> Iterator[Item]:
     for d in items:
         yield d
         watch(d.loc.line)
-
-
-def _evening(
-    log: Log,
-    conv: Convention,
-    scorer: Scorer,
-    kept: tuple[DealResult, ...] = (),
-    papers: tuple[SheetView, ...] = (),
-) -> Evening:
-    return Evening(
-        log.header,
-        conv,
-        scorer.target,
-        scorer.sheet.view(),
-        scorer.count,
-        scorer.finished,
-        kept,
-        papers,
-        {p: tuple(b) for p, b in scorer.bombs.items()},
-        scorer.after_finish_from,
-    )
 
 
 def _line_source(log: Log) -> LineDeals | None:
@@ -264,8 +256,7 @@ def score_log(
     if conv is None or not log.header_ok:
         # the header is wrong: read every deal for its own problems, but check no rules
         # against a header we cannot trust, and report everything at once
-        for _ in log.deals:
-            pass
+        deque(log.deals, maxlen=0)
         problems.raise_if_any()
     assert conv is not None
     memo: Memo | bool = True if memos is None else memos.get(log.header.players, conv)

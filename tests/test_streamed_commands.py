@@ -104,14 +104,14 @@ def _nothing_kept(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     from pulyacalc import play
 
     made: list[int] = []
-    real = play._evening
+    real = play.Playing.evening
 
-    def checked(log: Any, conv: Any, scorer: Any, kept: Any = (), papers: Any = ()) -> Any:
+    def checked(self: Any, kept: Any = (), papers: Any = ()) -> Any:
         assert not kept and not papers
-        made.append(scorer.count)
-        return real(log, conv, scorer, kept, papers)
+        made.append(self.scorer.count)
+        return real(self, kept, papers)
 
-    monkeypatch.setattr(play, "_evening", checked)
+    monkeypatch.setattr(play.Playing, "evening", checked)
     return made
 
 
