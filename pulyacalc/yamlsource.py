@@ -113,7 +113,7 @@ def _compose(text: str, file: str, unique: bool) -> Node:
         composer.read(loader)
     except yaml.YAMLError as e:
         if composer.another is None:
-            composer.failed = _syntaxProblem(e, text, file)
+            composer.failed = _syntax_problem(e, text, file)
     except RecursionError:
         composer.failed = Problem(Loc(file), M_("the document is nested too deeply"))
     finally:
@@ -327,7 +327,7 @@ def _unique_key(key: Node, first: dict[str, Loc], problems: Problems) -> None:
         first[name] = key.loc
 
 
-def _syntaxProblem(e: Any, text: str, file: str) -> Problem:
+def _syntax_problem(e: Any, text: str, file: str) -> Problem:
     """A YAML error (``e``), located."""
     import yaml
 

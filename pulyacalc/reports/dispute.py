@@ -14,8 +14,7 @@ convention.  ``play.settle_evening`` settles it, so a reading's figures are what
 ``score`` prints for the log with that key in its header.
 
 Each play keeps no deal but the disputed one and a few before it (``_play_at``): a line
-log is read again for each
-reading from its lines (``replay.Replay``), not from its deals kept.
+log is read again for each reading from its lines (``replay.Replay``).
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pulyacalc.convention.schema import SCHEMA, Convention, Key, Situation
 from pulyacalc.core.amounts import Amount
@@ -41,9 +40,6 @@ from pulyacalc.scoring.fold import DealResult, Step
 from pulyacalc.scoring.resolve import Resolved, resolve
 from pulyacalc.scoring.settlement import Settlement
 from pulyacalc.yamlsource import Node
-
-if TYPE_CHECKING:
-    pass
 
 
 class NoSuchDeal(LookupError):
@@ -99,8 +95,7 @@ def _zero_counts(c: Case) -> dict[str, int]:
 
 
 def _leaves_run_going(r: DealResult) -> bool:
-    """A deal after which some reading of ``raspasy.run_ends_on`` lets a raspasy run go on:
-    any but raspasy and a whisted contract that was made."""
+    """Some reading of ``raspasy.run_ends_on`` lets a raspasy run go on after ``r``."""
     failed = any(e.rule == "remise" for e in r.entries)
     return r.kind in ("unplayed", "half", "misere") or (r.kind == "played" and failed)
 
@@ -197,8 +192,8 @@ def dispute_file(
     price: Decimal | None = None,
     max_yaml_bytes: int | None = None,
 ) -> Dispute:
-    """The dispute over deal ``number`` of a log file (or '-').  Raises PulyaError with every
-    problem of the log (as ``score`` does), NoSuchDeal when it has no such deal."""
+    """The dispute over deal ``number`` of a log file (or '-').  Raises PulyaError (as
+    ``score`` does), NoSuchDeal."""
     from pulyacalc.logs.read import read_log
 
     problems = Problems()
@@ -245,17 +240,15 @@ WINDOW = 64
 
 
 def _run_told(before: tuple[DealResult, ...]) -> bool:
-    """Whether ``_run_goes_on`` reads its answer from ``before`` without running out of
-    deals: one of them is raspasy or lets no raspasy run go on."""
+    """``_run_goes_on`` reads its answer from ``before`` without running out of deals."""
     return any(r.kind == "raspasy" or not _leaves_run_going(r) for r in before)
 
 
 def _play_at(
     log: Log, conv: Convention, problems: Problems, number: int, window: int
 ) -> tuple[Evening, DealResult | None, tuple[DealResult, ...]]:
-    """``play``, with deal ``number``'s result (None when it has none) and those of the
-    contracts and raspasy of the ``window`` deals before it, last first: only those steps
-    are made into results, and no other result is kept."""
+    """``play``, with deal ``number``'s result (or None) and those of the ``window`` deals
+    before it, last first: no other step is made into a result."""
     start = max(0, number - 1 - window)  # the deals before the window
     kept: list[DealResult] = []
     found: list[DealResult] = []
@@ -272,19 +265,17 @@ def _play_at(
 
 
 def _deal(results: list[DealResult], number: int) -> DealResult | None:
-    """Deal ``number``'s result (a correction after it has its number too: not that)."""
+    # a correction after the deal has its number too: not that
     return next((r for r in results if r.number == number and isinstance(r.deal, Play | Raspasy)), None)
 
 
 def _before(results: list[DealResult], number: int) -> tuple[DealResult, ...]:
-    """The contracts and raspasy before deal ``number``, last first (corrections left out:
-    they are not deals)."""
+    """The contracts and raspasy before deal ``number``, last first."""
     return tuple(r for r in reversed(results) if r.number < number and isinstance(r.deal, Play | Raspasy))
 
 
 def _contested(ctx: _Context, before: tuple[DealResult, ...]) -> tuple[Disputed, ...]:
-    """Every contested key that matters for the deal (a contract or raspasy), each reading
-    played; ``before``: the deals before it, last first."""
+    """Every contested key that matters for the deal, each reading played."""
     result, conv = ctx.result, ctx.base.convention
     assert isinstance(result.deal, Play | Raspasy)
     resolved = resolve(result.deal, Seats(ctx.replay.header.players, result.dealer), conv, Problems())
@@ -302,8 +293,8 @@ def _contested(ctx: _Context, before: tuple[DealResult, ...]) -> tuple[Disputed,
 
 
 def _values(key: Key, conv: Convention, level: int | None) -> list[tuple[Any, str]]:
-    """Each reading of ``key`` with its source; the log's own value first when no table's
-    reading is it (a house file's own number)."""
+    """Each reading of ``key`` with its source; the log's own value first when no table
+    reads it so (a house file's own number)."""
     assert key.contested is not None
     readings = list(key.contested.readings(key))
     mine = _current(key, conv, level)
@@ -381,9 +372,8 @@ class _Context:
 
 
 def _override_node(key: Key, conv: Convention, level: int | None, value: Any, loc: Loc) -> Node:
-    """``value`` as the node a header override holds.  A table by level is written whole
-    (the log's own table with the deal's level set), so that it replaces whatever the log
-    wrote for the key rather than merging with it."""
+    """``value`` as a header override's node; a table by level is written whole, so that it
+    replaces what the log wrote for the key rather than merging with it."""
 
     def scalar(text: str) -> Node:
         return Node("scalar", loc, text=text)

@@ -93,6 +93,10 @@ def price_of(conv: Convention, players: int, deal: Deal) -> dict[str, Amount]:
 def outcomes(conv: Convention, players: int) -> list[tuple[str, str, Deal]]:
     """Every outcome of the table: (key, words, deal)."""
     out: list[tuple[str, str, Deal]] = []
+
+    def add(key: str, words: str, deal: Deal) -> None:
+        out.append((key, words, deal))
+
     d, w, p = DECLARER, FIRST, SECOND
     two = players == 2
     if two:  # the opponent defends with the dummy, who always passes
@@ -103,43 +107,23 @@ def outcomes(conv: Convention, players: int) -> list[tuple[str, str, Deal]]:
 
     for level in LEVELS:
         c = Contract(level, Suit.SPADES)
-        out.append(
-            (
-                M_("{level} not whisted", level=level),
-                M_("both defenders pass"),
-                Play(d, c, calls(Call.PASS)),
-            )
-        )
+        add(M_("{level} not whisted", level=level), M_("both defenders pass"), Play(d, c, calls(Call.PASS)))
         if level in conv.half_whist_levels and not two:
-            out.append(
-                (
-                    M_("{level} half-whist", level=level),
-                    M_("first passes, second half-whists"),
-                    Play(d, c, {w: Call.PASS, p: Call.HALF}),
-                )
-            )
+            half = Play(d, c, {w: Call.PASS, p: Call.HALF})
+            add(M_("{level} half-whist", level=level), M_("first passes, second half-whists"), half)
         side = 10 - level
         took = M_("takes nothing") if side == 0 else M_("takes {side}", side=side)
         made = {d: level}
         if conv.lone_whister_made == "own":  # his own count is needed: all the side's are his
             made[w] = side
-        out.append(
-            (
-                M_("{level} made", level=level),
-                M_("one whist, made exactly: the whister {took}", took=took),
-                Play(d, c, calls(Call.WHIST), made),
-            )
-        )
+        words = M_("one whist, made exactly: the whister {took}", took=took)
+        add(M_("{level} made", level=level), words, Play(d, c, calls(Call.WHIST), made))
         for k in (1, 2, 3):
-            out.append(
-                (
-                    M_("{level} without {k}", level=level, k=k),
-                    M_("one whist, the declarer takes {n}", n=level - k),
-                    Play(d, c, calls(Call.WHIST), {d: level - k}),
-                )
-            )
-    out.append((M_("misère made"), M_("no trick"), Play(d, Contract.misere(), {}, {d: 0})))
-    out.append((M_("misère caught"), M_("one trick"), Play(d, Contract.misere(), {}, {d: 1})))
+            words = M_("one whist, the declarer takes {n}", n=level - k)
+            short = Play(d, c, calls(Call.WHIST), {d: level - k})
+            add(M_("{level} without {k}", level=level, k=k), words, short)
+    add(M_("misère made"), M_("no trick"), Play(d, Contract.misere(), {}, {d: 0}))
+    add(M_("misère caught"), M_("one trick"), Play(d, Contract.misere(), {}, {d: 1}))
     if players >= 4 and conv.raspasy_talon_to_dealer:
         tricks = {d: 4, w: 2, p: 2, DEALER: 2}
         words = M_("first of a run: first hand 4, the others 2, the dealer 2 from the talon")
@@ -149,39 +133,23 @@ def outcomes(conv: Convention, players: int) -> list[tuple[str, str, Deal]]:
     else:
         tricks = {d: 4, w: 3, p: 3}
         words = M_("first of a run: first hand 4, the others 3")
-    out.append((M_("raspasy"), words, Raspasy(tricks)))
-    if conv.dark_factor != 1:
-        out.extend(_dark_outcomes(conv, tricks))
-    return out
-
-
-def _dark_outcomes(conv: Convention, tricks: dict[str, int]) -> list[tuple[str, str, Deal]]:
-    """Classic's play «втёмную» (RULES.md 2.10): each game made when bid dark, and a raspasy
-    after first hand's dark pass (which earns him a bomb, worth nothing until he plays)."""
-    d, w, p = DECLARER, FIRST, SECOND
+    add(M_("raspasy"), words, Raspasy(tricks))
+    if conv.dark_factor == 1:
+        return out
+    # Classic's play «втёмную» (RULES.md 2.10): each game made when bid dark, and a raspasy
+    # after first hand's dark pass (which earns him a bomb, worth nothing until he plays)
     f = conv.dark_factor
-    out: list[tuple[str, str, Deal]] = []
     for level in LEVELS:
         made = {d: level}
         if conv.lone_whister_made == "own":
             made[w] = 10 - level
         deal = Play(d, Contract(level, Suit.SPADES), {w: Call.WHIST, p: Call.PASS}, made, dark=True)
-        out.append(
-            (
-                M_("{level} made dark", level=level),
-                M_("bid «втёмную», one whist, made exactly: × {f}", f=f),
-                deal,
-            )
-        )
-    out.append(
-        (
-            M_("misère made dark"),
-            M_("bid «втёмную», no trick: × {f}", f=f),
-            Play(d, Contract.misere(), {}, {d: 0}, dark=True),
-        )
-    )
+        words = M_("bid «втёмную», one whist, made exactly: × {f}", f=f)
+        add(M_("{level} made dark", level=level), words, deal)
+    dark = Play(d, Contract.misere(), {}, {d: 0}, dark=True)
+    add(M_("misère made dark"), M_("bid «втёмную», no trick: × {f}", f=f), dark)
     words = M_("first hand passed «втёмную»: every trick × {f}, and he earns a bomb ×{f}", f=f)
-    out.append((M_("raspasy dark"), words, Raspasy(tricks, dark=(d,))))
+    add(M_("raspasy dark"), words, Raspasy(tricks, dark=(d,)))
     return out
 
 

@@ -1,13 +1,10 @@
 """A club's statistics over a season: how each player bids, defends and scores, who wins
 against whom, and a rating that accounts for who sat at the table.
 
-Every evening is scored and settled by the same use cases as ``score`` and ``season``
-(:func:`pulyacalc.play.score_file` with each deal's result kept, then
-:func:`pulyacalc.play.settle_evening`); nothing here scores a deal.  The counts are
-read off each deal's result: its kind (``unplayed``, ``half``, ``played``, ``misere``,
-``raspasy``), the deal as written (declarer, contract, calls, tricks) and the entries it
-wrote (``remise``, ``misere-remise``, ``shortfall``).  Totals, averages, best and worst
-evening are :func:`pulyacalc.reports.season.standings` of the same evenings.
+Every evening is scored and settled as ``season`` does (``season.played``); nothing here
+scores a deal.  The counts are read off each deal's result: its kind, the deal as written
+and the entries it wrote.  Totals, averages, best and worst evening are
+:func:`pulyacalc.reports.season.standings` of the same evenings.
 
 Head-to-head is the settlement taken pair by pair: in an evening, what ``a`` wins from
 ``b`` is the whists they wrote on each other, netted (``whist_pairs[a][b]``), plus the
@@ -15,13 +12,9 @@ difference of what each pays every other for his mountain (``pays_each[b] −
 pays_each[a]``, K4.2.14).  It is antisymmetric, and a player's amounts against the
 others of an evening add up to his exact result.
 
-With an aliases file (:mod:`pulyacalc.logs.aliases`) each evening's players are the
-persons the file makes them, as in ``season``; a log seating one person twice is a
-problem at its ``players:`` line.
-
-Every deal is counted as it is scored (``Counting``, shown each step by ``play.play``: a
-line read again in the same state only adds to its count), so memory grows with the
-players, the evenings and the distinct lines, not with the deals.
+Every deal is counted as it is scored (``Counting``: a line read again in the same state
+only adds to its count), so memory grows with the players, the evenings and the distinct
+lines, not with the deals.
 """
 
 from __future__ import annotations
@@ -159,9 +152,8 @@ def count_deal(
     second_out: SecondOut = "next",
     times: int = 1,
 ) -> None:
-    """Add one scored deal (``times`` such deals) to the players' counts (a correction is
-    no deal: not counted, though what it moves is in the evening's result).
-    ``second_out``: with 5 players, who sits out with the dealer (``table.five_second_out``)."""
+    """Add one scored deal (``times`` such deals) to the players' counts; ``second_out``:
+    with 5 players, who sits out with the dealer (``table.five_second_out``)."""
     if r.kind in ("correction", "join", "leave"):  # not deals (RULES.md 2.9, 6.3)
         return
     out = _sitters(players, r.dealer, second_out)
@@ -213,11 +205,9 @@ class _Tallies(dict[str, Tally]):
 
 
 class Counting:
-    """One evening's counts per name as its log writes them, shown each step as it is scored
-    (``play``'s ``each``): a deal the fold knew its line of (``fold.Line``) adds one to what
-    that line wrote there, counted ``times`` at a time (a deal's counts depend only on its
-    line, the state it is read in and what it wrote, which is what the fold repeats); any
-    other is counted at once."""
+    """One evening's counts per name as its log writes them, shown each step (``each``): a
+    deal's counts depend only on its line and what it wrote, so a line the fold knew
+    (``fold.Line``) is counted ``times`` at a time; any other deal at once."""
 
     def __init__(self, players: tuple[str, ...], second_out: SecondOut) -> None:
         self.tally = _Tallies()
@@ -250,8 +240,7 @@ class Counting:
 
 
 def pairs(s: Settlement) -> dict[str, dict[str, Amount]]:
-    """Each pair's net in one settlement (see the module docstring): antisymmetric, and each
-    player's row adds up to his exact result."""
+    """Each pair's net in one settlement (see the module docstring)."""
     return {
         a: {b: exact(s.whist_pairs[a][b] + s.pays_each[b] - s.pays_each[a]) for b in s.players if b != a}
         for a in s.players
@@ -271,8 +260,7 @@ class Gathering:
     def add(
         self, source: str, ev: Evening, s: Settlement, who: Mapping[str, str], counted: Mapping[str, Tally]
     ) -> None:
-        """Count one evening, its deals ``counted`` (``Counting``); ``who`` maps each name
-        in its log to the person."""
+        """Count one evening; ``who`` maps each name in its log to the person."""
         written = ev.sheet.players
         players = tuple(who[p] for p in written)
         result = {who[p]: r for p, r in s.result.items()}
