@@ -1,12 +1,9 @@
 """pulyacalc for people who script in Python: read a log, score it under a convention,
-settle it, go through what was written.  docs/api.md shows it at work.
+settle it, go through what was written (docs/api.md).
 
-A thin facade over the use cases (``evening``, ``compare``) and the readers: the same
-code ``pulyacalc score`` runs, so a script gets the numbers the command prints.  Every
-error is a ``PulyaError`` whose ``problems`` are located (``problem.format()`` is the
-message the command would print).
-
-It is not imported by ``import pulyacalc`` (the command line starts without it).
+A thin facade over the same code ``pulyacalc score`` runs, so a script gets the numbers
+the command prints.  Every error is a ``PulyaError`` whose ``problems`` are located.  It
+is not imported by ``import pulyacalc`` (the command line starts without it).
 """
 
 from __future__ import annotations
@@ -50,10 +47,9 @@ __all__ = [
 
 
 def read_text(text: str, name: str = "<text>", *, input_format: str | None = None) -> Log:
-    """A log from text, in the YAML or the line format (told apart by ``name``'s suffix or
-    by the text; or say ``input_format="yaml"`` / ``"lines"``).  ``name`` locates problems.
-    Every deal is read now, so the log can be scored again and again.
-    Raises PulyaError (a ReadError) with every problem of reading."""
+    """A log from text, in the YAML or the line format (by ``name``'s suffix or the text, or
+    ``input_format``), every deal read now so that it can be scored again and again.
+    ``name`` locates problems; raises ReadError with every problem of reading."""
     from pulyacalc.logs.read import read_text as read
 
     problems = Problems()
@@ -91,11 +87,9 @@ def convention(name: str) -> Convention:
 def score(
     log: Log, convention: str | Convention | None = None, *, rounding: Rounding | None = None
 ) -> Evening:
-    """Score every deal of ``log``: under the convention it names, or ``convention`` — a
-    name or a path (the log's own overrides and pool apply, as on the command line), or a
-    ``Convention`` (used as it is; the log's pool still applies).  ``rounding`` replaces
-    the convention's.  Raises PulyaError (a RuleError for deals the table refuses) with
-    every problem."""
+    """Score every deal of ``log`` under the convention it names, or ``convention``: a name or
+    a path (with the log's overrides, as on the command line), or a ``Convention`` used as
+    it is.  ``rounding`` replaces the convention's.  Raises PulyaError with every problem."""
     from dataclasses import replace
 
     from pulyacalc.play import play, score_log
@@ -110,18 +104,16 @@ def score(
 
 
 def settle(evening: Evening, *, whist_price: Decimal | str | int | None = None) -> Settlement:
-    """Settle an evening (RULES.md §3) under its convention's rounding; ``whist_price``
-    adds the money.  Raises PulyaError when the rounding cannot do it (kodeks rounding
-    with 4 players)."""
+    """Settle an evening (RULES.md §3) under its convention's rounding; ``whist_price`` adds
+    the money.  Raises PulyaError when the rounding cannot do it."""
     from pulyacalc.play import settle_evening
 
     return settle_evening(evening, None if whist_price is None else Decimal(str(whist_price)))
 
 
 def entries(evening: Evening) -> Iterator[Entry]:
-    """Everything written on the paper, deal by deal: each entry's ``deal`` (its number),
-    ``rule``, ``player``, ``area`` (pool, mountain or whists), ``amount``, ``on`` (whose
-    whists, for whists) and ``why`` (the arithmetic)."""
+    """Everything written on the paper, deal by deal (``Entry``: deal, rule, player, area,
+    amount, on, why)."""
     if evening.deals and not evening.results:
         raise ValueError("the evening was scored without keeping its deals: score it with api.score")
     for result in evening.results:
@@ -131,8 +123,7 @@ def entries(evening: Evening) -> Iterator[Entry]:
 def compare(
     log: Log, conventions: Sequence[str] | None = None, *, whist_price: Decimal | str | int | None = None
 ) -> Comparison:
-    """The evening under several conventions (every built-in one by default): a column for
-    each under which the log is legal, and the others ``excluded`` with their problems."""
+    """The evening under several conventions (every built-in one by default)."""
     from pulyacalc.reports.compare import compare as compare_kept
 
     price = None if whist_price is None else Decimal(str(whist_price))

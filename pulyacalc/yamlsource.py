@@ -548,12 +548,3 @@ def words(node: Node) -> list[tuple[str, Loc]]:
             out.append((m.group(0), node.loc.at_column(node.loc.column + m.start())))
         return out
     return []
-
-
-def to_plain(node: Node) -> object:
-    """The node as plain Python (strings, lists, dicts of strings) for overrides."""
-    if node.kind == "map":
-        return {k.text: to_plain(v) for k, v in node.pairs}
-    if node.kind == "seq":
-        return [to_plain(n) for n in node.items]
-    return None if node.null else node.text

@@ -72,8 +72,7 @@ class Finding:
 
 
 class Follower(Protocol):
-    """Shown each deal's result as ``Checking`` scores it (``reconcile.Running``: the paper
-    after given deals)."""
+    """Shown each deal's result as ``Checking`` scores it (``reconcile.Running``)."""
 
     def __call__(self, r: DealResult) -> None: ...
 
@@ -203,8 +202,8 @@ class Checking:
 
 class _Window:
     """Findings waiting for their turn: a heap by place (file, line, column, then rank:
-    problems 0, a deal's own 1, the target's 2, the overrides' 3 — as one stable sort of
-    them all, in that order, would place them), taken out once nothing can come before."""
+    problems 0, a deal's own 1, the target's 2, the overrides' 3), taken out once nothing
+    can come before."""
 
     def __init__(self) -> None:
         self.heap: list[tuple[str, int, int, int, int, Finding]] = []
@@ -254,8 +253,7 @@ class _Window:
 
 def merged(found: Iterable[Finding]) -> Iterator[Finding]:
     """``found`` with each run of ``AFTER_FINISH_RANGE`` or more consecutive after-finish
-    deals (consecutive numbers, no other finding between them) as one finding at the first
-    deal's place, with the range; shorter runs as they are.  Holds at most one run."""
+    deals as one finding at the first deal's place, with the range."""
     held: list[Finding] = []
     count = last = 0
     for f in found:
@@ -276,28 +274,27 @@ def merged(found: Iterable[Finding]) -> Iterator[Finding]:
 
 
 def _closed(held: list[Finding], count: int, last: int) -> list[Finding]:
+    """A run of after-finish deals: as they are when short, else one finding."""
     if count < AFTER_FINISH_RANGE:
-        return held  # single deals all (a range is at least AFTER_FINISH_RANGE long)
-    return [_range(held[0], last, count)]
-
-
-def _range(first: Finding, last: int, count: int) -> Finding:
-    """The after-finish deals from ``first``'s to ``last`` as one finding."""
-    return Finding(
-        first.loc,
-        "after-finish",
-        M_(
-            "deal {first} and every deal after it to deal {last} ({count:,} deals) are played "
-            "after the pulya was finished",
-            first=first.deal,
-            last=last,
-            count=count,
-        ),
-        M_("their pool points go off the mountain (RULES.md 2.8); were they meant for a new pulya?"),
-        first.deal,
-        last,
-        count,
-    )
+        return held
+    first = held[0]
+    return [
+        Finding(
+            first.loc,
+            "after-finish",
+            M_(
+                "deal {first} and every deal after it to deal {last} ({count:,} deals) are played "
+                "after the pulya was finished",
+                first=first.deal,
+                last=last,
+                count=count,
+            ),
+            M_("their pool points go off the mountain (RULES.md 2.8); were they meant for a new pulya?"),
+            first.deal,
+            last,
+            count,
+        )
+    ]
 
 
 def _deal_findings(r: DealResult, conv: Convention) -> list[Finding]:

@@ -138,7 +138,7 @@ def outcomes(conv: Convention, players: int) -> list[tuple[str, str, Deal]]:
         return out
     # Classic's play «втёмную» (RULES.md 2.10): each game made when bid dark, and a raspasy
     # after first hand's dark pass (which earns him a bomb, worth nothing until he plays)
-    f = conv.dark_factor
+    f, w = conv.dark_factor, FIRST
     for level in LEVELS:
         made = {d: level}
         if conv.lone_whister_made == "own":

@@ -15,9 +15,11 @@ from dataclasses import dataclass
 from pulyacalc.core.amounts import Amount, num
 from pulyacalc.core.errors import Loc
 from pulyacalc.core.i18n import M_
-from pulyacalc.core.sheet import MOUNTAIN, POOL, Sheet, SheetView
+from pulyacalc.core.sheet import Sheet, SheetView
 from pulyacalc.logs.sheet_file import PaperSheet
 from pulyacalc.reports.check import Checking, Finding
+from pulyacalc.reports.pulya import cells
+from pulyacalc.reports.pulya import value as cell_value
 from pulyacalc.scoring.fold import DealResult
 
 Cell = tuple[str, ...]
@@ -32,9 +34,6 @@ class Difference:
     #: None for the final sheet, else the deal number of a running checkpoint
     deal: int | None = None
 
-    def label(self) -> str:
-        return cell_label(self.cell)
-
 
 def cell_label(cell: Cell) -> str:
     if cell[0] == "whists":
@@ -47,29 +46,18 @@ def cell_label(cell: Cell) -> str:
 
 
 def all_cells(players: tuple[str, ...]) -> list[Cell]:
-    out: list[Cell] = []
-    for p in players:
-        out.append((POOL, p))
-        out.append((MOUNTAIN, p))
-        out.extend(("whists", p, q) for q in players if q != p)
-    return out
+    """Every cell of the paper as a sheet file names it: (pool, A), (whists, A, B), …"""
+    return [key if key[2] else key[:2] for key in cells(players)]
 
 
 def value(sheet: SheetView, cell: Cell) -> Amount:
-    if cell[0] == POOL:
-        return sheet.pool[cell[1]]
-    if cell[0] == MOUNTAIN:
-        return sheet.mountain[cell[1]]
-    return sheet.whists[cell[1]][cell[2]]
+    return cell_value(sheet, (cell[0], cell[1], cell[2] if len(cell) > 2 else ""))
 
 
 @dataclass(frozen=True)
 class Reconciliation:
-    differences: list[Difference]
     #: the deal where paper and log part (exactly known), or None
     parting_deal: int | None
-    #: the deals that may be where they part (a bracket between two checkpoints)
-    suspects: list[int]
     findings: list[Finding]
 
 
@@ -149,7 +137,7 @@ def reconcile(run: Checking, running: Running, sheet_name: str) -> Reconciliatio
             join=", ".join(paper.sheet.players),
             join2=", ".join(players),
         )
-        return Reconciliation([], None, [], [Finding(loc, "sheet-players", msg)])
+        return Reconciliation(None, [Finding(loc, "sheet-players", msg)])
     assert run.sheet is not None
     diffs: list[Difference] = []
     for cell in all_cells(players):
@@ -174,7 +162,7 @@ def reconcile(run: Checking, running: Running, sheet_name: str) -> Reconciliatio
             parting = touched[0]
     findings += [_cell_finding(d) for d in diffs]
     findings += _parting_findings(parting, suspects, kept)
-    return Reconciliation(diffs, parting, suspects, findings)
+    return Reconciliation(parting, findings)
 
 
 def _missing_checkpoints(running: Running) -> list[Finding]:
@@ -202,7 +190,7 @@ def _cell_finding(d: Difference) -> Finding:
         "sheet-cell",
         M_(
             "{label} {where}: the paper says {num}, the log gives {num2}",
-            label=d.label(),
+            label=cell_label(d.cell),
             where=where,
             num=num(d.paper),
             num2=num(d.log),
