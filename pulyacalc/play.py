@@ -275,15 +275,10 @@ ONE_CAUSE_MIN = 3
 def play_one_cause(
     log: Log, conv: Convention, problems: Problems, *, memo: Memo | bool = True, **how: Unpack[How]
 ) -> Evening:
-    """``play``, then, when deals were refused because the 4-player dealer takes part,
-    look for one cause: another first dealer under which every such deal fits.  Found,
-    the refused deals it explains become one problem at the ``dealer:`` line (or the
-    players: line); see docs/format.md.  Only a short log is looked at so (under
-    ``ONE_CAUSE_DEALS`` items), and only when it has dealer-in-play problems.
-
-    A line log is played from its raw lines, the first of them kept; a short one with
-    such problems is then read again from them (its reader's problems, then the fold's,
-    as for any other log), and its first deals played again under each other dealer."""
+    """``play``, then, in a short log (under ``ONE_CAUSE_DEALS`` items) with deals refused
+    because the 4-player dealer takes part, look for one cause: another first dealer under
+    which every such deal fits; the deals it explains become one problem (docs/format.md).
+    A line log's first raw lines are kept, to be read again for it."""
     from itertools import chain, islice
 
     p = Playing(log, conv, problems, memo=memo)

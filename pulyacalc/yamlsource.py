@@ -96,13 +96,10 @@ _QUOTED_STYLES = frozenset(("'", '"', "|", ">"))
 
 def _compose(text: str, file: str, unique: bool) -> Node:
     """The document's events, read once, built into located ``Node``s as PyYAML's composer
-    would compose them (the same tags, the same marks), with nothing else kept: no composed
-    tree beside ours, no second pass to look for anchors.  Refused, each at its place:
-    anchors and aliases (at most MAX_SHOWN_PER_FILE of them, then the rest are not looked
-    for), explicit tags, merge keys, a key given twice in one mapping (unless not
-    ``unique``), a node nested deeper than MAX_DEPTH, and more than one document.  What is
-    told, as before: the anchors if any; else the syntax error; else the second document;
-    else the node too deep; else every other problem."""
+    would compose them, with no composed tree beside ours.  Refused, each at its place:
+    anchors and aliases, explicit tags, merge keys, a key given twice in one mapping (unless
+    not ``unique``), a node nested deeper than MAX_DEPTH, and more than one document; what
+    is told first: ``_Composer.document``."""
     import yaml
 
     made = _loader()
@@ -274,7 +271,8 @@ class _Composer:
         children.append(node)
 
     def document(self) -> Node:
-        """The document's root node, or a ReadError with what is told (see ``_compose``)."""
+        """The document's root node, or a ReadError: the anchors if any; else the syntax
+        error; else the second document; else the node too deep; else every other problem."""
         file = self.file
         if self.stopped is not None:
             # enough to show: the rest are not looked for (a file of millions of aliases is

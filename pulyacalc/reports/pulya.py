@@ -3,12 +3,10 @@ running entries the paper shows («нарастающим итогом»: 2.4.10
 after the last), with the deal that wrote each one.
 
 Nothing here scores: the entries of an evening are the fold's own, shown step by step to
-``Marks`` as the log is played (``play.score_file`` with ``each=``; nothing is kept
-per deal); a paper
-sheet typed in (``settle``) gives its ``running:`` totals, if any, and its final cells.
-A cell keeps only its latest ``keep`` totals and how many came before them: no drawing
-shows more (a long log's earliest give way to a ``…``).  The drawing
-(render/sheet_svg.py) only places what this module lists.
+``Marks`` as the log is played (nothing is kept per deal); a paper sheet typed in
+(``settle``) gives its ``running:`` totals, if any, and its final cells.  A cell keeps only
+its latest ``keep`` totals and how many came before them: no drawing shows more (a long
+log's earliest give way to a ``…``).  The drawing (render/sheet_svg.py) only places them.
 """
 
 from __future__ import annotations
@@ -135,8 +133,7 @@ class Marks:
 
 
 def changes(writes: Iterable[Write]) -> tuple[tuple[CellKey, Amount], ...]:
-    """What ``writes`` add to each cell, once per cell, the cells they leave as they were
-    left out: a deal that writes twice in one cell leaves one new total, as a pencil does."""
+    """What ``writes`` add to each cell they change, once per cell, as a pencil writes it."""
     net: dict[CellKey, Amount] = {}
     for w in writes:
         at: CellKey = (w.area, w.player, w.on or "")

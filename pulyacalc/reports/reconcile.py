@@ -62,14 +62,10 @@ class Reconciliation:
 
 
 class Running:
-    """The log's papers at the paper's running totals, taken as the deals stream (``Checking``
-    calls it with each result scored the full way, ``scorer`` the sheet they are written on).
-
-    Each checkpoint is compared once the deals after it begin (a correction has the number
-    of the deal before it: the paper after deal n is the one before deal n + 1).  Only the
-    results since the last checkpoint that agreed are held, until the first that differs
-    (its deals are the suspects); past the last checkpoint nothing is held, and ``done``
-    says nothing more is needed of the log's deals (no result is made for the rest)."""
+    """The log's papers at the paper's running totals, taken as ``Checking`` shows it each
+    result.  A checkpoint is compared once the deals after it begin (a correction has the
+    number of the deal before it); only the results since the last checkpoint that agreed
+    are held, until the first that differs (its deals are the suspects)."""
 
     def __init__(self, paper: PaperSheet, sheet: Sheet) -> None:
         self.paper, self.sheet = paper, sheet

@@ -95,11 +95,8 @@ class Season:
 
 
 def not_a_log(path: Path) -> str:
-    """Why a file found in a directory is not a log ('' when it may be one).
-
-    Clubs keep their house convention and paper sheets beside the logs; a season over
-    the directory leaves those out.  Files named one by one are always read as logs.
-    """
+    """Why a file found in a directory is not a log ('' when it may be one): clubs keep
+    their house convention and paper sheets beside the logs."""
     try:
         keys = _top_keys(path)
     except (OSError, UnicodeDecodeError):
@@ -150,10 +147,8 @@ def _top_keys(path: Path) -> set[str]:
 
 
 def collect(paths: Iterable[str], skipped: list[tuple[str, str]] | None = None) -> list[str]:
-    """The log files named: files as given (in order), directories searched recursively
-    for log files (sorted by path), duplicates dropped.  Files in a directory that are
-    not logs (convention files, paper sheets) go to ``skipped`` with the reason.
-    Problems raise ReadError."""
+    """The log files named: files as given, directories searched recursively (sorted),
+    duplicates dropped; a directory's files that are not logs go to ``skipped``."""
     out: list[str] = []
     seen: set[str] = set()
     problems: list[Problem] = []
@@ -198,10 +193,8 @@ def collect(paths: Iterable[str], skipped: list[tuple[str, str]] | None = None) 
 
 
 class Club:
-    """What the evenings of a season share (a club's logs repeat the same lines evening
-    after evening): the fold's caches per players and convention (``play.Memos``), the
-    line reader's parse of each distinct text per table of players, and each deal's
-    digest bytes (``keyed``) per line known to the fold or per parse and note."""
+    """What the evenings of a season share (a club's logs repeat the same lines): the fold's
+    caches, the line reader's parses, and each deal's digest bytes (``keyed``)."""
 
     def __init__(self) -> None:
         from pulyacalc.play import Memos
@@ -212,8 +205,7 @@ class Club:
 
     def digest(self, update: Callable[[bytes], object]) -> Callable[[Step], None]:
         """``play``'s ``each``: each step's ``keyed`` bytes given to ``update``, worked out
-        once per line the fold knows, or per parse and note (a deal is what its text
-        says; where it stands is no part of a key)."""
+        once per line the fold knows, or per parse and note."""
         from pulyacalc.core.model import Play, Raspasy
         from pulyacalc.scoring.fold import Line
 
