@@ -9,7 +9,7 @@ from typing import Any
 
 import yaml
 
-from pulyacalc.core.errors import MAX_SHOWN_PER_FILE, Loc, Problems, ReadError, shown
+from pulyacalc.core.errors import MAX_SHOWN_PER_FILE, Loc, Problem, Problems, ReadError, shown
 from pulyacalc.core.i18n import M_
 from pulyacalc.yamlsource import (
     _LONG_LINE,
@@ -19,7 +19,6 @@ from pulyacalc.yamlsource import (
     Node,
     _loader,
     _loc,
-    _problem,
     quoted,
 )
 
@@ -33,7 +32,7 @@ def _convert(
     loc = _loc(file, node.start_mark)
     if depth > MAX_DEPTH:
         raise ReadError(
-            [_problem(loc, M_("the document is nested deeper than {MAX_DEPTH} levels", MAX_DEPTH=MAX_DEPTH))]
+            [Problem(loc, M_("the document is nested deeper than {MAX_DEPTH} levels", MAX_DEPTH=MAX_DEPTH))]
         )
     if node.tag not in _PLAIN_TAGS and not (
         isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:binary"
@@ -49,7 +48,7 @@ def _convert(
             null=node.tag == "tag:yaml.org,2002:null",
         )
     if id(node) in seen:
-        raise ReadError([_problem(loc, M_("YAML aliases (*name) are not supported; write the value out"))])
+        raise ReadError([Problem(loc, M_("YAML aliases (*name) are not supported; write the value out"))])
     seen.add(id(node))
     if isinstance(node, yaml.SequenceNode):
         return Node(
@@ -94,7 +93,7 @@ def old_parse_yaml(
     if size > max_bytes:
         raise ReadError(
             [
-                _problem(
+                Problem(
                     Loc(file),
                     M_(
                         "the YAML document is {size:,} bytes, over the limit of {max_bytes:,}",
@@ -112,7 +111,7 @@ def old_parse_yaml(
         length = (len(text) if end < 0 else end) - long_line.start()
         raise ReadError(
             [
-                _problem(
+                Problem(
                     Loc(file, number, 1),
                     M_(
                         "line {number} is {length} characters long, over {most}",
@@ -133,7 +132,7 @@ def old_parse_yaml(
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         what = e.problem or e.context or "cannot read the YAML"
-        raise ReadError([_problem(_loc(file, mark), M_("YAML syntax: {what}", what=what))]) from None
+        raise ReadError([Problem(_loc(file, mark), M_("YAML syntax: {what}", what=what))]) from None
     except yaml.reader.ReaderError as e:
         # a character YAML does not allow (NUL, other control characters): locate it
         at = max(0, min(e.position, len(text)))
@@ -142,7 +141,7 @@ def old_parse_yaml(
         what = f"U+{e.character:04X}" if isinstance(e.character, int) else repr(e.character)
         raise ReadError(
             [
-                _problem(
+                Problem(
                     Loc(file, row, col),
                     M_("the character {what} is not allowed in YAML", what=what),
                     M_("remove it"),
@@ -150,15 +149,15 @@ def old_parse_yaml(
             ]
         ) from None
     except yaml.YAMLError as e:
-        raise ReadError([_problem(Loc(file, 1), M_("YAML: {e}", e=e))]) from None
+        raise ReadError([Problem(Loc(file, 1), M_("YAML: {e}", e=e))]) from None
     except RecursionError:
-        raise ReadError([_problem(Loc(file), M_("the document is nested too deeply"))]) from None
+        raise ReadError([Problem(Loc(file), M_("the document is nested too deeply"))]) from None
     if raw is None:
         return Node("map", Loc(file, 1, 1))
     try:
         node = _convert(file, raw, set(), 0, problems, unique_keys)
     except RecursionError:
-        raise ReadError([_problem(Loc(file), M_("the document is nested too deeply"))]) from None
+        raise ReadError([Problem(Loc(file), M_("the document is nested too deeply"))]) from None
     problems.raise_if_any()
     return node
 
@@ -197,5 +196,5 @@ def _refuse_anchors(text: str, file: str, problems: Problems) -> None:
         pass  # composing reports the syntax error, located
     if stopped is not None:
         more = M_("and more anchors and aliases from line {line} on, not shown", line=stopped.line)
-        raise ReadError([*problems.items, _problem(Loc(file), more, M_("remove them all"))])
+        raise ReadError([*problems.items, Problem(Loc(file), more, M_("remove them all"))])
     problems.raise_if_any()
