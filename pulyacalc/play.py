@@ -220,10 +220,8 @@ _STATED = frozenset({"pool.target", "settlement.rounding", "settlement.mountain_
 
 
 def overrides(conv: Convention) -> dict[str, Any]:
-    """The keys whose effective value differs from the convention file the evening names
-    (a log's own keys), as ``{dotted key: value as plain data}`` in the schema's order; {}
-    when none.  The pool target and the rounding are left out: every report states them
-    on their own (``pool to 20``, ``rounding``; JSON ``pool_target``, ``rounding``)."""
+    """The keys whose value differs from the convention file the evening names (a log's own
+    keys), ``{dotted key: plain value}`` in the schema's order, but those in ``_STATED``."""
     from pulyacalc.convention.load import load
     from pulyacalc.convention.schema import SCHEMA
 

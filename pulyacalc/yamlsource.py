@@ -292,9 +292,8 @@ class _Composer:
 
 
 def _refuse_anchor(event: Any, alias: bool, anchors: Problems, file: str) -> None:
-    """Anchors (``&name``) and aliases (``*name``) are refused, each at its place: an alias
-    repeats a value (a 149 KB log could expand into millions of values, or a long scalar
-    echoed by each of its problems), and a log has nothing to share."""
+    """Anchors and aliases are refused, each at its place: an alias repeats a value (a 149 KB
+    log could expand into millions of values), and a log has nothing to share."""
     name = shown(event.anchor)
     if alias:
         why = M_("YAML aliases (*{shown}) are not supported", shown=name), M_("write the value out")
@@ -415,9 +414,8 @@ def read_at_most(f: Any, limit: int) -> str:
 
 
 def read_yaml_file(path: str, what: str, *, max_bytes: int = MAX_YAML_BYTES) -> str:
-    """The text of a YAML file (a convention, an aliases file) read bounded: never more
-    than ``max_bytes`` + 1 characters, so that a huge file is refused before it is read
-    whole.  ``what`` names the file in messages ("the convention")."""
+    """The text of a YAML file (a convention, an aliases file), a huge one refused before it
+    is read whole; ``what`` names the file in messages ("the convention")."""
     try:
         with open(path, encoding="utf-8-sig") as f:
             text = read_at_most(f, max_bytes + 1)

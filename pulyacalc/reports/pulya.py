@@ -91,10 +91,8 @@ NETS_SIZE = 10_000
 
 
 class Marks:
-    """The running totals of every cell, shown one step at a time (``play``'s ``each``): a
-    deal that changes a cell leaves one new total in it, as a pencil writes it; only
-    the latest ``keep`` are kept.  What a step changes is worked out once per distinct set
-    of writes (``fold.DealWrites``)."""
+    """The running totals of every cell, shown one step at a time (``each``), the latest
+    ``keep`` kept; what a step changes is worked out once per distinct ``fold.DealWrites``."""
 
     def __init__(self, keep: int) -> None:
         self.keep = keep
