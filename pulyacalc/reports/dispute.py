@@ -198,19 +198,6 @@ def dispute_file(
 
     problems = Problems()
     log = read_log(path, input_format, problems, max_yaml_bytes=max_yaml_bytes)
-    return dispute(log, problems, number, convention=convention, rounding=rounding, price=price)
-
-
-def dispute(
-    log: Log,
-    problems: Problems,
-    number: int,
-    *,
-    convention: str | None = None,
-    rounding: Rounding | None = None,
-    price: Decimal | None = None,
-) -> Dispute:
-    """The dispute over deal ``number`` of ``log``; ``problems`` holds what reading it found."""
     replay = Replay(log)  # each reading plays it again
     told = list(problems.items)
     conv = load_convention(log, problems, convention, rounding) if log.header_ok else None
