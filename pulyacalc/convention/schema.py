@@ -4,15 +4,15 @@ A convention file is YAML.  It may ``extends:`` a built-in name (``sochi``) or a
 file and override a few keys; a log may override keys too.  Unknown or mistyped keys and
 values of the wrong type are refused with ``FILE:LINE:`` and the allowed keys.
 
-Each key is one row of ``SCHEMA`` (beancount's ``OptDesc``): its name, the ``Convention``
-field it fills, the parser that reads it, what it means, the name Russian players use and
+Each key is one row of ``SCHEMA`` (beancount's ``OptDesc``): the parser that reads it
+(``_PARSERS``), and its line of ``_TEXTS``: what it means, the name Russian players use and
 where it comes from (a clause of the Code, ``K3.8.6``, or the house's own agreement).
 The parser carries everything the rest of the package needs to know about the value (a
 level table merges level by level, the choices of a closed set), so nothing switches on
 a kind string; ``docs/conventions.md`` is generated from the rows (tools/conventions_reference.py).
 
-A new key is a row here plus its ``Convention`` field, the rule that reads it, the
-built-ins' YAML and a test.  The choices of a key are ``Literal`` types, written once
+A new key is a parser and a line here plus its ``Convention`` field, the rule that reads it,
+the built-ins' YAML and a test.  The choices of a key are ``Literal`` types, written once
 below (``Rounding`` lives in core/kinds.py because settlement and the log header share it).
 
 The scoring code reads these fields and never asks which convention it is.
@@ -466,38 +466,24 @@ class Contested:
 
 
 class Key:
-    """One convention key: where it goes, how it is read, what it means and where it comes from.
-
-    ``name``: the dotted key; ``field``: the Convention field; ``parse``: its parser;
-    ``doc``: its meaning; ``ru``: the name Russian players use for it; ``source``: the
-    Code's clause (``K3.8.6``), or the house agreement / RULES.md section it rests on;
-    ``contested``: where tables read it differently (:class:`Contested`), for ``dispute``.
-    (A plain class, not a dataclass: the schema is loaded on every start, and each
-    dataclass costs a good part of a millisecond to make.)
-    """
+    """One convention key: the dotted ``name``, its ``parse``r, its meaning ``doc``, the name
+    Russian players use (``ru``), its ``source`` (the Code's clause, ``K3.8.6``, or the house
+    agreement / RULES.md section it rests on) and where tables read it differently
+    (``contested``, for ``dispute``).  Its ``field`` of Convention is ``section_leaf`` when
+    there is one, else the leaf (``pool.help`` fills ``help``).  (A plain class, not a
+    dataclass: the schema is made on every start, and a dataclass costs a good part of a
+    millisecond to make.)"""
 
     __slots__ = ("name", "field", "parse", "doc", "ru", "source", "contested")
 
     def __init__(
-        self,
-        name: str,
-        field: str,
-        parse: Parser,
-        doc: str,
-        ru: str,
-        source: str,
-        *,
-        contested: Contested | None = None,
+        self, name: str, parse: Parser, doc: str, ru: str, source: str, contested: Contested | None
     ) -> None:
-        self.name, self.field, self.parse, self.doc, self.ru, self.source = (
-            name,
-            field,
-            parse,
-            Text(doc),  # English as written; shown translated where a person reads it
-            ru,
-            Text(source),
-        )
-        self.contested = contested
+        joined = name.replace(".", "_")
+        self.name, self.parse, self.ru, self.contested = name, parse, ru, contested
+        self.field = joined if joined in Convention.__dataclass_fields__ else name.rpartition(".")[2]
+        # English as written; shown translated where a person reads it
+        self.doc, self.source = Text(doc), Text(source)
 
     @property
     def choices(self) -> tuple[str, ...]:
@@ -519,511 +505,291 @@ def _plain(v: Any) -> Any:
     return v
 
 
-_ROWS = (
-    Key(
-        "pool.target",
-        "pool_target",
-        Int(1, 100_000),
-        "default pool target per player",
-        "пулька до … очков",
-        "K4.2.2",
-    ),
-    Key(
-        "pool.point_in_mountain",
-        "pool_point_in_mountain",
-        Number(),
-        "one pool point in mountain points (1; Leningrad 2)",
-        "очко пули в горе («вдвойне» в ленинградке)",
-        "K4.2.3.3",
-    ),
-    Key(
-        "pool.help",
-        "help",
-        Flag(),
-        "points over a closed pool help an opponent (K4.2.3)",
-        "помощь",
-        "K4.2.3, K4.2.3.3",
-    ),
-    Key(
-        "pool.help_whists_per_point",
-        "help_whists_per_point",
-        Number(),
-        "whists the helper writes per point of help",
-        "висты за очко помощи",
-        "K4.2.3",
-    ),
-    Key(
-        "mountain.point_in_whists",
-        "mountain_point_in_whists",
-        Number(),
-        "one mountain point in whists (10)",
-        "очко горы в вистах",
-        "K4.2.14",
-    ),
-    Key(
-        "contracts.price",
-        "price",
-        Levels(Number(signed=True)),
-        "pool points for a made contract, 6..10",
-        "цена контракта",
-        "K2.2.2, K4.2.1",
-    ),
-    Key(
-        "contracts.whist_per_trick",
-        "whist_per_trick",
-        Levels(Number(signed=True)),
-        "whists per defender trick",
-        "висты за взятку",
-        "K3.8.1.1, K note 53",
-    ),
-    Key(
-        "contracts.remise_per_trick",
-        "remise_per_trick",
-        Levels(Number(signed=True)),
-        "mountain per undertrick of the declarer",
-        "ремиз (в гору за недобранную взятку)",
-        "K4.2.1",
-    ),
-    Key(
-        "contracts.consolation_per_trick",
-        "consolation_per_trick",
-        Levels(Number(signed=True)),
-        "whists per undertrick, per writer («консоляция»)",
-        "консоляция",
-        "K3.8.1.2, K note 54",
-    ),
-    Key(
-        "contracts.concede_three",
-        "concede_three",
-        Flag(),
-        "the declarer may leave «без трёх» after the talon, without play: he writes the remise "
-        "for three undertricks, nobody writes anything else (K note 40; K3.5.4 rejects it)",
-        "без трёх без вистов (уйти без трёх)",
-        "K3.5.4, K note 40; true: a house agreement",
-    ),
-    Key(
-        "misere.price",
-        "misere_price",
-        Number(),
-        "pool points for a made misère",
-        "цена мизера",
-        "K2.2.2",
-    ),
-    Key(
-        "misere.remise_per_trick",
-        "misere_remise_per_trick",
-        Number(),
-        "mountain per trick taken on a misère",
-        "ремиз на мизере (за каждую взятку)",
-        "RULES.md §2 (misère), §4",
-    ),
-    Key(
-        "whist.obligation",
-        "obligation",
-        Levels(Int(0, 10)),
-        "tricks the defence must take, 6..10",
-        "обязательные взятки вистующих",
-        "K3.8.2",
-    ),
-    Key(
-        "whist.shortfall_per_trick",
-        "shortfall_per_trick",
-        Levels(Number(signed=True)),
-        "mountain per trick a whister is short",
-        "недобор на висте: ответственный / полуответственный вист",
-        "K3.8.1.3, K3.8.11, K3.8.12",
-    ),
-    Key(
-        "whist.two_whisters_shortfall",
-        "two_whisters_shortfall",
-        Levels(Choice(TwoWhistersShortfall)),
-        "with two whisters: 'split' (each answers for half the obligation) or "
-        "'second' (the second defender answers) (K3.8.6); 'split_capped' (half, never more "
-        "than the pair lacked), 'both' (each answers for what the pair lacked), "
-        "'second_alone' (the second answers for the obligation by himself)",
-        "кто из двух вистующих отвечает за недобор",
-        "K3.8.6, K note 59; split_capped, both, second_alone: house agreements",
-        contested=Contested(
-            ("two-whisters-short",),
-            {
-                "split": "K3.8.6: each whister answers for half the obligation (the Code on 6 and 7)",
-                "second": "K3.8.6, K note 59: the second whister answers (the Code on 8, 9 and 10)",
-                "split_capped": "a house agreement (docs/RULES.md, whist.two_whisters_shortfall)",
-                "both": "a house agreement (docs/RULES.md, whist.two_whisters_shortfall)",
-                "second_alone": "a house agreement (docs/RULES.md, whist.two_whisters_shortfall)",
-            },
-        ),
-    ),
-    Key(
-        "whist.half_whist_levels",
-        "half_whist_levels",
-        LevelSet(),
-        "contracts on which half-whist is allowed (K3.8.7)",
-        "полвиста",
-        "K3.8.7, K3.8.8.1",
-    ),
-    Key(
-        "whist.shortfall_forbidden",
-        "shortfall_forbidden",
-        LevelSet(),
-        "contracts on which a whister may not end short (e.g. [10] where the ten is only "
-        "«checked», K note 39); validation only: `check` reports such deals",
-        "десятерная «проверяется»",
-        "house agreement (K note 39)",
-    ),
-    Key(
-        "whist.on_failure",
-        "whist_on_failure",
-        Choice(WhistOnFailure),
-        "one whister and a passer, contract failed: greedy (K3.8.13) or gentleman (K3.8.14)",
-        "жлобский / джентльменский вист",
-        "K3.8.13, K3.8.14",
-        contested=Contested(
-            ("one-whister-failed",),
-            {
-                "greedy": "K3.8.13: greedy whist («жлобский», Sochi)",
-                "gentleman": "K3.8.14: gentleman whist («джентльменский», Leningrad)",
-            },
-        ),
-    ),
-    Key(
-        "whist.lone_whister_made",
-        "lone_whister_made",
-        Choice(LoneWhisterMade),
-        "one whister, contract made: 'side' (he writes the whole side's tricks, K3.8.5), "
-        "'own' (only his own tricks; the passer writes nothing) or 'split' (the side's "
-        "tricks in halves, whister and passer)",
-        "висты за сыгранную игру при одном вистующем: за обе руки / за свои / пополам",
-        "K3.8.5; own, split: house agreements (split as K3.8.14 on a failure)",
-        contested=Contested(
-            ("one-whister-made",),
-            {
-                "side": "K3.8.5: the lone whister plays both hands and answers alone",
-                "own": "a house agreement (docs/RULES.md, whist.lone_whister_made)",
-                "split": "a house agreement: in halves, as K3.8.14 on a failure",
-            },
-        ),
-    ),
-    Key(
-        "whist.consolation_by_passer",
-        "consolation_by_passer",
-        Flag(),
-        "the passer writes consolation on a failed contract",
-        "консоляцию пишет пасующий",
-        "K3.8.1.2, K3.8.13",
-        contested=Contested(
-            ("one-whister-failed",),
-            {
-                True: "K3.8.1.2 (consolation is usually written by all), K3.8.13",
-                False: "a house agreement (K3.8.1.2 says «обычно», usually)",
-            },
-        ),
-    ),
-    Key(
-        "whist.consolation_by_dealer",
-        "consolation_by_dealer",
-        Flag(),
-        "the 4-player dealer writes consolation (K3.8.1.2)",
-        "консоляцию пишет сдающий",
-        "K3.8.1.2",
-        contested=Contested(
-            ("dealer-consoles",),
-            {
-                True: "K3.8.1.2: consolation is usually written by all, the dealer included",
-                False: "a house agreement (K3.8.1.2 says «обычно», usually)",
-            },
-        ),
-    ),
-    Key(
-        "whist.stalingrad",
-        "whist_stalingrad",
-        Flag(),
-        "6♠ must be whisted by both defenders; a log where one passes or goes half-whist is "
-        "refused (K3.8.9 and K note 61 reject the rule)",
-        "сталинград (6♠ вистуется обязательно)",
-        "K3.8.9, K note 61; true: a house agreement",
-    ),
-    Key(
-        "whist.ten_checked",
-        "whist_ten_checked",
-        Flag(),
-        "the ten is only «checked»: whists are written as usual, but the defence has no "
-        "obligation on 10, so no whister is ever short on it (K3.5.3 rejects it)",
-        "десятерная проверяется",
-        "K3.5.3, K note 39; true: a house agreement",
-    ),
-    Key(
-        "raspasy.scoring",
-        "raspasy_scoring",
-        Choice(RaspasyScoring),
-        "raspasy written into the mountain (K3.7.2.1) or as whists (K3.7.2.2)",
-        "распасовка в гору / на висты",
-        "K3.7.2, K3.7.2.1, K3.7.2.2",
-    ),
-    Key(
-        "raspasy.trick_value",
-        "raspasy_trick_value",
-        Number(),
-        "value of one raspasy trick: mountain points, or whists when scoring is whists",
-        "цена взятки на распасовке",
-        "K3.7.2.1, K note 45, K3.7.2.2",
-    ),
-    Key(
-        "raspasy.progression",
-        "raspasy_progression",
-        Multipliers(),
-        "multipliers of consecutive raspasy; the last repeats",
-        "прогрессия на распасовке",
-        "K3.7.4, K3.7.4.3",
-    ),
-    Key(
-        "raspasy.amnesty",
-        "raspasy_amnesty",
-        Flag(),
-        "subtract the fewest tricks taken from everyone (K3.7.3)",
-        "амнистия на распасовке",
-        "K3.7.3, K note 46",
-    ),
-    Key(
-        "raspasy.zero_trick_bonus",
-        "raspasy_zero_trick_bonus",
-        TrickOrNumber(),
-        "pool points for taking no trick: 'trick' (one trick's value v in mountain points, "
-        "as pool points: v / pool.point_in_mountain), 'price' (v pool points) or a number",
-        "ноль взяток на распасовке — в пулю",
-        "K3.7.2.1, K3.7.2.2",
-        contested=Contested(
-            ("zero-trick",),
-            {
-                "trick": "K3.7.2.1 «стоимость одной взятки» as mountain points in pool points (RULES.md 2.5)",
-                "price": "K3.7.2.1 «стоимость одной взятки» read literally: v pool points",
-                1: "K3.7.2.2: one point (Rostov)",
-            },
-            words=ZeroTrickWord,
-        ),
-    ),
-    Key(
-        "raspasy.zero_trick_bonus_area",
-        "raspasy_zero_trick_bonus_area",
-        Choice(ZeroTrickBonusArea),
-        "where the zero-trick bonus goes: 'pool' (K3.7.2.1; help as for any pool points) or "
-        "'mountain' (the same pool points × pool.point_in_mountain taken off the mountain; no help)",
-        "ноль взяток на распасовке — в пулю или из горы",
-        "K3.7.2.1; 'mountain': house agreement",
-        contested=Contested(
-            ("zero-trick",),
-            {
-                "pool": "K3.7.2.1: «пишет в пульку»",
-                "mountain": "a house agreement (docs/RULES.md, raspasy.zero_trick_bonus_area)",
-            },
-        ),
-    ),
-    Key(
-        "raspasy.zero_trick_bonus_dealer",
-        "raspasy_zero_trick_bonus_dealer",
-        Flag(),
-        "the 4-player dealer whose talon took no trick gets the zero-trick bonus (K3.7.6.2)",
-        "сдающий пишет за ноль взяток",
-        "K3.7.6.2; 'false': house agreement",
-        contested=Contested(
-            ("dealer-zero-trick",),
-            {
-                True: "K3.7.6.2: the dealer writes one into the pool for no trick",
-                False: "a house agreement (docs/RULES.md, raspasy.zero_trick_bonus_dealer)",
-            },
-        ),
-    ),
-    Key(
-        "raspasy.talon_to_dealer",
-        "raspasy_talon_to_dealer",
-        Flag(),
-        "with 4 players the dealer plays the talon and his tricks count (K3.7.6.1)",
-        "сдающий открывает прикуп на распасовке",
-        "K3.7.6.1, K3.7.6.2",
-    ),
-    Key(
-        "raspasy.exit",
-        "raspasy_exit",
-        LevelList(),
-        "lowest contract after the n-th raspasy in a row; last repeats",
-        "выход из распасовки",
-        "K3.7.8",
-    ),
-    Key(
-        "raspasy.run_ends_on",
-        "raspasy_run_ends_on",
-        Choice(RunEndsOn),
-        "which deal ends a run of raspasy (progression, exit): 'any' other deal, a 'played' one "
-        "(a misère, or a contract with a whist; not one passed out or half-whisted), or only a "
-        "'whisted_made' contract",
-        "до какой игры идёт прогрессия распасовок",
-        "house agreement (K3.7.4: «несколько раз подряд»)",
-        contested=Contested(
-            ("run-goes-on",),
-            {
-                "any": "K3.7.4 «несколько раз подряд»: any other deal ends the run",
-                "played": "a house agreement (docs/RULES.md, raspasy.run_ends_on)",
-                "whisted_made": "a house agreement (docs/RULES.md, raspasy.run_ends_on)",
-            },
-        ),
-    ),
-    Key(
-        "raspasy.dealer_after",
-        "raspasy_dealer_after",
-        Choice(DealerAfterRaspasy),
-        "who deals after a raspasy: 'slides' (the next player clockwise, K3.7.7) or 'stays' "
-        "(the same dealer again, as Classic plays it so that first hand may keep passing «втёмную»)",
-        "распасовка скользящая / сдатчик остаётся прежним",
-        "K3.7.7, K note 49",
-    ),
-    Key(
-        "dark.factor",
-        "dark_factor",
-        Int(1, 10),
-        "the coefficient of a game bid «втёмную» (its win and its loss), and the ratio of the "
-        "dark raspasy and bombs: a raspasy after a dark pass goes at factor × the price, after a "
-        "second in a row at factor², and the bomb earned is worth the same (2, 4, 8 …); 1: play "
-        "«втёмную» changes nothing written (K3.3.19: it is played only by prior agreement)",
-        "коэффициент тёмной игры и бомбы (удвоение)",
-        "K3.3.19 а, б, K note 31",
-    ),
-    Key(
-        "bombs.cap",
-        "bombs_cap",
-        Int(0, 20),
-        "the highest level of dark raspasy in a row, by agreement: 1 single bombs only, 2 up to "
-        "double, 3 up to triple …; 0: no cap",
-        "предел бомб (одинарные, двойные, тройные)",
-        "K3.3.19 а («предел … по предварительной договорённости»)",
-    ),
-    Key(
-        "bombs.after_cap",
-        "bombs_after_cap",
-        Choice(AfterCap),
-        "a dark raspasy past the cap: 'stay' (at the cap) or 'restart' (a single bomb again: "
-        "1, 2, 3, 1, 2, 3 …)",
-        "после предела: остаётся / снова с одинарной",
-        "K3.3.19 а; restart: the ёлочка as tables draw it",
-    ),
-    Key(
-        "bombs.dealer",
-        "bombs_dealer",
-        Flag(),
-        "with 4 players the dealer, who sits out, earns a bomb on a dark raspasy too (K3.3.19 а)",
-        "сдатчик получает бомбу",
-        "K3.3.19 а",
-    ),
-    Key(
-        "bombs.opening",
-        "bombs_opening",
-        Int(0, 30),
-        "compulsory raspasy deals at the start of the pulya: every player counts as passing "
-        "«втёмную», so each earns a bomb a deal (K3.7.9); 0: none",
-        "обязательные распасы (круги бомб) в начале пули",
-        "K3.7.9, K note 50",
-    ),
-    Key(
-        "bombs.exit_step",
-        "bombs_exit_step",
-        Flag(),
-        "the exit from a dark raspasy rises with its level: after a single one the lowest game "
-        "is a seven, after a double an eight … (6 + level; checked by `check`, as raspasy.exit); "
-        "the compulsory raspasy, where nobody bids (bombs.opening), set no such exit",
-        "выход из тёмной распасовки: семерная, из двойной — восьмерная",
-        "K3.3.19 а, K3.7.7",
-    ),
-    Key(
-        "settlement.rounding",
-        "rounding",
-        Choice(Rounding),
-        "exact | kodeks (K4.2.12) | nearest | kodeks_separate (the pools and the mountains "
-        "each moved to a multiple of 3)",
-        "округление при расчёте пули",
-        "K4.2.12; RULES.md §3; kodeks_separate: a reading of K4.2.12 (RULES.md §3.9)",
-    ),
-    Key(
-        "settlement.mountain_divisor",
-        "mountain_divisor",
-        Choice(MountainDivisor),
-        "each mountain divided among 'players' (all at the table, its owner included: "
-        "K4.2.14) or 'opponents' (n − 1; departs from the Code)",
-        "делитель горы: на всех игроков / на противников",
-        "K4.2.14; opponents: an app's reading, not the Code (RULES.md §3.10)",
-    ),
-    Key(
-        "premium.enabled",
-        "premium_enabled",
-        Flag(),
-        "the talon premium: for tricks the talon gave the declarer (its cards as the log gives "
-        "them) consolation is written on him, as for undertricks of his contract (K3.4.11)",
-        "консоляция за прикуп (за туза в прикупе)",
-        "K3.4.11, K note 36; true: a house agreement",
-    ),
-    Key(
-        "premium.by",
-        "premium_by",
-        Choice(PremiumBy),
-        "who writes the talon premium: 'dealer' (4 players: the dealer, who sits out) or "
-        "'opponents' (3 players: the two others, half each); another table size is refused",
-        "кто пишет консоляцию за прикуп",
-        "K3.4.11, K note 36 (the dealer); opponents: a house agreement for 3 players",
-    ),
-    Key(
-        "table.five_second_out",
-        "five_second_out",
-        Choice(SecondOut),
-        "with 5 players, who sits out with the dealer: 'next' (the player after him, who deals "
-        "next), 'previous' (the one who dealt last) or 'third' (his third neighbour on the "
-        "left: both left neighbours and the right one play)",
-        "кто сидит вторым при игре впятером",
-        "K1.2 «сдающий и ожидающий очереди сдавать» (next); seed 001 «выходящим становится "
-        "каждый из игроков по очереди после своей сдачи» (previous); K3.2.10 «играют оба левых "
-        "соседа сдающего и его правый сосед» (third)",
-    ),
-    Key(
-        "table.second_out_consolation",
-        "second_out_consolation",
-        Flag(),
-        "with 5 players, the second player out writes consolation as the dealer does "
-        "(when whist.consolation_by_dealer is true)",
-        "консоляцию пишет и второй сидящий (впятером)",
-        "seed 001: «права выходящего аналогичны правам сдатчика»; false: K3.8.1.2 names the "
-        "dealer (RULES.md §6)",
-    ),
-    Key(
-        "table.two_whist",
-        "two_whist",
-        Choice(TwoWhist),
-        "with 2 players, the lone whister's obligation: 'two_hands' (he opens the dummy's cards "
-        "and plays both hands: whist.obligation) or 'own_cards' (he whists on his own cards: "
-        "2 tricks on a six, 1 on a seven or higher)",
-        "вист на двух руках / на своих картах (гусарик)",
-        "seed 001: «вистовать на своих картах, обязуясь взять в этом случае на шестерной две, на "
-        "семерной и более – одну взятку, или вистовать на двух руках с обычными правилами» (RULES.md §6)",
-    ),
-    Key(
-        "table.two_all_pass",
-        "two_all_pass",
-        Choice(TwoAllPass),
-        "with 2 players, what two passes lead to: 'raspasy' (played without the dummy, the "
-        "talon unopened), 'redeal' (no play: a raspasy in the log is refused) or 'varenik' "
-        "(«с вареником»: raspasy after the talon is exchanged; scored as raspasy)",
-        "при двух пасах: распасы / пересдача / с вареником",
-        "seed 001: «в распасах болван не участвует»; «при двух пасах производится пересдача»; "
-        "«с вареником»; K3.7.6.4 (RULES.md §6)",
-    ),
-    Key(
-        "table.two_pass_back",
-        "two_pass_back",
-        Flag(),
-        "with 2 players, the first to pass may take his pass back after the other's pass and "
-        "name a game without bidding (the bidding only: nothing on the sheet changes)",
-        "первый пасующий может вернуть свой пас",
-        "seed 001: «первый пасующий после паса второго игрока имеет право возвратить свой пас» (RULES.md §6)",
-    ),
-)
+#: each key's parser, in the order the docs list the keys
+_PARSERS: dict[str, Parser] = {
+    "pool.target": Int(1, 100_000),
+    "pool.point_in_mountain": Number(),
+    "pool.help": Flag(),
+    "pool.help_whists_per_point": Number(),
+    "mountain.point_in_whists": Number(),
+    "contracts.price": Levels(Number(signed=True)),
+    "contracts.whist_per_trick": Levels(Number(signed=True)),
+    "contracts.remise_per_trick": Levels(Number(signed=True)),
+    "contracts.consolation_per_trick": Levels(Number(signed=True)),
+    "contracts.concede_three": Flag(),
+    "misere.price": Number(),
+    "misere.remise_per_trick": Number(),
+    "whist.obligation": Levels(Int(0, 10)),
+    "whist.shortfall_per_trick": Levels(Number(signed=True)),
+    "whist.two_whisters_shortfall": Levels(Choice(TwoWhistersShortfall)),
+    "whist.half_whist_levels": LevelSet(),
+    "whist.shortfall_forbidden": LevelSet(),
+    "whist.on_failure": Choice(WhistOnFailure),
+    "whist.lone_whister_made": Choice(LoneWhisterMade),
+    "whist.consolation_by_passer": Flag(),
+    "whist.consolation_by_dealer": Flag(),
+    "whist.stalingrad": Flag(),
+    "whist.ten_checked": Flag(),
+    "raspasy.scoring": Choice(RaspasyScoring),
+    "raspasy.trick_value": Number(),
+    "raspasy.progression": Multipliers(),
+    "raspasy.amnesty": Flag(),
+    "raspasy.zero_trick_bonus": TrickOrNumber(),
+    "raspasy.zero_trick_bonus_area": Choice(ZeroTrickBonusArea),
+    "raspasy.zero_trick_bonus_dealer": Flag(),
+    "raspasy.talon_to_dealer": Flag(),
+    "raspasy.exit": LevelList(),
+    "raspasy.run_ends_on": Choice(RunEndsOn),
+    "raspasy.dealer_after": Choice(DealerAfterRaspasy),
+    "dark.factor": Int(1, 10),
+    "bombs.cap": Int(0, 20),
+    "bombs.after_cap": Choice(AfterCap),
+    "bombs.dealer": Flag(),
+    "bombs.opening": Int(0, 30),
+    "bombs.exit_step": Flag(),
+    "settlement.rounding": Choice(Rounding),
+    "settlement.mountain_divisor": Choice(MountainDivisor),
+    "premium.enabled": Flag(),
+    "premium.by": Choice(PremiumBy),
+    "table.five_second_out": Choice(SecondOut),
+    "table.second_out_consolation": Flag(),
+    "table.two_whist": Choice(TwoWhist),
+    "table.two_all_pass": Choice(TwoAllPass),
+    "table.two_pass_back": Flag(),
+}
 
-SCHEMA: dict[str, Key] = {row.name: row for row in _ROWS}
+#: each key's line: ``name | Russian name | source | meaning``, the indented lines after it
+#: joined on with a space
+_TEXTS = """\
+pool.target | пулька до … очков | K4.2.2 | default pool target per player
+pool.point_in_mountain | очко пули в горе («вдвойне» в ленинградке) | K4.2.3.3 |
+    one pool point in mountain points (1; Leningrad 2)
+pool.help | помощь | K4.2.3, K4.2.3.3 | points over a closed pool help an opponent (K4.2.3)
+pool.help_whists_per_point | висты за очко помощи | K4.2.3 | whists the helper writes per point of help
+mountain.point_in_whists | очко горы в вистах | K4.2.14 | one mountain point in whists (10)
+contracts.price | цена контракта | K2.2.2, K4.2.1 | pool points for a made contract, 6..10
+contracts.whist_per_trick | висты за взятку | K3.8.1.1, K note 53 | whists per defender trick
+contracts.remise_per_trick | ремиз (в гору за недобранную взятку) | K4.2.1 |
+    mountain per undertrick of the declarer
+contracts.consolation_per_trick | консоляция | K3.8.1.2, K note 54 |
+    whists per undertrick, per writer («консоляция»)
+contracts.concede_three | без трёх без вистов (уйти без трёх) | K3.5.4, K note 40; true: a house agreement |
+    the declarer may leave «без трёх» after the talon, without play: he writes the remise for three
+    undertricks, nobody writes anything else (K note 40; K3.5.4 rejects it)
+misere.price | цена мизера | K2.2.2 | pool points for a made misère
+misere.remise_per_trick | ремиз на мизере (за каждую взятку) | RULES.md §2 (misère), §4 |
+    mountain per trick taken on a misère
+whist.obligation | обязательные взятки вистующих | K3.8.2 | tricks the defence must take, 6..10
+whist.shortfall_per_trick | недобор на висте: ответственный / полуответственный вист | K3.8.1.3, K3.8.11,
+    K3.8.12 |
+    mountain per trick a whister is short
+whist.two_whisters_shortfall | кто из двух вистующих отвечает за недобор | K3.8.6, K note 59; split_capped,
+    both, second_alone: house agreements |
+    with two whisters: 'split' (each answers for half the obligation) or 'second' (the second defender
+    answers) (K3.8.6); 'split_capped' (half, never more than the pair lacked), 'both' (each answers for what
+    the pair lacked), 'second_alone' (the second answers for the obligation by himself)
+whist.half_whist_levels | полвиста | K3.8.7, K3.8.8.1 | contracts on which half-whist is allowed (K3.8.7)
+whist.shortfall_forbidden | десятерная «проверяется» | house agreement (K note 39) |
+    contracts on which a whister may not end short (e.g. [10] where the ten is only «checked», K note 39);
+    validation only: `check` reports such deals
+whist.on_failure | жлобский / джентльменский вист | K3.8.13, K3.8.14 |
+    one whister and a passer, contract failed: greedy (K3.8.13) or gentleman (K3.8.14)
+whist.lone_whister_made | висты за сыгранную игру при одном вистующем: за обе руки / за свои / пополам |
+    K3.8.5; own, split: house agreements (split as K3.8.14 on a failure) |
+    one whister, contract made: 'side' (he writes the whole side's tricks, K3.8.5), 'own' (only his own
+    tricks; the passer writes nothing) or 'split' (the side's tricks in halves, whister and passer)
+whist.consolation_by_passer | консоляцию пишет пасующий | K3.8.1.2, K3.8.13 |
+    the passer writes consolation on a failed contract
+whist.consolation_by_dealer | консоляцию пишет сдающий | K3.8.1.2 |
+    the 4-player dealer writes consolation (K3.8.1.2)
+whist.stalingrad | сталинград (6♠ вистуется обязательно) | K3.8.9, K note 61; true: a house agreement |
+    6♠ must be whisted by both defenders; a log where one passes or goes half-whist is refused (K3.8.9 and K
+    note 61 reject the rule)
+whist.ten_checked | десятерная проверяется | K3.5.3, K note 39; true: a house agreement |
+    the ten is only «checked»: whists are written as usual, but the defence has no obligation on 10, so no
+    whister is ever short on it (K3.5.3 rejects it)
+raspasy.scoring | распасовка в гору / на висты | K3.7.2, K3.7.2.1, K3.7.2.2 |
+    raspasy written into the mountain (K3.7.2.1) or as whists (K3.7.2.2)
+raspasy.trick_value | цена взятки на распасовке | K3.7.2.1, K note 45, K3.7.2.2 |
+    value of one raspasy trick: mountain points, or whists when scoring is whists
+raspasy.progression | прогрессия на распасовке | K3.7.4, K3.7.4.3 |
+    multipliers of consecutive raspasy; the last repeats
+raspasy.amnesty | амнистия на распасовке | K3.7.3, K note 46 |
+    subtract the fewest tricks taken from everyone (K3.7.3)
+raspasy.zero_trick_bonus | ноль взяток на распасовке — в пулю | K3.7.2.1, K3.7.2.2 |
+    pool points for taking no trick: 'trick' (one trick's value v in mountain points, as pool points: v /
+    pool.point_in_mountain), 'price' (v pool points) or a number
+raspasy.zero_trick_bonus_area | ноль взяток на распасовке — в пулю или из горы | K3.7.2.1; 'mountain': house
+    agreement |
+    where the zero-trick bonus goes: 'pool' (K3.7.2.1; help as for any pool points) or 'mountain' (the same
+    pool points × pool.point_in_mountain taken off the mountain; no help)
+raspasy.zero_trick_bonus_dealer | сдающий пишет за ноль взяток | K3.7.6.2; 'false': house agreement |
+    the 4-player dealer whose talon took no trick gets the zero-trick bonus (K3.7.6.2)
+raspasy.talon_to_dealer | сдающий открывает прикуп на распасовке | K3.7.6.1, K3.7.6.2 |
+    with 4 players the dealer plays the talon and his tricks count (K3.7.6.1)
+raspasy.exit | выход из распасовки | K3.7.8 | lowest contract after the n-th raspasy in a row; last repeats
+raspasy.run_ends_on | до какой игры идёт прогрессия распасовок | house agreement (K3.7.4: «несколько раз
+    подряд») |
+    which deal ends a run of raspasy (progression, exit): 'any' other deal, a 'played' one (a misère, or a
+    contract with a whist; not one passed out or half-whisted), or only a 'whisted_made' contract
+raspasy.dealer_after | распасовка скользящая / сдатчик остаётся прежним | K3.7.7, K note 49 |
+    who deals after a raspasy: 'slides' (the next player clockwise, K3.7.7) or 'stays' (the same dealer again,
+    as Classic plays it so that first hand may keep passing «втёмную»)
+dark.factor | коэффициент тёмной игры и бомбы (удвоение) | K3.3.19 а, б, K note 31 |
+    the coefficient of a game bid «втёмную» (its win and its loss), and the ratio of the dark raspasy and
+    bombs: a raspasy after a dark pass goes at factor × the price, after a second in a row at factor², and the
+    bomb earned is worth the same (2, 4, 8 …); 1: play «втёмную» changes nothing written (K3.3.19: it is
+    played only by prior agreement)
+bombs.cap | предел бомб (одинарные, двойные, тройные) | K3.3.19 а («предел … по предварительной
+    договорённости») |
+    the highest level of dark raspasy in a row, by agreement: 1 single bombs only, 2 up to double, 3 up to
+    triple …; 0: no cap
+bombs.after_cap | после предела: остаётся / снова с одинарной | K3.3.19 а; restart: the ёлочка as tables draw
+    it |
+    a dark raspasy past the cap: 'stay' (at the cap) or 'restart' (a single bomb again: 1, 2, 3, 1, 2, 3 …)
+bombs.dealer | сдатчик получает бомбу | K3.3.19 а |
+    with 4 players the dealer, who sits out, earns a bomb on a dark raspasy too (K3.3.19 а)
+bombs.opening | обязательные распасы (круги бомб) в начале пули | K3.7.9, K note 50 |
+    compulsory raspasy deals at the start of the pulya: every player counts as passing «втёмную», so each
+    earns a bomb a deal (K3.7.9); 0: none
+bombs.exit_step | выход из тёмной распасовки: семерная, из двойной — восьмерная | K3.3.19 а, K3.7.7 |
+    the exit from a dark raspasy rises with its level: after a single one the lowest game is a seven, after a
+    double an eight … (6 + level; checked by `check`, as raspasy.exit); the compulsory raspasy, where nobody
+    bids (bombs.opening), set no such exit
+settlement.rounding | округление при расчёте пули | K4.2.12; RULES.md §3; kodeks_separate: a reading of
+    K4.2.12 (RULES.md §3.9) |
+    exact | kodeks (K4.2.12) | nearest | kodeks_separate (the pools and the mountains each moved to a multiple
+    of 3)
+settlement.mountain_divisor | делитель горы: на всех игроков / на противников | K4.2.14; opponents: an app's
+    reading, not the Code (RULES.md §3.10) |
+    each mountain divided among 'players' (all at the table, its owner included: K4.2.14) or 'opponents' (n −
+    1; departs from the Code)
+premium.enabled | консоляция за прикуп (за туза в прикупе) | K3.4.11, K note 36; true: a house agreement |
+    the talon premium: for tricks the talon gave the declarer (its cards as the log gives them) consolation is
+    written on him, as for undertricks of his contract (K3.4.11)
+premium.by | кто пишет консоляцию за прикуп | K3.4.11, K note 36 (the dealer); opponents: a house agreement
+    for 3 players |
+    who writes the talon premium: 'dealer' (4 players: the dealer, who sits out) or 'opponents' (3 players:
+    the two others, half each); another table size is refused
+table.five_second_out | кто сидит вторым при игре впятером | K1.2 «сдающий и ожидающий очереди сдавать»
+    (next); seed 001 «выходящим становится каждый из игроков по очереди после своей сдачи» (previous); K3.2.10
+    «играют оба левых соседа сдающего и его правый сосед» (third) |
+    with 5 players, who sits out with the dealer: 'next' (the player after him, who deals next), 'previous'
+    (the one who dealt last) or 'third' (his third neighbour on the left: both left neighbours and the right
+    one play)
+table.second_out_consolation | консоляцию пишет и второй сидящий (впятером) | seed 001: «права выходящего
+    аналогичны правам сдатчика»; false: K3.8.1.2 names the dealer (RULES.md §6) |
+    with 5 players, the second player out writes consolation as the dealer does (when
+    whist.consolation_by_dealer is true)
+table.two_whist | вист на двух руках / на своих картах (гусарик) | seed 001: «вистовать на своих картах,
+    обязуясь взять в этом случае на шестерной две, на семерной и более – одну взятку, или вистовать на двух
+    руках с обычными правилами» (RULES.md §6) |
+    with 2 players, the lone whister's obligation: 'two_hands' (he opens the dummy's cards and plays both
+    hands: whist.obligation) or 'own_cards' (he whists on his own cards: 2 tricks on a six, 1 on a seven or
+    higher)
+table.two_all_pass | при двух пасах: распасы / пересдача / с вареником | seed 001: «в распасах болван не
+    участвует»; «при двух пасах производится пересдача»; «с вареником»; K3.7.6.4 (RULES.md §6) |
+    with 2 players, what two passes lead to: 'raspasy' (played without the dummy, the talon unopened),
+    'redeal' (no play: a raspasy in the log is refused) or 'varenik' («с вареником»: raspasy after the talon
+    is exchanged; scored as raspasy)
+table.two_pass_back | первый пасующий может вернуть свой пас | seed 001: «первый пасующий после паса второго
+    игрока имеет право возвратить свой пас» (RULES.md §6) |
+    with 2 players, the first to pass may take his pass back after the other's pass and name a game without
+    bidding (the bidding only: nothing on the sheet changes)
+"""
+
+#: the keys tables read differently
+_CONTESTED: dict[str, Contested] = {
+    "whist.two_whisters_shortfall": Contested(
+        ("two-whisters-short",),
+        {
+            "split": "K3.8.6: each whister answers for half the obligation (the Code on 6 and 7)",
+            "second": "K3.8.6, K note 59: the second whister answers (the Code on 8, 9 and 10)",
+            "split_capped": "a house agreement (docs/RULES.md, whist.two_whisters_shortfall)",
+            "both": "a house agreement (docs/RULES.md, whist.two_whisters_shortfall)",
+            "second_alone": "a house agreement (docs/RULES.md, whist.two_whisters_shortfall)",
+        },
+    ),
+    "whist.on_failure": Contested(
+        ("one-whister-failed",),
+        {
+            "greedy": "K3.8.13: greedy whist («жлобский», Sochi)",
+            "gentleman": "K3.8.14: gentleman whist («джентльменский», Leningrad)",
+        },
+    ),
+    "whist.lone_whister_made": Contested(
+        ("one-whister-made",),
+        {
+            "side": "K3.8.5: the lone whister plays both hands and answers alone",
+            "own": "a house agreement (docs/RULES.md, whist.lone_whister_made)",
+            "split": "a house agreement: in halves, as K3.8.14 on a failure",
+        },
+    ),
+    "whist.consolation_by_passer": Contested(
+        ("one-whister-failed",),
+        {
+            True: "K3.8.1.2 (consolation is usually written by all), K3.8.13",
+            False: "a house agreement (K3.8.1.2 says «обычно», usually)",
+        },
+    ),
+    "whist.consolation_by_dealer": Contested(
+        ("dealer-consoles",),
+        {
+            True: "K3.8.1.2: consolation is usually written by all, the dealer included",
+            False: "a house agreement (K3.8.1.2 says «обычно», usually)",
+        },
+    ),
+    "raspasy.zero_trick_bonus": Contested(
+        ("zero-trick",),
+        {
+            "trick": "K3.7.2.1 «стоимость одной взятки» as mountain points in pool points (RULES.md 2.5)",
+            "price": "K3.7.2.1 «стоимость одной взятки» read literally: v pool points",
+            1: "K3.7.2.2: one point (Rostov)",
+        },
+        words=ZeroTrickWord,
+    ),
+    "raspasy.zero_trick_bonus_area": Contested(
+        ("zero-trick",),
+        {
+            "pool": "K3.7.2.1: «пишет в пульку»",
+            "mountain": "a house agreement (docs/RULES.md, raspasy.zero_trick_bonus_area)",
+        },
+    ),
+    "raspasy.zero_trick_bonus_dealer": Contested(
+        ("dealer-zero-trick",),
+        {
+            True: "K3.7.6.2: the dealer writes one into the pool for no trick",
+            False: "a house agreement (docs/RULES.md, raspasy.zero_trick_bonus_dealer)",
+        },
+    ),
+    "raspasy.run_ends_on": Contested(
+        ("run-goes-on",),
+        {
+            "any": "K3.7.4 «несколько раз подряд»: any other deal ends the run",
+            "played": "a house agreement (docs/RULES.md, raspasy.run_ends_on)",
+            "whisted_made": "a house agreement (docs/RULES.md, raspasy.run_ends_on)",
+        },
+    ),
+}
+
+
+def _rows() -> dict[str, Key]:
+    """The schema made of ``_PARSERS``, ``_TEXTS`` and ``_CONTESTED``."""
+    lines: list[str] = []
+    for line in _TEXTS.splitlines():
+        if line.startswith(" "):
+            lines[-1] += " " + line.strip()
+        else:
+            lines.append(line)
+    rows: dict[str, Key] = {}
+    for line in lines:
+        name, ru, source, doc = line.split(" | ", 3)
+        rows[name] = Key(name, _PARSERS[name], doc, ru, source, _CONTESTED.get(name))
+    assert list(rows) == list(_PARSERS), "each key has one line of _TEXTS and one parser"
+    return rows
+
+
+SCHEMA: dict[str, Key] = _rows()
 
 TOP_KEYS = ("name", "title", "aliases", "description", "references", "extends")
 SECTIONS = sorted({k.split(".")[0] for k in SCHEMA})
