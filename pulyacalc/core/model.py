@@ -9,7 +9,7 @@ it is worth is decided by :mod:`pulyacalc.scoring`.
 Spellings are data: ``SUIT_SPELLINGS``, ``MISERE_SPELLINGS`` and ``CALL_SPELLINGS``, and
 ``CONTRACT_SPELLINGS`` made from the first two; ``RANK_SPELLINGS`` for the talon's cards
 (``Card``), ``CONCEDE_SPELLINGS`` for «без трёх», ``UNDERTRICK_SPELLINGS`` for «без одной».
-A new spelling is a row there.
+A new spelling is a word there.
 ``Contract.parse`` is the one contract parser of every log format (the line reader looks
 the written word up in ``CONTRACT_SPELLINGS`` first, and calls it only when that fails).
 """
@@ -19,12 +19,19 @@ from __future__ import annotations
 import enum
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any, TypeVar, Union
 
 from pulyacalc.core.amounts import Amount
 from pulyacalc.core.errors import Loc, did_you_mean
 from pulyacalc.core.i18n import M_, N_
 from pulyacalc.core.kinds import Area, DummyHand, Rounding, SeatChangeKind
+
+_T = TypeVar("_T")
+
+
+def _spellings(table: Mapping[_T, str]) -> dict[str, _T]:
+    """Each value's spellings, written as one line of words, as a look-up table."""
+    return {word: value for value, words in table.items() for word in words.split()}
 
 
 class Suit(enum.Enum):
@@ -38,66 +45,17 @@ class Suit(enum.Enum):
         return self.value
 
 
-#: Every spelling of a suit people use, folded to lower case.
-SUIT_SPELLINGS: dict[str, Suit] = {
-    "♠": Suit.SPADES,
-    "s": Suit.SPADES,
-    "п": Suit.SPADES,
-    "пик": Suit.SPADES,
-    "пики": Suit.SPADES,
-    "♤": Suit.SPADES,
-    "spades": Suit.SPADES,
-    "spade": Suit.SPADES,
-    "♣": Suit.CLUBS,
-    "c": Suit.CLUBS,
-    "т": Suit.CLUBS,
-    "треф": Suit.CLUBS,
-    "трефы": Suit.CLUBS,
-    "♧": Suit.CLUBS,
-    "clubs": Suit.CLUBS,
-    "club": Suit.CLUBS,
-    "♦": Suit.DIAMONDS,
-    "d": Suit.DIAMONDS,
-    "б": Suit.DIAMONDS,
-    "бубны": Suit.DIAMONDS,
-    "бубен": Suit.DIAMONDS,
-    "бубей": Suit.DIAMONDS,
-    "♢": Suit.DIAMONDS,
-    "diamonds": Suit.DIAMONDS,
-    "diamond": Suit.DIAMONDS,
-    "♥": Suit.HEARTS,
-    "h": Suit.HEARTS,
-    "ч": Suit.HEARTS,
-    "черви": Suit.HEARTS,
-    "червы": Suit.HEARTS,
-    "червей": Suit.HEARTS,
-    "♡": Suit.HEARTS,
-    "hearts": Suit.HEARTS,
-    "heart": Suit.HEARTS,
-    "nt": Suit.NO_TRUMP,
-    "бк": Suit.NO_TRUMP,
-    "бескозырка": Suit.NO_TRUMP,
-    "notrump": Suit.NO_TRUMP,
-    "no-trump": Suit.NO_TRUMP,
-    "n": Suit.NO_TRUMP,
-    "nts": Suit.NO_TRUMP,
-    "notrumps": Suit.NO_TRUMP,
-    "б/к": Suit.NO_TRUMP,
-    "bk": Suit.NO_TRUMP,
-    "безкозыря": Suit.NO_TRUMP,
-    "бескозыря": Suit.NO_TRUMP,
-    "пика": Suit.SPADES,
-    "вини": Suit.SPADES,
-    "трефа": Suit.CLUBS,
-    "крести": Suit.CLUBS,
-    "кресты": Suit.CLUBS,
-    # a Cyrillic "с" typed for the Latin "c": no Russian suit starts with it
-    "с": Suit.CLUBS,
-    "бубна": Suit.DIAMONDS,
-    "буби": Suit.DIAMONDS,
-    "черва": Suit.HEARTS,
-    "чирва": Suit.HEARTS,
-}
+#: Every spelling of a suit people use, folded to lower case (the clubs' Cyrillic "с" is one
+#: typed for the Latin "c": no Russian suit starts with it).
+SUIT_SPELLINGS: dict[str, Suit] = _spellings(
+    {
+        Suit.SPADES: "♠ s п пик пики ♤ spades spade пика вини",
+        Suit.CLUBS: "♣ c т треф трефы ♧ clubs club трефа крести кресты с",
+        Suit.DIAMONDS: "♦ d б бубны бубен бубей ♢ diamonds diamond бубна буби",
+        Suit.HEARTS: "♥ h ч черви червы червей ♡ hearts heart черва чирва",
+        Suit.NO_TRUMP: "nt бк бескозырка notrump no-trump n nts notrumps б/к bk безкозыря бескозыря",
+    }
+)
 
 MISERE_SPELLINGS = frozenset({"misere", "misère", "mise\u0300re", "мизер", "miser", "mis", "мизэр", "mizer"})
 
@@ -247,44 +205,19 @@ class Call(enum.Enum):
         return self.value
 
 
-CALL_SPELLINGS: dict[str, Call] = {
-    "whist": Call.WHIST,
-    "вист": Call.WHIST,
-    "w": Call.WHIST,
-    "v": Call.WHIST,
-    "pass": Call.PASS,
-    "пас": Call.PASS,
-    "p": Call.PASS,
-    "half": Call.HALF,
-    "half-whist": Call.HALF,
-    "halfwhist": Call.HALF,
-    "полвиста": Call.HALF,
-    "пол-виста": Call.HALF,
-    "пол": Call.HALF,
-    "полвист": Call.HALF,
-    "halfwhists": Call.HALF,
-    "вистую": Call.WHIST,
-    "vist": Call.WHIST,
-    "пасую": Call.PASS,
-    "pas": Call.PASS,
-}
+CALL_SPELLINGS: dict[str, Call] = _spellings(
+    {
+        Call.WHIST: "whist вист w v вистую vist",
+        Call.PASS: "pass пас p пасую pas",
+        Call.HALF: "half half-whist halfwhist полвиста пол-виста пол полвист halfwhists",
+    }
+)
 
 #: «втёмную»: a bid or a pass made without looking at one's cards (K3.3.19), written next
 #: to the call (``Anna dark 8♠ 8``, ``Boris pass dark 3``, ``Вера пас втёмную 3``), folded
 #: to lower case
 DARK_SPELLINGS = frozenset(
-    {
-        "dark",
-        "blind",
-        "втёмную",
-        "втемную",
-        "тёмная",
-        "темная",
-        "тёмный",
-        "темный",
-        "тёмную",
-        "темную",
-    }
+    {"dark", "blind", "втёмную", "втемную", "тёмная", "темная", "тёмный", "темный", "тёмную", "темную"}
 )
 
 
@@ -310,39 +243,18 @@ class Rank(enum.Enum):
 #: every spelling of a rank, folded to lower case (the Russian letters: Т туз, К король,
 #: Д дама, В валет).  A card is a rank and a suit of ``SUIT_SPELLINGS`` (no-trump aside),
 #: written together (``A♠``, ``Ts``, ``Дч``) or as two words (``туз пик``, ``queen hearts``).
-RANK_SPELLINGS: dict[str, Rank] = {
-    "a": Rank.ACE,
-    "ace": Rank.ACE,
-    "т": Rank.ACE,
-    "туз": Rank.ACE,
-    "k": Rank.KING,
-    "king": Rank.KING,
-    "к": Rank.KING,
-    "король": Rank.KING,
-    "q": Rank.QUEEN,
-    "queen": Rank.QUEEN,
-    "д": Rank.QUEEN,
-    "дама": Rank.QUEEN,
-    "j": Rank.JACK,
-    "jack": Rank.JACK,
-    "в": Rank.JACK,
-    "валет": Rank.JACK,
-    "10": Rank.TEN,
-    "t": Rank.TEN,
-    "ten": Rank.TEN,
-    "десятка": Rank.TEN,
-    "9": Rank.NINE,
-    "nine": Rank.NINE,
-    "девятка": Rank.NINE,
-    "8": Rank.EIGHT,
-    "eight": Rank.EIGHT,
-    "восьмёрка": Rank.EIGHT,
-    "восьмерка": Rank.EIGHT,
-    "7": Rank.SEVEN,
-    "seven": Rank.SEVEN,
-    "семёрка": Rank.SEVEN,
-    "семерка": Rank.SEVEN,
-}
+RANK_SPELLINGS: dict[str, Rank] = _spellings(
+    {
+        Rank.ACE: "a ace т туз",
+        Rank.KING: "k king к король",
+        Rank.QUEEN: "q queen д дама",
+        Rank.JACK: "j jack в валет",
+        Rank.TEN: "10 t ten десятка",
+        Rank.NINE: "9 nine девятка",
+        Rank.EIGHT: "8 eight восьмёрка восьмерка",
+        Rank.SEVEN: "7 seven семёрка семерка",
+    }
+)
 
 #: how the messages list the cards
 CARDS_HINT = N_("a card is a rank and a suit: A♠ K♥ Q♦ J♣ 10♠ … 7♥, As Kh, туз пик, Тп Кч")
@@ -507,18 +419,9 @@ Deal = Union[Play, Raspasy]
 CORRECTION_WORDS = frozenset({"correction", "поправка", "исправление"})
 
 #: a correction's area as people write it, folded to lower case
-AREA_SPELLINGS: dict[str, Area] = {
-    "pool": "pool",
-    "пуля": "pool",
-    "пулю": "pool",
-    "mountain": "mountain",
-    "гора": "mountain",
-    "гору": "mountain",
-    "whists": "whists",
-    "whist": "whists",
-    "висты": "whists",
-    "вист": "whists",
-}
+AREA_SPELLINGS: dict[str, Area] = _spellings(
+    {"pool": "pool пуля пулю", "mountain": "mountain гора гору", "whists": "whists whist висты вист"}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -544,16 +447,9 @@ class Correction:
 
 
 #: the first word of a line that changes the table (RULES.md 6.3), folded to lower case
-SEAT_WORDS: dict[str, SeatChangeKind] = {
-    "join": "join",
-    "joins": "join",
-    "входит": "join",
-    "садится": "join",
-    "leave": "leave",
-    "leaves": "leave",
-    "выходит": "leave",
-    "уходит": "leave",
-}
+SEAT_WORDS: dict[str, SeatChangeKind] = _spellings(
+    {"join": "join joins входит садится", "leave": "leave leaves выходит уходит"}
+)
 
 
 @dataclass(frozen=True, slots=True)
