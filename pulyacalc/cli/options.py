@@ -73,9 +73,9 @@ def parse_convention(text: str | None) -> str | None:
     is refused at the option, with the built-in names or the nearest one."""
     if text is None:
         return None
-    from pulyacalc.convention.load import builtin_name, builtin_names, is_name, resolve_path, suggest_name
+    from pulyacalc.convention.load import builtin_name, builtin_names, given_path, is_name, suggest_name
 
-    if resolve_path(text) is not None:
+    if given_path(text) is not None:
         # a name is given as the built-in's own (``сочинка`` → ``sochi``): one spelling in output
         return (builtin_name(text) or text) if is_name(text) else text
     if is_name(text):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 import os
+from collections.abc import Mapping
 from contextvars import ContextVar
 from dataclasses import replace
 from functools import cache
@@ -83,13 +84,6 @@ def builtin_name(ref: str) -> str | None:
     if os.path.isfile(builtin_dir() / f"{ref.lower()}.yaml"):
         return ref.lower()
     return builtin_aliases().get(folded(ref))
-
-
-def resolve_path(ref: str, relative_to: str | None = None) -> Path | None:
-    """A convention reference → a file: a built-in name (any case, or an alias such as
-    «сочинка»), or a path (relative to the log)."""
-    given = given_path(ref, relative_to)
-    return None if given is None else Path(given)
 
 
 def given_path(ref: str, relative_to: str | None = None) -> str | None:
@@ -188,41 +182,39 @@ def load(
 Tree = tuple[str, int, int, str, tuple["Tree", ...], tuple[tuple["Tree", "Tree"], ...], bool, bool]
 
 
-def pre_parsed(path: Path) -> Node | None:
-    """The pre-parsed tree of the built-in convention at ``path``, located in ``path``;
-    None when there is none or the file is not the one it was made from (changed and not
-    regenerated yet: then the file is read as any other)."""
+def _fresh(table: Mapping[str, tuple[Any, ...]], path: Path) -> Any:
+    """What ``table`` (builtin.py, built.py) holds for the built-in file at ``path``; None when
+    it holds nothing or the file is not the one it was made from (changed and not regenerated
+    yet: then the file is read as any other)."""
     import zlib
 
-    from pulyacalc.convention.builtin import TREES
-
-    pre = TREES.get(path.stem)
+    pre = table.get(path.stem)
     try:
         if pre is None or zlib.crc32(path.read_bytes()) != pre[0]:
             return None
     except OSError:
         return None
-    return _node(pre[1], str(path))
+    return pre[1]
+
+
+def pre_parsed(path: Path) -> Node | None:
+    """The pre-parsed tree of the built-in convention at ``path``, located in ``path``."""
+    from pulyacalc.convention.builtin import TREES
+
+    tree = _fresh(TREES, path)
+    return None if tree is None else _node(tree, str(path))
 
 
 def pre_built(path: str) -> Convention | None:
     """The built-in convention at ``path`` as its tree builds (convention/built.py: no nodes
-    made, no keys checked at start-up), read from ``path``; None when ``path`` is no built-in
-    or not the very file it was built from (changed and not regenerated yet)."""
-    import zlib
-
+    made, no keys checked at start-up), read from ``path``; None when ``path`` is no built-in."""
     file = Path(path)
     if file.parent != builtin_dir():
         return None
     from pulyacalc.convention.built import BUILT
 
-    pre = BUILT.get(file.stem)
-    try:
-        if pre is None or zlib.crc32(file.read_bytes()) != pre[0]:
-            return None
-    except OSError:
-        return None
-    return Convention(source=path, **pre[1])
+    values = _fresh(BUILT, file)
+    return None if values is None else Convention(source=path, **values)
 
 
 def _node(t: Tree, file: str) -> Node:
