@@ -164,15 +164,9 @@ class Convention:
     def values(self) -> dict[str, Any]:
         """The convention as a nested mapping of its YAML keys (for `prices`, docs, JSON)."""
         out: dict[str, Any] = {}
-        for key in SCHEMA:
-            spec = SCHEMA[key]
-            value = getattr(self, spec.field)
-            section, _, leaf = key.rpartition(".")
-            target = out
-            if section:
-                for part in section.split("."):
-                    target = target.setdefault(part, {})
-            target[leaf] = spec.show(value)
+        for key, spec in SCHEMA.items():
+            section, _, leaf = key.partition(".")  # every key is section.leaf
+            out.setdefault(section, {})[leaf] = spec.show(getattr(self, spec.field))
         return out
 
 
@@ -203,24 +197,18 @@ class Parser:
 
 
 class Int(Parser):
-    """A whole number in ``low..high`` (no upper bound when ``high`` is None)."""
+    """A whole number in ``low..high``."""
 
     __slots__ = ("low", "high")
 
-    def __init__(self, low: int, high: int | None = None) -> None:
+    def __init__(self, low: int, high: int) -> None:
         self.low, self.high = low, high
 
     def __call__(self, node: Node, p: Problems, what: str) -> int | None:
         return as_int(node, p, what, low=self.low, high=self.high)
 
     def describe(self) -> str:
-        if self.high is None:
-            return f"whole number ≥ {self.low}"
-        return (
-            f"whole number {self.low}..{self.high:,}"
-            if self.high >= 10_000
-            else f"whole number {self.low}..{self.high}"
-        )
+        return f"whole number {self.low}..{self.high:{',' if self.high >= 10_000 else ''}}"
 
 
 class Number(Parser):
@@ -500,9 +488,7 @@ class Key:
 
 
 def _plain(v: Any) -> Any:
-    if isinstance(v, Fraction):
-        return str(v)
-    return v
+    return str(v) if isinstance(v, Fraction) else v
 
 
 #: each key's parser, in the order the docs list the keys

@@ -40,13 +40,6 @@ def unsafe() -> re.Pattern[str]:
     return re.compile(UNSAFE_CHARS)
 
 
-def __getattr__(name: str) -> re.Pattern[str]:
-    # ``UNSAFE``, the expression itself, as it was before it was compiled on first use
-    if name == "UNSAFE":
-        return unsafe()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def has_unsafe(text: str) -> bool:
     """Does ``text`` hold a character :func:`shown` would replace?"""
     return not text.isprintable() and unsafe().search(text) is not None
@@ -276,15 +269,8 @@ class Problems:
             self.more_in[file] = self.more_in.get(file, 0) + len(problems)
             return
         for p in problems:
-            self.add(
-                Loc(file, line, p.loc.column + shift),
-                p.message,
-                p.hint,
-                source=p.source,
-                width=p.width,
-                kind=p.kind,
-                code=p.code,
-            )
+            loc = Loc(file, line, p.loc.column + shift)
+            self.add(loc, p.message, p.hint, source=p.source, width=p.width, kind=p.kind, code=p.code)
 
     def extend(self, problems: Iterable[Problem]) -> None:
         self.items.extend(problems)

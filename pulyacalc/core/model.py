@@ -104,13 +104,9 @@ class Contract:
 
     @classmethod
     def parse(cls, text: str) -> Contract:
-        """Parse ``6♠``, ``6s``, ``7NT``, ``8бк``, ``10 hearts``, ``6 пик``, ``misere``, ``мизер``…
-
-        The one contract parser of every log format: a look-up in ``CONTRACT_SPELLINGS``,
-        first of the word as written (lower case), then of its normal form
-        (:func:`contract_key`).  Raises :class:`ContractError` with a message a person can
-        act on.
-        """
+        """Parse ``6♠``, ``7NT``, ``8бк``, ``10 hearts``, ``мизер``…: the word as written (lower
+        case), then its :func:`contract_key`, looked up in ``CONTRACT_SPELLINGS``; raises
+        :class:`ContractError` with a message a person can act on."""
         found = CONTRACT_SPELLINGS.get(text.strip().lower())
         if found is not None:
             return found
@@ -269,11 +265,8 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Parse ``A♠``, ``10♥``, ``Ks``, ``Тп``, ``туз пик``, ``queen hearts``…; raises
-        ``ValueError`` with a message a person can act on (the hint is ``CARDS_HINT``).
-
-        The written word (spaces dropped, as ``contract_key`` does) is cut in two, a rank
-        spelling and a suit spelling; only the error path and talon clauses come here."""
+        """Parse ``A♠``, ``10♥``, ``Ks``, ``Тп``, ``туз пик``…: the :func:`contract_key` cut in
+        two, a rank and a suit spelling; raises ``ValueError`` (the hint is ``CARDS_HINT``)."""
         key = contract_key(text)
         for i in range(1, len(key)):
             rank = RANK_SPELLINGS.get(key[:i])
