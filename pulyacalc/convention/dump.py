@@ -1,16 +1,11 @@
 """A convention written back as YAML: every key, nested by section as the built-in files
 are written, each with a comment giving its Russian name, meaning and source.
 
-The text is made from the schema rows (``Key.show`` gives each value as plain data), never
-from a list of key names, so a new row is written with no edit here.  It is meant to be
-saved and used as a convention file: loading it gives the same ``Convention`` (apart from
-its name and source, which come from the file's own name and path).
-
-Why not ``yaml.safe_dump``: it cannot interleave comments, and a level table reads best in
-flow style on one line, as the built-ins write it.  Scalars are written plain only when a
-YAML reader takes them as the same text (``1/2``, ``split``); anything else, a word a YAML
-1.1 reader would turn into a boolean (``no``) included, is double-quoted.  The loader reads
-every scalar as text (yamlsource), so the quotes never change a value.
+Made from the schema rows, so a new row is written with no edit here; loading the text
+gives the same ``Convention`` (but its name and source, the file's).  Not ``yaml.safe_dump``:
+it cannot interleave comments, and a level table reads best in flow style on one line.
+Scalars are plain only when a YAML reader takes them as the same text (``1/2``, ``split``);
+anything else (``no``, a YAML 1.1 boolean, included) is double-quoted.
 """
 
 from __future__ import annotations
@@ -60,12 +55,10 @@ def shown(conv: Convention, row: Key) -> Any:
 
 
 def sections() -> dict[str, list[Key]]:
-    """The rows by section (the first part of the dotted name), in the schema's order;
-    a key with no section is under ``""``."""
+    """The rows by section (the first part of the dotted name), in the schema's order."""
     out: dict[str, list[Key]] = {}
     for row in SCHEMA.values():
-        section = row.name.split(".")[0] if "." in row.name else ""
-        out.setdefault(section, []).append(row)
+        out.setdefault(row.name.partition(".")[0], []).append(row)
     return out
 
 
@@ -85,12 +78,8 @@ def dump(conv: Convention, origin: str) -> str:
     if conv.aliases:
         lines.append(f"aliases: {flow(list(conv.aliases))}")
     for section, rows in sections().items():
-        lines.append("")
-        indent = "  " if section else ""
-        if section:
-            lines.append(f"{section}:")
+        lines += ["", f"{section}:"]
         for row in rows:
-            leaf = row.name[len(section) + 1 :] if section else row.name
-            lines.append(indent + _comment(row))
-            lines.append(f"{indent}{leaf}: {flow(shown(conv, row))}")
+            lines.append("  " + _comment(row))
+            lines.append(f"  {row.name.partition('.')[2]}: {flow(shown(conv, row))}")
     return "\n".join(lines) + "\n"

@@ -10,7 +10,7 @@ from contextvars import ContextVar
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from pulyacalc.convention.schema import LEVELS, SCHEMA, SECTIONS, TOP_KEYS, Convention
 from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, has_unsafe, quoted
@@ -245,16 +245,16 @@ def _confined(path: Path, within: Path, ref: str, loc: Loc) -> None:
     """Refuse ``path`` unless it is in the directory tree ``within`` (symbolic links
     followed), before a byte of it is read."""
     if not path.resolve().is_relative_to(within):
-        raise ReadError(
-            [
-                Problem(
-                    loc,
-                    f"the convention file {quoted(ref)} is outside the log's directory",
-                    "a log may name a convention file in its own directory or below it; "
-                    "if you trust this log, give --allow-outside (or name the file with -c)",
-                )
-            ]
+        _refuse(
+            loc,
+            f"the convention file {quoted(ref)} is outside the log's directory",
+            "a log may name a convention file in its own directory or below it; "
+            "if you trust this log, give --allow-outside (or name the file with -c)",
         )
+
+
+def _refuse(loc: Loc, message: str, hint: str = "") -> NoReturn:
+    raise ReadError([Problem(loc, message, hint)])
 
 
 def _layers(path: str, seen: set[Path], within: Path | None = None, at: Loc | None = None) -> list[Node]:
@@ -263,21 +263,17 @@ def _layers(path: str, seen: set[Path], within: Path | None = None, at: Loc | No
     real = Path(path).resolve()
     where = at or Loc(path)
     if real in seen:
-        raise ReadError([Problem(where, M_("a convention extends itself (a cycle of extends:)"))])
+        _refuse(where, M_("a convention extends itself (a cycle of extends:)"))
     if len(seen) >= MAX_EXTENDS:
-        raise ReadError(
-            [
-                Problem(
-                    where,
-                    M_("a chain of extends: is more than {n} conventions long", n=MAX_EXTENDS),
-                    M_("extend a built-in convention directly"),
-                )
-            ]
+        _refuse(
+            where,
+            M_("a chain of extends: is more than {n} conventions long", n=MAX_EXTENDS),
+            M_("extend a built-in convention directly"),
         )
     seen.add(real)
     node = _read(path)
     if node.kind != "map":
-        raise ReadError([Problem(node.loc, M_("a convention file is a mapping of keys (name:, pool:, …)"))])
+        _refuse(node.loc, M_("a convention file is a mapping of keys (name:, pool:, …)"))
     for k, v in node.pairs:
         if k.text == "extends":
             p = Problems()
@@ -297,11 +293,8 @@ def _layers(path: str, seen: set[Path], within: Path | None = None, at: Loc | No
 
 
 def _flatten(node: Node, p: Problems, prefix: str = "") -> dict[str, Node]:
-    """A mapping node → {dotted key: value node}, checking every key against the schema.
-
-    Both nested (``raspasy: {progression: …}``) and dotted (``raspasy.progression: …``)
-    spellings are accepted.
-    """
+    """A mapping node → {dotted key: value node}, checking every key against the schema;
+    nested (``raspasy: {progression: …}``) or dotted (``raspasy.progression: …``)."""
     out: dict[str, Node] = {}
     for k, v in node.pairs:
         name = k.text.strip()

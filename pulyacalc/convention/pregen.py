@@ -1,17 +1,9 @@
 """The built-in conventions pre-parsed (start-up): ``conventions/*.yaml`` read into located
-nodes once, at build time, and written out as Python data in ``convention/builtin.py``, so
-that a log under a built-in convention is scored without importing PyYAML.
-
-Regenerate after changing a built-in convention (tests/test_builtin_pregen.py fails until
-then)::
-
-    python -m pulyacalc.convention.pregen
-
-``convention.load.pre_parsed(path)`` gives back the same ``Node`` tree
-``yamlsource.parse_yaml`` makes of the file, located in it (the tests compare them).
-Each convention is also written built, as the values of its fields, in
-``convention/built.py``: ``convention.load.pre_built(path)`` gives back the convention
-the tree builds (a log without overrides of its own needs neither the tree nor checks).
+nodes at build time and written out as Python data in ``convention/builtin.py`` (no PyYAML
+at start-up), and built, as the values of their fields, in ``convention/built.py`` (a log
+without overrides needs neither the tree nor checks).  ``load.pre_parsed`` and
+``load.pre_built`` read them back.  Regenerate after changing a built-in convention
+(tests/test_builtin_pregen.py fails until then): ``python -m pulyacalc.convention.pregen``.
 """
 
 from __future__ import annotations

@@ -430,11 +430,9 @@ Situation = Literal[
 
 class Contested:
     """Where tables read a key differently: ``when``, the deal situations the key matters
-    for, and ``sources``, where each reading comes from (the Code's clause, or the tables
-    that use it).  The readings are the key's choices (its ``Literal``, or ``words`` for a
-    parser that also takes numbers: a new choice is a new reading at once, shown with the
-    key's RULES.md section until ``sources`` names its own), then any other value
-    ``sources`` names (a number, a flag)."""
+    for, and ``sources``, where each reading comes from.  The readings are the key's choices
+    (or ``words`` for a parser that also takes numbers; a new choice is a reading at once),
+    then any other value ``sources`` names (a number, a flag)."""
 
     __slots__ = ("when", "sources", "words")
 
@@ -454,13 +452,10 @@ class Contested:
 
 
 class Key:
-    """One convention key: the dotted ``name``, its ``parse``r, its meaning ``doc``, the name
-    Russian players use (``ru``), its ``source`` (the Code's clause, ``K3.8.6``, or the house
-    agreement / RULES.md section it rests on) and where tables read it differently
-    (``contested``, for ``dispute``).  Its ``field`` of Convention is ``section_leaf`` when
-    there is one, else the leaf (``pool.help`` fills ``help``).  (A plain class, not a
-    dataclass: the schema is made on every start, and a dataclass costs a good part of a
-    millisecond to make.)"""
+    """One convention key (see the module's docstring; ``contested``: where tables read it
+    differently, for ``dispute``).  Its ``field`` of Convention is ``section_leaf`` when there
+    is one, else the leaf (``pool.help`` fills ``help``).  A plain class, not a dataclass:
+    the schema is made on every start."""
 
     __slots__ = ("name", "field", "parse", "doc", "ru", "source", "contested")
 

@@ -94,8 +94,5 @@ TwoWhist = Literal["two_hands", "own_cards"]
 #: (seed 001), a redeal without play, or raspasy «с вареником» (the talon exchanged first)
 TwoAllPass = Literal["raspasy", "redeal", "varenik"]
 
-#: the two log syntaxes
-LogFormat = Literal["yaml", "lines"]
-
 #: a composed YAML node (yamlsource)
 NodeKind = Literal["scalar", "seq", "map"]

@@ -69,11 +69,8 @@ _NOWHERE = Loc("-")
 
 
 class ContractError(ValueError):
-    """A written word that is not a contract: ``message`` and ``hint`` for a person.
-
-    ``levelled``: the word starts with a digit, so it was meant as a contract (a line
-    reader reports any other word as an unknown call, since a call may stand there).
-    """
+    """A written word that is not a contract: ``message`` and ``hint`` for a person;
+    ``levelled``: it starts with a digit, so it was meant as one (else: an unknown call)."""
 
     def __init__(self, message: str, hint: str = "", *, levelled: bool) -> None:
         super().__init__(message)
@@ -421,11 +418,8 @@ AREA_SPELLINGS: dict[str, Area] = _spellings(
 class Correction:
     """Something the table writes on the sheet by hand, for what no rule covers
     (RULES.md "Corrections"): ``amount`` into ``player``'s ``area`` (``on`` whom, for
-    whists), exactly as written, with the ``reason`` the table gives.
-
-    It is not a deal: it takes no turn to deal, no deal number, and neither continues
-    nor ends a raspasy run.  It stands in a log's deals where it was written.
-    """
+    whists), with the table's ``reason``.  Not a deal: no turn to deal, no deal number,
+    and it neither continues nor ends a raspasy run."""
 
     player: str
     area: Area
@@ -447,11 +441,9 @@ SEAT_WORDS: dict[str, SeatChangeKind] = _spellings(
 
 @dataclass(frozen=True, slots=True)
 class SeatChange:
-    """A player joins the table or leaves it between deals (RULES.md 6.3, K3.1.2).
-
-    Like a correction it is not a deal: it takes no turn to deal and no deal number.  A
-    newcomer writes the average pool and mountain of the players at the table; a player who
-    leaves keeps his column on the sheet and is settled with the rest at the end."""
+    """A player joins the table or leaves it between deals (RULES.md 6.3, K3.1.2); not a
+    deal.  A newcomer writes the table's average pool and mountain; one who leaves keeps his
+    column and is settled with the rest at the end."""
 
     change: SeatChangeKind
     player: str
@@ -464,11 +456,8 @@ class SeatChange:
 
 @dataclass(frozen=True, slots=True)
 class Unreadable:
-    """A deal line or entry that could not be read (its problems are reported).
-
-    Readers keep it in the stream so that the dealer rotation of the deals after it stays
-    right, and rule checks on them do not turn one typo into a chain of false errors.
-    """
+    """A deal that could not be read (its problems are reported), kept in the stream so that
+    the dealer rotation after it stays right and one typo is not a chain of false errors."""
 
     loc: Loc
 
