@@ -4,14 +4,15 @@ A convention file is YAML.  It may ``extends:`` a built-in name (``sochi``) or a
 file and override a few keys; a log may override keys too.  Unknown or mistyped keys and
 values of the wrong type are refused with ``FILE:LINE:`` and the allowed keys.
 
-Each key is one row of ``SCHEMA`` (beancount's ``OptDesc``): the parser that reads it
-(``_PARSERS``), and its line of ``_TEXTS``: what it means, the name Russian players use and
-where it comes from (a clause of the Code, ``K3.8.6``, or the house's own agreement).
+Each key is one row of ``SCHEMA`` (beancount's ``OptDesc``): its ``Convention`` field, which
+carries the parser that reads it, and its line of ``_TEXTS``: what it means, the name Russian
+players use and where it comes from (a clause of the Code, ``K3.8.6``, or the house's own
+agreement).
 The parser carries everything the rest of the package needs to know about the value (a
 level table merges level by level, the choices of a closed set), so nothing switches on
 a kind string; ``docs/conventions.md`` is generated from the rows (tools/conventions_reference.py).
 
-A new key is a parser and a line here plus its ``Convention`` field, the rule that reads it,
+A new key is a line here plus its ``Convention`` field and parser, the rule that reads it,
 the built-ins' YAML and a test.  The choices of a key are ``Literal`` types, written once
 below (``Rounding`` lives in core/kinds.py because settlement and the log header share it).
 
@@ -21,7 +22,7 @@ The scoring code reads these fields and never asks which convention it is.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, ClassVar, Literal, get_args
 
@@ -66,108 +67,6 @@ DealerAfterRaspasy = Literal["slides", "stays"]
 AfterCap = Literal["stay", "restart"]
 
 ROUNDINGS: tuple[str, ...] = get_args(Rounding)
-
-
-@dataclass(frozen=True)
-class Convention:
-    """A complete, checked convention.  Field names follow the YAML keys (see SCHEMA)."""
-
-    name: str
-    title: str
-    source: str
-    # pool («пуля»)
-    pool_target: int
-    pool_point_in_mountain: Amount
-    help: bool
-    help_whists_per_point: Amount
-    # units
-    mountain_point_in_whists: Amount
-    # contracts 6..10
-    price: Mapping[int, Amount]
-    whist_per_trick: Mapping[int, Amount]
-    remise_per_trick: Mapping[int, Amount]
-    consolation_per_trick: Mapping[int, Amount]
-    concede_three: bool
-    # misère
-    misere_price: Amount
-    misere_remise_per_trick: Amount
-    # whist
-    obligation: Mapping[int, int]
-    shortfall_per_trick: Mapping[int, Amount]
-    two_whisters_shortfall: Mapping[int, TwoWhistersShortfall]
-    half_whist_levels: frozenset[int]
-    shortfall_forbidden: frozenset[int]
-    whist_on_failure: WhistOnFailure
-    lone_whister_made: LoneWhisterMade
-    consolation_by_passer: bool
-    consolation_by_dealer: bool
-    whist_stalingrad: bool
-    whist_ten_checked: bool
-    # raspasy
-    raspasy_scoring: RaspasyScoring
-    raspasy_trick_value: Amount
-    raspasy_progression: tuple[int, ...]
-    raspasy_amnesty: bool
-    raspasy_zero_trick_bonus: ZeroTrickBonus
-    raspasy_zero_trick_bonus_area: ZeroTrickBonusArea
-    raspasy_zero_trick_bonus_dealer: bool
-    raspasy_run_ends_on: RunEndsOn
-    raspasy_talon_to_dealer: bool
-    raspasy_exit: tuple[int, ...]
-    raspasy_dealer_after: DealerAfterRaspasy
-    # Classic: dark bids and passes, bombs (K3.3.19, K3.7.7, K3.7.9)
-    dark_factor: int
-    bombs_cap: int
-    bombs_after_cap: AfterCap
-    bombs_dealer: bool
-    bombs_opening: int
-    bombs_exit_step: bool
-    # settlement
-    rounding: Rounding
-    mountain_divisor: MountainDivisor
-    # the talon premium (K3.4.11)
-    premium_enabled: bool
-    premium_by: PremiumBy
-    # tables other than 3 and 4 players
-    five_second_out: SecondOut
-    second_out_consolation: bool
-    two_whist: TwoWhist
-    two_all_pass: TwoAllPass
-    two_pass_back: bool
-    #: other names a built-in is found by (``aliases:``, e.g. «сочинка»; any case, ё or е)
-    aliases: tuple[str, ...] = ()
-
-    def progression(self, run: int) -> int:
-        """Multiplier of the ``run``-th raspasy in a row (1-based); the last one repeats."""
-        seq = self.raspasy_progression
-        return seq[min(run, len(seq)) - 1]
-
-    def exit_level(self, run: int) -> int:
-        """Lowest contract allowed after the ``run``-th raspasy in a row."""
-        seq = self.raspasy_exit
-        return seq[min(run, len(seq)) - 1]
-
-    def dark_level(self, before: int) -> int:
-        """The level of a raspasy with a dark pass (1: single, 2: double …) that follows
-        ``before`` dark raspasy in a row: one more, then ``bombs.cap`` as ``bombs.after_cap``
-        says (K3.3.19 а)."""
-        level, cap = before + 1, self.bombs_cap
-        if cap and level > cap:
-            level = cap if self.bombs_after_cap == "stay" else (level - 1) % cap + 1
-        return level
-
-    def bomb(self, level: int) -> int:
-        """The coefficient of a bomb earned (and the raspasy price) at ``level``: the
-        geometric progression of ``dark.factor`` (2, 4, 8 …; K3.3.19 а, K note 30)."""
-        return int(self.dark_factor**level)
-
-    def values(self) -> dict[str, Any]:
-        """The convention as a nested mapping of its YAML keys (for `prices`, docs, JSON)."""
-        out: dict[str, Any] = {}
-        for key, spec in SCHEMA.items():
-            section, _, leaf = key.partition(".")  # every key is section.leaf
-            out.setdefault(section, {})[leaf] = spec.show(getattr(self, spec.field))
-        return out
 
 
 # -- parsers: each reads one value from its node and reports what is wrong ----------------
@@ -405,6 +304,111 @@ def _list_items(node: Node) -> tuple[Node, ...] | None:
     return None
 
 
+@dataclass(frozen=True)
+class Convention:
+    """A complete, checked convention.  Field names follow the YAML keys (see SCHEMA); each
+    key's field carries the parser that reads it (``metadata["parse"]``)."""
+
+    name: str
+    title: str
+    source: str
+    # pool («пуля»)
+    pool_target: int = field(metadata={"parse": Int(1, 100_000)})
+    pool_point_in_mountain: Amount = field(metadata={"parse": Number()})
+    help: bool = field(metadata={"parse": Flag()})
+    help_whists_per_point: Amount = field(metadata={"parse": Number()})
+    # units
+    mountain_point_in_whists: Amount = field(metadata={"parse": Number()})
+    # contracts 6..10
+    price: Mapping[int, Amount] = field(metadata={"parse": Levels(Number(signed=True))})
+    whist_per_trick: Mapping[int, Amount] = field(metadata={"parse": Levels(Number(signed=True))})
+    remise_per_trick: Mapping[int, Amount] = field(metadata={"parse": Levels(Number(signed=True))})
+    consolation_per_trick: Mapping[int, Amount] = field(metadata={"parse": Levels(Number(signed=True))})
+    concede_three: bool = field(metadata={"parse": Flag()})
+    # misère
+    misere_price: Amount = field(metadata={"parse": Number()})
+    misere_remise_per_trick: Amount = field(metadata={"parse": Number()})
+    # whist
+    obligation: Mapping[int, int] = field(metadata={"parse": Levels(Int(0, 10))})
+    shortfall_per_trick: Mapping[int, Amount] = field(metadata={"parse": Levels(Number(signed=True))})
+    two_whisters_shortfall: Mapping[int, TwoWhistersShortfall] = field(
+        metadata={"parse": Levels(Choice(TwoWhistersShortfall))}
+    )
+    half_whist_levels: frozenset[int] = field(metadata={"parse": LevelSet()})
+    shortfall_forbidden: frozenset[int] = field(metadata={"parse": LevelSet()})
+    whist_on_failure: WhistOnFailure = field(metadata={"parse": Choice(WhistOnFailure)})
+    lone_whister_made: LoneWhisterMade = field(metadata={"parse": Choice(LoneWhisterMade)})
+    consolation_by_passer: bool = field(metadata={"parse": Flag()})
+    consolation_by_dealer: bool = field(metadata={"parse": Flag()})
+    whist_stalingrad: bool = field(metadata={"parse": Flag()})
+    whist_ten_checked: bool = field(metadata={"parse": Flag()})
+    # raspasy
+    raspasy_scoring: RaspasyScoring = field(metadata={"parse": Choice(RaspasyScoring)})
+    raspasy_trick_value: Amount = field(metadata={"parse": Number()})
+    raspasy_progression: tuple[int, ...] = field(metadata={"parse": Multipliers()})
+    raspasy_amnesty: bool = field(metadata={"parse": Flag()})
+    raspasy_zero_trick_bonus: ZeroTrickBonus = field(metadata={"parse": TrickOrNumber()})
+    raspasy_zero_trick_bonus_area: ZeroTrickBonusArea = field(metadata={"parse": Choice(ZeroTrickBonusArea)})
+    raspasy_zero_trick_bonus_dealer: bool = field(metadata={"parse": Flag()})
+    raspasy_run_ends_on: RunEndsOn = field(metadata={"parse": Choice(RunEndsOn)})
+    raspasy_talon_to_dealer: bool = field(metadata={"parse": Flag()})
+    raspasy_exit: tuple[int, ...] = field(metadata={"parse": LevelList()})
+    raspasy_dealer_after: DealerAfterRaspasy = field(metadata={"parse": Choice(DealerAfterRaspasy)})
+    # Classic: dark bids and passes, bombs (K3.3.19, K3.7.7, K3.7.9)
+    dark_factor: int = field(metadata={"parse": Int(1, 10)})
+    bombs_cap: int = field(metadata={"parse": Int(0, 20)})
+    bombs_after_cap: AfterCap = field(metadata={"parse": Choice(AfterCap)})
+    bombs_dealer: bool = field(metadata={"parse": Flag()})
+    bombs_opening: int = field(metadata={"parse": Int(0, 30)})
+    bombs_exit_step: bool = field(metadata={"parse": Flag()})
+    # settlement
+    rounding: Rounding = field(metadata={"parse": Choice(Rounding)})
+    mountain_divisor: MountainDivisor = field(metadata={"parse": Choice(MountainDivisor)})
+    # the talon premium (K3.4.11)
+    premium_enabled: bool = field(metadata={"parse": Flag()})
+    premium_by: PremiumBy = field(metadata={"parse": Choice(PremiumBy)})
+    # tables other than 3 and 4 players
+    five_second_out: SecondOut = field(metadata={"parse": Choice(SecondOut)})
+    second_out_consolation: bool = field(metadata={"parse": Flag()})
+    two_whist: TwoWhist = field(metadata={"parse": Choice(TwoWhist)})
+    two_all_pass: TwoAllPass = field(metadata={"parse": Choice(TwoAllPass)})
+    two_pass_back: bool = field(metadata={"parse": Flag()})
+    #: other names a built-in is found by (``aliases:``, e.g. «сочинка»; any case, ё or е)
+    aliases: tuple[str, ...] = ()
+
+    def progression(self, run: int) -> int:
+        """Multiplier of the ``run``-th raspasy in a row (1-based); the last one repeats."""
+        seq = self.raspasy_progression
+        return seq[min(run, len(seq)) - 1]
+
+    def exit_level(self, run: int) -> int:
+        """Lowest contract allowed after the ``run``-th raspasy in a row."""
+        seq = self.raspasy_exit
+        return seq[min(run, len(seq)) - 1]
+
+    def dark_level(self, before: int) -> int:
+        """The level of a raspasy with a dark pass (1: single, 2: double …) that follows
+        ``before`` dark raspasy in a row: one more, then ``bombs.cap`` as ``bombs.after_cap``
+        says (K3.3.19 а)."""
+        level, cap = before + 1, self.bombs_cap
+        if cap and level > cap:
+            level = cap if self.bombs_after_cap == "stay" else (level - 1) % cap + 1
+        return level
+
+    def bomb(self, level: int) -> int:
+        """The coefficient of a bomb earned (and the raspasy price) at ``level``: the
+        geometric progression of ``dark.factor`` (2, 4, 8 …; K3.3.19 а, K note 30)."""
+        return int(self.dark_factor**level)
+
+    def values(self) -> dict[str, Any]:
+        """The convention as a nested mapping of its YAML keys (for `prices`, docs, JSON)."""
+        out: dict[str, Any] = {}
+        for key, spec in SCHEMA.items():
+            section, _, leaf = key.partition(".")  # every key is section.leaf
+            out.setdefault(section, {})[leaf] = spec.show(getattr(self, spec.field))
+        return out
+
+
 # -- disputed readings: where tables read a key differently (``pulyacalc dispute``) ---------
 
 #: the deal situations a contested key matters for; the predicate of each is with the use
@@ -453,18 +457,22 @@ class Contested:
 
 class Key:
     """One convention key (see the module's docstring; ``contested``: where tables read it
-    differently, for ``dispute``).  Its ``field`` of Convention is ``section_leaf`` when there
-    is one, else the leaf (``pool.help`` fills ``help``).  A plain class, not a dataclass:
-    the schema is made on every start."""
+    differently, for ``dispute``).  A plain class, not a dataclass: the schema is made on
+    every start."""
 
     __slots__ = ("name", "field", "parse", "doc", "ru", "source", "contested")
 
     def __init__(
-        self, name: str, parse: Parser, doc: str, ru: str, source: str, contested: Contested | None
+        self,
+        name: str,
+        field: str,
+        parse: Parser,
+        doc: str,
+        ru: str,
+        source: str,
+        contested: Contested | None,
     ) -> None:
-        joined = name.replace(".", "_")
-        self.name, self.parse, self.ru, self.contested = name, parse, ru, contested
-        self.field = joined if joined in Convention.__dataclass_fields__ else name.rpartition(".")[2]
+        self.name, self.field, self.parse, self.ru, self.contested = name, field, parse, ru, contested
         # English as written; shown translated where a person reads it
         self.doc, self.source = Text(doc), Text(source)
 
@@ -485,59 +493,6 @@ class Key:
 def _plain(v: Any) -> Any:
     return str(v) if isinstance(v, Fraction) else v
 
-
-#: each key's parser, in the order the docs list the keys
-_PARSERS: dict[str, Parser] = {
-    "pool.target": Int(1, 100_000),
-    "pool.point_in_mountain": Number(),
-    "pool.help": Flag(),
-    "pool.help_whists_per_point": Number(),
-    "mountain.point_in_whists": Number(),
-    "contracts.price": Levels(Number(signed=True)),
-    "contracts.whist_per_trick": Levels(Number(signed=True)),
-    "contracts.remise_per_trick": Levels(Number(signed=True)),
-    "contracts.consolation_per_trick": Levels(Number(signed=True)),
-    "contracts.concede_three": Flag(),
-    "misere.price": Number(),
-    "misere.remise_per_trick": Number(),
-    "whist.obligation": Levels(Int(0, 10)),
-    "whist.shortfall_per_trick": Levels(Number(signed=True)),
-    "whist.two_whisters_shortfall": Levels(Choice(TwoWhistersShortfall)),
-    "whist.half_whist_levels": LevelSet(),
-    "whist.shortfall_forbidden": LevelSet(),
-    "whist.on_failure": Choice(WhistOnFailure),
-    "whist.lone_whister_made": Choice(LoneWhisterMade),
-    "whist.consolation_by_passer": Flag(),
-    "whist.consolation_by_dealer": Flag(),
-    "whist.stalingrad": Flag(),
-    "whist.ten_checked": Flag(),
-    "raspasy.scoring": Choice(RaspasyScoring),
-    "raspasy.trick_value": Number(),
-    "raspasy.progression": Multipliers(),
-    "raspasy.amnesty": Flag(),
-    "raspasy.zero_trick_bonus": TrickOrNumber(),
-    "raspasy.zero_trick_bonus_area": Choice(ZeroTrickBonusArea),
-    "raspasy.zero_trick_bonus_dealer": Flag(),
-    "raspasy.talon_to_dealer": Flag(),
-    "raspasy.exit": LevelList(),
-    "raspasy.run_ends_on": Choice(RunEndsOn),
-    "raspasy.dealer_after": Choice(DealerAfterRaspasy),
-    "dark.factor": Int(1, 10),
-    "bombs.cap": Int(0, 20),
-    "bombs.after_cap": Choice(AfterCap),
-    "bombs.dealer": Flag(),
-    "bombs.opening": Int(0, 30),
-    "bombs.exit_step": Flag(),
-    "settlement.rounding": Choice(Rounding),
-    "settlement.mountain_divisor": Choice(MountainDivisor),
-    "premium.enabled": Flag(),
-    "premium.by": Choice(PremiumBy),
-    "table.five_second_out": Choice(SecondOut),
-    "table.second_out_consolation": Flag(),
-    "table.two_whist": Choice(TwoWhist),
-    "table.two_all_pass": Choice(TwoAllPass),
-    "table.two_pass_back": Flag(),
-}
 
 #: each key's line: ``name | Russian name | source | meaning``, the indented lines after it
 #: joined on with a space
@@ -755,18 +710,22 @@ _CONTESTED: dict[str, Contested] = {
 
 
 def _rows() -> dict[str, Key]:
-    """The schema made of ``_PARSERS``, ``_TEXTS`` and ``_CONTESTED``."""
+    """The schema made of ``_TEXTS``, ``_CONTESTED`` and the parsers of Convention's fields: a
+    key's field is ``section_leaf`` when there is one, else the leaf (``pool.help``: ``help``)."""
     lines: list[str] = []
     for line in _TEXTS.splitlines():
         if line.startswith(" "):
             lines[-1] += " " + line.strip()
         else:
             lines.append(line)
+    fields = Convention.__dataclass_fields__
     rows: dict[str, Key] = {}
     for line in lines:
         name, ru, source, doc = line.split(" | ", 3)
-        rows[name] = Key(name, _PARSERS[name], doc, ru, source, _CONTESTED.get(name))
-    assert list(rows) == list(_PARSERS), "each key has one line of _TEXTS and one parser"
+        joined = name.replace(".", "_")
+        f = fields[joined if joined in fields else name.rpartition(".")[2]]
+        rows[name] = Key(name, f.name, f.metadata["parse"], doc, ru, source, _CONTESTED.get(name))
+    assert len(rows) == sum(1 for f in fields.values() if f.metadata), "a line of _TEXTS a parsed field"
     return rows
 
 

@@ -312,20 +312,6 @@ def os_reason(e: OSError) -> str:
     return (e.strerror or type(e).__name__).lower()
 
 
-def is_regular_file(path: str) -> bool:
-    """Can ``path`` be read again from the start (a regular file, not a FIFO, a device or
-    standard input)?"""
-    import os
-    import stat
-
-    if path == "-":
-        return False
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode)
-    except (OSError, ValueError):
-        return False
-
-
 #: the bad byte of a file that is not UTF-8 is looked for in at most this many bytes
 NOT_UTF8_SCAN_BYTES = 64 * 1024 * 1024
 
@@ -335,9 +321,13 @@ def not_utf8(path: str, name: str, reason: str) -> Problem:
     regular file, which can be read again; a FIFO, a device or standard input cannot (the
     bytes are gone; opening a FIFO again would wait for a writer for ever): located at the
     file.  The file is read again in bounded pieces, never a line whole."""
+    import os
+    import stat
+
     loc = Loc(name)
-    if is_regular_file(path):
-        with contextlib.suppress(OSError):  # unreadable now: located at the file
+    # unreadable now (OSError; ValueError: a NUL in the name): located at the file
+    with contextlib.suppress(OSError, ValueError):
+        if path != "-" and stat.S_ISREG(os.stat(path).st_mode):
             loc = _first_bad_byte(path, name) or loc
     return Problem(loc, M_("not UTF-8 text ({reason})", reason=reason), M_("save the file as UTF-8"))
 
