@@ -333,32 +333,27 @@ def not_utf8(path: str, name: str, reason: str) -> Problem:
 
 
 def _first_bad_byte(path: str, name: str) -> Loc | None:
+    import codecs
+
+    # a character cut by a chunk waits in the decoder; one cut by the end of the file is bad
+    decoder = codecs.getincrementaldecoder("utf-8")()
     line, column, read = 1, 1, 0
-    pending = b""
     with open(path, "rb") as f:
         while read < NOT_UTF8_SCAN_BYTES:
             chunk = f.read(65536)
-            if not chunk:  # a character cut by the end of the file is the bad one
-                return Loc(name, line, column) if pending else None
             read += len(chunk)
-            data, pending = pending + chunk, b""
-            bad = False
             try:
-                text = data.decode("utf-8")
+                text, bad = decoder.decode(chunk, final=not chunk), False
             except UnicodeDecodeError as e:
-                text = data[: e.start].decode("utf-8")
-                if e.end == len(data) and e.reason == "unexpected end of data":
-                    pending = data[e.start :]  # a character cut by the chunk: decoded with the next
-                else:
-                    bad = True
+                text, bad = e.object[: e.start].decode("utf-8"), True
             breaks = text.count("\n")
             if breaks:
                 line += breaks
                 column = len(text) - text.rfind("\n")
             else:
                 column += len(text)
-            if bad:
-                return Loc(name, line, column)
+            if bad or not chunk:
+                return Loc(name, line, column) if bad else None
     return None
 
 

@@ -1,26 +1,15 @@
-"""What a person reads, in the person's language: gettext catalogs shipped in the package.
-
-Source strings are English; ``pulyacalc/locale/<lang>/LC_MESSAGES/pulyacalc.mo`` holds a
-translation.  The language is chosen once per process, in this order: :func:`use` (the
-``--lang`` option), ``PULYACALC_LANG``, then the standard LANGUAGE / LC_ALL / LC_MESSAGES /
-LANG lookup that :func:`gettext.translation` does.  Machine formats (json, csv …) never pass
-through here: their field names are stable English.
+"""What a person reads, in the person's language: gettext catalogs shipped in the package
+(``pulyacalc/locale/<lang>/LC_MESSAGES/pulyacalc.mo``, made from the ``.po`` by ``python
+tools/i18n.py update``); source strings are English.  The language is chosen once per process:
+:func:`use` (``--lang``), ``PULYACALC_LANG``, then the standard LANGUAGE / LC_ALL / LC_MESSAGES
+/ LANG lookup of :func:`gettext.translation`.  Machine formats (json, csv …) never pass here.
 
 Mark a template with ``_()`` and fill it with ``str.format`` afterwards, so that a translator
-sees the whole sentence with its named fields: ``_("{payer} pays {payee} {amount}").format(…)``.
-``N_()`` only marks a string for extraction (a table of messages built at import time, before a
-language is chosen); translate it with ``_()`` where it is shown.
-
-A message the library makes that may end in a machine format as well as before a person
-(a problem, ``explain``'s why, a finding of ``check``) is made with ``M_(template, **fields)``:
-a :class:`Text`, a ``str`` whose value is the English (what JSON writes, byte for byte in
-every language) that remembers its template and fields, so that :func:`tr` shows it in the
-chosen language where a person reads it.
-
-English reads no catalog at all: ``--lang en``, ``PULYACALC_LANG=en`` and an English or C
-locale give the source text without opening a file (start-up time).  The catalogs are made
-from ``pulyacalc/locale/ru/LC_MESSAGES/pulyacalc.po`` by ``python tools/i18n.py update``
-(docs/architecture.md).
+sees the whole sentence; ``N_()`` only marks a string for extraction (a table made at import).
+A message that may end in a machine format as well as before a person is made with
+``M_(template, **fields)``: a :class:`Text`, a ``str`` whose value is the English (what JSON
+writes in every language) that remembers its template and fields, so that :func:`tr` shows it
+in the chosen language.  English reads no catalog at all (start-up time).
 """
 
 from __future__ import annotations

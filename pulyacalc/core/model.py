@@ -6,12 +6,8 @@ and a sequence of deals.  A deal is either a contract (``Play``) or all-pass ras
 These types say what was declared and taken at the table; whether it is allowed and what
 it is worth is decided by :mod:`pulyacalc.scoring`.
 
-Spellings are data: ``SUIT_SPELLINGS``, ``MISERE_SPELLINGS`` and ``CALL_SPELLINGS``, and
-``CONTRACT_SPELLINGS`` made from the first two; ``RANK_SPELLINGS`` for the talon's cards
-(``Card``), ``CONCEDE_SPELLINGS`` for «без трёх», ``UNDERTRICK_SPELLINGS`` for «без одной».
-A new spelling is a word there.
-``Contract.parse`` is the one contract parser of every log format (the line reader looks
-the written word up in ``CONTRACT_SPELLINGS`` first, and calls it only when that fails).
+Spellings are data, the ``*_SPELLINGS`` tables: a new spelling is a word there.
+``Contract.parse`` is the one contract parser of every log format.
 """
 
 from __future__ import annotations
