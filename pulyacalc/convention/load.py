@@ -87,10 +87,9 @@ def builtin_name(ref: str) -> str | None:
 
 
 def given_path(ref: str, relative_to: str | None = None) -> str | None:
-    """The file a reference names, spelled as the user gave it, the way messages and titles
-    print it: a path beside the log joined to the log's path as typed (``./club/ev.txt``
-    names ``./club/club.yaml``, ``../ev.txt`` names ``../club.yaml``), a ``-c`` path as
-    typed; a built-in name, its file.  Strings, not ``Path``: a Path drops ``./``."""
+    """The file a reference names, spelled as messages and titles print it: a built-in name,
+    its file; a path beside the log joined to the log's path as typed (``./club/ev.txt``
+    names ``./club/club.yaml``); a ``-c`` path as typed.  Not a ``Path``: it drops ``./``."""
     if is_name(ref):
         name = builtin_name(ref) if ref else None
         return str(builtin_dir() / f"{name}.yaml") if name else None
@@ -318,13 +317,10 @@ def _flatten(node: Node, p: Problems, prefix: str = "") -> dict[str, Node]:
         elif any(s.startswith(full + ".") for s in SCHEMA) and v.kind == "map":
             out.update(_flatten(v, p, full + "."))
         else:
-            section = prefix.rstrip(".")
-            if section:
-                allowed = sorted(s.split(".", 1)[1] for s in SCHEMA if s.startswith(prefix))
-                options = allowed
+            if prefix:
+                allowed = options = sorted(s.split(".", 1)[1] for s in SCHEMA if s.startswith(prefix))
             else:
-                allowed = [*TOP_KEYS, *SECTIONS]
-                options = [*allowed, *SCHEMA]
+                allowed, options = [*TOP_KEYS, *SECTIONS], [*TOP_KEYS, *SECTIONS, *SCHEMA]
             hint = _suggest(name, options)
             msg = M_("unknown convention key {full!r}", full=full)
             if any(s.startswith(full + ".") for s in SCHEMA):
@@ -341,8 +337,7 @@ def _build(layers: list[Node], path: str, own: int) -> Convention:
     merged: dict[str, Node] = {}
     #: which layer set each key last (0 = the base convention; the log's overrides last)
     layer_of: dict[str, int] = {}
-    name = Path(path).stem
-    title = name
+    name = title = Path(path).stem
     for index, layer in enumerate(layers):
         flat = _flatten(layer, p)
         for key, value in flat.items():

@@ -12,11 +12,7 @@ Amount = Union[int, Fraction]
 
 
 def num(x: Amount) -> str:
-    """An exact amount as people write it: 12, -6, 7/2."""
-    if type(x) is int:
-        return str(x)
-    if isinstance(x, Fraction):
-        return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+    """An exact amount as people write it: 12, -6, 7/2 (a Fraction's str, whole ones as ints)."""
     return str(x)
 
 
@@ -69,36 +65,27 @@ def tricks(n: int) -> str:
 def undertricks(n: int) -> str:
     """``1 undertrick``, ``2 undertricks`` (in Russian «без одной», «без двух»)."""
     if n in _DOWN:
-        return M_(_DOWN[n])
+        return M_(_DOWN[n][0])
     return MN_("{n} undertrick", "{n} undertricks", n, n=n)
 
 
-#: the words players say for a contract failed by n: «без одной», «без двух» …
+#: the words players say for a contract failed by n: «без одной», «без двух» … (each a message
+#: of its own, for ``undertricks`` and ``down``)
 _DOWN = {
-    1: N_("1 undertrick"),
-    2: N_("2 undertricks"),
-    3: N_("3 undertricks"),
-    4: N_("4 undertricks"),
-    5: N_("5 undertricks"),
-    6: N_("6 undertricks"),
+    1: (N_("1 undertrick"), N_("without 1")),
+    2: (N_("2 undertricks"), N_("without 2")),
+    3: (N_("3 undertricks"), N_("without 3")),
+    4: (N_("4 undertricks"), N_("without 4")),
+    5: (N_("5 undertricks"), N_("without 5")),
+    6: (N_("6 undertricks"), N_("without 6")),
 }
 
 
 def down(n: int) -> str:
     """``without 2`` (a contract failed by two; «без двух»)."""
-    if n in _DOWN_BY:
-        return M_(_DOWN_BY[n])
+    if n in _DOWN:
+        return M_(_DOWN[n][1])
     return M_("without {n}", n=n)
-
-
-_DOWN_BY = {
-    1: N_("without 1"),
-    2: N_("without 2"),
-    3: N_("without 3"),
-    4: N_("without 4"),
-    5: N_("without 5"),
-    6: N_("without 6"),
-}
 
 
 def exact(x: Amount) -> Amount:

@@ -219,11 +219,8 @@ def too_many(file: str, more: int, n: int, shown: int, kind: ProblemKind) -> Pro
 
 
 class Problems:
-    """A collector: readers add problems as they go and raise them all at the end.
-
-    ``limit`` (``MAX_KEPT`` unless given; None: no limit): keep at most this many and only
-    count the rest, per file (a reader of one file whose every line may be wrong keeps its
-    memory flat); ``len`` counts them all."""
+    """A collector: readers add problems as they go and raise them all at the end.  It keeps
+    at most ``limit`` (None: no limit) and only counts the rest, per file; ``len`` counts all."""
 
     def __init__(self, limit: int | None = MAX_KEPT) -> None:
         self.items: list[Problem] = []
@@ -317,10 +314,8 @@ NOT_UTF8_SCAN_BYTES = 64 * 1024 * 1024
 
 
 def not_utf8(path: str, name: str, reason: str) -> Problem:
-    """ "Not UTF-8", located at the first bad byte's line and column when ``path`` is a
-    regular file, which can be read again; a FIFO, a device or standard input cannot (the
-    bytes are gone; opening a FIFO again would wait for a writer for ever): located at the
-    file.  The file is read again in bounded pieces, never a line whole."""
+    """ "Not UTF-8", located at the first bad byte when ``path`` is a regular file, read again
+    in bounded pieces; else at the file (a FIFO's bytes are gone, and opening it again waits)."""
     import os
     import stat
 

@@ -1,8 +1,5 @@
-"""The names of the rules that write entries, tied to RULES.md sections and the Code.
-
-Search this file for a RULES.md section number to find the rule's id, then search the
-code for the id to find where it is applied.
-"""
+"""The names of the rules that write entries, tied to RULES.md sections and the Code (search
+here for a section to find a rule's id, then the code for the id to find where it applies)."""
 
 from __future__ import annotations
 
