@@ -34,37 +34,20 @@ from pulyacalc.yamlsource import Node, as_bool, as_int, as_number
 
 LEVELS = (6, 7, 8, 9, 10)
 
-#: one whister and a passer, the contract failed: who writes what (K3.8.13, K3.8.14)
-WhistOnFailure = Literal["greedy", "gentleman"]
-#: raspasy written into the mountain (K3.7.2.1) or as whists (K3.7.2.2)
-RaspasyScoring = Literal["mountain", "whists"]
-#: two whisters short on a level: each for half the obligation, or the second defender (K3.8.6);
-#: each for half but never more than the pair lacked; each for all the pair lacked; the second
-#: for the whole obligation by himself (RULES.md "whist.two_whisters_shortfall")
+# the choices of each key that is one of a closed set of words (what each word means is in
+# the key's line of ``_TEXTS`` below)
+WhistOnFailure = Literal["greedy", "gentleman"]  # whist.on_failure
+RaspasyScoring = Literal["mountain", "whists"]  # raspasy.scoring
 TwoWhistersShortfall = Literal["split", "second", "split_capped", "both", "second_alone"]
-#: one whister, the contract made: whose tricks his whists count, and who writes them
-#: (RULES.md "whist.lone_whister_made")
-LoneWhisterMade = Literal["side", "own", "split"]
-#: the zero-trick bonus on raspasy: one trick's value (``trick``: ``v`` mountain points as pool
-#: points; ``price``: ``v`` pool points, the Code's words read literally), or a fixed number
-ZeroTrickWord = Literal["trick", "price"]
+LoneWhisterMade = Literal["side", "own", "split"]  # whist.lone_whister_made
+ZeroTrickWord = Literal["trick", "price"]  # raspasy.zero_trick_bonus, or a number
 ZeroTrickBonus = ZeroTrickWord | Amount
-#: where the zero-trick bonus goes: into the pool, or taken off the mountain
-ZeroTrickBonusArea = Literal["pool", "mountain"]
-#: which deals end a run of raspasy (2.7): any other deal, a played one, or a whisted made one
-RunEndsOn = Literal["any", "played", "whisted_made"]
-#: whom a player's mountain is divided among: every player at the table, himself included
-#: (K4.2.14), or only his opponents, n − 1 (RULES.md "settlement.mountain_divisor")
-MountainDivisor = Literal["players", "opponents"]
-#: who writes the talon premium (K3.4.11): the 4-player dealer, or (3 players) the two others
-PremiumBy = Literal["dealer", "opponents"]
-
-#: who deals after a raspasy: the next player clockwise (K3.7.7, «скользящая»), or the same
-#: dealer again (K3.7.7 and K note 49: Classic, where a dark pass earns a bomb)
-DealerAfterRaspasy = Literal["slides", "stays"]
-#: past ``bombs.cap``: the level of dark raspasy stays at the cap (K3.3.19 а, «предел»), or
-#: starts again at a single bomb (the ёлочка 1, 2, 3, 1, 2, 3 …)
-AfterCap = Literal["stay", "restart"]
+ZeroTrickBonusArea = Literal["pool", "mountain"]  # raspasy.zero_trick_bonus_area
+RunEndsOn = Literal["any", "played", "whisted_made"]  # raspasy.run_ends_on
+MountainDivisor = Literal["players", "opponents"]  # settlement.mountain_divisor
+PremiumBy = Literal["dealer", "opponents"]  # premium.by
+DealerAfterRaspasy = Literal["slides", "stays"]  # raspasy.dealer_after
+AfterCap = Literal["stay", "restart"]  # bombs.after_cap
 
 ROUNDINGS: tuple[str, ...] = get_args(Rounding)
 
@@ -175,9 +158,8 @@ class TrickOrNumber(Parser):
 
     def __call__(self, node: Node, p: Problems, what: str) -> ZeroTrickBonus | None:
         text = node.text.strip() if node.kind == "scalar" else ""
-        for word in get_args(ZeroTrickWord):
-            if text == word:
-                return word  # type: ignore[no-any-return]
+        if text in get_args(ZeroTrickWord):
+            return text  # type: ignore[return-value]
         before = len(p.items)
         n: Amount | None = as_number(node, p, what + " ('trick' or a number)")
         if n is None and len(p.items) > before:

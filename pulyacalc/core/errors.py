@@ -182,9 +182,8 @@ MAX_KEPT = 10_000
 def capped(
     problems: list[Problem], limit: int = MAX_SHOWN_PER_FILE, uncounted: Mapping[str, int] | None = None
 ) -> list[Problem]:
-    """The first ``limit`` problems of each file (in the order given), and for a file with
-    more, one last problem saying how many more there were; ``uncounted``: problems per
-    file counted but not kept (``Problems.more_in``), more to say so of."""
+    """The first ``limit`` problems of each file (in the order given), then for a file with more
+    (``uncounted``: per file, counted but not kept) one saying how many more there were."""
     count: dict[str, int] = {}
     out: list[Problem] = []
     for p in problems:

@@ -76,22 +76,16 @@ Rounding = Literal["exact", "kodeks", "nearest", "kodeks_separate"]
 #: the mountain divided among all the players
 KODEKS_ROUNDINGS: tuple[Rounding, ...] = ("kodeks", "kodeks_separate")
 
-#: with 5 players, who sits out with the dealer (``table.five_second_out``): the player after
-#: him, who deals next (K1.2 «ожидающий очереди сдавать»); the one before him, who dealt last
-#: (seed 001, «выходящий»); or his third neighbour on the left (K3.2.10: both left neighbours
-#: and the right one play)
+#: with 5 players, who sits out with the dealer (``table.five_second_out``)
 SecondOut = Literal["next", "previous", "third"]
 
 #: with 2 players, the hand the dummy («болван») sits on, counted from the dealer's left
 DummyHand = Literal["first", "second"]
 
-#: 2 players: how the lone whister whists (``table.two_whist``): on two hands, the dummy's
-#: opened, with the usual obligation (seed 001); or on his own cards, obliged to take 2 on a
-#: six and 1 on a seven or higher (seed 001, «в других вариантах»)
+#: 2 players: how the lone whister whists (``table.two_whist``)
 TwoWhist = Literal["two_hands", "own_cards"]
 
-#: 2 players: what two passes lead to (``table.two_all_pass``): raspasy without the dummy
-#: (seed 001), a redeal without play, or raspasy «с вареником» (the talon exchanged first)
+#: 2 players: what two passes lead to (``table.two_all_pass``)
 TwoAllPass = Literal["raspasy", "redeal", "varenik"]
 
 #: a composed YAML node (yamlsource)

@@ -101,13 +101,12 @@ class Contract:
         case), then its :func:`contract_key`, looked up in ``CONTRACT_SPELLINGS``; raises
         :class:`ContractError` with a message a person can act on."""
         found = CONTRACT_SPELLINGS.get(text.strip().lower())
-        if found is not None:
-            return found
-        key = contract_key(text)
-        found = CONTRACT_SPELLINGS.get(key)
-        if found is not None:
-            return found
-        raise _contract_error(text.strip(), key)
+        if found is None:
+            key = contract_key(text)
+            found = CONTRACT_SPELLINGS.get(key)
+            if found is None:
+                raise _contract_error(text.strip(), key)
+        return found
 
     def __str__(self) -> str:
         if self.is_misere:
@@ -502,5 +501,4 @@ class Log:
 
 def first_dealer(players: Iterable[str], dealer: str | None) -> str:
     """The log's first dealer; by default the last listed player (so the first is first hand)."""
-    names = list(players)
-    return dealer if dealer is not None else names[-1]
+    return dealer if dealer is not None else list(players)[-1]
