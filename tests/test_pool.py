@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from pulyacalc.convention.load import load
 from pulyacalc.core.sheet import POOL, Write
 from pulyacalc.scoring.fold import clockwise_of
-from pulyacalc.scoring.pool import place, settled
+from pulyacalc.scoring.pool import place, settled, settled_deal, settled_paper
 
 PLAYERS = ("Anna", "Boris", "Vera", "Gleb")
 amounts = st.one_of(st.integers(-5, 30), st.fractions(Fraction(-5), Fraction(30), max_denominator=4))
@@ -58,3 +58,26 @@ def test_settled_names_the_common_cases() -> None:
     no_help = load("leningrad")
     assert settled(w, {"Anna": 18, "Boris": 20, "Vera": 3}, 20, no_help, False) == "playing"
     assert settled(w, {"Anna": 18, "Boris": 20, "Vera": 3}, 20, no_help, True) == "finished"
+
+
+@settings(max_examples=300, deadline=None)
+@given(cases(), st.lists(st.tuples(st.integers(0, 3), amounts), max_size=3))
+def test_settled_deal_holds_for_every_write_in_turn(
+    case: tuple[object, ...], more: list[tuple[int, object]]
+) -> None:
+    """Once ``settled_deal`` names a class for a deal's pool writes, ``settled`` names it for
+    each of them in turn, on the paper the ones placed before it left."""
+    players, conv, target, write, one, _, after_finish = case
+    assert isinstance(players, tuple) and isinstance(write, Write) and isinstance(target, int)
+    assert isinstance(one, dict) and isinstance(after_finish, bool)
+    pool = (write, *(Write("made", players[i % len(players)], POOL, a) for i, a in more))  # type: ignore[arg-type]
+    paper = settled_paper(one, target, conv, after_finish)  # type: ignore[arg-type]
+    how = settled_deal(pool, one, target, paper)
+    if how is None:
+        return
+    pools, clockwise = dict(one), clockwise_of(players)
+    for w in pool:
+        assert settled(w, pools, target, conv, after_finish) == how  # type: ignore[arg-type]
+        for got in place(w, pools, target, conv, after_finish, clockwise):  # type: ignore[arg-type]
+            if got.area == POOL:
+                pools[got.player] += got.amount

@@ -1,81 +1,64 @@
 """Scoring as a fold over deals: ``Scorer.run`` takes the items of a log (deals,
-corrections, seat changes, and then a line log's raw lines) and yields a small ``Step`` for
-each: who dealt, what it wrote (``DealWrites``), the raspasy and Classic state.  A step's
-entries, result and deal are made only when a consumer asks; rendering and settlement
-only read them.
+corrections, seat changes, then a line log's raw lines) and yields a small ``Step`` for each.
 
-The fold holds no rule of the game.  For each deal it asks ``resolve`` what the deal may be,
-``rules.written`` what it writes (RULES.md 2.1–2.7), and ``pool.place`` where its pool points
-go (2.8).  Its one cache (``Memo``) remembers the first two per ``KEY`` — pure functions of
-what the key is made of (and of the convention, fixed per scorer), which
-tests/test_scoring_pure.py checks against their signatures — a raw line read before in
-the same state (``Line``: no deal is made for it again), and ``place``'s answer per write
-once ``pool.settled`` says it reads no pool.  ``Scorer(memo=False)`` remembers nothing: the
-same code, every deal the full way (tests/test_fold_memo.py compares the two).
-``play.play`` is the only code that builds a ``Scorer``.
+The fold holds no rule of the game: it asks ``resolve`` what a deal may be, ``rules.written``
+what it writes (RULES.md 2.1–2.7) and ``pool.place`` where its pool points go (2.8).  Its one
+cache (``Memo``) remembers the first two per ``KEY`` (pure functions: tests/test_scoring_pure.py),
+a raw line read before in the same state (``Line``), ``place``'s answer per write once
+``pool.settled``, and a line's writes summed once ``pool.settled_deal``.  ``Scorer(memo=False)``
+remembers nothing: the same code, every deal the full way (tests/test_fold_memo.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import fields, replace
+from functools import partial
 from itertools import chain
 from operator import attrgetter
 from typing import NamedTuple, Protocol
 
 from pulyacalc.convention.schema import Convention
-from pulyacalc.core.amounts import exact
+from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.errors import Problems
 from pulyacalc.core.i18n import M_, N_
 from pulyacalc.core.kinds import ResultKind
 from pulyacalc.core.model import Correction, Deal, Header, Play, Raspasy, SeatChange, Unreadable
 from pulyacalc.core.seating import Seats, Vacated, change_table
 from pulyacalc.core.sheet import MOUNTAIN, POOL, Entry, Sheet, SheetView, Write
-from pulyacalc.scoring.pool import Settled, place, settled
+from pulyacalc.scoring.pool import Settled, place, settled, settled_deal, settled_paper
 from pulyacalc.scoring.resolve import Resolved, resolve
 from pulyacalc.scoring.resolve import seating as resolve_seating
 from pulyacalc.scoring.rules import Written, seating, written
 
 
 class DealResult(NamedTuple):
-    """What one deal (or a correction, or a seat change) did to the sheet (a NamedTuple:
-    one a deal, and a tuple is the quickest to make)."""
+    """What one deal (or a correction, or a seat change) did to the sheet."""
 
     #: the deal's number; a correction has the number of the deal before it (0: none)
     number: int
     deal: Deal | Correction | SeatChange
-    #: this deal's dealer ("" for a correction, which is not dealt)
-    dealer: str
+    dealer: str  # "" for a correction, which is not dealt
     kind: ResultKind
     entries: tuple[Entry, ...]
-    #: the pool was finished before this deal (RULES.md 2.8)
-    after_finish: bool
+    after_finish: bool  # the pool was finished before this deal (RULES.md 2.8)
     #: consecutive raspasy count at this deal (1 = first of a run; 0 for other deals)
     raspasy_run: int
-    #: the raspasy run before this deal: for a contract, the run it is the exit from (2.7;
-    #: with ``raspasy.run_ends_on`` a contract may leave the run going, and the next one is
-    #: an exit from it too)
+    #: the raspasy run before this deal: for a contract, the run it is the exit from (2.7)
     after_raspasy: int
-    #: Classic (RULES.md 2.10): the coefficient of the declarer's bomb in play (1: none)
+    #: Classic (RULES.md 2.10): the coefficient of the declarer's bomb in play (1: none), a
+    #: raspasy's level of dark passes in a row (0: none, 1: single …), the bombs earned
     bomb: int = 1
-    #: a raspasy's level of dark passes in a row (0: none, 1: single, 2: double …)
     dark: int = 0
-    #: the bombs this deal earned, (player, coefficient) in seating order
     bombs_earned: tuple[tuple[str, int], ...] = ()
-    #: the declarer's bomb in play was used up by his won game (K note 29)
-    bomb_spent: bool = False
-    #: the level of the dark raspasy just before this deal (0: none), for the exit from it
-    after_dark: int = 0
-    #: a seat change (RULES.md 6.3): the players at the table after it, clockwise
-    table: tuple[str, ...] = ()
+    bomb_spent: bool = False  # used up by his won game (K note 29)
+    after_dark: int = 0  # the level of the dark raspasy just before this deal
+    table: tuple[str, ...] = ()  # a seat change's table after it (RULES.md 6.3)
 
 
 #: The cache key, part by part: the parameter of ``resolve`` / ``rules.written`` each part
-#: stands for, and what the key holds for it.  The deal as written is its ``template`` (the
-#: line reader's one parse of a text: the same text is the same deal but for its place in
-#: the log, which only the problems use), the seats are made from the dealer, ``run`` is
-#: the raspasy run, ``bomb`` the declarer's bomb in play and ``dark`` a raspasy's level of
-#: dark passes (Classic, RULES.md 2.10).  ``Scorer.feed`` builds the key in this order.
+#: stands for, and what the key holds for it (the deal by its reader's ``template``, the
+#: seats by the dealer).  ``_written_of`` builds the key in this order.
 KEY: tuple[tuple[str, str], ...] = (
     ("deal", "template"),
     ("seats", "dealer"),
@@ -90,11 +73,9 @@ NOT_KEYED: dict[str, str] = {
     "resolved": "resolve's answer for the same key",
 }
 
-#: how many results of ``resolve`` and ``rules.written`` (and lines read) the fold remembers
-#: (``Memo``); it forgets them all when full, so that memory stays flat however long the log
+#: how many answers of ``resolve`` and ``rules.written``, and raw lines, the fold remembers;
+#: it forgets them all when full, so that memory stays flat however long the log
 WRITTEN_CACHE_SIZE = 50_000
-#: raw lines remembered, over every state they were read in (``Memo.lines``), before all
-#: is forgotten
 LINES_CACHE_SIZE = 100_000
 
 
@@ -104,9 +85,8 @@ _RESOLVED_PARTS = attrgetter(*(f.name for f in fields(Resolved) if f.name not in
 
 
 def written_key(res: Resolved, run: int, bomb: int, dark: int) -> Hashable | None:
-    """Everything ``rules.written`` reads of its arguments but the convention (fixed per
-    scorer), or None for a deal without a ``template``.  Deals with the same key write the
-    same: with three players, the same line whoever dealt."""
+    """Everything ``rules.written`` reads of its arguments but the convention, or None for a
+    deal without a ``template``: with three players, the same line whoever dealt."""
     template = res.deal.template
     if template is None:
         return None
@@ -118,15 +98,10 @@ _NOT_AT_TABLE = N_("a correction names someone not at the table: {player}, {on}"
 
 
 class DealWrites:
-    """What one deal (correction, seat change) wrote, undated: ``written``, the rules'
-    answer (``rules.written``; None for a correction or a seat change), ``others`` its
-    writes off the pools (a correction's or a newcomer's writes), and ``placed``, where
-    its pool points went (``pool.place``), in order.
-
-    The fold keeps one object per distinct set of writes while it remembers them, so a
-    consumer may key a cache of its own output by it: it compares and hashes by identity
-    (the same object is the same writes; equal writes may come as two objects, once the
-    fold has forgotten or with ``memo=False``)."""
+    """What one deal (correction, seat change) wrote, undated: ``written`` (None for a
+    correction or a seat change), ``others``, its writes off the pools, and ``placed``,
+    where its pool points went.  One object per distinct set of writes while the fold
+    remembers, so a consumer may key a cache by it (it hashes by identity)."""
 
     __slots__ = ("written", "others", "placed")
 
@@ -141,11 +116,8 @@ class DealWrites:
 
 
 class LineSource(Protocol):
-    """A line log's reader as the fold reads it (``logs.lines.LineDeals``): its raw lines
-    (``lines``, numbered on from ``number``, after the ``pending`` one), each read by
-    ``one``; ``count`` is the deals read (the fold adds the lines it knew), ``plain`` says
-    the last line ``one`` read reads the same anywhere (no deal number, no problem), and
-    ``again`` makes a known line's deal anew."""
+    """A line log's reader as the fold reads it (``logs.lines.LineDeals``): ``plain`` says
+    the last line ``one`` read reads the same anywhere, ``again`` makes a known line's deal."""
 
     lines: Iterator[str]
     pending: tuple[int, str] | None
@@ -161,53 +133,42 @@ class LineSource(Protocol):
 
 class Line:
     """A raw deal line read before in one state (dealer, raspasy run, no Classic state in
-    play), and what it did there: what it wrote before placing (``written``), its deal's
-    dealer and raspasy run, and the state after it — the next dealer, the run and ``next``,
-    the lines known in that state.  A deal line read again in the same state is read by
-    it: no deal is made, nothing resolved, nothing checked (it had no problem)."""
+    play), what it did there and the state after it (``next``: the lines known in that
+    state).  Read again in the same state, no deal is made, nothing resolved or checked."""
 
-    __slots__ = ("raw", "template", "written", "dealer", "run", "next_dealer", "run_after", "next", "writes")
+    __slots__ = (
+        "raw",
+        "template",
+        "written",
+        "dealer",
+        "run",
+        "next_dealer",
+        "run_after",
+        "next",
+        "writes",
+        "flat",
+    )
 
     def __init__(
-        self,
-        raw: str,
-        template: Hashable,
-        written: Written,
-        dealer: str,
-        run: int,
-        next_dealer: str,
-        run_after: int,
-        nxt: dict[str, Line],
-    ) -> None:
+        self, raw: str, template: Hashable, written: Written, dealer: str, run: int, next_dealer: str,
+        run_after: int, nxt: dict[str, Line],
+    ) -> None:  # fmt: skip
         self.raw, self.template, self.written = raw, template, written
         self.dealer, self.run = dealer, run
         self.next_dealer, self.run_after, self.next = next_dealer, run_after, nxt
         #: what it wrote the last time it was read (``DealWrites``: the same, mostly)
         self.writes: DealWrites | None = None
+        #: once its pool writes were placed under one class (``pool.settled_deal``): that
+        #: class, what it wrote, those writes summed per cell and their sum in the pools
+        self.flat: tuple[Settled, DealWrites, tuple[Write, ...], Amount] | None = None
 
 
 class Memo:
     """The fold's one cache: what ``resolve`` and ``rules.written`` answered per ``KEY``
-    (``written``), per ``written_key`` (``by_parts``: the deals of one line under dealers
-    the rules do not tell apart) and per (template, ``resolve.seating``) (``resolved``);
-    the raw lines known per state (``lines``, see ``Line``); and where a pool write goes
-    once ``pool.settled`` says ``place`` reads no pool (``placed``).  One copy of each
-    distinct value is kept (``same_*``), so that the many deals that write the same share
-    it.  A pure function of the convention and the players: scorers of the same may share
-    one (``season``)."""
-
-    __slots__ = (
-        "written",
-        "by_parts",
-        "resolved",
-        "same_written",
-        "same_writes",
-        "same_placed",
-        "placed",
-        "deal_writes",
-        "lines",
-        "learnt",
-    )
+    (``written``), per ``written_key`` (``by_parts``) and per (template, ``resolve.seating``)
+    (``resolved``); the raw lines known per state; ``place``'s answers once ``pool.settled``.
+    One copy of each distinct value is kept (``same_*``).  Scorers of the same players and
+    convention may share one (``season``)."""
 
     def __init__(self) -> None:
         self.written: dict[tuple[Hashable, str, int, int, int], Written] = {}
@@ -225,44 +186,32 @@ class Memo:
 
     def table(self, dealer: str, run: int) -> dict[str, Line]:
         """The lines known in the state (``dealer`` deals next, raspasy ``run``)."""
-        t = self.lines.get((dealer, run))
-        if t is None:
-            t = self.lines[dealer, run] = {}
-        return t
+        return self.lines.setdefault((dealer, run), {})
 
     def full(self) -> bool:
-        return (
-            max(len(self.written), len(self.by_parts), len(self.resolved), len(self.deal_writes))
-            >= (WRITTEN_CACHE_SIZE)
-            or self.learnt >= LINES_CACHE_SIZE
-        )
+        most = max(len(self.written), len(self.by_parts), len(self.resolved), len(self.deal_writes))
+        return most >= WRITTEN_CACHE_SIZE or self.learnt >= LINES_CACHE_SIZE
 
     def forget(self) -> None:
-        """Everything forgotten (the cache is full); the tables of lines are emptied in
-        place, as each known line points to one."""
+        """Everything forgotten; the tables of lines are emptied in place, as each known line
+        points to one."""
         for d in (self.written, self.by_parts, self.resolved, self.same_written, self.same_writes):
             d.clear()
-        self.same_placed.clear()
-        self.placed.clear()
-        self.deal_writes.clear()
+        for c in (self.same_placed, self.placed, self.deal_writes):
+            c.clear()
         for t in self.lines.values():
             t.clear()
         self.learnt = 0
 
 
 class Step(NamedTuple):
-    """One deal (correction, seat change) scored: what ``Scorer.run`` yields.  Small: the
-    entries, the result and the deal itself are made only when asked (``entries``,
-    ``result``, ``deal``)."""
+    """One deal (correction, seat change) scored: what ``Scorer.run`` yields; its entries,
+    result and deal are made only when asked."""
 
-    #: the deal's number; a correction has the number of the deal before it (0: none)
-    number: int
-    #: the line it was read at (its ``loc.line``)
-    line: int
-    #: this deal's dealer ("" for a correction or a seat change)
+    number: int  # as ``DealResult``'s
+    line: int  # the line it was read at
     dealer: str
     kind: ResultKind
-    #: what it wrote (a consumer's cache key: see ``DealWrites``)
     writes: DealWrites
     after_finish: bool
     raspasy_run: int
@@ -273,9 +222,7 @@ class Step(NamedTuple):
     bomb_spent: bool
     after_dark: int
     table: tuple[str, ...]
-    #: the deal, correction or seat change; for a line known before, its ``Line``
-    item: Deal | Correction | SeatChange | Line
-    #: the reader that makes a known line's deal (``LineSource.again``); None otherwise
+    item: Deal | Correction | SeatChange | Line  # a known line's ``Line``, made by ``reader``
     reader: LineSource | None
 
     def deal(self) -> Deal | Correction | SeatChange:
@@ -291,51 +238,31 @@ class Step(NamedTuple):
         return tuple(Entry(n, *w) for w in self.writes.writes())
 
     def result(self) -> DealResult:
-        return DealResult(
-            self.number,
-            self.deal(),
-            self.dealer,
-            self.kind,
-            self.entries(),
-            self.after_finish,
-            self.raspasy_run,
-            self.after_raspasy,
-            self.bomb,
-            self.dark,
-            self.bombs_earned,
-            self.bomb_spent,
-            self.after_dark,
-            self.table,
-        )
+        # the fields from ``after_finish`` to ``table`` are the result's, in its order
+        return DealResult(self.number, self.deal(), self.dealer, self.kind, self.entries(), *self[5:14])
 
+
+#: a ``Step`` made from a tuple of all its fields, without ``NamedTuple``'s ``__new__`` (a
+#: Python call of 16 arguments: a known line's step is made a million times a log)
+_new_step = partial(tuple.__new__, Step)
 
 Item = Deal | Correction | SeatChange | Unreadable
 
 
 class Scorer:
-    """The fold: ``run`` scores items (deals, corrections, seat changes) and then a line
-    reader's raw lines, one ``Step`` each; ``sheet`` holds the running totals.
-
-    Deals that break a rule are reported into ``problems`` and not scored.
-
-    What a deal writes before its pool points are placed (2.1–2.7) is ``rules.written`` of
-    ``resolve``'s answer, pure functions of the parts of ``KEY``; only the placing (2.8)
-    reads the sheet.  The fold remembers them (``Memo``), and a raw line read before in the
-    same state; a deal that breaks a rule is never remembered: each one is checked, and
-    reported at its own line.  ``memo``: False remembers nothing (the same code, every deal
-    the full way: tests/test_fold_memo.py compares the two); a ``Memo`` of the same players
-    and convention is shared.
-    """
+    """The fold: ``run`` scores items and then a line reader's raw lines, one ``Step`` each;
+    ``sheet`` holds the running totals.  Deals that break a rule are reported into
+    ``problems``, not scored and never remembered.  ``memo``: True a fresh ``Memo``, False
+    none, or one shared (the same players and convention)."""
 
     def __init__(
         self,
         header: Header,
         conv: Convention,
         problems: Problems | None = None,
-        start: SheetView | None = None,
+        start: SheetView | None = None,  # the paper the first deal is written on
         memo: Memo | bool = True,
     ) -> None:
-        """``start``: the paper the first deal is written on (empty by default)."""
         self.players = header.players
         self.conv = conv
         self.target = header.pool if header.pool is not None else conv.pool_target
@@ -360,8 +287,8 @@ class Scorer:
         #: one Seats per dealer, made once, with the next deal's dealer
         self._seats: dict[str, tuple[Seats, str]] = {}
         self.memo: Memo | None = Memo() if memo is True else memo or None
-        #: what the last deal scored wrote before placing
-        self.last: Written | None = None
+        #: ``_paper``, kept by ``_known`` while it knows the pools (None: to work out)
+        self._paper: tuple[Amount, bool, Settled | None] | None = None
 
     @property
     def finished(self) -> bool:
@@ -371,9 +298,8 @@ class Scorer:
 
     @property
     def classic_idle(self) -> bool:
-        """No Classic state in play (RULES.md 2.10): no bomb held, no dark raspasy just
-        before, no compulsory raspasy to come; the next deal then depends on the dealer
-        and the raspasy run alone (the state a raw line is known in, ``Line``)."""
+        """No Classic state in play (RULES.md 2.10): the next deal depends on the dealer and
+        the raspasy run alone (the state a raw line is known in, ``Line``)."""
         return not self.opening and not self.dark_run and not any(self.bombs.values())
 
     def run(self, items: Iterable[Item] = (), lines: LineSource | None = None) -> Iterator[Step]:
@@ -388,7 +314,6 @@ class Scorer:
             yield from _read(self, lines)
 
     def feed(self, deal: Item) -> DealResult | None:
-        """One item scored, as its result (``step``'s, made at once)."""
         s = self.step(deal)
         return None if s is None else s.result()
 
@@ -433,7 +358,6 @@ class Scorer:
         known = _written_of(self, deal, seats, run, bomb, dark)
         if known is None:
             return None
-        self.last = known
         after_finish = self.finished
         after_raspasy, after_dark = self.raspasy_run, self.dark_said
         earned: tuple[tuple[str, int], ...] = ()
@@ -468,30 +392,59 @@ class Scorer:
         return seats
 
     def _known(self, line: Line, lineno: int, reader: LineSource) -> Step:
-        """A deal line known in this state (``Line``) scored: counted, its writes written."""
+        """A deal line known in this state (``Line``) scored: counted, its writes written,
+        as the sums it wrote before when its pool writes are placed under the same class."""
         self._vacated = None
         self.count = n = self.count + 1
         self.read += 1
-        players = self.players
-        after_finish = sum(map(self.sheet.pool.__getitem__, players)) >= len(players) * self.target
+        sheet = self.sheet
+        paper = self._paper or _paper(self, sum(map(sheet.pool.__getitem__, self.players)))
+        total, after_finish, how = paper
         if after_finish and self.after_finish_from is None:
             self.after_finish_from = n
         self.dealer = line.next_dealer
         after_raspasy, self.raspasy_run = self.raspasy_run, line.run_after
-        written = self.last = line.written
-        writes = _write(self, written, after_finish, line.writes)
-        line.writes = writes
-        return Step(
+        written = line.written
+        how = how or settled_deal(written.pool, sheet.pool, self.target, how)
+        flat = line.flat
+        if flat is not None and flat[0] == how:
+            _, writes, adds, more = flat
+            _add(sheet, adds)
+            self._paper = _paper(self, total + more) if more else paper
+        else:
+            writes = line.writes = _write(self, written, after_finish, line.writes)
+            self._paper = None
+            if how is not None:
+                line.flat = (how, writes, *_flat(writes.writes(), self.players))
+        return _new_step((
             n, lineno, line.dealer, written.kind, writes, after_finish, line.run, after_raspasy,
             1, 0, (), False, 0, (), line, reader,
-        )  # fmt: skip
+        ))  # fmt: skip
+
+
+def _paper(self: Scorer, total: Amount) -> tuple[Amount, bool, Settled | None]:
+    """The pools of the players at the table added up (``total``), whether that finished the
+    pulya, and ``pool.settled_paper`` of the pools."""
+    done = total >= len(self.players) * self.target
+    return total, done, settled_paper(self.sheet.pool, self.target, self.conv, done)
+
+
+def _flat(writes: Iterable[Write], players: tuple[str, ...]) -> tuple[tuple[Write, ...], Amount]:
+    """``writes`` summed per cell of the paper (one write each), and what they add to the
+    pools of ``players``."""
+    cells: dict[tuple[str, str, str | None], Write] = {}
+    for w in writes:
+        key = (w.area, w.player, w.on)
+        was = cells.get(key)
+        cells[key] = w if was is None else was._replace(amount=exact(was.amount + w.amount))
+    more = exact(sum(w.amount for w in cells.values() if w.area == POOL and w.player in players))
+    return tuple(w for w in cells.values() if w.amount), more
 
 
 def _read(self: Scorer, source: LineSource) -> Iterator[Step]:
-    """The steps of the raw lines of ``source`` not read yet.  A line known in the state
-    it is read in (``Line``) is read by what it did there; any other goes the full
-    way (the reader's ``one``, ``step``), and is known from then on when it reads the
-    same anywhere and had no problem."""
+    """The steps of the raw lines of ``source`` not read yet: a line known in the state it
+    is read in (``Line``) by what it did there, any other the full way (known from then on
+    when it reads the same anywhere and had no problem)."""
     problems = self.problems
     pending, source.pending = source.pending, None
     source.started = True
@@ -531,8 +484,7 @@ def _read(self: Scorer, source: LineSource) -> Iterator[Step]:
 
 def _correct(self: Scorer, c: Correction) -> Step | None:
     """A correction (RULES.md 2.9): written as it is, into the area it names, with no
-    help and no closing of the pool.  It is not a deal: the dealer, the deal count
-    and the raspasy run stay as they are."""
+    help and no closing of the pool."""
     players = self.players
     if c.player not in players or (c.on is not None and (c.on not in players or c.on == c.player)):
         self.problems.add(c.loc, M_(_NOT_AT_TABLE, player=c.player, on=c.on))
@@ -543,30 +495,25 @@ def _correct(self: Scorer, c: Correction) -> Step | None:
     w = Write("correction", c.player, c.area, c.amount, c.on, c.reason)
     after_finish = self.finished
     _add(self.sheet, (w,))
-    writes = DealWrites(None, (w,), ())
+    return _not_dealt(self, c, "correction", (w,), after_finish)
+
+
+def _not_dealt(
+    self: Scorer, c: Correction | SeatChange, kind: ResultKind, writes: tuple[Write, ...], after_finish: bool
+) -> Step:
+    """The step of an item that is no deal, its ``writes`` written: the dealer, the deal
+    count and the raspasy run stay as they are."""
+    self._paper = None
+    table = self.players if isinstance(c, SeatChange) else ()
     return Step(
-        self.count,
-        c.loc.line,
-        "",
-        "correction",
-        writes,
-        after_finish,
-        0,
-        0,
-        1,
-        0,
-        (),
-        False,
-        0,
-        (),
-        c,
-        None,
-    )
+        self.count, c.loc.line, "", kind, DealWrites(None, writes, ()), after_finish, 0, 0, 1, 0, (), False,
+        0, table, c, None,
+    )  # fmt: skip
 
 
 def _table(self: Scorer) -> dict[str, Line] | None:
-    """The lines known in the state the next line is read in; None when none is kept
-    (nothing remembered, or Classic state in play)."""
+    """The lines known in the state the next line is read in (None: nothing remembered, or
+    Classic state in play)."""
     memo = self.memo
     if memo is None or not self.classic_idle:
         return None
@@ -582,8 +529,7 @@ def run_after(before: int, run: int, ends_run: bool) -> int:
 
 def _derived(self: Scorer, table: dict[str, Line], raw: str) -> Line | None:
     """A contract known outside a raspasy run, read in one: it writes what it writes there
-    (``KEY`` holds run 0 for any deal that is not raspasy), only the run after it differs;
-    kept in ``table``.  None when ``raw`` is no such line."""
+    (``KEY`` holds run 0 for it), only the run after it differs; kept in ``table``."""
     run = self.raspasy_run
     memo = self.memo
     if not run or memo is None:
@@ -601,8 +547,7 @@ def _derived(self: Scorer, table: dict[str, Line], raw: str) -> Line | None:
 
 
 def _plain(source: LineSource, d: Item, problems: Problems, before: int) -> bool:
-    """``d``, just read and scored, reads the same wherever its line stands: a deal without
-    a number (``source.plain``), with its reader's parse, and no problem."""
+    """``d``, just read and scored, reads the same wherever its line stands."""
     return (
         source.plain and len(problems) == before and isinstance(d, (Play, Raspasy)) and d.template is not None
     )
@@ -625,9 +570,7 @@ def _written_of(self: Scorer, deal: Deal, seats: Seats, run: int, bomb: int, dar
     """What ``deal`` writes before placing (2.1–2.7), remembered per ``KEY``; None when it
     breaks a rule (reported into ``problems``)."""
     memo = self.memo
-    key = (
-        None if deal.template is None or memo is None else (deal.template, seats.dealer, run, bomb, dark)
-    )  # KEY
+    key = None if deal.template is None or memo is None else (deal.template, seats.dealer, run, bomb, dark)
     if key is not None:
         assert memo is not None
         known = memo.written.get(key)
@@ -641,8 +584,7 @@ def _written_of(self: Scorer, deal: Deal, seats: Seats, run: int, bomb: int, dar
 
 def _resolved(self: Scorer, deal: Deal, seats: Seats) -> Resolved | None:
     """``resolve``, its answer shared by the deals of one text under seats it reads the
-    same (``resolve.seating``) when it found nothing wrong: with three players, one line
-    whoever dealt."""
+    same (``resolve.seating``) when it found nothing wrong."""
     memo = self.memo
     key = None if deal.template is None or memo is None else (deal.template, resolve_seating(deal, seats))
     if key is not None:
@@ -666,9 +608,7 @@ def _remember(
     dark: int,
 ) -> Written:
     """What a resolved deal writes (2.1–2.7), remembered under ``key`` (if it has one)
-    and under its ``written_key``.  Equal writes are shared (many deals write the same
-    thing), which keeps the cache small; a full cache is forgotten at once, so that
-    memory stays flat."""
+    and under its ``written_key``; equal writes are shared, which keeps the cache small."""
     memo = self.memo
     if memo is None:
         return written(res, self.conv, run, bomb, dark)
@@ -676,13 +616,9 @@ def _remember(
     known = None if parts is None else memo.by_parts.get(parts)
     if known is None:
         kind, others, pool, ends_run, won = written(res, self.conv, run, bomb, dark)
-        same = memo.same_writes
+        same = memo.same_writes.setdefault
         known = Written(
-            kind,
-            tuple(same.setdefault(w, w) for w in others),
-            tuple(same.setdefault(w, w) for w in pool),
-            ends_run,
-            won,
+            kind, tuple(same(w, w) for w in others), tuple(same(w, w) for w in pool), ends_run, won
         )
         known = memo.same_written.setdefault(known, known)
     if memo.full():
@@ -710,12 +646,13 @@ def _add(sheet: Sheet, writes: Iterable[Write]) -> None:
 
 
 def _write(self: Scorer, known: Written, after_finish: bool, last: DealWrites | None = None) -> DealWrites:
-    """``known``'s writes written onto the sheet, its pool points last, where ``pool.place``
-    puts them (2.8), in seating order from first hand; what was written, as one object
-    per distinct set of writes while the fold remembers (``DealWrites``; ``last``: what
-    such a deal wrote before, when known)."""
+    """``known``'s writes written onto the sheet, its pool points last where ``pool.place``
+    puts them (2.8); what was written (``last``: what such a deal wrote before)."""
     _add(self.sheet, known.others)
-    placed = _place(self, known.pool, after_finish) if known.pool else ()
+    placed: tuple[Write, ...] = ()
+    if known.pool:
+        self._paper = None
+        placed = _place(self, known.pool, after_finish)
     if last is not None and last.placed is placed and last.written is known:
         return last
     memo = self.memo
@@ -730,8 +667,7 @@ def _write(self: Scorer, known: Written, after_finish: bool, last: DealWrites | 
 
 def _place(self: Scorer, pool: tuple[Write, ...], after_finish: bool) -> tuple[Write, ...]:
     """Each pool write placed (``pool.place``) and written, in order; its answer remembered
-    per write once ``pool.settled`` says it reads no pool.  One object per distinct answer
-    while the fold remembers."""
+    per write once ``pool.settled`` says it reads no pool."""
     sheet, memo = self.sheet, self.memo
     pools, target, conv, clockwise = sheet.pool, self.target, self.conv, self._clockwise
     out: tuple[Write, ...] = ()
@@ -745,10 +681,8 @@ def _place(self: Scorer, pool: tuple[Write, ...], after_finish: bool) -> tuple[W
             assert memo is not None
             kept = memo.placed.get((id(w), how))
             if kept is None or kept[0] is not w:
-                kept = memo.placed[id(w), how] = (
-                    w,
-                    tuple(place(w, pools, target, conv, after_finish, clockwise)),
-                )
+                got = tuple(place(w, pools, target, conv, after_finish, clockwise))
+                kept = memo.placed[id(w), how] = (w, got)
             got = kept[1]
         _add(sheet, got)
         out = got if not out else out + got
@@ -757,18 +691,9 @@ def _place(self: Scorer, pool: tuple[Write, ...], after_finish: bool) -> tuple[W
     return out
 
 
-def memo(self: Scorer, shared: Memo | None = None) -> Memo | None:
-    """What ``self`` remembers; ``shared``, when given, becomes it (a scorer of the same
-    players and convention, before its first deal)."""
-    if shared is not None:
-        self.memo = shared
-    return self.memo
-
-
 def seat_change(self: Scorer, c: SeatChange) -> Step | None:
-    """``Scorer.step`` of a seat change: a player joins or leaves between deals (RULES.md
-    6.3).  It is not a deal.  What a deal writes depends on the table, so the remembered
-    answers are forgotten."""
+    """``Scorer.step`` of a seat change (RULES.md 6.3).  What a deal writes depends on the
+    table, so the remembered answers are forgotten."""
     from pulyacalc.scoring.table import joins  # only when a log has one
 
     seated, who = self.players, c.player
@@ -795,10 +720,7 @@ def seat_change(self: Scorer, c: SeatChange) -> Step | None:
     self._seats.clear()
     if self.memo is not None:
         self.memo = Memo()  # its own from here on: what was remembered may be shared
-    dw = DealWrites(None, writes, ())
-    return Step(
-        self.count, c.loc.line, "", c.change, dw, after_finish, 0, 0, 1, 0, (), False, 0, table, c, None
-    )
+    return _not_dealt(self, c, c.change, writes, after_finish)
 
 
 def clockwise_of(players: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
@@ -810,9 +732,9 @@ def clockwise_of(players: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
 def earn_bombs(
     conv: Convention, bombs: dict[str, list[int]], deal: Raspasy, out: str | None, dark: int, opening: bool
 ) -> tuple[tuple[str, int], ...]:
-    """A raspasy after a dark pass earns each dark passer a bomb of its level, and the
-    4-player dealer ``out`` too (``bombs.dealer``); a compulsory one earns everyone one
-    (K3.3.19 а, K3.7.9).  ``bombs`` keeps each player's in the order earned (K note 30)."""
+    """A raspasy after a dark pass earns each dark passer (and the 4-player dealer ``out``:
+    ``bombs.dealer``) a bomb of its level; a compulsory one earns everyone one (K3.3.19 а,
+    K3.7.9).  ``bombs`` keeps each player's in the order earned (K note 30)."""
     coef = conv.bomb(dark) if dark else 1
     if coef == 1:  # no dark pass, or dark.factor 1: play «втёмную» changes nothing
         return ()

@@ -1,11 +1,8 @@
 """RULES.md 2.8 as a pure function: where pool points go once a pool may be closed.
 
-``place`` is the only rule that reads the paper (how full each pool is), so it is not
-remembered with the rest of a deal (``scoring/rules.py``): the fold calls it for each
-pool write of each deal, with the pools as they stand.  ``settled`` says when ``place``
-no longer reads them — its answer is then the same for every paper of that class — and
-only then does the fold remember ``place``'s answer per write (tests/test_pool.py holds
-``place`` to ``settled``).
+``place`` is the only rule that reads the paper (how full each pool is).  ``settled`` (per
+write) and ``settled_deal`` (a deal's pool writes in turn) say when it no longer reads it;
+only then does the fold remember its answer (tests/test_pool.py holds ``place`` to them).
 """
 
 from __future__ import annotations
@@ -27,17 +24,47 @@ def settled(
     write: Write, pools: Mapping[str, Amount], target: int, conv: Convention, after_finish: bool
 ) -> Settled | None:
     """The class of ``pools`` under which ``place(write, pools, …)`` reads no pool, or None
-    while it does: with help, all of it fits into his own open pool (``place``'s first
-    branch), or every pool is closed (nothing to fill or help, all written off); without
-    help ``place`` reads no pool at all, only whether the pulya was finished before."""
+    while it does: with help, all of it fits into his own open pool; else ``settled_paper``."""
+    if conv.help and _fits(write, pools[write.player], target):
+        return "own pool"
+    return settled_paper(pools, target, conv, after_finish)
+
+
+def _fits(write: Write, pool: Amount, target: int) -> bool:
+    """All of ``write`` goes into its player's own open pool, now at ``pool`` (``place``'s
+    first branch, with help)."""
+    room = target - pool
+    return write.on is None and room > 0 and write.amount < room
+
+
+def settled_paper(
+    pools: Mapping[str, Amount], target: int, conv: Convention, after_finish: bool
+) -> Settled | None:
+    """The class of ``pools`` under which ``place`` reads no pool whatever the write, and
+    which placing keeps for the rest of the deal: without help (only whether the pulya was
+    finished before is read), or with every pool closed (nothing to fill or help, all
+    written off)."""
     if not conv.help:
         return "finished" if after_finish else "playing"
-    room = target - pools[write.player]
-    if write.on is None and room > 0 and write.amount < room:
-        return "own pool"
-    if all(v >= target for v in pools.values()):
-        return "all closed"
-    return None
+    return "all closed" if min(pools.values()) >= target else None
+
+
+def settled_deal(
+    pool: tuple[Write, ...], pools: Mapping[str, Amount], target: int, paper: Settled | None
+) -> Settled | None:
+    """The one class under which ``place`` reads no pool for any of a deal's pool writes,
+    each placed in turn on the paper the ones before it left, or None; ``paper`` is
+    ``settled_paper`` of ``pools`` (with help, when None: each write fits its own pool)."""
+    if paper is not None:
+        return paper
+    if len(pool) == 1:
+        return "own pool" if _fits(pool[0], pools[pool[0].player], target) else None
+    after = dict(pools)
+    for w in pool:
+        if not _fits(w, after[w.player], target):
+            return None
+        after[w.player] += w.amount  # placed as it is
+    return "own pool"
 
 
 def place(
@@ -48,12 +75,9 @@ def place(
     after_finish: bool,
     clockwise: Mapping[str, tuple[str, ...]],
 ) -> list[Write]:
-    """Points for ``write.player``'s pool: into it up to the target, then help, then off the
-    mountain.
-
-    ``pools``: each player's pool before this write; ``after_finish``: the pulya was finished
-    before this deal; ``clockwise``: for each player, the others clockwise from him (whom a
-    closed pool helps first)."""
+    """Points for ``write.player``'s pool: into it up to the target, then help (the others
+    ``clockwise`` from him), then off the mountain; ``after_finish``: the pulya was finished
+    before this deal."""
     me, left = write.player, write.amount
     room = target - pools[me]
     if write.on is None and (room > 0 and left < room if conv.help else not after_finish):
@@ -73,10 +97,8 @@ def _no_help(write: Write, conv: Convention, after_finish: bool) -> Write:
     off = exact(left * ratio)
     why = M_(
         "{why}; the pulya is finished: {left} × {ratio} off the mountain",
-        why=write.why,
-        left=num(left),
-        ratio=num(ratio),
-    )
+        why=write.why, left=num(left), ratio=num(ratio),
+    )  # fmt: skip
     return Write("written-off", me, MOUNTAIN, -off, why=why)
 
 
@@ -94,15 +116,8 @@ def _help(
     room = target - pools[me]
     if room > 0:
         mine = min(room, left)
-        out.append(
-            Write(
-                write.rule,
-                me,
-                POOL,
-                mine,
-                why=why if mine == left else M_("{why}; {n} close the pool", why=why, n=num(mine)),
-            )
-        )
+        closing = why if mine == left else M_("{why}; {n} close the pool", why=why, n=num(mine))
+        out.append(Write(write.rule, me, POOL, mine, why=closing))
         left = exact(left - mine)
     after = dict(pools)  # a working copy: each help changes who is helped next
     per = conv.help_whists_per_point
@@ -113,35 +128,15 @@ def _help(
         best = max(after[p] for p in others)
         helped = next(p for p in others if after[p] == best)
         amount = min(left, target - after[helped])
-        out.append(
-            Write(
-                "help",
-                helped,
-                POOL,
-                amount,
-                why=M_(
-                    "{why}; {player}'s pool is closed: {n} help {helped}",
-                    why=why,
-                    player=me,
-                    n=num(amount),
-                    helped=helped,
-                ),
-            )
+        n = num(amount)
+        helps = M_(
+            "{why}; {player}'s pool is closed: {n} help {helped}", why=why, player=me, n=n, helped=helped
         )
-        out.append(
-            Write(
-                "help-whists",
-                me,
-                WHISTS,
-                exact(amount * per),
-                helped,
-                why=worked_out(
-                    M_("helped {helped} with {n}: {n} × {per}", helped=helped, n=num(amount), per=num(per)),
-                    N_("helped {helped} with {n}: {n} × {per} = {result}"),
-                    exact(amount * per),
-                ),
-            )
-        )
+        out.append(Write("help", helped, POOL, amount, why=helps))
+        whists = exact(amount * per)
+        said = M_("helped {helped} with {n}: {n} × {per}", helped=helped, n=n, per=num(per))
+        whole = N_("helped {helped} with {n}: {n} × {per} = {result}")
+        out.append(Write("help-whists", me, WHISTS, whists, helped, why=worked_out(said, whole, whists)))
         after[helped] = exact(after[helped] + amount)
         left = exact(left - amount)
     if left > 0:
@@ -150,10 +145,7 @@ def _help(
         times = f" × {num(ratio)}" if ratio != 1 else ""
         why = M_(
             "{why}; every pool is closed: {left}{times} written off {player}'s mountain",
-            why=why,
-            left=num(left),
-            times=times,
-            player=me,
-        )
+            why=why, left=num(left), times=times, player=me,
+        )  # fmt: skip
         out.append(Write("written-off", me, MOUNTAIN, -off, why=why))
     return out
