@@ -106,9 +106,7 @@ class DealWrites:
     __slots__ = ("written", "others", "placed")
 
     def __init__(self, written: Written | None, others: tuple[Write, ...], placed: tuple[Write, ...]) -> None:
-        self.written = written
-        self.others = others
-        self.placed = placed
+        self.written, self.others, self.placed = written, others, placed
 
     def writes(self) -> tuple[Write, ...]:
         """Everything written, in the order it was written (``DealResult.entries``, undated)."""
@@ -555,13 +553,12 @@ def _plain(source: LineSource, d: Item, problems: Problems, before: int) -> bool
 
 def _learn(self: Scorer, table: dict[str, Line], raw: str, s: Step, after: dict[str, Line]) -> None:
     """Keep what the deal line ``raw`` did in the state of ``table`` (``Line``)."""
-    memo, deal = self.memo, s.item
-    assert memo is not None and s.writes.written is not None and isinstance(deal, (Play, Raspasy))
-    template = deal.template
+    memo, deal, written = self.memo, s.item, s.writes.written
+    assert memo is not None and written is not None and isinstance(deal, (Play, Raspasy))
     if memo.full():
         memo.forget()
     table[raw] = Line(
-        raw, template, s.writes.written, s.dealer, s.raspasy_run, self.dealer, self.raspasy_run, after
+        raw, deal.template, written, s.dealer, s.raspasy_run, self.dealer, self.raspasy_run, after
     )
     memo.learnt += 1
 
@@ -571,8 +568,7 @@ def _written_of(self: Scorer, deal: Deal, seats: Seats, run: int, bomb: int, dar
     breaks a rule (reported into ``problems``)."""
     memo = self.memo
     key = None if deal.template is None or memo is None else (deal.template, seats.dealer, run, bomb, dark)
-    if key is not None:
-        assert memo is not None
+    if key is not None and memo is not None:
         known = memo.written.get(key)
         if known is not None:
             return known
@@ -587,14 +583,11 @@ def _resolved(self: Scorer, deal: Deal, seats: Seats) -> Resolved | None:
     same (``resolve.seating``) when it found nothing wrong."""
     memo = self.memo
     key = None if deal.template is None or memo is None else (deal.template, resolve_seating(deal, seats))
-    if key is not None:
-        assert memo is not None
-        res = memo.resolved.get(key)
-        if res is not None:
-            return replace(res, deal=deal, seats=seats)
+    known = None if key is None or memo is None else memo.resolved.get(key)
+    if known is not None:
+        return replace(known, deal=deal, seats=seats)
     res = resolve(deal, seats, self.conv, self.problems)
-    if res is not None and key is not None:  # nothing wrong (resolve gives None then)
-        assert memo is not None
+    if res is not None and key is not None and memo is not None:  # nothing wrong (else None)
         memo.resolved[key] = res
     return res
 

@@ -18,11 +18,12 @@ from pulyacalc.scoring.rules import worked_out
 
 #: the classes of papers under which ``place``'s answer for a write is fixed (``settled``)
 Settled = Literal["own pool", "all closed", "playing", "finished"]
+#: each player's pool; for each player, the others clockwise from him
+Pools = Mapping[str, Amount]
+Clockwise = Mapping[str, tuple[str, ...]]
 
 
-def settled(
-    write: Write, pools: Mapping[str, Amount], target: int, conv: Convention, after_finish: bool
-) -> Settled | None:
+def settled(write: Write, pools: Pools, target: int, conv: Convention, after_finish: bool) -> Settled | None:
     """The class of ``pools`` under which ``place(write, pools, …)`` reads no pool, or None
     while it does: with help, all of it fits into his own open pool; else ``settled_paper``."""
     if conv.help and _fits(write, pools[write.player], target):
@@ -37,9 +38,7 @@ def _fits(write: Write, pool: Amount, target: int) -> bool:
     return write.on is None and room > 0 and write.amount < room
 
 
-def settled_paper(
-    pools: Mapping[str, Amount], target: int, conv: Convention, after_finish: bool
-) -> Settled | None:
+def settled_paper(pools: Pools, target: int, conv: Convention, after_finish: bool) -> Settled | None:
     """The class of ``pools`` under which ``place`` reads no pool whatever the write, and
     which placing keeps for the rest of the deal: without help (only whether the pulya was
     finished before is read), or with every pool closed (nothing to fill or help, all
@@ -49,9 +48,7 @@ def settled_paper(
     return "all closed" if min(pools.values()) >= target else None
 
 
-def settled_deal(
-    pool: tuple[Write, ...], pools: Mapping[str, Amount], target: int, paper: Settled | None
-) -> Settled | None:
+def settled_deal(pool: tuple[Write, ...], pools: Pools, target: int, paper: Settled | None) -> Settled | None:
     """The one class under which ``place`` reads no pool for any of a deal's pool writes,
     each placed in turn on the paper the ones before it left, or None; ``paper`` is
     ``settled_paper`` of ``pools`` (with help, when None: each write fits its own pool)."""
@@ -68,12 +65,7 @@ def settled_deal(
 
 
 def place(
-    write: Write,
-    pools: Mapping[str, Amount],
-    target: int,
-    conv: Convention,
-    after_finish: bool,
-    clockwise: Mapping[str, tuple[str, ...]],
+    write: Write, pools: Pools, target: int, conv: Convention, after_finish: bool, clockwise: Clockwise
 ) -> list[Write]:
     """Points for ``write.player``'s pool: into it up to the target, then help (the others
     ``clockwise`` from him), then off the mountain; ``after_finish``: the pulya was finished
@@ -104,10 +96,10 @@ def _no_help(write: Write, conv: Convention, after_finish: bool) -> Write:
 
 def _help(
     write: Write,
-    pools: Mapping[str, Amount],
+    pools: Pools,
     target: int,
     conv: Convention,
-    clockwise: Mapping[str, tuple[str, ...]],
+    clockwise: Clockwise,
 ) -> list[Write]:
     """With help: close one's own pool, help the fullest open pool clockwise (and write
     whists on him for it), and write off what nobody can take."""
