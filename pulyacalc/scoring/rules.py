@@ -1,18 +1,9 @@
-"""RULES.md 2.1–2.7 as pure functions: what a resolved deal writes before its pool points
-are placed (2.8 is ``scoring/pool.py``).
+"""RULES.md 2.1–2.7 and 2.10 as pure functions: what a resolved deal writes before its pool
+points are placed (2.8 is ``scoring/pool.py``).
 
-``written(resolved, conv, run, bomb, dark)`` is the whole of it.  It reads nothing but its arguments
-(no sheet, no scorer), so its answer can be remembered for everything its arguments are
-made of; ``scoring/fold.py`` keys its cache on exactly that, and a test checks that the
-signatures here and in ``resolve`` ask for nothing the key does not cover.  A rule that
-needs more input must say so in its signature.
-
-Section by section: ``_unplayed`` 2.1, ``_half_whist`` 2.2, ``_played`` 2.3 (with
-``_two_whisters``, ``_one_whister``, ``_dealer_consolation``, ``_shortfall``), ``_misere``
-2.4, ``_raspasy_mountain`` 2.5, ``_raspasy_whists`` 2.6, ``_zero_trick`` 2.5/2.6; the
-progression of 2.7 is ``run`` (the raspasy's place in its run).  Classic (RULES.md 2.10):
-``bomb`` is the declarer's bomb in play and ``dark`` a raspasy's level of dark passes in a
-row, both state of the fold made explicit here; ``_coefficient`` multiplies a game.
+``written(resolved, conv, run, bomb, dark)`` reads nothing but its arguments, so
+``scoring/fold.py`` remembers its answer keyed on exactly them (a test holds the signatures
+here and in ``resolve`` to that key): a rule that needs more input says so in its signature.
 """
 
 from __future__ import annotations
@@ -47,8 +38,7 @@ class Written(NamedTuple):
 
 class Worked(Text):
     """A rule's reason as JSON's ``why`` has it (``3 tricks × 4``), knowing its whole
-    arithmetic, result included (``whole``: ``3 tricks × 4 = 12``), which explain shows:
-    the rule writes both, so nothing reads the prose to finish it."""
+    arithmetic (``whole``: ``3 tricks × 4 = 12``), which explain shows."""
 
     whole: Text
 
@@ -64,10 +54,11 @@ def worked(why: Text, whole: Text) -> Worked:
     return out
 
 
-def worked_out(why: Text, whole: str, amount: Amount) -> Worked:
-    """``why`` with its whole arithmetic: ``whole`` (a template of the same fields and
-    ``{result}``, marked for the catalog where it is written) filled with ``amount``."""
-    return worked(why, M_(whole, **why.fields, result=num(-amount if amount < 0 else amount)))
+def worked_out(why: str, whole: str, amount: Amount, **fields: object) -> Worked:
+    """``why`` (a Text, or a template filled with ``fields``) with its whole arithmetic:
+    ``whole``, a template of the same fields and ``{result}``, filled with ``amount``."""
+    text = why if isinstance(why, Text) else M_(why, **fields)
+    return worked(text, M_(whole, **text.fields, result=num(-amount if amount < 0 else amount)))
 
 
 #: one rule of 2.1–2.6: (resolved deal, convention, raspasy run, dark level) -> its writes
@@ -75,11 +66,9 @@ Rule = Callable[[Resolved, Convention, int, int], Iterator[Write]]
 
 
 def written(resolved: Resolved, conv: Convention, run: int, bomb: int = 1, dark: int = 0) -> Written:
-    """The kind of ``resolved`` and what it writes (2.1–2.7), pool points apart.
-
-    ``run``: the raspasy's place in its run of consecutive raspasy (1 = first; 0 for
-    other deals).  ``bomb``: the coefficient of the declarer's bomb in play (1: none);
-    ``dark``: a raspasy's level of dark passes in a row (0: none; K3.3.19 а)."""
+    """The kind of ``resolved`` and what it writes (2.1–2.7), pool points apart.  ``run``: a
+    raspasy's place in its run (2.7; 1 = first, 0 for other deals); ``bomb``: the declarer's
+    bomb in play (1: none); ``dark``: a raspasy's level of dark passes in a row (K3.3.19 а)."""
     others: list[Write] = []
     pool: list[Write] = []
     writes = [*_BY_KIND[resolved.kind](resolved, conv, run, dark), *_premium(resolved, conv)]
@@ -92,11 +81,9 @@ def written(resolved: Resolved, conv: Convention, run: int, bomb: int = 1, dark:
 
 
 def seating(r: Resolved) -> tuple[object, ...]:
-    """All that ``written`` reads of ``r.seats``: who sits out and whether a dummy plays,
-    and for a raspasy the players from first hand (the zero-trick bonus is written in that
-    order).  Who deals matters no further: with three players a line scores the same
-    whoever dealt, and the scorer shares its writes (``fold.Scorer._remember``);
-    tests/test_scoring_pure.py holds ``written`` to this."""
+    """All that ``written`` reads of ``r.seats`` (for a raspasy the order from first hand,
+    the zero-trick bonus's): with three players a line scores the same whoever dealt, and
+    the scorer shares its writes; tests/test_scoring_pure.py holds ``written`` to this."""
     s = r.seats
     return (s.sits_out, s.sitters, s.dummy, s.active if r.kind == "raspasy" else None)
 
@@ -118,7 +105,7 @@ def _coefficient(r: Resolved, c: Convention, bomb: int) -> tuple[int, str]:
 
 def _times(w: Write, coef: int, how: str) -> Write:
     """``w`` multiplied by ``coef``, its arithmetic finished first (``1 × 2 = 2; × 4 (bomb ×2
-    × dark ×2) = 8``), so that the explanation reads step by step."""
+    × dark ×2) = 8``)."""
     amount = exact(w.amount * coef)
     whole = w.why.whole if isinstance(w.why, Worked) else w.why
     english = f"{whole}; × {coef} ({how}) = {num(amount)}"
@@ -153,44 +140,26 @@ def _play(r: Resolved) -> Play:
 
 def _unplayed(r: Resolved, c: Convention, run: int, dark: int) -> Iterator[Write]:
     price = c.price[r.level]
-    yield Write(
-        "unplayed",
-        r.declarer,
-        POOL,
-        price,
-        why=M_("{contract} not whisted: price {price}", contract=_play(r).contract, price=num(price)),
-    )
+    why = M_("{contract} not whisted: price {price}", contract=_play(r).contract, price=num(price))
+    yield Write("unplayed", r.declarer, POOL, price, why=why)
 
 
 def _half_whist(r: Resolved, c: Convention, run: int, dark: int) -> Iterator[Write]:
-    L = r.level
-    yield Write(
-        "unplayed",
-        r.declarer,
-        POOL,
-        c.price[L],
-        why=M_(
-            "{contract} half-whisted, not played: price {price}",
-            contract=_play(r).contract,
-            price=num(c.price[L]),
-        ),
+    L, price, per = r.level, c.price[r.level], c.whist_per_trick[r.level]
+    why = M_(
+        "{contract} half-whisted, not played: price {price}", contract=_play(r).contract, price=num(price)
     )
+    yield Write("unplayed", r.declarer, POOL, price, why=why)
     taken = Fraction(c.obligation[L], 2)
-    amount = exact(c.whist_per_trick[L] * taken)
-    yield Write(
-        "half-whist",
-        r.whisters[0],
-        WHISTS,
-        amount,
-        r.declarer,
-        why=M_(
-            "half of the obligation {need}: {taken} × {per} = {amount}",
-            need=c.obligation[L],
-            taken=num(exact(taken)),
-            per=num(c.whist_per_trick[L]),
-            amount=num(amount),
-        ),
+    amount = exact(per * taken)
+    why = M_(
+        "half of the obligation {need}: {taken} × {per} = {amount}",
+        need=c.obligation[L],
+        taken=num(exact(taken)),
+        per=num(per),
+        amount=num(amount),
     )
+    yield Write("half-whist", r.whisters[0], WHISTS, amount, r.declarer, why=why)
 
 
 # -- 2.3: a contract played -------------------------------------------------------------------
@@ -201,31 +170,13 @@ def _played(r: Resolved, c: Convention, run: int, dark: int) -> Iterator[Write]:
     contract = _play(r).contract
     k = max(0, L - t)
     if k == 0:
-        yield Write(
-            "made",
-            r.declarer,
-            POOL,
-            c.price[L],
-            why=M_("{contract} made with {t}: price {price}", contract=contract, t=t, price=num(c.price[L])),
-        )
+        why = M_("{contract} made with {t}: price {price}", contract=contract, t=t, price=num(c.price[L]))
+        yield Write("made", r.declarer, POOL, c.price[L], why=why)
     else:
-        yield Write(
-            "remise",
-            r.declarer,
-            MOUNTAIN,
-            exact(c.remise_per_trick[L] * k),
-            why=worked_out(
-                M_(
-                    "{contract} {down}: {k} × {per}",
-                    contract=contract,
-                    down=down(k),
-                    k=k,
-                    per=num(c.remise_per_trick[L]),
-                ),
-                N_("{contract} {down}: {k} × {per} = {result}"),
-                exact(c.remise_per_trick[L] * k),
-            ),
-        )
+        per, fields = c.remise_per_trick[L], {"contract": contract, "down": down(k), "k": k}
+        whole = N_("{contract} {down}: {k} × {per} = {result}")
+        why = worked_out(N_("{contract} {down}: {k} × {per}"), whole, exact(per * k), **fields, per=num(per))
+        yield Write("remise", r.declarer, MOUNTAIN, exact(per * k), why=why)
     own = dict(r.tricks)
     if len(r.whisters) == 2:
         yield from _two_whisters(r, c, k, own)
@@ -240,127 +191,77 @@ def _two_whisters(r: Resolved, c: Convention, k: int, own: dict[str, int]) -> It
     w, cons = c.whist_per_trick[r.level], c.consolation_per_trick[r.level]
     for wh in r.whisters:
         if own[wh]:
-            yield Write(
-                "whists",
-                wh,
-                WHISTS,
-                exact(w * own[wh]),
-                r.declarer,
-                why=worked_out(
-                    M_("{tricks} × {per}", tricks=tricks(own[wh]), per=num(w)),
-                    N_("{tricks} × {per} = {result}"),
-                    exact(w * own[wh]),
-                ),
-            )
+            yield Write("whists", wh, WHISTS, exact(w * own[wh]), r.declarer, why=_whists(own[wh], w))
         if k:
-            yield Write(
-                "consolation",
-                wh,
-                WHISTS,
-                exact(cons * k),
-                r.declarer,
-                why=_consolation(k, cons),
-            )
+            yield Write("consolation", wh, WHISTS, exact(cons * k), r.declarer, why=_consolation(k, cons))
 
 
-def _consolation(k: int, cons: Amount) -> Worked:
-    """Consolation for ``k`` undertricks at ``cons`` a trick, and its whole arithmetic."""
-    return worked_out(
-        M_("{undertricks} × {per}", undertricks=undertricks(k), per=num(cons)),
-        N_("{undertricks} × {per} = {result}"),
-        exact(cons * k),
-    )
+def _whists(
+    n: int, per: Amount, why: str = N_("{tricks} × {per}"), whole: str = "", share: bool = False
+) -> Worked:
+    """Whists for ``n`` tricks at ``per`` (half of them: ``share``) and the whole arithmetic:
+    ``why`` and ``whole`` are a rule's own templates, both of ``tricks`` and ``per``."""
+    amount = half(exact(per * n)) if share else exact(per * n)
+    return worked_out(why, whole or N_("{tricks} × {per} = {result}"), amount, tricks=tricks(n), per=num(per))
+
+
+def _consolation(k: int, cons: Amount, why: str = N_("{undertricks} × {per}"), whole: str = "") -> Worked:
+    """Consolation for ``k`` undertricks at ``cons`` a trick, and its whole arithmetic (``why``
+    and ``whole``: a rule's own templates, both of ``undertricks`` and ``per``)."""
+    whole = whole or N_("{undertricks} × {per} = {result}")
+    return worked_out(why, whole, exact(cons * k), undertricks=undertricks(k), per=num(cons))
 
 
 def _one_whister(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
     """One whister and a passer: the whister takes the passer's tricks too; on a failed
     contract the greedy or the gentleman whist (K3.8.13, K3.8.14)."""
-    if r.seats.dummy:
-        yield from _dummy_whister(r, c, k)
+    if r.seats.dummy or (k and c.whist_on_failure == "greedy"):
+        yield from _greedy(r, c, k)
         return
     w, cons = c.whist_per_trick[r.level], c.consolation_per_trick[r.level]
-    decl, d = r.declarer, 10 - r.taken
-    wh = r.whisters[0]
+    decl, d, wh = r.declarer, 10 - r.taken, r.whisters[0]
     passer = next(x for x in r.defenders if x != wh)
     if k == 0:
         yield from _LONE_MADE[c.lone_whister_made](r, w, wh, passer)
-    elif c.whist_on_failure == "greedy":
-        if d:
-            yield Write(
-                "whists",
-                wh,
-                WHISTS,
-                exact(w * d),
-                decl,
-                why=worked_out(
-                    M_("{tricks} × {per}", tricks=tricks(d), per=num(w)),
-                    N_("{tricks} × {per} = {result}"),
-                    exact(w * d),
-                ),
-            )
-        yield Write(
-            "consolation",
-            wh,
-            WHISTS,
-            exact(cons * k),
-            decl,
-            why=_consolation(k, cons),
-        )
-        if c.consolation_by_passer:
-            why = worked_out(
-                M_(
-                    "{undertricks} × {per} (greedy whist: the passer writes only consolation)",
-                    undertricks=undertricks(k),
-                    per=num(cons),
-                ),
-                N_("{undertricks} × {per} = {result} (greedy whist: the passer writes only consolation)"),
-                exact(cons * k),
-            )
-            yield Write("consolation", passer, WHISTS, exact(cons * k), decl, why=why)
-    else:
-        writers = 2 if c.consolation_by_passer else 1
-        total = exact(w * d + writers * cons * k)
-        share = half(total)
-        why = worked_out(
-            M_(
-                "({tricks} × {per} + {writers} × {undertricks} × {cons}) / 2 = {total} / 2",
-                tricks=tricks(d),
-                per=num(w),
-                writers=writers,
-                undertricks=undertricks(k),
-                cons=num(cons),
-                total=num(total),
-            ),
-            N_("({tricks} × {per} + {writers} × {undertricks} × {cons}) / 2 = {total} / 2 = {result}"),
-            share,
-        )
-        yield Write("gentleman", wh, WHISTS, share, decl, why=why)
-        yield Write("gentleman", passer, WHISTS, share, decl, why=why)
+        return
+    writers = 2 if c.consolation_by_passer else 1
+    total = exact(w * d + writers * cons * k)
+    why = worked_out(
+        M_(
+            "({tricks} × {per} + {writers} × {undertricks} × {cons}) / 2 = {total} / 2",
+            tricks=tricks(d),
+            per=num(w),
+            writers=writers,
+            undertricks=undertricks(k),
+            cons=num(cons),
+            total=num(total),
+        ),
+        N_("({tricks} × {per} + {writers} × {undertricks} × {cons}) / 2 = {total} / 2 = {result}"),
+        half(total),
+    )
+    for p in (wh, passer):
+        yield Write("gentleman", p, WHISTS, half(total), decl, why=why)
 
 
-def _dummy_whister(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
-    """2 players: the whister plays the dummy's hand too, so the side's tricks are his; on a
-    failed contract he writes consolation for himself and for the dummy (seed 001: «при
-    ремизе разыгрывающего вистующий пишет консоляцию за себя и за болвана»).  Greedy and
-    gentleman come to the same here: the dummy's half is his as well."""
+def _greedy(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
+    """The greedy whist: the whister writes the side's tricks and consolation, the passer only
+    consolation.  With 2 players (seed 001: «при ремизе разыгрывающего вистующий пишет
+    консоляцию за себя и за болвана») the whister plays the dummy's hand and writes the
+    dummy's consolation too, whatever the whist on failure: the dummy's half is his as well."""
     w, cons = c.whist_per_trick[r.level], c.consolation_per_trick[r.level]
     decl, d, wh = r.declarer, 10 - r.taken, r.whisters[0]
-    if d:
+    if d and r.seats.dummy:
         why = worked_out(
             M_("{tricks} × {num} (his and the dummy's)", tricks=tricks(d), num=num(w)),
             N_("{tricks} × {num} = {result} (his and the dummy's)"),
             exact(w * d),
         )
         yield Write("whists", wh, WHISTS, exact(w * d), decl, why=why)
+    elif d:
+        yield Write("whists", wh, WHISTS, exact(w * d), decl, why=_whists(d, w))
     if k:
-        yield Write(
-            "consolation",
-            wh,
-            WHISTS,
-            exact(cons * k),
-            decl,
-            why=_consolation(k, cons),
-        )
+        yield Write("consolation", wh, WHISTS, exact(cons * k), decl, why=_consolation(k, cons))
+    if k and r.seats.dummy:
         why = worked_out(
             M_(
                 "{undertricks} × {num} (for the dummy: the whister writes it)",
@@ -371,6 +272,15 @@ def _dummy_whister(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
             exact(cons * k),
         )
         yield Write("consolation", wh, WHISTS, exact(cons * k), decl, why=why)
+    elif k and c.consolation_by_passer:
+        why = _consolation(
+            k,
+            cons,
+            N_("{undertricks} × {per} (greedy whist: the passer writes only consolation)"),
+            N_("{undertricks} × {per} = {result} (greedy whist: the passer writes only consolation)"),
+        )
+        passer = next(x for x in r.defenders if x != wh)
+        yield Write("consolation", passer, WHISTS, exact(cons * k), decl, why=why)
 
 
 # one whister, the contract made (``whist.lone_whister_made``): (deal, whist value, whister,
@@ -380,10 +290,11 @@ def _dummy_whister(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
 def _lone_side(r: Resolved, w: Amount, wh: str, passer: str) -> Iterator[Write]:
     d = 10 - r.taken
     if d:
-        why = worked_out(
-            M_("{tricks} × {per} (the whister takes the passer's too)", tricks=tricks(d), per=num(w)),
+        why = _whists(
+            d,
+            w,
+            N_("{tricks} × {per} (the whister takes the passer's too)"),
             N_("{tricks} × {per} = {result} (the whister takes the passer's too)"),
-            exact(w * d),
         )
         yield Write("whists", wh, WHISTS, exact(w * d), r.declarer, why=why)
 
@@ -392,10 +303,11 @@ def _lone_own(r: Resolved, w: Amount, wh: str, passer: str) -> Iterator[Write]:
     own = r.lone_own
     assert own is not None  # resolve refuses a made deal without it under 'own'
     if own:
-        why = worked_out(
-            M_("{tricks} × {per} (his own; the passer's are not written)", tricks=tricks(own), per=num(w)),
+        why = _whists(
+            own,
+            w,
+            N_("{tricks} × {per} (his own; the passer's are not written)"),
             N_("{tricks} × {per} = {result} (his own; the passer's are not written)"),
-            exact(w * own),
         )
         yield Write("whists", wh, WHISTS, exact(w * own), r.declarer, why=why)
 
@@ -403,14 +315,15 @@ def _lone_own(r: Resolved, w: Amount, wh: str, passer: str) -> Iterator[Write]:
 def _lone_split(r: Resolved, w: Amount, wh: str, passer: str) -> Iterator[Write]:
     d = 10 - r.taken
     if d:
-        share = half(exact(w * d))
-        why = worked_out(
-            M_("{tricks} × {per} / 2 (the side's tricks in halves)", tricks=tricks(d), per=num(w)),
+        why = _whists(
+            d,
+            w,
+            N_("{tricks} × {per} / 2 (the side's tricks in halves)"),
             N_("{tricks} × {per} / 2 = {result} (the side's tricks in halves)"),
-            share,
+            share=True,
         )
         for p in (wh, passer):
-            yield Write("whists", p, WHISTS, share, r.declarer, why=why)
+            yield Write("whists", p, WHISTS, half(exact(w * d)), r.declarer, why=why)
 
 
 _LONE_MADE: dict[LoneWhisterMade, Callable[[Resolved, Amount, str, str], Iterator[Write]]] = {
@@ -424,113 +337,94 @@ def _dealer_consolation(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
     """The dealer who sits out writes consolation (K3.8.1.2); with 5 players the second
     player out too, as ``table.second_out_consolation`` says (seed 001)."""
     dealer = r.seats.sits_out
-    if k and dealer is not None and c.consolation_by_dealer:
-        cons = c.consolation_per_trick[r.level]
-        why = worked_out(
-            M_(
-                "{undertricks} × {per} (the dealer writes consolation too)",
-                undertricks=undertricks(k),
-                per=num(cons),
-            ),
-            N_("{undertricks} × {per} = {result} (the dealer writes consolation too)"),
-            exact(cons * k),
+    if not (k and dealer is not None and c.consolation_by_dealer):
+        return
+    cons = c.consolation_per_trick[r.level]
+    why = _consolation(
+        k,
+        cons,
+        N_("{undertricks} × {per} (the dealer writes consolation too)"),
+        N_("{undertricks} × {per} = {result} (the dealer writes consolation too)"),
+    )
+    yield Write("dealer-consolation", dealer, WHISTS, exact(cons * k), r.declarer, why=why)
+    if c.second_out_consolation:
+        why = _consolation(
+            k,
+            cons,
+            N_("{undertricks} × {per} (the second player out writes consolation too)"),
+            N_("{undertricks} × {per} = {result} (the second player out writes consolation too)"),
         )
-        yield Write("dealer-consolation", dealer, WHISTS, exact(cons * k), r.declarer, why=why)
-        if c.second_out_consolation:
-            why = worked_out(
-                M_(
-                    "{undertricks} × {per} (the second player out writes consolation too)",
-                    undertricks=undertricks(k),
-                    per=num(cons),
-                ),
-                N_("{undertricks} × {per} = {result} (the second player out writes consolation too)"),
-                exact(cons * k),
-            )
-            for second in r.seats.sitters[1:]:
-                yield Write("dealer-consolation", second, WHISTS, exact(cons * k), r.declarer, why=why)
+        for second in r.seats.sitters[1:]:
+            yield Write("dealer-consolation", second, WHISTS, exact(cons * k), r.declarer, why=why)
 
 
 def _shortfall(r: Resolved, c: Convention, d: int, own: dict[str, int]) -> Iterator[Write]:
     """A made contract whose whister (or whisters) answer for tricks short of the obligation:
     one whister for the side's tricks; two as ``whist.two_whisters_shortfall`` reads it."""
-    need = c.obligation[r.level]
-    short = c.shortfall_per_trick[r.level]
+    need, short = c.obligation[r.level], c.shortfall_per_trick[r.level]
     if r.seats.dummy and c.two_whist == "own_cards":
-        need = _OWN_CARDS[r.level == 6]  # seed 001: 2 on a six, 1 on a seven or higher
-    if len(r.whisters) == 1:
-        if d < need:
-            why = worked_out(
-                M_(
-                    "took {d} of the obligation {need}: {miss} × {per}",
-                    d=d,
-                    need=need,
-                    miss=need - d,
-                    per=num(short),
-                ),
-                N_("took {d} of the obligation {need}: {miss} × {per} = {result}"),
-                exact(short * (need - d)),
-            )
-            yield Write("shortfall", r.whisters[0], MOUNTAIN, exact(short * (need - d)), why=why)
-        return
-    yield from _TWO_SHORT[c.two_whisters_shortfall[r.level]](r, need, short, own)
-
-
-#: ``table.two_whist: own_cards``: the obligation on his own cards (on a six?  2 : 1)
-_OWN_CARDS = {True: 2, False: 1}
+        need = 2 if r.level == 6 else 1  # seed 001: 2 on a six, 1 on a seven or higher
+    if len(r.whisters) == 2:
+        yield from _TWO_SHORT[c.two_whisters_shortfall[r.level]](r, need, short, own)
+    elif d < need:
+        why = worked_out(
+            N_("took {d} of the obligation {need}: {miss} × {per}"),
+            N_("took {d} of the obligation {need}: {miss} × {per} = {result}"),
+            exact(short * (need - d)),
+            d=d,
+            need=need,
+            miss=need - d,
+            per=num(short),
+        )
+        yield Write("shortfall", r.whisters[0], MOUNTAIN, exact(short * (need - d)), why=why)
 
 
 # two whisters, the contract made (``whist.two_whisters_shortfall``): (deal, obligation,
 # mountain per trick short, each whister's own tricks) -> the shortfall writes
 
 
-def _split(r: Resolved, need: int, short: Amount, own: dict[str, int]) -> Iterator[Write]:
-    if sum(own.values()) >= need:
-        return
-    each = Fraction(need, 2)
-    for wh in r.whisters:
-        if own[wh] < each:
-            miss = exact(each - own[wh])
-            why = worked_out(
-                M_(
-                    "took {own} of his half {half} of the obligation {need}: {miss} × {per}",
-                    own=own[wh],
-                    half=num(exact(each)),
-                    need=need,
-                    miss=num(miss),
-                    per=num(short),
-                ),
-                N_("took {own} of his half {half} of the obligation {need}: {miss} × {per} = {result}"),
-                exact(short * miss),
-            )
-            yield Write("shortfall", wh, MOUNTAIN, exact(short * miss), why=why)
-
-
-def _split_capped(r: Resolved, need: int, short: Amount, own: dict[str, int]) -> Iterator[Write]:
+def _split(
+    r: Resolved, need: int, short: Amount, own: dict[str, int], capped: bool = False
+) -> Iterator[Write]:
     together = sum(own.values())
     if together >= need:
         return
     each = Fraction(need, 2)
     for wh in r.whisters:
-        if own[wh] < each:
-            miss = exact(min(each - own[wh], Fraction(need - together)))
+        if own[wh] >= each:
+            continue
+        miss = exact(min(each - own[wh], Fraction(need - together)) if capped else each - own[wh])
+        fields = {"own": own[wh], "half": num(exact(each)), "need": need}
+        if capped:
             why = worked_out(
-                M_(
+                N_(
                     "took {own} of his half {half} of the obligation {need}, "
-                    "the pair lacked {lacked}: {miss} × {per}",
-                    own=own[wh],
-                    half=num(exact(each)),
-                    need=need,
-                    lacked=need - together,
-                    miss=num(miss),
-                    per=num(short),
+                    "the pair lacked {lacked}: {miss} × {per}"
                 ),
                 N_(
                     "took {own} of his half {half} of the obligation {need}, "
                     "the pair lacked {lacked}: {miss} × {per} = {result}"
                 ),
                 exact(short * miss),
+                **fields,
+                lacked=need - together,
+                miss=num(miss),
+                per=num(short),
             )
-            yield Write("shortfall", wh, MOUNTAIN, exact(short * miss), why=why)
+        else:
+            why = worked_out(
+                N_("took {own} of his half {half} of the obligation {need}: {miss} × {per}"),
+                N_("took {own} of his half {half} of the obligation {need}: {miss} × {per} = {result}"),
+                exact(short * miss),
+                **fields,
+                miss=num(miss),
+                per=num(short),
+            )
+        yield Write("shortfall", wh, MOUNTAIN, exact(short * miss), why=why)
+
+
+def _split_capped(r: Resolved, need: int, short: Amount, own: dict[str, int]) -> Iterator[Write]:
+    return _split(r, need, short, own, capped=True)
 
 
 def _answer(
@@ -585,13 +479,8 @@ _TWO_SHORT: dict[TwoWhistersShortfall, Callable[[Resolved, int, Amount, dict[str
 
 def _misere(r: Resolved, c: Convention, run: int, dark: int) -> Iterator[Write]:
     if r.taken == 0:
-        yield Write(
-            "misere-made",
-            r.declarer,
-            POOL,
-            c.misere_price,
-            why=M_("misère made: price {price}", price=num(c.misere_price)),
-        )
+        why = M_("misère made: price {price}", price=num(c.misere_price))
+        yield Write("misere-made", r.declarer, POOL, c.misere_price, why=why)
     else:
         per = c.misere_remise_per_trick
         why = worked_out(
@@ -611,23 +500,35 @@ def _trick_value(c: Convention, run: int, dark: int) -> tuple[Amount, str]:
     mult = c.progression(run)
     raised = c.bomb(dark) if dark else 1
     v = exact(c.raspasy_trick_value * mult * raised)
+    fields = {"run": run, "value": num(c.raspasy_trick_value), "mult": mult}
     if dark:
         return v, M_(
             "raspasy no. {run} in a row, {value} × {mult} × {raised} (dark pass, level {dark}) = {v} a trick",
-            run=run,
-            value=num(c.raspasy_trick_value),
-            mult=mult,
+            **fields,
             raised=raised,
             dark=dark,
             v=num(v),
         )
-    return v, M_(
-        "raspasy no. {run} in a row, {value} × {mult} = {v} a trick",
-        run=run,
-        value=num(c.raspasy_trick_value),
-        mult=mult,
-        v=num(v),
-    )
+    return v, M_("raspasy no. {run} in a row, {value} × {mult} = {v} a trick", **fields, v=num(v))
+
+
+#: a raspasy trick into the mountain, with the amnesty (``raspasy.amnesty``) and without:
+#: the reason and its whole arithmetic
+_MOUNTAIN_WHY = {
+    True: (
+        N_("({tricks} − amnesty {a}) × {v}; {step}"),
+        N_("({tricks} − amnesty {a}) × {v} = {result}; {step}"),
+    ),
+    False: (N_("({tricks}) × {v}; {step}"), N_("({tricks}) × {v} = {result}; {step}")),
+}
+#: a raspasy trick as whists, on the one who took the fewest and on those tied for it
+_WHISTS_WHY = {
+    False: (N_("{player} took {t}: {t} × {v}"), N_("{player} took {t}: {t} × {v} = {result}")),
+    True: (
+        N_("{player} took {t}: {t} × {v} / {n} (tied for the fewest)"),
+        N_("{player} took {t}: {t} × {v} / {n} = {result} (tied for the fewest)"),
+    ),
+}
 
 
 def _raspasy_mountain(r: Resolved, c: Convention, run: int, dark: int) -> Iterator[Write]:
@@ -636,18 +537,9 @@ def _raspasy_mountain(r: Resolved, c: Convention, run: int, dark: int) -> Iterat
     a = min(counts.values()) if c.raspasy_amnesty else 0
     for p, t in r.tricks:
         if t - a:
-            if a:
-                why = worked_out(
-                    M_("({tricks} − amnesty {a}) × {v}; {step}", tricks=tricks(t), a=a, v=num(v), step=step),
-                    N_("({tricks} − amnesty {a}) × {v} = {result}; {step}"),
-                    exact(v * (t - a)),
-                )
-            else:
-                why = worked_out(
-                    M_("({tricks}) × {v}; {step}", tricks=tricks(t), v=num(v), step=step),
-                    N_("({tricks}) × {v} = {result}; {step}"),
-                    exact(v * (t - a)),
-                )
+            why = worked_out(
+                *_MOUNTAIN_WHY[a > 0], exact(v * (t - a)), tricks=tricks(t), a=a, v=num(v), step=step
+            )
             yield Write("raspasy-mountain", p, MOUNTAIN, exact(v * (t - a)), why=why)
     yield from _zero_trick(r, c, v, counts)
 
@@ -657,37 +549,13 @@ def _raspasy_whists(r: Resolved, c: Convention, run: int, dark: int) -> Iterator
     counts = {p: t for p, t in r.tricks if p != r.seats.sits_out}
     low = min(counts.values())
     writers = [p for p in counts if counts[p] == low]
-    if len(writers) < len(counts):
-        tied = len(writers) > 1
-        for wr in writers:
-            for p, t in counts.items():
-                if p in writers or not t:
-                    continue
-                amount = exact(Fraction(v * t, len(writers)))
-                yield Write(
-                    "raspasy-whists",
-                    wr,
-                    WHISTS,
-                    amount,
-                    p,
-                    why=worked_out(
-                        M_(
-                            "{player} took {t}: {t} × {v} / {n} (tied for the fewest)",
-                            player=p,
-                            t=t,
-                            v=num(v),
-                            n=len(writers),
-                        ),
-                        N_("{player} took {t}: {t} × {v} / {n} = {result} (tied for the fewest)"),
-                        amount,
-                    )
-                    if tied
-                    else worked_out(
-                        M_("{player} took {t}: {t} × {v}", player=p, t=t, v=num(v)),
-                        N_("{player} took {t}: {t} × {v} = {result}"),
-                        amount,
-                    ),
-                )
+    n = len(writers)
+    for wr in writers if n < len(counts) else ():
+        for p, t in counts.items():
+            if p not in writers and t:
+                amount = exact(Fraction(v * t, n))
+                why = worked_out(*_WHISTS_WHY[n > 1], amount, player=p, t=t, v=num(v), n=n)
+                yield Write("raspasy-whists", wr, WHISTS, amount, p, why=why)
     counts_all = dict(r.tricks)
     if r.seats.sits_out is not None:
         counts_all.setdefault(r.seats.sits_out, 0)
@@ -778,11 +646,11 @@ def _conceded(r: Resolved, c: Convention, run: int, dark: int) -> Iterator[Write
     level bid to, and nothing else (K note 40: «вистующие не пишут ничего»)."""
     per = c.remise_per_trick[r.level]
     why = worked_out(
-        M_(
-            "{contract} conceded «без трёх» without play: 3 × {per}", contract=_play(r).contract, per=num(per)
-        ),
+        N_("{contract} conceded «без трёх» without play: 3 × {per}"),
         N_("{contract} conceded «без трёх» without play: 3 × {per} = {result}"),
         exact(per * 3),
+        contract=_play(r).contract,
+        per=num(per),
     )
     yield Write("concede", r.declarer, MOUNTAIN, exact(per * 3), why=why)
 
@@ -825,15 +693,8 @@ def _premium(r: Resolved, c: Convention) -> Iterator[Write]:
     )
     if c.premium_by == "dealer":
         assert r.seats.sits_out is not None
-        whole = N_("talon {cards}: {what}, {tricks} × {per} = {result}")
-        yield Write(
-            "premium",
-            r.seats.sits_out,
-            WHISTS,
-            exact(cons * n),
-            r.declarer,
-            why=worked_out(why, whole, exact(cons * n)),
-        )
+        why = worked_out(why, N_("talon {cards}: {what}, {tricks} × {per} = {result}"), exact(cons * n))
+        yield Write("premium", r.seats.sits_out, WHISTS, exact(cons * n), r.declarer, why=why)
     else:
         share = half(exact(cons * n))
         for p in r.defenders:
