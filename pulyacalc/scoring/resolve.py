@@ -282,22 +282,12 @@ def _raspasy_counts(
     return tuple(counts)
 
 
-#: the longer messages of _resolve_play (marked here, filled there)
-
-
-#: messages of _resolve_play (marked here, filled there)
+#: messages of _resolve_play (marked here, filled there, so that a call fits a line)
 _R1 = N_("{declarer} deals this deal and sits out: the 4-player dealer does not bid")
 _R2 = N_("first hand is {value}; add 'dealer: NAME' if the rotation was different")
-_R3 = N_("{declarer} sits this deal out with the dealer {sits_out}: he does not bid")
-_R4 = N_("first hand is {value}; add 'dealer: NAME' if the rotation was different")
 _R5 = N_("{join} must whist, pass or go half-whist on {contract}")
 _R6 = N_("the defenders are {defenders} (first) and {defenders2}")
-_R7 = N_("{name} sits this deal out with the dealer {sits_out}: he does not whist or pass")
-_R8 = N_("{second} sits this deal out with the dealer {sits_out}: he takes no tricks")
 _R9 = N_("both defenders passed: {contract} is not played, so no tricks are written")
-
-
-#: messages of _resolve_play (marked here, filled there)
 _R10 = N_("tricks add up to {given_total}, more than 10")
 _R11 = N_("{sits_out} deals and sits out: he takes no tricks")
 _R12 = N_("the declarer {declarer}'s tricks are missing")
@@ -308,7 +298,6 @@ _R16 = N_("{name} is the declarer and cannot also defend")
 _R17 = N_("a misère has no whist or pass from the defenders (K3.8.2)")
 _R18 = N_("write only the declarer's tricks, e.g. 'Vera misere 1'")
 _R19 = N_("the misère needs {declarer}'s tricks")
-_R20 = N_("tricks add up to {given_total}, not 10")
 _R21 = N_("half-whist is not allowed on {contract} (K3.8.7)")
 _R22 = N_("only the second defender may go half-whist, after the first defender passed (K3.8.7)")
 _R23 = N_("the first defender here is {first}")
@@ -398,7 +387,7 @@ def _resolve_misere(
         )
         return None
     if len(deal.tricks) == 3 and given_total != 10:
-        _rule(problems, _where(deal, "tricks"), M_(_R20, given_total=given_total))
+        _rule(problems, _where(deal, "tricks"), M_(_R13, given_total=given_total))
         return None
     return Resolved(
         deal, seats, "misere", declarer=declarer, taken=deal.tricks[declarer], defenders=defenders
@@ -415,18 +404,10 @@ def _calls(
         _rule(
             problems,
             _where(deal, "calls"),
-            M_(
-                "{join} must whist, pass or go half-whist on {contract}",
-                join=" and ".join(missing),
-                contract=deal.contract,
-            ),
+            M_(_R5, join=" and ".join(missing), contract=deal.contract),
             M_("{defenders} defends with the dummy, who always passes", defenders=defenders[0])
             if seats.dummy
-            else M_(
-                "the defenders are {defenders} (first) and {defenders2}",
-                defenders=defenders[0],
-                defenders2=defenders[1],
-            ),
+            else M_(_R6, defenders=defenders[0], defenders2=defenders[1]),
         )
         return None
     if seats.dummy and deal.calls[defenders[0]] is Call.HALF:
@@ -508,11 +489,7 @@ def _resolve_played(
         return None
     taken = deal.tricks[declarer]
     if len(deal.tricks) == len(seats.active) == 2 and given_total != 10:
-        _rule(
-            problems,
-            _where(deal, "tricks"),
-            M_("tricks add up to {given_total}, not 10", given_total=given_total),
-        )
+        _rule(problems, _where(deal, "tricks"), M_(_R13, given_total=given_total))
         return None
     if len(deal.tricks) == 3 and given_total != 10:
         _rule(problems, _where(deal, "tricks"), M_(_R13, given_total=given_total), M_(_R14))
@@ -595,10 +572,7 @@ def _second_out_plays(deal: Play, seats: Seats, problems: Problems) -> bool:
                     sits_out=seats.sits_out,
                     message=message,
                 ),
-                M_(
-                    "first hand is {value}; add 'dealer: NAME' if the rotation was different",
-                    value=seats.active[0],
-                ),
+                M_(_R2, value=seats.active[0]),
             )
             return True
     return False

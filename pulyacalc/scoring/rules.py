@@ -197,11 +197,11 @@ def _two_whisters(r: Resolved, c: Convention, k: int, own: dict[str, int]) -> It
 
 
 def _whists(
-    n: int, per: Amount, why: str = N_("{tricks} × {per}"), whole: str = "", share: bool = False
+    n: int, per: Amount, why: str = N_("{tricks} × {per}"), whole: str = "", amount: Amount | None = None
 ) -> Worked:
-    """Whists for ``n`` tricks at ``per`` (half of them: ``share``) and the whole arithmetic:
-    ``why`` and ``whole`` are a rule's own templates, both of ``tricks`` and ``per``."""
-    amount = half(exact(per * n)) if share else exact(per * n)
+    """Whists for ``n`` tricks at ``per`` (or ``amount``, a share of them) and the whole
+    arithmetic: ``why`` and ``whole`` are a rule's own templates of ``tricks`` and ``per``."""
+    amount = exact(per * n) if amount is None else amount
     return worked_out(why, whole or N_("{tricks} × {per} = {result}"), amount, tricks=tricks(n), per=num(per))
 
 
@@ -213,8 +213,8 @@ def _consolation(k: int, cons: Amount, why: str = N_("{undertricks} × {per}"), 
 
 
 def _one_whister(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
-    """One whister and a passer: the whister takes the passer's tricks too; on a failed
-    contract the greedy or the gentleman whist (K3.8.13, K3.8.14)."""
+    """One whister and a passer: a made contract as ``whist.lone_whister_made`` says, a
+    failed one the greedy or the gentleman whist (K3.8.13, K3.8.14)."""
     if r.seats.dummy or (k and c.whist_on_failure == "greedy"):
         yield from _greedy(r, c, k)
         return
@@ -222,7 +222,13 @@ def _one_whister(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
     decl, d, wh = r.declarer, 10 - r.taken, r.whisters[0]
     passer = next(x for x in r.defenders if x != wh)
     if k == 0:
-        yield from _LONE_MADE[c.lone_whister_made](r, w, wh, passer)
+        own, split, why, whole = _LONE_MADE[c.lone_whister_made]
+        n = r.lone_own if own else d
+        assert n is not None  # resolve refuses a made deal without it under 'own'
+        amount = half(exact(w * n)) if split else exact(w * n)
+        why = _whists(n, w, why, whole, amount)
+        for p in ((wh, passer) if split else (wh,)) if n else ():
+            yield Write("whists", p, WHISTS, amount, decl, why=why)
         return
     writers = 2 if c.consolation_by_passer else 1
     total = exact(w * d + writers * cons * k)
@@ -283,53 +289,27 @@ def _greedy(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
         yield Write("consolation", passer, WHISTS, exact(cons * k), decl, why=why)
 
 
-# one whister, the contract made (``whist.lone_whister_made``): (deal, whist value, whister,
-# passer) -> the whists written on the declarer
-
-
-def _lone_side(r: Resolved, w: Amount, wh: str, passer: str) -> Iterator[Write]:
-    d = 10 - r.taken
-    if d:
-        why = _whists(
-            d,
-            w,
-            N_("{tricks} × {per} (the whister takes the passer's too)"),
-            N_("{tricks} × {per} = {result} (the whister takes the passer's too)"),
-        )
-        yield Write("whists", wh, WHISTS, exact(w * d), r.declarer, why=why)
-
-
-def _lone_own(r: Resolved, w: Amount, wh: str, passer: str) -> Iterator[Write]:
-    own = r.lone_own
-    assert own is not None  # resolve refuses a made deal without it under 'own'
-    if own:
-        why = _whists(
-            own,
-            w,
-            N_("{tricks} × {per} (his own; the passer's are not written)"),
-            N_("{tricks} × {per} = {result} (his own; the passer's are not written)"),
-        )
-        yield Write("whists", wh, WHISTS, exact(w * own), r.declarer, why=why)
-
-
-def _lone_split(r: Resolved, w: Amount, wh: str, passer: str) -> Iterator[Write]:
-    d = 10 - r.taken
-    if d:
-        why = _whists(
-            d,
-            w,
-            N_("{tricks} × {per} / 2 (the side's tricks in halves)"),
-            N_("{tricks} × {per} / 2 = {result} (the side's tricks in halves)"),
-            share=True,
-        )
-        for p in (wh, passer):
-            yield Write("whists", p, WHISTS, half(exact(w * d)), r.declarer, why=why)
-
-
-_LONE_MADE: dict[LoneWhisterMade, Callable[[Resolved, Amount, str, str], Iterator[Write]]] = {
-    "side": _lone_side,
-    "own": _lone_own,
-    "split": _lone_split,
+#: one whister, the contract made (``whist.lone_whister_made``): whether he writes his own
+#: tricks (else the side's), whether he and the passer write half each, and the reason
+_LONE_MADE: dict[LoneWhisterMade, tuple[bool, bool, str, str]] = {
+    "side": (
+        False,
+        False,
+        N_("{tricks} × {per} (the whister takes the passer's too)"),
+        N_("{tricks} × {per} = {result} (the whister takes the passer's too)"),
+    ),
+    "own": (
+        True,
+        False,
+        N_("{tricks} × {per} (his own; the passer's are not written)"),
+        N_("{tricks} × {per} = {result} (his own; the passer's are not written)"),
+    ),
+    "split": (
+        False,
+        True,
+        N_("{tricks} × {per} / 2 (the side's tricks in halves)"),
+        N_("{tricks} × {per} / 2 = {result} (the side's tricks in halves)"),
+    ),
 }
 
 
