@@ -12,9 +12,10 @@ added to that key (tests/test_scoring_pure.py fails until it is).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from pulyacalc.convention.schema import Convention
-from pulyacalc.core.errors import Loc, Problems
+from pulyacalc.core.errors import Problems
 from pulyacalc.core.i18n import M_, N_
 from pulyacalc.core.kinds import DealKind, FindingCode
 from pulyacalc.core.model import Call, Contract, Deal, Play, Raspasy, Suit
@@ -85,12 +86,10 @@ def seating(deal: Deal, seats: Seats) -> tuple[object, ...]:
 def resolve(deal: Deal, seats: Seats, conv: Convention, problems: Problems) -> Resolved | None:
     """Check one deal against the table and the convention; None if it is not allowed."""
     before = len(problems)
-    if not _dark_fits(deal, seats, conv, problems):
-        result = None
-    elif isinstance(deal, Raspasy):
-        result = _resolve_raspasy(deal, seats, conv, problems)
+    if isinstance(deal, Raspasy):
+        result = _resolve_raspasy(_At(deal, seats, conv, problems))
     else:
-        result = _resolve_play(deal, seats, conv, problems)
+        result = _resolve_play(_At(deal, seats, conv, problems))
     if len(problems) == before:
         return result
     if deal.source:
@@ -121,55 +120,42 @@ def _echo(deal: Deal, problems: Problems, before: int) -> None:
         items[i] = Problem(p.loc, p.message, p.hint, line, max(1, width), p.kind, p.code)
 
 
-def _where(deal: Deal, part: str) -> Loc:
-    return deal.locs.get(part, deal.loc)
+#: a contract or a raspasy
+D = TypeVar("D", Play, Raspasy)
 
 
-def _rule(problems: Problems, loc: Loc, message: str, hint: str = "", code: FindingCode = "rule") -> None:
-    problems.add(loc, message, hint, kind="rule", code=code)
+@dataclass
+class _At(Generic[D]):
+    """A deal being resolved at its table: what its checks read, and where they report."""
+
+    deal: D
+    seats: Seats
+    conv: Convention
+    problems: Problems
+
+    def no(self, part: str, message: str, hint: str = "", code: FindingCode = "rule") -> None:
+        """Refuse the deal: ``message`` at its ``part`` (at the whole deal if it has none)."""
+        self.problems.add(self.deal.locs.get(part, self.deal.loc), message, hint, kind="rule", code=code)
+
+    def dealer_in_play(self, part: str, message: str, hint: str = "") -> None:
+        """The 4-player dealer, who sits out, takes part: he bids, whists or passes, takes
+        tricks in a contract, or is given raspasy tricks where the talon takes none."""
+        self.no(part, message, hint, code="dealer-in-play")
 
 
-def _dealer_in_play(problems: Problems, loc: Loc, message: str, hint: str = "") -> None:
-    """The 4-player dealer, who sits out, takes part: he bids, whists or passes, takes
-    tricks in a contract, or is given raspasy tricks where the talon takes none."""
-    _rule(problems, loc, message, hint, code="dealer-in-play")
-
-
-def _dark_fits(deal: Deal, seats: Seats, conv: Convention, problems: Problems) -> bool:
-    """A pass «втёмную» is said by a player who bids: not by the 4-player dealer, who sits
-    out (K3.3.19 а gives him a bomb with ``bombs.dealer`` instead)."""
-    if not isinstance(deal, Raspasy):
-        return True
-    for who in deal.dark:
-        if who == seats.sits_out:
-            _dealer_in_play(
-                problems,
-                _where(deal, f"dark:{who}"),
-                M_("{who} deals and sits out: he does not pass «втёмную»", who=who),
-                M_(
-                    "the players are {join}; with bombs.dealer he earns a bomb anyway",
-                    join=", ".join(seats.active),
-                ),
-            )
-            return False
-    return True
-
-
-def _check_counts(deal: Deal, seats: Seats, problems: Problems) -> bool:
+def _check_counts(a: _At[D]) -> bool:
     ok = True
-    for name, count in deal.tricks.items():
-        if name not in seats.players:
-            _rule(
-                problems,
-                _where(deal, f"tricks:{name}"),
+    for name, count in a.deal.tricks.items():
+        if name not in a.seats.players:
+            a.no(
+                f"tricks:{name}",
                 M_("tricks for {name!r}, who is not at the table", name=name),
-                M_("players: {join}", join=", ".join(seats.players)),
+                M_("players: {join}", join=", ".join(a.seats.players)),
             )
             ok = False
         elif not 0 <= count <= 10:
-            _rule(
-                problems,
-                _where(deal, f"tricks:{name}"),
+            a.no(
+                f"tricks:{name}",
                 M_("{name} cannot take {count} tricks", name=name, count=count),
                 M_("a count is 0..10"),
             )
@@ -177,32 +163,48 @@ def _check_counts(deal: Deal, seats: Seats, problems: Problems) -> bool:
     return ok
 
 
-def _resolve_raspasy(deal: Raspasy, seats: Seats, conv: Convention, problems: Problems) -> Resolved | None:
-    if not _check_counts(deal, seats, problems):
+def _resolve_raspasy(a: _At[Raspasy]) -> Resolved | None:
+    deal, seats = a.deal, a.seats
+    for who in deal.dark:
+        # a pass «втёмную» is said by a player who bids: not by the 4-player dealer, who sits
+        # out (K3.3.19 а gives him a bomb with ``bombs.dealer`` instead)
+        if who == seats.sits_out:
+            a.dealer_in_play(
+                f"dark:{who}",
+                M_("{who} deals and sits out: he does not pass «втёмную»", who=who),
+                M_(
+                    "the players are {join}; with bombs.dealer he earns a bomb anyway",
+                    join=", ".join(seats.active),
+                ),
+            )
+            return None
+    if not _check_counts(a):
         return None
-    if seats.dummy and conv.two_all_pass == "redeal":
-        _rule(
-            problems,
-            deal.loc,
+    if seats.dummy and a.conv.two_all_pass == "redeal":
+        a.no(
+            "",
             M_("with 2 players and table.two_all_pass: redeal, two passes are dealt again: no raspasy"),
             M_("drop the line (a redeal is not a deal), or set table.two_all_pass: raspasy"),
         )
         return None
-    if not _raspasy_seats_fit(deal, seats, conv, problems):
+    if not _raspasy_seats_fit(a):
         return None
-    counts = _raspasy_counts(deal, seats, conv, problems)
+    counts = _raspasy_counts(a)
     return None if counts is None else Resolved(deal, seats, "raspasy", tricks=counts)
 
 
-def _raspasy_seats_fit(deal: Raspasy, seats: Seats, conv: Convention, problems: Problems) -> bool:
+def _raspasy_seats_fit(a: _At[Raspasy]) -> bool:
     """Only the 4-player dealer, who sits out, takes talon tricks, at most 2 and only where
     the talon takes any; the 5-player second sitter takes none."""
-    out = seats.sits_out
+    deal, out, players = (
+        a.deal,
+        a.seats.sits_out,
+        M_("the players are {join}", join=", ".join(a.seats.active)),
+    )
     for part in deal.locs:
         if part.startswith("talon:") and part[6:] != out:
-            _rule(
-                problems,
-                deal.locs[part],
+            a.no(
+                part,
                 M_(
                     "{part} plays this deal: only the 4-player dealer, who sits out, takes talon tricks",
                     part=part[6:],
@@ -213,66 +215,59 @@ def _raspasy_seats_fit(deal: Raspasy, seats: Seats, conv: Convention, problems: 
             )
             return False
     talon = 0 if out is None else deal.tricks.get(out, 0)
-    if out is not None and talon and not conv.raspasy_talon_to_dealer:
-        _dealer_in_play(
-            problems,
-            _where(deal, f"tricks:{out}"),
+    if out is not None and talon and not a.conv.raspasy_talon_to_dealer:
+        a.dealer_in_play(
+            f"tricks:{out}",
             M_("{out} deals and sits out, and in this convention the talon takes no tricks", out=out),
             M_("leave the dealer out of raspasy tricks"),
         )
         return False
     if talon > 2:
-        _rule(
-            problems,
-            _where(deal, f"tricks:{out}"),
+        a.no(
+            f"tricks:{out}",
             M_(
                 "{out} deals this deal and sits out: from the talon he can take at most 2 "
                 "tricks, not {talon}",
                 out=out,
                 talon=talon,
             ),
-            M_("the players are {join}", join=", ".join(seats.active)),
+            players,
         )
         return False
-    for second in seats.sitters[1:]:
+    for second in a.seats.sitters[1:]:
         if deal.tricks.get(second, 0) or f"talon:{second}" in deal.locs:
-            _dealer_in_play(
-                problems,
-                _where(deal, f"tricks:{second}"),
+            a.dealer_in_play(
+                f"tricks:{second}",
                 M_(
                     "{second} sits this deal out with the dealer {out}: he takes no raspasy tricks",
                     second=second,
                     out=out,
                 ),
-                M_("the players are {join}", join=", ".join(seats.active)),
+                players,
             )
             return False
     return True
 
 
-def _raspasy_counts(
-    deal: Raspasy, seats: Seats, conv: Convention, problems: Problems
-) -> tuple[tuple[str, int], ...] | None:
+def _raspasy_counts(a: _At[Raspasy]) -> tuple[tuple[str, int], ...] | None:
     """Every player's tricks (and the dealer's talon tricks, where the talon takes any),
     adding up to 10; None, reported, when they do not."""
-    out = seats.sits_out
-    missing = [p for p in seats.active if p not in deal.tricks]
+    deal, out = a.deal, a.seats.sits_out
+    missing = [p for p in a.seats.active if p not in deal.tricks]
     if missing:
-        _rule(
-            problems,
-            _where(deal, "tricks"),
+        a.no(
+            "tricks",
             M_("raspasy needs every player's tricks; missing {join}", join=", ".join(missing)),
             M_("{out} deals and sits out", out=out) if out else "",
         )
         return None
-    counts = [(p, deal.tricks[p]) for p in seats.active]
-    if out is not None and conv.raspasy_talon_to_dealer:
+    counts = [(p, deal.tricks[p]) for p in a.seats.active]
+    if out is not None and a.conv.raspasy_talon_to_dealer:
         counts.append((out, deal.tricks.get(out, 0)))
     total = sum(c for _, c in counts)
     if total != 10:
-        _rule(
-            problems,
-            _where(deal, "tricks"),
+        a.no(
+            "tricks",
             M_("raspasy tricks add up to {total}, not 10", total=total),
             M_("check each player's count and the dealer {out}'s talon tricks", out=out)
             if out
@@ -308,252 +303,72 @@ _R27 = N_("{name!r} is not at the table: he left, or has not joined yet")
 _R28 = N_("players now: {join}")
 
 
-def _resolve_play(deal: Play, seats: Seats, conv: Convention, problems: Problems) -> Resolved | None:
+def _resolve_play(a: _At[Play]) -> Resolved | None:
     """A contract: who may bid, call and take tricks at this table, then one reader per
     kind of deal (a concession, a misère, a half-whist, unplayed, played)."""
-    if not _play_fits(deal, seats, problems):
+    deal, conv = a.deal, a.conv
+    if not _play_fits(a):
         return None
-    defenders = seats.after(deal.declarer)
+    defenders = a.seats.after(deal.declarer)
     if deal.concede:
-        return _resolve_concede(deal, seats, conv, problems, defenders)
-    if deal.talon and conv.premium_enabled and not _premium_fits(deal, seats, conv, problems):
+        return _resolve_concede(a, defenders)
+    if deal.talon and conv.premium_enabled and not _premium_fits(a):
         return None
     if deal.contract.is_misere:
-        return _resolve_misere(deal, seats, problems, defenders)
-    calls = _calls(deal, seats, conv, problems, defenders)
+        return _resolve_misere(a, defenders)
+    calls = _calls(a, defenders)
     if calls is None:
         return None
     if Call.HALF in calls:
-        return _resolve_half(deal, seats, conv, problems, defenders, calls)
+        return _resolve_half(a, defenders, calls)
     whisters = tuple(d for d, c in zip(defenders, calls, strict=True) if c is Call.WHIST)
-    if not whisters:
-        if deal.tricks:
-            _rule(problems, _where(deal, "tricks"), M_(_R9, contract=deal.contract), M_(_R25))
-            return None
-        return Resolved(
-            deal, seats, "unplayed", declarer=deal.declarer, level=deal.contract.level, defenders=defenders
-        )
-    return _resolve_played(deal, seats, conv, problems, defenders, whisters)
+    if whisters:
+        return _resolve_played(a, defenders, whisters)
+    if deal.tricks:
+        a.no("tricks", M_(_R9, contract=deal.contract), M_(_R25))
+        return None
+    return Resolved(deal, a.seats, "unplayed", deal.declarer, deal.contract.level, defenders=defenders)
 
 
-def _play_fits(deal: Play, seats: Seats, problems: Problems) -> bool:
+def _play_fits(a: _At[Play]) -> bool:
     """The declarer, the callers and the trick takers are at the table and may play."""
-    declarer = deal.declarer
+    deal, seats, declarer = a.deal, a.seats, a.deal.declarer
     if declarer == seats.sits_out:
-        _dealer_in_play(
-            problems, _where(deal, "declarer"), M_(_R1, declarer=declarer), M_(_R2, value=seats.active[0])
-        )
+        a.dealer_in_play("declarer", M_(_R1, declarer=declarer), M_(_R2, value=seats.active[0]))
         return False
-    if not _seated(deal, seats, problems) or _second_out_plays(deal, seats, problems):
-        return False
-    if not _check_counts(deal, seats, problems):
+    if not _seated(a) or _second_out_plays(a) or not _check_counts(a):
         return False
     given_total = sum(deal.tricks.values())
     if given_total > 10:
-        _rule(problems, _where(deal, "tricks"), M_(_R10, given_total=given_total))
+        a.no("tricks", M_(_R10, given_total=given_total))
         return False
     for name in deal.calls:
         if name == seats.sits_out:
-            _dealer_in_play(problems, _where(deal, f"call:{name}"), M_(_R15, name=name))
+            a.dealer_in_play(f"call:{name}", M_(_R15, name=name))
             return False
         if name == declarer:
-            _rule(problems, _where(deal, f"call:{name}"), M_(_R16, name=name))
+            a.no(f"call:{name}", M_(_R16, name=name))
             return False
     if seats.sits_out is not None and seats.sits_out in deal.tricks and deal.tricks[seats.sits_out]:
-        _dealer_in_play(
-            problems,
-            _where(deal, f"tricks:{seats.sits_out}"),
-            M_(_R11, sits_out=seats.sits_out),
-        )
+        a.dealer_in_play(f"tricks:{seats.sits_out}", M_(_R11, sits_out=seats.sits_out))
         return False
     return True
 
 
-def _resolve_misere(
-    deal: Play, seats: Seats, problems: Problems, defenders: tuple[str, ...]
-) -> Resolved | None:
-    """A misère: no calls, the declarer's tricks (K3.8.2)."""
-    declarer = deal.declarer
-    given_total = sum(deal.tricks.values())
-    if deal.calls:
-        _rule(problems, _where(deal, "calls"), M_(_R17), M_(_R18))
-        return None
-    if declarer not in deal.tricks:
-        _rule(
-            problems,
-            _where(deal, "tricks"),
-            M_(_R19, declarer=declarer),
-            M_("e.g. '{declarer} misere 0'", declarer=declarer),
-        )
-        return None
-    if len(deal.tricks) == 3 and given_total != 10:
-        _rule(problems, _where(deal, "tricks"), M_(_R13, given_total=given_total))
-        return None
-    return Resolved(
-        deal, seats, "misere", declarer=declarer, taken=deal.tricks[declarer], defenders=defenders
-    )
+def _seated(a: _At[Play]) -> bool:
+    """The declarer and every caller are at the table: after a ``leave`` the log's header
+    still names who left, so the reader lets the name through and only the table knows."""
+    for part, name in (("declarer", a.deal.declarer), *((f"call:{n}", n) for n in a.deal.calls)):
+        if name not in a.seats.players:
+            a.no(part, M_(_R27, name=name), M_(_R28, join=", ".join(a.seats.players)))
+            return False
+    return True
 
 
-def _calls(
-    deal: Play, seats: Seats, conv: Convention, problems: Problems, defenders: tuple[str, ...]
-) -> tuple[Call, ...] | None:
-    """Each defender's call, first hand first; None, reported, when one is missing or not
-    allowed here."""
-    missing = [d for d in defenders if d not in deal.calls]
-    if missing:
-        _rule(
-            problems,
-            _where(deal, "calls"),
-            M_(_R5, join=" and ".join(missing), contract=deal.contract),
-            M_("{defenders} defends with the dummy, who always passes", defenders=defenders[0])
-            if seats.dummy
-            else M_(_R6, defenders=defenders[0], defenders2=defenders[1]),
-        )
-        return None
-    if seats.dummy and deal.calls[defenders[0]] is Call.HALF:
-        _rule(
-            problems,
-            _where(deal, f"call:{defenders[0]}"),
-            M_("no half-whist with 2 players: the other defender is the dummy, who always passes"),
-            M_("{defenders} whists or passes", defenders=defenders[0]),
-        )
-        return None
-    calls = tuple(deal.calls[d] for d in defenders)
-    if conv.whist_stalingrad and _stalingrad_broken(deal, defenders, calls, problems):
-        return None
-    return calls
-
-
-def _resolve_half(
-    deal: Play,
-    seats: Seats,
-    conv: Convention,
-    problems: Problems,
-    defenders: tuple[str, ...],
-    calls: tuple[Call, ...],
-) -> Resolved | None:
-    """A half-whist (K3.8.7): on an allowed level, by the second defender after the first
-    passed; not played, so no tricks."""
-    level = deal.contract.level
-    if level not in conv.half_whist_levels:
-        allowed = ", ".join(str(x) for x in sorted(conv.half_whist_levels)) or "no contract"
-        _rule(
-            problems,
-            _where(deal, f"call:{defenders[calls.index(Call.HALF)]}"),
-            M_(_R21, contract=deal.contract),
-            M_("allowed on {allowed}", allowed=allowed),
-        )
-        return None
-    if calls != (Call.PASS, Call.HALF):
-        first = defenders[0]
-        _rule(
-            problems,
-            _where(deal, f"call:{defenders[calls.index(Call.HALF)]}"),
-            M_(_R22),
-            M_(_R23, first=first),
-        )
-        return None
-    if deal.tricks:
-        _rule(problems, _where(deal, "tricks"), M_(_R24))
-        return None
-    return Resolved(
-        deal,
-        seats,
-        "half",
-        declarer=deal.declarer,
-        level=level,
-        defenders=defenders,
-        whisters=(defenders[1],),
-    )
-
-
-def _resolve_played(
-    deal: Play,
-    seats: Seats,
-    conv: Convention,
-    problems: Problems,
-    defenders: tuple[str, ...],
-    whisters: tuple[str, ...],
-) -> Resolved | None:
-    """A contract played against one or two whisters: the declarer's tricks, adding up to
-    10 with the others written, and each whister's own."""
-    declarer, level = deal.declarer, deal.contract.level
-    given_total = sum(deal.tricks.values())
-    if declarer not in deal.tricks:
-        _rule(
-            problems,
-            _where(deal, "tricks"),
-            M_(_R12, declarer=declarer),
-            f"e.g. '{declarer} {deal.contract} {level}'",
-        )
-        return None
-    taken = deal.tricks[declarer]
-    if len(deal.tricks) == len(seats.active) == 2 and given_total != 10:
-        _rule(problems, _where(deal, "tricks"), M_(_R13, given_total=given_total))
-        return None
-    if len(deal.tricks) == 3 and given_total != 10:
-        _rule(problems, _where(deal, "tricks"), M_(_R13, given_total=given_total), M_(_R14))
-        return None
-    found = _own_tricks(deal, seats, conv, problems, defenders, whisters)
-    if found is None:
-        return None
-    own, lone_own = found
-    return Resolved(
-        deal,
-        seats,
-        "played",
-        declarer=declarer,
-        level=level,
-        taken=taken,
-        defenders=defenders,
-        whisters=whisters,
-        tricks=tuple((w, own[w]) for w in whisters),
-        lone_own=lone_own,
-    )
-
-
-def _own_tricks(
-    deal: Play,
-    seats: Seats,
-    conv: Convention,
-    problems: Problems,
-    defenders: tuple[str, ...],
-    whisters: tuple[str, ...],
-) -> tuple[dict[str, int], int | None] | None:
-    """Each whister's own tricks, and a lone whister's own count where the log tells it;
-    None, reported, when two whisters' cannot be told apart."""
-    taken, level = deal.tricks[deal.declarer], deal.contract.level
-    if len(whisters) == 2:
-        a, b = whisters
-        if a in deal.tricks and b in deal.tricks:
-            return {a: deal.tricks[a], b: deal.tricks[b]}, None
-        if a in deal.tricks or b in deal.tricks:
-            known = a if a in deal.tricks else b
-            other = b if known == a else a
-            return {known: deal.tricks[known], other: 10 - taken - deal.tricks[known]}, None
-        if taken == 10:
-            return {a: 0, b: 0}, None
-        _rule(
-            problems,
-            _where(deal, "tricks"),
-            M_(_R26, a=a, b=b),
-            M_("they took {value} between them", value=10 - taken),
-        )
-        return None
-    if seats.dummy:
-        # he plays the dummy's hand too: the side's tricks are his own (seed 001)
-        return {whisters[0]: 10 - taken}, 10 - taken
-    lone_own = _lone_own(deal, defenders, whisters[0], taken)
-    # only a made contract writes the lone whister's own tricks under 'own'
-    if lone_own is None and conv.lone_whister_made == "own" and level <= taken:
-        _no_own_count(deal, defenders, whisters[0], taken, problems)
-        return None
-    return {whisters[0]: 10 - taken}, lone_own
-
-
-def _second_out_plays(deal: Play, seats: Seats, problems: Problems) -> bool:
+def _second_out_plays(a: _At[Play]) -> bool:
     """With 5 players, the second player out bids, whists, passes or takes tricks (True:
     refused, as the 4-player dealer would be)."""
+    deal, seats = a.deal, a.seats
     for second in seats.sitters[1:]:
         message, part = "", ""
         if deal.declarer == second:
@@ -563,9 +378,8 @@ def _second_out_plays(deal: Play, seats: Seats, problems: Problems) -> bool:
         elif deal.tricks.get(second):
             message, part = "he takes no tricks", f"tricks:{second}"
         if message:
-            _dealer_in_play(
-                problems,
-                _where(deal, part),
+            a.dealer_in_play(
+                part,
                 M_(
                     "{second} sits this deal out with the dealer {sits_out}: {message}",
                     second=second,
@@ -578,36 +392,146 @@ def _second_out_plays(deal: Play, seats: Seats, problems: Problems) -> bool:
     return False
 
 
-def _lone_own(deal: Play, defenders: tuple[str, ...], whister: str, taken: int) -> int | None:
+def _resolve_misere(a: _At[Play], defenders: tuple[str, ...]) -> Resolved | None:
+    """A misère: no calls, the declarer's tricks (K3.8.2)."""
+    deal, declarer = a.deal, a.deal.declarer
+    given_total = sum(deal.tricks.values())
+    if deal.calls:
+        a.no("calls", M_(_R17), M_(_R18))
+        return None
+    if declarer not in deal.tricks:
+        a.no("tricks", M_(_R19, declarer=declarer), M_("e.g. '{declarer} misere 0'", declarer=declarer))
+        return None
+    if len(deal.tricks) == 3 and given_total != 10:
+        a.no("tricks", M_(_R13, given_total=given_total))
+        return None
+    return Resolved(deal, a.seats, "misere", declarer, taken=deal.tricks[declarer], defenders=defenders)
+
+
+def _calls(a: _At[Play], defenders: tuple[str, ...]) -> tuple[Call, ...] | None:
+    """Each defender's call, first hand first; None, reported, when one is missing or not
+    allowed here."""
+    deal = a.deal
+    missing = [d for d in defenders if d not in deal.calls]
+    if missing:
+        a.no(
+            "calls",
+            M_(_R5, join=" and ".join(missing), contract=deal.contract),
+            M_("{defenders} defends with the dummy, who always passes", defenders=defenders[0])
+            if a.seats.dummy
+            else M_(_R6, defenders=defenders[0], defenders2=defenders[1]),
+        )
+        return None
+    if a.seats.dummy and deal.calls[defenders[0]] is Call.HALF:
+        a.no(
+            f"call:{defenders[0]}",
+            M_("no half-whist with 2 players: the other defender is the dummy, who always passes"),
+            M_("{defenders} whists or passes", defenders=defenders[0]),
+        )
+        return None
+    calls = tuple(deal.calls[d] for d in defenders)
+    if a.conv.whist_stalingrad and _stalingrad_broken(a, defenders, calls):
+        return None
+    return calls
+
+
+def _resolve_half(a: _At[Play], defenders: tuple[str, ...], calls: tuple[Call, ...]) -> Resolved | None:
+    """A half-whist (K3.8.7): on an allowed level, by the second defender after the first
+    passed; not played, so no tricks."""
+    deal, levels = a.deal, a.conv.half_whist_levels
+    half_by = f"call:{defenders[calls.index(Call.HALF)]}"
+    if deal.contract.level not in levels:
+        allowed = ", ".join(str(x) for x in sorted(levels)) or "no contract"
+        a.no(half_by, M_(_R21, contract=deal.contract), M_("allowed on {allowed}", allowed=allowed))
+        return None
+    if calls != (Call.PASS, Call.HALF):
+        a.no(half_by, M_(_R22), M_(_R23, first=defenders[0]))
+        return None
+    if deal.tricks:
+        a.no("tricks", M_(_R24))
+        return None
+    level = deal.contract.level
+    return Resolved(
+        deal, a.seats, "half", deal.declarer, level, defenders=defenders, whisters=(defenders[1],)
+    )
+
+
+def _resolve_played(a: _At[Play], defenders: tuple[str, ...], whisters: tuple[str, ...]) -> Resolved | None:
+    """A contract played against one or two whisters: the declarer's tricks, adding up to
+    10 with the others written, and each whister's own."""
+    deal, declarer, level = a.deal, a.deal.declarer, a.deal.contract.level
+    given_total = sum(deal.tricks.values())
+    if declarer not in deal.tricks:
+        a.no("tricks", M_(_R12, declarer=declarer), f"e.g. '{declarer} {deal.contract} {level}'")
+        return None
+    if len(deal.tricks) == len(a.seats.active) == 2 and given_total != 10:
+        a.no("tricks", M_(_R13, given_total=given_total))
+        return None
+    if len(deal.tricks) == 3 and given_total != 10:
+        a.no("tricks", M_(_R13, given_total=given_total), M_(_R14))
+        return None
+    found = _own_tricks(a, defenders, whisters)
+    if found is None:
+        return None
+    own, lone_own = found
+    tricks = tuple((w, own[w]) for w in whisters)
+    taken = deal.tricks[declarer]
+    return Resolved(deal, a.seats, "played", declarer, level, taken, defenders, whisters, tricks, lone_own)
+
+
+def _own_tricks(
+    a: _At[Play], defenders: tuple[str, ...], whisters: tuple[str, ...]
+) -> tuple[dict[str, int], int | None] | None:
+    """Each whister's own tricks, and a lone whister's own count where the log tells it;
+    None, reported, when two whisters' cannot be told apart."""
+    deal = a.deal
+    taken, level = deal.tricks[deal.declarer], deal.contract.level
+    if len(whisters) == 2:
+        w1, w2 = whisters
+        if w1 in deal.tricks and w2 in deal.tricks:
+            return {w1: deal.tricks[w1], w2: deal.tricks[w2]}, None
+        if w1 in deal.tricks or w2 in deal.tricks:
+            known = w1 if w1 in deal.tricks else w2
+            other = w2 if known == w1 else w1
+            return {known: deal.tricks[known], other: 10 - taken - deal.tricks[known]}, None
+        if taken == 10:
+            return {w1: 0, w2: 0}, None
+        a.no("tricks", M_(_R26, a=w1, b=w2), M_("they took {value} between them", value=10 - taken))
+        return None
+    if a.seats.dummy:
+        # he plays the dummy's hand too: the side's tricks are his own (seed 001)
+        return {whisters[0]: 10 - taken}, 10 - taken
+    whister = whisters[0]
+    passer = next(d for d in defenders if d != whister)
+    lone_own = _lone_own(deal, whister, passer, taken)
+    # only a made contract writes the lone whister's own tricks under 'own'
+    if lone_own is None and a.conv.lone_whister_made == "own" and level <= taken:
+        a.no(
+            "tricks",
+            M_(
+                "with whist.lone_whister_made: own, {whister} writes whists for his own tricks: "
+                "give his tricks or the passer's",
+                whister=whister,
+            ),
+            M_(
+                "the side took {value}: write '{whister} whist N' or '{passer} pass N'",
+                value=10 - taken,
+                whister=whister,
+                passer=passer,
+            ),
+        )
+        return None
+    return {whister: 10 - taken}, lone_own
+
+
+def _lone_own(deal: Play, whister: str, passer: str, taken: int) -> int | None:
     """A lone whister's own tricks: given, or what the passer's count leaves of the side's
     (nothing to leave when the declarer took all ten); None when the deal gives neither."""
-    passer = next(d for d in defenders if d != whister)
     if whister in deal.tricks:
         return deal.tricks[whister]
     if passer in deal.tricks:
         return 10 - taken - deal.tricks[passer]
     return 0 if taken == 10 else None
-
-
-def _no_own_count(
-    deal: Play, defenders: tuple[str, ...], whister: str, taken: int, problems: Problems
-) -> None:
-    passer = next(d for d in defenders if d != whister)
-    _rule(
-        problems,
-        _where(deal, "tricks"),
-        M_(
-            "with whist.lone_whister_made: own, {whister} writes whists for his own tricks: "
-            "give his tricks or the passer's",
-            whister=whister,
-        ),
-        M_(
-            "the side took {value}: write '{whister} whist N' or '{passer} pass N'",
-            value=10 - taken,
-            whister=whister,
-            passer=passer,
-        ),
-    )
 
 
 # -- named agreements from the Code's notes (RULES.md 2.3) ---------------------------------
@@ -616,17 +540,14 @@ def _no_own_count(
 _STALINGRAD = Contract(6, Suit.SPADES)
 
 
-def _stalingrad_broken(
-    deal: Play, defenders: tuple[str, ...], calls: tuple[Call, ...], problems: Problems
-) -> bool:
+def _stalingrad_broken(a: _At[Play], defenders: tuple[str, ...], calls: tuple[Call, ...]) -> bool:
     """``whist.stalingrad``: a 6♠ both defenders did not whist is refused (True)."""
-    if deal.contract != _STALINGRAD:
+    if a.deal.contract != _STALINGRAD:
         return False
     for who, call in zip(defenders, calls, strict=True):
         if call is not Call.WHIST:
-            _rule(
-                problems,
-                _where(deal, f"call:{who}"),
+            a.no(
+                f"call:{who}",
                 M_(
                     "{who} says {call} on 6♠, which both defenders must whist (whist.stalingrad: true)",
                     who=who,
@@ -641,16 +562,13 @@ def _stalingrad_broken(
     return False
 
 
-def _resolve_concede(
-    deal: Play, seats: Seats, conv: Convention, problems: Problems, defenders: tuple[str, ...]
-) -> Resolved | None:
+def _resolve_concede(a: _At[Play], defenders: tuple[str, ...]) -> Resolved | None:
     """«без трёх» (``contracts.concede_three``, K note 40): the declarer leaves after the
     talon, without play; nobody whists and nobody takes a trick."""
-    at = _where(deal, "concede")
-    if not conv.concede_three:
-        _rule(
-            problems,
-            at,
+    deal = a.deal
+    if not a.conv.concede_three:
+        a.no(
+            "concede",
             M_(
                 "{declarer} cannot leave «без трёх» on {contract}: the declarer who took the "
                 "talon plays to the end (K3.5.4), since leaving без трёх can cost less than "
@@ -665,13 +583,12 @@ def _resolve_concede(
         )
         return None
     if deal.contract.is_misere:
-        _rule(problems, at, M_("a misère is not conceded «без трёх»: only a game of tricks is (K note 40)"))
+        a.no("concede", M_("a misère is not conceded «без трёх»: only a game of tricks is (K note 40)"))
         return None
     if deal.calls or deal.tricks:
         part = f"call:{next(iter(deal.calls))}" if deal.calls else f"tricks:{next(iter(deal.tricks))}"
-        _rule(
-            problems,
-            _where(deal, part),
+        a.no(
+            part,
             M_(
                 "{declarer} left «без трёх» without play: nobody whists or takes a trick",
                 declarer=deal.declarer,
@@ -679,22 +596,20 @@ def _resolve_concede(
             M_("write only '{declarer} {contract} concede'", declarer=deal.declarer, contract=deal.contract),
         )
         return None
-    level = deal.contract.level
-    return Resolved(deal, seats, "conceded", declarer=deal.declarer, level=level, defenders=defenders)
+    return Resolved(deal, a.seats, "conceded", deal.declarer, deal.contract.level, defenders=defenders)
 
 
-def _premium_fits(deal: Play, seats: Seats, conv: Convention, problems: Problems) -> bool:
+def _premium_fits(a: _At[Play]) -> bool:
     """``premium.by`` names writers a table of this size has (False: refused, at the talon):
     the 4-player dealer, who sits out; or the two others of 3 players."""
-    n, need = len(seats.players), 4 if conv.premium_by == "dealer" else 3
+    n, need = len(a.seats.players), 4 if a.conv.premium_by == "dealer" else 3
     if n == need:
         return True
-    _rule(
-        problems,
-        _where(deal, "talon"),
+    a.no(
+        "talon",
         M_(
             "premium.by: {premium_by} is for a table of {need}, and {n} play here",
-            premium_by=conv.premium_by,
+            premium_by=a.conv.premium_by,
             need=need,
             n=n,
         ),
@@ -704,13 +619,3 @@ def _premium_fits(deal: Play, seats: Seats, conv: Convention, problems: Problems
         ),
     )
     return False
-
-
-def _seated(deal: Play, seats: Seats, problems: Problems) -> bool:
-    """The declarer and every caller are at the table: after a ``leave`` the log's header
-    still names who left, so the reader lets the name through and only the table knows."""
-    for part, name in (("declarer", deal.declarer), *((f"call:{n}", n) for n in deal.calls)):
-        if name not in seats.players:
-            _rule(problems, _where(deal, part), M_(_R27, name=name), M_(_R28, join=", ".join(seats.players)))
-            return False
-    return True

@@ -126,14 +126,20 @@ def _to_three(
     return moved
 
 
-def _kodeks(
-    amnestied: dict[str, Amount], players: tuple[str, ...], extra: dict[str, dict[str, Amount]]
+def _moved(
+    values: dict[str, Amount],
+    rounding: Rounding,
+    what: str,
+    players: tuple[str, ...],
+    extra: dict[str, dict[str, Amount]],
+    mountain: bool = True,
 ) -> dict[str, Amount]:
-    """``kodeks``: each amnestied mountain equivalent moved to a multiple of 3."""
+    """Each of ``values`` moved to a multiple of 3, refused unless whole (``what``, with
+    ``{p}`` and ``{v}``, names the one that is not)."""
     out: dict[str, Amount] = {}
     for p in players:
-        value = _whole(amnestied[p], "kodeks", f"mountains; {p}'s is {amnestied[p]}")
-        out[p] = _to_three(value, p, players, extra, mountain=True)
+        whole = _whole(values[p], rounding, what.format(p=p, v=values[p]))
+        out[p] = _to_three(whole, p, players, extra, mountain)
     return out
 
 
@@ -146,16 +152,9 @@ def _separate(
     low_mountain = min(sheet.mountain.values())
     pool = {p: exact(ratio * (sheet.pool[p] - low_pool)) for p in players}
     mountain = {p: exact(sheet.mountain[p] - low_mountain) for p in players}
-    pool_moved: dict[str, Amount] = {}
-    mountain_moved: dict[str, Amount] = {}
-    for p in players:
-        whole = _whole(pool[p], "kodeks_separate", f"pools and mountains; {p}'s pool is {pool[p]}")
-        pool_moved[p] = _to_three(whole, p, players, extra, mountain=False)
-    for p in players:
-        whole = _whole(
-            mountain[p], "kodeks_separate", f"pools and mountains; {p}'s mountain is {mountain[p]}"
-        )
-        mountain_moved[p] = _to_three(whole, p, players, extra, mountain=True)
+    what = "pools and mountains; {p}'s %s is {v}"
+    pool_moved = _moved(pool, "kodeks_separate", what % "pool", players, extra, mountain=False)
+    mountain_moved = _moved(mountain, "kodeks_separate", what % "mountain", players, extra)
     return Separate(pool, pool_moved, mountain, mountain_moved)
 
 
@@ -183,7 +182,7 @@ def settle(
     separate = None
     extra: dict[str, dict[str, Amount]] = {p: {q: 0 for q in players if q != p} for p in players}
     if rounding == "kodeks":
-        mountain = _kodeks(amnestied, players, extra)
+        mountain = _moved(amnestied, rounding, "mountains; {p}'s is {v}", players, extra)
     elif rounding == "kodeks_separate":
         separate = _separate(sheet, ratio, players, extra)
         # the moved pools count against the moved mountains; the target is everyone's
@@ -206,11 +205,8 @@ def settle(
     assert sum(total.values()) == 0, "a settlement must sum to zero"
 
     result = round_nearest(total, players) if rounding == "nearest" else dict(total)
-    money = None
-    payments: list[tuple[str, str, Decimal]] = []
-    if whist_price is not None:
-        money = to_money(result, players, whist_price)
-        payments = pay_list(money, players)
+    money = None if whist_price is None else to_money(result, players, whist_price)
+    payments = [] if money is None else pay_list(money, players)
     return Settlement(
         players,
         target,
