@@ -1,12 +1,10 @@
-"""The table: who deals, who sits out, who defends first, and whether a deal as written
-is allowed.  ``resolve`` turns a written deal into a ``Resolved`` one with every number
-scoring needs (tricks completed where the rules fix them), or reports located problems,
-each with the ``code`` ``check`` gives it (``dealer-in-play`` when the 4-player dealer
-takes part, else ``rule``).
+"""Whether a deal as written is allowed at its table: ``resolve`` turns it into a ``Resolved``
+one with every number scoring needs (tricks completed where the rules fix them), or reports
+located problems with the ``code`` ``check`` gives them (``dealer-in-play`` or ``rule``).
 
 ``resolve`` is pure but for the problems it adds: ``scoring/fold.py`` remembers its answer
-per the parts of its arguments the fold's ``KEY`` names, so an argument added here must be
-added to that key (tests/test_scoring_pure.py fails until it is).
+keyed on its arguments, so an argument added here must be added to the fold's ``KEY``
+(tests/test_scoring_pure.py fails until it is).
 """
 
 from __future__ import annotations
@@ -72,12 +70,10 @@ class Resolved:
 
 
 def seating(deal: Deal, seats: Seats) -> tuple[object, ...]:
-    """All that ``resolve`` reads of ``seats`` when it finds nothing wrong: the players,
-    who sits out and whether a dummy plays; for a raspasy the order from first hand too.
-    For a contract that is all: its defenders are the declarer's neighbours clockwise
-    whoever dealt, so with three players a line resolves the same under any dealer (the
-    scorer shares the answer, ``fold.Scorer.feed``); tests/test_scoring_pure.py holds
-    ``resolve`` to this."""
+    """All that ``resolve`` reads of ``seats`` when it finds nothing wrong (for a raspasy the
+    order from first hand too): a contract's defenders are the declarer's neighbours
+    clockwise whoever dealt, so with three players a line resolves the same under any dealer
+    and the scorer shares the answer; tests/test_scoring_pure.py holds ``resolve`` to this."""
     if isinstance(deal, Raspasy):
         return seats.players, seats.sitters, seats.dummy, seats.active
     return seats.players, seats.sitters, seats.dummy

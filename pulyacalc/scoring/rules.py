@@ -8,8 +8,9 @@ here and in ``resolve`` to that key): a rule that needs more input says so in it
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from fractions import Fraction
+from functools import partial
 from typing import NamedTuple
 
 from pulyacalc.convention.schema import Convention, LoneWhisterMade, TwoWhistersShortfall
@@ -403,31 +404,18 @@ def _split(
         yield Write("shortfall", wh, MOUNTAIN, exact(short * miss), why=why)
 
 
-def _split_capped(r: Resolved, need: int, short: Amount, own: dict[str, int]) -> Iterator[Write]:
-    return _split(r, need, short, own, capped=True)
-
-
 def _answer(
-    own: dict[str, int], need: int, short: Amount, who: Iterable[str], template: str
+    r: Resolved, need: int, short: Amount, own: dict[str, int], template: str, second: bool = False
 ) -> Iterator[Write]:
-    """The pair's shortfall taken together, each of ``who`` answering for all of it."""
+    """The pair's shortfall taken together, each whister (or the ``second`` defender alone)
+    answering for all of it."""
     together = sum(own.values())
     if together >= need:
         return
     miss = need - together
     why = M_(template, together=together, need=need, miss=miss, per=num(short))
-    for wh in who:
+    for wh in r.defenders[1:2] if second else r.whisters:
         yield Write("shortfall", wh, MOUNTAIN, exact(short * miss), why=why)
-
-
-def _both(r: Resolved, need: int, short: Amount, own: dict[str, int]) -> Iterator[Write]:
-    template = N_("the whisters took {together} of {need}; each answers: {miss} × {per}")
-    return _answer(own, need, short, r.whisters, template)
-
-
-def _second(r: Resolved, need: int, short: Amount, own: dict[str, int]) -> Iterator[Write]:
-    template = N_("the whisters took {together} of {need}; the second defender answers: {miss} × {per}")
-    return _answer(own, need, short, r.defenders[1:2], template)
 
 
 def _second_alone(r: Resolved, need: int, short: Amount, own: dict[str, int]) -> Iterator[Write]:
@@ -447,9 +435,15 @@ def _second_alone(r: Resolved, need: int, short: Amount, own: dict[str, int]) ->
 
 _TWO_SHORT: dict[TwoWhistersShortfall, Callable[[Resolved, int, Amount, dict[str, int]], Iterator[Write]]] = {
     "split": _split,
-    "split_capped": _split_capped,
-    "both": _both,
-    "second": _second,
+    "split_capped": partial(_split, capped=True),
+    "both": partial(
+        _answer, template=N_("the whisters took {together} of {need}; each answers: {miss} × {per}")
+    ),
+    "second": partial(
+        _answer,
+        template=N_("the whisters took {together} of {need}; the second defender answers: {miss} × {per}"),
+        second=True,
+    ),
     "second_alone": _second_alone,
 }
 
@@ -603,9 +597,8 @@ def _raspasy(r: Resolved, c: Convention, run: int, dark: int) -> Iterator[Write]
 
 
 def _ends_run(r: Resolved, c: Convention) -> bool:
-    """Whether this deal ends a run of raspasy (2.7, ``raspasy.run_ends_on``): ``any`` deal
-    but raspasy; a ``played`` one (a misère, or a contract with a whist); or only a
-    contract with a whist that was made (``whisted_made``)."""
+    """Whether this deal ends a run of raspasy (2.7, ``raspasy.run_ends_on``: ``any`` deal, a
+    ``played`` one, or a contract with a whist that was made, ``whisted_made``)."""
     if r.kind == "raspasy":
         return False
     ends_on = c.raspasy_run_ends_on

@@ -20,8 +20,7 @@ from pulyacalc.core.sheet import MOUNTAIN, POOL, Write
 def joins(
     newcomer: str, seated: tuple[str, ...], pools: Mapping[str, Amount], mountains: Mapping[str, Amount]
 ) -> Iterator[Write]:
-    """The newcomer's pool and mountain: the averages of ``seated`` (the players at the
-    table), the pool rounded down and the mountain rounded up (not in his favour)."""
+    """The newcomer's pool and mountain, from those of ``seated`` (the players at the table)."""
     n = len(seated)
     ways: tuple[tuple[Area, Mapping[str, Amount], Callable[[Fraction], int], str], ...] = (
         (POOL, pools, math.floor, "down"),
