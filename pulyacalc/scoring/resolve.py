@@ -192,11 +192,7 @@ def _resolve_raspasy(a: _At[Raspasy]) -> Resolved | None:
 def _raspasy_seats_fit(a: _At[Raspasy]) -> bool:
     """Only the 4-player dealer, who sits out, takes talon tricks, at most 2 and only where
     the talon takes any; the 5-player second sitter takes none."""
-    deal, out, players = (
-        a.deal,
-        a.seats.sits_out,
-        M_("the players are {join}", join=", ".join(a.seats.active)),
-    )
+    deal, out = a.deal, a.seats.sits_out
     for part in deal.locs:
         if part.startswith("talon:") and part[6:] != out:
             a.no(
@@ -227,7 +223,7 @@ def _raspasy_seats_fit(a: _At[Raspasy]) -> bool:
                 out=out,
                 talon=talon,
             ),
-            players,
+            M_("the players are {join}", join=", ".join(a.seats.active)),
         )
         return False
     for second in a.seats.sitters[1:]:
@@ -239,7 +235,7 @@ def _raspasy_seats_fit(a: _At[Raspasy]) -> bool:
                     second=second,
                     out=out,
                 ),
-                players,
+                M_("the players are {join}", join=", ".join(a.seats.active)),
             )
             return False
     return True

@@ -474,16 +474,15 @@ def _trick_value(c: Convention, run: int, dark: int) -> tuple[Amount, str]:
     mult = c.progression(run)
     raised = c.bomb(dark) if dark else 1
     v = exact(c.raspasy_trick_value * mult * raised)
-    fields = {"run": run, "value": num(c.raspasy_trick_value), "mult": mult}
+    fields = {"run": run, "value": num(c.raspasy_trick_value), "mult": mult, "v": num(v)}
     if dark:
         return v, M_(
             "raspasy no. {run} in a row, {value} × {mult} × {raised} (dark pass, level {dark}) = {v} a trick",
             **fields,
             raised=raised,
             dark=dark,
-            v=num(v),
         )
-    return v, M_("raspasy no. {run} in a row, {value} × {mult} = {v} a trick", **fields, v=num(v))
+    return v, M_("raspasy no. {run} in a row, {value} × {mult} = {v} a trick", **fields)
 
 
 #: a raspasy trick into the mountain, with the amnesty (``raspasy.amnesty``) and without:
