@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import enum
 import functools
+import inspect
 from collections.abc import Callable
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
 
+from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.core import kinds
 from pulyacalc.core.errors import shown
 from pulyacalc.core.i18n import N_, _, tr
@@ -43,11 +46,6 @@ def usage(message: str, option: str) -> typer.BadParameter:
     from typer._click.globals import get_current_context
 
     return typer.BadParameter(tr(message), ctx=get_current_context(silent=True), param_hint=f"'{option}'")
-
-
-def rounding_of(option: Rounding | None) -> kinds.Rounding | None:
-    """The option as the library's closed set (None when not given)."""
-    return None if option is None else option.value
 
 
 LogArg = Annotated[
@@ -292,3 +290,86 @@ def rounding_blamed(func: F) -> F:
             raise
 
     return wrapper  # type: ignore[return-value]
+
+
+#: the options the commands share, in the order every command's ``--help`` lists them, with
+#: their defaults (-o and -q come last, after the command's own options)
+SHARED: dict[str, tuple[Any, Any]] = {
+    "convention": (ConventionOpt, None),
+    "allow_outside": (AllowOutsideOpt, False),
+    "format": (FormatOpt, TABLE),
+    "whist_price": (PriceOpt, None),
+    "rounding": (RoundingOpt, None),
+    "input_format": (InputFormatOpt, None),
+    "max_yaml_bytes": (MaxYamlBytesOpt, None),
+    "output": (OutputOpt, None),
+    "quiet": (QuietOpt, False),
+}
+
+
+@dataclass(frozen=True)
+class Run:
+    """The shared options of one run, as a command gets them (:func:`shared`)."""
+
+    convention: str | None
+    format: str
+    whist_price: str | None
+    rounding: kinds.Rounding | None
+    input_format: str | None
+    max_yaml_bytes: int | None
+    output: str | None
+
+    @property
+    def price(self) -> Decimal | None:
+        # parsed where the command asks, so that its own checks keep their order
+        return parse_price(self.whist_price)
+
+    @property
+    def reading(self) -> dict[str, Any]:
+        """The keywords the library's readers of a log take."""
+        return {
+            "convention": self.convention,
+            "rounding": self.rounding,
+            "input_format": self.input_format,
+            "max_yaml_bytes": self.max_yaml_bytes,
+        }
+
+
+def shared(*names: str) -> Callable[[F], F]:
+    """Typer sees the shared options ``names`` where the function has its ``run`` parameter
+    (-o and -q at the end), and the function gets them as one :class:`Run`."""
+
+    def decorate(func: F) -> F:
+        own = list(inspect.signature(func, eval_str=True).parameters.values())
+        at = [p.name for p in own].index("run")
+        ours = [
+            inspect.Parameter(
+                n, inspect.Parameter.KEYWORD_ONLY, default=SHARED[n][1], annotation=SHARED[n][0]
+            )
+            for n in SHARED
+            if n in names
+        ]
+        last = [p for p in ours if p.name in ("output", "quiet")]
+        params = own[:at] + [p for p in ours if p not in last] + own[at + 1 :] + last
+        params = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in params]
+
+        @functools.wraps(func)
+        def wrapper(**kwargs: Any) -> Any:
+            given = {n: kwargs.pop(n) if n in names else default for n, (_a, default) in SHARED.items()}
+            rounding, input_format = given["rounding"], given["input_format"]
+            run = Run(
+                convention=given["convention"],
+                format=given["format"].value,
+                whist_price=given["whist_price"],
+                rounding=None if rounding is None else rounding.value,
+                input_format=None if input_format is None else input_format.value,
+                max_yaml_bytes=given["max_yaml_bytes"],
+                output=given["output"],
+            )
+            return func(**kwargs, run=run)
+
+        wrapper.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+        wrapper.__annotations__ = {p.name: p.annotation for p in params}
+        return wrapper  # type: ignore[return-value]
+
+    return decorate

@@ -8,12 +8,12 @@ from typing import Annotated
 import typer
 
 from pulyacalc.cli import options as opts
-from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.runtime import emit, reports_problems
 from pulyacalc.core.i18n import N_
 
 
 @reports_problems
+@opts.shared("convention", "allow_outside", "format", "input_format", "max_yaml_bytes", "output", "quiet")
 def check(
     log: opts.LogArg,
     against: Annotated[
@@ -27,13 +27,8 @@ def check(
             ),
         ),
     ] = None,
-    convention: opts.ConventionOpt = None,
-    allow_outside: opts.AllowOutsideOpt = False,
-    format: opts.FormatOpt = opts.TABLE,
-    input_format: opts.InputFormatOpt = None,
-    max_yaml_bytes: opts.MaxYamlBytesOpt = None,
-    output: OutputOpt = None,
-    quiet: QuietOpt = False,
+    *,
+    run: opts.Run,
 ) -> None:
     """Check a log beyond its syntax: refused deals, deals after the finish, contracts below
     the raspasy exit, forbidden shortfalls, a 4-player dealer in play, an unreachable pool
@@ -51,9 +46,9 @@ def check(
     with log_progress(log) as progress:  # a bar on a terminal's stderr while a big log is read
         checking = Checking(
             log,
-            convention=convention,
-            input_format=input_format.value if input_format else None,
-            max_yaml_bytes=max_yaml_bytes,
+            convention=run.convention,
+            input_format=run.input_format,
+            max_yaml_bytes=run.max_yaml_bytes,
             progress=progress,
         )
         running = None
@@ -62,7 +57,9 @@ def check(
             from pulyacalc.reports.reconcile import Running
 
             # the paper's running totals are compared as the deals stream by
-            running = checking.follow = Running(read_sheet(against, max_yaml_bytes), checking.scorer.sheet)
+            running = checking.follow = Running(
+                read_sheet(against, run.max_yaml_bytes), checking.scorer.sheet
+            )
         view = CheckView(0, (), None, against)
 
         def found() -> Iterator[Finding]:
@@ -76,6 +73,6 @@ def check(
                 yield from rec.findings
 
         view.findings = found()
-        write(view, format.value, emit)
+        write(view, run.format, emit)
     if view.bad:
         raise typer.Exit(1)

@@ -7,13 +7,13 @@ from typing import Annotated
 import typer
 
 from pulyacalc.cli import options as opts
-from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.runtime import emit, reports_problems
 from pulyacalc.core.i18n import N_
 
 
 @reports_problems
 @opts.rounding_blamed
+@opts.shared("format", "whist_price", "rounding", "input_format", "max_yaml_bytes", "output", "quiet")
 def compare(
     log: opts.LogArg,
     conventions: Annotated[
@@ -27,13 +27,8 @@ def compare(
             help=N_("A convention (built-in name or file); repeat it. Default: every built-in one."),
         ),
     ] = None,
-    format: opts.FormatOpt = opts.TABLE,
-    whist_price: opts.PriceOpt = None,
-    rounding: opts.RoundingOpt = None,
-    input_format: opts.InputFormatOpt = None,
-    max_yaml_bytes: opts.MaxYamlBytesOpt = None,
-    output: OutputOpt = None,
-    quiet: QuietOpt = False,
+    *,
+    run: opts.Run,
 ) -> None:
     """The same evening settled under several conventions side by side (the log's own
     overrides and pool target apply under each)."""
@@ -44,9 +39,9 @@ def compare(
     comparison = compare_log(
         log,
         conventions,
-        rounding=opts.rounding_of(rounding),
-        input_format=input_format.value if input_format else None,
-        price=opts.parse_price(whist_price),
-        max_yaml_bytes=max_yaml_bytes,
+        rounding=run.rounding,
+        input_format=run.input_format,
+        price=run.price,
+        max_yaml_bytes=run.max_yaml_bytes,
     )
-    emit(render(CompareView(comparison), format.value))
+    emit(render(CompareView(comparison), run.format))

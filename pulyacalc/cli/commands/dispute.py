@@ -8,13 +8,13 @@ from typing import Annotated
 import typer
 
 from pulyacalc.cli import options as opts
-from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.runtime import emit, reports_problems
 from pulyacalc.core.i18n import N_, tr
 
 
 @reports_problems
 @opts.rounding_blamed
+@opts.shared(*opts.SHARED)
 def dispute(
     ctx: typer.Context,
     log: opts.LogArg,
@@ -29,15 +29,7 @@ def dispute(
             help=N_("The deal in dispute: its number (1 = the first)."),
         ),
     ],
-    convention: opts.ConventionOpt = None,
-    allow_outside: opts.AllowOutsideOpt = False,
-    format: opts.FormatOpt = opts.TABLE,
-    whist_price: opts.PriceOpt = None,
-    rounding: opts.RoundingOpt = None,
-    input_format: opts.InputFormatOpt = None,
-    max_yaml_bytes: opts.MaxYamlBytesOpt = None,
-    output: OutputOpt = None,
-    quiet: QuietOpt = False,
+    run: opts.Run,
 ) -> None:
     """Settle a dispute over one deal: for every key tables read differently that matters for
     it (greedy or gentleman whist, who answers for the whisters' shortfall, the zero-trick
@@ -48,15 +40,7 @@ def dispute(
     from pulyacalc.reports.dispute import NoSuchDeal, dispute_file
 
     try:
-        found = dispute_file(
-            log,
-            deal,
-            convention=convention,
-            rounding=opts.rounding_of(rounding),
-            input_format=input_format.value if input_format else None,
-            price=opts.parse_price(whist_price),
-            max_yaml_bytes=max_yaml_bytes,
-        )
+        found = dispute_file(log, deal, **run.reading, price=run.price)
     except NoSuchDeal as e:
         raise typer.BadParameter(tr(e.args[0]), ctx=ctx, param_hint="'--deal'") from None
-    emit(render(DisputeView(found), format.value))
+    emit(render(DisputeView(found), run.format))

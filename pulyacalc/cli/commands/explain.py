@@ -6,40 +6,25 @@ from typing import Annotated
 
 import typer
 
-from pulyacalc.cli.options import (
-    TABLE,
-    AllowOutsideOpt,
-    ConventionOpt,
-    FormatOpt,
-    InputFormatOpt,
-    LogArg,
-    MaxYamlBytesOpt,
-    RoundingOpt,
-    rounding_of,
-    usage,
-)
-from pulyacalc.cli.output import OutputOpt, QuietOpt
+from pulyacalc.cli import options as opts
 from pulyacalc.cli.runtime import emit, reports_problems
 from pulyacalc.core.i18n import N_, _
 
 
 @reports_problems
+@opts.shared(
+    "convention", "allow_outside", "format", "rounding", "input_format", "max_yaml_bytes", "output", "quiet"
+)
 def explain(
-    log: LogArg,
+    log: opts.LogArg,
     deal: Annotated[
         int | None,
         typer.Option(
             "--deal", "-d", min=1, metavar="N", help=N_("Explain only deal number N (1 = the first).")
         ),
     ] = None,
-    convention: ConventionOpt = None,
-    allow_outside: AllowOutsideOpt = False,
-    format: FormatOpt = TABLE,
-    rounding: RoundingOpt = None,
-    input_format: InputFormatOpt = None,
-    max_yaml_bytes: MaxYamlBytesOpt = None,
-    output: OutputOpt = None,
-    quiet: QuietOpt = False,
+    *,
+    run: opts.Run,
 ) -> None:
     """Every entry of every deal: who writes how much, where, why (rule and arithmetic), and the
     running totals after each deal (нарастающим итогом)."""
@@ -55,20 +40,13 @@ def explain(
     # nothing else; only ``--deal N`` goes into a spool first (memory, then a temporary
     # file), to say that deal N is past the log's end instead of printing the head
     with log_progress(log) as progress:  # a bar on a terminal's stderr while a big log is read
-        stream = explain_stream(
-            log,
-            convention=convention,
-            rounding=rounding_of(rounding),
-            input_format=input_format.value if input_format else None,
-            upto=deal,
-            max_yaml_bytes=max_yaml_bytes,
-        )
+        stream = explain_stream(log, **run.reading, upto=deal)
         view = ExplainStream(stream, progress=progress)
         if deal is None:
-            write(view, format.value, emit)
+            write(view, run.format, emit)
             return
         with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8") as spool:
-            write(view, format.value, spool.write)
+            write(view, run.format, spool.write)
             _no_such_deal(deal, view.shown, stream.count)
             spool.seek(0)
             while chunk := spool.read(1 << 16):
@@ -80,7 +58,7 @@ def _no_such_deal(deal: int | None, shown: int, count: int) -> None:
     if deal is not None and not shown:
         from pulyacalc.render.view import counted
 
-        raise usage(
+        raise opts.usage(
             _("no deal {number}: the log has {deals}").format(number=deal, deals=counted(count, "deal")),
             "--deal",
         )

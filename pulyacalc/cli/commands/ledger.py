@@ -8,21 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from pulyacalc.cli.options import (
-    TABLE,
-    AllowOutsideOpt,
-    ConventionOpt,
-    FormatOpt,
-    InputFormatOpt,
-    LogArg,
-    MaxYamlBytesOpt,
-    PriceOpt,
-    RoundingOpt,
-    parse_price,
-    rounding_blamed,
-    rounding_of,
-)
-from pulyacalc.cli.output import OutputOpt, QuietOpt
+from pulyacalc.cli import options as opts
 from pulyacalc.cli.runtime import emit, reports_problems
 from pulyacalc.core.i18n import N_
 
@@ -32,66 +18,42 @@ if TYPE_CHECKING:
 
 
 @reports_problems
-@rounding_blamed
+@opts.rounding_blamed
+@opts.shared(*opts.SHARED)
 def ledger(
-    log: LogArg,
+    log: opts.LogArg,
     running: Annotated[
         bool, typer.Option("--running", help=N_("Add each player's running total after each deal."))
     ] = False,
-    convention: ConventionOpt = None,
-    allow_outside: AllowOutsideOpt = False,
-    format: FormatOpt = TABLE,
-    whist_price: PriceOpt = None,
-    rounding: RoundingOpt = None,
-    input_format: InputFormatOpt = None,
-    max_yaml_bytes: MaxYamlBytesOpt = None,
-    output: OutputOpt = None,
-    quiet: QuietOpt = False,
+    *,
+    run: opts.Run,
 ) -> None:
     """What each deal cost: per deal, what it moved each player's final result by, in whists
     (the rows add up to the settlement; the rounding is its own last row)."""
     from pulyacalc.cli.stdin_copy import Tee
     from pulyacalc.reports.ledger import ledger_file, ledger_run
 
-    price = parse_price(whist_price)
-    how = rounding_of(rounding)
-    fmt = input_format.value if input_format else None
+    price = run.price
     # standard input is copied as it is read, to be read again where the rows cannot stream
     tee = Tee.over_stdin() if log == "-" else None
     try:
         if tee is not None or os.path.isfile(log):
-            play = partial(
-                ledger_run,
-                log,
-                running=running,
-                convention=convention,
-                rounding=how,
-                input_format=fmt,
-                max_yaml_bytes=max_yaml_bytes,
-                price=price,
-            )
+            play = partial(ledger_run, log, running=running, **run.reading, price=price)
             seated: list[tuple[str, ...]] = []
-            if _written(partial(play, seated=seated), running, format.value):
+            if _written(partial(play, seated=seated), running, run.format):
                 return
             if seated:  # a newcomer: read again, every row with the table as it ends
                 if tee is not None:
                     tee.again()
-                if _written(partial(play, players=seated[0]), running, format.value):
+                if _written(partial(play, players=seated[0]), running, run.format):
                     return
         if tee is not None:
             tee.again()
-        kept = ledger_file(
-            log,
-            convention=convention,
-            rounding=how,
-            input_format=fmt,
-            max_yaml_bytes=max_yaml_bytes,
-            price=price,
-        )
+        kept = ledger_file(log, **run.reading, price=price)
     finally:
         if tee is not None:
             tee.close()
-    _written(kept, running, format.value)
+    _written(kept, running, run.format)
 
 
 def _written(source: Ledger | Play, running: bool, shape: str) -> bool:

@@ -4,45 +4,26 @@
 # and annotations that are already objects are not compiled and evaluated again (0.4 ms).
 
 from pulyacalc.cli import options as opts
-from pulyacalc.cli.output import OutputOpt, QuietOpt, note
+from pulyacalc.cli.output import note
 from pulyacalc.cli.runtime import emit, reports_problems
 
 
 @reports_problems
 @opts.rounding_blamed
-def score(
-    log: opts.LogArg,
-    convention: opts.ConventionOpt = None,
-    allow_outside: opts.AllowOutsideOpt = False,
-    format: opts.FormatOpt = opts.TABLE,
-    whist_price: opts.PriceOpt = None,
-    rounding: opts.RoundingOpt = None,
-    input_format: opts.InputFormatOpt = None,
-    max_yaml_bytes: opts.MaxYamlBytesOpt = None,
-    output: OutputOpt = None,
-    quiet: QuietOpt = False,
-) -> None:
+@opts.shared(*opts.SHARED)
+def score(log: opts.LogArg, run: opts.Run) -> None:
     """Score an evening from a log: the sheet (pool, mountain, whists) and the settlement."""
     from pulyacalc.cli.progress import log_progress
     from pulyacalc.play import score_file, settle_evening
     from pulyacalc.render.formats import render
     from pulyacalc.render.report import Report
 
-    price = opts.parse_price(whist_price)
+    price = run.price
     with log_progress(log) as progress:  # a bar on a terminal's stderr while a big log is read
-        ev = score_file(
-            log,
-            convention=convention,
-            rounding=opts.rounding_of(rounding),
-            input_format=input_format.value if input_format else None,
-            max_yaml_bytes=max_yaml_bytes,
-            progress=progress,
-        )
+        ev = score_file(log, **run.reading, progress=progress)
     result = settle_evening(ev, price)
     bombs = ev.bombs if ev.convention.dark_factor != 1 else None  # RULES.md 2.10: Classic only
-    emit(
-        render(Report(ev.convention, ev.target, ev.sheet, result, ev.deals, ev.finished, bombs), format.value)
-    )
+    emit(render(Report(ev.convention, ev.target, ev.sheet, result, ev.deals, ev.finished, bombs), run.format))
     if ev.after_finish_from is not None:
         # one line, on standard error (-q: none): check lists each such deal
         from pulyacalc.core.i18n import ngettext

@@ -9,7 +9,6 @@ import typer
 
 from pulyacalc.cli import options as opts
 from pulyacalc.cli.aliases import AliasesOpt, load_aliases
-from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.plot import PlotOpt, require_matplotlib, save_plot
 from pulyacalc.cli.runtime import emit, fail, reports_problems, walking_logs
 from pulyacalc.core.i18n import N_, _, ngettext
@@ -45,21 +44,14 @@ def report_season(result: Season) -> None:
 
 @reports_problems
 @opts.rounding_blamed
+@opts.shared(*opts.SHARED)
 def season(
     logs: opts.LogsArg,
-    convention: opts.ConventionOpt = None,
-    allow_outside: opts.AllowOutsideOpt = False,
-    format: opts.FormatOpt = opts.TABLE,
-    whist_price: opts.PriceOpt = None,
-    rounding: opts.RoundingOpt = None,
-    input_format: opts.InputFormatOpt = None,
-    max_yaml_bytes: opts.MaxYamlBytesOpt = None,
+    run: opts.Run,
     progress: opts.ProgressOpt = True,
     plot: PlotOpt = None,
     aliases: AliasesOpt = None,
     keep_going: KeepGoingOpt = False,
-    output: OutputOpt = None,
-    quiet: QuietOpt = False,
 ) -> None:
     """Standings over many evenings: evenings played, total, average, best and worst per player."""
     from pulyacalc.render.formats import render
@@ -68,7 +60,7 @@ def season(
 
     if plot is not None:
         require_matplotlib()
-    price = opts.parse_price(whist_price)
+    price = run.price
     if "-" in logs:
         raise opts.usage(
             _("a season reads files, not standard input: give log files or directories"), "LOG|DIR..."
@@ -77,10 +69,7 @@ def season(
     with walking_logs(progress) as (update, skipped):
         result = score_season(
             logs,
-            convention=convention,
-            rounding=opts.rounding_of(rounding),
-            input_format=input_format.value if input_format else None,
-            max_yaml_bytes=max_yaml_bytes,
+            **run.reading,
             price=price,
             progress=update,
             skipped=skipped,
@@ -94,7 +83,7 @@ def season(
 
         # the picture first: when it cannot be written, nothing goes to standard output
         save_plot(plot, season_picture(result))
-    emit(render(SeasonView(result), format.value))
+    emit(render(SeasonView(result), run.format))
     if result.failed:
         total = len(result.failed) + len(result.evenings)
         raise fail(

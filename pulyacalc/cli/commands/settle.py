@@ -8,7 +8,6 @@ import typer
 
 from pulyacalc.cli import options as opts
 from pulyacalc.cli.commands.sheet import is_drawing
-from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.runtime import emit, fail, reports_problems
 from pulyacalc.core.i18n import N_, _
 
@@ -19,6 +18,9 @@ if TYPE_CHECKING:
 
 @reports_problems
 @opts.rounding_blamed
+@opts.shared(
+    "convention", "allow_outside", "format", "whist_price", "rounding", "max_yaml_bytes", "output", "quiet"
+)
 def settle(
     sheet: Annotated[
         str,
@@ -26,14 +28,7 @@ def settle(
             metavar="SHEET", help=N_("The paper sheet as YAML (see INTERFACE.md), or - for stdin.")
         ),
     ],
-    convention: opts.ConventionOpt = None,
-    allow_outside: opts.AllowOutsideOpt = False,
-    format: opts.FormatOpt = opts.TABLE,
-    whist_price: opts.PriceOpt = None,
-    rounding: opts.RoundingOpt = None,
-    max_yaml_bytes: opts.MaxYamlBytesOpt = None,
-    output: OutputOpt = None,
-    quiet: QuietOpt = False,
+    run: opts.Run,
 ) -> None:
     """Settle a paper sheet: pools to the mountain, amnesty, average mountain, whists, total.
     With -o FILE.svg (or FILE.html) the paper is drawn, with the stages beside it."""
@@ -43,22 +38,23 @@ def settle(
     from pulyacalc.render.settle import SettleReport
     from pulyacalc.scoring.settlement import settle as do_settle
 
-    price = opts.parse_price(whist_price)
-    paper = read_sheet(sheet, max_yaml_bytes)
-    conv = convention_for(paper.header, convention)
-    rnd = opts.rounding_of(rounding) or conv.rounding
+    price = run.price
+    paper = read_sheet(sheet, run.max_yaml_bytes)
+    conv = convention_for(paper.header, run.convention)
+    rnd = run.rounding or conv.rounding
     target = paper.header.pool if paper.header.pool is not None else conv.pool_target
     result = do_settle(paper.sheet, conv, target, rnd, price)
     report = SettleReport(conv, target, paper.sheet, result)
-    if is_drawing(output):
-        assert output is not None
-        if format.value != opts.TABLE.value:
+    if is_drawing(run.output):
+        assert run.output is not None
+        if run.format != opts.TABLE.value:
             raise opts.usage(
-                _("{file} is a drawing: -f names a table's format, leave it out").format(file=output), "-f"
+                _("{file} is a drawing: -f names a table's format, leave it out").format(file=run.output),
+                "-f",
             )
-        draw_paper(paper, report, output)
+        draw_paper(paper, report, run.output)
         return
-    emit(render(report, format.value))
+    emit(render(report, run.format))
 
 
 def draw_paper(paper: PaperSheet, report: SettleReport, output: str) -> None:

@@ -76,18 +76,15 @@ def write_drawing(output: str, svg: str, html: str | None = None) -> None:
 
 @reports_problems
 @opts.rounding_blamed
+@opts.shared("convention", "allow_outside", "whist_price", "rounding", "input_format", "max_yaml_bytes")
 def sheet(
     log: opts.LogArg,
     output: DrawingOpt,
     numbers: Annotated[
         bool, typer.Option("--numbers", "-n", help=N_("Write each entry's deal number beside it, small."))
     ] = False,
-    convention: opts.ConventionOpt = None,
-    allow_outside: opts.AllowOutsideOpt = False,
-    whist_price: opts.PriceOpt = None,
-    rounding: opts.RoundingOpt = None,
-    input_format: opts.InputFormatOpt = None,
-    max_yaml_bytes: opts.MaxYamlBytesOpt = None,
+    *,
+    run: opts.Run,
 ) -> None:
     """Draw the sheet as players draw it (пуля, гора, висты): each player's sector with the
     running entries, the convention in the circle, the settlement under it; one A4 page."""
@@ -96,17 +93,14 @@ def sheet(
     from pulyacalc.render.sheet_svg import SHOWN_AT_MOST, svg
     from pulyacalc.reports.pulya import Marks, traced
 
-    price = opts.parse_price(whist_price)
+    price = run.price
     html = output != "-" and Path(output).suffix.lower() == ".html"
     # each cell's latest totals, streamed: no log is too long to draw
     marks = Marks(SHOWN_AT_MOST)
     with log_progress(log) as progress:
         ev = score_file(
             log,
-            convention=convention,
-            rounding=opts.rounding_of(rounding),
-            input_format=input_format.value if input_format else None,
-            max_yaml_bytes=max_yaml_bytes,
+            **run.reading,
             each=marks,
             progress=progress,
             first=PAGE_DEALS if html else 0,  # the page's explain table: the paper after each deal

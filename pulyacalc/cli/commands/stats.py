@@ -8,7 +8,6 @@ import typer
 
 from pulyacalc.cli import options as opts
 from pulyacalc.cli.aliases import AliasesOpt, load_aliases
-from pulyacalc.cli.output import OutputOpt, QuietOpt
 from pulyacalc.cli.plot import PlotOpt, require_matplotlib, save_plot
 from pulyacalc.cli.runtime import emit, reports_problems, walking_logs
 from pulyacalc.core.i18n import N_, _
@@ -16,6 +15,9 @@ from pulyacalc.core.i18n import N_, _
 
 @reports_problems
 @opts.rounding_blamed
+@opts.shared(
+    "convention", "allow_outside", "format", "rounding", "input_format", "max_yaml_bytes", "output", "quiet"
+)
 def stats(
     ctx: typer.Context,
     logs: opts.LogsArg,
@@ -25,17 +27,11 @@ def stats(
             "--player", "-p", metavar="NAME", help=N_("One player's page instead of the whole club.")
         ),
     ] = None,
-    convention: opts.ConventionOpt = None,
-    allow_outside: opts.AllowOutsideOpt = False,
-    format: opts.FormatOpt = opts.TABLE,
-    rounding: opts.RoundingOpt = None,
-    input_format: opts.InputFormatOpt = None,
-    max_yaml_bytes: opts.MaxYamlBytesOpt = None,
+    *,
+    run: opts.Run,
     aliases: AliasesOpt = None,
     progress: opts.ProgressOpt = True,
     plot: PlotOpt = None,
-    output: OutputOpt = None,
-    quiet: QuietOpt = False,
 ) -> None:
     """Statistics per player over many evenings: contracts made per level, misère, raspasy,
     whists, results, head-to-head, and a rating (openskill Plackett-Luce)."""
@@ -49,10 +45,7 @@ def stats(
     with walking_logs(progress) as (update, skipped):
         result = score_stats(
             logs,
-            convention=convention,
-            rounding=opts.rounding_of(rounding),
-            input_format=input_format.value if input_format else None,
-            max_yaml_bytes=max_yaml_bytes,
+            **run.reading,
             progress=update,
             skipped=skipped,
             aliases=people,
@@ -63,12 +56,12 @@ def stats(
         # the club's picture, with or without --player (an unknown one is refused below)
         save_plot(plot, stats_picture(result))
     if player is None:
-        emit(render(StatsView(result), format.value))
+        emit(render(StatsView(result), run.format))
         return
     page = result.player(player)
     if page is None:
         raise unknown_player(ctx, player, [p.player for p in result.players])
-    emit(render(PlayerView(result, page), format.value))
+    emit(render(PlayerView(result, page), run.format))
 
 
 def unknown_player(ctx: typer.Context, name: str, names: list[str]) -> typer.BadParameter:
