@@ -6,12 +6,10 @@ These run the installed ``pulyacalc`` (or ``python -m pulyacalc``) as a subproce
 
 from __future__ import annotations
 
-import errno
 import os
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -29,8 +27,8 @@ ENV = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "CLICOLOR
 
 @pytest.fixture(scope="module")
 def big_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A log played past its finish whose explanation is over a megabyte (sent from a spool
-    on disk) in every format: 1,500 deals."""
+    """A log played past its finish whose explanation is over a megabyte in every format:
+    1,500 deals."""
     p = tmp_path_factory.mktemp("pipes") / "big.pulya"
     p.write_text("".join(genlog.line_log(1500, seed=5, pool=200)), encoding="utf-8")
     return p
@@ -278,53 +276,20 @@ def test_a_real_sigint_early_in_start_up_is_exit_130(big_log: Path, after: str) 
     assert b"Traceback" not in rest and b"KeyboardInterrupt" not in rest, rest.decode(errors="replace")
 
 
-# -- explain's spool sent by the kernel (runtime.emit_bytes) -----------------------------------
-
-
-@pytest.mark.parametrize("size", [1000, 3 << 20])
-@pytest.mark.parametrize("sendfile", ["works", "refused"])
-def test_a_spool_is_written_from_where_it_stands(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: int, sendfile: str
-) -> None:
-    """Over a megabyte the spool goes by ``os.sendfile``; under, or where standard output
-    takes none, it is read and written: the same bytes from the spool's place on."""
-    from pulyacalc.cli import runtime
-
-    if sendfile == "refused":
-
-        def refuse(*args: object) -> int:
-            raise OSError(errno.EINVAL, "no sendfile here")
-
-        monkeypatch.setattr(os, "sendfile", refuse)
-    text = ("Deal 1, dealer Анна: 6♠ 7\n" * (size // 30 + 1)).encode()
-    out = tmp_path / "out.txt"
-    with (
-        out.open("w", encoding="utf-8") as stdout,
-        tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+b") as spool,
-    ):
-        spool.write(b"skipped" + text)
-        spool.seek(7)
-        monkeypatch.setattr(sys, "stdout", stdout)
-        stdout.write("before ")  # written first: the text stream is flushed before the spool
-        runtime.emit_bytes(spool)
-        assert spool.read() == b""  # read to its end
-    assert out.read_bytes() == b"before " + text
-
-
 @needs_sh
 @pytest.mark.parametrize("fmt", ["table", "json"])
 def test_a_long_explanation_is_the_same_bytes_into_a_file_a_pipe_and_o(
     big_log: Path, tmp_path: Path, fmt: str
 ) -> None:
     piped = run(["explain", str(big_log), "-f", fmt]).stdout
-    assert len(piped) > 1 << 20  # sent from a spool on disk
+    assert len(piped) > 1 << 20  # over a megabyte
     redirected = tmp_path / "redirected.txt"
     r = shell(f"PULYACALC explain '{big_log}' -f {fmt} > '{redirected}'")
     assert r.returncode == 0 and r.stderr == b""
     named = tmp_path / ("named.json" if fmt == "json" else "named.txt")
     assert run(["explain", str(big_log), "-f", fmt, "-o", str(named)]).returncode == 0
     assert redirected.read_bytes() == piped == named.read_bytes()
-    # appended (``>>``: a file Linux's sendfile refuses to write) after what it holds
+    # appended (``>>``) after what it holds
     appended = tmp_path / "appended.txt"
     appended.write_bytes(b"kept\n")
     r = shell(f"PULYACALC explain '{big_log}' -f {fmt} >> '{appended}'")

@@ -23,7 +23,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from typing import IO, Any, TextIO, TypeVar
+from typing import Any, TextIO, TypeVar
 
 import typer
 
@@ -281,71 +281,6 @@ def emit(text: str) -> None:
         raise typer.Exit(_reader_left()) from None
     except OSError as e:
         raise typer.Exit(_write_failed(e)) from None
-
-
-def emit_bytes(spool: IO[bytes]) -> None:
-    """UTF-8 text read from ``spool`` to its end, written as :func:`emit` writes it: onto
-    standard output's buffer as it is when that takes UTF-8 unchanged, else as text."""
-    import codecs
-    import os
-
-    from pulyacalc.cli import output
-
-    raw = getattr(sys.stdout, "buffer", None)
-    try:
-        utf8 = codecs.lookup(sys.stdout.encoding or "ascii").name == "utf-8"
-    except LookupError:
-        utf8 = False
-    if output.target is not None or raw is None or not utf8 or os.linesep != "\n":
-        decoder = codecs.getincrementaldecoder("utf-8")()
-        while chunk := spool.read(1 << 16):
-            emit(decoder.decode(chunk))
-        emit(decoder.decode(b"", final=True))
-        return
-    try:
-        sys.stdout.flush()
-        if not _sent(spool):
-            while chunk := spool.read(1 << 20):
-                raw.write(chunk)
-        raw.flush()
-    except BrokenPipeError:
-        raise typer.Exit(_reader_left()) from None
-    except OSError as e:
-        raise typer.Exit(_write_failed(e)) from None
-
-
-def _sent(spool: IO[bytes]) -> bool:
-    """The rest of a spool that is a file on disk (over a megabyte, so a spooled one is
-    rolled over already) copied to standard output by the kernel (``os.sendfile``), not
-    through this process's memory: ``explain``'s output of a long log is a gigabyte.
-    False when it is not sent so (small, not a file, or standard output takes no
-    ``sendfile``): nothing was written, the caller writes it.  A failure once some is
-    sent is raised, as a write's is."""
-    start = spool.tell()
-    end = spool.seek(0, os.SEEK_END)
-    spool.seek(start)
-    try:
-        if end - start <= 1 << 20:
-            return False
-        source, target = spool.fileno(), sys.stdout.fileno()
-    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is both
-        return False
-    at = start
-    while at < end:
-        try:
-            sent = os.sendfile(target, source, at, min(end - at, 1 << 30))
-        except BrokenPipeError:
-            raise
-        except OSError:
-            if at > start:
-                spool.seek(at)
-                raise
-            return False  # written the ordinary way: the same bytes, or the same error
-        if not sent:
-            break
-        at += sent
-    spool.seek(at)
-    return True
 
 
 class ProgressBar:
