@@ -12,94 +12,17 @@ import sys
 from typing import TextIO
 
 #: symbols pulyacalc prints and their stand-ins where the console cannot show them
-SYMBOLS = {
-    "×": "x",
-    "·": ".",
-    "−": "-",
-    "–": "-",
-    "—": "-",
-    "♠": "s",
-    "♣": "c",
-    "♦": "d",
-    "♥": "h",
-    "«": '"',
-    "»": '"',
-    "“": '"',
-    "”": '"',
-    "„": '"',
-    "‘": "'",
-    "’": "'",
-    "…": "...",
-    "→": ">",
-    "≥": ">",
-    "≤": "<",
-    # vulgar fractions after a whole part (46⅔ → 46 2/3); tables ask for the ASCII spelling
-    # themselves on such a console (setup), so these are for any other text
-    "½": " 1/2",
-    "⅓": " 1/3",
-    "⅔": " 2/3",
-    "¼": " 1/4",
-    "¾": " 3/4",
-    "⅕": " 1/5",
-    "⅖": " 2/5",
-    "⅗": " 3/5",
-    "⅘": " 4/5",
-    "⅙": " 1/6",
-    "⅚": " 5/6",
-    "⅐": " 1/7",
-    "⅛": " 1/8",
-    "⅜": " 3/8",
-    "⅝": " 5/8",
-    "⅞": " 7/8",
-    "⅑": " 1/9",
-    "⅒": " 1/10",
-    "\u00a0": " ",
-    "\u2009": " ",
-    "\u202f": " ",
-}
+SYMBOLS = dict(zip("×·−–—♠♣♦♥«»“”„‘’→≥≤", 'x.---scdh"""""\'\'>><', strict=True))
+SYMBOLS |= {"…": "...", "\u00a0": " ", "\u2009": " ", "\u202f": " "}
+# vulgar fractions after a whole part (46⅔ → 46 2/3); tables ask for the ASCII spelling
+# themselves on such a console (setup), so these are for any other text
+SYMBOLS |= {"½": " 1/2", "⅓": " 1/3", "⅔": " 2/3", "¼": " 1/4", "¾": " 3/4", "⅕": " 1/5", "⅖": " 2/5"}
+SYMBOLS |= {"⅗": " 3/5", "⅘": " 4/5", "⅙": " 1/6", "⅚": " 5/6", "⅐": " 1/7", "⅛": " 1/8", "⅜": " 3/8"}
+SYMBOLS |= {"⅝": " 5/8", "⅞": " 7/8", "⅑": " 1/9", "⅒": " 1/10"}
 
 #: Cyrillic letters in Latin (GOST-like, readable), for a console without Cyrillic at all
-CYRILLIC = dict(
-    zip(
-        "абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
-        [
-            "a",
-            "b",
-            "v",
-            "g",
-            "d",
-            "e",
-            "e",
-            "zh",
-            "z",
-            "i",
-            "y",
-            "k",
-            "l",
-            "m",
-            "n",
-            "o",
-            "p",
-            "r",
-            "s",
-            "t",
-            "u",
-            "f",
-            "kh",
-            "ts",
-            "ch",
-            "sh",
-            "shch",
-            "'",
-            "y",
-            "'",
-            "e",
-            "yu",
-            "ya",
-        ],
-        strict=True,
-    )
-)
+CYRILLIC = dict(zip("абвгдеёзийклмнопрстуфыэъь", "abvgdeeziyklmnoprstufye''", strict=True))
+CYRILLIC |= {"ж": "zh", "х": "kh", "ц": "ts", "ч": "ch", "ш": "sh", "щ": "shch", "ю": "yu", "я": "ya"}
 
 #: the name under which :func:`_degrade_error` is registered as a codec error handler
 ERRORS = "pulyacalc-degrade"
