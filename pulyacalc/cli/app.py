@@ -1,16 +1,11 @@
-"""The command line: one explicit Typer app, a thin layer over the library.
-
-Every command reads with the library, prints with :mod:`pulyacalc.render`, reports
-problems as ``FILE:LINE[:COLUMN]: message`` on standard error with exit status 1, and
-keeps standard output for data.  Commands live in :mod:`pulyacalc.cli.commands`, one
-module each, as plain functions; this root imports them and registers them in a fixed
-order (the order of ``--help``), never the reverse, so no command imports the app.
-Heavy modules are imported inside the commands that need them.
+"""The command line: one Typer app over the library; each command is a plain function in
+:mod:`pulyacalc.cli.commands`, registered here in the order of ``--help`` (no command
+imports the app).
 
 Start-up time matters in pipelines: Typer turns every registered command's signature
 into options on each start, so ``main`` registers only the command being run (all of
-them for ``pulyacalc --help``, a mistyped name, or no name at all).  ``app`` — the
-whole app, for tests and embedding — is made on first use.
+them for ``pulyacalc --help``, a mistyped name, or none).  ``app``, the whole app for
+tests and embedding, is made on first use.
 """
 
 from __future__ import annotations
@@ -58,9 +53,8 @@ HELP = N_(
 
 @cache
 def _root_group() -> type:
-    """The class of the program: it chooses the language before anything is shown (``--lang``
-    anywhere in the arguments, then ``PULYACALC_LANG``, then the locale) and hands out its
-    commands in that language, each taking ``--lang`` too (cli/lang.py)."""
+    """The program's group: it chooses the language before anything is shown and hands out
+    its commands in it, each taking ``--lang`` too (cli/lang.py)."""
     from typer.core import TyperGroup
 
     from pulyacalc.cli.lang import choose, prepare
@@ -79,9 +73,8 @@ def _root_group() -> type:
 
 @cache
 def _lazy_group() -> type:
-    """The class of a sub-app whose module is imported only when its subcommands are asked for
-    (click's lazy-loading pattern): ``pulyacalc --help`` and the other commands never load it.
-    Made on first use: typer is not imported before :func:`main` guards against Ctrl-C."""
+    """A sub-app whose module is imported only when its subcommands are asked for (made on
+    first use: typer is not imported before :func:`main` guards against Ctrl-C)."""
     from functools import cached_property
 
     import typer.main
@@ -106,8 +99,7 @@ def _lazy_group() -> type:
 
 
 def _show_version(value: bool) -> None:
-    """``--version``: the installed package's version; importlib.metadata is imported only
-    when asked (it costs start-up time), the package's own ``__version__`` when not installed."""
+    """``--version``: importlib.metadata is imported only when asked (start-up time)."""
     if not value:
         return
     from importlib.metadata import PackageNotFoundError, version
@@ -140,10 +132,8 @@ def build(only: str | None = None) -> typer.Typer:
         context_settings={"help_option_names": ["-h", "--help"]},
     )
 
-    # a group even with one command registered, so that `pulyacalc score LOG` keeps its
-    # command name (Typer runs a lone command as the program itself)
-    # (the option as a default value, not in the annotation: annotations are strings read in
-    # this module's globals, where typer is not imported)
+    # a group even with one command registered (Typer runs a lone command as the program);
+    # options as default values: annotations are strings read where typer is not imported
     @app.callback()
     def _group(
         version: bool = typer.Option(
@@ -166,25 +156,17 @@ def build(only: str | None = None) -> typer.Typer:
 
 
 @cache
-def _whole() -> typer.Typer:
-    return build()
-
-
 def __getattr__(name: str) -> Any:
     # `from pulyacalc.cli.app import app`: the whole app, made when first asked for
     if name == "app":
-        return _whole()
+        return build()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main(*, gc_paused: bool = False) -> None:
-    """The program: run the command, then exit with its status (docs/output.md, "Rules
-    for every format"): standard output is flushed and a failure to write it reported by
-    :func:`pulyacalc.cli.runtime.run`, so nothing is left to fail at interpreter exit.
-    Nothing heavy is imported at this module's top, so that a Ctrl-C however early is
-    caught here (exit 130) and never a traceback from an import.  ``gc_paused``: the
-    caller paused the cyclic garbage collector for the start-up (:func:`script`), and the
-    command resumes it when its work begins."""
+    """Run the command and exit with its status (:func:`pulyacalc.cli.runtime.run` flushes
+    standard output).  Nothing heavy is imported at this module's top, so that a Ctrl-C
+    however early is exit 130, never a traceback from an import."""
     status = 130
     try:
         from pulyacalc.cli.runtime import run
@@ -196,17 +178,10 @@ def main(*, gc_paused: bool = False) -> None:
 
 
 def script() -> None:
-    """The installed program (``pulyacalc``, ``python -m pulyacalc``): :func:`main`, whose
-    status is final once :func:`pulyacalc.cli.runtime.run` has flushed standard output and
-    error and reported any failure to; the interpreter's teardown (freeing every module and
-    object, a few milliseconds of nothing the user sees) is skipped with ``os._exit``.
-    ``main`` itself exits normally: a program that embeds it keeps running after it.
-
-    The cyclic garbage collector is paused for the start-up: importing Typer and the
-    command makes tens of thousands of objects that live to the end and hardly any garbage,
-    and the collections that walk them anyway are some 7 % of a short command's time.  The
-    command resumes it, those objects left out of its sight, before its work (for a long
-    log): :func:`pulyacalc.cli.runtime.resume_gc`."""
+    """The installed program: :func:`main`, then ``os._exit`` (the interpreter's teardown is
+    milliseconds of nothing the user sees; ``main`` exits normally for embedding programs).
+    The cyclic garbage collector is paused for the start-up: Typer's objects live to the end,
+    and walking them is some 7 % of a short command (runtime.resume_gc)."""
     import gc
 
     gc.disable()

@@ -1,16 +1,10 @@
 """``--lang`` and the command line's own words in the chosen language.
 
-The language is chosen before anything is shown (:func:`choose`, from the arguments, then
-``PULYACALC_LANG`` and the locale, :mod:`pulyacalc.core.i18n`); every command then has its
-help and its options' help translated when it is looked up (:func:`prepare`: Typer evaluates
-help texts at import time, in English, which are the catalog's msgids), and takes ``--lang``
-itself, so that ``pulyacalc score --lang ru LOG`` works as ``pulyacalc --lang ru score LOG``.
-
-Typer's vendored click writes a few words of its own (``Usage:``, ``Error:``, ``Try … for
-help``, ``No such option``, ``Missing argument`` …).  In a language other than English
-:func:`patch_click` makes it speak that language: its help option and section titles are
-translated where they are made, and an error it shows is written as click writes it, then
-translated line by line through :data:`CLICK_MESSAGES` (English output is never touched).
+The language is chosen before anything is shown (:func:`choose`); each command's help is
+translated when it is looked up (:func:`prepare`: Typer's help texts are the English
+msgids) and takes ``--lang`` itself.  In another language than English,
+:func:`patch_click` makes Typer's vendored click speak it: its titles where they are
+made, its errors line by line through :data:`CLICK_MESSAGES`.
 """
 
 from __future__ import annotations
@@ -42,8 +36,8 @@ def scan(args: Sequence[str]) -> str | None:
 
 
 def choose(args: Sequence[str]) -> None:
-    """Choose the language for this run: ``--lang`` when it names one, else the environment
-    (a wrong ``--lang`` is reported by the option itself, in the environment's language)."""
+    """``--lang`` when it names a language, else the environment (a wrong ``--lang`` is
+    reported by the option itself)."""
     value = scan(args)
     use(value.lower() if value and value.lower() in LANGUAGES else None)
     if current() != "en":
@@ -90,8 +84,7 @@ def lang_option() -> Any:
 
 
 def prepare(cmd: Any) -> Any:
-    """``cmd`` with its help and its options' help in the chosen language and ``--lang``
-    among its options (once per command object)."""
+    """``cmd`` with its help in the chosen language and ``--lang`` among its options."""
     if cmd is None or getattr(cmd, "_pulyacalc_prepared", False):
         return cmd
     cmd._pulyacalc_prepared = True
@@ -176,7 +169,7 @@ _patched = False
 
 def patch_click() -> None:
     """Make Typer's vendored click speak the chosen language (once per process; English
-    passes through unchanged, so a later English run in the same process is as before)."""
+    passes through unchanged)."""
     global _patched
     if _patched:
         return

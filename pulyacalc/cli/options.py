@@ -191,19 +191,13 @@ def _parse_size(text: str | None) -> int | None:
     scale = {"K": 1024, "M": 1024**2, "G": 1024**3}.get(t[-1:], 1)
     digits = t[:-1] if scale != 1 else t
     if not digits.isascii() or not digits.isdigit() or digits.strip("0") == "":
-        raise usage(
-            _("{text!r}: expected a positive size like 20000000, 500K or 20M").format(text=shown(text)),
-            "--max-yaml-bytes",
-        )
+        why = _("{text!r}: expected a positive size like 20000000, 500K or 20M")
     # 20 digits are over any limit: the rest need not be read (int() refuses 4,300 digits)
-    if len(digits) > 20 or int(digits) * scale > MAX_YAML_LIMIT:
-        raise usage(
-            _("{text!r} is over the largest limit, 1G ({limit} bytes)").format(
-                text=shown(text), limit=f"{MAX_YAML_LIMIT:,}"
-            ),
-            "--max-yaml-bytes",
-        )
-    return int(digits) * scale
+    elif len(digits) > 20 or int(digits) * scale > MAX_YAML_LIMIT:
+        why = _("{text!r} is over the largest limit, 1G ({limit} bytes)")
+    else:
+        return int(digits) * scale
+    raise usage(why.format(text=shown(text), limit=f"{MAX_YAML_LIMIT:,}"), "--max-yaml-bytes")
 
 
 MaxYamlBytesOpt = Annotated[
@@ -238,28 +232,15 @@ def parse_price(text: str | None) -> Decimal | None:
     except InvalidOperation:
         price = None
     if price is None or not price.is_finite():
-        raise usage(
-            _("{text!r} is not a number; give the price of one whist, like 0.5 or 10").format(
-                text=shown(text)
-            ),
-            "--whist-price",
-        ) from None
-    if price < 0 or price > MAX_WHIST_PRICE:
-        raise usage(
-            _("{text!r}: the price of one whist is a number from 0 to {most}, like 0.5 or 10").format(
-                text=shown(text), most=f"{MAX_WHIST_PRICE:,}"
-            ),
-            "--whist-price",
-        )
-    exponent = price.normalize().as_tuple().exponent
-    if isinstance(exponent, int) and exponent < -PRICE_PLACES:
-        raise usage(
-            _("{text!r}: the price of one whist has at most {places} decimal places").format(
-                text=shown(text), places=PRICE_PLACES
-            ),
-            "--whist-price",
-        )
-    return price
+        why = _("{text!r} is not a number; give the price of one whist, like 0.5 or 10")
+    elif price < 0 or price > MAX_WHIST_PRICE:
+        why = _("{text!r}: the price of one whist is a number from 0 to {most}, like 0.5 or 10")
+    elif isinstance(e := price.normalize().as_tuple().exponent, int) and e < -PRICE_PLACES:
+        why = _("{text!r}: the price of one whist has at most {places} decimal places")
+    else:
+        return price
+    message = why.format(text=shown(text), most=f"{MAX_WHIST_PRICE:,}", places=PRICE_PLACES)
+    raise usage(message, "--whist-price") from None
 
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -1,17 +1,10 @@
 """``-o FILE`` and ``-q``, shared by every command that prints.
 
-The options set this module's state through their callbacks (click calls a callback on
-every run, given or not, so nothing carries over from one run to the next), and
-:func:`pulyacalc.cli.runtime.emit` asks :func:`write` to take the text when ``-o`` names a
-file.  A command prints once, when its work is done, so the file is written all or
-nothing: into a temporary file next to it, then renamed over it (as ``convert -o`` does).
-
-:func:`replaced` is the one writer of a named file (``-o``, ``convert -o``, ``--plot``), so
-what it promises holds for each (docs/commands.md, "Writing a file"): ``-`` is standard
-output; a symbolic link is written through (its target replaced, the link kept); a FIFO,
-a device, a socket or a directory is refused, never replaced; the file's permissions are
-kept; a file with other hard links is rewritten in place, so that every name sees the
-new content (still only once the whole of it is written).
+The options set this module's state through their callbacks (click calls them on every
+run, given or not, so nothing carries over between runs).  :func:`replaced` is the one
+writer of a named file (``-o``, ``convert -o``, ``--plot``), so what docs/commands.md
+("Writing a file") promises holds for each: all or nothing, links written through, a
+FIFO, device, socket or directory refused, permissions and hard links kept.
 """
 
 from __future__ import annotations
@@ -43,8 +36,7 @@ def _set_output(value: str | None) -> str | None:
 
 
 def _refusal(path: str) -> str | None:
-    """Why ``path`` cannot be written as a file (None when it can): a directory, or a FIFO,
-    a device or a socket, which would block, swallow the output or be replaced by a file."""
+    """Why ``path`` cannot be written as a file (None when it can)."""
     try:
         st = os.stat(path)  # through a symbolic link: the file it points to
     except OSError:
@@ -63,8 +55,7 @@ def _refusal(path: str) -> str | None:
 
 
 def check_writable(value: str) -> str:
-    """An ``-o`` value checked before any work (a usage error, exit 2, naming the option):
-    ``-`` (standard output) or a path that is not a directory, FIFO, device or socket."""
+    """An ``-o`` value checked before any work (a usage error, exit 2, naming the option)."""
     if value == "-":
         return value
     why = _refusal(value)
@@ -82,10 +73,8 @@ def _set_quiet(value: bool) -> bool:
 @contextmanager
 def replaced(path: str, binary: bool = False) -> Iterator[IO[Any]]:
     """A file written under a temporary name and put in place only when the block ends
-    without an error, so a reader never sees half of it and a failure leaves the old file
-    as it was (``-o``, ``convert -o``, ``--plot``; the module's docstring says what is kept).
-    ``-`` is standard output, written at the end as well.  A file that cannot be written
-    is a message and exit 1."""
+    without an error (``-``: standard output, written at the end as well); exit 1 with a
+    message when it cannot be written."""
     if path == "-":
         with _to_stdout(binary) as f:
             yield f
@@ -134,8 +123,7 @@ def _keep_owner_and_mode(tmp: str, old: os.stat_result) -> None:
 
 
 def _copy_into(tmp: str, real: str) -> None:
-    """The finished temporary file's bytes written over ``real`` in place (its inode, mode
-    and links stay)."""
+    """The finished temporary file written over ``real`` in place (inode, mode, links stay)."""
     with open(tmp, "rb") as src, open(real, "r+b") as dst:
         while chunk := src.read(1 << 20):
             dst.write(chunk)
@@ -162,8 +150,7 @@ def _to_stdout(binary: bool) -> Iterator[IO[Any]]:
 
 
 def write(text: str) -> None:
-    """Write ``text`` to the ``-o`` file: the first time through a temporary file renamed
-    over it, so a reader never sees half of it; exit 1 with a message when it cannot."""
+    """Write ``text`` to the ``-o`` file (the first time all or nothing, then appended)."""
     global _written
     assert target is not None
     path = target

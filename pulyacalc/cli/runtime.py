@@ -1,16 +1,9 @@
 """Running a command: library errors as located messages (exit 1), output that survives a
 closed pipe, and the program's standard streams in every state a shell can leave them in.
 
-The exit statuses of docs/output.md ("Rules for every format") are decided here: :func:`run` runs the
-app, flushes standard output and turns every way of ending into a status, with at most
-one line on standard error and never a traceback.
-
-* standard output cannot be written (full disk, ``> /dev/full``, closed with ``>&-``):
-  ``pulyacalc: cannot write to standard output: REASON``, exit 1;
-* the reader of a pipe left (``| head``): quietly, exit 0 — what is left is not wanted;
-* standard error closed or its reader gone: diagnostics are dropped (standard output
-  carries only data, never them), the command runs on and the exit status still tells;
-* Ctrl-C (SIGINT) at any moment, start-up included: exit 130.
+:func:`run` decides the exit statuses of docs/output.md ("Rules for every format"): standard
+output not writable is one message and exit 1; a pipe's reader gone, exit 0 quietly;
+standard error unwritable drops diagnostics, never the command; Ctrl-C is exit 130.
 """
 
 from __future__ import annotations
@@ -35,8 +28,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 class _Diagnostics(io.RawIOBase):
     """Standard error as a raw stream whose failures are dropped: diagnostics that cannot be
-    shown (a closed descriptor, a reader that left) must not end the command or change its
-    status, and must never be diverted into standard output."""
+    shown must not end the command or change its status."""
 
     def __init__(self, fd: int) -> None:
         super().__init__()
@@ -66,8 +58,8 @@ class _Diagnostics(io.RawIOBase):
 
 
 class _Closed(io.RawIOBase):
-    """Standard output when the shell closed it (``>&-``): every write fails with EBADF, as
-    it would on the descriptor, so that the failure is reported once like any other."""
+    """Standard output the shell closed (``>&-``): every write fails with EBADF, reported
+    once like any other failure."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -91,12 +83,9 @@ def _is_open(fd: int) -> bool:
 
 
 def guard_streams() -> None:
-    """Standard input, output and error in a known state before anything is opened.
-
-    A descriptor the shell closed (``<&-``, ``>&-``, ``2>&-``) is taken by ``/dev/null``
-    first, so that no file opened later gets its number (a ``-o`` file on descriptor 2
-    would receive the diagnostics).  Standard output closed fails on its first write;
-    standard error, closed or not, drops what it cannot write (:class:`_Diagnostics`)."""
+    """Standard streams in a known state before anything is opened: a descriptor the shell
+    closed is taken by ``/dev/null``, so that no file opened later gets its number (a ``-o``
+    file on descriptor 2 would receive the diagnostics)."""
     closed = [fd for fd in (0, 1, 2) if not _is_open(fd)]
     for fd in closed:
         null = os.open(os.devnull, os.O_RDWR)
@@ -128,19 +117,16 @@ def _status(code: object) -> int:
     return 1
 
 
-#: the cyclic garbage collector was paused for the start-up (cli/app.py ``script``): the
-#: command resumes it (:func:`resume_gc`)
+#: the cyclic garbage collector was paused for the start-up (cli/app.py ``script``)
 _gc_paused = False
-#: the collector's first threshold once resumed: the young objects of a short command
-#: (an evening's first-time lines, its sheet) are never walked, and at most this many
-#: wait for a collection in a long log's loop (Python's default is 700)
+#: the collector's first threshold once resumed: a short command's young objects are never
+#: walked, and at most this many wait in a long log's loop (Python's default is 700)
 GC_YOUNG = 10_000
 
 
 def resume_gc() -> None:
-    """The command's work begins: if the start-up paused the cyclic garbage collector, the
-    objects made so far (modules, classes, the command, all living to the end) are moved
-    out of its sight (``gc.freeze``) and it runs again, so that a long log's loop has it."""
+    """The command's work begins: the objects made so far (living to the end) are moved out
+    of a paused collector's sight (``gc.freeze``) and it runs again, for a long log's loop."""
     global _gc_paused
     if _gc_paused:
         import gc
@@ -152,11 +138,8 @@ def resume_gc() -> None:
 
 
 def run(app: Callable[[], object], *, gc_paused: bool = False) -> int:
-    """Run the program (``app``) with its streams guarded, and return its exit status once
-    standard output is flushed: the one place where a failure to write it is reported.
-    ``main`` exits with the status; nothing is left for the interpreter's exit to flush.
-    ``gc_paused``: the caller paused the cyclic garbage collector; the command resumes it
-    (:func:`resume_gc`)."""
+    """Run ``app`` with its streams guarded; its exit status once standard output is flushed
+    (the one place where a failure to write it is reported)."""
     global _gc_paused
     _gc_paused = gc_paused
     guard_streams()
@@ -175,8 +158,8 @@ def run(app: Callable[[], object], *, gc_paused: bool = False) -> int:
 
 
 def finish(status: int) -> int:
-    """Flush standard output and error; ``status``, or 1 when standard output cannot take
-    what is left (0 when its reader has gone: nothing more was wanted)."""
+    """Flush standard output and error: ``status``, or 1 when standard output cannot take
+    what is left (0 when its reader has gone)."""
     try:
         sys.stdout.flush()
     except BrokenPipeError:
@@ -191,8 +174,7 @@ def finish(status: int) -> int:
 
 
 def _silence_stdout() -> None:
-    """Let whatever is still buffered for standard output go nowhere, so that no later flush
-    (the interpreter's, at exit) fails again and prints 'Exception ignored'."""
+    """What is still buffered for standard output goes nowhere (no later flush fails again)."""
     raw = getattr(getattr(sys.stdout, "buffer", None), "raw", None)
     if isinstance(raw, _Closed):
         raw.discard = True
@@ -212,8 +194,7 @@ def _reader_left() -> int:
 
 
 def _file_failed(e: OSError) -> int:
-    """An error about a file that no command turned into a message: said as one, naming
-    the file (never blamed on standard output), exit 1."""
+    """An error about a file that no command turned into a message, naming it: exit 1."""
     from pulyacalc.core.errors import os_reason, shown
 
     print(f"pulyacalc: {shown(str(e.filename), 0)}: {os_reason(e)}", file=sys.stderr)
@@ -263,8 +244,7 @@ def reports_problems(func: F) -> F:
 
 
 def emit(text: str) -> None:
-    """Write to standard output, or to the ``-o`` file (cli/output.py), exiting quietly when
-    the reader has gone and with status 1 when standard output cannot be written."""
+    """Write to standard output, or to the ``-o`` file (cli/output.py)."""
     from pulyacalc.cli import output
 
     if output.target is not None:
@@ -284,9 +264,8 @@ def emit(text: str) -> None:
 
 
 class ProgressBar:
-    """A one-line bar on a terminal's standard error, shown only once the work has taken
-    more than ``delay`` seconds, redrawn at most ten times a second, erased at the end.
-    Nothing is written when standard error is not a terminal (pipelines, logs)."""
+    """A one-line bar on a terminal's standard error, shown once the work has taken over
+    ``delay`` seconds, redrawn at most ten times a second, erased at the end."""
 
     def __init__(self, stream: TextIO, delay: float = 0.5, width: int = 30) -> None:
         self.stream = stream
@@ -330,9 +309,8 @@ class ProgressBar:
 def walking_logs(
     progress: bool,
 ) -> Iterator[tuple[Callable[[int, int, str], None] | None, list[tuple[str, str]]]]:
-    """For commands over many logs (season, stats): the progress bar's ``update`` (None when
-    ``--no-progress``) and a list for the files a directory held that are not logs; when the
-    work ends, however it ends, the bar is erased and each skipped file is named on stderr."""
+    """Over many logs (season, stats): the bar's ``update`` (None: ``--no-progress``) and a
+    list for files that are not logs, each named on stderr at the end, however it ends."""
     from pulyacalc.cli.output import note
 
     bar = ProgressBar(sys.stderr) if progress else None
