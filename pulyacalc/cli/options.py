@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, TypeVar, get_args
 
 import typer
 
@@ -25,18 +25,11 @@ Format = enum.Enum("Format", [(name, name) for name in FORMATS], type=str)  # ty
 TABLE: Format = Format("table")
 
 
-class InputFormat(str, enum.Enum):
-    yaml = "yaml"
-    lines = "lines"
-
-
-class Rounding(str, enum.Enum):
-    """``--rounding``: the choices of core/kinds.Rounding (a test keeps the two equal)."""
-
-    exact = "exact"
-    kodeks = "kodeks"
-    nearest = "nearest"
-    kodeks_separate = "kodeks_separate"
+InputFormat = enum.Enum("InputFormat", [("yaml", "yaml"), ("lines", "lines")], type=str)
+#: ``--rounding``: the choices of core/kinds.Rounding
+Rounding = enum.Enum("Rounding", [(r, r) for r in get_args(kinds.Rounding)], type=str)  # type: ignore[misc]
+#: the language of a log's words (convert, new)
+Language = enum.Enum("Language", [("en", "en"), ("ru", "ru")], type=str)
 
 
 def usage(message: str, option: str) -> typer.BadParameter:

@@ -8,15 +8,10 @@ from typing import Annotated
 
 import typer
 
-from pulyacalc.cli.options import InputFormatOpt, LogArg, MaxYamlBytesOpt, usage
+from pulyacalc.cli.options import InputFormatOpt, Language, LogArg, MaxYamlBytesOpt, usage
 from pulyacalc.cli.output import replaced
 from pulyacalc.cli.runtime import reports_problems
 from pulyacalc.core.i18n import M_, N_
-
-
-class LogLanguage(str, enum.Enum):
-    en = "en"
-    ru = "ru"
 
 
 class Target(str, enum.Enum):
@@ -63,7 +58,7 @@ def convert(
     input_format: InputFormatOpt = None,
     max_yaml_bytes: MaxYamlBytesOpt = None,
     lang: Annotated[
-        LogLanguage,
+        Language,
         typer.Option(
             "--lang",
             help=N_(
@@ -71,7 +66,7 @@ def convert(
                 "(игроки:, пас, вист, сдаёт …, read back as the same deals)."
             ),
         ),
-    ] = LogLanguage.en,
+    ] = Language.en,
 ) -> None:
     """Rewrite a log in the canonical line or YAML form (the deals stay the same).
 

@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-import enum
 from typing import Annotated
 
 import typer
 
-from pulyacalc.cli.options import ConventionOpt
+from pulyacalc.cli.options import ConventionOpt, Language
 from pulyacalc.cli.output import OutputOpt
 from pulyacalc.cli.runtime import emit, reports_problems
 from pulyacalc.core.i18n import N_, _
-
-
-class Lang(str, enum.Enum):
-    en = "en"
-    ru = "ru"
 
 
 def _names(text: str) -> list[str]:
@@ -62,7 +56,7 @@ def new(
     ],
     convention: ConventionOpt = None,
     lang: Annotated[
-        Lang | None,
+        Language | None,
         typer.Option(
             "--lang",
             help=N_(
