@@ -1,10 +1,5 @@
-"""``--aliases FILE``, for the commands over many evenings (``season``, ``stats``): the
-option and its reading.
-
-The file is an input like a log, not a setting: a missing or unreadable file is reported
-located at its path and exits 1 with the other problems of the input (not a usage error,
-exit 2), and it is read before any log so that a long season is not scored for nothing.
-"""
+"""``--aliases FILE`` of ``season`` and ``stats``: an input like a log, not a setting (a
+missing file is a located problem, exit 1, not usage), read before any log."""
 
 from __future__ import annotations
 

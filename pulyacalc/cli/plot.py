@@ -1,10 +1,5 @@
-"""``--plot FILE``, shared by ``season`` and ``stats``: the option, the check that the
-optional extra is installed (made before any log is read, so a long season is not scored
-for nothing), and the all-or-nothing write of the picture.
-
-Nothing here imports matplotlib at start-up: the render module does, and only when a
-picture is drawn.
-"""
+"""``--plot FILE`` of ``season`` and ``stats``: the option, the check that the optional
+extra is installed (before any log is read), and the all-or-nothing write of the picture."""
 
 from __future__ import annotations
 
@@ -25,8 +20,7 @@ INSTALL = 'pip install "pulyacalc[plot]"'
 
 
 def _check(value: str | None) -> str | None:
-    """A usage error (exit 2, naming --plot) before any work: standard output, a suffix we
-    cannot draw, a folder that is not there."""
+    """A usage error (exit 2, naming --plot) before any work."""
     if value is None:
         return None
     from pulyacalc.render.plot import PLOT_SUFFIXES
@@ -72,8 +66,7 @@ def require_matplotlib() -> None:
 
 
 def save_plot(path: str, picture: Picture) -> None:
-    """Draw the picture and write it to ``path`` all or nothing (a temporary file beside it,
-    then renamed over it), in the format its suffix names."""
+    """Draw the picture in the format ``path``'s suffix names, written all or nothing."""
     from pulyacalc.render.plot import PLOT_SUFFIXES, draw
 
     fmt: PlotFormat = PLOT_SUFFIXES[Path(path).suffix.lower()]

@@ -1,8 +1,6 @@
-"""Progress through one big log on a terminal's standard error (score, explain, check, sheet), as
-``season`` shows its logs: a :class:`pulyacalc.cli.runtime.ProgressBar` over the lines of
-the file read so far (lines, not bytes: a text stream cannot tell its byte offset while it
-is read line by line; the lines are counted on the bytes, once, when the bar first shows).
-Only a regular file has a known end; standard input shows nothing."""
+"""Progress through one big log on a terminal's standard error (score, explain, check, sheet):
+a :class:`pulyacalc.cli.runtime.ProgressBar` over the lines read so far (a text stream cannot
+tell its byte offset; the lines are counted once, when the bar first shows)."""
 
 from __future__ import annotations
 
@@ -33,9 +31,7 @@ DELAY = 0.5
 @contextmanager
 def log_progress(path: str, delay: float | None = None) -> Iterator[Callable[[int], None] | None]:
     """The bar's ``update(line reached)`` for the log at ``path``, or None when there is
-    nothing to show (stderr not a terminal, standard input, not a regular file).  The lines
-    are counted only once the work has gone on long enough for the bar to show; the bar is
-    erased at the end, however the work ends."""
+    nothing to show (stderr not a terminal, not a regular file)."""
     bar = ProgressBar(sys.stderr, delay=DELAY if delay is None else delay)
     if not bar.enabled or path == "-" or not os.path.isfile(path):
         yield None

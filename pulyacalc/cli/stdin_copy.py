@@ -12,7 +12,7 @@ from typing import IO, Any
 
 class _Copying(io.RawIOBase):
     """What is read from ``raw`` is written to ``copy`` too (if any); closing it leaves
-    ``raw`` open (a reader's text stream closes what it wraps when it is let go)."""
+    ``raw`` open."""
 
     def __init__(self, raw: Any, copy: IO[bytes] | None) -> None:
         self.raw, self.copy = raw, copy
@@ -31,8 +31,8 @@ class _Copying(io.RawIOBase):
 
 
 class Tee:
-    """``sys.stdin`` replaced by one that copies what is read (:meth:`over_stdin`), read
-    again from the copy (:meth:`again`), and given back (:meth:`close`)."""
+    """``sys.stdin`` replaced by one that copies what is read, read again from the copy
+    (:meth:`again`), and given back (:meth:`close`)."""
 
     def __init__(self) -> None:
         self.stdin = sys.stdin
@@ -40,13 +40,8 @@ class Tee:
         raw = _Copying(self.stdin.buffer, self.copy)
         sys.stdin = io.TextIOWrapper(io.BufferedReader(raw), encoding="utf-8")
 
-    @classmethod
-    def over_stdin(cls) -> Tee:
-        return cls()
-
     def again(self) -> None:
-        """Standard input as it came, whole (what was not read yet copied first); again
-        and again if need be."""
+        """Standard input as it came, whole (what was not read yet copied first)."""
         while data := self.stdin.buffer.read(1 << 16):
             self.copy.write(data)
         self.copy.seek(0)

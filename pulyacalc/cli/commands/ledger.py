@@ -35,7 +35,7 @@ def ledger(
 
     price = run.price
     # standard input is copied as it is read, to be read again where the rows cannot stream
-    tee = Tee.over_stdin() if log == "-" else None
+    tee = Tee() if log == "-" else None
     try:
         if tee is not None or os.path.isfile(log):
             play = partial(ledger_run, log, running=running, **run.reading, price=price)
