@@ -69,20 +69,6 @@ def check_lang(ctx: Any, param: Any, value: str | None) -> str | None:
     return value
 
 
-def lang_option() -> Any:
-    """``--lang`` for a command: checked, not passed to the command's function."""
-    from typer.core import TyperOption
-
-    return TyperOption(
-        param_decls=["--lang"],
-        metavar="ru|en",
-        expose_value=False,
-        is_eager=True,
-        callback=check_lang,
-        help=_(LANG_HELP),
-    )
-
-
 def prepare(cmd: Any) -> Any:
     """``cmd`` with its help in the chosen language and ``--lang`` among its options."""
     if cmd is None or getattr(cmd, "_pulyacalc_prepared", False):
@@ -97,7 +83,14 @@ def prepare(cmd: Any) -> Any:
         if getattr(param, "help", None):
             param.help = _(param.help)
     if not any("--lang" in param.opts for param in cmd.params):
-        cmd.params.append(lang_option())
+        from typer.core import TyperOption
+
+        # checked, not passed to the command's function
+        lang = TyperOption(
+            param_decls=["--lang"], metavar="ru|en", expose_value=False, is_eager=True, callback=check_lang
+        )
+        lang.help = _(LANG_HELP)
+        cmd.params.append(lang)
     return cmd
 
 

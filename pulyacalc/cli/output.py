@@ -76,7 +76,7 @@ def replaced(path: str, binary: bool = False) -> Iterator[IO[Any]]:
     without an error (``-``: standard output, written at the end as well); exit 1 with a
     message when it cannot be written."""
     if path == "-":
-        with _to_stdout(binary) as f:
+        with _to_stdout() as f:
             yield f
         return
     real = os.path.realpath(path)  # a link is written through: its target is replaced
@@ -131,22 +131,16 @@ def _copy_into(tmp: str, real: str) -> None:
 
 
 @contextmanager
-def _to_stdout(binary: bool) -> Iterator[IO[Any]]:
-    """``-o -``: standard output, all or nothing as a file is (spooled, written at the end)."""
+def _to_stdout() -> Iterator[IO[str]]:
+    """``-o -`` (text: pictures never go to standard output): all or nothing as a file is."""
     import tempfile
 
-    with tempfile.SpooledTemporaryFile(
-        max_size=1 << 22,
-        mode="w+b" if binary else "w+",
-        encoding=None if binary else "utf-8",
-        newline=None if binary else "\n",
-    ) as spool:
+    with tempfile.SpooledTemporaryFile(max_size=1 << 22, mode="w+", encoding="utf-8", newline="\n") as spool:
         yield spool
         spool.seek(0)
-        out: IO[Any] = sys.stdout.buffer if binary else sys.stdout
         while chunk := spool.read(1 << 16):
-            out.write(chunk)
-        out.flush()
+            sys.stdout.write(chunk)
+        sys.stdout.flush()
 
 
 def write(text: str) -> None:
