@@ -101,14 +101,6 @@ def _is_console(stream: TextIO) -> bool:
         return False
 
 
-def _can_write(text: str, stream: TextIO) -> bool:
-    try:
-        text.encode(stream.encoding or "ascii")
-    except (UnicodeEncodeError, LookupError):
-        return False
-    return True
-
-
 def table_width() -> int | None:
     """The width tables are fitted to: ``COLUMNS`` when set (a pipe too), else the
     terminal's when standard output is one; None (as wide as they come) when piped."""
@@ -149,7 +141,7 @@ def setup() -> None:
                     reconfigure(encoding=ASCII, errors=ERRORS)
                 else:
                     reconfigure(errors=ERRORS)
-                if stream is sys.stdout and not _can_write("⅓⅔½", stream):
+                if stream is sys.stdout and degrade("⅓⅔½", stream.encoding) != "⅓⅔½":
                     # the tables' own spelling (46 2/3), so that their columns stay aligned
                     from pulyacalc.render.view import use_glyphs
 

@@ -29,7 +29,6 @@ ConventionArg = Annotated[
         metavar="NAME_OR_PATH",
         parser=parse_convention,
         help=N_("A built-in convention (sochi, leningrad, rostov) or a convention YAML file."),
-        show_default=False,
     ),
 ]
 

@@ -39,7 +39,6 @@ def convert(
                 "The format to write: lines or yaml (with -o FILE, by default the one FILE's "
                 "name says: .yaml/.yml or .pulya/.lines/.txt/.log)."
             ),
-            show_default=False,
         ),
     ] = None,
     output: Annotated[

@@ -25,7 +25,6 @@ def dispute(
             "-d",
             min=1,
             metavar="N",
-            show_default=False,
             help=N_("The deal in dispute: its number (1 = the first)."),
         ),
     ],

@@ -47,18 +47,13 @@ def explain(
             return
         with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8") as spool:
             write(view, run.format, spool.write)
-            _no_such_deal(deal, view.shown, stream.count)
+            if not view.shown:  # deal N is past the log's end
+                from pulyacalc.render.view import counted
+
+                deals = counted(stream.count, "deal")
+                raise opts.usage(
+                    _("no deal {number}: the log has {deals}").format(number=deal, deals=deals), "--deal"
+                )
             spool.seek(0)
             while chunk := spool.read(1 << 16):
                 emit(chunk)
-
-
-def _no_such_deal(deal: int | None, shown: int, count: int) -> None:
-    """``--deal N`` past the log's end: a usage error naming the log's deals."""
-    if deal is not None and not shown:
-        from pulyacalc.render.view import counted
-
-        raise opts.usage(
-            _("no deal {number}: the log has {deals}").format(number=deal, deals=counted(count, "deal")),
-            "--deal",
-        )
