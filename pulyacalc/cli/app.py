@@ -41,9 +41,7 @@ COMMANDS = (
 #: sub-apps (a command with subcommands), listed in ``--help`` after the commands: each is
 #: the Typer of the same name in ``pulyacalc.cli.commands.<name>``, with its one-line help
 #: here, so that ``--help`` lists it without importing it
-GROUPS = {
-    "conventions": N_("The conventions: list the built-ins, show one merged, diff two."),
-}
+GROUPS = {"conventions": N_("The conventions: list the built-ins, show one merged, diff two.")}
 
 HELP = N_(
     "Score sheet calculator for Russian Preferans (преферанс): pool, mountain, whists "

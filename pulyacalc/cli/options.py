@@ -42,8 +42,7 @@ def usage(message: str, option: str) -> typer.BadParameter:
 
 
 LogArg = Annotated[
-    str,
-    typer.Argument(metavar="LOG", help=N_("The log: a YAML or line-format file, or - for stdin.")),
+    str, typer.Argument(metavar="LOG", help=N_("The log: a YAML or line-format file, or - for stdin."))
 ]
 
 

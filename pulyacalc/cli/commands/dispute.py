@@ -21,11 +21,7 @@ def dispute(
     deal: Annotated[
         int,
         typer.Option(
-            "--deal",
-            "-d",
-            min=1,
-            metavar="N",
-            help=N_("The deal in dispute: its number (1 = the first)."),
+            "--deal", "-d", min=1, metavar="N", help=N_("The deal in dispute: its number (1 = the first).")
         ),
     ],
     run: opts.Run,

@@ -43,13 +43,7 @@ def stats(
         require_matplotlib()
     people = load_aliases(aliases)
     with walking_logs(progress) as (update, skipped):
-        result = score_stats(
-            logs,
-            **run.reading,
-            progress=update,
-            skipped=skipped,
-            aliases=people,
-        )
+        result = score_stats(logs, **run.reading, progress=update, skipped=skipped, aliases=people)
     if plot is not None and (player is None or result.player(player) is not None):
         from pulyacalc.render.plot import stats_picture
 
