@@ -306,9 +306,10 @@ class Run:
         }
 
 
-def shared(*names: str) -> Callable[[F], F]:
-    """Typer sees the shared options ``names`` where the function has its ``run`` parameter
-    (-o and -q at the end), and the function gets them as one :class:`Run`."""
+def command(*names: str, blame_rounding: bool = True) -> Callable[[F], F]:
+    """A command over the shared options ``names``: Typer sees them where the function has its
+    ``run`` parameter (-o and -q at the end), the function gets them as one :class:`Run`, and
+    its problems are reported (runtime.reports_problems), ``--rounding``'s as usage."""
 
     def decorate(func: F) -> F:
         own = list(inspect.signature(func, eval_str=True).parameters.values())
@@ -341,6 +342,9 @@ def shared(*names: str) -> Callable[[F], F]:
 
         wrapper.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
         wrapper.__annotations__ = {p.name: p.annotation for p in params}
-        return wrapper  # type: ignore[return-value]
+        from pulyacalc.cli.runtime import reports_problems
+
+        blamed = rounding_blamed(wrapper) if blame_rounding and "rounding" in names else wrapper
+        return reports_problems(blamed)  # type: ignore[return-value]
 
     return decorate

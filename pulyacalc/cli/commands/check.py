@@ -8,12 +8,11 @@ from typing import Annotated
 import typer
 
 from pulyacalc.cli import options as opts
-from pulyacalc.cli.runtime import emit, reports_problems
+from pulyacalc.cli.runtime import emit
 from pulyacalc.core.i18n import N_
 
 
-@reports_problems
-@opts.shared("convention", "allow_outside", "format", "input_format", "max_yaml_bytes", "output", "quiet")
+@opts.command("convention", "allow_outside", "format", "input_format", "max_yaml_bytes", "output", "quiet")
 def check(
     log: opts.LogArg,
     against: Annotated[

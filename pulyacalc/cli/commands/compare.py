@@ -7,13 +7,11 @@ from typing import Annotated
 import typer
 
 from pulyacalc.cli import options as opts
-from pulyacalc.cli.runtime import emit, reports_problems
+from pulyacalc.cli.runtime import emit
 from pulyacalc.core.i18n import N_
 
 
-@reports_problems
-@opts.rounding_blamed
-@opts.shared("format", "whist_price", "rounding", "input_format", "max_yaml_bytes", "output", "quiet")
+@opts.command("format", "whist_price", "rounding", "input_format", "max_yaml_bytes", "output", "quiet")
 def compare(
     log: opts.LogArg,
     conventions: Annotated[

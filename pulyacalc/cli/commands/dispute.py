@@ -8,13 +8,11 @@ from typing import Annotated
 import typer
 
 from pulyacalc.cli import options as opts
-from pulyacalc.cli.runtime import emit, reports_problems
+from pulyacalc.cli.runtime import emit
 from pulyacalc.core.i18n import N_, tr
 
 
-@reports_problems
-@opts.rounding_blamed
-@opts.shared(*opts.SHARED)
+@opts.command(*opts.SHARED)
 def dispute(
     ctx: typer.Context,
     log: opts.LogArg,

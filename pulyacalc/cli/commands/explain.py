@@ -7,13 +7,20 @@ from typing import Annotated
 import typer
 
 from pulyacalc.cli import options as opts
-from pulyacalc.cli.runtime import emit, reports_problems
+from pulyacalc.cli.runtime import emit
 from pulyacalc.core.i18n import N_, _
 
 
-@reports_problems
-@opts.shared(
-    "convention", "allow_outside", "format", "rounding", "input_format", "max_yaml_bytes", "output", "quiet"
+@opts.command(
+    "convention",
+    "allow_outside",
+    "format",
+    "rounding",
+    "input_format",
+    "max_yaml_bytes",
+    "output",
+    "quiet",
+    blame_rounding=False,
 )
 def explain(
     log: opts.LogArg,

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from pulyacalc.cli import options as opts
-from pulyacalc.cli.runtime import emit, reports_problems
+from pulyacalc.cli.runtime import emit
 from pulyacalc.core.i18n import N_
 
 if TYPE_CHECKING:
@@ -17,9 +17,7 @@ if TYPE_CHECKING:
     from pulyacalc.reports.ledger import Ledger
 
 
-@reports_problems
-@opts.rounding_blamed
-@opts.shared(*opts.SHARED)
+@opts.command(*opts.SHARED)
 def ledger(
     log: opts.LogArg,
     running: Annotated[

@@ -5,12 +5,10 @@
 
 from pulyacalc.cli import options as opts
 from pulyacalc.cli.output import note
-from pulyacalc.cli.runtime import emit, reports_problems
+from pulyacalc.cli.runtime import emit
 
 
-@reports_problems
-@opts.rounding_blamed
-@opts.shared(*opts.SHARED)
+@opts.command(*opts.SHARED)
 def score(log: opts.LogArg, run: opts.Run) -> None:
     """Score an evening from a log: the sheet (pool, mountain, whists) and the settlement."""
     from pulyacalc.cli.progress import log_progress

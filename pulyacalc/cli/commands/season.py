@@ -10,7 +10,7 @@ import typer
 from pulyacalc.cli import options as opts
 from pulyacalc.cli.aliases import AliasesOpt, load_aliases
 from pulyacalc.cli.plot import PlotOpt, require_matplotlib, save_plot
-from pulyacalc.cli.runtime import emit, fail, reports_problems, walking_logs
+from pulyacalc.cli.runtime import emit, fail, walking_logs
 from pulyacalc.core.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
@@ -42,9 +42,7 @@ def report_season(result: Season) -> None:
         print(message.format(path=path, earlier=earlier), file=sys.stderr)
 
 
-@reports_problems
-@opts.rounding_blamed
-@opts.shared(*opts.SHARED)
+@opts.command(*opts.SHARED)
 def season(
     logs: opts.LogsArg,
     run: opts.Run,

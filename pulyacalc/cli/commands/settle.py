@@ -8,7 +8,7 @@ import typer
 
 from pulyacalc.cli import options as opts
 from pulyacalc.cli.commands.sheet import is_drawing
-from pulyacalc.cli.runtime import emit, fail, reports_problems
+from pulyacalc.cli.runtime import emit, fail
 from pulyacalc.core.i18n import N_, _
 
 if TYPE_CHECKING:
@@ -16,9 +16,7 @@ if TYPE_CHECKING:
     from pulyacalc.render.settle import SettleReport
 
 
-@reports_problems
-@opts.rounding_blamed
-@opts.shared(
+@opts.command(
     "convention", "allow_outside", "format", "whist_price", "rounding", "max_yaml_bytes", "output", "quiet"
 )
 def settle(

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from pulyacalc.cli import options as opts
-from pulyacalc.cli.runtime import emit, fail, reports_problems
+from pulyacalc.cli.runtime import emit, fail
 from pulyacalc.core.i18n import N_, _, ngettext
 
 #: what ``-o`` may name: the suffix says what is written (``-``: SVG on standard output)
@@ -74,9 +74,7 @@ def write_drawing(output: str, svg: str, html: str | None = None) -> None:
         f.write(html if html is not None and Path(output).suffix.lower() == ".html" else svg)
 
 
-@reports_problems
-@opts.rounding_blamed
-@opts.shared("convention", "allow_outside", "whist_price", "rounding", "input_format", "max_yaml_bytes")
+@opts.command("convention", "allow_outside", "whist_price", "rounding", "input_format", "max_yaml_bytes")
 def sheet(
     log: opts.LogArg,
     output: DrawingOpt,

@@ -9,13 +9,11 @@ import typer
 from pulyacalc.cli import options as opts
 from pulyacalc.cli.aliases import AliasesOpt, load_aliases
 from pulyacalc.cli.plot import PlotOpt, require_matplotlib, save_plot
-from pulyacalc.cli.runtime import emit, reports_problems, walking_logs
+from pulyacalc.cli.runtime import emit, walking_logs
 from pulyacalc.core.i18n import N_, _
 
 
-@reports_problems
-@opts.rounding_blamed
-@opts.shared(
+@opts.command(
     "convention", "allow_outside", "format", "rounding", "input_format", "max_yaml_bytes", "output", "quiet"
 )
 def stats(
