@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
@@ -12,9 +12,6 @@ from pulyacalc.cli.aliases import AliasesOpt, load_aliases
 from pulyacalc.cli.plot import PlotOpt, require_matplotlib, save_plot
 from pulyacalc.cli.runtime import emit, fail, walking_logs
 from pulyacalc.core.i18n import N_, _, ngettext
-
-if TYPE_CHECKING:
-    from pulyacalc.reports.season import Season
 
 KeepGoingOpt = Annotated[
     bool,
@@ -26,20 +23,6 @@ KeepGoingOpt = Annotated[
         ),
     ),
 ]
-
-
-def report_season(result: Season) -> None:
-    """On stderr: each problem of an evening left out (``--keep-going``), and a warning
-    for each file that holds an evening already counted."""
-    for _file, problems in result.failed:
-        for problem in problems:
-            print(problem.format(), file=sys.stderr)
-    for path, earlier in result.duplicates:
-        message = _(
-            "pulyacalc: warning: {path} holds the same evening as {earlier} "
-            "(same players, same deals): it is counted twice"
-        )
-        print(message.format(path=path, earlier=earlier), file=sys.stderr)
 
 
 @opts.command(*opts.SHARED)
@@ -74,8 +57,16 @@ def season(
             aliases=persons,
             keep_going=keep_going,
         )
-    # problems of the evenings left out, and repeated evenings, before the standings
-    report_season(result)
+    # problems of the evenings left out (--keep-going), and repeated evenings, before the standings
+    for _file, problems in result.failed:
+        for problem in problems:
+            print(problem.format(), file=sys.stderr)
+    for path, earlier in result.duplicates:
+        message = _(
+            "pulyacalc: warning: {path} holds the same evening as {earlier} "
+            "(same players, same deals): it is counted twice"
+        )
+        print(message.format(path=path, earlier=earlier), file=sys.stderr)
     if plot is not None:
         from pulyacalc.render.plot import season_picture
 
