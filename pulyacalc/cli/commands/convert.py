@@ -13,10 +13,7 @@ from pulyacalc.cli.output import replaced
 from pulyacalc.cli.runtime import reports_problems
 from pulyacalc.core.i18n import M_, N_
 
-
-class Target(str, enum.Enum):
-    lines = "lines"
-    yaml = "yaml"
+Target = enum.Enum("Target", [("lines", "lines"), ("yaml", "yaml")], type=str)
 
 
 def _check_output(value: str | None) -> str | None:
