@@ -280,7 +280,7 @@ SHARED: dict[str, tuple[Any, Any]] = {
 
 @dataclass(frozen=True)
 class Run:
-    """The shared options of one run, as a command gets them (:func:`shared`)."""
+    """The shared options of one run, as a command gets them (:func:`command`)."""
 
     convention: str | None
     format: str
