@@ -91,10 +91,15 @@ def test_a_comparison_that_leaves_nothing_out_has_no_note_and_an_empty_excluded_
 
 
 def test_the_use_case_says_why_a_convention_is_left_out(tmp_path: Path) -> None:
-    from pulyacalc.reports.compare import compare_log, compare_text
+    from pulyacalc.core.errors import Problems
+    from pulyacalc.logs.read import read_text
+    from pulyacalc.reports.compare import compare, compare_log
 
     by_path = compare_log(str(talon_log(tmp_path)), ["sochi", "rostov", "leningrad"])
-    by_text = compare_text(TALON_4P, "l.txt", ["sochi", "rostov", "leningrad"])
+    problems = Problems()
+    by_text = compare(
+        read_text(TALON_4P, "l.txt", None, problems), problems, ["sochi", "rostov", "leningrad"]
+    )
     for c in (by_path, by_text):
         assert c.players == ("A", "B", "C", "D") and c.deals == 1
         assert [col.asked for col in c.columns] == ["sochi", "leningrad"]

@@ -18,9 +18,16 @@ from pulyacalc.cli.progress import count_lines, log_progress
 from pulyacalc.play import score_file
 from pulyacalc.render.explain import ExplainStream, ExplainView
 from pulyacalc.render.formats import FORMATS, render
-from pulyacalc.reports.explain import explain_file, explain_stream
+from pulyacalc.reports.explain import Explanation, explain, explain_stream
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def explain_file(path: str) -> Explanation:
+    """A log explained whole: what the stream is held to."""
+    return explain(score_file(path, running=True))
+
+
 sys.path.insert(0, str(ROOT / "bench"))
 import genlog  # noqa: E402
 

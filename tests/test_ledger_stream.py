@@ -60,11 +60,23 @@ def old_ledger(path: str, fmt: str, options: list[str], rounding: str | None = N
 
 def whole_table(lg: Any, running: bool) -> str:
     """The table of a kept ledger drawn whole by grid."""
-    from pulyacalc.render.ledger import deal_cells, final_rows, notes, table_align, table_columns, title
+    from pulyacalc.render.ledger import (
+        _cell,
+        final_rows,
+        notes,
+        row_values,
+        table_align,
+        table_columns,
+        title,
+    )
     from pulyacalc.render.table import grid
 
     columns, head = table_columns(lg.players, running, lg.settlement.money is not None)
-    rows = [[str(row.number), *deal_cells(row, columns)] for row in lg.rows]
+    rows = []
+    for row in lg.rows:  # the deal without its note (``  # ...``), then its values
+        values = row_values(row)
+        cells = [_cell(k, values[k][p]) for k, p in columns]
+        rows.append([str(row.number), row.dealer, row.text.split("  # ", 1)[0], *cells])
     rows += final_rows(lg, columns)
     table = grid(rows, head=head, tablefmt="simple", colalign=table_align(columns))
     return "\n".join([title(lg), "", table, "", *notes(lg)]) + "\n"

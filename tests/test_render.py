@@ -45,10 +45,11 @@ def _settle(rounding: str) -> View:
 
 
 def _explain() -> View:
+    from pulyacalc.play import score_file
     from pulyacalc.render.explain import ExplainView
-    from pulyacalc.reports.explain import explain_file
+    from pulyacalc.reports.explain import explain
 
-    ex = explain_file(SOCHI)
+    ex = explain(score_file(SOCHI, running=True))
     return ExplainView(ex, ex.deals)
 
 
@@ -77,10 +78,14 @@ def _season() -> View:
 
 
 def _compare(text: str) -> View:
+    from pulyacalc.core.errors import Problems
+    from pulyacalc.logs.read import read_text
     from pulyacalc.render.compare import CompareView
-    from pulyacalc.reports.compare import compare_text
+    from pulyacalc.reports.compare import compare
 
-    return CompareView(compare_text(text, "l.txt", ["sochi", "rostov", "leningrad"]))
+    problems = Problems()
+    log = read_text(text, "l.txt", None, problems)
+    return CompareView(compare(log, problems, ["sochi", "rostov", "leningrad"]))
 
 
 #: every report the command line writes, as a view

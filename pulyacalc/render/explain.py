@@ -327,19 +327,6 @@ def entry_row(x: Explained) -> list[Any]:
 ROW_HEAD = ["deal", "rule", "section", "player", "area", "on", "amount", "why"]
 
 
-def json_head(s: Stream) -> str:
-    """The JSON document's start, up to its ``entries`` list."""
-    from pulyacalc.render.formats import dumps
-
-    head = {
-        "schema_version": SCHEMA_VERSION,
-        "players": list(s.header.players),
-        "convention": s.convention.name,
-        "pool_target": s.target,
-    }
-    return dumps(head).removesuffix("\n}") + ',\n  "entries": '
-
-
 def members(doc: dict[str, Any], depth: int) -> str:
     """The members of ``doc`` as its JSON text has them ``depth`` levels deep, without the
     braces around them (each after its line break): objects joined member by member."""

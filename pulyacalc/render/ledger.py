@@ -303,14 +303,6 @@ def table_align(columns: Columns) -> tuple[str, ...]:
     return ("right", "left", "left", *["right"] * len(columns))
 
 
-def deal_cells(row: LedgerRow, columns: Columns) -> list[str]:
-    """A deal's cells in the table but its number: the deal without its note (``  # ...``),
-    to keep the table narrow (the machine formats keep the whole line)."""
-    values = row_values(row)
-    deal = row.text.split("  # ", 1)[0]
-    return [row.dealer, deal, *[_cell(k, values[k][p]) for k, p in columns]]
-
-
 def _cell(kind: str, value: Amount | Decimal) -> str:
     """A change is signed (+12), a running total is not."""
     return show(value) if kind.endswith("running") else signed(value)
@@ -334,12 +326,6 @@ def values_json(row: LedgerRow, running: bool) -> dict[str, Any]:
 def deal_json(row: LedgerRow, running: bool) -> dict[str, Any]:
     """A deal's object in JSON (and JSON Lines)."""
     return {"number": row.number, **moved_json(row.moved), **values_json(row, running)}
-
-
-def deal_csv(row: LedgerRow, columns: Columns) -> list[Any]:
-    """A deal's CSV row."""
-    values = row_values(row)
-    return [row.number, row.dealer, row.text, *[decimal(values[k][p]) for k, p in columns]]
 
 
 class Remembered:
@@ -485,6 +471,8 @@ class TableRows:
         #: the deal's value cells: (column, kind, player)
         self.values: list[tuple[int, str, str]] = []
         self.cells = Remembered(self._cells)
+        #: each value's text, made once per distinct value (running totals, money)
+        self.texts: dict[tuple[str, type, Any, bool], str] = {}
 
     def _start(self, players: tuple[str, ...], money: bool) -> LongTable:
         from pulyacalc.render.table import LongTable
@@ -498,9 +486,17 @@ class TableRows:
         table = self.table or self._start(tuple(row.result), row.money is not None)
         cells = [str(row.number), *self.cells(row.moved)]
         if self.values:
-            values = row_values(row)
+            values, texts = row_values(row), self.texts
             for i, k, p in self.values:
-                cells[i] = _cell(k, values[k][p])
+                v = values[k][p]
+                # (a Decimal -0 writes its sign: a key of its own)
+                key = (k, type(v), v, v.is_signed() if type(v) is Decimal else False)
+                text = texts.get(key)
+                if text is None:
+                    if len(texts) >= 100_000:  # bounded: a long log's running totals
+                        texts.clear()
+                    text = texts[key] = _cell(k, v)
+                cells[i] = text
         table.add(cells)
 
     def _cells(self, m: Moved) -> list[str]:

@@ -67,7 +67,7 @@ class Column:
     aligned, of its numbers the widest whole part and what follows the units, so that
     :meth:`aligned` can line them up."""
 
-    __slots__ = ("right", "plain", "other", "whole", "tail", "bare", "mixed", "raw", "known")
+    __slots__ = ("right", "plain", "other", "whole", "tail", "bare", "mixed", "raw", "known", "seen")
 
     def __init__(self, right: bool) -> None:
         self.right = right
@@ -75,8 +75,16 @@ class Column:
         self.whole = -1  # (no number with a whole part yet)
         self.bare = self.mixed = False
         self.known: dict[str, str] = {}
+        #: the cells added (a cell added again changes nothing: a long table's are many alike)
+        self.seen: set[str] = set()
 
     def add(self, cell: str) -> None:
+        seen = self.seen
+        if cell in seen:
+            return
+        if len(seen) > 100_000:  # bounded: a long log's running totals
+            seen.clear()
+        seen.add(cell)
         size = len(cell.strip())
         if size > self.plain:
             self.plain = size
@@ -250,12 +258,6 @@ def _exotic(
     )
 
 
-def plain_cells(texts: list[str]) -> bool:
-    """Whether text cells like these are drawn here, not by tabulate (render/explain_fast.py
-    asks; it goes with it)."""
-    return not _exotic([texts], [], None, "plain", False)
-
-
 def draw(
     body: list[list[str]],
     head: list[str],
@@ -263,15 +265,17 @@ def draw(
     tablefmt: str,
     limits: Sequence[int | None] | None = None,
     heads: Sequence[int | None] | None = None,
+    layout: Layout | None = None,
 ) -> str:
     """tabulate's table of text cells (``disable_numparse``; ``limits``: its
-    ``maxcolwidths``, ``heads``: its ``maxheadercolwidths``), in its very bytes."""
+    ``maxcolwidths``, ``heads``: its ``maxheadercolwidths``), in its very bytes;
+    ``layout``: the wrapped table's, already made for a table like it (:func:`grid`)."""
     wrap = any(w is not None for w in chain(limits or (), heads or ()))
-    if _exotic(body, head, align, tablefmt, wrap):
+    if layout is None and _exotic(body, head, align, tablefmt, wrap):
         return _tabulate(body, head, align, tablefmt, limits, heads)
     lefts = [a == "left" for a in _given_align(align, len(body[0]))]
     if wrap:
-        layout = _layout(body, head, lefts, limits, heads)
+        layout = layout or _layout(body, head, lefts, limits, heads)
         lines = layout.head(head, heads, tablefmt)
         lines.extend(chain.from_iterable(map(layout.row, body)))
     else:  # (most tables: each cell stripped once, the layout of these widths made once)
@@ -401,8 +405,48 @@ def grid(
     width = WIDTH[0]
     if width is None or _widest(text) <= width - margin:
         return text
-    plan = fit_plan(body, head, align, tablefmt, maxcolwidths, width - margin, text)
-    return "\n\n".join(_drawn_part(body, head, align, tablefmt, plan, part) for part in plan.parts)
+    plan, layouts = _fitted(body, head, align, tablefmt, maxcolwidths, width - margin, text)
+    return "\n\n".join(_drawn_part(body, head, align, tablefmt, plan, part, layouts) for part in plan.parts)
+
+
+#: a digit as the key of a fit plan has it: every digit is one column wide and wraps alike
+_DIGITS = str.maketrans("123456789", "000000000")
+#: each fit plan made, by what decides it, and the layout of each part it draws, wrapped
+#: (:func:`_fitted`)
+_PLANS: dict[tuple[Any, ...], tuple[FitPlan, dict[int, Layout] | None]] = {}
+
+
+def _fitted(
+    body: list[list[str]],
+    head: list[str],
+    align: Sequence[str] | None,
+    tablefmt: str,
+    maxcolwidths: list[int | None] | None,
+    width: int,
+    text: str,
+) -> tuple[FitPlan, dict[int, Layout] | None]:
+    """:func:`fit_plan`, remembered by what decides it (explain's paper after each deal is
+    fitted alike), with the layouts of its parts (by their first column but one) once drawn.
+    For a ``simple`` table with headers drawn here, the plan and the layouts depend only on
+    the headers and left-aligned cells as wrapped (their text, digits alike) and each
+    right-aligned column's widest cell, as it is and stripped: its widest line is its rule."""
+    ncols = len(body[0]) if body else 0
+    alike = tablefmt == "simple" and not maxcolwidths and len(head) == ncols
+    if not alike or _exotic(body, head, align, tablefmt, True):
+        return fit_plan(body, head, align, tablefmt, maxcolwidths, width, text), None
+    key: list[Any] = [width, tuple(align or ()), tuple(h.translate(_DIGITS) for h in head)]
+    for i, a in enumerate(_given_align(align, ncols)):
+        column = [row[i] for row in body]
+        if a == "left":
+            key.append(tuple(c.translate(_DIGITS) for c in column))
+        else:
+            key.append((max(map(len, column)), max(len(c.strip()) for c in column)))
+    plan = _PLANS.get(tuple(key))
+    if plan is None:
+        if len(_PLANS) > 1024:  # bounded: tables of ever new shapes forget the old
+            _PLANS.clear()
+        plan = _PLANS[tuple(key)] = fit_plan(body, head, align, tablefmt, maxcolwidths, width, text), {}
+    return plan
 
 
 class FitPlan(NamedTuple):
@@ -421,23 +465,25 @@ def _drawn_part(
     tablefmt: str,
     plan: FitPlan,
     keep: list[int],
+    layouts: dict[int, Layout] | None = None,
 ) -> str:
-    """The table of the columns ``keep`` drawn as ``plan`` says (all of them: as it is)."""
-    if plan.parts == [keep] and len(plan.parts) == 1:
-        return draw(body, head, align, tablefmt, plan.limits, plan.heads)
+    """The table of the columns ``keep`` drawn as ``plan`` says (all of them: as it is);
+    ``layouts``: each wrapped part's layout, made once for tables fitted alike."""
+    whole = plan.parts == [keep] and len(plan.parts) == 1
+    part = body if whole else [[row[i] for i in keep] for row in body]
+    part_head = head if whole or not head else [head[i] for i in keep]
 
     def pick(xs: Sequence[Any] | None) -> Any:
-        return None if xs is None else [xs[i] if i < len(xs) else None for i in keep]
+        return xs if whole or xs is None else [xs[i] if i < len(xs) else None for i in keep]
 
-    part = [[row[i] for i in keep] for row in body]
-    return draw(
-        part,
-        [head[i] for i in keep] if head else [],
-        pick(align),
-        tablefmt,
-        pick(plan.limits),
-        pick(plan.heads),
-    )
+    limits, heads, part_align = pick(plan.limits), pick(plan.heads), pick(align)
+    layout = None
+    if layouts is not None and any(w is not None for w in chain(limits or (), heads or ())):
+        layout = layouts.get(keep[-1])
+        if layout is None:
+            lefts = [a == "left" for a in _given_align(part_align, len(keep))]
+            layout = layouts[keep[-1]] = _layout(part, part_head, lefts, limits, heads)
+    return draw(part, part_head, part_align, tablefmt, limits, heads, layout)
 
 
 def fit_plan(

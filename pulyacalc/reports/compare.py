@@ -68,23 +68,6 @@ def compare_log(
     return compare(log, problems, conventions, rounding=rounding, price=price)
 
 
-def compare_text(
-    text: str,
-    name: str = "<text>",
-    conventions: Sequence[str] | None = None,
-    *,
-    rounding: Rounding | None = None,
-    input_format: str | None = None,
-    price: Decimal | None = None,
-) -> Comparison:
-    """``compare_log`` for a log given as text."""
-    from pulyacalc.logs.read import read_text
-
-    problems = Problems()
-    log = read_text(text, name, input_format, problems)
-    return compare(log, problems, conventions, rounding=rounding, price=price)
-
-
 def compare(
     log: Log,
     problems: Problems,

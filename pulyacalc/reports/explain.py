@@ -1,8 +1,8 @@
 """Explaining an evening entry by entry: who writes how much, where, and why.
 
-``explain_file`` scores a log keeping every deal and a snapshot of the paper after each
-deal (the running totals the paper keeps, «нарастающим итогом»: ``play`` with
-``running=True``); ``explain`` does the same for an evening already played.  Each ``Entry`` of
+``explain`` explains an evening played keeping every deal and a snapshot of the paper
+after each deal (the running totals the paper keeps, «нарастающим итогом»: ``play`` with
+``running=True``).  Each ``Entry`` of
 :mod:`pulyacalc.scoring` becomes an ``Explained`` line: the entry, its rule from
 :mod:`pulyacalc.rulebook`, and a sentence a person can check with a pencil.
 
@@ -134,18 +134,6 @@ def whole(e: Entry) -> str:
 
 def explain_entries(result: DealResult) -> tuple[Explained, ...]:
     return tuple(Explained(e, RULEBOOK[e.rule], sentence(e)) for e in result.entries)
-
-
-def explain_file(
-    path: str,
-    *,
-    convention: str | None = None,
-    rounding: Rounding | None = None,
-    input_format: str | None = None,
-) -> Explanation:
-    """Score a log and explain every deal (raises PulyaError with every problem)."""
-    ev = score_file(path, convention=convention, rounding=rounding, input_format=input_format, running=True)
-    return explain(ev)
 
 
 def explain(ev: Evening) -> Explanation:
