@@ -304,18 +304,13 @@ def sentence_shown(x: Explained) -> str:
     if current() == "en":
         return x.text
     from pulyacalc.core.amounts import num
+    from pulyacalc.reports.explain import place
 
     e = x.entry
     amount = num(e.amount)
-    lead = f"{e.player} {tr(place_of(e))} {'+' if e.amount > 0 else ''}{amount}"
+    lead = f"{e.player} {tr(place(e))} {'+' if e.amount > 0 else ''}{amount}"
     why = _why(x)
     return f"{lead}: {why}" if why else lead
-
-
-def place_of(e: Any) -> str:
-    from pulyacalc.reports.explain import place
-
-    return place(e)
 
 
 def entry_row(x: Explained) -> list[Any]:

@@ -358,24 +358,35 @@ def _picked(body: list[list[str]], columns: list[int]) -> Iterator[Sequence[str]
 
 
 def _aligned(body: list[list[str]], align: Sequence[str] | None, ncols: int) -> list[list[str]]:
-    """The body with the units of its right-aligned columns' numbers lined up."""
-    columns = [Column(a == "right") for a in _given_align(align, ncols)]
+    """The body with the units of its right-aligned columns' numbers lined up, each column's
+    texts remembered by its cells (explain's paper after each deal has most columns alike)."""
     mixed = []
-    for i, column in enumerate(columns):
-        if column.right:
-            for row in body:
-                if i < len(row):
-                    column.add(row[i])
-            if column.mixed:
-                mixed.append((i, column))
+    for i, a in enumerate(_given_align(align, ncols)):
+        if a != "right":
+            continue
+        cells = tuple(row[i] for row in body if i < len(row))
+        done = _ALIGNED.get(cells, ())
+        if done == ():
+            column = Column(True)
+            for cell in cells:
+                column.add(cell)
+            if len(_ALIGNED) > 8192:  # bounded: ever new columns forget the old
+                _ALIGNED.clear()
+            done = _ALIGNED[cells] = tuple(map(column.aligned, cells)) if column.mixed else None
+        if done is not None:
+            mixed.append((i, iter(done)))
     if not mixed:
         return body
     body = [list(row) for row in body]
-    for row in body:
-        for i, column in mixed:
+    for i, texts in mixed:
+        for row in body:
             if i < len(row):
-                row[i] = column.aligned(row[i])
+                row[i] = next(texts)
     return body
+
+
+#: each right-aligned column's cells (:func:`_aligned`): their texts lined up, or None
+_ALIGNED: dict[tuple[str, ...], tuple[str, ...] | None] = {}
 
 
 def _given_align(align: Sequence[str] | None, ncols: int) -> list[str]:
