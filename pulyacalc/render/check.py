@@ -38,10 +38,9 @@ class CheckView:
 
         self.bad = self.notices = 0
         for f in self.findings:
-            if f.code in NOTICES:
-                self.notices += 1
-            else:
-                self.bad += 1
+            notice = f.code in NOTICES
+            self.notices += notice
+            self.bad += not notice
             yield f
 
     def records(self) -> Iterator[dict[str, Any]]:

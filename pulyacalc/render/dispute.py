@@ -28,12 +28,10 @@ def reading_json(r: Reading, players: tuple[str, ...]) -> dict[str, Any]:
     }
     s = r.settlement
     if s is not None:
-        d["result"] = {p: jnum(s.result[p]) for p in players}
-        d["result_exact"] = {p: fraction_text(s.exact[p]) for p in players}
-        d["change"] = {p: jnum(r.change[p]) for p in players}
-        d["change_exact"] = {p: fraction_text(r.change_exact[p]) for p in players}
-        d["deal_moves"] = {p: jnum(r.moves[p]) for p in players}
-        d["deal_moves_exact"] = {p: fraction_text(r.moves[p]) for p in players}
+        shown = (("result", s.result, s.exact), ("change", r.change, r.change_exact))
+        for name, near, exact in (*shown, ("deal_moves", r.moves, r.moves)):
+            d[name] = {p: jnum(near[p]) for p in players}
+            d[f"{name}_exact"] = {p: fraction_text(exact[p]) for p in players}
     return d
 
 

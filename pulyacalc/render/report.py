@@ -112,20 +112,17 @@ class Report:
 
     def rows(self) -> tuple[list[str], list[list[Any]]]:
         s, sheet = self.settlement, self.sheet
-        players = sheet.players
-        head = ["player", "pool", "mountain", *[f"whists_on_{q}" for q in players], "mountain_equivalent"]
-        head += ["mountain_result", "whist_result", "result"]
+        cols: list[Mapping[str, Any]] = [s.equivalent, s.mountain_result, s.whist_result, s.result]
+        head = ["player", "pool", "mountain", *[f"whists_on_{q}" for q in sheet.players]]
+        head += ["mountain_equivalent", "mountain_result", "whist_result", "result"]
         if s.money is not None:
             head.append("money")
+            cols.append(s.money)
         head.append("result_exact")  # added last: the columns before it keep their places
-        rows: list[list[Any]] = []
-        for p in players:
-            row = [p, *sheet_row(sheet, p, own="", fmt=decimal), decimal(s.equivalent[p])]
-            row += [decimal(s.mountain_result[p]), decimal(s.whist_result[p]), decimal(s.result[p])]
-            if s.money is not None:
-                row.append(decimal(s.money[p]))
-            row.append(fraction_text(s.exact[p]))
-            rows.append(row)
+        rows = []
+        for p in sheet.players:
+            row = [p, *sheet_row(sheet, p, own="", fmt=decimal), *(decimal(values[p]) for values in cols)]
+            rows.append([*row, fraction_text(s.exact[p])])
         return head, rows
 
     def table(self) -> str:
@@ -155,24 +152,18 @@ def _sheet_lines(r: Report) -> list[str]:
 
 def _settlement_grid(r: Report) -> str:
     """The settlement's table: each player's row from the mountain equivalent to the money."""
-    s, players = r.settlement, r.sheet.players
-    srows = []
-    for p in players:
-        row = [p, show(s.equivalent[p]), show(s.amnestied[p])]
-        if s.rounding in KODEKS_ROUNDINGS:
-            row.append(show(s.rounded_mountain[p]))
-        row += [show(s.mountain_result[p]), show(s.whist_result[p]), show(s.result[p])]
-        if s.money is not None:
-            row.append(show(s.money[p]))
-        srows.append(row)
+    s = r.settlement
     # each header is its field's name (CSV column or JSON key, docs/output.md) with spaces
-    head = [_("settlement"), _("mountain equivalent"), _("amnestied mountain")]
+    cols: list[tuple[str, Mapping[str, Any]]] = [(_("mountain equivalent"), s.equivalent)]
+    cols.append((_("amnestied mountain"), s.amnestied))
     if s.rounding in KODEKS_ROUNDINGS:
-        head.append(_("kodeks mountain"))
-    head += [_("mountain result"), _("whist result"), _("result")]
+        cols.append((_("kodeks mountain"), s.rounded_mountain))
+    cols += [(_("mountain result"), s.mountain_result), (_("whist result"), s.whist_result)]
+    cols.append((_("result"), s.result))
     if s.money is not None:
-        head.append(_("money"))
-    return tabulated(srows, head)
+        cols.append((_("money"), s.money))
+    rows = [[p, *(show(values[p]) for _head, values in cols)] for p in r.sheet.players]
+    return tabulated(rows, [_("settlement"), *(head for head, _values in cols)])
 
 
 def _settlement_notes(r: Report) -> list[str]:

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.amounts import Amount, exact
-from pulyacalc.core.i18n import _
+from pulyacalc.core.i18n import N_, _
 from pulyacalc.core.kinds import KODEKS_ROUNDINGS
 from pulyacalc.core.sheet import SheetView
 from pulyacalc.render.aligned import sheet_table, tabulated
@@ -50,17 +50,13 @@ def _table(out: list[str], rows: list[list[Any]], head: list[str]) -> None:
     out += [*tabulated(rows, head).splitlines(), ""]
 
 
-def _how(before: Amount, after: Amount, gains: bool) -> str:
-    """A kodeks move in words; ``gains``: the move is in its owner's favour."""
-    if after == before:
-        return _("a multiple of 3 already")
-    if after < before:
-        if gains:
-            return _("down one: each other writes 3 whists on him")
-        return _("down one: he writes 3 whists on each other")
-    if gains:
-        return _("up one: each other writes 3 whists on him")
-    return _("up one: he writes 3 whists on each other")
+#: a kodeks move in words, by (moved up, in its owner's favour)
+_HOW = {
+    (False, True): N_("down one: each other writes 3 whists on him"),
+    (False, False): N_("down one: he writes 3 whists on each other"),
+    (True, True): N_("up one: each other writes 3 whists on him"),
+    (True, False): N_("up one: he writes 3 whists on each other"),
+}
 
 
 def _moves(out: list[str], s: Settlement, was: Any, now: Any, head: list[str], pool: bool = False) -> None:
@@ -68,7 +64,8 @@ def _moves(out: list[str], s: Settlement, was: Any, now: Any, head: list[str], p
     rows = []
     for p in s.players:
         b, a = was[p], now[p]
-        rows.append([p, show(b), show(a), _how(b, a, gains=a > b if pool else a < b)])
+        how = _(_HOW[a > b, a > b if pool else a < b]) if a != b else _("a multiple of 3 already")
+        rows.append([p, show(b), show(a), how])
     _table(out, rows, ["", *head, ""])
 
 
@@ -222,26 +219,21 @@ def _total_stage(out: list[str], step: int, given: _Given) -> None:
     if s.money is not None:  # the price, once named in the money column's header, now in the title
         total_title += "; " + _("money at {price}").format(price=s.whist_price)
     out.append(total_title)
+    # the exact total (JSON stages.total); rounded to whole whists, the result (CSV result)
+    extra: list[tuple[str, Callable[[str], str]]] = []
+    if s.rounding == "nearest":
+        extra.append((_("result"), lambda p: signed(s.result[p])))
+    if s.money is not None:
+        money = s.money
+        extra.append((_("money"), lambda p: show(money[p])))
     rows = []
     for p in given.sheet.players:
         w = s.whist_result[p]
-        row = [
-            p,
-            f"{signed(s.mountain_result[p])} {'+' if w >= 0 else '−'} {show(exact(-w) if w < 0 else w)}",
-            signed(s.exact[p]),
-        ]
-        if s.rounding == "nearest":
-            row.append(signed(s.result[p]))
-        if s.money is not None:
-            row.append(show(s.money[p]))
-        rows.append(row)
-    # the exact total (JSON stages.total); rounded to whole whists, the result (CSV result)
-    head = ["", _("arithmetic"), _("total")]
-    if s.rounding == "nearest":
-        head.append(_("result"))
-    if s.money is not None:
-        head.append(_("money"))
-    _table(out, rows, head)
+        arithmetic = (
+            f"{signed(s.mountain_result[p])} {'+' if w >= 0 else '−'} {show(exact(-w) if w < 0 else w)}"
+        )
+        rows.append([p, arithmetic, signed(s.exact[p]), *(cell(p) for _head, cell in extra)])
+    _table(out, rows, ["", _("arithmetic"), _("total"), *(head for head, _cell in extra)])
 
 
 #: the stages in order: each writes its title and table

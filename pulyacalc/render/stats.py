@@ -79,14 +79,8 @@ COLUMNS = (
 def player_row(rank: int, p: PlayerStats) -> list[Any]:
     st = p.standing
     row: list[Any] = [rank, p.player, st.evenings, p.deals, decimal(st.total), decimal(st.average)]
-    row += [
-        decimal(p.per_deal),
-        decimal(st.best),
-        st.best_evening,
-        decimal(st.worst),
-        st.worst_evening,
-        p.streak,
-    ]
+    row += [decimal(p.per_deal), decimal(st.best), st.best_evening, decimal(st.worst), st.worst_evening]
+    row.append(p.streak)
     for lv in LEVELS:
         row += [p.contracts[lv].declared, p.contracts[lv].made]
     row += [p.misere.declared, p.misere.made, p.raspasy, p.raspasy_tricks, decimal(p.tricks_per_raspasy)]
