@@ -81,10 +81,7 @@ class Report:
             "rounding": s.rounding,
             "stages": settlement_json(s),
         }
-        if self.deals is not None:
-            doc["deals"] = self.deals
-        if self.finished is not None:
-            doc["finished"] = self.finished
+        doc |= {k: v for k, v in (("deals", self.deals), ("finished", self.finished)) if v is not None}
         if self.bombs is not None:
             doc["bombs"] = {p: list(self.bombs.get(p, ())) for p in self.sheet.players}
         from pulyacalc.play import overrides

@@ -144,10 +144,8 @@ def cells_of(pulya: Pulya, layout: tuple[Sector, ...]) -> list[Cell]:
 
 def entry_size(cells: list[Cell], numbers: bool) -> float:
     """The largest size at which every cell holds all its totals (the smallest size else)."""
-    for size in SIZES:
-        if all(c.placement(size, numbers) is not None for c in cells):
-            return size
-    return SIZES[-1]
+    fits = (size for size in SIZES if all(c.placement(size, numbers) is not None for c in cells))
+    return next(fits, SIZES[-1])
 
 
 def write_cell(cv: Canvas, cell: Cell, size: float, numbers: bool) -> None:
