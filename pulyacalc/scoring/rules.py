@@ -223,11 +223,12 @@ def _one_whister(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
     decl, d, wh = r.declarer, 10 - r.taken, r.whisters[0]
     passer = next(x for x in r.defenders if x != wh)
     if k == 0:
-        own, split, why, whole = _LONE_MADE[c.lone_whister_made]
-        n = r.lone_own if own else d
+        made = c.lone_whister_made
+        split = made == "split"
+        n = r.lone_own if made == "own" else d
         assert n is not None  # resolve refuses a made deal without it under 'own'
         amount = half(exact(w * n)) if split else exact(w * n)
-        why = _whists(n, w, why, whole, amount)
+        why = _whists(n, w, *_LONE_MADE[made], amount)
         for p in ((wh, passer) if split else (wh,)) if n else ():
             yield Write("whists", p, WHISTS, amount, decl, why=why)
         return
@@ -290,24 +291,19 @@ def _greedy(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
         yield Write("consolation", passer, WHISTS, exact(cons * k), decl, why=why)
 
 
-#: one whister, the contract made (``whist.lone_whister_made``): whether he writes his own
-#: tricks (else the side's), whether he and the passer write half each, and the reason
-_LONE_MADE: dict[LoneWhisterMade, tuple[bool, bool, str, str]] = {
+#: one whister, the contract made (``whist.lone_whister_made``): the reason and its whole
+#: arithmetic; under ``own`` he writes his own tricks (else the side's), under ``split`` he
+#: and the passer write half each
+_LONE_MADE: dict[LoneWhisterMade, tuple[str, str]] = {
     "side": (
-        False,
-        False,
         N_("{tricks} × {per} (the whister takes the passer's too)"),
         N_("{tricks} × {per} = {result} (the whister takes the passer's too)"),
     ),
     "own": (
-        True,
-        False,
         N_("{tricks} × {per} (his own; the passer's are not written)"),
         N_("{tricks} × {per} = {result} (his own; the passer's are not written)"),
     ),
     "split": (
-        False,
-        True,
         N_("{tricks} × {per} / 2 (the side's tricks in halves)"),
         N_("{tricks} × {per} / 2 = {result} (the side's tricks in halves)"),
     ),
@@ -321,22 +317,23 @@ def _dealer_consolation(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
     if not (k and dealer is not None and c.consolation_by_dealer):
         return
     cons = c.consolation_per_trick[r.level]
-    why = _consolation(
-        k,
-        cons,
+    seconds = r.seats.sitters[1:] if c.second_out_consolation else ()
+    for p in (dealer, *seconds):
+        why = _consolation(k, cons, *_DEALER_WHY[p != dealer])
+        yield Write("dealer-consolation", p, WHISTS, exact(cons * k), r.declarer, why=why)
+
+
+#: the consolation of the dealer and of the second player out: the reason, its whole arithmetic
+_DEALER_WHY = (
+    (
         N_("{undertricks} × {per} (the dealer writes consolation too)"),
         N_("{undertricks} × {per} = {result} (the dealer writes consolation too)"),
-    )
-    yield Write("dealer-consolation", dealer, WHISTS, exact(cons * k), r.declarer, why=why)
-    if c.second_out_consolation:
-        why = _consolation(
-            k,
-            cons,
-            N_("{undertricks} × {per} (the second player out writes consolation too)"),
-            N_("{undertricks} × {per} = {result} (the second player out writes consolation too)"),
-        )
-        for second in r.seats.sitters[1:]:
-            yield Write("dealer-consolation", second, WHISTS, exact(cons * k), r.declarer, why=why)
+    ),
+    (
+        N_("{undertricks} × {per} (the second player out writes consolation too)"),
+        N_("{undertricks} × {per} = {result} (the second player out writes consolation too)"),
+    ),
+)
 
 
 def _shortfall(r: Resolved, c: Convention, d: int, own: dict[str, int]) -> Iterator[Write]:
@@ -364,6 +361,24 @@ def _shortfall(r: Resolved, c: Convention, d: int, own: dict[str, int]) -> Itera
 # mountain per trick short, each whister's own tricks) -> the shortfall writes
 
 
+#: each whister short of his half of the obligation, the pair's shortfall capping it or not
+_SPLIT_WHY = {
+    False: (
+        N_("took {own} of his half {half} of the obligation {need}: {miss} × {per}"),
+        N_("took {own} of his half {half} of the obligation {need}: {miss} × {per} = {result}"),
+    ),
+    True: (
+        N_(
+            "took {own} of his half {half} of the obligation {need}, the pair lacked {lacked}: {miss} × {per}"
+        ),
+        N_(
+            "took {own} of his half {half} of the obligation {need}, "
+            "the pair lacked {lacked}: {miss} × {per} = {result}"
+        ),
+    ),
+}
+
+
 def _split(
     r: Resolved, need: int, short: Amount, own: dict[str, int], capped: bool = False
 ) -> Iterator[Write]:
@@ -375,62 +390,37 @@ def _split(
         if own[wh] >= each:
             continue
         miss = exact(min(each - own[wh], Fraction(need - together)) if capped else each - own[wh])
-        fields = {"own": own[wh], "half": num(exact(each)), "need": need}
-        if capped:
-            why = worked_out(
-                N_(
-                    "took {own} of his half {half} of the obligation {need}, "
-                    "the pair lacked {lacked}: {miss} × {per}"
-                ),
-                N_(
-                    "took {own} of his half {half} of the obligation {need}, "
-                    "the pair lacked {lacked}: {miss} × {per} = {result}"
-                ),
-                exact(short * miss),
-                **fields,
-                lacked=need - together,
-                miss=num(miss),
-                per=num(short),
-            )
-        else:
-            why = worked_out(
-                N_("took {own} of his half {half} of the obligation {need}: {miss} × {per}"),
-                N_("took {own} of his half {half} of the obligation {need}: {miss} × {per} = {result}"),
-                exact(short * miss),
-                **fields,
-                miss=num(miss),
-                per=num(short),
-            )
+        why = worked_out(
+            *_SPLIT_WHY[capped],
+            exact(short * miss),
+            own=own[wh],
+            half=num(exact(each)),
+            need=need,
+            lacked=need - together,
+            miss=num(miss),
+            per=num(short),
+        )
         yield Write("shortfall", wh, MOUNTAIN, exact(short * miss), why=why)
 
 
 def _answer(
-    r: Resolved, need: int, short: Amount, own: dict[str, int], template: str, second: bool = False
+    r: Resolved,
+    need: int,
+    short: Amount,
+    own: dict[str, int],
+    template: str,
+    second: bool = False,
+    alone: bool = False,
 ) -> Iterator[Write]:
     """The pair's shortfall taken together, each whister (or the ``second`` defender alone)
-    answering for all of it."""
-    together = sum(own.values())
+    answering for all of it; ``alone``: the second's own tricks count, not the first's."""
+    together = own[r.defenders[1]] if alone else sum(own.values())
     if together >= need:
         return
     miss = need - together
-    why = M_(template, together=together, need=need, miss=miss, per=num(short))
+    why = M_(template, together=together, own=together, need=need, miss=miss, per=num(short))
     for wh in r.defenders[1:2] if second else r.whisters:
         yield Write("shortfall", wh, MOUNTAIN, exact(short * miss), why=why)
-
-
-def _second_alone(r: Resolved, need: int, short: Amount, own: dict[str, int]) -> Iterator[Write]:
-    second = r.defenders[1]
-    if own[second] < need:
-        miss = need - own[second]
-        why = M_(
-            "the second defender took {own} of {need} by himself "
-            "(the first's tricks do not count): {miss} × {per}",
-            own=own[second],
-            need=need,
-            miss=miss,
-            per=num(short),
-        )
-        yield Write("shortfall", second, MOUNTAIN, exact(short * miss), why=why)
 
 
 _TWO_SHORT: dict[TwoWhistersShortfall, Callable[[Resolved, int, Amount, dict[str, int]], Iterator[Write]]] = {
@@ -444,7 +434,15 @@ _TWO_SHORT: dict[TwoWhistersShortfall, Callable[[Resolved, int, Amount, dict[str
         template=N_("the whisters took {together} of {need}; the second defender answers: {miss} × {per}"),
         second=True,
     ),
-    "second_alone": _second_alone,
+    "second_alone": partial(
+        _answer,
+        template=N_(
+            "the second defender took {own} of {need} by himself "
+            "(the first's tricks do not count): {miss} × {per}"
+        ),
+        second=True,
+        alone=True,
+    ),
 }
 
 

@@ -204,7 +204,7 @@ def settle(
     total = {p: exact(mres[p] + wres[p]) for p in players}
     assert sum(total.values()) == 0, "a settlement must sum to zero"
 
-    result = round_nearest(total, players) if rounding == "nearest" else dict(total)
+    result: dict[str, Amount] = {**round_nearest(total, players)} if rounding == "nearest" else dict(total)
     money = None if whist_price is None else to_money(result, players, whist_price)
     payments = [] if money is None else pay_list(money, players)
     return Settlement(
@@ -248,21 +248,18 @@ def largest_remainder(values: list[int], k: int) -> list[int]:
     return floors
 
 
-def _largest_remainder(values: dict[str, Fraction], players: tuple[str, ...]) -> dict[str, int]:
+def round_nearest(values: dict[str, Amount], players: tuple[str, ...]) -> dict[str, int]:
     """:func:`largest_remainder` of exact values, over their common denominator."""
-    k = lcm(*(values[p].denominator for p in players))
-    whole = largest_remainder([values[p].numerator * (k // values[p].denominator) for p in players], k)
+    fractions = [Fraction(values[p]) for p in players]
+    k = lcm(*(v.denominator for v in fractions))
+    whole = largest_remainder([v.numerator * (k // v.denominator) for v in fractions], k)
     return dict(zip(players, whole, strict=True))
-
-
-def round_nearest(values: dict[str, Amount], players: tuple[str, ...]) -> dict[str, Amount]:
-    return dict(_largest_remainder({p: Fraction(values[p]) for p in players}, players))
 
 
 def to_money(result: dict[str, Amount], players: tuple[str, ...], price: Decimal) -> dict[str, Decimal]:
     """Result × price of a whist, to the cent, still summing to 0."""
-    cents = {p: Fraction(result[p]) * Fraction(price) * 100 for p in players}
-    whole = _largest_remainder(cents, players)
+    cents: dict[str, Amount] = {p: Fraction(result[p]) * Fraction(price) * 100 for p in players}
+    whole = round_nearest(cents, players)
     return {p: Decimal(whole[p]) / 100 for p in players}
 
 
