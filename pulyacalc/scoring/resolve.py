@@ -70,10 +70,8 @@ class Resolved:
 
 
 def seating(deal: Deal, seats: Seats) -> tuple[object, ...]:
-    """All that ``resolve`` reads of ``seats`` when it finds nothing wrong (for a raspasy the
-    order from first hand too): a contract's defenders are the declarer's neighbours
-    clockwise whoever dealt, so with three players a line resolves the same under any dealer
-    and the scorer shares the answer; tests/test_scoring_pure.py holds ``resolve`` to this."""
+    """All that ``resolve`` reads of ``seats`` when it finds nothing wrong (a raspasy's order
+    too), so that the scorer shares answers across dealers; tests/test_scoring_pure.py holds to it."""
     if isinstance(deal, Raspasy):
         return seats.players, seats.sitters, seats.dummy, seats.active
     return seats.players, seats.sitters, seats.dummy
@@ -94,9 +92,8 @@ def resolve(deal: Deal, seats: Seats, conv: Convention, problems: Problems) -> R
 
 
 def _echo(deal: Deal, problems: Problems, before: int) -> None:
-    """A line-log deal carries its line: echo it under the rule problems, with a caret under
-    the word, or under the whole deal when the problem is about the deal as a whole (the
-    reader gives those parts the very Loc object of the deal)."""
+    """A line-log deal's line echoed under its rule problems, a caret under the word, or under
+    the whole deal when the problem's Loc is the deal's own."""
     from pulyacalc.core.errors import Problem
 
     items = problems.items
@@ -275,24 +272,17 @@ _R2 = N_("first hand is {value}; add 'dealer: NAME' if the rotation was differen
 _R5 = N_("{join} must whist, pass or go half-whist on {contract}")
 _R6 = N_("the defenders are {defenders} (first) and {defenders2}")
 _R9 = N_("both defenders passed: {contract} is not played, so no tricks are written")
-_R10 = N_("tricks add up to {given_total}, more than 10")
 _R11 = N_("{sits_out} deals and sits out: he takes no tricks")
 _R12 = N_("the declarer {declarer}'s tricks are missing")
 _R13 = N_("tricks add up to {given_total}, not 10")
 _R14 = N_("each trick is taken by exactly one player")
 _R15 = N_("{name} deals and sits out: the 4-player dealer does not whist or pass")
-_R16 = N_("{name} is the declarer and cannot also defend")
-_R17 = N_("a misère has no whist or pass from the defenders (K3.8.2)")
 _R18 = N_("write only the declarer's tricks, e.g. 'Vera misere 1'")
 _R19 = N_("the misère needs {declarer}'s tricks")
 _R21 = N_("half-whist is not allowed on {contract} (K3.8.7)")
 _R22 = N_("only the second defender may go half-whist, after the first defender passed (K3.8.7)")
-_R23 = N_("the first defender here is {first}")
-_R24 = N_("a half-whisted contract is not played: no tricks")
-_R25 = N_("drop the trick counts, or mark who whisted")
 _R26 = N_("both whisted: give each whister's tricks ({a} and {b})")
 _R27 = N_("{name!r} is not at the table: he left, or has not joined yet")
-_R28 = N_("players now: {join}")
 
 
 def _resolve_play(a: _At[Play]) -> Resolved | None:
@@ -317,7 +307,7 @@ def _resolve_play(a: _At[Play]) -> Resolved | None:
     if whisters:
         return _resolve_played(a, defenders, whisters)
     if deal.tricks:
-        a.no("tricks", M_(_R9, contract=deal.contract), M_(_R25))
+        a.no("tricks", M_(_R9, contract=deal.contract), M_("drop the trick counts, or mark who whisted"))
         return None
     return Resolved(deal, a.seats, "unplayed", deal.declarer, deal.contract.level, defenders=defenders)
 
@@ -332,14 +322,14 @@ def _play_fits(a: _At[Play]) -> bool:
         return False
     given_total = sum(deal.tricks.values())
     if given_total > 10:
-        a.no("tricks", M_(_R10, given_total=given_total))
+        a.no("tricks", M_("tricks add up to {given_total}, more than 10", given_total=given_total))
         return False
     for name in deal.calls:
         if name == seats.sits_out:
             a.dealer_in_play(f"call:{name}", M_(_R15, name=name))
             return False
         if name == declarer:
-            a.no(f"call:{name}", M_(_R16, name=name))
+            a.no(f"call:{name}", M_("{name} is the declarer and cannot also defend", name=name))
             return False
     if seats.sits_out is not None and seats.sits_out in deal.tricks and deal.tricks[seats.sits_out]:
         a.dealer_in_play(f"tricks:{seats.sits_out}", M_(_R11, sits_out=seats.sits_out))
@@ -352,7 +342,7 @@ def _seated(a: _At[Play]) -> bool:
     still names who left, so the reader lets the name through and only the table knows."""
     for part, name in (("declarer", a.deal.declarer), *((f"call:{n}", n) for n in a.deal.calls)):
         if name not in a.seats.players:
-            a.no(part, M_(_R27, name=name), M_(_R28, join=", ".join(a.seats.players)))
+            a.no(part, M_(_R27, name=name), M_("players now: {join}", join=", ".join(a.seats.players)))
             return False
     return True
 
@@ -389,7 +379,7 @@ def _resolve_misere(a: _At[Play], defenders: tuple[str, ...]) -> Resolved | None
     deal, declarer = a.deal, a.deal.declarer
     given_total = sum(deal.tricks.values())
     if deal.calls:
-        a.no("calls", M_(_R17), M_(_R18))
+        a.no("calls", M_("a misère has no whist or pass from the defenders (K3.8.2)"), M_(_R18))
         return None
     if declarer not in deal.tricks:
         a.no("tricks", M_(_R19, declarer=declarer), M_("e.g. '{declarer} misere 0'", declarer=declarer))
@@ -437,10 +427,10 @@ def _resolve_half(a: _At[Play], defenders: tuple[str, ...], calls: tuple[Call, .
         a.no(half_by, M_(_R21, contract=deal.contract), M_("allowed on {allowed}", allowed=allowed))
         return None
     if calls != (Call.PASS, Call.HALF):
-        a.no(half_by, M_(_R22), M_(_R23, first=defenders[0]))
+        a.no(half_by, M_(_R22), M_("the first defender here is {first}", first=defenders[0]))
         return None
     if deal.tricks:
-        a.no("tricks", M_(_R24))
+        a.no("tricks", M_("a half-whisted contract is not played: no tricks"))
         return None
     level = deal.contract.level
     return Resolved(
@@ -517,8 +507,8 @@ def _own_tricks(
 
 
 def _lone_own(deal: Play, whister: str, passer: str, taken: int) -> int | None:
-    """A lone whister's own tricks: given, or what the passer's count leaves of the side's
-    (nothing to leave when the declarer took all ten); None when the deal gives neither."""
+    """A lone whister's own tricks: given, or what the passer's leave of the side's (0 when the
+    declarer took all ten); else None."""
     if whister in deal.tricks:
         return deal.tricks[whister]
     if passer in deal.tricks:

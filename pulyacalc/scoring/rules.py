@@ -23,8 +23,6 @@ from pulyacalc.scoring.resolve import Resolved
 
 
 class Written(NamedTuple):
-    """What a deal writes before its pool points are placed."""
-
     kind: DealKind
     #: writes outside the pool, in the order the rules make them
     others: tuple[Write, ...]
@@ -38,8 +36,7 @@ class Written(NamedTuple):
 
 
 class Worked(Text):
-    """A rule's reason as JSON's ``why`` has it (``3 tricks × 4``), knowing its whole
-    arithmetic (``whole``: ``3 tricks × 4 = 12``), which explain shows."""
+    """A reason as JSON's ``why`` has it (``3 tricks × 4``); explain shows ``whole`` (``… = 12``)."""
 
     whole: Text
 
@@ -56,8 +53,7 @@ def worked(why: Text, whole: Text) -> Worked:
 
 
 def worked_out(why: str, whole: str, amount: Amount, **fields: object) -> Worked:
-    """``why`` (a Text, or a template filled with ``fields``) with its whole arithmetic:
-    ``whole``, a template of the same fields and ``{result}``, filled with ``amount``."""
+    """``why`` (a Text, or a template of ``fields``) and ``whole``, its template with ``{result}``."""
     text = why if isinstance(why, Text) else M_(why, **fields)
     return worked(text, M_(whole, **text.fields, result=num(-amount if amount < 0 else amount)))
 
@@ -82,9 +78,8 @@ def written(resolved: Resolved, conv: Convention, run: int, bomb: int = 1, dark:
 
 
 def seating(r: Resolved) -> tuple[object, ...]:
-    """All that ``written`` reads of ``r.seats`` (for a raspasy the order from first hand,
-    the zero-trick bonus's): with three players a line scores the same whoever dealt, and
-    the scorer shares its writes; tests/test_scoring_pure.py holds ``written`` to this."""
+    """All that ``written`` reads of ``r.seats`` (a raspasy's order, for the zero-trick bonus),
+    so that the scorer shares writes across dealers; tests/test_scoring_pure.py holds to it."""
     s = r.seats
     return (s.sits_out, s.sitters, s.dummy, s.active if r.kind == "raspasy" else None)
 
@@ -122,8 +117,7 @@ def _times(w: Write, coef: int, how: str) -> Write:
 
 
 def _won(r: Resolved) -> bool:
-    """The declarer won his game: made, or not whisted (K note 29: a won game uses up the
-    bomb, a lost one keeps it)."""
+    """Made, or not whisted (K note 29: a won game uses up the bomb, a lost one keeps it)."""
     if r.kind in ("unplayed", "half"):
         return True
     if r.kind == "played":
@@ -235,17 +229,15 @@ def _one_whister(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
     writers = 2 if c.consolation_by_passer else 1
     total = exact(w * d + writers * cons * k)
     why = worked_out(
-        M_(
-            "({tricks} × {per} + {writers} × {undertricks} × {cons}) / 2 = {total} / 2",
-            tricks=tricks(d),
-            per=num(w),
-            writers=writers,
-            undertricks=undertricks(k),
-            cons=num(cons),
-            total=num(total),
-        ),
+        N_("({tricks} × {per} + {writers} × {undertricks} × {cons}) / 2 = {total} / 2"),
         N_("({tricks} × {per} + {writers} × {undertricks} × {cons}) / 2 = {total} / 2 = {result}"),
         half(total),
+        tricks=tricks(d),
+        per=num(w),
+        writers=writers,
+        undertricks=undertricks(k),
+        cons=num(cons),
+        total=num(total),
     )
     for p in (wh, passer):
         yield Write("gentleman", p, WHISTS, half(total), decl, why=why)
@@ -253,9 +245,8 @@ def _one_whister(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
 
 def _greedy(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
     """The greedy whist: the whister writes the side's tricks and consolation, the passer only
-    consolation.  With 2 players (seed 001: «при ремизе разыгрывающего вистующий пишет
-    консоляцию за себя и за болвана») the whister plays the dummy's hand and writes the
-    dummy's consolation too, whatever the whist on failure: the dummy's half is his as well."""
+    consolation; with 2 players the whister writes the dummy's consolation too (seed 001:
+    «при ремизе разыгрывающего вистующий пишет консоляцию за себя и за болвана»)."""
     w, cons = c.whist_per_trick[r.level], c.consolation_per_trick[r.level]
     decl, d, wh = r.declarer, 10 - r.taken, r.whisters[0]
     if d and r.seats.dummy:
@@ -271,13 +262,11 @@ def _greedy(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
         yield Write("consolation", wh, WHISTS, exact(cons * k), decl, why=_consolation(k, cons))
     if k and r.seats.dummy:
         why = worked_out(
-            M_(
-                "{undertricks} × {num} (for the dummy: the whister writes it)",
-                undertricks=undertricks(k),
-                num=num(cons),
-            ),
+            N_("{undertricks} × {num} (for the dummy: the whister writes it)"),
             N_("{undertricks} × {num} = {result} (for the dummy: the whister writes it)"),
             exact(cons * k),
+            undertricks=undertricks(k),
+            num=num(cons),
         )
         yield Write("consolation", wh, WHISTS, exact(cons * k), decl, why=why)
     elif k and c.consolation_by_passer:
@@ -626,9 +615,7 @@ def _conceded(r: Resolved, c: Convention, run: int, dark: int) -> Iterator[Write
 
 
 def talon_tricks(cards: tuple[Card, ...]) -> tuple[int, str]:
-    """The tricks the talon gave the declarer, as K3.4.11 counts them, and what they were:
-    an ace 1, an ace and the king of its suit 2, two aces 3, a marriage (king and queen of
-    one suit) 1; nothing else counts."""
+    """The tricks the talon gave the declarer, as K3.4.11 counts them, and what they were."""
     ranks = [c.rank for c in cards]
     one_suit = len(cards) == 2 and cards[0].suit is cards[1].suit
     aces = ranks.count(Rank.ACE)

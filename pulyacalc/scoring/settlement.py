@@ -109,9 +109,8 @@ def _whole(value: Amount, rounding: Rounding, what: str) -> int:
 def _to_three(
     value: int, p: str, players: tuple[str, ...], extra: dict[str, dict[str, Amount]], mountain: bool
 ) -> int:
-    """``value`` moved one point to the nearest multiple of 3 (K4.2.12), the move paid in
-    whists: a mountain moved down, or a pool moved up, gains its owner, so each other player
-    writes 3 whists on him; the other way round he writes 3 on each other player."""
+    """``value`` moved one point to the nearest multiple of 3 (K4.2.12), paid in whists: a
+    move that gains its owner (a mountain down, a pool up) has each other write 3 on him."""
     rest = value % 3
     if rest == 0:
         return value
@@ -146,8 +145,7 @@ def _moved(
 def _separate(
     sheet: SheetView, ratio: Amount, players: tuple[str, ...], extra: dict[str, dict[str, Amount]]
 ) -> Separate:
-    """``kodeks_separate``: the pools themselves (pool − the smallest pool, in mountain
-    points) and the mountains (mountain − the smallest), each moved to a multiple of 3."""
+    """``kodeks_separate``'s two roundings (:class:`Separate`)."""
     low_pool = min(sheet.pool.values())
     low_mountain = min(sheet.mountain.values())
     pool = {p: exact(ratio * (sheet.pool[p] - low_pool)) for p in players}
