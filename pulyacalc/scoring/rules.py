@@ -548,30 +548,28 @@ def _zero_trick(r: Resolved, c: Convention, v: Amount, counts: dict[str, int]) -
             yield Write("zero-trick", p, area, amount, why=why)
 
 
+#: the zero-trick bonus's reason: one trick's value (``trick``, ``pim`` if 1 pool point is not 1
+#: mountain point, ``price``) or a number of pool points (``zero_trick_bonus_area``)
+_ZERO_WHY = {
+    "trick": N_("no trick: one trick's value {v}"),
+    "pim": N_("no trick: one trick's value {v} / {pim} mountain points a pool point = {bonus}"),
+    "price": N_("no trick: one trick's value {v} as pool points"),
+    "pool": N_("no trick: {bonus} into the pool"),
+    "mountain": N_("no trick: {bonus} pool points"),
+}
+
+
 def _zero_trick_points(c: Convention, v: Amount) -> tuple[Amount, str]:
-    """The zero-trick bonus in pool points (``zero_trick_bonus``), and how it came about:
-    ``trick`` is ``v`` mountain points as pool points, ``price`` is ``v`` pool points."""
+    """The zero-trick bonus in pool points, and how it came about."""
+    how, pim = c.raspasy_zero_trick_bonus, c.pool_point_in_mountain
     bonus: Amount
-    if c.raspasy_zero_trick_bonus == "trick":
-        bonus = exact(Fraction(v) / Fraction(c.pool_point_in_mountain))
-        why = M_("no trick: one trick's value {v}", v=num(v))
-        if c.pool_point_in_mountain != 1:
-            why = M_(
-                "no trick: one trick's value {v} / {pim} mountain points a pool point = {bonus}",
-                v=num(v),
-                pim=num(c.pool_point_in_mountain),
-                bonus=num(bonus),
-            )
-    elif c.raspasy_zero_trick_bonus == "price":
-        bonus = v
-        why = M_("no trick: one trick's value {v} as pool points", v=num(v))
+    if how == "trick":
+        bonus, key = exact(Fraction(v) / Fraction(pim)), "trick" if pim == 1 else "pim"
+    elif how == "price":
+        bonus, key = v, "price"
     else:
-        bonus = c.raspasy_zero_trick_bonus
-        if c.raspasy_zero_trick_bonus_area == "pool":
-            why = M_("no trick: {bonus} into the pool", bonus=num(bonus))
-        else:
-            why = M_("no trick: {bonus} pool points", bonus=num(bonus))
-    return bonus, why
+        bonus, key = how, c.raspasy_zero_trick_bonus_area
+    return bonus, M_(_ZERO_WHY[key], v=num(v), pim=num(pim), bonus=num(bonus))
 
 
 #: raspasy scoring (``raspasy.scoring``): into the mountain (2.5) or as whists (2.6)
