@@ -236,33 +236,6 @@ def parse_price(text: str | None) -> Decimal | None:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def rounding_blamed(func: F) -> F:
-    """A settlement that ``--rounding`` asked for and cannot be done (kodeks with 4 players)
-    is the option's mistake: usage, exit 2, named by ``--rounding``, not a problem of the log."""
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from pulyacalc.core.errors import PulyaError
-        from pulyacalc.scoring.settlement import SettlementError
-
-        option = kwargs.get("rounding")
-        try:
-            return func(*args, **kwargs)
-        except SettlementError as e:
-            if option is not None:
-                raise usage(tr(e.args[0]) if e.args else str(e), "--rounding") from None
-            raise
-        except PulyaError as e:
-            if option is not None:
-                for problem in e.problems:
-                    # the settlement's refusals all begin with the rounding's name
-                    if problem.kind == "rule" and problem.message.startswith(f"{option.value} rounding"):
-                        raise usage(tr(problem.message), "--rounding") from None
-            raise
-
-    return wrapper  # type: ignore[return-value]
-
-
 #: the options the commands share, in the order every command's ``--help`` lists them, with
 #: their defaults (-o and -q come last, after the command's own options)
 SHARED: dict[str, tuple[Any, Any]] = {
@@ -276,6 +249,8 @@ SHARED: dict[str, tuple[Any, Any]] = {
     "output": (OutputOpt, None),
     "quiet": (QuietOpt, False),
 }
+#: every shared option but --whist-price (the commands that tell no money: explain, stats)
+UNPRICED = tuple(n for n in SHARED if n != "whist_price")
 
 
 @dataclass(frozen=True)
@@ -328,23 +303,33 @@ def command(*names: str, blame_rounding: bool = True) -> Callable[[F], F]:
         @functools.wraps(func)
         def wrapper(**kwargs: Any) -> Any:
             given = {n: kwargs.pop(n) if n in names else default for n, (_a, default) in SHARED.items()}
-            rounding, input_format = given["rounding"], given["input_format"]
-            run = Run(
-                convention=given["convention"],
-                format=given["format"].value,
-                whist_price=given["whist_price"],
-                rounding=None if rounding is None else rounding.value,
-                input_format=None if input_format is None else input_format.value,
-                max_yaml_bytes=given["max_yaml_bytes"],
-                output=given["output"],
-            )
-            return func(**kwargs, run=run)
+            # the enums' values; allow_outside and quiet are kept by their callbacks
+            fields = {
+                n: getattr(v, "value", v) for n, v in given.items() if n not in ("allow_outside", "quiet")
+            }
+            option = fields["rounding"] if blame_rounding else None
+            from pulyacalc.core.errors import PulyaError
+            from pulyacalc.scoring.settlement import SettlementError
+
+            try:
+                return func(**kwargs, run=Run(**fields))
+            except SettlementError as e:
+                # a settlement --rounding asked for and cannot be done (kodeks with 4
+                # players) is the option's mistake: usage, exit 2, not a problem of the log
+                if option is not None:
+                    raise usage(tr(e.args[0]) if e.args else str(e), "--rounding") from None
+                raise
+            except PulyaError as e:
+                for problem in e.problems if option is not None else ():
+                    # the settlement's refusals all begin with the rounding's name
+                    if problem.kind == "rule" and problem.message.startswith(f"{option} rounding"):
+                        raise usage(tr(problem.message), "--rounding") from None
+                raise
 
         wrapper.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
         wrapper.__annotations__ = {p.name: p.annotation for p in params}
         from pulyacalc.cli.runtime import reports_problems
 
-        blamed = rounding_blamed(wrapper) if blame_rounding and "rounding" in names else wrapper
-        return reports_problems(blamed)  # type: ignore[return-value]
+        return reports_problems(wrapper)  # type: ignore[return-value]
 
     return decorate

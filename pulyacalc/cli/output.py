@@ -12,8 +12,9 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 from contextlib import contextmanager, suppress
+from pathlib import Path
 from typing import IO, Annotated, Any
 
 import typer
@@ -62,6 +63,20 @@ def check_writable(value: str) -> str:
     if why is not None:
         raise typer.BadParameter(f"{value}: {why}")
     return value
+
+
+def drawing_file(value: str, suffixes: Container[str], misnamed: str) -> str:
+    """A file a picture is drawn into (sheet's ``-o``, ``--plot``): named with one of
+    ``suffixes`` (else the message ``misnamed``), in a folder that exists, writable."""
+    path = Path(value)
+    if path.suffix.lower() not in suffixes:
+        raise typer.BadParameter(misnamed)
+    if not os.path.isdir(path.parent):  # False, not ENAMETOOLONG, for a name too long
+        raise typer.BadParameter(
+            _("{file}: no such directory {folder}").format(file=value, folder=path.parent)
+        )
+    # a FIFO or a device named x.svg: refused before any work, as every other -o (exit 2)
+    return check_writable(value)
 
 
 def _set_quiet(value: bool) -> bool:

@@ -3,13 +3,12 @@ extra is installed (before any log is read), and the all-or-nothing write of the
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from pulyacalc.cli.output import check_writable, replaced
+from pulyacalc.cli.output import drawing_file, replaced
 from pulyacalc.cli.runtime import fail
 from pulyacalc.core.i18n import N_, _
 
@@ -29,14 +28,8 @@ def _check(value: str | None) -> str | None:
         raise typer.BadParameter(
             _("the picture goes to a file (FILE.svg or FILE.png); standard output carries the table")
         )
-    if Path(value).suffix.lower() not in PLOT_SUFFIXES:
-        raise typer.BadParameter(
-            _("{value}: name the file FILE.svg or FILE.png (the picture's format)").format(value=value)
-        )
-    parent = Path(value).parent
-    if not os.path.isdir(parent):  # False, not ENAMETOOLONG, for a name too long
-        raise typer.BadParameter(_("{value}: no such directory {parent}").format(value=value, parent=parent))
-    return check_writable(value)
+    misnamed = _("{value}: name the file FILE.svg or FILE.png (the picture's format)").format(value=value)
+    return drawing_file(value, PLOT_SUFFIXES, misnamed)
 
 
 PlotOpt = Annotated[

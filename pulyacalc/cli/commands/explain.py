@@ -11,17 +11,7 @@ from pulyacalc.cli.runtime import emit
 from pulyacalc.core.i18n import N_, _
 
 
-@opts.command(
-    "convention",
-    "allow_outside",
-    "format",
-    "rounding",
-    "input_format",
-    "max_yaml_bytes",
-    "output",
-    "quiet",
-    blame_rounding=False,
-)
+@opts.command(*opts.UNPRICED, blame_rounding=False)
 def explain(
     log: opts.LogArg,
     deal: Annotated[

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Annotated
 
@@ -31,21 +30,8 @@ def checked_drawing(value: str | None) -> str | None:
     output.target = None  # the drawing is written here; what is emitted goes to standard output
     if value is None or value == "-":
         return value
-    path = Path(value)
-    if path.suffix.lower() not in SUFFIXES:
-        raise typer.BadParameter(
-            _("{file}: name the file FILE.svg or FILE.html (or - for SVG on standard output)").format(
-                file=value
-            )
-        )
-    if not os.path.isdir(path.parent):  # False, not ENAMETOOLONG, for a name too long
-        raise typer.BadParameter(
-            _("{file}: no such directory {folder}").format(file=value, folder=path.parent)
-        )
-    from pulyacalc.cli.output import check_writable
-
-    # a FIFO or a device named x.svg: refused before any work, as every other -o (exit 2)
-    return check_writable(value)
+    misnamed = _("{file}: name the file FILE.svg or FILE.html (or - for SVG on standard output)")
+    return output.drawing_file(value, SUFFIXES, misnamed.format(file=value))
 
 
 DrawingOpt = Annotated[

@@ -13,9 +13,7 @@ from pulyacalc.cli.runtime import emit, walking_logs
 from pulyacalc.core.i18n import N_, _
 
 
-@opts.command(
-    "convention", "allow_outside", "format", "rounding", "input_format", "max_yaml_bytes", "output", "quiet"
-)
+@opts.command(*opts.UNPRICED)
 def stats(
     ctx: typer.Context,
     logs: opts.LogsArg,
