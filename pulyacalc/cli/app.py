@@ -87,8 +87,7 @@ def _lazy_group() -> type:
             return typer.main.get_group(getattr(module, str(self.name)))
 
         def list_commands(self, ctx: Any) -> list[str]:
-            names: list[str] = self._loaded.list_commands(ctx)
-            return names
+            return list(self._loaded.list_commands(ctx))
 
         def get_command(self, ctx: Any, cmd_name: str) -> Any:
             return prepare(self._loaded.get_command(ctx, cmd_name))

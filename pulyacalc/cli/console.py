@@ -82,16 +82,8 @@ def _ascii_by_our_name(name: str) -> codecs.CodecInfo | None:
     ``pulyacalc_ascii``, hyphen or underscore), None for any other name."""
     if name.replace("-", "_") != "pulyacalc_ascii":
         return None
-    a = codecs.lookup("ascii")
-    return codecs.CodecInfo(
-        a.encode,
-        a.decode,
-        a.streamreader,
-        a.streamwriter,
-        a.incrementalencoder,
-        a.incrementaldecoder,
-        name=ASCII,
-    )
+    a = codecs.lookup("ascii")  # the tuple: encode, decode, stream reader and writer
+    return codecs.CodecInfo(*a, a.incrementalencoder, a.incrementaldecoder, name=ASCII)
 
 
 def _is_console(stream: TextIO) -> bool:

@@ -10,9 +10,8 @@ from typing import Annotated
 
 import typer
 
-from pulyacalc.cli.options import TABLE, FormatOpt, parse_convention
-from pulyacalc.cli.output import OutputOpt
-from pulyacalc.cli.runtime import emit, reports_problems
+from pulyacalc.cli import options as opts
+from pulyacalc.cli.runtime import emit
 from pulyacalc.core.i18n import N_
 
 conventions = typer.Typer(
@@ -27,42 +26,42 @@ ConventionArg = Annotated[
     str,
     typer.Argument(
         metavar="NAME_OR_PATH",
-        parser=parse_convention,
+        parser=opts.parse_convention,
         help=N_("A built-in convention (sochi, leningrad, rostov) or a convention YAML file."),
     ),
 ]
 
 
 @conventions.command("list")
-@reports_problems
-def list_(format: FormatOpt = TABLE, output: OutputOpt = None) -> None:
+@opts.command("format", "output")
+def list_(*, run: opts.Run) -> None:
     """The built-in conventions: name, title and the file each is read from."""
     from pulyacalc.render.conventions import ListView
     from pulyacalc.render.formats import render
     from pulyacalc.reports.conventions import builtins
 
-    emit(render(ListView(builtins()), format.value))
+    emit(render(ListView(builtins()), run.format))
 
 
 @conventions.command("show")
-@reports_problems
-def show(convention: ConventionArg, format: FormatOpt = TABLE, output: OutputOpt = None) -> None:
+@opts.command("format", "output")
+def show(convention: ConventionArg, *, run: opts.Run) -> None:
     """Every key of a convention, merged (a house file's extends: included), as a YAML
     convention file: saved and used with -c FILE, it scores the same."""
     from pulyacalc.render.conventions import ShowView
     from pulyacalc.render.formats import render
     from pulyacalc.reports.conventions import show as shown
 
-    emit(render(ShowView(shown(convention)), format.value))
+    emit(render(ShowView(shown(convention)), run.format))
 
 
 @conventions.command("diff")
-@reports_problems
-def diff(a: ConventionArg, b: ConventionArg, format: FormatOpt = TABLE, output: OutputOpt = None) -> None:
+@opts.command("format", "output")
+def diff(a: ConventionArg, b: ConventionArg, *, run: opts.Run) -> None:
     """The keys where two conventions differ: each one's value and the key's meaning.
     A report, not a check: the exit status is 0 whether they differ or not."""
     from pulyacalc.render.conventions import DiffView
     from pulyacalc.render.formats import render
     from pulyacalc.reports.conventions import diff as differences
 
-    emit(render(DiffView(differences(a, b)), format.value))
+    emit(render(DiffView(differences(a, b)), run.format))

@@ -8,9 +8,8 @@ from typing import Annotated
 
 import typer
 
-from pulyacalc.cli.options import InputFormatOpt, Language, LogArg, MaxYamlBytesOpt, usage
+from pulyacalc.cli import options as opts
 from pulyacalc.cli.output import replaced
-from pulyacalc.cli.runtime import reports_problems
 from pulyacalc.core.i18n import M_, N_
 
 Target = enum.Enum("Target", [("lines", "lines"), ("yaml", "yaml")], type=str)
@@ -25,9 +24,9 @@ def _check_output(value: str | None) -> str | None:
     return None if value is None else shared.check_writable(value)
 
 
-@reports_problems
+@opts.command("input_format", "max_yaml_bytes")
 def convert(
-    log: LogArg,
+    log: opts.LogArg,
     to: Annotated[
         Target | None,
         typer.Option(
@@ -51,10 +50,10 @@ def convert(
             ),
         ),
     ] = None,
-    input_format: InputFormatOpt = None,
-    max_yaml_bytes: MaxYamlBytesOpt = None,
+    *,
+    run: opts.Run,
     lang: Annotated[
-        Language,
+        opts.Language,
         typer.Option(
             "--lang",
             help=N_(
@@ -62,7 +61,7 @@ def convert(
                 "(игроки:, пас, вист, сдаёт …, read back as the same deals)."
             ),
         ),
-    ] = Language.en,
+    ] = opts.Language.en,
 ) -> None:
     """Rewrite a log in the canonical line or YAML form (the deals stay the same).
 
@@ -76,9 +75,7 @@ def convert(
 
     to = _target(to, output)
     problems = Problems()
-    parsed = read_log(
-        log, input_format.value if input_format else None, problems, max_yaml_bytes=max_yaml_bytes
-    )
+    parsed = read_log(log, run.input_format, problems, max_yaml_bytes=run.max_yaml_bytes)
     words = LOG_LANGUAGES[lang.value]
     chunks = write_lines(parsed, words) if to is Target.lines else write_yaml(parsed, words)
     # standard output too all or nothing (spooled): a log with a problem on its last line
@@ -97,11 +94,11 @@ def _target(to: Target | None, output: str | None) -> Target:
     named = format_by_name(output) if output not in (None, "-") else None
     if to is None:
         if named is None:
-            raise usage(M_("say the format to write: --to lines or --to yaml"), "--to")
+            raise opts.usage(M_("say the format to write: --to lines or --to yaml"), "--to")
         return Target(named)
     if named is not None and named != to.value:
         other = ".yaml or .yml" if to is Target.yaml else ".pulya, .lines, .txt or .log"
-        raise usage(
+        raise opts.usage(
             M_(
                 "{output} is named as a {named} log (it would be read back as {named}), "
                 "but --to says {value}: name the file {other}, or leave out --to to write {named}",

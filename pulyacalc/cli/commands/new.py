@@ -6,9 +6,8 @@ from typing import Annotated
 
 import typer
 
-from pulyacalc.cli.options import ConventionOpt, Language
-from pulyacalc.cli.output import OutputOpt
-from pulyacalc.cli.runtime import emit, reports_problems
+from pulyacalc.cli import options as opts
+from pulyacalc.cli.runtime import emit
 from pulyacalc.core.i18n import N_, _
 
 
@@ -42,7 +41,7 @@ def _check_players(text: str) -> str:
     return text
 
 
-@reports_problems
+@opts.command("convention", "output")
 def new(
     players: Annotated[
         str,
@@ -54,9 +53,9 @@ def new(
             help=N_("The players, 3 or 4, in seating order clockwise; the last deals first."),
         ),
     ],
-    convention: ConventionOpt = None,
+    run: opts.Run,
     lang: Annotated[
-        Language | None,
+        opts.Language | None,
         typer.Option(
             "--lang",
             help=N_(
@@ -65,7 +64,6 @@ def new(
             ),
         ),
     ] = None,
-    output: OutputOpt = None,
 ) -> None:
     """Print a new evening's log: the header, and one example line per kind of deal (made,
     failed, not whisted, half-whist, misère, raspasy; the talon on raspasy with 4 players),
@@ -73,6 +71,7 @@ def new(
     from pulyacalc.logs.template import looks_russian, template
 
     names = _names(players)
+    convention = run.convention
     if convention is not None:
         from pulyacalc.convention.load import is_name, load
 

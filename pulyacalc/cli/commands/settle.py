@@ -44,7 +44,6 @@ def settle(
     result = do_settle(paper.sheet, conv, target, rnd, price)
     report = SettleReport(conv, target, paper.sheet, result)
     if is_drawing(run.output):
-        assert run.output is not None
         if run.format != opts.TABLE.value:
             raise opts.usage(
                 _("{file} is a drawing: -f names a table's format, leave it out").format(file=run.output),

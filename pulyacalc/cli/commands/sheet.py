@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeGuard
 
 import typer
 
 from pulyacalc.cli import options as opts
+from pulyacalc.cli import output as shared
 from pulyacalc.cli.runtime import emit, fail
 from pulyacalc.core.i18n import N_, _, ngettext
 
@@ -18,20 +19,18 @@ SUFFIXES = (".svg", ".html")
 PAGE_DEALS = 2_000
 
 
-def is_drawing(value: str | None) -> bool:
+def is_drawing(value: str | None) -> TypeGuard[str]:
     """Whether ``-o`` names a drawing (FILE.svg or FILE.html)."""
     return value is not None and Path(value).suffix.lower() in SUFFIXES
 
 
 def checked_drawing(value: str | None) -> str | None:
     """``-o`` of a drawing: FILE.svg, FILE.html or -, in a folder that exists (usage, exit 2)."""
-    from pulyacalc.cli import output
-
-    output.target = None  # the drawing is written here; what is emitted goes to standard output
+    shared.target = None  # the drawing is written here; what is emitted goes to standard output
     if value is None or value == "-":
         return value
     misnamed = _("{file}: name the file FILE.svg or FILE.html (or - for SVG on standard output)")
-    return output.drawing_file(value, SUFFIXES, misnamed.format(file=value))
+    return shared.drawing_file(value, SUFFIXES, misnamed.format(file=value))
 
 
 DrawingOpt = Annotated[
@@ -51,12 +50,10 @@ DrawingOpt = Annotated[
 
 def write_drawing(output: str, svg: str, html: str | None = None) -> None:
     """The SVG (or, for FILE.html, the page) to standard output or written all or nothing."""
-    from pulyacalc.cli.output import replaced
-
     if output == "-":
         emit(svg)
         return
-    with replaced(output) as f:
+    with shared.replaced(output) as f:
         f.write(html if html is not None and Path(output).suffix.lower() == ".html" else svg)
 
 
