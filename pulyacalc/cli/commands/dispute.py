@@ -9,12 +9,11 @@ import typer
 
 from pulyacalc.cli import options as opts
 from pulyacalc.cli.runtime import emit
-from pulyacalc.core.i18n import N_, tr
+from pulyacalc.core.i18n import N_
 
 
 @opts.command(*opts.SHARED)
 def dispute(
-    ctx: typer.Context,
     log: opts.LogArg,
     deal: Annotated[
         int,
@@ -35,5 +34,5 @@ def dispute(
     try:
         found = dispute_file(log, deal, **run.reading, price=run.price)
     except NoSuchDeal as e:
-        raise typer.BadParameter(tr(e.args[0]), ctx=ctx, param_hint="'--deal'") from None
+        raise opts.usage(e.args[0], "--deal") from None
     emit(render(DisputeView(found), run.format))

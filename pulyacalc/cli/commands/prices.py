@@ -6,24 +6,22 @@ from typing import Annotated
 
 import typer
 
-from pulyacalc.cli.options import TABLE, ConventionOpt, FormatOpt
-from pulyacalc.cli.output import OutputOpt, QuietOpt
-from pulyacalc.cli.runtime import emit, reports_problems
+from pulyacalc.cli import options as opts
+from pulyacalc.cli.runtime import emit
 from pulyacalc.core.i18n import N_
 
 
-@reports_problems
+@opts.command("format", "output", "quiet")
 def prices(
-    convention: ConventionOpt = None,
+    convention: opts.ConventionOpt = None,
     players: Annotated[
         int,
         typer.Option(
             "--players", "-n", min=2, max=5, help=N_("2 (with a dummy), 3, 4 or 5 players at the table.")
         ),
     ] = 3,
-    format: FormatOpt = TABLE,
-    output: OutputOpt = None,
-    quiet: QuietOpt = False,
+    *,
+    run: opts.Run,
 ) -> None:
     """What each outcome is worth in whists to the declarer and to each other player: contracts
     made, not whisted, half-whisted and failed by one, two, three; misère; a raspasy.  Every price is
@@ -34,4 +32,4 @@ def prices(
     from pulyacalc.reports.prices import price_table
 
     conv = load(convention or "sochi")
-    emit(render(PricesView(price_table(conv, players)), format.value))
+    emit(render(PricesView(price_table(conv, players)), run.format))

@@ -15,7 +15,6 @@ from pulyacalc.core.i18n import N_, _
 
 @opts.command(*opts.UNPRICED)
 def stats(
-    ctx: typer.Context,
     logs: opts.LogsArg,
     player: Annotated[
         str | None,
@@ -50,21 +49,16 @@ def stats(
         return
     page = result.player(player)
     if page is None:
-        raise unknown_player(ctx, player, [p.player for p in result.players])
+        raise unknown_player(player, [p.player for p in result.players])
     emit(render(PlayerView(result, page), run.format))
 
 
-def unknown_player(ctx: typer.Context, name: str, names: list[str]) -> typer.BadParameter:
+def unknown_player(name: str, names: list[str]) -> typer.BadParameter:
     """A usage error (exit 2) naming the option, with the nearest name as a suggestion."""
     import difflib
 
     close = [n for n in names if n.casefold() == name.casefold()]
     close += difflib.get_close_matches(name, names, n=1, cutoff=0.5)
     hint = _("did you mean {name!r}? ").format(name=close[0]) if close else ""
-    return typer.BadParameter(
-        _("no player {name!r} in these logs; {hint}the players are {names}").format(
-            name=name, hint=hint, names=", ".join(sorted(names))
-        ),
-        ctx=ctx,
-        param_hint="'--player'",
-    )
+    message = _("no player {name!r} in these logs; {hint}the players are {names}")
+    return opts.usage(message.format(name=name, hint=hint, names=", ".join(sorted(names))), "--player")
