@@ -209,7 +209,7 @@ def old_stats(paths: list[Path]) -> Stats:
             table = r.table or table
             count_deal(counted, r, table, ev.convention.five_second_out)
         who: Mapping[str, str] = {p: p for p in ev.sheet.players}
-        season.add(ev.header.source, ev, s, who, counted)
+        season.add(ev, s, who, counted)
     return season.stats()
 
 

@@ -5,24 +5,8 @@ finding as soon as it is found and nothing can come before it (in flat memory: a
 500,000-deal log is checked in the memory ``score`` needs, the command writing each finding
 as it comes); with ``follow`` (``check --against``, which compares the paper after given
 deals) each deal's result is shown to it as it is scored, until it is ``done``.
-What it finds:
-
-* ``rule`` / ``read`` — deals the table refuses (tricks that do not add up, …);
-* ``dealer-in-play`` — the 4-player dealer bids, whists or takes tricks;
-* ``after-finish`` — deals played after the pulya was finished (RULES.md 2.8); a run of
-  ``AFTER_FINISH_RANGE`` or more in a row is one finding with the range;
-* ``raspasy-exit`` — a contract below the exit after raspasy (``raspasy.exit``, 2.7);
-* ``shortfall-forbidden`` — a whister ends short on a level where the convention forbids
-  it (``whist.shortfall_forbidden``, e.g. a ten that is only «checked», K note 39);
-* ``pool-target`` — a target no evening could reach (even a made ten every deal would
-  take more than ``MAX_EVENING_DEALS`` deals);
-* ``strange-override`` — a convention key the log overrides to a value far from every
-  built-in convention's (or one that contradicts itself);
-* ``correction`` — each correction written by hand (RULES.md 2.9), with its reason, so that
-  a reviewer sees every manual change.  A notice, not a fault (``NOTICES``): the log is
-  still clean, and ``check`` still exits 0, when it is all there is.
-
-Every rule reads convention keys; none asks a convention's name.
+Each finding's code and what it means: docs/commands.md (``pulyacalc check``).  Every rule
+reads convention keys; none asks a convention's name.
 """
 
 from __future__ import annotations
@@ -258,7 +242,7 @@ def merged(found: Iterable[Finding]) -> Iterator[Finding]:
     count = last = 0
     for f in found:
         if held and f.code == "after-finish" and f.deal == last + 1:
-            count += f.count  # a range already (``Checking.late``) adds all of it
+            count += f.count  # a range already adds all of it
             last = f.deal if f.last_deal is None else f.last_deal
             if len(held) < AFTER_FINISH_RANGE:
                 held.append(f)
@@ -298,8 +282,6 @@ def _closed(held: list[Finding], count: int, last: int) -> list[Finding]:
 
 
 def _deal_findings(r: DealResult, conv: Convention) -> list[Finding]:
-    from pulyacalc.core.model import Play
-
     out: list[Finding] = []
     deal = r.deal
     where = deal.loc

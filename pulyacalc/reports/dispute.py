@@ -248,17 +248,9 @@ def _play_at(
                 found.append(r)
 
     ev = play(log, conv, problems, each=each)
-    return ev, _deal(kept, number), _before(kept, number)
-
-
-def _deal(results: list[DealResult], number: int) -> DealResult | None:
-    # a correction after the deal has its number too: not that
-    return next((r for r in results if r.number == number and isinstance(r.deal, Play | Raspasy)), None)
-
-
-def _before(results: list[DealResult], number: int) -> tuple[DealResult, ...]:
-    """The contracts and raspasy before deal ``number``, last first."""
-    return tuple(r for r in reversed(results) if r.number < number and isinstance(r.deal, Play | Raspasy))
+    # the contracts and raspasy before it, last first (a correction is no deal)
+    before = tuple(r for r in reversed(kept) if r.number < number and isinstance(r.deal, Play | Raspasy))
+    return ev, found[0] if found else None, before
 
 
 def _contested(ctx: _Context, before: tuple[DealResult, ...]) -> tuple[Disputed, ...]:

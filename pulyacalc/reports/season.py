@@ -15,7 +15,7 @@ own file.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -299,21 +299,17 @@ def score_evening(
         return club.digest(digest.update)  # each deal digested as it is scored
 
     ev, s, who = played(path, source, shown, price, club.memos)
-    return EveningResult(
-        ev.header.source,
-        tuple(who[p] for p in ev.sheet.players),
-        ev.convention.name,
-        ev.target,
-        s.rounding,
-        ev.deals,
-        ev.finished,
-        {who[p]: r for p, r in s.result.items()},
-        {who[p]: m for p, m in s.money.items()} if s.money is not None else None,
-        ev.header.date,
-        ev.header.title,
-        ev.header.place,
-        digest.hexdigest(),
-    )
+    return evening_result(ev, s, who, digest.hexdigest())
+
+
+def evening_result(ev: Evening, s: Settlement, who: Mapping[str, str], digest: str = "") -> EveningResult:
+    """A scored and settled evening as the season holds it, its players named as persons."""
+    h = ev.header
+    money = {who[p]: m for p, m in s.money.items()} if s.money is not None else None
+    players = tuple(who[p] for p in ev.sheet.players)
+    result = {who[p]: r for p, r in s.result.items()}
+    settled = (ev.convention.name, ev.target, s.rounding, ev.deals, ev.finished, result, money)
+    return EveningResult(h.source, players, *settled, h.date, h.title, h.place, digest)
 
 
 def score_season(

@@ -257,18 +257,14 @@ class Gathering:
         self.together: dict[str, dict[str, int]] = {}
         self.ratings = Ratings()
 
-    def add(
-        self, source: str, ev: Evening, s: Settlement, who: Mapping[str, str], counted: Mapping[str, Tally]
-    ) -> None:
+    def add(self, ev: Evening, s: Settlement, who: Mapping[str, str], counted: Mapping[str, Tally]) -> None:
         """Count one evening; ``who`` maps each name in its log to the person."""
+        from pulyacalc.reports.season import evening_result
+
         written = ev.sheet.players
-        players = tuple(who[p] for p in written)
-        result = {who[p]: r for p, r in s.result.items()}
-        self.evenings.append(
-            EveningResult(
-                source, players, ev.convention.name, ev.target, s.rounding, ev.deals, ev.finished, result
-            )
-        )
+        e = evening_result(ev, s, who)
+        self.evenings.append(e)
+        source, players, result = e.source, e.players, e.result
         # the deals name players as the log writes them: each name counts for its person
         for p in written:
             person = self.tally.setdefault(who[p], Tally())
@@ -351,7 +347,7 @@ def score_stats(
             problems.extend(e.problems)
         else:
             if not problems:  # once the season fails, only its problems are gathered
-                season.add(ev.header.source, ev, s, who, counting.done())
+                season.add(ev, s, who, counting.done())
         if progress is not None:
             progress(i, len(files), f)
     if problems:
