@@ -6,12 +6,8 @@ which deal situations, and where each reading comes from is data on the schema r
 (``Key.contested``, convention/schema.py); this module holds only the predicate of each
 situation (:data:`SITUATIONS`) and plays the log.
 
-For every contested key that matters for the deal, each reading is the whole log played
-again with that one key written in the log's header (an override after the log's own;
-for a table by level, the deal's level set to it), then settled: the deal's entries and
-every player's final result under that reading, and the change against the log's own
-convention.  ``play.settle_evening`` settles it, so a reading's figures are what
-``score`` prints for the log with that key in its header.
+Each reading is the whole log played again with that one key written in its header (an
+override after the log's own), so its figures are what ``score`` prints for that header.
 
 Each play keeps no deal but the disputed one and a few before it (``_play_at``): a line
 log is read again for each reading from its lines (``replay.Replay``).

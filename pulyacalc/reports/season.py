@@ -22,7 +22,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from pulyacalc.core.amounts import Amount
+from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.errors import Loc, Problem, PulyaError, ReadError, RuleError
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import Rounding
@@ -390,8 +390,8 @@ def standings(evenings: Iterable[EveningResult], money: bool = False) -> tuple[S
             Standing(
                 p,
                 len(rs),
-                _exact(total),
-                _exact(total / len(rs)),
+                exact(total),
+                exact(total / len(rs)),
                 best[0],
                 best[1],
                 worst[0],
@@ -401,7 +401,3 @@ def standings(evenings: Iterable[EveningResult], money: bool = False) -> tuple[S
         )
     rows.sort(key=lambda s: (-s.total, s.player))
     return tuple(rows)
-
-
-def _exact(x: Fraction) -> Amount:
-    return int(x) if x.denominator == 1 else x
