@@ -43,18 +43,6 @@ MAX_DEPTH = 64
 #: a line over MAX_LINE_CHARS (from its start: a line starts after '\n' or at the text's start)
 _LONG_LINE = rf"^[^\n]{{{MAX_LINE_CHARS + 1}}}"
 
-_PLAIN_TAGS = {
-    "tag:yaml.org,2002:str",
-    "tag:yaml.org,2002:int",
-    "tag:yaml.org,2002:float",
-    "tag:yaml.org,2002:bool",
-    "tag:yaml.org,2002:null",
-    "tag:yaml.org,2002:timestamp",
-    "tag:yaml.org,2002:seq",
-    "tag:yaml.org,2002:map",
-    "tag:yaml.org,2002:merge",
-}
-
 
 class Node(NamedTuple):
     """A YAML node with its place: ``kind`` is "scalar", "seq" or "map".  A NamedTuple:
@@ -90,6 +78,8 @@ def _loc(file: str, mark: Any) -> Loc:
 _TAG = "tag:yaml.org,2002:"
 _STR, _NULL, _MERGE, _BINARY = _TAG + "str", _TAG + "null", _TAG + "merge", _TAG + "binary"
 _SEQ, _MAP = _TAG + "seq", _TAG + "map"
+#: the tags a node may carry; any other written is refused
+_PLAIN_TAGS = {_TAG + t for t in ("str", "int", "float", "bool", "null", "timestamp", "seq", "map", "merge")}
 #: how a quoted or block scalar is written: always a string
 _QUOTED_STYLES = frozenset(("'", '"', "|", ">"))
 

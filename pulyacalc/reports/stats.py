@@ -19,6 +19,7 @@ lines, not with the deals.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -196,21 +197,13 @@ def _sitters(players: tuple[str, ...], dealer: str, second_out: SecondOut) -> tu
 COUNT_EVERY = 100_000
 
 
-class _Tallies(dict[str, Tally]):
-    """Each name's counts, made when first counted."""
-
-    def __missing__(self, name: str) -> Tally:
-        t = self[name] = Tally()
-        return t
-
-
 class Counting:
     """One evening's counts per name as its log writes them, shown each step (``each``): a
     deal's counts depend only on its line and what it wrote, so a line the fold knew
     (``fold.Line``) is counted ``times`` at a time; any other deal at once."""
 
     def __init__(self, players: tuple[str, ...], second_out: SecondOut) -> None:
-        self.tally = _Tallies()
+        self.tally = defaultdict[str, Tally](Tally)  # each name's, made when first counted
         self.table = players  # the players at the table, as it changes (RULES.md 6.3)
         self.second_out = second_out
         #: (line, writes) → [a step of it, the table, how many not counted yet]
