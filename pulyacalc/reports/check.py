@@ -424,11 +424,9 @@ def _list(values: list[Fraction]) -> str:
 
 def _far(value: Fraction, known: list[Fraction]) -> bool:
     """Far from every known value: more than twice the largest or under half the smallest."""
-    if not known:
+    if not known or value in known:
         return False
     low, high = min(known), max(known)
-    if value in known:
-        return False
     if value == 0:
         return low > 0
     return value > 2 * high or value < low / 2
