@@ -33,8 +33,6 @@ class HeaderKey:
     aliases: tuple[str, ...]
     #: the value from its node, or None when it was refused (the problem is reported)
     read: Callable[[Node, HeaderBuilder], Any]
-    #: one line: what the key says
-    meaning: str
     #: the value when the key is not written (the writers leave a default out)
     default: Any = None
 
@@ -151,25 +149,15 @@ def _text(what: str) -> Callable[[Node, HeaderBuilder], str | None]:
 #: every header key, in the order the writers put them (``players`` first: the others
 #: are checked against it)
 HEADER: tuple[HeaderKey, ...] = (
-    HeaderKey("players", ("игроки",), _players, "who plays: 2 to 5 names, clockwise (2: with a dummy)"),
-    HeaderKey(
-        "dealer",
-        ("сдаёт", "сдает", "сдающий"),
-        _dealer,
-        "who deals the first deal (by default the last player listed)",
-    ),
-    HeaderKey(
-        "dummy",
-        ("болван",),
-        _dummy,
-        "2 players: the hand the dummy sits on, first or second from the dealer's left (by default first)",
-    ),
-    HeaderKey("convention", ("конвенция",), _convention, "a built-in convention or a YAML file", "sochi"),
-    HeaderKey("pool", ("пуля",), _pool, "the pool target, over the convention's"),
-    HeaderKey("rounding", ("округление",), _rounding, "how the settlement rounds, over the convention's"),
-    HeaderKey("date", ("дата",), _text("date"), "when the evening was played (free text, e.g. 2026-11-30)"),
-    HeaderKey("title", ("название",), _text("title"), "the evening's name (free text)"),
-    HeaderKey("place", ("место",), _text("place"), "where it was played (free text)"),
+    HeaderKey("players", ("игроки",), _players),
+    HeaderKey("dealer", ("сдаёт", "сдает", "сдающий"), _dealer),
+    HeaderKey("dummy", ("болван",), _dummy),
+    HeaderKey("convention", ("конвенция",), _convention, "sochi"),
+    HeaderKey("pool", ("пуля",), _pool),
+    HeaderKey("rounding", ("округление",), _rounding),
+    HeaderKey("date", ("дата",), _text("date")),
+    HeaderKey("title", ("название",), _text("title")),
+    HeaderKey("place", ("место",), _text("place")),
 )
 HEADER_KEYS = tuple(row.key for row in HEADER)
 #: every spelling of a header key, case-folded → the key
@@ -328,17 +316,16 @@ def read_top(root: Node, builder: HeaderBuilder, allowed: tuple[str, ...]) -> di
         elif key == "overrides":
             builder.overrides_node(v)
         elif not builder.add(key, k.loc, v):
-            close = [] if builder.problems.full else difflib.get_close_matches(word, allowed, n=1, cutoff=0.6)
-            builder.problems.add(
-                k.loc,
-                M_("unknown key {word!r} in {doc}", word=word, doc=builder.doc),
-                M_(
-                    "{did}allowed: {join}",
-                    did=did_you_mean(close[0] if close else None),
-                    join=", ".join(allowed),
-                ),
-            )
+            message = M_("unknown key {word!r} in {doc}", word=word, doc=builder.doc)
+            unknown_key(builder.problems, k.loc, message, word, allowed)
     return sections
+
+
+def unknown_key(problems: Problems, loc: Loc, message: str, word: str, allowed: tuple[str, ...]) -> None:
+    """``message`` at ``loc``, with the closest allowed key and all of them as the hint."""
+    close = [] if problems.full else difflib.get_close_matches(word, allowed, n=1, cutoff=0.6)
+    hint = M_("{did}allowed: {join}", did=did_you_mean(close[0] if close else None), join=", ".join(allowed))
+    problems.add(loc, message, hint)
 
 
 def convention_for(header: Header, override: str | None = None) -> Convention:

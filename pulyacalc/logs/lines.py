@@ -43,6 +43,7 @@ from pulyacalc.core.model import (
     Raspasy,
     SeatChange,
     Unreadable,
+    _close,
     contract_key,
 )
 from pulyacalc.logs.header import HEADER_ALIASES, HeaderBuilder, match_player
@@ -1128,10 +1129,3 @@ def _contract_slow(word: str, word_at: int, width: int, err: Callable[..., None]
         width=width,
     )
     return None
-
-
-def _close(word: str, options: list[str]) -> str | None:
-    import difflib
-
-    found = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
-    return found[0] if found else None

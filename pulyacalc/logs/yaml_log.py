@@ -6,10 +6,9 @@ value is type-checked from the text that was written.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import replace
 
-from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, did_you_mean
+from pulyacalc.core.errors import Loc, Problem, Problems, ReadError
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.model import (
     CALL_SPELLINGS,
@@ -28,7 +27,7 @@ from pulyacalc.core.model import (
     SeatChange,
     Unreadable,
 )
-from pulyacalc.logs.header import LOG_KEYS, HeaderBuilder, match_player, read_top
+from pulyacalc.logs.header import LOG_KEYS, HeaderBuilder, match_player, read_top, unknown_key
 from pulyacalc.logs.lines import DealText, parse_deal_line, starts_correction
 from pulyacalc.logs.seat import parse_seat, parse_seat_line, starts_seat_change
 from pulyacalc.yamlsource import MAX_YAML_BYTES, Node, as_bool, as_int, as_str, parse_yaml
@@ -170,19 +169,10 @@ def _deal_fields(node: Node, problems: Problems) -> dict[str, Node]:
     fields: dict[str, Node] = {}
     for k, v in node.pairs:
         key = k.text.strip()
-        if key not in DEAL_KEYS:
-            close = [] if problems.full else difflib.get_close_matches(key, DEAL_KEYS, n=1, cutoff=0.6)
-            problems.add(
-                k.loc,
-                M_("unknown key {key!r} in a deal", key=key),
-                M_(
-                    "{did}allowed: {join}",
-                    did=did_you_mean(close[0] if close else None),
-                    join=", ".join(DEAL_KEYS),
-                ),
-            )
-            continue
-        fields[key] = v
+        if key in DEAL_KEYS:
+            fields[key] = v
+        else:
+            unknown_key(problems, k.loc, M_("unknown key {key!r} in a deal", key=key), key, DEAL_KEYS)
     return fields
 
 
