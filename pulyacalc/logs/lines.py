@@ -512,19 +512,10 @@ def _parse(
         written = _whole_number(m.group(1))
         if expected_number is not None and written != expected_number:
             shown = m.group(1) if written is None else written
+            message = _M8 if counted is None or counted == expected_number else _M9
             problems.add(
                 Loc(file, lineno, base + m.start(1)),
-                M_(
-                    "deal number {shown}, but this is deal {expected_number}",
-                    shown=shown,
-                    expected_number=expected_number,
-                )
-                if counted is None or counted == expected_number
-                else M_(
-                    "deal number {shown}, but the numbers above make this {expected_number}",
-                    shown=shown,
-                    expected_number=expected_number,
-                ),
+                M_(message, shown=shown, expected_number=expected_number),
                 M_("fix the number, or look for a missing or extra deal above"),
                 source=source,
                 width=len(m.group(1)),
@@ -539,7 +530,7 @@ def _parse(
     return None if t is None else (t, body_start)
 
 
-#: the longer messages of _clauses (marked here, filled there)
+#: the longer messages of _parse and _clauses (marked here, filled there)
 _M1 = N_("a second contract in one deal ({declarer} already declared {contract})")
 _M2 = N_("a deal with a contract ({declarer} {contract}) is not raspasy")
 _M3 = N_("only the declarer concedes «без трёх»: {declarer}, who declared {contract}")
@@ -547,6 +538,8 @@ _M4 = N_("{who} is named twice in one deal")
 _M5 = N_("one clause per player")
 _M6 = N_("how many tricks did {who} take from the talon?")
 _M7 = N_("the talon's cards are given for a contract, and this deal has none")
+_M8 = N_("deal number {shown}, but this is deal {expected_number}")
+_M9 = N_("deal number {shown}, but the numbers above make this {expected_number}")
 
 
 @dataclass(slots=True, eq=False)

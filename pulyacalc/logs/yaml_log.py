@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pulyacalc.core.errors import Loc, Problem, Problems, ReadError
-from pulyacalc.core.i18n import M_
+from pulyacalc.core.i18n import M_, N_
 from pulyacalc.core.model import (
     CALL_SPELLINGS,
     CARDS_HINT,
@@ -98,6 +98,20 @@ def parse(text: str, file: str, problems: Problems, *, max_bytes: int | None = N
 
 #: deal texts that could not be read, kept with their problems (emptied when full)
 BAD_TEXTS = 10_000
+#: a value of the wrong kind (``_wrong``)
+_DEAL_SHAPE = N_(
+    "a deal is a mapping or one line like 'Anna 6♠ 7, Boris whist 2, Vera pass 1', got {describe}"
+)
+_DARK_SHAPE = N_(
+    "dark: expected a list of the players who passed «втёмную», like [Anna, Boris], got {describe}"
+)
+_TALON_SHAPE = N_("talon: expected a list of one or two cards like [A♠, K♠], got {describe}")
+_TRICKS_SHAPE = N_("tricks: expected a mapping like {{Anna: 7, Boris: 2, Vera: 1}}, got {describe}")
+
+
+def _wrong(node: Node, problems: Problems, message: str) -> None:
+    """``message`` at a value of the wrong kind, saying what it is."""
+    problems.add(node.loc, M_(message, describe=node.describe()))
 
 
 def _player(node: Node, header: Header, problems: Problems, what: str) -> str | None:
@@ -132,7 +146,8 @@ def _seat(node: Node, header: Header, problems: Problems) -> SeatChange | None:
 def parse_deal(
     node: Node, header: Header, problems: Problems, read: dict[str, tuple[DealText, int]] | None = None
 ) -> Deal | Correction | SeatChange | None:
-    """One item of ``deals:``; ``read``: the deal lines read so far (``parse_deal_line``)."""
+    """One item of ``deals:``; ``read``: the deal lines read so far (``parse_deal_line``).
+    A raspasy and a correction are read here, a deal with a contract by ``_play``."""
     if node.kind == "scalar" and not node.null:
         if starts_seat_change(node.text, header.players):
             return parse_seat_line(node.text, node.loc, header.players, problems)
@@ -142,14 +157,7 @@ def parse_deal(
             return parse_correction_line(node.text, node.loc, header.players, problems)
         return parse_deal_line(node.text, node.loc, header.players, problems, cache=read)
     if node.kind != "map":
-        problems.add(
-            node.loc,
-            M_(
-                "a deal is a mapping or one line like 'Anna 6♠ 7, Boris whist 2, Vera pass 1', "
-                "got {describe}",
-                describe=node.describe(),
-            ),
-        )
+        _wrong(node, problems, _DEAL_SHAPE)
         return None
     if node.pairs and node.pairs[0][0].text.strip().casefold() in SEAT_WORDS:
         return _seat(node, header, problems)
@@ -157,52 +165,20 @@ def parse_deal(
     fields = _deal_fields(node, problems)
     dealer = _player(fields["dealer"], header, problems, "dealer") if "dealer" in fields else None
     note = fields["note"].text if "note" in fields and fields["note"].kind == "scalar" else None
-    if "correction" in fields:
-        return _correction(node, fields, header, problems, note)
-    if "raspasy" in fields:
-        return _raspasy(node, fields, header, problems, before, dealer, note)
-    return _play(node, fields, header, problems, before, dealer, note)
+    if "correction" in fields:  # not a deal (RULES.md 2.9): a note may go with it, nothing else
+        extra = [k for k in fields if k not in ("correction", "note")]
+        if extra:
+            problems.add(
+                fields[extra[0]].loc,
+                M_("a correction has no {extra!r}", extra=extra[0]),
+                M_("only a note may go with it"),
+            )
+            return None
+        from pulyacalc.logs.correction import parse_correction_yaml  # only when one is there
 
-
-def _deal_fields(node: Node, problems: Problems) -> dict[str, Node]:
-    """A deal mapping's values by key; an unknown key is reported and left out."""
-    fields: dict[str, Node] = {}
-    for k, v in node.pairs:
-        key = k.text.strip()
-        if key in DEAL_KEYS:
-            fields[key] = v
-        else:
-            unknown_key(problems, k.loc, M_("unknown key {key!r} in a deal", key=key), key, DEAL_KEYS)
-    return fields
-
-
-def _correction(
-    node: Node, fields: dict[str, Node], header: Header, problems: Problems, note: str | None
-) -> Correction | None:
-    """``correction: …``: not a deal (RULES.md 2.9); a note may go with it, nothing else."""
-    extra = [k for k in fields if k not in ("correction", "note")]
-    if extra:
-        problems.add(
-            fields[extra[0]].loc,
-            M_("a correction has no {extra!r}", extra=extra[0]),
-            M_("only a note may go with it"),
-        )
-        return None
-    from pulyacalc.logs.correction import parse_correction_yaml  # only when one is there
-
-    return parse_correction_yaml(fields["correction"], node.loc, header.players, problems, note)
-
-
-def _raspasy(
-    node: Node,
-    fields: dict[str, Node],
-    header: Header,
-    problems: Problems,
-    before: int,
-    dealer: str | None,
-    note: str | None,
-) -> Raspasy | None:
-    """``raspasy: {Anna: 4, …}`` and its dark passers; None when a problem was reported."""
+        return parse_correction_yaml(fields["correction"], node.loc, header.players, problems, note)
+    if "raspasy" not in fields:
+        return _play(node, fields, header, problems, before, dealer, note)
     locs: dict[str, Loc] = {}
     extra = [k for k in ("declarer", "contract", "defenders", "tricks", "talon", "concede") if k in fields]
     if extra:
@@ -217,6 +193,18 @@ def _raspasy(
     if len(problems) != before or tricks is None or dark is None:
         return None
     return Raspasy(tricks, dealer, note, node.loc, locs, dark=dark)
+
+
+def _deal_fields(node: Node, problems: Problems) -> dict[str, Node]:
+    """A deal mapping's values by key; an unknown key is reported and left out."""
+    fields: dict[str, Node] = {}
+    for k, v in node.pairs:
+        key = k.text.strip()
+        if key in DEAL_KEYS:
+            fields[key] = v
+        else:
+            unknown_key(problems, k.loc, M_("unknown key {key!r} in a deal", key=key), key, DEAL_KEYS)
+    return fields
 
 
 def _play(
@@ -302,14 +290,7 @@ def _dark_passers(
     """``dark: [Anna, Boris]``: who passed «втёмную» before a raspasy (K3.3.19 а)."""
     locs["dark"] = node.loc
     if node.kind != "seq":
-        problems.add(
-            node.loc,
-            M_(
-                "dark: expected a list of the players who passed «втёмную», like [Anna, Boris], "
-                "got {describe}",
-                describe=node.describe(),
-            ),
-        )
+        _wrong(node, problems, _DARK_SHAPE)
         return None
     out: list[str] = []
     for item in node.items:
@@ -328,13 +309,7 @@ def _talon(node: Node, problems: Problems, locs: dict[str, Loc]) -> tuple[Card, 
     """``talon: [A♠, K♠]``: the talon's cards (K3.4.11), at most two, none twice."""
     locs["talon"] = node.loc
     if node.kind != "seq" or not node.items:
-        problems.add(
-            node.loc,
-            M_(
-                "talon: expected a list of one or two cards like [A♠, K♠], got {describe}",
-                describe=node.describe(),
-            ),
-        )
+        _wrong(node, problems, _TALON_SHAPE)
         return None
     cards: list[Card] = []
     for item in node.items:
@@ -364,13 +339,7 @@ def _talon(node: Node, problems: Problems, locs: dict[str, Loc]) -> tuple[Card, 
 
 def _tricks(node: Node, header: Header, problems: Problems, locs: dict[str, Loc]) -> dict[str, int] | None:
     if node.kind != "map":
-        problems.add(
-            node.loc,
-            M_(
-                "tricks: expected a mapping like {{Anna: 7, Boris: 2, Vera: 1}}, got {describe}",
-                describe=node.describe(),
-            ),
-        )
+        _wrong(node, problems, _TRICKS_SHAPE)
         return None
     out: dict[str, int] = {}
     for k, v in node.pairs:
