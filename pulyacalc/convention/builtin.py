@@ -1,5 +1,5 @@
 """The built-in conventions, pre-parsed: GENERATED from conventions/*.yaml by
-``python -m pulyacalc.convention.pregen`` (see convention/pregen.py); do not edit."""
+``python tools/pregen.py``; do not edit."""
 
 # ruff: noqa: E501
 # fmt: off

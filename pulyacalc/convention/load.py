@@ -230,7 +230,7 @@ def _node(t: Tree, file: str) -> Node:
 
 
 def _read(path: str) -> Node:
-    """A convention file's nodes: a built-in one pre-parsed (convention/pregen.py: no
+    """A convention file's nodes: a built-in one pre-parsed (tools/pregen.py: no
     PyYAML at start-up), any other read (bounded) and parsed; located in ``path`` as given."""
     if Path(path).parent == builtin_dir():
         pre = pre_parsed(Path(path))

@@ -3,7 +3,8 @@ nodes at build time and written out as Python data in ``convention/builtin.py`` 
 at start-up), and built, as the values of their fields, in ``convention/built.py`` (a log
 without overrides needs neither the tree nor checks).  ``load.pre_parsed`` and
 ``load.pre_built`` read them back.  Regenerate after changing a built-in convention
-(tests/test_builtin_pregen.py fails until then): ``python -m pulyacalc.convention.pregen``.
+(tests/test_builtin_pregen.py fails until then): ``python tools/pregen.py``.  A tool, not
+part of the package: nothing pulyacalc runs needs it.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from pathlib import Path
 from pulyacalc.convention.load import Tree
 from pulyacalc.yamlsource import Node
 
-TARGET = Path(__file__).resolve().parent / "builtin.py"
-BUILT_TARGET = Path(__file__).resolve().parent / "built.py"
+_PACKAGE = Path(__file__).resolve().parent.parent / "pulyacalc" / "convention"
+TARGET = _PACKAGE / "builtin.py"
+BUILT_TARGET = _PACKAGE / "built.py"
 
 
 def tree(n: Node) -> Tree:
@@ -32,15 +34,21 @@ def tree(n: Node) -> Tree:
     )
 
 
+def _head(what: str) -> list[str]:
+    return [
+        f'"""The built-in conventions, {what}: GENERATED from conventions/*.yaml by\n',
+        '``python tools/pregen.py``; do not edit."""\n\n',
+        "# ruff: noqa: E501\n",
+        "# fmt: off\n",
+    ]
+
+
 def render(directory: Path) -> str:
     """The text of ``builtin.py`` for the conventions in ``directory``."""
     from pulyacalc.yamlsource import parse_yaml
 
     out = [
-        '"""The built-in conventions, pre-parsed: GENERATED from conventions/*.yaml by\n',
-        '``python -m pulyacalc.convention.pregen`` (see convention/pregen.py); do not edit."""\n\n',
-        "# ruff: noqa: E501\n",
-        "# fmt: off\n",
+        *_head("pre-parsed"),
         "TREES: dict[str, tuple] = {  # type: ignore[type-arg]\n",
     ]
     for path in sorted(directory.glob("*.yaml")):
@@ -60,10 +68,7 @@ def render_built(directory: Path) -> str:
     from pulyacalc.yamlsource import parse_yaml
 
     out = [
-        '"""The built-in conventions, built: GENERATED from conventions/*.yaml by\n',
-        '``python -m pulyacalc.convention.pregen`` (see convention/pregen.py); do not edit."""\n\n',
-        "# ruff: noqa: E501\n",
-        "# fmt: off\n",
+        *_head("built"),
         "from fractions import Fraction  # noqa: F401  (values may be fractions)\n",
         "from typing import Any\n\n",
         "BUILT: dict[str, tuple[int, dict[str, Any]]] = {\n",
