@@ -208,13 +208,16 @@ class Levels(Parser):
         return f"6..10 → {self.item.describe()}"
 
 
-class _IntList(Parser):
-    """A list of whole numbers: ``[1, 2, 3]``, or ``1 2 3`` / ``1, 2, 3`` in a line-log header."""
+class IntList(Parser):
+    """Whole numbers ``low..high`` in a list: ``[1, 2, 3]``, or ``1 2 3`` / ``1, 2, 3`` in a
+    line-log header.  A set, may be empty, when ``empty``; else in order, at least one."""
 
-    low: ClassVar[int] = 6
-    high: ClassVar[int] = 10
+    __slots__ = ("low", "high", "empty")
 
-    def _items(self, node: Node, p: Problems, what: str) -> list[int] | None:
+    def __init__(self, low: int = 6, high: int = 10, *, empty: bool = False) -> None:
+        self.low, self.high, self.empty = low, high, empty
+
+    def __call__(self, node: Node, p: Problems, what: str) -> frozenset[int] | tuple[int, ...] | None:
         items = _list_items(node)
         if items is None:
             p.add(
@@ -229,50 +232,17 @@ class _IntList(Parser):
         values = [as_int(n, p, what, low=self.low, high=self.high) for n in items]
         if any(v is None for v in values):
             return None
-        return [v for v in values if v is not None]
-
-    def _nonempty(self, node: Node, p: Problems, what: str) -> tuple[int, ...] | None:
-        values = self._items(node, p, what)
-        if values is None:
-            return None
+        if self.empty:
+            return frozenset(v for v in values if v is not None)
         if not values:
             p.add(node.loc, M_("{what}: the list must not be empty", what=what))
             return None
-        return tuple(values)
+        return tuple(v for v in values if v is not None)
 
     def describe(self) -> str:
+        if self.low == 6:  # contract levels
+            return "list of levels 6..10" + (", may be empty" if self.empty else "")
         return f"list of whole numbers {self.low}..{self.high}"
-
-
-class LevelSet(_IntList):
-    """Contract levels 6..10 in any order; may be empty."""
-
-    def __call__(self, node: Node, p: Problems, what: str) -> frozenset[int] | None:
-        values = self._items(node, p, what)
-        return None if values is None else frozenset(values)
-
-    def describe(self) -> str:
-        return "list of levels 6..10, may be empty"
-
-
-class LevelList(_IntList):
-    """Contract levels 6..10, in order, at least one."""
-
-    def __call__(self, node: Node, p: Problems, what: str) -> tuple[int, ...] | None:
-        return self._nonempty(node, p, what)
-
-    def describe(self) -> str:
-        return "list of levels 6..10"
-
-
-class Multipliers(_IntList):
-    """Whole multipliers 0..1000, in order, at least one."""
-
-    low: ClassVar[int] = 0
-    high: ClassVar[int] = 1000
-
-    def __call__(self, node: Node, p: Problems, what: str) -> tuple[int, ...] | None:
-        return self._nonempty(node, p, what)
 
 
 def _list_items(node: Node) -> tuple[Node, ...] | None:
@@ -316,8 +286,8 @@ class Convention:
     two_whisters_shortfall: Mapping[int, TwoWhistersShortfall] = field(
         metadata={"parse": Levels(Choice(TwoWhistersShortfall))}
     )
-    half_whist_levels: frozenset[int] = field(metadata={"parse": LevelSet()})
-    shortfall_forbidden: frozenset[int] = field(metadata={"parse": LevelSet()})
+    half_whist_levels: frozenset[int] = field(metadata={"parse": IntList(empty=True)})
+    shortfall_forbidden: frozenset[int] = field(metadata={"parse": IntList(empty=True)})
     whist_on_failure: WhistOnFailure = field(metadata={"parse": Choice(WhistOnFailure)})
     lone_whister_made: LoneWhisterMade = field(metadata={"parse": Choice(LoneWhisterMade)})
     consolation_by_passer: bool = field(metadata={"parse": Flag()})
@@ -327,14 +297,14 @@ class Convention:
     # raspasy
     raspasy_scoring: RaspasyScoring = field(metadata={"parse": Choice(RaspasyScoring)})
     raspasy_trick_value: Amount = field(metadata={"parse": Number()})
-    raspasy_progression: tuple[int, ...] = field(metadata={"parse": Multipliers()})
+    raspasy_progression: tuple[int, ...] = field(metadata={"parse": IntList(0, 1000)})
     raspasy_amnesty: bool = field(metadata={"parse": Flag()})
     raspasy_zero_trick_bonus: ZeroTrickBonus = field(metadata={"parse": TrickOrNumber()})
     raspasy_zero_trick_bonus_area: ZeroTrickBonusArea = field(metadata={"parse": Choice(ZeroTrickBonusArea)})
     raspasy_zero_trick_bonus_dealer: bool = field(metadata={"parse": Flag()})
     raspasy_run_ends_on: RunEndsOn = field(metadata={"parse": Choice(RunEndsOn)})
     raspasy_talon_to_dealer: bool = field(metadata={"parse": Flag()})
-    raspasy_exit: tuple[int, ...] = field(metadata={"parse": LevelList()})
+    raspasy_exit: tuple[int, ...] = field(metadata={"parse": IntList()})
     raspasy_dealer_after: DealerAfterRaspasy = field(metadata={"parse": Choice(DealerAfterRaspasy)})
     # Classic: dark bids and passes, bombs (K3.3.19, K3.7.7, K3.7.9)
     dark_factor: int = field(metadata={"parse": Int(1, 10)})

@@ -436,7 +436,7 @@ def strange(key: str, value: Any, conv: Convention) -> str:
     """Why an overridden value is strange ('' if it is not).  What is compared follows the
     key's parser: numbers, level tables of numbers, multipliers; words and flags never are."""
     # imported here, not with the module's imports: only this check asks a parser's type
-    from pulyacalc.convention.schema import Int, Levels, Multipliers, Number
+    from pulyacalc.convention.schema import Int, IntList, Levels, Number
 
     spec = SCHEMA[key]
     parse = spec.parse
@@ -467,7 +467,7 @@ def strange(key: str, value: Any, conv: Convention) -> str:
             worse = [lv for lv in LEVELS if table[lv] > conv.remise_per_trick[lv]]
             if worse:
                 return f"on {worse[0]} a short whister would pay more than the declarer's remise"
-    elif isinstance(parse, Multipliers):
+    elif isinstance(parse, IntList) and parse.low == 0:  # multipliers, not levels
         seq = list(value)
         if any(a > b for a, b in zip(seq, seq[1:], strict=False)):
             return "the multipliers go down"
