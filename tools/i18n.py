@@ -71,22 +71,15 @@ def docstrings() -> Iterator[tuple[str, int, str]]:
 
 def schema_texts() -> Iterator[tuple[str, int, str]]:
     """The convention keys' meanings and sources (the rows of ``SCHEMA``) and the sources of
-    their contested readings (``Contested``'s second argument), which convention/schema.py
-    makes Texts."""
+    their contested readings, which convention/schema.py makes Texts."""
     from pulyacalc.convention.schema import SCHEMA
 
-    path = PACKAGE / "convention" / "schema.py"
-    where = str(path.relative_to(ROOT))
+    where = str((PACKAGE / "convention" / "schema.py").relative_to(ROOT))
     for row in SCHEMA.values():
         yield where, 0, str(row.doc)
         yield where, 0, str(row.source)
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
-            continue
-        if node.func.id == "Contested" and len(node.args) >= 2 and isinstance(node.args[1], ast.Dict):
-            for value in node.args[1].values:
-                if isinstance(value, ast.Constant) and isinstance(value.value, str):
-                    yield where, value.lineno, value.value
+        for source in row.contested.sources.values() if row.contested else ():
+            yield where, 0, str(source)
 
 
 def template() -> Catalog:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, ClassVar, Literal, get_args
+from typing import Any, ClassVar, Literal, cast, get_args
 
 from pulyacalc.core.amounts import Amount
 from pulyacalc.core.errors import Problems
@@ -387,19 +387,17 @@ Situation = Literal[
 class Contested:
     """Where tables read a key differently: ``when``, the deal situations the key matters
     for, and ``sources``, where each reading comes from.  The readings are the key's choices
-    (or ``words`` for a parser that also takes numbers; a new choice is a reading at once),
-    then any other value ``sources`` names (a number, a flag)."""
+    (a new choice is a reading at once), then any other value ``sources`` names, in order."""
 
-    __slots__ = ("when", "sources", "words")
+    __slots__ = ("when", "sources")
 
-    def __init__(self, when: tuple[Situation, ...], sources: Mapping[Any, str], words: Any = None) -> None:
+    def __init__(self, when: tuple[Situation, ...], sources: Mapping[Any, str]) -> None:
         # each source shown in the chosen language where a person reads it (English in JSON)
         self.when, self.sources = when, {k: Text(v) for k, v in sources.items()}
-        self.words: tuple[str, ...] = get_args(words) if words is not None else ()
 
     def readings(self, key: Key) -> tuple[tuple[Any, str], ...]:
         """Each value tables use, with its source, the key's own choices first."""
-        values = list(dict.fromkeys([*key.choices, *self.words]))
+        values = list(key.choices)
         values += [v for v in self.sources if v not in values]
         return tuple((v, self.sources.get(v, f"docs/RULES.md, {key.name}")) for v in values)
 
@@ -586,79 +584,61 @@ table.two_pass_back | первый пасующий может вернуть с
     bidding (the bidding only: nothing on the sheet changes)
 """
 
-#: the keys tables read differently
-_CONTESTED: dict[str, Contested] = {
-    "whist.two_whisters_shortfall": Contested(
-        ("two-whisters-short",),
-        {
-            "split": "K3.8.6: each whister answers for half the obligation (the Code on 6 and 7)",
-            "second": "K3.8.6, K note 59: the second whister answers (the Code on 8, 9 and 10)",
-            "split_capped": "a house agreement (docs/RULES.md, whist.two_whisters_shortfall)",
-            "both": "a house agreement (docs/RULES.md, whist.two_whisters_shortfall)",
-            "second_alone": "a house agreement (docs/RULES.md, whist.two_whisters_shortfall)",
-        },
-    ),
-    "whist.on_failure": Contested(
-        ("one-whister-failed",),
-        {
-            "greedy": "K3.8.13: greedy whist («жлобский», Sochi)",
-            "gentleman": "K3.8.14: gentleman whist («джентльменский», Leningrad)",
-        },
-    ),
-    "whist.lone_whister_made": Contested(
-        ("one-whister-made",),
-        {
-            "side": "K3.8.5: the lone whister plays both hands and answers alone",
-            "own": "a house agreement (docs/RULES.md, whist.lone_whister_made)",
-            "split": "a house agreement: in halves, as K3.8.14 on a failure",
-        },
-    ),
-    "whist.consolation_by_passer": Contested(
-        ("one-whister-failed",),
-        {
-            True: "K3.8.1.2 (consolation is usually written by all), K3.8.13",
-            False: "a house agreement (K3.8.1.2 says «обычно», usually)",
-        },
-    ),
-    "whist.consolation_by_dealer": Contested(
-        ("dealer-consoles",),
-        {
-            True: "K3.8.1.2: consolation is usually written by all, the dealer included",
-            False: "a house agreement (K3.8.1.2 says «обычно», usually)",
-        },
-    ),
-    "raspasy.zero_trick_bonus": Contested(
-        ("zero-trick",),
-        {
-            "trick": "K3.7.2.1 «стоимость одной взятки» as mountain points in pool points (RULES.md 2.5)",
-            "price": "K3.7.2.1 «стоимость одной взятки» read literally: v pool points",
-            1: "K3.7.2.2: one point (Rostov)",
-        },
-        words=ZeroTrickWord,
-    ),
-    "raspasy.zero_trick_bonus_area": Contested(
-        ("zero-trick",),
-        {
-            "pool": "K3.7.2.1: «пишет в пульку»",
-            "mountain": "a house agreement (docs/RULES.md, raspasy.zero_trick_bonus_area)",
-        },
-    ),
-    "raspasy.zero_trick_bonus_dealer": Contested(
-        ("dealer-zero-trick",),
-        {
-            True: "K3.7.6.2: the dealer writes one into the pool for no trick",
-            False: "a house agreement (docs/RULES.md, raspasy.zero_trick_bonus_dealer)",
-        },
-    ),
-    "raspasy.run_ends_on": Contested(
-        ("run-goes-on",),
-        {
-            "any": "K3.7.4 «несколько раз подряд»: any other deal ends the run",
-            "played": "a house agreement (docs/RULES.md, raspasy.run_ends_on)",
-            "whisted_made": "a house agreement (docs/RULES.md, raspasy.run_ends_on)",
-        },
-    ),
-}
+#: the keys tables read differently: ``key | the situations it matters for``, then a line a
+#: reading, ``value: where it comes from`` (``true``, ``false`` and whole numbers read as such)
+_CONTESTED = """\
+whist.two_whisters_shortfall | two-whisters-short
+    split: K3.8.6: each whister answers for half the obligation (the Code on 6 and 7)
+    second: K3.8.6, K note 59: the second whister answers (the Code on 8, 9 and 10)
+    split_capped: a house agreement (docs/RULES.md, whist.two_whisters_shortfall)
+    both: a house agreement (docs/RULES.md, whist.two_whisters_shortfall)
+    second_alone: a house agreement (docs/RULES.md, whist.two_whisters_shortfall)
+whist.on_failure | one-whister-failed
+    greedy: K3.8.13: greedy whist («жлобский», Sochi)
+    gentleman: K3.8.14: gentleman whist («джентльменский», Leningrad)
+whist.lone_whister_made | one-whister-made
+    side: K3.8.5: the lone whister plays both hands and answers alone
+    own: a house agreement (docs/RULES.md, whist.lone_whister_made)
+    split: a house agreement: in halves, as K3.8.14 on a failure
+whist.consolation_by_passer | one-whister-failed
+    true: K3.8.1.2 (consolation is usually written by all), K3.8.13
+    false: a house agreement (K3.8.1.2 says «обычно», usually)
+whist.consolation_by_dealer | dealer-consoles
+    true: K3.8.1.2: consolation is usually written by all, the dealer included
+    false: a house agreement (K3.8.1.2 says «обычно», usually)
+raspasy.zero_trick_bonus | zero-trick
+    trick: K3.7.2.1 «стоимость одной взятки» as mountain points in pool points (RULES.md 2.5)
+    price: K3.7.2.1 «стоимость одной взятки» read literally: v pool points
+    1: K3.7.2.2: one point (Rostov)
+raspasy.zero_trick_bonus_area | zero-trick
+    pool: K3.7.2.1: «пишет в пульку»
+    mountain: a house agreement (docs/RULES.md, raspasy.zero_trick_bonus_area)
+raspasy.zero_trick_bonus_dealer | dealer-zero-trick
+    true: K3.7.6.2: the dealer writes one into the pool for no trick
+    false: a house agreement (docs/RULES.md, raspasy.zero_trick_bonus_dealer)
+raspasy.run_ends_on | run-goes-on
+    any: K3.7.4 «несколько раз подряд»: any other deal ends the run
+    played: a house agreement (docs/RULES.md, raspasy.run_ends_on)
+    whisted_made: a house agreement (docs/RULES.md, raspasy.run_ends_on)
+"""
+
+
+def _contested() -> dict[str, Contested]:
+    """``_CONTESTED`` read: each key's situations and the sources of its readings."""
+    rows: dict[str, tuple[str, dict[Any, str]]] = {}
+    name = ""
+    for line in _CONTESTED.splitlines():
+        if line.startswith(" "):
+            value, _, source = line.strip().partition(": ")
+            read = {"true": True, "false": False}.get(value, int(value) if value.isdigit() else value)
+            rows[name][1][read] = source
+        else:
+            name, _, when = line.partition(" | ")
+            rows[name] = (when, {})
+    return {
+        k: Contested(cast(tuple[Situation, ...], tuple(when.split())), sources)
+        for k, (when, sources) in rows.items()
+    }
 
 
 def _rows() -> dict[str, Key]:
@@ -671,12 +651,13 @@ def _rows() -> dict[str, Key]:
         else:
             lines.append(line)
     fields = Convention.__dataclass_fields__
+    contested = _contested()
     rows: dict[str, Key] = {}
     for line in lines:
         name, ru, source, doc = line.split(" | ", 3)
         joined = name.replace(".", "_")
         f = fields[joined if joined in fields else name.rpartition(".")[2]]
-        rows[name] = Key(name, f.name, f.metadata["parse"], doc, ru, source, _CONTESTED.get(name))
+        rows[name] = Key(name, f.name, f.metadata["parse"], doc, ru, source, contested.get(name))
     assert len(rows) == sum(1 for f in fields.values() if f.metadata), "a line of _TEXTS a parsed field"
     return rows
 
