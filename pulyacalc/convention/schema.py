@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, ClassVar, Literal, cast, get_args
+from typing import Any, ClassVar, Literal, NamedTuple, cast, get_args
 
 from pulyacalc.core.amounts import Amount
 from pulyacalc.core.errors import Problems
@@ -405,26 +405,17 @@ class Contested:
 # -- the schema: one row per key ------------------------------------------------------------
 
 
-class Key:
-    """One convention key (see the module's docstring; ``contested``: where tables read it
-    differently, for ``dispute``).  A plain class, not a dataclass: the schema is made on
-    every start."""
+class Key(NamedTuple):
+    """One convention key (see the module's docstring; ``doc`` and ``source`` shown translated
+    where a person reads them; ``contested``: where tables read it differently, for ``dispute``)."""
 
-    __slots__ = ("name", "field", "parse", "doc", "ru", "source", "contested")
-
-    def __init__(
-        self,
-        name: str,
-        field: str,
-        parse: Parser,
-        doc: str,
-        ru: str,
-        source: str,
-        contested: Contested | None,
-    ) -> None:
-        self.name, self.field, self.parse, self.ru, self.contested = name, field, parse, ru, contested
-        # English as written; shown translated where a person reads it
-        self.doc, self.source = Text(doc), Text(source)
+    name: str
+    field: str
+    parse: Parser
+    doc: Text
+    ru: str
+    source: Text
+    contested: Contested | None
 
     @property
     def choices(self) -> tuple[str, ...]:
@@ -657,7 +648,7 @@ def _rows() -> dict[str, Key]:
         name, ru, source, doc = line.split(" | ", 3)
         joined = name.replace(".", "_")
         f = fields[joined if joined in fields else name.rpartition(".")[2]]
-        rows[name] = Key(name, f.name, f.metadata["parse"], doc, ru, source, contested.get(name))
+        rows[name] = Key(name, f.name, f.metadata["parse"], Text(doc), ru, Text(source), contested.get(name))
     assert len(rows) == sum(1 for f in fields.values() if f.metadata), "a line of _TEXTS a parsed field"
     return rows
 
