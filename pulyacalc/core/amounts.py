@@ -16,26 +16,10 @@ def num(x: Amount) -> str:
     return str(x)
 
 
+_GLYPHS = "½1/2 ⅓1/3 ⅔2/3 ¼1/4 ¾3/4 ⅕1/5 ⅖2/5 ⅗3/5 ⅘4/5 ⅙1/6 ⅚5/6 ⅐1/7 ⅛1/8 ⅜3/8 ⅝5/8 ⅞7/8 ⅑1/9 ⅒1/10"
 #: the fractions Unicode writes as one character (vulgar fractions), by (numerator, denominator)
-VULGAR = {
-    (1, 2): "½",
-    (1, 3): "⅓",
-    (2, 3): "⅔",
-    (1, 4): "¼",
-    (3, 4): "¾",
-    (1, 5): "⅕",
-    (2, 5): "⅖",
-    (3, 5): "⅗",
-    (4, 5): "⅘",
-    (1, 6): "⅙",
-    (5, 6): "⅚",
-    (1, 7): "⅐",
-    (1, 8): "⅛",
-    (3, 8): "⅜",
-    (5, 8): "⅝",
-    (7, 8): "⅞",
-    (1, 9): "⅑",
-    (1, 10): "⅒",
+VULGAR: dict[tuple[int, int], str] = {
+    (int(n), int(d)): word[0] for word in _GLYPHS.split() for n, _, d in (word[1:].partition("/"),)
 }
 
 
