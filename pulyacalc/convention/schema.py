@@ -1,22 +1,15 @@
 """Conventions are data: every number and choice of RULES.md §4 under a named key.
 
-A convention file is YAML.  It may ``extends:`` a built-in name (``sochi``) or another
-file and override a few keys; a log may override keys too.  Unknown or mistyped keys and
-values of the wrong type are refused with ``FILE:LINE:`` and the allowed keys.
-
 Each key is one row of ``SCHEMA`` (beancount's ``OptDesc``): its ``Convention`` field, which
-carries the parser that reads it, and its line of ``_TEXTS``: what it means, the name Russian
-players use and where it comes from (a clause of the Code, ``K3.8.6``, or the house's own
-agreement).
-The parser carries everything the rest of the package needs to know about the value (a
-level table merges level by level, the choices of a closed set), so nothing switches on
-a kind string; ``docs/conventions.md`` is generated from the rows (tools/conventions_reference.py).
+carries the parser that reads it, and its line of ``_TEXTS`` (what it means, the name Russian
+players use, where it comes from: a clause of the Code, ``K3.8.6``, or a house agreement).
+The parser carries all the rest of the package needs to know about the value (a level table
+merges level by level; a closed set's choices), so nothing switches on a kind string;
+``docs/conventions.md`` is generated from the rows (tools/conventions_reference.py).
 
-A new key is a line here plus its ``Convention`` field and parser, the rule that reads it,
-the built-ins' YAML and a test.  The choices of a key are ``Literal`` types, written once
-below (``Rounding`` lives in core/kinds.py because settlement and the log header share it).
-
-The scoring code reads these fields and never asks which convention it is.
+A new key is a line of ``_TEXTS``, its ``Convention`` field and parser, the rule that reads
+it, the built-ins' YAML and a test.  Choices are ``Literal`` types, written once.  The scoring
+code reads the fields and never asks which convention it is.
 """
 
 from __future__ import annotations
