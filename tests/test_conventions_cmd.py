@@ -139,8 +139,12 @@ def test_show_json_is_every_value_nested_by_section(house: Path) -> None:
         doc = json.loads(run("conventions", "show", ref, "-f", "json").stdout)
         assert doc["schema_version"] == 1
         assert (doc["name"], doc["title"]) == (conv.name, conv.title)
-        # the same values as the convention's own nested mapping, through JSON
-        assert doc["convention"] == json.loads(json.dumps(conv.values()))
+        # the same values as the convention's own, nested by section, through JSON
+        nested: dict[str, Any] = {}
+        for key, row in SCHEMA.items():
+            section, _, leaf = key.partition(".")
+            nested.setdefault(section, {})[leaf] = row.show(getattr(conv, row.field))
+        assert doc["convention"] == json.loads(json.dumps(nested))
         records = [json.loads(x) for x in run("conventions", "show", ref, "-f", "jsonl").stdout.splitlines()]
         assert [x["key"] for x in records] == list(SCHEMA)
         assert all(x["russian"] and x["source"] and x["meaning"] for x in records)

@@ -345,14 +345,6 @@ class Convention:
         geometric progression of ``dark.factor`` (2, 4, 8 …; K3.3.19 а, K note 30)."""
         return int(self.dark_factor**level)
 
-    def values(self) -> dict[str, Any]:
-        """The convention as a nested mapping of its YAML keys (for `prices`, docs, JSON)."""
-        out: dict[str, Any] = {}
-        for key, spec in SCHEMA.items():
-            section, _, leaf = key.partition(".")  # every key is section.leaf
-            out.setdefault(section, {})[leaf] = spec.show(getattr(self, spec.field))
-        return out
-
 
 # -- disputed readings: where tables read a key differently (``pulyacalc dispute``) ---------
 
