@@ -157,19 +157,13 @@ def load(
     # may be read from does not change it, so the evening's convention and its file alone
     # (evening.overrides, the report's title) are one build
     key = (path, None if Path(path).parent == builtin_dir() else within)
-    if overrides is None and key in _cache:
+    if overrides is not None:
+        layers = _layers(path, set(), within)
+        base = _build([*layers, overrides], path, own=len(layers) - 1)
+    elif key in _cache:
         base = _cache[key]
     else:
-        built = pre_built(path) if overrides is None else None
-        if built is not None:
-            base = built
-        else:
-            layers = _layers(path, set(), within)
-            if overrides is not None:
-                layers.append(overrides)
-            base = _build(layers, path, own=len(layers) - 1 - (overrides is not None))
-        if overrides is None:
-            _cache[key] = base
+        base = _cache[key] = pre_built(path) or _build(_layers(path, set(), within), path, own=-1)
     if pool is not None:
         base = replace(base, pool_target=pool)
     if rounding is not None:
