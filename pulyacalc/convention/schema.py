@@ -369,16 +369,14 @@ Situation = Literal[
 ]
 
 
-class Contested:
+class Contested(NamedTuple):
     """Where tables read a key differently: ``when``, the deal situations the key matters
-    for, and ``sources``, where each reading comes from.  The readings are the key's choices
-    (a new choice is a reading at once), then any other value ``sources`` names, in order."""
+    for, and ``sources``, where each reading comes from (shown in the chosen language where a
+    person reads it).  The readings are the key's choices (a new choice is a reading at
+    once), then any other value ``sources`` names, in order."""
 
-    __slots__ = ("when", "sources")
-
-    def __init__(self, when: tuple[Situation, ...], sources: Mapping[Any, str]) -> None:
-        # each source shown in the chosen language where a person reads it (English in JSON)
-        self.when, self.sources = when, {k: Text(v) for k, v in sources.items()}
+    when: tuple[Situation, ...]
+    sources: Mapping[Any, Text]
 
     def readings(self, key: Key) -> tuple[tuple[Any, str], ...]:
         """Each value tables use, with its source, the key's own choices first."""
@@ -601,13 +599,13 @@ raspasy.run_ends_on | run-goes-on
 
 def _contested() -> dict[str, Contested]:
     """``_CONTESTED`` read: each key's situations and the sources of its readings."""
-    rows: dict[str, tuple[str, dict[Any, str]]] = {}
+    rows: dict[str, tuple[str, dict[Any, Text]]] = {}
     name = ""
     for line in _CONTESTED.splitlines():
         if line.startswith(" "):
             value, _, source = line.strip().partition(": ")
             read = {"true": True, "false": False}.get(value, int(value) if value.isdigit() else value)
-            rows[name][1][read] = source
+            rows[name][1][read] = Text(source)
         else:
             name, _, when = line.partition(" | ")
             rows[name] = (when, {})
