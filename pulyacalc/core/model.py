@@ -30,15 +30,19 @@ def _spellings(table: Mapping[_T, str]) -> dict[str, _T]:
     return {word: value for value, words in table.items() for word in words.split()}
 
 
-class Suit(enum.Enum):
+class _Word(enum.Enum):
+    """A closed set of words, each shown as written (``str(Suit.SPADES)`` is ``♠``)."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+class Suit(_Word):
     SPADES = "♠"
     CLUBS = "♣"
     DIAMONDS = "♦"
     HEARTS = "♥"
     NO_TRUMP = "NT"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 #: Every spelling of a suit people use, folded to lower case (the clubs' Cyrillic "с" is one
@@ -182,15 +186,12 @@ def _close(word: str, options: list[str]) -> str | None:
     return found[0] if found else None
 
 
-class Call(enum.Enum):
+class Call(_Word):
     """A defender's declaration after a contract."""
 
     WHIST = "whist"
     PASS = "pass"
     HALF = "half"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 CALL_SPELLINGS: dict[str, Call] = _spellings(
@@ -212,7 +213,7 @@ DARK_SPELLINGS = frozenset(
 # -- the talon's cards (K3.4.11) -------------------------------------------------------
 
 
-class Rank(enum.Enum):
+class Rank(_Word):
     """A card's rank in the 32-card pack, low to high."""
 
     SEVEN = "7"
@@ -223,9 +224,6 @@ class Rank(enum.Enum):
     QUEEN = "Q"
     KING = "K"
     ACE = "A"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 #: every spelling of a rank, folded to lower case (the Russian letters: Т туз, К король,
