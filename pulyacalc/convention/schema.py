@@ -370,10 +370,9 @@ Situation = Literal[
 
 
 class Contested(NamedTuple):
-    """Where tables read a key differently: ``when``, the deal situations the key matters
-    for, and ``sources``, where each reading comes from (shown in the chosen language where a
-    person reads it).  The readings are the key's choices (a new choice is a reading at
-    once), then any other value ``sources`` names, in order."""
+    """Where tables read a key differently: ``when``, the deal situations it matters for, and
+    ``sources``, where each reading comes from (English in JSON, else in the chosen language).
+    The readings: the key's choices (a new one is a reading at once), then the others named."""
 
     when: tuple[Situation, ...]
     sources: Mapping[Any, Text]
