@@ -380,18 +380,17 @@ def test_a_json_row_is_its_object_nested(
     """A JSON row written from its members (``JsonRows``: those of its ``Moved`` made once)
     is ``nested(deal_json(row), 2)``, whatever its dealer and text hold: a ``%``, quotes,
     escapes, private-use characters."""
-    import io
     from decimal import Decimal
 
     from pulyacalc.core.amounts import exact
-    from pulyacalc.render.formats import nested
+    from pulyacalc.render.formats import Spool, nested
     from pulyacalc.render.ledger import JsonRows, deal_json
     from pulyacalc.reports.ledger import LedgerRow, Moved
 
     players = ("Anna", "Boris", "Vera")
     result.append(-sum(result))  # (a deal moves the results by nothing in all)
     moved = Moved(dealer, text, {p: exact(v) for p, v in zip(players, result, strict=True)})
-    out = io.StringIO()
+    out = Spool()
     written = JsonRows(running, out)
     want = []
     for number in (1, 2):  # the second row's members but its number as made for the first
@@ -400,5 +399,4 @@ def test_a_json_row_is_its_object_nested(
         row = LedgerRow(number, moved, totals, money, money)
         written.add(row)
         want.append(nested(deal_json(row, running), 2))
-    written.flush()
-    assert out.getvalue() == "[\n    " + ",\n    ".join(want)
+    assert "".join(out.pieces()) == "[\n    " + ",\n    ".join(want)

@@ -22,6 +22,8 @@ from pulyacalc.render.view import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from pulyacalc.reports.compare import Column, Comparison, Excluded
 
 
@@ -57,17 +59,12 @@ def excluded_note(x: Excluded) -> str:
     if not x.problems:
         return _("{name}: not legal for this log").format(name=x.asked)
     first, more = x.problems[0], len(x.problems) - 1
-    rest = (
-        " " + ngettext("(and {n} more problem)", "(and {n} more problems)", more).format(n=more)
-        if more
-        else ""
+    said = _("{name}: not legal for this log — {where}: {message}").format(
+        name=x.asked, where=first.loc, message=tr(first.message)
     )
-    return (
-        _("{name}: not legal for this log — {where}: {message}").format(
-            name=x.asked, where=first.loc, message=tr(first.message)
-        )
-        + rest
-    )
+    if more:
+        said += " " + ngettext("(and {n} more problem)", "(and {n} more problems)", more).format(n=more)
+    return said
 
 
 @dataclass(frozen=True)
@@ -81,7 +78,7 @@ class CompareView:
 
     def document(self) -> dict[str, Any]:
         c = self.comparison
-        doc: dict[str, Any] = {
+        return {
             "schema_version": SCHEMA_VERSION,
             "players": list(c.players),
             "deals": c.deals,
@@ -90,7 +87,6 @@ class CompareView:
             # reads one shape whatever the log
             "excluded": [excluded_json(x) for x in c.excluded],
         }
-        return doc
 
     def rows(self) -> tuple[list[str], list[list[Any]]]:
         c = self.comparison
@@ -102,64 +98,50 @@ class CompareView:
         from pulyacalc.render.table import grid
 
         c = self.comparison
-        players, names = c.players, [col.asked for col in c.columns]
+        names = [col.asked for col in c.columns]
         money = all(col.settlement.money is not None for col in c.columns)
-        rows = []
-        for p in players:
-            row = [p]
-            for col in c.columns:
-                s = col.settlement
-                cell = show(s.result[p])
-                if money and s.money is not None:
-                    cell += f" ({show(s.money[p])})"
-                row.append(cell)
-            rows.append(row)
+
+        def result(p: str, col: Column) -> str:
+            s = col.settlement
+            cell = show(s.result[p])
+            return cell + f" ({show(s.money[p])})" if money and s.money is not None else cell
+
+        def detail(p: str, col: Column) -> str:
+            ev, s = col.evening, col.settlement
+            whists = s.whist_result[p]
+            return (
+                f"{show(ev.sheet.pool[p])} / {show(ev.sheet.mountain[p])} / "
+                f"{show(s.mountain_result[p])} {'−' if whists < 0 else '+'} "
+                f"{show(-whists if whists < 0 else whists)}"
+            )
+
+        def drawn(cell: Callable[[str, Column], str], corner: str) -> str:
+            rows = [[p, *[cell(p, col) for col in c.columns]] for p in c.players]
+            return grid(
+                rows, head=[corner, *names], tablefmt="simple", colalign=("left", *["right"] * len(names))
+            )
+
         out = [
             (
                 _("{players}, {deals}; results in whists (money) under each convention")
                 if money
                 else _("{players}, {deals}; results in whists under each convention")
-            ).format(players=counted(len(players), "player"), deals=counted(c.deals, "deal")),
+            ).format(players=counted(len(c.players), "player"), deals=counted(c.deals, "deal")),
             "",
-            grid(
-                rows,
-                head=["", *names],
-                tablefmt="simple",
-                colalign=("left", *["right"] * len(names)),
-            ),
+            drawn(result, ""),
+            "",
+            drawn(detail, _("pool / mountain / mountain result + whist result")),
             "",
         ]
-        detail = []
-        for p in players:
-            r = [p]
-            for col in c.columns:
-                ev, s = col.evening, col.settlement
-                whists = s.whist_result[p]
-                r.append(
-                    f"{show(ev.sheet.pool[p])} / {show(ev.sheet.mountain[p])} / "
-                    f"{show(s.mountain_result[p])} {'−' if whists < 0 else '+'} "
-                    f"{show(-whists if whists < 0 else whists)}"
-                )
-            detail.append(r)
-        out.append(
-            grid(
-                detail,
-                head=[_("pool / mountain / mountain result + whist result"), *names],
-                tablefmt="simple",
-                colalign=("left", *["right"] * len(names)),
-            )
-        )
-        out.append("")
         for col in c.columns:
-            ev, s = col.evening, col.settlement
-            done = _("finished") if ev.finished else _("not finished")
+            ev = col.evening
             out.append(
                 _("{name}: {title}, pool to {target}, {done}, rounding {rounding}").format(
                     name=col.asked,
                     title=convention_title(ev.convention),
                     target=ev.target,
-                    done=done,
-                    rounding=s.rounding,
+                    done=_("finished") if ev.finished else _("not finished"),
+                    rounding=col.settlement.rounding,
                 )
             )
         out += [excluded_note(x) for x in c.excluded]

@@ -1,13 +1,10 @@
-"""`explain` as a view: every entry of the chosen deals with its rule and arithmetic, and
-the running sheet after each deal, and the deal's ledger row (what it moves each result by).
-JSON carries the entries flat and per deal (each deal with its ``ledger``); JSONL and CSV/TSV
-one entry per line.
+"""`explain` as a view: every entry of the chosen deals with its rule and arithmetic, the
+paper after each deal, and the deal's ledger row.  JSON carries the entries flat and per
+deal; JSONL and CSV/TSV one entry per line.
 
-``ExplainView`` draws an explanation held whole; ``ExplainStream`` draws a log deal by deal
-in flat memory, in one process, with the same plain functions: what a deal's writes look
-like (:func:`drawn_writes`) is drawn once per distinct set of writes and remembered in a dict
-in front of them, and the paper after each deal is drawn again only for the players whose
-cells changed, each cell's text made once per value.
+``ExplainView`` draws an explanation held whole; ``ExplainStream`` a log deal by deal in flat
+memory: a deal's writes are drawn once per distinct set of writes (:func:`drawn_writes`),
+the paper after it again only for the players whose cells changed.
 """
 
 from __future__ import annotations
@@ -18,7 +15,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from pulyacalc.core.i18n import N_, NP_, _, current, pgettext, tr
-from pulyacalc.render.formats import Made
+from pulyacalc.render.formats import Made, Spool, delimited_line, dumps, nested
 from pulyacalc.render.view import (
     SCHEMA_VERSION,
     convention_title,
@@ -71,8 +68,6 @@ def bombs_json(r: Any) -> dict[str, Any]:
 
 def bombs_text(r: Any) -> str | None:
     """What a deal did with bombs (RULES.md 2.10), or None."""
-    from pulyacalc.core.i18n import _
-
     said = []
     if r.bombs_earned:
         earned = ", ".join(f"{p} ×{b}" for p, b in r.bombs_earned)
@@ -91,11 +86,15 @@ def bombs_text(r: Any) -> str | None:
 
 
 def deal_json(d: DealExplained) -> dict[str, Any]:
+    from pulyacalc.render.ledger import amounts
+
     r = d.result
     return {
         **bombs_json(r),
         **deal_head_json(r.number, d.where, r.dealer, r.kind, d.line, r.after_finish),
-        **deal_tail_json(d.entries, sheet_json(d.running), d.ledger),
+        "entries": [entry_json(x) for x in d.entries],
+        "running": sheet_json(d.running),
+        **amounts("ledger", d.ledger),
     }
 
 
@@ -110,16 +109,6 @@ def deal_head_json(
         "kind": kind,
         "line": line,
         "after_finish": after_finish,
-    }
-
-
-def deal_tail_json(entries: tuple[Explained, ...], running: Any, ledger: dict[str, Any]) -> dict[str, Any]:
-    """A deal's JSON from its entries on (``running``: the paper after it, as JSON has it)."""
-    return {
-        "entries": [entry_json(x) for x in entries],
-        "running": running,
-        "ledger": {p: jnum(v) for p, v in ledger.items()},
-        "ledger_exact": {p: fraction_text(v) for p, v in ledger.items()},
     }
 
 
@@ -150,24 +139,17 @@ class ExplainView:
 
     def table(self) -> str:
         ev = self.explanation.evening
-        players = ev.header.players
-        head = table_head(ev.convention, players, ev.target, counted(ev.deals, "deal"))
-        return head + "".join(deal_block(d, players) for d in self.deals)
+        out = [table_head(ev.convention, ev.header.players, ev.target, counted(ev.deals, "deal"))]
+        drawer = TableDeals(out.append)
+        for d in self.deals:  # (the deals in a row: each redraws the cells it changed)
+            drawer.draw(d.result, d.running, drawn_writes(d, "table"))  # type: ignore[arg-type]
+        return "".join(out)
 
 
 def table_head(conv: Convention, players: tuple[str, ...], target: int, deals: str) -> str:
     """The table's first line and the empty line after it."""
     pool = _("pool to {target}").format(target=target)
     return f"{convention_title(conv)}, {counted(len(players), 'player')}, {pool}, {deals}\n"
-
-
-def deal_block(d: DealExplained, players: tuple[str, ...]) -> str:
-    """One deal of the table: an empty line, its line, its entries, its moves, the paper."""
-    r = d.result
-    players = d.running.players  # a newcomer has his column from his join on (RULES.md 6.3)
-    first = _(_NOT_DEALS[r.kind]) if r.kind in _NOT_DEALS else _("after deal {n}").format(n=r.number)
-    rows = [[f"  {p}", *sheet_row(d.running, p)] for p in players]
-    return deal_top(d) + "\n" + paper(rows, ["  " + first, *sheet_head(players)]) + "\n"
 
 
 def paper(rows: list[list[str]], head: list[str]) -> str:
@@ -177,14 +159,6 @@ def paper(rows: list[list[str]], head: list[str]) -> str:
 
     drawn = grid(rows, head, ("left", *["right"] * (len(head) - 1)), "simple", None, margin=2)
     return "  " + drawn.replace("\n", "\n  ")
-
-
-def deal_top(d: DealExplained) -> str:
-    """A deal of the table but for its paper: an empty line, its line, its entries, its moves."""
-    r = d.result
-    head = deal_head(r.kind, r.number, d.where, r.dealer, d.line, r.raspasy_run, r.after_finish)
-    bombs = bombs_text(r) if r.kind not in ("correction", "join", "leave") else None
-    return "\n".join(["", head, *deal_body(d.entries, d.ledger, bombs)])
 
 
 def deal_head(
@@ -197,11 +171,10 @@ def deal_head(
     if after_finish:
         flags.append(_("after the pulya was finished"))
     extra = f" ({'; '.join(flags)})" if flags else ""
-    if kind == "correction":  # not a deal (RULES.md 2.9): after the deal it follows
+    if kind in _NOT_DEALS:  # not a deal: a correction (RULES.md 2.9) or a table change (6.3)
         after = _("after deal {n}").format(n=number) if number else _("before the first deal")
-        return _("Correction {after} ({where}): {line}").format(after=after, where=where, line=line)
-    if kind in ("join", "leave"):  # not a deal (RULES.md 6.3): the table changes
-        after = _("after deal {n}").format(n=number) if number else _("before the first deal")
+        if kind == "correction":
+            return _("Correction {after} ({where}): {line}").format(after=after, where=where, line=line)
         return _("Table change {after} ({where}): {line}").format(after=after, where=where, line=line)
     return (
         _("Deal {n} ({where}), dealer {dealer}: {line}").format(
@@ -325,8 +298,6 @@ ROW_HEAD = ["deal", "rule", "section", "player", "area", "on", "amount", "why"]
 def members(doc: dict[str, Any], depth: int) -> str:
     """The members of ``doc`` as its JSON text has them ``depth`` levels deep, without the
     braces around them (each after its line break): objects joined member by member."""
-    from pulyacalc.render.formats import nested
-
     text = nested(doc, depth)
     return text[1 : text.rindex("\n")] if doc else ""
 
@@ -395,79 +366,37 @@ def _cut_lines(cuts: list[tuple[str, str]]) -> tuple[str, ...]:
 def entry_line(x: Explained, fmt: str) -> tuple[str, str]:
     """An entry as JSON Lines, CSV (``,``) or TSV (``\\t``) write it, cut where its
     deal's number goes (the number is the record's second member, the row's first cell)."""
-    import io
     import json
-
-    from pulyacalc.render.formats import write_delimited
 
     doc = entry_json(x)
     del doc["deal"]
     if fmt == "jsonl":
         head = json.dumps({"schema_version": SCHEMA_VERSION}, ensure_ascii=False)
         return head[:-1] + ', "deal": ', ", " + json.dumps(doc, ensure_ascii=False)[1:] + "\n"
-    buf = io.StringIO()
-    write_delimited(entry_row(x)[1:], [], buf, fmt)  # the row but its first cell, as a line
-    return "", fmt + buf.getvalue()
+    return "", fmt + delimited_line(entry_row(x)[1:], fmt)  # the row but its first cell
 
 
 def _drawn_json(d: DealExplained, cut: Callable[[Explained], tuple[str, str]]) -> Drawn:
-    from pulyacalc.render.view import jnum
+    from pulyacalc.render.ledger import amounts
 
     cuts = [cut(x) for x in d.entries]
     flat = _cut_lines([(",\n    " + before, after) for before, after in cuts])
     nested = [piece.replace("\n", "\n    ") for piece in flat]
     nested[0] = ',\n      "entries": ' + ("[" + nested[0][1:] if cuts else "[]")
     nested[-1] += ("\n      ]" if cuts else "") + ',\n      "running": '
-    ledger = {
-        "ledger": {p: jnum(v) for p, v in d.ledger.items()},
-        "ledger_exact": {p: fraction_text(v) for p, v in d.ledger.items()},
-    }
-    return Drawn(flat=flat, nested=tuple(nested), tail="," + members(ledger, 2) + "\n    }")
+    tail = "," + members(amounts("ledger", d.ledger), 2) + "\n    }"
+    return Drawn(flat=flat, nested=tuple(nested), tail=tail)
 
 
 #: distinct sets of writes whose drawings a stream keeps (forgotten all at once when full)
 WRITES_SIZE = 20_000
-#: deals drawn before their text is handed to the spool together
-BATCH = 64
-
-
-class Spool:
-    """Text kept in memory, then in a temporary file past a megabyte, and given back in
-    pieces (a long log's output is far bigger than its memory)."""
-
-    def __init__(self) -> None:
-        import tempfile
-
-        # closed by ``pieces`` once read back (the spool outlives the call that fills it)
-        self.file = tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8")  # noqa: SIM115
-        self.pending: list[str] = []
-
-    def write(self, text: str) -> None:
-        self.pending.append(text)
-        if len(self.pending) >= BATCH:
-            self.file.write("".join(self.pending))
-            self.pending.clear()
-
-    def pieces(self) -> Iterator[str]:
-        """Everything written, in pieces; the spool is closed after the last."""
-        self.file.write("".join(self.pending))
-        self.pending.clear()
-        self.file.seek(0)
-        with self.file:
-            while chunk := self.file.read(1 << 16):
-                yield chunk
 
 
 @dataclass
 class ExplainStream:
-    """``explain`` of a whole log in flat memory (a view written by ``formats.write``).
-    The log is played once (:meth:`Stream.play`); each deal shown is drawn in the format
-    asked into a spool, from its writes' drawings (:func:`drawn_writes`, made once per
-    distinct set of writes), its own first line, and the paper after it (each player's
-    cells drawn again only when his changed).  The spool is given out once the log is
-    spent: the table's first line counts its deals, and JSON's deals follow all its
-    entries.  With ``--deal N`` (``stream.upto``) only deal N is shown (and the
-    corrections after it), the count reads «deal N of the log»."""
+    """``explain`` of a whole log in flat memory, played once, each deal shown drawn into a
+    spool given out once the log is spent (the table's first line counts its deals, JSON's
+    deals follow all its entries).  With ``--deal N`` only deal N and its corrections show."""
 
     stream: Stream
     #: deals (and corrections) shown so far: none after the stream is spent means that
@@ -481,18 +410,11 @@ class ExplainStream:
         from pulyacalc.reports.explain import explained
 
         upto, conv = self.stream.upto, self.stream.convention
-        cache: dict[tuple[Any, ...], Drawn] = {}
-        pieces: dict[tuple[Any, ...], tuple[str, str]] = {}
+        from pulyacalc.render.ledger import Remembered
 
-        def piece(x: Explained) -> tuple[str, str]:
-            """An entry's piece, made once per write (most sets of writes share some)."""
-            key = _WRITE(x.entry)
-            known = pieces.get(key)
-            if known is None:
-                if len(pieces) >= WRITES_SIZE:
-                    pieces.clear()
-                known = pieces[key] = entry_piece(x, fmt)
-            return known
+        cache: dict[tuple[Any, ...], Drawn] = {}
+        # an entry's piece made once per write (most sets of writes share some)
+        piece = Remembered(lambda x: entry_piece(x, fmt), lambda x: _WRITE(x.entry))
 
         players: tuple[str, ...] = ()
 
@@ -525,9 +447,7 @@ class ExplainStream:
         yield from spool.pieces()
 
     def document(self) -> dict[str, Any]:
-        """The entries, then the deals (each its own object with its entries again and its
-        paper), then the paper after the last deal: the log played first, each array's
-        JSON text spooled as it is drawn."""
+        """The entries, then the deals, then the paper after the last: each array spooled."""
         entries, deals = Spool(), Spool()
         drawer = JsonDeals(entries.write, deals.write)
         self._play("json", drawer.draw)
@@ -572,8 +492,9 @@ class Cells:
     wrote for (``changed``), each number's text made once (``show`` per value)."""
 
     def __init__(self, show: Callable[[Any], str]) -> None:
-        self.show = show
-        self.texts: dict[Any, str] = {}
+        from pulyacalc.render.ledger import Remembered
+
+        self.text = Remembered(show)
         self.rows: dict[str, Any] = {}
         self.players: tuple[str, ...] = ()
 
@@ -585,21 +506,12 @@ class Cells:
             return set(sheet.players)
         return {e.player for e in r.entries}
 
-    def text(self, v: Any) -> str:
-        known = self.texts.get(v)
-        if known is None:
-            if len(self.texts) >= WRITES_SIZE:
-                self.texts.clear()
-            known = self.texts[v] = self.show(v)
-        return known
-
 
 class TableDeals:
-    """The table's deals, each drawn onto ``write`` as :func:`deal_block` draws it."""
+    """The table's deals, each drawn onto ``write``: an empty line, its first line, its
+    entries, its moves, the paper after it (a player's cells drawn again when they changed)."""
 
     def __init__(self, write: Callable[[str], None]) -> None:
-        from pulyacalc.render.view import show
-
         self.write = write
         self.cells = Cells(show)
         self.stale: set[str] = set()
@@ -676,9 +588,6 @@ def json_cell(v: Any) -> str:
     """A paper's cell as JSON writes it (a whole number as it is)."""
     if type(v) is int:
         return str(v)
-    from pulyacalc.render.formats import dumps
-    from pulyacalc.render.view import jnum
-
     return dumps(jnum(v))
 
 
@@ -730,8 +639,6 @@ class JsonDeals:
         """The deal's members before its entries (:func:`deal_head_json`'s, and its
         bombs' before them)."""
         from json.encoder import encode_basestring as text
-
-        from pulyacalc.render.formats import dumps
 
         where, line = str(r.deal.loc), self.lines(r.deal, r.kind)
         if r.bombs_earned or r.bomb != 1:

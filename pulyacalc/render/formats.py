@@ -119,7 +119,8 @@ def write_json(view: View, out: Out) -> None:
                 out.write(("{\n  " if first else ",\n  ") + dumps(k) + ": ")
                 first = False
                 if k in arrays and key != MORE:
-                    spools.copy(arrays[k], out)
+                    for chunk in spooled(arrays[k]):
+                        out.write(chunk)
                 elif isinstance(v, Made):
                     _made(v, out, "json")
                 else:
@@ -135,7 +136,7 @@ def _pairs(key: str, value: Any) -> Iterable[tuple[str, Any]]:
 
 
 class _Spools:
-    """Arrays of a document written ahead into spools (memory, then temporary files)."""
+    """Arrays of a document written ahead into spools, closed together."""
 
     def __init__(self) -> None:
         self.files: list[Any] = []
@@ -148,28 +149,63 @@ class _Spools:
             f.close()
 
     def text(self) -> Any:
-        """A new spool of text."""
-        import tempfile
-
-        spool = tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8")  # noqa: SIM115
-        self.files.append(spool)
-        return spool
+        self.files.append(spool())
+        return self.files[-1]
 
     def array(self, items: Iterator[Any]) -> Any:
         """The items written as a JSON array one level deep, into a spool of its own."""
-        spool = self.text()
+        file = self.text()
         n = 0
         for item in items:
-            spool.write(("," if n else "[") + "\n    " + _at(item, 2))
+            file.write(("," if n else "[") + "\n    " + _at(item, 2))
             n += 1
-        spool.write("\n  ]" if n else "[]")
-        return spool
+        file.write("\n  ]" if n else "[]")
+        return file
 
-    def copy(self, spool: Any, out: Out, rewind: bool = True) -> None:
-        if rewind:
-            spool.seek(0)
-        while chunk := spool.read(1 << 16):
-            out.write(chunk)
+
+def spool() -> Any:
+    """Text kept in memory, then in a temporary file past a megabyte (a long log's output is
+    far bigger than its memory); the caller closes it."""
+    import tempfile
+
+    return tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8")
+
+
+def spooled(file: Any, rewind: bool = True) -> Iterator[str]:
+    """A spool's text (from its start, ``rewind``) in pieces."""
+    if rewind:
+        file.seek(0)
+    while chunk := file.read(1 << 16):
+        yield chunk
+
+
+class Spool:
+    """A :func:`spool` written ``batch`` texts at a time, given back in pieces once and
+    closed after the last (:meth:`pieces`), or by ``with``."""
+
+    def __init__(self, batch: int = 64) -> None:
+        self.file, self.batch = spool(), batch
+        self.pending: list[str] = []
+
+    def __enter__(self) -> Spool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.file.close()
+
+    def write(self, text: str) -> None:
+        self.pending.append(text)
+        if len(self.pending) >= self.batch:
+            self.flush()
+
+    def flush(self) -> None:
+        self.file.write("".join(self.pending))
+        self.pending.clear()
+
+    def pieces(self) -> Iterator[str]:
+        self.flush()
+        with self.file:
+            yield from spooled(self.file)
 
 
 def write_jsonl(view: View, out: Out) -> None:
@@ -192,6 +228,13 @@ def write_delimited(head: list[str], rows: Iterable[list[Any]], out: Out, delimi
     w.writerows(rows)
 
 
+def delimited_line(cells: list[Any], delimiter: str) -> str:
+    """A row as CSV (or TSV) text, through the one writer."""
+    buf = io.StringIO()
+    write_delimited(cells, [], buf, delimiter)
+    return buf.getvalue()
+
+
 def _delimited(view: View, out: Out, fmt: str, delimiter: str) -> None:
     """``rows()``: a head that is a :class:`Later` is asked once the rows are spooled; rows
     that are :class:`Made` are written as they are."""
@@ -207,7 +250,8 @@ def _delimited(view: View, out: Out, fmt: str, delimiter: str) -> None:
         write_delimited(head.get(), [], out, delimiter)
         body.seek(0)
         body.readline()  # (the empty head)
-        spools.copy(body, out, rewind=False)
+        for chunk in spooled(body, rewind=False):
+            out.write(chunk)
 
 
 def _made(value: Any, out: Out, fmt: str) -> None:
@@ -301,14 +345,10 @@ def render(view: View, fmt: str) -> str:
 
 
 def write(view: View, fmt: str, emit: Callable[[str], object]) -> None:
-    """The view written in ``fmt``, its text given to ``emit`` (cli/runtime.emit: standard
-    output or the ``-o`` file) piece by piece: spooled (memory, then a temporary file) and
-    let out once the view is spent, so that nothing is written of a log whose reading
-    fails (its problems are all it prints)."""
-    import tempfile
-
-    with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8") as spool:
-        FORMATS[fmt](view, spool)
-        spool.seek(0)
-        while chunk := spool.read(1 << 16):
+    """The view written in ``fmt``, its text given to ``emit`` (cli/runtime.emit) piece by
+    piece, spooled and let out once the view is spent: nothing is written of a log whose
+    reading fails (its problems are all it prints)."""
+    with spool() as file:
+        FORMATS[fmt](view, file)
+        for chunk in spooled(file):
             emit(chunk)

@@ -5,24 +5,20 @@ The table shows the settlement under the rows; the machine formats do not (a pro
 a column up would count it twice): JSON carries it beside the rows, JSONL and CSV/TSV end
 with the rounding row.  ``running`` adds the running totals, a whist price adds money.
 
-One view for a ledger kept whole (``ledger.ledger``) and one scored as it is read
-(``ledger.ledger_run``): each shape writes each row as it comes into a spool (memory, then
-a temporary file), and gives the spool back (``formats.Made``) between what goes before
-(the table's title names the deal count) and after (the rounding and the settlement);
-``formats.write`` lets nothing out before the log is spent, so that a log with a problem
-prints its problems and nothing else.
-What a row's shape makes of its deal but its number (its ``Moved``: dealer, text, result)
-is made once per ``Moved``; every number is written by render/view's functions.
+A ledger kept whole or scored as it is read: each shape spools each row as it comes and
+gives the spool back between what goes before (the title counts the deals) and after (the
+rounding, the settlement).  What a shape makes of a row but its number is made once per
+``Moved``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from decimal import Decimal
-from typing import IO, TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any
 
 from pulyacalc.core.i18n import _
-from pulyacalc.render.formats import Later, Made
+from pulyacalc.render.formats import Later, Made, Spool, delimited_line
 from pulyacalc.render.view import (
     SCHEMA_VERSION,
     convention_title,
@@ -82,12 +78,10 @@ class LedgerView:
         return self.ledger
 
     def _spent(self, rows: Any) -> Ledger:
-        """The log played into ``rows``, flushed (:class:`Unseated` where not every row
-        could be told)."""
+        """The log played into ``rows`` (:class:`Unseated` where not every row could be told)."""
         lg = self._played(rows.add)
         if lg is None:
             raise Unseated
-        rows.flush()
         return lg
 
     def table(self) -> Iterator[str]:
@@ -106,17 +100,16 @@ class LedgerView:
             rows.close()
 
     def document(self) -> dict[str, Any]:
-        spool = _spool()
+        spool = Spool(BATCH)
         try:
             rows = JsonRows(self.running, spool)
             lg = self._spent(rows)
         except BaseException:
-            spool.close()
+            spool.file.close()
             raise
 
         def deals(fmt: str) -> Iterator[str]:
-            with spool:
-                yield from _spooled(spool)
+            yield from spool.pieces()
             yield "\n  ]" if rows.count else "[]"
 
         return {
@@ -132,9 +125,9 @@ class LedgerView:
     def _records(self, fmt: str) -> Iterator[str]:
         import json
 
-        with _spool() as spool:
+        with Spool(BATCH) as spool:
             lg = self._spent(JsonlRows(self.running, spool))
-            yield from _spooled(spool)
+            yield from spool.pieces()
             yield json.dumps(rounding_record(lg), ensure_ascii=False) + "\n"
 
     def rows(self) -> tuple[Later, Made]:
@@ -146,11 +139,11 @@ class LedgerView:
 
         def body(fmt: str) -> Iterator[str]:
             delimiter = "," if fmt == "csv" else "\t"
-            with _spool() as spool:
+            with Spool(BATCH) as spool:
                 lg = self._spent(DelimitedRows(self.running, spool, delimiter))
                 columns.extend(columns_of(lg.players, self.running, lg.settlement.money is not None))
-                yield from _spooled(spool)
-                yield _delimited(rounding_csv(lg, columns), delimiter)
+                yield from spool.pieces()
+                yield delimited_line(rounding_csv(lg, columns), delimiter)
 
         return Later(head), Made(body)
 
@@ -163,14 +156,13 @@ class Unseated(Exception):
 # ---- what goes before and after the rows ----
 
 
+def by_kind(result: Any, running: Any, money: Any, money_running: Any) -> dict[str, dict[str, Any]]:
+    """A row's values by the kind of its columns (:func:`columns_of`)."""
+    return {"result": result, "running": running, "money": money or {}, "money_running": money_running or {}}
+
+
 def rounding_values(lg: Ledger) -> dict[str, dict[str, Any]]:
-    s = lg.settlement
-    return {
-        "result": lg.rounding,
-        "running": s.result,
-        "money": lg.money_rounding or {},
-        "money_running": s.money or {},
-    }
+    return by_kind(lg.rounding, lg.settlement.result, lg.money_rounding, lg.settlement.money)
 
 
 def rounding_json(lg: Ledger) -> dict[str, Any]:
@@ -213,12 +205,7 @@ def final_rows(lg: Ledger, columns: Columns) -> list[list[str]]:
         values = rounding_values(lg)
         name = _("rounding {rounding}").format(rounding=lg.rounding_name)
         rows.append(["", "", name, *[_cell(k, values[k][p]) for k, p in columns]])
-    final: dict[str, dict[str, Any]] = {
-        "result": s.result,
-        "running": s.result,
-        "money": s.money or {},
-        "money_running": s.money or {},
-    }
+    final = by_kind(s.result, s.result, s.money, s.money)
     rows.append(["", "", _("settlement"), *[_cell(k, final[k][p]) for k, p in columns]])
     return rows
 
@@ -267,12 +254,7 @@ def notes(lg: Ledger) -> list[str]:
 
 
 def row_values(row: LedgerRow) -> dict[str, dict[str, Any]]:
-    return {
-        "result": row.result,
-        "running": row.running,
-        "money": row.money or {},
-        "money_running": row.money_running or {},
-    }
+    return by_kind(row.moved.result, row.running, row.money, row.money_running)
 
 
 def columns_of(players: tuple[str, ...], running: bool, money: bool) -> Columns:
@@ -329,18 +311,20 @@ def deal_json(row: LedgerRow, running: bool) -> dict[str, Any]:
 
 
 class Remembered:
-    """What a shape made of each ``Moved`` (``make``), remembered (bounded)."""
+    """What ``make`` made of each value (a shape of each ``Moved``, a cell's text), kept by
+    ``key`` of it (the value itself by default), remembered (bounded)."""
 
-    def __init__(self, make: Callable[[Moved], Any]) -> None:
-        self.make = make
-        self.known: dict[Moved, Any] = {}
+    def __init__(self, make: Callable[[Any], Any], key: Callable[[Any], Any] | None = None) -> None:
+        self.make, self.key = make, key
+        self.known: dict[Any, Any] = {}
 
-    def __call__(self, m: Moved) -> Any:
-        got = self.known.get(m)
+    def __call__(self, x: Any) -> Any:
+        k = x if self.key is None else self.key(x)
+        got = self.known.get(k)
         if got is None:
             if len(self.known) >= REMEMBERED:
                 self.known.clear()
-            got = self.known[m] = self.make(m)
+            got = self.known[k] = self.make(x)
         return got
 
 
@@ -348,32 +332,14 @@ class Remembered:
 REMEMBERED = 100_000
 
 
-class Batched:
-    """Rows' texts given to ``out`` a batch at a time."""
-
-    def __init__(self, out: IO[str]) -> None:
-        self.out = out
-        self.texts: list[str] = []
-
-    def written(self, text: str) -> None:
-        texts = self.texts
-        texts.append(text)
-        if len(texts) >= BATCH:
-            self.flush()
-
-    def flush(self) -> None:
-        self.out.write("".join(self.texts))
-        self.texts.clear()
-
-
-class JsonRows(Batched):
+class JsonRows:
     """Deals written into the JSON document's array: each its ``deal_json`` as ``nested``
     writes it two levels deep, its members but the number written once per ``Moved``
     (``nested``'s text of the object without its braces: an object's text is its members'
-    joined), given to ``out`` a batch at a time."""
+    joined)."""
 
-    def __init__(self, running: bool, out: IO[str]) -> None:
-        super().__init__(out)
+    def __init__(self, running: bool, out: Spool) -> None:
+        self.written = out.write
         self.running, self.count = running, 0
         self.moved = Remembered(self._moved)
         #: the members of each distinct result (many rows move the results alike)
@@ -411,11 +377,11 @@ def _members(obj: dict[str, Any]) -> str:
     return nested(obj, 2)[len("{\n      ") : -len("\n    }")]
 
 
-class JsonlRows(Batched):
+class JsonlRows:
     """Deals written as JSON Lines."""
 
-    def __init__(self, running: bool, out: IO[str]) -> None:
-        super().__init__(out)
+    def __init__(self, running: bool, out: Spool) -> None:
+        self.written = out.write
         self.running = running
         self.head = {"schema_version": SCHEMA_VERSION, "row": "deal"}
         self.moved = Remembered(moved_json)
@@ -427,12 +393,12 @@ class JsonlRows(Batched):
         self.written(json.dumps(obj, ensure_ascii=False) + "\n")
 
 
-class DelimitedRows(Batched):
+class DelimitedRows:
     """Deals written as CSV (or TSV) rows; a row's cells but its number and values made
     once per ``Moved``."""
 
-    def __init__(self, running: bool, out: IO[str], delimiter: str) -> None:
-        super().__init__(out)
+    def __init__(self, running: bool, out: Spool, delimiter: str) -> None:
+        self.written = out.write
         self.running, self.delimiter = running, delimiter
         self.columns: Columns | None = None
         self.moved = Remembered(lambda m: [m.dealer, m.text, *[decimal(m.result[p]) for p in m.result]])
@@ -445,18 +411,7 @@ class DelimitedRows(Batched):
         if len(columns) > len(row.result):
             values = row_values(row)
             cells += [decimal(values[k][p]) for k, p in columns[len(row.result) :]]
-        self.written(_delimited(cells, self.delimiter))
-
-
-def _delimited(cells: list[Any], delimiter: str) -> str:
-    """A row as CSV (or TSV) text, through the package's one writer."""
-    import io
-
-    from pulyacalc.render.formats import write_delimited
-
-    buf = io.StringIO()
-    write_delimited(cells, [], buf, delimiter)
-    return buf.getvalue()
+        self.written(delimited_line(cells, self.delimiter))
 
 
 class TableRows:
@@ -511,21 +466,3 @@ class TableRows:
     def close(self) -> None:
         if self.table is not None:
             self.table.close()
-
-
-def _spool() -> Any:
-    """Memory, then a temporary file, of text."""
-    import tempfile
-
-    return tempfile.SpooledTemporaryFile(max_size=SPOOL_MEMORY, mode="w+", encoding="utf-8")
-
-
-#: characters a spool keeps in memory before it is a temporary file
-SPOOL_MEMORY = 1 << 20
-
-
-def _spooled(spool: IO[str]) -> Iterator[str]:
-    """The text spooled, from its start."""
-    spool.seek(0)
-    while chunk := spool.read(1 << 16):
-        yield chunk

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Sequence
+from functools import cache
 from itertools import chain
 from operator import itemgetter
 from typing import Any, NamedTuple
@@ -327,21 +328,16 @@ def _tabulate(
     return str(text).replace(PAD, " ")
 
 
+@cache
 def _wide_chars() -> bool:
     """Whether tabulate measures characters by their width on a terminal (wcwidth can be
     imported: its ``WIDE_CHARS_MODE``); then only plain ASCII is drawn here.  Asked of
     wcwidth, not of tabulate, whose import a table drawn here does not need."""
-    if not _WIDE:
-        try:
-            import wcwidth  # type: ignore[import-not-found]  # noqa: F401  # tabulate's optional dependency
-        except ImportError:
-            _WIDE.append(False)
-        else:
-            _WIDE.append(True)
-    return _WIDE[0]
-
-
-_WIDE: list[bool] = []
+    try:
+        import wcwidth  # type: ignore[import-not-found]  # noqa: F401  # tabulate's optional dependency
+    except ImportError:
+        return False
+    return True
 
 
 def _widest(text: str) -> int:
@@ -563,13 +559,11 @@ class LongTable:
     as grid fits it: the rows that hold each column's widest cell decide the fit."""
 
     def __init__(self, head: list[str], colalign: Sequence[str]) -> None:
-        import tempfile
+        from pulyacalc.render.formats import Spool
 
         self.head, self.align = list(head), list(colalign)
         self.columns = [Column(a == "right") for a in self.align]
-        # (closed by ``close``, or the ``with`` around the table)
-        self.spool = tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8")  # noqa: SIM115
-        self.buffer: list[str] = []
+        self.spool = Spool(_BATCH)  # (closed by ``close``, or the ``with`` around the table)
         self.count = 0
         #: a cell grid leaves to tabulate: the table is read back and given to grid whole
         self.exotic = _exotic([self.head], [], None, "simple", False)
@@ -583,7 +577,7 @@ class LongTable:
         self.close()
 
     def close(self) -> None:
-        self.spool.close()
+        self.spool.file.close()
 
     def add(self, cells: Sequence[str]) -> None:
         """A row (its cells' texts, as many as the headers), measured and spooled."""
@@ -598,18 +592,14 @@ class LongTable:
             import json
 
             line = _JSON + json.dumps(list(cells))
-        self.buffer.append(line + "\n")
+        self.spool.write(line + "\n")
         self.count += 1
-        if len(self.buffer) >= _BATCH:
-            self.spool.write("".join(self.buffer))
-            self.buffer.clear()
 
     def _rows(self) -> Iterator[list[str]]:
         """The rows spooled, read from the start."""
-        self.spool.write("".join(self.buffer))
-        self.buffer.clear()
-        self.spool.seek(0)
-        for line in self.spool:
+        self.spool.flush()
+        self.spool.file.seek(0)
+        for line in self.spool.file:
             if line[0] == _JSON:
                 import json
 

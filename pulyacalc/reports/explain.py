@@ -1,19 +1,11 @@
 """Explaining an evening entry by entry: who writes how much, where, and why.
 
-``explain`` explains an evening played keeping every deal and a snapshot of the paper
-after each deal (the running totals the paper keeps, «нарастающим итогом»: ``play`` with
-``running=True``).  Each ``Entry`` of
-:mod:`pulyacalc.scoring` becomes an ``Explained`` line: the entry, its rule from
-:mod:`pulyacalc.rulebook`, and a sentence a person can check with a pencil.
-
-``explain_stream`` is the same, deal by deal in flat memory (a ``Stream``: ``play`` scores
-the log through the one driver, ``play.play``, and shows each deal's result and the paper
-after it to a consumer, keeping nothing; it can stop after deal N without reading the rest
-of the log); the ``explain`` command uses it.
-
-Nothing here computes a score: the numbers are the scorer's own entries, so the entries
-``explain`` prints add up exactly to the sheet ``score`` prints.  Each deal also carries its
-ledger row (:func:`pulyacalc.reports.ledger.deal_row`): what its entries move each result by.
+Each ``Entry`` of :mod:`pulyacalc.scoring` becomes an ``Explained`` line: the entry, its rule
+from :mod:`pulyacalc.rulebook`, and a sentence a person can check with a pencil; each deal
+carries the paper after it and its ledger row.  ``explain`` does so for an evening kept
+whole, ``explain_stream`` deal by deal in flat memory (the ``explain`` command's way).
+Nothing here computes a score: the entries are the scorer's own, so they add up exactly to
+the sheet ``score`` prints.
 """
 
 from __future__ import annotations
