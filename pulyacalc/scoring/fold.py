@@ -287,6 +287,7 @@ class Scorer:
         self.memo: Memo | None = Memo() if memo is True else memo or None
         #: ``_paper``, kept by ``_known`` while it knows the pools (None: to work out)
         self._paper: tuple[Amount, bool, Settled | None] | None = None
+        self.quiet = False  # no step is read (``score``): ``_known`` makes none
 
     @property
     def finished(self) -> bool:
@@ -303,13 +304,8 @@ class Scorer:
     def run(self, items: Iterable[Item] = (), lines: LineSource | None = None) -> Iterator[Step]:
         """A step for each of ``items`` scored (none for an unreadable deal or one refused),
         then for each deal of the raw lines of ``lines`` not read yet."""
-        step = self.step
-        for d in items:
-            s = step(d)
-            if s is not None:
-                yield s
-        if lines is not None:
-            yield from _read(self, lines)
+        steps = filter(None, map(self.step, items))
+        return steps if lines is None else chain(steps, _read(self, lines))
 
     def feed(self, deal: Item) -> DealResult | None:
         s = self.step(deal)
@@ -389,7 +385,7 @@ class Scorer:
             self.dealer = dealer  # K3.7.7: the same dealer deals again after a raspasy
         return seats
 
-    def _known(self, line: Line, lineno: int, reader: LineSource) -> Step:
+    def _known(self, line: Line, lineno: int, reader: LineSource) -> Step | None:
         """A deal line known in this state (``Line``) scored: counted, its writes written,
         as the sums it wrote before when its pool writes are placed under the same class."""
         self._vacated = None
@@ -414,7 +410,7 @@ class Scorer:
             self._paper = None
             if how is not None:
                 line.flat = (how, writes, *_flat(writes.writes(), self.players))
-        return _new_step((
+        return None if self.quiet else _new_step((
             n, lineno, line.dealer, written.kind, writes, after_finish, line.run, after_raspasy,
             1, 0, (), False, 0, (), line, reader,
         ))  # fmt: skip
@@ -458,22 +454,22 @@ def _read(self: Scorer, source: LineSource) -> Iterator[Step]:
             if line is not None:
                 source.count += 1
                 table = line.next
-                yield known(line, lineno, source)
-                continue
-            before = len(problems)
-            d = source.one(lineno, raw)
-            if d is None:
-                continue
-            s = self.step(d)
-            after = _table(self)
-            if (
-                s is not None
-                and table is not None
-                and after is not None
-                and _plain(source, d, problems, before)
-            ):
-                _learn(self, table, raw, s, after)
-            table = after
+                s = known(line, lineno, source)
+            else:
+                before = len(problems)
+                d = source.one(lineno, raw)
+                if d is None:
+                    continue
+                s = self.step(d)
+                after = _table(self)
+                if (
+                    s is not None
+                    and table is not None
+                    and after is not None
+                    and _plain(source, d, problems, before)
+                ):
+                    _learn(self, table, raw, s, after)
+                table = after
             if s is not None:
                 yield s
     finally:
