@@ -33,7 +33,7 @@ def fold(text: str, name: str) -> tuple[list[tuple[object, ...]], object, list[s
     problems = Problems()
     log = read_text(text, name, problems=problems)
     scorer = Scorer(log.header, convention_for(log.header), problems)
-    results = [_fields(r) for r in scorer.feed_all(log.deals)]
+    results = [_fields(s.result()) for s in scorer.run(log.deals)]
     return results, scorer.sheet.view(), [p.format() for p in problems.items]
 
 

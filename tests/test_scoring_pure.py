@@ -66,7 +66,7 @@ def test_the_key_the_scorer_remembers_is_made_of_the_named_parts() -> None:
     text = "".join(genlog.line_log(300, seed=3, players=4, convention="sochi", pool=20))
     log = read_text(text, "a.pulya")
     scorer = Scorer(log.header, convention_for(log.header))
-    results = list(scorer.feed_all(log.deals))
+    results = [s.result() for s in scorer.run(log.deals)]
     memo = scorer.memo
     assert memo is not None
     assert results and len(memo.written) < len(results)  # repeated lines: hits
@@ -89,7 +89,7 @@ FOUR = "players: Anna Boris Vera Dan\nconvention: sochi\npool: 10\n\n"
 def _fold(deals: list[Any], log: Any) -> tuple[list[tuple[object, ...]], object, list[str]]:
     problems = Problems()
     scorer = Scorer(log.header, convention_for(log.header), problems)
-    got = [_fields(r) for r in scorer.feed_all(deals)]
+    got = [_fields(s.result()) for s in scorer.run(deals)]
     return got, scorer.sheet.view(), [p.format() for p in problems.items]
 
 
@@ -178,7 +178,7 @@ def test_written_reads_of_the_seats_only_what_seating_names(
     for text in logs + generated:
         log = read_text(text, "t.pulya")
         conv = convention_for(log.header, convention if text in generated else None)
-        for _ in Scorer(log.header, conv).feed_all(log.deals):
+        for _ in Scorer(log.header, conv).run(log.deals):
             pass
     assert len(calls) > 100
     by_key = {}
@@ -200,7 +200,7 @@ def test_a_line_under_another_dealer_shares_its_writes_with_three_players(
     monkeypatch.setattr(fold, "written", counted)
     line = "Anna 6♠ 5, Boris whist 3, Vera whist 2\n"
     log = read_text("players: Anna Boris Vera\n" + line * 4, "t.pulya")
-    results = list(Scorer(log.header, convention_for(log.header)).feed_all(log.deals))
+    results = [s.result() for s in Scorer(log.header, convention_for(log.header)).run(log.deals)]
     assert len({r.dealer for r in results}) == 3 and len({r.entries[0].why for r in results}) == 1
     assert count["written"] == 1
 
@@ -300,6 +300,6 @@ def test_echoed_problems_keep_their_code() -> None:
     log = read_text(FOUR + "Dan 6♠ 7, Anna whist 2, Boris pass 1\n", "t.txt", problems=problems)
     scorer = Scorer(log.header, convention_for(log.header), problems)
     deals = list(log.deals)
-    assert isinstance(deals[0], Play) and scorer.feed(deals[0]) is None
+    assert isinstance(deals[0], Play) and scorer.step(deals[0]) is None
     (p,) = problems.items
     assert p.source and p.code == "dealer-in-play" and p.kind == "rule"

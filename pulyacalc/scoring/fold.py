@@ -307,14 +307,6 @@ class Scorer:
         steps = filter(None, map(self.step, items))
         return steps if lines is None else chain(steps, _read(self, lines))
 
-    def feed(self, deal: Item) -> DealResult | None:
-        s = self.step(deal)
-        return None if s is None else s.result()
-
-    def feed_all(self, deals: Iterable[Item]) -> Iterator[DealResult]:
-        for s in self.run(deals):
-            yield s.result()
-
     def step(self, deal: Item) -> Step | None:
         """One item scored: its step, or None (unreadable, or refused: see ``problems``)."""
         self.read += 1
