@@ -10,7 +10,7 @@ keyed on its arguments, so an argument added here must be added to the fold's ``
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic, NoReturn, TypeVar
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.errors import Problems
@@ -80,12 +80,12 @@ def seating(deal: Deal, seats: Seats) -> tuple[object, ...]:
 def resolve(deal: Deal, seats: Seats, conv: Convention, problems: Problems) -> Resolved | None:
     """Check one deal against the table and the convention; None if it is not allowed."""
     before = len(problems)
-    if isinstance(deal, Raspasy):
-        result = _resolve_raspasy(_At(deal, seats, conv, problems))
-    else:
-        result = _resolve_play(_At(deal, seats, conv, problems))
-    if len(problems) == before:
-        return result
+    try:
+        if isinstance(deal, Raspasy):
+            return _resolve_raspasy(_At(deal, seats, conv, problems))
+        return _resolve_play(_At(deal, seats, conv, problems))
+    except _Refused:
+        pass
     if deal.source:
         _echo(deal, problems, before)
     return None
@@ -117,6 +117,10 @@ def _echo(deal: Deal, problems: Problems, before: int) -> None:
 D = TypeVar("D", Play, Raspasy)
 
 
+class _Refused(Exception):
+    """A check refused the deal, its problem reported: ``resolve`` answers None."""
+
+
 @dataclass
 class _At(Generic[D]):
     """A deal being resolved at its table: what its checks read, and where they report."""
@@ -126,37 +130,44 @@ class _At(Generic[D]):
     conv: Convention
     problems: Problems
 
-    def no(self, part: str, message: str, hint: str = "", code: FindingCode = "rule") -> None:
-        """Refuse the deal: ``message`` at its ``part`` (at the whole deal if it has none)."""
+    def note(self, part: str, message: str, hint: str = "", code: FindingCode = "rule") -> None:
+        """Report ``message`` at the deal's ``part`` (at the whole deal if it has none)."""
         self.problems.add(self.deal.locs.get(part, self.deal.loc), message, hint, kind="rule", code=code)
 
-    def dealer_in_play(self, part: str, message: str, hint: str = "") -> None:
+    def no(self, part: str, message: str, hint: str = "", code: FindingCode = "rule") -> NoReturn:
+        """Refuse the deal: ``message`` at its ``part``, and the check ends."""
+        self.note(part, message, hint, code)
+        raise _Refused
+
+    def dealer_in_play(self, part: str, message: str, hint: str = "") -> NoReturn:
         """The 4-player dealer, who sits out, takes part: he bids, whists or passes, takes
         tricks in a contract, or is given raspasy tricks where the talon takes none."""
         self.no(part, message, hint, code="dealer-in-play")
 
 
-def _check_counts(a: _At[D]) -> bool:
+def _check_counts(a: _At[D]) -> None:
+    """Every count is a player's and 0..10: each one that is not reported, then the deal refused."""
     ok = True
     for name, count in a.deal.tricks.items():
         if name not in a.seats.players:
-            a.no(
+            a.note(
                 f"tricks:{name}",
                 M_("tricks for {name!r}, who is not at the table", name=name),
                 M_("players: {join}", join=", ".join(a.seats.players)),
             )
             ok = False
         elif not 0 <= count <= 10:
-            a.no(
+            a.note(
                 f"tricks:{name}",
                 M_("{name} cannot take {count} tricks", name=name, count=count),
                 M_("a count is 0..10"),
             )
             ok = False
-    return ok
+    if not ok:
+        raise _Refused
 
 
-def _resolve_raspasy(a: _At[Raspasy]) -> Resolved | None:
+def _resolve_raspasy(a: _At[Raspasy]) -> Resolved:
     deal, seats = a.deal, a.seats
     for who in deal.dark:
         # a pass «втёмную» is said by a player who bids: not by the 4-player dealer, who sits
@@ -170,23 +181,18 @@ def _resolve_raspasy(a: _At[Raspasy]) -> Resolved | None:
                     join=", ".join(seats.active),
                 ),
             )
-            return None
-    if not _check_counts(a):
-        return None
+    _check_counts(a)
     if seats.dummy and a.conv.two_all_pass == "redeal":
         a.no(
             "",
             M_("with 2 players and table.two_all_pass: redeal, two passes are dealt again: no raspasy"),
             M_("drop the line (a redeal is not a deal), or set table.two_all_pass: raspasy"),
         )
-        return None
-    if not _raspasy_seats_fit(a):
-        return None
-    counts = _raspasy_counts(a)
-    return None if counts is None else Resolved(deal, seats, "raspasy", tricks=counts)
+    _raspasy_seats_fit(a)
+    return Resolved(deal, seats, "raspasy", tricks=_raspasy_counts(a))
 
 
-def _raspasy_seats_fit(a: _At[Raspasy]) -> bool:
+def _raspasy_seats_fit(a: _At[Raspasy]) -> None:
     """Only the 4-player dealer, who sits out, takes talon tricks, at most 2 and only where
     the talon takes any; the 5-player second sitter takes none."""
     deal, out = a.deal, a.seats.sits_out
@@ -202,7 +208,6 @@ def _raspasy_seats_fit(a: _At[Raspasy]) -> bool:
                 if out
                 else M_("with 3 players nobody sits out; write 'pass' tricks"),
             )
-            return False
     talon = 0 if out is None else deal.tricks.get(out, 0)
     if out is not None and talon and not a.conv.raspasy_talon_to_dealer:
         a.dealer_in_play(
@@ -210,7 +215,6 @@ def _raspasy_seats_fit(a: _At[Raspasy]) -> bool:
             M_("{out} deals and sits out, and in this convention the talon takes no tricks", out=out),
             M_("leave the dealer out of raspasy tricks"),
         )
-        return False
     if talon > 2:
         a.no(
             f"tricks:{out}",
@@ -222,7 +226,6 @@ def _raspasy_seats_fit(a: _At[Raspasy]) -> bool:
             ),
             M_("the players are {join}", join=", ".join(a.seats.active)),
         )
-        return False
     for second in a.seats.sitters[1:]:
         if deal.tricks.get(second, 0) or f"talon:{second}" in deal.locs:
             a.dealer_in_play(
@@ -234,13 +237,11 @@ def _raspasy_seats_fit(a: _At[Raspasy]) -> bool:
                 ),
                 M_("the players are {join}", join=", ".join(a.seats.active)),
             )
-            return False
-    return True
 
 
-def _raspasy_counts(a: _At[Raspasy]) -> tuple[tuple[str, int], ...] | None:
+def _raspasy_counts(a: _At[Raspasy]) -> tuple[tuple[str, int], ...]:
     """Every player's tricks (and the dealer's talon tricks, where the talon takes any),
-    adding up to 10; None, reported, when they do not."""
+    adding up to 10; refused when they do not."""
     deal, out = a.deal, a.seats.sits_out
     missing = [p for p in a.seats.active if p not in deal.tricks]
     if missing:
@@ -249,7 +250,6 @@ def _raspasy_counts(a: _At[Raspasy]) -> tuple[tuple[str, int], ...] | None:
             M_("raspasy needs every player's tricks; missing {join}", join=", ".join(missing)),
             M_("{out} deals and sits out", out=out) if out else "",
         )
-        return None
     counts = [(p, deal.tricks[p]) for p in a.seats.active]
     if out is not None and a.conv.raspasy_talon_to_dealer:
         counts.append((out, deal.tricks.get(out, 0)))
@@ -262,7 +262,6 @@ def _raspasy_counts(a: _At[Raspasy]) -> tuple[tuple[str, int], ...] | None:
             if out
             else M_("check each player's count"),
         )
-        return None
     return tuple(counts)
 
 
@@ -285,22 +284,19 @@ _R26 = N_("both whisted: give each whister's tricks ({a} and {b})")
 _R27 = N_("{name!r} is not at the table: he left, or has not joined yet")
 
 
-def _resolve_play(a: _At[Play]) -> Resolved | None:
+def _resolve_play(a: _At[Play]) -> Resolved:
     """A contract: who may bid, call and take tricks at this table, then one reader per
     kind of deal (a concession, a misère, a half-whist, unplayed, played)."""
     deal, conv = a.deal, a.conv
-    if not _play_fits(a):
-        return None
+    _play_fits(a)
     defenders = a.seats.after(deal.declarer)
     if deal.concede:
         return _resolve_concede(a, defenders)
-    if deal.talon and conv.premium_enabled and not _premium_fits(a):
-        return None
+    if deal.talon and conv.premium_enabled:
+        _premium_fits(a)
     if deal.contract.is_misere:
         return _resolve_misere(a, defenders)
     calls = _calls(a, defenders)
-    if calls is None:
-        return None
     if Call.HALF in calls:
         return _resolve_half(a, defenders, calls)
     whisters = tuple(d for d, c in zip(defenders, calls, strict=True) if c is Call.WHIST)
@@ -308,48 +304,40 @@ def _resolve_play(a: _At[Play]) -> Resolved | None:
         return _resolve_played(a, defenders, whisters)
     if deal.tricks:
         a.no("tricks", M_(_R9, contract=deal.contract), M_("drop the trick counts, or mark who whisted"))
-        return None
     return Resolved(deal, a.seats, "unplayed", deal.declarer, deal.contract.level, defenders=defenders)
 
 
-def _play_fits(a: _At[Play]) -> bool:
+def _play_fits(a: _At[Play]) -> None:
     """The declarer, the callers and the trick takers are at the table and may play."""
     deal, seats, declarer = a.deal, a.seats, a.deal.declarer
     if declarer == seats.sits_out:
         a.dealer_in_play("declarer", M_(_R1, declarer=declarer), M_(_R2, value=seats.active[0]))
-        return False
-    if not _seated(a) or _second_out_plays(a) or not _check_counts(a):
-        return False
+    _seated(a)
+    _second_out_plays(a)
+    _check_counts(a)
     given_total = sum(deal.tricks.values())
     if given_total > 10:
         a.no("tricks", M_("tricks add up to {given_total}, more than 10", given_total=given_total))
-        return False
     for name in deal.calls:
         if name == seats.sits_out:
             a.dealer_in_play(f"call:{name}", M_(_R15, name=name))
-            return False
         if name == declarer:
             a.no(f"call:{name}", M_("{name} is the declarer and cannot also defend", name=name))
-            return False
     if seats.sits_out is not None and seats.sits_out in deal.tricks and deal.tricks[seats.sits_out]:
         a.dealer_in_play(f"tricks:{seats.sits_out}", M_(_R11, sits_out=seats.sits_out))
-        return False
-    return True
 
 
-def _seated(a: _At[Play]) -> bool:
+def _seated(a: _At[Play]) -> None:
     """The declarer and every caller are at the table: after a ``leave`` the log's header
     still names who left, so the reader lets the name through and only the table knows."""
     for part, name in (("declarer", a.deal.declarer), *((f"call:{n}", n) for n in a.deal.calls)):
         if name not in a.seats.players:
             a.no(part, M_(_R27, name=name), M_("players now: {join}", join=", ".join(a.seats.players)))
-            return False
-    return True
 
 
-def _second_out_plays(a: _At[Play]) -> bool:
-    """With 5 players, the second player out bids, whists, passes or takes tricks (True:
-    refused, as the 4-player dealer would be)."""
+def _second_out_plays(a: _At[Play]) -> None:
+    """With 5 players, the second player out bids, whists, passes or takes tricks: refused,
+    as the 4-player dealer would be."""
     deal, seats = a.deal, a.seats
     for second in seats.sitters[1:]:
         message, part = "", ""
@@ -370,29 +358,23 @@ def _second_out_plays(a: _At[Play]) -> bool:
                 ),
                 M_(_R2, value=seats.active[0]),
             )
-            return True
-    return False
 
 
-def _resolve_misere(a: _At[Play], defenders: tuple[str, ...]) -> Resolved | None:
+def _resolve_misere(a: _At[Play], defenders: tuple[str, ...]) -> Resolved:
     """A misère: no calls, the declarer's tricks (K3.8.2)."""
     deal, declarer = a.deal, a.deal.declarer
     given_total = sum(deal.tricks.values())
     if deal.calls:
         a.no("calls", M_("a misère has no whist or pass from the defenders (K3.8.2)"), M_(_R18))
-        return None
     if declarer not in deal.tricks:
         a.no("tricks", M_(_R19, declarer=declarer), M_("e.g. '{declarer} misere 0'", declarer=declarer))
-        return None
     if len(deal.tricks) == 3 and given_total != 10:
         a.no("tricks", M_(_R13, given_total=given_total))
-        return None
     return Resolved(deal, a.seats, "misere", declarer, taken=deal.tricks[declarer], defenders=defenders)
 
 
-def _calls(a: _At[Play], defenders: tuple[str, ...]) -> tuple[Call, ...] | None:
-    """Each defender's call, first hand first; None, reported, when one is missing or not
-    allowed here."""
+def _calls(a: _At[Play], defenders: tuple[str, ...]) -> tuple[Call, ...]:
+    """Each defender's call, first hand first; refused when one is missing or not allowed here."""
     deal = a.deal
     missing = [d for d in defenders if d not in deal.calls]
     if missing:
@@ -403,21 +385,19 @@ def _calls(a: _At[Play], defenders: tuple[str, ...]) -> tuple[Call, ...] | None:
             if a.seats.dummy
             else M_(_R6, defenders=defenders[0], defenders2=defenders[1]),
         )
-        return None
     if a.seats.dummy and deal.calls[defenders[0]] is Call.HALF:
         a.no(
             f"call:{defenders[0]}",
             M_("no half-whist with 2 players: the other defender is the dummy, who always passes"),
             M_("{defenders} whists or passes", defenders=defenders[0]),
         )
-        return None
     calls = tuple(deal.calls[d] for d in defenders)
-    if a.conv.whist_stalingrad and _stalingrad_broken(a, defenders, calls):
-        return None
+    if a.conv.whist_stalingrad:
+        _stalingrad_broken(a, defenders, calls)
     return calls
 
 
-def _resolve_half(a: _At[Play], defenders: tuple[str, ...], calls: tuple[Call, ...]) -> Resolved | None:
+def _resolve_half(a: _At[Play], defenders: tuple[str, ...], calls: tuple[Call, ...]) -> Resolved:
     """A half-whist (K3.8.7): on an allowed level, by the second defender after the first
     passed; not played, so no tricks."""
     deal, levels = a.deal, a.conv.half_whist_levels
@@ -425,37 +405,28 @@ def _resolve_half(a: _At[Play], defenders: tuple[str, ...], calls: tuple[Call, .
     if deal.contract.level not in levels:
         allowed = ", ".join(str(x) for x in sorted(levels)) or "no contract"
         a.no(half_by, M_(_R21, contract=deal.contract), M_("allowed on {allowed}", allowed=allowed))
-        return None
     if calls != (Call.PASS, Call.HALF):
         a.no(half_by, M_(_R22), M_("the first defender here is {first}", first=defenders[0]))
-        return None
     if deal.tricks:
         a.no("tricks", M_("a half-whisted contract is not played: no tricks"))
-        return None
     level = deal.contract.level
     return Resolved(
         deal, a.seats, "half", deal.declarer, level, defenders=defenders, whisters=(defenders[1],)
     )
 
 
-def _resolve_played(a: _At[Play], defenders: tuple[str, ...], whisters: tuple[str, ...]) -> Resolved | None:
+def _resolve_played(a: _At[Play], defenders: tuple[str, ...], whisters: tuple[str, ...]) -> Resolved:
     """A contract played against one or two whisters: the declarer's tricks, adding up to
     10 with the others written, and each whister's own."""
     deal, declarer, level = a.deal, a.deal.declarer, a.deal.contract.level
     given_total = sum(deal.tricks.values())
     if declarer not in deal.tricks:
         a.no("tricks", M_(_R12, declarer=declarer), f"e.g. '{declarer} {deal.contract} {level}'")
-        return None
     if len(deal.tricks) == len(a.seats.active) == 2 and given_total != 10:
         a.no("tricks", M_(_R13, given_total=given_total))
-        return None
     if len(deal.tricks) == 3 and given_total != 10:
         a.no("tricks", M_(_R13, given_total=given_total), M_(_R14))
-        return None
-    found = _own_tricks(a, defenders, whisters)
-    if found is None:
-        return None
-    own, lone_own = found
+    own, lone_own = _own_tricks(a, defenders, whisters)
     tricks = tuple((w, own[w]) for w in whisters)
     taken = deal.tricks[declarer]
     return Resolved(deal, a.seats, "played", declarer, level, taken, defenders, whisters, tricks, lone_own)
@@ -463,9 +434,9 @@ def _resolve_played(a: _At[Play], defenders: tuple[str, ...], whisters: tuple[st
 
 def _own_tricks(
     a: _At[Play], defenders: tuple[str, ...], whisters: tuple[str, ...]
-) -> tuple[dict[str, int], int | None] | None:
+) -> tuple[dict[str, int], int | None]:
     """Each whister's own tricks, and a lone whister's own count where the log tells it;
-    None, reported, when two whisters' cannot be told apart."""
+    refused when they cannot be told."""
     deal = a.deal
     taken, level = deal.tricks[deal.declarer], deal.contract.level
     if len(whisters) == 2:
@@ -479,7 +450,6 @@ def _own_tricks(
         if taken == 10:
             return {w1: 0, w2: 0}, None
         a.no("tricks", M_(_R26, a=w1, b=w2), M_("they took {value} between them", value=10 - taken))
-        return None
     if a.seats.dummy:
         # he plays the dummy's hand too: the side's tricks are his own (seed 001)
         return {whisters[0]: 10 - taken}, 10 - taken
@@ -502,7 +472,6 @@ def _own_tricks(
                 passer=passer,
             ),
         )
-        return None
     return {whister: 10 - taken}, lone_own
 
 
@@ -522,10 +491,10 @@ def _lone_own(deal: Play, whister: str, passer: str, taken: int) -> int | None:
 _STALINGRAD = Contract(6, Suit.SPADES)
 
 
-def _stalingrad_broken(a: _At[Play], defenders: tuple[str, ...], calls: tuple[Call, ...]) -> bool:
-    """``whist.stalingrad``: a 6♠ both defenders did not whist is refused (True)."""
+def _stalingrad_broken(a: _At[Play], defenders: tuple[str, ...], calls: tuple[Call, ...]) -> None:
+    """``whist.stalingrad``: a 6♠ both defenders did not whist is refused."""
     if a.deal.contract != _STALINGRAD:
-        return False
+        return
     for who, call in zip(defenders, calls, strict=True):
         if call is not Call.WHIST:
             a.no(
@@ -540,11 +509,9 @@ def _stalingrad_broken(a: _At[Play], defenders: tuple[str, ...], calls: tuple[Ca
                     "(K3.8.9, K note 61)"
                 ),
             )
-            return True
-    return False
 
 
-def _resolve_concede(a: _At[Play], defenders: tuple[str, ...]) -> Resolved | None:
+def _resolve_concede(a: _At[Play], defenders: tuple[str, ...]) -> Resolved:
     """«без трёх» (``contracts.concede_three``, K note 40): the declarer leaves after the
     talon, without play; nobody whists and nobody takes a trick."""
     deal = a.deal
@@ -563,10 +530,8 @@ def _resolve_concede(a: _At[Play], defenders: tuple[str, ...]) -> Resolved | Non
                 "rule sets it true"
             ),
         )
-        return None
     if deal.contract.is_misere:
         a.no("concede", M_("a misère is not conceded «без трёх»: only a game of tricks is (K note 40)"))
-        return None
     if deal.calls or deal.tricks:
         part = f"call:{next(iter(deal.calls))}" if deal.calls else f"tricks:{next(iter(deal.tricks))}"
         a.no(
@@ -577,27 +542,24 @@ def _resolve_concede(a: _At[Play], defenders: tuple[str, ...]) -> Resolved | Non
             ),
             M_("write only '{declarer} {contract} concede'", declarer=deal.declarer, contract=deal.contract),
         )
-        return None
     return Resolved(deal, a.seats, "conceded", deal.declarer, deal.contract.level, defenders=defenders)
 
 
-def _premium_fits(a: _At[Play]) -> bool:
-    """``premium.by`` names writers a table of this size has (False: refused, at the talon):
+def _premium_fits(a: _At[Play]) -> None:
+    """``premium.by`` names writers a table of this size has (else refused, at the talon):
     the 4-player dealer, who sits out; or the two others of 3 players."""
     n, need = len(a.seats.players), 4 if a.conv.premium_by == "dealer" else 3
-    if n == need:
-        return True
-    a.no(
-        "talon",
-        M_(
-            "premium.by: {premium_by} is for a table of {need}, and {n} play here",
-            premium_by=a.conv.premium_by,
-            need=need,
-            n=n,
-        ),
-        M_(
-            "with 4 players the dealer, who sits out, writes the talon premium (premium.by: "
-            "dealer, K3.4.11); with 3 the two others write half each (premium.by: opponents)"
-        ),
-    )
-    return False
+    if n != need:
+        a.no(
+            "talon",
+            M_(
+                "premium.by: {premium_by} is for a table of {need}, and {n} play here",
+                premium_by=a.conv.premium_by,
+                need=need,
+                n=n,
+            ),
+            M_(
+                "with 4 players the dealer, who sits out, writes the talon premium (premium.by: "
+                "dealer, K3.4.11); with 3 the two others write half each (premium.by: opponents)"
+            ),
+        )
