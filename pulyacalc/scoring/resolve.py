@@ -9,11 +9,12 @@ keyed on its arguments, so an argument added here must be added to the fold's ``
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Generic, NoReturn, TypeVar
 
 from pulyacalc.convention.schema import Convention
-from pulyacalc.core.errors import Problems
+from pulyacalc.core.errors import Problem, Problems
 from pulyacalc.core.i18n import M_, N_
 from pulyacalc.core.kinds import DealKind, FindingCode
 from pulyacalc.core.model import Call, Contract, Deal, Play, Raspasy, Suit
@@ -94,8 +95,6 @@ def resolve(deal: Deal, seats: Seats, conv: Convention, problems: Problems) -> R
 def _echo(deal: Deal, problems: Problems, before: int) -> None:
     """A line-log deal's line echoed under its rule problems, a caret under the word, or under
     the whole deal when the problem's Loc is the deal's own."""
-    from pulyacalc.core.errors import Problem
-
     items = problems.items
     line = deal.source
     for i in range(before, len(items)):
@@ -106,10 +105,7 @@ def _echo(deal: Deal, problems: Problems, before: int) -> None:
         if p.loc is deal.loc:
             width = len(line.split("#", 1)[0].rstrip()) - start
         else:
-            end = start
-            while end < len(line) and not line[end].isspace() and line[end] not in ",#":
-                end += 1
-            width = end - start
+            width = len(re.split(r"[\s,#]", line[start:], maxsplit=1)[0])
         items[i] = Problem(p.loc, p.message, p.hint, line, max(1, width), p.kind, p.code)
 
 
@@ -168,19 +164,18 @@ def _check_counts(a: _At[D]) -> None:
 
 
 def _resolve_raspasy(a: _At[Raspasy]) -> Resolved:
-    deal, seats = a.deal, a.seats
-    for who in deal.dark:
-        # a pass «втёмную» is said by a player who bids: not by the 4-player dealer, who sits
-        # out (K3.3.19 а gives him a bomb with ``bombs.dealer`` instead)
-        if who == seats.sits_out:
-            a.dealer_in_play(
-                f"dark:{who}",
-                M_("{who} deals and sits out: he does not pass «втёмную»", who=who),
-                M_(
-                    "the players are {join}; with bombs.dealer he earns a bomb anyway",
-                    join=", ".join(seats.active),
-                ),
-            )
+    deal, seats, who = a.deal, a.seats, a.seats.sits_out
+    # a pass «втёмную» is said by a player who bids: not by the 4-player dealer, who sits
+    # out (K3.3.19 а gives him a bomb with ``bombs.dealer`` instead)
+    if who is not None and who in deal.dark:
+        a.dealer_in_play(
+            f"dark:{who}",
+            M_("{who} deals and sits out: he does not pass «втёмную»", who=who),
+            M_(
+                "the players are {join}; with bombs.dealer he earns a bomb anyway",
+                join=", ".join(seats.active),
+            ),
+        )
     _check_counts(a)
     if seats.dummy and a.conv.two_all_pass == "redeal":
         a.no(
@@ -189,7 +184,27 @@ def _resolve_raspasy(a: _At[Raspasy]) -> Resolved:
             M_("drop the line (a redeal is not a deal), or set table.two_all_pass: raspasy"),
         )
     _raspasy_seats_fit(a)
-    return Resolved(deal, seats, "raspasy", tricks=_raspasy_counts(a))
+    # every player's tricks (and the dealer's talon tricks, where the talon takes any), adding up to 10
+    missing = [p for p in seats.active if p not in deal.tricks]
+    if missing:
+        a.no(
+            "tricks",
+            M_("raspasy needs every player's tricks; missing {join}", join=", ".join(missing)),
+            M_("{out} deals and sits out", out=who) if who else "",
+        )
+    counts = [(p, deal.tricks[p]) for p in seats.active]
+    if who is not None and a.conv.raspasy_talon_to_dealer:
+        counts.append((who, deal.tricks.get(who, 0)))
+    total = sum(c for _, c in counts)
+    if total != 10:
+        a.no(
+            "tricks",
+            M_("raspasy tricks add up to {total}, not 10", total=total),
+            M_("check each player's count and the dealer {out}'s talon tricks", out=who)
+            if who
+            else M_("check each player's count"),
+        )
+    return Resolved(deal, seats, "raspasy", tricks=tuple(counts))
 
 
 def _raspasy_seats_fit(a: _At[Raspasy]) -> None:
@@ -239,32 +254,6 @@ def _raspasy_seats_fit(a: _At[Raspasy]) -> None:
             )
 
 
-def _raspasy_counts(a: _At[Raspasy]) -> tuple[tuple[str, int], ...]:
-    """Every player's tricks (and the dealer's talon tricks, where the talon takes any),
-    adding up to 10; refused when they do not."""
-    deal, out = a.deal, a.seats.sits_out
-    missing = [p for p in a.seats.active if p not in deal.tricks]
-    if missing:
-        a.no(
-            "tricks",
-            M_("raspasy needs every player's tricks; missing {join}", join=", ".join(missing)),
-            M_("{out} deals and sits out", out=out) if out else "",
-        )
-    counts = [(p, deal.tricks[p]) for p in a.seats.active]
-    if out is not None and a.conv.raspasy_talon_to_dealer:
-        counts.append((out, deal.tricks.get(out, 0)))
-    total = sum(c for _, c in counts)
-    if total != 10:
-        a.no(
-            "tricks",
-            M_("raspasy tricks add up to {total}, not 10", total=total),
-            M_("check each player's count and the dealer {out}'s talon tricks", out=out)
-            if out
-            else M_("check each player's count"),
-        )
-    return tuple(counts)
-
-
 #: messages of _resolve_play (marked here, filled there, so that a call fits a line)
 _R1 = N_("{declarer} deals this deal and sits out: the 4-player dealer does not bid")
 _R2 = N_("first hand is {value}; add 'dealer: NAME' if the rotation was different")
@@ -312,36 +301,15 @@ def _play_fits(a: _At[Play]) -> None:
     deal, seats, declarer = a.deal, a.seats, a.deal.declarer
     if declarer == seats.sits_out:
         a.dealer_in_play("declarer", M_(_R1, declarer=declarer), M_(_R2, value=seats.active[0]))
-    _seated(a)
-    _second_out_plays(a)
-    _check_counts(a)
-    given_total = sum(deal.tricks.values())
-    if given_total > 10:
-        a.no("tricks", M_("tricks add up to {given_total}, more than 10", given_total=given_total))
-    for name in deal.calls:
-        if name == seats.sits_out:
-            a.dealer_in_play(f"call:{name}", M_(_R15, name=name))
-        if name == declarer:
-            a.no(f"call:{name}", M_("{name} is the declarer and cannot also defend", name=name))
-    if seats.sits_out is not None and seats.sits_out in deal.tricks and deal.tricks[seats.sits_out]:
-        a.dealer_in_play(f"tricks:{seats.sits_out}", M_(_R11, sits_out=seats.sits_out))
-
-
-def _seated(a: _At[Play]) -> None:
-    """The declarer and every caller are at the table: after a ``leave`` the log's header
-    still names who left, so the reader lets the name through and only the table knows."""
-    for part, name in (("declarer", a.deal.declarer), *((f"call:{n}", n) for n in a.deal.calls)):
-        if name not in a.seats.players:
-            a.no(part, M_(_R27, name=name), M_("players now: {join}", join=", ".join(a.seats.players)))
-
-
-def _second_out_plays(a: _At[Play]) -> None:
-    """With 5 players, the second player out bids, whists, passes or takes tricks: refused,
-    as the 4-player dealer would be."""
-    deal, seats = a.deal, a.seats
+    # after a ``leave`` the log's header still names who left, so the reader lets the name
+    # through and only the table knows
+    for part, name in (("declarer", declarer), *((f"call:{n}", n) for n in deal.calls)):
+        if name not in seats.players:
+            a.no(part, M_(_R27, name=name), M_("players now: {join}", join=", ".join(seats.players)))
+    # with 5 players the second player out sits out too, as the 4-player dealer does
     for second in seats.sitters[1:]:
         message, part = "", ""
-        if deal.declarer == second:
+        if declarer == second:
             message, part = "he does not bid", "declarer"
         elif second in deal.calls:
             message, part = "he does not whist or pass", f"call:{second}"
@@ -358,6 +326,17 @@ def _second_out_plays(a: _At[Play]) -> None:
                 ),
                 M_(_R2, value=seats.active[0]),
             )
+    _check_counts(a)
+    given_total = sum(deal.tricks.values())
+    if given_total > 10:
+        a.no("tricks", M_("tricks add up to {given_total}, more than 10", given_total=given_total))
+    for name in deal.calls:
+        if name == seats.sits_out:
+            a.dealer_in_play(f"call:{name}", M_(_R15, name=name))
+        if name == declarer:
+            a.no(f"call:{name}", M_("{name} is the declarer and cannot also defend", name=name))
+    if seats.sits_out is not None and seats.sits_out in deal.tricks and deal.tricks[seats.sits_out]:
+        a.dealer_in_play(f"tricks:{seats.sits_out}", M_(_R11, sits_out=seats.sits_out))
 
 
 def _resolve_misere(a: _At[Play], defenders: tuple[str, ...]) -> Resolved:
@@ -392,7 +371,7 @@ def _calls(a: _At[Play], defenders: tuple[str, ...]) -> tuple[Call, ...]:
             M_("{defenders} whists or passes", defenders=defenders[0]),
         )
     calls = tuple(deal.calls[d] for d in defenders)
-    if a.conv.whist_stalingrad:
+    if a.conv.whist_stalingrad and deal.contract == _STALINGRAD:
         _stalingrad_broken(a, defenders, calls)
     return calls
 
@@ -422,40 +401,37 @@ def _resolve_played(a: _At[Play], defenders: tuple[str, ...], whisters: tuple[st
     given_total = sum(deal.tricks.values())
     if declarer not in deal.tricks:
         a.no("tricks", M_(_R12, declarer=declarer), f"e.g. '{declarer} {deal.contract} {level}'")
-    if len(deal.tricks) == len(a.seats.active) == 2 and given_total != 10:
-        a.no("tricks", M_(_R13, given_total=given_total))
-    if len(deal.tricks) == 3 and given_total != 10:
-        a.no("tricks", M_(_R13, given_total=given_total), M_(_R14))
-    own, lone_own = _own_tricks(a, defenders, whisters)
-    tricks = tuple((w, own[w]) for w in whisters)
+    three = len(deal.tricks) == 3
+    if given_total != 10 and (three or len(deal.tricks) == len(a.seats.active) == 2):
+        a.no("tricks", M_(_R13, given_total=given_total), M_(_R14) if three else "")
+    tricks, lone_own = _own_tricks(a, defenders, whisters)
     taken = deal.tricks[declarer]
     return Resolved(deal, a.seats, "played", declarer, level, taken, defenders, whisters, tricks, lone_own)
 
 
 def _own_tricks(
     a: _At[Play], defenders: tuple[str, ...], whisters: tuple[str, ...]
-) -> tuple[dict[str, int], int | None]:
+) -> tuple[tuple[tuple[str, int], ...], int | None]:
     """Each whister's own tricks, and a lone whister's own count where the log tells it;
     refused when they cannot be told."""
     deal = a.deal
     taken, level = deal.tricks[deal.declarer], deal.contract.level
     if len(whisters) == 2:
-        w1, w2 = whisters
-        if w1 in deal.tricks and w2 in deal.tricks:
-            return {w1: deal.tricks[w1], w2: deal.tricks[w2]}, None
-        if w1 in deal.tricks or w2 in deal.tricks:
-            known = w1 if w1 in deal.tricks else w2
-            other = w2 if known == w1 else w1
-            return {known: deal.tricks[known], other: 10 - taken - deal.tricks[known]}, None
-        if taken == 10:
-            return {w1: 0, w2: 0}, None
-        a.no("tricks", M_(_R26, a=w1, b=w2), M_("they took {value} between them", value=10 - taken))
+        # one whister's count gives the other's; none given, only a clean sweep tells them
+        if taken != 10 and not any(w in deal.tricks for w in whisters):
+            hint = M_("they took {value} between them", value=10 - taken)
+            a.no("tricks", M_(_R26, a=whisters[0], b=whisters[1]), hint)
+        rest = 10 - taken - sum(deal.tricks.get(w, 0) for w in whisters)
+        return tuple((w, deal.tricks.get(w, rest)) for w in whisters), None
     if a.seats.dummy:
         # he plays the dummy's hand too: the side's tricks are his own (seed 001)
-        return {whisters[0]: 10 - taken}, 10 - taken
+        return ((whisters[0], 10 - taken),), 10 - taken
     whister = whisters[0]
     passer = next(d for d in defenders if d != whister)
-    lone_own = _lone_own(deal, whister, passer, taken)
+    # his own tricks: given, or the side's less the passer's (none when the declarer took all ten)
+    lone_own = None
+    if whister in deal.tricks or passer in deal.tricks or taken == 10:
+        lone_own = deal.tricks.get(whister, 10 - taken - deal.tricks.get(passer, 0))
     # only a made contract writes the lone whister's own tricks under 'own'
     if lone_own is None and a.conv.lone_whister_made == "own" and level <= taken:
         a.no(
@@ -472,17 +448,7 @@ def _own_tricks(
                 passer=passer,
             ),
         )
-    return {whister: 10 - taken}, lone_own
-
-
-def _lone_own(deal: Play, whister: str, passer: str, taken: int) -> int | None:
-    """A lone whister's own tricks: given, or what the passer's leave of the side's (0 when the
-    declarer took all ten); else None."""
-    if whister in deal.tricks:
-        return deal.tricks[whister]
-    if passer in deal.tricks:
-        return 10 - taken - deal.tricks[passer]
-    return 0 if taken == 10 else None
+    return ((whister, 10 - taken),), lone_own
 
 
 # -- named agreements from the Code's notes (RULES.md 2.3) ---------------------------------
@@ -493,8 +459,6 @@ _STALINGRAD = Contract(6, Suit.SPADES)
 
 def _stalingrad_broken(a: _At[Play], defenders: tuple[str, ...], calls: tuple[Call, ...]) -> None:
     """``whist.stalingrad``: a 6♠ both defenders did not whist is refused."""
-    if a.deal.contract != _STALINGRAD:
-        return
     for who, call in zip(defenders, calls, strict=True):
         if call is not Call.WHIST:
             a.no(
