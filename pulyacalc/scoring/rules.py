@@ -346,10 +346,6 @@ def _shortfall(r: Resolved, c: Convention, d: int, own: dict[str, int]) -> Itera
         yield Write("shortfall", r.whisters[0], MOUNTAIN, exact(short * (need - d)), why=why)
 
 
-# two whisters, the contract made (``whist.two_whisters_shortfall``): (deal, obligation,
-# mountain per trick short, each whister's own tricks) -> the shortfall writes
-
-
 #: each whister short of his half of the obligation, the pair's shortfall capping it or not
 _SPLIT_WHY = {
     False: (
@@ -412,6 +408,8 @@ def _answer(
         yield Write("shortfall", wh, MOUNTAIN, exact(short * miss), why=why)
 
 
+#: two whisters, a made contract (``whist.two_whisters_shortfall``): (deal, obligation, per trick short,
+#: each whister's own tricks) -> the shortfall writes
 _TWO_SHORT: dict[TwoWhistersShortfall, Callable[[Resolved, int, Amount, dict[str, int]], Iterator[Write]]] = {
     "split": _split,
     "split_capped": partial(_split, capped=True),
@@ -572,12 +570,9 @@ def _zero_trick_points(c: Convention, v: Amount) -> tuple[Amount, str]:
     return bonus, M_(_ZERO_WHY[key], v=num(v), pim=num(pim), bonus=num(bonus))
 
 
-#: raspasy scoring (``raspasy.scoring``): into the mountain (2.5) or as whists (2.6)
-_RASPASY: dict[str, Rule] = {"mountain": _raspasy_mountain, "whists": _raspasy_whists}
-
-
 def _raspasy(r: Resolved, c: Convention, run: int, dark: int) -> Iterator[Write]:
-    return _RASPASY[c.raspasy_scoring](r, c, run, dark)
+    """``raspasy.scoring``: into the mountain (2.5) or as whists (2.6)."""
+    return (_raspasy_mountain if c.raspasy_scoring == "mountain" else _raspasy_whists)(r, c, run, dark)
 
 
 def _ends_run(r: Resolved, c: Convention) -> bool:

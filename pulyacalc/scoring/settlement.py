@@ -168,7 +168,6 @@ def settle(
     rounding = rounding or conv.rounding
     divisor = conv.mountain_divisor
     ratio = conv.pool_point_in_mountain
-    unit = conv.mountain_point_in_whists
     if rounding in KODEKS_ROUNDINGS:
         _check_kodeks(rounding, n, divisor)
 
@@ -192,12 +191,9 @@ def settle(
     factor = mountain_factor(conv, n)
     share = n if divisor == "players" else n - 1
     mres = {p: exact(factor * (avg - mountain[p])) for p in players}
-    pays_each = {p: exact(Fraction(unit * mountain[p]) / share) for p in players}
-
-    def written(i: str, j: str) -> Amount:
-        return exact(sheet.whists[i][j] + extra[i][j])
-
-    pairs = {i: {j: exact(written(i, j) - written(j, i)) for j in players if j != i} for i in players}
+    pays_each = {p: exact(Fraction(conv.mountain_point_in_whists * mountain[p]) / share) for p in players}
+    written = {i: {j: sheet.whists[i][j] + extra[i][j] for j in players if j != i} for i in players}
+    pairs = {i: {j: exact(written[i][j] - written[j][i]) for j in players if j != i} for i in players}
     wres = {i: exact(sum(pairs[i].values())) for i in players}
     total = {p: exact(mres[p] + wres[p]) for p in players}
     assert sum(total.values()) == 0, "a settlement must sum to zero"
