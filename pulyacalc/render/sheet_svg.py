@@ -128,17 +128,15 @@ def cells_of(pulya: Pulya, layout: tuple[Sector, ...]) -> list[Cell]:
     out: list[Cell] = []
     for sector in layout:
         p = players[sector.seat]
-        inner = 1 - CIRCLE
-        pool = [pc.band(WHISTS_TO, POOL_TO) for pc in sector.pieces]
-        out.append(Cell(POOL, p, "", pool, pulya.cell(POOL, p), pulya.before(POOL, p)))
-        mountain = [pc.band(POOL_TO, inner) for pc in sector.pieces]
-        out.append(Cell(MOUNTAIN, p, "", mountain, pulya.cell(MOUNTAIN, p), pulya.before(MOUNTAIN, p)))
-        regions: dict[int, list[Polygon]] = {}
+        regions: dict[tuple[str, str], list[Polygon]] = {
+            (POOL, ""): [pc.band(WHISTS_TO, POOL_TO) for pc in sector.pieces],
+            (MOUNTAIN, ""): [pc.band(POOL_TO, 1 - CIRCLE) for pc in sector.pieces],
+        }
         for piece, k, m, seat in sector.columns:
-            regions.setdefault(seat, []).append(slice_of(sector.pieces[piece].band(0, WHISTS_TO), k, m))
-        for seat, column in regions.items():
-            q = players[seat]
-            out.append(Cell(WHISTS, p, q, column, pulya.cell(WHISTS, p, q), pulya.before(WHISTS, p, q)))
+            column = slice_of(sector.pieces[piece].band(0, WHISTS_TO), k, m)
+            regions.setdefault((WHISTS, players[seat]), []).append(column)
+        for (area, q), where in regions.items():
+            out.append(Cell(area, p, q, where, pulya.cell(area, p, q), pulya.before(area, p, q)))
     return out
 
 
