@@ -209,12 +209,10 @@ def draw_paper(cv: Canvas, pulya: Pulya, x0: float, y0: float, side: float, numb
         d = share * half
         box = f'x="{f(x0 + d)}" y="{f(y0 + d)}" width="{f(side - 2 * d)}" height="{f(side - 2 * d)}"'
         cv.add(f'<rect {box} class="{"thin" if share else "rule"}"/>')
-    ends = {
-        2: [(x0, y0 + half), (x0 + side, y0 + half)],
-        3: [(x0, y0 + side), (x0 + side, y0 + side), (x0 + half, y0)],
-        4: [(x0, y0 + side), (x0 + side, y0 + side), (x0, y0), (x0 + side, y0)],
-    }[n]
-    for end in ends:
+    # the sectors' borders: from the circle to each point of the edge two sectors share
+    owned = [dict.fromkeys(pt for pc in sector.pieces for pt in (pc.a, pc.b)) for sector in layout]
+    edge = dict.fromkeys(pt for points in owned for pt in points)
+    for end in (pt for pt in edge if sum(pt in points for points in owned) > 1):
         cv.line(lerp(c, end, CIRCLE), end)
     for sector in layout:
         for index, k, m, _seat in sector.columns:
