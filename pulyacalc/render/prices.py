@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from pulyacalc.core.i18n import N_, _, tr
 from pulyacalc.render.aligned import tabulated
-from pulyacalc.render.view import SCHEMA_VERSION, counted, decimal, fraction_text, jnum, show, versioned
+from pulyacalc.render.view import SCHEMA_VERSION, counted, decimal, show, twins, versioned
 
 if TYPE_CHECKING:
     from pulyacalc.reports.prices import PriceTable
@@ -37,8 +37,7 @@ class PricesView:
                 "outcome": r.key,
                 "played": r.label,
                 "deal": r.line,
-                "whists": {role: jnum(r.values[role]) for role in t.roles},
-                "whists_exact": {role: fraction_text(r.values[role]) for role in t.roles},
+                **twins("whists", {role: r.values[role] for role in t.roles}),
             }
             for r in t.rows
         ]

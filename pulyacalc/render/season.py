@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from pulyacalc.core.i18n import _
 from pulyacalc.render.aligned import tabulated
-from pulyacalc.render.view import SCHEMA_VERSION, counted, decimal, fraction_text, jnum, versioned
+from pulyacalc.render.view import SCHEMA_VERSION, counted, decimal, jnum, twins, versioned
 from pulyacalc.render.view import show as view_show
 
 if TYPE_CHECKING:
@@ -40,8 +40,7 @@ class SeasonView:
                     "rounding": e.rounding,
                     "deals": e.deals,
                     "finished": e.finished,
-                    "result": {p: jnum(e.result[p]) for p in e.players},
-                    "result_exact": {p: fraction_text(e.result[p]) for p in e.players},
+                    **twins("result", {p: e.result[p] for p in e.players}),
                     **({"money": {p: float(e.money[p]) for p in e.players}} if e.money is not None else {}),
                     **{k: v for k in META if (v := getattr(e, k)) is not None},
                 }
@@ -52,10 +51,8 @@ class SeasonView:
                     "rank": rank,
                     "player": st.player,
                     "evenings": st.evenings,
-                    "total": jnum(st.total),
-                    "total_exact": fraction_text(st.total),
-                    "average": jnum(st.average),
-                    "average_exact": fraction_text(st.average),
+                    **twins("total", st.total),
+                    **twins("average", st.average),
                     "best": jnum(st.best),
                     "best_evening": st.best_evening,
                     "worst": jnum(st.worst),

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from pulyacalc.core.i18n import _
 from pulyacalc.render.aligned import tabulated
-from pulyacalc.render.view import SCHEMA_VERSION, counted, decimal, fraction_text, jnum, show, versioned
+from pulyacalc.render.view import SCHEMA_VERSION, counted, decimal, jnum, show, twins, versioned
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -30,11 +30,6 @@ def rated(x: float) -> str:
     return f"{x:.2f}"
 
 
-def amount(name: str, x: Amount) -> dict[str, Any]:
-    """A JSON amount and its exact twin."""
-    return {name: jnum(x), f"{name}_exact": fraction_text(x)}
-
-
 def player_json(rank: int, p: PlayerStats) -> dict[str, Any]:
     """One player's record (JSON and JSON Lines)."""
     st = p.standing
@@ -43,9 +38,9 @@ def player_json(rank: int, p: PlayerStats) -> dict[str, Any]:
         "player": p.player,
         "evenings": st.evenings,
         "deals": p.deals,
-        **amount("total", st.total),
-        **amount("per_evening", st.average),
-        **amount("per_deal", p.per_deal),
+        **twins("total", st.total),
+        **twins("per_evening", st.average),
+        **twins("per_deal", p.per_deal),
         "best": jnum(st.best),
         "best_evening": st.best_evening,
         "worst": jnum(st.worst),
@@ -131,16 +126,12 @@ class StatsView:
                     "file": e.source,
                     "players": list(e.players),
                     "deals": e.deals,
-                    "result": {p: jnum(e.result[p]) for p in e.players},
-                    "result_exact": {p: fraction_text(e.result[p]) for p in e.players},
+                    **twins("result", {p: e.result[p] for p in e.players}),
                 }
                 for i, e in enumerate(s.evenings, 1)
             ],
             "players": [player_json(rank, p) for rank, p in enumerate(s.players, 1)],
-            "head_to_head": {a: {b: jnum(x) for b, x in row.items()} for a, row in s.head_to_head.items()},
-            "head_to_head_exact": {
-                a: {b: fraction_text(x) for b, x in row.items()} for a, row in s.head_to_head.items()
-            },
+            **twins("head_to_head", s.head_to_head),
             "together": s.together,
             "series": {p.player: [point_json(pt) for pt in p.series] for p in s.players},
             "rating_model": MODEL,
@@ -184,8 +175,8 @@ def point_json(pt: Point) -> dict[str, Any]:
     return {
         "number": pt.number,
         "file": pt.file,
-        **amount("result", pt.result),
-        **amount("total", pt.total),
+        **twins("result", pt.result),
+        **twins("total", pt.total),
         "rating": rating_json(pt.rating),
     }
 
@@ -211,7 +202,7 @@ class PlayerView:
             "schema_version": SCHEMA_VERSION,
             "player": player_json(self.rank, self.player),
             "head_to_head": [
-                {"opponent": q, "evenings": n, **amount("net", x)} for q, n, x in self.opponents()
+                {"opponent": q, "evenings": n, **twins("net", x)} for q, n, x in self.opponents()
             ],
             "evenings": [point_json(pt) for pt in self.player.series],
         }

@@ -6,6 +6,7 @@ the views' modules: no import cycle; nothing here imports json, csv or tabulate 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol
@@ -14,7 +15,7 @@ from pulyacalc.core.amounts import mixed
 from pulyacalc.core.i18n import MN_, _, tr
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Mapping
+    from collections.abc import Callable, Iterable
 
     from pulyacalc.convention.schema import Convention
     from pulyacalc.core.amounts import Amount
@@ -99,6 +100,16 @@ def fraction_text(x: Amount) -> str:
     """Exact, for programs: 12, -6, 7/2."""
     x = Fraction(x)
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def twins(name: str, x: Any) -> dict[str, Any]:
+    """``name`` for JSON (:func:`jnum`) and ``name_exact`` beside it (:func:`fraction_text`):
+    of an amount, or key by key of a mapping (of mappings) of amounts."""
+    return {name: _each(jnum, x), f"{name}_exact": _each(fraction_text, x)}
+
+
+def _each(fmt: Callable[[Any], Any], x: Any) -> Any:
+    return {k: _each(fmt, v) for k, v in x.items()} if isinstance(x, Mapping) else fmt(x)
 
 
 def convention_title(conv: Convention) -> str:
