@@ -8,9 +8,6 @@ situation (:data:`SITUATIONS`) and plays the log.
 
 Each reading is the whole log played again with that one key written in its header (an
 override after the log's own), so its figures are what ``score`` prints for that header.
-
-Each play keeps no deal but the disputed one and a few before it (``_play_at``): a line
-log is read again for each reading from its lines (``replay.Replay``).
 """
 
 from __future__ import annotations

@@ -7,9 +7,6 @@ whist price is given.  Players are the same person when their names are written 
 same way in every log, or when an aliases file (:mod:`pulyacalc.logs.aliases`) says
 so: then each evening's players are mapped to persons before anything is added up, and
 a log seating one person twice is a problem located at its ``players:`` line.
-
-Every problem of every log is collected and reported together, each located in its
-own file.
 """
 
 from __future__ import annotations
@@ -340,13 +337,8 @@ def score_season(
             progress(i, len(files), f)
     if problems and (not keep_going or not evenings):
         raise_all(problems)
-    return Season(
-        tuple(evenings),
-        standings(evenings, price is not None),
-        price,
-        tuple(failed),
-        duplicates(evenings),
-    )
+    table = standings(evenings, price is not None)
+    return Season(tuple(evenings), table, price, tuple(failed), duplicates(evenings))
 
 
 def keyed(deal: Deal | Correction | SeatChange) -> bytes:
@@ -386,18 +378,7 @@ def standings(evenings: Iterable[EveningResult], money: bool = False) -> tuple[S
         total = sum((Fraction(r) for r, _ in rs), Fraction(0))
         best = max(rs, key=lambda x: x[0])
         worst = min(rs, key=lambda x: x[0])
-        rows.append(
-            Standing(
-                p,
-                len(rs),
-                exact(total),
-                exact(total / len(rs)),
-                best[0],
-                best[1],
-                worst[0],
-                worst[1],
-                cash.get(p, Decimal(0)) if money else None,
-            )
-        )
+        owed = cash.get(p, Decimal(0)) if money else None
+        rows.append(Standing(p, len(rs), exact(total), exact(total / len(rs)), *best, *worst, owed))
     rows.sort(key=lambda s: (-s.total, s.player))
     return tuple(rows)

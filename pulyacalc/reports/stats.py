@@ -279,22 +279,11 @@ class Gathering:
         out = []
         for st in standings(self.evenings):
             t = self.tally[st.player]
-            out.append(
-                PlayerStats(
-                    st.player,
-                    st,
-                    t.deals,
-                    {lv: Tries(*t.contracts[lv]) for lv in LEVELS},
-                    Tries(*t.misere),
-                    t.raspasy,
-                    t.raspasy_tricks,
-                    Tries(*t.whists),
-                    t.half_whists,
-                    streak(pt.result for pt in t.series),
-                    self.ratings.get(st.player),
-                    tuple(t.series),
-                )
-            )
+            contracts = {lv: Tries(*t.contracts[lv]) for lv in LEVELS}
+            bids = (t.deals, contracts, Tries(*t.misere), t.raspasy, t.raspasy_tricks)
+            defence = (Tries(*t.whists), t.half_whists, streak(pt.result for pt in t.series))
+            rating = self.ratings.get(st.player)
+            out.append(PlayerStats(st.player, st, *bids, *defence, rating, tuple(t.series)))
         out.sort(key=lambda p: (-p.rating.ordinal, -p.standing.total, p.player))
         names = [p.player for p in out]
         h2h = {a: {b: self.h2h[a][b] for b in names if b in self.h2h[a]} for a in names}

@@ -102,10 +102,8 @@ def sheet(
         from pulyacalc.reports.explain import explain
 
         # the table `score` prints, bombs and all
-        report = Report(
-            ev.convention, ev.target, ev.sheet, pulya.settlement, ev.deals, ev.finished, pulya.bombs
-        )
-        score_table = report.table()
+        settled = (pulya.settlement, ev.deals, ev.finished, pulya.bombs)
+        score_table = Report(ev.convention, ev.target, ev.sheet, *settled).table()
         explained = explain(ev)
         title = ev.header.title or f"{convention_title(ev.convention)}: {', '.join(ev.header.players)}"
         deals = _("Deal by deal")
