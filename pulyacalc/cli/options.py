@@ -102,68 +102,12 @@ def _allow_outside(value: bool) -> bool:
     return value
 
 
-AllowOutsideOpt = Annotated[
-    bool,
-    typer.Option(
-        "--allow-outside",
-        callback=_allow_outside,
-        help=N_(
-            "Let a log name a convention file outside its own directory tree "
-            "(refused by default: a log from someone else could make pulyacalc read any file)."
-        ),
-    ),
-]
-
-
 #: a progress bar for the commands that read many evenings (season, stats)
 ProgressOpt = Annotated[
     bool,
     typer.Option(
         "--progress/--no-progress",
         help=N_("Show a progress bar on standard error (only on a terminal, only after a moment)."),
-    ),
-]
-
-
-FormatOpt = Annotated[
-    Format,
-    typer.Option(
-        "-f",
-        "--format",
-        help=N_("Output: table for people; json, jsonl, csv, tsv for programs (see docs/output.md)."),
-    ),
-]
-
-
-PriceOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--whist-price",
-        metavar="X",
-        help=N_(
-            "Price of one whist in money, e.g. 0.5: adds money to the cent (summing to 0) and who pays whom."
-        ),
-    ),
-]
-
-
-RoundingOpt = Annotated[
-    Rounding | None,
-    typer.Option(
-        "--rounding",
-        help=N_(
-            "Override the rounding: exact, kodeks (K4.2.12, 3 players), nearest or kodeks_separate "
-            "(the pools and the mountains each moved to a multiple of 3, 3 players)."
-        ),
-    ),
-]
-
-
-InputFormatOpt = Annotated[
-    InputFormat | None,
-    typer.Option(
-        "--input-format",
-        help=N_("Force the log format instead of guessing it from the file name or content."),
     ),
 ]
 
@@ -188,21 +132,6 @@ def _parse_size(text: str | None) -> int | None:
     else:
         return int(digits) * scale
     raise usage(why.format(text=shown(text), limit=f"{MAX_YAML_LIMIT:,}"), "--max-yaml-bytes")
-
-
-MaxYamlBytesOpt = Annotated[
-    int | None,
-    typer.Option(
-        "--max-yaml-bytes",
-        metavar="N",
-        parser=_parse_size,
-        help=N_(
-            "Refuse YAML logs and sheets larger than N bytes (default 2M: YAML is read whole; "
-            "K, M, G suffixes). Line logs stream and have no limit: keep an archive in them "
-            "(pulyacalc convert)."
-        ),
-    ),
-]
 
 
 #: ``--whist-price`` at most this: money stays exact to the cent (Decimal's 28 digits)
@@ -236,19 +165,75 @@ def parse_price(text: str | None) -> Decimal | None:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-#: the options the commands share, in the order every command's ``--help`` lists them, with
-#: their defaults (-o and -q come last, after the command's own options)
-SHARED: dict[str, tuple[Any, Any]] = {
-    "convention": (ConventionOpt, None),
-    "allow_outside": (AllowOutsideOpt, False),
-    "format": (FormatOpt, TABLE),
-    "whist_price": (PriceOpt, None),
-    "rounding": (RoundingOpt, None),
-    "input_format": (InputFormatOpt, None),
-    "max_yaml_bytes": (MaxYamlBytesOpt, None),
-    "output": (OutputOpt, None),
-    "quiet": (QuietOpt, False),
+#: the options the commands share, in the order every command's ``--help`` lists them (-o and
+#: -q come last, after the command's own options)
+SHARED: dict[str, Any] = {
+    "convention": ConventionOpt,
+    "allow_outside": Annotated[
+        bool,
+        typer.Option(
+            "--allow-outside",
+            callback=_allow_outside,
+            help=N_(
+                "Let a log name a convention file outside its own directory tree "
+                "(refused by default: a log from someone else could make pulyacalc read any file)."
+            ),
+        ),
+    ],
+    "format": Annotated[
+        Format,
+        typer.Option(
+            "-f",
+            "--format",
+            help=N_("Output: table for people; json, jsonl, csv, tsv for programs (see docs/output.md)."),
+        ),
+    ],
+    "whist_price": Annotated[
+        str | None,
+        typer.Option(
+            "--whist-price",
+            metavar="X",
+            help=N_(
+                "Price of one whist in money, e.g. 0.5: adds money to the cent (summing to 0) "
+                "and who pays whom."
+            ),
+        ),
+    ],
+    "rounding": Annotated[
+        Rounding | None,
+        typer.Option(
+            "--rounding",
+            help=N_(
+                "Override the rounding: exact, kodeks (K4.2.12, 3 players), nearest or kodeks_separate "
+                "(the pools and the mountains each moved to a multiple of 3, 3 players)."
+            ),
+        ),
+    ],
+    "input_format": Annotated[
+        InputFormat | None,
+        typer.Option(
+            "--input-format",
+            help=N_("Force the log format instead of guessing it from the file name or content."),
+        ),
+    ],
+    "max_yaml_bytes": Annotated[
+        int | None,
+        typer.Option(
+            "--max-yaml-bytes",
+            metavar="N",
+            parser=_parse_size,
+            help=N_(
+                "Refuse YAML logs and sheets larger than N bytes (default 2M: YAML is read whole; "
+                "K, M, G suffixes). Line logs stream and have no limit: keep an archive in them "
+                "(pulyacalc convert)."
+            ),
+        ),
+    ],
+    "output": OutputOpt,
+    "quiet": QuietOpt,
 }
+#: the shared options' defaults where they are not None
+DEFAULTS: dict[str, Any] = {"allow_outside": False, "format": TABLE, "quiet": False}
 #: every shared option but --whist-price (the commands that tell no money: explain, stats)
 UNPRICED = tuple(n for n in SHARED if n != "whist_price")
 
@@ -291,7 +276,7 @@ def command(*names: str, blame_rounding: bool = True) -> Callable[[F], F]:
         at = [p.name for p in own].index("run")
         ours = [
             inspect.Parameter(
-                n, inspect.Parameter.KEYWORD_ONLY, default=SHARED[n][1], annotation=SHARED[n][0]
+                n, inspect.Parameter.KEYWORD_ONLY, default=DEFAULTS.get(n), annotation=SHARED[n]
             )
             for n in SHARED
             if n in names
@@ -302,7 +287,7 @@ def command(*names: str, blame_rounding: bool = True) -> Callable[[F], F]:
 
         @functools.wraps(func)
         def wrapper(**kwargs: Any) -> Any:
-            given = {n: kwargs.pop(n) if n in names else default for n, (_a, default) in SHARED.items()}
+            given: dict[str, Any] = {n: kwargs.pop(n) if n in names else DEFAULTS.get(n) for n in SHARED}
             # the enums' values; allow_outside and quiet are kept by their callbacks
             fields = {
                 n: getattr(v, "value", v) for n, v in given.items() if n not in ("allow_outside", "quiet")
