@@ -148,13 +148,8 @@ class _Composer:
         get = loader.get_event
         self.resolve = loader.resolve
         self.scalar_node = yaml.ScalarNode
-        scalar_e, seq_e, map_e, alias_e = (
-            yaml.ScalarEvent,
-            yaml.SequenceStartEvent,
-            yaml.MappingStartEvent,
-            yaml.AliasEvent,
-        )
-        seq_end, map_end = yaml.SequenceEndEvent, yaml.MappingEndEvent
+        scalar_e, seq_e, alias_e = yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.AliasEvent
+        map_e, seq_end, map_end = yaml.MappingStartEvent, yaml.SequenceEndEvent, yaml.MappingEndEvent
         document_start, stream_end = yaml.DocumentStartEvent, yaml.StreamEndEvent
         start, end, place = self.start, self.end, self.place
         while True:

@@ -167,19 +167,8 @@ def traced(
     from pulyacalc.play import settle_evening
 
     bombs = dict(ev.bombs) if ev.convention.dark_factor != 1 else None  # as score shows them
-    settlement = settle_evening(ev, price)
-    return Pulya(
-        ev.header,
-        ev.convention,
-        ev.target,
-        ev.sheet,
-        settlement,
-        marks,
-        ev.deals,
-        ev.finished,
-        bombs,
-        earlier,
-    )
+    played = (ev.deals, ev.finished, bombs, earlier)
+    return Pulya(ev.header, ev.convention, ev.target, ev.sheet, settle_evening(ev, price), marks, *played)
 
 
 def from_paper(
