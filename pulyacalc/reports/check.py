@@ -262,23 +262,15 @@ def _closed(held: list[Finding], count: int, last: int) -> list[Finding]:
     if count < AFTER_FINISH_RANGE:
         return held
     first = held[0]
-    return [
-        Finding(
-            first.loc,
-            "after-finish",
-            M_(
-                "deal {first} and every deal after it to deal {last} ({count:,} deals) are played "
-                "after the pulya was finished",
-                first=first.deal,
-                last=last,
-                count=count,
-            ),
-            M_("their pool points go off the mountain (RULES.md 2.8); were they meant for a new pulya?"),
-            first.deal,
-            last,
-            count,
-        )
-    ]
+    what = M_(
+        "deal {first} and every deal after it to deal {last} ({count:,} deals) are played "
+        "after the pulya was finished",
+        first=first.deal,
+        last=last,
+        count=count,
+    )
+    why = M_("their pool points go off the mountain (RULES.md 2.8); were they meant for a new pulya?")
+    return [Finding(first.loc, "after-finish", what, why, first.deal, last, count)]
 
 
 def _deal_findings(r: DealResult, conv: Convention) -> list[Finding]:
@@ -504,22 +496,8 @@ def _override_findings(header: Header, conv: Convention) -> list[Finding]:
             continue
         why = strange(key, value, conv)
         if why:
-            out.append(
-                Finding(
-                    _override_loc(header, key),
-                    "strange-override",
-                    M_(
-                        "the log overrides {key} to {show}: {why}",
-                        key=key,
-                        show=SCHEMA[key].show(value),
-                        why=why,
-                    ),
-                    M_(
-                        "{doc}; {name} has {show}",
-                        doc=spec.doc,
-                        name=conv.name,
-                        show=SCHEMA[key].show(getattr(base, spec.field)),
-                    ),
-                )
-            )
+            what = M_("the log overrides {key} to {show}: {why}", key=key, show=spec.show(value), why=why)
+            was = spec.show(getattr(base, spec.field))
+            hint = M_("{doc}; {name} has {show}", doc=spec.doc, name=conv.name, show=was)
+            out.append(Finding(_override_loc(header, key), "strange-override", what, hint))
     return out

@@ -167,12 +167,8 @@ def collect(paths: Iterable[str], skipped: list[tuple[str, str]] | None = None) 
                     continue
                 found.append(str(candidate))
             if not found:
-                problems.append(
-                    Problem(
-                        Loc(given),
-                        M_("no logs in this directory (looked for {join})", join=" ".join(LOG_SUFFIXES)),
-                    )
-                )
+                looked = M_("no logs in this directory (looked for {join})", join=" ".join(LOG_SUFFIXES))
+                problems.append(Problem(Loc(given), looked))
             files = found
         elif os.path.exists(given):
             files = [given]
