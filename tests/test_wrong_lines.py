@@ -117,16 +117,16 @@ def test_a_wrong_line_seen_before_is_not_looked_at_again(
     log = tmp_path / "wrong.pulya"
     log.write_text("players: Anna Boris Vera\n\n" + f"{WRONG}\n" * 5, encoding="utf-8")
     looked: list[str] = []
-    corr = lines.starts_correction
+    corr = lines.starts_with
 
-    def watched(text: str, *args: object) -> bool:
+    def watched(text: str, *args: object, **kwargs: bool) -> bool:
         looked.append(text)
-        return corr(text, *args)  # type: ignore[arg-type]
+        return corr(text, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(lines, "starts_correction", watched)
+    monkeypatch.setattr(lines, "starts_with", watched)
     with pytest.raises(PulyaError) as e:
         score_file(str(log))
-    assert looked == [WRONG]
+    assert looked == [WRONG, WRONG]  # a seat change? a correction?
     assert sorted({p.loc.line for p in e.value.problems}) == [3, 4, 5, 6, 7]
 
 

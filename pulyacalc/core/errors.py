@@ -240,7 +240,7 @@ class Problems:
         code: FindingCode | None = None,
     ) -> None:
         """``code``: what ``check`` calls the problem, if not its ``kind``."""
-        if self.limit is not None and len(self.items) >= self.limit:
+        if self.full:
             self.more += 1
             self.more_in[loc.file] = self.more_in.get(loc.file, 0) + 1
             return
@@ -260,7 +260,7 @@ class Problems:
         if not problems:
             return
         file = problems[0].loc.file
-        if self.limit is not None and len(self.items) >= self.limit:
+        if self.full:
             self.more += len(problems)
             self.more_in[file] = self.more_in.get(file, 0) + len(problems)
             return

@@ -30,6 +30,7 @@ from pulyacalc.core.model import (
     CORRECTION_WORDS,
     DARK_SPELLINGS,
     MISERE_SPELLINGS,
+    SEAT_WORDS,
     UNDERTRICK_SPELLINGS,
     Call,
     Card,
@@ -47,7 +48,7 @@ from pulyacalc.core.model import (
     contract_key,
 )
 from pulyacalc.logs.header import HEADER_ALIASES, HeaderBuilder, match_player
-from pulyacalc.logs.seat import parse_seat_line, starts_seat_change
+from pulyacalc.logs.seat import parse_seat_line, starts_with
 from pulyacalc.yamlsource import MAX_LINE_CHARS, Node
 
 #: ``key: value`` (the key is a word, dotted for convention keys: ``whist.on_failure``)
@@ -279,9 +280,9 @@ class LineDeals:
         expected = count + self.shift
         t = cache.get(text[start:] if start else text) if m is None or written == expected else None
         if t is None:
-            if starts_seat_change(text, players):
+            if starts_with(text, players, SEAT_WORDS):
                 return self._seat_change(line, lineno)
-            if starts_correction(text, players):
+            if starts_with(text, players, CORRECTION_WORDS, numbered=True):
                 # not a deal (RULES.md 2.9): it takes no number and no turn to deal; a bad
                 # one is skipped.  Checked here, off the cached path: never a cached text
                 from pulyacalc.logs.correction import parse_correction_line  # only when one is there
@@ -1086,16 +1087,6 @@ def _talon_cards(
             continue
         return None
     return tuple(out)
-
-
-def starts_correction(text: str, players: tuple[str, ...]) -> bool:
-    """Is the line a correction (RULES.md 2.9): a correction word, not a player's name, first?"""
-    words = text.split(None, 2)
-    if not words:
-        return False
-    first = words[1] if words[0][:1].isdigit() and len(words) > 1 else words[0]
-    low = first.casefold()
-    return low in CORRECTION_WORDS and all(p.casefold() != low for p in players)
 
 
 def _names(word: str, players: tuple[str, ...]) -> bool:

@@ -4,18 +4,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Container
+
 from pulyacalc.core.errors import Loc, Problems
 from pulyacalc.core.model import SEAT_WORDS, SeatChange
 from pulyacalc.logs.header import match_player
 
 
-def starts_seat_change(text: str, players: tuple[str, ...]) -> bool:
-    """Is the line a seat change: ``join``/``leave`` (or Russian) first, not a player's name?"""
-    words = text.split(None, 1)
-    if not words:
-        return False
-    low = words[0].casefold()
-    return low in SEAT_WORDS and all(p.casefold() != low for p in players)
+def starts_with(text: str, players: tuple[str, ...], words: Container[str], numbered: bool = False) -> bool:
+    """Is the line a seat change or a correction (RULES.md 6.3, 2.9): one of ``words`` first
+    (after a deal number when ``numbered``), not a player's name?"""
+    first = text.split(None, 2)
+    if numbered and len(first) > 1 and first[0][:1].isdigit():
+        del first[0]
+    low = first[0].casefold() if first else ""
+    return low in words and all(p.casefold() != low for p in players)
 
 
 def parse_seat(

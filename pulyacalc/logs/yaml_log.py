@@ -13,6 +13,7 @@ from pulyacalc.core.i18n import M_, N_
 from pulyacalc.core.model import (
     CALL_SPELLINGS,
     CARDS_HINT,
+    CORRECTION_WORDS,
     SEAT_WORDS,
     Call,
     Card,
@@ -28,8 +29,8 @@ from pulyacalc.core.model import (
     Unreadable,
 )
 from pulyacalc.logs.header import LOG_KEYS, HeaderBuilder, match_player, read_top, unknown_key
-from pulyacalc.logs.lines import DealText, parse_deal_line, starts_correction
-from pulyacalc.logs.seat import parse_seat, parse_seat_line, starts_seat_change
+from pulyacalc.logs.lines import DealText, parse_deal_line
+from pulyacalc.logs.seat import parse_seat, parse_seat_line, starts_with
 from pulyacalc.yamlsource import MAX_YAML_BYTES, Node, as_bool, as_int, as_str, parse_yaml
 
 DEAL_KEYS = (
@@ -149,9 +150,9 @@ def parse_deal(
     """One item of ``deals:``; ``read``: the deal lines read so far (``parse_deal_line``).
     A raspasy and a correction are read here, a deal with a contract by ``_play``."""
     if node.kind == "scalar" and not node.null:
-        if starts_seat_change(node.text, header.players):
+        if starts_with(node.text, header.players, SEAT_WORDS):
             return parse_seat_line(node.text, node.loc, header.players, problems)
-        if starts_correction(node.text, header.players):
+        if starts_with(node.text, header.players, CORRECTION_WORDS, numbered=True):
             from pulyacalc.logs.correction import parse_correction_line
 
             return parse_correction_line(node.text, node.loc, header.players, problems)
