@@ -55,12 +55,7 @@ def parse_correction_line(
     if 0 <= hash_at < head_end:  # a note before any reason: the reason is missing
         head_end = hash_at
         note = line[hash_at + 1 :].strip() or None
-    words: list[tuple[str, int]] = []
-    i = 0
-    for w in line[:head_end].split():
-        j = line.find(w, i)
-        words.append((w, j))
-        i = j + len(w)
+    words = [(m.group(), m.start()) for m in re.finditer(r"\S+", line[:head_end])]
     if words and words[0][0][:1].isdigit():
         w, j = words.pop(0)
         err(j, M_("a correction is not a deal: it takes no deal number"), M_("remove the number"), len(w))

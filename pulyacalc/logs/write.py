@@ -121,14 +121,11 @@ def write_lines(log: Log, words: Words = ENGLISH) -> Iterator[str]:
         if isinstance(deal, Unreadable):  # reported by the reader; keeps its turn to deal
             dealer = turn[dealer]
             continue
-        if isinstance(deal, Correction):  # not a deal: no turn to deal
-            yield correction_line(deal, words=words) + "\n"
-            continue
-        if isinstance(deal, SeatChange):  # not a deal: the table changes
-            yield seat_line(deal) + "\n"
-            if (deal.change == "join") != (deal.player in table):
+        if isinstance(deal, (Correction, SeatChange)):  # not a deal: no turn to deal
+            yield deal_line(deal, table, dealer, words) + "\n"
+            if isinstance(deal, SeatChange) and (deal.change == "join") != (deal.player in table):
                 table, dealer, vacated = change_table(table, dealer, vacated, deal.change, deal.player)
-                turn = _turns(table)
+                turn = _turns(table)  # the table changes
             continue
         vacated = None
         if deal.dealer is not None:
