@@ -90,13 +90,13 @@ def test_check_against_streams_and_gives_what_the_full_path_gives(
 
 def _old_play_at(log: Any, conv: Any, problems: Any, number: int, window: int) -> Any:
     """The old way of ``dispute``: every deal kept, the full path."""
-    from pulyacalc.core.model import Log
+    from pulyacalc.core.model import Log, Play, Raspasy
     from pulyacalc.play import play
-    from pulyacalc.reports import dispute
 
     ev = play(Log(log.header, tuple(log.deals), log.header_ok), conv, problems, keep=True)
-    kept = list(ev.results)
-    return ev, dispute._deal(kept, number), dispute._before(kept, number)
+    deals = [r for r in ev.results if isinstance(r.deal, Play | Raspasy)]  # a correction is no deal
+    at = next((r for r in deals if r.number == number), None)
+    return ev, at, tuple(r for r in reversed(deals) if r.number < number)
 
 
 def _nothing_kept(monkeypatch: pytest.MonkeyPatch) -> list[int]:
