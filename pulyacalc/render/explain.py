@@ -15,7 +15,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from pulyacalc.core.i18n import N_, NP_, _, current, pgettext, tr
-from pulyacalc.render.formats import Made, Spool, delimited_line, dumps, nested
+from pulyacalc.render.formats import Made, Spool, delimited_line, dumps, members
 from pulyacalc.render.view import (
     SCHEMA_VERSION,
     convention_title,
@@ -293,13 +293,6 @@ def entry_row(x: Explained) -> list[Any]:
 
 
 ROW_HEAD = ["deal", "rule", "section", "player", "area", "on", "amount", "why"]
-
-
-def members(doc: dict[str, Any], depth: int) -> str:
-    """The members of ``doc`` as its JSON text has them ``depth`` levels deep, without the
-    braces around them (each after its line break): objects joined member by member."""
-    text = nested(doc, depth)
-    return text[1 : text.rindex("\n")] if doc else ""
 
 
 def entry_cut(x: Explained) -> tuple[str, str]:

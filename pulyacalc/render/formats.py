@@ -88,6 +88,13 @@ def nested(value: Any, depth: int) -> str:
     return dumps(value).replace("\n", "\n" + "  " * depth)
 
 
+def members(doc: dict[str, Any], depth: int) -> str:
+    """The members of ``doc`` as its JSON text has them ``depth`` levels deep, without the
+    braces around them (each after its line break): objects joined member by member."""
+    text = nested(doc, depth)
+    return text[1 : text.rindex("\n")] if doc else ""
+
+
 def write_table(view: View, out: Out) -> None:
     """The text for people, each line fitted to the width set (:func:`fit_lines`); a piece
     may end inside a line: that part waits for the rest, so a line is fitted whole."""

@@ -18,7 +18,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from pulyacalc.core.i18n import _
-from pulyacalc.render.formats import Later, Made, Spool, delimited_line
+from pulyacalc.render.formats import Later, Made, Spool, delimited_line, members
 from pulyacalc.render.view import (
     SCHEMA_VERSION,
     convention_title,
@@ -352,29 +352,19 @@ class JsonRows:
         if result is None:
             if len(self.results) >= REMEMBERED:
                 self.results.clear()
-            result = self.results[key] = _members(amounts("result", m.result))
-        return _members({"dealer": m.dealer, "text": m.text}) + ",\n      " + result
+            result = self.results[key] = members(amounts("result", m.result), 2)
+        return members({"dealer": m.dealer, "text": m.text}, 2) + "," + result
 
     def add(self, row: LedgerRow) -> None:
-        members = self.moved(row.moved)
+        text = self.moved(row.moved)
         if self.running or row.money is not None:
-            members += ",\n      " + _members(values_json(row, self.running))
-        self.written(
-            f'{"," if self.count else "["}\n    {{\n      "number": {row.number},\n      {members}\n    }}'
-        )
+            text += "," + members(values_json(row, self.running), 2)
+        self.written(f'{"," if self.count else "["}\n    {{\n      "number": {row.number},{text}\n    }}')
         self.count += 1
 
 
 #: rows written to a spool at a time
 BATCH = 1024
-
-
-def _members(obj: dict[str, Any]) -> str:
-    """The members of an object as ``nested(obj, 2)`` writes them (each a key and its
-    value, a level deeper), joined: its text without its braces."""
-    from pulyacalc.render.formats import nested
-
-    return nested(obj, 2)[len("{\n      ") : -len("\n    }")]
 
 
 class JsonlRows:

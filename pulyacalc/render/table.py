@@ -412,8 +412,21 @@ def grid(
     width = WIDTH[0]
     if width is None or _widest(text) <= width - margin:
         return text
-    plan, layouts = _fitted(body, head, align, tablefmt, maxcolwidths, width - margin, text)
-    return "\n\n".join(_drawn_part(body, head, align, tablefmt, plan, part, layouts) for part in plan.parts)
+    fit = Fit(body, head, align, tablefmt, maxcolwidths, width - margin, text)
+    plan, layouts = _fitted(fit)
+    return "\n\n".join(_drawn_part(fit, plan, part, layouts) for part in plan.parts)
+
+
+class Fit(NamedTuple):
+    """A table to fit to ``width`` (``text``: as drawn, wider), as grid was given it."""
+
+    body: list[list[str]]
+    head: list[str]
+    align: Sequence[str] | None
+    tablefmt: str
+    maxcolwidths: list[int | None] | None
+    width: int
+    text: str
 
 
 #: a digit as the key of a fit plan has it: every digit is one column wide and wraps alike
@@ -423,25 +436,18 @@ _DIGITS = str.maketrans("123456789", "000000000")
 _PLANS: dict[tuple[Any, ...], tuple[FitPlan, dict[int, Layout] | None]] = {}
 
 
-def _fitted(
-    body: list[list[str]],
-    head: list[str],
-    align: Sequence[str] | None,
-    tablefmt: str,
-    maxcolwidths: list[int | None] | None,
-    width: int,
-    text: str,
-) -> tuple[FitPlan, dict[int, Layout] | None]:
+def _fitted(fit: Fit) -> tuple[FitPlan, dict[int, Layout] | None]:
     """:func:`fit_plan`, remembered by what decides it (explain's paper after each deal is
     fitted alike), with the layouts of its parts (by their first column but one) once drawn.
     For a ``simple`` table with headers drawn here, the plan and the layouts depend only on
     the headers and left-aligned cells as wrapped (their text, digits alike) and each
     right-aligned column's widest cell, as it is and stripped: its widest line is its rule."""
+    body, head, align = fit.body, fit.head, fit.align
     ncols = len(body[0]) if body else 0
-    alike = tablefmt == "simple" and not maxcolwidths and len(head) == ncols
-    if not alike or _exotic(body, head, align, tablefmt, True):
-        return fit_plan(body, head, align, tablefmt, maxcolwidths, width, text), None
-    key: list[Any] = [width, tuple(align or ()), tuple(h.translate(_DIGITS) for h in head)]
+    alike = fit.tablefmt == "simple" and not fit.maxcolwidths and len(head) == ncols
+    if not alike or _exotic(body, head, align, fit.tablefmt, True):
+        return fit_plan(fit), None
+    key: list[Any] = [fit.width, tuple(align or ()), tuple(h.translate(_DIGITS) for h in head)]
     for i, a in enumerate(_given_align(align, ncols)):
         column = [row[i] for row in body]
         if a == "left":
@@ -452,7 +458,7 @@ def _fitted(
     if plan is None:
         if len(_PLANS) > 1024:  # bounded: tables of ever new shapes forget the old
             _PLANS.clear()
-        plan = _PLANS[tuple(key)] = fit_plan(body, head, align, tablefmt, maxcolwidths, width, text), {}
+        plan = _PLANS[tuple(key)] = fit_plan(fit), {}
     return plan
 
 
@@ -465,47 +471,32 @@ class FitPlan(NamedTuple):
     parts: list[list[int]]
 
 
-def _drawn_part(
-    body: list[list[str]],
-    head: list[str],
-    align: Sequence[str] | None,
-    tablefmt: str,
-    plan: FitPlan,
-    keep: list[int],
-    layouts: dict[int, Layout] | None = None,
-) -> str:
+def _drawn_part(fit: Fit, plan: FitPlan, keep: list[int], layouts: dict[int, Layout] | None = None) -> str:
     """The table of the columns ``keep`` drawn as ``plan`` says (all of them: as it is);
     ``layouts``: each wrapped part's layout, made once for tables fitted alike."""
     whole = plan.parts == [keep] and len(plan.parts) == 1
-    part = body if whole else [[row[i] for i in keep] for row in body]
-    part_head = head if whole or not head else [head[i] for i in keep]
+    part = fit.body if whole else [[row[i] for i in keep] for row in fit.body]
+    part_head = fit.head if whole or not fit.head else [fit.head[i] for i in keep]
 
     def pick(xs: Sequence[Any] | None) -> Any:
         return xs if whole or xs is None else [xs[i] if i < len(xs) else None for i in keep]
 
-    limits, heads, part_align = pick(plan.limits), pick(plan.heads), pick(align)
+    limits, heads, part_align = pick(plan.limits), pick(plan.heads), pick(fit.align)
     layout = None
     if layouts is not None and any(w is not None for w in chain(limits or (), heads or ())):
         layout = layouts.get(keep[-1])
         if layout is None:
             lefts = [a == "left" for a in _given_align(part_align, len(keep))]
             layout = layouts[keep[-1]] = _layout(part, part_head, lefts, limits, heads)
-    return draw(part, part_head, part_align, tablefmt, limits, heads, layout)
+    return draw(part, part_head, part_align, fit.tablefmt, limits, heads, layout)
 
 
-def fit_plan(
-    body: list[list[str]],
-    head: list[str],
-    align: Sequence[str] | None,
-    tablefmt: str,
-    maxcolwidths: list[int | None] | None,
-    width: int,
-    text: str,
-) -> FitPlan:
+def fit_plan(fit: Fit) -> FitPlan:
     """How the table (``text``: as drawn, wider than ``width``) is fitted, each step only
     when the one before did not fit: 1. headers broken at their spaces (a column as wide
     as its cells); 2. the widest left-aligned columns wrapped, given what is left (never
     below 16); 3. the first column, then as many of the others as fit, part after part."""
+    body, head, align, tablefmt, maxcolwidths, width, text = fit
     ncols = max([len(head), *(len(row) for row in body)], default=0)
     every = [list(range(ncols))]
     cells = [max([0, *(len(row[i]) for row in body if i < len(row))]) for i in range(ncols)]
@@ -538,7 +529,7 @@ def fit_plan(
     for i in range(1, ncols):
         if plan.parts:
             trial = [0, *plan.parts[-1][1:], i]
-            if _widest(_drawn_part(body, head, align, tablefmt, plan, trial)) <= width:
+            if _widest(_drawn_part(fit, plan, trial)) <= width:
                 plan.parts[-1] = trial
                 continue
         plan.parts.append([0, i])
@@ -672,9 +663,7 @@ class LongTable:
                 if size > sizes[n + i]:
                     sizes[n + i], holders[n + i] = size, row
         few = _unique(holders)
-        plan = fit_plan(
-            few, self.head, self.align, "simple", None, width, draw(few, self.head, self.align, "simple")
-        )
+        plan = self._fit_plan(few, width)
         wraps = {i: w for i, w in enumerate(plan.limits or ()) if w is not None}
         if not wraps and not plan.heads:
             return few, plan
@@ -682,13 +671,15 @@ class LongTable:
             return None
         if wraps:
             few = _unique(few + self._wrapped(wraps))
-            again = fit_plan(
-                few, self.head, self.align, "simple", None, width, draw(few, self.head, self.align, "simple")
-            )
+            again = self._fit_plan(few, width)
             if (again.limits, again.heads) != (plan.limits, plan.heads):
                 return None
             plan = again
         return few, plan
+
+    def _fit_plan(self, few: list[list[str]], width: int) -> FitPlan:
+        text = draw(few, self.head, self.align, "simple")
+        return fit_plan(Fit(few, self.head, self.align, "simple", None, width, text))
 
     def _wrapped(self, wraps: dict[int, int]) -> list[list[str]]:
         """Of each column ``wraps`` wraps, the row with the widest line wrapped, and one
