@@ -400,33 +400,30 @@ class ExplainStream:
 
     def _play(self, fmt: str, draw: Callable[[DealResult, Sheet, Drawn], None]) -> None:
         """Play the stream, drawing each deal shown with its writes' drawings in ``fmt``."""
+        from pulyacalc.render.ledger import Remembered
         from pulyacalc.reports.explain import explained
 
         upto, conv = self.stream.upto, self.stream.convention
-        from pulyacalc.render.ledger import Remembered
-
-        cache: dict[tuple[Any, ...], Drawn] = {}
-        # an entry's piece made once per write (most sets of writes share some)
+        # an entry's piece made once per write (most sets of writes share some), and a deal's
+        # drawings once per set of writes (for the same players)
         piece = Remembered(lambda x: entry_piece(x, fmt), lambda x: _WRITE(x.entry))
-
+        writes = Remembered(
+            lambda rs: drawn_writes(explained(rs[0], rs[1], conv), fmt, piece),
+            lambda rs: tuple(map(_WRITE, rs[0].entries)),
+            WRITES_SIZE,
+        )
         players: tuple[str, ...] = ()
 
         def each(r: DealResult, sheet: Sheet) -> None:
             nonlocal players
             if sheet.players != players:  # what the writes move depends on who plays
                 players = sheet.players
-                cache.clear()
+                writes.known.clear()
             if upto is not None and r.number != upto:
                 draw(r, sheet, _SKIPPED)
                 return
             self.shown += 1
-            key = tuple(map(_WRITE, r.entries))
-            known = cache.get(key)
-            if known is None:
-                if len(cache) >= WRITES_SIZE:
-                    cache.clear()
-                known = cache[key] = drawn_writes(explained(r, sheet, conv), fmt, piece)
-            draw(r, sheet, known)
+            draw(r, sheet, writes((r, sheet)))
 
         self.stream.play(each, self.progress)
 
@@ -537,20 +534,15 @@ class TableDeals:
 def deal_lines() -> Callable[[Deal | Correction | SeatChange, str], str]:
     """:func:`pulyacalc.reports.explain.deal_text`, made once per text of the log: the deals read
     from one text share its parse (their ``template``), and their line is its."""
+    from pulyacalc.render.ledger import Remembered
     from pulyacalc.reports.explain import deal_text
 
-    known: dict[object, str] = {}
+    known = Remembered(lambda dk: deal_text(*dk), lambda dk: dk[0].template, WRITES_SIZE)
 
     def line(deal: Deal | Correction | SeatChange, kind: str) -> str:
-        template = getattr(deal, "template", None)
-        if template is None:
+        if getattr(deal, "template", None) is None:
             return deal_text(deal, kind)
-        text = known.get(template)
-        if text is None:
-            if len(known) >= WRITES_SIZE:
-                known.clear()
-            text = known[template] = deal_text(deal, kind)
-        return text
+        return known((deal, kind))  # type: ignore[no-any-return]
 
     return line
 

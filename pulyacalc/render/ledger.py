@@ -312,17 +312,19 @@ def deal_json(row: LedgerRow, running: bool) -> dict[str, Any]:
 
 class Remembered:
     """What ``make`` made of each value (a shape of each ``Moved``, a cell's text), kept by
-    ``key`` of it (the value itself by default), remembered (bounded)."""
+    ``key`` of it (the value itself by default), remembered (at most ``size``, else ``REMEMBERED``)."""
 
-    def __init__(self, make: Callable[[Any], Any], key: Callable[[Any], Any] | None = None) -> None:
-        self.make, self.key = make, key
+    def __init__(
+        self, make: Callable[[Any], Any], key: Callable[[Any], Any] | None = None, size: int | None = None
+    ) -> None:
+        self.make, self.key, self.size = make, key, size
         self.known: dict[Any, Any] = {}
 
     def __call__(self, x: Any) -> Any:
         k = x if self.key is None else self.key(x)
         got = self.known.get(k)
         if got is None:
-            if len(self.known) >= REMEMBERED:
+            if len(self.known) >= (self.size or REMEMBERED):
                 self.known.clear()
             got = self.known[k] = self.make(x)
         return got
@@ -343,16 +345,13 @@ class JsonRows:
         self.running, self.count = running, 0
         self.moved = Remembered(self._moved)
         #: the members of each distinct result (many rows move the results alike)
-        self.results: dict[tuple[tuple[str, Amount], ...], str] = {}
+        self.results = Remembered(
+            lambda m: members(amounts("result", m.result), 2), lambda m: tuple(m.result.items())
+        )
 
     def _moved(self, m: Moved) -> str:
         """The members of a row's ``Moved`` (``moved_json``), its result's made once."""
-        key = tuple(m.result.items())
-        result = self.results.get(key)
-        if result is None:
-            if len(self.results) >= REMEMBERED:
-                self.results.clear()
-            result = self.results[key] = members(amounts("result", m.result), 2)
+        result: str = self.results(m)
         return members({"dealer": m.dealer, "text": m.text}, 2) + "," + result
 
     def add(self, row: LedgerRow) -> None:
