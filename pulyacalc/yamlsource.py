@@ -24,6 +24,7 @@ from pulyacalc.core.errors import (
     Problems,
     ReadError,
     not_utf8,
+    opened,
     os_reason,
     quoted,
     shown,
@@ -402,7 +403,7 @@ def read_yaml_file(path: str, what: str, *, max_bytes: int = MAX_YAML_BYTES) -> 
     """The text of a YAML file (a convention, an aliases file), a huge one refused before it
     is read whole; ``what`` names the file in messages ("the convention")."""
     try:
-        with open(path, encoding="utf-8-sig") as f:
+        with opened(open(path, encoding="utf-8-sig")) as f:
             text = read_at_most(f, max_bytes + 1)
     except UnicodeDecodeError as e:
         raise ReadError([not_utf8(path, path, e.reason)]) from None

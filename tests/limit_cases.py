@@ -88,7 +88,8 @@ def targets() -> dict[str, Case]:
                 args = on(c, "good-sheet.yaml" if c == "settle" else "good.txt", output=False)
                 out[f"{c} {opt} FIFO"] = Case([*args, opt, "pipe.svg"], 2, has="is a FIFO")
                 out[f"{c} {opt} device"] = Case([*args, opt, "device.svg"], 2, has="is a device")
-                out[f"{c} {opt} link"] = Case([*args, opt, f"link-{c}{opt}.svg"], 0)
+                force = ["--force"] if c == "new" else []  # new keeps any file with text
+                out[f"{c} {opt} link"] = Case([*args, *force, opt, f"link-{c}{opt}.svg"], 0)
     return out
 
 
@@ -153,7 +154,74 @@ def conventions() -> dict[str, Case]:
     return out
 
 
-FAMILIES = {f.__name__: f for f in (bounds, long_names, targets, fifos, typed, outside, conventions)}
+HOUSE = "extends: sochi\n"
+
+
+def own_files() -> dict[str, str]:
+    """The files the ``own_inputs`` cases read (each left as it was): a log per command (a
+    sheet for settle; named .svg for sheet, whose -o is a drawing), a house convention, an
+    aliases file, a paper, a folder's log."""
+    files: dict[str, str] = {"own-against.yaml": GOOD_SHEET, "house-conventions.yaml": HOUSE}
+    for c in COMMANDS:
+        ext = ".yaml" if c == "settle" else ".svg" if c == "sheet" else ".txt"
+        files[f"own-{c}{ext}"] = GOOD_SHEET if c == "settle" else GOOD_LOG
+        files[f"house-{c}.yaml"] = HOUSE
+        files[f"named-{c}.txt"] = GOOD_LOG.replace("sochi", f"house-{c}.yaml")
+        files[f"own-aliases-{c}.yaml"] = "Anna: [Anya]\n"
+        files[f"dir-{c}/a.txt"] = GOOD_LOG
+    return files
+
+
+def own_inputs() -> dict[str, Case]:
+    """Issue 31 item 1: every -o (and --plot) at every input its command reads, by path, by
+    hard link, by symbolic link, and the convention a log names: usage (exit 2), the file kept."""
+    out: dict[str, Case] = {}
+    reads = "this command reads it"
+    for c in COMMANDS:
+        opts = options(c)
+        if "-o" not in opts:
+            continue
+        log = next((f for f in own_files() if f.startswith(f"own-{c}.")), "")
+        if c in READERS:
+            base = on(c, log, output=False)
+            for how in ("own", "hard", "link"):
+                out[f"{c} -o the log ({how})"] = Case(
+                    [*base, "-o", log.replace("own-", f"{how}-")], 2, has=reads
+                )
+            if c not in ("compare", "convert", "settle", "sheet"):  # they read no convention a log names
+                named = [*on(c, f"named-{c}.txt", output=False), "-o", f"house-{c}.yaml"]
+                out[f"{c} -o the convention the log names"] = Case(named, 2, has=reads)
+        if "-c" in opts and c not in ("sheet", "conventions"):
+            base = on(c, "good-sheet.yaml" if c == "settle" else "good.txt", output=False)
+            out[f"{c} -o -c's file"] = Case(
+                [*base, "-c", f"house-{c}.yaml", "-o", f"house-{c}.yaml"], 2, has=reads
+            )
+        if "--aliases" in opts:
+            aliases = f"own-aliases-{c}.yaml"
+            out[f"{c} -o --aliases"] = Case(
+                [c, "good.txt", "--aliases", aliases, "-o", aliases], 2, has=reads
+            )
+            out[f"{c} -o a folder's log"] = Case([c, f"dir-{c}", "-o", f"dir-{c}/a.txt"], 2, has=reads)
+            out[f"{c} -o a folder's log --force"] = Case(
+                [c, f"dir-{c}", "-o", f"dir-{c}/a.txt", "--force"], 2, has=reads
+            )
+            out[f"{c} --plot the log"] = Case([c, "own-sheet.svg", "--plot", "own-sheet.svg"], 2, has=reads)
+            twice = [c, "good.txt", "--plot", f"twice-{c}.svg", "-o", f"twice-{c}.svg"]
+            out[f"{c} --plot and -o one file"] = Case(
+                twice, 2, has="named by --plot too", never=("Traceback",)
+            )
+    out["check -o --against"] = Case(
+        ["check", "good.txt", "--against", "own-against.yaml", "-o", "own-against.yaml"], 2, has=reads
+    )
+    show = ["conventions", "show", "house-conventions.yaml", "-o", "house-conventions.yaml"]
+    out["conventions show -o its file"] = Case(show, 2, has=reads)
+    out["new -o a log"] = Case(["new", "-p", "Anna Boris Vera", "-o", "own-score.txt"], 2, has="--force")
+    return out
+
+
+FAMILIES = {
+    f.__name__: f for f in (bounds, long_names, targets, fifos, typed, outside, conventions, own_inputs)
+}
 
 
 def prepare(tmp: Path) -> None:
@@ -172,6 +240,12 @@ def prepare(tmp: Path) -> None:
     for c in READERS:
         for ext in (".txt", ".yaml"):
             os.mkfifo(tmp / f"feed-{c}{ext}")
+    for name, text in own_files().items():
+        (tmp / name).parent.mkdir(exist_ok=True)
+        (tmp / name).write_text(text, "utf-8")
+        if name.startswith("own-"):
+            os.link(tmp / name, tmp / name.replace("own-", "hard-"))
+            (tmp / name.replace("own-", "link-")).symlink_to(name)
     club = tmp / "club"
     (club / "sub").mkdir(parents=True)
     (tmp / "secret").mkdir()

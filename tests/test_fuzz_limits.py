@@ -21,7 +21,7 @@ import pytest
 from batch import Outcome, run_batch
 from fuzz_mutate import fuzz_cases, judge
 from hostile_cases import COMMANDS, READERS, UNSAFE, expected, inputs, located
-from limit_cases import FAMILIES, Case, options, prepare
+from limit_cases import FAMILIES, Case, options, own_files, prepare
 from stream_cases import STREAMS, run_streams
 from totals import evening_tables
 
@@ -115,8 +115,10 @@ def _files_kept(tmp: Path, case: Case) -> None:
     """-o: a FIFO and a device are left as they were; a link is written through, kept."""
     assert stat.S_ISFIFO((tmp / "pipe.svg").stat().st_mode)
     assert stat.S_ISCHR((tmp / "device.svg").stat().st_mode)
+    for name, text in own_files().items():  # an input -o named is left as it was
+        assert (tmp / name).read_text("utf-8") == text, name
     target = case.args[-1]
-    if target.startswith("link-"):
+    if target.startswith("link-") and target.endswith(("-o.svg", "--plot.svg")):
         assert (tmp / target).is_symlink()
         assert (tmp / target.replace("link-", "real-")).read_text("utf-8") != "old\n"
 

@@ -40,6 +40,7 @@ def choose(args: Sequence[str]) -> None:
     reported by the option itself)."""
     value = scan(args)
     use(value.lower() if value and value.lower() in LANGUAGES else None)
+    safe_errors()
     if current() != "en":
         patch_click()
 
@@ -158,6 +159,37 @@ def translate_click(line: str) -> str:
 
 
 _patched = False
+_safe = False
+
+
+def safe_errors() -> None:
+    """Click's errors shown safe (an unknown option's name echoed with '?' for a control or
+    bidi character, as every echo) and in the chosen language (once per process)."""
+    global _safe
+    if _safe:
+        return
+    _safe = True
+    import io
+
+    from typer._click import exceptions
+
+    def safe(show: Any) -> Any:
+        def show_safe(self: Any, file: IO[Any] | None = None) -> None:
+            from typer._click._compat import get_text_stderr
+
+            from pulyacalc.core.errors import shown
+
+            buf = io.StringIO()
+            show(self, buf)
+            text = buf.getvalue()
+            if current() != "en":
+                text = "\n".join(translate_click(line) for line in text.split("\n"))
+            (file or get_text_stderr()).write(shown(text, 0, keep="\n"))
+
+        return show_safe
+
+    exceptions.ClickException.show = safe(exceptions.ClickException.show)  # type: ignore[method-assign]
+    exceptions.UsageError.show = safe(exceptions.UsageError.show)  # type: ignore[method-assign]
 
 
 def patch_click() -> None:
@@ -167,10 +199,9 @@ def patch_click() -> None:
     if _patched:
         return
     _patched = True
-    import io
 
     import typer.core
-    from typer._click import decorators, exceptions, formatting
+    from typer._click import decorators, formatting
 
     typer.core._ = _  # type: ignore[attr-defined]  # section titles, "default:", "required", "No such command"
 
@@ -187,23 +218,6 @@ def patch_click() -> None:
         return apply
 
     decorators.help_option = help_option
-
-    def translated(show: Any) -> Any:
-        def show_translated(self: Any, file: IO[Any] | None = None) -> None:
-            if current() == "en":
-                show(self, file)
-                return
-            from typer._click._compat import get_text_stderr
-
-            buf = io.StringIO()
-            show(self, buf)
-            text = "\n".join(translate_click(line) for line in buf.getvalue().split("\n"))
-            (file or get_text_stderr()).write(text)
-
-        return show_translated
-
-    exceptions.ClickException.show = translated(exceptions.ClickException.show)  # type: ignore[method-assign]
-    exceptions.UsageError.show = translated(exceptions.UsageError.show)  # type: ignore[method-assign]
 
     original_usage = formatting.HelpFormatter.write_usage
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 import functools
 import inspect
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -13,7 +14,8 @@ from typing import Annotated, Any, TypeVar, get_args
 
 import typer
 
-from pulyacalc.cli.output import OutputOpt, QuietOpt
+from pulyacalc.cli import output as out
+from pulyacalc.cli.output import ForceOpt, OutputOpt, QuietOpt
 from pulyacalc.core import kinds
 from pulyacalc.core.errors import shown
 from pulyacalc.core.i18n import N_, _, tr
@@ -231,9 +233,12 @@ SHARED: dict[str, Any] = {
     ],
     "output": OutputOpt,
     "quiet": QuietOpt,
+    "force": ForceOpt,
 }
 #: the shared options' defaults where they are not None
-DEFAULTS: dict[str, Any] = {"allow_outside": False, "format": TABLE, "quiet": False}
+DEFAULTS: dict[str, Any] = {"allow_outside": False, "format": TABLE, "quiet": False, "force": False}
+#: kept by their callbacks, not passed in :class:`Run`
+KEPT = ("allow_outside", "quiet", "force")
 #: every shared option but --whist-price (the commands that tell no money: explain, stats)
 UNPRICED = tuple(n for n in SHARED if n != "whist_price")
 
@@ -266,10 +271,13 @@ class Run:
         }
 
 
-def command(*names: str, blame_rounding: bool = True) -> Callable[[F], F]:
+def command(*names: str, blame_rounding: bool = True, fresh: bool = False) -> Callable[[F], F]:
     """A command over the shared options ``names``: Typer sees them where the function has its
-    ``run`` parameter (-o and -q at the end), the function gets them as one :class:`Run`, and
-    its problems are reported (runtime.reports_problems), ``--rounding``'s as usage."""
+    ``run`` parameter (-o, -q and --force at the end), the function gets them as one
+    :class:`Run`, and its problems are reported (runtime.reports_problems), ``--rounding``'s
+    as usage; its ``-o`` is checked (:func:`guard`; ``fresh``: new's, any file with text
+    is kept) and written at its end (output.session)."""
+    names = (*names, "force") if "output" in names else names
 
     def decorate(func: F) -> F:
         own = list(inspect.signature(func, eval_str=True).parameters.values())
@@ -281,23 +289,27 @@ def command(*names: str, blame_rounding: bool = True) -> Callable[[F], F]:
             for n in SHARED
             if n in names
         ]
-        last = [p for p in ours if p.name in ("output", "quiet")]
+        last = [p for p in ours if p.name in ("output", "quiet", "force")]
         params = own[:at] + [p for p in ours if p not in last] + own[at + 1 :] + last
         params = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in params]
 
         @functools.wraps(func)
         def wrapper(**kwargs: Any) -> Any:
             given: dict[str, Any] = {n: kwargs.pop(n) if n in names else DEFAULTS.get(n) for n in SHARED}
-            # the enums' values; allow_outside and quiet are kept by their callbacks
-            fields = {
-                n: getattr(v, "value", v) for n, v in given.items() if n not in ("allow_outside", "quiet")
-            }
+            # the enums' values; allow_outside, quiet and force are kept by their callbacks
+            fields = {n: getattr(v, "value", v) for n, v in given.items() if n not in KEPT}
+            if "format" in names and "output" in names:
+                fields["format"] = report_format(fields["output"], fields["format"])
             option = fields["rounding"] if blame_rounding else None
-            from pulyacalc.core.errors import PulyaError
+            from pulyacalc.core.errors import WRITTEN, PulyaError, ReadsOutput
             from pulyacalc.scoring.settlement import SettlementError
 
             try:
-                return func(**kwargs, run=Run(**fields))
+                with out.session():
+                    guard(kwargs, fields, fresh)
+                    return func(**kwargs, run=Run(**fields))
+            except ReadsOutput as e:  # a file a log names, or a folder's log
+                raise usage(_reads(_outputs(kwargs, fields)[e.args[0]] or "", e.args[1]), e.args[0]) from None
             except SettlementError as e:
                 # a settlement --rounding asked for and cannot be done (kodeks with 4
                 # players) is the option's mistake: usage, exit 2, not a problem of the log
@@ -310,6 +322,8 @@ def command(*names: str, blame_rounding: bool = True) -> Callable[[F], F]:
                     if problem.kind == "rule" and problem.message.startswith(f"{option} rounding"):
                         raise usage(tr(problem.message), "--rounding") from None
                 raise
+            finally:
+                WRITTEN.clear()
 
         wrapper.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
         wrapper.__annotations__ = {p.name: p.annotation for p in params}
@@ -318,3 +332,79 @@ def command(*names: str, blame_rounding: bool = True) -> Callable[[F], F]:
         return reports_problems(wrapper)  # type: ignore[return-value]
 
     return decorate
+
+
+def _reads(output: str, given: str) -> str:
+    message = _("{output}: this command reads it ({input}); write the output to another file")
+    return message.format(output=shown(output, 0), input=shown(given, 0))
+
+
+def _outputs(kwargs: dict[str, Any], fields: dict[str, Any]) -> dict[str, str | None]:
+    return {"--plot": kwargs.get("plot"), "-o": kwargs.get("output", fields["output"])}
+
+
+def guard(kwargs: dict[str, Any], fields: dict[str, Any], fresh: bool) -> None:
+    """A command's ``-o`` and ``--plot`` checked before any work (usage, exit 2, naming the
+    option): not one file twice, not a file the command is given to read (by any name or
+    link), not a log or a paper sheet without ``--force``; then each is put in
+    ``WRITTEN`` for the readers of the files a log names (a convention, a folder's logs)."""
+    from pulyacalc.core.errors import WRITTEN
+
+    outputs = _outputs(kwargs, fields)
+    values = [fields["convention"], *(v for k, v in kwargs.items() if k not in ("output", "plot"))]
+    inputs = [
+        i for v in values for i in (v if isinstance(v, list) else [v]) if isinstance(i, str) and i != "-"
+    ]
+    seen: dict[object, str] = {}
+    for option, path in outputs.items():
+        if path is None or out.descriptor(path) is not None:
+            continue
+        key = out.identity(path)
+        other = seen.setdefault(key or os.path.realpath(path), option)
+        if other != option:
+            message = _("{file} is named by {other} too: give each its own file")
+            raise usage(message.format(file=shown(path, 0), other=other), option)
+        if key is None:
+            continue
+        for given in inputs:
+            # a folder's logs (season, stats) are read: the walk would meet it again
+            inside = os.path.isdir(given) and os.path.realpath(path).startswith(
+                os.path.realpath(given) + os.sep
+            )
+            if out.identity(given) == key or (inside and out.typed(path, False)):
+                raise usage(_reads(path, given), option)
+        if not out.force and out.typed(path, fresh):
+            why = (
+                _("{file} is not empty; give --force to replace it")
+                if fresh
+                else _("{file} holds a log or a paper sheet; give --force to replace it")
+            )
+            raise usage(why.format(file=shown(path, 0)), option)
+        WRITTEN[key] = option
+
+
+def agreed(given: str | None, named: str | None, refusal: str) -> str | None:
+    """The format to write: the one an option gives (``-f``, convert's ``--to``), else the
+    one the ``-o`` file's name says (``named``); a name that says another format than the
+    option's is usage on ``-o`` (the message ``refusal``)."""
+    if given is not None and named is not None and named != given:
+        raise usage(refusal, "-o")
+    return given or named
+
+
+def report_format(output: str | None, fmt: str) -> str:
+    """A report's format: ``-f``, else the one ``-o``'s extension says (``x.csv``), else a table."""
+    from typer._click.globals import get_current_context
+
+    ctx = get_current_context(silent=True)
+    source = ctx.get_parameter_source("format") if ctx is not None else None
+    given = fmt if source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP") else None
+    named = None
+    if output is not None and out.descriptor(output) is None:
+        named = out.REPORT_SUFFIXES.get(Path(output).suffix.lower())
+    other = " or ".join(s for s, f in out.REPORT_SUFFIXES.items() if f == fmt)
+    message = _(
+        "{output} is named as {named} output, but -f says {value}: end its name in {other}, or leave out -f"
+    )
+    refusal = message.format(output=shown(output or "", 0), named=named, value=fmt, other=other)
+    return agreed(given, named, refusal) or fmt

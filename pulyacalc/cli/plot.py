@@ -10,6 +10,7 @@ import typer
 
 from pulyacalc.cli.output import drawing_file, replaced
 from pulyacalc.cli.runtime import fail
+from pulyacalc.core.errors import shown
 from pulyacalc.core.i18n import N_, _
 
 if TYPE_CHECKING:
@@ -28,7 +29,9 @@ def _check(value: str | None) -> str | None:
         raise typer.BadParameter(
             _("the picture goes to a file (FILE.svg or FILE.png); standard output carries the table")
         )
-    misnamed = _("{value}: name the file FILE.svg or FILE.png (the picture's format)").format(value=value)
+    misnamed = _("{value}: name the file FILE.svg or FILE.png (the picture's format)").format(
+        value=shown(value, 0)
+    )
     return drawing_file(value, PLOT_SUFFIXES, misnamed)
 
 

@@ -210,7 +210,9 @@ def _write_failed(e: OSError) -> int:
 
 def fail(message: str) -> typer.Exit:
     """Print a message to standard error; the caller raises the returned Exit(1)."""
-    print(f"pulyacalc: {tr(message)}", file=sys.stderr)
+    from pulyacalc.core.errors import shown
+
+    print(f"pulyacalc: {shown(tr(message), 0)}", file=sys.stderr)
     return typer.Exit(1)
 
 

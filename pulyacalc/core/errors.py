@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import NamedTuple
+from typing import IO, Any, NamedTuple, TypeVar
 
 from pulyacalc.core.i18n import M_, MN_, tr
 from pulyacalc.core.kinds import FindingCode, ProblemKind
@@ -30,6 +30,7 @@ UNSAFE_CHARS = (
 #: an echoed value longer than this is cut (a 10,000-character scalar echoed by every
 #: problem would flood the terminal)
 SHOWN_CHARS = 60
+T = TypeVar("T", bound=IO[Any])
 #: how the written-out ``__init__``s below set a frozen field
 _set = object.__setattr__
 
@@ -138,7 +139,7 @@ class Problem:
     def format(self) -> str:
         # whatever a message echoes (a file name, a value), it reaches the terminal safe;
         # in the chosen language (a message made with ``M_``)
-        text = f"{self.loc}: " + shown(_cut_long_words(tr(self.message)), 0, keep="\n")
+        text = f"{shown(str(self.loc), 0)}: " + shown(_cut_long_words(tr(self.message)), 0, keep="\n")
         text = shown(text, 0, keep="\n")
         if self.hint:
             text += "; " + shown(_cut_long_words(tr(self.hint)), 0, keep="\n")
@@ -285,6 +286,27 @@ class Problems:
         if all(p.kind == "rule" for p in ordered):
             raise RuleError(ordered)
         raise ReadError(ordered)
+
+
+#: the files this run's ``-o`` and ``--plot`` replace, by (device, inode), each with its
+#: option (cli/output.py fills it; empty in the library): a reader opens none of them
+WRITTEN: dict[tuple[int, int], str] = {}
+
+
+class ReadsOutput(Exception):
+    """A file opened to be read is one an option replaces (args: the option, the file)."""
+
+
+def opened(f: T) -> T:
+    """``f``, a file just opened to be read, checked against :data:`WRITTEN`."""
+    if WRITTEN:
+        import os
+
+        st = os.fstat(f.fileno())
+        if (st.st_dev, st.st_ino) in WRITTEN:
+            f.close()
+            raise ReadsOutput(WRITTEN[st.st_dev, st.st_ino], f.name)
+    return f
 
 
 def os_reason(e: OSError) -> str:

@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from pulyacalc.core.errors import Loc, Problems, ReadError, not_utf8, os_reason
+from pulyacalc.core.errors import Loc, Problems, ReadError, not_utf8, opened, os_reason
 from pulyacalc.core.i18n import M_
 from pulyacalc.logs.read import refused
 from pulyacalc.yamlsource import MAX_YAML_BYTES, Node, parse_yaml, read_at_most
@@ -80,7 +80,7 @@ class Aliases:
 def read_aliases(path: str) -> Aliases:
     """Read an aliases file; raises ReadError with every problem, each located."""
     try:
-        with open(path, encoding="utf-8-sig") as f:
+        with opened(open(path, encoding="utf-8-sig")) as f:
             text = read_at_most(f, MAX_YAML_BYTES + 1)  # bounded: parse_yaml refuses a longer one
     except FileNotFoundError:
         raise refused(

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from itertools import chain
 from typing import IO
 
-from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, not_utf8, os_reason
+from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, not_utf8, opened, os_reason
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.model import Log
 
@@ -55,7 +55,7 @@ def open_input(path: str) -> tuple[IO[str], str]:
         stream = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig", errors="strict", newline=None)
         return stream, "<stdin>"
     try:
-        return open(path, encoding="utf-8-sig", newline=None), path  # noqa: SIM115
+        return opened(open(path, encoding="utf-8-sig", newline=None)), path  # noqa: SIM115
     except FileNotFoundError:
         raise refused(Loc(path), M_("no such file")) from None
     except IsADirectoryError:

@@ -24,7 +24,7 @@ def _check_output(value: str | None) -> str | None:
     return None if value is None else shared.check_writable(value)
 
 
-@opts.command("input_format", "max_yaml_bytes")
+@opts.command("input_format", "max_yaml_bytes", "force")
 def convert(
     log: opts.LogArg,
     to: Annotated[
@@ -89,24 +89,21 @@ def convert(
 def _target(to: Target | None, output: str | None) -> Target:
     """The format to write: ``--to``, or the one ``-o``'s name says; a name that says the
     other format than ``--to`` is refused (the file would be read back as that format)."""
+    from pulyacalc.cli.output import descriptor
+    from pulyacalc.core.errors import shown
     from pulyacalc.logs.read import format_by_name
 
-    named = format_by_name(output) if output not in (None, "-") else None
-    if to is None:
-        if named is None:
-            raise opts.usage(M_("say the format to write: --to lines or --to yaml"), "--to")
-        return Target(named)
-    if named is not None and named != to.value:
-        other = ".yaml or .yml" if to is Target.yaml else ".pulya, .lines, .txt or .log"
-        raise opts.usage(
-            M_(
-                "{output} is named as a {named} log (it would be read back as {named}), "
-                "but --to says {value}: name the file {other}, or leave out --to to write {named}",
-                output=output,
-                named=named,
-                value=to.value,
-                other=other,
-            ),
-            "-o",
-        )
-    return to
+    named = format_by_name(output) if output is not None and descriptor(output) is None else None
+    other = ".yaml or .yml" if to is Target.yaml else ".pulya, .lines, .txt or .log"
+    refusal = M_(
+        "{output} is named as a {named} log (it would be read back as {named}), "
+        "but --to says {value}: name the file {other}, or leave out --to to write {named}",
+        output=shown(output or "", 0),
+        named=named,
+        value=to and to.value,
+        other=other,
+    )
+    chosen = opts.agreed(to and to.value, named, refusal)
+    if chosen is None:
+        raise opts.usage(M_("say the format to write: --to lines or --to yaml"), "--to")
+    return Target(chosen)

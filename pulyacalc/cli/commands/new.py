@@ -41,7 +41,7 @@ def _check_players(text: str) -> str:
     return text
 
 
-@opts.command("convention", "output")
+@opts.command("convention", "output", fresh=True)
 def new(
     players: Annotated[
         str,

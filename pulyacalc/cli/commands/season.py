@@ -11,6 +11,7 @@ from pulyacalc.cli import options as opts
 from pulyacalc.cli.aliases import AliasesOpt, load_aliases
 from pulyacalc.cli.plot import PlotOpt, require_matplotlib, save_plot
 from pulyacalc.cli.runtime import emit, fail, walking_logs
+from pulyacalc.core.errors import shown
 from pulyacalc.core.i18n import N_, _, ngettext
 
 KeepGoingOpt = Annotated[
@@ -66,7 +67,7 @@ def season(
             "pulyacalc: warning: {path} holds the same evening as {earlier} "
             "(same players, same deals): it is counted twice"
         )
-        print(message.format(path=path, earlier=earlier), file=sys.stderr)
+        print(shown(message.format(path=path, earlier=earlier), 0), file=sys.stderr)
     if plot is not None:
         from pulyacalc.render.plot import season_picture
 

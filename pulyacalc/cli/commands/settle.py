@@ -9,6 +9,7 @@ import typer
 from pulyacalc.cli import options as opts
 from pulyacalc.cli.commands.sheet import is_drawing
 from pulyacalc.cli.runtime import emit, fail
+from pulyacalc.core.errors import shown
 from pulyacalc.core.i18n import N_, _
 
 if TYPE_CHECKING:
@@ -46,7 +47,9 @@ def settle(
     if is_drawing(run.output):
         if run.format != opts.TABLE.value:
             raise opts.usage(
-                _("{file} is a drawing: -f names a table's format, leave it out").format(file=run.output),
+                _("{file} is a drawing: -f names a table's format, leave it out").format(
+                    file=shown(run.output, 0)
+                ),
                 "-f",
             )
         draw_paper(paper, report, run.output)

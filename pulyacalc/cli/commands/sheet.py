@@ -10,6 +10,7 @@ import typer
 from pulyacalc.cli import options as opts
 from pulyacalc.cli import output as shared
 from pulyacalc.cli.runtime import emit, fail
+from pulyacalc.core.errors import shown
 from pulyacalc.core.i18n import N_, _, ngettext
 
 #: what ``-o`` may name: the suffix says what is written (``-``: SVG on standard output)
@@ -30,7 +31,7 @@ def checked_drawing(value: str | None) -> str | None:
     if value is None or value == "-":
         return value
     misnamed = _("{file}: name the file FILE.svg or FILE.html (or - for SVG on standard output)")
-    return shared.drawing_file(value, SUFFIXES, misnamed.format(file=value))
+    return shared.drawing_file(value, SUFFIXES, misnamed.format(file=shown(value, 0)))
 
 
 DrawingOpt = Annotated[
@@ -57,7 +58,9 @@ def write_drawing(output: str, svg: str, html: str | None = None) -> None:
         f.write(html if html is not None and Path(output).suffix.lower() == ".html" else svg)
 
 
-@opts.command("convention", "allow_outside", "whist_price", "rounding", "input_format", "max_yaml_bytes")
+@opts.command(
+    "convention", "allow_outside", "whist_price", "rounding", "input_format", "max_yaml_bytes", "force"
+)
 def sheet(
     log: opts.LogArg,
     output: DrawingOpt,
