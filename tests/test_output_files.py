@@ -135,3 +135,136 @@ def test_without_to_a_name_that_says_nothing_is_usage(tmp_path: Path) -> None:
     assert code == 2 and "'--to'" in err
     # a name that says nothing takes either format when --to says which
     assert run("convert", str(EXAMPLE), "--to", "yaml", "-o", str(tmp_path / "b.out"))[0] == 0
+
+
+# -- issue 31 items 2-4, 13, 20 and issue 28 items 1-2 ---------------------------------------
+
+
+def test_an_interrupted_output_leaves_the_file_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The whole output goes through one temporary file: a run stopped after its first piece
+    leaves the old file, and no temporary file (it once appended the rest to the file)."""
+    from pulyacalc.render import formats
+
+    real = formats.spooled
+
+    def cut(file: object, rewind: bool = True) -> object:
+        yield next(iter(real(file, rewind)))
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(formats, "spooled", cut)
+    out = tmp_path / "out.txt"
+    out.write_text("old\n", "utf-8")
+    for command in ("explain", "ledger"):
+        assert run(command, str(EXAMPLE), "-o", str(out))[0] == 130
+        assert out.read_text("utf-8") == "old\n"
+        assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]
+
+
+def test_dev_stdout_is_the_open_descriptor(tmp_path: Path) -> None:
+    """`-o /dev/stdout >> results.txt` appends, as `>>` says, never replaces results.txt."""
+    import subprocess
+    import sys
+
+    results = tmp_path / "results.txt"
+    results.write_text("earlier\n", "utf-8")
+    for name in ("/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"):
+        line = f"{sys.executable} -m pulyacalc score {EXAMPLE} -o {name} >> {results}"
+        assert subprocess.run(["sh", "-c", line], timeout=60).returncode == 0
+    text = results.read_text("utf-8")
+    assert text.startswith("earlier\n") and text.count("Sochi") == 3
+
+
+def test_a_read_only_file_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "out.txt"
+    out.write_text("old\n", "utf-8")
+    out.chmod(0o444)
+    code, _, err = run("score", str(EXAMPLE), "-o", str(out))
+    assert code == 2 and "'-o'" in err and "read-only" in err
+    assert out.read_text("utf-8") == "old\n"
+
+
+def test_a_name_of_255_characters_is_written(tmp_path: Path) -> None:
+    out = tmp_path / ("n" * 251 + ".txt")
+    assert run("score", str(EXAMPLE), "-o", str(out))[0] == 0
+    assert out.read_text("utf-8") == run("score", str(EXAMPLE))[1]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["score", "lo\ng\u202e.txt"],  # a newline would split FILE:LINE:COL
+        ["score", str(EXAMPLE), "--fo\u202eo\x1b[2J"],  # an unknown option's name
+        ["score", str(EXAMPLE), "-o", "x\x1b[2J.csv", "-f", "json"],  # -o's usage error
+        ["season", str(EXAMPLE), "--plot", "x\u202e\x1b[2J.gif"],  # --plot's
+        ["season", "{tmp}"],  # the "skipped" note of a file in a folder
+    ],
+)
+def test_paths_are_echoed_safe(tmp_path: Path, args: list[str]) -> None:
+    (tmp_path / "a\x1b[2J\u202e.txt").write_text("not a log\n", "utf-8")
+    (tmp_path / "log.txt").write_text(EXAMPLE.read_text("utf-8"), "utf-8")
+    _, _, err = run(*(a.replace("{tmp}", str(tmp_path)) for a in args))
+    assert err and not any(c in err for c in "\x1b\u202e") and "\n" not in err.split(":")[0], err
+
+
+def test_new_keeps_a_file_with_text_and_force_replaces_it(tmp_path: Path) -> None:
+    log = tmp_path / "evening.txt"
+    log.write_text("players: Anna Boris Vera\nAnna 6♠ 7, Boris whist 2, Vera pass 1\n", "utf-8")
+    code, _, err = run("new", "-p", "A B C", "-o", str(log))
+    assert code == 2 and "--force" in err and "Anna 6♠" in log.read_text("utf-8")
+    assert run("new", "-p", "A B C", "-o", str(log), "--force")[0] == 0
+    assert "players: A B C" in log.read_text("utf-8")
+    empty = tmp_path / "empty.txt"
+    empty.touch()
+    assert run("new", "-p", "A B C", "-o", str(empty))[0] == 0
+
+
+def test_a_log_or_a_sheet_is_replaced_only_with_force(tmp_path: Path) -> None:
+    typed = tmp_path / "other.txt"
+    typed.write_text("игроки: Аня Боря Вера\n", "utf-8")
+    code, _, err = run("score", str(EXAMPLE), "-o", str(typed))
+    assert code == 2 and "'-o'" in err and "--force" in err
+    assert run("score", str(EXAMPLE), "-o", str(typed), "--force")[0] == 0
+    assert typed.read_text("utf-8") == run("score", str(EXAMPLE))[1]
+    report = tmp_path / "report.txt"  # a report is replaced as it always was
+    report.write_text(run("explain", str(EXAMPLE))[1], "utf-8")
+    assert run("score", str(EXAMPLE), "-o", str(report))[0] == 0
+
+
+REPORTS = {
+    "score": ["score", str(EXAMPLE)],
+    "settle": ["settle", str(ROOT / "examples" / "sheet.yaml")],
+    "explain": ["explain", str(EXAMPLE)],
+    "ledger": ["ledger", str(EXAMPLE)],
+    "season": ["season", str(EXAMPLE)],
+    "stats": ["stats", str(EXAMPLE)],
+    "compare": ["compare", str(EXAMPLE)],
+    "prices": ["prices"],
+    "check": ["check", str(EXAMPLE)],
+    "dispute": ["dispute", str(EXAMPLE), "--deal", "1"],
+    "conventions": ["conventions", "show", "sochi"],
+}
+
+
+@pytest.mark.parametrize("command", REPORTS)
+def test_the_extension_says_the_format(tmp_path: Path, command: str) -> None:
+    args = REPORTS[command]
+    for suffix, fmt in ((".csv", "csv"), (".json", "json")):
+        out = tmp_path / f"out{suffix}"
+        code, _, err = run(*args, "-o", str(out))
+        assert code == 0, err
+        assert out.read_text("utf-8") == run(*args, "-f", fmt)[1]
+    code, _, err = run(*args, "-o", str(tmp_path / "x.csv"), "-f", "json")
+    assert code == 2 and "'-o'" in err and "-f says json" in err
+
+
+@pytest.mark.parametrize(
+    ("suffix", "fmt"), [(".tsv", "tsv"), (".jsonl", "jsonl"), (".txt", "table"), (".out", "table")]
+)
+def test_every_extension(tmp_path: Path, suffix: str, fmt: str) -> None:
+    out = tmp_path / f"out{suffix}"
+    assert run("score", str(EXAMPLE), "-o", str(out))[0] == 0
+    assert out.read_text("utf-8") == run("score", str(EXAMPLE), "-f", fmt)[1]
+    # -f wins over a name that says nothing
+    assert run("score", str(EXAMPLE), "-o", str(tmp_path / "x.out"), "-f", "csv")[0] == 0
