@@ -59,14 +59,16 @@ def descriptor(path: str) -> int | None:
 
 def _refusal(path: str) -> str | None:
     """Why ``path`` cannot be written as a file (None when it can)."""
+    fd = descriptor(path)
     try:
-        st = os.stat(path)  # through a symbolic link: the file it points to
+        st = os.stat(path) if fd is None else os.fstat(fd)  # through a link: the file it points to
     except (OSError, ValueError):
-        return None  # not there (or not reachable): creating it tells what is wrong
-    if stat.S_ISREG(st.st_mode):
+        # not there (or not reachable): creating it tells what is wrong
+        return None if fd is None else _("no such open descriptor")
+    if fd is not None or stat.S_ISREG(st.st_mode):
         # as `>`, cp and tee refuse it (root too, when no one may write it: 0444)
-        if not st.st_mode & 0o222 or not os.access(path, os.W_OK):
-            return _("is read-only; to replace it, make it writable (chmod u+w) or name another file")
+        if fd is None and (not st.st_mode & 0o222 or not os.access(path, os.W_OK)):
+            return _("is read-only; to replace it, make it writable or name another file")
         return None
     if stat.S_ISDIR(st.st_mode):
         return _("is a directory")
@@ -81,16 +83,7 @@ def _refusal(path: str) -> str | None:
 
 def check_writable(value: str) -> str:
     """An ``-o`` value checked before any work (a usage error, exit 2, naming the option)."""
-    fd = descriptor(value)
-    if fd is not None:
-        try:
-            os.fstat(fd)
-        except OSError:
-            raise typer.BadParameter(
-                _("{file}: no such open descriptor").format(file=shown(value, 0))
-            ) from None
-        return value
-    why = _refusal(value)
+    why = _refusal(value) if value != "-" else None
     if why is not None:
         raise typer.BadParameter(f"{shown(value, 0)}: {why}")
     return value
@@ -112,16 +105,14 @@ def drawing_file(value: str, suffixes: Container[str], misnamed: str) -> str:
     return check_writable(value)
 
 
-def _set_quiet(value: bool) -> bool:
-    global quiet
-    quiet = value
-    return value
+def _keeps(name: str) -> Callable[[bool], bool]:
+    """The callback of a flag kept in this module (``-q``, ``--force``)."""
 
+    def keep(value: bool) -> bool:
+        globals()[name] = value
+        return value
 
-def _set_force(value: bool) -> bool:
-    global force
-    force = value
-    return value
+    return keep
 
 
 def identity(path: str) -> tuple[int, int] | None:
@@ -298,7 +289,7 @@ QuietOpt = Annotated[
     typer.Option(
         "-q",
         "--quiet",
-        callback=_set_quiet,
+        callback=_keeps("quiet"),
         help=N_("No notes on standard error (skipped files and the like)."),
     ),
 ]
@@ -307,7 +298,7 @@ ForceOpt = Annotated[
     bool,
     typer.Option(
         "--force",
-        callback=_set_force,
-        help=N_("Let -o replace a log or a paper sheet (new: any file that is not empty)."),
+        callback=_keeps("force"),
+        help=N_("Let -o replace a log or a paper sheet (for a new log, any file that is not empty)."),
     ),
 ]
