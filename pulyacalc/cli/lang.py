@@ -2,9 +2,9 @@
 
 The language is chosen before anything is shown (:func:`choose`); each command's help is
 translated when it is looked up (:func:`prepare`: Typer's help texts are the English
-msgids) and takes ``--lang`` itself.  In another language than English,
-:func:`patch_click` makes Typer's vendored click speak it: its titles where they are
-made, its errors line by line through :data:`CLICK_MESSAGES`.
+msgids) and takes ``--lang`` itself.  :func:`patch_click` makes Typer's vendored click
+speak it: its titles where they are made, its errors line by line through
+:data:`CLICK_MESSAGES`, each echo shown safe.
 """
 
 from __future__ import annotations
@@ -40,9 +40,7 @@ def choose(args: Sequence[str]) -> None:
     reported by the option itself)."""
     value = scan(args)
     use(value.lower() if value and value.lower() in LANGUAGES else None)
-    safe_errors()
-    if current() != "en":
-        patch_click()
+    patch_click()
 
 
 def check_lang(ctx: Any, param: Any, value: str | None) -> str | None:
@@ -159,49 +157,19 @@ def translate_click(line: str) -> str:
 
 
 _patched = False
-_safe = False
-
-
-def safe_errors() -> None:
-    """Click's errors shown safe (an unknown option's name echoed with '?' for a control or
-    bidi character, as every echo) and in the chosen language (once per process)."""
-    global _safe
-    if _safe:
-        return
-    _safe = True
-    import io
-
-    from typer._click import exceptions
-
-    def safe(show: Any) -> Any:
-        def show_safe(self: Any, file: IO[Any] | None = None) -> None:
-            from typer._click._compat import get_text_stderr
-
-            from pulyacalc.core.errors import shown
-
-            buf = io.StringIO()
-            show(self, buf)
-            text = buf.getvalue()
-            if current() != "en":
-                text = "\n".join(translate_click(line) for line in text.split("\n"))
-            (file or get_text_stderr()).write(shown(text, 0, keep="\n"))
-
-        return show_safe
-
-    exceptions.ClickException.show = safe(exceptions.ClickException.show)  # type: ignore[method-assign]
-    exceptions.UsageError.show = safe(exceptions.UsageError.show)  # type: ignore[method-assign]
 
 
 def patch_click() -> None:
-    """Make Typer's vendored click speak the chosen language (once per process; English
-    passes through unchanged)."""
+    """Make Typer's vendored click speak the chosen language and echo safe (once per
+    process; English passes through unchanged)."""
     global _patched
     if _patched:
         return
     _patched = True
+    import io
 
     import typer.core
-    from typer._click import decorators, formatting
+    from typer._click import decorators, exceptions, formatting
 
     typer.core._ = _  # type: ignore[attr-defined]  # section titles, "default:", "required", "No such command"
 
@@ -218,6 +186,25 @@ def patch_click() -> None:
         return apply
 
     decorators.help_option = help_option
+
+    def translated(show: Any) -> Any:
+        def show_translated(self: Any, file: IO[Any] | None = None) -> None:
+            from typer._click._compat import get_text_stderr
+
+            from pulyacalc.core.errors import shown
+
+            buf = io.StringIO()
+            show(self, buf)
+            text = buf.getvalue()
+            if current() != "en":
+                text = "\n".join(translate_click(line) for line in text.split("\n"))
+            # what the command line echoes (an unknown option's name) shown safe, as every echo
+            (file or get_text_stderr()).write(shown(text, 0, keep="\n"))
+
+        return show_translated
+
+    exceptions.ClickException.show = translated(exceptions.ClickException.show)  # type: ignore[method-assign]
+    exceptions.UsageError.show = translated(exceptions.UsageError.show)  # type: ignore[method-assign]
 
     original_usage = formatting.HelpFormatter.write_usage
 

@@ -227,15 +227,12 @@ def _to_descriptor(fd: int, path: str) -> Iterator[IO[str]]:
 
     with spool() as kept:
         yield kept
-        if fd == 1:
-            for chunk in spooled(kept):
-                sys.stdout.write(chunk)
+        if fd == 1:  # its failures are standard output's own (runtime.run)
+            sys.stdout.writelines(spooled(kept))
             sys.stdout.flush()
             return
-        dup = _guard(path, os.dup, fd)
-        with open(dup, "w", encoding="utf-8", newline="\n") as sink:
-            for chunk in spooled(kept):
-                _guard(path, sink.write, chunk)
+        with open(_guard(path, os.dup, fd), "w", encoding="utf-8", newline="\n") as sink:
+            _guard(path, sink.writelines, spooled(kept))
             _guard(path, sink.flush)
 
 
