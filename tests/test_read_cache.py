@@ -69,6 +69,10 @@ def test_full_caches_are_emptied_and_change_nothing(monkeypatch: pytest.MonkeyPa
 FOUR = "players: Anna Boris Vera Dan\nconvention: sochi\n\n"
 
 
+#: the hint under a dealer's pass (K3.8.8)
+ONLY_RETURN = "a player out may only take the whist the defenders gave up (K3.8.8)"
+
+
 def test_a_repeated_line_is_checked_for_each_dealer_and_reported_at_its_own_line() -> None:
     # the same text under four dealers: only Dan's deal is legal (the dealer sits out)
     line = "Anna 6♠, Boris pass, Vera pass"
@@ -77,9 +81,9 @@ def test_a_repeated_line_is_checked_for_each_dealer_and_reported_at_its_own_line
         "t.txt:5:1: Anna deals this deal and sits out: the 4-player dealer does not bid; "
         "first hand is Boris; add 'dealer: NAME' if the rotation was different\n"
         f"    {line}\n    ^^^^",
-        "t.txt:6:16: Boris deals and sits out: the 4-player dealer does not whist or pass\n"
+        "t.txt:6:16: Boris deals and sits out: he does not pass or go half-whist; " + ONLY_RETURN + "\n"
         f"    {line}\n    {' ' * 15}^^^^",
-        "t.txt:7:27: Vera deals and sits out: the 4-player dealer does not whist or pass\n"
+        "t.txt:7:27: Vera deals and sits out: he does not pass or go half-whist; " + ONLY_RETURN + "\n"
         f"    {line}\n    {' ' * 26}^^^^",
     ]
 

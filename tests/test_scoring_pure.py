@@ -142,9 +142,10 @@ class _Seen:
     """A deal's seats that answer only what ``rules.seating`` says ``written`` reads of
     them; anything else fails the test."""
 
-    def __init__(self, seats: Seats, raspasy: bool) -> None:
+    def __init__(self, seats: Seats, raspasy: bool, talon: bool = False) -> None:
         self._seats = seats
         self._may = {"sits_out", "sitters", "dummy"} | ({"active"} if raspasy else set())
+        self._may |= {"dealer"} if talon else set()  # the dealer writes the talon premium
 
     def __getattr__(self, name: str) -> Any:
         assert name in self._may, f"rules.written read seats.{name}: add it to rules.seating"
@@ -167,7 +168,8 @@ def test_written_reads_of_the_seats_only_what_seating_names(
     real = rules.written
 
     def guarded(res: Any, conv: Any, run: int, bomb: int = 1, dark: int = 0) -> rules.Written:
-        seen = replace(res, seats=_Seen(res.seats, res.kind == "raspasy"))
+        talon = bool(getattr(res.deal, "talon", ()))
+        seen = replace(res, seats=_Seen(res.seats, res.kind == "raspasy", talon))
         got = real(seen, conv, run, bomb, dark)
         calls.append((fold.written_key(res, run, bomb, dark), got))
         return got
@@ -277,7 +279,8 @@ def check_codes(tmp_path: Path, text: str) -> list[tuple[str, int, str]]:
         ("Anna pass 4, Boris pass 1, Vera pass 2, Dan talon 3", "rule", "at most 2 tricks"),
         ("Anna pass 4, Boris pass 1, Vera talon 5", "rule", "only the 4-player dealer"),
         ("Dan 6♠ 7, Anna whist 2, Boris pass 1", "dealer-in-play", "does not bid"),
-        ("Anna 6♠ 7, Boris whist 2, Dan pass", "dealer-in-play", "does not whist or pass"),
+        ("Anna 6♠ 7, Boris whist 2, Dan pass", "dealer-in-play", "does not pass or go half-whist"),
+        ("Anna 6♠ 7, Boris whist 2, Vera pass, Dan whist", "rule", "both defenders gave it up"),
         ("Anna 6♠ 7, Boris whist 2, Vera pass, Dan 1", "dealer-in-play", "he takes no tricks"),
         ("Anna 6♠ 9, Boris whist 1, Vera pass 1", "rule", "more than 10"),
     ],

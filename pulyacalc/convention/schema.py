@@ -304,6 +304,7 @@ class Convention:
     bombs_cap: int = field(metadata={"parse": Int(0, 20)})
     bombs_after_cap: AfterCap = field(metadata={"parse": Choice(AfterCap)})
     bombs_dealer: bool = field(metadata={"parse": Flag()})
+    bombs_second_out: bool = field(metadata={"parse": Flag()})
     bombs_opening: int = field(metadata={"parse": Int(0, 30)})
     bombs_exit_step: bool = field(metadata={"parse": Flag()})
     # settlement
@@ -312,6 +313,7 @@ class Convention:
     # the talon premium (K3.4.11)
     premium_enabled: bool = field(metadata={"parse": Flag()})
     premium_by: PremiumBy = field(metadata={"parse": Choice(PremiumBy)})
+    premium_on_concede: bool = field(metadata={"parse": Flag()})
     # tables other than 3 and 4 players
     five_second_out: SecondOut = field(metadata={"parse": Choice(SecondOut)})
     second_out_consolation: bool = field(metadata={"parse": Flag()})
@@ -366,6 +368,12 @@ Situation = Literal[
     # raspasy after a raspasy and deals that some readings let the run go on through (one
     # passed out, half-whisted, failed, a misère), or such a deal after a raspasy
     "run-goes-on",
+    # 2 or 3 players, the talon premium written: the dealer holds cards
+    "talon-premium",
+    # the declarer left «без трёх» with tricks in the talon, the talon premium on
+    "conceded-premium",
+    # 5 players, a raspasy after a dark pass: the second player out may earn a bomb
+    "five-dark-raspasy",
 ]
 
 
@@ -508,6 +516,10 @@ bombs.after_cap | после предела: остаётся / снова с о
     a dark raspasy past the cap: 'stay' (at the cap) or 'restart' (a single bomb again: 1, 2, 3, 1, 2, 3 …)
 bombs.dealer | сдатчик получает бомбу | K3.3.19 а |
     with 4 players the dealer, who sits out, earns a bomb on a dark raspasy too (K3.3.19 а)
+bombs.second_out | второй сидящий получает бомбу (впятером) | K3.3.19 а «не получает бомбу только игрок,
+    сказавший пас в светлую» (true); false: K3.3.19 а names only the dealer «при игре вчетвером» |
+    with 5 players the second player out earns a bomb on a dark raspasy too, as the dealer does with
+    bombs.dealer
 bombs.opening | обязательные распасы (круги бомб) в начале пули | K3.7.9, K note 50 |
     compulsory raspasy deals at the start of the pulya: every player counts as passing «втёмную», so each
     earns a bomb a deal (K3.7.9); 0: none
@@ -528,8 +540,13 @@ premium.enabled | консоляция за прикуп (за туза в пр�
     written on him, as for undertricks of his contract (K3.4.11)
 premium.by | кто пишет консоляцию за прикуп | K3.4.11, K note 36 (the dealer); opponents: a house agreement
     for 3 players |
-    who writes the talon premium: 'dealer' (4 players: the dealer, who sits out) or 'opponents' (3 players:
-    the two others, half each); another table size is refused
+    who writes the talon premium: 'dealer' (the dealer, K3.4.11: with 4 and 5 players he sits out; with 2 and
+    3 he holds cards, and writes nothing when he is the declarer) or 'opponents' (3 players only: the two
+    others, half each)
+premium.on_concede | консоляция за прикуп и при «без трёх» | K note 40 (false); seed 001 «не зависит от того,
+    сел или сыграл» (true) |
+    the talon premium is written on a declarer who left «без трёх» (contracts.concede_three) too; false: he
+    writes only the remise (K note 40: «вистующие не пишут ничего»)
 table.five_second_out | кто сидит вторым при игре впятером | K1.2 «сдающий и ожидающий очереди сдавать»
     (next); seed 001 «выходящим становится каждый из игроков по очереди после своей сдачи» (previous); K3.2.10
     «играют оба левых соседа сдающего и его правый сосед» (third) |
@@ -589,6 +606,15 @@ raspasy.zero_trick_bonus_area | zero-trick
 raspasy.zero_trick_bonus_dealer | dealer-zero-trick
     true: K3.7.6.2: the dealer writes one into the pool for no trick
     false: a house agreement (docs/RULES.md, raspasy.zero_trick_bonus_dealer)
+premium.by | talon-premium
+    dealer: K3.4.11: «сдающий … пишет на разыгрывающего консоляцию»; nothing when he is the declarer
+    opponents: a house agreement for 3 players: the two others, half each
+premium.on_concede | conceded-premium
+    false: K note 40: «вистующие не пишут ничего», only the remise
+    true: seed 001: the premium «не зависит от того, сел или сыграл игрок, взявший прикуп»
+bombs.second_out | five-dark-raspasy
+    false: K3.3.19 а: «сдатчик (при игре вчетвером) … также получает бомбу»: only the dealer
+    true: K3.3.19 а: «не получает бомбу только игрок, сказавший пас в светлую»
 raspasy.run_ends_on | run-goes-on
     any: K3.7.4 «несколько раз подряд»: any other deal ends the run
     played: a house agreement (docs/RULES.md, raspasy.run_ends_on)

@@ -31,6 +31,7 @@ RuleId = Literal[
     "whists",
     "consolation",
     "gentleman",
+    "returned-whist",
     "dealer-consolation",
     "shortfall",
     "misere-made",

@@ -26,6 +26,7 @@ remise | 2.3 | K4.2.1 | contract failed: remise per undertrick into the mountain
 whists | 2.3 | K3.8.1.1 | whists for the defenders' tricks
 consolation | 2.3 | K3.8.1.2 | consolation per undertrick
 gentleman | 2.3 | K3.8.14 | gentleman whist: the whists split in halves
+returned-whist | 2.3 | K3.8.8, K3.8.8.1 | a player out returned the whist: he writes the side's whists
 dealer-consolation | 2.3 | K3.8.1.2 | the 4-player dealer writes consolation
 shortfall | 2.3 | K3.8.6, K3.8.11, K3.8.12 | a whister short of the obligation writes into the mountain
 misere-made | 2.4 | K3.6 | misère made: its price into the pool

@@ -237,6 +237,7 @@ RULE_NAMES = {
     "whists": NP_("rule", "whists"),
     "consolation": NP_("rule", "consolation"),
     "gentleman": NP_("rule", "gentleman"),
+    "returned-whist": NP_("rule", "returned-whist"),
     "dealer-consolation": NP_("rule", "dealer-consolation"),
     "shortfall": NP_("rule", "shortfall"),
     "misere-made": NP_("rule", "misere-made"),

@@ -31,6 +31,7 @@ from pulyacalc.reports.ledger import deal_row
 from pulyacalc.reports.replay import Replay
 from pulyacalc.scoring.fold import DealResult, Step
 from pulyacalc.scoring.resolve import Resolved, resolve
+from pulyacalc.scoring.rules import talon_tricks
 from pulyacalc.scoring.settlement import Settlement
 from pulyacalc.yamlsource import Node
 
@@ -68,7 +69,16 @@ class Case:
 
 
 def _played(c: Case, whisters: int) -> bool:
-    return c.result.kind == "played" and len(c.resolved.whisters) == whisters
+    # a returned whist is written by the player out alone, whatever the whist readings
+    w = c.resolved.whisters
+    return c.result.kind == "played" and len(w) == whisters and w[0] not in c.resolved.seats.sitters
+
+
+def _premium(c: Case, kinds: tuple[str, ...]) -> bool:
+    """A deal of one of ``kinds`` whose talon gave the declarer tricks, the premium on."""
+    deal = c.resolved.deal
+    talon = isinstance(deal, Play) and bool(deal.talon) and talon_tricks(deal.talon)[0] > 0
+    return c.conv.premium_enabled and c.result.kind in kinds and talon
 
 
 def _two_whisters_short(c: Case) -> bool:
@@ -122,6 +132,13 @@ SITUATIONS: dict[Situation, Callable[[Case], bool]] = {
         and _zero_counts(c)[c.resolved.seats.sits_out] == 0
     ),
     "run-goes-on": _run_goes_on,
+    "talon-premium": lambda c: (
+        c.resolved.seats.sits_out is None and _premium(c, ("unplayed", "half", "played"))
+    ),
+    "conceded-premium": lambda c: _premium(c, ("conceded",)),
+    "five-dark-raspasy": lambda c: (
+        c.result.kind == "raspasy" and len(c.resolved.seats.sitters) == 2 and bool(c.resolved.deal.dark)
+    ),
 }
 
 

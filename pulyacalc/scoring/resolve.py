@@ -264,12 +264,14 @@ _R11 = N_("{sits_out} deals and sits out: he takes no tricks")
 _R12 = N_("the declarer {declarer}'s tricks are missing")
 _R13 = N_("tricks add up to {given_total}, not 10")
 _R14 = N_("each trick is taken by exactly one player")
-_R15 = N_("{name} deals and sits out: the 4-player dealer does not whist or pass")
+_R15 = N_("{name} deals and sits out: he does not pass or go half-whist")
 _R18 = N_("write only the declarer's tricks, e.g. 'Vera misere 1'")
 _R19 = N_("the misère needs {declarer}'s tricks")
 _R21 = N_("half-whist is not allowed on {contract} (K3.8.7)")
 _R22 = N_("only the second defender may go half-whist, after the first defender passed (K3.8.7)")
 _R26 = N_("both whisted: give each whister's tricks ({a} and {b})")
+_R28 = N_("a player out may only take the whist the defenders gave up (K3.8.8)")
+_R29 = N_("{sitter} sits out: he returns the whist only when both defenders gave it up (K3.8.8)")
 _R27 = N_("{name!r} is not at the table: he left, or has not joined yet")
 
 
@@ -286,6 +288,9 @@ def _resolve_play(a: _At[Play]) -> Resolved:
     if deal.contract.is_misere:
         return _resolve_misere(a, defenders)
     calls = _calls(a, defenders)
+    returner = next((s for s in a.seats.sitters if s in deal.calls), None)
+    if returner is not None:
+        return _returned(a, defenders, calls, returner)
     if Call.HALF in calls:
         return _resolve_half(a, defenders, calls)
     whisters = tuple(d for d, c in zip(defenders, calls, strict=True) if c is Call.WHIST)
@@ -306,14 +311,15 @@ def _play_fits(a: _At[Play]) -> None:
     for part, name in (("declarer", declarer), *((f"call:{n}", n) for n in deal.calls)):
         if name not in seats.players:
             a.no(part, M_(_R27, name=name), M_("players now: {join}", join=", ".join(seats.players)))
-    # with 5 players the second player out sits out too, as the 4-player dealer does
+    # with 5 players the second player out sits out too, as the 4-player dealer does; like
+    # him he may only return the whist (K3.8.8, ``_returned``)
     for second in seats.sitters[1:]:
         message, part = "", ""
         if declarer == second:
             message, part = "he does not bid", "declarer"
-        elif second in deal.calls:
-            message, part = "he does not whist or pass", f"call:{second}"
-        elif deal.tricks.get(second):
+        elif deal.calls.get(second, Call.WHIST) is not Call.WHIST:
+            message, part = "he does not pass or go half-whist", f"call:{second}"
+        elif deal.tricks.get(second) and second not in deal.calls:
             message, part = "he takes no tricks", f"tricks:{second}"
         if message:
             a.dealer_in_play(
@@ -330,13 +336,14 @@ def _play_fits(a: _At[Play]) -> None:
     given_total = sum(deal.tricks.values())
     if given_total > 10:
         a.no("tricks", M_("tricks add up to {given_total}, more than 10", given_total=given_total))
-    for name in deal.calls:
-        if name == seats.sits_out:
-            a.dealer_in_play(f"call:{name}", M_(_R15, name=name))
+    out = seats.sits_out
+    for name, call in deal.calls.items():
+        if name == out and call is not Call.WHIST:
+            a.dealer_in_play(f"call:{name}", M_(_R15, name=name), M_(_R28))
         if name == declarer:
             a.no(f"call:{name}", M_("{name} is the declarer and cannot also defend", name=name))
-    if seats.sits_out is not None and seats.sits_out in deal.tricks and deal.tricks[seats.sits_out]:
-        a.dealer_in_play(f"tricks:{seats.sits_out}", M_(_R11, sits_out=seats.sits_out))
+    if out is not None and deal.tricks.get(out) and out not in deal.calls:
+        a.dealer_in_play(f"tricks:{out}", M_(_R11, sits_out=out))
 
 
 def _resolve_misere(a: _At[Play], defenders: tuple[str, ...]) -> Resolved:
@@ -379,6 +386,18 @@ def _calls(a: _At[Play], defenders: tuple[str, ...]) -> tuple[Call, ...]:
 def _resolve_half(a: _At[Play], defenders: tuple[str, ...], calls: tuple[Call, ...]) -> Resolved:
     """A half-whist (K3.8.7): on an allowed level, by the second defender after the first
     passed; not played, so no tricks."""
+    deal = a.deal
+    _half_fits(a, defenders, calls)
+    if deal.tricks:
+        a.no("tricks", M_("a half-whisted contract is not played: no tricks"))
+    level = deal.contract.level
+    return Resolved(
+        deal, a.seats, "half", deal.declarer, level, defenders=defenders, whisters=(defenders[1],)
+    )
+
+
+def _half_fits(a: _At[Play], defenders: tuple[str, ...], calls: tuple[Call, ...]) -> None:
+    """A half-whist on an allowed level, by the second defender after the first passed (K3.8.7)."""
     deal, levels = a.deal, a.conv.half_whist_levels
     half_by = f"call:{defenders[calls.index(Call.HALF)]}"
     if deal.contract.level not in levels:
@@ -386,12 +405,6 @@ def _resolve_half(a: _At[Play], defenders: tuple[str, ...], calls: tuple[Call, .
         a.no(half_by, M_(_R21, contract=deal.contract), M_("allowed on {allowed}", allowed=allowed))
     if calls != (Call.PASS, Call.HALF):
         a.no(half_by, M_(_R22), M_("the first defender here is {first}", first=defenders[0]))
-    if deal.tricks:
-        a.no("tricks", M_("a half-whisted contract is not played: no tricks"))
-    level = deal.contract.level
-    return Resolved(
-        deal, a.seats, "half", deal.declarer, level, defenders=defenders, whisters=(defenders[1],)
-    )
 
 
 def _resolve_played(a: _At[Play], defenders: tuple[str, ...], whisters: tuple[str, ...]) -> Resolved:
@@ -407,6 +420,40 @@ def _resolve_played(a: _At[Play], defenders: tuple[str, ...], whisters: tuple[st
     tricks, lone_own = _own_tricks(a, defenders, whisters)
     taken = deal.tricks[declarer]
     return Resolved(deal, a.seats, "played", declarer, level, taken, defenders, whisters, tricks, lone_own)
+
+
+def _returned(a: _At[Play], defenders: tuple[str, ...], calls: tuple[Call, ...], sitter: str) -> Resolved:
+    """A returned whist (K3.8.8): both defenders gave the whist up (two passes, or a pass and
+    a half-whist where it is allowed) and a player out took it, the dealer or, at five, the
+    second out after him (seed 001); he plays for the side, his count is the side's."""
+    deal, seats = a.deal, a.seats
+    others = [s for s in seats.sitters if s in deal.calls and s != sitter]
+    if others:
+        hint = M_("the dealer {out} is asked first, then the second out", out=seats.sits_out)
+        a.no(f"call:{others[0]}", M_("only one player out returns the whist (K3.8.8)"), hint)
+    if Call.WHIST in calls:
+        a.no(
+            f"call:{sitter}",
+            M_(_R29, sitter=sitter),
+            M_("here {who} whists", who=defenders[calls.index(Call.WHIST)]),
+        )
+    if Call.HALF in calls:
+        _half_fits(a, defenders, calls)  # said as allowed, then given up (K3.8.8.2)
+    taken = deal.tricks.get(deal.declarer)
+    if taken is None:
+        a.no("tricks", M_(_R12, declarer=deal.declarer), f"e.g. '{deal.declarer} {deal.contract} 6'")
+    for d in defenders:
+        if d in deal.tricks:
+            a.no(
+                f"tricks:{d}",
+                M_("{sitter} returned the whist and plays for the side: its tricks are his", sitter=sitter),
+                M_("write '{sitter} whist {side}'", sitter=sitter, side=10 - taken),
+            )
+    if taken + deal.tricks.get(sitter, 10 - taken) != 10:
+        a.no("tricks", M_(_R13, given_total=taken + deal.tricks[sitter]))
+    side, level = 10 - taken, deal.contract.level
+    tricks = ((sitter, side),)
+    return Resolved(deal, seats, "played", deal.declarer, level, taken, defenders, (sitter,), tricks, side)
 
 
 def _own_tricks(
@@ -510,20 +557,20 @@ def _resolve_concede(a: _At[Play], defenders: tuple[str, ...]) -> Resolved:
 
 
 def _premium_fits(a: _At[Play]) -> None:
-    """``premium.by`` names writers a table of this size has (else refused, at the talon):
-    the 4-player dealer, who sits out; or the two others of 3 players."""
-    n, need = len(a.seats.players), 4 if a.conv.premium_by == "dealer" else 3
-    if n != need:
+    """``premium.by`` names writers a table of this size has (else refused, at the talon): the
+    dealer has every table (K3.4.11); the two others, half each, only a table of 3."""
+    n = len(a.seats.players)
+    if a.conv.premium_by == "opponents" and n != 3:
         a.no(
             "talon",
             M_(
                 "premium.by: {premium_by} is for a table of {need}, and {n} play here",
                 premium_by=a.conv.premium_by,
-                need=need,
+                need=3,
                 n=n,
             ),
             M_(
-                "with 4 players the dealer, who sits out, writes the talon premium (premium.by: "
-                "dealer, K3.4.11); with 3 the two others write half each (premium.by: opponents)"
+                "the dealer writes the talon premium (premium.by: dealer, K3.4.11); with 3 players "
+                "the two others may write half each (premium.by: opponents)"
             ),
         )

@@ -81,7 +81,8 @@ def seating(r: Resolved) -> tuple[object, ...]:
     """All that ``written`` reads of ``r.seats`` (a raspasy's order, for the zero-trick bonus),
     so that the scorer shares writes across dealers; tests/test_scoring_pure.py holds to it."""
     s = r.seats
-    return (s.sits_out, s.sitters, s.dummy, s.active if r.kind == "raspasy" else None)
+    talon = r.kind != "raspasy" and _play(r).talon  # the dealer writes the premium (K3.4.11)
+    return (s.sits_out, s.sitters, s.dummy, s.active if r.kind == "raspasy" else None, talon and s.dealer)
 
 
 def _coefficient(r: Resolved, c: Convention, bomb: int) -> tuple[int, str]:
@@ -210,6 +211,9 @@ def _consolation(k: int, cons: Amount, why: str = N_("{undertricks} × {per}"), 
 def _one_whister(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
     """One whister and a passer: a made contract as ``whist.lone_whister_made`` says, a
     failed one the greedy or the gentleman whist (K3.8.13, K3.8.14)."""
+    if r.whisters[0] in r.seats.sitters:
+        yield from _returned(r, c, k)
+        return
     if r.seats.dummy or (k and c.whist_on_failure == "greedy"):
         yield from _greedy(r, c, k)
         return
@@ -241,6 +245,34 @@ def _one_whister(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
     )
     for p in (wh, passer):
         yield Write("gentleman", p, WHISTS, half(total), decl, why=why)
+
+
+def _returned(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
+    """A player out returned the whist (K3.8.8): he writes the side's tricks, and on a failure
+    the defenders' consolation too; they write nothing (seed 001: «все висты записывает себе»)."""
+    w, cons = c.whist_per_trick[r.level], c.consolation_per_trick[r.level]
+    decl, d, wh = r.declarer, 10 - r.taken, r.whisters[0]
+    if d:
+        why = _whists(d, w, *_RETURNED_WHY)
+        yield Write("returned-whist", wh, WHISTS, exact(w * d), decl, why=why)
+    if k:
+        writers = 2 if c.consolation_by_passer else 1
+        why = worked_out(
+            N_("{writers} × {undertricks} × {per} (the defenders' consolation, written by him)"),
+            N_("{writers} × {undertricks} × {per} = {result} (the defenders' consolation, written by him)"),
+            exact(writers * cons * k),
+            writers=writers,
+            undertricks=undertricks(k),
+            per=num(cons),
+        )
+        yield Write("returned-whist", wh, WHISTS, exact(writers * cons * k), decl, why=why)
+
+
+#: the returned whist's tricks: the reason and its whole arithmetic
+_RETURNED_WHY = (
+    N_("{tricks} × {per} (he returned the whist: the side's tricks)"),
+    N_("{tricks} × {per} = {result} (he returned the whist: the side's tricks)"),
+)
 
 
 def _greedy(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
@@ -625,13 +657,17 @@ def talon_tricks(cards: tuple[Card, ...]) -> tuple[int, str]:
 
 #: the deals whose declarer took the talon and declared a game of tricks
 _PREMIUM_KINDS: frozenset[DealKind] = frozenset({"unplayed", "half", "played"})
+#: … and the one who left «без трёх» after it, under ``premium.on_concede`` (seed 001)
+_PREMIUM_CONCEDED: frozenset[DealKind] = _PREMIUM_KINDS | {"conceded"}
 
 
 def _premium(r: Resolved, c: Convention) -> Iterator[Write]:
     """The talon premium (``premium.enabled``, K3.4.11): consolation of the contract's level
-    per trick the talon gave, written on the declarer by the 4-player dealer, or by the two
-    others of 3 players half each (``premium.by``; resolve refuses a table it does not fit)."""
-    if not c.premium_enabled or r.kind not in _PREMIUM_KINDS or not _play(r).talon:
+    per trick the talon gave, written on the declarer by the dealer (nothing when he is the
+    declarer), or by the two others of 3 players half each (``premium.by``; resolve refuses a
+    table it does not fit); on «без трёх» as ``premium.on_concede`` says."""
+    kinds = _PREMIUM_CONCEDED if c.premium_on_concede else _PREMIUM_KINDS
+    if not c.premium_enabled or r.kind not in kinds or not _play(r).talon:
         return
     n, what = talon_tricks(_play(r).talon)
     if not n:
@@ -642,9 +678,10 @@ def _premium(r: Resolved, c: Convention) -> Iterator[Write]:
         "talon {cards}: {what}, {tricks} × {per}", cards=cards, what=what, tricks=tricks(n), per=num(cons)
     )
     if c.premium_by == "dealer":
-        assert r.seats.sits_out is not None
+        if r.seats.dealer == r.declarer:
+            return  # the dealer writes it on the declarer, not on himself
         why = worked_out(why, N_("talon {cards}: {what}, {tricks} × {per} = {result}"), exact(cons * n))
-        yield Write("premium", r.seats.sits_out, WHISTS, exact(cons * n), r.declarer, why=why)
+        yield Write("premium", r.seats.dealer, WHISTS, exact(cons * n), r.declarer, why=why)
     else:
         share = half(exact(cons * n))
         for p in r.defenders:
