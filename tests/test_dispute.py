@@ -328,3 +328,17 @@ def test_the_examples_in_the_commands_doc_are_real(monkeypatch: pytest.MonkeyPat
     assert command in text
     shown = text.split(command, 1)[1].split("```", 1)[0]
     assert shown == run(["dispute", "examples/sochi-3p.txt", "--deal", deal])
+
+
+def test_the_talon_premium_and_the_second_out_keys(tmp_path: Path) -> None:
+    """premium.by with the dealer holding cards, premium.on_concede on «без трёх», and
+    bombs.second_out on a dark raspasy at five (issue 27): each contested where it matters."""
+    three = "players: A B C\npremium.enabled: true\ncontracts.concede_three: true\n\n"
+    log = write(tmp_path, three + "A 6♠ 6, B whist, C pass, talon A♠ 7♥\nB 7♠ concede, talon A♠ A♥\n")
+    assert "premium.by" in [k["key"] for k in document(log, 1)["contested"]]
+    (key,) = document(log, 2)["contested"]
+    assert key["key"] == "premium.on_concede"
+    assert [r["change"]["A"] for r in key["readings"]] == [0, 12]  # the dealer A writes 3 × 4
+    five = "players: A B C D E\nconvention: classic\nbombs.opening: 0\n\nB pass dark 3, C pass 4, D pass 3\n"
+    keys = [k["key"] for k in document(write(tmp_path, five, "five.pulya"), 1)["contested"]]
+    assert "bombs.second_out" in keys and "premium.by" not in keys

@@ -69,9 +69,7 @@ class Case:
 
 
 def _played(c: Case, whisters: int) -> bool:
-    # a returned whist is written by the player out alone, whatever the whist readings
-    w = c.resolved.whisters
-    return c.result.kind == "played" and len(w) == whisters and w[0] not in c.resolved.seats.sitters
+    return c.result.kind == "played" and len(c.resolved.whisters) == whisters
 
 
 def _premium(c: Case, kinds: tuple[str, ...]) -> bool:

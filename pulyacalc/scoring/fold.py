@@ -349,7 +349,7 @@ class Scorer:
         earned: tuple[tuple[str, int], ...] = ()
         if isinstance(deal, Raspasy):
             self.dark_run, self.dark_said = dark, dark if deal.dark else 0
-            earned = earn_bombs(self.conv, self.bombs, deal, seats.sitters, dark, opening)
+            earned = earn_bombs(self.conv, self.bombs, deal, seats, dark, opening)
         else:
             self.dark_run = self.dark_said = 0  # dark raspasy «подряд»: any other deal ends them
         spent = known.won and bomb != 1
@@ -711,22 +711,17 @@ def clockwise_of(players: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
 
 
 def earn_bombs(
-    conv: Convention,
-    bombs: dict[str, list[int]],
-    deal: Raspasy,
-    out: tuple[str, ...],
-    dark: int,
-    opening: bool,
+    conv: Convention, bombs: dict[str, list[int]], deal: Raspasy, seats: Seats, dark: int, opening: bool
 ) -> tuple[tuple[str, int], ...]:
-    """A raspasy after a dark pass earns each dark passer (and those who sit ``out``: the
-    dealer with ``bombs.dealer``, at five the second out with ``bombs.second_out``) a bomb of
-    its level; a compulsory one earns everyone one (K3.3.19 а, K3.7.9).  ``bombs`` keeps each
+    """A raspasy after a dark pass earns each dark passer (and those who sit out: the dealer
+    with ``bombs.dealer``, at five the second out with ``bombs.second_out``) a bomb of its
+    level; a compulsory one earns everyone one (K3.3.19 а, K3.7.9).  ``bombs`` keeps each
     player's in the order earned (K note 30)."""
     coef = conv.bomb(dark) if dark else 1
     if coef == 1:  # no dark pass, or dark.factor 1: play «втёмную» changes nothing
         return ()
-    sitters = out[:1] if conv.bombs_dealer else ()
-    sitters += out[1:] if conv.bombs_second_out else ()
+    out = seats.sitters
+    sitters = (out[:1] if conv.bombs_dealer else ()) + (out[1:] if conv.bombs_second_out else ())
     earners = [p for p in bombs if opening or p in deal.dark or p in sitters]
     for p in earners:
         bombs[p].append(coef)
