@@ -280,7 +280,7 @@ def check_codes(tmp_path: Path, text: str) -> list[tuple[str, int, str]]:
         ("Anna pass 4, Boris pass 1, Vera talon 5", "rule", "only the 4-player dealer"),
         ("Dan 6♠ 7, Anna whist 2, Boris pass 1", "dealer-in-play", "does not bid"),
         ("Anna 6♠ 7, Boris whist 2, Dan pass", "dealer-in-play", "does not pass or go half-whist"),
-        ("Anna 6♠ 7, Boris whist 2, Vera pass, Dan whist", "rule", "both defenders gave it up"),
+        ("Anna 6♠ 7, Boris whist 2, Vera pass, Dan whist", "dealer-in-play", "both defenders gave it up"),
         ("Anna 6♠ 7, Boris whist 2, Vera pass, Dan 1", "dealer-in-play", "he takes no tricks"),
         ("Anna 6♠ 9, Boris whist 1, Vera pass 1", "rule", "more than 10"),
     ],

@@ -287,10 +287,10 @@ def _resolve_play(a: _At[Play]) -> Resolved:
         _premium_fits(a)
     if deal.contract.is_misere:
         return _resolve_misere(a, defenders)
-    calls = _calls(a, defenders)
     returner = next((s for s in a.seats.sitters if s in deal.calls), None)
     if returner is not None:
-        return _returned(a, defenders, calls, returner)
+        return _returned(a, defenders, returner)
+    calls = _calls(a, defenders)
     if Call.HALF in calls:
         return _resolve_half(a, defenders, calls)
     whisters = tuple(d for d, c in zip(defenders, calls, strict=True) if c is Call.WHIST)
@@ -422,21 +422,23 @@ def _resolve_played(a: _At[Play], defenders: tuple[str, ...], whisters: tuple[st
     return Resolved(deal, a.seats, "played", declarer, level, taken, defenders, whisters, tricks, lone_own)
 
 
-def _returned(a: _At[Play], defenders: tuple[str, ...], calls: tuple[Call, ...], sitter: str) -> Resolved:
+def _returned(a: _At[Play], defenders: tuple[str, ...], sitter: str) -> Resolved:
     """A returned whist (K3.8.8): both defenders gave the whist up (two passes, or a pass and
     a half-whist where it is allowed) and a player out took it, the dealer or, at five, the
-    second out after him (seed 001); he plays for the side, his count is the side's."""
+    second out after him (seed 001); he plays for the side, his count is the side's.  Wrong,
+    it is most likely a wrong dealer: ``dealer-in-play``, as ``play_one_cause`` counts."""
     deal, seats = a.deal, a.seats
     others = [s for s in seats.sitters if s in deal.calls and s != sitter]
     if others:
         hint = M_("the dealer {out} is asked first, then the second out", out=seats.sits_out)
-        a.no(f"call:{others[0]}", M_("only one player out returns the whist (K3.8.8)"), hint)
-    if Call.WHIST in calls:
-        a.no(
-            f"call:{sitter}",
-            M_(_R29, sitter=sitter),
-            M_("here {who} whists", who=defenders[calls.index(Call.WHIST)]),
-        )
+        a.dealer_in_play(f"call:{others[0]}", M_("only one player out returns the whist (K3.8.8)"), hint)
+    given = [deal.calls.get(d) for d in defenders]
+    if Call.WHIST in given or None in given:
+        who = defenders[given.index(Call.WHIST if Call.WHIST in given else None)]
+        missing = M_(_R5, join=who, contract=deal.contract)
+        hint = M_("here {who} whists", who=who) if who in deal.calls else missing
+        a.dealer_in_play(f"call:{sitter}", M_(_R29, sitter=sitter), hint)
+    calls = _calls(a, defenders)  # the table's own checks of the defenders' calls
     if Call.HALF in calls:
         _half_fits(a, defenders, calls)  # said as allowed, then given up (K3.8.8.2)
     taken = deal.tricks.get(deal.declarer)
