@@ -281,10 +281,10 @@ def _resolve_play(a: _At[Play]) -> Resolved:
     deal, conv = a.deal, a.conv
     _play_fits(a)
     defenders = a.seats.after(deal.declarer)
+    if deal.talon and conv.premium_enabled and (conv.premium_on_concede or not deal.concede):
+        _premium_fits(a)
     if deal.concede:
         return _resolve_concede(a, defenders)
-    if deal.talon and conv.premium_enabled:
-        _premium_fits(a)
     if deal.contract.is_misere:
         return _resolve_misere(a, defenders)
     returner = next((s for s in a.seats.sitters if s in deal.calls), None)
