@@ -162,9 +162,10 @@ def test_small_caches_empty_and_fill_again(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.setattr(fold, "LINES_CACHE_SIZE", 40)
     monkeypatch.setattr(ledger, "REMEMBERED", 7)  # rows and texts made, remembered
     monkeypatch.setattr(stats, "COUNT_EVERY", 5)
+    from pulyacalc.core import remembered
     from pulyacalc.render import ledger as view
 
-    monkeypatch.setattr(view, "REMEMBERED", 5)  # each shape's texts of rows, values measured
+    monkeypatch.setattr(remembered, "REMEMBERED", 5)  # each shape's texts of rows, values measured
     monkeypatch.setattr(view, "BATCH", 11)  # rows written, deals given to the table, at a time
     path = tmp_path / "long.pulya"
     path.write_text("".join(genlog.line_log(1500, seed=9, players=4, pool=60)), encoding="utf-8")

@@ -15,6 +15,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from pulyacalc.core.i18n import N_, NP_, _, current, pgettext, tr
+from pulyacalc.core.remembered import Remembered
 from pulyacalc.render.formats import Made, Spool, delimited_line, dumps, members
 from pulyacalc.render.view import (
     SCHEMA_VERSION,
@@ -401,7 +402,6 @@ class ExplainStream:
 
     def _play(self, fmt: str, draw: Callable[[DealResult, Sheet, Drawn], None]) -> None:
         """Play the stream, drawing each deal shown with its writes' drawings in ``fmt``."""
-        from pulyacalc.render.ledger import Remembered
         from pulyacalc.reports.explain import explained
 
         upto, conv = self.stream.upto, self.stream.convention
@@ -483,7 +483,6 @@ class Cells:
     wrote for (``changed``), each number's text made once (``show`` per value)."""
 
     def __init__(self, show: Callable[[Any], str]) -> None:
-        from pulyacalc.render.ledger import Remembered
 
         self.text = Remembered(show)
         self.rows: dict[str, Any] = {}
@@ -535,7 +534,6 @@ class TableDeals:
 def deal_lines() -> Callable[[Deal | Correction | SeatChange, str], str]:
     """:func:`pulyacalc.reports.explain.deal_text`, made once per text of the log: the deals read
     from one text share its parse (their ``template``), and their line is its."""
-    from pulyacalc.render.ledger import Remembered
     from pulyacalc.reports.explain import deal_text
 
     known = Remembered(lambda dk: deal_text(*dk), lambda dk: dk[0].template, WRITES_SIZE)
@@ -543,7 +541,7 @@ def deal_lines() -> Callable[[Deal | Correction | SeatChange, str], str]:
     def line(deal: Deal | Correction | SeatChange, kind: str) -> str:
         if getattr(deal, "template", None) is None:
             return deal_text(deal, kind)
-        return known((deal, kind))  # type: ignore[no-any-return]
+        return known((deal, kind))
 
     return line
 

@@ -18,6 +18,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from pulyacalc.core.i18n import _
+from pulyacalc.core.remembered import Remembered
 from pulyacalc.render.formats import Later, Made, Spool, delimited_line, members
 from pulyacalc.render.view import (
     SCHEMA_VERSION,
@@ -310,30 +311,6 @@ def deal_json(row: LedgerRow, running: bool) -> dict[str, Any]:
     return {"number": row.number, **moved_json(row.moved), **values_json(row, running)}
 
 
-class Remembered:
-    """What ``make`` made of each value (a shape of each ``Moved``, a cell's text), kept by
-    ``key`` of it (the value itself by default), remembered (at most ``size``, else ``REMEMBERED``)."""
-
-    def __init__(
-        self, make: Callable[[Any], Any], key: Callable[[Any], Any] | None = None, size: int | None = None
-    ) -> None:
-        self.make, self.key, self.size = make, key, size
-        self.known: dict[Any, Any] = {}
-
-    def __call__(self, x: Any) -> Any:
-        k = x if self.key is None else self.key(x)
-        got = self.known.get(k)
-        if got is None:
-            if len(self.known) >= (self.size or REMEMBERED):
-                self.known.clear()
-            got = self.known[k] = self.make(x)
-        return got
-
-
-#: what each shape remembers of distinct rows
-REMEMBERED = 100_000
-
-
 class JsonRows:
     """Deals written into the JSON document's array: each its ``deal_json`` as ``nested``
     writes it two levels deep, its members but the number written once per ``Moved``
@@ -416,7 +393,7 @@ class TableRows:
         self.values: list[tuple[int, str, str]] = []
         self.cells = Remembered(self._cells)
         #: each value's text, made once per distinct value (running totals, money)
-        self.texts: dict[tuple[str, type, Any, bool], str] = {}
+        self.texts = Remembered(lambda key: _cell(key[0], key[2]))
 
     def _start(self, players: tuple[str, ...], money: bool) -> LongTable:
         from pulyacalc.render.table import LongTable
@@ -434,13 +411,7 @@ class TableRows:
             for i, k, p in self.values:
                 v = values[k][p]
                 # (a Decimal -0 writes its sign: a key of its own)
-                key = (k, type(v), v, v.is_signed() if type(v) is Decimal else False)
-                text = texts.get(key)
-                if text is None:
-                    if len(texts) >= 100_000:  # bounded: a long log's running totals
-                        texts.clear()
-                    text = texts[key] = _cell(k, v)
-                cells[i] = text
+                cells[i] = texts((k, type(v), v, v.is_signed() if type(v) is Decimal else False))
         table.add(cells)
 
     def _cells(self, m: Moved) -> list[str]:

@@ -22,6 +22,8 @@ from itertools import chain
 from operator import itemgetter
 from typing import Any, NamedTuple
 
+from pulyacalc.core.remembered import Remembered
+
 #: a stand-in for a space that tabulate keeps (a private-use character: not whitespace, one
 #: column wide for wcwidth too): what lines up the units of a right-aligned column
 PAD = "\ue000"
@@ -39,28 +41,21 @@ _SPECIAL = re.compile("[\r\n\x1b\x01]")
 _OTHER_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
-def _number(cell: str) -> tuple[str, str] | None:
+def _read_number(cell: str) -> tuple[str, str] | None:
     """A number's whole part and what follows its units (a fraction without a whole part
     begins with a space: 2/7 goes under the 2/7 of 5 2/7); None: no number."""
-    if cell in _NUMBERS:
-        return _NUMBERS[cell]
     body = cell[1:] if cell[:1] in _SIGNS else cell
     m = None if body.isdigit() and body.isascii() else _NUMBER.fullmatch(cell)
     if m is None:
-        got = (cell, "") if body.isdigit() and body.isascii() else None
-    elif not m.group(0) or m.group(0) in _SIGNS:
-        got = None
-    else:
-        tail = m.group(2) or ""
-        got = m.group(1), " " + tail if tail[:1].isdigit() else tail
-    if len(_NUMBERS) > 50_000:  # bounded: a long log's running totals
-        _NUMBERS.clear()
-    _NUMBERS[cell] = got
-    return got
+        return (cell, "") if body.isdigit() and body.isascii() else None
+    if not m.group(0) or m.group(0) in _SIGNS:
+        return None
+    tail = m.group(2) or ""
+    return m.group(1), " " + tail if tail[:1].isdigit() else tail
 
 
-#: each cell read by :func:`_number`
-_NUMBERS: dict[str, tuple[str, str] | None] = {}
+#: each cell read (a long log's running totals are many)
+_number = Remembered(_read_number, size=50_000)
 
 
 class Column:
@@ -75,7 +70,7 @@ class Column:
         self.plain = self.other = self.tail = self.raw = 0
         self.whole = -1  # (no number with a whole part yet)
         self.bare = self.mixed = False
-        self.known: dict[str, str] = {}
+        self.known = Remembered(self._aligned)
         #: the cells added (a cell added again changes nothing: a long table's are many alike)
         self.seen: set[str] = set()
 
@@ -115,16 +110,11 @@ class Column:
     def aligned(self, cell: str) -> str:
         """The cell as the table's body holds it: a number's tail padded to the column's
         (with :data:`PAD`, which nothing strips), any other cell as it is."""
-        if not self.mixed:
-            return cell
-        done = self.known.get(cell)
-        if done is None:
-            number = _number(cell)
-            done = cell if number is None else number[0] + number[1].ljust(self.tail, PAD)
-            if len(self.known) > 100_000:  # bounded: a long log's running totals
-                self.known.clear()
-            self.known[cell] = done
-        return done
+        return self.known(cell) if self.mixed else cell
+
+    def _aligned(self, cell: str) -> str:
+        number = _number(cell)
+        return cell if number is None else number[0] + number[1].ljust(self.tail, PAD)
 
 
 class Layout:
@@ -138,7 +128,8 @@ class Layout:
         self.widths, self.lefts, self.wraps, self.multiline = widths, list(lefts), list(wraps), multiline
         self.format = "  ".join(f"%{'-' if left else ''}{w}s" for w, left in zip(widths, lefts, strict=True))
         self.plain = not multiline and not any(w is not None for w in wraps)
-        self.cells: list[dict[str, list[str]]] = [{} for _ in widths]
+        #: (column, cell) → the cell's lines padded
+        self.cells = Remembered(self._cell, size=8192 * len(widths))
 
     def rule(self) -> str:
         return "  ".join("-" * w for w in self.widths).rstrip()
@@ -163,7 +154,7 @@ class Layout:
         its lines padded, the lines of a row topped up with blanks, each line's end cut."""
         if self.plain:
             return [(self.format % tuple(c.strip() for c in cells)).rstrip().replace(PAD, " ")]
-        columns = [self._cell(i, c) for i, c in enumerate(cells)]
+        columns = list(map(self.cells, enumerate(cells)))
         height = max(map(len, columns))
         blanks = [" " * w for w in self.widths]
         return [
@@ -173,19 +164,13 @@ class Layout:
             for k in range(height)
         ]
 
-    def _cell(self, i: int, cell: str) -> list[str]:
-        """Cell ``i``'s lines padded (remembered per text, bounded)."""
-        known = self.cells[i]
-        done = known.get(cell)
-        if done is None:
-            limit, width = self.wraps[i], self.widths[i]
-            text = (cell if limit is None else wrapped(cell, limit)).strip()
-            lines = text.splitlines() if self.multiline else [text]
-            done = [x.ljust(width) if self.lefts[i] else x.rjust(width) for x in lines]
-            if len(known) > 8192:
-                known.clear()
-            known[cell] = done
-        return done
+    def _cell(self, at: tuple[int, str]) -> list[str]:
+        """Cell ``cell`` of column ``i``: its lines padded."""
+        i, cell = at
+        limit, width = self.wraps[i], self.widths[i]
+        text = (cell if limit is None else wrapped(cell, limit)).strip()
+        lines = text.splitlines() if self.multiline else [text]
+        return [x.ljust(width) if self.lefts[i] else x.rjust(width) for x in lines]
 
 
 def _head_lines(head: list[str], widths: list[int | None]) -> list[list[str]]:
@@ -199,21 +184,20 @@ def _given(xs: Sequence[int | None] | None, like: Sequence[Any]) -> list[int | N
     return out + [None] * (len(like) - len(out))
 
 
+def _wrap(cell_width: tuple[str, int]) -> str:
+    import tabulate as tab  # only for a table fitted to a width (start-up time)
+
+    cell, width = cell_width
+    return "\n".join(tab._CustomTextWrap(width=width).wrap(cell))  # type: ignore[attr-defined]
+
+
 #: each cell's text wrapped to a width, as tabulate's ``maxcolwidths`` wraps it
-_WRAPPED: dict[tuple[str, int], str] = {}
+_WRAPPED = Remembered(_wrap, size=8192)
 
 
 def wrapped(cell: str, width: int) -> str:
     """``cell`` wrapped to ``width`` by tabulate's own wrapper (its lines joined)."""
-    key = (cell, width)
-    done = _WRAPPED.get(key)
-    if done is None:
-        import tabulate as tab  # only for a table fitted to a width (start-up time)
-
-        if len(_WRAPPED) >= 8192:  # bounded: ever new cells forget the old
-            _WRAPPED.clear()
-        done = _WRAPPED[key] = "\n".join(tab._CustomTextWrap(width=width).wrap(cell))  # type: ignore[attr-defined]
-    return done
+    return _WRAPPED((cell, width))
 
 
 def _layout(
@@ -284,7 +268,7 @@ def draw(
         widths = list(map(max, zip(*(map(len, row) for row in rows), strict=True)))
         if head:
             widths = [max(w, len(h) + 2) for w, h in zip(widths, head, strict=True)]
-        layout = _plain_layout(tuple(widths), tuple(lefts))
+        layout = _LAYOUTS((tuple(widths), tuple(lefts)))
         lines = layout.head(head, None, tablefmt)
         lines.extend((layout.format % tuple(row)).rstrip() for row in rows)
     if tablefmt == "simple" and not head:
@@ -292,17 +276,8 @@ def draw(
     return "\n".join(lines).replace(PAD, " ")
 
 
-def _plain_layout(widths: tuple[int, ...], lefts: tuple[bool, ...]) -> Layout:
-    """The layout of one-line cells of these widths, made once (bounded)."""
-    known = _LAYOUTS.get((widths, lefts))
-    if known is None:
-        if len(_LAYOUTS) > 1024:  # bounded: tables of ever new widths forget the old
-            _LAYOUTS.clear()
-        known = _LAYOUTS[widths, lefts] = Layout(list(widths), lefts, [None] * len(widths), False)
-    return known
-
-
-_LAYOUTS: dict[tuple[tuple[int, ...], tuple[bool, ...]], Layout] = {}
+#: the layout of one-line cells of these widths and sides
+_LAYOUTS = Remembered(lambda wl: Layout(list(wl[0]), wl[1], [None] * len(wl[0]), False), size=1024)
 
 
 def _tabulate(
@@ -360,15 +335,7 @@ def _aligned(body: list[list[str]], align: Sequence[str] | None, ncols: int) -> 
     for i, a in enumerate(_given_align(align, ncols)):
         if a != "right":
             continue
-        cells = tuple(row[i] for row in body if i < len(row))
-        done = _ALIGNED.get(cells, ())
-        if done == ():
-            column = Column(True)
-            for cell in cells:
-                column.add(cell)
-            if len(_ALIGNED) > 8192:  # bounded: ever new columns forget the old
-                _ALIGNED.clear()
-            done = _ALIGNED[cells] = tuple(map(column.aligned, cells)) if column.mixed else None
+        done = _ALIGNED(tuple(row[i] for row in body if i < len(row)))
         if done is not None:
             mixed.append((i, iter(done)))
     if not mixed:
@@ -381,8 +348,16 @@ def _aligned(body: list[list[str]], align: Sequence[str] | None, ncols: int) -> 
     return body
 
 
+def _aligned_column(cells: tuple[str, ...]) -> tuple[str, ...] | None:
+    """A right-aligned column's cells, their texts lined up (None: nothing to line up)."""
+    column = Column(True)
+    for cell in cells:
+        column.add(cell)
+    return tuple(map(column.aligned, cells)) if column.mixed else None
+
+
 #: each right-aligned column's cells (:func:`_aligned`): their texts lined up, or None
-_ALIGNED: dict[tuple[str, ...], tuple[str, ...] | None] = {}
+_ALIGNED = Remembered(_aligned_column, size=8192)
 
 
 def _given_align(align: Sequence[str] | None, ncols: int) -> list[str]:
@@ -433,7 +408,9 @@ class Fit(NamedTuple):
 _DIGITS = str.maketrans("123456789", "000000000")
 #: each fit plan made, by what decides it, and the layout of each part it draws, wrapped
 #: (:func:`_fitted`)
-_PLANS: dict[tuple[Any, ...], tuple[FitPlan, dict[int, Layout] | None]] = {}
+_PLANS: Remembered[tuple[FitPlan, dict[int, Layout] | None]] = Remembered(
+    lambda _, fit: (fit_plan(fit), {}), size=1024
+)
 
 
 def _fitted(fit: Fit) -> tuple[FitPlan, dict[int, Layout] | None]:
@@ -454,12 +431,7 @@ def _fitted(fit: Fit) -> tuple[FitPlan, dict[int, Layout] | None]:
             key.append(tuple(c.translate(_DIGITS) for c in column))
         else:
             key.append((max(map(len, column)), max(len(c.strip()) for c in column)))
-    plan = _PLANS.get(tuple(key))
-    if plan is None:
-        if len(_PLANS) > 1024:  # bounded: tables of ever new shapes forget the old
-            _PLANS.clear()
-        plan = _PLANS[tuple(key)] = fit_plan(fit), {}
-    return plan
+    return _PLANS(tuple(key), fit)
 
 
 class FitPlan(NamedTuple):
@@ -600,14 +572,13 @@ class LongTable:
 
     def _aligned(self) -> Iterator[list[str]]:
         """The rows as the table's body holds them (the units lined up)."""
-        mixed = [(i, c.known, c.aligned) for i, c in enumerate(self.columns) if c.mixed]
+        mixed = [(i, c.known) for i, c in enumerate(self.columns) if c.mixed]
         if not mixed:
             yield from self._rows()
             return
         for row in self._rows():
-            for i, known, aligned in mixed:
-                cell = known.get(row[i])  # (most cells met before: looked up here)
-                row[i] = aligned(row[i]) if cell is None else cell
+            for i, aligned in mixed:
+                row[i] = aligned(row[i])
             yield row
 
     def lines(self) -> Iterator[str]:

@@ -30,9 +30,13 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.amounts import Amount, exact
+from pulyacalc.core.errors import Problems
 from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.model import Correction, Deal, Play, Raspasy, SeatChange
+from pulyacalc.core.remembered import REMEMBERED, Remembered
 from pulyacalc.core.sheet import MOUNTAIN, POOL, Entry, Write
+from pulyacalc.logs.read import read_log
+from pulyacalc.logs.write import deal_line
 from pulyacalc.play import Evening, score_file, settle_evening
 from pulyacalc.scoring.settlement import mountain_factor
 
@@ -136,9 +140,6 @@ class Ledger:
         return self.settlement.rounding
 
 
-#: distinct rows and texts remembered; past it they are made anew (flat memory)
-REMEMBERED = 100_000
-
 #: told each row as it is made
 Sink = Callable[[LedgerRow], object]
 
@@ -162,12 +163,12 @@ class Rows:
         self.running = running or price is not None
         self.joined = False
         #: (line read, note, dealer) → the deal's text; (that or the text, writes) → its row
-        self.texts: dict[object, str] = {}
-        self.moved: dict[tuple[object, Hashable], Moved] = {}
+        self.texts = Remembered(lambda _, deal, dealer: deal_line(deal(), players, dealer))
+        self.moved = Remembered(self._moved)
         #: writes → what they move each result by (many lines write the same)
-        self.results: dict[tuple[Booked, ...], dict[str, Amount]] = {}
+        self.results = Remembered(lambda booked: row_of(booked, players, conv))
         #: (dealer, text, what it moves each result by) → its row
-        self.alike: dict[tuple[str, str, tuple[tuple[str, Amount], ...]], Moved] = {}
+        self.alike = Remembered(lambda key, result: Moved(key[0], key[1], result))
         #: without running totals: each row's deals not yet added up (``_add_up``)
         self.counts: dict[Moved, int] = {}
         self.sums: dict[str, Amount] = dict.fromkeys(players, 0)
@@ -194,8 +195,6 @@ class Rows:
     def _line(self, deal: Deal | Correction | SeatChange, dealer: str) -> object:
         """What a deal's text is made once per: its line read (the reader's ``template``),
         note and dealer; the text itself for any other (a YAML log's deal, a correction)."""
-        from pulyacalc.logs.write import deal_line
-
         if isinstance(deal, (Play, Raspasy)) and deal.template is not None:
             return (deal.template, deal.note, dealer)
         return deal_line(deal, self.players, dealer)
@@ -215,9 +214,7 @@ class Rows:
         self.joined = self.joined or (kind == "join" and not self.final)
         if self.joined:
             return None
-        m = self.moved.get((line, writes))
-        if m is None:
-            m = self._moved(line, writes, dealer, deal, written)
+        m = self.moved((line, writes), dealer, deal, written)
         if not self.running:  # added up by counts: a Fraction sum per distinct row, not per deal
             counts = self.counts
             counts[m] = counts.get(m, 0) + 1
@@ -241,36 +238,18 @@ class Rows:
 
     def _moved(
         self,
-        line: object,
-        writes: Hashable,
+        key: tuple[object, Hashable],
         dealer: str,
         deal: Callable[[], Deal | Correction | SeatChange],
         written: Callable[[], Iterable[Entry | Write]],
     ) -> Moved:
-        """A deal's ``Moved`` made: its text (once per ``line``), its result (``row_of``)."""
-        from pulyacalc.logs.write import deal_line
-
-        text = line if type(line) is str else self.texts.get(line)
-        if text is None:
-            if len(self.texts) >= REMEMBERED:
-                self.texts.clear()
-            text = self.texts[line] = deal_line(deal(), self.players, dealer)
-        booked = tuple((w.area, w.player, w.amount, w.on) for w in written())
-        result = self.results.get(booked)
-        if result is None:
-            result = self.results[booked] = row_of(booked, self.players, self.conv)
-        if len(self.moved) >= REMEMBERED:
-            self.moved.clear()
-            self.results.clear()
-            self.alike.clear()
+        """A deal's ``Moved`` made: its text (once per line), its result (``row_of``)."""
+        line = key[0]
+        text = line if type(line) is str else self.texts(line, deal, dealer)
+        result = self.results(tuple((w.area, w.player, w.amount, w.on) for w in written()))
         # writes placed otherwise that move the results alike (about half of a long log's)
         # make the same row: one Moved, which a view makes its text of once
-        alike = (dealer, text, tuple(result.items()))
-        m = self.alike.get(alike)
-        if m is None:
-            m = self.alike[alike] = Moved(dealer, text, result)
-        self.moved[line, writes] = m
-        return m
+        return self.alike((dealer, text, tuple(result.items())), result)
 
     def _add_up(self) -> None:
         sums = self.sums
@@ -344,9 +323,7 @@ def ledger_run(
     without its rows, or None when the log seats a newcomer (its rows were not all told:
     every row reads the table as it ends, appended to ``seated``; read the log again with
     it as ``players``).  Raises PulyaError as ``ledger_file``."""
-    from pulyacalc.core.errors import Problems
-    from pulyacalc.logs.read import read_log
-    from pulyacalc.play import load_convention, score_log
+    from pulyacalc.play import load_convention, score_log  # (looked up when called: tests watch it)
 
     problems = Problems()
     log = read_log(path, input_format, problems, max_yaml_bytes=max_yaml_bytes)

@@ -18,6 +18,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from pulyacalc.core.amounts import Amount, exact
+from pulyacalc.core.remembered import Remembered
 from pulyacalc.core.sheet import MOUNTAIN, POOL, WHISTS, SheetView
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
     from pulyacalc.core.sheet import Write
     from pulyacalc.logs.sheet_file import PaperSheet
     from pulyacalc.play import Evening
-    from pulyacalc.scoring.fold import DealWrites, Step
+    from pulyacalc.scoring.fold import Step
     from pulyacalc.scoring.settlement import Settlement
 
 #: a cell of the paper: (area, player, on) — ``on`` is the opponent of a whist cell, else ""
@@ -100,7 +101,7 @@ class Marks:
         self.cells: dict[CellKey, _Written] = {}
         #: the deals (and corrections, seat changes) shown so far
         self.seen = 0
-        self.nets: dict[DealWrites, tuple[tuple[CellKey, Amount], ...]] = {}
+        self.nets = Remembered(lambda writes: changes(writes.writes()), size=NETS_SIZE)
 
     def cell(self, key: CellKey) -> _Written:
         found = self.cells.get(key)
@@ -110,13 +111,8 @@ class Marks:
 
     def __call__(self, step: Step) -> None:
         self.seen += 1
-        net = self.nets.get(step.writes)
-        if net is None:
-            if len(self.nets) >= NETS_SIZE:
-                self.nets.clear()
-            net = self.nets[step.writes] = changes(step.writes.writes())
         number, cell, move = step.number, self.cell, self._move
-        for key, a in net:
+        for key, a in self.nets(step.writes):
             move(cell(key), a, number)
 
     @staticmethod

@@ -24,6 +24,7 @@ from pulyacalc.core.errors import Loc, Problem, PulyaError, ReadError, RuleError
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.model import Correction, Deal, Log, SeatChange
+from pulyacalc.core.remembered import Remembered
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -194,7 +195,7 @@ class Club:
 
         self.memos = Memos()
         self.parses: dict[tuple[str, ...], dict[str, Any]] = {}
-        self.keys: dict[object, bytes] = {}
+        self.keys = Remembered(lambda _, step: keyed(step.deal()))
 
     def digest(self, update: Callable[[bytes], object]) -> Callable[[Step], None]:
         """``play``'s ``each``: each step's ``keyed`` bytes given to ``update``, worked out
@@ -214,18 +215,9 @@ class Club:
             else:
                 update(keyed(item))
                 return
-            found = keys.get(key)
-            if found is None:
-                if len(keys) >= KEYED_SIZE:
-                    keys.clear()
-                found = keys[key] = keyed(step.deal())
-            update(found)
+            update(keys(key, step))
 
         return each
-
-
-#: digest bytes ``Club`` keeps: emptied when full
-KEYED_SIZE = 100_000
 
 
 class Source(TypedDict, total=False):
