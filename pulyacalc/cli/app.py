@@ -1,11 +1,8 @@
-"""The command line: one Typer app over the library; each command is a plain function in
-:mod:`pulyacalc.cli.commands`, registered here in the order of ``--help`` (no command
-imports the app).
+"""The command line: one Typer app over the library, each command a plain function in
+:mod:`pulyacalc.cli.commands`, registered here in the order of ``--help``.
 
-Start-up time matters in pipelines: Typer turns every registered command's signature
-into options on each start, so ``main`` registers only the command being run (all of
-them for ``pulyacalc --help``, a mistyped name, or none).  ``app``, the whole app for
-tests and embedding, is made on first use.
+Typer turns every registered signature into options on each start, so ``main`` registers
+only the command being run (start-up time); ``app``, the whole app, is made on first use.
 """
 
 from __future__ import annotations
@@ -161,9 +158,8 @@ def __getattr__(name: str) -> Any:
 
 
 def main(*, gc_paused: bool = False) -> None:
-    """Run the command and exit with its status (:func:`pulyacalc.cli.runtime.run` flushes
-    standard output).  Nothing heavy is imported at this module's top, so that a Ctrl-C
-    however early is exit 130, never a traceback from an import."""
+    """Run the command and exit with its status.  Nothing heavy is imported at this module's
+    top, so that a Ctrl-C however early is exit 130, never a traceback from an import."""
     status = 130
     try:
         from pulyacalc.cli.runtime import run
@@ -175,10 +171,8 @@ def main(*, gc_paused: bool = False) -> None:
 
 
 def script() -> None:
-    """The installed program: :func:`main`, then ``os._exit`` (the interpreter's teardown is
-    milliseconds of nothing the user sees; ``main`` exits normally for embedding programs).
-    The cyclic garbage collector is paused for the start-up: Typer's objects live to the end,
-    and walking them is some 7 % of a short command (runtime.resume_gc)."""
+    """The installed program: :func:`main`, then ``os._exit`` (teardown is milliseconds of
+    nothing); the cyclic collector paused for the start-up (runtime.resume_gc)."""
     import gc
 
     gc.disable()

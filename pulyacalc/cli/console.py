@@ -111,8 +111,7 @@ def table_width() -> int | None:
 
 def setup() -> None:
     """Make standard output and error safe to write anything to: a file or a pipe gets UTF-8
-    whatever the locale says (``> out.txt`` on a Russian Windows console would be cp1251 and
-    fail on '×'); a console keeps its encoding and degrades what it cannot show."""
+    whatever the locale says; a console keeps its encoding and degrades what it cannot show."""
     codecs.register_error(ERRORS, _degrade_error)
     width = table_width()
     if width is not None:

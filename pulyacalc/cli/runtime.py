@@ -83,9 +83,8 @@ def _is_open(fd: int) -> bool:
 
 
 def guard_streams() -> None:
-    """Standard streams in a known state before anything is opened: a descriptor the shell
-    closed is taken by ``/dev/null``, so that no file opened later gets its number (a ``-o``
-    file on descriptor 2 would receive the diagnostics)."""
+    """A descriptor the shell closed is taken by ``/dev/null``, so that no file opened later
+    gets its number (a ``-o`` file on descriptor 2 would receive the diagnostics)."""
     closed = [fd for fd in (0, 1, 2) if not _is_open(fd)]
     for fd in closed:
         null = os.open(os.devnull, os.O_RDWR)

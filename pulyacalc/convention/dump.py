@@ -1,11 +1,9 @@
 """A convention written back as YAML: every key, nested by section as the built-in files
-are written, each with a comment giving its Russian name, meaning and source.
+are, each with a comment giving its Russian name, meaning and source.
 
-Made from the schema rows, so a new row is written with no edit here; loading the text
-gives the same ``Convention`` (but its name and source, the file's).  Not ``yaml.safe_dump``:
-it cannot interleave comments, and a level table reads best in flow style on one line.
-Scalars are plain only when a YAML reader takes them as the same text (``1/2``, ``split``);
-anything else (``no``, a YAML 1.1 boolean, included) is double-quoted.
+Made from the schema rows.  Not ``yaml.safe_dump``: it cannot interleave comments, and a
+level table reads best in flow style.  A scalar is plain only when YAML reads it back as
+the same text; anything else (``no``, say) is double-quoted.
 """
 
 from __future__ import annotations

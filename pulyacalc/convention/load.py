@@ -145,9 +145,8 @@ def load(
     within: Path | None = None,
 ) -> Convention:
     """Load a convention by built-in name or path, apply a log's overrides, check it all.
-    ``within``: a directory (resolved) that the file and every file it extends must be in,
-    built-in conventions aside (a log from someone else names a convention: it may not
-    make pulyacalc read any file on the machine and reveal its keys in messages)."""
+    ``within``: the directory every file read must be in, built-ins aside (a log from someone
+    else may not make pulyacalc read any file on the machine and reveal its keys)."""
     path = given_path(ref, relative_to)
     if path is None:
         raise ReadError([_not_found(ref, relative_to, ref_loc or Loc(ref))])
@@ -177,8 +176,7 @@ Tree = tuple[str, int, int, str, tuple["Tree", ...], tuple[tuple["Tree", "Tree"]
 
 def _fresh(table: Mapping[str, tuple[Any, ...]], path: Path) -> Any:
     """What ``table`` (builtin.py, built.py) holds for the built-in file at ``path``; None when
-    it holds nothing or the file is not the one it was made from (changed and not regenerated
-    yet: then the file is read as any other)."""
+    it holds nothing or the file changed since (then it is read as any other)."""
     import zlib
 
     pre = table.get(path.stem)

@@ -24,9 +24,8 @@ VULGAR: dict[tuple[int, int], str] = {
 
 
 def mixed(x: Amount, glyphs: bool = True) -> str:
-    """An exact amount as a person adds it, a mixed number: 12, -46⅔, 3½, 5 2/7, -⅔.
-    ``glyphs``: a fraction Unicode has one character for is written with it (⅔), else
-    (or when the console cannot show it) as `` 2/3`` after the whole part."""
+    """An exact amount as a person adds it, a mixed number: 12, -46⅔, 3½, 5 2/7, -⅔ (``glyphs``:
+    a fraction with a character of its own is written with it)."""
     if type(x) is int:
         return str(x)
     q = Fraction(x)

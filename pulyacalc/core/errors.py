@@ -47,10 +47,8 @@ def has_unsafe(text: str) -> bool:
 
 
 def shown(text: str, limit: int = SHOWN_CHARS, *, keep: str = "") -> str:
-    """``text`` safe to echo in a message: every control, bidi or invisible character
-    (:data:`UNSAFE_CHARS`, but those in ``keep``) is shown as '?', one for one, and text longer
-    than ``limit`` characters is cut with '…' (``limit`` 0: never cut).  The one sanitiser
-    every echo of a value from an input or the command line goes through."""
+    """``text`` safe to echo in a message: every :data:`UNSAFE_CHARS` character (but ``keep``)
+    shown as '?', cut with '…' past ``limit`` (0: never).  Every echo of input goes through it."""
     if limit and len(text) > limit:
         text = text[: limit - 1] + "…"
     if text.isprintable():
@@ -254,10 +252,8 @@ class Problems:
         return self.limit is not None and len(self.items) >= self.limit
 
     def again(self, problems: list[Problem], line: int, shift: int = 0) -> None:
-        """``problems`` (of one line of one file) told again as at ``line``, their columns
-        moved by ``shift``: a line that could not be read, written once more (a YAML deal
-        may stand at another column).  Once the file's problems are past the limit they
-        are only counted, so a log wrong on every line costs a count a line."""
+        """``problems`` (of one line) told again as at ``line``, their columns moved by ``shift``;
+        past the file's limit only counted, so a log wrong on every line costs a count a line."""
         if not problems:
             return
         file = problems[0].loc.file

@@ -1,15 +1,11 @@
 """What a person reads, in the person's language: gettext catalogs shipped in the package
-(``pulyacalc/locale/<lang>/LC_MESSAGES/pulyacalc.mo``, made from the ``.po`` by ``python
-tools/i18n.py update``); source strings are English.  The language is chosen once per process:
-:func:`use` (``--lang``), ``PULYACALC_LANG``, then the standard LANGUAGE / LC_ALL / LC_MESSAGES
-/ LANG lookup of :func:`gettext.translation`.  Machine formats (json, csv …) never pass here.
+(made from the ``.po`` by ``python tools/i18n.py update``); source strings are English.
+The language: :func:`use` (``--lang``), ``PULYACALC_LANG``, then gettext's own lookup.
 
-Mark a template with ``_()`` and fill it with ``str.format`` afterwards, so that a translator
-sees the whole sentence; ``N_()`` only marks a string for extraction (a table made at import).
-A message that may end in a machine format as well as before a person is made with
-``M_(template, **fields)``: a :class:`Text`, a ``str`` whose value is the English (what JSON
-writes in every language) that remembers its template and fields, so that :func:`tr` shows it
-in the chosen language.  English reads no catalog at all (start-up time).
+Mark a template with ``_()`` and fill it afterwards, so that a translator sees the whole
+sentence; ``N_()`` only marks a string for extraction.  A message that may also end in a
+machine format is an ``M_()`` :class:`Text`: English as a ``str``, shown translated by
+:func:`tr`.  English reads no catalog at all (start-up time).
 """
 
 from __future__ import annotations
@@ -116,8 +112,7 @@ def NP_(context: str, message: str) -> str:
 
 class Text(str):
     """English text that remembers how it was made: ``str(text)`` is the English, and
-    :meth:`translated` the same sentence in the chosen language (fields that are Texts are
-    translated in turn; names and numbers stay as they are)."""
+    :meth:`translated` the same sentence in the chosen language."""
 
     template: str
     fields: dict[str, object]

@@ -1,13 +1,8 @@
 """The game's domain as small immutable types that parse and print their own notation.
 
-A log is a header (players, first dealer, convention, pool target, rounding, overrides)
-and a sequence of deals.  A deal is either a contract (``Play``) or all-pass raspasy
-(``Raspasy``); a ``Correction`` the table writes by hand may stand between deals.
-These types say what was declared and taken at the table; whether it is allowed and what
-it is worth is decided by :mod:`pulyacalc.scoring`.
-
-Spellings are data, the ``*_SPELLINGS`` tables: a new spelling is a word there.
-``Contract.parse`` is the one contract parser of every log format.
+A log is a header and a sequence of deals (``Play``, ``Raspasy``), with the ``Correction``s
+a table writes by hand between them; what is allowed and what it is worth is decided by
+:mod:`pulyacalc.scoring`.  Spellings are data, the ``*_SPELLINGS`` tables.
 """
 
 from __future__ import annotations
@@ -101,9 +96,8 @@ class Contract:
 
     @classmethod
     def parse(cls, text: str) -> Contract:
-        """Parse ``6♠``, ``7NT``, ``8бк``, ``10 hearts``, ``мизер``…: the word as written (lower
-        case), then its :func:`contract_key`, looked up in ``CONTRACT_SPELLINGS``; raises
-        :class:`ContractError` with a message a person can act on."""
+        """Parse ``6♠``, ``7NT``, ``8бк``, ``10 hearts``, ``мизер``… by ``CONTRACT_SPELLINGS``;
+        raises :class:`ContractError` with a message a person can act on."""
         found = CONTRACT_SPELLINGS.get(text.strip().lower())
         if found is None:
             key = contract_key(text)
@@ -409,10 +403,8 @@ AREA_SPELLINGS: dict[str, Area] = _spellings(
 
 @dataclass(frozen=True, slots=True)
 class Correction:
-    """Something the table writes on the sheet by hand, for what no rule covers
-    (RULES.md "Corrections"): ``amount`` into ``player``'s ``area`` (``on`` whom, for
-    whists), with the table's ``reason``.  Not a deal: no turn to deal, no deal number,
-    and it neither continues nor ends a raspasy run."""
+    """Something the table writes on the sheet by hand, for what no rule covers (RULES.md
+    "Corrections").  Not a deal: no turn to deal, no number, no effect on a raspasy run."""
 
     player: str
     area: Area
@@ -434,9 +426,7 @@ SEAT_WORDS: dict[str, SeatChangeKind] = _spellings(
 
 @dataclass(frozen=True, slots=True)
 class SeatChange:
-    """A player joins the table or leaves it between deals (RULES.md 6.3, K3.1.2); not a
-    deal.  A newcomer writes the table's average pool and mountain; one who leaves keeps his
-    column and is settled with the rest at the end."""
+    """A player joins the table or leaves it between deals (RULES.md 6.3, K3.1.2); not a deal."""
 
     change: SeatChangeKind
     player: str

@@ -80,10 +80,9 @@ Vacated = tuple[int, bool] | None
 def change_table(
     players: tuple[str, ...], dealer: str, vacated: Vacated, change: str, who: str
 ) -> tuple[tuple[str, ...], str, Vacated]:
-    """The table after ``who`` joins or leaves (RULES.md 6.3): the players clockwise, the
-    next deal's dealer and the empty seat.  K3.1.2: a newcomer who replaces a player who
-    left takes his seat; any other newcomer sits on the left of the one who just dealt and
-    deals next.  One who leaves before his turn to deal passes it to his left neighbour."""
+    """The table after ``who`` joins or leaves (RULES.md 6.3, K3.1.2): a newcomer takes the seat
+    of one who left, else sits on the left of the last dealer and deals next; one who leaves
+    before his turn to deal passes it to his left."""
     if change == "leave":
         i = players.index(who)
         rest = players[:i] + players[i + 1 :]

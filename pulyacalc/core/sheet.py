@@ -14,10 +14,8 @@ WHISTS: Final = "whists"
 
 
 class Write(NamedTuple):
-    """An entry not yet dated to a deal: what a rule writes.  ``Entry(n, *write)`` dates it.
-
-    A tuple, so that the many deals writing the same thing can share one (the scorer keeps
-    one copy of each) and a rule's answer can be remembered."""
+    """An entry not yet dated to a deal (``Entry(n, *write)`` dates it): a tuple, so that the
+    many deals writing the same thing share one and a rule's answer can be remembered."""
 
     rule: RuleId
     player: str

@@ -1,10 +1,8 @@
 """`explain` as a view: every entry of the chosen deals with its rule and arithmetic, the
-paper after each deal, and the deal's ledger row.  JSON carries the entries flat and per
-deal; JSONL and CSV/TSV one entry per line.
+paper after each deal, and the deal's ledger row.
 
-``ExplainView`` draws an explanation held whole; ``ExplainStream`` a log deal by deal in flat
-memory: a deal's writes are drawn once per distinct set of writes (:func:`drawn_writes`),
-the paper after it again only for the players whose cells changed.
+``ExplainStream`` draws a log deal by deal in flat memory: a deal's writes once per distinct
+set of writes, the paper again only for the players whose cells changed.
 """
 
 from __future__ import annotations
@@ -331,9 +329,8 @@ class Drawn:
 def drawn_writes(
     d: DealExplained, fmt: str, piece: Callable[[Explained], tuple[str, str]] | None = None
 ) -> Drawn:
-    """:class:`Drawn` of a deal's writes in ``fmt`` (``,``/``\\t``: CSV/TSV), by the
-    plain functions of this module; ``piece``: :func:`entry_piece` in ``fmt`` (or what
-    remembers it per write)."""
+    """:class:`Drawn` of a deal's writes in ``fmt`` (``,``/``\\t``: CSV/TSV); ``piece``:
+    :func:`entry_piece` in ``fmt`` (or what remembers it per write)."""
     xs = d.entries
     if fmt == "table":
         lines = deal_body(xs, d.ledger, None)
@@ -389,9 +386,8 @@ WRITES_SIZE = 20_000
 
 @dataclass
 class ExplainStream:
-    """``explain`` of a whole log in flat memory, played once, each deal shown drawn into a
-    spool given out once the log is spent (the table's first line counts its deals, JSON's
-    deals follow all its entries).  With ``--deal N`` only deal N and its corrections show."""
+    """``explain`` of a whole log in flat memory, each deal drawn into a spool given out once the
+    log is spent (the table's first line counts its deals).  ``--deal N``: deal N alone."""
 
     stream: Stream
     #: deals (and corrections) shown so far: none after the stream is spent means that
@@ -576,11 +572,8 @@ def json_cell(v: Any) -> str:
 
 
 class JsonDeals:
-    """JSON's entries and deals, each drawn onto its own ``write`` as :func:`entry_json`
-    and :func:`deal_json` are written in the document (the first of each after ``[``).
-    The paper after a deal is drawn from each player's member, drawn again (from a ``%``
-    format made once per player, cells' texts made once per value) only when his cells
-    changed; the deal's head from a ``%`` format per kind and finish."""
+    """JSON's entries and deals, each drawn onto its own ``write``; the paper after a deal drawn
+    again for a player only when his cells changed (formats made once per player and kind)."""
 
     def __init__(self, entries: Callable[[str], None], deals: Callable[[str], None]) -> None:
         self.write_entries, self.write_deals = entries, deals

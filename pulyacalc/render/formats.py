@@ -1,15 +1,10 @@
-"""The format table: every output format by name, with the one writer that writes it
-(sqlite-utils style: a report hands its shapes to one place that writes them).
+"""The format table: every output format by name, with the one writer that writes it.
 
-A view (:class:`pulyacalc.render.view.View`) gives four shapes: ``table()`` (text, whole or
-in pieces), ``document()`` (a dict; an iterator in it is an array written item by item, a
-:class:`Later` is known once the arrays are spent), ``records()`` and ``rows()`` (any
-iterables); text a view already made in the format asked is a :class:`Made`, written as it
-is.  Each writer streams one of them onto ``out``; :func:`write` spools what they
-write and lets it out only once the view is spent, so a log with a problem prints its
-problems and nothing else, whatever the format: that is decided here and nowhere else.
-A new format is one writer in :data:`FORMATS` and its test (the command line's ``--format``
-choices are the table's names); json and csv are imported by the writer that needs them.
+A view gives four shapes: ``table()``, ``document()`` (an iterator in it is an array
+written item by item, a :class:`Later` is known once the arrays are spent), ``records()``
+and ``rows()``; a :class:`Made` is text already made in the format asked.  :func:`write`
+spools what a writer writes and lets it out only once the view is spent, so a log with a
+problem prints its problems and nothing else, whatever the format.
 """
 
 from __future__ import annotations
@@ -40,9 +35,7 @@ class Later:
 
 
 class Raw:
-    """JSON text made already (``dumps``'s spelling of a value, at no depth): an item of a
-    document's array, a document's value or a JSON Lines record (then on one line), written
-    as it is (a view that caches its text per distinct value)."""
+    """JSON text made already (``dumps``'s spelling of a value at no depth), written as it is."""
 
     __slots__ = ("text",)
 
@@ -58,10 +51,8 @@ def _at(value: Any, depth: int) -> str:
 
 
 class Made:
-    """Text already made in the format being written, passed through as it comes: a
-    document's value (its JSON one level deep), ``records()`` (whole JSON Lines) or the rows
-    of ``rows()`` (whole lines).  ``text(fmt)`` gives its pieces, told the format's name (a
-    view pushed its log through, caching the text per distinct value: render/explain)."""
+    """Text already made in the format being written, passed through as it comes: ``text(fmt)``
+    gives its pieces (a view that caches its text per distinct value: render/explain)."""
 
     __slots__ = ("text",)
 
@@ -110,9 +101,8 @@ def write_table(view: View, out: Out) -> None:
 
 
 def write_json(view: View, out: Out) -> None:
-    """The document as ``json.dumps(doc, indent=2, ensure_ascii=False)`` writes it; its
-    arrays given as iterators are written item by item, each into a spool, before the
-    :class:`Later` values are asked."""
+    """The document as ``json.dumps(doc, indent=2, ensure_ascii=False)`` writes it, its iterators
+    written item by item into a spool before the :class:`Later` values are asked."""
     doc = view.document()
     if not any(isinstance(v, (Iterator, Later, Made)) for v in doc.values()):
         out.write(dumps(doc) + "\n")
@@ -277,9 +267,8 @@ def write_tsv(view: View, out: Out) -> None:
 
 
 def fit_lines(text: str) -> str:
-    """The text's lines no wider than the width set (:func:`pulyacalc.render.view.use_width`),
-    prose wrapped at its spaces with the continuation indented; nothing changes without a
-    width set or in a line that fits."""
+    """The text's lines no wider than the width set, prose wrapped at its spaces with the
+    continuation indented."""
     from pulyacalc.render.view import WIDTH
 
     width = WIDTH[0]
@@ -302,9 +291,7 @@ _SPACES = re.compile("( +)")
 
 def wrap_line(line: str, width: int, indent: str) -> list[str]:
     """``textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False,
-    break_on_hyphens=False)``, in its very lines, without building a wrapper each time
-    (every deal's first line in a narrow ``explain``); a line with whitespace other than
-    spaces goes to textwrap itself.  tests/test_grid_direct.py holds both to the same lines."""
+    break_on_hyphens=False)`` without building a wrapper each time (test_grid_direct.py)."""
     if _OTHER_SPACES.search(line):
         import textwrap
 
@@ -352,9 +339,8 @@ def render(view: View, fmt: str) -> str:
 
 
 def write(view: View, fmt: str, emit: Callable[[str], object]) -> None:
-    """The view written in ``fmt``, its text given to ``emit`` (cli/runtime.emit) piece by
-    piece, spooled and let out once the view is spent: nothing is written of a log whose
-    reading fails (its problems are all it prints)."""
+    """The view written in ``fmt`` to ``emit``, spooled and let out once the view is spent:
+    nothing is written of a log whose reading fails (its problems are all it prints)."""
     with spool() as file:
         FORMATS[fmt](view, file)
         for chunk in spooled(file):

@@ -1,9 +1,6 @@
 """JSON indented by two, in the very text ``json.dumps(doc, ensure_ascii=False, indent=2)``
-gives, written faster: with an indent the standard library encodes in Python, call by call,
-which a long log's every deal and entry pays (issue 11).  Strings are encoded by the
-library's own C function; a value of a type other than those JSON reads plainly (a
-subclass, a mapping not a dict, a key not a string) is left to ``json.dumps`` itself.
-tests/test_jsontext.py holds both to the same text on random documents.
+gives, faster (with an indent the library encodes in Python, issue 11); a value it does not
+read plainly is left to ``json.dumps``.  tests/test_jsontext.py holds both to the same text.
 """
 
 from __future__ import annotations

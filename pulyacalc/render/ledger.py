@@ -2,13 +2,9 @@
 rounding as its own row, so that every column adds up to the settlement `score` prints.
 
 The table shows the settlement under the rows; the machine formats do not (a program adding
-a column up would count it twice): JSON carries it beside the rows, JSONL and CSV/TSV end
-with the rounding row.  ``running`` adds the running totals, a whist price adds money.
-
-A ledger kept whole or scored as it is read: each shape spools each row as it comes and
-gives the spool back between what goes before (the title counts the deals) and after (the
-rounding, the settlement).  What a shape makes of a row but its number is made once per
-``Moved``.
+a column up would count it twice).  Each shape spools its rows as they come, the title
+(which counts the deals) before them; what it makes of a row but its number is made once
+per ``Moved``.
 """
 
 from __future__ import annotations
@@ -61,10 +57,8 @@ def _money(values: dict[str, Decimal]) -> dict[str, Any]:
 
 
 class LedgerView:
-    """``ledger`` in every shape, its rows written as they come (see the module's text).
-    ``source``: a ledger kept whole, or a play of the log; ``ledger`` is None after a play
-    that could not tell every row (a newcomer): nothing was given, and the caller reads the
-    log again."""
+    """``ledger`` in every shape, its rows written as they come: ``source`` a ledger kept whole,
+    or a play of the log (``ledger`` None after one that could not tell every row)."""
 
     def __init__(self, source: Ledger | Play, running: bool = False) -> None:
         self.source, self.running = source, running
@@ -312,10 +306,8 @@ def deal_json(row: LedgerRow, running: bool) -> dict[str, Any]:
 
 
 class JsonRows:
-    """Deals written into the JSON document's array: each its ``deal_json`` as ``nested``
-    writes it two levels deep, its members but the number written once per ``Moved``
-    (``nested``'s text of the object without its braces: an object's text is its members'
-    joined)."""
+    """Deals written into the JSON document's array, two levels deep, each ``Moved``'s members
+    written once (an object's text is its members' joined)."""
 
     def __init__(self, running: bool, out: Spool) -> None:
         self.written = out.write
@@ -381,9 +373,8 @@ class DelimitedRows:
 
 
 class TableRows:
-    """The table's rows into the one long table (render/table.LongTable) as they come, made
-    at the first (the players and whether there is money are known then): a deal's cells
-    but its number and values made once per ``Moved``."""
+    """The table's rows into one ``LongTable`` as they come, made at the first (the players and
+    the money known then); a deal's cells but its number and values made once per ``Moved``."""
 
     def __init__(self, running: bool) -> None:
         self.running = running

@@ -1,11 +1,9 @@
-"""Pictures for people who would rather look than read: each player's cumulative result
-over a season's evenings (and, for ``stats``, the rating), drawn with matplotlib.
+"""Each player's cumulative result over a season's evenings (and, for ``stats``, the
+rating), drawn with matplotlib.
 
-matplotlib is an optional extra (``pip install "pulyacalc[plot]"``), imported only inside
-:func:`draw`, straight onto the SVG (or Agg) canvas, never through pyplot: no GUI backend.
-The same input gives the same SVG bytes whatever the user's matplotlibrc (``RC``: defaults
-reset, ids salted, no date); glyphs are paths from DejaVu Sans, so Cyrillic reads the same
-in any viewer.  A :class:`Picture` is plain data (panels of lines) that :func:`draw` draws.
+matplotlib is an optional extra, imported only inside :func:`draw`, straight onto the SVG
+canvas, never through pyplot (no GUI backend).  The same input gives the same SVG bytes
+whatever the user's matplotlibrc (``RC``); glyphs are paths, so Cyrillic reads the same.
 """
 
 from __future__ import annotations
@@ -108,10 +106,8 @@ def panel(
     styles: Mapping[str, int],
     zero: bool = True,
 ) -> Panel:
-    """A line per player of ``legend`` (player, label; in the legend's order) through his
-    value after each evening he played (``after[player][evening number]``).  The line
-    starts at 0 just before his first evening (no result yet; a new player's rating
-    ordinal) and stays level through the evenings he missed, which get no marker."""
+    """A line per player of ``legend`` through his value after each evening he played, from 0
+    before his first (a new player's rating ordinal), level through the evenings he missed."""
     lines: list[Line] = []
     for player, label in legend:
         values = after.get(player, {})

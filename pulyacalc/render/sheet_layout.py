@@ -1,11 +1,8 @@
 """Where things go on the drawn sheet: the sectors, their bands, and the lines of text in them.
 
-The paper as tables draw it: a square with a circle in the middle, one sector per player
-(:func:`sectors`), each banded from the edge in: whists (a column per opponent), pool,
-mountain.  A sector is made of triangles with their apex at the centre (``Piece``), so a band
-is a trapezoid.  Text is upright in horizontal lines inside each band (a screen is not turned
-round the table as paper is), widths estimated from DejaVu Sans (the widest font the page
-names), so text fits in narrower fonts too; plain arithmetic: the same sheet, the same numbers.
+A square with a circle in the middle, one sector per player, banded from the edge in:
+whists, pool, mountain.  Text is upright (a screen is not turned round the table as paper
+is), widths estimated from DejaVu Sans, the widest font the page names, so text fits.
 """
 
 from __future__ import annotations
@@ -79,10 +76,8 @@ class Sector:
 
 
 def sectors(n: int, x0: float, y0: float, side: float) -> tuple[Sector, ...]:
-    """The sectors of a sheet for ``n`` players (2, 3 or 4) in the square at (x0, y0): for four
-    the diagonals cut it; for three a line up to the top and two down to the bottom corners
-    (the side players own a side and half the top); of two, each owns his half.  Seat 0 sits
-    at the bottom, the others clockwise: left, (top,) right."""
+    """The sectors of a sheet for ``n`` players (2, 3 or 4) in the square at (x0, y0); seat 0
+    sits at the bottom, the others clockwise: left, (top,) right."""
     tl, tr, br, bl = (x0, y0), (x0 + side, y0), (x0 + side, y0 + side), (x0, y0 + side)
     c = (x0 + side / 2, y0 + side / 2)
     if n == 4:

@@ -1,16 +1,11 @@
 """The one table drawer: tabulate's ``simple`` and ``plain`` tables in its very bytes, drawn
 without it (tests/test_grid_direct.py holds the two to the same bytes; tabulate draws only
-what this does not: escape sequences, line breaks in a cell, characters it measures by
-their width on a terminal, ragged rows, other formats).
+what this does not: escape sequences, line breaks in a cell, wide characters, ragged rows).
 
-Cells are text, never read as numbers; in a right-aligned column the units of the numbers
-line up (12 over the 46 of 46⅔).  Each column is measured as its cells come (:class:`Column`),
-so a table too long to hold (:class:`LongTable`) is spooled and measured in one pass.  With a
-width set (:func:`pulyacalc.render.view.use_width`) a wider table is fitted to it in steps,
-each only when the one before did not fit (:func:`fit_plan`): headers broken at their spaces,
-long text wrapped, then the columns stacked in parts that each repeat the first (the row's
-name).  A long table is fitted by the rows that hold each column's widest cell: they decide
-as all its rows would, and every row is then drawn by the same :class:`Layout`.
+Cells are text; in a right-aligned column the units of the numbers line up (12 over the 46
+of 46⅔).  Columns are measured as cells come, so a long table (:class:`LongTable`) is
+spooled and measured in one pass.  A table wider than the width set is fitted in steps
+(:func:`fit_plan`); a long one by the rows holding each column's widest cell.
 """
 
 from __future__ import annotations
@@ -252,9 +247,8 @@ def draw(
     heads: Sequence[int | None] | None = None,
     layout: Layout | None = None,
 ) -> str:
-    """tabulate's table of text cells (``disable_numparse``; ``limits``: its
-    ``maxcolwidths``, ``heads``: its ``maxheadercolwidths``), in its very bytes;
-    ``layout``: the wrapped table's, already made for a table like it (:func:`grid`)."""
+    """tabulate's table of text cells (``limits``: its ``maxcolwidths``, ``heads``: its
+    ``maxheadercolwidths``) in its very bytes; ``layout``: one made for a table like it."""
     wrap = any(w is not None for w in chain(limits or (), heads or ()))
     if layout is None and _exotic(body, head, align, tablefmt, wrap):
         return _tabulate(body, head, align, tablefmt, limits, heads)
@@ -305,9 +299,8 @@ def _tabulate(
 
 @cache
 def _wide_chars() -> bool:
-    """Whether tabulate measures characters by their width on a terminal (wcwidth can be
-    imported: its ``WIDE_CHARS_MODE``); then only plain ASCII is drawn here.  Asked of
-    wcwidth, not of tabulate, whose import a table drawn here does not need."""
+    """Whether tabulate measures characters by their width on a terminal (wcwidth imports);
+    then only plain ASCII is drawn here."""
     try:
         import wcwidth  # type: ignore[import-not-found]  # noqa: F401  # tabulate's optional dependency
     except ImportError:
@@ -414,11 +407,8 @@ _PLANS: Remembered[tuple[FitPlan, dict[int, Layout] | None]] = Remembered(
 
 
 def _fitted(fit: Fit) -> tuple[FitPlan, dict[int, Layout] | None]:
-    """:func:`fit_plan`, remembered by what decides it (explain's paper after each deal is
-    fitted alike), with the layouts of its parts (by their first column but one) once drawn.
-    For a ``simple`` table with headers drawn here, the plan and the layouts depend only on
-    the headers and left-aligned cells as wrapped (their text, digits alike) and each
-    right-aligned column's widest cell, as it is and stripped: its widest line is its rule."""
+    """:func:`fit_plan`, remembered by what decides it (explain's paper after each deal is fitted
+    alike; digits wrap alike), with the layouts of its parts once drawn."""
     body, head, align = fit.body, fit.head, fit.align
     ncols = len(body[0]) if body else 0
     alike = fit.tablefmt == "simple" and not fit.maxcolwidths and len(head) == ncols
@@ -464,10 +454,8 @@ def _drawn_part(fit: Fit, plan: FitPlan, keep: list[int], layouts: dict[int, Lay
 
 
 def fit_plan(fit: Fit) -> FitPlan:
-    """How the table (``text``: as drawn, wider than ``width``) is fitted, each step only
-    when the one before did not fit: 1. headers broken at their spaces (a column as wide
-    as its cells); 2. the widest left-aligned columns wrapped, given what is left (never
-    below 16); 3. the first column, then as many of the others as fit, part after part."""
+    """How the table is fitted to ``width``, each step only when the one before did not fit:
+    headers broken, the widest left columns wrapped (to 16 at least), then parts."""
     body, head, align, tablefmt, maxcolwidths, width, text = fit
     ncols = max([len(head), *(len(row) for row in body)], default=0)
     every = [list(range(ncols))]
@@ -516,10 +504,8 @@ _BATCH = 2048
 
 
 class LongTable:
-    """A ``simple`` table too long to hold (``ledger`` of a long log): rows spooled (memory,
-    then a temporary file) and measured as they come (:meth:`add`), drawn by :meth:`lines`
-    in the very bytes ``grid(rows, head, colalign) + "\\n"`` gives, fitted to the width set
-    as grid fits it: the rows that hold each column's widest cell decide the fit."""
+    """A ``simple`` table too long to hold (``ledger``): rows spooled and measured as they come,
+    drawn in ``grid``'s very bytes, fitted by the rows holding each column's widest cell."""
 
     def __init__(self, head: list[str], colalign: Sequence[str]) -> None:
         from pulyacalc.render.formats import Spool

@@ -1,12 +1,9 @@
 """Checking a log beyond its syntax: everything wrong or suspicious, each located.
 
 ``Checking`` scores a log without stopping at the first refused deal and hands on each
-finding as soon as it is found and nothing can come before it (in flat memory: a
-500,000-deal log is checked in the memory ``score`` needs, the command writing each finding
-as it comes); with ``follow`` (``check --against``, which compares the paper after given
-deals) each deal's result is shown to it as it is scored, until it is ``done``.
-Each finding's code and what it means: docs/commands.md (``pulyacalc check``).  Every rule
-reads convention keys; none asks a convention's name.
+finding as soon as nothing can come before it (flat memory, as ``score``'s); ``follow``
+(``check --against``) is shown each deal's result until it is ``done``.  The codes are
+docs/commands.md's; every rule reads convention keys, none asks a convention's name.
 """
 
 from __future__ import annotations
@@ -71,10 +68,9 @@ KNOWN_SIZE = 20_000
 
 
 class Checking:
-    """A log read, scored and checked deal by deal.  Iterating yields every finding once,
-    in the order of their place in the files (``_Window``), as soon as nothing can come
-    before it; only a short log (under ``play.ONE_CAUSE_DEALS`` deals, which a wrong first
-    dealer may explain at once) is held whole.  After it: ``deals``, ``finished``, ``sheet``."""
+    """A log read, scored and checked deal by deal: iterating yields every finding once, in the
+    order of the files, as soon as nothing can come before it (a short log is held whole, for
+    ``play``'s wrong first dealer).  After it: ``deals``, ``finished``, ``sheet``."""
 
     def __init__(
         self,
@@ -156,9 +152,8 @@ class Checking:
         return self.log.header.source if isinstance(item, Line) else item.loc.file
 
     def _findings(self, step: Step) -> list[Finding]:
-        """``_deal_findings`` of the step.  A line log's deal read again — the same text in
-        the same state, with the same writes — finds what it found the first time, moved
-        to its line, its being after the finish found anew: no result is made for it."""
+        """``_deal_findings`` of the step; a line log's deal read again in the same state with the
+        same writes finds what it found the first time, moved to its line (no result made)."""
         item, conv = step.item, self.convention
         if isinstance(item, Line):
             text = item.raw.rstrip("\r\n")

@@ -1,8 +1,6 @@
 """`pulyacalc conventions`: the built-in conventions, one convention merged, two compared.
 
-Everything here works from the schema rows (convention/schema.py ``SCHEMA``): a key added
-there is listed, shown and compared with no edit here.  A convention is given as a
-built-in name or a path (a house file's ``extends:`` merged in by the loader).
+Everything here works from the schema rows: a key added there needs no edit here.
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
 """Explaining an evening entry by entry: who writes how much, where, and why.
 
-Each ``Entry`` of :mod:`pulyacalc.scoring` becomes an ``Explained`` line: the entry, its rule
-from :mod:`pulyacalc.rulebook`, and a sentence a person can check with a pencil; each deal
-carries the paper after it and its ledger row.  ``explain`` does so for an evening kept
-whole, ``explain_stream`` deal by deal in flat memory (the ``explain`` command's way).
-Nothing here computes a score: the entries are the scorer's own, so they add up exactly to
-the sheet ``score`` prints.
+Each ``Entry`` becomes an ``Explained`` line: the entry, its rule and a sentence a person
+can check with a pencil; each deal carries the paper after it and its ledger row.  The
+entries are the scorer's own, so they add up exactly to the sheet ``score`` prints.
 """
 
 from __future__ import annotations
@@ -161,11 +158,8 @@ def totals(entries: list[Entry] | tuple[Entry, ...], players: tuple[str, ...]) -
 
 @dataclass
 class Stream:
-    """An explanation read deal by deal in flat memory: :meth:`play` scores the log through
-    the one driver (``play.play``) and shows each deal's result, with the paper after
-    it, to a consumer; nothing is kept.  Once played, ``count`` is the number of deals read
-    and ``sheet`` the paper after the last.  Problems go into ``problems``; :meth:`play`
-    raises them all together (PulyaError) at its end, as ``score`` does."""
+    """An explanation read deal by deal in flat memory: :meth:`play` scores the log through the
+    one driver and shows each result with the paper after it; nothing is kept."""
 
     log: Log
     convention: Convention
@@ -198,9 +192,8 @@ class Stream:
     def play(
         self, each: Callable[[DealResult, Sheet], object], progress: Callable[[int], None] | None = None
     ) -> None:
-        """Score the log, showing ``each`` every result with the paper after it (the same
-        ``Sheet``, updated: a consumer copies what it keeps); then raise its problems.
-        ``progress`` is told the line each deal ends on."""
+        """Score the log, showing ``each`` every result with the paper after it (the same ``Sheet``,
+        updated: a consumer copies what it keeps); then raise its problems."""
         from pulyacalc.play import play
 
         sheet = self.sheet = Sheet(self.header.players)
@@ -237,10 +230,8 @@ def explain_stream(
     upto: int | None = None,
     max_yaml_bytes: int | None = None,
 ) -> Stream:
-    """Read the log's header and convention now (raising their problems) and return a
-    ``Stream`` whose deals are scored when it is played.  With ``upto``, the log is read
-    only up to deal ``upto`` and the corrections written after it: what follows is never
-    read, so its problems are not seen."""
+    """Read the log's header and convention now (raising their problems); the ``Stream``'s deals
+    are scored when it is played.  ``upto``: nothing after deal ``upto`` (and its corrections) is read."""
     from pulyacalc.logs.read import read_log
     from pulyacalc.play import load_convention
 
@@ -304,11 +295,8 @@ def _end(stream: Stream) -> None:
 
 
 def _one_cause_may_apply(stream: Stream) -> bool:
-    """Whether ``score`` could tell the stream's problems otherwise: as one cause, a wrong
-    first dealer (``play.play_one_cause``), which it looks for only in a log shorter
-    than ``ONE_CAUSE_DEALS`` with at least ``ONE_CAUSE_MIN`` deals refused for the dealer
-    in play.  Otherwise the stream's problems are score's, and the log is not read again
-    (a long log wrong on every line would take twice as long)."""
+    """Whether ``score`` could tell the stream's problems otherwise, as one wrong first dealer
+    (``play.play_one_cause``); else the log is not read again (a long bad log: twice as long)."""
     from pulyacalc.play import ONE_CAUSE_DEALS, ONE_CAUSE_MIN
 
     if stream.count >= ONE_CAUSE_DEALS:

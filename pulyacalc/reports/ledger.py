@@ -1,23 +1,14 @@
 """The ledger: what each deal moved each player's final result by (issue 14, RULES.md §3.x).
 
-The settlement of RULES.md §3 is linear in the sheet until it is rounded:
-``G_p = M_p + ratio × (target − P_p)``; the amnesty subtracts the smallest ``G`` from
-everyone (a common shift, which the average mountain cancels); the mountain result
-``unit × (avg − G_p)`` is linear in ``G``; netted whists are linear in ``W``.  So each entry
-a deal writes adds a fixed amount to every player's exact result, and a deal's row is the
-sum over its entries (:func:`deal_row`).  The target is the same for every deal and adds
-nothing.  The rows of any log (finished or not) add up exactly to the exact settlement;
-what the convention's rounding then changes is its own row (:attr:`Ledger.rounding`).
+The settlement of RULES.md §3 is linear in the sheet until it is rounded (the amnesty is a
+common shift the average mountain cancels), so each entry adds a fixed amount to every
+player's exact result and a deal's row is the sum over its entries (:func:`row_of`).  The
+rows of any log add up exactly to the exact settlement; the rounding is its own row.
 
-The entries are the scorer's own: there is no second scoring path.  Every row comes from
-:class:`Rows`, told each deal's result in order: ``ledger`` lists them for an evening kept
-whole (``play(..., keep=True)``), ``ledger_run`` hands each to a sink as the one driver
-scores it (``play(..., each=...)``), keeping none, so the ``ledger`` command needs flat
-memory however long the log.  A deal that writes what another deal wrote, from the same
-line, has the same row: its ``Moved`` is made once, by :func:`row_of`.  The running totals
-are exact, and the money is each running total to the cent (``settlement.to_money``), as
-``score`` rounds it.  A row is not what the evening would be without the deal: deleting it
-would move the next dealer, the raspasy run and where the later pools close.
+The entries are the scorer's own (no second scoring path), told to :class:`Rows` in order:
+kept whole (``ledger``) or handed to a sink as scored (``ledger_run``, flat memory).  The
+money is each running total to the cent, as ``score`` rounds it.  A row is not the evening
+without the deal: deleting it would move the next dealer, the raspasy run, the pools' close.
 """
 
 from __future__ import annotations
@@ -55,13 +46,8 @@ def deal_row(entries: Iterable[Entry], players: tuple[str, ...], conv: Conventio
 
 
 def row_of(writes: Iterable[Booked], players: tuple[str, ...], conv: Convention) -> dict[str, Amount]:
-    """What these writes add to each player's exact result (RULES.md §3, linear part).
-
-    Each entry moves a mountain equivalent ``G`` or a whist: a pool point ``a`` of ``q``
-    lowers ``G_q`` by ``ratio × a``; a mountain point raises ``G_q``; whists ``w`` by ``q``
-    on ``r`` are ``+w`` for ``q`` and ``−w`` for ``r``.  A change ``δG`` is worth
-    ``unit × (mean δG − δG_p)`` to player ``p`` (× n / (n − 1) when each mountain is
-    divided among the opponents, ``settlement.mountain_divisor``).  The row sums to 0."""
+    """What these writes add to each player's exact result (RULES.md §3, linear part): a
+    change ``δG`` of mountain equivalents is worth ``unit × (mean δG − δG_p)`` to ``p``."""
     ratio = conv.pool_point_in_mountain
     unit = mountain_factor(conv, len(players))
     # whole numbers stay int until the mean (Fraction arithmetic is slow); exact either way
@@ -81,9 +67,8 @@ def row_of(writes: Iterable[Booked], players: tuple[str, ...], conv: Convention)
 
 
 class Moved:
-    """A deal's row but for its number: its dealer, its text (the canonical line) and what it
-    moved each result by; one for every deal of the same line that writes the same (what a
-    view makes of a row but its number, it makes once per ``Moved``)."""
+    """A deal's row but for its number, shared by the deals of a line that write the same
+    (a view makes its text once per ``Moved``)."""
 
     __slots__ = ("dealer", "text", "result")
 
@@ -145,11 +130,9 @@ Sink = Callable[[LedgerRow], object]
 
 
 class Rows:
-    """Each deal's row, told each result of the evening in order (:meth:`row`), and the rows
-    added up (:meth:`total`).  ``running`` (or a whist price): each row carries the running
-    totals (and the money).  ``final``: ``players`` is the table as the evening ends; else
-    a newcomer cannot be told (every row reads the final table): from a join on, ``joined``
-    and no more rows."""
+    """Each deal's row, told each result in order, and the rows added up (:meth:`total`).
+    Unless ``final`` (``players`` is the table as the evening ends), no rows from a join on:
+    every row reads the final table."""
 
     def __init__(
         self,
@@ -209,8 +192,7 @@ class Rows:
         deal: Callable[[], Deal | Correction | SeatChange],
         written: Callable[[], Iterable[Entry | Write]],
     ) -> LedgerRow | None:
-        """The row of a deal whose text is made once per ``line`` and whose result once per
-        ``writes`` (the key of what ``written`` gives)."""
+        """The row of a deal whose text is made once per ``line``, its result once per ``writes``."""
         self.joined = self.joined or (kind == "join" and not self.final)
         if self.joined:
             return None
@@ -319,10 +301,9 @@ def ledger_run(
     players: tuple[str, ...] | None = None,
     seated: list[tuple[str, ...]] | None = None,
 ) -> Ledger | None:
-    """Score a log handing each row to ``sink`` as it is scored, keeping none: the ledger
-    without its rows, or None when the log seats a newcomer (its rows were not all told:
-    every row reads the table as it ends, appended to ``seated``; read the log again with
-    it as ``players``).  Raises PulyaError as ``ledger_file``."""
+    """Score a log handing each row to ``sink`` as it is scored, keeping none: the ledger without
+    its rows, or None when the log seats a newcomer (the final table appended to ``seated``:
+    read the log again with it as ``players``).  Raises PulyaError as ``ledger_file``."""
     from pulyacalc.play import load_convention, score_log  # (looked up when called: tests watch it)
 
     problems = Problems()

@@ -1,16 +1,10 @@
 """The price table («таблица расчёта»): what each outcome of a deal is worth in whists to
 the declarer and to each other player, under a convention.
 
-Nothing here is a hard-coded number.  Each outcome is a real deal, scored by
-``play.play`` (a one-deal log) on a finished sheet where every pool is at the target
-and nothing else is written (so every player is equal), then settled (RULES.md §3, exact);
-the price is the settlement with the deal minus the settlement without it (which is 0
-for everyone).  Prices are constant through a pulya («стоимости игр постоянны»), so the
-finished sheet gives the same numbers as any other moment.
-
-The seats: the declarer is first hand, the first defender next, the second defender
-after him; with 4 players the dealer sits out, with 5 the dealer and a second player
-(``table.five_second_out`` says which, so his seat is put where that reading sits him).
+No hard-coded number: each outcome is a one-deal log played on a finished sheet with every
+pool at the target (every player equal) and settled exactly; prices are constant through a
+pulya, so that moment gives the same numbers as any other.  With 5 players the second one
+out is seated where ``table.five_second_out`` sits him.
 """
 
 from __future__ import annotations

@@ -1,12 +1,9 @@
-"""The pulya as players draw it: each player's pool, mountain and whists on each other as the
-running entries the paper shows («нарастающим итогом»: 2.4.10.14 — each new total written
-after the last), with the deal that wrote each one.
+"""The pulya as players draw it: each player's pool, mountain and whists as the running
+entries the paper shows («нарастающим итогом», 2.4.10.14), with the deal that wrote each.
 
-Nothing here scores: the entries of an evening are the fold's own, shown step by step to
-``Marks`` as the log is played (nothing is kept per deal); a paper sheet typed in
-(``settle``) gives its ``running:`` totals, if any, and its final cells.  A cell keeps only
-its latest ``keep`` totals and how many came before them: no drawing shows more (a long
-log's earliest give way to a ``…``).  The drawing (render/sheet_svg.py) only places them.
+The entries are the fold's own, shown step by step to ``Marks`` (nothing kept per deal), or
+a typed paper's ``running:`` totals; a cell keeps only its latest ``keep`` totals (no
+drawing shows more).  The drawing (render/sheet_svg.py) only places them.
 """
 
 from __future__ import annotations

@@ -1,18 +1,9 @@
 """A rating over a season: openskill's Plackett-Luce model, one match per evening.
 
-An evening is a free-for-all of three or four players who finish in an order (their
-settlement results), so each evening is one match of single-player teams ranked by the
-result, best first, ties sharing a rank.  Plackett-Luce is the Weng-Lin model made for
-exactly that — one ranking of many players per match (the Bradley-Terry and
-Thurstone-Mosteller models split it into pairs).  It rates who sat at the table:
-finishing above strong players moves a rating more than finishing above weak ones, and
-a player's uncertainty (σ) shrinks as he plays.  It rates places, not margins.
-
-The library's default parameters are kept (μ 25, σ 25/3, β 25/6, τ 25/300), so a new
-player's ordinal μ − 3σ is 0.  Evenings are rated in the season's order; the same
-evenings in the same order give the same ratings.
-
-openskill is imported only when a rating is made (start-up time of the other commands).
+An evening is one ranking of three or four players by their results (ties share a rank),
+which is what Plackett-Luce is made for; finishing above strong players moves a rating
+more.  It rates places, not margins.  The library's defaults are kept (a new player's
+ordinal μ − 3σ is 0); openskill is imported only when a rating is made (start-up time).
 """
 
 from __future__ import annotations

@@ -1,11 +1,9 @@
 """Reconciling a paper sheet with a log: every cell where they differ, and the first
 deal where they part.
 
-The paper's final cells are compared with the log's final sheet.  When the paper also
-keeps running totals (``running:`` in the sheet file, see docs/commands.md), the cells
-given after each deal are compared with the log's paper after that deal; the first
-checkpoint that differs, after one that agreed, brackets the deal where the paper and
-the log part — and among those deals, the ones that wrote the differing cells are named.
+With the paper's running totals (``running:``), the first checkpoint that differs after one
+that agreed brackets the deal where they part; the deals between that wrote the differing
+cells are named.
 """
 
 from __future__ import annotations
@@ -62,10 +60,8 @@ class Reconciliation:
 
 
 class Running:
-    """The log's papers at the paper's running totals, taken as ``Checking`` shows it each
-    result.  A checkpoint is compared once the deals after it begin (a correction has the
-    number of the deal before it); only the results since the last checkpoint that agreed
-    are held, until the first that differs (its deals are the suspects)."""
+    """The log's papers at the paper's running totals, shown each result by ``Checking``; only
+    the results since the last checkpoint that agreed are held, until the first that differs."""
 
     def __init__(self, paper: PaperSheet, sheet: Sheet) -> None:
         self.paper, self.sheet = paper, sheet

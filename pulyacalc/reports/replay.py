@@ -1,11 +1,8 @@
 """A log played more than once without keeping its deals (issue 11: a 20 MB log in 500 MB).
 
-``dispute`` plays a log once per reading of a key, ``compare`` once per convention.
-Keeping the deals read (a few hundred bytes each, 500,000 of them) would also put every
-play on the full path; instead a line log's raw lines are kept as the first play reads
-them — each distinct text once, the lines as references to it (a log repeats a few
-thousand texts) — and every later play reads them again, its raw lines like the
-first.  A YAML log's deals are in memory already: they are kept as they are.
+``dispute`` plays a log once per reading of a key, ``compare`` once per convention.  A line
+log's raw lines are kept as the first play reads them (each distinct text once) and read
+again by every later play; a YAML log's deals are in memory already.
 """
 
 from __future__ import annotations

@@ -1,12 +1,8 @@
 """A season: many evenings (logs) scored at once into standings per player.
 
-Each evening is scored and settled under its own convention, pool and rounding (or
-the ones given for the whole season), exactly as ``pulyacalc score`` would; the
-standings add up each player's results in whists (exact fractions), and money when a
-whist price is given.  Players are the same person when their names are written the
-same way in every log, or when an aliases file (:mod:`pulyacalc.logs.aliases`) says
-so: then each evening's players are mapped to persons before anything is added up, and
-a log seating one person twice is a problem located at its ``players:`` line.
+Each evening is scored and settled as ``pulyacalc score`` would; the standings add up each
+player's results (exact) and money.  Players are the same person when their names are the
+same in every log, or an aliases file (:mod:`pulyacalc.logs.aliases`) says so.
 """
 
 from __future__ import annotations
@@ -306,10 +302,8 @@ def score_season(
     keep_going: bool = False,
     **source: Unpack[Source],
 ) -> Season:
-    """Score every log and make the standings.  ``progress(done, total, file)`` is called
-    after each evening; files of a directory that are not logs go to ``skipped``.  Raises
-    PulyaError with every problem of every log; with ``keep_going``, a bad evening is left
-    out (``Season.failed``) and only a season with no good evening at all raises."""
+    """Score every log and make the standings; ``progress(done, total, file)`` after each
+    evening.  ``keep_going``: a bad evening is left out (``Season.failed``), unless all are."""
     files = collect(paths, skipped)
     club = Club()
     evenings: list[EveningResult] = []

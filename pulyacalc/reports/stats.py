@@ -1,20 +1,11 @@
 """A club's statistics over a season: how each player bids, defends and scores, who wins
 against whom, and a rating that accounts for who sat at the table.
 
-Every evening is scored and settled as ``season`` does (``season.played``); nothing here
-scores a deal.  The counts are read off each deal's result: its kind, the deal as written
-and the entries it wrote.  Totals, averages, best and worst evening are
-:func:`pulyacalc.reports.season.standings` of the same evenings.
-
-Head-to-head is the settlement taken pair by pair: in an evening, what ``a`` wins from
-``b`` is the whists they wrote on each other, netted (``whist_pairs[a][b]``), plus the
-difference of what each pays every other for his mountain (``pays_each[b] −
-pays_each[a]``, K4.2.14).  It is antisymmetric, and a player's amounts against the
-others of an evening add up to his exact result.
-
-Every deal is counted as it is scored (``Counting``: a line read again in the same state
-only adds to its count), so memory grows with the players, the evenings and the distinct
-lines, not with the deals.
+Every evening is scored and settled as ``season`` does; the counts are read off each deal's
+result.  Head-to-head is the settlement taken pair by pair (the whists between them netted,
+plus the difference of what each pays every other for his mountain, K4.2.14): it is
+antisymmetric and adds up to each player's exact result.  A line read again in the same
+state only adds to its count (``Counting``): memory grows with the distinct lines, not deals.
 """
 
 from __future__ import annotations
@@ -198,9 +189,8 @@ COUNT_EVERY = 100_000
 
 
 class Counting:
-    """One evening's counts per name as its log writes them, shown each step (``each``): a
-    deal's counts depend only on its line and what it wrote, so a line the fold knew
-    (``fold.Line``) is counted ``times`` at a time; any other deal at once."""
+    """One evening's counts per name, shown each step: a line the fold knew (``fold.Line``) is
+    counted ``times`` at a time (a deal's counts depend only on its line and its writes)."""
 
     def __init__(self, players: tuple[str, ...], second_out: SecondOut) -> None:
         self.tally = defaultdict[str, Tally](Tally)  # each name's, made when first counted

@@ -55,10 +55,8 @@ def ledger(
 
 
 def _written(source: Ledger | Play, running: bool, shape: str) -> bool:
-    """The ledger written row by row in flat memory (the view spools its rows and writes
-    nothing before the log is read, so that a log with a problem prints its problems and
-    nothing else).  False where a play cannot tell every row (a log that seats a newcomer:
-    every row reads the final table; it is read again)."""
+    """The ledger written row by row in flat memory; False where a play cannot tell every row
+    (a log that seats a newcomer: every row reads the final table; it is read again)."""
     from pulyacalc.render.formats import write
     from pulyacalc.render.ledger import LedgerView, Unseated
 
