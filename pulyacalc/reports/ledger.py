@@ -32,6 +32,9 @@ from pulyacalc.play import Evening, score_file, settle_evening
 from pulyacalc.scoring.settlement import mountain_factor
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from pulyacalc.reports.season import Reading
     from pulyacalc.scoring.fold import DealResult, Step
     from pulyacalc.scoring.settlement import Settlement
 
@@ -267,25 +270,9 @@ def _ledger(ev: Evening, s: Settlement, kept: tuple[LedgerRow, ...], rows: Rows)
     return Ledger(ev, s, kept, total, rounding, money_rounding)
 
 
-def ledger_file(
-    path: str,
-    *,
-    convention: str | None = None,
-    rounding: Rounding | None = None,
-    input_format: str | None = None,
-    max_yaml_bytes: int | None = None,
-    price: Decimal | None = None,
-) -> Ledger:
+def ledger_file(path: str, *, price: Decimal | None = None, **reading: Unpack[Reading]) -> Ledger:
     """Score a log keeping every deal, and its ledger.  Raises PulyaError."""
-    ev = score_file(
-        path,
-        convention=convention,
-        rounding=rounding,
-        input_format=input_format,
-        max_yaml_bytes=max_yaml_bytes,
-        keep=True,
-    )
-    return ledger(ev, price)
+    return ledger(score_file(path, keep=True, **reading), price)
 
 
 def ledger_run(
@@ -293,13 +280,10 @@ def ledger_run(
     sink: Sink,
     *,
     running: bool = False,
-    convention: str | None = None,
-    rounding: Rounding | None = None,
-    input_format: str | None = None,
-    max_yaml_bytes: int | None = None,
     price: Decimal | None = None,
     players: tuple[str, ...] | None = None,
     seated: list[tuple[str, ...]] | None = None,
+    **reading: Unpack[Reading],
 ) -> Ledger | None:
     """Score a log handing each row to ``sink`` as it is scored, keeping none: the ledger without
     its rows, or None when the log seats a newcomer (the final table appended to ``seated``:
@@ -307,8 +291,9 @@ def ledger_run(
     from pulyacalc.play import load_convention, score_log  # (looked up when called: tests watch it)
 
     problems = Problems()
-    log = read_log(path, input_format, problems, max_yaml_bytes=max_yaml_bytes)
+    log = read_log(path, reading.get("input_format"), problems, max_yaml_bytes=reading.get("max_yaml_bytes"))
     # the convention as score_log loads it (its problems are reported there)
+    convention, rounding = reading.get("convention"), reading.get("rounding")
     conv = load_convention(log, Problems(), convention, rounding)
     table = players or log.header.players
     rows = None if conv is None else Rows(table, conv, price, running, final=players is not None)

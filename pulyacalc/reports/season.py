@@ -216,14 +216,18 @@ class Club:
         return each
 
 
-class Source(TypedDict, total=False):
-    """How each log of a season is read and scored (``score``'s options), and the persons
-    ``aliases`` makes its players."""
+class Reading(TypedDict, total=False):
+    """How a log is read and scored: ``score``'s options."""
 
     convention: str | None
     rounding: Rounding | None
     input_format: str | None
     max_yaml_bytes: int | None
+
+
+class Source(Reading, total=False):
+    """How each log of a season is read and scored, and the persons ``aliases`` makes its players."""
+
     aliases: Aliases | None
 
 
