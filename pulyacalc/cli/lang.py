@@ -1,10 +1,9 @@
 """``--lang`` and the command line's own words in the chosen language.
 
 The language is chosen before anything is shown (:func:`choose`); each command's help is
-translated when it is looked up (:func:`prepare`: Typer's help texts are the English
-msgids) and takes ``--lang`` itself.  :func:`patch_click` makes Typer's vendored click
-speak it: its titles where they are made, its errors line by line through
-:data:`CLICK_MESSAGES`, each echo shown safe.
+translated when it is looked up (:func:`prepare`), and :func:`patch_click` makes Typer's
+vendored click speak it: its titles where they are made, its errors by :data:`CLICK_MESSAGES`,
+each echo shown safe.
 """
 
 from __future__ import annotations

@@ -1,8 +1,6 @@
-"""Located problems and the two error types: input that cannot be read, and input
-that reads fine but breaks a rule of the game or the convention.
-
-Every problem carries ``FILE:LINE[:COLUMN]`` so that a person (or an editor) can jump
-to it.  Readers collect all problems of a file and raise once.
+"""Located problems (``FILE:LINE[:COLUMN]``, for a person or an editor to jump to) and the
+two error types: input that cannot be read, and input that breaks a rule.  Readers collect
+all problems of a file and raise once.
 """
 
 from __future__ import annotations

@@ -1,8 +1,5 @@
-"""Closed sets of the domain as ``Literal`` types: ``mypy --strict`` rejects a mistyped kind
-at no start-up cost (they are plain strings at run time, and JSON keeps them as they are).
-
-Each set is written once, here; code that needs the values at run time (to check a
-convention's choice, say) takes them with ``typing.get_args``.
+"""Closed sets of the domain as ``Literal`` types, each written once: ``mypy --strict``
+rejects a mistyped kind at no start-up cost; run-time code takes them by ``typing.get_args``.
 """
 
 from __future__ import annotations

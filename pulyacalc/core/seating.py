@@ -1,13 +1,8 @@
 """Seating for one deal: who deals, who holds cards, who sits out, who defends first.
 
-Every table size is here, so that the rules ask the seats rather than count players:
-
-* 3 players: all three hold cards, the dealer is third hand.
-* 4 players: the dealer sits out (K1.2, K3.2.10).
-* 5 players: the dealer and one more sit out (K1.2); which one is ``second_out``
-  (``table.five_second_out``: the texts differ).
-* 2 players («гусарик»): three hands are dealt and the third is a dummy («болван») who
-  always passes (seed 001); both players hold cards, and nobody sits out.
+Every table size is here, so that the rules ask the seats rather than count players: with
+3 all hold cards; with 4 the dealer sits out (K1.2, K3.2.10); with 5 the dealer and one more
+(``table.five_second_out``); with 2 («гусарик») a dummy third hand always passes (seed 001).
 """
 
 from __future__ import annotations

@@ -1,9 +1,6 @@
-"""The drawn sheet as SVG: the paper of :mod:`pulyacalc.reports.pulya` on one A4 page, portrait
-with the settlement under it (``sheet``) or landscape with the stages beside it (``settle``);
-plain strings, so the same pulya gives the same bytes (no clock, no ids, two decimals).
-
-What a program can read back (each cell a ``<g class="cell" data-area=… data-player=…
-data-on=…>``, its running totals, ``data-left-out``) is docs/INTERFACE.md's.
+"""The drawn sheet as SVG: the paper of :mod:`pulyacalc.reports.pulya` on one A4 page, with
+the settlement under it (``sheet``) or the stages beside it (``settle``); plain strings, so
+the same pulya gives the same bytes.  What a program can read back is docs/INTERFACE.md's.
 """
 
 from __future__ import annotations
@@ -63,9 +60,8 @@ STYLE = (
 
 @dataclass
 class Cell:
-    """One cell of the paper to write: where, its caption, and its running totals — the
-    latest ``marks``, after ``earlier`` not kept.  A total's index (``start``) counts them
-    all, the earlier ones too."""
+    """One cell of the paper to write: where, its caption, and its latest running totals
+    (``marks``) after ``earlier`` not kept; ``start`` counts them all."""
 
     area: str
     player: str
@@ -102,9 +98,8 @@ class Cell:
         return out + [(text, deal, last, em * size) for text, deal, last, em in items[start - self.earlier :]]
 
     def placement(self, size: float, numbers: bool, start: int = 0) -> Placed | None:
-        """Where the totals from ``start`` go: centred in one region when one holds them, else
-        from the top of the first on; None when they do not fit (from before the kept ones,
-        never: more than ``SHOWN_AT_MOST``)."""
+        """Where the totals from ``start`` go: centred in one region when one holds them, else from
+        the top of the first on; None when they do not fit."""
         if start < self.earlier:
             return None
         need = (self.measured(numbers)[1][start - self.earlier] + (width("….", 1.0) if start else 0.0)) * size

@@ -15,9 +15,8 @@ def f(x: float) -> str:
 
 
 def fitted(text: str, size: float, room: float, least: float = 2.0) -> tuple[str, float]:
-    """``text`` at the largest size down to ``least`` that fits in ``room``, else cut short with
-    an ellipsis (the whole text in a ``<title>`` beside it).  Measured once and cut in one pass:
-    a name of 10,000 characters measured at every size and cut took half a minute (issue 11)."""
+    """``text`` at the largest size down to ``least`` that fits in ``room``, else cut with an
+    ellipsis (whole in a ``<title>``); measured once, cut in one pass (issue 11: a long name)."""
     em = width(text, 1.0)  # width(text, size) is em * size, the same float
     while em * size > room and size > least:
         size = max(least, size - 0.2)

@@ -54,9 +54,8 @@ _number = Remembered(_read_number, size=50_000)
 
 
 class Column:
-    """A column measured as its cells come: its widest cell stripped (as drawn), and, right
-    aligned, of its numbers the widest whole part and what follows the units, so that
-    :meth:`aligned` can line them up."""
+    """A column measured as its cells come: its widest cell as drawn, and, right aligned, its
+    numbers' widest whole part and tail, so that :meth:`aligned` can line them up."""
 
     __slots__ = ("right", "plain", "other", "whole", "tail", "bare", "mixed", "raw", "known", "seen")
 
@@ -113,9 +112,8 @@ class Column:
 
 
 class Layout:
-    """How a table's lines are drawn: each column's width and side, the wrapping of its
-    cells (tabulate's own wrapper), and whether a row may take many lines (then, as in
-    tabulate, a row of blank cells takes none)."""
+    """How a table's lines are drawn: each column's width, side and wrapping, and whether a row
+    may take many lines (then, as in tabulate, a row of blank cells takes none)."""
 
     def __init__(
         self, widths: list[int], lefts: Sequence[bool], wraps: Sequence[int | None], multiline: bool
@@ -220,9 +218,8 @@ def _layout(
 def _exotic(
     body: list[list[str]], head: list[str], align: Sequence[str] | None, tablefmt: str, wrap: bool
 ) -> bool:
-    """Whether tabulate draws the table otherwise than :class:`Layout`: another format, an
-    empty or ragged body, another alignment, a cell it reads more of than its characters,
-    a wrapped cell it reads as a boolean."""
+    """Whether tabulate draws the table otherwise than :class:`Layout`: another format or
+    alignment, a ragged body, a cell it reads more of than its characters, or as a boolean."""
     if tablefmt not in ("plain", "simple") or not body:
         return True
     ncols = len(body[0])
@@ -607,9 +604,8 @@ class LongTable:
             yield "\n".join(out) + "\n"
 
     def _plan(self, width: int) -> tuple[list[list[str]], FitPlan] | None:
-        """The rows that stand for the table (each column's widest cell, as it is and
-        stripped; and, of each column the fit wraps, the widest wrapped and one that wraps)
-        and how grid fits them; None where the table cannot be fitted so."""
+        """The rows that stand for the table (each column's widest cells, as is, stripped and
+        wrapped) and how grid fits them; None where the table cannot be fitted so."""
         n = len(self.head)
         sizes, holders = [-1] * (2 * n), [[""] * n] * (2 * n)
         for row in self._aligned():

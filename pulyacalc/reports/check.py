@@ -180,9 +180,8 @@ class Checking:
 
 
 class _Window:
-    """Findings waiting for their turn: a heap by place (file, line, column, then rank:
-    problems 0, a deal's own 1, the target's 2, the overrides' 3), taken out once nothing
-    can come before."""
+    """Findings waiting for their turn, a heap by place (then rank: problems 0, a deal's own 1,
+    the target's 2, the overrides' 3), taken out once nothing can come before."""
 
     def __init__(self) -> None:
         self.heap: list[tuple[str, int, int, int, int, Finding]] = []

@@ -266,9 +266,8 @@ def explained(r: DealResult, sheet: Sheet, conv: Convention) -> DealExplained:
 def _upto(
     deals: Iterable[Deal | Correction | SeatChange | Unreadable], upto: int | None, problems: Problems
 ) -> Iterator[Deal | Correction | SeatChange | Unreadable]:
-    """The log's items up to deal ``upto`` and the corrections after it (a correction
-    belongs to the deal it follows).  The line after them is read to see that it is no
-    correction, but it belongs to the next deal: its problems, if any, are not ours."""
+    """The log's items up to deal ``upto`` and the corrections after it; the line after them is
+    read, but its problems are the next deal's, not ours."""
     n, before = 0, len(problems.items)
     for d in deals:
         if not isinstance(d, Correction):

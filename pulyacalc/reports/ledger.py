@@ -133,9 +133,8 @@ Sink = Callable[[LedgerRow], object]
 
 
 class Rows:
-    """Each deal's row, told each result in order, and the rows added up (:meth:`total`).
-    Unless ``final`` (``players`` is the table as the evening ends), no rows from a join on:
-    every row reads the final table."""
+    """Each deal's row, told each result in order, and the rows added up; unless ``final``
+    (``players`` the table as it ends), none from a join on: a row reads the final table."""
 
     def __init__(
         self,

@@ -167,9 +167,8 @@ def traced(
 def from_paper(
     paper: PaperSheet, conv: Convention, target: int, settlement: Settlement, keep: int | None = None
 ) -> Pulya:
-    """A sheet typed from paper: the running totals it gives (``running:``, deal by deal),
-    then its final cells, each written where it differs from the total before it; ``keep``:
-    as ``Marks``."""
+    """A sheet typed from paper: its ``running:`` totals, then its final cells, each written where
+    it differs from the total before it; ``keep``: as ``Marks``."""
     sheet = paper.sheet
     written = {key: _Written(keep) for key in cells(sheet.players)}
     for n, (rows, rcells, _) in sorted(paper.running.items()):
