@@ -34,7 +34,7 @@ from pulyacalc.scoring.settlement import mountain_factor
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-    from pulyacalc.reports.season import Reading
+    from pulyacalc.reports.season import ScoreOptions
     from pulyacalc.scoring.fold import DealResult, Step
     from pulyacalc.scoring.settlement import Settlement
 
@@ -269,9 +269,9 @@ def _ledger(ev: Evening, s: Settlement, kept: tuple[LedgerRow, ...], rows: Rows)
     return Ledger(ev, s, kept, total, rounding, money_rounding)
 
 
-def ledger_file(path: str, *, price: Decimal | None = None, **reading: Unpack[Reading]) -> Ledger:
+def ledger_file(path: str, *, price: Decimal | None = None, **options: Unpack[ScoreOptions]) -> Ledger:
     """Score a log keeping every deal, and its ledger.  Raises PulyaError."""
-    return ledger(score_file(path, keep=True, **reading), price)
+    return ledger(score_file(path, keep=True, **options), price)
 
 
 def ledger_run(
@@ -282,7 +282,7 @@ def ledger_run(
     price: Decimal | None = None,
     players: tuple[str, ...] | None = None,
     seated: list[tuple[str, ...]] | None = None,
-    **reading: Unpack[Reading],
+    **options: Unpack[ScoreOptions],
 ) -> Ledger | None:
     """Score a log handing each row to ``sink`` as it is scored, keeping none: the ledger without
     its rows, or None when the log seats a newcomer (the final table appended to ``seated``:
@@ -290,9 +290,9 @@ def ledger_run(
     from pulyacalc.play import load_convention, score_log  # (looked up when called: tests watch it)
 
     problems = Problems()
-    log = read_log(path, reading.get("input_format"), problems, max_yaml_bytes=reading.get("max_yaml_bytes"))
+    log = read_log(path, options.get("input_format"), problems, max_yaml_bytes=options.get("max_yaml_bytes"))
     # the convention as score_log loads it (its problems are reported there)
-    convention, rounding = reading.get("convention"), reading.get("rounding")
+    convention, rounding = options.get("convention"), options.get("rounding")
     conv = load_convention(log, Problems(), convention, rounding)
     table = players or log.header.players
     rows = None if conv is None else Rows(table, conv, price, running, final=players is not None)

@@ -216,7 +216,7 @@ class Club:
         return each
 
 
-class Reading(TypedDict, total=False):
+class ScoreOptions(TypedDict, total=False):
     """How a log is read and scored: ``score``'s options."""
 
     convention: str | None
@@ -225,7 +225,7 @@ class Reading(TypedDict, total=False):
     max_yaml_bytes: int | None
 
 
-class Source(Reading, total=False):
+class Source(ScoreOptions, total=False):
     """How each log of a season is read and scored, and the persons ``aliases`` makes its players."""
 
     aliases: Aliases | None
