@@ -185,8 +185,7 @@ def script() -> None:
     runtime = sys.modules.get("pulyacalc.cli.runtime")
     if runtime is None:  # interrupted before the command ran: nothing of ours to skip
         sys.exit(status)
-    # the one flush-and-report path (again: anything written since, say by an atexit-less
-    # library, is flushed and a failure to write it reported, as at a normal exit)
+    # the one flush-and-report path again, for anything written since
     status = runtime.finish(status)
     import os
 

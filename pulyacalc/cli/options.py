@@ -167,8 +167,7 @@ def parse_price(text: str | None) -> Decimal | None:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-#: the options the commands share, in the order every command's ``--help`` lists them (-o and
-#: -q come last, after the command's own options)
+#: the options the commands share, in the order ``--help`` lists them (-o, -q last)
 SHARED: dict[str, Any] = {
     "convention": ConventionOpt,
     "allow_outside": Annotated[

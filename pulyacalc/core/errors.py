@@ -133,8 +133,7 @@ class Problem:
         _set(self, "code", kind if code == "read" and kind != "read" else code)
 
     def format(self) -> str:
-        # whatever a message echoes (a file name, a value), it reaches the terminal safe;
-        # in the chosen language (a message made with ``M_``)
+        # whatever a message echoes reaches the terminal safe, in the chosen language
         text = f"{shown(str(self.loc), 0)}: " + shown(_cut_long_words(tr(self.message)), 0, keep="\n")
         text = shown(text, 0, keep="\n")
         if self.hint:

@@ -165,8 +165,7 @@ _new_str = str.__new__
 def M_(template: str, /, **fields: object) -> Text:
     """A message made now, shown later: English ``template`` filled with ``fields`` (see
     :class:`Text`); marked for the catalog like ``_()``."""
-    # Text(template, fields) without its generality: the same object, made in two thirds
-    # of the time
+    # Text(template, fields) without its generality: made in two thirds of the time
     text: Text = _new_str(Text, template.format_map(fields) if fields else template)
     text.template = template
     text.fields = fields

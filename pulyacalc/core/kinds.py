@@ -12,8 +12,7 @@ DealKind = Literal["unplayed", "half", "played", "misere", "raspasy", "conceded"
 #: a change of the table between deals (RULES.md 6.3): a player joins or leaves
 SeatChangeKind = Literal["join", "leave"]
 
-#: what the scorer's result is about: a deal's kind, a correction written by hand, or a
-#: change of the table
+#: what the scorer's result is about: a deal, a correction or a change of the table
 ResultKind = Literal[DealKind, "correction", SeatChangeKind]
 
 #: where an entry is written on the paper

@@ -308,8 +308,7 @@ class Play:
     locs: Mapping[str, Loc] = field(default_factory=dict)
     #: the line as written (line logs), echoed with a caret under rule errors
     source: str = ""
-    #: shared by the deals read from the same text (compared by identity; see
-    #: ``log_lines.DealText``): what such deals write is worked out once (``scoring``)
+    #: shared (by identity) by the deals read from the same text: their writes worked out once
     template: Hashable | None = field(default=None, compare=False, repr=False)
     #: the talon's cards, when the log gives them (the talon premium, K3.4.11)
     talon: tuple[Card, ...] = ()

@@ -28,8 +28,7 @@ class CheckView:
     #: with ``--against``: the sheet's name and the first deal where sheet and log part
     parting: int | None = None
     against: str | None = None
-    #: the findings written so far that make the log unclean (all but the notices:
-    #: corrections), and the notices among them
+    #: the findings written so far that make the log unclean, and the notices (corrections)
     bad: int = 0
     notices: int = 0
 

@@ -83,8 +83,7 @@ class CompareView:
             "players": list(c.players),
             "deals": c.deals,
             "conventions": [column_json(col, c.players) for col in c.columns],
-            # always there, empty when the log is legal under every convention: a program
-            # reads one shape whatever the log
+            # always there (one shape whatever the log), empty when legal under every convention
             "excluded": [excluded_json(x) for x in c.excluded],
         }
 

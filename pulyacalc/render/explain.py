@@ -317,11 +317,9 @@ class Drawn:
     #: the table's lines after the deal's first but for its bombs: its entries, its moves
     entries: str = ""
     moves: str = ""
-    #: JSON: the flat entries (each after ``,``: none, ``[""]``); JSON Lines, CSV, TSV:
-    #: the lines of the entries
+    #: JSON: the flat entries (each after ``,``); JSON Lines, CSV, TSV: their lines
     flat: tuple[str, ...] = ("",)
-    #: JSON: the deal's members from its entries to its paper (``"running": ``), and
-    #: after its paper, with its closing brace
+    #: JSON: the deal's members from its entries to its paper, and after it
     nested: tuple[str, ...] = ("",)
     tail: str = ""
 
@@ -390,8 +388,7 @@ class ExplainStream:
     log is spent (the table's first line counts its deals).  ``--deal N``: deal N alone."""
 
     stream: Stream
-    #: deals (and corrections) shown so far: none after the stream is spent means that
-    #: ``--deal N`` is past the log's end
+    #: deals (and corrections) shown so far (none: ``--deal N`` is past the log's end)
     shown: int = 0
     #: told the line each deal ends on (the command line's progress bar)
     progress: Callable[[int], None] | None = None
@@ -401,8 +398,7 @@ class ExplainStream:
         from pulyacalc.reports.explain import explained
 
         upto, conv = self.stream.upto, self.stream.convention
-        # an entry's piece made once per write (most sets of writes share some), and a deal's
-        # drawings once per set of writes (for the same players)
+        # an entry's piece made once per write, a deal's drawings once per set of writes
         piece = Remembered(lambda x: entry_piece(x, fmt), lambda x: _WRITE(x.entry))
         writes = Remembered(
             lambda rs: drawn_writes(explained(rs[0], rs[1], conv), fmt, piece),

@@ -60,8 +60,7 @@ class Made:
         self.text = text
 
 
-#: a key of a document whose :class:`Later` gives a dict, spliced in at its place (keys
-#: known only at the end)
+#: a key of a document whose :class:`Later` gives a dict of keys known only at the end
 MORE = "\0more"
 
 

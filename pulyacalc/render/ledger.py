@@ -32,8 +32,7 @@ if TYPE_CHECKING:
     from pulyacalc.render.table import LongTable
     from pulyacalc.reports.ledger import Sink
 
-#: a ledger scored as it is read: hands each row to the sink, gives the ledger without its
-#: rows (None: not every row could be told, ``ledger.ledger_run``)
+#: a ledger scored as it is read, each row to the sink (``ledger.ledger_run``)
 Play = Callable[["Sink"], "Ledger | None"]
 #: (which value, player) of each player column
 Columns = list[tuple[str, str]]

@@ -147,8 +147,7 @@ def write_cell(cv: Canvas, cell: Cell, size: float, numbers: bool) -> None:
     start = 0
     found = cell.placement(size, numbers)
     if found is None and cell.total > 1:
-        # the earliest totals give way to an ellipsis (the last ones matter): the fewest that
-        # must, found by halving, as a long evening has thousands
+        # the fewest earliest totals that must give way to an ellipsis, found by halving
         fit = range(1, cell.total - 1)
         start = 1 + bisect_left(fit, True, key=lambda k: cell.placement(size, numbers, k) is not None)
         found = cell.placement(size, numbers, start)

@@ -396,8 +396,7 @@ class Fit(NamedTuple):
 
 #: a digit as the key of a fit plan has it: every digit is one column wide and wraps alike
 _DIGITS = str.maketrans("123456789", "000000000")
-#: each fit plan made, by what decides it, and the layout of each part it draws, wrapped
-#: (:func:`_fitted`)
+#: each fit plan made, by what decides it, and the layouts of its wrapped parts
 _PLANS: Remembered[tuple[FitPlan, dict[int, Layout] | None]] = Remembered(
     lambda _, fit: (fit_plan(fit), {}), size=1024
 )

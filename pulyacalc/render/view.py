@@ -43,8 +43,7 @@ def versioned(items: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{"schema_version": SCHEMA_VERSION, **x} for x in items]
 
 
-#: whether tables write fractions Unicode has a character for as that character (⅔);
-#: cleared by the command line when standard output is a console that cannot show them
+#: whether tables write ⅔ as one character (cleared for a console that cannot show it)
 GLYPHS = [True]
 
 
@@ -53,8 +52,7 @@ def use_glyphs(on: bool) -> None:
     GLYPHS[0] = on
 
 
-#: the width tables and their notes are fitted to (render/table.grid, fit_lines); None
-#: (piped output without ``COLUMNS``): as wide as they come
+#: the width tables and their notes are fitted to (None: as wide as they come)
 WIDTH: list[int | None] = [None]
 
 

@@ -99,8 +99,7 @@ class Checking:
         self.finished = False
         self.sheet: SheetView | None = None
         self.window = _Window()
-        #: (a line log's deal text, the raspasy and dark runs before it, its writes) → its
-        #: column and what it was found to have but its being after the finish
+        #: (deal text, raspasy and dark runs before it, writes) → its column and findings
         self.known: dict[tuple[str, int, int, DealWrites], tuple[int, tuple[Finding, ...]]] = {}
         self.line_log = type(self.log.deals) is LineDeals
 
@@ -121,8 +120,7 @@ class Checking:
         source = _line_source(self.log)
         it = iter(self.log.deals)
         first = list(islice(it, ONE_CAUSE_DEALS))
-        # a short log may have its refused deals explained by one wrong dealer at its end:
-        # its problems are taken only then (a long one is never looked at so)
+        # a short log's refused deals may be one wrong dealer: its problems taken at its end
         short, before = len(first) < ONE_CAUSE_DEALS, len(problems)
         rest: Iterable[Item] = ()
         if not short and source is not None:  # the rest of a line log: its raw lines

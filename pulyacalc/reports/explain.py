@@ -168,8 +168,7 @@ class Stream:
     problems: Problems = field(default_factory=Problems)
     #: the paper as the deals played so far left it (everyone on it: a newcomer too)
     sheet: Sheet = field(default_factory=lambda: Sheet(()))
-    #: the log read ('-' standard input) and the options it is scored under, to score it
-    #: again when it has problems
+    #: the log read and the options it is scored under, to score it again with problems
     path: str = "-"
     options: tuple[str | None, Rounding | None, str | None] = (None, None, None)
     #: the evening once played (its deals counted, its pool target)

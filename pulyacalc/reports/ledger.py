@@ -231,8 +231,7 @@ class Rows:
         line = key[0]
         text = line if type(line) is str else self.texts(line, deal, dealer)
         result = self.results(tuple((w.area, w.player, w.amount, w.on) for w in written()))
-        # writes placed otherwise that move the results alike (about half of a long log's)
-        # make the same row: one Moved, which a view makes its text of once
+        # writes that move the results alike (half of a long log's) make one Moved
         return self.alike((dealer, text, tuple(result.items())), result)
 
     def _add_up(self) -> None:

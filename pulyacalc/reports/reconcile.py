@@ -73,8 +73,7 @@ class Running:
         self.view: SheetView | None = None  # the paper after the checkpoint being passed
         self.held: list[DealResult] = []  # the results since the last checkpoint that agreed
         self.previous = 0  # that checkpoint
-        #: the checkpoints no result has the number of, and the first that differs with its
-        #: differences, the deals since the one before that agreed and their results
+        #: the checkpoints not yet reached, the first that differs, and the results since
         self.missing: list[int] = []
         self.first: tuple[int, list[Difference], list[int], list[DealResult]] | None = None
 

@@ -56,8 +56,7 @@ class Replay:
             return Log(header, source, self.header_ok)
         from pulyacalc.logs.lines import LineDeals
 
-        # the parse of each text is the same for the same players: shared, unless a
-        # newcomer joined (the reader then parsed the lines after it with him)
+        # each text's parse shared, unless a newcomer joined (parsed with him since)
         cache = source.cache if source.header.players == self.header.players else {}
         self.last = LineDeals(iter(self.lines), self.pending, self.number, self.header, problems, cache)
         return Log(header, self.last, self.header_ok)

@@ -94,8 +94,7 @@ def not_a_log(path: Path) -> str:
     try:
         keys = _top_keys(path)
     except (OSError, UnicodeDecodeError):
-        # unreadable or not UTF-8: a log saved in the wrong encoding, not a file to leave
-        # out; reading it says so, located, as `score` does
+        # not UTF-8: a log in the wrong encoding, which reading reports, not a file to leave out
         return ""
     if "deals" in keys or "players" in keys or "игроки" in keys:
         if "sheet" in keys and "deals" not in keys:
@@ -244,8 +243,7 @@ def played(
     from pulyacalc.logs.read import read_log
     from pulyacalc.play import score_log, settle_evening
 
-    # score_file's two steps, so that a person seated twice is reported with the log's
-    # other problems
+    # score_file's two steps: a person seated twice is reported with the other problems
     problems = Problems()
     log = read_log(path, source.get("input_format"), problems, max_yaml_bytes=source.get("max_yaml_bytes"))
     seats, aliases = None, source.get("aliases")

@@ -40,8 +40,7 @@ def check(
     from pulyacalc.render.formats import write
     from pulyacalc.reports.check import Checking, Finding
 
-    # the findings are written as they are found (formats.write spools them: a log that
-    # cannot be read prints its problems and nothing else)
+    # the findings written as found (formats.write spools them)
     with log_progress(log) as progress:  # a bar on a terminal's stderr while a big log is read
         checking = Checking(
             log,

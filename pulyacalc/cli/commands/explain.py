@@ -32,10 +32,8 @@ def explain(
     from pulyacalc.render.formats import write
     from pulyacalc.reports.explain import explain_stream
 
-    # deal by deal in flat memory, in one process.  The view gives nothing before the log
-    # is spent and its problems raised, so a log with a problem prints its problems and
-    # nothing else; only ``--deal N`` goes into a spool first (memory, then a temporary
-    # file), to say that deal N is past the log's end instead of printing the head
+    # deal by deal in flat memory; ``--deal N`` spooled first, to say that deal N is past
+    # the log's end instead of printing the head
     with log_progress(log) as progress:  # a bar on a terminal's stderr while a big log is read
         stream = explain_stream(log, **run.reading, upto=deal)
         view = ExplainStream(stream, progress=progress)
