@@ -6,6 +6,7 @@ Each file is a list of cases::
       convention: sochi              # built-in name; default sochi
       players: [A, B, C]             # clockwise
       dealer: C                      # optional; default the last player
+      dummy: second                  # optional (2 players): the dummy's hand
       pool: 20                       # optional pool target
       overrides: {raspasy.amnesty: false}   # optional convention keys, as in a log
       deals:                         # line-format strings or YAML-log mappings
@@ -47,6 +48,7 @@ CASE_KEYS = {
     "dealer",
     "pool",
     "rounding",
+    "dummy",
     "overrides",
     "deals",
     "expect",
@@ -121,7 +123,7 @@ def _num(x: Any) -> Fraction:
 
 def _log_yaml(case: dict[str, Any]) -> str:
     log: dict[str, Any] = {"players": case["players"]}
-    for key in ("dealer", "pool", "rounding", "overrides"):
+    for key in ("dealer", "dummy", "pool", "rounding", "overrides"):
         if key in case:
             log[key] = case[key]
     log["convention"] = case.get("convention", "sochi")

@@ -256,7 +256,7 @@ def test_compare_scores_a_classic_evening_under_every_built_in() -> None:
     r = cli("compare", str(ROOT / "examples" / "classic-3p.txt"), "-f", "json")
     assert r.exit_code == 0, r.output
     cols = {c["convention"]: c["settlement"] for c in json.loads(r.stdout)["conventions"]}
-    assert cols["classic"] == {"Anna": -320, "Boris": -168, "Vera": 488}
+    assert cols["classic"] == {"Anna": -293.33, "Boris": -181.33, "Vera": 474.67}  # −880/3, −544/3, 1424/3
     assert len({json.dumps(v) for v in cols.values()}) == len(cols)
 
 

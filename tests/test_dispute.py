@@ -226,6 +226,17 @@ def test_a_reading_that_refuses_the_log_says_why(tmp_path: Path) -> None:
     assert "refused" in table and "give his tricks or the passer's" in table
 
 
+def test_two_players_half_whist_shows_both_seats_readings(tmp_path: Path) -> None:
+    # the dealer declares with the dummy on first hand: K3.8.7 and seed 001 agree
+    log = write(tmp_path, "players: Anna Boris\ndealer: Boris\nconvention: gusarik\n\nBoris 6♠, Anna half\n")
+    key = document(log, 1)["contested"][0]
+    assert key["key"] == "table.two_half_whist"
+    assert {r["value"]: r["result_exact"] for r in key["readings"]} == {
+        "after_dummy": {"Anna": "-16", "Boris": "16"},
+        "any_hand": {"Anna": "-16", "Boris": "16"},
+    }
+
+
 # -- the contested data is the schema's ----------------------------------------------------
 
 

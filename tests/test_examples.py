@@ -249,15 +249,16 @@ def test_classic_by_hand() -> None:
     pools, mountains, whists = sheet_rows(doc)
     assert doc["deals"] == 10 and doc["finished"] is False
     assert pools == {"Anna": 12, "Boris": 8, "Vera": 20}
-    assert mountains == {"Anna": 72, "Boris": 48, "Vera": 4}
+    # deal 10: Anna short 1 with her pool open, half the remise (K3.8.12): 1 × 1 × 4
+    assert mountains == {"Anna": 68, "Boris": 48, "Vera": 4}
     assert whists == {
         "Anna": {"Boris": 16, "Vera": 48},
         "Boris": {"Anna": 24, "Vera": 0},
         "Vera": {"Anna": 40, "Boris": 56},
     }
     assert doc["bombs"] == {"Anna": [4, 8, 4], "Boris": [4, 8], "Vera": [4, 8, 2, 4]}
-    assert doc["stages"]["mountain_result"] == {"Anna": -320, "Boris": -120, "Vera": 440}
-    assert doc["settlement"] == {"Anna": -320, "Boris": -168, "Vera": 488}
+    assert doc["stages"]["mountain_result"] == {"Anna": -293.33, "Boris": -133.33, "Vera": 426.67}
+    assert doc["settlement_exact"] == {"Anna": "-880/3", "Boris": "-544/3", "Vera": "1424/3"}
 
 
 def test_rostov_raspasy_tie_by_hand() -> None:

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pulyacalc.convention.load import load
-from pulyacalc.core.sheet import POOL, Write
+from pulyacalc.core.sheet import MOUNTAIN, POOL, Write
 from pulyacalc.scoring.fold import clockwise_of
 from pulyacalc.scoring.pool import place, settled, settled_deal, settled_paper
 
@@ -72,7 +72,7 @@ def test_settled_deal_holds_for_every_write_in_turn(
     assert isinstance(one, dict) and isinstance(after_finish, bool)
     pool = (write, *(Write("made", players[i % len(players)], POOL, a) for i, a in more))  # type: ignore[arg-type]
     paper = settled_paper(one, target, conv, after_finish)  # type: ignore[arg-type]
-    how = settled_deal(pool, one, target, paper)
+    how = settled_deal(pool, one, target, paper, conv)  # type: ignore[arg-type]
     if how is None:
         return
     pools, clockwise = dict(one), clockwise_of(players)
@@ -81,3 +81,18 @@ def test_settled_deal_holds_for_every_write_in_turn(
         for got in place(w, pools, target, conv, after_finish, clockwise):  # type: ignore[arg-type]
             if got.area == POOL:
                 pools[got.player] += got.amount
+
+
+def test_a_once_closed_shortfall_reads_only_its_whisters_pool() -> None:
+    """``once_closed`` (K3.8.11, K3.8.12): half the remise while his pool is open, the whole
+    once it is closed, whatever the others' pools."""
+    conv, clockwise = load("classic"), clockwise_of(PLAYERS[:3])
+    w = Write("shortfall", "Boris", MOUNTAIN, 1, why="took 3 of the obligation 4: 1 × 1")
+    for others in (0, 20):
+        open_, closed = {"Anna": others, "Boris": 19, "Vera": 0}, {"Anna": others, "Boris": 20, "Vera": 0}
+        assert settled(w, open_, 20, conv, False) == "own pool"
+        assert settled(w, closed, 20, conv, False) == "own closed"
+        assert [x.amount for x in place(w, open_, 20, conv, False, clockwise)] == [1]
+        assert [x.amount for x in place(w, closed, 20, conv, False, clockwise)] == [2]
+    # without help no paper is a class: a shortfall may read it
+    assert settled_paper({"Anna": 20, "Boris": 20, "Vera": 20}, 20, replace(conv, help=False), False) is None

@@ -41,6 +41,12 @@ MountainDivisor = Literal["players", "opponents"]  # settlement.mountain_divisor
 PremiumBy = Literal["dealer", "opponents"]  # premium.by
 DealerAfterRaspasy = Literal["slides", "stays"]  # raspasy.dealer_after
 AfterCap = Literal["stay", "restart"]  # bombs.after_cap
+TwoHalfWhist = Literal["after_dummy", "any_hand"]  # table.two_half_whist
+#: whist.shortfall_per_trick, a level's word: half the remise until the whister's own pool is
+#: closed, then the whole remise (K3.8.11, K3.8.12: Classic)
+OnceClosed = Literal["once_closed"]
+ONCE_CLOSED: OnceClosed = "once_closed"
+Shortfall = Amount | OnceClosed
 
 ROUNDINGS: tuple[str, ...] = get_args(Rounding)
 
@@ -103,6 +109,20 @@ class Number(Parser):
 
     def describe(self) -> str:
         return "number" if self.signed else "number ≥ 0"
+
+
+class NumberOrClosed(Number):
+    """A number, or the word ``once_closed`` (``whist.shortfall_per_trick``)."""
+
+    __slots__ = ()
+
+    def __call__(self, node: Node, p: Problems, what: str) -> Shortfall | None:  # type: ignore[override]
+        if node.kind == "scalar" and node.text.strip() == ONCE_CLOSED:
+            return ONCE_CLOSED
+        return super().__call__(node, p, what)
+
+    def describe(self) -> str:
+        return f"number / {ONCE_CLOSED}"
 
 
 class Flag(Parser):
@@ -275,7 +295,9 @@ class Convention:
     misere_remise_per_trick: Amount = field(metadata={"parse": Number()})
     # whist
     obligation: Mapping[int, int] = field(metadata={"parse": Levels(Int(0, 10))})
-    shortfall_per_trick: Mapping[int, Amount] = field(metadata={"parse": Levels(Number(signed=True))})
+    shortfall_per_trick: Mapping[int, Shortfall] = field(
+        metadata={"parse": Levels(NumberOrClosed(signed=True))}
+    )
     two_whisters_shortfall: Mapping[int, TwoWhistersShortfall] = field(
         metadata={"parse": Levels(Choice(TwoWhistersShortfall))}
     )
@@ -320,6 +342,7 @@ class Convention:
     two_whist: TwoWhist = field(metadata={"parse": Choice(TwoWhist)})
     two_all_pass: TwoAllPass = field(metadata={"parse": Choice(TwoAllPass)})
     two_pass_back: bool = field(metadata={"parse": Flag()})
+    two_half_whist: TwoHalfWhist = field(metadata={"parse": Choice(TwoHalfWhist)})
     #: other names a built-in is found by (``aliases:``, e.g. «сочинка»; any case, ё or е)
     aliases: tuple[str, ...] = ()
 
@@ -374,6 +397,8 @@ Situation = Literal[
     "conceded-premium",
     # 5 players, a raspasy after a dark pass: the second player out may earn a bomb
     "five-dark-raspasy",
+    # 2 players, a half-whist («за свои»)
+    "two-half-whist",
 ]
 
 
@@ -449,7 +474,8 @@ misere.remise_per_trick | ремиз на мизере (за каждую взя
 whist.obligation | обязательные взятки вистующих | K3.8.2 | tricks the defence must take, 6..10
 whist.shortfall_per_trick | недобор на висте: ответственный / полуответственный вист | K3.8.1.3, K3.8.11,
     K3.8.12 |
-    mountain per trick a whister is short
+    mountain per trick a whister is short; 'once_closed': half the remise until the whister's own pool is
+    closed, then the whole remise (K3.8.11, K3.8.12: Classic)
 whist.two_whisters_shortfall | кто из двух вистующих отвечает за недобор | K3.8.6, K note 59; split_capped,
     both, second_alone: house agreements |
     with two whisters: 'split' (each answers for half the obligation) or 'second' (the second defender
@@ -572,6 +598,10 @@ table.two_pass_back | первый пасующий может вернуть с
     игрока имеет право возвратить свой пас» (RULES.md §6) |
     with 2 players, the first to pass may take his pass back after the other's pass and name a game without
     bidding (the bidding only: nothing on the sheet changes)
+table.two_half_whist | уйти «за свои» вдвоём: после болвана / с любой руки | K3.8.7 (after_dummy: only the
+    second defender); any_hand: seed 001 names no seat («если он вистует, а не уходит „за свои"») |
+    with 2 players, when the opponent may go half-whist («за свои»): 'after_dummy' (only when the dummy
+    speaks first and passes, K3.8.7) or 'any_hand' (from either hand)
 """
 
 #: the keys tables read differently: ``key | the situations it matters for``, then a line a
@@ -615,6 +645,9 @@ premium.on_concede | conceded-premium
 bombs.second_out | five-dark-raspasy
     false: K3.3.19 а: «сдатчик (при игре вчетвером) … также получает бомбу»: only the dealer
     true: K3.3.19 а: «не получает бомбу только игрок, сказавший пас в светлую»
+table.two_half_whist | two-half-whist
+    after_dummy: K3.8.7: only the second defender goes half-whist, after the dummy's pass
+    any_hand: seed 001: the opponent «уходит „за свои"», no seat named
 raspasy.run_ends_on | run-goes-on
     any: K3.7.4 «несколько раз подряд»: any other deal ends the run
     played: a house agreement (docs/RULES.md, raspasy.run_ends_on)

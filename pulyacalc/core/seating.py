@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pulyacalc.core.kinds import SecondOut
+from pulyacalc.core.kinds import DummyHand, SecondOut
 
 #: with 5 players, the second player out, as an index into the order clockwise from the
 #: dealer's left (0: the next dealer; 3: the dealer's right neighbour; 2: his third on the left)
@@ -28,6 +28,8 @@ class Seats:
     dealer: str
     #: with 5 players, who sits out with the dealer
     second_out: SecondOut = "next"
+    #: with 2 players, the hand the dummy sits on, from the dealer's left (header ``dummy``)
+    dummy_hand: DummyHand = "first"
     #: players in the deal, clockwise from first hand (those who sit out left out);
     #: computed once (scoring asks for them many times a deal)
     active: tuple[str, ...] = field(init=False, repr=False, compare=False)
@@ -38,11 +40,18 @@ class Seats:
     #: a dummy hand defends with the others and always passes (2 players)
     dummy: bool = field(init=False, repr=False, compare=False)
 
-    def __init__(self, players: tuple[str, ...], dealer: str, second_out: SecondOut = "next") -> None:
+    def __init__(
+        self,
+        players: tuple[str, ...],
+        dealer: str,
+        second_out: SecondOut = "next",
+        dummy_hand: DummyHand = "first",
+    ) -> None:
         # written out (quicker than dataclass's): made for every deal
         _set(self, "players", players)
         _set(self, "dealer", dealer)
         _set(self, "second_out", second_out)
+        _set(self, "dummy_hand", dummy_hand)
         n = len(self.players)
         i = self.players.index(self.dealer)
         order = tuple(self.players[(i + 1 + k) % n] for k in range(n))

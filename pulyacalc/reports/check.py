@@ -431,6 +431,9 @@ def strange(key: str, value: Any, conv: Convention) -> str:
             return f"{num(value)} is far from the built-in conventions' {_list(nums)}"
     elif isinstance(parse, Levels) and isinstance(parse.item, (Int, Number)):
         table: Mapping[int, Any] = value
+        if any(isinstance(v, str) for v in table.values()):  # a word (once_closed): no number to judge
+            return ""
+        known = [k for k in known if not any(isinstance(v, str) for v in k.values())]
         for level in LEVELS:
             nums = [Fraction(k[level]) for k in known]
             if _far(Fraction(table[level]), nums):

@@ -137,6 +137,7 @@ SITUATIONS: dict[Situation, Callable[[Case], bool]] = {
     "five-dark-raspasy": lambda c: (
         c.result.kind == "raspasy" and len(c.resolved.seats.sitters) == 2 and bool(c.resolved.deal.dark)
     ),
+    "two-half-whist": lambda c: c.result.kind == "half" and c.resolved.seats.dummy,
 }
 
 
@@ -265,7 +266,9 @@ def _contested(ctx: _Context, before: tuple[DealResult, ...]) -> tuple[Disputed,
     """Every contested key that matters for the deal, each reading played."""
     result, conv = ctx.result, ctx.base.convention
     assert isinstance(result.deal, Play | Raspasy)
-    resolved = resolve(result.deal, Seats(ctx.replay.header.players, result.dealer), conv, Problems())
+    header = ctx.replay.header
+    seats = Seats(header.players, result.dealer, conv.five_second_out, header.dummy or "first")
+    resolved = resolve(result.deal, seats, conv, Problems())
     assert resolved is not None  # it was scored under this very convention
     case = Case(result, resolved, conv, before)
     keys = []

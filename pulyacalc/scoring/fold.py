@@ -22,7 +22,7 @@ from pulyacalc.convention.schema import Convention
 from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.errors import Problems
 from pulyacalc.core.i18n import M_, N_
-from pulyacalc.core.kinds import ResultKind
+from pulyacalc.core.kinds import DummyHand, ResultKind
 from pulyacalc.core.model import Correction, Deal, Header, Play, Raspasy, SeatChange, Unreadable
 from pulyacalc.core.seating import Seats, Vacated, change_table
 from pulyacalc.core.sheet import MOUNTAIN, POOL, Entry, Sheet, SheetView, Write
@@ -267,6 +267,7 @@ class Scorer:
         self.sheet = Sheet(header.players, start)
         self.problems = problems if problems is not None else Problems()
         self.dealer = header.dealer if header.dealer is not None else header.players[-1]
+        self.dummy_hand: DummyHand = header.dummy or "first"  # 2 players: who speaks first
         self.raspasy_run = 0
         self.count = 0
         #: items fed: deals (unreadable ones too), corrections and seat changes
@@ -370,7 +371,7 @@ class Scorer:
         dealer = self.dealer
         seated = self._seats.get(dealer)
         if seated is None:
-            seats = Seats(self.players, dealer, self.conv.five_second_out)
+            seats = Seats(self.players, dealer, self.conv.five_second_out, self.dummy_hand)
             seated = self._seats[dealer] = (seats, seats.next_dealer())
         seats, self.dealer = seated
         if isinstance(deal, Raspasy) and self.conv.raspasy_dealer_after == "stays":
@@ -391,7 +392,7 @@ class Scorer:
         self.dealer = line.next_dealer
         after_raspasy, self.raspasy_run = self.raspasy_run, line.run_after
         written = line.written
-        how = how or settled_deal(written.pool, sheet.pool, self.target, how)
+        how = how or settled_deal(written.pool, sheet.pool, self.target, how, self.conv)
         flat = line.flat
         if flat is not None and flat[0] == how:
             _, writes, adds, more = flat

@@ -10,14 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Literal
 
-from pulyacalc.convention.schema import Convention
-from pulyacalc.core.amounts import Amount, exact, num
+from pulyacalc.convention.schema import ONCE_CLOSED, Convention
+from pulyacalc.core.amounts import Amount, exact, half, num
 from pulyacalc.core.i18n import M_, N_
 from pulyacalc.core.sheet import MOUNTAIN, POOL, WHISTS, Write
-from pulyacalc.scoring.rules import worked_out
+from pulyacalc.scoring.rules import Worked, worked, worked_out
 
-#: the classes of papers under which ``place``'s answer for a write is fixed (``settled``)
-Settled = Literal["own pool", "all closed", "playing", "finished"]
+#: the classes of papers under which ``place``'s answer for a write is fixed (``settled``);
+#: "own closed": a shortfall's whister's pool is closed (``once_closed``)
+Settled = Literal["own pool", "all closed", "playing", "finished", "own closed"]
 #: each player's pool; for each player, the others clockwise from him
 Pools = Mapping[str, Amount]
 Clockwise = Mapping[str, tuple[str, ...]]
@@ -25,7 +26,10 @@ Clockwise = Mapping[str, tuple[str, ...]]
 
 def settled(write: Write, pools: Pools, target: int, conv: Convention, after_finish: bool) -> Settled | None:
     """The class of ``pools`` under which ``place(write, pools, …)`` reads no pool, or None
-    while it does: with help, all of it fits into his own open pool; else ``settled_paper``."""
+    while it does: with help, all of it fits into his own open pool; else ``settled_paper``.
+    A shortfall (``once_closed``) reads only whether its whister's pool is closed."""
+    if write.area == MOUNTAIN:
+        return "own closed" if pools[write.player] >= target else "own pool"
     if conv.help and _fits(write, pools[write.player], target):
         return "own pool"
     return settled_paper(pools, target, conv, after_finish)
@@ -42,23 +46,27 @@ def settled_paper(pools: Pools, target: int, conv: Convention, after_finish: boo
     """The class of ``pools`` under which ``place`` reads no pool whatever the write, and
     which placing keeps for the rest of the deal: without help (only whether the pulya was
     finished before is read), or with every pool closed (nothing to fill or help, all
-    written off)."""
+    written off, every whister responsible)."""
     if not conv.help:
+        if ONCE_CLOSED in conv.shortfall_per_trick.values():
+            return None  # a shortfall reads its whister's pool (and a deal may reopen one)
         return "finished" if after_finish else "playing"
     return "all closed" if min(pools.values()) >= target else None
 
 
-def settled_deal(pool: tuple[Write, ...], pools: Pools, target: int, paper: Settled | None) -> Settled | None:
+def settled_deal(
+    pool: tuple[Write, ...], pools: Pools, target: int, paper: Settled | None, conv: Convention
+) -> Settled | None:
     """The one class under which ``place`` reads no pool for any of a deal's pool writes,
     each placed in turn on the paper the ones before it left, or None; ``paper`` is
     ``settled_paper`` of ``pools`` (with help, when None: each write fits its own pool)."""
-    if paper is not None:
+    if paper is not None or not conv.help:
         return paper
     if len(pool) == 1:
         return "own pool" if _fits(pool[0], pools[pool[0].player], target) else None
     after = dict(pools)
     for w in pool:
-        if not _fits(w, after[w.player], target):
+        if w.area != POOL or not _fits(w, after[w.player], target):
             return None
         after[w.player] += w.amount  # placed as it is
     return "own pool"
@@ -69,28 +77,63 @@ def place(
 ) -> list[Write]:
     """Points for ``write.player``'s pool: into it up to the target, then help (the others
     ``clockwise`` from him), then off the mountain; ``after_finish``: the pulya was finished
-    before this deal."""
+    before this deal.  A shortfall (``once_closed``): half, or the whole once his pool is closed."""
     me, left = write.player, write.amount
+    if write.area == MOUNTAIN:
+        return [_shortfall(write, pools[me] >= target)]
     room = target - pools[me]
     if write.on is None and (room > 0 and left < room if conv.help else not after_finish):
         # the common case: all of it goes into his own pool, written as it is
         return [write]
     if not conv.help:
-        return [_no_help(write, conv, after_finish)]
+        return [_no_help(write, conv, after_finish, len(clockwise[me]) + 1)]
     return _help(write, pools, target, conv, clockwise)
 
 
-def _no_help(write: Write, conv: Convention, after_finish: bool) -> Write:
+#: a shortfall under ``once_closed``: half the remise while the whister's pool is open, the
+#: whole once it is closed (K3.8.12, K3.8.11); the reason added to the rule's, and its whole
+_SHORT_WHY = {
+    False: (
+        N_("{why} (half the remise: his pool is open, K3.8.12)"),
+        N_("{why} (half the remise: his pool is open, K3.8.12)"),
+    ),
+    True: (
+        N_("{why}; his pool is closed: the whole remise, × 2 (K3.8.11)"),
+        N_("{why}; his pool is closed: the whole remise, × 2 = {amount} (K3.8.11)"),
+    ),
+}
+
+
+def _shortfall(write: Write, closed: bool) -> Write:
+    """A shortfall written as half the remise, as its whister's pool is open or ``closed``."""
+    amount = exact(write.amount * 2) if closed else write.amount
+    why, whole = write.why, write.why.whole if isinstance(write.why, Worked) else write.why
+    said, shown = _SHORT_WHY[closed]
+    text = worked(M_(said, why=why), M_(shown, why=whole, amount=num(amount)))
+    return write._replace(amount=amount, why=text)
+
+
+def _written_off(left: Amount, conv: Convention, players: int) -> tuple[Amount, bool]:
+    """Pool points nobody can take, in mountain points off their owner's mountain, and
+    whether halved: with the indivisible mountain of two only half (K4.1.1 в)."""
+    off = exact(left * conv.pool_point_in_mountain)
+    halved = players == 2 and conv.mountain_divisor == "opponents"
+    return (half(off) if halved else off), halved
+
+
+def _no_help(write: Write, conv: Convention, after_finish: bool, players: int) -> Write:
     """Without help: into one's own pool, or off the mountain once the pulya is finished."""
     me, left = write.player, write.amount
     if not after_finish:
         return Write(write.rule, me, POOL, left, why=write.why)
-    ratio = conv.pool_point_in_mountain
-    off = exact(left * ratio)
-    why = M_(
-        "{why}; the pulya is finished: {left} × {ratio} off the mountain",
-        why=write.why, left=num(left), ratio=num(ratio),
-    )  # fmt: skip
+    off, halved = _written_off(left, conv, players)
+    said = N_("{why}; the pulya is finished: {left} × {ratio} off the mountain")
+    if halved:
+        said = N_(
+            "{why}; the pulya is finished: {left} × {ratio} / 2 off the mountain "
+            "(half: the indivisible mountain, K4.1.1 в)"
+        )
+    why = M_(said, why=write.why, left=num(left), ratio=num(conv.pool_point_in_mountain))
     return Write("written-off", me, MOUNTAIN, -off, why=why)
 
 
@@ -132,12 +175,19 @@ def _help(
         after[helped] = exact(after[helped] + amount)
         left = exact(left - amount)
     if left > 0:
+        off, halved = _written_off(left, conv, len(clockwise[me]) + 1)
         ratio = conv.pool_point_in_mountain
-        off = exact(left * ratio)
         times = f" × {num(ratio)}" if ratio != 1 else ""
-        why = M_(
-            "{why}; every pool is closed: {left}{times} written off {player}'s mountain",
-            why=why, left=num(left), times=times, player=me,
-        )  # fmt: skip
+        why = M_(_OFF_WHY[halved], why=why, left=num(left), times=times, player=me)
         out.append(Write("written-off", me, MOUNTAIN, -off, why=why))
     return out
+
+
+#: pool points written off: all of them, or half with the indivisible mountain of two
+_OFF_WHY = (
+    N_("{why}; every pool is closed: {left}{times} written off {player}'s mountain"),
+    N_(
+        "{why}; every pool is closed: {left}{times} / 2 written off {player}'s mountain "
+        "(half: the indivisible mountain, K4.1.1 в)"
+    ),
+)

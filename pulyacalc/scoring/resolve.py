@@ -75,6 +75,8 @@ def seating(deal: Deal, seats: Seats) -> tuple[object, ...]:
     too), so that the scorer shares answers across dealers; tests/test_scoring_pure.py holds to it."""
     if isinstance(deal, Raspasy):
         return seats.players, seats.sitters, seats.dummy, seats.active
+    if seats.dummy:  # who speaks first, the dummy or the opponent (a half-whist)
+        return seats.players, seats.dealer, seats.dummy_hand
     return seats.players, seats.sitters, seats.dummy
 
 
@@ -371,11 +373,19 @@ def _calls(a: _At[Play], defenders: tuple[str, ...]) -> tuple[Call, ...]:
             if a.seats.dummy
             else M_(_R6, defenders=defenders[0], defenders2=defenders[1]),
         )
-    if a.seats.dummy and deal.calls[defenders[0]] is Call.HALF:
+    if a.seats.dummy and deal.calls[defenders[0]] is Call.HALF and not _half_with_dummy(a):
         a.no(
             f"call:{defenders[0]}",
-            M_("no half-whist with 2 players: the other defender is the dummy, who always passes"),
-            M_("{defenders} whists or passes", defenders=defenders[0]),
+            M_(
+                "no half-whist here: {who} speaks before the dummy, so the dummy is the second "
+                "defender (K3.8.7)",
+                who=defenders[0],
+            ),
+            M_(
+                "{who} whists or passes; table.two_half_whist: any_hand lets him go «за свои» "
+                "from either hand",
+                who=defenders[0],
+            ),
         )
     calls = tuple(deal.calls[d] for d in defenders)
     if a.conv.whist_stalingrad and deal.contract == _STALINGRAD:
@@ -392,7 +402,7 @@ def _resolve_half(a: _At[Play], defenders: tuple[str, ...], calls: tuple[Call, .
         a.no("tricks", M_("a half-whisted contract is not played: no tricks"))
     level = deal.contract.level
     return Resolved(
-        deal, a.seats, "half", deal.declarer, level, defenders=defenders, whisters=(defenders[1],)
+        deal, a.seats, "half", deal.declarer, level, defenders=defenders, whisters=(defenders[-1],)
     )
 
 
@@ -403,8 +413,20 @@ def _half_fits(a: _At[Play], defenders: tuple[str, ...], calls: tuple[Call, ...]
     if deal.contract.level not in levels:
         allowed = ", ".join(str(x) for x in sorted(levels)) or "no contract"
         a.no(half_by, M_(_R21, contract=deal.contract), M_("allowed on {allowed}", allowed=allowed))
-    if calls != (Call.PASS, Call.HALF):
+    # with 2 players the one call is his, the dummy's pass before it (``_half_with_dummy``)
+    if calls != ((Call.HALF,) if a.seats.dummy else (Call.PASS, Call.HALF)):
         a.no(half_by, M_(_R22), M_("the first defender here is {first}", first=defenders[0]))
+
+
+def _half_with_dummy(a: _At[Play]) -> bool:
+    """With 2 players the opponent may go half-whist («за свои», seed 001) when the dummy
+    speaks first and passes (K3.8.7: the second defender), or from either hand as
+    ``table.two_half_whist`` says.  Bidding goes first hand, second hand, dealer: the dummy
+    speaks first on first hand when the dealer declares, on second hand when the other does."""
+    seats = a.seats
+    return a.conv.two_half_whist == "any_hand" or (seats.dummy_hand == "first") == (
+        a.deal.declarer == seats.dealer
+    )
 
 
 def _resolve_played(a: _At[Play], defenders: tuple[str, ...], whisters: tuple[str, ...]) -> Resolved:

@@ -13,7 +13,7 @@ from fractions import Fraction
 from functools import partial
 from typing import NamedTuple
 
-from pulyacalc.convention.schema import Convention, LoneWhisterMade, TwoWhistersShortfall
+from pulyacalc.convention.schema import ONCE_CLOSED, Convention, LoneWhisterMade, TwoWhistersShortfall
 from pulyacalc.core.amounts import Amount, down, exact, half, num, tricks, undertricks
 from pulyacalc.core.i18n import M_, N_, Text
 from pulyacalc.core.kinds import Area, DealKind
@@ -26,7 +26,8 @@ class Written(NamedTuple):
     kind: DealKind
     #: writes outside the pool, in the order the rules make them
     others: tuple[Write, ...]
-    #: pool points, placed last (2.8) in the order the rules make them
+    #: pool points, placed last (2.8) in the order the rules make them, after the shortfalls
+    #: that read their whister's pool (``whist.shortfall_per_trick: once_closed``)
     pool: tuple[Write, ...]
     #: this deal ends a run of raspasy (``raspasy.run_ends_on``, 2.7); False for raspasy
     ends_run: bool
@@ -70,11 +71,18 @@ def written(resolved: Resolved, conv: Convention, run: int, bomb: int = 1, dark:
     pool: list[Write] = []
     writes = [*_BY_KIND[resolved.kind](resolved, conv, run, dark), *_premium(resolved, conv)]
     coef, how = _coefficient(resolved, conv, bomb)
+    # a shortfall that reads its whister's pool (``once_closed``) is placed with the pool
+    # points, first: on the paper as it was before the deal (pool.place)
+    placed = resolved.kind == "played" and conv.shortfall_per_trick[resolved.level] == ONCE_CLOSED
+    short: list[Write] = []
     for w in writes:
         if coef != 1:
             w = _times(w, coef, how)
-        (pool if w.area == POOL else others).append(w)
-    return Written(resolved.kind, tuple(others), tuple(pool), _ends_run(resolved, conv), _won(resolved))
+        if placed and w.rule == "shortfall":
+            short.append(w)
+        else:
+            (pool if w.area == POOL else others).append(w)
+    return Written(resolved.kind, tuple(others), (*short, *pool), _ends_run(resolved, conv), _won(resolved))
 
 
 def seating(r: Resolved) -> tuple[object, ...]:
@@ -360,7 +368,9 @@ _DEALER_WHY = (
 def _shortfall(r: Resolved, c: Convention, d: int, own: dict[str, int]) -> Iterator[Write]:
     """A made contract whose whister (or whisters) answer for tricks short of the obligation:
     one whister for the side's tricks; two as ``whist.two_whisters_shortfall`` reads it."""
-    need, short = c.obligation[r.level], c.shortfall_per_trick[r.level]
+    need, per = c.obligation[r.level], c.shortfall_per_trick[r.level]
+    # once_closed: half the remise, doubled by pool.place once the whister's pool is closed
+    short = half(c.remise_per_trick[r.level]) if isinstance(per, str) else per
     if r.seats.dummy and c.two_whist == "own_cards":
         need = 2 if r.level == 6 else 1  # seed 001: 2 on a six, 1 on a seven or higher
     if len(r.whisters) == 2:
