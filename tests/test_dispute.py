@@ -132,6 +132,16 @@ def test_greedy_and_gentleman_side_by_side_with_different_figures(tmp_path: Path
     assert any(line.strip().startswith("greedy *") for line in table.splitlines())
 
 
+def test_a_key_the_log_sets_is_disputed_by_replacing_it(tmp_path: Path) -> None:
+    # the other reading replaces the header's setting; it is not "set twice"
+    text = with_override(HEADER.format(conv="sochi") + DEALS, "whist.on_failure: greedy")
+    doc = document(write(tmp_path, text), 2)
+    failure = next(k for k in doc["contested"] if k["key"] == "whist.on_failure")
+    greedy, gentleman = failure["readings"]
+    assert greedy["own"] and not gentleman["own"] and not gentleman.get("refused")
+    assert gentleman["change"] == {"Anna": 5, "Boris": 0, "Vera": -5}
+
+
 def test_a_level_table_is_disputed_at_the_deal_level(tmp_path: Path) -> None:
     log = write(tmp_path, HEADER.format(conv="sochi") + DEALS)
     key = document(log, 8)["contested"][0]

@@ -339,7 +339,9 @@ class _Context:
         found = Problems()
         header = self.replay.header
         node = _override_node(key, base.convention, level, value, self.result.deal.loc)
-        header = replace(header, overrides=(*header.overrides, (key.name, node)))
+        # the reading replaces the log's own setting of the key, if it has one
+        kept = tuple(o for o in header.overrides if o[0] != key.name)
+        header = replace(header, overrides=(*kept, (key.name, node)))
         conv = load_convention(Log(header, ()), found, self.convention, self.rounding)
         if conv is None:
             return replace(reading, refused=tuple(found.items))
