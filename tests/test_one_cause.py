@@ -158,3 +158,24 @@ def test_explain_reads_a_long_wrong_log_once_and_tells_scores_problems(
     code, err = _explained_problems(path)
     assert (code, err) == (want.exit_code, want.stderr) and code == 1
     assert reads == [str(path)]
+
+
+def test_explain_scores_a_yaml_log_again_under_its_own_size_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # explain reads the log again to tell score's problems: with --max-yaml-bytes too
+    from typer.testing import CliRunner
+
+    from pulyacalc import yamlsource
+    from pulyacalc.cli.app import app
+
+    lines = tmp_path / "e.txt"
+    lines.write_text(HEAD + "dealer: Egor\n\n" + DEALS, encoding="utf-8")
+    path = tmp_path / "e.yaml"
+    done = CliRunner().invoke(app, ["convert", str(lines), "--to", "yaml", "-o", str(path)])
+    assert done.exit_code == 0, done.output
+    monkeypatch.setattr(yamlsource, "MAX_YAML_BYTES", 100)  # the log is over the default
+    args = ["explain", str(path), "--max-yaml-bytes", "100000"]
+    r = CliRunner().invoke(app, args, prog_name="pulyacalc")
+    assert r.exit_code == 1
+    assert "every deal fits if the first dealer is Zhenya" in r.stderr and "--max-yaml-bytes" not in r.stderr

@@ -170,7 +170,7 @@ class Stream:
     sheet: Sheet = field(default_factory=lambda: Sheet(()))
     #: the log read and the options it is scored under, to score it again with problems
     path: str = "-"
-    options: tuple[str | None, Rounding | None, str | None] = (None, None, None)
+    options: tuple[str | None, Rounding | None, str | None, int | None] = (None, None, None, None)
     #: the evening once played (its deals counted, its pool target)
     evening: Evening | None = None
 
@@ -243,7 +243,7 @@ def explain_stream(
         problems.raise_if_any()
     assert conv is not None
     stream = Stream(log, conv, upto=upto, problems=problems, path=path)
-    stream.options = (convention, rounding, input_format)
+    stream.options = (convention, rounding, input_format, max_yaml_bytes)
     return stream
 
 
@@ -288,6 +288,7 @@ def _end(stream: Stream) -> None:
             convention=stream.options[0],
             rounding=stream.options[1],
             input_format=stream.options[2],
+            max_yaml_bytes=stream.options[3],
         )
     stream.problems.raise_if_any()
 
