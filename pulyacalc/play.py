@@ -293,7 +293,7 @@ def play_one_cause(
     assert source.pending is not None
     lineno, number, before = source.pending[0], source.number, len(problems)
     record = [source.pending[1]]
-    source.lines = _recorded(source.lines, record, p.scorer)
+    source.lines = chain(_recorded(source.lines, record, p.scorer), source.lines)
     ev = _drain(p, p.steps(progress=how.get("progress")), how)
     wrong_dealer = sum(q.code == "dealer-in-play" for q in problems.items[before:])
     if p.scorer.read >= ONE_CAUSE_DEALS or ev.deals <= 1 or wrong_dealer < ONE_CAUSE_MIN:
@@ -310,14 +310,12 @@ def play_one_cause(
 
 def _recorded(lines: Iterator[str], record: list[str], scorer: Scorer) -> Iterator[str]:
     """``lines``, each kept in ``record`` while fewer than ``ONE_CAUSE_DEALS`` items were
-    read before it (then the log is not short)."""
+    read before it (then the log is not short, and the rest are read as they come)."""
     for raw in lines:
-        if scorer.read >= ONE_CAUSE_DEALS:
-            yield raw
-            yield from lines
-            return
         record.append(raw)
         yield raw
+        if scorer.read >= ONE_CAUSE_DEALS:
+            return
 
 
 def _one_cause(

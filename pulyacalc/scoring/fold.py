@@ -129,6 +129,19 @@ class LineSource(Protocol):
     def again(self, lineno: int, raw: str, template: Hashable) -> Deal: ...
 
 
+class Flat:
+    """A known line's writes placed under one class of paper (``how``, ``pool.settled_deal``):
+    what it wrote, those writes summed per cell (``adds``), what they add to the pools of
+    the players at the table (``more``), and whether they write in no pool at all (``owed``:
+    a quiet scorer may add them up later, ``Scorer.owed``)."""
+
+    __slots__ = ("how", "writes", "adds", "more", "owed")
+
+    def __init__(self, how: Settled, writes: DealWrites, adds: tuple[Write, ...], more: Amount) -> None:
+        self.how, self.writes, self.adds, self.more = how, writes, adds, more
+        self.owed = all(w.area != POOL for w in adds)
+
+
 class Line:
     """A raw deal line read before in one state (dealer, raspasy run, no Classic state in
     play), what it did there and the state after it (``next``: the lines known in that
@@ -149,16 +162,16 @@ class Line:
 
     def __init__(
         self, raw: str, template: Hashable, written: Written, dealer: str, run: int, next_dealer: str,
-        run_after: int, nxt: dict[str, Line],
+        run_after: int, nxt: dict[str, Line], flat: Flat | None = None,
     ) -> None:  # fmt: skip
         self.raw, self.template, self.written = raw, template, written
         self.dealer, self.run = dealer, run
         self.next_dealer, self.run_after, self.next = next_dealer, run_after, nxt
         #: what it wrote the last time it was read (``DealWrites``: the same, mostly)
         self.writes: DealWrites | None = None
-        #: once its pool writes were placed under one class (``pool.settled_deal``): that
-        #: class, what it wrote, those writes summed per cell and their sum in the pools
-        self.flat: tuple[Settled, DealWrites, tuple[Write, ...], Amount] | None = None
+        #: its writes under the class of paper it was last placed under (known from the
+        #: first time: a line changes class once or twice in a pulya)
+        self.flat = flat
 
 
 class Memo:
@@ -289,6 +302,9 @@ class Scorer:
         #: ``_paper``, kept by ``_known`` while it knows the pools (None: to work out)
         self._paper: tuple[Amount, bool, Settled | None] | None = None
         self.quiet = False  # no step is read (``score``): ``_known`` makes none
+        #: a quiet scorer's known writes that touch no pool, not yet on the sheet: how many
+        #: times each (nothing reads the mountain or whists before ``pay_owed``)
+        self.owed: dict[Flat, int] = {}
 
     @property
     def finished(self) -> bool:
@@ -380,59 +396,73 @@ class Scorer:
 
     def _known(self, line: Line, lineno: int, reader: LineSource) -> Step | None:
         """A deal line known in this state (``Line``) scored: counted, its writes written,
-        as the sums it wrote before when its pool writes are placed under the same class."""
-        self._vacated = None
+        as the sums it wrote before when its pool writes are placed under the same class.
+        No seat is vacated here: a full step came after any seat change (a fresh ``Memo``)."""
         self.count = n = self.count + 1
         self.read += 1
-        sheet = self.sheet
-        paper = self._paper or _paper(self, sum(map(sheet.pool.__getitem__, self.players)))
-        total, after_finish, how = paper
+        total, after_finish, how = self._paper or _paper(self)
         if after_finish and self.after_finish_from is None:
             self.after_finish_from = n
         self.dealer = line.next_dealer
         after_raspasy, self.raspasy_run = self.raspasy_run, line.run_after
         written = line.written
-        how = how or settled_deal(written.pool, sheet.pool, self.target, how, self.conv)
+        how = how or settled_deal(written.pool, self.sheet.pool, self.target, how, self.conv)
         flat = line.flat
-        if flat is not None and flat[0] == how:
-            _, writes, adds, more = flat
-            _add(sheet, adds)
-            self._paper = _paper(self, total + more) if more else paper
-        else:
+        if flat is None or how is None or flat.how != how:
             writes = line.writes = _write(self, written, after_finish, line.writes)
             self._paper = None
             if how is not None:
-                line.flat = (how, writes, *_flat(writes.writes(), self.players))
+                line.flat = _flat(how, writes, self.players)
+        elif flat.owed and self.quiet:
+            owed = self.owed
+            owed[flat] = owed.get(flat, 0) + 1
+            return None
+        else:
+            writes = flat.writes
+            _add(self.sheet, flat.adds)
+            if flat.more:
+                _paper(self, total + flat.more)
         return None if self.quiet else _new_step((
             n, lineno, line.dealer, written.kind, writes, after_finish, line.run, after_raspasy,
             1, 0, (), False, 0, (), line, reader,
         ))  # fmt: skip
 
+    def pay_owed(self) -> None:
+        """The writes ``owed`` added to the sheet, each as many times as it was owed."""
+        for flat, times in self.owed.items():
+            _add(self.sheet, flat.adds, times)
+        self.owed.clear()
 
-def _paper(self: Scorer, total: Amount) -> tuple[Amount, bool, Settled | None]:
-    """The pools of the players at the table added up (``total``), whether that finished the
-    pulya, and ``pool.settled_paper`` of the pools."""
+
+def _paper(self: Scorer, total: Amount | None = None) -> tuple[Amount, bool, Settled | None]:
+    """The pools of the players at the table added up (``total``, when known), whether that
+    finished the pulya, and ``pool.settled_paper`` of the pools: kept as ``Scorer._paper``
+    until the pools change."""
+    if total is None:
+        total = sum(map(self.sheet.pool.__getitem__, self.players))
     done = total >= len(self.players) * self.target
-    return total, done, settled_paper(self.sheet.pool, self.target, self.conv, done)
+    paper = self._paper = total, done, settled_paper(self.sheet.pool, self.target, self.conv, done)
+    return paper
 
 
-def _flat(writes: Iterable[Write], players: tuple[str, ...]) -> tuple[tuple[Write, ...], Amount]:
-    """``writes`` summed per cell of the paper (one write each), and what they add to the
-    pools of ``players``."""
+def _flat(how: Settled, writes: DealWrites, players: tuple[str, ...]) -> Flat:
+    """``writes``, placed under ``how``, summed per cell of the paper (``Flat``)."""
     cells: dict[tuple[str, str, str | None], Write] = {}
-    for w in writes:
+    for w in writes.writes():
         key = (w.area, w.player, w.on)
         was = cells.get(key)
         cells[key] = w if was is None else was._replace(amount=exact(was.amount + w.amount))
-    more = exact(sum(w.amount for w in cells.values() if w.area == POOL and w.player in players))
-    return tuple(w for w in cells.values() if w.amount), more
+    adds = tuple(w for w in cells.values() if w.amount)
+    more = exact(sum(w.amount for w in adds if w.area == POOL and w.player in players))
+    return Flat(how, writes, adds, more)
 
 
 def _read(self: Scorer, source: LineSource) -> Iterator[Step]:
     """The steps of the raw lines of ``source`` not read yet: a line known in the state it
     is read in (``Line``) by what it did there, any other the full way (known from then on
-    when it reads the same anywhere and had no problem)."""
-    problems = self.problems
+    when it reads the same anywhere and had no problem).  A quiet scorer on a settled paper
+    only counts the known lines whose writes there touch no pool (``Flat.owed``), and brings
+    its count and state up to date (``_caught_up``) before anything else."""
     pending, source.pending = source.pending, None
     source.started = True
     numbered: Iterator[tuple[int, str]] = enumerate(source.lines, source.number + 1)
@@ -440,33 +470,78 @@ def _read(self: Scorer, source: LineSource) -> Iterator[Step]:
         numbered = chain((pending,), numbered)
     lineno = source.number
     table = _table(self)
-    known = self._known
+    known, owed = self._known, self.owed
+    settled: Settled | None = None  # the paper's class while known lines may be owed
+    run, last = 0, None  # known lines owed since the state was brought up to date, the last
     try:
         for lineno, raw in numbered:  # noqa: B007
-            line = None if table is None else table.get(raw) or _derived(self, table, raw)
+            line = None if table is None else table.get(raw)
+            if settled is not None and line is not None:
+                flat = line.flat
+                if flat is not None and flat.how == settled and flat.owed:
+                    owed[flat] = owed.get(flat, 0) + 1
+                    self.read += 1
+                    table, last, run = line.next, line, run + 1
+                    continue
+            if run:
+                run = _caught_up(self, source, last, run)
+            if line is None and table is not None:
+                line = _derived(self, table, raw)
             if line is not None:
                 source.count += 1
                 table = line.next
                 s = known(line, lineno, source)
             else:
-                before = len(problems)
-                d = source.one(lineno, raw)
-                if d is None:
-                    continue
-                s = self.step(d)
-                after = _table(self)
-                if (
-                    s is not None
-                    and table is not None
-                    and after is not None
-                    and _plain(source, d, problems, before)
-                ):
-                    _learn(self, table, raw, s, after)
-                table = after
+                s, table = _full(self, source, lineno, raw, table)
+            paper = self._paper
+            settled = paper[2] if paper is not None and self.quiet else None
             if s is not None:
                 yield s
     finally:
+        if run:
+            _caught_up(self, source, last, run)
         source.number = lineno
+        self.pay_owed()
+
+
+def _caught_up(self: Scorer, source: LineSource, last: Line | None, run: int) -> int:
+    """The count and state after ``run`` known lines owed (the last: ``last``) on a paper
+    that did not change; 0."""
+    assert last is not None and self._paper is not None
+    n = self.count
+    self.count = n + run
+    source.count += run
+    self.dealer, self.raspasy_run = last.next_dealer, last.run_after
+    if self._paper[1] and self.after_finish_from is None:
+        self.after_finish_from = n + 1
+    return 0
+
+
+def _full(
+    self: Scorer, source: LineSource, lineno: int, raw: str, table: dict[str, Line] | None
+) -> tuple[Step | None, dict[str, Line] | None]:
+    """The raw line ``raw``, read in the state of ``table``, scored the full way and learnt
+    (with its writes placed under the paper's class, ``Flat``) when it reads the same
+    anywhere and had no problem; its step and the lines known in the state after it."""
+    problems = self.problems
+    before = len(problems)
+    d = source.one(lineno, raw)
+    if d is None:
+        return None, table
+    # the paper before the deal, for the class its pool writes are placed under
+    paper = pools = None
+    if table is not None:
+        paper, pools = self._paper or _paper(self), dict(self.sheet.pool)
+    s = self.step(d)
+    after = _table(self)
+    if s is None or table is None or after is None or not _plain(source, d, problems, before):
+        return s, after
+    line = _learn(self, table, raw, s, after)
+    assert paper is not None and pools is not None
+    how = paper[2] or settled_deal(line.written.pool, pools, self.target, None, self.conv)
+    if how is not None:
+        line.flat = _flat(how, s.writes, self.players)
+    return s, after
 
 
 def _correct(self: Scorer, c: Correction) -> Step | None:
@@ -527,8 +602,9 @@ def _derived(self: Scorer, table: dict[str, Line], raw: str) -> Line | None:
     after = run_after(run, 0, outside.written.ends_run)
     nxt = memo.table(outside.next_dealer, after)
     line = table[raw] = Line(
-        raw, outside.template, outside.written, outside.dealer, 0, outside.next_dealer, after, nxt
-    )
+        raw, outside.template, outside.written, outside.dealer, 0, outside.next_dealer, after, nxt,
+        outside.flat,
+    )  # fmt: skip
     memo.learnt += 1
     return line
 
@@ -540,16 +616,17 @@ def _plain(source: LineSource, d: Item, problems: Problems, before: int) -> bool
     )
 
 
-def _learn(self: Scorer, table: dict[str, Line], raw: str, s: Step, after: dict[str, Line]) -> None:
+def _learn(self: Scorer, table: dict[str, Line], raw: str, s: Step, after: dict[str, Line]) -> Line:
     """Keep what the deal line ``raw`` did in the state of ``table`` (``Line``)."""
     memo, deal, written = self.memo, s.item, s.writes.written
     assert memo is not None and written is not None and isinstance(deal, (Play, Raspasy))
     if memo.full():
         memo.forget()
-    table[raw] = Line(
+    line = table[raw] = Line(
         raw, deal.template, written, s.dealer, s.raspasy_run, self.dealer, self.raspasy_run, after
     )
     memo.learnt += 1
+    return line
 
 
 def _written_of(self: Scorer, deal: Deal, seats: Seats, run: int, bomb: int, dark: int) -> Written | None:
@@ -612,8 +689,8 @@ def _remember(
     return known
 
 
-def _add(sheet: Sheet, writes: Iterable[Write]) -> None:
-    """``writes`` written onto ``sheet``."""
+def _add(sheet: Sheet, writes: Iterable[Write], times: int = 1) -> None:
+    """``writes`` written onto ``sheet`` (each ``times`` times)."""
     pool, mountain, whists = sheet.pool, sheet.mountain, sheet.whists
     for _, player, area, amount, on, _ in writes:
         if area == POOL:
@@ -623,7 +700,7 @@ def _add(sheet: Sheet, writes: Iterable[Write]) -> None:
         else:
             assert on is not None
             cells, player = whists[player], on
-        v = cells[player] + amount
+        v = cells[player] + amount * times
         cells[player] = v if type(v) is int else exact(v)
 
 
@@ -678,6 +755,7 @@ def seat_change(self: Scorer, c: SeatChange) -> Step | None:
     table, so the remembered answers are forgotten."""
     from pulyacalc.scoring.table import joins  # only when a log has one
 
+    self.pay_owed()  # ``joins`` reads the mountain
     seated, who = self.players, c.player
     size = len(seated) + (1 if c.change == "join" else -1)
     problem = ""
