@@ -142,7 +142,7 @@ def _drain(p: Playing, steps: Iterable[Step], how: How) -> Evening:
     """``steps`` read to the end, each shown and kept as ``how`` asks."""
     keep, running, each, first = how.get("keep"), how.get("running"), how.get("each"), how.get("first", 0)
     if not keep and not running and each is None and not first:
-        p.scorer.quiet = True
+        p.scorer.quiet = p.scorer.owing = True
         deque(steps, maxlen=0)  # the fold only: nothing kept per deal
         return p.evening()
     kept: list[DealResult] = []

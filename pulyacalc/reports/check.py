@@ -102,6 +102,10 @@ class Checking:
         #: (deal text, raspasy and dark runs before it, writes) → its column and findings
         self.known: dict[tuple[str, int, int, DealWrites], tuple[int, tuple[Finding, ...]]] = {}
         self.line_log = type(self.log.deals) is LineDeals
+        #: consecutive deals read again that find only their being after the finish, while
+        #: nothing else waits (``_folded``): the first few findings, the last deal, how many
+        self.fold: list[Finding] = []
+        self.fold_last = self.fold_count = 0
 
     def __iter__(self) -> Iterator[Finding]:
         return merged(self._ordered())
@@ -127,15 +131,27 @@ class Checking:
             source.number, source.pending = first[-1].loc.line, None
         elif not short:
             rest, source = it, None
-        follow = self.follow
+        follow, heap = self.follow, window.heap
+        scorer.owing = follow is None  # nothing reads the sheet before the end
         for step in self.playing.steps(chain(first, rest), None if short else source, self.progress):
             if follow is not None and not follow.done:
                 follow(step.result())
+            if short:
+                for f in self._findings(step):
+                    window.add(f, 1)
+                continue
+            if heap and not problems.items and not problems.more_in:  # what comes before it
+                yield from window.before(self._file(step), step.line)
+            if self._folded(step):
+                continue
+            self._unfold()
             for f in self._findings(step):
                 window.add(f, 1)
-            if not short:
+            if problems.items or problems.more_in:
                 window.problems(problems)
+            if heap:
                 yield from window.before(self._file(step), step.line)
+        self._unfold()
         if short and scorer.count > 1:
             _one_cause(header, first, conv, problems, before)
         if short:  # all at once: the first shown are the first in the file, as score's
@@ -148,6 +164,36 @@ class Checking:
     def _file(self, step: Step) -> str:
         item = step.item
         return self.log.header.source if isinstance(item, Line) else item.loc.file
+
+    def _folded(self, step: Step) -> bool:
+        """A line read again after the finish, one deal after the last folded (or the first),
+        finding nothing else, while no finding or problem waits: folded into a run of them
+        (``_unfold`` hands them on, as ``merged`` would have them)."""
+        item = step.item
+        if not step.after_finish or not isinstance(item, Line) or self.window.heap or self.problems.items:
+            return False
+        n = step.number
+        if (self.fold_count and n != self.fold_last + 1) or n <= self.convention.bombs_opening:
+            return False
+        known = self.known.get((item.raw.rstrip("\r\n"), step.after_raspasy, step.after_dark, step.writes))
+        if known is None or known[1] or self.problems.more_in:
+            return False
+        if self.fold_count < AFTER_FINISH_RANGE:
+            self.fold.append(_after_finish(Loc(self.log.header.source, step.line, known[0]), n))
+        self.fold_last, self.fold_count = n, self.fold_count + 1
+        return True
+
+    def _unfold(self) -> None:
+        """The run of deals ``_folded``, into the window: each, or one range when longer
+        than ``merged`` keeps apart."""
+        if not self.fold_count:
+            return
+        fold, count = self.fold, self.fold_count
+        if count > len(fold):
+            fold = _closed(fold, count, self.fold_last)
+        for f in fold:
+            self.window.add(f, 1)
+        self.fold, self.fold_count = [], 0
 
     def _findings(self, step: Step) -> list[Finding]:
         """``_deal_findings`` of the step; a line log's deal read again in the same state with the

@@ -133,7 +133,7 @@ class Flat:
     """A known line's writes placed under one class of paper (``how``, ``pool.settled_deal``):
     what it wrote, those writes summed per cell (``adds``), what they add to the pools of
     the players at the table (``more``), and whether they write in no pool at all (``owed``:
-    a quiet scorer may add them up later, ``Scorer.owed``)."""
+    a scorer may add them up later, ``Scorer.owing``)."""
 
     __slots__ = ("how", "writes", "adds", "more", "owed")
 
@@ -302,8 +302,11 @@ class Scorer:
         #: ``_paper``, kept by ``_known`` while it knows the pools (None: to work out)
         self._paper: tuple[Amount, bool, Settled | None] | None = None
         self.quiet = False  # no step is read (``score``): ``_known`` makes none
-        #: a quiet scorer's known writes that touch no pool, not yet on the sheet: how many
-        #: times each (nothing reads the mountain or whists before ``pay_owed``)
+        #: nothing reads the sheet before the lines are read (``score``, ``check``): the
+        #: writes of known lines that touch no pool are only counted, ``owed`` how many
+        #: times each, until ``pay_owed`` (the pools, which the rules read, are always up
+        #: to date)
+        self.owing = False
         self.owed: dict[Flat, int] = {}
 
     @property
@@ -413,10 +416,10 @@ class Scorer:
             self._paper = None
             if how is not None:
                 line.flat = _flat(how, writes, self.players)
-        elif flat.owed and self.quiet:
+        elif flat.owed and self.owing:
             owed = self.owed
             owed[flat] = owed.get(flat, 0) + 1
-            return None
+            writes = flat.writes
         else:
             writes = flat.writes
             _add(self.sheet, flat.adds)
@@ -460,9 +463,10 @@ def _flat(how: Settled, writes: DealWrites, players: tuple[str, ...]) -> Flat:
 def _read(self: Scorer, source: LineSource) -> Iterator[Step]:
     """The steps of the raw lines of ``source`` not read yet: a line known in the state it
     is read in (``Line``) by what it did there, any other the full way (known from then on
-    when it reads the same anywhere and had no problem).  A quiet scorer on a settled paper
-    only counts the known lines whose writes there touch no pool (``Flat.owed``), and brings
-    its count and state up to date (``_caught_up``) before anything else."""
+    when it reads the same anywhere and had no problem).  A quiet and owing scorer on a
+    settled paper only counts the known lines whose writes there touch no pool
+    (``Flat.owed``), and brings its count and state up to date (``_caught_up``) before
+    anything else."""
     pending, source.pending = source.pending, None
     source.started = True
     numbered: Iterator[tuple[int, str]] = enumerate(source.lines, source.number + 1)
@@ -494,7 +498,7 @@ def _read(self: Scorer, source: LineSource) -> Iterator[Step]:
             else:
                 s, table = _full(self, source, lineno, raw, table)
             paper = self._paper
-            settled = paper[2] if paper is not None and self.quiet else None
+            settled = paper[2] if paper is not None and self.quiet and self.owing else None
             if s is not None:
                 yield s
     finally:
