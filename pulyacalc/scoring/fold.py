@@ -5,8 +5,10 @@ The fold holds no rule of the game: it asks ``resolve`` what a deal may be, ``ru
 what it writes (RULES.md 2.1–2.7) and ``pool.place`` where its pool points go (2.8).  Its one
 cache (``Memo``) remembers the first two per ``KEY`` (pure functions: tests/test_scoring_pure.py),
 a raw line read before in the same state (``Line``), ``place``'s answer per write once
-``pool.settled``, and a line's writes summed once ``pool.settled_deal``.  ``Scorer(memo=False)``
-remembers nothing: the same code, every deal the full way (tests/test_fold_memo.py).
+``pool.settled``, and a line's writes summed per class of ``pool.settled_deal`` (``Flat``).
+``Scorer(memo=False)`` remembers nothing: the same code, every deal the full way
+(tests/test_fold_memo.py).  A scorer whose sheet is read only at the end (``owing``) adds
+the known writes that touch no pool once per distinct line, counted.
 """
 
 from __future__ import annotations
