@@ -241,7 +241,6 @@ def test_deal_key_tells_talons_and_concedes_apart() -> None:
         ("premium.enabled: true", "Anna 6♠ 7, Boris whist 2, Vera pass 1, talon A♠ K♠ Q♠", "t.txt:4:"),
         ("", "Anna 7♠ concede", "contracts.concede_three"),
         ("whist.stalingrad: true", "Anna 6♠ 7, Boris whist, Vera pass", "whist.stalingrad"),
-        ("premium.enabled: true", "Anna 6♠ 7, Boris whist, Vera pass, talon A♠", "premium.by: dealer"),
     ],
 )
 def test_score_refuses_with_a_located_message_and_exit_1(
