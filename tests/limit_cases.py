@@ -265,3 +265,175 @@ def prepare(tmp: Path) -> None:
         (conv / f"chain{i}.yaml").write_text(
             f"extends: chain{i + 1}.yaml\n" if i < 8 else "extends: sochi\n", "utf-8"
         )
+
+
+# -- issue 31: every convention key at 0 and at its bounds, big numbers, names ----------------
+
+#: a Classic evening that reaches every rule a key can change: compulsory and dark raspasy,
+#: a dark game on a bomb, a misère, a whisted contract failed, a correction
+EVENING = (
+    "Anna pass 3, Boris pass 4, Vera pass 3\nAnna pass dark 2, Boris pass dark 5, Vera pass 3\n"
+    "Anna dark 8♠ 8, Boris whist 2, Vera pass 0\nBoris misere 1\nVera 7♥ 5, Anna whist 3, Boris pass 2\n"
+    'correction Anna mountain 1/3 "agreed"\n'
+)
+
+
+def _values(key: str) -> list[tuple[str, int]]:
+    """``key``'s values at 0 and at its bounds, each with the exit it must give."""
+    from pulyacalc.convention.schema import SCHEMA, Int, IntList, Levels, Number, TrickOrNumber
+    from pulyacalc.yamlsource import MAX_NUMBER
+
+    parse = SCHEMA[key].parse
+    item = parse.item if isinstance(parse, Levels) else parse
+    if isinstance(item, Int | IntList):
+        # (a half-whist on 10, whose obligation is 1, is refused: it needs an even one)
+        high = 1 if key == "whist.half_whist_levels" else 0
+        values = [
+            (str(item.low), 0),
+            (str(item.high), high),
+            (str(item.high + 1), 1),
+            ("0", int(item.low > 0)),
+        ]
+    elif isinstance(item, Number | TrickOrNumber):
+        zero = int(key == "pool.point_in_mountain")  # points are divided by it
+        values = [("0", zero), (str(MAX_NUMBER), 0), ("0.000001", 0), (str(MAX_NUMBER + 1), 1)]
+    else:
+        return []
+    if isinstance(parse, Levels):
+        return [("{" + ", ".join(f"{lv}: {v}" for lv in range(6, 11)) + "}", want) for v, want in values]
+    return values
+
+
+def keys() -> dict[str, Case]:
+    """Every number key at 0 and at its bounds in a Classic log's header: scored (exit 0), or
+    refused at its place (exit 1), never a traceback (issue 31 items 9, 10)."""
+    from pulyacalc.convention.schema import SCHEMA
+
+    out = {}
+    for key in SCHEMA:
+        for i, (value, want) in enumerate(_values(key)):
+            name = f"key-{slug(key)}-{i}.txt"
+            has = name if want else ""
+            out[f"{key}: {value[:20]}"] = Case(["score", name, "--whist-price", "1000000"], want, has=has)
+    zero = "key-pool-point_in_mountain-0.txt"  # divided by: refused by every command (item 9)
+    for argv in (["compare", zero], ["ledger", zero], ["prices", "-c", "conv/zero.yaml"]):
+        out[f"pool.point_in_mountain 0: {argv[0]}"] = Case(argv, 1, has="pool.point_in_mountain")
+    return out
+
+
+#: (name, header lines, deals, command, exit, a text of its output) of the big numbers of issue 31
+NUMBERS = {
+    # item 6: money past 28 digits, exact to the cent
+    "money past 28 digits": (
+        "convention: classic\ndark.factor: 10\nbombs.cap: 20\nmountain.point_in_whists: 1000000000\n",
+        "Anna pass dark 3, Boris pass dark 4, Vera pass dark 3\n" * 20
+        + "Anna dark 8♠ 8, Boris whist 2, Vera pass 0\n",
+        ["score", "--whist-price", "1"],
+        0,
+        "37037037037037037396666665866.67",
+    ),
+    "a correction of 10^32": (
+        "",
+        "correction Anna mountain 1" + "0" * 32 + ' "x"\n',
+        ["score"],
+        1,
+        "out of range",
+    ),
+    "a correction with seven decimals": (
+        "",
+        'correction Anna mountain 0.1234567 "x"\n',
+        ["score"],
+        1,
+        "out of range",
+    ),
+    "a correction of 4,400 digits": (
+        "",
+        "correction Anna mountain " + "9" * 4400 + ' "x"\n',
+        ["score"],
+        1,
+        "out of range",
+    ),
+    "corrections of 1/p": (
+        "",
+        "".join(
+            f'correction Anna mountain 1/{p} "x"\n' for p in (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37)
+        ),
+        ["score"],
+        1,
+        "denominator",
+    ),
+    "bombs.cap 0, 150 dark raspasy": (
+        "convention: classic\nbombs.cap: 0\n",
+        "Anna pass dark 3, Boris pass dark 4, Vera pass dark 3\n" * 150,
+        ["explain"],
+        1,
+        "10^30",
+    ),
+}
+
+
+def numbers() -> dict[str, Case]:
+    """Sums and products past what the renderers took (issue 31 items 6, 10): exact, or refused."""
+    out = {}
+    for name, (_, _, argv, want, has) in NUMBERS.items():
+        for fmt in ("table", "csv") if want == 0 else ("table",):
+            file = f"num-{slug(name)}.txt"
+            out[f"{name} ({fmt})"] = Case(
+                [argv[0], file, *argv[1:], "--format", fmt], want, has=has if want else ""
+            )
+    return out
+
+
+ESC, BIDI = "\x1bc", "\u202e"
+#: where a name or an echoed text is written: (file name, content), each with ESC c and U+202E
+NAMES = {
+    "join name (lines)": ("nm-join.txt", f"players: Anna Boris Vera\n\njoin Da{ESC}n{BIDI}x\n"),
+    "join name (yaml)": (  # (YAML refuses the characters written raw: escaped, they get through)
+        "nm-join.yaml",
+        "players: [Anna, Boris, Vera]\ndeals:\n  - {raspasy: {Anna: 3, Boris: 4, Vera: 3}}\n"
+        '  - join: "Da\\x1bcn\\u202ex"\n',
+    ),
+    "correction reason": (
+        "nm-reason.txt",
+        f'players: Anna Boris Vera\n\ncorrection Anna mountain 2 "re{ESC}a{BIDI}son"\n',
+    ),
+}
+
+
+def names() -> dict[str, Case]:
+    """Every name field with control and bidi characters: refused or shown with ``?`` (item 12)."""
+    out = {}
+    for what, (file, _) in NAMES.items():
+        for c in ("score", "explain", "ledger", "stats", "check"):
+            out[f"{what}: {c}"] = Case([c, file], 0 if "reason" in what else 1, never=(ESC, BIDI))
+    out["aliases person: season"] = Case(
+        ["season", "good.txt", "--aliases", "nm-aliases.yaml"], 1, never=(ESC, BIDI)
+    )
+    out["reason: sheet svg"] = Case(["sheet", "nm-reason.txt", "-o", "nm-reason.svg"], 0, never=(ESC, BIDI))
+    return out
+
+
+FAMILIES.update({f.__name__: f for f in (keys, numbers, names)})
+_prepare = prepare
+
+
+def prepare(tmp: Path) -> None:  # type: ignore[no-redef]
+    """Every file the cases name, in ``tmp`` (issue 31's files too)."""
+    _prepare(tmp)
+    for key in keys_of():
+        for i, (value, _) in enumerate(_values(key)):
+            header = f"players: Anna Boris Vera\ndealer: Vera\nconvention: classic\n{key}: {value}\n\n"
+            (tmp / f"key-{slug(key)}-{i}.txt").write_text(header + EVENING, "utf-8")
+    for name, (header, deals, *_) in NUMBERS.items():
+        text = f"players: Anna Boris Vera\ndealer: Vera\n{header or 'convention: sochi'}\n\n{deals}"
+        (tmp / f"num-{slug(name)}.txt").write_text(text, "utf-8")
+    for file, text in NAMES.values():
+        (tmp / file).write_text(text, "utf-8")
+    (tmp / "conv" / "zero.yaml").write_text("extends: sochi\npool:\n  point_in_mountain: 0\n", "utf-8")
+    (tmp / "nm-aliases.yaml").write_text('"An\\x1bcna\\u202ex": [Anna]\n', "utf-8")
+
+
+def keys_of() -> list[str]:
+    from pulyacalc.convention.schema import SCHEMA
+
+    return list(SCHEMA)

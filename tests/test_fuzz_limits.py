@@ -111,6 +111,13 @@ def test_limit(ran: tuple[Path, dict[str, Outcome]], key: str) -> None:
     _files_kept(tmp, case)
 
 
+@pytest.mark.parametrize("fmt", ["table", "csv"])
+def test_money_past_28_digits_is_exact(ran: tuple[Path, dict[str, Outcome]], fmt: str) -> None:
+    """Issue 31 item 6: Decimal's 28 digits rounded it to …668000.00 (and CSV crashed)."""
+    o = ran[1][f"numbers: money past 28 digits ({fmt})"]
+    assert o.code == 0 and "37037037037037037396666665866.67" in o.stdout, o.stderr[:500]
+
+
 def _files_kept(tmp: Path, case: Case) -> None:
     """-o: a FIFO and a device are left as they were; a link is written through, kept."""
     assert stat.S_ISFIFO((tmp / "pipe.svg").stat().st_mode)

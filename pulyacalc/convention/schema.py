@@ -93,22 +93,26 @@ class Int(Parser):
 
 
 class Number(Parser):
-    """An exact number (``2``, ``0.5``, ``1/2``); not negative unless ``signed``."""
+    """An exact number (``2``, ``0.5``, ``1/2``); not negative unless ``signed``; more than
+    0 when ``divides`` (a value something is divided by)."""
 
-    __slots__ = ("signed",)
+    __slots__ = ("signed", "divides")
 
-    def __init__(self, signed: bool = False) -> None:
-        self.signed = signed
+    def __init__(self, signed: bool = False, divides: bool = False) -> None:
+        self.signed, self.divides = signed, divides
 
     def __call__(self, node: Node, p: Problems, what: str) -> Amount | None:
         n: Amount | None = as_number(node, p, what)
         if n is not None and n < 0 and not self.signed:
             p.add(node.loc, M_("{what}: must not be negative", what=what))
             return None
+        if n == 0 and self.divides:
+            p.add(node.loc, M_("{what}: must be more than 0 (points are divided by it)", what=what))
+            return None
         return n
 
     def describe(self) -> str:
-        return "number" if self.signed else "number ≥ 0"
+        return "number > 0" if self.divides else "number" if self.signed else "number ≥ 0"
 
 
 class NumberOrClosed(Number):
@@ -279,7 +283,7 @@ class Convention:
     source: str
     # pool («пуля»)
     pool_target: int = field(metadata={"parse": Int(1, 100_000)})
-    pool_point_in_mountain: Amount = field(metadata={"parse": Number()})
+    pool_point_in_mountain: Amount = field(metadata={"parse": Number(divides=True)})
     help: bool = field(metadata={"parse": Flag()})
     help_whists_per_point: Amount = field(metadata={"parse": Number()})
     # units

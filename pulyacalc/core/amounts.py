@@ -80,5 +80,21 @@ def exact(x: Amount) -> Amount:
     return x
 
 
+#: what one deal may write (before its pool points are placed) and a correction may make of
+#: a sum on the sheet: at most this in size, with a denominator of at most
+#: :data:`MAX_SUM_DENOMINATOR`, so that every total, settlement and sum of money stays a
+#: number of a few dozen digits (docs/format.md "Limits")
+MAX_WRITTEN: int = 10**30
+MAX_SUM_DENOMINATOR = 10**12
+
+
+def past_limit(x: Amount) -> bool:
+    """``x`` is past :data:`MAX_WRITTEN` or :data:`MAX_SUM_DENOMINATOR`."""
+    if type(x) is int:
+        return not -MAX_WRITTEN <= x <= MAX_WRITTEN
+    q = Fraction(x)
+    return q.denominator > MAX_SUM_DENOMINATOR or abs(q) > MAX_WRITTEN
+
+
 def half(x: Amount) -> Amount:
     return x // 2 if isinstance(x, int) and x % 2 == 0 else exact(Fraction(x) / 2)

@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from pulyacalc.core.errors import Loc, Problems, ReadError, not_utf8, opened, os_reason
+from pulyacalc.core.errors import Loc, Problems, ReadError, has_unsafe, not_utf8, opened, os_reason, quoted
 from pulyacalc.core.i18n import M_
 from pulyacalc.logs.read import refused
 from pulyacalc.yamlsource import MAX_YAML_BYTES, Node, parse_yaml, read_at_most
@@ -193,6 +193,11 @@ class _Reader:
                 node,
                 M_("{what} cannot start with a digit: {text!r}", what=what, text=text),
                 M_("a log cannot name a player so; write the name in letters"),
+            )
+            return None
+        if has_unsafe(text):  # as a log refuses such a player: it would reach every table
+            self.add(
+                node, M_("a player's name cannot hold control or bidi characters: {name}", name=quoted(text))
             )
             return None
         if one_word and _WORD.fullmatch(text) is None:

@@ -21,7 +21,7 @@ from pulyacalc.core.i18n import M_
 from pulyacalc.core.model import AREA_SPELLINGS, Correction
 from pulyacalc.logs.header import match_player
 from pulyacalc.logs.words import ENGLISH, Words
-from pulyacalc.yamlsource import Node
+from pulyacalc.yamlsource import MAX_DENOMINATOR, MAX_NUMBER, MAX_NUMBER_CHARS, Node
 
 #: the word before the player whists are written on
 ON_WORDS = frozenset({"on", "на"})
@@ -216,9 +216,16 @@ def _amount(part: Part | None, err: Callable[..., None]) -> Amount | None:
         )
         return None
     try:
-        value = exact(Fraction(text))
+        value = exact(Fraction(text)) if len(text) <= MAX_NUMBER_CHARS else MAX_NUMBER + 1
     except ZeroDivisionError:
         err(part, M_("{part!r} divides by zero", part=part[0]), M_("a fraction like 1/2"))
+        return None
+    if abs(Fraction(value)) > MAX_NUMBER or Fraction(value).denominator > MAX_DENOMINATOR:
+        err(
+            part,
+            M_("{part!r} is out of range", part=part[0][:40]),
+            M_("at most {most:,} in size, with at most six decimal places", most=MAX_NUMBER),
+        )
         return None
     if value == 0:
         err(part, M_("a correction of 0 changes nothing"), M_("write the amount to add, or drop the line"))

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Container
 
-from pulyacalc.core.errors import Loc, Problems
+from pulyacalc.core.errors import Loc, Problems, has_unsafe, quoted
+from pulyacalc.core.i18n import M_
 from pulyacalc.core.model import SEAT_WORDS, SeatChange
 from pulyacalc.logs.header import match_player
 
@@ -44,6 +45,10 @@ def parse_seat(
         problems.add(
             name_loc, f"a newcomer's name is one word, not starting with a digit: {name!r}", source=source
         )
+        return None
+    elif has_unsafe(name):  # as the header refuses such a player: it would reach every table
+        message = M_("a player's name cannot hold control or bidi characters: {name}", name=quoted(name))
+        problems.add(name_loc, message, source=source)
         return None
     return SeatChange(change, name, note, loc, {"player": name_loc}, source)
 

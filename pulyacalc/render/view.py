@@ -81,8 +81,8 @@ def decimal(x: Amount | Decimal) -> str:
         return f"{x:.2f}"
     if isinstance(x, int) or x.denominator == 1:
         return str(int(x))
-    q = Decimal(x.numerator) / Decimal(x.denominator)
-    return f"{q.quantize(Decimal('0.01')):.2f}"
+    whole, cents = divmod(abs(round(x * 100)), 100)  # (exact, as Decimal's 28 digits are not)
+    return f"{'-' if x < 0 else ''}{whole}.{cents:02}"
 
 
 def jnum(x: Amount | Decimal) -> Any:

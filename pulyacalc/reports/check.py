@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from pulyacalc.convention.load import builtin_names, load
 from pulyacalc.convention.schema import LEVELS, SCHEMA, Convention
 from pulyacalc.core.amounts import exact, num
-from pulyacalc.core.errors import MAX_SHOWN_PER_FILE, Loc, Problems, PulyaError, too_many
+from pulyacalc.core.errors import MAX_SHOWN_PER_FILE, Loc, Problems, PulyaError, shown, too_many
 from pulyacalc.core.i18n import M_, tr
 from pulyacalc.core.kinds import FindingCode
 from pulyacalc.core.model import Correction, Header, Play, Raspasy
@@ -403,7 +403,7 @@ def _correction_finding(r: DealResult, c: Correction) -> Finding:
             area=area,
             sign=sign,
             num=num(c.amount),
-            reason=c.reason,
+            reason=shown(c.reason, 0),
         ),
         M_("written by hand, as the table agreed (RULES.md 2.9); no rule checks it"),
     )

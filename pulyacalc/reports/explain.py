@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from pulyacalc.core.amounts import Amount, num
-from pulyacalc.core.errors import Problems
+from pulyacalc.core.errors import Problems, shown
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.model import Correction, Deal, Play, Raspasy, SeatChange, Unreadable
@@ -64,7 +64,7 @@ def deal_text(deal: Deal | Correction | SeatChange, kind: str = "") -> str:
     if isinstance(deal, Correction):
         from pulyacalc.logs.correction import correction_line
 
-        return correction_line(deal, note=False)
+        return shown(correction_line(deal, note=False), 0)  # its reason as text a table may echo
     if isinstance(deal, Raspasy):
         passed = set(deal.dark)
         return (

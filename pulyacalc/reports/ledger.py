@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.amounts import Amount, exact
-from pulyacalc.core.errors import Problems
+from pulyacalc.core.errors import Problems, shown
 from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.model import Correction, Deal, Play, Raspasy, SeatChange
 from pulyacalc.core.remembered import REMEMBERED, Remembered
@@ -29,7 +29,7 @@ from pulyacalc.core.sheet import MOUNTAIN, POOL, Entry, Write
 from pulyacalc.logs.read import read_log
 from pulyacalc.logs.write import deal_line
 from pulyacalc.play import Evening, score_file, settle_evening
-from pulyacalc.scoring.settlement import mountain_factor
+from pulyacalc.scoring.settlement import MONEY, mountain_factor
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -182,7 +182,7 @@ class Rows:
         note and dealer; the text itself for any other (a YAML log's deal, a correction)."""
         if isinstance(deal, (Play, Raspasy)) and deal.template is not None:
             return (deal.template, deal.note, dealer)
-        return deal_line(deal, self.players, dealer)
+        return shown(deal_line(deal, self.players, dealer), 0)  # a correction's reason is echoed text
 
     def _row(
         self,
@@ -216,7 +216,7 @@ class Rows:
         if self.price is None:
             return LedgerRow(number, m, running)
         paid = to_money(running, self.players, self.price)
-        money = {p: paid[p] - self.paid[p] for p in self.players}
+        money = {p: MONEY.subtract(paid[p], self.paid[p]) for p in self.players}
         self.paid = paid
         return LedgerRow(number, m, running, money, paid)
 
@@ -264,7 +264,7 @@ def _ledger(ev: Evening, s: Settlement, kept: tuple[LedgerRow, ...], rows: Rows)
     rounding = {p: exact(s.result[p] - total[p]) for p in players}
     money_rounding = None
     if s.money is not None:
-        money_rounding = {p: s.money[p] - rows.paid[p] for p in players}
+        money_rounding = {p: MONEY.subtract(s.money[p], rows.paid[p]) for p in players}
     return Ledger(ev, s, kept, total, rounding, money_rounding)
 
 

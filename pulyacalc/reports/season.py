@@ -350,13 +350,15 @@ def duplicates(evenings: Iterable[EveningResult]) -> tuple[tuple[str, str], ...]
 def standings(evenings: Iterable[EveningResult], money: bool = False) -> tuple[Standing, ...]:
     """Per player: evenings played, total, average, best and worst evening; sorted by the
     total (best first), then by name."""
+    from pulyacalc.scoring.settlement import MONEY
+
     results: dict[str, list[tuple[Amount, str]]] = {}
     cash: dict[str, Decimal] = {}
     for ev in evenings:
         for p in ev.players:
             results.setdefault(p, []).append((ev.result[p], ev.source))
             if ev.money is not None:
-                cash[p] = cash.get(p, Decimal(0)) + ev.money[p]
+                cash[p] = MONEY.add(cash.get(p, Decimal(0)), ev.money[p])
     rows = []
     for p, rs in results.items():
         total = sum((Fraction(r) for r, _ in rs), Fraction(0))

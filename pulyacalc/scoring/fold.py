@@ -15,15 +15,16 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import fields, replace
+from fractions import Fraction
 from functools import partial
 from itertools import chain
 from operator import attrgetter
 from typing import NamedTuple, Protocol
 
 from pulyacalc.convention.schema import Convention
-from pulyacalc.core.amounts import Amount, exact
-from pulyacalc.core.errors import Problems
-from pulyacalc.core.i18n import M_, N_
+from pulyacalc.core.amounts import MAX_SUM_DENOMINATOR, MAX_WRITTEN, Amount, exact, past_limit
+from pulyacalc.core.errors import Loc, Problems, shown
+from pulyacalc.core.i18n import M_, N_, Text
 from pulyacalc.core.kinds import DummyHand, ResultKind
 from pulyacalc.core.model import Correction, Deal, Header, Play, Raspasy, SeatChange, Unreadable
 from pulyacalc.core.seating import Seats, Vacated, change_table
@@ -97,6 +98,27 @@ def written_key(res: Resolved, run: int, bomb: int, dark: int) -> Hashable | Non
 
 #: a correction that names someone not at the table (marked here: the fold is long)
 _NOT_AT_TABLE = N_("a correction names someone not at the table: {player}, {on}")
+#: a deal or a correction past what the sheet may hold (docs/format.md "Limits")
+_PAST_LIMIT = N_(
+    "this {what} would make {player}'s {area} {amount}, past the limit of 10^30 in size and "
+    'a denominator of 10^12 (docs/format.md "Limits")'
+)
+_PAST_HINT = N_("check the convention's prices, dark.factor and bombs.cap, and the corrections above")
+_DARKEST = N_(
+    'this dark raspasy would be worth ×{bomb}, past the limit of 10^30 (docs/format.md "Limits"): '
+    "{level} dark raspasy in a row with dark.factor {factor} and no bombs.cap"
+)
+
+
+def _past(problems: Problems, loc: Loc, what: Text, player: str, area: str, amount: Amount) -> None:
+    """The problem of a write past the limit; its amount shortened to its first digits."""
+    q = Fraction(amount)
+    text: str = f"{float(q):.6g}" if abs(q) < 10**300 else "> 1e300"
+    if q.denominator > MAX_SUM_DENOMINATOR:
+        digits = len(str(q.denominator))
+        text = M_("{amount} (a fraction whose denominator has {n} digits)", amount=text, n=digits)
+    message = M_(_PAST_LIMIT, what=what, amount=text, player=player, area=M_(area))
+    problems.add(loc, message, M_(_PAST_HINT))
 
 
 class DealWrites:
@@ -296,6 +318,8 @@ class Scorer:
         self.bombs: dict[str, list[int]] = {p: [] for p in header.players}
         self.dark_run = self.dark_said = 0
         self.opening = conv.bombs_opening if start is None else 0  # a pulya taken up mid-way
+        #: the last dark level whose bomb is within the limit (``bombs.cap: 0`` sets none)
+        self._darkest = darkest(conv.dark_factor)
         self._clockwise = clockwise_of(self.players)  # the others, clockwise from each
         self._vacated: Vacated = None  # an empty seat (RULES.md 6.3, K3.1.2)
         #: one Seats per dealer, made once, with the next deal's dealer
@@ -360,6 +384,13 @@ class Scorer:
         if isinstance(deal, Raspasy):
             if opening or deal.dark:
                 dark = self.conv.dark_level(self.dark_run)
+                if dark > self._darkest:
+                    f = self.conv.dark_factor
+                    bomb_text = f"{f}^{dark}"
+                    self.problems.add(
+                        deal.loc, M_(_DARKEST, bomb=bomb_text, level=dark, factor=f), M_(_PAST_HINT)
+                    )
+                    return None
         else:
             held = self.bombs.get(deal.declarer)
             bomb = held[0] if held else 1
@@ -560,7 +591,13 @@ def _correct(self: Scorer, c: Correction) -> Step | None:
     if (c.area == "whists") != (c.on is not None):
         self.problems.add(c.loc, M_("a correction of whists says on whom, and only whists do"))
         return None
-    w = Write("correction", c.player, c.area, c.amount, c.on, c.reason)
+    w = Write("correction", c.player, c.area, c.amount, c.on, shown(c.reason, 0))  # echoed in every table
+    sheet = self.sheet
+    cells = sheet.pool if c.area == POOL else sheet.mountain if c.area == MOUNTAIN else sheet.whists[c.player]
+    on = c.on or c.player
+    if past_limit(cells[on] + c.amount):
+        _past(self.problems, c.loc, M_("correction"), on, c.area, cells[on] + c.amount)
+        return None
     after_finish = self.finished
     _add(self.sheet, (w,))
     return _not_dealt(self, c, "correction", (w,), after_finish)
@@ -671,16 +708,18 @@ def _remember(
     run: int,
     bomb: int,
     dark: int,
-) -> Written:
+) -> Written | None:
     """What a resolved deal writes (2.1–2.7), remembered under ``key`` (if it has one)
     and under its ``written_key``; equal writes are shared, which keeps the cache small."""
     memo = self.memo
     if memo is None:
-        return written(res, self.conv, run, bomb, dark)
+        return _bounded(self, res, written(res, self.conv, run, bomb, dark))
     parts = written_key(res, run, bomb, dark)
     known = None if parts is None else memo.by_parts.get(parts)
     if known is None:
-        kind, others, pool, ends_run, won = written(res, self.conv, run, bomb, dark)
+        if _bounded(self, res, fresh := written(res, self.conv, run, bomb, dark)) is None:
+            return None
+        kind, others, pool, ends_run, won = fresh
         same = memo.same_writes.setdefault
         known = Written(
             kind, tuple(same(w, w) for w in others), tuple(same(w, w) for w in pool), ends_run, won
@@ -692,6 +731,23 @@ def _remember(
         memo.by_parts[parts] = known
     if key is not None:
         memo.written[key] = known
+    return known
+
+
+def darkest(factor: int) -> int:
+    """The last level whose bomb ``factor ** level`` is at most ``MAX_WRITTEN``."""
+    level = 0
+    while factor > 1 and factor ** (level + 1) <= MAX_WRITTEN:
+        level += 1
+    return level if factor > 1 else MAX_WRITTEN
+
+
+def _bounded(self: Scorer, res: Resolved, known: Written) -> Written | None:
+    """``known``, or None when one of its writes is past the limit (reported)."""
+    for w in chain(known.others, known.pool):
+        if past_limit(w.amount):
+            _past(self.problems, res.deal.loc, M_("deal"), w.on or w.player, w.area, w.amount)
+            return None
     return known
 
 

@@ -6,7 +6,7 @@ convention says; every result sums to exactly 0.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import Context, Decimal, Inexact, InvalidOperation
 from fractions import Fraction
 from math import lcm
 
@@ -15,6 +15,11 @@ from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import KODEKS_ROUNDINGS, Rounding
 from pulyacalc.core.sheet import SheetView
+
+#: money arithmetic (sums and differences of money): exact for every amount the limits allow
+#: (docs/format.md "Limits": a result has at most about 60 digits), an error past that,
+#: never a rounded number as Decimal's default 28 digits would give
+MONEY = Context(prec=100, traps=[Inexact, InvalidOperation])
 
 
 class SettlementError(ValueError):
@@ -254,7 +259,7 @@ def to_money(result: dict[str, Amount], players: tuple[str, ...], price: Decimal
     """Result × price of a whist, to the cent, still summing to 0."""
     cents: dict[str, Amount] = {p: Fraction(result[p]) * Fraction(price) * 100 for p in players}
     whole = round_nearest(cents, players)
-    return {p: Decimal(whole[p]) / 100 for p in players}
+    return {p: Decimal(whole[p]).scaleb(-2, MONEY) for p in players}
 
 
 def pay_list(money: dict[str, Decimal], players: tuple[str, ...]) -> list[tuple[str, str, Decimal]]:
@@ -267,8 +272,8 @@ def pay_list(money: dict[str, Decimal], players: tuple[str, ...]) -> list[tuple[
         payee = max(get, key=lambda p: (get[p], -players.index(p)))
         amount = min(owe[payer], get[payee])
         out.append((payer, payee, amount))
-        owe[payer] -= amount
-        get[payee] -= amount
+        owe[payer] = MONEY.subtract(owe[payer], amount)
+        get[payee] = MONEY.subtract(get[payee], amount)
         if not owe[payer]:
             del owe[payer]
         if not get[payee]:
