@@ -391,3 +391,18 @@ def test_score_does_not_import_stats_or_openskill() -> None:
         check=True,
     )
     assert r.stderr.strip().splitlines()[-1] == "[]"
+
+
+def test_head_to_head_of_many_players_is_the_pairs_that_met(tmp_path: Path) -> None:
+    """Issue 31 item 14: 1,000 logs of new players made a 3,000 × 3,000 grid (765 MB);
+    past GRID_PLAYERS it is one row per pair that sat together."""
+    for i in range(8):
+        (tmp_path / f"e{i}.txt").write_text(
+            f"players: P{i}a P{i}b P{i}c\n\nP{i}a 6♠ 6, P{i}b whist 2, P{i}c pass\n", "utf-8"
+        )
+    code, out, err = run(str(tmp_path))
+    assert code == 0, err
+    pairs_met = out.partition("Head-to-head")[2].partition("\n\n")[2]
+    rows = [line.split() for line in pairs_met.splitlines()[2:]]
+    assert len(rows) == 8 * 6  # each of 8 evenings: 3 × 2 ordered pairs
+    assert ["P0a", "P0b", "1"] in [r[:3] for r in rows]

@@ -161,14 +161,24 @@ class StatsView:
             rows.append(row)
         names = [p.player for p in s.players]
         won = s.head_to_head
-        h2h = [[a, *[show(won[a][b]) if b in won[a] else "·" for b in names]] for a in names]
         lines = [title.format(evenings=counted(len(s.evenings), "evening"), deals=counted(s.deals, "deal"))]
         lines += ["", tabulated(rows, head, (1,)), ""]
         lines += [_("Contracts made/declared, misère made/played, raspasy, whists short/declared"), ""]
         lines += [tabulated(play_rows(s.players), play_head()), ""]
-        lines += [_("Head-to-head: whists the row won from the column over the evenings they sat together")]
-        lines += ["", tabulated(h2h, ["", *names])]
+        if len(names) <= GRID_PLAYERS:
+            h2h = [[a, *[show(won[a][b]) if b in won[a] else "·" for b in names]] for a in names]
+            title = _("Head-to-head: whists the row won from the column over the evenings they sat together")
+            lines += [title, "", tabulated(h2h, ["", *names])]
+        else:  # a grid of every player by every other would be mostly dots (and n² cells)
+            met = [[a, b, s.together[a][b], show(x)] for a in names for b, x in won[a].items()]
+            lines += [_("Head-to-head: whists each player won from each he sat with, over those evenings")]
+            lines += ["", tabulated(met, [_("player"), _("against"), _("evenings"), _("won")])]
         return "\n".join(lines) + "\n"
+
+
+#: the head-to-head is a grid of every player by every other up to this many players, and
+#: past it a list of the pairs that sat together (issue 31: 3,000 players made 9 million cells)
+GRID_PLAYERS = 20
 
 
 def point_json(pt: Point) -> dict[str, Any]:
