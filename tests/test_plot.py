@@ -371,3 +371,21 @@ def test_the_picture_renders_in_a_real_browser(
         want = np.array([round(c * 255) for c in to_rgb(hex_colour)])
         near = (np.abs(flat - want) <= 12).all(axis=1).sum()
         assert near > 150, f"{hex_colour}: {near} pixels of this line's colour"
+
+
+@drawing
+def test_a_dollar_in_a_name_or_a_file_name_is_drawn_as_written(tmp_path: Path) -> None:
+    """Issue 31 item 11: ``$\\bad$`` was read as mathtext and crashed; a 200-character name
+    printed matplotlib's UserWarning (with its install path)."""
+    club = tmp_path / "club"
+    club.mkdir()
+    long = "N" * 200
+    (club / "e$\\x$1.txt").write_text(
+        "players: $\\bad$ Boris Vera\n\n$\\bad$ 6♠ 6, Boris whist 2, Vera pass\n"
+    )
+    (club / "e2.txt").write_text(f"players: {long} Boris Vera\n\n{long} 6♠ 6, Boris whist 2, Vera pass\n")
+    svg = tmp_path / "club.svg"
+    code, _, err = season(str(club), "--plot", str(svg))
+    assert code == 0 and err == "", err
+    texts = drawn_texts(svg.read_text("utf-8"))
+    assert any(t.startswith("$\\bad$") for t in texts) and "e$\\x$1" in texts, texts

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import os
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -176,14 +177,17 @@ def draw(picture: Picture, fmt: PlotFormat = "svg") -> bytes:
     from matplotlib.figure import Figure
     from matplotlib.style import context
 
-    # matplotlib's defaults and ours, whatever the user's matplotlibrc; restored afterwards
-    with context(RC, after_reset=True):
+    # matplotlib's defaults and ours, whatever the user's matplotlibrc; restored afterwards;
+    # its warnings (a layout that does not fit 200-character names) kept in: the picture is
+    # drawn as well as it can be, and the warning names matplotlib's own files
+    with context(RC, after_reset=True), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
         n = max((len(p.lines) for p in picture.panels), default=0)
         columns = 1 + max(n - 1, 0) // LEGEND_ROWS
         height = 5.0 + 3.5 * (len(picture.panels) - 1)
         fig = Figure(figsize=(10.0 + 1.6 * (columns - 1), height), layout="constrained")
         axes = fig.subplots(len(picture.panels), 1, sharex=True, squeeze=False)[:, 0]
-        fig.suptitle(picture.title, fontsize=12)
+        fig.suptitle(picture.title, fontsize=12, parse_math=False)
         for ax, shown in zip(axes, picture.panels, strict=True):
             _draw_panel(ax, shown, columns)
         _evening_ticks(axes[-1], picture.evenings)
@@ -213,7 +217,9 @@ def _draw_panel(ax: Axes, shown: Panel, columns: int) -> None:
     ax.set_ylabel(shown.ylabel)
     if shown.lines:
         # beside the plot, not on it: the lines stay visible however many players there are
-        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), ncols=columns, frameon=False)
+        legend = ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), ncols=columns, frameon=False)
+        for text in legend.get_texts():  # names drawn as written: a "$" is no mathtext ($\bad$ crashed)
+            text.set_parse_math(False)
 
 
 def _evening_ticks(ax: Axes, evenings: Sequence[str]) -> None:
@@ -223,6 +229,7 @@ def _evening_ticks(ax: Axes, evenings: Sequence[str]) -> None:
     ax.set_xlim(-0.2, len(evenings) + 0.2)
     if len(evenings) <= NAMED_TICKS:
         names = [n if len(n) <= TICK_CHARS else n[: TICK_CHARS - 1] + "…" for n in evenings]
-        ax.set_xticks(range(len(evenings) + 1), ["start", *names], rotation=30, ha="right")
+        labels = ["start", *names]  # file names drawn as written: a "$" is no mathtext
+        ax.set_xticks(range(len(evenings) + 1), labels, rotation=30, ha="right", parse_math=False)
     else:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
