@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
+from pulyacalc.core.errors import shown
 from pulyacalc.render.sheet_layout import Polygon, width
 
 
@@ -53,7 +54,10 @@ class Canvas:
             attrs += ' font-weight="bold"'
         if rotate:
             attrs += f' transform="rotate({rotate} {f(x)} {f(y)})"'
-        inner = escape(text) + (f"<title>{escape(title)}</title>" if title and title != text else "")
+        # (a control character is no XML: shown as '?', as every echoed text is)
+        inner = escape(shown(text, 0)) + (
+            f"<title>{escape(shown(title, 0))}</title>" if title and title != text else ""
+        )
         self.add(f"<text {attrs}>{inner}</text>")
 
     def poly(self, points: Polygon, fill: str) -> None:
