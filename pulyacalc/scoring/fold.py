@@ -17,7 +17,7 @@ from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import fields, replace
 from fractions import Fraction
 from functools import partial
-from itertools import chain
+from itertools import chain, count
 from operator import attrgetter
 from typing import NamedTuple, Protocol
 
@@ -105,8 +105,8 @@ _PAST_LIMIT = N_(
 )
 _PAST_HINT = N_("check the convention's prices, dark.factor and bombs.cap, and the corrections above")
 _DARKEST = N_(
-    'this dark raspasy would be worth ×{bomb}, past the limit of 10^30 (docs/format.md "Limits"): '
-    "{level} dark raspasy in a row with dark.factor {factor} and no bombs.cap"
+    'this dark raspasy would be worth ×{factor}^{level}, past the limit of 10^30 (docs/format.md "Limits"): '
+    "{level} dark raspasy in a row and no bombs.cap"
 )
 
 
@@ -115,10 +115,10 @@ def _past(problems: Problems, loc: Loc, what: Text, player: str, area: str, amou
     q = Fraction(amount)
     text: str = f"{float(q):.6g}" if abs(q) < 10**300 else "> 1e300"
     if q.denominator > MAX_SUM_DENOMINATOR:
-        digits = len(str(q.denominator))
-        text = M_("{amount} (a fraction whose denominator has {n} digits)", amount=text, n=digits)
-    message = M_(_PAST_LIMIT, what=what, amount=text, player=player, area=M_(area))
-    problems.add(loc, message, M_(_PAST_HINT))
+        text = M_(
+            "{amount} (a fraction whose denominator has {n} digits)", amount=text, n=len(str(q.denominator))
+        )
+    problems.add(loc, M_(_PAST_LIMIT, what=what, amount=text, player=player, area=M_(area)), M_(_PAST_HINT))
 
 
 class DealWrites:
@@ -319,7 +319,8 @@ class Scorer:
         self.dark_run = self.dark_said = 0
         self.opening = conv.bombs_opening if start is None else 0  # a pulya taken up mid-way
         #: the last dark level whose bomb is within the limit (``bombs.cap: 0`` sets none)
-        self._darkest = darkest(conv.dark_factor)
+        f = conv.dark_factor
+        self._darkest = next(n for n in count() if f ** (n + 1) > MAX_WRITTEN) if f > 1 else MAX_WRITTEN
         self._clockwise = clockwise_of(self.players)  # the others, clockwise from each
         self._vacated: Vacated = None  # an empty seat (RULES.md 6.3, K3.1.2)
         #: one Seats per dealer, made once, with the next deal's dealer
@@ -382,14 +383,11 @@ class Scorer:
         # 2.10: the declarer's bomb in play, a raspasy's level of dark passes in a row
         bomb, dark = 1, 0
         if isinstance(deal, Raspasy):
+            factor = self.conv.dark_factor
             if opening or deal.dark:
                 dark = self.conv.dark_level(self.dark_run)
                 if dark > self._darkest:
-                    f = self.conv.dark_factor
-                    bomb_text = f"{f}^{dark}"
-                    self.problems.add(
-                        deal.loc, M_(_DARKEST, bomb=bomb_text, level=dark, factor=f), M_(_PAST_HINT)
-                    )
+                    self.problems.add(deal.loc, M_(_DARKEST, level=dark, factor=factor), M_(_PAST_HINT))
                     return None
         else:
             held = self.bombs.get(deal.declarer)
@@ -592,9 +590,8 @@ def _correct(self: Scorer, c: Correction) -> Step | None:
         self.problems.add(c.loc, M_("a correction of whists says on whom, and only whists do"))
         return None
     w = Write("correction", c.player, c.area, c.amount, c.on, shown(c.reason, 0))  # echoed in every table
-    sheet = self.sheet
+    sheet, on = self.sheet, c.on or c.player
     cells = sheet.pool if c.area == POOL else sheet.mountain if c.area == MOUNTAIN else sheet.whists[c.player]
-    on = c.on or c.player
     if past_limit(cells[on] + c.amount):
         _past(self.problems, c.loc, M_("correction"), on, c.area, cells[on] + c.amount)
         return None
@@ -732,14 +729,6 @@ def _remember(
     if key is not None:
         memo.written[key] = known
     return known
-
-
-def darkest(factor: int) -> int:
-    """The last level whose bomb ``factor ** level`` is at most ``MAX_WRITTEN``."""
-    level = 0
-    while factor > 1 and factor ** (level + 1) <= MAX_WRITTEN:
-        level += 1
-    return level if factor > 1 else MAX_WRITTEN
 
 
 def _bounded(self: Scorer, res: Resolved, known: Written) -> Written | None:
