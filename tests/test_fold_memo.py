@@ -100,3 +100,17 @@ def test_a_line_read_again_in_the_same_state_is_one_the_fold_knew() -> None:
     assert known == [False] * 3 + [True] * 6  # each dealer once, then known
     assert len({id(s.writes) for s in steps}) == 1  # one object for the same writes
     assert steps[5].deal() == steps[5].result().deal and steps[5].deal().loc.line == steps[5].line
+
+
+def test_a_commented_line_is_known_by_its_text_before_the_comment() -> None:
+    body = "".join(f"Anna 6♠ 6, Boris pass 2, Vera whist 2  # {n} Vera closes\n" for n in range(9))
+    text = "players: Anna Boris Vera\nconvention: sochi\npool: 100\n\n" + body
+    problems = Problems()
+    log = read_text(text, "t.pulya", problems=problems)
+    conv = load_convention(log, problems)
+    assert conv is not None
+    p = Playing(log, conv, problems)
+    notes = [s.deal().note for s in p.steps()]
+    assert notes == [f"{n} Vera closes" for n in range(9)]
+    assert p.scorer.memo is not None and p.scorer.memo.learnt == 3  # each dealer once
+    assert played(text, memo=True) == played(text, memo=False)

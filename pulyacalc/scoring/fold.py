@@ -428,9 +428,10 @@ class Scorer:
             self.dealer = dealer  # K3.7.7: the same dealer deals again after a raspasy
         return seats
 
-    def _known(self, line: Line, lineno: int, reader: LineSource) -> Step | None:
+    def _known(self, line: Line, lineno: int, reader: LineSource, noted: str | None) -> Step | None:
         """A deal line known in this state (``Line``) scored: counted, its writes written,
-        as the sums it wrote before when its pool writes are placed under the same class.
+        as the sums it wrote before when its pool writes are placed under the same class;
+        ``noted``: the raw line when it has a comment (its step's deal is made at once).
         No seat is vacated here: a full step came after any seat change (a fresh ``Memo``)."""
         self.count = n = self.count + 1
         self.read += 1
@@ -456,9 +457,12 @@ class Scorer:
             _add(self.sheet, flat.adds)
             if flat.more:
                 _paper(self, total + flat.more)
-        return None if self.quiet else _new_step((
+        if self.quiet:
+            return None
+        item = line if noted is None else reader.again(lineno, noted, line.template)
+        return _new_step((
             n, lineno, line.dealer, written.kind, writes, after_finish, line.run, after_raspasy,
-            1, 0, (), False, 0, (), line, reader,
+            1, 0, (), False, 0, (), item, reader,
         ))  # fmt: skip
 
     def pay_owed(self) -> None:
@@ -510,7 +514,10 @@ def _read(self: Scorer, source: LineSource) -> Iterator[Step]:
     run, last = 0, None  # known lines owed since the state was brought up to date, the last
     try:
         for lineno, raw in numbered:  # noqa: B007
-            line = None if table is None else table.get(raw)
+            # a line is known by its text before a comment: a note changes nothing it writes
+            cut = raw.find("#")
+            key = raw if cut < 0 else raw[:cut]
+            line = None if table is None else table.get(key)
             if settled is not None and line is not None:
                 flat = line.flat
                 if flat is not None and flat.how == settled and flat.owed:
@@ -521,13 +528,13 @@ def _read(self: Scorer, source: LineSource) -> Iterator[Step]:
             if run:
                 run = _caught_up(self, source, last, run)
             if line is None and table is not None:
-                line = _derived(self, table, raw)
+                line = _derived(self, table, key)
             if line is not None:
                 source.count += 1
                 table = line.next
-                s = known(line, lineno, source)
+                s = known(line, lineno, source, None if cut < 0 else raw)
             else:
-                s, table = _full(self, source, lineno, raw, table)
+                s, table = _full(self, source, lineno, raw, key, table)
             paper = self._paper
             settled = paper[2] if paper is not None and self.quiet and self.owing else None
             if s is not None:
@@ -553,11 +560,12 @@ def _caught_up(self: Scorer, source: LineSource, last: Line | None, run: int) ->
 
 
 def _full(
-    self: Scorer, source: LineSource, lineno: int, raw: str, table: dict[str, Line] | None
+    self: Scorer, source: LineSource, lineno: int, raw: str, key: str, table: dict[str, Line] | None
 ) -> tuple[Step | None, dict[str, Line] | None]:
-    """The raw line ``raw``, read in the state of ``table``, scored the full way and learnt
-    (with its writes placed under the paper's class, ``Flat``) when it reads the same
-    anywhere and had no problem; its step and the lines known in the state after it."""
+    """The raw line ``raw``, read in the state of ``table``, scored the full way and learnt by
+    ``key``, its text before a comment (with its writes placed under the paper's class,
+    ``Flat``), when it reads the same anywhere and had no problem; its step and the lines
+    known in the state after it."""
     problems = self.problems
     before = len(problems)
     d = source.one(lineno, raw)
@@ -571,7 +579,7 @@ def _full(
     after = _table(self)
     if s is None or table is None or after is None or not _plain(source, d, problems, before):
         return s, after
-    line = _learn(self, table, raw, s, after)
+    line = _learn(self, table, key, s, after)
     assert paper is not None and pools is not None
     how = paper[2] or settled_deal(line.written.pool, pools, self.target, None, self.conv)
     if how is not None:
