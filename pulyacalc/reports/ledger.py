@@ -17,6 +17,7 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from math import lcm
 from typing import TYPE_CHECKING, NamedTuple
 
 from pulyacalc.convention.schema import Convention
@@ -73,10 +74,12 @@ class Moved:
     """A deal's row but for its number, shared by the deals of a line that write the same
     (a view makes its text once per ``Moved``)."""
 
-    __slots__ = ("dealer", "text", "result")
+    __slots__ = ("dealer", "text", "result", "scaled")
 
     def __init__(self, dealer: str, text: str, result: dict[str, Amount]) -> None:
         self.dealer, self.text, self.result = dealer, text, result
+        #: (a common denominator, ``result`` × it, whole): added to running totals so kept
+        self.scaled: tuple[int, tuple[int, ...]] = (0, ())
 
 
 class LedgerRow(NamedTuple):
@@ -157,6 +160,11 @@ class Rows:
         #: without running totals: each row's deals not yet added up (``_add_up``)
         self.counts: dict[Moved, int] = {}
         self.sums: dict[str, Amount] = dict.fromkeys(players, 0)
+        #: the running totals × ``scale`` (whole numbers: no Fraction sum per deal), and
+        #: each such whole number's amount made once (bounded)
+        self.scale = 1
+        self.scaled = [0] * len(players)
+        self.amounts: dict[int, Amount] = {}
         #: with a price: the money running totals
         self.paid: dict[str, Decimal] = dict.fromkeys(players, Decimal(0))
 
@@ -211,14 +219,39 @@ class Rows:
         """The row with the running totals after it (and the money)."""
         from pulyacalc.scoring.settlement import to_money
 
-        result, sums = m.result, self.sums
-        running = self.sums = {p: exact(sums[p] + result[p]) for p in self.players}
+        scale, steps = m.scaled
+        if scale != self.scale:
+            scale, steps = m.scaled = self._scaled(m.result)
+        amounts, scaled = self.amounts, self.scaled
+        if len(amounts) >= REMEMBERED:
+            amounts.clear()
+        running = self.sums = {}
+        for i, p in enumerate(self.players):
+            n = scaled[i] = scaled[i] + steps[i]
+            v = amounts.get(n)
+            if v is None:
+                v = amounts[n] = exact(Fraction(n, scale))
+            running[p] = v
         if self.price is None:
             return LedgerRow(number, m, running)
         paid = to_money(running, self.players, self.price)
         money = {p: MONEY.subtract(paid[p], self.paid[p]) for p in self.players}
         self.paid = paid
         return LedgerRow(number, m, running, money, paid)
+
+    def _scaled(self, result: dict[str, Amount]) -> tuple[int, tuple[int, ...]]:
+        """``result`` × a denominator common to it and the running totals (which are
+        scaled again when it grows)."""
+        values = [result[p] for p in self.players]
+        scale = self.scale
+        for v in values:  # (an int is its own numerator, over 1)
+            if scale % v.denominator:
+                scale = lcm(scale, v.denominator)
+        if scale != self.scale:
+            self.scaled = [n * (scale // self.scale) for n in self.scaled]
+            self.scale = scale
+            self.amounts.clear()
+        return scale, tuple(v.numerator * (scale // v.denominator) for v in values)
 
     def _moved(
         self,
