@@ -181,12 +181,20 @@ class Memos:
         self.kept: list[tuple[tuple[str, ...], Convention, Memo]] = []
 
     def get(self, players: tuple[str, ...], conv: Convention) -> Memo:
-        for who, c, memo in self.kept:
+        kept = self.kept
+        for i, (who, c, memo) in enumerate(kept):
             if who == players and c == conv:
+                kept.append(kept.pop(i))  # the most recently used last
                 return memo
         memo = Memo()
-        self.kept.append((players, conv, memo))
+        kept.append((players, conv, memo))
+        if len(kept) > MEMOS_KEPT:  # a league: new players every evening
+            del kept[0]
         return memo
+
+
+#: the fold caches a season keeps, the least recently used forgotten (docs/performance.md)
+MEMOS_KEPT = 8
 
 
 #: the progress bar is told the line once per this many lines (and at the end)

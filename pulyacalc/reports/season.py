@@ -190,7 +190,19 @@ class Club:
 
         self.memos = Memos()
         self.parses: dict[tuple[str, ...], dict[str, Any]] = {}
-        self.keys = Remembered(lambda _, step: keyed(step.deal()))
+        self.keys = Remembered(lambda _, step: keyed(step.deal()), size=KEYED_SIZE)
+
+    def parse_cache(self, players: tuple[str, ...], new: dict[str, Any]) -> dict[str, Any]:
+        """The line reader's parses for ``players`` (``new`` for new players), the least
+        recently used forgotten past ``play.MEMOS_KEPT`` sets of players."""
+        from pulyacalc.play import MEMOS_KEPT
+
+        parses = self.parses
+        cache = parses.pop(players, new)  # put back last: the most recently used
+        parses[players] = cache
+        if len(parses) > MEMOS_KEPT:
+            del parses[next(iter(parses))]
+        return cache
 
     def digest(self, update: Callable[[bytes], object]) -> Callable[[Step], None]:
         """``play``'s ``each``: each step's ``keyed`` bytes given to ``update``, worked out
@@ -203,8 +215,8 @@ class Club:
         def each(step: Step) -> None:
             item = step.item
             key: object
-            if isinstance(item, Line):
-                key = item
+            if isinstance(item, Line):  # its parse: a Line would keep its fold cache alive
+                key = (item.template, None)  # (a line known by the fold has no comment)
             elif isinstance(item, Play | Raspasy) and item.template is not None:
                 key = (item.template, item.note)
             else:
@@ -213,6 +225,10 @@ class Club:
             update(keys(key, step))
 
         return each
+
+
+#: digest bytes ``Club`` keeps (a league's deals are ever new)
+KEYED_SIZE = 20_000
 
 
 class ScoreOptions(TypedDict, total=False):
@@ -278,7 +294,7 @@ def score_evening(
     def shown(log: Log) -> Callable[[Step], object]:
         digest.update(repr(sorted(log.header.players)).encode())
         if type(log.deals) is LineDeals:  # the parse of each text, shared with earlier logs
-            log.deals.cache = club.parses.setdefault(log.header.players, log.deals.cache)
+            log.deals.cache = club.parse_cache(log.header.players, log.deals.cache)
         return club.digest(digest.update)  # each deal digested as it is scored
 
     ev, s, who = played(path, source, shown, price, club.memos)
