@@ -31,6 +31,8 @@ start that compiles every module from source.
   1 on this log, whose pool of 100,000 is a finding).
 * commands: `explain -f json` and `ledger -f json` of a 100,000-deal line log
   (`--commands-deals`) against `score -f json` of it; targets: within 5× and 3× (wall time).
+* comments: `score -f json` of that log with a comment on every deal against it without
+  them; target: within 1.2× (CPU time).
 * season: `pulyacalc season` of 1,000 evenings of 60 deals (one club: the same players and
   convention), as a figure; with ``--before CMD`` (a pulyacalc from before issue 13, say
   commit a05abfa installed in a virtualenv of its own) against it, interleaved, with both
@@ -256,6 +258,32 @@ def commands(b: Bench) -> list[str]:
     return missed
 
 
+#: a log with a comment on every deal, against the same log without them (issue 30)
+COMMENTS_TARGET = 1.2
+
+
+def comments(b: Bench) -> list[str]:
+    """``score -f json`` of a 100,000-deal log with a comment on every deal (each its own,
+    as a log kept at the table has them) against the same log without comments."""
+    bare = b.log("commands", b.commands_deals, pool=100_000)
+    noted = b.tmp / "comments.pulya"
+    if not noted.exists():
+        with bare.open(encoding="utf-8") as f, noted.open("w", encoding="utf-8") as out:
+            for n, raw in enumerate(f):
+                text = raw.rstrip("\n")
+                deal = text and not text.startswith("#") and ":" not in text
+                out.write(f"{text}  # {n} Vera closes the pool\n" if deal else raw)
+    logs = {"bare": bare, "noted": noted}
+    cmds = {name: [*b.cmd, "score", str(log), "-f", "json"] for name, log in logs.items()}
+    m = medians(cmds, max(1, min(5, b.repeat)))
+    ok = m["noted"].cpu <= COMMENTS_TARGET * m["bare"].cpu
+    print(f"comments: {b.commands_deals:,} random deals, a comment on every deal")
+    line("score -f json, no comments", m["bare"])
+    verdict = f"  (target ≤ {COMMENTS_TARGET:g}× CPU: {'ok' if ok else 'MISSED'})"
+    line("score -f json, comments", m["noted"], m["bare"], verdict)
+    return [] if ok else ["comments"]
+
+
 def season(b: Bench) -> list[str]:
     club = b.tmp / "club"
     if not club.is_dir():
@@ -311,6 +339,7 @@ SECTIONS: dict[str, Callable[[Bench], list[str]]] = {
     "cold": cold,
     "throughput": throughput,
     "commands": commands,
+    "comments": comments,
     "season": season,
     "streams": stream_memory,
     "hostile": hostile_worst,
