@@ -44,15 +44,6 @@ def _settle(rounding: str) -> View:
     return SettleReport(conv, 20, paper.sheet, settle(paper.sheet, conv, 20, rounding, Decimal("0.5")))
 
 
-def _explain() -> View:
-    from pulyacalc.play import score_file
-    from pulyacalc.render.explain import ExplainView
-    from pulyacalc.reports.explain import explain
-
-    ex = explain(score_file(SOCHI, running=True))
-    return ExplainView(ex, ex.deals)
-
-
 def _check(against: str | None) -> View:
     from pulyacalc.render.check import CheckView
     from pulyacalc.reports.check import Checking
@@ -88,13 +79,12 @@ def _compare(text: str) -> View:
     return CompareView(compare(log, problems, ["sochi", "rostov", "leningrad"]))
 
 
-#: every report the command line writes, as a view
+#: every report the command line writes, as a view (explain streams: tests/test_explain_stream.py)
 VIEWS = {
     "score": lambda: _score(None),
     "score-money": lambda: _score(Decimal("0.5")),
     "settle": lambda: _settle("exact"),
     "settle-kodeks": lambda: _settle("kodeks"),
-    "explain": _explain,
     "check": lambda: _check(None),
     "check-against": lambda: _check("sheet.yaml"),
     "prices": _prices,

@@ -84,19 +84,6 @@ def bombs_text(r: Any) -> str | None:
     return "; ".join(said) or None
 
 
-def deal_json(d: DealExplained) -> dict[str, Any]:
-    from pulyacalc.render.ledger import amounts
-
-    r = d.result
-    return {
-        **bombs_json(r),
-        **deal_head_json(r.number, d.where, r.dealer, r.kind, d.line, r.after_finish),
-        "entries": [entry_json(x) for x in d.entries],
-        "running": sheet_json(d.running),
-        **amounts("ledger", d.ledger),
-    }
-
-
 def deal_head_json(
     number: int, where: str, dealer: str, kind: str, line: str, after_finish: bool
 ) -> dict[str, Any]:
@@ -113,28 +100,10 @@ def deal_head_json(
 
 @dataclass(frozen=True)
 class ExplainView:
-    """An explanation, showing ``deals`` (all of them, or the one asked with ``--deal``)."""
+    """An explanation's table of ``deals`` (sheet's deal-by-deal part; explain streams)."""
 
     explanation: Explanation
     deals: tuple[DealExplained, ...]
-
-    def document(self) -> dict[str, Any]:
-        ev, deals = self.explanation.evening, self.deals
-        return {
-            "schema_version": SCHEMA_VERSION,
-            "players": list(ev.sheet.players),  # a newcomer included (RULES.md 6.3)
-            "convention": ev.convention.name,
-            "pool_target": ev.target,
-            "entries": [entry_json(x) for d in deals for x in d.entries],
-            "deals": [deal_json(d) for d in deals],
-            "sheet": sheet_json(deals[-1].running if deals else ev.sheet),
-        }
-
-    def records(self) -> list[dict[str, Any]]:
-        return [{"schema_version": SCHEMA_VERSION, **entry_json(x)} for d in self.deals for x in d.entries]
-
-    def rows(self) -> tuple[list[str], list[list[Any]]]:
-        return ROW_HEAD, [entry_row(x) for d in self.deals for x in d.entries]
 
     def table(self) -> str:
         ev = self.explanation.evening
