@@ -1,14 +1,11 @@
-"""Scoring as a fold over deals: ``Scorer.run`` takes the items of a log (deals,
-corrections, seat changes, then a line log's raw lines) and yields a small ``Step`` for each.
+"""Scoring as a fold over deals: ``Scorer.run`` takes the items of a log and yields a small
+``Step`` for each.
 
-The fold holds no rule of the game: it asks ``resolve`` what a deal may be, ``rules.written``
-what it writes (RULES.md 2.1–2.7) and ``pool.place`` where its pool points go (2.8).  Its one
-cache (``Memo``) remembers the first two per ``KEY`` (pure functions: tests/test_scoring_pure.py),
-a raw line read before in the same state (``Line``), ``place``'s answer per write once
-``pool.settled``, and a line's writes summed per class of ``pool.settled_deal`` (``Flat``).
-``Scorer(memo=False)`` remembers nothing: the same code, every deal the full way
-(tests/test_fold_memo.py).  A scorer whose sheet is read only at the end (``owing``) adds
-the known writes that touch no pool once per distinct line, counted.
+The fold holds no rule of the game: it asks ``resolve``, ``rules.written`` (RULES.md 2.1–2.7)
+and ``pool.place`` (2.8).  Its one cache (``Memo``) remembers the pure answers per ``KEY``
+(tests/test_scoring_pure.py); ``Scorer(memo=False)`` remembers nothing (tests/test_fold_memo.py).
+A scorer whose sheet is read only at the end (``owing``) adds the known writes that touch no
+pool once per distinct line, counted.
 """
 
 from __future__ import annotations
@@ -60,8 +57,7 @@ class DealResult(NamedTuple):
 
 
 #: The cache key, part by part: the parameter of ``resolve`` / ``rules.written`` each part
-#: stands for, and what the key holds for it (the deal by its reader's ``template``, the
-#: seats by the dealer).  ``_written_of`` builds the key in this order.
+#: stands for, and what the key holds for it.  ``_written_of`` builds the key in this order.
 KEY: tuple[tuple[str, str], ...] = (
     ("deal", "template"),
     ("seats", "dealer"),
@@ -122,10 +118,8 @@ def _past(problems: Problems, loc: Loc, what: Text, player: str, area: str, amou
 
 
 class DealWrites:
-    """What one deal (correction, seat change) wrote, undated: ``written`` (None for a
-    correction or a seat change), ``others``, its writes off the pools, and ``placed``,
-    where its pool points went.  One object per distinct set of writes while the fold
-    remembers, so a consumer may key a cache by it (it hashes by identity)."""
+    """What one deal (correction, seat change) wrote, undated.  One object per distinct set of
+    writes while the fold remembers, so a consumer may key a cache by it (it hashes by identity)."""
 
     __slots__ = ("written", "others", "placed")
 
@@ -167,9 +161,8 @@ class Flat:
 
 
 class Line:
-    """A raw deal line read before in one state (dealer, raspasy run, no Classic state in
-    play), what it did there and the state after it (``next``: the lines known in that
-    state).  Read again in the same state, no deal is made, nothing resolved or checked."""
+    """A raw deal line read before in one state (dealer, raspasy run, no Classic state in play):
+    read again in the same state, no deal is made, nothing resolved or checked."""
 
     __slots__ = (
         "raw",
@@ -199,11 +192,8 @@ class Line:
 
 
 class Memo:
-    """The fold's one cache: what ``resolve`` and ``rules.written`` answered per ``KEY``
-    (``written``), per ``written_key`` (``by_parts``) and per (template, ``resolve.seating``)
-    (``resolved``); the raw lines known per state; ``place``'s answers once ``pool.settled``.
-    One copy of each distinct value is kept (``same_*``).  Scorers of the same players and
-    convention may share one (``season``)."""
+    """The fold's one cache, one copy of each distinct value kept (``same_*``).  Scorers of the
+    same players and convention may share one (``season``)."""
 
     def __init__(self) -> None:
         self.written: dict[tuple[Hashable, str, int, int, int], Written] = {}
@@ -285,10 +275,8 @@ Item = Deal | Correction | SeatChange | Unreadable
 
 
 class Scorer:
-    """The fold: ``run`` scores items and then a line reader's raw lines, one ``Step`` each;
-    ``sheet`` holds the running totals.  Deals that break a rule are reported into
-    ``problems``, not scored and never remembered.  ``memo``: True a fresh ``Memo``, False
-    none, or one shared (the same players and convention)."""
+    """The fold: deals that break a rule are reported into ``problems``, not scored and never
+    remembered.  ``memo``: True a fresh ``Memo``, False none, or one shared."""
 
     def __init__(
         self,
@@ -312,9 +300,9 @@ class Scorer:
         #: the number of the first deal played after the pulya was finished (RULES.md 2.8),
         #: None while there is none: ``score`` points to ``check`` for them
         self.after_finish_from: int | None = None
-        #: Classic (RULES.md 2.10): each player's bombs, in the order earned (K note 30),
-        #: the level of the dark raspasy just before (0: the last deal was none; ``said``:
-        #: one with a dark pass said, not a compulsory one), and the compulsory raspasy to come
+        #: Classic (RULES.md 2.10): each player's bombs (in the order earned, K note 30), the last
+        #: dark raspasy's level (0: none; ``dark_said``: a dark pass said), the compulsory one to come
+
         self.bombs: dict[str, list[int]] = {p: [] for p in header.players}
         self.dark_run = self.dark_said = 0
         self.opening = conv.bombs_opening if start is None else 0  # a pulya taken up mid-way
@@ -496,12 +484,10 @@ def _flat(how: Settled, writes: DealWrites, players: tuple[str, ...]) -> Flat:
 
 
 def _read(self: Scorer, source: LineSource) -> Iterator[Step]:
-    """The steps of the raw lines of ``source`` not read yet: a line known in the state it
-    is read in (``Line``) by what it did there, any other the full way (known from then on
-    when it reads the same anywhere and had no problem).  A quiet and owing scorer on a
-    settled paper only counts the known lines whose writes there touch no pool
-    (``Flat.owed``), and brings its count and state up to date (``_caught_up``) before
-    anything else."""
+    """The steps of the raw lines of ``source`` not read yet: a line known in its state by what
+    it did there, any other the full way (known from then on when it had no problem).  A quiet
+    and owing scorer on a settled paper only counts the known lines that touch no pool
+    (``Flat.owed``), caught up (``_caught_up``) before anything else."""
     pending, source.pending = source.pending, None
     source.started = True
     numbered: Iterator[tuple[int, str]] = enumerate(source.lines, source.number + 1)
@@ -631,9 +617,8 @@ def _table(self: Scorer) -> dict[str, Line] | None:
 
 
 def run_after(before: int, run: int, ends_run: bool) -> int:
-    """The raspasy run after a deal (2.7): a raspasy's (``run``, its place in the run) goes
-    on; another deal ends it or not (``ends_run``: ``raspasy.run_ends_on``), ``before``
-    being the run it came in."""
+    """The raspasy run after a deal (2.7): a raspasy's goes on; another deal ends it or not
+    (``ends_run``: ``raspasy.run_ends_on``)."""
     return run if run or ends_run else before
 
 
