@@ -1,15 +1,8 @@
 """An evening: a log played under a convention.
 
-``play`` is the one fold driver (``Playing`` when the steps are pulled one by one): every
-command that scores a log (score, explain, check, compare, dispute, season, stats, sheet,
-prices) hands it a log and a convention, is shown each deal's ``Step`` (``each=``) and
-gets an ``Evening`` back.  It never raises for a deal's problems; they go into
-``problems`` and the caller decides (``check`` reports them as findings, ``score`` raises
-them all at once).
-
-``score_file`` reads a log, loads its convention, plays it and raises every problem of
-the log together; ``score_log`` is that tail, for a log already read (the Python API,
-``compare``).  What a play keeps and shows is one keyword bundle, ``How``.
+``play`` is the one fold driver (``Playing`` when the steps are pulled one by one) of every
+command that scores a log.  It never raises for a deal's problems; they go into ``problems``
+and the caller decides (``check`` reports them as findings, ``score`` raises them at once).
 """
 
 from __future__ import annotations
@@ -71,9 +64,8 @@ class How(TypedDict, total=False):
 
 
 class Playing:
-    """A log being played: the one place a ``Scorer`` is built.  ``memo``: the fold's cache,
-    True a fresh one, False none, or one shared by evenings of the same players and
-    convention."""
+    """A log being played: the one place a ``Scorer`` is built.  ``memo``: the fold's cache
+    (``Scorer``'s)."""
 
     def __init__(
         self,
@@ -255,9 +247,8 @@ def score_log(
     memos: Memos | None = None,
     **how: Unpack[How],
 ) -> Evening:
-    """Load the log's convention and play it; raises PulyaError with every problem
-    (those already in ``problems``, say from reading, included).  ``memos``: the fold
-    caches of other evenings (``season``)."""
+    """Load the log's convention and play it; raises PulyaError with every problem (those
+    already in ``problems``, say from reading, included)."""
     problems = problems if problems is not None else Problems()
     conv = load_convention(log, problems, convention, rounding)
     if conv is None or not log.header_ok:
@@ -282,10 +273,8 @@ ONE_CAUSE_MIN = 3
 def play_one_cause(
     log: Log, conv: Convention, problems: Problems, *, memo: Memo | bool = True, **how: Unpack[How]
 ) -> Evening:
-    """``play``, then, in a short log (under ``ONE_CAUSE_DEALS`` items) with deals refused
-    because the 4-player dealer takes part, look for one cause: another first dealer under
-    which every such deal fits; the deals it explains become one problem (docs/format.md).
-    A line log's first raw lines are kept, to be read again for it."""
+    """``play``, then, in a short log with deals refused because the 4-player dealer takes part,
+    look for one cause: another first dealer under which every such deal fits (docs/format.md)."""
     from itertools import chain, islice
 
     p = Playing(log, conv, problems, memo=memo)
@@ -317,8 +306,8 @@ def play_one_cause(
 
 
 def _recorded(lines: Iterator[str], record: list[str], scorer: Scorer) -> Iterator[str]:
-    """``lines``, each kept in ``record`` while fewer than ``ONE_CAUSE_DEALS`` items were
-    read before it (then the log is not short, and the rest are read as they come)."""
+    """``lines``, each kept in ``record`` while the log is short (``ONE_CAUSE_DEALS``); then the
+    rest are read as they come."""
     for raw in lines:
         record.append(raw)
         yield raw

@@ -3,15 +3,9 @@
 
     12. Anna 6♠ 7, Boris whist 2, Vera pass 1, dealer Dan   # a note
 
-An optional deal number (checked against the count), a ``NAME CALL [TRICKS]`` clause per
-player, ``dealer NAME``, ``talon cards A♠ K♠``, ``concede``, undertricks and «втёмную»;
-a ``correction …`` or ``join``/``leave`` line between deals is no deal.  Header lines
-go through ``HeaderBuilder``, contracts through ``Contract.parse``; errors point at the
-column of the bad token.  The happy path uses dictionary look-ups and ``str.split`` only.
-
-Logs repeat the same few thousand lines, so ``LineDeals`` parses each distinct text once
-into a ``DealText`` (only successful parses are remembered) and makes every deal written
-so from it, with its own line, note and lazy ``LineLocs``.
+Errors point at the column of the bad token; the happy path uses dictionary look-ups and
+``str.split`` only.  Logs repeat the same few thousand lines, so ``LineDeals`` parses each
+distinct text once into a ``DealText`` and makes every deal written so from it.
 """
 
 from __future__ import annotations
@@ -61,8 +55,7 @@ TALON_WORDS = frozenset({"talon", "прикуп", "прикупа"})
 DEALER_WORDS = frozenset({"dealer", "сдаёт", "сдает", "сдающий", "сдавал"})
 
 _DIGITS = frozenset("0123456789")
-#: distinct deal texts the line reader remembers: logs repeat a few thousand, and the cache
-#: is emptied when full, so that memory stays flat however long the log is
+#: distinct deal texts the line reader remembers, emptied when full (flat memory)
 PARSE_CACHE_SIZE = 50_000
 
 
@@ -181,9 +174,8 @@ def token_width(line: str, column: int, stops: str = ",#") -> int:
 
 @dataclass(slots=True, eq=False)
 class LineDeals:
-    """The deals of a line log, read lazily: iterating yields each deal, correction and
-    ``Unreadable`` in order.  The fold reads the raw ``lines`` itself, hands each line it
-    does not know to ``one`` and makes a known one's deal with ``again``."""
+    """The deals of a line log, read lazily.  The fold reads the raw ``lines`` itself, hands
+    each line it does not know to ``one`` and makes a known one's deal with ``again``."""
 
     lines: Iterator[str]
     pending: tuple[int, str] | None
@@ -191,8 +183,8 @@ class LineDeals:
     number: int
     header: Header
     problems: Problems
-    #: deal text (after its number and comment) → its successful parse (PARSE_CACHE_SIZE);
-    #: shared by logs with the same players (``season``)
+    #: deal text → its successful parse; shared by logs with the same players (``season``)
+
     cache: dict[str, DealText] = field(default_factory=dict)
     #: deals counted so far (for the deal numbers)
     count: int = 0
@@ -378,9 +370,8 @@ WHOLE = -1
 
 @dataclass(slots=True, eq=False)
 class DealText:
-    """What a deal line says after its number, without where it was; ``deal`` makes a deal of
-    it for one line.  Shared by every line with the same text and compared by identity
-    (``Deal.template``); neither it nor its dicts change once it is made."""
+    """What a deal line says after its number, without where it was: shared by every line with
+    the same text and compared by identity (``Deal.template``), so it never changes."""
 
     declarer: str | None
     contract: Contract | None
@@ -473,9 +464,8 @@ def parse_deal_line(
     note: str | None = None,
     cache: dict[str, tuple[DealText, int]] | None = None,
 ) -> Deal | None:
-    """One deal line (without its comment; ``source``: the whole line) → a Play or Raspasy,
-    its ``locs`` a plain dict.  ``cache``: a YAML log's texts read once, shared as their
-    deals' ``template`` as for a line log."""
+    """One deal line (without its comment) → a Play or Raspasy.  ``cache``: a YAML log's texts
+    read once, shared as their deals' ``template`` as for a line log."""
     read = None if cache is None else cache.get(text)
     if read is None:
         read = _parse(text, loc, players, problems, source, expected_number)
@@ -502,8 +492,7 @@ def _parse(
     expected_number: int | None,
     counted: int | None = None,
 ) -> tuple[DealText, int] | None:
-    """The deal number and the clauses: (the clauses read, where they start in ``text``), or
-    None when a problem was reported."""
+    """The deal number and the clauses (where they start in ``text``), or None on a problem."""
     before = len(problems)
     base = loc.column or 1
     file, lineno = loc.file, loc.line
