@@ -5,9 +5,6 @@
 Why nodes and not ``yaml.safe_load``: YAML 1.1 turns ``6:4`` into 364, ``No`` into False
 and ``012`` into 10.  We read every scalar as the text that was written and type-check it
 ourselves, so a value is either what the person meant or a located error.
-Anchors and aliases are refused, each located (no alias bombs, no value echoed a
-thousand times), so are explicit tags, a key given twice in one mapping, documents over
-a size limit and documents nested too deeply.
 """
 
 from __future__ import annotations
@@ -34,10 +31,7 @@ from pulyacalc.core.kinds import NodeKind
 
 #: Refuse YAML documents larger than this (line logs stream and have no limit).  A YAML
 #: document is read whole, a located node (~200 bytes) for as little as 2 bytes written:
-#: 2 MiB is what every command reads within a few seconds and 500 MB whatever the document
-#: holds (20 MiB of YAML took 17 s and 700 MB to score).  A 2 MiB log is ~50,000 deals
-#: written as lines, an evening ~60; an archive is kept in the line format (docs/format.md
-#: "Limits"); ``--max-yaml-bytes`` raises the limit for one run.
+#: 2 MiB is read within a few seconds and 500 MB whatever it holds (docs/format.md "Limits").
 MAX_YAML_BYTES = 2 * 1024 * 1024
 MAX_LINE_CHARS = 10_000
 MAX_DEPTH = 64
@@ -87,10 +81,7 @@ _QUOTED_STYLES = frozenset(("'", '"', "|", ">"))
 
 def _compose(text: str, file: str, unique: bool) -> Node:
     """The document's events, read once, built into located ``Node``s as PyYAML's composer
-    would compose them, with no composed tree beside ours.  Refused, each at its place:
-    anchors and aliases, explicit tags, merge keys, a key given twice in one mapping (unless
-    not ``unique``), a node nested deeper than MAX_DEPTH, and more than one document; what
-    is told first: ``_Composer.document``."""
+    would, with no composed tree beside ours; what it refuses is refused at its place."""
     import yaml
 
     made = _loader()
@@ -111,8 +102,7 @@ def _compose(text: str, file: str, unique: bool) -> Node:
 
 
 class _Composer:
-    """What ``_compose`` keeps while it reads a document's events: the open collections,
-    the problems, and why building stopped."""
+    """What ``_compose`` keeps while it reads a document's events."""
 
     def __init__(self, file: str, unique: bool, anchored: bool, first_chars: set[str | None]) -> None:
         self.file = file
@@ -343,9 +333,8 @@ def _loader() -> Any:
 
 
 def parse_yaml(text: str, file: str, *, max_bytes: int = MAX_YAML_BYTES, unique_keys: bool = True) -> Node:
-    """Compose one YAML document into located nodes, or raise ReadError.  A key given
-    twice in one mapping is an error unless ``unique_keys`` is False (for a reader that
-    names its own duplicates, in words of its own)."""
+    """Compose one YAML document into located nodes, or raise ReadError.  ``unique_keys``
+    False: for a reader that names its own duplicate keys, in words of its own."""
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > max_bytes:
         big = M_(
@@ -420,9 +409,9 @@ def read_yaml_file(path: str, what: str, *, max_bytes: int = MAX_YAML_BYTES) -> 
 
 _INT_RE = re.compile(r"^[+-]?\d+$")
 
-#: the largest number (in size) any input may write: a price, a mountain, a sheet's cell,
-#: a whole number without a range of its own.  Scores stay far inside exact money
-#: (Decimal's 28 digits) however long the evening: docs/format.md "Numbers"
+#: the largest number (in size) any input may write, so that scores stay far inside exact
+#: money (Decimal's 28 digits) however long the evening: docs/format.md "Numbers"
+
 MAX_NUMBER = 10**9
 #: the largest denominator of a fraction or decimal (six decimal places)
 MAX_DENOMINATOR = 10**6

@@ -1,15 +1,9 @@
 """Conventions are data: every number and choice of RULES.md §4 under a named key.
 
 Each key is one row of ``SCHEMA`` (beancount's ``OptDesc``): its ``Convention`` field, which
-carries the parser that reads it, and its line of ``_TEXTS`` (what it means, the name Russian
-players use, where it comes from: a clause of the Code, ``K3.8.6``, or a house agreement).
-The parser carries all the rest of the package needs to know about the value (a level table
-merges level by level; a closed set's choices), so nothing switches on a kind string;
-``docs/conventions.md`` is generated from the rows (tools/conventions_reference.py).
-
-A new key is a line of ``_TEXTS``, its ``Convention`` field and parser, the rule that reads
-it, the built-ins' YAML and a test.  Choices are ``Literal`` types, written once.  The scoring
-code reads the fields and never asks which convention it is.
+carries the parser that reads it, and its line of ``_TEXTS`` (its meaning, Russian name and
+source).  The parser carries all the rest the package needs to know about the value, so nothing
+switches on a kind string; the scoring code reads the fields and never asks which convention it is.
 """
 
 from __future__ import annotations
@@ -361,9 +355,9 @@ class Convention:
         return seq[min(run, len(seq)) - 1]
 
     def dark_level(self, before: int) -> int:
-        """The level of a raspasy with a dark pass (1: single, 2: double …) that follows
-        ``before`` dark raspasy in a row: one more, then ``bombs.cap`` as ``bombs.after_cap``
-        says (K3.3.19 а)."""
+        """The level of a raspasy with a dark pass (1: single …) after ``before`` in a row: one
+        more, then ``bombs.cap`` as ``bombs.after_cap`` says (K3.3.19 а)."""
+
         level, cap = before + 1, self.bombs_cap
         if cap and level > cap:
             level = cap if self.bombs_after_cap == "stay" else (level - 1) % cap + 1
@@ -407,9 +401,8 @@ Situation = Literal[
 
 
 class Contested(NamedTuple):
-    """Where tables read a key differently: ``when``, the deal situations it matters for, and
-    ``sources``, where each reading comes from (English in JSON, else in the chosen language).
-    The readings: the key's choices (a new one is a reading at once), then the others named."""
+    """Where tables read a key differently: the key's choices (a new one is a reading at once),
+    then the others named."""
 
     when: tuple[Situation, ...]
     sources: Mapping[Any, Text]

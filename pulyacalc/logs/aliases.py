@@ -5,9 +5,7 @@ person's name as shown → the spellings the logs use::
     Борис: Boris          # one spelling may be written without the list
 
 A name is matched like ``logs.header.match_player`` matches one within a log, without the
-prefix step (across evenings a prefix would join strangers).  Read through
-:mod:`pulyacalc.yamlsource`, so ``No`` or ``012`` is the text written; a spelling that
-could not be a player's, or would make a name mean two people, is refused, located.
+prefix step (across evenings a prefix would join strangers).
 """
 
 from __future__ import annotations
@@ -118,8 +116,7 @@ def read_aliases_text(text: str, name: str = "<aliases>") -> Aliases:
 
 
 class _Reader:
-    """Gathers the file's entries, refusing names that could not be a player's or would
-    mean two people."""
+    """Gathers the file's entries, refusing a name that is no player's or means two people."""
 
     def __init__(self, file: str, lines: list[str], problems: Problems) -> None:
         self.file = file
