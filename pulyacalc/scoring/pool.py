@@ -43,10 +43,8 @@ def _fits(write: Write, pool: Amount, target: int) -> bool:
 
 
 def settled_paper(pools: Pools, target: int, conv: Convention, after_finish: bool) -> Settled | None:
-    """The class of ``pools`` under which ``place`` reads no pool whatever the write, and
-    which placing keeps for the rest of the deal: without help (only whether the pulya was
-    finished before is read), or with every pool closed (nothing to fill or help, all
-    written off, every whister responsible)."""
+    """The class of ``pools`` under which ``place`` reads no pool whatever the write, and which
+    placing keeps for the rest of the deal: without help, or with every pool closed."""
     if not conv.help:
         if ONCE_CLOSED in conv.shortfall_per_trick.values():
             return None  # a shortfall reads its whister's pool (and a deal may reopen one)
@@ -57,9 +55,8 @@ def settled_paper(pools: Pools, target: int, conv: Convention, after_finish: boo
 def settled_deal(
     pool: tuple[Write, ...], pools: Pools, target: int, paper: Settled | None, conv: Convention
 ) -> Settled | None:
-    """The one class under which ``place`` reads no pool for any of a deal's pool writes,
-    each placed in turn on the paper the ones before it left, or None; ``paper`` is
-    ``settled_paper`` of ``pools`` (with help, when None: each write fits its own pool)."""
+    """The one class under which ``place`` reads no pool for any of a deal's pool writes, each
+    placed in turn, or None; ``paper`` is ``settled_paper`` of ``pools``."""
     if paper is not None or not conv.help:
         return paper
     if len(pool) == 1:
@@ -76,8 +73,8 @@ def place(
     write: Write, pools: Pools, target: int, conv: Convention, after_finish: bool, clockwise: Clockwise
 ) -> list[Write]:
     """Points for ``write.player``'s pool: into it up to the target, then help (the others
-    ``clockwise`` from him), then off the mountain; ``after_finish``: the pulya was finished
-    before this deal.  A shortfall (``once_closed``): half, or the whole once his pool is closed."""
+    ``clockwise`` from him), then off the mountain.  A shortfall (``once_closed``): half, or the
+    whole once his pool is closed."""
     me, left = write.player, write.amount
     if write.area == MOUNTAIN:
         return [_shortfall(write, pools[me] >= target)]

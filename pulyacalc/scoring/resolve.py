@@ -278,8 +278,8 @@ _R27 = N_("{name!r} is not at the table: he left, or has not joined yet")
 
 
 def _resolve_play(a: _At[Play]) -> Resolved:
-    """A contract: who may bid, call and take tricks at this table, then one reader per
-    kind of deal (a concession, a misère, a half-whist, unplayed, played)."""
+    """A contract: who may bid, call and take tricks at this table, then one reader per kind."""
+
     deal, conv = a.deal, a.conv
     _play_fits(a)
     defenders = a.seats.after(deal.declarer)
@@ -430,8 +430,7 @@ def _half_with_dummy(a: _At[Play]) -> bool:
 
 
 def _resolve_played(a: _At[Play], defenders: tuple[str, ...], whisters: tuple[str, ...]) -> Resolved:
-    """A contract played against one or two whisters: the declarer's tricks, adding up to
-    10 with the others written, and each whister's own."""
+    """A contract played against one or two whisters: the declarer's tricks, and each whister's own."""
     deal, declarer, level = a.deal, a.deal.declarer, a.deal.contract.level
     given_total = sum(deal.tricks.values())
     if declarer not in deal.tricks:
@@ -445,10 +444,8 @@ def _resolve_played(a: _At[Play], defenders: tuple[str, ...], whisters: tuple[st
 
 
 def _returned(a: _At[Play], defenders: tuple[str, ...], sitter: str) -> Resolved:
-    """A returned whist (K3.8.8): both defenders gave the whist up (two passes, or a pass and
-    a half-whist where it is allowed) and a player out took it, the dealer or, at five, the
-    second out after him (seed 001); he plays for the side, his count is the side's.  Wrong,
-    it is most likely a wrong dealer: ``dealer-in-play``, as ``play_one_cause`` counts."""
+    """A returned whist (K3.8.8): both defenders gave the whist up and a player out took it (seed
+    001).  Wrong, it is most likely a wrong dealer: ``dealer-in-play``, as ``play_one_cause`` counts."""
     deal, seats = a.deal, a.seats
     others = [s for s in seats.sitters if s in deal.calls and s != sitter]
     if others:

@@ -65,8 +65,7 @@ Rule = Callable[[Resolved, Convention, int, int], Iterator[Write]]
 
 def written(resolved: Resolved, conv: Convention, run: int, bomb: int = 1, dark: int = 0) -> Written:
     """The kind of ``resolved`` and what it writes (2.1–2.7), pool points apart.  ``run``: a
-    raspasy's place in its run (2.7; 1 = first, 0 for other deals); ``bomb``: the declarer's
-    bomb in play (1: none); ``dark``: a raspasy's level of dark passes in a row (K3.3.19 а)."""
+    raspasy's place in its run (0 for other deals); ``bomb`` 1: none; ``dark``: K3.3.19 а."""
     others: list[Write] = []
     pool: list[Write] = []
     writes = [*_BY_KIND[resolved.kind](resolved, conv, run, dark), *_premium(resolved, conv)]
@@ -109,8 +108,7 @@ def _coefficient(r: Resolved, c: Convention, bomb: int) -> tuple[int, str]:
 
 
 def _times(w: Write, coef: int, how: str) -> Write:
-    """``w`` multiplied by ``coef``, its arithmetic finished first (``1 × 2 = 2; × 4 (bomb ×2
-    × dark ×2) = 8``)."""
+    """``w`` multiplied by ``coef``, its arithmetic finished first."""
     amount = exact(w.amount * coef)
     whole = w.why.whole if isinstance(w.why, Worked) else w.why
     english = f"{whole}; × {coef} ({how}) = {num(amount)}"
@@ -285,8 +283,7 @@ _RETURNED_WHY = (
 
 def _greedy(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
     """The greedy whist: the whister writes the side's tricks and consolation, the passer only
-    consolation; with 2 players the whister writes the dummy's consolation too (seed 001:
-    «при ремизе разыгрывающего вистующий пишет консоляцию за себя и за болвана»)."""
+    consolation; with 2 players the whister writes the dummy's consolation too (seed 001)."""
     w, cons = c.whist_per_trick[r.level], c.consolation_per_trick[r.level]
     decl, d, wh = r.declarer, 10 - r.taken, r.whisters[0]
     if d and r.seats.dummy:
@@ -321,8 +318,8 @@ def _greedy(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
 
 
 #: one whister, the contract made (``whist.lone_whister_made``): the reason and its whole
-#: arithmetic; under ``own`` he writes his own tricks (else the side's), under ``split`` he
-#: and the passer write half each
+#: arithmetic
+
 _LONE_MADE: dict[LoneWhisterMade, tuple[str, str]] = {
     "side": (
         N_("{tricks} × {per} (the whister takes the passer's too)"),
@@ -672,10 +669,9 @@ _PREMIUM_CONCEDED: frozenset[DealKind] = _PREMIUM_KINDS | {"conceded"}
 
 
 def _premium(r: Resolved, c: Convention) -> Iterator[Write]:
-    """The talon premium (``premium.enabled``, K3.4.11): consolation of the contract's level
-    per trick the talon gave, written on the declarer by the dealer (nothing when he is the
-    declarer), or by the two others of 3 players half each (``premium.by``; resolve refuses a
-    table it does not fit); on «без трёх» as ``premium.on_concede`` says."""
+    """The talon premium (``premium.enabled``, K3.4.11): consolation of the contract's level per
+    trick the talon gave, written on the declarer by ``premium.by``; on «без трёх» as
+    ``premium.on_concede`` says."""
     kinds = _PREMIUM_CONCEDED if c.premium_on_concede else _PREMIUM_KINDS
     if not c.premium_enabled or r.kind not in kinds or not _play(r).talon:
         return
