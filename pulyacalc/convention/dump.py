@@ -1,9 +1,8 @@
 """A convention written back as YAML: every key, nested by section as the built-in files
 are, each with a comment giving its Russian name, meaning and source.
 
-Made from the schema rows.  Not ``yaml.safe_dump``: it cannot interleave comments, and a
-level table reads best in flow style.  A scalar is plain only when YAML reads it back as
-the same text; anything else (``no``, say) is double-quoted.
+Not ``yaml.safe_dump``: it cannot interleave comments, and a level table reads best in flow
+style.  A scalar is plain only when YAML reads it back as the same text.
 """
 
 from __future__ import annotations

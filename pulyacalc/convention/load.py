@@ -87,9 +87,8 @@ def builtin_name(ref: str) -> str | None:
 
 
 def given_path(ref: str, relative_to: str | None = None) -> str | None:
-    """The file a reference names, spelled as messages and titles print it: a built-in name,
-    its file; a path beside the log joined to the log's path as typed (``./club/ev.txt``
-    names ``./club/club.yaml``); a ``-c`` path as typed.  Not a ``Path``: it drops ``./``."""
+    """The file a reference names, spelled as messages and titles print it (a path beside the
+    log joined to the log's path as typed).  Not a ``Path``: it drops ``./``."""
     if is_name(ref):
         name = builtin_name(ref) if ref else None
         return str(builtin_dir() / f"{name}.yaml") if name else None
@@ -129,8 +128,7 @@ _cache: dict[tuple[str, Path | None], Convention] = {}
 #: ``--allow-outside`` was given: a convention file a log names may be anywhere (the
 #: command line sets it; see ``convention_for``)
 outside_allowed: ContextVar[bool] = ContextVar("outside_allowed", default=False)
-#: a convention extends at most this many files in a chain (a house file extends a club's,
-#: which extends a built-in one: three is usual)
+#: a convention extends at most this many files in a chain (three is usual)
 MAX_EXTENDS = 8
 
 
@@ -153,8 +151,7 @@ def load(
     if within is not None and not is_name(ref):
         _confined(Path(path), within, ref, ref_loc or Loc(ref))
     # a built-in file extends only built-ins, by name (tests/test_builtin_pregen.py): where it
-    # may be read from does not change it, so the evening's convention and its file alone
-    # (evening.overrides, the report's title) are one build
+    # may be read from does not change it
     key = (path, None if Path(path).parent == builtin_dir() else within)
     if overrides is not None:
         layers = _layers(path, set(), within)

@@ -357,7 +357,6 @@ class Convention:
     def dark_level(self, before: int) -> int:
         """The level of a raspasy with a dark pass (1: single …) after ``before`` in a row: one
         more, then ``bombs.cap`` as ``bombs.after_cap`` says (K3.3.19 а)."""
-
         level, cap = before + 1, self.bombs_cap
         if cap and level > cap:
             level = cap if self.bombs_after_cap == "stay" else (level - 1) % cap + 1

@@ -184,7 +184,6 @@ class LineDeals:
     header: Header
     problems: Problems
     #: deal text → its successful parse; shared by logs with the same players (``season``)
-
     cache: dict[str, DealText] = field(default_factory=dict)
     #: deals counted so far (for the deal numbers)
     count: int = 0

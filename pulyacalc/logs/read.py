@@ -97,8 +97,7 @@ def _read(
     max_yaml_bytes: int | None,
 ) -> Log:
     """Choose the format from the name or the first 4096 characters, then read YAML whole
-    (within its size limit) or stream the lines.  ``path``: the file ('-' for standard
-    input, None for text), looked into again for a bad byte's place."""
+    or stream the lines.  ``path`` (None for text) is looked into again for a bad byte's place."""
     problems = problems if problems is not None else Problems()
     try:
         head = stream.read(4096)
@@ -154,9 +153,8 @@ CHUNK_CHARS = 8192
 
 
 def _chain(head: str, stream: IO[str], path: str | None, name: str) -> Iterator[str]:
-    """Lines of ``head`` + the rest of the stream, without their '\n', read lazily and
-    bounded: no line is held longer than the line limit plus one character (a longer one
-    is given cut, for the reader to report; its rest is read and dropped)."""
+    """Lines of ``head`` + the rest of the stream, without their '\n', read lazily and bounded:
+    a line over the line limit is given cut, for the reader to report; its rest is dropped."""
     return chain.from_iterable(_pieces(head, stream, path, name))
 
 

@@ -1,7 +1,5 @@
-"""A finished paper sheet (INTERFACE.md "A finished paper sheet"): each player's pool,
-mountain and whists on each opponent, and optionally ``running:``, the paper's totals
-after given deals (``check LOG --against SHEET``; docs/commands.md).  Its header is read
-as a YAML log's is (``header.read_top``), so a mistake in it gets the same message.
+"""A finished paper sheet (INTERFACE.md "A finished paper sheet").  Its header is read as a
+YAML log's is (``header.read_top``), so a mistake in it gets the same message.
 """
 
 from __future__ import annotations

@@ -1,7 +1,5 @@
-"""The words a canonical log is written in: English (the canonical form) or Russian
-(``convert --lang ru``).  Every Russian word is a spelling the readers already take, so a
-log written in Russian reads back as the same deals (tested on every example); a key's
-Russian spelling is its header row's first alias.
+"""The words a canonical log is written in: English or Russian (``convert --lang ru``).  Every
+Russian word is a spelling the readers already take, so a log reads back as the same deals.
 """
 
 from __future__ import annotations

@@ -1,8 +1,6 @@
 """Canonical writers for both log formats (``pulyacalc convert``, docs/format.md
-"Canonical form"), streaming: a lazy log in, its text out line by line.  A line deal puts
-the declarer first and the others clockwise from him; YAML keeps the INTERFACE.md layout.
-"The same deals" after a round trip is :func:`deal_key`; where a deal was written, comments
-on their own lines, and spellings are not kept.
+"Canonical form"), streaming.  "The same deals" after a round trip is :func:`deal_key`;
+where a deal was written, comments on their own lines, and spellings are not kept.
 """
 
 from __future__ import annotations
@@ -37,8 +35,7 @@ _PLAIN_YAML = re.compile(r"^[^\W\d][\w.\-]*$")
 _YAML_WORDS = frozenset({"true", "false", "yes", "no", "on", "off", "null", "y", "n"})
 #: characters a name cannot hold in the line format
 _LINE_UNSAFE = re.compile(r"[\s,#\[\]:]")
-#: canonical texts remembered per deal template and note (and table and dealer for
-#: lines): a log repeats a few thousand texts.  Emptied when full
+#: canonical texts remembered per deal template and note: a log repeats a few thousand texts
 WRITTEN_SIZE = 20_000
 
 

@@ -302,7 +302,6 @@ class Scorer:
         self.after_finish_from: int | None = None
         #: Classic (RULES.md 2.10): each player's bombs (in the order earned, K note 30), the last
         #: dark raspasy's level (0: none; ``dark_said``: a dark pass said), the compulsory one to come
-
         self.bombs: dict[str, list[int]] = {p: [] for p in header.players}
         self.dark_run = self.dark_said = 0
         self.opening = conv.bombs_opening if start is None else 0  # a pulya taken up mid-way

@@ -279,7 +279,6 @@ _R27 = N_("{name!r} is not at the table: he left, or has not joined yet")
 
 def _resolve_play(a: _At[Play]) -> Resolved:
     """A contract: who may bid, call and take tricks at this table, then one reader per kind."""
-
     deal, conv = a.deal, a.conv
     _play_fits(a)
     defenders = a.seats.after(deal.declarer)

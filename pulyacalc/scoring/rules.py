@@ -319,7 +319,6 @@ def _greedy(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
 
 #: one whister, the contract made (``whist.lone_whister_made``): the reason and its whole
 #: arithmetic
-
 _LONE_MADE: dict[LoneWhisterMade, tuple[str, str]] = {
     "side": (
         N_("{tricks} × {per} (the whister takes the passer's too)"),

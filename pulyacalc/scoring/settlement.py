@@ -49,9 +49,8 @@ class Settlement:
     #: step 2: the amnesty (smallest G) and G − min G
     amnesty: Amount
     amnestied: dict[str, Amount]
-    #: kodeks rounding (K4.2.12): the amnestied mountains after the move, and the
-    #: compensation whists written by each on each ({writer: {on: whists}});
-    #: kodeks_separate: the moved mountain − the moved pool, amnestied, and both moves' whists
+    #: kodeks rounding (K4.2.12): the amnestied mountains after the move (kodeks_separate:
+    #: the moved mountain − the moved pool), and the compensation whists ({writer: {on: whists}})
     rounded_mountain: dict[str, Amount]
     kodeks_whists: dict[str, dict[str, Amount]]
     #: step 3: the average mountain and each player's mountain result 10 × (avg − G)
