@@ -252,8 +252,7 @@ def score_log(
     problems = problems if problems is not None else Problems()
     conv = load_convention(log, problems, convention, rounding)
     if conv is None or not log.header_ok:
-        # the header is wrong: read every deal for its own problems, but check no rules
-        # against a header we cannot trust, and report everything at once
+        # a wrong header: every deal read for its own problems, no rule checked against it
         deque(log.deals, maxlen=0)
         problems.raise_if_any()
     assert conv is not None

@@ -80,8 +80,7 @@ _QUOTED_STYLES = frozenset(("'", '"', "|", ">"))
 
 
 def _compose(text: str, file: str, unique: bool) -> Node:
-    """The document's events, read once, built into located ``Node``s as PyYAML's composer
-    would, with no composed tree beside ours; what it refuses is refused at its place."""
+    """The document's events built into located ``Node``s in one pass, each refusal at its place."""
     import yaml
 
     made = _loader()
@@ -251,8 +250,7 @@ class _Composer:
         error; else the second document; else the node too deep; else every other problem."""
         file = self.file
         if self.stopped is not None:
-            # enough to show: the rest are not looked for (a file of millions of aliases is
-            # refused in the time it takes to find the first hundred)
+            # enough to show: the rest are not looked for (millions of aliases refused at once)
             more = M_("and more anchors and aliases from line {line} on, not shown", line=self.stopped.line)
             raise ReadError([*self.anchors.items, Problem(Loc(file), more, M_("remove them all"))])
         self.anchors.raise_if_any()

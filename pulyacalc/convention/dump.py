@@ -31,8 +31,7 @@ def scalar(text: str) -> str:
 
 
 def flow(shown: Any) -> str:
-    """A value as ``Key.show`` gives it (mappings, lists, words, numbers, flags), in YAML
-    flow style on one line: ``{6: 2, 7: 4}``, ``[1, 2, 3]``, ``true``, ``1/2``."""
+    """A value as ``Key.show`` gives it, in YAML flow style on one line: ``{6: 2, 7: 4}``."""
     if isinstance(shown, bool):
         return "true" if shown else "false"
     if shown is None:

@@ -21,8 +21,7 @@ from pulyacalc.yamlsource import Node, as_str, parse_yaml, read_yaml_file, words
 
 @cache
 def builtin_dir() -> Path:
-    """Where the built-in conventions live: inside the installed package, or the repo
-    (found once: ``season`` loads a convention for every evening)."""
+    """Where the built-in conventions live, found once (``season`` loads one for every evening)."""
     package = Path(__file__).resolve().parent.parent
     packaged = package / "conventions"
     if packaged.is_dir():
@@ -230,8 +229,7 @@ def _read(path: str) -> Node:
 
 
 def _confined(path: Path, within: Path, ref: str, loc: Loc) -> None:
-    """Refuse ``path`` unless it is in the directory tree ``within`` (symbolic links
-    followed), before a byte of it is read."""
+    """Refuse ``path`` unless it is in the tree ``within`` (links followed), before it is read."""
     if not path.resolve().is_relative_to(within):
         _refuse(
             loc,
@@ -290,8 +288,7 @@ def _flatten(node: Node, p: Problems, prefix: str = "") -> dict[str, Node]:
         if not prefix and name in TOP_KEYS:
             continue
         if full in out:
-            # 'whist: {on_failure: …}' and 'whist.on_failure: …' in one file: which one wins
-            # would be an accident of order
+            # 'whist: {on_failure: …}' and 'whist.on_failure: …' in one file: which wins is chance
             p.add(
                 k.loc,
                 M_(
@@ -341,8 +338,7 @@ def _build(layers: list[Node], path: str, own: int) -> Convention:
                 merged[key] = value
         for k, v in layer.pairs:
             if k.text == "title" and v.kind == "scalar" and has_unsafe(v.text):
-                # the title heads every report: an escape sequence or U+202E would reach the
-                # terminal (refused as a log's title: is)
+                # the title heads every report: an escape sequence would reach the terminal
                 p.add(
                     v.loc,
                     M_(

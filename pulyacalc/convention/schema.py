@@ -21,8 +21,7 @@ from pulyacalc.yamlsource import Node, as_bool, as_int, as_number
 
 LEVELS = (6, 7, 8, 9, 10)
 
-# the choices of each key that is one of a closed set of words (what each word means is in
-# the key's line of ``_TEXTS`` below)
+# the choices of each key that is one of a closed set of words (their meanings: ``_TEXTS``)
 WhistOnFailure = Literal["greedy", "gentleman"]  # whist.on_failure
 RaspasyScoring = Literal["mountain", "whists"]  # raspasy.scoring
 TwoWhistersShortfall = Literal["split", "second", "split_capped", "both", "second_alone"]
@@ -400,8 +399,7 @@ Situation = Literal[
 
 
 class Contested(NamedTuple):
-    """Where tables read a key differently: the key's choices (a new one is a reading at once),
-    then the others named."""
+    """Where tables read a key differently: its choices (a new one is a reading at once), then others."""
 
     when: tuple[Situation, ...]
     sources: Mapping[Any, Text]

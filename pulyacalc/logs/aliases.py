@@ -50,8 +50,7 @@ class Aliases:
         return len(self.people)
 
     def table(self, players: tuple[str, ...], loc: Loc, problems: Problems) -> dict[str, str] | None:
-        """Each player of one log → his person; None, with a problem at ``loc``, when two
-        players are one person."""
+        """Each player of one log → his person; None, with a problem, when two are one person."""
         seats: dict[str, str] = {}
         by_person: dict[str, str] = {}
         before = len(problems)

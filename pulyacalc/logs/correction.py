@@ -37,8 +37,7 @@ Part = tuple[str, Loc, int]
 def parse_correction_line(
     line: str, loc: Loc, players: tuple[str, ...], problems: Problems
 ) -> Correction | None:
-    """A correction line (its ``# note`` included) starting at ``loc`` → a Correction, or
-    None with its problems reported, each at its column."""
+    """A correction line (its ``# note`` included) → a Correction, or None with its problems."""
     file, lineno, base = loc.file, loc.line, loc.column or 1
     before = len(problems)
 

@@ -235,8 +235,7 @@ class HeaderBuilder:
         return True
 
     def override(self, key: str, key_loc: Loc, node: Node, *, in_mapping: bool) -> None:
-        """A convention key set in a YAML ``overrides:`` mapping (``in_mapping``) or on a
-        line log's header line; checked in ``build``."""
+        """A convention key set in ``overrides:`` or on a line log's header line; checked in ``build``."""
         for other, _, other_loc, _ in self.overrides:
             if other == key:
                 self.problems.add(

@@ -263,8 +263,7 @@ class LineDeals:
         self.count += 1
         count = self.count
         note = comment.strip() if comment is not None else None
-        # the cache's key is the clauses: the text after its deal number, when it has one
-        # (a wrong number is never looked up: _parse reports it)
+        # the cache's key is the text after its deal number (a wrong one is reported by _parse)
         m = _number(text)
         start = 0 if m is None else m.end()
         written = None if m is None else _whole_number(m.group(1))
@@ -463,8 +462,7 @@ def parse_deal_line(
     note: str | None = None,
     cache: dict[str, tuple[DealText, int]] | None = None,
 ) -> Deal | None:
-    """One deal line (without its comment) → a Play or Raspasy.  ``cache``: a YAML log's texts
-    read once, shared as their deals' ``template`` as for a line log."""
+    """One deal line (without its comment) → a Play or Raspasy.  ``cache``: a YAML log's texts."""
     read = None if cache is None else cache.get(text)
     if read is None:
         read = _parse(text, loc, players, problems, source, expected_number)

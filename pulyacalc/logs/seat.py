@@ -13,8 +13,7 @@ from pulyacalc.logs.header import match_player
 
 
 def starts_with(text: str, players: tuple[str, ...], words: Container[str], numbered: bool = False) -> bool:
-    """Is the line a seat change or a correction (RULES.md 6.3, 2.9): one of ``words`` first
-    (after a deal number when ``numbered``), not a player's name?"""
+    """Is the line a seat change or a correction (RULES.md 6.3, 2.9), not a player's name?"""
     first = text.split(None, 2)
     if numbered and len(first) > 1 and first[0][:1].isdigit():
         del first[0]

@@ -147,8 +147,7 @@ def _seat(node: Node, header: Header, problems: Problems) -> SeatChange | None:
 def parse_deal(
     node: Node, header: Header, problems: Problems, read: dict[str, tuple[DealText, int]] | None = None
 ) -> Deal | Correction | SeatChange | None:
-    """One item of ``deals:``; ``read``: the deal lines read so far (``parse_deal_line``).
-    A raspasy and a correction are read here, a deal with a contract by ``_play``."""
+    """One item of ``deals:``; ``read``: the deal lines read so far (``parse_deal_line``)."""
     if node.kind == "scalar" and not node.null:
         if starts_with(node.text, header.players, SEAT_WORDS):
             return parse_seat_line(node.text, node.loc, header.players, problems)

@@ -307,13 +307,11 @@ def _play_fits(a: _At[Play]) -> None:
     deal, seats, declarer = a.deal, a.seats, a.deal.declarer
     if declarer == seats.sits_out:
         a.dealer_in_play("declarer", M_(_R1, declarer=declarer), M_(_R2, value=seats.active[0]))
-    # after a ``leave`` the log's header still names who left, so the reader lets the name
-    # through and only the table knows
+    # after a ``leave`` the log's header still names who left: only the table knows
     for part, name in (("declarer", declarer), *((f"call:{n}", n) for n in deal.calls)):
         if name not in seats.players:
             a.no(part, M_(_R27, name=name), M_("players now: {join}", join=", ".join(seats.players)))
-    # with 5 players the second player out sits out too, as the 4-player dealer does; like
-    # him he may only return the whist (K3.8.8, ``_returned``)
+    # at five the second out sits out as the 4-player dealer does: he may only return the whist (K3.8.8)
     for second in seats.sitters[1:]:
         message, part = "", ""
         if declarer == second:
