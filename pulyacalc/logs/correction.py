@@ -4,9 +4,8 @@ sheet by hand, for what no rule covers.  In the line format a line of its own::
     correction Anna mountain -4 "remise of deal 12 written twice"   # a note
     поправка Анна висты на Бориса 10 "вист за 7-ю сдачу не записан"
 
-in YAML ``{correction: {player, area, on, amount, reason}}``.  Only whists name on whom;
-the amount is exact; the reason is required (a reviewer must see why).  It is no deal, so
-it takes no number.  Both readers check the parts in :func:`_make`, with one message each.
+in YAML ``{correction: {player, area, on, amount, reason}}``.  The reason is required (a
+reviewer must see why); both readers check the parts in :func:`_make`, with one message each.
 """
 
 from __future__ import annotations
