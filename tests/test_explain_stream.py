@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from pulyacalc.cli.app import app
 from pulyacalc.cli.progress import count_lines, log_progress
 from pulyacalc.play import score_file
-from pulyacalc.render.explain import ROW_HEAD, ExplainStream, ExplainView, entry_json, entry_row
+from pulyacalc.render.explain import ROW_HEAD, ExplainStream, entry_json, entry_row, explain_table
 from pulyacalc.render.formats import FORMATS, render
 from pulyacalc.render.view import SCHEMA_VERSION, sheet_json
 from pulyacalc.reports.explain import DealExplained, Explanation, explain, explain_stream
@@ -37,7 +37,7 @@ def holds_the_explanation(text: str, fmt: str, ex: Explanation, deals: tuple[Dea
     table byte for byte, the others read back entry by entry, deal by deal."""
     entries = [entry_json(x) for d in deals for x in d.entries]
     if fmt == "table":
-        assert text == ExplainView(ex, deals).table()
+        assert text == explain_table(ex, deals)
     elif fmt == "json":
         doc = json.loads(text)
         assert doc["schema_version"] == SCHEMA_VERSION and doc["entries"] == entries

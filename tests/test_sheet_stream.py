@@ -69,7 +69,7 @@ def old_way(log: Path, html: bool, numbers: bool = False) -> str:
     """The drawing as `sheet` made it before: every deal kept, the cells drawn from all."""
     from pulyacalc.core.i18n import _
     from pulyacalc.play import score_file
-    from pulyacalc.render.explain import ExplainView
+    from pulyacalc.render.explain import explain_table
     from pulyacalc.render.report import Report
     from pulyacalc.render.sheet_html import page
     from pulyacalc.render.view import convention_title
@@ -85,7 +85,7 @@ def old_way(log: Path, html: bool, numbers: bool = False) -> str:
     title = ev.header.title or f"{convention_title(ev.convention)}: {', '.join(ev.header.players)}"
     tables = [
         (_("The sheet and the settlement"), report.table()),
-        (_("Deal by deal"), ExplainView(explained, explained.deals).table()),
+        (_("Deal by deal"), explain_table(explained, explained.deals)),
     ]
     return page(title, drawing, tables)
 

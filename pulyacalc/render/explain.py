@@ -98,20 +98,14 @@ def deal_head_json(
     }
 
 
-@dataclass(frozen=True)
-class ExplainView:
+def explain_table(explanation: Explanation, deals: tuple[DealExplained, ...]) -> str:
     """An explanation's table of ``deals`` (sheet's deal-by-deal part; explain streams)."""
-
-    explanation: Explanation
-    deals: tuple[DealExplained, ...]
-
-    def table(self) -> str:
-        ev = self.explanation.evening
-        out = [table_head(ev.convention, ev.header.players, ev.target, counted(ev.deals, "deal"))]
-        drawer = TableDeals(out.append)
-        for d in self.deals:  # (the deals in a row: each redraws the cells it changed)
-            drawer.draw(d.result, d.running, drawn_writes(d, "table"))  # type: ignore[arg-type]
-        return "".join(out)
+    ev = explanation.evening
+    out = [table_head(ev.convention, ev.header.players, ev.target, counted(ev.deals, "deal"))]
+    drawer = TableDeals(out.append)
+    for d in deals:  # (the deals in a row: each redraws the cells it changed)
+        drawer.draw(d.result, d.running, drawn_writes(d, "table"))  # type: ignore[arg-type]
+    return "".join(out)
 
 
 def table_head(conv: Convention, players: tuple[str, ...], target: int, deals: str) -> str:

@@ -98,7 +98,7 @@ def sheet(
     drawing = svg(pulya, numbers)
     emit_page = None
     if html:
-        from pulyacalc.render.explain import ExplainView
+        from pulyacalc.render.explain import explain_table
         from pulyacalc.render.report import Report
         from pulyacalc.render.sheet_html import page
         from pulyacalc.render.view import convention_title
@@ -119,7 +119,7 @@ def sheet(
             ).format(shown=shown, n=ev.deals)
         tables = [
             (_("The sheet and the settlement"), score_table),
-            (deals, ExplainView(explained, explained.deals).table()),
+            (deals, explain_table(explained, explained.deals)),
         ]
         emit_page = page(title, drawing, tables)
     write_drawing(output, drawing, emit_page)
