@@ -146,3 +146,21 @@ def test_a_log_that_cannot_be_read_fails_under_every_convention(tmp_path: Path) 
     assert r.exit_code == 1
     assert f"{log}:4" in r.stderr
     assert r.stderr == run("score", str(log), "-c", "sochi").stderr
+
+
+def test_a_player_who_joined_has_his_row_and_the_title_counts_deals_not_seat_changes() -> None:
+    """Issue 31 item 5: Nina joins after deal 3 of 8; every shape has her, each column sums
+    to 0, and the title says 4 players and 8 deals (the join and leave lines are no deals)."""
+    log = str(ROOT / "examples" / "sochi-join-leave.txt")
+    r = run("compare", log, "-c", "sochi", "-c", "leningrad")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.startswith("4 players, 8 deals;")
+    assert "\nNina " in r.stdout
+    doc = json.loads(run("compare", log, "-c", "sochi", "-f", "json").stdout)
+    assert doc["players"] == ["Kostya", "Lena", "Misha", "Nina"] and doc["deals"] == 8
+    one = json.loads(run("score", log, "-f", "json").stdout)
+    assert doc["conventions"][0]["settlement_exact"] == one["settlement_exact"]
+    assert sum(doc["conventions"][0]["settlement"].values()) == 0
+    rows = run("compare", log, "-c", "sochi", "-f", "csv").stdout.splitlines()
+    assert rows[-1] == "Nina,27"
+    assert sum(int(row.split(",")[1]) for row in rows[1:]) == 0

@@ -187,8 +187,6 @@ class LineDeals:
     cache: dict[str, DealText] = field(default_factory=dict)
     #: deals counted so far (for the deal numbers)
     count: int = 0
-    #: seat changes read so far (they take no number: ``compare`` counts them as deals)
-    changes: int = 0
     #: written deal number minus ``count`` since the last mismatch: one skipped or doubled
     #: number is one problem, the lines after it follow the number written
     shift: int = 0
@@ -297,7 +295,6 @@ class LineDeals:
             self.header = replace(self.header, players=(*players, seat.player))
             self.cache.clear()
             self.bad.clear()
-        self.changes += seat is not None
         return seat
 
     def _read_new(

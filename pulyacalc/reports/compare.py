@@ -100,7 +100,10 @@ def compare(
         every = Problems()
         every.extend(dict.fromkeys(p for x in excluded for p in x.problems))
         every.raise_if_any()
-    return Comparison(log.header.players, replay.items(), columns, excluded)
+    # the table as it ended: a player who joined has his column too (RULES.md 6.3); every
+    # column plays the same seat changes, and counts the same deals
+    ev = columns[0].evening
+    return Comparison(ev.sheet.players, ev.deals, columns, excluded)
 
 
 def _unreadable(replay: Replay, problems: Problems, name: str, rounding: Rounding | None) -> None:

@@ -8,14 +8,10 @@ again by every later play; a YAML log's deals are in memory already.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from pulyacalc.core.errors import Problems
-from pulyacalc.core.model import Correction, Header, Log
+from pulyacalc.core.model import Header, Log
 from pulyacalc.play import _line_source
-
-if TYPE_CHECKING:
-    from pulyacalc.logs.lines import LineDeals
 
 
 class Replay:
@@ -27,8 +23,6 @@ class Replay:
         self.source = _line_source(log)
         self.first: Log | None = log
         self.lines: list[str] = []
-        #: the reader of the last play (a line log)
-        self.last: LineDeals | None = self.source
         if self.source is None:
             self.deals = tuple(log.deals)
             self.first = None
@@ -58,12 +52,5 @@ class Replay:
 
         # each text's parse shared, unless a newcomer joined (parsed with him since)
         cache = source.cache if source.header.players == self.header.players else {}
-        self.last = LineDeals(iter(self.lines), self.pending, self.number, self.header, problems, cache)
-        return Log(header, self.last, self.header_ok)
-
-    def items(self) -> int:
-        """The deals, seat changes and unreadable lines of the log (all but corrections, which
-        are no deals: RULES.md 2.9), once a play has read it."""
-        if self.last is None:
-            return sum(not isinstance(d, Correction) for d in self.deals)
-        return self.last.count + self.last.changes
+        again = LineDeals(iter(self.lines), self.pending, self.number, self.header, problems, cache)
+        return Log(header, again, self.header_ok)
