@@ -363,3 +363,29 @@ def test_the_talon_premium_and_the_second_out_keys(tmp_path: Path) -> None:
     five = "players: A B C D E\nconvention: classic\nbombs.opening: 0\n\nB pass dark 3, C pass 4, D pass 3\n"
     keys = [k["key"] for k in document(write(tmp_path, five, "five.pulya"), 1)["contested"]]
     assert "bombs.second_out" in keys and "premium.by" not in keys
+
+
+def test_every_deal_of_a_log_with_seat_changes_is_disputed_at_its_own_table(tmp_path: Path) -> None:
+    """Issue 31 item 7: the deals after a join or a leave are read at the table they were
+    dealt at (4 with Nina, Misha sitting out deal 5), a join before the first deal too, and
+    every reading has the newcomer's result, before her join as after it."""
+    log = Path(__file__).resolve().parent.parent / "examples" / "sochi-join-leave.txt"
+    for number in range(1, 9):
+        r = runner.invoke(app, ["dispute", str(log), "--deal", str(number), "-f", "json"])
+        assert r.exit_code == 0, (number, r.output)
+        doc = json.loads(r.stdout)
+        assert doc["players"] == ["Kostya", "Lena", "Misha", "Nina"]
+        for key in doc["contested"]:
+            for reading in key["readings"]:
+                assert "refused" in reading or set(reading["result"]) == set(doc["players"])
+    five = dispute_file(str(log), 5)
+    assert "whist.consolation_by_dealer" in [k.key.name for k in five.keys]  # Misha sits out
+    first = tmp_path / "first.txt"
+    first.write_text(
+        "players: Anna Boris Vera\ndealer: Vera\n\njoin Dan\n"
+        "Anna 6♠ 6, Boris whist 4, Vera pass\nAnna 6♠ 6, Boris whist 4, Dan pass\n"
+    )
+    for number in (1, 2):
+        r = runner.invoke(app, ["dispute", str(first), "--deal", str(number)])
+        assert r.exit_code == 0, r.output
+        assert "result Dan" in r.stdout

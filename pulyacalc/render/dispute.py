@@ -47,7 +47,7 @@ class DisputeView:
 
     @property
     def players(self) -> tuple[str, ...]:
-        return self.dispute.evening.header.players
+        return self.dispute.settlement.players  # the table as it ended: a newcomer too
 
     def document(self) -> dict[str, Any]:
         d, r, players = self.dispute, self.dispute.result, self.players

@@ -212,7 +212,7 @@ def dispute_file(
     conv = load_convention(log, problems, convention, rounding) if log.header_ok else None
     window = WINDOW
     while conv is not None:
-        base, result, before = _play_at(replay.fresh(problems), conv, problems, number, window)
+        base, result, before, table = _play_at(replay.fresh(problems), conv, problems, number, window)
         if problems or result is None or number - 1 <= window or _run_told(before):
             break
         window *= 8  # a raspasy run may go on through more deals than were kept: again
@@ -225,7 +225,7 @@ def dispute_file(
     if result is None:
         raise NoSuchDeal(number, base.deals)
     ctx = _Context(replay, base, settle_evening(base, price), result, convention, rounding, price)
-    keys = _contested(ctx, before) if isinstance(result.deal, Play | Raspasy) else ()
+    keys = _contested(ctx, before, table) if isinstance(result.deal, Play | Raspasy) else ()
     line, where = deal_text(result.deal), str(result.deal.loc)
     return Dispute(base, ctx.settlement, result, line, where, keys)
 
@@ -242,15 +242,21 @@ def _run_told(before: tuple[DealResult, ...]) -> bool:
 
 def _play_at(
     log: Log, conv: Convention, problems: Problems, number: int, window: int
-) -> tuple[Evening, DealResult | None, tuple[DealResult, ...]]:
-    """``play``, with deal ``number``'s result (or None) and those of the ``window`` deals
-    before it, last first: no other step is made into a result."""
+) -> tuple[Evening, DealResult | None, tuple[DealResult, ...], tuple[str, ...]]:
+    """``play``, with deal ``number``'s result (or None), those of the ``window`` deals
+    before it, last first, and the table it was dealt at (RULES.md 6.3): no other step is
+    made into a result."""
     start = max(0, number - 1 - window)  # the deals before the window
     kept: list[DealResult] = []
     found: list[DealResult] = []
+    table = [log.header.players]
 
     def each(step: Step) -> None:
-        if start < step.number <= number and not found:
+        if found:
+            return
+        if step.table:  # a seat change: the table after it
+            table[0] = step.table
+        if start < step.number <= number:
             r = step.result()
             kept.append(r)
             if r.number == number and isinstance(r.deal, Play | Raspasy):
@@ -259,15 +265,14 @@ def _play_at(
     ev = play(log, conv, problems, each=each)
     # the contracts and raspasy before it, last first (a correction is no deal)
     before = tuple(r for r in reversed(kept) if r.number < number and isinstance(r.deal, Play | Raspasy))
-    return ev, found[0] if found else None, before
+    return ev, found[0] if found else None, before, table[0]
 
 
-def _contested(ctx: _Context, before: tuple[DealResult, ...]) -> tuple[Disputed, ...]:
-    """Every contested key that matters for the deal, each reading played."""
+def _contested(ctx: _Context, before: tuple[DealResult, ...], table: tuple[str, ...]) -> tuple[Disputed, ...]:
+    """Every contested key that matters for the deal (dealt at ``table``), each reading played."""
     result, conv = ctx.result, ctx.base.convention
     assert isinstance(result.deal, Play | Raspasy)
-    header = ctx.replay.header
-    seats = Seats(header.players, result.dealer, conv.five_second_out, header.dummy or "first")
+    seats = Seats(table, result.dealer, conv.five_second_out, ctx.replay.header.dummy or "first")
     resolved = resolve(result.deal, seats, conv, Problems())
     assert resolved is not None  # it was scored under this very convention
     case = Case(result, resolved, conv, before)
@@ -345,7 +350,7 @@ class _Context:
         conv = load_convention(Log(header, ()), found, self.convention, self.rounding)
         if conv is None:
             return replace(reading, refused=tuple(found.items))
-        ev, result, _ = _play_at(self.replay.fresh(found, header), conv, found, self.result.number, 0)
+        ev, result, _, _ = _play_at(self.replay.fresh(found, header), conv, found, self.result.number, 0)
         if found:
             return replace(reading, refused=tuple(found.items))
         try:
