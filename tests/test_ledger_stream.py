@@ -12,6 +12,7 @@ the distinct lines, not with the deals.
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 from collections.abc import Mapping
@@ -401,3 +402,16 @@ def test_a_json_row_is_its_object_nested(
         written.add(row)
         want.append(nested(deal_json(row, running), 2))
     assert "".join(out.pieces()) == "[\n    " + ",\n    ".join(want)
+
+
+def test_a_newcomer_after_five_thousand_deals(tmp_path: Path) -> None:
+    """Issue 31 item 8 (an ``AttributeError … 'epoch'`` past ~5,100 deals with a join before
+    the one-path ledger): every row has the newcomer, the running totals end at score's."""
+    path = tmp_path / "long.pulya"
+    path.write_text(newcomer_log(2, 1750, False), encoding="utf-8")
+    got = run("ledger", str(path), "-f", "csv", "--running")
+    assert got.exit_code == 0, got.output
+    rows = got.stdout.splitlines()
+    assert len(rows) > 5_300 and "result_Dan" in rows[0]
+    settled = json.loads(run("score", str(path), "-f", "json").stdout)["settlement"]
+    assert [float(v) for v in rows[-1].split(",")[-4:]] == list(settled.values()), rows[-1]
