@@ -71,7 +71,7 @@ def _loc(file: str, mark: Any) -> Loc:
 
 
 _TAG = "tag:yaml.org,2002:"
-_STR, _NULL, _MERGE, _BINARY = _TAG + "str", _TAG + "null", _TAG + "merge", _TAG + "binary"
+_STR, _NULL, _MERGE = _TAG + "str", _TAG + "null", _TAG + "merge"
 _SEQ, _MAP = _TAG + "seq", _TAG + "map"
 #: the tags a node may carry; any other written is refused
 _PLAIN_TAGS = {_TAG + t for t in ("str", "int", "float", "bool", "null", "timestamp", "seq", "map", "merge")}
@@ -200,7 +200,7 @@ class _Composer:
             )
             self.building = False
             return None
-        if tag not in _PLAIN_TAGS and (opens or tag != _BINARY):
+        if tag not in _PLAIN_TAGS:
             self.problems.add(loc, M_("YAML tag {tag!r} is not allowed", tag=tag), M_("write plain values"))
         if opens:
             stack.append((is_map, loc, [], {}))
@@ -511,8 +511,10 @@ def words(node: Node) -> list[tuple[str, Loc]]:
     if node.kind == "seq":
         return [(n.text.strip(), n.loc) for n in node.items if n.kind == "scalar"]
     if node.kind == "scalar" and not node.null:
-        out: list[tuple[str, Loc]] = []
-        for m in re.finditer(r"[^\s,\[\]]+", node.text):
-            out.append((m.group(0), node.loc.at_column(node.loc.column + m.start())))
-        return out
+        # brackets around the whole list only: one inside a word stays, for the reader to refuse
+        text = node.text
+        inner = re.fullmatch(r"(\s*\[)(.*)\]\s*", text, re.S)
+        start, text = (inner.end(1), inner.group(2)) if inner else (0, text)
+        at = node.loc.column + start
+        return [(m.group(0), node.loc.at_column(at + m.start())) for m in re.finditer(r"[^\s,]+", text)]
     return []

@@ -34,9 +34,7 @@ def _convert(
         raise ReadError(
             [Problem(loc, M_("the document is nested deeper than {MAX_DEPTH} levels", MAX_DEPTH=MAX_DEPTH))]
         )
-    if node.tag not in _PLAIN_TAGS and not (
-        isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:binary"
-    ):
+    if node.tag not in _PLAIN_TAGS:  # !!binary too (issue 31 item 19)
         problems.add(loc, M_("YAML tag {tag!r} is not allowed", tag=node.tag), M_("write plain values"))
     if isinstance(node, yaml.ScalarNode):
         style = node.style

@@ -9,6 +9,7 @@ spellings, the top-level keys of a log and a sheet, and the writers' order deriv
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,14 +65,26 @@ def _players(node: Node, b: HeaderBuilder) -> tuple[str, ...] | None:
         if name.casefold() in seen:
             p.add(loc, M_("player {name!r} is listed twice", name=name))
         seen.add(name.casefold())
-        if name[:1].isdigit() or not name:
-            p.add(loc, M_("a player's name cannot start with a digit: {name}", name=quoted(name)))
-        elif has_unsafe(name):
-            # an escape sequence or a bidi control in a name would reach every table
-            p.add(
-                loc, M_("a player's name cannot hold control or bidi characters: {name}", name=quoted(name))
-            )
+        fault = name_fault(name)
+        if fault is not None:
+            p.add(loc, fault)
     return players if len(p) == before else None
+
+
+#: what a name cannot hold: a deal line's separators, a list's brackets and a header's colon
+#: (the line format could not write it back, or would read it as more than one name)
+_NOT_IN_NAME = re.compile(r"[,;:#\[\]]")
+
+
+def name_fault(name: str) -> str | None:
+    """Why ``name`` cannot be a player's (in the header or joining), or None."""
+    if name[:1].isdigit() or not name:
+        return M_("a player's name cannot start with a digit: {name}", name=quoted(name))
+    if has_unsafe(name):  # an escape sequence or a bidi control would reach every table
+        return M_("a player's name cannot hold control or bidi characters: {name}", name=quoted(name))
+    if _NOT_IN_NAME.search(name):
+        return M_("a player's name cannot hold , ; : # [ or ]: {name}", name=quoted(name))
+    return None
 
 
 def _dealer(node: Node, b: HeaderBuilder) -> str | None:

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Container
 
-from pulyacalc.core.errors import Loc, Problems, has_unsafe, quoted
+from pulyacalc.core.errors import Loc, Problems, quoted
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.model import SEAT_WORDS, SeatChange
-from pulyacalc.logs.header import match_player
+from pulyacalc.logs.header import match_player, name_fault
 
 
 def starts_with(text: str, players: tuple[str, ...], words: Container[str], numbered: bool = False) -> bool:
@@ -37,18 +37,21 @@ def parse_seat(
     if change == "leave":
         found, hint = match_player(name, players)
         if found is None:
-            problems.add(name_loc, f"{name!r} cannot leave: not a player", hint, source=source)
+            problems.add(
+                name_loc, M_("{name} cannot leave: not a player", name=quoted(name)), hint, source=source
+            )
             return None
         name = found
-    elif not name or name[:1].isdigit() or any(c in name for c in ",#[]:"):
-        problems.add(
-            name_loc, f"a newcomer's name is one word, not starting with a digit: {name!r}", source=source
-        )
+        return SeatChange(change, name, note, loc, {"player": name_loc}, source)
+    fault = name_fault(name) or (
+        M_("a newcomer's name is one word: {name}", name=quoted(name)) if len(name.split()) != 1 else None
+    )
+    if fault is not None:
+        problems.add(name_loc, fault, source=source)
         return None
-    elif has_unsafe(name):  # as the header refuses such a player: it would reach every table
-        message = M_("a player's name cannot hold control or bidi characters: {name}", name=quoted(name))
-        problems.add(name_loc, message, source=source)
-        return None
+    # a player on the sheet is named as he was first written (the scorer then says he
+    # joins once), never as a second player whose name differs only in case
+    name = next((p for p in players if p.casefold() == name.casefold()), name)
     return SeatChange(change, name, note, loc, {"player": name_loc}, source)
 
 
@@ -60,7 +63,7 @@ def parse_seat_line(line: str, loc: Loc, players: tuple[str, ...], problems: Pro
     if len(words) != 2:
         problems.add(
             loc,
-            "a seat change is one word and one name: 'join Дима' or 'leave Вера'",
+            M_("a seat change is one word and one name: 'join Дима' or 'leave Вера'"),
             source=line,
             width=max(1, len(text.rstrip())),
         )

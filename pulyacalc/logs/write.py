@@ -107,6 +107,7 @@ def write_lines(log: Log, words: Words = ENGLISH) -> Iterator[str]:
     """The log in the canonical line format, one line at a time, in ``words``' language."""
     header = log.header
     check_line_names(header)
+    words = _unclaimed(words, header.players)
     yield from header_lines(header, words)
     yield "\n"
     dealer = first_dealer(header.players, header.dealer)
@@ -123,6 +124,7 @@ def write_lines(log: Log, words: Words = ENGLISH) -> Iterator[str]:
             if isinstance(deal, SeatChange) and (deal.change == "join") != (deal.player in table):
                 table, dealer, vacated = change_table(table, dealer, vacated, deal.change, deal.player)
                 turn = _turns(table)  # the table changes
+                words = _unclaimed(words, (deal.player,))
             continue
         vacated = None
         if deal.dealer is not None:
@@ -139,6 +141,26 @@ def write_lines(log: Log, words: Words = ENGLISH) -> Iterator[str]:
             yield text
         if not (stays and isinstance(deal, Raspasy)):
             dealer = turn[dealer]
+
+
+def _unclaimed(words: Words, names: tuple[str, ...]) -> Words:
+    """``words`` with a word that starts a line or a clause and is also a player's name
+    (a player named ``поправка``: the reader would take the line for his) replaced by
+    another spelling the readers take."""
+    low = {n.casefold() for n in names}
+    fields = ("correction", "talon_cards", "dealer")
+    if all(getattr(words, f).split()[0].casefold() not in low for f in fields):
+        return words
+    from dataclasses import replace
+
+    from pulyacalc.core.model import CORRECTION_WORDS
+    from pulyacalc.logs.lines import DEALER_WORDS, TALON_WORDS
+
+    for f, spellings in zip(fields, (CORRECTION_WORDS, TALON_WORDS, DEALER_WORDS), strict=True):
+        if getattr(words, f).split()[0].casefold() in low:
+            other: Any = next((w for w in sorted(spellings) if w not in low), getattr(words, f))
+            words = replace(words, **{f: other})
+    return words
 
 
 def _turns(table: tuple[str, ...]) -> dict[str, str]:

@@ -164,7 +164,7 @@ def parse_deal(
     before = len(problems)
     fields = _deal_fields(node, problems)
     dealer = _player(fields["dealer"], header, problems, "dealer") if "dealer" in fields else None
-    note = fields["note"].text if "note" in fields and fields["note"].kind == "scalar" else None
+    note = _note(fields["note"], problems) if "note" in fields else None
     if "correction" in fields:  # not a deal (RULES.md 2.9): a note may go with it, nothing else
         extra = [k for k in fields if k not in ("correction", "note")]
         if extra:
@@ -193,6 +193,14 @@ def parse_deal(
     if len(problems) != before or tricks is None or dark is None:
         return None
     return Raspasy(tricks, dealer, note, node.loc, locs, dark=dark)
+
+
+def _note(node: Node, problems: Problems) -> str | None:
+    """A deal's note: text (a list or a mapping would be lost on the way to a line)."""
+    if node.kind == "scalar":
+        return node.text
+    problems.add(node.loc, M_("{what}: expected text, got {describe}", what="note", describe=node.describe()))
+    return None
 
 
 def _deal_fields(node: Node, problems: Problems) -> dict[str, Node]:

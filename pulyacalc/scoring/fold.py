@@ -93,7 +93,7 @@ def written_key(res: Resolved, run: int, bomb: int, dark: int) -> Hashable | Non
 
 
 #: a correction that names someone not at the table (marked here: the fold is long)
-_NOT_AT_TABLE = N_("a correction names someone not at the table: {player}, {on}")
+_NOT_AT_TABLE = N_("a correction names someone not at the table: {names}")
 #: a deal or a correction past what the sheet may hold (docs/format.md "Limits")
 _PAST_LIMIT = N_(
     "this {what} would make {player}'s {area} {amount}, past the limit of 10^30 in size and "
@@ -577,7 +577,8 @@ def _correct(self: Scorer, c: Correction) -> Step | None:
     help and no closing of the pool."""
     players = self.players
     if c.player not in players or (c.on is not None and (c.on not in players or c.on == c.player)):
-        self.problems.add(c.loc, M_(_NOT_AT_TABLE, player=c.player, on=c.on))
+        away = dict.fromkeys(p for p in (c.player, c.on) if p is not None and p not in players)
+        self.problems.add(c.loc, M_(_NOT_AT_TABLE, names=", ".join(away) or c.player))
         return None
     if (c.area == "whists") != (c.on is not None):
         self.problems.add(c.loc, M_("a correction of whists says on whom, and only whists do"))
