@@ -240,8 +240,36 @@ def reports_problems(func: F) -> F:
             raise typer.Exit(_reader_left()) from None
         except KeyboardInterrupt:
             raise typer.Exit(130) from None
+        except OSError as e:
+            import tempfile
+
+            if e.filename not in (None, tempfile.gettempdir()):
+                raise
+            raise typer.Exit(_unnamed_failed(e)) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def _unnamed_failed(e: OSError) -> int:
+    """An error of no named file (or of the temporary folder) inside a command.  Standard
+    output is written by ``emit`` alone, which reports its own, and the inputs name theirs:
+    a disk that is full is the temporary folder's (a spool past its memory, standard
+    input's copy)."""
+    import errno
+    import tempfile
+
+    from pulyacalc.core.errors import os_reason, shown
+
+    reason = os_reason(e)
+    if e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        said = _("pulyacalc: cannot write a temporary file in {folder}: {reason}")
+        print(said.format(folder=shown(tempfile.gettempdir(), 0), reason=reason), file=sys.stderr)
+    else:
+        print(
+            _("pulyacalc: a file could not be read or written: {reason}").format(reason=reason),
+            file=sys.stderr,
+        )
+    return 1
 
 
 def emit(text: str) -> None:

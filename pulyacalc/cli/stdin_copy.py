@@ -26,7 +26,11 @@ class _Copying(io.RawIOBase):
         n = len(data)
         b[:n] = data
         if self.copy is not None:
-            self.copy.write(data)
+            try:
+                self.copy.write(data)
+            except OSError as e:
+                e.filename = tempfile.gettempdir()  # the copy failed, not standard input
+                raise
         return n
 
 

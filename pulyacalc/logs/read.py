@@ -49,6 +49,14 @@ def refused(loc: Loc, message: str, hint: str = "") -> ReadError:
     return ReadError([Problem(loc, message, hint)])
 
 
+def unreadable(name: str, e: OSError) -> Exception:
+    """The error of an input whose reading failed part way (EIO); a named file's error as it
+    is (the copy of standard input kept while it is read: ``cli/stdin_copy``)."""
+    return (
+        e if e.filename is not None else refused(Loc(name), M_("cannot read: {reason}", reason=os_reason(e)))
+    )
+
+
 def open_input(path: str) -> tuple[IO[str], str]:
     """A text stream for a path or '-' (standard input), and the name used in messages."""
     if path == "-":
@@ -103,6 +111,8 @@ def _read(
         head = stream.read(4096)
     except UnicodeDecodeError as e:
         raise ReadError([not_utf8(path or "-", name, e.reason)]) from None
+    except OSError as e:
+        raise unreadable(name, e) from None
     fmt = input_format or detect_format(name, head)
     if fmt == "yaml":
         from pulyacalc.yamlsource import MAX_YAML_BYTES
@@ -129,6 +139,8 @@ def read_whole(stream: IO[str], head: str, path: str | None, name: str, limit: i
         text = head + stream.read(max(0, limit + 1 - len(head)))
     except UnicodeDecodeError as e:
         raise ReadError([not_utf8(path or "-", name, e.reason)]) from None
+    except OSError as e:
+        raise unreadable(name, e) from None
     finally:
         _close(stream, path)
     if len(text) > limit:
@@ -196,6 +208,8 @@ def _pieces(head: str, stream: IO[str], path: str | None, name: str) -> Iterator
             yield [tail]
     except UnicodeDecodeError as e:
         raise ReadError([not_utf8(path or "-", name, e.reason)]) from None
+    except OSError as e:  # a disk's read error: the log's, not standard output's
+        raise unreadable(name, e) from None
     finally:
         _close(stream, path)
 
