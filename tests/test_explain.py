@@ -181,3 +181,13 @@ def test_each_deal_shows_its_paper_once(path: Path, lang: str) -> None:
     heads = re.findall(r"(?m)^ {4}(after deal \d+|после сдачи \d+)\b", out)
     assert heads, out[:500]
     assert len(heads) == len(set(heads)), [h for h in heads if heads.count(h) > 1][:3]
+
+
+def test_deal_n_of_a_log_with_seat_changes_is_that_deal() -> None:
+    """A seat change is no deal: ``--deal 4`` after a join said the log had 3 deals."""
+    log = str(Path(__file__).resolve().parents[1] / "examples" / "sochi-join-leave.txt")
+    for n, dealer in [(3, "Lena"), (4, "Nina"), (6, "Kostya"), (8, "Misha")]:
+        r = CliRunner().invoke(app, ["explain", log, "--deal", str(n)])
+        assert r.exit_code == 0, r.output
+        assert f"\n\nDeal {n} (" in r.stdout and f"dealer {dealer}:" in r.stdout
+        assert "Table change" not in r.stdout

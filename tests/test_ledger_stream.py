@@ -415,3 +415,27 @@ def test_a_newcomer_after_five_thousand_deals(tmp_path: Path) -> None:
     assert len(rows) > 5_300 and "result_Dan" in rows[0]
     settled = json.loads(run("score", str(path), "-f", "json").stdout)["settlement"]
     assert [float(v) for v in rows[-1].split(",")[-4:]] == list(settled.values()), rows[-1]
+
+
+def test_each_deal_is_written_for_the_table_it_was_dealt_at(tmp_path: Path) -> None:
+    """A YAML log with a join crashed the ledger (its text was written for the table as the
+    log began, without the newcomer), and a raspasy after a leave was written with the
+    4-player talon: each deal's text is for its own table, from a line or a YAML log."""
+    from pulyacalc.logs.read import read_log
+    from pulyacalc.logs.write import write_yaml
+
+    src = Path(__file__).resolve().parents[1] / "examples" / "sochi-join-leave.txt"
+    yaml = tmp_path / "jl.yaml"
+    yaml.write_text("".join(write_yaml(read_log(str(src)))), encoding="utf-8")
+    lines = run("ledger", str(src))
+    assert lines.exit_code == 0 and run("ledger", str(yaml)).stdout == lines.stdout
+    assert "Misha pass 2, Kostya pass 4, Lena pass 3, Nina talon 1" in lines.stdout  # four seated
+    log = tmp_path / "left.txt"
+    log.write_text(
+        "players: Kostya Lena Misha\ndealer: Misha\n\nKostya 6♠ 6, Lena whist 4, Misha pass\n"
+        "join Nina\nleave Lena\nKostya pass 4, Nina pass 3, Misha pass 3\n",
+        encoding="utf-8",
+    )
+    for fmt in ("csv", "json"):
+        got = run("ledger", str(log), "-f", fmt)
+        assert got.exit_code == 0 and "talon" not in got.stdout, got.output

@@ -270,8 +270,10 @@ def _upto(
     n, before = 0, len(problems.items)
     for d in deals:
         if not isinstance(d, Correction):
-            n += 1
-            if upto is not None and n > upto:
+            # a seat change is no deal, and one after deal ``upto`` is the next deal's
+            seat = isinstance(d, SeatChange)
+            n += not seat
+            if upto is not None and n + seat > upto:
                 del problems.items[before:]
                 return
         yield d

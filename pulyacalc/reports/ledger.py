@@ -146,12 +146,16 @@ class Rows:
         price: Decimal | None = None,
         running: bool = False,
         final: bool = True,
+        seated: tuple[str, ...] | None = None,
     ) -> None:
         self.players, self.conv, self.price, self.final = players, conv, price, final
         self.running = running or price is not None
         self.joined = False
+        #: the table a deal is dealt at, which its text is written for (``seated``: as the
+        #: log starts, when ``players`` is the table as it ends); a seat change changes it
+        self.table = seated or players
         #: (line read, note, dealer) → the deal's text; (that or the text, writes) → its row
-        self.texts = Remembered(lambda _, deal, dealer: deal_line(deal(), players, dealer))
+        self.texts = Remembered(lambda _, deal, dealer: deal_line(deal(), self.table, dealer))
         self.moved = Remembered(self._moved)
         #: writes → what they move each result by (many lines write the same)
         self.results = Remembered(lambda booked: row_of(booked, players, conv))
@@ -173,6 +177,8 @@ class Rows:
         from pulyacalc.scoring.fold import Line
 
         item = s.item
+        if s.table:
+            self._seat(s.table)
         # a raw line read again (no deal made): its text is its raw text's with that dealer
         line = (item.raw, s.dealer) if isinstance(item, Line) else self._line(item, s.dealer)
         return self._row(s.number, s.dealer, s.kind, line, s.writes, s.deal, s.writes.writes)
@@ -180,17 +186,25 @@ class Rows:
     def result(self, r: DealResult) -> LedgerRow | None:
         """The row of a deal's result kept by ``play(..., keep=True)``."""
         entries = r.entries
+        if r.table:
+            self._seat(r.table)
         writes = tuple((e.area, e.player, e.amount, e.on) for e in entries)
         return self._row(
             r.number, r.dealer, r.kind, self._line(r.deal, r.dealer), writes, lambda: r.deal, lambda: entries
         )
+
+    def _seat(self, table: tuple[str, ...]) -> None:
+        """A seat change: the texts remembered were written for the table before it."""
+        self.table = table
+        self.texts.known.clear()
+        self.moved.known.clear()
 
     def _line(self, deal: Deal | Correction | SeatChange, dealer: str) -> object:
         """What a deal's text is made once per: its line read (the reader's ``template``),
         note and dealer; the text itself for any other (a YAML log's deal, a correction)."""
         if isinstance(deal, (Play, Raspasy)) and deal.template is not None:
             return (deal.template, deal.note, dealer)
-        return shown(deal_line(deal, self.players, dealer), 0)  # a correction's reason is echoed text
+        return shown(deal_line(deal, self.table, dealer), 0)  # a correction's reason is echoed text
 
     def _row(
         self,
@@ -285,7 +299,7 @@ def ledger(ev: Evening, price: Decimal | None = None) -> Ledger:
     log's ``rounding:``) when the rounding cannot settle it, as ``score`` does."""
     s = settle_evening(ev, price)
     # everyone settled: a newcomer and one who left (RULES.md 6.3)
-    rows = Rows(ev.sheet.players, ev.convention, price, running=True)
+    rows = Rows(ev.sheet.players, ev.convention, price, running=True, seated=ev.header.players)
     kept = tuple(row for row in map(rows.result, ev.results) if row is not None)
     return _ledger(ev, s, kept, rows)
 
@@ -327,7 +341,8 @@ def ledger_run(
     convention, rounding = options.get("convention"), options.get("rounding")
     conv = load_convention(log, Problems(), convention, rounding)
     table = players or log.header.players
-    rows = None if conv is None else Rows(table, conv, price, running, final=players is not None)
+    final = players is not None
+    rows = None if conv is None else Rows(table, conv, price, running, final, log.header.players)
 
     def each(step: Step) -> None:
         assert rows is not None  # score_log plays no deal when the convention does not load
