@@ -96,7 +96,10 @@ def _old_play_at(log: Any, conv: Any, problems: Any, number: int, window: int) -
     ev = play(Log(log.header, tuple(log.deals), log.header_ok), conv, problems, keep=True)
     deals = [r for r in ev.results if isinstance(r.deal, Play | Raspasy)]  # a correction is no deal
     at = next((r for r in deals if r.number == number), None)
-    return ev, at, tuple(r for r in reversed(deals) if r.number < number)
+    # the table the deal was dealt at: the last seat change's before it, or the log's own
+    changes = [r.table for r in ev.results[: ev.results.index(at) if at else 0] if r.table]
+    table = changes[-1] if changes else log.header.players
+    return ev, at, tuple(r for r in reversed(deals) if r.number < number), table
 
 
 def _nothing_kept(monkeypatch: pytest.MonkeyPatch) -> list[int]:
