@@ -251,24 +251,18 @@ def reports_problems(func: F) -> F:
 
 
 def _unnamed_failed(e: OSError) -> int:
-    """An error of no named file (or of the temporary folder) inside a command.  Standard
-    output is written by ``emit`` alone, which reports its own, and the inputs name theirs:
-    a disk that is full is the temporary folder's (a spool past its memory, standard
-    input's copy)."""
+    """An error of no named file (or of the temporary folder) inside a command: standard
+    output is ``emit``'s, which reports its own, and the inputs name theirs, so a full disk
+    is the temporary folder's (a spool past its memory, standard input's copy)."""
     import errno
     import tempfile
 
     from pulyacalc.core.errors import os_reason, shown
 
-    reason = os_reason(e)
+    said = _("pulyacalc: a file could not be read or written: {reason}")
     if e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
         said = _("pulyacalc: cannot write a temporary file in {folder}: {reason}")
-        print(said.format(folder=shown(tempfile.gettempdir(), 0), reason=reason), file=sys.stderr)
-    else:
-        print(
-            _("pulyacalc: a file could not be read or written: {reason}").format(reason=reason),
-            file=sys.stderr,
-        )
+    print(said.format(folder=shown(tempfile.gettempdir(), 0), reason=os_reason(e)), file=sys.stderr)
     return 1
 
 
