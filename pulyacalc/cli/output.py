@@ -227,9 +227,10 @@ def _to_descriptor(fd: int, path: str) -> Iterator[IO[str]]:
 
     with spool() as kept:
         yield kept
-        if fd == 1:  # its failures are standard output's own (runtime.run)
-            sys.stdout.writelines(spooled(kept))
-            sys.stdout.flush()
+        if fd == 1:
+            from pulyacalc.cli.runtime import to_stdout
+
+            to_stdout(spooled(kept))
             return
         with open(_guard(path, os.dup, fd), "w", encoding="utf-8", newline="\n") as sink:
             _guard(path, sink.writelines, spooled(kept))
