@@ -213,6 +213,10 @@ def _put(tmp: str, real: str, old: os.stat_result | None) -> None:
     os.replace(tmp, real)
 
 
+#: an error of standard output written here, marked (not a temporary file's)
+STDOUT = "standard output"
+
+
 def _cannot(path: str, why: str) -> typer.Exit:
     message = _("pulyacalc: cannot write {path}: {reason}").format(path=shown(path, 0), reason=why)
     print(message, file=sys.stderr)
@@ -228,9 +232,12 @@ def _to_descriptor(fd: int, path: str) -> Iterator[IO[str]]:
     with spool() as kept:
         yield kept
         if fd == 1:
-            from pulyacalc.cli.runtime import to_stdout
-
-            to_stdout(spooled(kept))
+            try:
+                sys.stdout.writelines(spooled(kept))
+                sys.stdout.flush()
+            except OSError as e:  # standard output's own failure: runtime.run reports it
+                e.filename2 = STDOUT
+                raise
             return
         with open(_guard(path, os.dup, fd), "w", encoding="utf-8", newline="\n") as sink:
             _guard(path, sink.writelines, spooled(kept))

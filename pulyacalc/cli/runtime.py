@@ -14,7 +14,7 @@ import io
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from typing import Any, TextIO, TypeVar
 
@@ -243,7 +243,9 @@ def reports_problems(func: F) -> F:
         except OSError as e:
             import tempfile
 
-            if e.filename not in (None, tempfile.gettempdir()):
+            from pulyacalc.cli.output import STDOUT
+
+            if e.filename not in (None, tempfile.gettempdir()) or e.filename2 == STDOUT:
                 raise
             raise typer.Exit(_unnamed_failed(e)) from None
 
@@ -264,17 +266,6 @@ def _unnamed_failed(e: OSError) -> int:
         said = _("pulyacalc: cannot write a temporary file in {folder}: {reason}")
     print(said.format(folder=shown(tempfile.gettempdir(), 0), reason=os_reason(e)), file=sys.stderr)
     return 1
-
-
-def to_stdout(pieces: Iterable[str]) -> None:
-    """``pieces`` written to standard output itself (``-o -``): its failures are its own."""
-    try:
-        sys.stdout.writelines(pieces)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        raise typer.Exit(_reader_left()) from None
-    except OSError as e:
-        raise typer.Exit(_write_failed(e)) from None
 
 
 def emit(text: str) -> None:
