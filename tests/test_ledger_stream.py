@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import examples
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from logs_gen import faults, random_log
@@ -111,7 +112,7 @@ def line_log(seed: int, players: int, convention: str, pool: int, deals: int, fa
 
 #: few examples, each a long run of every format; a failure is not shrunk (slow), its seed is shown
 SETTINGS = settings(
-    max_examples=12,
+    max_examples=examples(12, least=4),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
     phases=[Phase.explicit, Phase.reuse, Phase.generate],
@@ -169,7 +170,7 @@ def test_small_caches_empty_and_fill_again(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.setattr(remembered, "REMEMBERED", 5)  # each shape's texts of rows, values measured
     monkeypatch.setattr(view, "BATCH", 11)  # rows written, deals given to the table, at a time
     path = tmp_path / "long.pulya"
-    path.write_text("".join(genlog.line_log(1500, seed=9, players=4, pool=60)), encoding="utf-8")
+    path.write_text("".join(genlog.line_log(700, seed=9, players=4, pool=60)), encoding="utf-8")
     assert_ledger_streams(path)
     assert_stats_stream([path])
 
