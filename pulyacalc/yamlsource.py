@@ -408,7 +408,7 @@ def read_yaml_file(path: str, what: str, *, max_bytes: int = MAX_YAML_BYTES) -> 
 _INT_RE = re.compile(r"^[+-]?\d+$")
 
 #: the largest number (in size) any input may write, so that scores stay far inside exact
-#: money (Decimal's 28 digits) however long the evening: docs/format.md "Numbers"
+#: money (``settlement.MONEY``) however long the evening: docs/format.md "Numbers"
 MAX_NUMBER = 10**9
 #: the largest denominator of a fraction or decimal (six decimal places)
 MAX_DENOMINATOR = 10**6

@@ -136,7 +136,7 @@ def _parse_size(text: str | None) -> int | None:
     raise usage(why.format(text=shown(text), limit=f"{MAX_YAML_LIMIT:,}"), "--max-yaml-bytes")
 
 
-#: ``--whist-price`` at most this: money stays exact to the cent (Decimal's 28 digits)
+#: ``--whist-price`` at most this: money stays exact to the cent (``settlement.MONEY``)
 #: however long the evening (docs/commands.md)
 MAX_WHIST_PRICE = 1_000_000
 #: and at most this many decimal places
