@@ -128,12 +128,12 @@ def typed(path: str, anything: bool) -> bool:
     """Whether ``path`` is a file a person typed, which ``-o`` replaces only with ``--force``: a
     log or a paper sheet (a top-level ``players:``, ``игроки:``, ``deals:`` or ``сдачи:``, as
     season tells a log in a folder); with ``anything``, any file with text."""
-    from pulyacalc.reports.season import _top_keys
+    from pulyacalc.reports.season import top_keys
 
     try:
         if anything:
             return os.path.getsize(path) > 0
-        return bool(_top_keys(Path(path)) & {"players", "игроки", "deals", "сдачи"})
+        return bool(top_keys(Path(path)) & {"players", "игроки", "deals", "сдачи"})
     except (OSError, ValueError):  # ValueError: not UTF-8 (a picture)
         return False
 

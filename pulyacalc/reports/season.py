@@ -92,7 +92,7 @@ def not_a_log(path: Path) -> str:
     """Why a file found in a directory is not a log ('' when it may be one): clubs keep
     their house convention and paper sheets beside the logs."""
     try:
-        keys = _top_keys(path)
+        keys = top_keys(path)
     except (OSError, UnicodeDecodeError):
         # not UTF-8: a log in the wrong encoding, which reading reports, not a file to leave out
         return ""
@@ -110,7 +110,7 @@ def not_a_log(path: Path) -> str:
 HEAD_BYTES = 65536
 
 
-def _top_keys(path: Path) -> set[str]:
+def top_keys(path: Path) -> set[str]:
     """The top-level ``key:`` words of a file's head, case-folded.  Lines are read one by
     one and bounded (a line of megabytes is read past in pieces, never held)."""
     from pulyacalc.yamlsource import MAX_LINE_CHARS
