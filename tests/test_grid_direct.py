@@ -124,12 +124,16 @@ def _units(cells: list[str]) -> list[str]:
 
 
 def test_wide_characters_are_known_as_tabulate_knows_them() -> None:
-    """_wide_chars asks wcwidth itself (tabulate is not imported for a table drawn here)."""
+    """_wcwidth asks for wcwidth itself (tabulate is not imported for a table drawn here), and
+    only a wide or zero-width character is left to tabulate to measure."""
     import tabulate
 
-    from pulyacalc.render.table import _wide_chars
+    from pulyacalc.render.table import _measured_otherwise, _wcwidth
 
-    assert _wide_chars() is bool(tabulate.WIDE_CHARS_MODE and tabulate.wcwidth is not None)
+    assert _wcwidth() is bool(tabulate.WIDE_CHARS_MODE and tabulate.wcwidth is not None)
+    assert not _measured_otherwise(["Аня", "♠ ⅔ × ё"])
+    assert _measured_otherwise(["李", "Аня"]) is _measured_otherwise(["e\u0301"]) is _wcwidth()
+    assert _measured_otherwise(["0\t0"]) is _wcwidth()
 
 
 #: what a plain table to wrap holds: words of any length (the explanation's reasons)

@@ -10,7 +10,9 @@ spooled and measured in one pass.  A table wider than the width set is fitted in
 
 from __future__ import annotations
 
+import importlib.util
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 from itertools import chain
@@ -228,7 +230,7 @@ def _exotic(
     if align and (len(align) > ncols or any(a not in ("left", "right") for a in align)):
         return True
     text = "\t".join(chain(head, chain.from_iterable(body)))
-    if _SPECIAL.search(text) or (not text.isascii() and _wide_chars()):
+    if _SPECIAL.search(text) or _measured_otherwise(chain(head, chain.from_iterable(body))):
         return True
     return wrap and bool(
         _OTHER_BREAKS.search(text) or {"True", "False"} & set(chain(head, chain.from_iterable(body)))
@@ -294,15 +296,25 @@ def _tabulate(
     return str(text).replace(PAD, " ")
 
 
+def _measured_otherwise(cells: Iterable[str]) -> bool:
+    """Whether tabulate measures a cell otherwise than by its length: only with wcwidth
+    installed, and only for a wide, zero-width or control character (any other is one column
+    either way, so Cyrillic names and suits stay with :class:`Layout`)."""
+    return _wcwidth() and any(_not_one_column(c) for c in set().union(*cells))
+
+
 @cache
-def _wide_chars() -> bool:
-    """Whether tabulate measures characters by their width on a terminal (wcwidth imports);
-    then only plain ASCII is drawn here."""
-    try:
-        import wcwidth  # type: ignore[import-not-found]  # noqa: F401  # tabulate's optional dependency
-    except ImportError:
-        return False
-    return True
+def _not_one_column(c: str) -> bool:
+    if c.isascii():
+        return not c.isprintable()
+    wide = unicodedata.east_asian_width(c) in ("W", "F")
+    return wide or unicodedata.category(c) in ("Mn", "Me", "Cf", "Cc")
+
+
+@cache
+def _wcwidth() -> bool:
+    """Whether tabulate's optional dependency wcwidth is installed (prompt_toolkit brings it)."""
+    return importlib.util.find_spec("wcwidth") is not None
 
 
 def _widest(text: str) -> int:
@@ -529,7 +541,7 @@ class LongTable:
         for column, cell in zip(self.columns, cells, strict=False):
             column.add(cell)
         line = SEP.join(cells)
-        if len(cells) != len(self.head) or _SPECIAL.search(line) or (not line.isascii() and _wide_chars()):
+        if len(cells) != len(self.head) or _SPECIAL.search(line) or _measured_otherwise(cells):
             self.exotic = True
         if _OTHER_BREAKS.search(line) or "True" in cells or "False" in cells:
             self.unwrappable = True
