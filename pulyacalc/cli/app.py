@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 #: each is the function of the same name in ``pulyacalc.cli.commands.<name>``
 COMMANDS = (
     "new",
+    "play",
     "score",
     "settle",
     "explain",

@@ -1,0 +1,89 @@
+"""`pulyacalc play LOG`: the evening at the table, each deal checked as it is typed and
+written to the log at once (cli/session.py)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from pulyacalc.cli import options as opts
+from pulyacalc.core.i18n import N_
+
+
+@opts.command("whist_price", "allow_outside")
+def play(
+    log: Annotated[
+        str,
+        typer.Argument(metavar="LOG", help=N_("The line log: continued, or started when it does not exist.")),
+    ],
+    serve: Annotated[
+        str | None,
+        typer.Option(
+            "--serve",
+            metavar="[HOST:]PORT",
+            help=N_(
+                "Serve one read-only page with the drawn sheet and the last deals, refreshed after "
+                "every deal, for the players' phones (host 127.0.0.1 unless given)."
+            ),
+        ),
+    ] = None,
+    *,
+    run: opts.Run,
+) -> None:
+    """Play an evening at the table: one line per deal, checked on Enter against the rules and
+    written to the log at once (never lost); undo, fix N, join/leave, sheet, explain N, ledger,
+    end. Without a terminal, the same commands are read line by line from standard input."""
+    import sys
+    from pathlib import Path
+
+    from pulyacalc.cli.runtime import fail
+    from pulyacalc.cli.session import Lock, Refused, Session, reader, start
+    from pulyacalc.core.i18n import current
+    from pulyacalc.logs.read import detect_format
+    from pulyacalc.logs.words import LOG_LANGUAGES
+
+    run.price  # noqa: B018 - a wrong --whist-price is usage before the evening starts
+    path = Path(log)
+    address = None
+    if serve is not None:
+        # engineer serve's module (notes/serve-api.md); typed once it is on main
+        from pulyacalc.cli.serve import parse_address  # type: ignore[import-untyped,unused-ignore]
+
+        try:
+            address = parse_address(serve)
+        except ValueError as e:
+            raise opts.usage(str(e), "--serve") from None
+    head = path.read_text(encoding="utf-8", errors="replace")[:4096] if path.is_file() else ""
+    if detect_format(log, head) == "yaml":
+        raise fail(N_("play writes line logs; convert the YAML log first (pulyacalc convert)"))
+    box: list[Session] = []  # completion reads the session's players as they change
+    ask = reader(lambda: box[0].completions() if box else [])
+    watch = None
+    try:
+        lock = Lock(path)
+        try:
+            if not path.exists():
+                start(path, ask, LOG_LANGUAGES["ru" if current() == "ru" else "en"])
+            if address is not None:
+                from pulyacalc.cli.serve import Watch, page  # type: ignore[import-untyped,unused-ignore]
+
+                watch = Watch(*address)
+                print(watch.url, flush=True)
+            publish = (lambda: watch.publish(page(path, lang=current()))) if watch is not None else None
+            session = Session(path, ask, run.whist_price, publish)
+            box.append(session)
+            if publish is not None:
+                publish()
+            if session.now.steps:
+                session.command("score")
+            status = session.run()
+        finally:
+            lock.release()
+            if watch is not None:
+                watch.close()
+    except (Refused, EOFError) as e:
+        raise fail(str(e)) if isinstance(e, Refused) else typer.Exit(1) from None
+    if status:
+        sys.stdout.flush()
+        raise typer.Exit(status)
