@@ -240,6 +240,7 @@ class Session:
 
     def one(self, line: str, default: str = "") -> bool:
         """Do one typed line; True when the evening has ended."""
+        self.fresh()  # the line may have been long in typing
         words = line.split()
         players = {p.casefold() for p in self.now.playing.scorer.players} if self.now.playing else set()
         what = COMMANDS.get(words[0].casefold()) if words and words[0].casefold() not in players else None
@@ -413,6 +414,13 @@ class Session:
         return True
 
 
+def conventions(folder: Path) -> list[str]:
+    """What a new log's convention may be: the built-ins and the house files beside it."""
+    from pulyacalc.convention.load import builtin_names
+
+    return [*builtin_names(), *sorted(p.name for p in folder.glob("*.yaml"))]
+
+
 def start(log: Path, ask: Callable[[str, str], str], words: Words) -> None:
     """A new log: the players, the convention and the pool asked for, the header written."""
     from pulyacalc.convention.load import builtin_names
@@ -460,7 +468,9 @@ def reader(words: list[str] | Callable[[], list[str]]) -> Callable[[str, str], s
     except ImportError:
         print(_("(line editing and completion: pip install 'pulyacalc[play]')"), flush=True)
         return lambda prompt, default: input(prompt)
-    editor: PromptSession[str] = PromptSession(completer=WordCompleter(words, ignore_case=True, WORD=True))
+    # Tab completes (a menu while typing would take the keys meant for the line)
+    completer = WordCompleter(words, ignore_case=True, WORD=True)
+    editor: PromptSession[str] = PromptSession(completer=completer, complete_while_typing=False)
 
     def edited(prompt: str, default: str) -> str:
         while True:

@@ -38,7 +38,7 @@ def play(
     from pathlib import Path
 
     from pulyacalc.cli.runtime import fail
-    from pulyacalc.cli.session import Lock, Refused, Session, reader, start
+    from pulyacalc.cli.session import Lock, Refused, Session, conventions, reader, start
     from pulyacalc.core.i18n import current
     from pulyacalc.logs.read import detect_format
     from pulyacalc.logs.words import LOG_LANGUAGES
@@ -58,7 +58,7 @@ def play(
     if detect_format(log, head) == "yaml":
         raise fail(N_("play writes line logs; convert the YAML log first (pulyacalc convert)"))
     box: list[Session] = []  # completion reads the session's players as they change
-    ask = reader(lambda: box[0].completions() if box else [])
+    ask = reader(lambda: box[0].completions() if box else conventions(path.parent))
     watch = None
     try:
         lock = Lock(path)

@@ -1,0 +1,166 @@
+"""`pulyacalc play LOG` (issue 29): an evening typed at the table, each line checked as `score`
+checks the log with it appended and on the disk before anything is shown."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from pulyacalc.cli.app import build
+
+ROOT = Path(__file__).resolve().parent.parent
+ENV = {**os.environ, "PYTHONPATH": str(ROOT), "PULYACALC_LANG": "en", "COLUMNS": "150"}
+HEAD = "players: Anna Boris Vera\nconvention: leningrad\npool: 10\n\n"
+
+
+def run(*args: str, stdin: str = "") -> Any:
+    return CliRunner().invoke(build(), list(args), input=stdin, prog_name="pulyacalc")
+
+
+def score(log: Path) -> str:
+    r = run("score", str(log))
+    assert r.exit_code == 0, r.output
+    return str(r.stdout)
+
+
+def test_a_scripted_evening_in_english(tmp_path: Path) -> None:
+    log = tmp_path / "evening.txt"
+    script = (
+        "Anna Boris Vera\nleningrad\n10\n"
+        "Boris 6♠ 6, Vera whist 3, Anna pass 2\n"  # 11 tricks: refused, not written
+        "Boris 6♠ 6, Vera whist 3, Anna pass 1\n"
+        "Vera misere 0\n"
+        "Anna 7NT, Boris pass, Vera pass\n"
+        "undo\n"
+        "fix 1\nBoris 6♠ 7, Vera whist 2, Anna pass 1\nVera miscounted\n"
+        "join Dan\nexplain 2\nledger\nexplain 9\n"
+    )
+    r = run("play", str(log), stdin=script)
+    assert r.exit_code == 1  # two lines were refused: a script can tell
+    assert "evening.txt:5:1: tricks add up to 11, more than 10" in r.stderr
+    assert "explain N: N is a deal's number, from 1 to 2" in r.stderr
+    assert "Vera mountain +0" not in r.stdout and "Vera pool +" in r.stdout  # a clean misère
+    assert "Deal 2 (" in r.stdout  # explain 2 as `explain --deal 2` prints it
+    text = log.read_text("utf-8")
+    assert "# undone: Anna 7NT, Boris pass, Vera pass\n" in text  # nothing deleted
+    corrections = [x for x in text.splitlines() if x.startswith("correction ")]
+    assert corrections and all(
+        '"deal 1 is Boris 6♠ 7, Vera whist 2, Anna pass 1: Vera miscounted"' in x for x in corrections
+    )
+    assert text.rstrip().endswith("join Dan")
+    assert not (tmp_path / "evening.txt.lock").exists()
+    # the corrections write what deal 1 typed right writes: the same sheet
+    hand = tmp_path / "hand.txt"
+    hand.write_text(HEAD + "Boris 6♠ 7, Vera whist 2, Anna pass 1\nVera misere 0\njoin Dan\n", "utf-8")
+    assert run("check", str(log)).exit_code == 0
+    assert _sheet(score(log)) == _sheet(score(hand))
+
+
+def _sheet(shown: str) -> list[str]:
+    # the sheet and the settlement: what a correction changes is its own line in the title
+    return shown.splitlines()[1:]
+
+
+def test_a_scripted_evening_in_russian(tmp_path: Path) -> None:
+    log = tmp_path / "вечер.txt"
+    script = (
+        "Аня Боря Вера\nсочи\n\n"
+        "Аня 6п 7, Боря вист 2, Вера пас 1\n"
+        "распасы Аня 4, Боря 3, Вера 4\n"  # 11 tricks
+        "распасы Аня 4, Боря 3, Вера 3\n"
+        "отмена\nлист\nконец\n"
+    )
+    r = run("--lang", "ru", "play", str(log), stdin=script)
+    assert r.exit_code == 1
+    assert "взятки на распасах в сумме 11, а не 10" in r.stderr
+    assert "отменено: распасы Аня 4, Боря 3, Вера 3" in r.stdout
+    assert "сохранён" in r.stdout and "изменение" in r.stdout
+    text = log.read_text("utf-8")
+    assert text.startswith("игроки: Аня Боря Вера\nконвенция: сочи\n")
+    assert "# отменено: распасы Аня 4, Боря 3, Вера 3\n" in text
+
+
+def test_a_log_that_does_not_read_clean_is_not_played(tmp_path: Path) -> None:
+    log = tmp_path / "bad.txt"
+    log.write_text(HEAD + "Boris 6♠ 6, Vera whist 3, Anna pass 2\n", "utf-8")
+    r = run("play", str(log), stdin="Vera misere 0\n")
+    assert r.exit_code == 1 and "bad.txt:5:1: tricks add up to 11" in r.stderr
+    assert log.read_text("utf-8").count("\n") == 5
+
+
+def test_a_second_session_is_refused_and_a_dead_ones_lock_taken_over(tmp_path: Path) -> None:
+    log = tmp_path / "e.txt"
+    log.write_text(HEAD, "utf-8")
+    lock = tmp_path / "e.txt.lock"
+    other = subprocess.Popen(["sleep", "30"])
+    try:
+        lock.write_text(f"{other.pid}\n")
+        r = run("play", str(log), stdin="Vera misere 0\n")
+        assert r.exit_code == 1
+        assert f"is open in another play session (process {other.pid})" in r.stderr
+        assert lock.exists() and log.read_text("utf-8") == HEAD
+    finally:
+        other.kill()
+        other.wait()
+    r = run("play", str(log), stdin="Vera misere 0\n")  # its process is gone: the lock is stale
+    assert r.exit_code == 0 and log.read_text("utf-8") == HEAD + "Vera misere 0\n"
+    assert not lock.exists()
+
+
+def _confirmed(p: subprocess.Popen[str]) -> str:
+    """The session's output up to the new sheet's last row (the deal is on the disk by then)."""
+    assert p.stdout is not None
+    read = []
+    while not (read and "moved" in read[-1]):
+        read.append(p.stdout.readline())
+        assert read[-1], "play ended before the deal was confirmed"
+    while not read[-1].startswith("Vera "):
+        read.append(p.stdout.readline())
+    return "".join(read)
+
+
+def test_sigkill_after_each_deal_loses_nothing_confirmed(tmp_path: Path) -> None:
+    log = tmp_path / "e.txt"
+    log.write_text(HEAD, "utf-8")
+    deals = [
+        "Boris 6♠ 7, Vera whist 2, Anna pass 1",
+        "Vera misere 0",
+        "raspasy Anna 4, Boris 3, Vera 3",
+        "Anna 7♥, Boris pass, Vera pass",
+    ]
+    done = 0
+    for group in ([deals[0]], [deals[1]], deals[2:]):
+        p = subprocess.Popen(
+            [sys.executable, "-m", "pulyacalc", "play", str(log)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=ENV,
+        )
+        assert p.stdin is not None
+        stuck = threading.Timer(20, p.kill)  # a session that never confirms fails, not hangs
+        stuck.start()
+        for deal in group:
+            if done == 3:  # another program writes the log meanwhile: the session reads it again
+                with open(log, "a", encoding="utf-8") as f:
+                    f.write("# a note from another program\n")
+            p.stdin.write(deal + "\n")
+            p.stdin.flush()
+            shown = _confirmed(p)
+            assert ("e.txt changed on disk: read again" in shown) == (done == 3)
+            done += 1
+        stuck.cancel()
+        p.send_signal(signal.SIGKILL)  # the lock stays behind, its process dead
+        p.communicate(timeout=10)
+        lines = [x for x in log.read_text("utf-8").splitlines() if x and not x.startswith("#")]
+        assert lines[3:] == deals[:done]
+    assert run("check", str(log)).exit_code == 0
