@@ -164,3 +164,62 @@ def test_sigkill_after_each_deal_loses_nothing_confirmed(tmp_path: Path) -> None
         lines = [x for x in log.read_text("utf-8").splitlines() if x and not x.startswith("#")]
         assert lines[3:] == deals[:done]
     assert run("check", str(log)).exit_code == 0
+
+
+def test_an_evening_typed_at_a_terminal(tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    pytest.importorskip("prompt_toolkit")
+    env = {**ENV, "PROMPT_TOOLKIT_NO_CPR": "1", "TERM": "xterm"}
+    c = pexpect.spawn(
+        sys.executable,
+        ["-m", "pulyacalc", "play", "e.txt"],
+        cwd=str(tmp_path),
+        env=env,
+        encoding="utf-8",
+        timeout=10,
+        dimensions=(40, 160),
+    )
+    try:
+        c.expect("players, 2 to 5")
+        c.sendline("Anna Boris Vera")
+        c.expect("convention")
+        c.send("len\t")
+        c.expect("leningrad")  # completed (prompt_toolkit completes as it can: wait for it)
+        c.send("\r")
+        c.expect("pool")
+        c.sendline("10")
+        c.expect("deal 1 · Vera deals")
+        c.send("Bo\t")
+        c.expect("Boris")
+        c.send(" 6♠ 7, Vera whist 2, Anna pass 2\r")
+        c.expect("e.txt:5:1: tricks add up to 11, more than 10")
+        c.send("\x081\r")  # the line is still in the editor: its last 2 made 1
+        c.expect("moved")
+        c.expect("deal 2 · Anna deals")
+        c.sendline("Vera misere 0")
+        c.expect("deal 3 · Boris deals")
+        c.sendline("Anna 7NT, Boris pass, Vera pass")
+        c.expect("deal 4")
+        c.sendline("undo")
+        c.expect("taken back: Anna 7NT")
+        c.expect("deal 3 · Boris deals")
+        c.sendline("fix 1")
+        c.expect("deal 1 as it should be")
+        c.send("\x15Boris 6♠ 6, Vera whist 3, Anna pass 1\r")  # Ctrl-U: the old line cleared
+        c.expect("the reason")
+        c.sendline("Vera miscounted")
+        c.expect("deal 3 · Boris deals")
+        c.sendline("end")
+        c.expect("draw the sheet")
+        c.sendline("pulya.svg")
+        c.expect("e.txt is kept")
+        c.expect(pexpect.EOF)
+    finally:
+        c.close()
+    assert c.exitstatus == 0
+    text = (tmp_path / "e.txt").read_text("utf-8")
+    assert text.startswith(HEAD + "Boris 6♠ 7, Vera whist 2, Anna pass 1\nVera misere 0\n# undone: Anna 7NT")
+    assert "<svg" in (tmp_path / "pulya.svg").read_text("utf-8")
+    hand = tmp_path / "hand.txt"
+    hand.write_text(HEAD + "Boris 6♠ 6, Vera whist 3, Anna pass 1\nVera misere 0\n", "utf-8")
+    assert _sheet(score(tmp_path / "e.txt")) == _sheet(score(hand))

@@ -234,9 +234,10 @@ class Session:
             try:
                 line = self.ask(self.prompt(), "").strip()
             except EOFError:
-                return 1 if self.refused else 0
+                break
             if self.one(line):
-                return 1 if self.refused else 0
+                break
+        return 1 if self.refused and not sys.stdin.isatty() else 0
 
     def one(self, line: str, default: str = "") -> bool:
         """Do one typed line; True when the evening has ended."""
