@@ -223,3 +223,41 @@ def test_an_evening_typed_at_a_terminal(tmp_path: Path) -> None:
     hand = tmp_path / "hand.txt"
     hand.write_text(HEAD + "Boris 6♠ 6, Vera whist 3, Anna pass 1\nVera misere 0\n", "utf-8")
     assert _sheet(score(tmp_path / "e.txt")) == _sheet(score(hand))
+
+
+def test_the_table_watches_on_127_0_0_1(tmp_path: Path) -> None:
+    pytest.importorskip("pulyacalc.cli.serve")
+    from urllib.request import urlopen
+
+    log = tmp_path / "e.txt"
+    log.write_text(HEAD, "utf-8")
+    p = subprocess.Popen(
+        [sys.executable, "-m", "pulyacalc", "play", str(log), "--serve", "0"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+    )
+    assert p.stdin is not None and p.stdout is not None
+    stuck = threading.Timer(20, p.kill)
+    stuck.start()
+    try:
+        url = p.stdout.readline().strip()
+        assert url.startswith("http://127.0.0.1:")
+        with urlopen(url, timeout=5) as r:
+            assert "Anna" in r.read().decode("utf-8") and r.status == 200
+        p.stdin.write("Vera misere 0\n")
+        p.stdin.flush()
+        _confirmed(p)
+        with urlopen(url, timeout=5) as r:  # published before the deal was shown
+            assert "misère" in r.read().decode("utf-8")
+        p.stdin.close()
+        assert p.wait(timeout=10) == 0
+    finally:
+        stuck.cancel()
+        p.kill()
+        p.wait()
+        p.stdout.close()
+        if p.stderr is not None:
+            p.stderr.close()

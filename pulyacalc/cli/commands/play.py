@@ -69,12 +69,12 @@ def play(
                 from pulyacalc.cli.serve import Watch, page  # type: ignore[import-untyped,unused-ignore]
 
                 watch = Watch(*address)
-                print(watch.url, flush=True)
             publish = (lambda: watch.publish(page(path, lang=current()))) if watch is not None else None
             session = Session(path, ask, run.whist_price, publish)
             box.append(session)
-            if publish is not None:
+            if watch is not None and publish is not None:
                 publish()
+                print(watch.url, flush=True)  # once there is a page to see
             if session.now.steps:
                 session.command("score")
             status = session.run()
