@@ -261,3 +261,27 @@ def test_the_table_watches_on_127_0_0_1(tmp_path: Path) -> None:
         p.stdout.close()
         if p.stderr is not None:
             p.stderr.close()
+
+
+def test_a_terminal_without_prompt_toolkit_gets_plain_lines_and_a_hint(tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    hide = tmp_path / "hide" / "prompt_toolkit"
+    hide.mkdir(parents=True)
+    (hide / "__init__.py").write_text("raise ImportError('not installed')\n")
+    log = tmp_path / "e.txt"
+    log.write_text(HEAD, "utf-8")
+    env = {**ENV, "PYTHONPATH": f"{hide.parent}{os.pathsep}{ROOT}"}
+    c = pexpect.spawn(
+        sys.executable, ["-m", "pulyacalc", "play", str(log)], env=env, encoding="utf-8", timeout=10
+    )
+    try:
+        c.expect(r"pip install 'pulyacalc\[play\]'")
+        c.expect("deal 1 · Vera deals> ")
+        c.sendline("Vera misere 0")
+        c.expect("moved")
+        c.expect("deal 2 · Anna deals> ")
+        c.sendeof()
+        c.expect(pexpect.EOF)
+    finally:
+        c.close()
+    assert c.exitstatus == 0 and log.read_text("utf-8") == HEAD + "Vera misere 0\n"
