@@ -135,9 +135,10 @@ def show_problems(problems: list[Problem]) -> None:
         print(fit(problem.format(), sys.stderr), file=sys.stderr, flush=True)
 
 
-class Session:
-    """One evening at the table over ``log`` (a line log); ``ask(prompt, default)`` reads a
-    line (EOFError: the session ends), ``watch`` is told after every change."""
+class Table:
+    """The log as it stands, read again when changed on disk, written only checked and
+    synced; ``ask(prompt, default)`` reads a line (EOFError: the session ends), ``watch``
+    is told after every change."""
 
     def __init__(
         self,
@@ -151,8 +152,6 @@ class Session:
         self.refused = 0
         self.now = self._read()
         self.seen = self._stat()
-
-    # -- the log -------------------------------------------------------------------------
 
     def _stat(self) -> tuple[int, int]:
         st = os.stat(self.log)
@@ -192,8 +191,6 @@ class Session:
         tried = scored(str(self.log), self.now.text + text)
         return text, [p for p in tried.problems.items if p.loc.line >= first]
 
-    # -- the prompt ----------------------------------------------------------------------
-
     def prompt(self) -> str:
         from pulyacalc.core.seating import Seats
 
@@ -225,7 +222,9 @@ class Session:
         seats = ["входит", "выходит"] if ru else ["join", "leave"]
         return [*players, *contracts, *calls, *commands, *seats]
 
-    # -- the evening ---------------------------------------------------------------------
+
+class Session(Table):
+    """One evening at the table over a line log: its lines and commands."""
 
     def run(self) -> int:
         """The session to its end; its exit status (1: a line was refused, without a terminal)."""
@@ -239,7 +238,7 @@ class Session:
                 break
         return 1 if self.refused and not sys.stdin.isatty() else 0
 
-    def one(self, line: str, default: str = "") -> bool:
+    def one(self, line: str) -> bool:
         """Do one typed line; True when the evening has ended."""
         self.fresh()  # the line may have been long in typing
         words = line.split()
