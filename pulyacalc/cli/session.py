@@ -390,7 +390,9 @@ class Session(Table):
         more = ["--whist-price", self.price] if self.price and args[0] in ("score", "sheet") else []
         try:
             build(args[0])(
-                ["--lang", current(), args[0], str(self.log), *args[1:], *more], standalone_mode=False
+                ["--lang", current(), args[0], str(self.log), *args[1:], *more],
+                prog_name="pulyacalc",
+                standalone_mode=False,
             )
         except ClickException as e:
             e.show()
