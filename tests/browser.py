@@ -52,8 +52,9 @@ def screenshot(svg: Path, png: Path, size: str = "1200,900") -> None:
         no_browser(f"the browser made no screenshot (exit {r.returncode}): {r.stderr[-500:]}")
 
 
-def dom(page: Path) -> str:
-    """The page's DOM as the browser serialises it once loaded (``--dump-dom``)."""
+def dom(page: Path, url: str | None = None) -> str:
+    """The page's DOM as the browser serialises it once loaded (``--dump-dom``): the file
+    ``page``, or ``url`` when given (``page``'s folder then keeps the browser's profile)."""
     exe = browser()
     if exe is None:
         no_browser("no headless browser (apt-get install chromium)")
@@ -65,7 +66,7 @@ def dom(page: Path) -> str:
         "--no-sandbox",
         f"--user-data-dir={page.parent / 'browser-profile'}",
         "--dump-dom",
-        page.resolve().as_uri(),
+        url or page.resolve().as_uri(),
     ]
     try:
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)

@@ -21,15 +21,17 @@ CSS = (
 )
 
 
-def page(title: str, svg: str, tables: list[tuple[str, str]]) -> str:
+def page(title: str, svg: str, tables: list[tuple[str, str]], refresh: int = 0) -> str:
     """The page: ``svg`` (without its XML declaration) and the ``tables`` beside it, each a
-    heading and the text a command prints."""
+    heading and the text a command prints; ``refresh``: reloaded every so many seconds."""
     body = svg.split("?>", 1)[1].lstrip() if svg.startswith("<?xml") else svg
+    again = f'<meta http-equiv="refresh" content="{refresh}">\n' if refresh else ""
     shown = "".join(f"<h2>{escape(head)}</h2>\n<pre>{escape(text)}</pre>\n" for head, text in tables)
     return (
         "<!DOCTYPE html>\n"
         '<html>\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"{again}"
         f"<title>{escape(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n<main>\n"
         f'<div class="page">\n{body}</div>\n'
         f'<div class="tables">\n<h1>{escape(title)}</h1>\n'

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
-from typing import Annotated, TypeGuard
+from typing import Annotated, Any, TypeGuard
 
 import typer
 
@@ -72,19 +73,33 @@ def sheet(
 ) -> None:
     """Draw the sheet as players draw it (пуля, гора, висты): each player's sector with the
     running entries, the convention in the circle, the settlement under it; one A4 page."""
+    html = output != "-" and Path(output).suffix.lower() == ".html"
+    write_drawing(output, *drawn(log, run.reading, run.price, numbers, html=html))
+
+
+def drawn(
+    log: str,
+    reading: dict[str, Any],
+    price: Decimal | None,
+    numbers: bool = False,
+    *,
+    html: bool = False,
+    last: int = 0,
+    refresh: int = 0,
+) -> tuple[str, str | None]:
+    """The SVG of ``log`` and, if ``html``, the page with it and the tables (``last``: only the
+    last so many deals; ``refresh``: the page reloads itself every so many seconds)."""
     from pulyacalc.cli.progress import log_progress
     from pulyacalc.play import score_file
     from pulyacalc.render.sheet_svg import SHOWN_AT_MOST, svg
     from pulyacalc.reports.pulya import Marks, traced
 
-    price = run.price
-    html = output != "-" and Path(output).suffix.lower() == ".html"
     # each cell's latest totals, streamed: no log is too long to draw
     marks = Marks(SHOWN_AT_MOST)
     with log_progress(log) as progress:
         ev = score_file(
             log,
-            **run.reading,
+            **reading,
             each=marks,
             progress=progress,
             first=PAGE_DEALS if html else 0,  # the page's explain table: the paper after each deal
@@ -110,7 +125,10 @@ def sheet(
         explained = explain(ev)
         title = ev.header.title or f"{convention_title(ev.convention)}: {', '.join(ev.header.players)}"
         deals = _("Deal by deal")
-        if len(ev.results) < marks.seen:
+        shown_deals = explained.deals[-last:] if last else explained.deals
+        if last and len(shown_deals) < len(explained.deals):
+            deals = ngettext("The last deal", "The last {n} deals", last).format(n=last)
+        elif len(ev.results) < marks.seen:
             shown = ev.results[-1].number if ev.results else 0
             deals = ngettext(
                 "Deal by deal: the first {shown} of {n} deal (pulyacalc explain shows every one)",
@@ -119,7 +137,7 @@ def sheet(
             ).format(shown=shown, n=ev.deals)
         tables = [
             (_("The sheet and the settlement"), score_table),
-            (deals, explain_table(explained, explained.deals)),
+            (deals, explain_table(explained, shown_deals)),
         ]
-        emit_page = page(title, drawing, tables)
-    write_drawing(output, drawing, emit_page)
+        emit_page = page(title, drawing, tables, refresh)
+    return drawing, emit_page
