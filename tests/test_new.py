@@ -29,7 +29,8 @@ def uncommented(text: str) -> str:
 def test_a_russian_evening_in_russian_words() -> None:
     r = run("new", "--players", "Аня Боря Вера", "-c", "sochi")
     assert r.exit_code == 0, r.output
-    assert "players: Аня Боря Вера\ndealer: Вера\nconvention: sochi\n" in r.stdout
+    # the header keys in the language of the words (docs/format.md)
+    assert "игроки: Аня Боря Вера\nсдаёт: Вера\nконвенция: sochi\n" in r.stdout
     assert "# Боря мизер 0" in r.stdout
     assert "вист" in r.stdout and "полвиста" in r.stdout and "распасы" in r.stdout
     assert "whist" not in r.stdout
@@ -68,6 +69,44 @@ def test_the_template_and_its_examples_score_and_check(
     assert checked.exit_code == 0 and "clean" in checked.stdout, checked.output
 
 
+CONVENTIONS = ("sochi", "leningrad", "rostov", "classic", "gusarik")
+NAMES = {"en": "Anna Boris Vera Dan Egor", "ru": "Аня Боря Вера Дима Егор"}
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_every_convention_and_table_size(tmp_path: Path, n: int, lang: str) -> None:
+    # issue 28 item 5: Rostov at four (no talon trick), Classic's compulsory raspasy first,
+    # Gusarik's dummy (a line names the two), five with two sitting out
+    players = " ".join(NAMES[lang].split()[:n])
+    for convention in CONVENTIONS:
+        text = run("new", "--players", players, "-c", convention, "--lang", lang).stdout
+        keys = ("игроки", "сдаёт", "конвенция") if lang == "ru" else ("players", "dealer", "convention")
+        assert all(f"\n{key}: " in text for key in keys), text
+        log = tmp_path / f"{convention}.txt"
+        log.write_text(uncommented(text), "utf-8")
+        scored = run("score", str(log))
+        assert scored.exit_code == 0, (convention, scored.output)
+        checked = run("check", str(log))
+        assert checked.exit_code == 0 and "clean" in checked.stdout, (convention, text, checked.output)
+        assert "#" not in uncommented(text).split(f"{keys[2]}: {convention}\n", 1)[1]
+
+
+@pytest.mark.parametrize(
+    ("house", "players"),
+    [("extends: classic\ntable:\n  two_all_pass: redeal\n", "Anna Boris"),
+     ("extends: classic\nraspasy:\n  exit: [8]\n", "Anna Boris Vera")],
+)  # fmt: skip
+def test_a_table_no_template_fits_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, house: str, players: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path(f"house{len(players)}.yaml").write_text(house, encoding="utf-8")
+    r = run("new", "--players", players, "-c", f"house{len(players)}.yaml")
+    assert r.exit_code == 2 and r.stdout == ""
+    assert "no template fits" in r.stderr and "'-c'" in r.stderr, r.stderr
+
+
 def test_four_players_show_the_talon_on_raspasy() -> None:
     text = run("new", "--players", "Anna Boris Vera Dan").stdout
     assert "talon 1" in text
@@ -76,7 +115,8 @@ def test_four_players_show_the_talon_on_raspasy() -> None:
 
 @pytest.mark.parametrize(
     ("args", "option"),
-    [(["--players", "Anna Boris"], "--players"), (["--players", "A A B"], "--players"),
+    [(["--players", "Anna"], "--players"), (["--players", "A A B"], "--players"),
+     (["--players", "A B C D E F"], "--players"),
      (["--players", "A B C", "--lang", "de"], "--lang")],
 )  # fmt: skip
 def test_a_wrong_option_is_usage(args: list[str], option: str) -> None:

@@ -12,16 +12,16 @@ from pulyacalc.core.i18n import N_, _
 
 
 def _names(text: str) -> list[str]:
-    # 3 or 4 names, separated by spaces or commas
+    # 2 to 5 names, separated by spaces or commas
     return text.replace(",", " ").split()
 
 
 def _check_players(text: str) -> str:
     # at the option, so that a mistake is usage (exit 2) named by --players
     names = _names(text)
-    if len(names) not in (3, 4) or len(set(names)) != len(names):
+    if not 2 <= len(names) <= 5 or len(set(names)) != len(names):
         raise typer.BadParameter(
-            _('{text!r}: give 3 or 4 different names, like "Anna Boris Vera"').format(text=text)
+            _('{text!r}: give 2 to 5 different names, like "Anna Boris Vera"').format(text=text)
         )
     from pulyacalc.core.errors import has_unsafe, quoted
 
@@ -48,9 +48,9 @@ def new(
         typer.Option(
             "--players",
             "-p",
-            metavar='"A B C [D]"',
+            metavar='"A B [C D E]"',
             callback=_check_players,
-            help=N_("The players, 3 or 4, in seating order clockwise; the last deals first."),
+            help=N_("The players, 2 to 5, in seating order clockwise; the last deals first."),
         ),
     ],
     run: opts.Run,
@@ -68,18 +68,19 @@ def new(
     """Print a new evening's log: the header, and one example line per kind of deal (made,
     failed, not whisted, half-whist, misère, raspasy; the talon on raspasy with 4 players),
     commented out, so that the file scores as it is and each example can be uncommented."""
-    from pulyacalc.logs.template import looks_russian, template
+    from pulyacalc.convention.load import load
+    from pulyacalc.core.i18n import current
+    from pulyacalc.logs.template import Unserved, looks_russian, template
 
     names = _names(players)
-    convention = run.convention
-    if convention is not None:
-        from pulyacalc.convention.load import is_name, load
-
-        if not is_name(convention):
-            # a file's problems are told now, not at the first `score` of the new log
-            load(convention)
-    from pulyacalc.core.i18n import current
-
+    convention = run.convention or "sochi"
+    conv = load(convention)  # a file's problems are told now, not at the first `score` of the new log
     # a person who reads Russian gets the Russian words, whatever the names' alphabet
     chosen = lang.value if lang is not None else ("ru" if looks_russian(names) or current() == "ru" else "en")
-    emit(template(names, convention or "sochi", "ru" if chosen == "ru" else "en"))
+    try:
+        emit(template(names, conv, convention, "ru" if chosen == "ru" else "en"))
+    except Unserved as e:
+        message = _("{convention} for {n} players: no template fits ({reason}); give another -c or --players")
+        raise opts.usage(
+            message.format(convention=convention, n=len(names), reason=_(str(e))), "-c"
+        ) from None
