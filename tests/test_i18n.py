@@ -125,6 +125,8 @@ LATIN_ALLOWED = {
     "sochi",
     "leningrad",
     "rostov",
+    "classic",
+    "gusarik",
     "piter",
     "Sochi",
     "K",

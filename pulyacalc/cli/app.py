@@ -36,6 +36,31 @@ COMMANDS = (
     "stats",
 )
 
+#: each command's line in the top-level ``--help`` (whole, never cut with "...")
+SHORT = {
+    "new": N_("Start an evening: a log to fill in, with one example per kind of deal."),
+    "score": N_("The sheet and the settlement of an evening."),
+    "settle": N_("Settle a paper sheet stage by stage, as players do on paper."),
+    "explain": N_("Every entry of every deal: who writes what, where and why."),
+    "ledger": N_("What each deal moved each player's result by."),
+    "sheet": N_("Draw the sheet as players draw it (SVG or an HTML page)."),
+    "check": N_("What is wrong or suspicious in a log; or the log against the paper."),
+    "compare": N_("One evening settled under several conventions side by side."),
+    "dispute": N_("One deal under every reading tables dispute."),
+    "convert": N_("Rewrite a log in the canonical line or YAML form."),
+    "prices": N_("What each outcome of a deal is worth in whists."),
+    "season": N_("Standings over many evenings."),
+    "stats": N_("Statistics and ratings per player over many evenings."),
+}
+
+#: the examples under the top-level ``--help``
+EXAMPLES = N_(
+    'pulyacalc new --players "Anna Boris Vera" -o evening.txt\n'
+    "pulyacalc score examples/sochi-3p.txt\n"
+    "pulyacalc --lang ru score examples/sochi-3p.txt\n"
+    "pulyacalc COMMAND --help"
+)
+
 #: sub-apps (a command with subcommands), listed in ``--help`` after the commands: each is
 #: the Typer of the same name in ``pulyacalc.cli.commands.<name>``, with its one-line help
 #: here, so that ``--help`` lists it without importing it
@@ -43,7 +68,7 @@ GROUPS = {"conventions": N_("The conventions: list the built-ins, show one merge
 
 HELP = N_(
     "Score sheet calculator for Russian Preferans (преферанс): pool, mountain, whists "
-    "and settlement under a named convention (sochi, leningrad, rostov or your own)."
+    "and settlement under a named convention (sochi, leningrad, rostov, classic, gusarik or your own)."
 )
 
 
@@ -119,6 +144,7 @@ def build(only: str | None = None) -> typer.Typer:
     app = typer.Typer(
         name="pulyacalc",
         help=HELP,
+        epilog=EXAMPLES,
         cls=_root_group(),
         no_args_is_help=True,
         add_completion=True,
@@ -143,7 +169,8 @@ def build(only: str | None = None) -> typer.Typer:
     for name in COMMANDS:
         if only is None or name == only:
             module = importlib.import_module(f"pulyacalc.cli.commands.{name}")
-            app.command(name)(getattr(module, name))
+            examples = getattr(module, "EXAMPLES", None)
+            app.command(name, short_help=SHORT.get(name), epilog=examples)(getattr(module, name))
     for name, help in GROUPS.items():
         if only is None or name == only:
             app.add_typer(typer.Typer(), name=name, help=help, cls=_lazy_group(), no_args_is_help=True)

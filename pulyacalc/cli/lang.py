@@ -8,6 +8,7 @@ each echo shown safe.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Sequence
@@ -80,6 +81,13 @@ def prepare(cmd: Any) -> Any:
     for param in cmd.params:
         if getattr(param, "help", None):
             param.help = _(param.help)
+        if param.name in ("install_completion", "show_completion"):  # Typer's own: set once
+            param.rich_help_panel = ADVANCED
+    if cmd.epilog:
+        cmd.epilog = _(cmd.epilog)
+    # Typer draws help panels only with rich, which start-up does not import: drawn here
+    cmd.format_options = functools.partial(format_options, cmd)
+    cmd.format_epilog = functools.partial(format_examples, cmd)
     if not any("--lang" in param.opts for param in cmd.params):
         from typer.core import TyperOption
 
@@ -90,6 +98,42 @@ def prepare(cmd: Any) -> Any:
         lang.help = _(LANG_HELP)
         cmd.params.append(lang)
     return cmd
+
+
+#: the help panel of the options a newcomer may skip (Typer's ``rich_help_panel``)
+ADVANCED = N_("Advanced options")
+
+
+def format_options(cmd: Any, ctx: Any, formatter: Any) -> None:
+    """Typer's sections (arguments, options), then one per help panel; a group's commands after."""
+    sections: dict[str, list[tuple[str, str]]] = {N_("Arguments"): [], N_("Options"): []}
+    for param in cmd.get_params(ctx):
+        record = param.get_help_record(ctx)
+        if record is not None:
+            argument = param.param_type_name == "argument"
+            panel = N_("Arguments") if argument else getattr(param, "rich_help_panel", None) or N_("Options")
+            sections.setdefault(panel, []).append(record)
+    for panel, records in sections.items():
+        if records:
+            with formatter.section(_(panel)):
+                formatter.write_dl(records)
+    if hasattr(cmd, "list_commands"):
+        rows = []
+        for name in cmd.list_commands(ctx):
+            sub = cmd.get_command(ctx, name)
+            if sub is not None and not sub.hidden:  # each its short help whole, never cut with "..."
+                rows.append((name, sub.get_short_help_str(limit=1_000)))
+        if rows:
+            with formatter.section(_("Commands")):
+                formatter.write_dl(rows)
+
+
+def format_examples(cmd: Any, ctx: Any, formatter: Any) -> None:
+    """The epilog: a command's examples, one a line, as written (comments and all)."""
+    if cmd.epilog:
+        with formatter.section(_("Examples")):
+            for line in cmd.epilog.splitlines():
+                formatter.write(f"{'':>{formatter.current_indent}}{line}\n")
 
 
 #: the messages click writes itself, as patterns over its English, and their msgids; the

@@ -15,6 +15,7 @@ from typing import Annotated, Any, TypeVar, get_args
 import typer
 
 from pulyacalc.cli import output as out
+from pulyacalc.cli.lang import ADVANCED
 from pulyacalc.cli.output import ForceOpt, OutputOpt, QuietOpt
 from pulyacalc.core import kinds
 from pulyacalc.core.errors import shown
@@ -88,7 +89,7 @@ ConventionOpt = Annotated[
         metavar="NAME|PATH",
         parser=parse_convention,
         help=N_(
-            "Built-in convention name (sochi, leningrad, rostov) "
+            "Built-in convention name (sochi, leningrad, rostov, classic, gusarik) "
             "or a path to a convention YAML file; overrides the one the input names."
         ),
     ),
@@ -109,6 +110,7 @@ ProgressOpt = Annotated[
     bool,
     typer.Option(
         "--progress/--no-progress",
+        rich_help_panel=ADVANCED,
         help=N_("Show a progress bar on standard error (only on a terminal, only after a moment)."),
     ),
 ]
@@ -175,6 +177,7 @@ SHARED: dict[str, Any] = {
         typer.Option(
             "--allow-outside",
             callback=_allow_outside,
+            rich_help_panel=ADVANCED,
             help=N_(
                 "Let a log name a convention file outside its own directory tree "
                 "(refused by default: a log from someone else could make pulyacalc read any file)."
@@ -214,6 +217,7 @@ SHARED: dict[str, Any] = {
         InputFormat | None,
         typer.Option(
             "--input-format",
+            rich_help_panel=ADVANCED,
             help=N_("Force the log format instead of guessing it from the file name or content."),
         ),
     ],
@@ -222,6 +226,7 @@ SHARED: dict[str, Any] = {
         typer.Option(
             "--max-yaml-bytes",
             metavar="N",
+            rich_help_panel=ADVANCED,
             parser=_parse_size,
             help=N_(
                 "Refuse YAML logs and sheets larger than N bytes (default 2M: YAML is read whole; "

@@ -20,6 +20,7 @@ from typing import IO, Annotated, Any
 
 import typer
 
+from pulyacalc.cli.lang import ADVANCED
 from pulyacalc.core.errors import shown
 from pulyacalc.core.i18n import N_, _, tr
 
@@ -295,6 +296,7 @@ QuietOpt = Annotated[
         "-q",
         "--quiet",
         callback=_keeps("quiet"),
+        rich_help_panel=ADVANCED,
         help=N_("No notes on standard error (skipped files and the like)."),
     ),
 ]

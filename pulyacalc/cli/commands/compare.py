@@ -22,7 +22,10 @@ def compare(
             metavar="NAME|PATH",
             # each one checked at the option, as -c elsewhere: a mistyped name is usage
             parser=opts.parse_convention,
-            help=N_("A convention (built-in name or file); repeat it. Default: every built-in one."),
+            help=N_(
+                "A convention: a built-in (sochi, leningrad, rostov, classic, gusarik) or a file; "
+                "repeat it. Default: every built-in one."
+            ),
         ),
     ] = None,
     *,
@@ -43,3 +46,10 @@ def compare(
         max_yaml_bytes=run.max_yaml_bytes,
     )
     emit(render(CompareView(comparison), run.format))
+
+
+#: what ``--help`` shows under Examples (cli/lang.format_examples)
+EXAMPLES = N_(
+    "pulyacalc compare examples/sochi-3p.txt\n"
+    "pulyacalc compare evening.txt -c sochi -c leningrad -c house.yaml"
+)

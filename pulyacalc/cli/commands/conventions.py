@@ -27,12 +27,14 @@ ConventionArg = Annotated[
     typer.Argument(
         metavar="NAME_OR_PATH",
         parser=opts.parse_convention,
-        help=N_("A built-in convention (sochi, leningrad, rostov) or a convention YAML file."),
+        help=N_(
+            "A built-in convention (sochi, leningrad, rostov, classic, gusarik) or a convention YAML file."
+        ),
     ),
 ]
 
 
-@conventions.command("list")
+@conventions.command("list", epilog=N_("pulyacalc conventions list"))
 @opts.command("format", "output")
 def list_(*, run: opts.Run) -> None:
     """The built-in conventions: name, title and the file each is read from."""
@@ -43,7 +45,9 @@ def list_(*, run: opts.Run) -> None:
     emit(render(ListView(builtins()), run.format))
 
 
-@conventions.command("show")
+@conventions.command(
+    "show", epilog=N_("pulyacalc conventions show sochi\npulyacalc conventions show house.yaml -o full.yaml")
+)
 @opts.command("format", "output")
 def show(convention: ConventionArg, *, run: opts.Run) -> None:
     """Every key of a convention, merged (a house file's extends: included), as a YAML
@@ -55,7 +59,7 @@ def show(convention: ConventionArg, *, run: opts.Run) -> None:
     emit(render(ShowView(shown(convention)), run.format))
 
 
-@conventions.command("diff")
+@conventions.command("diff", epilog=N_("pulyacalc conventions diff sochi leningrad"))
 @opts.command("format", "output")
 def diff(a: ConventionArg, b: ConventionArg, *, run: opts.Run) -> None:
     """The keys where two conventions differ: each one's value and the key's meaning.

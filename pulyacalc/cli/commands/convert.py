@@ -107,3 +107,10 @@ def _target(to: Target | None, output: str | None) -> Target:
     if chosen is None:
         raise opts.usage(M_("say the format to write: --to lines or --to yaml"), "--to")
     return Target(chosen)
+
+
+#: what ``--help`` shows under Examples (cli/lang.format_examples)
+EXAMPLES = N_(
+    "pulyacalc convert examples/rostov-3p.yaml --to lines\n"
+    "pulyacalc convert evening.txt --to yaml -o evening.yaml"
+)

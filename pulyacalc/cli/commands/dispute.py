@@ -36,3 +36,7 @@ def dispute(
     except NoSuchDeal as e:
         raise opts.usage(e.args[0], "--deal") from None
     emit(render(DisputeView(found), run.format))
+
+
+#: what ``--help`` shows under Examples (cli/lang.format_examples)
+EXAMPLES = N_("pulyacalc dispute examples/sochi-3p.txt --deal 9")

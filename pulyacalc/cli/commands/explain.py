@@ -52,3 +52,7 @@ def explain(
             spool.seek(0)
             while chunk := spool.read(1 << 16):
                 emit(chunk)
+
+
+#: what ``--help`` shows under Examples (cli/lang.format_examples)
+EXAMPLES = N_("pulyacalc explain examples/sochi-3p.txt --deal 9\npulyacalc explain evening.txt -f json")

@@ -65,3 +65,9 @@ def _written(source: Ledger | Play, running: bool, shape: str) -> bool:
     except Unseated:
         return False
     return True
+
+
+#: what ``--help`` shows under Examples (cli/lang.format_examples)
+EXAMPLES = N_(
+    "pulyacalc ledger examples/sochi-3p.txt --running\npulyacalc ledger evening.txt --whist-price 0.5"
+)

@@ -84,3 +84,10 @@ def new(
         raise opts.usage(
             message.format(convention=convention, n=len(names), reason=_(str(e))), "-c"
         ) from None
+
+
+#: what ``--help`` shows under Examples (cli/lang.format_examples)
+EXAMPLES = N_(
+    'pulyacalc new --players "Anna Boris Vera" -c sochi -o evening.txt\n'
+    'pulyacalc new --players "Аня Боря Вера Дима" -c rostov  # four, in Russian words'
+)

@@ -6,6 +6,7 @@
 from pulyacalc.cli import options as opts
 from pulyacalc.cli.output import note
 from pulyacalc.cli.runtime import emit
+from pulyacalc.core.i18n import N_
 
 
 @opts.command(*opts.SHARED)
@@ -36,3 +37,10 @@ def score(log: opts.LogArg, run: opts.Run) -> None:
                 n,
             ).format(n=n, first=ev.after_finish_from, log=log)
         )
+
+
+#: what ``--help`` shows under Examples (cli/lang.format_examples)
+EXAMPLES = N_(
+    "pulyacalc score examples/sochi-3p.txt\n"
+    "pulyacalc score evening.txt --whist-price 0.5 -o result.csv  # money; CSV by the name"
+)

@@ -83,3 +83,9 @@ def season(
                 total,
             ).format(n=len(result.failed), total=total, files=", ".join(f for f, _p in result.failed))
         )
+
+
+#: what ``--help`` shows under Examples (cli/lang.format_examples)
+EXAMPLES = N_(
+    "pulyacalc season docs/examples/club\npulyacalc season club/ --whist-price 0.5 --plot season.svg"
+)

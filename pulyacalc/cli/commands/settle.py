@@ -72,3 +72,10 @@ def draw_paper(paper: PaperSheet, report: SettleReport, output: str) -> None:
     drawing = svg(pulya, stages=stages)
     title = paper.header.title or stages.split("\n", 1)[0]
     write_drawing(output, drawing, page(title, drawing, [(_("The settlement"), stages)]))
+
+
+#: what ``--help`` shows under Examples (cli/lang.format_examples)
+EXAMPLES = N_(
+    "pulyacalc settle examples/leningrad-50-sheet.yaml\n"
+    "pulyacalc settle sheet.yaml -o paper.svg  # the paper drawn with its stages"
+)

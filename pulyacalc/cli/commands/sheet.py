@@ -141,3 +141,10 @@ def drawn(
         ]
         emit_page = page(title, drawing, tables, refresh)
     return drawing, emit_page
+
+
+#: what ``--help`` shows under Examples (cli/lang.format_examples)
+EXAMPLES = N_(
+    "pulyacalc sheet examples/sochi-3p.txt -o pulya.svg\n"
+    "pulyacalc sheet evening.txt -o pulya.html  # with the score and explain tables"
+)

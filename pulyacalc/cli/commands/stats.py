@@ -62,3 +62,7 @@ def unknown_player(name: str, names: list[str]) -> typer.BadParameter:
     hint = _("did you mean {name!r}? ").format(name=close[0]) if close else ""
     message = _("no player {name!r} in these logs; {hint}the players are {names}")
     return opts.usage(message.format(name=name, hint=hint, names=", ".join(sorted(names))), "--player")
+
+
+#: what ``--help`` shows under Examples (cli/lang.format_examples)
+EXAMPLES = N_("pulyacalc stats docs/examples/club\npulyacalc stats club/ --player Anna")
