@@ -39,6 +39,7 @@ COMMANDS = (
 #: each command's line in the top-level ``--help`` (whole, never cut with "...")
 SHORT = {
     "new": N_("Start an evening: a log to fill in, with one example per kind of deal."),
+    "play": N_("The evening at the table: each deal checked as it is typed, never lost."),
     "score": N_("The sheet and the settlement of an evening."),
     "settle": N_("Settle a paper sheet stage by stage, as players do on paper."),
     "explain": N_("Every entry of every deal: who writes what, where and why."),

@@ -87,3 +87,10 @@ def play(
     if status:
         sys.stdout.flush()
         raise typer.Exit(status)
+
+
+#: what ``--help`` shows under Examples (cli/lang.format_examples)
+EXAMPLES = N_(
+    "pulyacalc play evening.txt\n"
+    "pulyacalc play evening.txt --serve 0.0.0.0:8765  # the sheet on the players' phones"
+)
