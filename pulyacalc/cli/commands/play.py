@@ -48,7 +48,7 @@ def play(
     address = None
     if serve is not None:
         # engineer serve's module (notes/serve-api.md); typed once it is on main
-        from pulyacalc.cli.serve import parse_address  # type: ignore[import-untyped,unused-ignore]
+        from pulyacalc.cli.serve import parse_address
 
         try:
             address = parse_address(serve)
@@ -66,7 +66,7 @@ def play(
             if not path.exists():
                 start(path, ask, LOG_LANGUAGES["ru" if current() == "ru" else "en"])
             if address is not None:
-                from pulyacalc.cli.serve import Watch, page  # type: ignore[import-untyped,unused-ignore]
+                from pulyacalc.cli.serve import Watch, page
 
                 watch = Watch(*address)
             publish = (lambda: watch.publish(page(path, lang=current()))) if watch is not None else None
