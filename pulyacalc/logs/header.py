@@ -181,7 +181,7 @@ HEADER_ALIASES: dict[str, str] = {
 LOG_KEYS = (*HEADER_KEYS, "deals", "overrides")
 SHEET_KEYS = (*HEADER_KEYS, "sheet", "running", "overrides")
 #: the Russian spellings of the sections of a YAML log or sheet, case-folded → the key
-SECTION_ALIASES = {"сдачи": "deals", "изменения": "overrides"}
+SECTION_ALIASES = {"сдачи": "deals", "изменения": "overrides", "лист": "sheet", "по ходу": "running"}
 
 
 def header_values(header: Header) -> Iterator[tuple[str, Any]]:

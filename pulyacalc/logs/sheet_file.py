@@ -5,9 +5,10 @@ YAML log's is (``header.read_top``), so a mistake in it gets the same message.
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 
-from pulyacalc.core.amounts import Amount
+from pulyacalc.core.amounts import Amount, num
 from pulyacalc.core.errors import Loc, Problems, did_you_mean, quoted
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.model import Header
@@ -17,6 +18,8 @@ from pulyacalc.logs.read import open_input, read_whole, refused
 from pulyacalc.yamlsource import Node, as_int, as_number, parse_yaml
 
 ROW_KEYS = ("pool", "mountain", "whists")
+#: a row's columns as a Russian sheet names them (case-folded, ``е`` for ``ё``)
+ROW_WORDS = {"пуля": "pool", "гора": "mountain", "висты": "whists", "вист": "whists"}
 
 
 @dataclass(frozen=True)
@@ -27,6 +30,8 @@ class PaperSheet:
     cells: dict[tuple[str, ...], Loc] = field(default_factory=dict)
     #: optional running totals: deal number → SheetView (cells not given are None-free copies)
     running: dict[int, tuple[SheetView, dict[tuple[str, ...], Loc], Loc]] = field(default_factory=dict)
+    #: a final cell written as its running entries (``2.3.5.9``): each entry and its place
+    entries: dict[tuple[str, ...], tuple[tuple[Amount, Loc], ...]] = field(default_factory=dict)
 
 
 def read_sheet(path: str, max_bytes: int | None = None) -> PaperSheet:
@@ -58,7 +63,8 @@ def parse_sheet(text: str, file: str, *, max_bytes: int | None = None) -> PaperS
             )
         p.raise_if_any()
         raise AssertionError
-    view, cells = _rows(sheet_node, header, p, complete=True)
+    entries: dict[tuple[str, ...], tuple[tuple[Amount, Loc], ...]] = {}
+    view, cells = _rows(sheet_node, header, p, complete=True, entries=entries)
     running: dict[int, tuple[SheetView, dict[tuple[str, ...], Loc], Loc]] = {}
     if running_node is not None:
         if running_node.kind == "seq":
@@ -79,11 +85,14 @@ def parse_sheet(text: str, file: str, *, max_bytes: int | None = None) -> PaperS
                 if n is not None:
                     running[n] = (rows, rcells, k.loc)
     p.raise_if_any()
-    return PaperSheet(header, view, cells, running)
+    return PaperSheet(header, view, cells, running, entries)
+
+
+Entries = dict[tuple[str, ...], tuple[tuple[Amount, Loc], ...]]
 
 
 def _rows(
-    node: Node, header: Header, p: Problems, complete: bool
+    node: Node, header: Header, p: Problems, complete: bool, entries: Entries | None = None
 ) -> tuple[SheetView, dict[tuple[str, ...], Loc]]:
     players = header.players
     pool: dict[str, Amount] = dict.fromkeys(players, 0)
@@ -112,7 +121,7 @@ def _rows(
         if v.kind != "map":
             p.add(v.loc, M_("{who}: expected {{pool: N, mountain: N, whists: {{…}}}}", who=who))
             continue
-        _row(who, v, players, view, cells, p)
+        _row(who, v, players, view, cells, p, {} if entries is None else entries)
     if complete:
         for who in players:
             if who not in seen:
@@ -127,26 +136,62 @@ def _row(
     view: SheetView,
     cells: dict[tuple[str, ...], Loc],
     p: Problems,
+    entries: Entries,
 ) -> None:
     """``who``'s row (``{pool: N, mountain: N, whists: {…}}``) into ``view``, places into ``cells``."""
     for rk, rv in node.pairs:
-        key = rk.text.strip()
+        word = rk.text.strip()
+        key = ROW_WORDS.get(word.casefold().replace("ё", "е"), word)
         if key in ("pool", "mountain"):  # a mountain may be below zero after write-offs (K4.1.1)
-            x = as_number(
-                rv, p, M_("{who}'s pool", who=who) if key == "pool" else M_("{who}'s mountain", who=who)
-            )
+            what = M_("{who}'s pool", who=who) if key == "pool" else M_("{who}'s mountain", who=who)
+            x = _cell(rv, p, what, key == "pool", entries, (key, who))
             if x is not None:
                 (view.pool if key == "pool" else view.mountain)[who] = x
                 cells[(key, who)] = rv.loc
         elif key == "whists":
-            _whists(who, rv, players, view.whists[who], cells, p)
+            _whists(who, rv, players, view.whists[who], cells, p, entries)
         else:
-            close = [] if p.full else difflib.get_close_matches(key, ROW_KEYS, n=1)
+            close = [] if p.full else difflib.get_close_matches(word, [*ROW_KEYS, *ROW_WORDS], n=1)
             p.add(
                 rk.loc,
-                M_("unknown column {key!r}", key=key),
+                M_("unknown column {key!r}", key=word),
                 M_("{did}columns: pool, mountain, whists", did=did_you_mean(close[0] if close else None)),
             )
+
+
+def _cell(
+    node: Node, p: Problems, what: str, grows: bool, entries: Entries, cell: tuple[str, ...]
+) -> Amount | None:
+    """A cell: a number, or its running entries (``2.3.5.9``) whose last is the total; each
+    entry must be one the paper can write after the one before: a pool and whists only grow,
+    a mountain changes (it falls when pool points go off it)."""
+    # ``2.3.5.9``, ``5.9.`` or ``5 9`` (one dot alone is a decimal point: ``5.9`` is a number)
+    text = node.text
+    t = text.strip()
+    if node.kind != "scalar" or node.null or not (t.count(".") > 1 or t.endswith(".") or " " in t):
+        one: Amount | None = as_number(node, p, what)
+        return one
+    run: list[tuple[Amount, Loc]] = []
+    for m in re.finditer(r"[^.\s]+", text):
+        at = node.loc.column + node.quoted + m.start()
+        loc = node.loc._replace(column=at) if node.loc.column else node.loc
+        x = as_number(Node("scalar", loc, m.group()), p, what)
+        if x is None:
+            return None
+        if run and (x <= run[-1][0] if grows else x == run[-1][0]):
+            before = num(run[-1][0])
+            p.add(
+                loc,
+                M_("{what}: the entry {x} after {before} does not grow", what=what, x=num(x), before=before)
+                if grows
+                else M_("{what}: the entry {x} repeats the one before", what=what, x=num(x)),
+                M_("each running entry is the new total after a deal; the last is the cell's total"),
+            )
+            return None
+        run.append((x, loc))
+    if len(run) > 1:  # ``66.``: one entry, the total
+        entries[cell] = tuple(run)
+    return run[-1][0] if run else as_number(node, p, what)
 
 
 def _whists(
@@ -156,6 +201,7 @@ def _whists(
     whists: dict[str, Amount],
     cells: dict[tuple[str, ...], Loc],
     p: Problems,
+    entries: Entries,
 ) -> None:
     """``who``'s whists on each opponent (``{B: 12}``) read into ``whists``."""
     if node.kind != "map":
@@ -183,7 +229,7 @@ def _whists(
                 M_("keep one of them"),
             )
             continue
-        x = as_number(wv, p, M_("{who}'s whists on {on}", who=who, on=on))
+        x = _cell(wv, p, M_("{who}'s whists on {on}", who=who, on=on), True, entries, ("whists", who, on))
         if x is not None:
             whists[on] = x
             cells[("whists", who, on)] = wv.loc

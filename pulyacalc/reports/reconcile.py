@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from pulyacalc.core.amounts import Amount, num
 from pulyacalc.core.errors import Loc
-from pulyacalc.core.i18n import M_
+from pulyacalc.core.i18n import M_, MN_
 from pulyacalc.core.sheet import Sheet, SheetView
 from pulyacalc.logs.sheet_file import PaperSheet
 from pulyacalc.reports.check import Checking, Finding
@@ -21,6 +21,8 @@ from pulyacalc.reports.pulya import value as cell_value
 from pulyacalc.scoring.fold import DealResult
 
 Cell = tuple[str, ...]
+#: the deals a differing cell's hint names (then "…")
+WRITES = 8
 
 
 @dataclass(frozen=True)
@@ -76,10 +78,15 @@ class Running:
         #: the checkpoints not yet reached, the first that differs, and the results since
         self.missing: list[int] = []
         self.first: tuple[int, list[Difference], list[int], list[DealResult]] | None = None
+        #: each cell's first ``WRITES`` deals that wrote to it (deal, amount), and how many did
+        self.writes: dict[Cell, list[tuple[int, Amount]]] = {}
+        self.wrote: dict[Cell, int] = {}
+        #: a cell the paper writes as entries: the log's totals as it changes (total, deal, place)
+        self.steps: dict[Cell, list[tuple[Amount, int, Loc]]] = {c: [] for c in paper.entries}
 
     @property
     def done(self) -> bool:
-        return self.next == len(self.points) and not self.missing
+        return False  # every deal is shown: a differing cell names the deals that wrote to it
 
     def __call__(self, r: DealResult) -> None:
         n = r.number
@@ -90,6 +97,26 @@ class Running:
             self.view = self.sheet.view()
         if self.first is None and self.next < len(self.points):
             self.held.append(r)
+        self.count(r)
+
+    def count(self, r: DealResult) -> None:
+        """What ``r`` wrote to each cell; a cell written as entries: its new total."""
+        here: dict[Cell, Amount] = {}
+        for e in r.entries:
+            cell: Cell = ("whists", e.player, e.on or "") if e.area == "whists" else (e.area, e.player)
+            here[cell] = here.get(cell, 0) + e.amount
+        for cell, x in here.items():
+            if not x:
+                continue
+            self.wrote[cell] = self.wrote.get(cell, 0) + 1
+            if len(w := self.writes.setdefault(cell, [])) < WRITES:
+                w.append((r.number, x))
+            steps = self.steps.get(cell)
+            if steps is not None and len(steps) <= len(self.paper.entries[cell]):
+                area = getattr(self.sheet, cell[0])[cell[1]]
+                total = area[cell[2]] if len(cell) > 2 else area
+                if not steps or steps[-1][0] != total:
+                    steps.append((total, r.number, r.deal.loc))
 
     def passed(self, upto: int | None) -> None:
         """Compare every checkpoint before deal ``upto`` (None: all of them)."""
@@ -151,8 +178,20 @@ def reconcile(run: Checking, running: Running, sheet_name: str) -> Reconciliatio
             parting = span[0]
         elif len(touched) == 1:
             parting = touched[0]
-    findings += [_cell_finding(d) for d in diffs]
+    findings += [_cell_finding(d, running) for d in diffs]
     findings += _parting_findings(parting, suspects, kept)
+    parted, first = _entry_findings(running)
+    findings += parted
+    if parting is None and not suspects and first is not None:
+        parting = first[0]
+        findings.append(
+            Finding(
+                first[1],
+                "parting-deal",
+                M_("the paper and the log part at deal {parting}", parting=parting),
+                M_("the paper's entries agree before it and differ after it"),
+            )
+        )
     return Reconciliation(parting, findings)
 
 
@@ -173,25 +212,82 @@ def _missing_checkpoints(running: Running) -> list[Finding]:
     ]
 
 
-def _cell_finding(d: Difference) -> Finding:
-    """A cell where the paper and the log differ."""
+def _cell_finding(d: Difference, running: Running) -> Finding:
+    """A cell where the paper and the log differ, with the deals that wrote to it."""
     where: str = M_("on the final sheet") if d.deal is None else M_("after deal {n}", n=d.deal)
+    label = cell_label(d.cell)
+    kept = running.writes.get(d.cell, [])
+    wrote = [(n, x) for n, x in kept if d.deal is None or n <= d.deal]
+    more = " …" if running.wrote.get(d.cell, 0) > len(kept) == len(wrote) else ""
+    deals = ", ".join(f"{n} ({'+' if x > 0 else ''}{num(x)})" for n, x in wrote) + more
+    gap = num(d.paper - d.log if d.paper > d.log else d.log - d.paper)
+    side = (
+        M_("the paper has {gap} more", gap=gap)
+        if d.paper > d.log
+        else M_("the paper has {gap} less", gap=gap)
+    )
+    which = (
+        M_("the deals that wrote to {label}: {deals}", label=label, deals=deals)
+        if wrote
+        else M_("no deal wrote to {label}", label=label)
+    )
+    hint = M_("{side}; {which}", side=side, which=which)
     return Finding(
         d.loc,
         "sheet-cell",
         M_(
             "{label} {where}: the paper says {num}, the log gives {num2}",
-            label=cell_label(d.cell),
+            label=label,
             where=where,
             num=num(d.paper),
             num2=num(d.log),
         ),
-        M_(
-            "{value}{num} on the paper would agree",
-            value="+" if d.log > d.paper else "",
-            num=num(d.log - d.paper),
-        ),
+        hint,
     )
+
+
+def _entry_findings(running: Running) -> tuple[list[Finding], tuple[int, Loc] | None]:
+    """Each cell written as entries (``2.3.5.9``) where the paper's entries and the log's
+    totals part, and the earliest deal where one does."""
+    findings: list[Finding] = []
+    first: tuple[int, Loc] | None = None
+    for cell, steps in running.steps.items():
+        paper = running.paper.entries[cell]
+        i = next((i for i, (v, _) in enumerate(paper) if i >= len(steps) or steps[i][0] != v), len(paper))
+        if i == len(paper) == len(steps):
+            continue
+        label = cell_label(cell)
+        if i < len(steps):
+            x, n, loc = steps[i]
+            first = (n, loc) if first is None or n < first[0] else first
+        if i < len(paper) and i < len(steps):
+            msg = M_(
+                "{label}: the paper's entry {k} is {paper}, the log's is {log}, written at deal {n}",
+                label=label,
+                k=i + 1,
+                paper=num(paper[i][0]),
+                log=num(x),
+                n=n,
+            )
+        elif i < len(paper):
+            msg = M_(
+                "{label}: the paper's entry {k} ({paper}) is not in the log, which writes {count}",
+                label=label,
+                k=i + 1,
+                paper=num(paper[i][0]),
+                count=len(steps),
+            )
+        else:
+            msg = M_(
+                "{label}: the log writes {log} at deal {n} after the paper's last entry",
+                label=label,
+                log=num(x),
+                n=n,
+            )
+        at = paper[min(i, len(paper) - 1)][1]
+        agree = MN_("the entry before it agrees", "the {n} entries before it agree", i, n=i) if i else ""
+        findings.append(Finding(at, "sheet-running", msg, agree))
+    return findings, first
 
 
 def _parting_findings(parting: int | None, suspects: list[int], kept: list[DealResult]) -> list[Finding]:
