@@ -127,9 +127,9 @@ def test_greedy_and_gentleman_side_by_side_with_different_figures(tmp_path: Path
     assert gentleman["change"] == {"Anna": 5, "Boris": 0, "Vera": -5}
     table = run(["dispute", str(log), "--deal", "2"])
     anna, vera = (mixed(Fraction(gentleman["result_exact"][p])) for p in ("Anna", "Vera"))
-    row = next(line for line in table.splitlines() if line.strip().startswith("gentleman "))
+    row = next(line for line in table.splitlines() if line.strip().startswith("gentleman whist "))
     assert f"{anna} (+5)" in row and f"{vera} (-5)" in row
-    assert any(line.strip().startswith("greedy *") for line in table.splitlines())
+    assert any(line.strip().startswith("greedy whist *") for line in table.splitlines())
 
 
 def test_a_key_the_log_sets_is_disputed_by_replacing_it(tmp_path: Path) -> None:

@@ -88,7 +88,7 @@ def test_the_columns_hint_accepts_every_word_it_lists() -> None:
     assert {"pool", "пуля", "mountain", "гора", "whists", "висты"} <= set(listed)
     words = [w for w in listed if w != "или"]
     for i, word in enumerate(words):  # listed as "pool (пуля), …": each English word, then its Russian
-        row = dict(zip(("pool", "mountain", "whists"), ("20", "12", "{Boris: 56, Vera: 78}")))
+        row = dict(zip(("pool", "mountain", "whists"), ("20", "12", "{Boris: 56, Vera: 78}"), strict=True))
         english = words[i - i % 2]
         text = RUSSIAN.replace(
             "{пуля: 2.4.10.12.14.18.20, Гора: 12, висты: {Boris: 56, Vera: 78}}",
@@ -114,7 +114,10 @@ def test_the_first_entry_that_differs_names_the_deal(tmp_path: Path) -> None:
     doc = check_json(tmp_path, RUSSIAN.replace("1.9.12.14.16.18", "1.9.12.16.18"))
     running = [f for f in doc["findings"] if f["code"] == "sheet-running"]
     assert len(running) == 1
-    assert "Boris's mountain: the paper's entry 4 is 16, the log's is 14, written at deal" in running[0]["message"]
+    assert (
+        "Boris's mountain: the paper's entry 4 is 16, the log's is 14, written at deal"
+        in running[0]["message"]
+    )
     assert running[0]["hint"] == "the 3 entries before it agree"
     parting = [f for f in doc["findings"] if f["code"] == "parting-deal"]
     assert doc["parting_deal"] == int(running[0]["message"].rsplit(" ", 1)[1])

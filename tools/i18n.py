@@ -70,8 +70,8 @@ def docstrings() -> Iterator[tuple[str, int, str]]:
 
 
 def schema_texts() -> Iterator[tuple[str, int, str]]:
-    """The convention keys' meanings and sources (the rows of ``SCHEMA``) and the sources of
-    their contested readings, which convention/schema.py makes Texts."""
+    """The convention keys' meanings and sources (the rows of ``SCHEMA``) and the sources and
+    names of their contested readings, which convention/schema.py makes Texts."""
     from pulyacalc.convention.schema import SCHEMA
 
     where = str((PACKAGE / "convention" / "schema.py").relative_to(ROOT))
@@ -80,6 +80,8 @@ def schema_texts() -> Iterator[tuple[str, int, str]]:
         yield where, 0, str(row.source)
         for source in row.contested.sources.values() if row.contested else ():
             yield where, 0, str(source)
+        for name in row.contested.names.values() if row.contested else ():
+            yield where, 0, str(name)
 
 
 def template() -> Catalog:

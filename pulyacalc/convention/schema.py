@@ -403,6 +403,11 @@ class Contested(NamedTuple):
 
     when: tuple[Situation, ...]
     sources: Mapping[Any, Text]
+    #: each reading as a player names it (``greedy whist``), translated where shown
+    names: Mapping[Any, Text] = {}
+
+    def name(self, value: Any) -> str:
+        return self.names.get(value) or str(value)
 
     def readings(self, key: Key) -> tuple[tuple[Any, str], ...]:
         """Each value tables use, with its source, the key's own choices first."""
@@ -599,71 +604,84 @@ table.two_half_whist | уйти «за свои» вдвоём: после бо�
 """
 
 #: the keys tables read differently: ``key | the situations it matters for``, then a line a
-#: reading, ``value: where it comes from`` (``true``, ``false`` and whole numbers read as such)
+#: reading, ``value (as a player names it): where it comes from`` (``true``, ``false`` and whole
+#: numbers read as such)
 _CONTESTED = """\
 whist.two_whisters_shortfall | two-whisters-short
-    split: K3.8.6: each whister answers for half the obligation (the Code on 6 and 7)
-    second: K3.8.6, K note 59: the second whister answers (the Code on 8, 9 and 10)
-    split_capped: a house agreement (docs/RULES.md, whist.two_whisters_shortfall)
-    both: a house agreement (docs/RULES.md, whist.two_whisters_shortfall)
-    second_alone: a house agreement (docs/RULES.md, whist.two_whisters_shortfall)
+    split (each whister his half): K3.8.6: each whister answers for half the obligation (the Code on 6 and 7)
+    second (the second whister): K3.8.6, K note 59: the second whister answers (the Code on 8, 9 and 10)
+    split_capped (halves, at most what the pair lacked):
+        a house agreement (docs/RULES.md, whist.two_whisters_shortfall)
+    both (each whister in full): a house agreement (docs/RULES.md, whist.two_whisters_shortfall)
+    second_alone (the second whister, for his own tricks):
+        a house agreement (docs/RULES.md, whist.two_whisters_shortfall)
 whist.on_failure | one-whister-failed
-    greedy: K3.8.13: greedy whist («жлобский», Sochi)
-    gentleman: K3.8.14: gentleman whist («джентльменский», Leningrad)
+    greedy (greedy whist): K3.8.13: greedy whist («жлобский», Sochi)
+    gentleman (gentleman whist): K3.8.14: gentleman whist («джентльменский», Leningrad)
 whist.lone_whister_made | one-whister-made
-    side: K3.8.5: the lone whister plays both hands and answers alone
-    own: a house agreement (docs/RULES.md, whist.lone_whister_made)
-    split: a house agreement: in halves, as K3.8.14 on a failure
+    side (for both hands): K3.8.5: the lone whister plays both hands and answers alone
+    own (for his own tricks): a house agreement (docs/RULES.md, whist.lone_whister_made)
+    split (in halves): a house agreement: in halves, as K3.8.14 on a failure
 whist.consolation_by_passer | one-whister-failed
-    true: K3.8.1.2 (consolation is usually written by all), K3.8.13
-    false: a house agreement (K3.8.1.2 says «обычно», usually)
+    true (yes, the passer consoles): K3.8.1.2 (consolation is usually written by all), K3.8.13
+    false (no, only the whister): a house agreement (K3.8.1.2 says «обычно», usually)
 whist.consolation_by_dealer | dealer-consoles
-    true: K3.8.1.2: consolation is usually written by all, the dealer included
-    false: a house agreement (K3.8.1.2 says «обычно», usually)
+    true (yes, the dealer consoles): K3.8.1.2: consolation is usually written by all, the dealer included
+    false (no, not the dealer): a house agreement (K3.8.1.2 says «обычно», usually)
 raspasy.zero_trick_bonus | zero-trick
-    trick: K3.7.2.1 «стоимость одной взятки» as mountain points in pool points (RULES.md 2.5)
-    price: K3.7.2.1 «стоимость одной взятки» read literally: v pool points
-    1: K3.7.2.2: one point (Rostov)
+    trick (a trick's value):
+        K3.7.2.1 «стоимость одной взятки» as mountain points in pool points (RULES.md 2.5)
+    price (a trick's price in pool points): K3.7.2.1 «стоимость одной взятки» read literally: v pool points
+    1 (one point): K3.7.2.2: one point (Rostov)
 raspasy.zero_trick_bonus_area | zero-trick
-    pool: K3.7.2.1: «пишет в пульку»
-    mountain: a house agreement (docs/RULES.md, raspasy.zero_trick_bonus_area)
+    pool (into the pool): K3.7.2.1: «пишет в пульку»
+    mountain (off the mountain): a house agreement (docs/RULES.md, raspasy.zero_trick_bonus_area)
 raspasy.zero_trick_bonus_dealer | dealer-zero-trick
-    true: K3.7.6.2: the dealer writes one into the pool for no trick
-    false: a house agreement (docs/RULES.md, raspasy.zero_trick_bonus_dealer)
+    true (yes, the dealer writes one): K3.7.6.2: the dealer writes one into the pool for no trick
+    false (no, not the dealer): a house agreement (docs/RULES.md, raspasy.zero_trick_bonus_dealer)
 premium.by | talon-premium
-    dealer: K3.4.11: «сдающий … пишет на разыгрывающего консоляцию»; nothing when he is the declarer
-    opponents: a house agreement for 3 players: the two others, half each
+    dealer (the dealer):
+        K3.4.11: «сдающий … пишет на разыгрывающего консоляцию»; nothing when he is the declarer
+    opponents (the two others, half each): a house agreement for 3 players: the two others, half each
 premium.on_concede | conceded-premium
-    false: K note 40: «вистующие не пишут ничего», only the remise
-    true: seed 001: the premium «не зависит от того, сел или сыграл игрок, взявший прикуп»
+    false (no premium on «без трёх»): K note 40: «вистующие не пишут ничего», only the remise
+    true (the premium on «без трёх» too):
+        seed 001: the premium «не зависит от того, сел или сыграл игрок, взявший прикуп»
 bombs.second_out | five-dark-raspasy
-    false: K3.3.19 а: «сдатчик (при игре вчетвером) … также получает бомбу»: only the dealer
-    true: K3.3.19 а: «не получает бомбу только игрок, сказавший пас в светлую»
+    false (only the dealer): K3.3.19 а: «сдатчик (при игре вчетвером) … также получает бомбу»: only the dealer
+    true (the second out too): K3.3.19 а: «не получает бомбу только игрок, сказавший пас в светлую»
 table.two_half_whist | two-half-whist
-    after_dummy: K3.8.7: only the second defender goes half-whist, after the dummy's pass
-    any_hand: seed 001: the opponent «уходит „за свои"», no seat named
+    after_dummy (after the dummy only):
+        K3.8.7: only the second defender goes half-whist, after the dummy's pass
+    any_hand (from any hand): seed 001: the opponent «уходит „за свои"», no seat named
 raspasy.run_ends_on | run-goes-on
-    any: K3.7.4 «несколько раз подряд»: any other deal ends the run
-    played: a house agreement (docs/RULES.md, raspasy.run_ends_on)
-    whisted_made: a house agreement (docs/RULES.md, raspasy.run_ends_on)
+    any (any other deal): K3.7.4 «несколько раз подряд»: any other deal ends the run
+    played (a deal somebody plays): a house agreement (docs/RULES.md, raspasy.run_ends_on)
+    whisted_made (a contract made against a whist): a house agreement (docs/RULES.md, raspasy.run_ends_on)
 """
 
 
 def _contested() -> dict[str, Contested]:
     """``_CONTESTED`` read: each key's situations and the sources of its readings."""
-    rows: dict[str, tuple[str, dict[Any, Text]]] = {}
+    rows: dict[str, tuple[str, dict[Any, Text], dict[Any, Text]]] = {}
     name = ""
-    for line in _CONTESTED.splitlines():
+    lines: list[str] = []
+    for line in _CONTESTED.splitlines():  # a reading's source may go on, indented deeper
+        lines[-1:] = [lines[-1] + " " + line.strip()] if line.startswith(" " * 8) else [*lines[-1:], line]
+    for line in lines:
         if line.startswith(" "):
+            # ``VALUE (a player's words for it): SOURCE``
             value, _, source = line.strip().partition(": ")
+            value, _, words = value.partition(" (")
             read = {"true": True, "false": False}.get(value, int(value) if value.isdigit() else value)
             rows[name][1][read] = Text(source)
+            rows[name][2][read] = Text(words.removesuffix(")"))
         else:
             name, _, when = line.partition(" | ")
-            rows[name] = (when, {})
+            rows[name] = (when, {}, {})
     return {
-        k: Contested(cast(tuple[Situation, ...], tuple(when.split())), sources)
-        for k, (when, sources) in rows.items()
+        k: Contested(cast(tuple[Situation, ...], tuple(when.split())), sources, names)
+        for k, (when, sources, names) in rows.items()
     }
 
 

@@ -15,11 +15,23 @@ if TYPE_CHECKING:
     from pulyacalc.reports.dispute import Dispute, Disputed, Reading
 
 
-def reading_json(r: Reading, players: tuple[str, ...]) -> dict[str, Any]:
+def reading_name(k: Disputed, r: Reading) -> str:
+    """The reading as a player names it (``greedy whist``), in the chosen language."""
+    return tr(k.key.contested.name(r.value)) if k.key.contested else r.text
+
+
+def changes(k: Disputed) -> bool:
+    """Does the key change anything: a result over the evening, or what this deal moves?"""
+    own = next((r.moves for r in k.readings if r.own), None)
+    return any(r.settlement is None or any(r.change.values()) or r.moves != own for r in k.readings)
+
+
+def reading_json(r: Reading, players: tuple[str, ...], k: Disputed) -> dict[str, Any]:
     from pulyacalc.render.explain import entry_json
 
     d: dict[str, Any] = {
         "value": r.text,
+        "name": reading_name(k, r),
         "source": r.source,
         "own": r.own,
         "override": r.override,
@@ -37,8 +49,9 @@ def reading_json(r: Reading, players: tuple[str, ...]) -> dict[str, Any]:
 
 def key_json(k: Disputed, players: tuple[str, ...]) -> dict[str, Any]:
     level = {"level": k.level} if k.level is not None else {}
-    readings = [reading_json(r, players) for r in k.readings]
-    return {"key": k.key.name, "ru": k.key.ru, "doc": k.key.doc, **level, "readings": readings}
+    readings = [reading_json(r, players, k) for r in k.readings]
+    head = {"key": k.key.name, "ru": k.key.ru, "doc": k.key.doc, **level}
+    return {**head, "changes": changes(k), "readings": readings}
 
 
 @dataclass(frozen=True)
@@ -69,7 +82,7 @@ class DisputeView:
             level = {"level": k.level} if k.level is not None else {}
             for r in k.readings:
                 head = {"schema_version": SCHEMA_VERSION, "deal": number, "key": k.key.name, **level}
-                out.append(head | reading_json(r, players))
+                out.append(head | reading_json(r, players, k))
         return out
 
     def rows(self) -> tuple[list[str], list[list[Any]]]:
@@ -106,7 +119,12 @@ class DisputeView:
         )
         out.append(under.format(name=name))
         for k in d.keys:
-            out += ["", *self._key(k)]
+            out += ["", *self._key(k)] if changes(k) else []
+        same = [f"{k.key.name} ({' / '.join(reading_name(k, r) for r in k.readings)})" for k in d.keys]
+        same = [text for text, k in zip(same, d.keys, strict=True) if not changes(k)]
+        if same:
+            also = _("Also contested, the same results under every reading: {keys}")
+            out += ["", also.format(keys="; ".join(same))]
         return "\n".join(out) + "\n"
 
     def _key(self, k: Disputed) -> list[str]:
@@ -120,13 +138,14 @@ class DisputeView:
                 cells = [_("refused")] * len(players)
             else:
                 cells = [show(s.result[p]) + ("" if r.own else f" ({signed(r.change[p])})") for p in players]
-            rows.append([r.text + (" *" if r.own else ""), *cells])
+            rows.append([reading_name(k, r) + (" *" if r.own else ""), *cells])
         # the CSV's names: value, result_<player> (the change beside it in brackets)
         table = tabulated(rows, [_("value"), *[_("result {player}").format(player=p) for p in players]])
-        out += [*("  " + line for line in table.splitlines()), ""]
+        out += [*("  " + line for line in table.splitlines())]
+        out += ["  " + _("(±N): the change over the evening against the log's own reading *"), ""]
         for r in k.readings:
             header = _("in the header: {override}").format(override=r.override)
-            out.append(f"  {r.text}{' *' if r.own else ''} — {tr(r.source)}; {header}")
+            out.append(f"  {reading_name(k, r)}{' *' if r.own else ''} — {tr(r.source)}; {header}")
             if r.refused:
                 first, more = r.refused[0], len(r.refused) - 1
                 rest = ngettext("(and {n} more problem)", "(and {n} more problems)", more).format(n=more)
