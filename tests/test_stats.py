@@ -243,8 +243,8 @@ def test_the_rating_is_deterministic(club: Path) -> None:
     assert run(str(club), "-f", "json") == first
     doc = json.loads(first[1])
     assert "Plackett-Luce" in doc["rating_model"]
-    ordinals = [p["rating"]["ordinal"] for p in doc["players"]]
-    assert ordinals == sorted(ordinals, reverse=True)
+    totals = [Fraction(p["total_exact"]) for p in doc["players"]]
+    assert totals == sorted(totals, reverse=True)  # ranked by total, as season (issue 28 item 9)
 
 
 # -- the command: formats, --player, --aliases, problems ---------------------------------
@@ -406,3 +406,18 @@ def test_head_to_head_of_many_players_is_the_pairs_that_met(tmp_path: Path) -> N
     rows = [line.split() for line in pairs_met.splitlines()[2:]]
     assert len(rows) == 8 * 6  # each of 8 evenings: 3 × 2 ordered pairs
     assert ["P0a", "P0b", "1"] in [r[:3] for r in rows]
+
+
+def test_stats_ranks_as_season_with_the_rating_explained_beside_it(club: Path) -> None:
+    """Issue 28 item 9: the order of season's standings, the rating beside the total and
+    explained in one line, in the player's language."""
+    season = json.loads(CliRunner().invoke(app, ["season", str(club), "-f", "json"]).stdout)
+    code, out, _ = run(str(club), "-f", "json")
+    doc = json.loads(out)
+    assert [p["player"] for p in doc["players"]] == [s["player"] for s in season["standings"]]
+    _, table, _ = run(str(club))
+    head = next(line for line in table.splitlines() if line.lstrip().startswith("rank"))
+    assert head.split()[4:8] == ["total", "ordinal", "mu", "sigma"]
+    assert "ordinal: the rating, μ − 3σ" in table and "σ: how unsure it is" in table
+    ru = CliRunner().invoke(app, ["--lang", "ru", "stats", str(club)]).stdout
+    assert "рейтинг: μ − 3σ" in ru

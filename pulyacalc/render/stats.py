@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pulyacalc.core.i18n import _
+from pulyacalc.core.i18n import N_, _
 from pulyacalc.render.aligned import tabulated
 from pulyacalc.render.view import SCHEMA_VERSION, counted, decimal, jnum, show, twins, versioned
 
@@ -143,26 +143,28 @@ class StatsView:
 
     def table(self) -> str:
         s = self.stats
-        title = _(
-            "Stats: {evenings}, {deals}; results in whists; "
-            "rated by openskill Plackett-Luce (ordinal = mu − 3 × sigma)"
-        )
-        # each header is its CSV column's name with spaces (docs/output.md)
-        head = [_("rank"), _("player"), _("evenings"), _("deals"), _("total"), _("per evening")]
-        head += [_("per deal"), _("best"), _("worst"), _("longest winning streak")]
-        head += [_("ordinal"), _("mu"), _("sigma")]
+        title = _("Stats: {evenings}, {deals}; results in whists, ranked by the total as in season")
+        # each header is its CSV column's name with spaces (docs/output.md); the rating beside the total
+        head = [_("rank"), _("player"), _("evenings"), _("deals"), _("total"), _("ordinal"), _("mu")]
+        head += [
+            _("sigma"),
+            _("per evening"),
+            _("per deal"),
+            _("best"),
+            _("worst"),
+            _("longest winning streak"),
+        ]
         rows = []
         for rank, p in enumerate(s.players, 1):
-            st = p.standing
+            st, r = p.standing, p.rating
             # averages are statistics, not amounts to add up: with decimals (19.83, not 19⅚)
-            row: list[Any] = [rank, p.player, st.evenings, p.deals, show(st.total), decimal(st.average)]
-            row += [decimal(p.per_deal), show(st.best), show(st.worst), p.streak, rated(p.rating.ordinal)]
-            row += [rated(p.rating.mu), rated(p.rating.sigma)]
-            rows.append(row)
+            row: list[Any] = [rank, p.player, st.evenings, p.deals, show(st.total), rated(r.ordinal)]
+            row += [rated(r.mu), rated(r.sigma), decimal(st.average), decimal(p.per_deal)]
+            rows.append([*row, show(st.best), show(st.worst), p.streak])
         names = [p.player for p in s.players]
         won = s.head_to_head
         lines = [title.format(evenings=counted(len(s.evenings), "evening"), deals=counted(s.deals, "deal"))]
-        lines += ["", tabulated(rows, head, (1,)), ""]
+        lines += ["", tabulated(rows, head, (1,)), _(RATING_LINE), ""]
         lines += [_("Contracts made/declared, misère made/played, raspasy, whists short/declared"), ""]
         lines += [tabulated(play_rows(s.players), play_head()), ""]
         if len(names) <= GRID_PLAYERS:
@@ -174,6 +176,13 @@ class StatsView:
             lines += [_("Head-to-head: whists each player won from each he sat with, over those evenings")]
             lines += ["", tabulated(met, [_("player"), _("against"), _("evenings"), _("won")])]
         return "\n".join(lines) + "\n"
+
+
+#: the rating explained in one line, under the table (docs/commands.md "Rating")
+RATING_LINE = N_(
+    "ordinal: the rating, μ − 3σ, from each evening's places (not margins), openskill Plackett-Luce; "
+    "μ: the estimated skill (25 to start), σ: how unsure it is (shrinks as one plays)"
+)
 
 
 #: the head-to-head is a grid of every player by every other up to this many players, and

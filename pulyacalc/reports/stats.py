@@ -274,7 +274,7 @@ class Gathering:
             defence = (Tries(*t.whists), t.half_whists, streak(pt.result for pt in t.series))
             rating = self.ratings.get(st.player)
             out.append(PlayerStats(st.player, st, *bids, *defence, rating, tuple(t.series)))
-        out.sort(key=lambda p: (-p.rating.ordinal, -p.standing.total, p.player))
+        out.sort(key=lambda p: (-p.standing.total, p.player))  # as season ranks them
         names = [p.player for p in out]
         h2h = {a: {b: self.h2h[a][b] for b in names if b in self.h2h[a]} for a in names}
         together = {a: {b: self.together[a][b] for b in names if b in self.together[a]} for a in names}
