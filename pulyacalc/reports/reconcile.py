@@ -221,29 +221,21 @@ def _cell_finding(d: Difference, running: Running) -> Finding:
     more = " …" if running.wrote.get(d.cell, 0) > len(kept) == len(wrote) else ""
     deals = ", ".join(f"{n} ({'+' if x > 0 else ''}{num(x)})" for n, x in wrote) + more
     gap = num(d.paper - d.log if d.paper > d.log else d.log - d.paper)
-    side = (
+    more_less = (
         M_("the paper has {gap} more", gap=gap)
         if d.paper > d.log
         else M_("the paper has {gap} less", gap=gap)
     )
-    which = (
-        M_("the deals that wrote to {label}: {deals}", label=label, deals=deals)
-        if wrote
-        else M_("no deal wrote to {label}", label=label)
+    which = M_("the deals that wrote to {label}: {deals}", label=label, deals=deals) if wrote else ""
+    which = which or M_("no deal wrote to {label}", label=label)
+    says = M_(
+        "{label} {where}: the paper says {num}, the log gives {num2}",
+        label=label,
+        where=where,
+        num=num(d.paper),
+        num2=num(d.log),
     )
-    hint = M_("{side}; {which}", side=side, which=which)
-    return Finding(
-        d.loc,
-        "sheet-cell",
-        M_(
-            "{label} {where}: the paper says {num}, the log gives {num2}",
-            label=label,
-            where=where,
-            num=num(d.paper),
-            num2=num(d.log),
-        ),
-        hint,
-    )
+    return Finding(d.loc, "sheet-cell", says, M_("{side}; {which}", side=more_less, which=which))
 
 
 def _entry_findings(running: Running) -> tuple[list[Finding], tuple[int, Loc] | None]:
@@ -256,34 +248,23 @@ def _entry_findings(running: Running) -> tuple[list[Finding], tuple[int, Loc] | 
         i = next((i for i, (v, _) in enumerate(paper) if i >= len(steps) or steps[i][0] != v), len(paper))
         if i == len(paper) == len(steps):
             continue
-        label = cell_label(cell)
+        args: dict[str, object] = {"label": cell_label(cell), "k": i + 1, "count": len(steps)}
         if i < len(steps):
             x, n, loc = steps[i]
+            args |= {"log": num(x), "n": n}
             first = (n, loc) if first is None or n < first[0] else first
+        if i < len(paper):
+            args["paper"] = num(paper[i][0])
         if i < len(paper) and i < len(steps):
             msg = M_(
-                "{label}: the paper's entry {k} is {paper}, the log's is {log}, written at deal {n}",
-                label=label,
-                k=i + 1,
-                paper=num(paper[i][0]),
-                log=num(x),
-                n=n,
+                "{label}: the paper's entry {k} is {paper}, the log's is {log}, written at deal {n}", **args
             )
         elif i < len(paper):
             msg = M_(
-                "{label}: the paper's entry {k} ({paper}) is not in the log, which writes {count}",
-                label=label,
-                k=i + 1,
-                paper=num(paper[i][0]),
-                count=len(steps),
+                "{label}: the paper's entry {k} ({paper}) is not in the log, which writes {count}", **args
             )
         else:
-            msg = M_(
-                "{label}: the log writes {log} at deal {n} after the paper's last entry",
-                label=label,
-                log=num(x),
-                n=n,
-            )
+            msg = M_("{label}: the log writes {log} at deal {n} after the paper's last entry", **args)
         at = paper[min(i, len(paper) - 1)][1]
         agree = MN_("the entry before it agrees", "the {n} entries before it agree", i, n=i) if i else ""
         findings.append(Finding(at, "sheet-running", msg, agree))
