@@ -21,8 +21,9 @@ def check(
             "--against",
             metavar="SHEET",
             help=N_(
-                "A paper sheet (YAML, as for settle; optional running: totals per deal) "
-                "to reconcile with the log: every differing cell, and the first deal where they part."
+                "A paper sheet (YAML, as for settle; optional running: totals per deal, or a cell "
+                "as its entries, 2.4.10) to reconcile with the log: every differing cell, and the first "
+                "deal where they part."
             ),
         ),
     ] = None,

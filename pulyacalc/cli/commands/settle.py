@@ -24,7 +24,11 @@ def settle(
     sheet: Annotated[
         str,
         typer.Argument(
-            metavar="SHEET", help=N_("The paper sheet as YAML (see INTERFACE.md), or - for stdin.")
+            metavar="SHEET",
+            help=N_(
+                "The paper sheet as YAML (see INTERFACE.md; keys in Russian too, a cell as its "
+                "entries 2.4.10), or - for stdin."
+            ),
         ),
     ],
     run: opts.Run,
