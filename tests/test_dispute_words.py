@@ -32,7 +32,7 @@ def test_readings_are_named_in_words_in_english_and_russian() -> None:
     assert "  greedy whist *  " in en and "  gentleman whist  " in en and "yes, the passer consoles *" in en
     assert "  жлобский вист *  " in ru and "  джентльменский вист  " in ru and "да, пасующий" in ru
     assert "in the header: whist.on_failure: gentleman" in en  # the key's value still as a header writes it
-    assert "(±N): the change over the evening" in en and "(±N): изменение за вечер" in ru
+    assert "in brackets: the change over the evening" in en and "в скобках: изменение за вечер" in ru
 
 
 def test_a_key_that_changes_nothing_is_one_line() -> None:

@@ -142,7 +142,7 @@ class DisputeView:
         # the CSV's names: value, result_<player> (the change beside it in brackets)
         table = tabulated(rows, [_("value"), *[_("result {player}").format(player=p) for p in players]])
         out += [*("  " + line for line in table.splitlines())]
-        out += ["  " + _("(±N): the change over the evening against the log's own reading *"), ""]
+        out += ["  " + _("in brackets: the change over the evening against the log's own reading (*)"), ""]
         for r in k.readings:
             header = _("in the header: {override}").format(override=r.override)
             out.append(f"  {reading_name(k, r)}{' *' if r.own else ''} — {tr(r.source)}; {header}")
