@@ -116,11 +116,8 @@ def _not_found(ref: str, relative_to: str | None, loc: Loc, beside: str = "the l
         where = f"looked for next to {beside}: {os.path.join(os.path.dirname(relative_to), ref)}"
     else:
         where = f"looked for in the current directory: {Path.cwd() / path}"
-    return Problem(
-        loc,
-        M_("no such file {ref!r} ({where})", ref=ref, where=where),
-        M_("give the convention file's path, or a built-in name"),
-    )
+    hint = M_("give the convention file's path, or a built-in name")
+    return Problem(loc, M_("no such file {ref!r} ({where})", ref=ref, where=where), hint)
 
 
 _cache: dict[tuple[str, Path | None], Convention] = {}
@@ -206,15 +203,9 @@ def pre_built(path: str) -> Convention | None:
 
 def _node(t: Tree, file: str) -> Node:
     kind, line, column, text, items, pairs, quoted, null = t
-    return Node(
-        kind,  # type: ignore[arg-type]
-        Loc(file, line, column),
-        text,
-        tuple(_node(i, file) for i in items),
-        tuple((_node(k, file), _node(v, file)) for k, v in pairs),
-        quoted,
-        null,
-    )
+    kids = tuple(_node(i, file) for i in items)
+    pairs_read = tuple((_node(k, file), _node(v, file)) for k, v in pairs)
+    return Node(kind, Loc(file, line, column), text, kids, pairs_read, quoted, null)  # type: ignore[arg-type]
 
 
 def _read(path: str) -> Node:
@@ -289,15 +280,10 @@ def _flatten(node: Node, p: Problems, prefix: str = "") -> dict[str, Node]:
             continue
         if full in out:
             # 'whist: {on_failure: …}' and 'whist.on_failure: …' in one file: which wins is chance
-            p.add(
-                k.loc,
-                M_(
-                    "{quoted} is set twice, first at {place}",
-                    quoted=quoted(full),
-                    place=out[full].loc.place(),
-                ),
-                M_("keep one of them"),
+            twice = M_(
+                "{quoted} is set twice, first at {place}", quoted=quoted(full), place=out[full].loc.place()
             )
+            p.add(k.loc, twice, M_("keep one of them"))
         elif full in SCHEMA:
             out[full] = v
         elif any(s.startswith(full + ".") for s in SCHEMA) and v.kind == "map":
@@ -339,14 +325,10 @@ def _build(layers: list[Node], path: str, own: int) -> Convention:
         for k, v in layer.pairs:
             if k.text == "title" and v.kind == "scalar" and has_unsafe(v.text):
                 # the title heads every report: an escape sequence would reach the terminal
-                p.add(
-                    v.loc,
-                    M_(
-                        "{key}: cannot hold control or bidi characters: {text}",
-                        key="title",
-                        text=quoted(v.text),
-                    ),
+                unsafe = M_(
+                    "{key}: cannot hold control or bidi characters: {text}", key="title", text=quoted(v.text)
                 )
+                p.add(v.loc, unsafe)
             elif k.text == "title" and v.kind == "scalar":
                 title = v.text
     values: dict[str, Any] = {}
@@ -363,12 +345,9 @@ def _build(layers: list[Node], path: str, own: int) -> Convention:
         value = spec.parse(node, p, key)
         # a level whose value was refused is not also reported as missing
         if value is not None and len(p) == before and spec.parse.per_level and set(value) != set(LEVELS):
-            missing = [str(x) for x in LEVELS if x not in value]
+            missing = ", ".join(str(x) for x in LEVELS if x not in value)
             p.add(
-                node.loc,
-                M_(
-                    "{key}: every level 6..10 needs a value; missing {join}", key=key, join=", ".join(missing)
-                ),
+                node.loc, M_("{key}: every level 6..10 needs a value; missing {join}", key=key, join=missing)
             )
         values[spec.field] = value
     p.raise_if_any()
@@ -399,27 +378,21 @@ def _check_sense(conv: Convention, nodes: dict[str, Node], layer_of: dict[str, i
     if conv.rounding in KODEKS_ROUNDINGS and conv.mountain_divisor == "opponents":
         # a multiple of 3 divides evenly among 3 players, not among 2 opponents
         key = max("settlement.rounding", "settlement.mountain_divisor", key=lambda k: layer_of[k])
-        p.add(
-            nodes[key].loc,
-            M_(
-                "{rounding} rounding cannot go with settlement.mountain_divisor: opponents",
-                rounding=conv.rounding,
-            ),
-            M_(
-                "its multiple of 3 divides a mountain among the 3 players; use rounding exact or "
-                "nearest, or mountain_divisor players"
-            ),
+        r = conv.rounding
+        with_opponents = M_(
+            "{rounding} rounding cannot go with settlement.mountain_divisor: opponents", rounding=r
         )
+        hint = M_(
+            "its multiple of 3 divides a mountain among the 3 players; use rounding exact or "
+            "nearest, or mountain_divisor players"
+        )
+        p.add(nodes[key].loc, with_opponents, hint)
     for level in conv.half_whist_levels:
         if conv.obligation[level] % 2:
             # point at whichever of the two keys was set last (by the log, or a house file)
             key = max("whist.obligation", "whist.half_whist_levels", key=lambda k: layer_of[k])
-            p.add(
-                nodes[key].loc,
-                M_(
-                    "half-whist on {level} needs an even obligation, it is {value}",
-                    level=level,
-                    value=conv.obligation[level],
-                ),
-                kind="read",
+            value = conv.obligation[level]
+            odd = M_(
+                "half-whist on {level} needs an even obligation, it is {value}", level=level, value=value
             )
+            p.add(nodes[key].loc, odd, kind="read")

@@ -101,8 +101,5 @@ class Sheet:
 
     def view(self) -> SheetView:
         return SheetView(
-            self.players,
-            dict(self.pool),
-            dict(self.mountain),
-            {p: dict(r) for p, r in self.whists.items()},
+            self.players, dict(self.pool), dict(self.mountain), {p: dict(r) for p, r in self.whists.items()}
         )

@@ -131,11 +131,8 @@ def _seat(node: Node, header: Header, problems: Problems) -> SeatChange | None:
     note = None
     for k2, v2 in rest:
         if k2.text.strip() != "note":
-            problems.add(
-                k2.loc,
-                M_("a seat change has no {strip!r}", strip=k2.text.strip()),
-                M_("only a note may go with it"),
-            )
+            only_note = M_("only a note may go with it")
+            problems.add(k2.loc, M_("a seat change has no {strip!r}", strip=k2.text.strip()), only_note)
             return None
         note = as_str(v2, problems, "note")
     name = as_str(v, problems, k.text.strip())
@@ -281,9 +278,7 @@ def _defenders(
         call = CALL_SPELLINGS.get(word)
         if call is None:
             problems.add(
-                v.loc,
-                M_("unknown call {describe}", describe=v.describe()),
-                M_("use whist, pass or half"),
+                v.loc, M_("unknown call {describe}", describe=v.describe()), M_("use whist, pass or half")
             )
         if who is not None and call is not None:
             if who in calls:

@@ -134,13 +134,7 @@ def _no_help(write: Write, conv: Convention, after_finish: bool, players: int) -
     return Write("written-off", me, MOUNTAIN, -off, why=why)
 
 
-def _help(
-    write: Write,
-    pools: Pools,
-    target: int,
-    conv: Convention,
-    clockwise: Clockwise,
-) -> list[Write]:
+def _help(write: Write, pools: Pools, target: int, conv: Convention, clockwise: Clockwise) -> list[Write]:
     """With help: close one's own pool, help the fullest open pool clockwise (and write
     whists on him for it), and write off what nobody can take."""
     me, left, why = write.player, write.amount, write.why
