@@ -2,8 +2,7 @@
 settle it, go through what was written (docs/api.md).
 
 A thin facade over the same code ``pulyacalc score`` runs, so a script gets the numbers
-the command prints.  Not imported by ``import pulyacalc`` (the command line starts without it).
-"""
+the command prints.  Not imported by ``import pulyacalc`` (the command line starts without it)."""
 
 from __future__ import annotations
 

@@ -1,11 +1,6 @@
-"""Safe, located YAML: builds the document's nodes from the parser's events, in one pass
-(never constructs objects), and gives typed access to them, every value with its
-``FILE:LINE:COLUMN``.
-
-Why nodes and not ``yaml.safe_load``: YAML 1.1 turns ``6:4`` into 364, ``No`` into False
-and ``012`` into 10.  We read every scalar as the text that was written and type-check it
-ourselves, so a value is either what the person meant or a located error.
-"""
+"""Safe, located YAML: the document's nodes built from the parser's events in one pass, with
+typed access, every value with its ``FILE:LINE:COLUMN``.  Not ``yaml.safe_load``: YAML 1.1
+turns ``6:4`` into 364 and ``No`` into False; a scalar is read as the text written."""
 
 from __future__ import annotations
 
@@ -64,10 +59,7 @@ class Node(NamedTuple):
 
 
 def _loc(file: str, mark: Any) -> Loc:
-    """``mark``: a yaml Mark (the pure-Python or the C one), or None."""
-    if mark is None:
-        return Loc(file)
-    return Loc(file, mark.line + 1, mark.column + 1)
+    return Loc(file) if mark is None else Loc(file, mark.line + 1, mark.column + 1)
 
 
 _TAG = "tag:yaml.org,2002:"
@@ -272,10 +264,8 @@ def _refuse_anchor(event: Any, alias: bool, anchors: Problems, file: str) -> Non
     if alias:
         why = M_("YAML aliases (*{shown}) are not supported", shown=name), M_("write the value out")
     else:
-        why = (
-            M_("YAML anchors (&{shown}) are not supported", shown=name),
-            M_("write the value out where it is used; anchors and aliases are refused"),
-        )
+        hint = M_("write the value out where it is used; anchors and aliases are refused")
+        why = M_("YAML anchors (&{shown}) are not supported", shown=name), hint
     anchors.add(_loc(file, event.start_mark), *why)
 
 
@@ -284,16 +274,9 @@ def _unique_key(key: Node, first: dict[str, Loc], problems: Problems) -> None:
     (YAML says keys are unique; a reader that kept the last would drop the first silently)."""
     name = key.text.strip()
     if name in first:
-        problems.add(
-            key.loc,
-            M_(
-                "the key {quoted} is given twice in one mapping, first at {place}",
-                quoted=quoted(name),
-                place=first[name].place(),
-            ),
-            M_("keep one of them"),
-            width=max(1, len(name)),
-        )
+        q, at = quoted(name), first[name].place()
+        twice = M_("the key {quoted} is given twice in one mapping, first at {place}", quoted=q, place=at)
+        problems.add(key.loc, twice, M_("keep one of them"), width=max(1, len(name)))
     else:
         first[name] = key.loc
 
@@ -312,9 +295,8 @@ def _syntax_problem(e: Any, text: str, file: str) -> Problem:
         row = text.count("\n", 0, at) + 1
         col = at - (text.rfind("\n", 0, at) + 1) + 1
         what = f"U+{e.character:04X}" if isinstance(e.character, int) else repr(e.character)
-        return Problem(
-            Loc(file, row, col), M_("the character {what} is not allowed in YAML", what=what), M_("remove it")
-        )
+        bad = M_("the character {what} is not allowed in YAML", what=what)
+        return Problem(Loc(file, row, col), bad, M_("remove it"))
     return Problem(Loc(file, 1), M_("YAML: {e}", e=e))
 
 
@@ -351,11 +333,11 @@ def parse_yaml(text: str, file: str, *, max_bytes: int = MAX_YAML_BYTES, unique_
     if long_line is not None:
         number = text.count("\n", 0, long_line.start()) + 1
         end = text.find("\n", long_line.start())
-        length = (len(text) if end < 0 else end) - long_line.start()
+        length = f"{(len(text) if end < 0 else end) - long_line.start():,}"
         long = M_(
             "line {number} is {length} characters long, over {most}",
             number=number,
-            length=f"{length:,}",
+            length=length,
             most=f"{MAX_LINE_CHARS:,}",
         )
         raise ReadError([Problem(Loc(file, number, 1), long)])
@@ -397,9 +379,8 @@ def read_yaml_file(path: str, what: str, *, max_bytes: int = MAX_YAML_BYTES) -> 
     except OSError as e:
         raise ReadError([Problem(Loc(path), f"cannot read {what}: {os_reason(e)}")]) from None
     if len(text) > max_bytes:
-        raise ReadError(
-            [Problem(Loc(path), f"{what} is over the limit of {max_bytes:,} bytes", "is this a YAML file?")]
-        )
+        over = f"{what} is over the limit of {max_bytes:,} bytes"
+        raise ReadError([Problem(Loc(path), over, "is this a YAML file?")])
     return text
 
 
@@ -424,10 +405,8 @@ def as_int(
     ``low..high``; without ``high``, at most :data:`MAX_NUMBER`."""
     text = node.text.strip()
     if node.kind != "scalar" or node.null or not _INT_RE.match(text):
-        problems.add(
-            node.loc,
-            M_("{what}: expected a whole number, got {describe}", what=what, describe=node.describe()),
-        )
+        expected = M_("{what}: expected a whole number, got {describe}", what=what, describe=node.describe())
+        problems.add(node.loc, expected)
         return None
     top = MAX_NUMBER if high is None else high
     value = int(text) if len(text) <= MAX_NUMBER_CHARS else None
@@ -435,10 +414,8 @@ def as_int(
         most = f"{top:,}" if top >= 10_000 else str(top)
         rng = f"{low}..{most}" if low is not None else M_("at most {most}", most=most)
         shown_value = quoted(text) if value is None else str(value)
-        problems.add(
-            node.loc,
-            M_("{what}: {value} is out of range, expected {rng}", what=what, value=shown_value, rng=rng),
-        )
+        out = M_("{what}: {value} is out of range, expected {rng}", what=what, value=shown_value, rng=rng)
+        problems.add(node.loc, out)
         return None
     return value
 
@@ -453,13 +430,10 @@ def as_number(node: Node, problems: Problems, what: str):  # type: ignore[no-unt
 
     text = node.text.strip()
     if node.kind != "scalar" or node.null or not _NUMBER_RE.match(text):
+        got = node.describe()
         problems.add(
             node.loc,
-            M_(
-                "{what}: expected a number (like 2, 0.5 or 1/2), got {describe}",
-                what=what,
-                describe=node.describe(),
-            ),
+            M_("{what}: expected a number (like 2, 0.5 or 1/2), got {describe}", what=what, describe=got),
         )
         return None
     if text.endswith("/0") or (text.rpartition("/")[2].strip("0") == "" and "/" in text):
@@ -472,11 +446,8 @@ def as_number(node: Node, problems: Problems, what: str):  # type: ignore[no-unt
         )
         return None
     if value.denominator > MAX_DENOMINATOR:
-        problems.add(
-            node.loc,
-            f"{what}: {quoted(text)} is too fine",
-            f"at most six decimal places (a denominator up to {MAX_DENOMINATOR:,})",
-        )
+        hint = f"at most six decimal places (a denominator up to {MAX_DENOMINATOR:,})"
+        problems.add(node.loc, f"{what}: {quoted(text)} is too fine", hint)
         return None
     return int(value) if value.denominator == 1 else value
 

@@ -381,13 +381,13 @@ def test_a_json_row_is_its_object_nested(
     dealer: str, text: str, result: list[Any], running: bool, price: str | None
 ) -> None:
     """A JSON row written from its members (``JsonRows``: those of its ``Moved`` made once)
-    is ``nested(deal_json(row), 2)``, whatever its dealer and text hold: a ``%``, quotes,
+    is its JSON object ``nested``, whatever its dealer and text hold: a ``%``, quotes,
     escapes, private-use characters."""
     from decimal import Decimal
 
     from pulyacalc.core.amounts import exact
     from pulyacalc.render.formats import Spool, nested
-    from pulyacalc.render.ledger import JsonRows, deal_json
+    from pulyacalc.render.ledger import JsonRows, moved_json, values_json
     from pulyacalc.reports.ledger import LedgerRow, Moved
 
     players = ("Anna", "Boris", "Vera")
@@ -401,7 +401,8 @@ def test_a_json_row_is_its_object_nested(
         money = None if price is None else {p: Decimal(price) * number for p in players}
         row = LedgerRow(number, moved, totals, money, money)
         written.add(row)
-        want.append(nested(deal_json(row, running), 2))
+        obj = {"number": row.number, **moved_json(row.moved), **values_json(row, running)}
+        want.append(nested(obj, 2))
     assert "".join(out.pieces()) == "[\n    " + ",\n    ".join(want)
 
 

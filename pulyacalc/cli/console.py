@@ -1,7 +1,6 @@
 """Standard output and error on any terminal: UTF-8 into files and pipes, and on a console
 whose encoding lacks a character (cp866, cp1251, ASCII) a plain stand-in (× → x, ♠ → s)
-instead of a UnicodeEncodeError.  Only :mod:`codecs` and :mod:`sys` are imported: every start.
-"""
+instead of a UnicodeEncodeError.  Only :mod:`codecs` and :mod:`sys` are imported: every start."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""``--lang`` and the command line's own words in the chosen language.
-
-The language is chosen before anything is shown (:func:`choose`); each command's help is
-translated when it is looked up (:func:`prepare`), and :func:`patch_click` makes Typer's
-vendored click speak it: its titles where they are made, its errors by :data:`CLICK_MESSAGES`,
-each echo shown safe.
-"""
+"""``--lang`` and the command line's own words in the chosen language (:func:`choose` before
+anything is shown; :func:`patch_click` makes Typer's vendored click speak it)."""
 
 from __future__ import annotations
 
@@ -47,24 +42,18 @@ def check_lang(ctx: Any, param: Any, value: str | None) -> str | None:
     """``--lang``'s check: ru or en, any case; anything else is a usage error (exit 2)."""
     import typer
 
+    choices = ", ".join(LANGUAGES)
     if value is not None and value.lower() not in LANGUAGES:
-        raise typer.BadParameter(
-            _("unknown language {value!r}; choose one of: {choices}").format(
-                value=value, choices=", ".join(LANGUAGES)
-            ),
-            ctx=ctx,
-            param=param,
+        unknown = _("unknown language {value!r}; choose one of: {choices}").format(
+            value=value, choices=choices
         )
+        raise typer.BadParameter(unknown, ctx=ctx, param=param)
     env = os.environ.get(ENV)
     if value is None and env and language_of(env) is None:
         from typer._click.exceptions import UsageError
 
-        raise UsageError(
-            _("{var}={value!r} names no language pulyacalc speaks; choose one of: {choices}").format(
-                var=ENV, value=env, choices=", ".join(LANGUAGES)
-            ),
-            ctx=ctx,
-        )
+        none = _("{var}={value!r} names no language pulyacalc speaks; choose one of: {choices}")
+        raise UsageError(none.format(var=ENV, value=env, choices=choices), ctx=ctx)
     return value
 
 

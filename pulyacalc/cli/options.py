@@ -71,9 +71,8 @@ def parse_convention(text: str | None) -> str | None:
         return (builtin_name(text) or text) if is_name(text) else text
     if is_name(text):
         names = builtin_names()
-        hint = suggest_name(text, names) or _(
-            "built-in conventions: {names}; or give a path to a file"
-        ).format(names=", ".join(names))
+        listed = _("built-in conventions: {names}; or give a path to a file").format(names=", ".join(names))
+        hint = suggest_name(text, names) or listed
         raise typer.BadParameter(_("unknown convention {name!r}; {hint}").format(name=text, hint=tr(hint)))
     # the path as given, never made absolute (item 7 of issue 11)
     if Path(text).is_absolute():
@@ -286,16 +285,15 @@ def command(*names: str, blame_rounding: bool = True, fresh: bool = False) -> Ca
     def decorate(func: F) -> F:
         own = list(inspect.signature(func, eval_str=True).parameters.values())
         at = [p.name for p in own].index("run")
+        keyword = inspect.Parameter.KEYWORD_ONLY
         ours = [
-            inspect.Parameter(
-                n, inspect.Parameter.KEYWORD_ONLY, default=DEFAULTS.get(n), annotation=SHARED[n]
-            )
+            inspect.Parameter(n, keyword, default=DEFAULTS.get(n), annotation=SHARED[n])
             for n in SHARED
             if n in names
         ]
         last = [p for p in ours if p.name in ("output", "quiet", "force")]
         params = own[:at] + [p for p in ours if p not in last] + own[at + 1 :] + last
-        params = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in params]
+        params = [p.replace(kind=keyword) for p in params]
 
         @functools.wraps(func)
         def wrapper(**kwargs: Any) -> Any:
@@ -378,11 +376,9 @@ def guard(kwargs: dict[str, Any], fields: dict[str, Any], fresh: bool) -> None:
             if out.identity(given) == key or (inside and out.typed(path, False)):
                 raise usage(_reads(path, given), option)
         if not out.force and out.typed(path, fresh):
-            why = (
-                _("{file} is not empty; give --force to replace it")
-                if fresh
-                else _("{file} holds a log or a paper sheet; give --force to replace it")
-            )
+            why = _("{file} holds a log or a paper sheet; give --force to replace it")
+            if fresh:
+                why = _("{file} is not empty; give --force to replace it")
             raise usage(why.format(file=shown(path, 0)), option)
         WRITTEN[key] = option
 

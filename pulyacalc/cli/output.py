@@ -1,11 +1,5 @@
-"""``-o FILE`` and ``-q``, shared by every command that prints.
-
-The options set this module's state through their callbacks (click calls them on every
-run, given or not, so nothing carries over between runs).  :func:`replaced` is the one
-writer of a named file (``-o``, ``convert -o``, ``--plot``), so what docs/commands.md
-("Writing a file") promises holds for each: all or nothing, links written through, a
-FIFO, device, socket or directory refused, permissions and hard links kept.
-"""
+"""``-o FILE`` and ``-q``, shared by every command that prints.  :func:`replaced` is the one
+writer of a named file, so docs/commands.md "Writing a file" holds for each."""
 
 from __future__ import annotations
 
@@ -97,10 +91,9 @@ def drawing_file(value: str, suffixes: Container[str], misnamed: str) -> str:
     if path.suffix.lower() not in suffixes:
         raise typer.BadParameter(misnamed)
     if not os.path.isdir(path.parent):  # False, not ENAMETOOLONG, for a name too long
+        folder = shown(str(path.parent), 0)
         raise typer.BadParameter(
-            _("{file}: no such directory {folder}").format(
-                file=shown(value, 0), folder=shown(str(path.parent), 0)
-            )
+            _("{file}: no such directory {folder}").format(file=shown(value, 0), folder=folder)
         )
     # a FIFO or a device named x.svg: refused before any work, as every other -o (exit 2)
     return check_writable(value)

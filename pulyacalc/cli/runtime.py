@@ -1,10 +1,6 @@
 """Running a command: library errors as located messages (exit 1), output that survives a
-closed pipe, and the program's standard streams in every state a shell can leave them in.
-
-:func:`run` decides the exit statuses of docs/output.md ("Rules for every format"): standard
-output not writable is one message and exit 1; a pipe's reader gone, exit 0 quietly;
-standard error unwritable drops diagnostics, never the command; Ctrl-C is exit 130.
-"""
+closed pipe, standard streams in any state a shell leaves them; :func:`run` decides the
+exit statuses of docs/output.md ("Rules for every format")."""
 
 from __future__ import annotations
 

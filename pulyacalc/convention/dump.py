@@ -2,8 +2,7 @@
 are, each with a comment giving its Russian name, meaning and source.
 
 Not ``yaml.safe_dump``: it cannot interleave comments, and a level table reads best in flow
-style.  A scalar is plain only when YAML reads it back as the same text.
-"""
+style.  A scalar is plain only when YAML reads it back as the same text."""
 
 from __future__ import annotations
 

@@ -3,8 +3,7 @@
 Each key is one row of ``SCHEMA`` (beancount's ``OptDesc``): its ``Convention`` field, which
 carries the parser that reads it, and its line of ``_TEXTS`` (its meaning, Russian name and
 source).  The parser carries all the rest the package needs to know about the value, so nothing
-switches on a kind string; the scoring code reads the fields and never asks which convention it is.
-"""
+switches on a kind string; the scoring code reads the fields and never asks which convention it is."""
 
 from __future__ import annotations
 

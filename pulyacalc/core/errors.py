@@ -1,7 +1,6 @@
 """Located problems (``FILE:LINE[:COLUMN]``, for a person or an editor to jump to) and the
 two error types: input that cannot be read, and input that breaks a rule.  Readers collect
-all problems of a file and raise once.
-"""
+all problems of a file and raise once."""
 
 from __future__ import annotations
 
@@ -198,19 +197,15 @@ def capped(
 
 def too_many(file: str, more: int, n: int, shown: int, kind: ProblemKind) -> Problem:
     """The last problem told of a file with ``n``: ``more`` of them are not shown."""
-    return Problem(
-        Loc(file),
-        MN_(
-            "and {more:,} more problem not shown ({n:,} in all; the first {limit} are shown)",
-            "and {more:,} more problems not shown ({n:,} in all; the first {limit} are shown)",
-            more,
-            more=more,
-            n=n,
-            limit=shown,
-        ),
-        M_("fix these and run again"),
-        kind=kind,
+    message = MN_(
+        "and {more:,} more problem not shown ({n:,} in all; the first {limit} are shown)",
+        "and {more:,} more problems not shown ({n:,} in all; the first {limit} are shown)",
+        more,
+        more=more,
+        n=n,
+        limit=shown,
     )
+    return Problem(Loc(file), message, M_("fix these and run again"), kind=kind)
 
 
 class Problems:

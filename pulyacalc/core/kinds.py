@@ -1,6 +1,5 @@
 """Closed sets of the domain as ``Literal`` types, each written once: ``mypy --strict``
-rejects a mistyped kind at no start-up cost; run-time code takes them by ``typing.get_args``.
-"""
+rejects a mistyped kind at no start-up cost; run-time code takes them by ``typing.get_args``."""
 
 from __future__ import annotations
 

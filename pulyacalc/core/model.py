@@ -2,8 +2,7 @@
 
 A log is a header and a sequence of deals (``Play``, ``Raspasy``), with the ``Correction``s
 a table writes by hand between them; what is allowed and what it is worth is decided by
-:mod:`pulyacalc.scoring`.  Spellings are data, the ``*_SPELLINGS`` tables.
-"""
+:mod:`pulyacalc.scoring`.  Spellings are data, the ``*_SPELLINGS`` tables."""
 
 from __future__ import annotations
 

@@ -2,8 +2,7 @@
 
 Every table size is here, so that the rules ask the seats rather than count players: with
 3 all hold cards; with 4 the dealer sits out (K1.2, K3.2.10); with 5 the dealer and one more
-(``table.five_second_out``); with 2 («гусарик») a dummy third hand always passes (seed 001).
-"""
+(``table.five_second_out``); with 2 («гусарик») a dummy third hand always passes (seed 001)."""
 
 from __future__ import annotations
 

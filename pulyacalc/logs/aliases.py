@@ -1,12 +1,6 @@
-"""The aliases file: one person however the logs spelled her.  A YAML mapping, the
-person's name as shown → the spellings the logs use::
-
-    Вера: [Vera, V, вера]
-    Борис: Boris          # one spelling may be written without the list
-
-A name is matched like ``logs.header.match_player`` matches one within a log, without the
-prefix step (across evenings a prefix would join strangers).
-"""
+"""The aliases file: one person however the logs spelled her (``Вера: [Vera, V]``).  A name
+is matched as ``logs.header.match_player`` matches one, without the prefix step (across
+evenings a prefix would join strangers)."""
 
 from __future__ import annotations
 
@@ -15,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from pulyacalc.core.errors import Loc, Problems, ReadError, has_unsafe, not_utf8, opened, os_reason, quoted
-from pulyacalc.core.i18n import M_
+from pulyacalc.core.i18n import M_, N_
 from pulyacalc.logs.read import refused
 from pulyacalc.yamlsource import MAX_YAML_BYTES, Node, parse_yaml, read_at_most
 
@@ -57,18 +51,12 @@ class Aliases:
         for p in players:
             who = self.person(p)
             if who in by_person:
-                problems.add(
-                    loc,
-                    M_(
-                        "{by_person!r} and {p!r} are both {who!r} in the aliases file {source}, and one "
-                        "person cannot sit twice at one table",
-                        by_person=by_person[who],
-                        p=p,
-                        who=who,
-                        source=self.source,
-                    ),
-                    M_("take the wrong spelling out of the aliases file, or fix the name in the log"),
+                both = N_(
+                    "{by_person!r} and {p!r} are both {who!r} in the aliases file {source}, and one "
+                    "person cannot sit twice at one table"
                 )
+                fix = M_("take the wrong spelling out of the aliases file, or fix the name in the log")
+                problems.add(loc, M_(both, by_person=by_person[who], p=p, who=who, source=self.source), fix)
             by_person.setdefault(who, p)
             seats[p] = who
         return seats if len(problems) == before else None
@@ -98,14 +86,9 @@ def read_aliases_text(text: str, name: str = "<aliases>") -> Aliases:
     lines = text.lstrip("\ufeff").splitlines()
     problems = Problems()
     if root.kind != "map":
-        problems.add(
-            root.loc,
-            M_(
-                "an aliases file is a mapping of each person to the spellings of the name, got {describe}",
-                describe=root.describe(),
-            ),
-            _EXAMPLE,
-        )
+        got = root.describe()
+        what = N_("an aliases file is a mapping of each person to the spellings of the name, got {describe}")
+        problems.add(root.loc, M_(what, describe=got), _EXAMPLE)
         problems.raise_if_any()
     reader = _Reader(name, lines, problems)
     for key, value in root.pairs:
@@ -140,11 +123,8 @@ class _Reader:
         if value.kind == "seq":
             spellings = list(value.items)
             if not spellings:
-                self.add(
-                    value,
-                    M_("{text!r} has no spellings (an empty list)", text=key.text),
-                    _EXAMPLE + ", or remove the line",
-                )
+                empty = M_("{text!r} has no spellings (an empty list)", text=key.text)
+                self.add(value, empty, _EXAMPLE + ", or remove the line")
         elif value.kind == "scalar" and not value.null:
             spellings = [value]
         else:
@@ -157,11 +137,8 @@ class _Reader:
         twin = next((p for p in self.people if p.casefold() == person.casefold()), None)
         if twin is not None:
             at = self.where[twin.casefold()][1]
-            self.add(
-                key,
-                M_("{person!r} is listed twice (also at {at})", person=person, at=at),
-                M_("write all the spellings in one list"),
-            )
+            twice = M_("{person!r} is listed twice (also at {at})", person=person, at=at)
+            self.add(key, twice, M_("write all the spellings in one list"))
             return
         self.claim(person, key, person)
         self.people.append(person)
@@ -185,11 +162,8 @@ class _Reader:
             return None
         if text[:1].isdigit():
             # as a log refuses such a player; a number is never taken for a name
-            self.add(
-                node,
-                M_("{what} cannot start with a digit: {text!r}", what=what, text=text),
-                M_("a log cannot name a player so; write the name in letters"),
-            )
+            digit = M_("{what} cannot start with a digit: {text!r}", what=what, text=text)
+            self.add(node, digit, M_("a log cannot name a player so; write the name in letters"))
             return None
         if has_unsafe(text):  # as a log refuses such a player: it would reach every table
             self.add(
@@ -197,15 +171,8 @@ class _Reader:
             )
             return None
         if one_word and _WORD.fullmatch(text) is None:
-            self.add(
-                node,
-                M_(
-                    "{what} is one word as a log writes a player (no spaces, commas or brackets): {text!r}",
-                    what=what,
-                    text=text,
-                ),
-                M_("write several spellings as a list: [Vera, V]"),
-            )
+            one = N_("{what} is one word as a log writes a player (no spaces, commas or brackets): {text!r}")
+            self.add(node, M_(one, what=what, text=text), M_("write several spellings as a list: [Vera, V]"))
             return None
         return text
 
@@ -217,18 +184,11 @@ class _Reader:
             if other != person:
                 mine = "a person's name" if spelling == person else f"a spelling of {person!r}"
                 theirs = "whose name it is" if other.casefold() == low else f"given at {at}"
-                self.add(
-                    node,
-                    M_(
-                        "{spelling!r} ({mine}) already means {other!r} ({theirs}); a name must mean one "
-                        "person",
-                        spelling=spelling,
-                        mine=mine,
-                        other=other,
-                        theirs=theirs,
-                    ),
-                    M_("keep it under one person only (names are matched ignoring case)"),
+                means = N_(
+                    "{spelling!r} ({mine}) already means {other!r} ({theirs}); a name must mean one person"
                 )
+                hint = M_("keep it under one person only (names are matched ignoring case)")
+                self.add(node, M_(means, spelling=spelling, mine=mine, other=other, theirs=theirs), hint)
             return
         self.where[low] = (person, node.loc)
         self.exact[spelling] = person

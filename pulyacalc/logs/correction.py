@@ -1,12 +1,5 @@
 """A correction (RULES.md 2.9, docs/format.md "Corrections"): what a table writes on the
-sheet by hand, for what no rule covers.  In the line format a line of its own::
-
-    correction Anna mountain -4 "remise of deal 12 written twice"   # a note
-    поправка Анна висты на Бориса 10 "вист за 7-ю сдачу не записан"
-
-in YAML ``{correction: {player, area, on, amount, reason}}``.  The reason is required (a
-reviewer must see why); both readers check the parts in :func:`_make`, with one message each.
-"""
+sheet by hand, for what no rule covers; both readers check its parts in :func:`_make`."""
 
 from __future__ import annotations
 
@@ -84,12 +77,8 @@ def parse_correction_line(
         if k + 1 < len(words):
             parts["on"] = part(k + 1)
         else:
-            err(
-                words[k][1],
-                M_("{value} whom?", value=words[k][0]),
-                M_("e.g. 'whists on Boris'"),
-                len(words[k][0]),
-            )
+            on_word, j = words[k]
+            err(j, M_("{value} whom?", value=on_word), M_("e.g. 'whists on Boris'"), len(on_word))
         k += 2
     if k < len(words):
         parts["amount"] = part(k)
@@ -115,10 +104,9 @@ def parse_correction_yaml(
 ) -> Correction | None:
     """``correction: {player, area, on, amount, reason}``'s value → a Correction, or None."""
     if node.kind != "map":
+        example = M_("e.g. {player: Anna, area: mountain, amount: -4, reason: 'written twice'}")
         problems.add(
-            node.loc,
-            M_("correction: expected a mapping, got {describe}", describe=node.describe()),
-            M_("e.g. {player: Anna, area: mountain, amount: -4, reason: 'written twice'}"),
+            node.loc, M_("correction: expected a mapping, got {describe}", describe=node.describe()), example
         )
         return None
     parts: dict[str, Part] = {}
@@ -126,15 +114,12 @@ def parse_correction_yaml(
     for k, v in node.pairs:
         key = k.text.strip()
         if key not in YAML_KEYS:
-            problems.add(
-                k.loc,
-                M_("unknown key {key!r} in a correction", key=key),
-                M_("allowed: {join}", join=", ".join(YAML_KEYS)),
-            )
+            allowed = M_("allowed: {join}", join=", ".join(YAML_KEYS))
+            problems.add(k.loc, M_("unknown key {key!r} in a correction", key=key), allowed)
         elif v.kind != "scalar" or v.null:
+            got = v.describe()
             problems.add(
-                v.loc,
-                M_("correction {key}: expected a value, got {describe}", key=key, describe=v.describe()),
+                v.loc, M_("correction {key}: expected a value, got {describe}", key=key, describe=got)
             )
         else:
             parts[key] = (v.text.strip(), v.loc, 1)
@@ -219,11 +204,8 @@ def _amount(part: Part | None, err: Callable[..., None]) -> Amount | None:
         err(part, M_("{part!r} divides by zero", part=part[0]), M_("a fraction like 1/2"))
         return None
     if abs(Fraction(value)) > MAX_NUMBER or Fraction(value).denominator > MAX_DENOMINATOR:
-        err(
-            part,
-            M_("{part!r} is out of range", part=part[0][:40]),
-            M_("at most {most:,} in size, with at most six decimal places", most=MAX_NUMBER),
-        )
+        most = M_("at most {most:,} in size, with at most six decimal places", most=MAX_NUMBER)
+        err(part, M_("{part!r} is out of range", part=part[0][:40]), most)
         return None
     if value == 0:
         err(part, M_("a correction of 0 changes nothing"), M_("write the amount to add, or drop the line"))

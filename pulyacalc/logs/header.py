@@ -1,10 +1,6 @@
-"""The header every input shares (players, dealer, convention, pool, rounding, and the
-convention keys a log overrides), read the same way from a YAML log, a line log and a
-paper sheet, so that the same mistake gets the same message at the same place in all three.
-
-This is the one place for a header key: one row of :data:`HEADER` (plus its test); the
-spellings, the top-level keys of a log and a sheet, and the writers' order derive from it.
-"""
+"""The header every input shares, read the same way from a YAML log, a line log and a paper
+sheet (the same mistake, the same message).  This is the one place for a header key: one
+row of :data:`HEADER`."""
 
 from __future__ import annotations
 
@@ -49,17 +45,14 @@ def _players(node: Node, b: HeaderBuilder) -> tuple[str, ...] | None:
     players = tuple(n for n, _ in names)
     before = len(p)
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        p.add(
-            node.loc,
-            M_(
-                "Preferans is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, {doc} names {len}",
-                MIN_PLAYERS=MIN_PLAYERS,
-                MAX_PLAYERS=MAX_PLAYERS,
-                doc=b.doc,
-                len=len(players),
-            ),
-            M_("list the players clockwise, e.g. 'players: Anna Boris Vera'"),
+        message = M_(
+            "Preferans is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, {doc} names {len}",
+            MIN_PLAYERS=MIN_PLAYERS,
+            MAX_PLAYERS=MAX_PLAYERS,
+            doc=b.doc,
+            len=len(players),
         )
+        p.add(node.loc, message, M_("list the players clockwise, e.g. 'players: Anna Boris Vera'"))
     seen: set[str] = set()
     for name, loc in names:
         if name.casefold() in seen:
@@ -116,9 +109,9 @@ def _dummy(node: Node, b: HeaderBuilder) -> DummyHand | None:
         return None
     hand = DUMMY_SPELLINGS.get(text)
     if hand is None:
+        got = node.describe()
         b.problems.add(
-            node.loc,
-            M_("dummy: expected first or second (the hand), got {describe}", describe=node.describe()),
+            node.loc, M_("dummy: expected first or second (the hand), got {describe}", describe=got)
         )
     return hand
 
@@ -134,13 +127,9 @@ def _pool(node: Node, b: HeaderBuilder) -> int | None:
 def _rounding(node: Node, b: HeaderBuilder) -> Rounding | None:
     text = node.text.strip() if node.kind == "scalar" else ""
     if text not in ROUNDINGS:
+        choices, got = ", ".join(ROUNDINGS), node.describe()
         b.problems.add(
-            node.loc,
-            M_(
-                "rounding: expected one of {join}, got {describe}",
-                join=", ".join(ROUNDINGS),
-                describe=node.describe(),
-            ),
+            node.loc, M_("rounding: expected one of {join}, got {describe}", join=choices, describe=got)
         )
         return None
     return cast(Rounding, text)
@@ -232,17 +221,9 @@ class HeaderBuilder:
         if key is None:
             return False
         if key in self.values:
-            self.problems.add(
-                key_loc,
-                M_(
-                    "header {quoted} is given twice, first at {place}",
-                    quoted=quoted(word),
-                    place=self.values[key][1].place(),
-                ),
-                M_("keep one of them"),
-                source=source,
-                width=len(word),
-            )
+            at = self.values[key][1].place()
+            twice = M_("header {quoted} is given twice, first at {place}", quoted=quoted(word), place=at)
+            self.problems.add(key_loc, twice, M_("keep one of them"), source=source, width=len(word))
             return True  # the first stays: neither is taken silently over the other
         self.values[key] = (node, key_loc)
         return True
@@ -251,14 +232,10 @@ class HeaderBuilder:
         """A convention key set in ``overrides:`` or on a line log's header line; checked in ``build``."""
         for other, _, other_loc, _ in self.overrides:
             if other == key:
-                self.problems.add(
-                    key_loc,
-                    M_(
-                        "{quoted} is set twice, first at {place}", quoted=quoted(key), place=other_loc.place()
-                    ),
-                    M_("keep one of them"),
-                    width=len(key),
+                twice = M_(
+                    "{quoted} is set twice, first at {place}", quoted=quoted(key), place=other_loc.place()
                 )
+                self.problems.add(key_loc, twice, M_("keep one of them"), width=len(key))
                 return
         self.overrides.append((key, node, key_loc, in_mapping))
 
@@ -307,8 +284,7 @@ class HeaderBuilder:
                 "{did}convention keys are like 'whist.on_failure' (see conventions/sochi.yaml)", did=did
             )
         else:
-            message = M_("unknown header key {key!r}", key=key)
-            keys = ", ".join(HEADER_KEYS)
+            message, keys = M_("unknown header key {key!r}", key=key), ", ".join(HEADER_KEYS)
             hint = M_(
                 "{did}header keys: {keys}, or a convention key like 'whist.on_failure'", did=did, keys=keys
             )
@@ -353,12 +329,8 @@ def convention_for(header: Header, override: str | None = None) -> Convention:
         # the log's own directory tree (the current directory for standard input)
         stdin = header.source in ("-", "<stdin>", "<text>")
         within = Path.cwd() if stdin else Path(header.source).resolve().parent
+    at = header.locs.get("convention")
+    pool, rounding = header.pool, header.rounding
     return load(
-        ref,
-        relative_to=relative,
-        ref_loc=header.locs.get("convention"),
-        overrides=node,
-        pool=header.pool,
-        rounding=header.rounding,
-        within=within,
+        ref, relative_to=relative, ref_loc=at, overrides=node, pool=pool, rounding=rounding, within=within
     )

@@ -1,7 +1,6 @@
 """Canonical writers for both log formats (``pulyacalc convert``, docs/format.md
 "Canonical form"), streaming.  "The same deals" after a round trip is :func:`deal_key`;
-where a deal was written, comments on their own lines, and spellings are not kept.
-"""
+where a deal was written, comments on their own lines, and spellings are not kept."""
 
 from __future__ import annotations
 
@@ -41,32 +40,18 @@ WRITTEN_SIZE = 20_000
 
 def deal_key(deal: Deal | Correction | SeatChange) -> tuple[Any, ...]:
     """What makes two deals the same deal, whatever the format or spelling."""
-    note = " ".join(deal.note.split()) if deal.note else None
+    note = (" ".join(deal.note.split()) or None) if deal.note else None
     if isinstance(deal, SeatChange):
-        return (deal.change, deal.player, note or None)
+        return (deal.change, deal.player, note)
     if isinstance(deal, Correction):
         reason = " ".join(deal.reason.split())
-        return ("correction", deal.player, deal.area, deal.on, deal.amount, reason, note or None)
+        return ("correction", deal.player, deal.area, deal.on, deal.amount, reason, note)
+    tricks = tuple(sorted(deal.tricks.items()))
     if isinstance(deal, Raspasy):
-        return (
-            "raspasy",
-            tuple(sorted(deal.tricks.items())),
-            deal.dealer,
-            note or None,
-            tuple(sorted(deal.dark)),
-        )
-    return (
-        "play",
-        deal.declarer,
-        str(deal.contract),
-        tuple(sorted((k, str(v)) for k, v in deal.calls.items())),
-        tuple(sorted(deal.tricks.items())),
-        deal.dealer,
-        note or None,
-        tuple(sorted(str(c) for c in deal.talon)),
-        deal.concede,
-        deal.dark,
-    )
+        return ("raspasy", tricks, deal.dealer, note, tuple(sorted(deal.dark)))
+    d, calls = deal, tuple(sorted((k, str(v)) for k, v in deal.calls.items()))
+    talon = tuple(sorted(str(c) for c in d.talon))
+    return ("play", d.declarer, str(d.contract), calls, tricks, d.dealer, note, talon, d.concede, d.dark)
 
 
 def _clockwise(players: tuple[str, ...], start: str) -> list[str]:
@@ -88,11 +73,9 @@ def check_line_names(header: Header) -> None:
     """The line format writes names as single words: refuse names it cannot hold."""
     bad = [p for p in header.players if _LINE_UNSAFE.search(p)]
     if bad:
-        raise refused(
-            header.locs.get("players", Loc(header.source)),
-            M_("the line format cannot write the name {bad!r}", bad=bad[0]),
-            M_("names in the line format are single words without , # [ ] or ':'"),
-        )
+        cannot = M_("the line format cannot write the name {bad!r}", bad=bad[0])
+        hint = M_("names in the line format are single words without , # [ ] or ':'")
+        raise refused(header.locs.get("players", Loc(header.source)), cannot, hint)
 
 
 def header_lines(header: Header, words: Words = ENGLISH) -> Iterator[str]:

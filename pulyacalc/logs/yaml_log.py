@@ -1,8 +1,7 @@
 """The YAML log (INTERFACE.md "A log in YAML"): a header (``header.read_top``, as a
 sheet's) and a list of deals, each a mapping (``declarer/contract/defenders/tricks`` or
 ``raspasy``, with ``talon``, ``concede``, ``dark``) or one line of the line format.  Every
-value is type-checked from the text that was written.
-"""
+value is type-checked from the text that was written."""
 
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
-"""`compare` as a view: one evening under several conventions, a column per convention
-under which the log is legal.  The conventions under which it is not legal are told, with
-their first problem, in a note under the table and under ``excluded`` in the JSON document
-(present only when one is left out, so a comparison that loses nothing reads as before);
-JSONL and CSV/TSV carry the legal columns only."""
+"""`compare` as a view: a column per convention under which the log is legal; the others
+are told with their first problem under the table and in JSON's ``excluded`` (only when
+one is left out)."""
 
 from __future__ import annotations
 
@@ -120,27 +118,19 @@ class CompareView:
                 rows, head=[corner, *names], tablefmt="simple", colalign=("left", *["right"] * len(names))
             )
 
-        out = [
-            (
-                _("{players}, {deals}; results in whists (money) under each convention")
-                if money
-                else _("{players}, {deals}; results in whists under each convention")
-            ).format(players=counted(len(c.players), "player"), deals=counted(c.deals, "deal")),
-            "",
-            drawn(result, ""),
-            "",
-            drawn(detail, _("pool / mountain / mountain result + whist result")),
-            "",
-        ]
+        title = _("{players}, {deals}; results in whists (money) under each convention")
+        if not money:
+            title = _("{players}, {deals}; results in whists under each convention")
+        title = title.format(players=counted(len(c.players), "player"), deals=counted(c.deals, "deal"))
+        details = drawn(detail, _("pool / mountain / mountain result + whist result"))
+        out = [title, "", drawn(result, ""), "", details, ""]
+        about = _("{name}: {title}, pool to {target}, {done}, rounding {rounding}")
         for col in c.columns:
-            ev = col.evening
+            ev, done = col.evening, _("finished") if col.evening.finished else _("not finished")
+            title = convention_title(ev.convention)
             out.append(
-                _("{name}: {title}, pool to {target}, {done}, rounding {rounding}").format(
-                    name=col.asked,
-                    title=convention_title(ev.convention),
-                    target=ev.target,
-                    done=_("finished") if ev.finished else _("not finished"),
-                    rounding=col.settlement.rounding,
+                about.format(
+                    name=col.asked, title=title, target=ev.target, done=done, rounding=col.settlement.rounding
                 )
             )
         out += [excluded_note(x) for x in c.excluded]

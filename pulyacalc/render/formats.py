@@ -1,11 +1,6 @@
 """The format table: every output format by name, with the one writer that writes it.
-
-A view gives four shapes: ``table()``, ``document()`` (an iterator in it is an array
-written item by item, a :class:`Later` is known once the arrays are spent), ``records()``
-and ``rows()``; a :class:`Made` is text already made in the format asked.  :func:`write`
-spools what a writer writes and lets it out only once the view is spent, so a log with a
-problem prints its problems and nothing else, whatever the format.
-"""
+:func:`write` lets a writer's text out only once the view is spent, so a log with a problem
+prints its problems and nothing else, whatever the format."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 """JSON indented by two, in the very text ``json.dumps(doc, ensure_ascii=False, indent=2)``
 gives, faster (with an indent the library encodes in Python, issue 11); a value it does not
-read plainly is left to ``json.dumps``.  tests/test_jsontext.py holds both to the same text.
-"""
+read plainly is left to ``json.dumps``.  tests/test_jsontext.py holds both to the same text."""
 
 from __future__ import annotations
 

@@ -1,11 +1,6 @@
-"""`ledger` as a view: a row per deal with what it moved each player's result by, then the
-rounding as its own row, so that every column adds up to the settlement `score` prints.
-
-The table shows the settlement under the rows; the machine formats do not (a program adding
-a column up would count it twice).  Each shape spools its rows as they come, the title
-(which counts the deals) before them; what it makes of a row but its number is made once
-per ``Moved``.
-"""
+"""`ledger` as a view: a row per deal, then the rounding's, so every column adds up to the
+settlement; only the table shows the settlement too (a program adding a column up would
+count it twice).  What a row holds but its number is made once per ``Moved``."""
 
 from __future__ import annotations
 
@@ -24,6 +19,7 @@ from pulyacalc.render.view import (
     fraction_text,
     jnum,
     show,
+    signed,
 )
 from pulyacalc.reports.ledger import Ledger, LedgerRow, Moved
 
@@ -36,11 +32,6 @@ if TYPE_CHECKING:
 Play = Callable[["Sink"], "Ledger | None"]
 #: (which value, player) of each player column
 Columns = list[tuple[str, str]]
-
-
-def signed(x: Amount | Decimal) -> str:
-    text = show(x)
-    return f"+{text}" if x > 0 else text
 
 
 def amounts(name: str, values: dict[str, Amount]) -> dict[str, Any]:
@@ -81,9 +72,7 @@ class LedgerView:
     def table(self) -> Iterator[str]:
         rows = TableRows(self.running)
         try:
-            lg = self._played(rows.add)
-            if lg is None:
-                raise Unseated
+            lg = self._spent(rows)
             table, columns = rows.finished(lg.players, lg.settlement.money is not None)
             for cells in final_rows(lg, columns):
                 table.add(cells)
@@ -299,11 +288,6 @@ def values_json(row: LedgerRow, running: bool) -> dict[str, Any]:
     return out
 
 
-def deal_json(row: LedgerRow, running: bool) -> dict[str, Any]:
-    """A deal's object in JSON (and JSON Lines)."""
-    return {"number": row.number, **moved_json(row.moved), **values_json(row, running)}
-
-
 class JsonRows:
     """Deals written into the JSON document's array, two levels deep, each ``Moved``'s members
     written once (an object's text is its members' joined)."""
@@ -410,7 +394,6 @@ class TableRows:
         return [m.dealer, deal, *[signed(m.result[p]) if k == "result" else "" for k, p in self.columns]]
 
     def finished(self, players: tuple[str, ...], money: bool) -> tuple[LongTable, Columns]:
-        """The table with every deal's row (made here when there was none)."""
         return self.table or self._start(players, money), self.columns
 
     def close(self) -> None:

@@ -1,10 +1,6 @@
-"""Each player's cumulative result over a season's evenings (and, for ``stats``, the
-rating), drawn with matplotlib.
-
-matplotlib is an optional extra, imported only inside :func:`draw`, straight onto the SVG
-canvas, never through pyplot (no GUI backend).  The same input gives the same SVG bytes
-whatever the user's matplotlibrc (``RC``); glyphs are paths, so Cyrillic reads the same.
-"""
+"""Each player's cumulative result over a season (and the rating) drawn with matplotlib, an
+optional extra imported only in :func:`draw`, never through pyplot; the same input gives
+the same SVG bytes whatever the user's matplotlibrc (``RC``)."""
 
 from __future__ import annotations
 

@@ -131,12 +131,10 @@ def _sheet_lines(r: Report) -> list[str]:
     """The title (convention, players, target, deals, finished or not), the sheet, the bombs."""
     players = r.sheet.players
     status = ""
-    if r.finished is not None:
-        status = " — " + (
-            _("the pulya is finished")
-            if r.finished
-            else _("the pulya is not finished: missing pool points go to the mountain (K4.2.3)")
-        )
+    if r.finished:
+        status = " — " + _("the pulya is finished")
+    elif r.finished is not None:
+        status = " — " + _("the pulya is not finished: missing pool points go to the mountain (K4.2.3)")
     parts = [convention_title(r.convention), counted(len(players), "player")]
     parts.append(_("pool to {target}").format(target=r.target))
     if r.deals is not None:

@@ -1,8 +1,5 @@
 """What every report view shares: the :class:`View` protocol, ``SCHEMA_VERSION``, the ways
-numbers are written (:func:`show` for people, :func:`decimal` for CSV, :func:`jnum` for JSON,
-:func:`fraction_text` exact) and the sheet row.  Apart from render/formats.py, which imports
-the views' modules: no import cycle; nothing here imports json, csv or tabulate (start-up time).
-"""
+numbers are written and the sheet row; nothing here imports json, csv or tabulate (start-up)."""
 
 from __future__ import annotations
 

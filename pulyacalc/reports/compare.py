@@ -1,13 +1,8 @@
 """One evening under several conventions, side by side (``pulyacalc compare``).
 
-The log is read once (a path, or '-': standard input is read once) and played under each
-convention asked for: a line log from its raw lines each time, read again from its
-lines kept (``replay.Replay``), not from its deals.  A convention under which the log is
-not legal — its deals break a rule, the convention does not load, or the settlement
-cannot be rounded as it says (kodeks rounding with 4 players) — is ``Excluded`` with its
-problems instead of failing the whole comparison.  Problems of reading (syntax) are no
-convention's fault: they fail the comparison, as ``score`` would.
-"""
+The log is read once and replayed under each convention (``replay.Replay``).  A convention
+under which it is not legal is ``Excluded`` with its problems; problems of reading are no
+convention's fault and fail the comparison, as ``score`` would."""
 
 from __future__ import annotations
 

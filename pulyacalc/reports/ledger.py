@@ -1,15 +1,8 @@
-"""The ledger: what each deal moved each player's final result by (issue 14, RULES.md §3.x).
+"""The ledger: what each deal moved each player's final result by (issue 14, RULES.md §3).
 
-The settlement of RULES.md §3 is linear in the sheet until it is rounded (the amnesty is a
-common shift the average mountain cancels), so each entry adds a fixed amount to every
-player's exact result and a deal's row is the sum over its entries (:func:`row_of`).  The
-rows of any log add up exactly to the exact settlement; the rounding is its own row.
-
-The entries are the scorer's own (no second scoring path), told to :class:`Rows` in order:
-kept whole (``ledger``) or handed to a sink as scored (``ledger_run``, flat memory).  The
-money is each running total to the cent, as ``score`` rounds it.  A row is not the evening
-without the deal: deleting it would move the next dealer, the raspasy run, the pools' close.
-"""
+The settlement is linear in the sheet until it is rounded, so a deal's row is the sum over
+its entries (:func:`row_of`) and the rows add up exactly to the exact settlement; the
+rounding is its own row.  Rows are kept whole (``ledger``) or handed on (``ledger_run``)."""
 
 from __future__ import annotations
 
@@ -44,8 +37,7 @@ Booked = tuple[str, str, Amount, "str | None"]
 
 
 def deal_row(entries: Iterable[Entry], players: tuple[str, ...], conv: Convention) -> dict[str, Amount]:
-    """What these entries add to each player's exact result (RULES.md §3, linear part);
-    :func:`row_of` says how."""
+    """What these entries add to each player's exact result (:func:`row_of`)."""
     return row_of(((e.area, e.player, e.amount, e.on) for e in entries), players, conv)
 
 
@@ -100,12 +92,10 @@ class LedgerRow(NamedTuple):
 
     @property
     def text(self) -> str:
-        """The deal in the canonical line format (``pulyacalc convert``)."""
         return self.moved.text
 
     @property
     def result(self) -> dict[str, Amount]:
-        """What the deal moved each player's exact result by, in whists (sums to 0)."""
         return self.moved.result
 
 
@@ -173,7 +163,6 @@ class Rows:
         self.paid: dict[str, Decimal] = dict.fromkeys(players, Decimal(0))
 
     def step(self, s: Step) -> LedgerRow | None:
-        """The row of a step of ``play`` (None from a newcomer on, unless ``final``)."""
         from pulyacalc.scoring.fold import Line
 
         item = s.item
@@ -189,12 +178,11 @@ class Rows:
         if r.table:
             self._seat(r.table)
         writes = tuple((e.area, e.player, e.amount, e.on) for e in entries)
-        return self._row(
-            r.number, r.dealer, r.kind, self._line(r.deal, r.dealer), writes, lambda: r.deal, lambda: entries
-        )
+        line = self._line(r.deal, r.dealer)
+        return self._row(r.number, r.dealer, r.kind, line, writes, lambda: r.deal, lambda: entries)
 
     def _seat(self, table: tuple[str, ...]) -> None:
-        """A seat change: the texts remembered were written for the table before it."""
+        # the texts remembered were written for the table before it
         self.table = table
         self.texts.known.clear()
         self.moved.known.clear()
@@ -289,7 +277,6 @@ class Rows:
         self.counts.clear()
 
     def total(self) -> dict[str, Amount]:
-        """The rows so far added up (the last running totals)."""
         self._add_up()
         return self.sums
 

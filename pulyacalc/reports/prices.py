@@ -1,11 +1,6 @@
 """The price table («таблица расчёта»): what each outcome of a deal is worth in whists to
-the declarer and to each other player, under a convention.
-
-No hard-coded number: each outcome is a one-deal log played on a finished sheet with every
-pool at the target (every player equal) and settled exactly; prices are constant through a
-pulya, so that moment gives the same numbers as any other.  With 5 players the second one
-out is seated where ``table.five_second_out`` sits him.
-"""
+each player.  No hard-coded number: each outcome is a one-deal log played on a finished
+sheet (every pool at the target) and settled exactly; prices are constant through a pulya."""
 
 from __future__ import annotations
 

@@ -1,10 +1,6 @@
-"""A rating over a season: openskill's Plackett-Luce model, one match per evening.
-
-An evening is one ranking of three or four players by their results (ties share a rank),
-which is what Plackett-Luce is made for; finishing above strong players moves a rating
-more.  It rates places, not margins.  The library's defaults are kept (a new player's
-ordinal μ − 3σ is 0); openskill is imported only when a rating is made (start-up time).
-"""
+"""A rating over a season: openskill's Plackett-Luce model, an evening one ranking of its
+players by their results (ties share a rank): it rates places, not margins.  openskill is
+imported only when a rating is made (start-up time)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""A log played more than once without keeping its deals (issue 11: a 20 MB log in 500 MB).
-
-``dispute`` plays a log once per reading of a key, ``compare`` once per convention.  A line
-log's raw lines are kept as the first play reads them (each distinct text once) and read
-again by every later play; a YAML log's deals are in memory already.
-"""
+"""A log played more than once (``dispute``, ``compare``) without keeping its deals: a line
+log's raw lines are kept as the first play reads them (each distinct text once)."""
 
 from __future__ import annotations
 

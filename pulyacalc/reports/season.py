@@ -1,9 +1,5 @@
-"""A season: many evenings (logs) scored at once into standings per player.
-
-Each evening is scored and settled as ``pulyacalc score`` would; the standings add up each
-player's results (exact) and money.  Players are the same person when their names are the
-same in every log, or an aliases file (:mod:`pulyacalc.logs.aliases`) says so.
-"""
+"""A season: many evenings scored as ``score`` would, added up into standings per player
+(a person is one name in every log, or as an aliases file says)."""
 
 from __future__ import annotations
 

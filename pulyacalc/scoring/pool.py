@@ -2,8 +2,7 @@
 
 ``place`` is the only rule that reads the paper (how full each pool is).  ``settled`` (per
 write) and ``settled_deal`` (a deal's pool writes in turn) say when it no longer reads it;
-only then does the fold remember its answer (tests/test_pool.py holds ``place`` to them).
-"""
+only then does the fold remember its answer (tests/test_pool.py holds ``place`` to them)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 """Settlement («роспись пули», RULES.md §3, K4.2.14): the sheet → each player's whists,
 then money.  Exact fractions throughout; rounding happens once, at the end, as the
-convention says; every result sums to exactly 0.
-"""
+convention says; every result sums to exactly 0."""
 
 from __future__ import annotations
 
@@ -12,7 +11,7 @@ from math import lcm
 
 from pulyacalc.convention.schema import Convention, MountainDivisor
 from pulyacalc.core.amounts import Amount, exact
-from pulyacalc.core.i18n import M_
+from pulyacalc.core.i18n import M_, N_
 from pulyacalc.core.kinds import KODEKS_ROUNDINGS, Rounding
 from pulyacalc.core.sheet import SheetView
 
@@ -85,28 +84,23 @@ def mountain_factor(conv: Convention, n: int) -> Amount:
 
 def _check_kodeks(rounding: Rounding, n: int, divisor: MountainDivisor) -> None:
     if n != 3:
-        raise SettlementError(
-            M_(
-                "{rounding} rounding (K4.2.12) is defined for 3 players; use --rounding exact or nearest",
-                rounding=rounding,
-            )
-        )
+        three = N_("{rounding} rounding (K4.2.12) is defined for 3 players; use --rounding exact or nearest")
+        raise SettlementError(M_(three, rounding=rounding))
     if divisor == "opponents":
-        raise SettlementError(
-            M_(
-                "{rounding} rounding moves mountains to a multiple of 3, which divides among the "
-                "3 players; it cannot go with settlement.mountain_divisor: opponents (2): use "
-                "--rounding exact or nearest",
-                rounding=rounding,
-            )
+        opponents = N_(
+            "{rounding} rounding moves mountains to a multiple of 3, which divides among the "
+            "3 players; it cannot go with settlement.mountain_divisor: opponents (2): use "
+            "--rounding exact or nearest"
         )
+        raise SettlementError(M_(opponents, rounding=rounding))
 
 
 def _whole(value: Amount, rounding: Rounding, what: str) -> int:
     if Fraction(value).denominator != 1:
-        raise SettlementError(
-            M_("{rounding} rounding needs whole {what}: use exact or nearest", rounding=rounding, what=what)
+        whole = M_(
+            "{rounding} rounding needs whole {what}: use exact or nearest", rounding=rounding, what=what
         )
+        raise SettlementError(whole)
     return int(value)
 
 
@@ -205,28 +199,8 @@ def settle(
     result: dict[str, Amount] = {**round_nearest(total, players)} if rounding == "nearest" else dict(total)
     money = None if whist_price is None else to_money(result, players, whist_price)
     payments = [] if money is None else pay_list(money, players)
-    return Settlement(
-        players,
-        target,
-        rounding,
-        g,
-        low,
-        amnestied,
-        mountain,
-        extra,
-        avg,
-        mres,
-        pays_each,
-        pairs,
-        wres,
-        total,
-        result,
-        money,
-        payments,
-        whist_price,
-        divisor,
-        separate,
-    )
+    steps = (g, low, amnestied, mountain, extra, avg, mres, pays_each, pairs, wres, total, result)
+    return Settlement(players, target, rounding, *steps, money, payments, whist_price, divisor, separate)
 
 
 def largest_remainder(values: list[int], k: int) -> list[int]:

@@ -1,10 +1,5 @@
-"""RULES.md 6.3 as a pure function: what a newcomer writes when he joins (K3.1.2).
-
-«Вступая в игру, он записывает в пульку и гору среднее арифметическое от суммы очков в
-горе и пульке играющих. Все округления при записи делаются не в пользу новенького»: the
-average of the pools of the players at the table, rounded down, into his pool; the
-average of their mountains, rounded up, into his mountain.
-"""
+"""RULES.md 6.3: what a newcomer writes when he joins (K3.1.2): the average of the pools at
+the table, rounded down, into his pool; of their mountains, rounded up, into his mountain."""
 
 from __future__ import annotations
 
