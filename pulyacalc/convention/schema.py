@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Literal, NamedTuple, cast, get_args
 
 from pulyacalc.core.amounts import Amount
 from pulyacalc.core.errors import Problems
-from pulyacalc.core.i18n import M_, Text
+from pulyacalc.core.i18n import M_, N_, Text
 from pulyacalc.core.kinds import Rounding, SecondOut, TwoAllPass, TwoWhist
 from pulyacalc.yamlsource import Node, as_bool, as_int, as_number
 
@@ -146,14 +146,10 @@ class Choice(Parser):
     def __call__(self, node: Node, p: Problems, what: str) -> str | None:
         text = node.text.strip() if node.kind == "scalar" else ""
         if text not in self.choices:
+            join, got = ", ".join(self.choices), node.describe()
             p.add(
                 node.loc,
-                M_(
-                    "{what}: expected one of {join}, got {describe}",
-                    what=what,
-                    join=", ".join(self.choices),
-                    describe=node.describe(),
-                ),
+                M_("{what}: expected one of {join}, got {describe}", what=what, join=join, describe=got),
             )
             return None
         return text
@@ -195,15 +191,10 @@ class Levels(Parser):
 
     def __call__(self, node: Node, p: Problems, what: str) -> dict[int, Any] | None:
         if node.kind != "map":
-            p.add(
-                node.loc,
-                M_(
-                    "{what}: expected a mapping of levels like {{6: 2, 7: 4, 8: 6, 9: 8, 10: 10}}, "
-                    "got {describe}",
-                    what=what,
-                    describe=node.describe(),
-                ),
+            levels = N_(
+                "{what}: expected a mapping of levels like {{6: 2, 7: 4, 8: 6, 9: 8, 10: 10}}, got {describe}"
             )
+            p.add(node.loc, M_(levels, what=what, describe=node.describe()))
             return None
         out: dict[int, Any] = {}
         for k, v in node.pairs:
@@ -229,13 +220,10 @@ class IntList(Parser):
     def __call__(self, node: Node, p: Problems, what: str) -> frozenset[int] | tuple[int, ...] | None:
         items = _list_items(node)
         if items is None:
+            got = node.describe()
             p.add(
                 node.loc,
-                M_(
-                    "{what}: expected a list like [1, 2, 3], got {describe}",
-                    what=what,
-                    describe=node.describe(),
-                ),
+                M_("{what}: expected a list like [1, 2, 3], got {describe}", what=what, describe=got),
             )
             return None
         values = [as_int(n, p, what, low=self.low, high=self.high) for n in items]

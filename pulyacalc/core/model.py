@@ -120,13 +120,9 @@ class Contract:
 #: every contract spelling (lower case, without spaces) → the contract: each suit spelling
 #: after each level, and every spelling of misère.  The readers' fast path is one look-up.
 CONTRACT_SPELLINGS: dict[str, Contract] = {
-    **{
-        f"{level}{word}": Contract(level, suit)
-        for level in range(6, 11)
-        for word, suit in SUIT_SPELLINGS.items()
-    },
-    **{word: Contract.misere() for word in MISERE_SPELLINGS},
+    f"{level}{word}": Contract(level, suit) for level in range(6, 11) for word, suit in SUIT_SPELLINGS.items()
 }
+CONTRACT_SPELLINGS |= {word: Contract.misere() for word in MISERE_SPELLINGS}
 
 
 def contract_key(word: str) -> str:

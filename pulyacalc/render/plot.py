@@ -140,11 +140,9 @@ def season_picture(season: Season) -> Picture:
     legend = [(st.player, f"{st.player}  {show(st.total)}") for st in season.standings]
     totals = running_totals([e.result for e in season.evenings])
     styles = {p: i for i, (p, _label) in enumerate(legend)}
-    return Picture(
-        title.format(evenings=counted(n, "evening"), deals=counted(season.deals, "deal")),
-        evening_names([e.source for e in season.evenings]),
-        (panel(_("cumulative result, whists"), totals, n, legend, styles),),
-    )
+    title = title.format(evenings=counted(n, "evening"), deals=counted(season.deals, "deal"))
+    panels = (panel(_("cumulative result, whists"), totals, n, legend, styles),)
+    return Picture(title, evening_names([e.source for e in season.evenings]), panels)
 
 
 def stats_picture(stats: Stats) -> Picture:
@@ -158,14 +156,12 @@ def stats_picture(stats: Stats) -> Picture:
     ratings = {p.player: {pt.number: pt.rating.ordinal for pt in p.series} for p in stats.players}
     results = [(p.player, f"{p.player}  {show(p.standing.total)}") for p in by_total]
     rated = [(p.player, f"{p.player}  {p.rating.ordinal:.1f}") for p in stats.players]
-    return Picture(
-        title.format(evenings=counted(n, "evening"), deals=counted(stats.deals, "deal")),
-        evening_names([e.source for e in stats.evenings]),
-        (
-            panel(_("cumulative result, whists"), totals, n, results, styles),
-            panel(_("rating (openskill, μ − 3σ)"), ratings, n, rated, styles, zero=False),
-        ),
+    title = title.format(evenings=counted(n, "evening"), deals=counted(stats.deals, "deal"))
+    panels = (
+        panel(_("cumulative result, whists"), totals, n, results, styles),
+        panel(_("rating (openskill, μ − 3σ)"), ratings, n, rated, styles, zero=False),
     )
+    return Picture(title, evening_names([e.source for e in stats.evenings]), panels)
 
 
 def draw(picture: Picture, fmt: PlotFormat = "svg") -> bytes:

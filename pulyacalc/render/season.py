@@ -90,10 +90,8 @@ class SeasonView:
         return rows
 
     def table(self) -> str:
-        s = self.season
-        price = (
-            ", " + _("whist price {price}").format(price=s.whist_price) if s.whist_price is not None else ""
-        )
+        s, p = self.season, self.season.whist_price
+        price = ", " + _("whist price {price}").format(price=p) if p is not None else ""
         title = _("Season: {evenings}, {deals}{price}; results in whists")
         evenings = counted(len(s.evenings), "evening")
         lines = [title.format(evenings=evenings, deals=counted(s.deals, "deal"), price=price), ""]
