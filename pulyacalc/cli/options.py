@@ -275,11 +275,9 @@ class Run:
 
 
 def command(*names: str, blame_rounding: bool = True, fresh: bool = False) -> Callable[[F], F]:
-    """A command over the shared options ``names``: Typer sees them where the function has its
-    ``run`` parameter (-o, -q and --force at the end), the function gets them as one
-    :class:`Run`, and its problems are reported (runtime.reports_problems), ``--rounding``'s
-    as usage; its ``-o`` is checked (:func:`guard`; ``fresh``: new's, any file with text
-    is kept) and written at its end (output.session)."""
+    """A command over the shared options ``names``, which it gets as one :class:`Run` (Typer sees
+    them where its ``run`` parameter is); its problems reported, ``--rounding``'s as usage;
+    its ``-o`` checked (:func:`guard`; ``fresh``: any file with text is kept)."""
     names = (*names, "force") if "output" in names else names
 
     def decorate(func: F) -> F:
@@ -346,10 +344,8 @@ def _outputs(kwargs: dict[str, Any], fields: dict[str, Any]) -> dict[str, str | 
 
 
 def guard(kwargs: dict[str, Any], fields: dict[str, Any], fresh: bool) -> None:
-    """A command's ``-o`` and ``--plot`` checked before any work (usage, exit 2, naming the
-    option): not one file twice, not a file the command is given to read (by any name or
-    link), not a log or a paper sheet without ``--force``; then each is put in
-    ``WRITTEN`` for the readers of the files a log names (a convention, a folder's logs)."""
+    """A command's ``-o`` and ``--plot`` checked before any work (usage, exit 2): not one file
+    twice, not an input, not a log or a paper sheet without ``--force``; then put in ``WRITTEN``."""
     from pulyacalc.core.errors import WRITTEN
 
     outputs = _outputs(kwargs, fields)

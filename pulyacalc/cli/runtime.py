@@ -54,8 +54,7 @@ class _Diagnostics(io.RawIOBase):
 
 
 class _Closed(io.RawIOBase):
-    """Standard output the shell closed (``>&-``): every write fails with EBADF, reported
-    once like any other failure."""
+    """Standard output the shell closed (``>&-``): every write fails with EBADF."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -153,8 +152,7 @@ def run(app: Callable[[], object], *, gc_paused: bool = False) -> int:
 
 
 def finish(status: int) -> int:
-    """Flush standard output and error: ``status``, or 1 when standard output cannot take
-    what is left (0 when its reader has gone)."""
+    """Flush standard output and error: ``status``, or 1 when standard output fails (0: reader gone)."""
     try:
         sys.stdout.flush()
     except BrokenPipeError:

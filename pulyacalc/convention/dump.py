@@ -1,8 +1,5 @@
-"""A convention written back as YAML: every key, nested by section as the built-in files
-are, each with a comment giving its Russian name, meaning and source.
-
-Not ``yaml.safe_dump``: it cannot interleave comments, and a level table reads best in flow
-style.  A scalar is plain only when YAML reads it back as the same text."""
+"""A convention written back as YAML, each key with a comment (its Russian name, meaning and
+source).  Not ``yaml.safe_dump``: it cannot interleave comments."""
 
 from __future__ import annotations
 

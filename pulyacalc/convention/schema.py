@@ -1,9 +1,6 @@
-"""Conventions are data: every number and choice of RULES.md §4 under a named key.
-
-Each key is one row of ``SCHEMA`` (beancount's ``OptDesc``): its ``Convention`` field, which
-carries the parser that reads it, and its line of ``_TEXTS`` (its meaning, Russian name and
-source).  The parser carries all the rest the package needs to know about the value, so nothing
-switches on a kind string; the scoring code reads the fields and never asks which convention it is."""
+"""Conventions are data: every number and choice of RULES.md §4 under a named key, one row of
+``SCHEMA``: its ``Convention`` field (with the parser that reads it) and its line of ``_TEXTS``
+(meaning, Russian name, source); the scoring code never asks which convention it is."""
 
 from __future__ import annotations
 

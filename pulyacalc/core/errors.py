@@ -298,8 +298,7 @@ def opened(f: T) -> T:
 
 
 def os_reason(e: OSError) -> str:
-    """Why a file could not be opened or read, in words ("permission denied"), never a
-    raw ``[Errno 13] …`` repr; the caller names the path."""
+    """Why a file could not be opened or read, in words ("permission denied"), not ``[Errno 13]``."""
     import errno
 
     words = {

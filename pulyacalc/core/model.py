@@ -1,8 +1,5 @@
-"""The game's domain as small immutable types that parse and print their own notation.
-
-A log is a header and a sequence of deals (``Play``, ``Raspasy``), with the ``Correction``s
-a table writes by hand between them; what is allowed and what it is worth is decided by
-:mod:`pulyacalc.scoring`.  Spellings are data, the ``*_SPELLINGS`` tables."""
+"""The game's domain as small immutable types that parse and print their own notation (what
+is allowed and what it is worth: :mod:`pulyacalc.scoring`); spellings are ``*_SPELLINGS``."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""Seating for one deal: who deals, who holds cards, who sits out, who defends first.
-
-Every table size is here, so that the rules ask the seats rather than count players: with
-3 all hold cards; with 4 the dealer sits out (K1.2, K3.2.10); with 5 the dealer and one more
-(``table.five_second_out``); with 2 («гусарик») a dummy third hand always passes (seed 001)."""
+"""Seating for one deal: who deals, holds cards, sits out, defends first.  Every table size
+is here, so that the rules ask the seats rather than count players."""
 
 from __future__ import annotations
 

@@ -116,10 +116,6 @@ def _dummy(node: Node, b: HeaderBuilder) -> DummyHand | None:
     return hand
 
 
-def _convention(node: Node, b: HeaderBuilder) -> str | None:
-    return as_str(node, b.problems, "convention")
-
-
 def _pool(node: Node, b: HeaderBuilder) -> int | None:
     return as_int(node, b.problems, M_("pool (the target)"), low=1, high=100_000)
 
@@ -154,7 +150,7 @@ HEADER: tuple[HeaderKey, ...] = (
     HeaderKey("players", ("игроки",), _players),
     HeaderKey("dealer", ("сдаёт", "сдает", "сдающий"), _dealer),
     HeaderKey("dummy", ("болван",), _dummy),
-    HeaderKey("convention", ("конвенция",), _convention, "sochi"),
+    HeaderKey("convention", ("конвенция",), lambda n, b: as_str(n, b.problems, "convention"), "sochi"),
     HeaderKey("pool", ("пуля",), _pool),
     HeaderKey("rounding", ("округление",), _rounding),
     HeaderKey("date", ("дата",), _text("date")),

@@ -1,7 +1,5 @@
-"""The YAML log (INTERFACE.md "A log in YAML"): a header (``header.read_top``, as a
-sheet's) and a list of deals, each a mapping (``declarer/contract/defenders/tricks`` or
-``raspasy``, with ``talon``, ``concede``, ``dark``) or one line of the line format.  Every
-value is type-checked from the text that was written."""
+"""The YAML log (INTERFACE.md "A log in YAML"): a header (``header.read_top``) and a list of
+deals, each a mapping or one line of the line format, every value type-checked as written."""
 
 from __future__ import annotations
 

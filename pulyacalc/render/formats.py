@@ -20,8 +20,7 @@ class Out(Protocol):
 
 
 class Later:
-    """A value of a document known only once its arrays are spent (a count of what they
-    held): ``get`` is called then."""
+    """A document's value known only once its arrays are spent: ``get`` is called then."""
 
     __slots__ = ("get",)
 
@@ -60,8 +59,7 @@ MORE = "\0more"
 
 
 def dumps(doc: Any) -> str:
-    """The one JSON spelling of a document: UTF-8 as it is, indented by two (the text of
-    ``json.dumps``, written faster: render/jsontext.py)."""
+    """The one JSON spelling of a document: ``json.dumps``'s, written faster (render/jsontext.py)."""
     from pulyacalc.render import jsontext  # only for this format (start-up time)
 
     return jsontext.dumps(doc)
@@ -74,8 +72,7 @@ def nested(value: Any, depth: int) -> str:
 
 
 def members(doc: dict[str, Any], depth: int) -> str:
-    """The members of ``doc`` as its JSON text has them ``depth`` levels deep, without the
-    braces around them (each after its line break): objects joined member by member."""
+    """The members of ``doc``'s JSON text ``depth`` levels deep, without the braces around them."""
     text = nested(doc, depth)
     return text[1 : text.rindex("\n")] if doc else ""
 
@@ -95,8 +92,7 @@ def write_table(view: View, out: Out) -> None:
 
 
 def write_json(view: View, out: Out) -> None:
-    """The document as ``json.dumps(doc, indent=2, ensure_ascii=False)`` writes it, its iterators
-    written item by item into a spool before the :class:`Later` values are asked."""
+    """The document as ``json.dumps`` writes it, its iterators spooled before the ``Later``s."""
     doc = view.document()
     if not any(isinstance(v, (Iterator, Later, Made)) for v in doc.values()):
         out.write(dumps(doc) + "\n")
@@ -155,8 +151,7 @@ class _Spools:
 
 
 def spool() -> Any:
-    """Text kept in memory, then in a temporary file past a megabyte (a long log's output is
-    far bigger than its memory); the caller closes it."""
+    """Text kept in memory, then in a temporary file past a megabyte; the caller closes it."""
     import tempfile
 
     return tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8")
@@ -261,8 +256,7 @@ def write_tsv(view: View, out: Out) -> None:
 
 
 def fit_lines(text: str) -> str:
-    """The text's lines no wider than the width set, prose wrapped at its spaces with the
-    continuation indented."""
+    """The text's lines no wider than the width set, wrapped with the continuation indented."""
     from pulyacalc.render.view import WIDTH
 
     width = WIDTH[0]

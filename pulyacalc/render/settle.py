@@ -1,7 +1,5 @@
-"""The settlement stage by stage (``_STAGES``), the way players do it on paper (RULES.md §3,
-K4.2.14), each with its arithmetic, so that a person with a pencil can follow it.
-:class:`SettleReport` is what `settle` prints: this table for people; for programs the
-score report, whose JSON document also carries the each-pays-each view and the total."""
+"""The settlement stage by stage (``_STAGES``), as players do it on paper (RULES.md §3), each
+with its arithmetic: what `settle` prints for people (programs get the score report)."""
 
 from __future__ import annotations
 

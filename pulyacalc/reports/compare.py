@@ -1,8 +1,6 @@
-"""One evening under several conventions, side by side (``pulyacalc compare``).
-
-The log is read once and replayed under each convention (``replay.Replay``).  A convention
-under which it is not legal is ``Excluded`` with its problems; problems of reading are no
-convention's fault and fail the comparison, as ``score`` would."""
+"""One evening under several conventions, side by side (``pulyacalc compare``): a convention
+under which the log is not legal is ``Excluded`` with its problems; problems of reading are
+no convention's fault and fail the comparison, as ``score`` would."""
 
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
 """The ledger: what each deal moved each player's final result by (issue 14, RULES.md §3).
-
 The settlement is linear in the sheet until it is rounded, so a deal's row is the sum over
-its entries (:func:`row_of`) and the rows add up exactly to the exact settlement; the
-rounding is its own row.  Rows are kept whole (``ledger``) or handed on (``ledger_run``)."""
+its entries (:func:`row_of`), and the rows add up exactly to the exact settlement."""
 
 from __future__ import annotations
 

@@ -278,8 +278,7 @@ def raise_all(problems: list[Problem]) -> None:
 def score_evening(
     path: str, *, price: Decimal | None = None, club: Club | None = None, **source: Unpack[Source]
 ) -> EveningResult:
-    """Score and settle one log, its players named as persons; ``club``: what earlier
-    evenings of the season worked out."""
+    """Score and settle one log, its players named as persons (``club``: what earlier evenings made)."""
     import hashlib
 
     from pulyacalc.logs.lines import LineDeals
@@ -360,8 +359,7 @@ def duplicates(evenings: Iterable[EveningResult]) -> tuple[tuple[str, str], ...]
 
 
 def standings(evenings: Iterable[EveningResult], money: bool = False) -> tuple[Standing, ...]:
-    """Per player: evenings played, total, average, best and worst evening; sorted by the
-    total (best first), then by name."""
+    """Per player: evenings, total, average, best and worst; the best total first, then by name."""
     from pulyacalc.scoring.settlement import MONEY
 
     results: dict[str, list[tuple[Amount, str]]] = {}
