@@ -21,7 +21,7 @@ from pulyacalc.core.errors import (
     quoted,
     shown,
 )
-from pulyacalc.core.i18n import M_
+from pulyacalc.core.i18n import M_, N_
 from pulyacalc.core.kinds import NodeKind
 
 #: Refuse YAML documents larger than this (line logs stream and have no limit).  A YAML
@@ -53,9 +53,7 @@ class Node(NamedTuple):
             return "a mapping"
         if self.kind == "seq":
             return "a list"
-        if self.null:
-            return "nothing"
-        return quoted(self.text)
+        return "nothing" if self.null else quoted(self.text)
 
 
 def _loc(file: str, mark: Any) -> Loc:
@@ -96,8 +94,7 @@ class _Composer:
     """What ``_compose`` keeps while it reads a document's events."""
 
     def __init__(self, file: str, unique: bool, anchored: bool, first_chars: set[str | None]) -> None:
-        self.file = file
-        self.unique = unique
+        self.file, self.unique = file, unique
         #: neither an anchor nor an alias can be written without its sign
         self.anchored = anchored
         # a plain scalar's tag hangs on its first character (others are strings), unless a
@@ -317,11 +314,8 @@ def parse_yaml(text: str, file: str, *, max_bytes: int = MAX_YAML_BYTES, unique_
     False: for a reader that names its own duplicate keys, in words of its own."""
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > max_bytes:
-        big = M_(
-            "the YAML document is {size:,} bytes, over the limit of {max_bytes:,}",
-            size=size,
-            max_bytes=max_bytes,
-        )
+        over = N_("the YAML document is {size:,} bytes, over the limit of {max_bytes:,}")
+        big = M_(over, size=size, max_bytes=max_bytes)
         hint = M_(
             "YAML is read whole: keep a log this long in the line format, which has no "
             "size limit (once: pulyacalc convert LOG --to lines --max-yaml-bytes N -o "
@@ -333,12 +327,9 @@ def parse_yaml(text: str, file: str, *, max_bytes: int = MAX_YAML_BYTES, unique_
     if long_line is not None:
         number = text.count("\n", 0, long_line.start()) + 1
         end = text.find("\n", long_line.start())
-        length = f"{(len(text) if end < 0 else end) - long_line.start():,}"
+        length, most = f"{(len(text) if end < 0 else end) - long_line.start():,}", f"{MAX_LINE_CHARS:,}"
         long = M_(
-            "line {number} is {length} characters long, over {most}",
-            number=number,
-            length=length,
-            most=f"{MAX_LINE_CHARS:,}",
+            "line {number} is {length} characters long, over {most}", number=number, length=length, most=most
         )
         raise ReadError([Problem(Loc(file, number, 1), long)])
     if text.startswith("\ufeff"):

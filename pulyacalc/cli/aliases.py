@@ -12,17 +12,11 @@ from pulyacalc.core.i18n import N_
 if TYPE_CHECKING:
     from pulyacalc.logs.aliases import Aliases
 
-AliasesOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--aliases",
-        metavar="FILE",
-        help=N_(
-            "A YAML file of each person's spellings ('Вера: [Vera, V]'): one row per person "
-            "however the logs spelled the name."
-        ),
-    ),
-]
+_HELP = N_(
+    "A YAML file of each person's spellings ('Вера: [Vera, V]'): one row per person "
+    "however the logs spelled the name."
+)
+AliasesOpt = Annotated[str | None, typer.Option("--aliases", metavar="FILE", help=_HELP)]
 
 
 def load_aliases(path: str | None) -> Aliases | None:

@@ -44,19 +44,42 @@ def usage(message: str, option: str) -> typer.BadParameter:
     return typer.BadParameter(tr(message), ctx=get_current_context(silent=True), param_hint=f"'{option}'")
 
 
+#: the options' help, as ``--help`` shows it (translated where it is looked up)
+_HELP = {
+    "logs": N_("Log files, or directories searched for logs (*.yaml *.yml *.txt *.log *.pulya *.lines)."),
+    "convention": N_(
+        "Built-in convention name (sochi, leningrad, rostov, classic, gusarik) "
+        "or a path to a convention YAML file; overrides the one the input names."
+    ),
+    "progress": N_("Show a progress bar on standard error (only on a terminal, only after a moment)."),
+    "allow_outside": N_(
+        "Let a log name a convention file outside its own directory tree "
+        "(refused by default: a log from someone else could make pulyacalc read any file)."
+    ),
+    "format": N_("Output: table for people; json, jsonl, csv, tsv for programs (see docs/output.md)."),
+    "whist_price": N_(
+        "Price of one whist in money, e.g. 0.5: adds money to the cent (summing to 0) and who pays whom."
+    ),
+    "rounding": N_(
+        "Override the rounding: exact, kodeks (K4.2.12, 3 players), nearest or kodeks_separate "
+        "(the pools and the mountains each moved to a multiple of 3, 3 players)."
+    ),
+    "input_format": N_("Force the log format instead of guessing it from the file name or content."),
+    "max_yaml_bytes": N_(
+        "Refuse YAML logs and sheets larger than N bytes (default 2M: YAML is read whole; "
+        "K, M, G suffixes). Line logs stream and have no limit: keep an archive in them "
+        "(pulyacalc convert)."
+    ),
+}
+
+
 LogArg = Annotated[
     str, typer.Argument(metavar="LOG", help=N_("The log: a YAML or line-format file, or - for stdin."))
 ]
 
 
 #: the evenings of season and stats
-LogsArg = Annotated[
-    list[str],
-    typer.Argument(
-        metavar="LOG|DIR...",
-        help=N_("Log files, or directories searched for logs (*.yaml *.yml *.txt *.log *.pulya *.lines)."),
-    ),
-]
+LogsArg = Annotated[list[str], typer.Argument(metavar="LOG|DIR...", help=_HELP["logs"])]
 
 
 def parse_convention(text: str | None) -> str | None:
@@ -83,14 +106,7 @@ def parse_convention(text: str | None) -> str | None:
 ConventionOpt = Annotated[
     str | None,
     typer.Option(
-        "-c",
-        "--convention",
-        metavar="NAME|PATH",
-        parser=parse_convention,
-        help=N_(
-            "Built-in convention name (sochi, leningrad, rostov, classic, gusarik) "
-            "or a path to a convention YAML file; overrides the one the input names."
-        ),
+        "-c", "--convention", metavar="NAME|PATH", parser=parse_convention, help=_HELP["convention"]
     ),
 ]
 
@@ -106,12 +122,7 @@ def _allow_outside(value: bool) -> bool:
 
 #: a progress bar for the commands that read many evenings (season, stats)
 ProgressOpt = Annotated[
-    bool,
-    typer.Option(
-        "--progress/--no-progress",
-        rich_help_panel=ADVANCED,
-        help=N_("Show a progress bar on standard error (only on a terminal, only after a moment)."),
-    ),
+    bool, typer.Option("--progress/--no-progress", rich_help_panel=ADVANCED, help=_HELP["progress"])
 ]
 
 
@@ -174,64 +185,26 @@ SHARED: dict[str, Any] = {
     "allow_outside": Annotated[
         bool,
         typer.Option(
-            "--allow-outside",
-            callback=_allow_outside,
-            rich_help_panel=ADVANCED,
-            help=N_(
-                "Let a log name a convention file outside its own directory tree "
-                "(refused by default: a log from someone else could make pulyacalc read any file)."
-            ),
+            "--allow-outside", callback=_allow_outside, rich_help_panel=ADVANCED, help=_HELP["allow_outside"]
         ),
     ],
-    "format": Annotated[
-        Format,
-        typer.Option(
-            "-f",
-            "--format",
-            help=N_("Output: table for people; json, jsonl, csv, tsv for programs (see docs/output.md)."),
-        ),
-    ],
+    "format": Annotated[Format, typer.Option("-f", "--format", help=_HELP["format"])],
     "whist_price": Annotated[
-        str | None,
-        typer.Option(
-            "--whist-price",
-            metavar="X",
-            help=N_(
-                "Price of one whist in money, e.g. 0.5: adds money to the cent (summing to 0) "
-                "and who pays whom."
-            ),
-        ),
+        str | None, typer.Option("--whist-price", metavar="X", help=_HELP["whist_price"])
     ],
-    "rounding": Annotated[
-        Rounding | None,
-        typer.Option(
-            "--rounding",
-            help=N_(
-                "Override the rounding: exact, kodeks (K4.2.12, 3 players), nearest or kodeks_separate "
-                "(the pools and the mountains each moved to a multiple of 3, 3 players)."
-            ),
-        ),
-    ],
+    "rounding": Annotated[Rounding | None, typer.Option("--rounding", help=_HELP["rounding"])],
     "input_format": Annotated[
         InputFormat | None,
-        typer.Option(
-            "--input-format",
-            rich_help_panel=ADVANCED,
-            help=N_("Force the log format instead of guessing it from the file name or content."),
-        ),
+        typer.Option("--input-format", rich_help_panel=ADVANCED, help=_HELP["input_format"]),
     ],
     "max_yaml_bytes": Annotated[
         int | None,
         typer.Option(
             "--max-yaml-bytes",
             metavar="N",
-            rich_help_panel=ADVANCED,
             parser=_parse_size,
-            help=N_(
-                "Refuse YAML logs and sheets larger than N bytes (default 2M: YAML is read whole; "
-                "K, M, G suffixes). Line logs stream and have no limit: keep an archive in them "
-                "(pulyacalc convert)."
-            ),
+            rich_help_panel=ADVANCED,
+            help=_HELP["max_yaml_bytes"],
         ),
     ],
     "output": OutputOpt,

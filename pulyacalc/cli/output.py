@@ -270,35 +270,19 @@ def note(message: str) -> None:
         print(f"pulyacalc: {shown(tr(message), 0)}", file=sys.stderr)
 
 
-OutputOpt = Annotated[
-    str | None,
-    typer.Option(
-        "-o",
-        "--output",
-        metavar="FILE",
-        callback=_set_output,
-        help=N_(
-            "Write the output to FILE instead of standard output (all or nothing; - is standard output)."
-        ),
+#: the options' help, as ``--help`` shows it (translated where it is looked up)
+_HELP = {
+    "output": N_(
+        "Write the output to FILE instead of standard output (all or nothing; - is standard output)."
     ),
+    "quiet": N_("No notes on standard error (skipped files and the like)."),
+    "force": N_("Let -o replace a log or a paper sheet (for a new log, any file that is not empty)."),
+}
+OutputOpt = Annotated[
+    str | None, typer.Option("-o", "--output", metavar="FILE", callback=_set_output, help=_HELP["output"])
 ]
-
 QuietOpt = Annotated[
     bool,
-    typer.Option(
-        "-q",
-        "--quiet",
-        callback=_keeps("quiet"),
-        rich_help_panel=ADVANCED,
-        help=N_("No notes on standard error (skipped files and the like)."),
-    ),
+    typer.Option("-q", "--quiet", callback=_keeps("quiet"), rich_help_panel=ADVANCED, help=_HELP["quiet"]),
 ]
-
-ForceOpt = Annotated[
-    bool,
-    typer.Option(
-        "--force",
-        callback=_keeps("force"),
-        help=N_("Let -o replace a log or a paper sheet (for a new log, any file that is not empty)."),
-    ),
-]
+ForceOpt = Annotated[bool, typer.Option("--force", callback=_keeps("force"), help=_HELP["force"])]

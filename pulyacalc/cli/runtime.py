@@ -28,8 +28,7 @@ class _Diagnostics(io.RawIOBase):
 
     def __init__(self, fd: int) -> None:
         super().__init__()
-        self.fd = fd
-        self.broken = False
+        self.fd, self.broken = fd, False
 
     def writable(self) -> bool:
         return True
@@ -287,12 +286,8 @@ class ProgressBar:
     ``delay`` seconds, redrawn at most ten times a second, erased at the end."""
 
     def __init__(self, stream: TextIO, delay: float = 0.5, width: int = 30) -> None:
-        self.stream = stream
-        self.delay = delay
-        self.width = width
-        self.start = time.monotonic()
-        self.last = 0.0
-        self.shown = False
+        self.stream, self.delay, self.width = stream, delay, width
+        self.start, self.last, self.shown = time.monotonic(), 0.0, False
         try:
             self.enabled = stream.isatty()
         except (AttributeError, ValueError):

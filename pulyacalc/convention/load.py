@@ -24,9 +24,7 @@ def builtin_dir() -> Path:
     """Where the built-in conventions live, found once (``season`` loads one for every evening)."""
     package = Path(__file__).resolve().parent.parent
     packaged = package / "conventions"
-    if packaged.is_dir():
-        return packaged
-    return package.parent / "conventions"
+    return packaged if packaged.is_dir() else package.parent / "conventions"
 
 
 def builtin_names() -> list[str]:
@@ -222,12 +220,11 @@ def _read(path: str) -> Node:
 def _confined(path: Path, within: Path, ref: str, loc: Loc) -> None:
     """Refuse ``path`` unless it is in the tree ``within`` (links followed), before it is read."""
     if not path.resolve().is_relative_to(within):
-        _refuse(
-            loc,
-            f"the convention file {quoted(ref)} is outside the log's directory",
+        hint = (
             "a log may name a convention file in its own directory or below it; "
-            "if you trust this log, give --allow-outside (or name the file with -c)",
+            "if you trust this log, give --allow-outside (or name the file with -c)"
         )
+        _refuse(loc, f"the convention file {quoted(ref)} is outside the log's directory", hint)
 
 
 def _refuse(loc: Loc, message: str, hint: str = "") -> NoReturn:
@@ -242,11 +239,8 @@ def _layers(path: str, seen: set[Path], within: Path | None = None, at: Loc | No
     if real in seen:
         _refuse(where, M_("a convention extends itself (a cycle of extends:)"))
     if len(seen) >= MAX_EXTENDS:
-        _refuse(
-            where,
-            M_("a chain of extends: is more than {n} conventions long", n=MAX_EXTENDS),
-            M_("extend a built-in convention directly"),
-        )
+        long = M_("a chain of extends: is more than {n} conventions long", n=MAX_EXTENDS)
+        _refuse(where, long, M_("extend a built-in convention directly"))
     seen.add(real)
     node = _read(path)
     if node.kind != "map":

@@ -66,9 +66,7 @@ _DOWN = {
 
 def down(n: int) -> str:
     """``without 2`` (a contract failed by two; «без двух»)."""
-    if n in _DOWN:
-        return M_(_DOWN[n][1])
-    return M_("without {n}", n=n)
+    return M_(_DOWN[n][1]) if n in _DOWN else M_("without {n}", n=n)
 
 
 def exact(x: Amount) -> Amount:

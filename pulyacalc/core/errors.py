@@ -312,9 +312,7 @@ def os_reason(e: OSError) -> str:
         errno.ENXIO: "no such device",
         errno.EIO: "input/output error",
     }
-    if e.errno in words:
-        return words[e.errno]
-    return (e.strerror or type(e).__name__).lower()
+    return words[e.errno] if e.errno in words else (e.strerror or type(e).__name__).lower()
 
 
 #: the bad byte of a file that is not UTF-8 is looked for in at most this many bytes

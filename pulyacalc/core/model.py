@@ -134,34 +134,21 @@ def contract_key(word: str) -> str:
 def _contract_error(word: str, key: str) -> ContractError:
     """What is wrong with ``word`` (``key``: its normal form), which is not a contract."""
     if not key or key[0] not in "0123456789":
-        close = _close(key, sorted(MISERE_SPELLINGS))
-        return ContractError(
-            M_("{word!r} is not a contract", word=word),
-            M_("{did}a contract is like 6♠, 7NT or misere", did=did_you_mean(close)),
-            levelled=False,
-        )
+        did = did_you_mean(_close(key, sorted(MISERE_SPELLINGS)))
+        hint = M_("{did}a contract is like 6♠, 7NT or misere", did=did)
+        return ContractError(M_("{word!r} is not a contract", word=word), hint, levelled=False)
     digits = "".join(c for c in key[:2] if c in "0123456789")
     suit = key[len(digits) :]
     if digits not in _LEVELS:
-        return ContractError(
-            M_("no contract {word!r}: the level is 6, 7, 8, 9 or 10", word=word), levelled=True
-        )
+        level = M_("no contract {word!r}: the level is 6, 7, 8, 9 or 10", word=word)
+        return ContractError(level, levelled=True)
     if not suit:
-        return ContractError(
-            M_("the contract {word!r} needs a suit", word=word),
-            M_("e.g. {digits}♠, {digits}s or {digits}NT", digits=digits),
-            levelled=True,
-        )
+        example = M_("e.g. {digits}♠, {digits}s or {digits}NT", digits=digits)
+        return ContractError(M_("the contract {word!r} needs a suit", word=word), example, levelled=True)
     close = _close(suit, list(SUIT_SPELLINGS))
-    return ContractError(
-        M_("unknown suit {suit!r} in {word!r}", suit=suit, word=word),
-        M_(
-            "{did}{hint}",
-            did=did_you_mean(f"{digits}{close}" if close else None, quoted=False),
-            hint=M_(SUITS_HINT),
-        ),
-        levelled=True,
-    )
+    did = did_you_mean(f"{digits}{close}" if close else None, quoted=False)
+    hint = M_("{did}{hint}", did=did, hint=M_(SUITS_HINT))
+    return ContractError(M_("unknown suit {suit!r} in {word!r}", suit=suit, word=word), hint, levelled=True)
 
 
 def _close(word: str, options: list[str]) -> str | None:

@@ -101,9 +101,7 @@ class _Reader:
     """Gathers the file's entries, refusing a name that is no player's or means two people."""
 
     def __init__(self, file: str, lines: list[str], problems: Problems) -> None:
-        self.file = file
-        self.lines = lines
-        self.problems = problems
+        self.file, self.lines, self.problems = file, lines, problems
         self.people: list[str] = []
         self.exact: dict[str, str] = {}
         self.folded: dict[str, str] = {}
@@ -150,11 +148,8 @@ class _Reader:
     def name(self, node: Node, what: str, *, one_word: bool) -> str | None:
         """A name as written, or None with the problem reported."""
         if node.kind != "scalar":
-            self.add(
-                node,
-                M_("{what}: expected a name, got {describe}", what=what, describe=node.describe()),
-                _EXAMPLE,
-            )
+            got = node.describe()
+            self.add(node, M_("{what}: expected a name, got {describe}", what=what, describe=got), _EXAMPLE)
             return None
         text = node.text.strip()
         if node.null or not text:

@@ -163,11 +163,8 @@ def _make(
             err(a, M_("unknown area {a!r}", a=a[0]), _AREAS_HINT)
     on = None
     if "on" in parts and area is not None and area != "whists":
-        err(
-            parts["on"],
-            M_("only whists are written on someone, not the {area}", area=area),
-            M_("drop 'on NAME'"),
-        )
+        only_whists = M_("only whists are written on someone, not the {area}", area=area)
+        err(parts["on"], only_whists, M_("drop 'on NAME'"))
     elif area == "whists":
         on = player(parts.get("on"), "player the whists are on ('whists on Boris')")
         if on is not None and on == who:
@@ -192,11 +189,8 @@ def _amount(part: Part | None, err: Callable[..., None]) -> Amount | None:
         return None
     text = part[0].replace("\u2212", "-")
     if not _AMOUNT_RE.match(text):
-        err(
-            part,
-            M_("{part!r} is not an amount", part=part[0]),
-            M_("a whole number or a fraction: -4, 10, 1/2, 0.5"),
-        )
+        whole = M_("a whole number or a fraction: -4, 10, 1/2, 0.5")
+        err(part, M_("{part!r} is not an amount", part=part[0]), whole)
         return None
     try:
         value = exact(Fraction(text)) if len(text) <= MAX_NUMBER_CHARS else MAX_NUMBER + 1

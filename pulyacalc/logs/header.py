@@ -101,11 +101,8 @@ def _dummy(node: Node, b: HeaderBuilder) -> DummyHand | None:
     """The hand the dummy sits on, counted from the dealer's left (2 players only)."""
     text = node.text.strip().casefold() if node.kind == "scalar" else ""
     if len(b.players) != 2:
-        b.problems.add(
-            node.loc,
-            M_("a dummy («болван») sits only at a table of two, and {len} play here", len=len(b.players)),
-            M_("leave 'dummy' out, or list two players"),
-        )
+        two = M_("a dummy («болван») sits only at a table of two, and {len} play here", len=len(b.players))
+        b.problems.add(node.loc, two, M_("leave 'dummy' out, or list two players"))
         return None
     hand = DUMMY_SPELLINGS.get(text)
     if hand is None:
@@ -246,11 +243,8 @@ class HeaderBuilder:
     def build(self) -> Header | None:
         """The header (made despite problems), or None when it has no players."""
         if "players" not in self.values:
-            self.problems.add(
-                Loc(self.file, 1, 1),
-                M_("{doc} does not say who plays", doc=self.doc),
-                M_("start with 'players: Anna Boris Vera' (2 to 5 names, clockwise)"),
-            )
+            start = M_("start with 'players: Anna Boris Vera' (2 to 5 names, clockwise)")
+            self.problems.add(Loc(self.file, 1, 1), M_("{doc} does not say who plays", doc=self.doc), start)
             return None
         players = HEADER[0].read(self.values["players"][0], self)
         if players is None:

@@ -162,11 +162,8 @@ def parse_deal(
     if "correction" in fields:  # not a deal (RULES.md 2.9): a note may go with it, nothing else
         extra = [k for k in fields if k not in ("correction", "note")]
         if extra:
-            problems.add(
-                fields[extra[0]].loc,
-                M_("a correction has no {extra!r}", extra=extra[0]),
-                M_("only a note may go with it"),
-            )
+            only_note = M_("only a note may go with it")
+            problems.add(fields[extra[0]].loc, M_("a correction has no {extra!r}", extra=extra[0]), only_note)
             return None
         from pulyacalc.logs.correction import parse_correction_yaml  # only when one is there
 
@@ -176,11 +173,8 @@ def parse_deal(
     locs: dict[str, Loc] = {}
     extra = [k for k in ("declarer", "contract", "defenders", "tricks", "talon", "concede") if k in fields]
     if extra:
-        problems.add(
-            fields[extra[0]].loc,
-            M_("a raspasy deal has no {extra!r}", extra=extra[0]),
-            M_("write raspasy: {Anna: 4, Boris: 1, Vera: 5}"),
-        )
+        example = M_("write raspasy: {Anna: 4, Boris: 1, Vera: 5}")
+        problems.add(fields[extra[0]].loc, M_("a raspasy deal has no {extra!r}", extra=extra[0]), example)
     tricks = _tricks(fields["raspasy"], header, problems, locs)
     locs["tricks"] = fields["raspasy"].loc
     dark = _dark_passers(fields["dark"], header, problems, locs) if "dark" in fields else ()
@@ -221,11 +215,8 @@ def _play(
     """A deal with a contract; None when a problem was reported."""
     for need in ("declarer", "contract"):
         if need not in fields:
-            problems.add(
-                node.loc,
-                M_("a deal needs {need!r} (or 'raspasy:')", need=need),
-                M_("e.g. declarer: Anna, contract: 6♠, defenders: {Boris: whist, Vera: pass}"),
-            )
+            example = M_("e.g. declarer: Anna, contract: 6♠, defenders: {Boris: whist, Vera: pass}")
+            problems.add(node.loc, M_("a deal needs {need!r} (or 'raspasy:')", need=need), example)
     if len(problems) != before:
         return None
     locs: dict[str, Loc] = {}
@@ -321,15 +312,11 @@ def _talon(node: Node, problems: Problems, locs: dict[str, Loc]) -> tuple[Card, 
             )
             return None
         if card in cards:
-            problems.add(
-                item.loc, M_("talon: {card} is given twice: the pack has one of each card", card=card)
-            )
+            twice = M_("talon: {card} is given twice: the pack has one of each card", card=card)
+            problems.add(item.loc, twice)
         elif len(cards) == 2:
-            problems.add(
-                item.loc,
-                M_("talon: a third card {card}: the talon holds two cards", card=card),
-                M_("give at most two"),
-            )
+            third = M_("talon: a third card {card}: the talon holds two cards", card=card)
+            problems.add(item.loc, third, M_("give at most two"))
         else:
             cards.append(card)
             continue

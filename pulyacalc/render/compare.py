@@ -126,12 +126,11 @@ class CompareView:
         out = [title, "", drawn(result, ""), "", details, ""]
         about = _("{name}: {title}, pool to {target}, {done}, rounding {rounding}")
         for col in c.columns:
-            ev, done = col.evening, _("finished") if col.evening.finished else _("not finished")
+            ev, rounding = col.evening, col.settlement.rounding
+            done = _("finished") if ev.finished else _("not finished")
             title = convention_title(ev.convention)
             out.append(
-                about.format(
-                    name=col.asked, title=title, target=ev.target, done=done, rounding=col.settlement.rounding
-                )
+                about.format(name=col.asked, title=title, target=ev.target, done=done, rounding=rounding)
             )
         out += [excluded_note(x) for x in c.excluded]
         return "\n".join(out) + "\n"

@@ -208,28 +208,23 @@ def title(lg: Ledger) -> str:
 
 def notes(lg: Ledger) -> list[str]:
     s = lg.settlement
-    if lg.rounding_name == "exact":
-        out = [_("The rows add up exactly to the settlement (rounding exact).")]
-    else:
-        out = [
-            _(
-                "The deals' rows add up exactly to the exact settlement; the last row is what "
-                "rounding {rounding} moves, so each column adds up to the settlement."
-            ).format(rounding=lg.rounding_name)
-        ]
-    out.append(
-        _(
-            "A row is what the deal's entries add to the settlement (RULES.md §3.8), "
-            "not the evening without the deal."
-        )
+    rounded = _(
+        "The deals' rows add up exactly to the exact settlement; the last row is what "
+        "rounding {rounding} moves, so each column adds up to the settlement."
     )
+    if lg.rounding_name == "exact":
+        rounded = _("The rows add up exactly to the settlement (rounding exact).")
+    row = _(
+        "A row is what the deal's entries add to the settlement (RULES.md §3.8), "
+        "not the evening without the deal."
+    )
+    out = [rounded.format(rounding=lg.rounding_name), row]
     if s.whist_price is not None:
-        out.append(
-            _(
-                "Money: each running total to the cent, as score rounds it; a deal's money is "
-                "the change of the running total (its result × {price}, within a cent)."
-            ).format(price=s.whist_price)
+        money = _(
+            "Money: each running total to the cent, as score rounds it; a deal's money is "
+            "the change of the running total (its result × {price}, within a cent)."
         )
+        out.append(money.format(price=s.whist_price))
     return out
 
 
@@ -322,8 +317,7 @@ class JsonlRows:
     """Deals written as JSON Lines."""
 
     def __init__(self, running: bool, out: Spool) -> None:
-        self.written = out.write
-        self.running = running
+        self.written, self.running = out.write, running
         self.head = {"schema_version": SCHEMA_VERSION, "row": "deal"}
         self.moved = Remembered(moved_json)
 

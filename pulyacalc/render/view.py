@@ -61,9 +61,7 @@ def use_width(columns: int | None) -> None:
 def show(x: Amount | Decimal) -> str:
     """For people: exact amounts as mixed numbers a person can add up (-46⅔; -46 2/3 on a
     console without ⅔), money with two decimals (130.00)."""
-    if isinstance(x, Decimal):
-        return f"{x:.2f}"
-    return mixed(x, GLYPHS[0])
+    return f"{x:.2f}" if isinstance(x, Decimal) else mixed(x, GLYPHS[0])
 
 
 def signed(x: Amount | Decimal) -> str:

@@ -77,9 +77,7 @@ def mountain_factor(conv: Convention, n: int) -> Amount:
     """Whists one point of (average − own mountain) is worth: ``mountain.point_in_whists``,
     × n / (n − 1) when each pays only his opponents (each pays each other 10 × G / (n − 1))."""
     unit = conv.mountain_point_in_whists
-    if conv.mountain_divisor == "opponents":
-        return exact(Fraction(unit) * n / (n - 1))
-    return unit
+    return exact(Fraction(unit) * n / (n - 1)) if conv.mountain_divisor == "opponents" else unit
 
 
 def _check_kodeks(rounding: Rounding, n: int, divisor: MountainDivisor) -> None:
