@@ -37,6 +37,12 @@ start that compiles every module from source.
   convention), as a figure; with ``--before CMD`` (a pulyacalc from before issue 13, say
   commit a05abfa installed in a virtualenv of its own) against it, interleaved, with both
   standings compared (JSON); target: at least 2× faster in CPU time.
+* club: `pulyacalc season` of 1,000 evenings of 60 deals, each evening different (one club:
+  the same three players) against the plain scorer (bench/plain.py: the line format, the
+  rules with Fractions, no cache) on the same files, both giving the same totals (asserted);
+  target: within 1.5× (CPU time).  The same season as a league (new players every evening)
+  against the club, target within 1.3×; and a league of 2,000 evenings, peak memory
+  at most 100 MB.
 * streams (bench/streams.py): peak memory of `explain` (table, JSON, JSON Lines, CSV),
   `check` and `check --against` on a 500,000-deal log (`--streams-deals`), and of `check`
   of a log played long past its finish, against `score`'s on the same log; target: within
@@ -317,6 +323,68 @@ def season(b: Bench) -> list[str]:
     return ([] if ok else ["season"]) + ([] if same else ["season standings"])
 
 
+#: issue 30: a club season within this of the plain scorer (bench/plain.py), a league within
+#: this of the club (CPU time), and a league's peak memory at 2,000 evenings (MiB)
+CLUB_TO_PLAIN, LEAGUE_TO_CLUB, LEAGUE_MIB = 1.5, 1.3, 100
+
+
+def evenings(b: Bench, name: str, count: int, league: bool) -> Path:
+    """``count`` evenings of 60 random deals, each different: one club (the same three
+    players) or a league (three players never seen before, every evening)."""
+    where = b.tmp / name
+    if not where.is_dir():
+        where.mkdir()
+        for i in range(count):
+            names = tuple(f"{n}{i}" for n in genlog.NAMES[:3]) if league else ()
+            with (where / f"e{i:04}.pulya").open("w", encoding="utf-8") as f:
+                f.writelines(genlog.line_log(60, seed=i + 1, pool=20, names=names))
+    return where
+
+
+def club(b: Bench) -> list[str]:
+    """Issue 30: `season` of a club and of a league against the plain scorer, which must
+    give the same totals (asserted: the comparison is honest), and a league's memory."""
+    import json
+    from fractions import Fraction
+
+    club, league = evenings(b, "club", 1000, False), evenings(b, "league", 1000, True)
+    plain = Path(__file__).resolve().parent / "plain.py"
+    for where in (club, league):
+        mine = json.loads(subprocess.run([sys.executable, str(plain), str(where)], capture_output=True,
+                                         check=True).stdout)  # fmt: skip
+        out = subprocess.run([*b.cmd, "season", "-f", "json", str(where)], capture_output=True, check=True)
+        theirs = {s["player"]: s["total_exact"] for s in json.loads(out.stdout)["standings"]}
+        same = {p: Fraction(t) for p, t in mine.items()} == {p: Fraction(t) for p, t in theirs.items()}
+        assert same, f"the plain scorer and pulyacalc season disagree on {where.name}"
+    cmds = {
+        "plain": [sys.executable, str(plain), str(club)],
+        "club": [*b.cmd, "season", str(club)],
+        "league": [*b.cmd, "season", str(league)],
+    }
+    m = medians(cmds, max(3, min(5, b.repeat)))
+    big = measured([*b.cmd, "season", str(evenings(b, "league2000", 2000, True))])
+    to_plain, to_club = m["club"].cpu / m["plain"].cpu, m["league"].cpu / m["club"].cpu
+    mib = big.rss / 1024
+    print("club: 1,000 evenings of 60 deals (the same totals as the plain scorer, asserted)")
+    line("plain scorer (bench/plain.py)", m["plain"])
+    ok1, ok2, ok3 = to_plain <= CLUB_TO_PLAIN, to_club <= LEAGUE_TO_CLUB, mib <= LEAGUE_MIB
+    line(
+        "season, one club",
+        m["club"],
+        m["plain"],
+        f"  (target ≤ {CLUB_TO_PLAIN:g}× CPU: {'ok' if ok1 else 'MISSED'})",
+    )
+    line(
+        "season, a league",
+        m["league"],
+        m["club"],
+        f"  (target ≤ {LEAGUE_TO_CLUB:g}× CPU: {'ok' if ok2 else 'MISSED'})",
+    )
+    print(f"  season, a league of 2,000 evenings: peak {mib:.1f} MiB (target ≤ {LEAGUE_MIB} MB: "
+          f"{'ok' if ok3 else 'MISSED'})")  # fmt: skip
+    return [n for n, ok in (("club", ok1), ("league", ok2), ("league memory", ok3)) if not ok]
+
+
 def stream_memory(b: Bench) -> list[str]:
     if not b.streams_deals:
         return []
@@ -341,6 +409,7 @@ SECTIONS: dict[str, Callable[[Bench], list[str]]] = {
     "commands": commands,
     "comments": comments,
     "season": season,
+    "club": club,
     "streams": stream_memory,
     "hostile": hostile_worst,
 }
