@@ -181,7 +181,9 @@ class Memos:
         memo = Memo()
         kept.append((players, conv, memo))
         if len(kept) > MEMOS_KEPT:  # a league: new players every evening
-            del kept[0]
+            # emptied, not only dropped: its known lines point to each other, and a
+            # collector that seldom runs (cli/runtime.GC_YOUNG) would keep them
+            kept.pop(0)[2].forget()
         return memo
 
 
