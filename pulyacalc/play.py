@@ -7,6 +7,7 @@ and the caller decides (``check`` reports them as findings, ``score`` raises the
 
 from __future__ import annotations
 
+import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -171,6 +172,27 @@ class Memos:
 
     def __init__(self) -> None:
         self.kept: list[tuple[tuple[str, ...], Convention, Memo]] = []
+        #: the conventions of the evenings' headers (a club's name the same one every evening)
+        self.conventions: dict[tuple[object, ...], Convention] = {}
+
+    def convention(
+        self, log: Log, problems: Problems, convention: str | None = None, rounding: Rounding | None = None
+    ) -> Convention | None:
+        """``load_convention``, loaded once per header that names it the same way from the
+        same directory with no overrides of its own."""
+        from pulyacalc.convention.load import outside_allowed
+
+        h = log.header
+        if h.overrides:
+            return load_convention(log, problems, convention, rounding)
+        where = os.path.dirname(h.source)
+        key = (h.convention, where, h.pool, h.rounding, convention, rounding, outside_allowed.get())
+        conv = self.conventions.get(key)
+        if conv is None:
+            conv = load_convention(log, problems, convention, rounding)
+            if conv is not None and len(self.conventions) < MEMOS_KEPT:
+                self.conventions[key] = conv
+        return conv
 
     def get(self, players: tuple[str, ...], conv: Convention) -> Memo:
         kept = self.kept
@@ -252,7 +274,7 @@ def score_log(
     """Load the log's convention and play it; raises PulyaError with every problem (those
     already in ``problems``, say from reading, included)."""
     problems = problems if problems is not None else Problems()
-    conv = load_convention(log, problems, convention, rounding)
+    conv = (memos.convention if memos is not None else load_convention)(log, problems, convention, rounding)
     if conv is None or not log.header_ok:
         # a wrong header: every deal read for its own problems, no rule checked against it
         deque(log.deals, maxlen=0)

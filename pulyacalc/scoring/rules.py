@@ -39,24 +39,33 @@ class Written(NamedTuple):
 class Worked(Text):
     """A reason as JSON's ``why`` has it (``3 tricks × 4``); explain shows ``whole`` (``… = 12``)."""
 
-    whole: Text
+    #: the whole arithmetic, or (its template, the amount) until it is first read: ``score``
+    #: never reads it
+    _whole: Text | tuple[str, Amount]
+
+    @property
+    def whole(self) -> Text:
+        w = self._whole
+        if isinstance(w, tuple):
+            template, amount = w
+            w = self._whole = M_(template, **self.fields, result=num(-amount if amount < 0 else amount))
+        return w
 
     def __reduce__(self) -> tuple[object, ...]:
         # pickled (season caches) as what it is, its whole arithmetic too
         return (worked, (Text(self.template, self.fields, self.plural, str(self)), self.whole))
 
 
-def worked(why: Text, whole: Text) -> Worked:
-    """``why`` with its whole arithmetic ``whole``."""
+def worked(why: Text, whole: Text | tuple[str, Amount]) -> Worked:
+    """``why`` with its whole arithmetic ``whole`` (or its template and amount)."""
     out = Worked(why.template, why.fields, why.plural, str(why))
-    out.whole = whole
+    out._whole = whole
     return out
 
 
 def worked_out(why: str, whole: str, amount: Amount, **fields: object) -> Worked:
     """``why`` (a Text, or a template of ``fields``) and ``whole``, its template with ``{result}``."""
-    text = why if isinstance(why, Text) else M_(why, **fields)
-    return worked(text, M_(whole, **text.fields, result=num(-amount if amount < 0 else amount)))
+    return worked(why if isinstance(why, Text) else M_(why, **fields), (whole, amount))
 
 
 #: one rule of 2.1–2.6: (resolved deal, convention, raspasy run, dark level) -> its writes
