@@ -172,25 +172,21 @@ class Memos:
 
     def __init__(self) -> None:
         self.kept: list[tuple[tuple[str, ...], Convention, Memo]] = []
-        #: the conventions of the evenings' headers (a club's name the same one every evening)
-        self.conventions: dict[tuple[object, ...], Convention] = {}
+        self.conventions: dict[tuple[object, ...], Convention] = {}  # per header naming it alike
 
     def convention(
-        self, log: Log, problems: Problems, convention: str | None = None, rounding: Rounding | None = None
+        self, log: Log, problems: Problems, name: str | None, rounding: Rounding | None
     ) -> Convention | None:
-        """``load_convention``, loaded once per header that names it the same way from the
-        same directory with no overrides of its own."""
+        """``load_convention``, once per header that names it alike from one directory, no overrides."""
         from pulyacalc.convention.load import outside_allowed
 
         h = log.header
-        if h.overrides:
-            return load_convention(log, problems, convention, rounding)
-        where = os.path.dirname(h.source)
-        key = (h.convention, where, h.pool, h.rounding, convention, rounding, outside_allowed.get())
-        conv = self.conventions.get(key)
+        given = (name, rounding, outside_allowed.get())
+        key = (h.convention, os.path.dirname(h.source), h.pool, h.rounding, given)
+        conv = None if h.overrides else self.conventions.get(key)
         if conv is None:
-            conv = load_convention(log, problems, convention, rounding)
-            if conv is not None and len(self.conventions) < MEMOS_KEPT:
+            conv = load_convention(log, problems, name, rounding)
+            if conv is not None and not h.overrides and len(self.conventions) < MEMOS_KEPT:
                 self.conventions[key] = conv
         return conv
 
@@ -203,8 +199,7 @@ class Memos:
         memo = Memo()
         kept.append((players, conv, memo))
         if len(kept) > MEMOS_KEPT:  # a league: new players every evening
-            # emptied, not only dropped: its known lines point to each other, and a
-            # collector that seldom runs (cli/runtime.GC_YOUNG) would keep them
+            # emptied: its lines point to each other, and the collector runs seldom (GC_YOUNG)
             kept.pop(0)[2].forget()
         return memo
 

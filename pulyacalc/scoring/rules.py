@@ -39,9 +39,7 @@ class Written(NamedTuple):
 class Worked(Text):
     """A reason as JSON's ``why`` has it (``3 tricks × 4``); explain shows ``whole`` (``… = 12``)."""
 
-    #: the whole arithmetic, or (its template, the amount) until it is first read: ``score``
-    #: never reads it
-    _whole: Text | tuple[str, Amount]
+    _whole: Text | tuple[str, Amount]  # (its template, the amount) until read: ``score`` never reads it
 
     @property
     def whole(self) -> Text:
