@@ -23,7 +23,7 @@ from pulyacalc.core.i18n import M_, tr
 from pulyacalc.core.kinds import FindingCode
 from pulyacalc.core.model import Correction, Header, Play, Raspasy
 from pulyacalc.core.sheet import SheetView
-from pulyacalc.scoring.fold import DealResult, DealWrites, Item, Line, Step
+from pulyacalc.scoring.fold import LINES_CACHE_SIZE, DealResult, DealWrites, Item, Line, Step
 
 #: a very long evening: more deals than this is not an evening any more
 MAX_EVENING_DEALS = 200
@@ -106,6 +106,9 @@ class Checking:
         #: nothing else waits (``_folded``): the first few findings, the last deal, how many
         self.fold: list[Finding] = []
         self.fold_last = self.fold_count = 0
+        #: the column of each line read again that found only its being after the finish (the
+        #: fold makes no step for it, ``Scorer.unread``, and tells the runs it passed)
+        self.columns: dict[Line, int] = {}
 
     def __iter__(self) -> Iterator[Finding]:
         return merged(self._ordered())
@@ -133,7 +136,11 @@ class Checking:
             rest, source = it, None
         follow, heap = self.follow, window.heap
         scorer.owing = follow is None  # nothing reads the sheet before the end
+        if scorer.owing and not short:  # (one or two of a run may not fold: see ``_passed``)
+            scorer.told = AFTER_FINISH_RANGE + 1
         for step in self.playing.steps(chain(first, rest), None if short else source, self.progress):
+            if scorer.passed:
+                yield from self._passed()
             if follow is not None and not follow.done:
                 follow(step.result())
             if short:
@@ -151,6 +158,7 @@ class Checking:
                 window.problems(problems)
             if heap:
                 yield from window.before(self._file(step), step.line)
+        yield from self._passed()
         self._unfold()
         if short and scorer.count > 1:
             _one_cause(header, first, conv, problems, before)
@@ -178,10 +186,45 @@ class Checking:
         known = self.known.get((item.raw.rstrip("\r\n"), step.after_raspasy, step.after_dark, step.writes))
         if known is None or known[1] or self.problems.more_in:
             return False
-        if self.fold_count < AFTER_FINISH_RANGE:
-            self.fold.append(_after_finish(Loc(self.log.header.source, step.line, known[0]), n))
-        self.fold_last, self.fold_count = n, self.fold_count + 1
+        self._fold_one(n, step.line, known[0])
         return True
+
+    def _unread(self, line: Line, writes: DealWrites, column: int) -> None:
+        """``line`` found nothing in with ``writes`` but its being after the finish, if it is:
+        the fold need not make its step again (``Scorer.unread``; no step of a short log or
+        one followed is left out)."""
+        if not self.scorer.told:
+            return
+        unread = self.scorer.unread
+        if len(unread) >= LINES_CACHE_SIZE:  # (as many as the fold knows)
+            unread.clear()
+            self.columns.clear()
+        unread[line], self.columns[line] = writes, column
+
+    def _fold_one(self, n: int, line: int, column: int) -> None:
+        if self.fold_count < AFTER_FINISH_RANGE:
+            self.fold.append(_after_finish(Loc(self.log.header.source, line, column), n))
+        self.fold_last, self.fold_count = n, self.fold_count + 1
+
+    def _passed(self) -> Iterator[Finding]:
+        """The runs of lines the fold passed making no step (``Scorer.unread``, with no
+        problem waiting), each deal taken as ``_ordered`` takes a step: the first one may
+        not fold (another run is folding, or its own finding waits), the rest are folded."""
+        window, file = self.window, self.log.header.source
+        for first, count, seen in self.scorer.passed:
+            for i, (line, read) in enumerate(seen):
+                n, column = first + i, self.columns[read]
+                if window.heap:
+                    yield from window.before(file, line)
+                if not window.heap and (not self.fold_count or n == self.fold_last + 1):
+                    self._fold_one(n, line, column)
+                    continue
+                self._unfold()
+                window.add(_after_finish(Loc(file, line, column), n), 1)
+                yield from window.before(file, line)
+            assert count == len(seen) or (self.fold_count and self.fold_last == first + len(seen) - 1)
+            self.fold_last, self.fold_count = first + count - 1, self.fold_count + count - len(seen)
+        self.scorer.passed.clear()
 
     def _unfold(self) -> None:
         """The run of deals ``_folded``, into the window: each, or one range when longer
@@ -214,9 +257,13 @@ class Checking:
             found = _deal_findings(r, conv)
             if len(self.known) >= KNOWN_SIZE:
                 self.known.clear()
-            self.known[key] = (r.deal.loc.column, tuple(f for f in found if f.code != "after-finish"))
+            known = self.known[key] = (r.deal.loc.column, tuple(f for f in found if f.code != "after-finish"))
+            if isinstance(item, Line) and not known[1]:
+                self._unread(item, step.writes, known[0])
             return found
         column, others = known
+        if isinstance(item, Line) and not others:
+            self._unread(item, step.writes, column)
         file, line = self.log.header.source, step.line
         out = [_after_finish(Loc(file, line, column), step.number)] if step.after_finish else []
         out += [replace(f, loc=Loc(file, line, f.loc.column)) for f in others]

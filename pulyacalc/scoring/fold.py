@@ -322,6 +322,14 @@ class Scorer:
         #: to date)
         self.owing = False
         self.owed: dict[Flat, int] = {}
+        #: known lines a consumer finds nothing in but their being after the finish, with
+        #: the writes it found that of (``check``): before the finish they make no step, nor
+        #: after it when owed on a settled paper with no problem waiting; each run of those
+        #: is told in ``passed``: its first deal's number, its length, the first ``told``
+        #: (line no., Line)
+        self.unread: dict[Line, DealWrites] = {}
+        self.told = 0
+        self.passed: list[tuple[int, int, list[tuple[int, Line]]]] = []
 
     @property
     def finished(self) -> bool:
@@ -444,7 +452,7 @@ class Scorer:
             _add(self.sheet, flat.adds)
             if flat.more:
                 _paper(self, total + flat.more)
-        if self.quiet:
+        if self.quiet or (noted is None and not after_finish and self.unread.get(line) is writes):
             return None
         item = line if noted is None else reader.again(lineno, noted, line.template)
         return _new_step((
@@ -494,9 +502,10 @@ def _read(self: Scorer, source: LineSource) -> Iterator[Step]:
         numbered = chain((pending,), numbered)
     lineno = source.number
     table = _table(self)
-    known, owed = self._known, self.owed
+    known, owed, quiet, unread, told = self._known, self.owed, self.quiet, self.unread, self.told
     settled: Settled | None = None  # the paper's class while known lines may be owed
     run, last = 0, None  # known lines owed since the state was brought up to date, the last
+    seen: list[tuple[int, Line]] = []  # the first ``told`` of them
     try:
         for lineno, raw in numbered:  # noqa: B007
             # a line is known by its text before a comment: a note changes nothing it writes
@@ -505,13 +514,20 @@ def _read(self: Scorer, source: LineSource) -> Iterator[Step]:
             line = None if table is None else table.get(key)
             if settled is not None and line is not None:
                 flat = line.flat
-                if flat is not None and flat.how == settled and flat.owed:
+                if (
+                    flat is not None
+                    and flat.how == settled
+                    and flat.owed
+                    and (quiet or cut < 0 and unread.get(line) is flat.writes)
+                ):
                     owed[flat] = owed.get(flat, 0) + 1
                     self.read += 1
+                    if run < told:
+                        seen.append((lineno, line))
                     table, last, run = line.next, line, run + 1
                     continue
             if run:
-                run = _caught_up(self, source, last, run)
+                run = _caught_up(self, source, last, run, seen)
             if line is None and table is not None:
                 line = _derived(self, table, key)
             if line is not None:
@@ -521,21 +537,28 @@ def _read(self: Scorer, source: LineSource) -> Iterator[Step]:
             else:
                 s, table = _full(self, source, lineno, raw, key, table)
             paper = self._paper
-            settled = paper[2] if paper is not None and self.quiet and self.owing else None
+            settled = None
+            if paper is not None and self.owing and (quiet or paper[1] and unread and not self.problems):
+                settled = paper[2]
             if s is not None:
                 yield s
     finally:
         if run:
-            _caught_up(self, source, last, run)
+            _caught_up(self, source, last, run, seen)
         source.number = lineno
         self.pay_owed()
 
 
-def _caught_up(self: Scorer, source: LineSource, last: Line | None, run: int) -> int:
-    """The count and state after ``run`` known lines owed (the last: ``last``) on a paper
-    that did not change; 0."""
+def _caught_up(
+    self: Scorer, source: LineSource, last: Line | None, run: int, seen: list[tuple[int, Line]]
+) -> int:
+    """The count and state after ``run`` known lines owed (the last: ``last``; the first
+    few: ``seen``, told in ``passed``) on a paper that did not change; 0."""
     assert last is not None and self._paper is not None
     n = self.count
+    if seen:
+        self.passed.append((n + 1, run, seen[:]))
+        seen.clear()
     self.count = n + run
     source.count += run
     self.dealer, self.raspasy_run = last.next_dealer, last.run_after
