@@ -28,13 +28,13 @@ from pulyacalc.render.view import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator
+    from collections.abc import Callable, Hashable, Iterable, Iterator
 
     from pulyacalc.convention.schema import Convention
     from pulyacalc.core.model import Correction, Deal, SeatChange
     from pulyacalc.core.sheet import Sheet
     from pulyacalc.reports.explain import DealExplained, Explained, Explanation, Stream
-    from pulyacalc.scoring.fold import DealResult
+    from pulyacalc.scoring.fold import DealResult, DealWrites
 
 
 def entry_json(x: Explained) -> dict[str, Any]:
@@ -363,14 +363,13 @@ class ExplainStream:
         upto, conv = self.stream.upto, self.stream.convention
         # an entry's piece made once per write, a deal's drawings once per set of writes
         piece = Remembered(lambda x: entry_piece(x, fmt), lambda x: _WRITE(x.entry))
+        # (keyed by the fold's one object per distinct set of writes)
         writes = Remembered(
-            lambda rs: drawn_writes(explained(rs[0], rs[1], conv), fmt, piece),
-            lambda rs: tuple(map(_WRITE, rs[0].entries)),
-            WRITES_SIZE,
+            lambda w, r, sheet: drawn_writes(explained(r, sheet, conv), fmt, piece), size=WRITES_SIZE
         )
         players: tuple[str, ...] = ()
 
-        def each(r: DealResult, sheet: Sheet) -> None:
+        def each(r: DealResult, sheet: Sheet, written: DealWrites) -> None:
             nonlocal players
             if sheet.players != players:  # what the writes move depends on who plays
                 players = sheet.players
@@ -379,7 +378,7 @@ class ExplainStream:
                 draw(r, sheet, _SKIPPED)
                 return
             self.shown += 1
-            draw(r, sheet, writes((r, sheet)))
+            draw(r, sheet, writes(written, r, sheet))
 
         self.stream.play(each, self.progress)
 
@@ -491,12 +490,18 @@ def deal_lines() -> Callable[[Deal | Correction | SeatChange, str], str]:
     from one text share its parse (their ``template``), and their line is its."""
     from pulyacalc.reports.explain import deal_text
 
-    known = Remembered(lambda dk: deal_text(*dk), lambda dk: dk[0].template, WRITES_SIZE)
+    known: dict[Hashable, str] = {}
 
     def line(deal: Deal | Correction | SeatChange, kind: str) -> str:
-        if getattr(deal, "template", None) is None:
+        template = getattr(deal, "template", None)
+        if template is None:
             return deal_text(deal, kind)
-        return known((deal, kind))
+        text = known.get(template)
+        if text is None:
+            if len(known) >= WRITES_SIZE:
+                known.clear()
+            text = known[template] = deal_text(deal, kind)
+        return text
 
     return line
 
@@ -564,11 +569,12 @@ class JsonDeals:
         self.deals = True
 
     def _paper(self, sheet: Sheet) -> None:
-        """The members of the players whose cells changed, drawn again."""
+        """The members of the players whose cells changed, drawn again (a whole number's text
+        made as it comes, any other's remembered)."""
         text = self.cells.text
         for p in self.stale:
-            cells = [text(sheet.pool[p]), text(sheet.mountain[p]), *map(text, sheet.whists[p].values())]
-            self.paper[p] = self.formats[p] % tuple(cells)
+            cells = (sheet.pool[p], sheet.mountain[p], *sheet.whists[p].values())
+            self.paper[p] = self.formats[p] % tuple([str(v) if type(v) is int else text(v) for v in cells])
         self.stale.clear()
 
     def _head(self, r: DealResult) -> str:

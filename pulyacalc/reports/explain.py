@@ -19,7 +19,7 @@ from pulyacalc.core.model import Correction, Deal, Play, Raspasy, SeatChange, Un
 from pulyacalc.core.rulebook import RULEBOOK, Rule
 from pulyacalc.core.sheet import MOUNTAIN, POOL, Entry, Sheet, SheetView
 from pulyacalc.play import Evening, score_file
-from pulyacalc.scoring.fold import DealResult, Step
+from pulyacalc.scoring.fold import DealResult, DealWrites, Step
 from pulyacalc.scoring.rules import Worked
 
 if TYPE_CHECKING:
@@ -189,10 +189,13 @@ class Stream:
         return self.evening.target
 
     def play(
-        self, each: Callable[[DealResult, Sheet], object], progress: Callable[[int], None] | None = None
+        self,
+        each: Callable[[DealResult, Sheet, DealWrites], object],
+        progress: Callable[[int], None] | None = None,
     ) -> None:
         """Score the log, showing ``each`` every result with the paper after it (the same ``Sheet``,
-        updated: a consumer copies what it keeps); then raise its problems."""
+        updated: a consumer copies what it keeps) and its writes (the fold's ``DealWrites``, one
+        object per distinct set of them: a key for what is drawn of them); then raise its problems."""
         from pulyacalc.play import play
 
         sheet = self.sheet = Sheet(self.header.players)
@@ -204,7 +207,7 @@ class Stream:
                 sheet.add(r.deal.player)  # type: ignore[union-attr]  # a SeatChange
             for e in r.entries:
                 apply(e)
-            each(r, sheet)
+            each(r, sheet, step.writes)
 
         log = self.log
         if self.upto is not None:  # (else the log as it is: the fold reads a line log's raw lines)
@@ -216,7 +219,7 @@ class Stream:
         """Every deal explained, the plain way (a list made by :meth:`play`: for a short
         log, or a test)."""
         out: list[DealExplained] = []
-        self.play(lambda r, sheet: out.append(explained(r, sheet, self.convention)))
+        self.play(lambda r, sheet, _: out.append(explained(r, sheet, self.convention)))
         return iter(out)
 
 
