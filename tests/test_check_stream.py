@@ -126,3 +126,21 @@ def test_findings_are_handed_on_as_found_in_the_order_of_the_file(tmp_path: Path
     doc = check_json(log)
     assert [(f["line"], f["code"]) for f in doc["findings"]] == [(f.loc.line, f.code) for f in found]
     assert doc["deals"] == c.deals
+
+
+def test_known_lines_check_found_nothing_in_are_passed_by_the_fold_with_the_same_findings(
+    tmp_path: Path,
+) -> None:
+    lines = list(genlog.line_log(ONE_CAUSE_DEALS + 200, seed=5, pool=10, convention="sochi"))
+    # after the finish a few lines over and over: known, and passed by the fold in runs
+    lines += [lines[-7:][i % 7] for i in range(900)] + [BAD] + [lines[-5:][i % 5] for i in range(300)]
+    log = tmp_path / "again.pulya"
+    log.write_text("".join(lines), encoding="utf-8")
+    c = Checking(str(log))
+    found = list(c)
+    assert c.scorer.unread  # check told the fold which lines it found nothing in
+    kept = Checking(str(log))
+    kept.follow = _Every()  # followed: every step made
+    assert list(kept) == found
+    assert (kept.deals, kept.sheet) == (c.deals, c.sheet)
+    assert [f.code for f in found].count("after-finish") >= 2

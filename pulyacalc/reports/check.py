@@ -186,6 +186,7 @@ class Checking:
         known = self.known.get((item.raw.rstrip("\r\n"), step.after_raspasy, step.after_dark, step.writes))
         if known is None or known[1] or self.problems.more_in:
             return False
+        self._unread(item, step.writes, known[0])
         self._fold_one(n, step.line, known[0])
         return True
 
