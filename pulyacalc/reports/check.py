@@ -191,9 +191,8 @@ class Checking:
         return True
 
     def _unread(self, line: Line, writes: DealWrites, column: int) -> None:
-        """``line`` found nothing in with ``writes`` but its being after the finish, if it is:
-        the fold need not make its step again (``Scorer.unread``; no step of a short log or
-        one followed is left out)."""
+        """``line`` found nothing in with ``writes`` (but being after the finish): the fold
+        need not make its step again (``Scorer.unread``; not for a short log or a followed one)."""
         if not self.scorer.told:
             return
         unread = self.scorer.unread
@@ -208,9 +207,8 @@ class Checking:
         self.fold_last, self.fold_count = n, self.fold_count + 1
 
     def _passed(self) -> Iterator[Finding]:
-        """The runs of lines the fold passed making no step (``Scorer.unread``, with no
-        problem waiting), each deal taken as ``_ordered`` takes a step: the first one may
-        not fold (another run is folding, or its own finding waits), the rest are folded."""
+        """The runs of lines the fold passed making no step (``Scorer.unread``), each deal as
+        ``_ordered`` takes a step: the first may not fold (after another run), the rest do."""
         window, file = self.window, self.log.header.source
         for first, count, seen in self.scorer.passed:
             for i, (line, read) in enumerate(seen):
