@@ -87,7 +87,12 @@ def expected(log: Path) -> dict[tuple[str, str, str], Fraction]:
     return want
 
 
-OTHERS = {"rostov": "rostov-3p.yaml", "classic": "classic-3p.txt", "2p": "gusarik-2p.txt"}
+OTHERS = {
+    "rostov": "rostov-3p.yaml",
+    "classic": "classic-3p.txt",
+    "2p": "gusarik-2p.txt",
+    "5p": "sochi-5p.txt",
+}
 
 
 @pytest.mark.parametrize("numbers", [False, True], ids=["plain", "numbers"])
@@ -194,6 +199,7 @@ def test_a_long_evening_keeps_its_latest_totals_and_long_names(tmp_path: Path, t
         ("sheet-2p.svg", ["sheet", str(EXAMPLES / "gusarik-2p.txt"), "-o", "-", "--numbers"]),
         ("sheet-3p.svg", ["sheet", str(LOGS["3p"]), "-o", "-"]),
         ("sheet-4p.svg", ["sheet", str(LOGS["4p"]), "-o", "-", "--numbers", "--whist-price", "0.5"]),
+        ("sheet-5p.svg", ["sheet", str(EXAMPLES / "sochi-5p.txt"), "-o", "-", "--numbers"]),
         ("settle-3p.svg", ["settle", str(EXAMPLES / "sheet.yaml"), "-o", "{out}"]),
         ("settle-4p.svg", ["settle", str(EXAMPLES / "leningrad-50-sheet.yaml"), "-o", "{out}"]),
     ],
@@ -257,14 +263,11 @@ def test_the_file_is_written_all_or_nothing(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.txt", "s.svg"]
 
 
-def test_five_players_are_told_the_sheet_is_for_two_to_four(tmp_path: Path) -> None:
-    log = tmp_path / "five.txt"
-    log.write_text("players: A B C D E\n\n", "utf-8")
+def test_six_players_are_told_the_sheet_is_for_two_to_five(tmp_path: Path) -> None:
+    log = tmp_path / "six.txt"
+    log.write_text("players: A B C D E F\n\n", "utf-8")
     code, out, err = run("sheet", str(log), "-o", "-")
-    if code == 0:  # five players are drawn now: nothing to refuse
-        assert out.startswith("<?xml")
-        return
-    assert code == 1 and "2, 3 or 4 players" in err and out == ""
+    assert code == 1 and "2 to 5 players" in err and out == ""
 
 
 def test_settle_draws_the_paper_and_keeps_its_table(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 Point = tuple[float, float]
 Polygon = tuple[Point, ...]
@@ -76,8 +77,10 @@ class Sector:
 
 
 def sectors(n: int, x0: float, y0: float, side: float) -> tuple[Sector, ...]:
-    """The sectors of a sheet for ``n`` players (2, 3 or 4) in the square at (x0, y0); seat 0
+    """The sectors of a sheet for ``n`` players (2 to 5) in the square at (x0, y0); seat 0
     sits at the bottom, the others clockwise: left, (top,) right."""
+    if n == 5:
+        return _around(n, x0, y0, side)
     tl, tr, br, bl = (x0, y0), (x0 + side, y0), (x0 + side, y0 + side), (x0, y0 + side)
     c = (x0 + side / 2, y0 + side / 2)
     if n == 4:
@@ -102,7 +105,36 @@ def sectors(n: int, x0: float, y0: float, side: float) -> tuple[Sector, ...]:
             Sector(0, (Piece(c, bl, br), Piece(c, ml, bl), Piece(c, br, mr)), on[0]),
             Sector(1, (Piece(c, tl, tr), Piece(c, tl, ml), Piece(c, mr, tr)), on[1]),
         )
-    raise ValueError(f"a drawn sheet is for 2, 3 or 4 players, not {n}")
+    raise ValueError(f"a drawn sheet is for 2 to 5 players, not {n}")
+
+
+def _edge(p: float, x0: float, y0: float, side: float) -> Point:
+    """The point ``p`` of the way round the edge clockwise as players sit (from the bottom
+    right corner: bottom leftwards, left upwards, top rightwards, right downwards)."""
+    k, t = divmod(round(p % (4 * side), 6), side)  # (rounded: a share's end is its neighbour's start)
+    return [(x0 + side - t, y0 + side), (x0, y0 + side - t), (x0 + t, y0), (x0 + side, y0 + t)][int(k)]
+
+
+def _around(n: int, x0: float, y0: float, side: float) -> tuple[Sector, ...]:
+    """Equal shares of the edge, seat 0's centred at the bottom: a share that turns a corner is
+    two pieces; each sector's whist columns go to its pieces by their length, the neighbours at
+    the ends."""
+    c, share = (x0 + side / 2, y0 + side / 2), 4 * side / n
+    out = []
+    for seat in range(n):
+        start = side / 2 + (seat - 0.5) * share
+        cuts = [start, *(k * side for k in range(9) if start < k * side < start + share), start + share]
+        pieces = [
+            (b - a, Piece(c, _edge(a, x0, y0, side), _edge(b, x0, y0, side))) for a, b in pairwise(cuts)
+        ]
+        counts = [0] * len(pieces)
+        for _ in range(n - 1):  # each column to the piece that gives it the widest slice
+            i = max(range(len(pieces)), key=lambda i: pieces[i][0] / (counts[i] + 1))
+            counts[i] += 1
+        on = iter((seat - j) % n for j in range(1, n))
+        columns = tuple((i, k, m, next(on)) for i, m in enumerate(counts) for k in range(m))
+        out.append(Sector(seat, tuple(pc for _, pc in pieces), columns))
+    return tuple(out)
 
 
 def span(poly: Polygon, y: float) -> tuple[float, float] | None:

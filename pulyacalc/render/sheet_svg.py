@@ -8,6 +8,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from dataclasses import dataclass, field
 from itertools import accumulate
+from math import dist
 from xml.sax.saxutils import escape, quoteattr
 
 from pulyacalc.core.amounts import num
@@ -217,24 +218,39 @@ def draw_paper(cv: Canvas, pulya: Pulya, x0: float, y0: float, side: float, numb
         if n == 3 and len(sector.pieces) == 2:  # the side players of three: a side and half the top
             corner = sector.pieces[0].a
             cv.line(corner, lerp(corner, c, WHISTS_TO), "thin")
+        if n == 5:  # a share that turns a corner: its whist columns part there
+            for piece in sector.pieces[1:]:
+                cv.line(piece.a, lerp(piece.a, c, WHISTS_TO), "thin")
     cells = cells_of(pulya, layout)
     size = entry_size(cells, numbers)
     for cell in cells:
         write_cell(cv, cell, size, numbers)
-    draw_names(cv, pulya, x0, y0, side)
+    draw_names(cv, pulya, layout, x0, y0, side)
     draw_circle(cv, pulya, c, CIRCLE * half)
 
 
-def draw_names(cv: Canvas, pulya: Pulya, x0: float, y0: float, side: float) -> None:
-    """Each player's name outside his edge of the square, facing him."""
+def draw_names(
+    cv: Canvas, pulya: Pulya, layout: tuple[Sector, ...], x0: float, y0: float, side: float
+) -> None:
+    """Each player's name outside his edge of the square, facing him (of five, outside the
+    longest piece of his share of the edge)."""
     players = pulya.players
     n = len(players)
-    room = side * 0.9
     mid = (x0 + side / 2, y0 + side / 2)
     bottom, left = (mid[0], y0 + side + 5.2, 0), (x0 - 1.6, mid[1], -90)
     top, right = (mid[0], y0 - 1.8, 0), (x0 + side + 1.6, mid[1], 90)
-    places = {2: [bottom, top], 3: [bottom, left, right], 4: [bottom, left, top, right]}[n]
-    for p, (x, y, rot) in zip(players, places, strict=True):
+    if n == 5:
+        places, rooms = [], []
+        for sector in layout:
+            (ax, ay), (bx, by) = max(((pc.a, pc.b) for pc in sector.pieces), key=lambda ab: dist(*ab))
+            x, y = (ax + bx) / 2, (ay + by) / 2
+            at = {y0 + side: bottom, x0: left, y0: top}.get(y if ay == by else x, right)
+            places.append((x, at[1], 0) if ay == by else (at[0], y, at[2]))
+            rooms.append(dist((ax, ay), (bx, by)) * 0.9)
+    else:
+        places = {2: [bottom, top], 3: [bottom, left, right], 4: [bottom, left, top, right]}[n]
+        rooms = [side * 0.9] * n
+    for p, (x, y, rot), room in zip(players, places, rooms, strict=True):
         text, size = fitted(p, 4.4, room, least=3.0)
         cv.text(x, y, text, size, anchor="middle", bold=True, rotate=rot, title=p)
 

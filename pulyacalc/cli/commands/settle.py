@@ -69,8 +69,8 @@ def draw_paper(paper: PaperSheet, report: SettleReport, output: str) -> None:
     from pulyacalc.reports.pulya import from_paper
 
     n = len(paper.header.players)
-    if n not in (2, 3, 4):
-        raise fail(_("the drawn sheet is for 2, 3 or 4 players; this sheet has {n}").format(n=n))
+    if n not in (2, 3, 4, 5):
+        raise fail(_("the drawn sheet is for 2 to 5 players; this sheet has {n}").format(n=n))
     pulya = from_paper(paper, report.convention, report.target, report.settlement, SHOWN_AT_MOST)
     stages = report.table()
     drawing = svg(pulya, stages=stages)

@@ -105,10 +105,8 @@ def drawn(
             first=PAGE_DEALS if html else 0,  # the page's explain table: the paper after each deal
         )
     n = len(ev.sheet.players)  # a player who joined has his column too (RULES.md 6.3)
-    if n not in (2, 3, 4):
-        raise fail(
-            _("{log}: the drawn sheet is for 2, 3 or 4 players; this log has {n}").format(log=log, n=n)
-        )
+    if n not in (2, 3, 4, 5):
+        raise fail(_("{log}: the drawn sheet is for 2 to 5 players; this log has {n}").format(log=log, n=n))
     pulya = traced(ev, *marks.marks(), price)
     drawing = svg(pulya, numbers)
     emit_page = None
