@@ -239,7 +239,7 @@ def test_the_same_log_gives_the_same_bytes(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "says"),
     [
-        (["-o", "s.pdf"], "name the file FILE.svg or FILE.html"),
+        (["-o", "s.gif"], "name the file FILE.svg, FILE.html, FILE.png or FILE.pdf"),
         (["-o", "no/such/dir/s.svg"], "no such directory"),
         ([], "Missing option"),
     ],

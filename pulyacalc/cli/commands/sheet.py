@@ -15,23 +15,27 @@ from pulyacalc.core.errors import shown
 from pulyacalc.core.i18n import N_, _, ngettext
 
 #: what ``-o`` may name: the suffix says what is written (``-``: SVG on standard output)
-SUFFIXES = (".svg", ".html")
+SUFFIXES = (".svg", ".html", ".png", ".pdf")
+#: a PNG's resolution: an A4 page 1240 pixels wide, sharp enough to read on a phone
+DPI = 150
 #: the deals the page's explain table shows at most: a real evening's all of them; a longer
 #: log its first so many, and a heading that says so (``explain`` shows every one)
 PAGE_DEALS = 2_000
 
 
 def is_drawing(value: str | None) -> TypeGuard[str]:
-    """Whether ``-o`` names a drawing (FILE.svg or FILE.html)."""
+    """Whether ``-o`` names a drawing (FILE.svg, .html, .png or .pdf)."""
     return value is not None and Path(value).suffix.lower() in SUFFIXES
 
 
 def checked_drawing(value: str | None) -> str | None:
-    """``-o`` of a drawing: FILE.svg, FILE.html or -, in a folder that exists (usage, exit 2)."""
+    """``-o`` of a drawing: FILE.svg, .html, .png, .pdf or -, in a folder that exists (usage, exit 2)."""
     shared.target = None  # the drawing is written here; what is emitted goes to standard output
     if value is None or value == "-":
         return value
-    misnamed = _("{file}: name the file FILE.svg or FILE.html (or - for SVG on standard output)")
+    misnamed = _(
+        "{file}: name the file FILE.svg, FILE.html, FILE.png or FILE.pdf (or - for SVG on standard output)"
+    )
     return shared.drawing_file(value, SUFFIXES, misnamed.format(file=shown(value, 0)))
 
 
@@ -44,7 +48,8 @@ DrawingOpt = Annotated[
         callback=checked_drawing,
         help=N_(
             "Where the drawing goes: FILE.svg, FILE.html (the sheet with the score and explain "
-            "tables, one self-contained page) or - (SVG on standard output)."
+            "tables, one self-contained page), FILE.png or FILE.pdf (the same drawing, to send "
+            "round; needs the picture extra) or - (SVG on standard output)."
         ),
     ),
 ]
@@ -55,8 +60,29 @@ def write_drawing(output: str, svg: str, html: str | None = None) -> None:
     if output == "-":
         emit(svg)
         return
+    suffix = Path(output).suffix.lower()
+    if suffix in (".png", ".pdf"):
+        data = picture(svg, suffix)
+        with shared.replaced(output, binary=True) as f:
+            f.write(data)
+        return
     with shared.replaced(output) as f:
         f.write(html if html is not None and Path(output).suffix.lower() == ".html" else svg)
+
+
+def picture(svg: str, suffix: str) -> bytes:
+    """The SVG as PNG or PDF, by cairosvg (the optional picture extra, imported only here):
+    the same drawing, no second drawer."""
+    try:
+        import cairosvg  # type: ignore[import-untyped]
+    except (ImportError, OSError):  # OSError: the cairo library itself is missing
+        says = _(
+            "writing {kind} needs cairosvg: pip install 'pulyacalc[picture]' "
+            "(on Debian or Ubuntu also: apt-get install libcairo2); or write FILE.svg"
+        )
+        raise fail(says.format(kind=suffix[1:].upper())) from None
+    convert = cairosvg.svg2png if suffix == ".png" else cairosvg.svg2pdf
+    return bytes(convert(bytestring=svg.encode("utf-8"), dpi=DPI))
 
 
 @opts.command(
