@@ -52,9 +52,10 @@ def screenshot(svg: Path, png: Path, size: str = "1200,900") -> None:
         no_browser(f"the browser made no screenshot (exit {r.returncode}): {r.stderr[-500:]}")
 
 
-def dom(page: Path, url: str | None = None) -> str:
+def dom(page: Path, url: str | None = None, size: str | None = None) -> str:
     """The page's DOM as the browser serialises it once loaded (``--dump-dom``): the file
-    ``page``, or ``url`` when given (``page``'s folder then keeps the browser's profile)."""
+    ``page``, or ``url`` when given (``page``'s folder then keeps the browser's profile); in a
+    window ``size`` ("WIDTH,HEIGHT") when given, and after its frames and messages have come."""
     exe = browser()
     if exe is None:
         no_browser("no headless browser (apt-get install chromium)")
@@ -65,6 +66,7 @@ def dom(page: Path, url: str | None = None) -> str:
         "--disable-gpu",
         "--no-sandbox",
         f"--user-data-dir={page.parent / 'browser-profile'}",
+        *([f"--window-size={size}", "--virtual-time-budget=1500"] if size else []),
         "--dump-dom",
         url or page.resolve().as_uri(),
     ]

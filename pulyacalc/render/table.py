@@ -14,6 +14,7 @@ import importlib.util
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from functools import cache
 from itertools import chain
 from operator import itemgetter
@@ -380,6 +381,9 @@ def grid(
 
     body = [list(map(str, row)) for row in rows]
     head, align = list(head), list(colalign) if colalign is not None else None
+    if _MADE:  # a page is being made: the table as HTML, a mark in the text where it goes
+        _MADE[-1].append(_html(body, head, align))
+        return f"\x02{len(_MADE[-1]) - 1}\x03"
     ncols = max([len(head), *map(len, body)], default=0)
     rights = [i for i, a in enumerate(align or ()) if a == "right"]
     # a number whose units need lining up has one of these after them (most tables have none)
@@ -392,6 +396,41 @@ def grid(
     fit = Fit(body, head, align, tablefmt, maxcolwidths, width - margin, text)
     plan, layouts = _fitted(fit)
     return "\n\n".join(_drawn_part(fit, plan, part, layouts) for part in plan.parts)
+
+
+#: while a page is made (:func:`html_tables`): the tables grid has drawn as HTML
+_MADE: list[list[str]] = []
+#: where such a table goes in the text
+MARK = re.compile("\x02(\\d+)\x03")
+
+
+@contextmanager
+def html_tables() -> Iterator[list[str]]:
+    """Within: :func:`grid` draws each table as an HTML ``<table>`` (a real table a page can
+    wrap and scale) into the list given, and returns a :data:`MARK` of it for the text."""
+    _MADE.append([])
+    try:
+        yield _MADE[-1]
+    finally:
+        _MADE.pop()
+
+
+def _html(body: list[list[str]], head: list[str], align: Sequence[str] | None) -> str:
+    """A table as HTML: its header, its rows, the right-aligned columns' cells so."""
+    from xml.sax.saxutils import escape
+
+    rights = [a == "right" for a in _given_align(align, max([len(head), *map(len, body)], default=0))]
+
+    def row(cells: Sequence[str], tag: str) -> str:
+        opened = [f'<{tag} class="n">' if rights[i] else f"<{tag}>" for i in range(len(cells))]
+        return (
+            "<tr>"
+            + "".join(f"{o}{escape(c.strip())}</{tag}>" for o, c in zip(opened, cells, strict=True))
+            + "</tr>"
+        )
+
+    thead = f"<thead>{row(head, 'th')}</thead>" if head else ""
+    return f"<table>{thead}<tbody>{''.join(row(r, 'td') for r in body)}</tbody></table>"
 
 
 class Fit(NamedTuple):

@@ -66,6 +66,7 @@ def draw_paper(paper: PaperSheet, report: SettleReport, output: str) -> None:
     from pulyacalc.cli.commands.sheet import write_drawing
     from pulyacalc.render.sheet_html import page
     from pulyacalc.render.sheet_svg import SHOWN_AT_MOST, svg
+    from pulyacalc.render.table import html_tables
     from pulyacalc.reports.pulya import from_paper
 
     n = len(paper.header.players)
@@ -75,7 +76,9 @@ def draw_paper(paper: PaperSheet, report: SettleReport, output: str) -> None:
     stages = report.table()
     drawing = svg(pulya, stages=stages)
     title = paper.header.title or stages.split("\n", 1)[0]
-    write_drawing(output, drawing, page(title, drawing, [(_("The settlement"), stages)]))
+    with html_tables() as made:  # the page's stages: real tables, the notes as paragraphs
+        marked = report.table()
+    write_drawing(output, drawing, page(title, drawing, [(_("The settlement"), marked)], made=made))
 
 
 #: what ``--help`` shows under Examples (cli/lang.format_examples)

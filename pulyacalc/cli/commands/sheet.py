@@ -140,12 +140,10 @@ def drawn(
         from pulyacalc.render.explain import explain_table
         from pulyacalc.render.report import Report
         from pulyacalc.render.sheet_html import page
+        from pulyacalc.render.table import html_tables
         from pulyacalc.render.view import convention_title
         from pulyacalc.reports.explain import explain
 
-        # the table `score` prints, bombs and all
-        settled = (pulya.settlement, ev.deals, ev.finished, pulya.bombs)
-        score_table = Report(ev.convention, ev.target, ev.sheet, *settled).table()
         explained = explain(ev)
         title = ev.header.title or f"{convention_title(ev.convention)}: {', '.join(ev.header.players)}"
         deals = _("Deal by deal")
@@ -159,11 +157,17 @@ def drawn(
                 "Deal by deal: the first {shown} of {n} deals (pulyacalc explain shows every one)",
                 ev.deals,
             ).format(shown=shown, n=ev.deals)
-        tables = [
-            (_("The sheet and the settlement"), score_table),
-            (deals, explain_table(explained, shown_deals)),
-        ]
-        emit_page = page(title, drawing, tables, refresh)
+        with html_tables() as made:  # the tables as HTML tables, the notes as paragraphs
+            # the table `score` prints, bombs and all
+            settled = (pulya.settlement, ev.deals, ev.finished, pulya.bombs)
+            tables = [
+                (
+                    _("The sheet and the settlement"),
+                    Report(ev.convention, ev.target, ev.sheet, *settled).table(),
+                ),
+                (deals, explain_table(explained, shown_deals)),
+            ]
+        emit_page = page(title, drawing, tables, refresh, made=made)
     return drawing, emit_page
 
 
