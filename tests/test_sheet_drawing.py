@@ -302,9 +302,8 @@ def test_the_page_is_one_file_that_needs_nothing_else(tmp_path: Path, log: Path)
     assert lowered.count("http:") == 1  # the SVG namespace, which is a name, not a fetch
     score = run("score", str(log))[1]
     explained = run("explain", str(log))[1]
-    from html import unescape
-
     import re
+    from html import unescape
 
     # the tables' every word in order, as real HTML tables (no terminal text in a <pre>)
     said = " ".join(unescape(re.sub("<[^>]+>", " ", html[html.index("</svg>") :])).split())
