@@ -46,6 +46,8 @@ class Evening:
     bombs: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
     #: the number of the first deal played after the pulya was finished, None if none was
     after_finish_from: int | None = None
+    #: who joined or left the table and after which deal: ("join" or "leave", name, deal)
+    changes: tuple[tuple[str, str, int], ...] = ()
 
 
 #: a callback told the line the play has reached: the command line's progress bar
@@ -113,6 +115,7 @@ class Playing:
             papers,
             bombs,
             s.after_finish_from,
+            tuple(s.changes),
         )
 
 

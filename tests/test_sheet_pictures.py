@@ -54,6 +54,23 @@ def test_without_cairosvg_the_message_says_how_to_install(
     assert code == 2 and "FILE.png or FILE.pdf" in err
 
 
+def test_who_joined_or_left_is_marked_on_the_sheet_and_said_in_the_title() -> None:
+    import xml.etree.ElementTree as ET
+
+    log = str(EXAMPLES / "sochi-join-leave.txt")
+    said = ("Nina joined after deal 3", "Lena left after deal 5")
+    code, out, err = run("score", log)
+    assert code == 0 and out.splitlines()[0].startswith(
+        "Сочинка (Sochi), 4 players, pool to 10, 8 deals; Nina joined after deal 3, Lena left after deal 5 — "
+    ), err
+    code, svg, err = run("sheet", log, "-o", "-")
+    root = ET.fromstring(svg.encode("utf-8"))
+    texts = ["".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert all(s in texts for s in said)
+    code, svg, err = run("sheet", str(EXAMPLES / "sochi-3p.txt"), "-o", "-")
+    assert "joined" not in svg and "left after" not in svg
+
+
 # -- the page in a real browser at a desktop's and a phone's width -----------------------------
 
 #: measures the page once loaded: every entry line's box (SVG units) with its cell, every
@@ -120,11 +137,12 @@ def pages(tmp_path: Path) -> list[tuple[str, Path]]:
         ("3p", "sochi-3p.txt"),
         ("4p", "leningrad-4p.yaml"),
         ("5p", "sochi-5p.txt"),
+        ("join", "sochi-join-leave.txt"),
     ]
     return [(k, EXAMPLES / name) for k, name in logs] + [("long", long_evening(tmp_path, 40))]
 
 
-@pytest.mark.parametrize("label", ["2p", "3p", "4p", "5p", "long"])
+@pytest.mark.parametrize("label", ["2p", "3p", "4p", "5p", "join", "long"])
 def test_the_page_fits_a_desktop_and_a_phone(tmp_path: Path, label: str) -> None:
     from browser import dom
 

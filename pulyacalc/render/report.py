@@ -24,6 +24,7 @@ from pulyacalc.render.view import (
     sheet_json,
     sheet_row,
     show,
+    table_changes,
     versioned,
 )
 from pulyacalc.scoring.settlement import Settlement
@@ -67,6 +68,8 @@ class Report:
     #: Classic (RULES.md 2.10): each player's bombs not yet used («ёлочка»), in the order
     #: earned; None where the convention plays no bombs (the output stays as it was)
     bombs: Mapping[str, tuple[int, ...]] | None = None
+    #: who joined or left the table and after which deal (``play.Evening.changes``)
+    changes: tuple[tuple[str, str, int], ...] = ()
 
     def document(self) -> dict[str, Any]:
         s = self.settlement
@@ -139,7 +142,8 @@ def _sheet_lines(r: Report) -> list[str]:
     parts.append(_("pool to {target}").format(target=r.target))
     if r.deals is not None:
         parts.append(counted(r.deals, "deal"))
-    lines = [", ".join(parts) + status, "", sheet_table(r.sheet, _("sheet")), ""]
+    changed = "; " + ", ".join(table_changes(r.changes)) if r.changes else ""
+    lines = [", ".join(parts) + changed + status, "", sheet_table(r.sheet, _("sheet")), ""]
     if r.bombs is not None:
         lines += [bombs_text(players, r.bombs), ""]
     return lines

@@ -32,7 +32,7 @@ from pulyacalc.render.sheet_layout import (
 )
 from pulyacalc.render.sheet_text import MONO, settlement_block, stages_block, stages_lines, stages_size
 from pulyacalc.render.svg_canvas import Canvas, f, fitted
-from pulyacalc.render.view import convention_title, counted
+from pulyacalc.render.view import convention_title, counted, table_changes
 from pulyacalc.reports.pulya import Mark, Pulya
 
 #: lines of text, the first one used, and each used line's token indices
@@ -253,6 +253,11 @@ def draw_names(
     for p, (x, y, rot), room in zip(players, places, rooms, strict=True):
         text, size = fitted(p, 4.4, room, least=3.0)
         cv.text(x, y, text, size, anchor="middle", bold=True, rotate=rot, title=p)
+        said = "; ".join(table_changes(pulya.changes, p))
+        if said:  # who joined or left, and when: under his name, further out
+            dx, dy = {-90: (-4.6, 0.0), 90: (4.6, 0.0)}.get(rot, (0.0, -4.6 if y < y0 else 3.4))
+            shown, small = fitted(said, CAPTION, room, least=1.6)
+            cv.text(x + dx, y + dy, shown, small, anchor="middle", cls="caption", rotate=rot, title=said)
 
 
 def draw_circle(cv: Canvas, pulya: Pulya, c: tuple[float, float], r: float) -> None:

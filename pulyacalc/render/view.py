@@ -127,6 +127,22 @@ def convention_title(conv: Convention) -> str:
     return " + ".join([title, *(f"{k}={flow(v)}" for k, v in changed.items())])
 
 
+def table_changes(changes: Iterable[tuple[str, str, int]], player: str | None = None) -> list[str]:
+    """Who joined or left the table and when (RULES.md 6.3), each said once; of ``player`` only
+    when given."""
+    said = {
+        ("join", True): _("{player} joined after deal {n}"),
+        ("join", False): _("{player} joined before the first deal"),
+        ("leave", True): _("{player} left after deal {n}"),
+        ("leave", False): _("{player} left before the first deal"),
+    }
+    return [
+        said[change, n > 0].format(player=who, n=n)
+        for change, who, n in changes
+        if player is None or who == player
+    ]
+
+
 def counted(n: int, word: str) -> str:
     """``1 deal``, ``2 deals`` (``1 сдача``, ``2 сдачи``, ``5 сдач``): the words reports count."""
     forms = {

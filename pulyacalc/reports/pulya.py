@@ -59,6 +59,8 @@ class Pulya:
     bombs: dict[str, tuple[int, ...]] | None = None
     #: per cell, the totals written before the first of ``marks`` (not kept: a long log)
     earlier: dict[CellKey, int] = field(default_factory=dict)
+    #: who joined or left the table and after which deal (``play.Evening.changes``)
+    changes: tuple[tuple[str, str, int], ...] = ()
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -160,7 +162,7 @@ def traced(
     from pulyacalc.play import settle_evening
 
     bombs = dict(ev.bombs) if ev.convention.dark_factor != 1 else None  # as score shows them
-    played = (ev.deals, ev.finished, bombs, earlier)
+    played = (ev.deals, ev.finished, bombs, earlier, ev.changes)
     return Pulya(ev.header, ev.convention, ev.target, ev.sheet, settle_evening(ev, price), marks, *played)
 
 

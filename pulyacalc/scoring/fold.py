@@ -300,6 +300,8 @@ class Scorer:
         #: the number of the first deal played after the pulya was finished (RULES.md 2.8),
         #: None while there is none: ``score`` points to ``check`` for them
         self.after_finish_from: int | None = None
+        #: who joined or left the table (RULES.md 6.3) and after which deal: ("join", name, 3)
+        self.changes: list[tuple[str, str, int]] = []
         #: Classic (RULES.md 2.10): each player's bombs (in the order earned, K note 30), the last
         #: dark raspasy's level (0: none; ``dark_said``: a dark pass said), the compulsory one to come
         self.bombs: dict[str, list[int]] = {p: [] for p in header.players}
@@ -842,6 +844,7 @@ def seat_change(self: Scorer, c: SeatChange) -> Step | None:
         self.sheet.add(who)
         self.bombs.setdefault(who, [])
         _add(self.sheet, writes)
+    self.changes.append((c.change, who, self.count))
     table, self.dealer, self._vacated = change_table(seated, self.dealer, self._vacated, c.change, who)
     self.players, self._clockwise = table, clockwise_of(table)
     self._seats.clear()

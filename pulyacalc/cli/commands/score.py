@@ -22,7 +22,12 @@ def score(log: opts.LogArg, run: opts.Run) -> None:
         ev = score_file(log, **run.reading, progress=progress)
     result = settle_evening(ev, price)
     bombs = ev.bombs if ev.convention.dark_factor != 1 else None  # RULES.md 2.10: Classic only
-    emit(render(Report(ev.convention, ev.target, ev.sheet, result, ev.deals, ev.finished, bombs), run.format))
+    emit(
+        render(
+            Report(ev.convention, ev.target, ev.sheet, result, ev.deals, ev.finished, bombs, ev.changes),
+            run.format,
+        )
+    )
     if ev.after_finish_from is not None:
         # one line, on standard error (-q: none): check lists each such deal
         from pulyacalc.core.i18n import ngettext

@@ -159,7 +159,7 @@ def drawn(
             ).format(shown=shown, n=ev.deals)
         with html_tables() as made:  # the tables as HTML tables, the notes as paragraphs
             # the table `score` prints, bombs and all
-            settled = (pulya.settlement, ev.deals, ev.finished, pulya.bombs)
+            settled = (pulya.settlement, ev.deals, ev.finished, pulya.bombs, ev.changes)
             tables = [
                 (
                     _("The sheet and the settlement"),
