@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from pulyacalc.convention.dump import flow, sections, shown
 from pulyacalc.core.i18n import _, ngettext, tr
-from pulyacalc.render.view import SCHEMA_VERSION, versioned
+from pulyacalc.render.view import SCHEMA_VERSION, WIDTH, versioned
 
 if TYPE_CHECKING:
     from pulyacalc.convention.schema import Convention, Key
@@ -45,8 +45,8 @@ class ListView:
     def table(self) -> str:
         from pulyacalc.render.table import grid
 
-        body = [[c.name, c.title, c.file] for c in self.conventions]
-        text = grid(body, [_("name"), _("title"), _("file")])
+        body = [[c.name, c.title] for c in self.conventions]  # (where it is installed: -f json)
+        text = grid(body, [_("name"), _("title")])
         more = _("Show one: pulyacalc conventions show NAME; compare two: pulyacalc conventions diff A B.")
         return f"{text}\n\n{more}\n"
 
@@ -110,4 +110,22 @@ class DiffView:
         # a meaning may be long: wrapped, not a wide line
         text = grid(body, [_("key"), a, b, _("meaning")], maxcolwidths=[None, None, None, 50])
         keys = ngettext("{n} key differs", "{n} keys differ", n).format(n=n)
+        width = WIDTH[0]
+        drawn = [max(len(h) + 2, *(len(r[i]) for r in body)) for i, h in enumerate([_("key"), a, b])]
+        if width is not None and sum(drawn) + 6 + min(50, max(len(r[3]) for r in body)) > width:
+            text = _narrow(body, a, b, width)
         return f"{title}: {keys}\n\n{text}\n"
+
+
+def _narrow(body: list[list[str]], a: str, b: str, width: int) -> str:
+    """The differences fitted to ``width``: the two values side by side, one row per key
+    (each value wrapped to half the room), the meanings listed under the table."""
+    import textwrap
+
+    from pulyacalc.render.table import grid
+
+    keys = max(len(_("key")) + 2, *(len(row[0]) for row in body))
+    half = max(8, (width - keys - 4) // 2)
+    table = grid([row[:3] for row in body], [_("key"), a, b], maxcolwidths=[None, half, half])
+    meanings = [textwrap.fill(f"{row[0]}: {row[3]}", width, subsequent_indent="  ") for row in body]
+    return table + "\n\n" + "\n".join(meanings)

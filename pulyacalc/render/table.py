@@ -184,9 +184,14 @@ def _wrap(cell_width: tuple[str, int]) -> str:
     import tabulate as tab  # only for a table fitted to a width (start-up time)
 
     cell, width = cell_width
-    return "\n".join(tab._CustomTextWrap(width=width).wrap(cell))  # type: ignore[attr-defined]
+    # a mixed number's space (46 2/3) is no place to break: held as one character meanwhile
+    held = _IN_NUMBER.sub("\ue001", cell)
+    lines = tab._CustomTextWrap(width=width).wrap(held)  # type: ignore[attr-defined]
+    return "\n".join(lines).replace("\ue001", " ")
 
 
+#: the space inside a mixed number written without glyphs (46 2/3)
+_IN_NUMBER = re.compile(r"(?<=\d) (?=\d+/\d+)")
 #: each cell's text wrapped to a width, as tabulate's ``maxcolwidths`` wraps it
 _WRAPPED = Remembered(_wrap, size=8192)
 
