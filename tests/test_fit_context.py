@@ -77,3 +77,12 @@ def test_a_number_is_never_broken_when_a_formula_wraps() -> None:
     text = wrapped("Anna pays 46 2/3 whists to Boris", 12)
     assert "46 2/3" in text.splitlines()
     assert wrapped("(4 tricks − amnesty 3) × 2 = 2", 16) == "(4 tricks −\namnesty 3) × 2 =\n2"
+
+
+def test_width_fits_piped_output_only_when_given() -> None:
+    wide = run("compare", LOG)
+    with width(None):  # (the option sets the width for the rest of the process: put back)
+        assert run("compare", LOG, "--width", "60") == run("compare", LOG, columns=60) != wide
+        assert run("explain", LOG, "--width", "0", columns=60) == run("explain", LOG)
+    r = CliRunner().invoke(app, ["compare", LOG, "--width", "-1"], env={"PULYACALC_LANG": "en"})
+    assert r.exit_code == 2 and "--width" in r.stderr

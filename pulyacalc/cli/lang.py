@@ -86,6 +86,10 @@ def prepare(cmd: Any) -> Any:
         )
         lang.help = _(LANG_HELP)
         cmd.params.append(lang)
+    if any("--format" in param.opts for param in cmd.params) and not any(
+        "--width" in p.opts for p in cmd.params
+    ):
+        cmd.params.insert(-1, width_option())
     return cmd
 
 
@@ -123,6 +127,31 @@ def format_examples(cmd: Any, ctx: Any, formatter: Any) -> None:
         with formatter.section(_("Examples")):
             for line in cmd.epilog.splitlines():
                 formatter.write(f"{'':>{formatter.current_indent}}{line}\n")
+
+
+WIDTH_HELP = N_(
+    "Fit tables to this many columns (default: the terminal's width, or COLUMNS; output into "
+    "a pipe or a file is not fitted unless one of them is given; 0: never fit)."
+)
+
+
+def width_option() -> Any:
+    """``--width N`` of a command that prints tables: the width they are fitted to."""
+    from typer.core import TyperOption
+
+    def use(ctx: Any, param: Any, value: int | None) -> None:
+        if value is not None:
+            import typer
+
+            from pulyacalc.render.view import use_width
+
+            if value < 0:
+                raise typer.BadParameter(_("give a number of columns, 0 or more"), ctx=ctx, param=param)
+            use_width(value or None)
+
+    option = TyperOption(param_decls=["--width"], type=int, metavar="N", expose_value=False, callback=use)
+    option.help = _(WIDTH_HELP)
+    return option
 
 
 #: the messages click writes itself, as patterns over its English, and their msgids; the
