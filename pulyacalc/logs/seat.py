@@ -10,6 +10,7 @@ from pulyacalc.core.errors import Loc, Problems, quoted
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.model import SEAT_WORDS, SeatChange
 from pulyacalc.logs.header import match_player, name_fault
+from pulyacalc.logs.words import ENGLISH, Words
 
 
 def starts_with(text: str, players: tuple[str, ...], words: Container[str], numbered: bool = False) -> bool:
@@ -74,6 +75,6 @@ def parse_seat_line(line: str, loc: Loc, players: tuple[str, ...], problems: Pro
     return parse_seat(words[0], words[1], loc, name_loc, players, problems, note=note, source=line)
 
 
-def seat_line(c: SeatChange, *, note: bool = True) -> str:
-    """The canonical line: ``join Дима`` [``# note``]."""
-    return f"{c.change} {c.player}" + (f"  # {c.note}" if note and c.note else "")
+def seat_line(c: SeatChange, *, note: bool = True, words: Words = ENGLISH) -> str:
+    """The canonical line: ``join Дима`` [``# note``] (``входит Дима`` in Russian words)."""
+    return f"{words.seat(c.change)} {c.player}" + (f"  # {c.note}" if note and c.note else "")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from pulyacalc.core.i18n import current
 from pulyacalc.core.model import Contract, Suit
 from pulyacalc.logs.header import HEADER, SECTION_ALIASES
 
@@ -39,6 +40,8 @@ class Words:
     dark: str = "dark"
     #: a header or section key → the key written (``players`` → ``игроки``)
     keys: Mapping[str, str] = field(default_factory=dict)
+    #: a seat change (``SeatChangeKind`` value: join, leave) → the word written
+    seats: Mapping[str, str] = field(default_factory=dict)
 
     def key(self, key: str) -> str:
         return self.keys.get(key, key)
@@ -46,6 +49,9 @@ class Words:
     def call(self, call: object) -> str:
         text = str(call)
         return self.calls.get(text, text)
+
+    def seat(self, change: str) -> str:
+        return self.seats.get(change, change)
 
     def contract(self, contract: Contract) -> str:
         if contract.is_misere:
@@ -74,7 +80,14 @@ RUSSIAN = Words(
         **{row.key: row.aliases[0] for row in HEADER if row.aliases},
         **{key: word for word, key in SECTION_ALIASES.items()},
     },
+    seats={"join": "входит", "leave": "выходит"},
 )
 
 #: ``convert --lang``: the language → its words
 LOG_LANGUAGES: dict[str, Words] = {"en": ENGLISH, "ru": RUSSIAN}
+
+
+def spoken() -> Words:
+    """The words of the language people read now (``--lang``): a deal echoed in a table is
+    written as a player would type it in that language."""
+    return LOG_LANGUAGES.get(current(), ENGLISH)

@@ -168,7 +168,7 @@ def deal_line(
 ) -> str:
     """One deal in the canonical line format; ``dealer`` is this deal's dealer."""
     if isinstance(deal, SeatChange):
-        return seat_line(deal)
+        return seat_line(deal, words=words)
     if isinstance(deal, Correction):
         return correction_line(deal, words=words)
     clauses: list[str] = []

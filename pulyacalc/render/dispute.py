@@ -105,7 +105,7 @@ class DisputeView:
         d = self.dispute
         r, name = d.result, d.evening.convention.name
         title = _("Deal {n} ({where}), dealer {dealer}: {line}")
-        out = [title.format(n=r.number, where=d.where, dealer=r.dealer, line=d.line)]
+        out = [title.format(n=r.number, where=d.where, dealer=r.dealer, line=tr(d.line))]
         if not d.keys:
             nothing = _(
                 "Nothing is contested on this deal under {name}: "

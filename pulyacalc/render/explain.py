@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from pulyacalc.core.i18n import N_, NP_, _, current, pgettext, tr
 from pulyacalc.core.remembered import Remembered
+from pulyacalc.logs.words import ENGLISH, Words, spoken
 from pulyacalc.render.formats import Made, Spool, delimited_line, dumps, members
 from pulyacalc.render.view import (
     SCHEMA_VERSION,
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Hashable, Iterable, Iterator
 
     from pulyacalc.convention.schema import Convention
-    from pulyacalc.core.model import Correction, Deal, SeatChange
     from pulyacalc.core.sheet import Sheet
     from pulyacalc.reports.explain import DealExplained, Explained, Explanation, Stream
     from pulyacalc.scoring.fold import DealResult, DealWrites
@@ -460,7 +460,7 @@ class TableDeals:
         self.cells = Cells(show)
         self.stale: set[str] = set()
         self.head: list[str] = []
-        self.lines = deal_lines()
+        self.lines = deal_lines(spoken())
 
     def draw(self, r: DealResult, sheet: Sheet, drawn: Drawn) -> None:
         cells = self.cells
@@ -477,7 +477,7 @@ class TableDeals:
         first = _(_NOT_DEALS[r.kind]) if r.kind in _NOT_DEALS else _("after deal {n}").format(n=r.number)
         where = str(r.deal.loc)
         head = deal_head(
-            r.kind, r.number, where, r.dealer, self.lines(r.deal, r.kind), r.raspasy_run, r.after_finish
+            r.kind, r.number, where, r.dealer, self.lines(r, len(players)), r.raspasy_run, r.after_finish
         )
         bombs = bombs_text(r) if r.kind not in ("correction", "join", "leave") else None
         drawn_paper = paper([rows[p] for p in players], ["  " + first, *self.head])
@@ -485,22 +485,24 @@ class TableDeals:
         self.write(f"\n{head}\n{drawn.entries}{middle}{drawn.moves}\n{drawn_paper}\n")
 
 
-def deal_lines() -> Callable[[Deal | Correction | SeatChange, str], str]:
-    """:func:`pulyacalc.reports.explain.deal_text`, made once per text of the log: the deals read
-    from one text share its parse (their ``template``), and their line is its."""
-    from pulyacalc.reports.explain import deal_text
+def deal_lines(words: Words = ENGLISH) -> Callable[[DealResult, int], str]:
+    """:func:`pulyacalc.reports.explain.deal_text` of a result dealt at a table of ``seats``,
+    made once per text of the log and its talon's taker: the deals read from one text share
+    its parse (their ``template``), and their line is its."""
+    from pulyacalc.reports.explain import deal_text, talon_taker
 
     known: dict[Hashable, str] = {}
 
-    def line(deal: Deal | Correction | SeatChange, kind: str) -> str:
-        template = getattr(deal, "template", None)
+    def line(r: DealResult, seats: int) -> str:
+        talon_by = talon_taker(r.deal, r.dealer, seats)
+        template = getattr(r.deal, "template", None)
         if template is None:
-            return deal_text(deal, kind)
-        text = known.get(template)
+            return deal_text(r.deal, "", words, talon_by)
+        text = known.get((template, talon_by))
         if text is None:
             if len(known) >= WRITES_SIZE:
                 known.clear()
-            text = known[template] = deal_text(deal, kind)
+            text = known[template, talon_by] = deal_text(r.deal, "", words, talon_by)
         return text
 
     return line
@@ -582,7 +584,7 @@ class JsonDeals:
         bombs' before them)."""
         from json.encoder import encode_basestring as text
 
-        where, line = str(r.deal.loc), self.lines(r.deal, r.kind)
+        where, line = str(r.deal.loc), self.lines(r, len(self.cells.players))
         if r.bombs_earned or r.bomb != 1:
             head = {
                 **bombs_json(r),

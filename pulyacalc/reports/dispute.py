@@ -26,7 +26,7 @@ from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.model import Log, Play, Raspasy
 from pulyacalc.core.seating import Seats
 from pulyacalc.play import Evening, load_convention, play, score_log, settle_evening
-from pulyacalc.reports.explain import Explained, deal_text, explain_entries
+from pulyacalc.reports.explain import DealLine, Explained, explain_entries, talon_taker
 from pulyacalc.reports.ledger import deal_row
 from pulyacalc.reports.replay import Replay
 from pulyacalc.scoring.fold import DealResult, Step
@@ -226,7 +226,8 @@ def dispute_file(
         raise NoSuchDeal(number, base.deals)
     ctx = _Context(replay, base, settle_evening(base, price), result, convention, rounding, price)
     keys = _contested(ctx, before, table) if isinstance(result.deal, Play | Raspasy) else ()
-    line, where = deal_text(result.deal), str(result.deal.loc)
+    talon_by = talon_taker(result.deal, result.dealer, len(ctx.settlement.players))
+    line, where = DealLine.of(result.deal, talon_by), str(result.deal.loc)
     return Dispute(base, ctx.settlement, result, line, where, keys)
 
 

@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING
 
 from pulyacalc.core.amounts import Amount, num
 from pulyacalc.core.errors import Problems, shown
-from pulyacalc.core.i18n import M_
+from pulyacalc.core.i18n import M_, Text
 from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.model import Correction, Deal, Play, Raspasy, SeatChange, Unreadable
 from pulyacalc.core.rulebook import RULEBOOK, Rule
 from pulyacalc.core.sheet import MOUNTAIN, POOL, Entry, Sheet, SheetView
+from pulyacalc.logs.words import ENGLISH, Words, spoken
 from pulyacalc.play import Evening, score_file
 from pulyacalc.scoring.fold import DealResult, DealWrites, Step
 from pulyacalc.scoring.rules import Worked
@@ -55,30 +56,39 @@ class Explanation:
     deals: tuple[DealExplained, ...]
 
 
-def deal_text(deal: Deal | Correction | SeatChange, kind: str = "") -> str:
-    """A deal as one line of the line format: ``Anna 6♠ 7, Boris whist 2, Vera pass 1``."""
+def deal_text(
+    deal: Deal | Correction | SeatChange, kind: str = "", words: Words = ENGLISH, talon_by: str | None = None
+) -> str:
+    """A deal as one line of the line format in ``words``: ``Anna 6♠ 7, Boris whist 2, Vera
+    pass 1``; ``talon_by``: the dealer who sits out and takes a raspasy's talon (4 players+)."""
     if isinstance(deal, SeatChange):
         from pulyacalc.logs.seat import seat_line
 
-        return seat_line(deal, note=False)
+        return seat_line(deal, note=False, words=words)
     if isinstance(deal, Correction):
         from pulyacalc.logs.correction import correction_line
 
-        return shown(correction_line(deal, note=False), 0)  # its reason as text a table may echo
+        # its reason as text a table may echo
+        return shown(correction_line(deal, note=False, words=words), 0)
     if isinstance(deal, Raspasy):
-        passed = set(deal.dark)
+        passed, call = set(deal.dark), words.call("pass")
         return (
-            ", ".join(f"{p} pass{' dark' if p in passed else ''} {t}" for p, t in deal.tricks.items())
-            + " (raspasy)"
+            ", ".join(
+                f"{p} {words.talon if p == talon_by else call}{f' {words.dark}' if p in passed else ''} {t}"
+                for p, t in deal.tricks.items()
+            )
+            + f" ({words.raspasy})"
         )
     assert isinstance(deal, Play)
-    dark = "dark " if deal.dark else ""
-    head = f"{deal.declarer} {dark}{deal.contract}" + (" concede" if deal.concede else "")
+    dark = f"{words.dark} " if deal.dark else ""
+    head = f"{deal.declarer} {dark}{words.contract(deal.contract)}" + (
+        f" {words.concede}" if deal.concede else ""
+    )
     if deal.declarer in deal.tricks:
         head += f" {deal.tricks[deal.declarer]}"
     parts = [head]
     for who, call in deal.calls.items():
-        clause = f"{who} {call}"
+        clause = f"{who} {words.call(call)}"
         if who in deal.tricks:
             clause += f" {deal.tricks[who]}"
         parts.append(clause)
@@ -86,8 +96,30 @@ def deal_text(deal: Deal | Correction | SeatChange, kind: str = "") -> str:
         if who != deal.declarer and who not in deal.calls:
             parts.append(f"{who} {t}")
     if deal.talon:  # written as convert writes it (logs/write.deal_line)
-        parts.append("talon cards " + " ".join(str(c) for c in deal.talon))
+        parts.append(f"{words.talon_cards} " + " ".join(str(c) for c in deal.talon))
     return ", ".join(parts)
+
+
+def talon_taker(deal: object, dealer: str, seats: int) -> str | None:
+    """The dealer who takes a raspasy's talon tricks: at 4 players and more he sits out."""
+    return dealer if seats >= 4 and isinstance(deal, Raspasy) and dealer in deal.tricks else None
+
+
+class DealLine(Text):
+    """A deal's line kept for later: English as a ``str`` (JSON, CSV), in the chosen language's
+    log words where a person reads it (:func:`~pulyacalc.core.i18n.tr`)."""
+
+    deal: Deal | Correction | SeatChange
+    talon_by: str | None
+
+    @classmethod
+    def of(cls, deal: Deal | Correction | SeatChange, talon_by: str | None = None) -> DealLine:
+        self = cls("", english=deal_text(deal, "", ENGLISH, talon_by))
+        self.deal, self.talon_by = deal, talon_by
+        return self
+
+    def translated(self) -> str:
+        return deal_text(self.deal, "", spoken(), self.talon_by)
 
 
 def _signed(x: Amount) -> str:

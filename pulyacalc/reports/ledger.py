@@ -19,6 +19,7 @@ from pulyacalc.core.model import Correction, Deal, Play, Raspasy, SeatChange
 from pulyacalc.core.remembered import REMEMBERED, Remembered
 from pulyacalc.core.sheet import MOUNTAIN, POOL, Entry, Write
 from pulyacalc.logs.read import read_log
+from pulyacalc.logs.words import ENGLISH, Words
 from pulyacalc.logs.write import deal_line
 from pulyacalc.play import Evening, score_file, settle_evening
 from pulyacalc.scoring.settlement import MONEY, mountain_factor
@@ -135,6 +136,7 @@ class Rows:
         running: bool = False,
         final: bool = True,
         seated: tuple[str, ...] | None = None,
+        words: Words = ENGLISH,
     ) -> None:
         self.players, self.conv, self.price, self.final = players, conv, price, final
         self.running = running or price is not None
@@ -143,7 +145,8 @@ class Rows:
         #: log starts, when ``players`` is the table as it ends); a seat change changes it
         self.table = seated or players
         #: (line read, note, dealer) → the deal's text; (that or the text, writes) → its row
-        self.texts = Remembered(lambda _, deal, dealer: deal_line(deal(), self.table, dealer))
+        self.words = words  # a deal's text in the language the table is read in
+        self.texts = Remembered(lambda _, deal, dealer: deal_line(deal(), self.table, dealer, words))
         self.moved = Remembered(self._moved)
         #: writes → what they move each result by (many lines write the same)
         self.results = Remembered(lambda booked: row_of(booked, players, conv))
@@ -190,7 +193,9 @@ class Rows:
         note and dealer; the text itself for any other (a YAML log's deal, a correction)."""
         if isinstance(deal, (Play, Raspasy)) and deal.template is not None:
             return (deal.template, deal.note, dealer)
-        return shown(deal_line(deal, self.table, dealer), 0)  # a correction's reason is echoed text
+        return shown(
+            deal_line(deal, self.table, dealer, self.words), 0
+        )  # a correction's reason is echoed text
 
     def _row(
         self,
@@ -279,12 +284,12 @@ class Rows:
         return self.sums
 
 
-def ledger(ev: Evening, price: Decimal | None = None) -> Ledger:
+def ledger(ev: Evening, price: Decimal | None = None, words: Words = ENGLISH) -> Ledger:
     """The ledger of an evening played with ``keep=True``; raises RuleError (located at the
     log's ``rounding:``) when the rounding cannot settle it, as ``score`` does."""
     s = settle_evening(ev, price)
     # everyone settled: a newcomer and one who left (RULES.md 6.3)
-    rows = Rows(ev.sheet.players, ev.convention, price, running=True, seated=ev.header.players)
+    rows = Rows(ev.sheet.players, ev.convention, price, running=True, seated=ev.header.players, words=words)
     kept = tuple(row for row in map(rows.result, ev.results) if row is not None)
     return _ledger(ev, s, kept, rows)
 
@@ -300,9 +305,11 @@ def _ledger(ev: Evening, s: Settlement, kept: tuple[LedgerRow, ...], rows: Rows)
     return Ledger(ev, s, kept, total, rounding, money_rounding)
 
 
-def ledger_file(path: str, *, price: Decimal | None = None, **options: Unpack[ScoreOptions]) -> Ledger:
+def ledger_file(
+    path: str, *, price: Decimal | None = None, words: Words = ENGLISH, **options: Unpack[ScoreOptions]
+) -> Ledger:
     """Score a log keeping every deal, and its ledger.  Raises PulyaError."""
-    return ledger(score_file(path, keep=True, **options), price)
+    return ledger(score_file(path, keep=True, **options), price, words)
 
 
 def ledger_run(
@@ -313,6 +320,7 @@ def ledger_run(
     price: Decimal | None = None,
     players: tuple[str, ...] | None = None,
     seated: list[tuple[str, ...]] | None = None,
+    words: Words = ENGLISH,
     **options: Unpack[ScoreOptions],
 ) -> Ledger | None:
     """Score a log handing each row to ``sink`` as it is scored, keeping none: the ledger without
@@ -327,7 +335,7 @@ def ledger_run(
     conv = load_convention(log, Problems(), convention, rounding)
     table = players or log.header.players
     final = players is not None
-    rows = None if conv is None else Rows(table, conv, price, running, final, log.header.players)
+    rows = None if conv is None else Rows(table, conv, price, running, final, log.header.players, words)
 
     def each(step: Step) -> None:
         assert rows is not None  # score_log plays no deal when the convention does not load

@@ -29,14 +29,16 @@ def ledger(
     """What each deal cost: per deal, what it moved each player's final result by, in whists
     (the rows add up to the settlement; the rounding is its own last row)."""
     from pulyacalc.cli.stdin_copy import Tee
+    from pulyacalc.logs.words import ENGLISH, spoken
     from pulyacalc.reports.ledger import ledger_file, ledger_run
 
     price = run.price
+    words = spoken() if run.format == "table" else ENGLISH  # json, csv: the same in both languages
     # standard input is copied as it is read, to be read again where the rows cannot stream
     tee = Tee() if log == "-" else None
     try:
         if tee is not None or os.path.isfile(log):
-            play = partial(ledger_run, log, running=running, **run.reading, price=price)
+            play = partial(ledger_run, log, running=running, **run.reading, price=price, words=words)
             seated: list[tuple[str, ...]] = []
             if _written(partial(play, seated=seated), running, run.format):
                 return
@@ -47,7 +49,7 @@ def ledger(
                     return
         if tee is not None:
             tee.again()
-        kept = ledger_file(log, **run.reading, price=price)
+        kept = ledger_file(log, **run.reading, price=price, words=words)
     finally:
         if tee is not None:
             tee.close()
