@@ -35,6 +35,8 @@ def choose(args: Sequence[str]) -> None:
     reported by the option itself)."""
     value = scan(args)
     use(value.lower() if value and value.lower() in LANGUAGES else None)
+    if current() != "en":  # a contract in a message is said in the log's words of the language
+        import pulyacalc.logs.words  # noqa: F401
     patch_click()
 
 

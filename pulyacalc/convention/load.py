@@ -96,24 +96,31 @@ def given_path(ref: str, relative_to: str | None = None) -> str | None:
     return ref if os.path.isfile(ref) else None
 
 
-def _not_found(ref: str, relative_to: str | None, loc: Loc, beside: str = "the log") -> Problem:
+def _not_found(ref: str, relative_to: str | None, loc: Loc, beside: str = M_("the log")) -> Problem:
     """A reference that names nothing: an unknown built-in name, or a file that is not there,
     saying where it was looked for (next to the log; the current directory for standard input)."""
     if is_name(ref):
         names = builtin_names()
-        hint = (
-            suggest_name(ref, names) or f"built-in conventions: {', '.join(names)}; or give a path to a file"
+        hint = suggest_name(ref, names) or M_(
+            "built-in conventions: {names}; or give a path to a file", names=", ".join(names)
         )
         return Problem(loc, M_("unknown convention {ref!r}", ref=ref), hint)
     path = Path(ref)
     if path.is_absolute():
-        where = f"looked for {path}"
+        where = M_("looked for {path}", path=str(path))
     elif relative_to in ("-", "<stdin>"):
-        where = f"the log is on standard input: looked for it in the current directory: {Path.cwd() / path}"
+        where = M_(
+            "the log is on standard input: looked for it in the current directory: {path}",
+            path=str(Path.cwd() / path),
+        )
     elif relative_to:
-        where = f"looked for next to {beside}: {os.path.join(os.path.dirname(relative_to), ref)}"
+        where = M_(
+            "looked for next to {beside}: {path}",
+            beside=beside,
+            path=os.path.join(os.path.dirname(relative_to), ref),
+        )
     else:
-        where = f"looked for in the current directory: {Path.cwd() / path}"
+        where = M_("looked for in the current directory: {path}", path=str(Path.cwd() / path))
     hint = M_("give the convention file's path, or a built-in name")
     return Problem(loc, M_("no such file {ref!r} ({where})", ref=ref, where=where), hint)
 

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import gettext
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 DOMAIN = "pulyacalc"
 #: where the compiled catalogs live (inside the package, so an install carries them)
@@ -151,7 +153,7 @@ class Text(str):
         if not self.fields:
             return text
         # a number stays one: the template may format it (``{size:,}``), as the English does
-        return text.format(**{k: v if type(v) is int else tr(v) for k, v in self.fields.items()})
+        return text.format(**{k: v if type(v) is int else _said(v) for k, v in self.fields.items()})
 
     def __reduce__(self) -> tuple[object, ...]:
         # pickled (season caches) as what it is, not as a plain str
@@ -177,6 +179,16 @@ def MN_(singular: str, plural: str, n: int, /, **fields: object) -> Text:
     """``M_`` for a count: ``MN_("{n} deal", "{n} deals", n, n=n)``, in the chosen language's form
     for ``n`` where it is shown."""
     return Text(singular, fields, (plural, n))
+
+
+#: how a field of a type of its own is said in a language other than English: a contract in
+#: the log's words (``мизер``, ``7БК``), registered by the module that holds those words
+SAID: dict[type, Callable[[Any], str]] = {}
+
+
+def _said(value: object) -> str:
+    said = SAID.get(type(value))
+    return said(value) if said is not None else tr(value)
 
 
 def tr(value: object) -> str:

@@ -200,7 +200,7 @@ class HeaderBuilder:
 
     file: str
     problems: Problems
-    doc: str = "the log"
+    doc: str = M_("the log")
     #: header key → (its value, where the key was written)
     values: dict[str, tuple[Node, Loc]] = field(default_factory=dict)
     #: convention keys set: (key, value, where the key was written, from ``overrides:``)

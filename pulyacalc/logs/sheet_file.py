@@ -50,7 +50,7 @@ def parse_sheet(text: str, file: str, *, max_bytes: int | None = None) -> PaperS
     root = parse_yaml(text, file, max_bytes=max_bytes or MAX_YAML_BYTES)
     if root.kind != "map":
         raise refused(root.loc, M_("a sheet is a mapping: players:, sheet:, …"))
-    builder = HeaderBuilder(file, p, doc="the sheet")
+    builder = HeaderBuilder(file, p, doc=M_("the sheet"))
     sections = read_top(root, builder, SHEET_KEYS)
     sheet_node, running_node = sections.get("sheet"), sections.get("running")
     header = builder.build()

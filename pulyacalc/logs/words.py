@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from pulyacalc.core.i18n import current
+from pulyacalc.core.i18n import SAID, current
 from pulyacalc.core.model import Contract, Suit
 from pulyacalc.logs.header import HEADER, SECTION_ALIASES
 
@@ -42,6 +42,8 @@ class Words:
     keys: Mapping[str, str] = field(default_factory=dict)
     #: a seat change (``SeatChangeKind`` value: join, leave) → the word written
     seats: Mapping[str, str] = field(default_factory=dict)
+    #: a header value in words (``dummy: first`` → ``болван: первая``), by key and value
+    values: Mapping[tuple[str, str], str] = field(default_factory=dict)
 
     def key(self, key: str) -> str:
         return self.keys.get(key, key)
@@ -49,6 +51,9 @@ class Words:
     def call(self, call: object) -> str:
         text = str(call)
         return self.calls.get(text, text)
+
+    def value(self, key: str, value: str) -> str:
+        return self.values.get((key, value), value)
 
     def seat(self, change: str) -> str:
         return self.seats.get(change, change)
@@ -81,6 +86,7 @@ RUSSIAN = Words(
         **{key: word for word, key in SECTION_ALIASES.items()},
     },
     seats={"join": "входит", "leave": "выходит"},
+    values={("dummy", "first"): "первая", ("dummy", "second"): "вторая"},
 )
 
 #: ``convert --lang``: the language → its words
@@ -91,3 +97,6 @@ def spoken() -> Words:
     """The words of the language people read now (``--lang``): a deal echoed in a table is
     written as a player would type it in that language."""
     return LOG_LANGUAGES.get(current(), ENGLISH)
+
+
+SAID[Contract] = lambda contract: spoken().contract(contract)  # in a message's fields too

@@ -81,7 +81,7 @@ def check_line_names(header: Header) -> None:
 def header_lines(header: Header, words: Words = ENGLISH) -> Iterator[str]:
     yield f"{words.key('players')}: {' '.join(header.players)}\n"
     for key, value in header_values(header):
-        yield f"{words.key(key)}: {value}\n"
+        yield f"{words.key(key)}: {words.value(key, value)}\n"
     for key, node in _flat_overrides(header):
         yield f"{key}: {_line_value(node)}\n"
 
@@ -266,7 +266,8 @@ def write_yaml(log: Log, words: Words = ENGLISH) -> Iterator[str]:
     header = log.header
     yield f"{words.key('players')}: [{', '.join(yaml_scalar(p) for p in header.players)}]\n"
     for key, value in header_values(header):
-        yield f"{words.key(key)}: {yaml_scalar(value) if isinstance(value, str) else value}\n"
+        shown = words.value(key, value) if isinstance(value, str) else value
+        yield f"{words.key(key)}: {yaml_scalar(shown) if isinstance(shown, str) else shown}\n"
     flat = list(_flat_overrides(header))
     if flat:
         yield f"{words.key('overrides')}:\n"

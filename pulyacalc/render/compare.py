@@ -15,6 +15,7 @@ from pulyacalc.render.view import (
     decimal,
     fraction_text,
     jnum,
+    rounding_name,
     sheet_json,
     show,
 )
@@ -130,7 +131,9 @@ class CompareView:
             done = _("finished") if ev.finished else _("not finished")
             title = convention_title(ev.convention)
             out.append(
-                about.format(name=col.asked, title=title, target=ev.target, done=done, rounding=rounding)
+                about.format(
+                    name=col.asked, title=title, target=ev.target, done=done, rounding=rounding_name(rounding)
+                )
             )
         out += [excluded_note(x) for x in c.excluded]
         return "\n".join(out) + "\n"

@@ -18,6 +18,7 @@ from pulyacalc.render.view import (
     decimal,
     fraction_text,
     jnum,
+    rounding_name,
     show,
     signed,
 )
@@ -186,7 +187,7 @@ def final_rows(lg: Ledger, columns: Columns) -> list[list[str]]:
     rows: list[list[str]] = []
     if lg.rounding_name != "exact":
         values = rounding_values(lg)
-        name = _("rounding {rounding}").format(rounding=lg.rounding_name)
+        name = _("rounding {rounding}").format(rounding=rounding_name(lg.rounding_name))
         rows.append(["", "", name, *[_cell(k, values[k][p]) for k, p in columns]])
     final = by_kind(s.result, s.result, s.money, s.money)
     rows.append(["", "", _("settlement"), *[_cell(k, final[k][p]) for k, p in columns]])

@@ -21,6 +21,7 @@ from pulyacalc.render.view import (
     fraction_text,
     jnum,
     payments_text,
+    rounding_name,
     sheet_json,
     sheet_row,
     show,
@@ -202,7 +203,9 @@ def _settlement_notes(r: Report) -> list[str]:
             "(settlement.mountain_divisor: opponents; the Code, K4.2.14, divides by all)"
         )
         lines.append(divisor.format(opponents=n - 1, n=n))
-    lines.append(_("rounding {rounding}; the results, in whists, sum to 0").format(rounding=s.rounding))
+    lines.append(
+        _("rounding {rounding}; the results, in whists, sum to 0").format(rounding=rounding_name(s.rounding))
+    )
     if s.payments:
         lines.append(payments_text(s.payments))
     return lines

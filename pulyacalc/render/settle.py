@@ -15,7 +15,7 @@ from pulyacalc.core.kinds import KODEKS_ROUNDINGS
 from pulyacalc.core.sheet import SheetView
 from pulyacalc.render.aligned import sheet_table, tabulated
 from pulyacalc.render.report import Report
-from pulyacalc.render.view import convention_title, counted, jnum, payments_text, show, signed
+from pulyacalc.render.view import convention_title, counted, jnum, payments_text, rounding_name, show, signed
 from pulyacalc.scoring.settlement import Settlement
 
 
@@ -255,7 +255,7 @@ def stages_table(conv: Convention, target: int, sheet: SheetView, s: Settlement,
         if stage is not _rounding_stage or s.rounding in KODEKS_ROUNDINGS:
             stage(out, step, given)
             step += 1
-    out.append(_("rounding {rounding}").format(rounding=s.rounding))
+    out.append(_("rounding {rounding}").format(rounding=rounding_name(s.rounding)))
     if s.payments:
         out.append(payments_text(s.payments))
     return "\n".join(out) + "\n"

@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pulyacalc.core.amounts import mixed
-from pulyacalc.core.i18n import MN_, _, tr
+from pulyacalc.core.i18n import MN_, NP_, _, pgettext, tr
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -198,3 +198,17 @@ def sheet_json(sheet: SheetView) -> dict[str, Any]:
         }
         for p in sheet.players
     }
+
+
+#: a rounding's name as people read it (the value, ``exact`` …, is what a header or -r takes)
+ROUNDING_NAMES = {
+    "exact": NP_("rounding", "exact"),
+    "kodeks": NP_("rounding", "kodeks"),
+    "nearest": NP_("rounding", "nearest"),
+    "kodeks_separate": NP_("rounding", "kodeks_separate"),
+}
+
+
+def rounding_name(rounding: str) -> str:
+    """``rounding`` in the chosen language (``точное`` for ``exact``)."""
+    return pgettext("rounding", ROUNDING_NAMES[rounding]) if rounding in ROUNDING_NAMES else rounding

@@ -71,10 +71,10 @@ def deal_text(
         # its reason as text a table may echo
         return shown(correction_line(deal, note=False, words=words), 0)
     if isinstance(deal, Raspasy):
-        passed, call = set(deal.dark), words.call("pass")
+        passed, passes = set(deal.dark), words.call("pass")
         return (
             ", ".join(
-                f"{p} {words.talon if p == talon_by else call}{f' {words.dark}' if p in passed else ''} {t}"
+                f"{p} {words.talon if p == talon_by else passes}{f' {words.dark}' if p in passed else ''} {t}"
                 for p, t in deal.tricks.items()
             )
             + f" ({words.raspasy})"

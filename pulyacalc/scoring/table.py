@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator, Mapping
 from fractions import Fraction
 
 from pulyacalc.core.amounts import Amount, num
+from pulyacalc.core.i18n import M_, MN_
 from pulyacalc.core.kinds import Area
 from pulyacalc.core.sheet import MOUNTAIN, POOL, Write
 
@@ -17,17 +18,33 @@ def joins(
 ) -> Iterator[Write]:
     """The newcomer's pool and mountain, from those of ``seated`` (the players at the table)."""
     n = len(seated)
-    ways: tuple[tuple[Area, Mapping[str, Amount], Callable[[Fraction], int], str], ...] = (
-        (POOL, pools, math.floor, "down"),
-        (MOUNTAIN, mountains, math.ceil, "up"),
+    ways: tuple[tuple[Callable[[Fraction], int], Area, Mapping[str, Amount]], ...] = (
+        (math.floor, POOL, pools),
+        (math.ceil, MOUNTAIN, mountains),
     )
-    for area, cells, rounded, way in ways:
+    for rounded, area, cells in ways:
         total = Fraction(sum(Fraction(cells[p]) for p in seated))
         value = rounded(total / n)
         if not value:
             continue
-        parts = " + ".join(num(cells[p]) for p in seated)
-        why = f"the average {area} of the {n} at the table: ({parts}) / {n} = {num(total / n)}"
-        if value != total / n:
-            why += f", rounded {way} (not in the newcomer's favour)"
+        fields = {"n": n, "parts": " + ".join(num(cells[p]) for p in seated), "average": num(total / n)}
+        exact = value == total / n
+        if area == POOL:
+            how = "" if exact else M_(", rounded down (not in the newcomer's favour)")
+            why = MN_(
+                "the average pool of the {n} at the table: ({parts}) / {n} = {average}{how}",
+                "the average pool of the {n} at the table: ({parts}) / {n} = {average}{how}",
+                n,
+                how=how,
+                **fields,
+            )
+        else:
+            how = "" if exact else M_(", rounded up (not in the newcomer's favour)")
+            why = MN_(
+                "the average mountain of the {n} at the table: ({parts}) / {n} = {average}{how}",
+                "the average mountain of the {n} at the table: ({parts}) / {n} = {average}{how}",
+                n,
+                how=how,
+                **fields,
+            )
         yield Write("join", newcomer, area, value, why=why)
