@@ -92,6 +92,9 @@ LATIN_ALLOWED = {
     "png",
     "txt",
     "utf",
+    # encodings by their codec and their own name (--encoding cp1251, «Windows-1251»)
+    "cp",
+    "Windows",
     "stdin",
     "stdout",
     "pip",

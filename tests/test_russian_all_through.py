@@ -9,12 +9,11 @@ import re
 from pathlib import Path
 from typing import get_args
 
-import pytest
 from typer.testing import CliRunner
 
 from pulyacalc.cli.app import COMMANDS, app
-from pulyacalc.convention.load import builtin_names, load
 from pulyacalc.convention.dump import shown
+from pulyacalc.convention.load import builtin_names, load
 from pulyacalc.convention.schema import SCHEMA
 from pulyacalc.core import i18n
 from pulyacalc.core.errors import Problems
@@ -96,7 +95,16 @@ def allowed() -> set[str]:
         words |= {w for key in SCHEMA.values() for w in re.findall(r"[A-Za-z_]+", str(shown(conv, key)))}
     # a log's header keys and a convention file's own keys (conventions show writes one),
     # and YAML's truth values under them
-    words |= {row.key for row in HEADER} | {"deals", "overrides", "name", "title", "aliases", "extends", "true", "false"}
+    words |= {row.key for row in HEADER} | {
+        "deals",
+        "overrides",
+        "name",
+        "title",
+        "aliases",
+        "extends",
+        "true",
+        "false",
+    }
     words |= set(builtin_names()) | set(get_args(RuleId)) | set(get_args(FindingCode))
     words |= {"pulyacalc", *COMMANDS, "conventions", "list", "show", "diff", "lines", "yaml"}
     # a convention's title is data (conventions/*.yaml, the house file): «Сочинка (Sochi)»
@@ -112,7 +120,9 @@ def allowed() -> set[str]:
 
 #: kept as written: a file name or path; the Code and its clauses as docs/RULES.md cites them
 #: (K4.2.12, «K, примечание 40»); a card (A♠ K♥: the ranks' letters printed on the cards)
-KEPT = re.compile(r"(?<![\w-])--?[a-z][\w-]*|\S*[/\\]\S*|\b[\w-]+\.(txt|yaml|md|pulya)\b|\bK(\d[\d.]*)?\b|§[\d.]+|\b(10|[AKQJ2-9])[♠♣♦♥]")
+KEPT = re.compile(
+    r"(?<![\w-])--?[a-z][\w-]*|\S*[/\\]\S*|\b[\w-]+\.(txt|yaml|md|pulya)\b|\bK(\d[\d.]*)?\b|§[\d.]+|\b(10|[AKQJ2-9])[♠♣♦♥]"
+)
 
 
 def latin(text: str, allow: set[str]) -> set[str]:

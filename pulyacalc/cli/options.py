@@ -120,6 +120,25 @@ def _allow_outside(value: bool) -> bool:
     return value
 
 
+def _encoding(value: str | None) -> str | None:
+    """``--encoding``: the codec logs and sheets are read in, for the whole command (click
+    calls this for every run of a command that has the option, given or not)."""
+    import codecs
+
+    from pulyacalc.logs.read import encoding
+
+    if value is None:
+        encoding.set("utf-8-sig")
+        return None
+    try:
+        codecs.lookup(value)
+    except LookupError:
+        message = _("unknown encoding {value!r}; e.g. cp1251 or utf-16").format(value=value)
+        raise usage(message, "--encoding") from None
+    encoding.set(value)
+    return value
+
+
 #: a progress bar for the commands that read many evenings (season, stats)
 ProgressOpt = Annotated[
     bool, typer.Option("--progress/--no-progress", rich_help_panel=ADVANCED, help=_HELP["progress"])
@@ -207,6 +226,18 @@ SHARED: dict[str, Any] = {
             help=_HELP["max_yaml_bytes"],
         ),
     ],
+    "encoding": Annotated[
+        str | None,
+        typer.Option(
+            "--encoding",
+            metavar="CODEC",
+            callback=_encoding,
+            help=N_(
+                "Read logs and sheets in this encoding instead of UTF-8: cp1251 (Windows-1251) "
+                "or utf-16, as an older editor saves them."
+            ),
+        ),
+    ],
     "output": OutputOpt,
     "quiet": QuietOpt,
     "force": ForceOpt,
@@ -214,7 +245,7 @@ SHARED: dict[str, Any] = {
 #: the shared options' defaults where they are not None
 DEFAULTS: dict[str, Any] = {"allow_outside": False, "format": TABLE, "quiet": False, "force": False}
 #: kept by their callbacks, not passed in :class:`Run`
-KEPT = ("allow_outside", "quiet", "force")
+KEPT = ("allow_outside", "encoding", "quiet", "force")
 #: every shared option but --whist-price (the commands that tell no money: explain, stats)
 UNPRICED = tuple(n for n in SHARED if n != "whist_price")
 

@@ -325,12 +325,32 @@ def not_utf8(path: str, name: str, reason: str) -> Problem:
     import os
     import stat
 
-    loc = Loc(name)
+    loc, known = Loc(name), None
     # unreadable now (OSError; ValueError: a NUL in the name): located at the file
     with contextlib.suppress(OSError, ValueError):
         if path != "-" and stat.S_ISREG(os.stat(path).st_mode):
+            with open(path, "rb") as f:
+                known = encoding_of(f.read(65536))
             loc = _first_bad_byte(path, name) or loc
+    if known is not None:
+        return Problem(
+            loc,
+            M_("this file is in {encoding}, not UTF-8", encoding=known[0]),
+            M_("save it as UTF-8, or run with --encoding {codec}", codec=known[1]),
+        )
     return Problem(loc, M_("not UTF-8 text ({reason})", reason=reason), M_("save the file as UTF-8"))
+
+
+def encoding_of(data: bytes) -> tuple[str, str] | None:
+    """The encoding a Russian typist's editor may have saved ``data`` (a file's start) in, by
+    its name and its codec: UTF-16 (Notepad's «Юникод»: a byte order mark, or a NUL byte in
+    every character of Latin text) or Windows-1251 (Cyrillic letters in bytes 0xC0–0xFF)."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or data.count(0) * 4 > len(data) > 0:
+        return "UTF-16", "utf-16"
+    high = [b for b in data if b >= 0x80]
+    if high and sum(b >= 0xC0 or b in (0xA8, 0xB8) for b in high) * 10 >= len(high) * 9:
+        return "Windows-1251", "cp1251"
+    return None
 
 
 def _first_bad_byte(path: str, name: str) -> Loc | None:

@@ -146,9 +146,27 @@ def _contract_error(word: str, key: str) -> ContractError:
         example = M_("e.g. {digits}♠, {digits}s or {digits}NT", digits=digits)
         return ContractError(M_("the contract {word!r} needs a suit", word=word), example, levelled=True)
     close = _close(suit, list(SUIT_SPELLINGS))
+    other = relaid(suit)
+    unknown = M_("unknown suit {suit!r} in {word!r}", suit=suit, word=word)
+    if other in SUIT_SPELLINGS and (digits + other) in CONTRACT_SPELLINGS:
+        meant = CONTRACT_SPELLINGS[digits + other]
+        slip = M_("{typed} is {other} on the Russian layout: {meant}?", typed=suit, other=other, meant=meant)
+        return ContractError(unknown, slip, levelled=True)
     did = did_you_mean(f"{digits}{close}" if close else None, quoted=False)
     hint = M_("{did}{hint}", did=did, hint=M_(SUITS_HINT))
-    return ContractError(M_("unknown suit {suit!r} in {word!r}", suit=suit, word=word), hint, levelled=True)
+    return ContractError(unknown, hint, levelled=True)
+
+
+#: a keyboard's letter keys as the Russian (ЙЦУКЕН) and the English (QWERTY) layouts write them
+_RUSSIAN_KEYS = "йцукенгшщзхъфывапролджэячсмитьбю"
+_ENGLISH_KEYS = "qwertyuiop[]asdfghjkl;'zxcvbnm,."
+_OTHER_LAYOUT = str.maketrans(_RUSSIAN_KEYS + _ENGLISH_KEYS, _ENGLISH_KEYS + _RUSSIAN_KEYS)
+
+
+def relaid(word: str) -> str:
+    """``word`` as the same keys write it on the other layout (``ы`` ↔ ``s``): a word typed
+    with the keyboard on the wrong one (the error path only)."""
+    return word.lower().translate(_OTHER_LAYOUT)
 
 
 def _close(word: str, options: list[str]) -> str | None:

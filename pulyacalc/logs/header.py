@@ -77,7 +77,7 @@ def name_fault(name: str) -> str | None:
         return M_("a player's name cannot hold control or bidi characters: {name}", name=quoted(name))
     if _NOT_IN_NAME.search(name):
         return M_("a player's name cannot hold , ; : # [ or ]: {name}", name=quoted(name))
-    return None
+    return mixed_letters(name)
 
 
 def _dealer(node: Node, b: HeaderBuilder) -> str | None:
@@ -166,12 +166,67 @@ SHEET_KEYS = (*HEADER_KEYS, "sheet", "running", "overrides")
 SECTION_ALIASES = {"сдачи": "deals", "изменения": "overrides", "лист": "sheet", "по ходу": "running"}
 
 
+def typed_as(word: str, keys: tuple[str, ...]) -> tuple[str, ...]:
+    """``keys`` in the alphabet ``word`` is typed in: a Cyrillic word's keys by their Russian names
+    (a misspelt ``конвенциа`` is offered ``конвенция``)."""
+    if not any("\u0400" <= c <= "\u04ff" for c in word):
+        return keys
+    russian = {row.key: row.aliases[0] for row in HEADER if row.aliases}
+    russian.update((key, word) for word, key in SECTION_ALIASES.items())
+    return tuple(russian.get(k, k) for k in keys)
+
+
 def header_values(header: Header) -> Iterator[tuple[str, Any]]:
     """The keys a canonical log writes after ``players``: not default, or written."""
     for row in HEADER[1:]:
         value = getattr(header, row.key)
         if value is not None and (value != row.default or row.key in header.locs):
             yield row.key, value
+
+
+#: Latin letters that look like Cyrillic ones, and those Cyrillic ones: a name typed with one
+#: letter from the other keyboard (``Aня``) looks right and is another name
+_LATIN_LOOKS = "AaBCcEeHKMOoPpTXxy"
+_CYRILLIC_LOOKS = "АаВСсЕеНКМОоРрТХху"
+_LOOKALIKE = dict(zip(_LATIN_LOOKS + _CYRILLIC_LOOKS, _CYRILLIC_LOOKS + _LATIN_LOOKS, strict=True))
+
+
+def letter_slip(word: str, name: str) -> str | None:
+    """When ``word`` is ``name`` but for letters from the other alphabet that look the same:
+    which letter, from which alphabet, and the name (``the first letter is Latin A``)."""
+    if len(word) != len(name) or word == name:
+        return None
+    odd = [i for i, (a, b) in enumerate(zip(word, name, strict=True)) if a != b]
+    if any(_LOOKALIKE.get(word[i]) != name[i] for i in odd):
+        return None
+    i = odd[0]
+    script = M_("Latin") if word[i].isascii() else M_("Cyrillic")
+    if i == 0:
+        return M_(
+            "the first letter is {script} {letter}; the name is {name}",
+            script=script,
+            letter=word[i],
+            name=name,
+        )
+    return M_(
+        "letter {n} is {script} {letter}; the name is {name}",
+        n=i + 1,
+        script=script,
+        letter=word[i],
+        name=name,
+    )
+
+
+def mixed_letters(name: str) -> str | None:
+    """A name written in one alphabet but for a few letters from the other that look the same
+    (``Aня``): which letter, and the name meant; None for a name in one alphabet."""
+    latin = sum(c.isascii() and c.isalpha() for c in name)
+    cyrillic = sum("\u0400" <= c <= "\u04ff" for c in name)
+    if not latin or not cyrillic:
+        return None
+    few_latin = latin <= cyrillic  # the letters of the alphabet used less are the slips
+    meant = "".join(_LOOKALIKE.get(c, c) if c.isalpha() and c.isascii() == few_latin else c for c in name)
+    return letter_slip(name, meant)
 
 
 def match_player(word: str, players: tuple[str, ...]) -> tuple[str | None, str]:
@@ -187,6 +242,9 @@ def match_player(word: str, players: tuple[str, ...]) -> tuple[str | None, str]:
         return pre[0], ""
     if len(pre) > 1:
         return None, M_("{word!r} could be {names}: write more letters", word=word, names=" or ".join(pre))
+    slip = next((said for p in players if (said := letter_slip(word, p)) is not None), None)
+    if slip is not None:
+        return None, slip
     close = difflib.get_close_matches(word, list(players), n=1, cutoff=0.5)
     if close:
         return None, M_("did you mean {name}?", name=close[0])
@@ -264,8 +322,8 @@ class HeaderBuilder:
         """Is ``key`` a convention key (or a section of them)?  If not, say so at ``loc``."""
         if key in SCHEMA or any(s.startswith(key + ".") for s in SCHEMA):
             return True
-        # a line log's header line may be a header key mistyped, too
-        options = list(SCHEMA) if in_mapping else [*HEADER_KEYS, *SCHEMA]
+        # a line log's header line may be a header key mistyped, too (a Russian one in Russian)
+        options = list(SCHEMA) if in_mapping else [*typed_as(key, HEADER_KEYS), *SCHEMA]
         close = [] if self.problems.full else difflib.get_close_matches(key, options, n=1, cutoff=0.6)
         did = did_you_mean(close[0] if close else None)
         if in_mapping:
@@ -274,7 +332,7 @@ class HeaderBuilder:
                 "{did}convention keys are like 'whist.on_failure' (see conventions/sochi.yaml)", did=did
             )
         else:
-            message, keys = M_("unknown header key {key!r}", key=key), ", ".join(HEADER_KEYS)
+            message, keys = M_("unknown header key {key!r}", key=key), ", ".join(typed_as(key, HEADER_KEYS))
             hint = M_(
                 "{did}header keys: {keys}, or a convention key like 'whist.on_failure'", did=did, keys=keys
             )
@@ -301,6 +359,7 @@ def read_top(root: Node, builder: HeaderBuilder, allowed: tuple[str, ...]) -> di
 
 def unknown_key(problems: Problems, loc: Loc, message: str, word: str, allowed: tuple[str, ...]) -> None:
     """``message`` at ``loc``, with the closest allowed key and all of them as the hint."""
+    allowed = typed_as(word, allowed)
     close = [] if problems.full else difflib.get_close_matches(word, allowed, n=1, cutoff=0.6)
     hint = M_("{did}allowed: {join}", did=did_you_mean(close[0] if close else None), join=", ".join(allowed))
     problems.add(loc, message, hint)

@@ -40,6 +40,7 @@ from pulyacalc.core.model import (
     Unreadable,
     _close,
     contract_key,
+    relaid,
 )
 from pulyacalc.logs.header import HEADER_ALIASES, HeaderBuilder, match_player
 from pulyacalc.logs.seat import parse_seat_line, starts_with
@@ -989,6 +990,13 @@ def _undertricks(
 
 def _missing_comma(rest: list[tuple[str, int]], players: tuple[str, ...], err: Callable[..., None]) -> bool:
     """Report a ``;`` between clauses or a missing comma before a name or after a count (True)."""
+    # a '.' ending a clause before a name: the Russian layout's '.' is where the English ',' is
+    dots = [k for k in range(1, len(rest)) if rest[k - 1][0].endswith(".") and _names(rest[k][0], players)]
+    for k in dots:
+        tok, at = rest[k - 1]
+        err(at + len(tok) - 1, M_("clauses are separated by commas, not '.'"), M_("replace '.' with ','"))
+    if dots:
+        return True
     for i, (tok, at) in enumerate(rest):
         semi = tok.find(";")
         if semi >= 0:
@@ -1086,13 +1094,13 @@ def _contract_slow(word: str, word_at: int, width: int, err: Callable[..., None]
         if e.levelled:
             err(word_at, e.message, e.hint, width=width)
             return None
-    close = _close(contract_key(word), [*CALL_SPELLINGS, *MISERE_SPELLINGS, *TALON_WORDS])
-    err(
-        word_at,
-        M_("unknown call {word!r}", word=word),
-        M_("did you mean {close!r}?", close=close)
-        if close
-        else M_("a call is a contract (6♠, 7NT, misere), whist, pass or half"),
-        width=width,
-    )
+    known = [*CALL_SPELLINGS, *MISERE_SPELLINGS, *TALON_WORDS]
+    close, other = _close(contract_key(word), known), relaid(word)
+    if other in known:
+        hint = M_("{typed} is {other} on the Russian layout", typed=word, other=other)
+    elif close:
+        hint = M_("did you mean {close!r}?", close=close)
+    else:
+        hint = M_("a call is a contract (6♠, 7NT, misere), whist, pass or half")
+    err(word_at, M_("unknown call {word!r}", word=word), hint, width=width)
     return None

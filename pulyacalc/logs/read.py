@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import sys
 from collections.abc import Iterator
+from contextvars import ContextVar
 from itertools import chain
 from typing import IO
 
@@ -57,13 +58,18 @@ def unreadable(name: str, e: OSError) -> Exception:
     )
 
 
+#: ``--encoding``: what logs and sheets are read in (UTF-8, its byte order mark skipped, unless
+#: the command line says otherwise for the whole run)
+encoding: ContextVar[str] = ContextVar("encoding", default="utf-8-sig")
+
+
 def open_input(path: str) -> tuple[IO[str], str]:
     """A text stream for a path or '-' (standard input), and the name used in messages."""
     if path == "-":
-        stream = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig", errors="strict", newline=None)
+        stream = io.TextIOWrapper(sys.stdin.buffer, encoding=encoding.get(), errors="strict", newline=None)
         return stream, "<stdin>"
     try:
-        return opened(open(path, encoding="utf-8-sig", newline=None)), path  # noqa: SIM115
+        return opened(open(path, encoding=encoding.get(), newline=None)), path  # noqa: SIM115
     except FileNotFoundError:
         raise refused(Loc(path), M_("no such file")) from None
     except IsADirectoryError:
@@ -113,6 +119,8 @@ def _read(
         raise ReadError([not_utf8(path or "-", name, e.reason)]) from None
     except OSError as e:
         raise unreadable(name, e) from None
+    if "\x00" in head and path is not None:  # UTF-16 without its byte order mark reads as UTF-8
+        raise ReadError([not_utf8(path, name, "NUL")])
     fmt = input_format or detect_format(name, head)
     if fmt == "yaml":
         from pulyacalc.yamlsource import MAX_YAML_BYTES
@@ -233,6 +241,10 @@ def _skip_rest(stream: IO[str], skipped: int, number: int, name: str) -> str:
 def _never_ends(number: int, name: str) -> ReadError:
     return refused(
         Loc(name, number, 1),
-        f"line {number} does not end within {MAX_SKIP_CHARS:,} characters: this is no log",
-        "a log is text, one deal per line",
+        M_(
+            "line {number} does not end within {most:,} characters: this is no log",
+            number=number,
+            most=MAX_SKIP_CHARS,
+        ),
+        M_("a log is text, one deal per line"),
     )

@@ -12,7 +12,9 @@ from pulyacalc.cli.runtime import emit
 from pulyacalc.core.i18n import N_
 
 
-@opts.command("convention", "allow_outside", "format", "input_format", "max_yaml_bytes", "output", "quiet")
+@opts.command(
+    "convention", "allow_outside", "format", "input_format", "max_yaml_bytes", "encoding", "output", "quiet"
+)
 def check(
     log: opts.LogArg,
     against: Annotated[

@@ -11,7 +11,9 @@ from pulyacalc.cli.runtime import emit
 from pulyacalc.core.i18n import N_
 
 
-@opts.command("format", "whist_price", "rounding", "input_format", "max_yaml_bytes", "output", "quiet")
+@opts.command(
+    "format", "whist_price", "rounding", "input_format", "max_yaml_bytes", "encoding", "output", "quiet"
+)
 def compare(
     log: opts.LogArg,
     conventions: Annotated[

@@ -24,7 +24,7 @@ def _check_output(value: str | None) -> str | None:
     return None if value is None else shared.check_writable(value)
 
 
-@opts.command("input_format", "max_yaml_bytes", "force")
+@opts.command("input_format", "max_yaml_bytes", "encoding", "force")
 def convert(
     log: opts.LogArg,
     to: Annotated[

@@ -18,7 +18,15 @@ if TYPE_CHECKING:
 
 
 @opts.command(
-    "convention", "allow_outside", "format", "whist_price", "rounding", "max_yaml_bytes", "output", "quiet"
+    "convention",
+    "allow_outside",
+    "format",
+    "whist_price",
+    "rounding",
+    "max_yaml_bytes",
+    "encoding",
+    "output",
+    "quiet",
 )
 def settle(
     sheet: Annotated[

@@ -86,7 +86,14 @@ def picture(svg: str, suffix: str) -> bytes:
 
 
 @opts.command(
-    "convention", "allow_outside", "whist_price", "rounding", "input_format", "max_yaml_bytes", "force"
+    "convention",
+    "allow_outside",
+    "whist_price",
+    "rounding",
+    "input_format",
+    "max_yaml_bytes",
+    "encoding",
+    "force",
 )
 def sheet(
     log: opts.LogArg,
