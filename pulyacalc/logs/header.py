@@ -229,6 +229,13 @@ def mixed_letters(name: str) -> str | None:
     return letter_slip(name, meant)
 
 
+def either(names: list[str]) -> str:
+    """``A or B or C`` in the language it is shown in."""
+    if len(names) == 1:
+        return names[0]
+    return M_("{names} or {name}", names=either(names[:-1]), name=names[-1])
+
+
 def match_player(word: str, players: tuple[str, ...]) -> tuple[str | None, str]:
     """A written name → (the player or None, a hint): exact, ignoring case, a unique prefix."""
     if word in players:
@@ -241,7 +248,7 @@ def match_player(word: str, players: tuple[str, ...]) -> tuple[str | None, str]:
     if len(pre) == 1:
         return pre[0], ""
     if len(pre) > 1:
-        return None, M_("{word!r} could be {names}: write more letters", word=word, names=" or ".join(pre))
+        return None, M_("{word!r} could be {names}: write more letters", word=word, names=either(pre))
     slip = next((said for p in players if (said := letter_slip(word, p)) is not None), None)
     if slip is not None:
         return None, slip

@@ -333,12 +333,9 @@ def _header_out_of_place(text: str, line: str, lineno: int, header: Header, prob
     problems.add(
         Loc(header.source, lineno, kv[1]),
         M_("header lines go before the first deal"),
-        "move it to the top of the log"
-        + (
-            "; to change one deal's dealer add ', dealer NAME' to its line"
-            if HEADER_ALIASES.get(kv[0].casefold()) == "dealer"
-            else ""
-        ),
+        M_("move it to the top of the log; to change one deal's dealer add ', dealer NAME' to its line")
+        if HEADER_ALIASES.get(kv[0].casefold()) == "dealer"
+        else M_("move it to the top of the log"),
         source=line,
         width=len(kv[0]),
     )

@@ -313,13 +313,14 @@ def _play_fits(a: _At[Play]) -> None:
             a.no(part, M_(_R27, name=name), M_("players now: {join}", join=", ".join(seats.players)))
     # at five the second out sits out as the 4-player dealer does: he may only return the whist (K3.8.8)
     for second in seats.sitters[1:]:
-        message, part = "", ""
+        message: str = ""
+        part = ""
         if declarer == second:
-            message, part = "he does not bid", "declarer"
+            message, part = M_("he does not bid"), "declarer"
         elif deal.calls.get(second, Call.WHIST) is not Call.WHIST:
-            message, part = "he does not pass or go half-whist", f"call:{second}"
+            message, part = M_("he does not pass or go half-whist"), f"call:{second}"
         elif deal.tricks.get(second) and second not in deal.calls:
-            message, part = "he takes no tricks", f"tricks:{second}"
+            message, part = M_("he takes no tricks"), f"tricks:{second}"
         if message:
             a.dealer_in_play(
                 part,

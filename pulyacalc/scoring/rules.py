@@ -123,10 +123,8 @@ def _times(w: Write, coef: int, how: str) -> Write:
     why = M_(times, why=w.why, coef=coef, how=how, amount=num(amount)).spelled(english)
     if not isinstance(w.why, Worked):
         return w._replace(amount=amount, why=why)
-    # the translation finishes the first step with the amount multiplied, as it always read
-    # (a slip kept so that no output changes: «3 взятки × 4 = 24 (…); × 2 (бомба ×2) = 24»)
-    first = M_(w.why.whole.template, **{**w.why.whole.fields, "result": num(amount)})
-    shown = M_(times, why=first, coef=coef, how=how, amount=num(amount)).spelled(english)
+    # the first step keeps its own result in every language: «3 взятки × 4 = 12; × 2 (бомба ×2) = 24»
+    shown = M_(times, why=w.why.whole, coef=coef, how=how, amount=num(amount)).spelled(english)
     return w._replace(amount=amount, why=worked(why, shown))
 
 
