@@ -5,10 +5,12 @@ with its reason).  json/jsonl/csv/tsv keep English keys and are not read here.""
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from pathlib import Path
 from typing import get_args
 
+import pytest
 from typer.testing import CliRunner
 
 from pulyacalc.cli.app import COMMANDS, app
@@ -146,3 +148,18 @@ def test_no_latin_word_under_lang_ru(tmp_path: Path) -> None:
             if found := latin(line, allow):
                 left.append(f"{' '.join(args[:2])}: {sorted(found)} in {line.strip()[:160]!r}")
     assert not left, "\n".join(dict.fromkeys(left))
+
+
+@pytest.mark.skipif(importlib.util.find_spec("matplotlib") is None, reason="the plot extra")
+def test_the_plot_axes_are_russian(tmp_path: Path) -> None:
+    svg = tmp_path / "season.svg"
+    r = CliRunner().invoke(
+        app, ["--lang", "ru", "season", "examples", "--plot", str(svg)], prog_name="pulyacalc"
+    )
+    i18n.use("en")
+    assert r.exit_code == 0, r.output
+    # matplotlib writes each text it draws beside its glyphs, as a comment
+    drawn = [t.strip() for t in re.findall(r"<!-- (.*?) -->", svg.read_text("utf-8"))]
+    assert {"вечер", "начало"} <= set(drawn)
+    evenings = {p.stem for p in (ROOT / "examples").rglob("*")}  # the ticks: file names
+    assert not [t for t in drawn if t not in evenings and latin(t, allowed())], drawn

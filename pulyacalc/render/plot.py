@@ -13,7 +13,7 @@ from fractions import Fraction
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any, Literal
 
-from pulyacalc.core.i18n import _
+from pulyacalc.core.i18n import _, pgettext
 from pulyacalc.render.view import counted, show
 
 if TYPE_CHECKING:
@@ -217,11 +217,11 @@ def _draw_panel(ax: Axes, shown: Panel, columns: int) -> None:
 def _evening_ticks(ax: Axes, evenings: Sequence[str]) -> None:
     from matplotlib.ticker import MaxNLocator
 
-    ax.set_xlabel("evening")
+    ax.set_xlabel(pgettext("plot", "evening"))
     ax.set_xlim(-0.2, len(evenings) + 0.2)
     if len(evenings) <= NAMED_TICKS:
         names = [n if len(n) <= TICK_CHARS else n[: TICK_CHARS - 1] + "…" for n in evenings]
-        labels = ["start", *names]  # file names drawn as written: a "$" is no mathtext
+        labels = [pgettext("plot", "start"), *names]  # file names drawn as written: a "$" is no mathtext
         ax.set_xticks(range(len(evenings) + 1), labels, rotation=30, ha="right", parse_math=False)
     else:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
