@@ -345,8 +345,9 @@ def encoding_of(data: bytes) -> tuple[str, str] | None:
     """The encoding a Russian typist's editor may have saved ``data`` (a file's start) in, by
     its name and its codec: UTF-16 (Notepad's «Юникод»: a byte order mark, or a NUL byte in
     every character of Latin text) or Windows-1251 (Cyrillic letters in bytes 0xC0–0xFF)."""
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or data.count(0) * 4 > len(data) > 0:
-        return "UTF-16", "utf-16"
+    halves = [sum(b in (0, 4) for b in data[k::2]) * 10 >= len(data[k::2]) * 9 for k in (0, 1)]
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or (len(data) > 1 and halves[0] != halves[1]):
+        return "UTF-16", "utf-16"  # one byte of every character NUL (Latin) or 0x04 (Cyrillic)
     high = [b for b in data if b >= 0x80]
     if high and sum(b >= 0xC0 or b in (0xA8, 0xB8) for b in high) * 10 >= len(high) * 9:
         return "Windows-1251", "cp1251"

@@ -6,13 +6,14 @@ deals over — as a list for YAML, as a stream for line logs.  ``read_log`` (a p
 from __future__ import annotations
 
 import io
+import os
 import sys
 from collections.abc import Iterator
 from contextvars import ContextVar
 from itertools import chain
 from typing import IO
 
-from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, not_utf8, opened, os_reason
+from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, encoding_of, not_utf8, opened, os_reason
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.model import Log
 
@@ -119,7 +120,7 @@ def _read(
         raise ReadError([not_utf8(path or "-", name, e.reason)]) from None
     except OSError as e:
         raise unreadable(name, e) from None
-    if "\x00" in head and path is not None:  # UTF-16 without its byte order mark reads as UTF-8
+    if "\x00" in head and path not in (None, "-") and _utf16(path):  # read as UTF-8 without a mark
         raise ReadError([not_utf8(path, name, "NUL")])
     fmt = input_format or detect_format(name, head)
     if fmt == "yaml":
@@ -138,6 +139,15 @@ def _read(
     from pulyacalc.logs import lines as log_lines
 
     return log_lines.parse_stream(_chain(head, stream, path, name), name, problems)
+
+
+def _utf16(path: str) -> bool:
+    """Is the file at ``path`` (a regular one: read again) UTF-16 without its byte order mark?"""
+    if not os.path.isfile(path):
+        return False
+    with open(path, "rb") as f:
+        found = encoding_of(f.read(65536))
+    return found is not None and found[1] == "utf-16"
 
 
 def read_whole(stream: IO[str], head: str, path: str | None, name: str, limit: int, hint: str) -> str:
