@@ -46,6 +46,7 @@ COMMANDS = [
     ["stats", "examples"],
     ["stats", "examples", "--player", "Anna"],
     ["conventions", "list"],
+    ["play", LOG],
     ["conventions", "show", "sochi"],
     ["conventions", "diff", "sochi", "leningrad"],
     ["--help"],

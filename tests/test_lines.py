@@ -121,7 +121,7 @@ BAD = [
     # line, [column: message] of every problem
     (
         "Anna 6x 7, Boris whist 2, Vera pass 1",
-        ["6: unknown suit 'x' in '6x'; suits: ♠ ♣ ♦ ♥ NT, s c d h, п т б ч БК"],
+        ["6: unknown suit 'x' in '6x'; x is ч on the Russian layout: 6♥?"],
     ),
     ("Anna 6♠ 7, Bors whist 2, Vera pass 1", ["12: unknown player 'Bors'; did you mean Boris?"]),
     ("Anna 6♠ 7, B whist 2, Vera pass 1", []),  # 'B' is a unique prefix of Boris

@@ -23,7 +23,7 @@ def test_a_cp1251_log_in_a_directory_is_a_located_problem_not_a_skip(tmp_path: P
     assert r.exit_code == 1
     assert "skipped" not in r.stderr
     # located as `score` locates it
-    assert f"{tmp_path / 'b.txt'}:1:1: not UTF-8 text" in r.stderr
+    assert f"{tmp_path / 'b.txt'}:1:1: this file is in Windows-1251, not UTF-8" in r.stderr
     s = runner.invoke(app, ["score", str(tmp_path / "b.txt")], prog_name="pulyacalc")
     assert s.stderr.splitlines()[0] in r.stderr
 
@@ -39,7 +39,7 @@ def test_keep_going_shows_the_good_evenings_and_exits_1_with_a_summary(tmp_path:
     doc = json.loads(r.stdout)
     assert [e["file"] for e in doc["evenings"]] == [str(tmp_path / "a.txt")]
     assert f"{tmp_path / 'b.txt'}:3:" in r.stderr
-    assert f"{tmp_path / 'c.txt'}:1:1: not UTF-8 text" in r.stderr
+    assert f"{tmp_path / 'c.txt'}:1:1: this file is in Windows-1251, not UTF-8" in r.stderr
     assert r.stderr.rstrip().splitlines()[-1] == (
         f"pulyacalc: left out 2 of 3 evenings with problems: {tmp_path / 'b.txt'}, {tmp_path / 'c.txt'}"
     )

@@ -184,7 +184,7 @@ def test_unknown_key_in_a_deal_suggests_the_right_one(tmp_path: Path) -> None:
 
 CONTRACT_WORDING = [
     # what `contract:` says, and the message: the same parser and wording as a deal line
-    ("6x", "unknown suit 'x' in '6x'; suits: ♠ ♣ ♦ ♥ NT, s c d h, п т б ч БК"),
+    ("6x", "unknown suit 'x' in '6x'; x is ч on the Russian layout: 6♥?"),
     ("6sx", "unknown suit 'sx' in '6sx'; did you mean 6s? suits: ♠ ♣ ♦ ♥ NT"),
     ("5♠", "no contract '5♠': the level is 6, 7, 8, 9 or 10"),
     ("7", "the contract '7' needs a suit; e.g. 7♠, 7s or 7NT"),
