@@ -72,6 +72,7 @@ def old_way(log: Path, html: bool, numbers: bool = False) -> str:
     from pulyacalc.render.explain import explain_table
     from pulyacalc.render.report import Report
     from pulyacalc.render.sheet_html import page
+    from pulyacalc.render.table import html_tables
     from pulyacalc.render.view import convention_title
     from pulyacalc.reports.explain import explain
 
@@ -83,11 +84,12 @@ def old_way(log: Path, html: bool, numbers: bool = False) -> str:
     report = Report(ev.convention, ev.target, ev.sheet, pulya.settlement, ev.deals, ev.finished, pulya.bombs)
     explained = explain(ev)
     title = ev.header.title or f"{convention_title(ev.convention)}: {', '.join(ev.header.players)}"
-    tables = [
-        (_("The sheet and the settlement"), report.table()),
-        (_("Deal by deal"), explain_table(explained, explained.deals)),
-    ]
-    return page(title, drawing, tables)
+    with html_tables() as made:
+        tables = [
+            (_("The sheet and the settlement"), report.table()),
+            (_("Deal by deal"), explain_table(explained, explained.deals)),
+        ]
+    return page(title, drawing, tables, made=made)
 
 
 def drawn(log: Path, out: Path, *args: str) -> str:
@@ -194,12 +196,13 @@ def test_a_long_log_shows_its_latest_totals_and_how_many_came_before(tmp_path: P
     assert svg.count("data-left-out") >= 6  # the busy cells
     # the page: the first 30 deals explained, and a heading that says so
     assert "Deal by deal: the first 30 of 3000 deals (pulyacalc explain shows every one)" in html
-    assert html.count("  after deal ") == 30
+    assert html.count("<th>after deal ") == 30  # each deal's paper, a real table (issue 28 item 8)
     code, explained, _ = run("explain", str(log))
     first = explained.split("\nDeal 31 (")[0]
     from html import unescape
 
-    assert first.strip() in unescape(html)
+    heads = [line for line in first.splitlines() if line.startswith("Deal ")]
+    assert len(heads) == 30 and all(f"<p>{unescape(h)}</p>" in unescape(html) for h in heads)
 
 
 # -- the bound ----------------------------------------------------------------------------
