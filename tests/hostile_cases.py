@@ -32,6 +32,7 @@ READERS = {
     "convert": ["convert", "{log}", "--to", "yaml"],
     "season": ["season", "{log}"],
     "stats": ["stats", "{log}"],
+    "play": ["play", "{log}"],
 }
 #: the commands that read no log, as run when all is well
 OTHERS = {

@@ -116,7 +116,7 @@ def typed() -> dict[str, Case]:
         bad = "club/../club/bad-sheet.yaml" if c == "settle" else "club/../club/bad.txt"
         out[f"{c} log"] = Case(on(c, bad), 1, first=f"{bad}:3:")
         reads = c not in ("compare", "convert")  # compare plays every built-in; convert reads none
-        house = "club/house-sheet.yaml" if c == "settle" else "club/house.yaml"
+        house = {"settle": "club/house-sheet.yaml", "play": "club/house.txt"}.get(c, "club/house.yaml")
         out[f"{c} convention"] = Case(
             on(c, house), 1 if reads else 0, first="club/sub/house.yaml:2:1: " if reads else ""
         )
@@ -127,7 +127,7 @@ def outside() -> dict[str, Case]:
     """A log naming ../secret/keys.yaml: refused (nothing of it shown), read with --allow-outside."""
     out = {}
     for c in READERS:
-        log = "club/out-sheet.yaml" if c == "settle" else "club/out.yaml"
+        log = {"settle": "club/out-sheet.yaml", "play": "club/out.txt"}.get(c, "club/out.yaml")
         reads = c not in ("compare", "convert")
         out[f"{c}"] = Case(
             on(c, log), int(reads), has="outside the log's directory" if reads else "", never=("hunter2",)
@@ -256,6 +256,7 @@ def prepare(tmp: Path) -> None:
     for name, ref in (("house", "sub/house.yaml"), ("out", "../secret/keys.yaml")):
         (club / f"{name}.yaml").write_text(f"players: [A, B, C]\nconvention: {ref}\ndeals: []\n", "utf-8")
         (club / f"{name}-sheet.yaml").write_text(f"{GOOD_SHEET}convention: {ref}\n", "utf-8")
+        (club / f"{name}.txt").write_text(f"players: A B C\nconvention: {ref}\n\n", "utf-8")  # play's
     conv = tmp / "conv"
     conv.mkdir()
     for name, text in CONVENTIONS.items():

@@ -5,6 +5,7 @@ from it again (docs/commands.md, "play")."""
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -14,7 +15,7 @@ from typing import NamedTuple
 from pulyacalc.cli.console import fit
 from pulyacalc.core.amounts import Amount
 from pulyacalc.core.errors import Problem, Problems
-from pulyacalc.core.i18n import N_, _, current
+from pulyacalc.core.i18n import M_, N_, _, current
 from pulyacalc.logs.words import LOG_LANGUAGES, Words
 from pulyacalc.play import Playing
 from pulyacalc.scoring.fold import Step
@@ -140,14 +141,9 @@ class Table:
     synced; ``ask(prompt, default)`` reads a line (EOFError: the session ends), ``watch``
     is told after every change."""
 
-    def __init__(
-        self,
-        log: Path,
-        ask: Callable[[str, str], str],
-        price: str | None,
-        watch: Callable[[], None] | None = None,
-    ) -> None:
-        self.log, self.ask, self.price, self.watch = log, ask, price, watch
+    def __init__(self, log: Path, ask: Callable[[str, str], str], price: str | None) -> None:
+        self.log, self.ask, self.price = log, ask, price
+        self.watch: Callable[[], None] | None = None
         self.words: Words = LOG_LANGUAGES["ru" if current() == "ru" else "en"]
         self.refused = 0
         self.now = self._read()
@@ -158,8 +154,30 @@ class Table:
         return st.st_size, st.st_mtime_ns
 
     def _read(self) -> Scored:
-        with open(self.log, encoding="utf-8-sig", newline="") as f:
-            now = scored(str(self.log), f.read())
+        """The log read as every reader reads it (a problem located at it), refused when it
+        is not a regular file of lines: the log ``play`` appends to."""
+        from pulyacalc.core.errors import Loc, ReadError, not_utf8
+        from pulyacalc.logs.read import detect_format, open_input, refused, unreadable
+
+        name = str(self.log)
+        stream, _name = open_input(name, newline="")  # kept as written: undo rewrites it
+        with stream:
+            try:
+                text = stream.read()
+            except UnicodeDecodeError as e:
+                raise ReadError([not_utf8(name, name, e.reason)]) from None
+            except OSError as e:
+                raise unreadable(name, e) from None
+            if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+                raise refused(Loc(name), M_("not a regular file: play appends each deal to its log"))
+        if detect_format(name, text[:4096]) == "yaml":
+            hint = M_(
+                "convert it first: pulyacalc convert {log} --to lines -o {new}",
+                log=name,
+                new=self.log.stem + ".txt",
+            )
+            raise refused(Loc(name), M_("play writes line logs, not YAML"), hint)
+        now = scored(name, text)
         if now.problems.items:
             show_problems(now.problems.items)
             raise Refused(
@@ -383,19 +401,23 @@ class Session(Table):
 
     def command(self, *args: str) -> None:
         """Another command of the program over the log, as typed (``score``, ``explain``…)."""
+        import typer
         from typer._click.exceptions import ClickException
 
         from pulyacalc.cli.app import build
 
         more = ["--whist-price", self.price] if self.price and args[0] in ("score", "sheet") else []
         try:
-            build(args[0])(
+            status = build(args[0])(
                 ["--lang", current(), args[0], str(self.log), *args[1:], *more],
                 prog_name="pulyacalc",
                 standalone_mode=False,
             )
         except ClickException as e:
             e.show()
+            return
+        if status:  # its output could not be written (the log reads clean): the session ends so
+            raise typer.Exit(status)
         sys.stdout.flush()
 
     def end(self, drawing: str | None) -> bool:

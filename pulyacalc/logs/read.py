@@ -64,13 +64,13 @@ def unreadable(name: str, e: OSError) -> Exception:
 encoding: ContextVar[str] = ContextVar("encoding", default="utf-8-sig")
 
 
-def open_input(path: str) -> tuple[IO[str], str]:
+def open_input(path: str, newline: str | None = None) -> tuple[IO[str], str]:
     """A text stream for a path or '-' (standard input), and the name used in messages."""
     if path == "-":
-        stream = io.TextIOWrapper(sys.stdin.buffer, encoding=encoding.get(), errors="strict", newline=None)
+        stream = io.TextIOWrapper(sys.stdin.buffer, encoding=encoding.get(), errors="strict", newline=newline)
         return stream, "<stdin>"
     try:
-        return opened(open(path, encoding=encoding.get(), newline=None)), path  # noqa: SIM115
+        return opened(open(path, encoding=encoding.get(), newline=newline)), path  # noqa: SIM115
     except FileNotFoundError:
         raise refused(Loc(path), M_("no such file")) from None
     except IsADirectoryError:

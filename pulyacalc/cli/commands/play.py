@@ -40,7 +40,6 @@ def play(
     from pulyacalc.cli.runtime import fail
     from pulyacalc.cli.session import Lock, Refused, Session, conventions, reader, start
     from pulyacalc.core.i18n import current
-    from pulyacalc.logs.read import detect_format
     from pulyacalc.logs.words import LOG_LANGUAGES
 
     run.price  # noqa: B018 - a wrong --whist-price is usage before the evening starts
@@ -54,26 +53,24 @@ def play(
             address = parse_address(serve)
         except ValueError as e:
             raise opts.usage(str(e), "--serve") from None
-    head = path.read_text(encoding="utf-8", errors="replace")[:4096] if path.is_file() else ""
-    if detect_format(log, head) == "yaml":
-        raise fail(N_("play writes line logs; convert the YAML log first (pulyacalc convert)"))
     box: list[Session] = []  # completion reads the session's players as they change
     ask = reader(lambda: box[0].completions() if box else conventions(path.parent))
     watch = None
     try:
+        if not _missing(log):  # read and checked before the lock: a log refused gets no file
+            box.append(Session(path, ask, run.whist_price))
         lock = Lock(path)
         try:
-            if not path.exists():
+            if not box:
                 start(path, ask, LOG_LANGUAGES["ru" if current() == "ru" else "en"])
+                box.append(Session(path, ask, run.whist_price))
+            session = box[0]
             if address is not None:
                 from pulyacalc.cli.serve import Watch, page
 
-                watch = Watch(*address)
-            publish = (lambda: watch.publish(page(path, lang=current()))) if watch is not None else None
-            session = Session(path, ask, run.whist_price, publish)
-            box.append(session)
-            if watch is not None and publish is not None:
-                publish()
+                watch = shown = Watch(*address)
+                session.watch = lambda: shown.publish(page(path, lang=current()))
+                session.watch()
                 print(watch.url, flush=True)  # once there is a page to see
             if session.now.steps:
                 session.command("score")
@@ -87,6 +84,20 @@ def play(
     if status:
         sys.stdout.flush()
         raise typer.Exit(status)
+
+
+def _missing(log: str) -> bool:
+    """Is there no file at ``log`` in a folder that exists (a new evening)?  Any other failure
+    is the reading's to report, at the log as typed."""
+    import os
+
+    try:
+        os.stat(log)
+    except FileNotFoundError:
+        return os.path.isdir(os.path.dirname(log) or ".")
+    except OSError:
+        pass
+    return False
 
 
 #: what ``--help`` shows under Examples (cli/lang.format_examples)
