@@ -94,6 +94,27 @@ def test_a_log_that_does_not_read_clean_is_not_played(tmp_path: Path) -> None:
     r = run("play", str(log), stdin="Vera misere 0\n")
     assert r.exit_code == 1 and "bad.txt:5:1: tricks add up to 11" in r.stderr
     assert log.read_text("utf-8").count("\n") == 5
+    assert not (tmp_path / "bad.txt.lock").exists()
+
+
+def test_a_yaml_log_a_fifo_and_standard_input_are_refused_leaving_no_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """play appends to a line log: a YAML one is refused at the file with the line that
+    converts it, a FIFO (nothing to append to) too, and '-' is usage (stdin brings commands)."""
+    (tmp_path / "e.yaml").write_text("players: [Anna, Boris, Vera]\ndeals: []\n", "utf-8")
+    os.mkfifo(tmp_path / "f.txt")
+    monkeypatch.chdir(tmp_path)
+    r = run("play", "e.yaml")
+    assert r.exit_code == 1
+    assert r.stderr.startswith("e.yaml: play writes line logs, not YAML; convert it first: ")
+    assert r.stderr.endswith("pulyacalc convert e.yaml --to lines -o e.txt\n")
+    threading.Thread(target=lambda: Path("f.txt").write_text(HEAD, "utf-8"), daemon=True).start()
+    r = run("play", "f.txt")
+    assert r.exit_code == 1 and r.stderr.startswith("f.txt: not a regular file"), r.stderr
+    r = run("play", "-")
+    assert r.exit_code == 2 and "'LOG': play keeps its log in a file" in r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["e.yaml", "f.txt"]
 
 
 def test_a_second_session_is_refused_and_a_dead_ones_lock_taken_over(tmp_path: Path) -> None:

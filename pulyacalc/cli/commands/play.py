@@ -39,10 +39,12 @@ def play(
 
     from pulyacalc.cli.runtime import fail
     from pulyacalc.cli.session import Lock, Refused, Session, conventions, reader, start
-    from pulyacalc.core.i18n import current
+    from pulyacalc.core.i18n import _, current
     from pulyacalc.logs.words import LOG_LANGUAGES
 
     run.price  # noqa: B018 - a wrong --whist-price is usage before the evening starts
+    if log == "-":  # standard input brings the commands
+        raise opts.usage(_("play keeps its log in a file, not on standard input"), "LOG")
     path = Path(log)
     address = None
     if serve is not None:
