@@ -170,7 +170,7 @@ def test_small_caches_empty_and_fill_again(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.setattr(remembered, "REMEMBERED", 5)  # each shape's texts of rows, values measured
     monkeypatch.setattr(view, "BATCH", 11)  # rows written, deals given to the table, at a time
     path = tmp_path / "long.pulya"
-    path.write_text("".join(genlog.line_log(700, seed=9, players=4, pool=60)), encoding="utf-8")
+    path.write_text("".join(genlog.line_log(350, seed=9, players=4, pool=60)), encoding="utf-8")
     assert_ledger_streams(path)
     assert_stats_stream([path])
 
