@@ -150,6 +150,31 @@ def test_no_latin_word_under_lang_ru(tmp_path: Path) -> None:
     assert not left, "\n".join(dict.fromkeys(left))
 
 
+#: an evening kept with `play` in Russian: the questions, a deal, a mistake, every command
+PLAY_TYPED = (
+    "Аня Боря Вера\nсочи\n10\nАня 6♠ 7, Боря вист 2, Вера пас 1\nБоря 7x, Вера пас\n"
+    "Боря 7БК, Вера пас, Аня пас\nлист\nобъясни 1\nсчёт\nотмена\nисправить 1\n"
+    "Аня 6♠ 8, Боря вист 1, Вера пас 1\nвзятку вернули\nпомощь\nконец\n\n"
+)
+
+
+def test_play_speaks_russian(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`play` is a command too: its questions, echoes, messages and commands' output."""
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(app, ["--lang", "ru", "play", "r.txt"], input=PLAY_TYPED, prog_name="pulyacalc")
+    i18n.use("en")
+    assert r.exit_code == 1 and "неизвестная масть 'x'" in r.output, r.output  # the refused line
+    assert "отменено: Боря 7БК" in r.output and "поправка" in (tmp_path / "r.txt").read_text("utf-8")
+    allow = allowed() | {"x"}  # the suit typed wrong, quoted back
+    left = [line for line in r.output.splitlines() if latin(re.sub(r"`[^`]*`", "", line), allow)]
+    assert not left, "\n".join(left)
+
+
+def test_every_command_is_walked(tmp_path: Path) -> None:
+    walked = {args[0] for args in commands(tmp_path)} | {"play"}
+    assert set(COMMANDS) <= walked, set(COMMANDS) - walked
+
+
 @pytest.mark.skipif(importlib.util.find_spec("matplotlib") is None, reason="the plot extra")
 def test_the_plot_axes_are_russian(tmp_path: Path) -> None:
     svg = tmp_path / "season.svg"

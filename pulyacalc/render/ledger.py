@@ -219,7 +219,7 @@ def notes(lg: Ledger) -> list[str]:
         "A row is what the deal's entries add to the settlement (RULES.md §3.8), "
         "not the evening without the deal."
     )
-    out = [rounded.format(rounding=lg.rounding_name), row]
+    out = [rounded.format(rounding=rounding_name(lg.rounding_name)), row]
     if s.whist_price is not None:
         money = _(
             "Money: each running total to the cent, as score rounds it; a deal's money is "
