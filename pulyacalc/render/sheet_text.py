@@ -10,7 +10,7 @@ from itertools import accumulate
 from pulyacalc.core.i18n import _
 from pulyacalc.render.sheet_layout import width
 from pulyacalc.render.svg_canvas import Canvas, fitted
-from pulyacalc.render.view import bombs_text, show, signed
+from pulyacalc.render.view import bombs_text, rounding_name, show, signed
 from pulyacalc.reports.pulya import Pulya
 
 MONO = "DejaVu Sans Mono, Menlo, Consolas, monospace"
@@ -37,7 +37,9 @@ def settlement_block(cv: Canvas, pulya: Pulya, x: float, y: float, w: float, h: 
     s = pulya.settlement
     head, rows = settlement_rows(pulya)
     note = _("average mountain {average} (after the amnesty of {amnesty}); rounding {rounding}")
-    notes = [note.format(average=show(s.average), amnesty=show(s.amnesty), rounding=s.rounding)]
+    notes = [
+        note.format(average=show(s.average), amnesty=show(s.amnesty), rounding=rounding_name(s.rounding))
+    ]
     if pulya.bombs is not None:
         notes.append(bombs_text(pulya.players, pulya.bombs))
     if pulya.finished is False:
