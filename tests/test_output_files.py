@@ -96,8 +96,8 @@ def test_a_failed_log_leaves_a_hard_linked_file_as_it_was(tmp_path: Path) -> Non
     assert out.read_text("utf-8") == "old\n"
 
 
-def test_dash_is_standard_output(tmp_path: Path) -> None:
-    os.chdir(tmp_path)
+def test_dash_is_standard_output(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # given back after the test: the next file's relative paths
     code, out, _ = run("convert", str(EXAMPLE), "--to", "lines", "-o", "-")
     assert code == 0 and out == converted("lines")
     assert not (tmp_path / "-").exists()
