@@ -425,7 +425,9 @@ class Session(Table):
         self.command("score")
         if drawing is None and sys.stdin.isatty():
             try:
-                drawing = self.ask(_("draw the sheet? pulya.svg or pulya.html (Enter: no)> "), "").strip()
+                drawing = self.ask(
+                    _("draw the sheet? pulya.svg, pulya.html or pulya.png (Enter: no)> "), ""
+                ).strip()
             except EOFError:
                 drawing = None
         if drawing:
