@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from html import unescape
 from pathlib import Path
@@ -31,7 +32,12 @@ def run(*args: str) -> tuple[int, str, str]:
     "args", [["sheet", str(EXAMPLES / "sochi-5p.txt")], ["settle", str(EXAMPLES / "sheet.yaml")]]
 )
 def test_png_and_pdf_are_the_drawing(tmp_path: Path, args: list[str], suffix: str, magic: bytes) -> None:
-    pytest.importorskip("cairosvg")
+    try:  # cairosvg loads the system's cairo library (libcairo2) as it is imported
+        import cairosvg  # noqa: F401
+    except (ImportError, OSError) as e:
+        if os.environ.get("PULYACALC_REQUIRE_BROWSER"):  # CI installs it and must draw
+            raise
+        pytest.skip(f"the picture extra or the cairo library is missing: {e}")
     out = tmp_path / f"pulya{suffix}"
     code, stdout, err = run(*args, "-o", str(out))
     assert code == 0 and stdout == "", err
