@@ -16,6 +16,7 @@ from pulyacalc.cli.console import fit
 from pulyacalc.core.amounts import Amount
 from pulyacalc.core.errors import Problem, Problems
 from pulyacalc.core.i18n import M_, N_, _, current
+from pulyacalc.core.kinds import Area
 from pulyacalc.logs.words import LOG_LANGUAGES, Words
 from pulyacalc.play import Playing
 from pulyacalc.scoring.fold import Step
@@ -191,23 +192,25 @@ class Table:
             print(_("{log} changed on disk: read again").format(log=self.log), flush=True)
             self.now, self.seen = self._read(), self._stat()
 
-    def _write(self, text: str, *, append: bool = True) -> list[Step]:
-        """Write ``text`` (checked); the new state, and the steps it added."""
+    def _write(self, text: str, *, append: bool = True, played: Scored | None = None) -> list[Step]:
+        """Write ``text`` (checked; ``played``: the log with it appended, as :meth:`_tried`
+        played it, so it is not played twice); the new state, and the steps it added."""
         old = len(self.now.steps)
         durable(self.log, text, append=append)
-        self.now = scored(str(self.log), self.now.text + text if append else text)
+        self.now = played or scored(str(self.log), self.now.text + text if append else text)
         self.seen = self._stat()
         if self.watch is not None:
             self.watch()
         return self.now.steps[old:]
 
-    def _tried(self, lines: list[str]) -> tuple[str, list[Problem]]:
-        """The text to append for ``lines`` and the problems `score` finds at them."""
+    def _tried(self, lines: list[str]) -> tuple[str, list[Problem], Scored]:
+        """The text to append for ``lines``, the problems `score` finds at them, and the log
+        with them played."""
         text = self.now.text
         text = ("" if not text or text.endswith(("\n", "\r")) else "\n") + "".join(f"{x}\n" for x in lines)
         first = self.now.text.count("\n") + (1 if text.startswith("\n") else 0) + 1
         tried = scored(str(self.log), self.now.text + text)
-        return text, [p for p in tried.problems.items if p.loc.line >= first]
+        return text, [p for p in tried.problems.items if p.loc.line >= first], tried
 
     def prompt(self) -> str:
         from pulyacalc.core.seating import Seats
@@ -299,9 +302,9 @@ class Session(Table):
         """A line of the log: written when it checks clean; otherwise its problems shown and
         the line offered again to fix (at a terminal)."""
         while True:
-            text, problems = self._tried([line])
+            text, problems, played = self._tried([line])
             if not problems:
-                return self.after(self._write(text))
+                return self.after(self._write(text, played=played))
             self.refused += 1
             show_problems(problems)
             try:
@@ -380,24 +383,24 @@ class Session(Table):
         from pulyacalc.core.model import Correction
         from pulyacalc.logs.correction import correction_line
 
-        moved: dict[tuple[str, str, str | None], object] = {}
+        moved: dict[tuple[str, Area, str | None], Amount] = {}
         for sign, step in ((-1, was), (1, now)):
             for e in step.entries():
                 key = (e.player, e.area, e.on)
-                moved[key] = moved.get(key, 0) + sign * e.amount  # type: ignore[operator]
+                moved[key] = moved.get(key, 0) + sign * e.amount
         for (player, area, on), amount in moved.items():
             if amount:
-                yield correction_line(Correction(player, area, amount, why, on), words=self.words)  # type: ignore[arg-type]
+                yield correction_line(Correction(player, area, amount, why, on), words=self.words)
 
     def enter_all(self, lines: list[str]) -> bool:
-        text, problems = self._tried(lines)
+        text, problems, played = self._tried(lines)
         if problems:
             self.refused += 1
             show_problems(problems)
             return False
         for line in lines:
             print(line)
-        return self.after(self._write(text))
+        return self.after(self._write(text, played=played))
 
     def command(self, *args: str) -> None:
         """Another command of the program over the log, as typed (``score``, ``explain``…)."""
