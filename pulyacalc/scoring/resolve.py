@@ -15,7 +15,7 @@ from typing import Generic, NoReturn, TypeVar
 
 from pulyacalc.convention.schema import Convention
 from pulyacalc.core.errors import Problem, Problems
-from pulyacalc.core.i18n import M_, N_
+from pulyacalc.core.i18n import M_, N_, Text
 from pulyacalc.core.kinds import DealKind, FindingCode
 from pulyacalc.core.model import Call, Contract, Deal, Play, Raspasy, Suit
 from pulyacalc.core.seating import Seats
@@ -119,28 +119,70 @@ class _Refused(Exception):
     """A check refused the deal, its problem reported: ``resolve`` answers None."""
 
 
+def _text(template: str, fields: dict[str, object]) -> str:
+    """A message or hint as reported: ``template`` filled with ``fields``; a Text made already
+    (or nothing) as it is."""
+    return template if not template or isinstance(template, Text) else M_(template, **fields)
+
+
 @dataclass
 class _At(Generic[D]):
-    """A deal being resolved at its table: what its checks read, and where they report."""
+    """A deal being resolved at its table: what its checks read, and where they report.  A
+    message and its hint are templates of the report's ``fields``, or Texts made already."""
 
     deal: D
     seats: Seats
     conv: Convention
     problems: Problems
 
-    def note(self, part: str, message: str, hint: str = "", code: FindingCode = "rule") -> None:
+    def note(
+        self, part: str, message: str, hint: str = "", code: FindingCode = "rule", /, **fields: object
+    ) -> None:
         """Report ``message`` at the deal's ``part`` (at the whole deal if it has none)."""
-        self.problems.add(self.deal.locs.get(part, self.deal.loc), message, hint, kind="rule", code=code)
+        loc = self.deal.locs.get(part, self.deal.loc)
+        self.problems.add(loc, _text(message, fields), _text(hint, fields), kind="rule", code=code)
 
-    def no(self, part: str, message: str, hint: str = "", code: FindingCode = "rule") -> NoReturn:
+    def no(
+        self, part: str, message: str, hint: str = "", code: FindingCode = "rule", /, **fields: object
+    ) -> NoReturn:
         """Refuse the deal: ``message`` at its ``part``, and the check ends."""
-        self.note(part, message, hint, code)
+        self.note(part, message, hint, code, **fields)
         raise _Refused
 
-    def dealer_in_play(self, part: str, message: str, hint: str = "") -> NoReturn:
+    def dealer_in_play(self, part: str, message: str, hint: str = "", /, **fields: object) -> NoReturn:
         """The 4-player dealer, who sits out, takes part: he bids, whists or passes, takes
         tricks in a contract, or is given raspasy tricks where the talon takes none."""
-        self.no(part, message, hint, code="dealer-in-play")
+        self.no(part, message, hint, "dealer-in-play", **fields)
+
+
+#: the problems of the checks below, (message, hint): templates of the fields each check gives
+_NOT_AT_TABLE = (N_("tricks for {name!r}, who is not at the table"), N_("players: {join}"))
+_COUNT = (N_("{name} cannot take {count} tricks"), N_("a count is 0..10"))
+_DARK_DEALER = (
+    N_("{who} deals and sits out: he does not pass «втёмную»"),
+    N_("the players are {join}; with bombs.dealer he earns a bomb anyway"),
+)
+_REDEAL = (
+    N_("with 2 players and table.two_all_pass: redeal, two passes are dealt again: no raspasy"),
+    N_("drop the line (a redeal is not a deal), or set table.two_all_pass: raspasy"),
+)
+_RASPASY_MISSING = N_("raspasy needs every player's tricks; missing {join}")
+_RASPASY_TOTAL = N_("raspasy tricks add up to {total}, not 10")
+#: the hint of a wrong total, without a dealer who sits out and with one
+_TOTAL_HINT = (
+    N_("check each player's count"),
+    N_("check each player's count and the dealer {out}'s talon tricks"),
+)
+_TALON_NOT_DEALER = N_("{part} plays this deal: only the 4-player dealer, who sits out, takes talon tricks")
+_TALON_NONE = (
+    N_("{out} deals and sits out, and in this convention the talon takes no tricks"),
+    N_("leave the dealer out of raspasy tricks"),
+)
+_TALON_MOST = N_(
+    "{out} deals this deal and sits out: from the talon he can take at most 2 tricks, not {talon}"
+)
+_SECOND_RASPASY = N_("{second} sits this deal out with the dealer {out}: he takes no raspasy tricks")
+_PLAYERS_ARE = N_("the players are {join}")
 
 
 def _check_counts(a: _At[D]) -> None:
@@ -148,18 +190,10 @@ def _check_counts(a: _At[D]) -> None:
     ok = True
     for name, count in a.deal.tricks.items():
         if name not in a.seats.players:
-            a.note(
-                f"tricks:{name}",
-                M_("tricks for {name!r}, who is not at the table", name=name),
-                M_("players: {join}", join=", ".join(a.seats.players)),
-            )
+            a.note(f"tricks:{name}", *_NOT_AT_TABLE, name=name, join=", ".join(a.seats.players))
             ok = False
         elif not 0 <= count <= 10:
-            a.note(
-                f"tricks:{name}",
-                M_("{name} cannot take {count} tricks", name=name, count=count),
-                M_("a count is 0..10"),
-            )
+            a.note(f"tricks:{name}", *_COUNT, name=name, count=count)
             ok = False
     if not ok:
         raise _Refused
@@ -170,42 +204,22 @@ def _resolve_raspasy(a: _At[Raspasy]) -> Resolved:
     # a pass «втёмную» is said by a player who bids: not by the 4-player dealer, who sits
     # out (K3.3.19 а gives him a bomb with ``bombs.dealer`` instead)
     if who is not None and who in deal.dark:
-        a.dealer_in_play(
-            f"dark:{who}",
-            M_("{who} deals and sits out: he does not pass «втёмную»", who=who),
-            M_(
-                "the players are {join}; with bombs.dealer he earns a bomb anyway",
-                join=", ".join(seats.active),
-            ),
-        )
+        a.dealer_in_play(f"dark:{who}", *_DARK_DEALER, who=who, join=", ".join(seats.active))
     _check_counts(a)
     if seats.dummy and a.conv.two_all_pass == "redeal":
-        a.no(
-            "",
-            M_("with 2 players and table.two_all_pass: redeal, two passes are dealt again: no raspasy"),
-            M_("drop the line (a redeal is not a deal), or set table.two_all_pass: raspasy"),
-        )
+        a.no("", *_REDEAL)
     _raspasy_seats_fit(a)
     # every player's tricks (and the dealer's talon tricks, where the talon takes any), adding up to 10
     missing = [p for p in seats.active if p not in deal.tricks]
     if missing:
-        a.no(
-            "tricks",
-            M_("raspasy needs every player's tricks; missing {join}", join=", ".join(missing)),
-            M_("{out} deals and sits out", out=who) if who else "",
-        )
+        hint = N_("{out} deals and sits out") if who else ""
+        a.no("tricks", _RASPASY_MISSING, hint, join=", ".join(missing), out=who)
     counts = [(p, deal.tricks[p]) for p in seats.active]
     if who is not None and a.conv.raspasy_talon_to_dealer:
         counts.append((who, deal.tricks.get(who, 0)))
     total = sum(c for _, c in counts)
     if total != 10:
-        a.no(
-            "tricks",
-            M_("raspasy tricks add up to {total}, not 10", total=total),
-            M_("check each player's count and the dealer {out}'s talon tricks", out=who)
-            if who
-            else M_("check each player's count"),
-        )
+        a.no("tricks", _RASPASY_TOTAL, _TOTAL_HINT[bool(who)], total=total, out=who)
     return Resolved(deal, seats, "raspasy", tricks=tuple(counts))
 
 
@@ -215,66 +229,51 @@ def _raspasy_seats_fit(a: _At[Raspasy]) -> None:
     deal, out = a.deal, a.seats.sits_out
     for part in deal.locs:
         if part.startswith("talon:") and part[6:] != out:
-            a.no(
-                part,
-                M_(
-                    "{part} plays this deal: only the 4-player dealer, who sits out, takes talon tricks",
-                    part=part[6:],
-                ),
-                M_("the dealer is {out}", out=out)
+            hint = (
+                N_("the dealer is {out}")
                 if out
-                else M_("with 3 players nobody sits out; write 'pass' tricks"),
+                else N_("with 3 players nobody sits out; write 'pass' tricks")
             )
+            a.no(part, _TALON_NOT_DEALER, hint, part=part[6:], out=out)
     talon = 0 if out is None else deal.tricks.get(out, 0)
     if out is not None and talon and not a.conv.raspasy_talon_to_dealer:
-        a.dealer_in_play(
-            f"tricks:{out}",
-            M_("{out} deals and sits out, and in this convention the talon takes no tricks", out=out),
-            M_("leave the dealer out of raspasy tricks"),
-        )
+        a.dealer_in_play(f"tricks:{out}", *_TALON_NONE, out=out)
     if talon > 2:
-        a.no(
-            f"tricks:{out}",
-            M_(
-                "{out} deals this deal and sits out: from the talon he can take at most 2 "
-                "tricks, not {talon}",
-                out=out,
-                talon=talon,
-            ),
-            M_("the players are {join}", join=", ".join(a.seats.active)),
-        )
+        a.no(f"tricks:{out}", _TALON_MOST, _PLAYERS_ARE, out=out, talon=talon, join=", ".join(a.seats.active))
     for second in a.seats.sitters[1:]:
         if deal.tricks.get(second, 0) or f"talon:{second}" in deal.locs:
+            join = ", ".join(a.seats.active)
             a.dealer_in_play(
-                f"tricks:{second}",
-                M_(
-                    "{second} sits this deal out with the dealer {out}: he takes no raspasy tricks",
-                    second=second,
-                    out=out,
-                ),
-                M_("the players are {join}", join=", ".join(a.seats.active)),
+                f"tricks:{second}", _SECOND_RASPASY, _PLAYERS_ARE, second=second, out=out, join=join
             )
 
 
-#: messages of _resolve_play (marked here, filled there, so that a call fits a line)
-_R1 = N_("{declarer} deals this deal and sits out: the 4-player dealer does not bid")
-_R2 = N_("first hand is {value}; add 'dealer: NAME' if the rotation was different")
-_R5 = N_("{join} must whist, pass or go half-whist on {contract}")
-_R6 = N_("the defenders are {defenders} (first) and {defenders2}")
-_R9 = N_("both defenders passed: {contract} is not played, so no tricks are written")
-_R11 = N_("{sits_out} deals and sits out: he takes no tricks")
-_R12 = N_("the declarer {declarer}'s tricks are missing")
-_R13 = N_("tricks add up to {given_total}, not 10")
-_R14 = N_("each trick is taken by exactly one player")
-_R15 = N_("{name} deals and sits out: he does not pass or go half-whist")
-_R18 = N_("write only the declarer's tricks, e.g. 'Vera misere 1'")
-_R19 = N_("the misère needs {declarer}'s tricks")
-_R21 = N_("half-whist is not allowed on {contract} (K3.8.7)")
-_R22 = N_("only the second defender may go half-whist, after the first defender passed (K3.8.7)")
-_R26 = N_("both whisted: give each whister's tricks ({a} and {b})")
-_R28 = N_("a player out may only take the whist the defenders gave up (K3.8.8)")
-_R29 = N_("{sitter} sits out: he returns the whist only when both defenders gave it up (K3.8.8)")
-_R27 = N_("{name!r} is not at the table: he left, or has not joined yet")
+#: the problems of a contract's checks, as above
+_DEALER_BIDS = N_("{declarer} deals this deal and sits out: the 4-player dealer does not bid")
+_FIRST_HAND = N_("first hand is {value}; add 'dealer: NAME' if the rotation was different")
+_LEFT = (N_("{name!r} is not at the table: he left, or has not joined yet"), N_("players now: {join}"))
+_SECOND_OUT = N_("{second} sits this deal out with the dealer {sits_out}: {message}")
+_DEALER_CALLS = (
+    N_("{name} deals and sits out: he does not pass or go half-whist"),
+    N_("a player out may only take the whist the defenders gave up (K3.8.8)"),
+)
+_DEALER_TRICKS = N_("{sits_out} deals and sits out: he takes no tricks")
+_UNPLAYED_TRICKS = (
+    N_("both defenders passed: {contract} is not played, so no tricks are written"),
+    N_("drop the trick counts, or mark who whisted"),
+)
+_MUST_CALL = N_("{join} must whist, pass or go half-whist on {contract}")
+#: the hint of a missing call, with 3 or more players and with 2
+_CALL_HINT = (
+    N_("the defenders are {defenders} (first) and {defenders2}"),
+    N_("{defenders} defends with the dummy, who always passes"),
+)
+_NO_HALF_BEFORE_DUMMY = (
+    N_("no half-whist here: {who} speaks before the dummy, so the dummy is the second defender (K3.8.7)"),
+    N_("{who} whists or passes; table.two_half_whist: any_hand lets him go «за свои» from either hand"),
+)
+_DECLARER_TRICKS = N_("the declarer {declarer}'s tricks are missing")
+_TOTAL = N_("tricks add up to {given_total}, not 10")
 
 
 def _resolve_play(a: _At[Play]) -> Resolved:
@@ -298,7 +297,7 @@ def _resolve_play(a: _At[Play]) -> Resolved:
     if whisters:
         return _resolve_played(a, defenders, whisters)
     if deal.tricks:
-        a.no("tricks", M_(_R9, contract=deal.contract), M_("drop the trick counts, or mark who whisted"))
+        a.no("tricks", *_UNPLAYED_TRICKS, contract=deal.contract)
     return Resolved(deal, a.seats, "unplayed", deal.declarer, deal.contract.level, defenders=defenders)
 
 
@@ -306,11 +305,11 @@ def _play_fits(a: _At[Play]) -> None:
     """The declarer, the callers and the trick takers are at the table and may play."""
     deal, seats, declarer = a.deal, a.seats, a.deal.declarer
     if declarer == seats.sits_out:
-        a.dealer_in_play("declarer", M_(_R1, declarer=declarer), M_(_R2, value=seats.active[0]))
+        a.dealer_in_play("declarer", _DEALER_BIDS, _FIRST_HAND, declarer=declarer, value=seats.active[0])
     # after a ``leave`` the log's header still names who left: only the table knows
     for part, name in (("declarer", declarer), *((f"call:{n}", n) for n in deal.calls)):
         if name not in seats.players:
-            a.no(part, M_(_R27, name=name), M_("players now: {join}", join=", ".join(seats.players)))
+            a.no(part, *_LEFT, name=name, join=", ".join(seats.players))
     # at five the second out sits out as the 4-player dealer does: he may only return the whist (K3.8.8)
     for second in seats.sitters[1:]:
         message: str = ""
@@ -322,28 +321,22 @@ def _play_fits(a: _At[Play]) -> None:
         elif deal.tricks.get(second) and second not in deal.calls:
             message, part = M_("he takes no tricks"), f"tricks:{second}"
         if message:
+            out, first = seats.sits_out, seats.active[0]
             a.dealer_in_play(
-                part,
-                M_(
-                    "{second} sits this deal out with the dealer {sits_out}: {message}",
-                    second=second,
-                    sits_out=seats.sits_out,
-                    message=message,
-                ),
-                M_(_R2, value=seats.active[0]),
+                part, _SECOND_OUT, _FIRST_HAND, second=second, sits_out=out, message=message, value=first
             )
     _check_counts(a)
     given_total = sum(deal.tricks.values())
     if given_total > 10:
-        a.no("tricks", M_("tricks add up to {given_total}, more than 10", given_total=given_total))
+        a.no("tricks", N_("tricks add up to {given_total}, more than 10"), given_total=given_total)
     out = seats.sits_out
     for name, call in deal.calls.items():
         if name == out and call is not Call.WHIST:
-            a.dealer_in_play(f"call:{name}", M_(_R15, name=name), M_(_R28))
+            a.dealer_in_play(f"call:{name}", *_DEALER_CALLS, name=name)
         if name == declarer:
-            a.no(f"call:{name}", M_("{name} is the declarer and cannot also defend", name=name))
+            a.no(f"call:{name}", N_("{name} is the declarer and cannot also defend"), name=name)
     if out is not None and deal.tricks.get(out) and out not in deal.calls:
-        a.dealer_in_play(f"tricks:{out}", M_(_R11, sits_out=out))
+        a.dealer_in_play(f"tricks:{out}", _DEALER_TRICKS, sits_out=out)
 
 
 def _resolve_misere(a: _At[Play], defenders: tuple[str, ...]) -> Resolved:
@@ -351,11 +344,13 @@ def _resolve_misere(a: _At[Play], defenders: tuple[str, ...]) -> Resolved:
     deal, declarer = a.deal, a.deal.declarer
     given_total = sum(deal.tricks.values())
     if deal.calls:
-        a.no("calls", M_("a misère has no whist or pass from the defenders (K3.8.2)"), M_(_R18))
+        hint = N_("write only the declarer's tricks, e.g. 'Vera misere 1'")
+        a.no("calls", N_("a misère has no whist or pass from the defenders (K3.8.2)"), hint)
     if declarer not in deal.tricks:
-        a.no("tricks", M_(_R19, declarer=declarer), M_("e.g. '{declarer} misere 0'", declarer=declarer))
+        hint = N_("e.g. '{declarer} misere 0'")
+        a.no("tricks", N_("the misère needs {declarer}'s tricks"), hint, declarer=declarer)
     if len(deal.tricks) == 3 and given_total != 10:
-        a.no("tricks", M_(_R13, given_total=given_total))
+        a.no("tricks", _TOTAL, given_total=given_total)
     return Resolved(deal, a.seats, "misere", declarer, taken=deal.tricks[declarer], defenders=defenders)
 
 
@@ -364,27 +359,11 @@ def _calls(a: _At[Play], defenders: tuple[str, ...]) -> tuple[Call, ...]:
     deal = a.deal
     missing = [d for d in defenders if d not in deal.calls]
     if missing:
-        a.no(
-            "calls",
-            M_(_R5, join=" and ".join(missing), contract=deal.contract),
-            M_("{defenders} defends with the dummy, who always passes", defenders=defenders[0])
-            if a.seats.dummy
-            else M_(_R6, defenders=defenders[0], defenders2=defenders[1]),
-        )
+        hint, first, second = _CALL_HINT[bool(a.seats.dummy)], defenders[0], defenders[-1]
+        join = " and ".join(missing)
+        a.no("calls", _MUST_CALL, hint, join=join, contract=deal.contract, defenders=first, defenders2=second)
     if a.seats.dummy and deal.calls[defenders[0]] is Call.HALF and not _half_with_dummy(a):
-        a.no(
-            f"call:{defenders[0]}",
-            M_(
-                "no half-whist here: {who} speaks before the dummy, so the dummy is the second "
-                "defender (K3.8.7)",
-                who=defenders[0],
-            ),
-            M_(
-                "{who} whists or passes; table.two_half_whist: any_hand lets him go «за свои» "
-                "from either hand",
-                who=defenders[0],
-            ),
-        )
+        a.no(f"call:{defenders[0]}", *_NO_HALF_BEFORE_DUMMY, who=defenders[0])
     calls = tuple(deal.calls[d] for d in defenders)
     if a.conv.whist_stalingrad and deal.contract == _STALINGRAD:
         _stalingrad_broken(a, defenders, calls)
@@ -397,11 +376,9 @@ def _resolve_half(a: _At[Play], defenders: tuple[str, ...], calls: tuple[Call, .
     deal = a.deal
     _half_fits(a, defenders, calls)
     if deal.tricks:
-        a.no("tricks", M_("a half-whisted contract is not played: no tricks"))
-    level = deal.contract.level
-    return Resolved(
-        deal, a.seats, "half", deal.declarer, level, defenders=defenders, whisters=(defenders[-1],)
-    )
+        a.no("tricks", N_("a half-whisted contract is not played: no tricks"))
+    level, whisters = deal.contract.level, (defenders[-1],)
+    return Resolved(deal, a.seats, "half", deal.declarer, level, defenders=defenders, whisters=whisters)
 
 
 def _half_fits(a: _At[Play], defenders: tuple[str, ...], calls: tuple[Call, ...]) -> None:
@@ -410,10 +387,12 @@ def _half_fits(a: _At[Play], defenders: tuple[str, ...], calls: tuple[Call, ...]
     half_by = f"call:{defenders[calls.index(Call.HALF)]}"
     if deal.contract.level not in levels:
         allowed = ", ".join(str(x) for x in sorted(levels)) or "no contract"
-        a.no(half_by, M_(_R21, contract=deal.contract), M_("allowed on {allowed}", allowed=allowed))
+        message = N_("half-whist is not allowed on {contract} (K3.8.7)")
+        a.no(half_by, message, N_("allowed on {allowed}"), contract=deal.contract, allowed=allowed)
     # with 2 players the one call is his, the dummy's pass before it (``_half_with_dummy``)
     if calls != ((Call.HALF,) if a.seats.dummy else (Call.PASS, Call.HALF)):
-        a.no(half_by, M_(_R22), M_("the first defender here is {first}", first=defenders[0]))
+        message = N_("only the second defender may go half-whist, after the first defender passed (K3.8.7)")
+        a.no(half_by, message, N_("the first defender here is {first}"), first=defenders[0])
 
 
 def _half_with_dummy(a: _At[Play]) -> bool:
@@ -432,10 +411,11 @@ def _resolve_played(a: _At[Play], defenders: tuple[str, ...], whisters: tuple[st
     deal, declarer, level = a.deal, a.deal.declarer, a.deal.contract.level
     given_total = sum(deal.tricks.values())
     if declarer not in deal.tricks:
-        a.no("tricks", M_(_R12, declarer=declarer), f"e.g. '{declarer} {deal.contract} {level}'")
+        a.no("tricks", M_(_DECLARER_TRICKS, declarer=declarer), f"e.g. '{declarer} {deal.contract} {level}'")
     three = len(deal.tricks) == 3
     if given_total != 10 and (three or len(deal.tricks) == len(a.seats.active) == 2):
-        a.no("tricks", M_(_R13, given_total=given_total), M_(_R14) if three else "")
+        hint = N_("each trick is taken by exactly one player") if three else ""
+        a.no("tricks", _TOTAL, hint, given_total=given_total)
     tricks, lone_own = _own_tricks(a, defenders, whisters)
     taken = deal.tricks[declarer]
     return Resolved(deal, a.seats, "played", declarer, level, taken, defenders, whisters, tricks, lone_own)
@@ -447,32 +427,46 @@ def _returned(a: _At[Play], defenders: tuple[str, ...], sitter: str) -> Resolved
     deal, seats = a.deal, a.seats
     others = [s for s in seats.sitters if s in deal.calls and s != sitter]
     if others:
-        hint = M_("the dealer {out} is asked first, then the second out", out=seats.sits_out)
-        a.dealer_in_play(f"call:{others[0]}", M_("only one player out returns the whist (K3.8.8)"), hint)
+        hint = N_("the dealer {out} is asked first, then the second out")
+        message = N_("only one player out returns the whist (K3.8.8)")
+        a.dealer_in_play(f"call:{others[0]}", message, hint, out=seats.sits_out)
     given = [deal.calls.get(d) for d in defenders]
     if Call.WHIST in given or None in given:
         who = defenders[given.index(Call.WHIST if Call.WHIST in given else None)]
-        missing = M_(_R5, join=who, contract=deal.contract)
-        hint = M_("here {who} whists", who=who) if who in deal.calls else missing
-        a.dealer_in_play(f"call:{sitter}", M_(_R29, sitter=sitter), hint)
+        hint = N_("here {who} whists") if who in deal.calls else _MUST_CALL
+        message = N_("{sitter} sits out: he returns the whist only when both defenders gave it up (K3.8.8)")
+        a.dealer_in_play(
+            f"call:{sitter}", message, hint, sitter=sitter, who=who, join=who, contract=deal.contract
+        )
     calls = _calls(a, defenders)  # the table's own checks of the defenders' calls
     if Call.HALF in calls:
         _half_fits(a, defenders, calls)  # said as allowed, then given up (K3.8.8.2)
     taken = deal.tricks.get(deal.declarer)
     if taken is None:
-        a.no("tricks", M_(_R12, declarer=deal.declarer), f"e.g. '{deal.declarer} {deal.contract} 6'")
+        a.no(
+            "tricks",
+            M_(_DECLARER_TRICKS, declarer=deal.declarer),
+            f"e.g. '{deal.declarer} {deal.contract} 6'",
+        )
     for d in defenders:
         if d in deal.tricks:
-            a.no(
-                f"tricks:{d}",
-                M_("{sitter} returned the whist and plays for the side: its tricks are his", sitter=sitter),
-                M_("write '{sitter} whist {side}'", sitter=sitter, side=10 - taken),
-            )
+            message = N_("{sitter} returned the whist and plays for the side: its tricks are his")
+            a.no(f"tricks:{d}", message, N_("write '{sitter} whist {side}'"), sitter=sitter, side=10 - taken)
     if taken + deal.tricks.get(sitter, 10 - taken) != 10:
-        a.no("tricks", M_(_R13, given_total=taken + deal.tricks[sitter]))
+        a.no("tricks", _TOTAL, given_total=taken + deal.tricks[sitter])
     side, level = 10 - taken, deal.contract.level
     tricks = ((sitter, side),)
     return Resolved(deal, seats, "played", deal.declarer, level, taken, defenders, (sitter,), tricks, side)
+
+
+#: a lone whister's own tricks that ``whist.lone_whister_made: own`` needs and the log does not give
+_OWN_UNKNOWN = (
+    N_(
+        "with whist.lone_whister_made: own, {whister} writes whists for his own tricks: "
+        "give his tricks or the passer's"
+    ),
+    N_("the side took {value}: write '{whister} whist N' or '{passer} pass N'"),
+)
 
 
 def _own_tricks(
@@ -485,8 +479,9 @@ def _own_tricks(
     if len(whisters) == 2:
         # one whister's count gives the other's; none given, only a clean sweep tells them
         if taken != 10 and not any(w in deal.tricks for w in whisters):
-            hint = M_("they took {value} between them", value=10 - taken)
-            a.no("tricks", M_(_R26, a=whisters[0], b=whisters[1]), hint)
+            message = N_("both whisted: give each whister's tricks ({a} and {b})")
+            hint = N_("they took {value} between them")
+            a.no("tricks", message, hint, a=whisters[0], b=whisters[1], value=10 - taken)
         rest = 10 - taken - sum(deal.tricks.get(w, 0) for w in whisters)
         return tuple((w, deal.tricks.get(w, rest)) for w in whisters), None
     if a.seats.dummy:
@@ -500,20 +495,7 @@ def _own_tricks(
         lone_own = deal.tricks.get(whister, 10 - taken - deal.tricks.get(passer, 0))
     # only a made contract writes the lone whister's own tricks under 'own'
     if lone_own is None and a.conv.lone_whister_made == "own" and level <= taken:
-        a.no(
-            "tricks",
-            M_(
-                "with whist.lone_whister_made: own, {whister} writes whists for his own tricks: "
-                "give his tricks or the passer's",
-                whister=whister,
-            ),
-            M_(
-                "the side took {value}: write '{whister} whist N' or '{passer} pass N'",
-                value=10 - taken,
-                whister=whister,
-                passer=passer,
-            ),
-        )
+        a.no("tricks", *_OWN_UNKNOWN, whister=whister, passer=passer, value=10 - taken)
     return ((whister, 10 - taken),), lone_own
 
 
@@ -521,24 +503,31 @@ def _own_tricks(
 
 #: the contract that must be whisted by both under ``whist.stalingrad`` (K note 61)
 _STALINGRAD = Contract(6, Suit.SPADES)
+_NOT_WHISTED = (
+    N_("{who} says {call} on 6♠, which both defenders must whist (whist.stalingrad: true)"),
+    N_("under Stalingrad a 6♠ is whisted by both; the Code knows no obligatory whist (K3.8.9, K note 61)"),
+)
 
 
 def _stalingrad_broken(a: _At[Play], defenders: tuple[str, ...], calls: tuple[Call, ...]) -> None:
     """``whist.stalingrad``: a 6♠ both defenders did not whist is refused."""
     for who, call in zip(defenders, calls, strict=True):
         if call is not Call.WHIST:
-            a.no(
-                f"call:{who}",
-                M_(
-                    "{who} says {call} on 6♠, which both defenders must whist (whist.stalingrad: true)",
-                    who=who,
-                    call=call,
-                ),
-                M_(
-                    "under Stalingrad a 6♠ is whisted by both; the Code knows no obligatory whist "
-                    "(K3.8.9, K note 61)"
-                ),
-            )
+            a.no(f"call:{who}", *_NOT_WHISTED, who=who, call=call)
+
+
+_CONCEDE_OFF = (
+    N_(
+        "{declarer} cannot leave «без трёх» on {contract}: the declarer who took the "
+        "talon plays to the end (K3.5.4), since leaving без трёх can cost less than "
+        "playing and the penalty would favour the offender (K note 40)"
+    ),
+    N_("contracts.concede_three is false in this convention; a table that agrees to the rule sets it true"),
+)
+_CONCEDE_PLAYED = (
+    N_("{declarer} left «без трёх» without play: nobody whists or takes a trick"),
+    N_("write only '{declarer} {contract} concede'"),
+)
 
 
 def _resolve_concede(a: _At[Play], defenders: tuple[str, ...]) -> Resolved:
@@ -546,33 +535,22 @@ def _resolve_concede(a: _At[Play], defenders: tuple[str, ...]) -> Resolved:
     talon, without play; nobody whists and nobody takes a trick."""
     deal = a.deal
     if not a.conv.concede_three:
-        a.no(
-            "concede",
-            M_(
-                "{declarer} cannot leave «без трёх» on {contract}: the declarer who took the "
-                "talon plays to the end (K3.5.4), since leaving без трёх can cost less than "
-                "playing and the penalty would favour the offender (K note 40)",
-                declarer=deal.declarer,
-                contract=deal.contract,
-            ),
-            M_(
-                "contracts.concede_three is false in this convention; a table that agrees to the "
-                "rule sets it true"
-            ),
-        )
+        a.no("concede", *_CONCEDE_OFF, declarer=deal.declarer, contract=deal.contract)
     if deal.contract.is_misere:
-        a.no("concede", M_("a misère is not conceded «без трёх»: only a game of tricks is (K note 40)"))
+        a.no("concede", N_("a misère is not conceded «без трёх»: only a game of tricks is (K note 40)"))
     if deal.calls or deal.tricks:
         part = f"call:{next(iter(deal.calls))}" if deal.calls else f"tricks:{next(iter(deal.tricks))}"
-        a.no(
-            part,
-            M_(
-                "{declarer} left «без трёх» without play: nobody whists or takes a trick",
-                declarer=deal.declarer,
-            ),
-            M_("write only '{declarer} {contract} concede'", declarer=deal.declarer, contract=deal.contract),
-        )
+        a.no(part, *_CONCEDE_PLAYED, declarer=deal.declarer, contract=deal.contract)
     return Resolved(deal, a.seats, "conceded", deal.declarer, deal.contract.level, defenders=defenders)
+
+
+_PREMIUM_BY = (
+    N_("premium.by: {premium_by} is for a table of {need}, and {n} play here"),
+    N_(
+        "the dealer writes the talon premium (premium.by: dealer, K3.4.11); with 3 players "
+        "the two others may write half each (premium.by: opponents)"
+    ),
+)
 
 
 def _premium_fits(a: _At[Play]) -> None:
@@ -580,16 +558,4 @@ def _premium_fits(a: _At[Play]) -> None:
     dealer has every table (K3.4.11); the two others, half each, only a table of 3."""
     n = len(a.seats.players)
     if a.conv.premium_by == "opponents" and n != 3:
-        a.no(
-            "talon",
-            M_(
-                "premium.by: {premium_by} is for a table of {need}, and {n} play here",
-                premium_by=a.conv.premium_by,
-                need=3,
-                n=n,
-            ),
-            M_(
-                "the dealer writes the talon premium (premium.by: dealer, K3.4.11); with 3 players "
-                "the two others may write half each (premium.by: opponents)"
-            ),
-        )
+        a.no("talon", *_PREMIUM_BY, premium_by=a.conv.premium_by, need=3, n=n)
