@@ -61,7 +61,7 @@ def worked(why: Text, whole: Text | tuple[str, Amount]) -> Worked:
     return out
 
 
-def worked_out(why: str, whole: str, amount: Amount, **fields: object) -> Worked:
+def worked_out(why: str, whole: str, amount: Amount, /, **fields: object) -> Worked:
     """``why`` (a Text, or a template of ``fields``) and ``whole``, its template with ``{result}``."""
     return worked(why if isinstance(why, Text) else M_(why, **fields), (whole, amount))
 
@@ -152,20 +152,14 @@ def _unplayed(r: Resolved, c: Convention, run: int, dark: int) -> Iterator[Write
 
 
 def _half_whist(r: Resolved, c: Convention, run: int, dark: int) -> Iterator[Write]:
-    L, price, per = r.level, c.price[r.level], c.whist_per_trick[r.level]
-    why = M_(
-        "{contract} half-whisted, not played: price {price}", contract=_play(r).contract, price=num(price)
-    )
+    price, per, need = c.price[r.level], c.whist_per_trick[r.level], c.obligation[r.level]
+    contract = _play(r).contract
+    why = M_("{contract} half-whisted, not played: price {price}", contract=contract, price=num(price))
     yield Write("unplayed", r.declarer, POOL, price, why=why)
-    taken = Fraction(c.obligation[L], 2)
+    taken = Fraction(need, 2)
     amount = exact(per * taken)
-    why = M_(
-        "half of the obligation {need}: {taken} × {per} = {amount}",
-        need=c.obligation[L],
-        taken=num(exact(taken)),
-        per=num(per),
-        amount=num(amount),
-    )
+    said = N_("half of the obligation {need}: {taken} × {per} = {amount}")
+    why = M_(said, need=need, taken=num(exact(taken)), per=num(per), amount=num(amount))
     yield Write("half-whist", r.whisters[0], WHISTS, amount, r.declarer, why=why)
 
 
@@ -243,17 +237,10 @@ def _one_whister(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
         return
     writers = 2 if c.consolation_by_passer else 1
     total = exact(w * d + writers * cons * k)
-    why = worked_out(
-        N_("({tricks} × {per} + {writers} × {undertricks} × {cons}) / 2 = {total} / 2"),
-        N_("({tricks} × {per} + {writers} × {undertricks} × {cons}) / 2 = {total} / 2 = {result}"),
-        half(total),
-        tricks=tricks(d),
-        per=num(w),
-        writers=writers,
-        undertricks=undertricks(k),
-        cons=num(cons),
-        total=num(total),
-    )
+    said = N_("({tricks} × {per} + {writers} × {undertricks} × {cons}) / 2 = {total} / 2")
+    whole = N_("({tricks} × {per} + {writers} × {undertricks} × {cons}) / 2 = {total} / 2 = {result}")
+    fields = {"tricks": tricks(d), "per": num(w), "writers": writers, "undertricks": undertricks(k)}
+    why = worked_out(said, whole, half(total), **fields, cons=num(cons), total=num(total))
     for p in (wh, passer):
         yield Write("gentleman", p, WHISTS, half(total), decl, why=why)
 
@@ -268,15 +255,13 @@ def _returned(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
         yield Write("returned-whist", wh, WHISTS, exact(w * d), decl, why=why)
     if k:
         writers = 2 if c.consolation_by_passer else 1
-        why = worked_out(
-            N_("{writers} × {undertricks} × {per} (the defenders' consolation, written by him)"),
-            N_("{writers} × {undertricks} × {per} = {result} (the defenders' consolation, written by him)"),
-            exact(writers * cons * k),
-            writers=writers,
-            undertricks=undertricks(k),
-            per=num(cons),
+        said = N_("{writers} × {undertricks} × {per} (the defenders' consolation, written by him)")
+        whole = N_(
+            "{writers} × {undertricks} × {per} = {result} (the defenders' consolation, written by him)"
         )
-        yield Write("returned-whist", wh, WHISTS, exact(writers * cons * k), decl, why=why)
+        amount = exact(writers * cons * k)
+        why = worked_out(said, whole, amount, writers=writers, undertricks=undertricks(k), per=num(cons))
+        yield Write("returned-whist", wh, WHISTS, amount, decl, why=why)
 
 
 #: the returned whist's tricks: the reason and its whole arithmetic
@@ -292,32 +277,22 @@ def _greedy(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
     w, cons = c.whist_per_trick[r.level], c.consolation_per_trick[r.level]
     decl, d, wh = r.declarer, 10 - r.taken, r.whisters[0]
     if d and r.seats.dummy:
-        why = worked_out(
-            M_("{tricks} × {num} (his and the dummy's)", tricks=tricks(d), num=num(w)),
-            N_("{tricks} × {num} = {result} (his and the dummy's)"),
-            exact(w * d),
-        )
+        said: str = M_("{tricks} × {num} (his and the dummy's)", tricks=tricks(d), num=num(w))
+        why = worked_out(said, N_("{tricks} × {num} = {result} (his and the dummy's)"), exact(w * d))
         yield Write("whists", wh, WHISTS, exact(w * d), decl, why=why)
     elif d:
         yield Write("whists", wh, WHISTS, exact(w * d), decl, why=_whists(d, w))
     if k:
         yield Write("consolation", wh, WHISTS, exact(cons * k), decl, why=_consolation(k, cons))
     if k and r.seats.dummy:
-        why = worked_out(
-            N_("{undertricks} × {num} (for the dummy: the whister writes it)"),
-            N_("{undertricks} × {num} = {result} (for the dummy: the whister writes it)"),
-            exact(cons * k),
-            undertricks=undertricks(k),
-            num=num(cons),
-        )
+        said = N_("{undertricks} × {num} (for the dummy: the whister writes it)")
+        whole = N_("{undertricks} × {num} = {result} (for the dummy: the whister writes it)")
+        why = worked_out(said, whole, exact(cons * k), undertricks=undertricks(k), num=num(cons))
         yield Write("consolation", wh, WHISTS, exact(cons * k), decl, why=why)
     elif k and c.consolation_by_passer:
-        why = _consolation(
-            k,
-            cons,
-            N_("{undertricks} × {per} (greedy whist: the passer writes only consolation)"),
-            N_("{undertricks} × {per} = {result} (greedy whist: the passer writes only consolation)"),
-        )
+        said = N_("{undertricks} × {per} (greedy whist: the passer writes only consolation)")
+        whole = N_("{undertricks} × {per} = {result} (greedy whist: the passer writes only consolation)")
+        why = _consolation(k, cons, said, whole)
         passer = next(x for x in r.defenders if x != wh)
         yield Write("consolation", passer, WHISTS, exact(cons * k), decl, why=why)
 
@@ -377,16 +352,11 @@ def _shortfall(r: Resolved, c: Convention, d: int, own: dict[str, int]) -> Itera
     if len(r.whisters) == 2:
         yield from _TWO_SHORT[c.two_whisters_shortfall[r.level]](r, need, short, own)
     elif d < need:
-        why = worked_out(
-            N_("took {d} of the obligation {need}: {miss} × {per}"),
-            N_("took {d} of the obligation {need}: {miss} × {per} = {result}"),
-            exact(short * (need - d)),
-            d=d,
-            need=need,
-            miss=need - d,
-            per=num(short),
-        )
-        yield Write("shortfall", r.whisters[0], MOUNTAIN, exact(short * (need - d)), why=why)
+        said = N_("took {d} of the obligation {need}: {miss} × {per}")
+        whole = N_("took {d} of the obligation {need}: {miss} × {per} = {result}")
+        amount = exact(short * (need - d))
+        why = worked_out(said, whole, amount, d=d, need=need, miss=need - d, per=num(short))
+        yield Write("shortfall", r.whisters[0], MOUNTAIN, amount, why=why)
 
 
 #: each whister short of his half of the obligation, the pair's shortfall capping it or not
@@ -418,16 +388,8 @@ def _split(
         if own[wh] >= each:
             continue
         miss = exact(min(each - own[wh], Fraction(need - together)) if capped else each - own[wh])
-        why = worked_out(
-            *_SPLIT_WHY[capped],
-            exact(short * miss),
-            own=own[wh],
-            half=num(exact(each)),
-            need=need,
-            lacked=need - together,
-            miss=num(miss),
-            per=num(short),
-        )
+        fields = {"own": own[wh], "half": num(exact(each)), "need": need, "lacked": need - together}
+        why = worked_out(*_SPLIT_WHY[capped], exact(short * miss), **fields, miss=num(miss), per=num(short))
         yield Write("shortfall", wh, MOUNTAIN, exact(short * miss), why=why)
 
 
@@ -451,28 +413,19 @@ def _answer(
         yield Write("shortfall", wh, MOUNTAIN, exact(short * miss), why=why)
 
 
+_EACH_ANSWERS = N_("the whisters took {together} of {need}; each answers: {miss} × {per}")
+_SECOND_ANSWERS = N_("the whisters took {together} of {need}; the second defender answers: {miss} × {per}")
+_SECOND_ALONE = N_(
+    "the second defender took {own} of {need} by himself (the first's tricks do not count): {miss} × {per}"
+)
 #: two whisters, a made contract (``whist.two_whisters_shortfall``): (deal, obligation, per trick short,
 #: each whister's own tricks) -> the shortfall writes
 _TWO_SHORT: dict[TwoWhistersShortfall, Callable[[Resolved, int, Amount, dict[str, int]], Iterator[Write]]] = {
     "split": _split,
     "split_capped": partial(_split, capped=True),
-    "both": partial(
-        _answer, template=N_("the whisters took {together} of {need}; each answers: {miss} × {per}")
-    ),
-    "second": partial(
-        _answer,
-        template=N_("the whisters took {together} of {need}; the second defender answers: {miss} × {per}"),
-        second=True,
-    ),
-    "second_alone": partial(
-        _answer,
-        template=N_(
-            "the second defender took {own} of {need} by himself "
-            "(the first's tricks do not count): {miss} × {per}"
-        ),
-        second=True,
-        alone=True,
-    ),
+    "both": partial(_answer, template=_EACH_ANSWERS),
+    "second": partial(_answer, template=_SECOND_ANSWERS, second=True),
+    "second_alone": partial(_answer, template=_SECOND_ALONE, second=True, alone=True),
 }
 
 
@@ -485,11 +438,8 @@ def _misere(r: Resolved, c: Convention, run: int, dark: int) -> Iterator[Write]:
         yield Write("misere-made", r.declarer, POOL, c.misere_price, why=why)
     else:
         per = c.misere_remise_per_trick
-        why = worked_out(
-            M_("misère with {tricks}: {n} × {per}", tricks=tricks(r.taken), n=r.taken, per=num(per)),
-            N_("misère with {tricks}: {n} × {per} = {result}"),
-            exact(per * r.taken),
-        )
+        said = M_("misère with {tricks}: {n} × {per}", tricks=tricks(r.taken), n=r.taken, per=num(per))
+        why = worked_out(said, N_("misère with {tricks}: {n} × {per} = {result}"), exact(per * r.taken))
         yield Write("misere-remise", r.declarer, MOUNTAIN, exact(per * r.taken), why=why)
 
 
@@ -504,12 +454,10 @@ def _trick_value(c: Convention, run: int, dark: int) -> tuple[Amount, str]:
     v = exact(c.raspasy_trick_value * mult * raised)
     fields = {"run": run, "value": num(c.raspasy_trick_value), "mult": mult, "v": num(v)}
     if dark:
-        return v, M_(
-            "raspasy no. {run} in a row, {value} × {mult} × {raised} (dark pass, level {dark}) = {v} a trick",
-            **fields,
-            raised=raised,
-            dark=dark,
+        said = N_(
+            "raspasy no. {run} in a row, {value} × {mult} × {raised} (dark pass, level {dark}) = {v} a trick"
         )
+        return v, M_(said, **fields, raised=raised, dark=dark)
     return v, M_("raspasy no. {run} in a row, {value} × {mult} = {v} a trick", **fields)
 
 
@@ -574,13 +522,8 @@ def _zero_trick(r: Resolved, c: Convention, v: Amount, counts: dict[str, int]) -
     if c.raspasy_zero_trick_bonus_area == "mountain":
         pim = c.pool_point_in_mountain
         area, amount = MOUNTAIN, exact(-bonus * pim)
-        why = M_(
-            "{why}, taken off the mountain: {bonus} × {pim} = {amount}",
-            why=why,
-            bonus=num(bonus),
-            pim=num(pim),
-            amount=num(-amount),
-        )
+        said = N_("{why}, taken off the mountain: {bonus} × {pim} = {amount}")
+        why = M_(said, why=why, bonus=num(bonus), pim=num(pim), amount=num(-amount))
     order = list(r.seats.active)
     if r.seats.sits_out is not None and c.raspasy_zero_trick_bonus_dealer:
         order.append(r.seats.sits_out)  # K3.7.6.2: the dealer whose talon took none
@@ -640,13 +583,9 @@ def _conceded(r: Resolved, c: Convention, run: int, dark: int) -> Iterator[Write
     """«без трёх» (``contracts.concede_three``): the remise for three undertricks at the
     level bid to, and nothing else (K note 40: «вистующие не пишут ничего»)."""
     per = c.remise_per_trick[r.level]
-    why = worked_out(
-        N_("{contract} conceded «без трёх» without play: 3 × {per}"),
-        N_("{contract} conceded «без трёх» without play: 3 × {per} = {result}"),
-        exact(per * 3),
-        contract=_play(r).contract,
-        per=num(per),
-    )
+    said = N_("{contract} conceded «без трёх» without play: 3 × {per}")
+    whole = N_("{contract} conceded «без трёх» without play: 3 × {per} = {result}")
+    why = worked_out(said, whole, exact(per * 3), contract=_play(r).contract, per=num(per))
     yield Write("concede", r.declarer, MOUNTAIN, exact(per * 3), why=why)
 
 
@@ -684,9 +623,8 @@ def _premium(r: Resolved, c: Convention) -> Iterator[Write]:
         return
     cons = c.consolation_per_trick[r.level]
     cards = " ".join(str(x) for x in _play(r).talon)
-    why = M_(
-        "talon {cards}: {what}, {tricks} × {per}", cards=cards, what=what, tricks=tricks(n), per=num(cons)
-    )
+    said = N_("talon {cards}: {what}, {tricks} × {per}")
+    why = M_(said, cards=cards, what=what, tricks=tricks(n), per=num(cons))
     if c.premium_by == "dealer":
         if r.seats.dealer == r.declarer:
             return  # the dealer writes it on the declarer, not on himself
