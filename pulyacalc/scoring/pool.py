@@ -86,25 +86,15 @@ def place(
     return _help(write, pools, target, conv, clockwise)
 
 
-#: a shortfall under ``once_closed``: half the remise while the whister's pool is open, the
-#: whole once it is closed (K3.8.12, K3.8.11); the reason added to the rule's, and its whole
-_SHORT_WHY = {
-    False: (
-        N_("{why} (half the remise: his pool is open, K3.8.12)"),
-        N_("{why} (half the remise: his pool is open, K3.8.12)"),
-    ),
-    True: (
-        N_("{why}; his pool is closed: the whole remise, × 2 (K3.8.11)"),
-        N_("{why}; his pool is closed: the whole remise, × 2 = {amount} (K3.8.11)"),
-    ),
-}
-
-
 def _shortfall(write: Write, closed: bool) -> Write:
-    """A shortfall written as half the remise, as its whister's pool is open or ``closed``."""
+    """A shortfall under ``once_closed``: half the remise while the whister's pool is open, the
+    whole once it is ``closed`` (K3.8.12, K3.8.11), said after the rule's reason and its whole."""
     amount = exact(write.amount * 2) if closed else write.amount
     why, whole = write.why, write.why.whole if isinstance(write.why, Worked) else write.why
-    said, shown = _SHORT_WHY[closed]
+    said = shown = N_("{why} (half the remise: his pool is open, K3.8.12)")
+    if closed:
+        said = N_("{why}; his pool is closed: the whole remise, × 2 (K3.8.11)")
+        shown = N_("{why}; his pool is closed: the whole remise, × 2 = {amount} (K3.8.11)")
     text = worked(M_(said, why=why), M_(shown, why=whole, amount=num(amount)))
     return write._replace(amount=amount, why=text)
 
@@ -154,10 +144,8 @@ def _help(write: Write, pools: Pools, target: int, conv: Convention, clockwise: 
         helped = next(p for p in others if after[p] == best)
         amount = min(left, target - after[helped])
         n = num(amount)
-        helps = M_(
-            "{why}; {player}'s pool is closed: {n} help {helped}", why=why, player=me, n=n, helped=helped
-        )
-        out.append(Write("help", helped, POOL, amount, why=helps))
+        helps = N_("{why}; {player}'s pool is closed: {n} help {helped}")
+        out.append(Write("help", helped, POOL, amount, why=M_(helps, why=why, player=me, n=n, helped=helped)))
         whists = exact(amount * per)
         said = M_("helped {helped} with {n}: {n} × {per}", helped=helped, n=n, per=num(per))
         whole = N_("helped {helped} with {n}: {n} × {per} = {result}")

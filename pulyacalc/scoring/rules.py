@@ -486,10 +486,9 @@ def _raspasy_mountain(r: Resolved, c: Convention, run: int, dark: int) -> Iterat
     a = min(counts.values()) if c.raspasy_amnesty else 0
     for p, t in r.tricks:
         if t - a:
-            why = worked_out(
-                *_MOUNTAIN_WHY[a > 0], exact(v * (t - a)), tricks=tricks(t), a=a, v=num(v), step=step
-            )
-            yield Write("raspasy-mountain", p, MOUNTAIN, exact(v * (t - a)), why=why)
+            amount = exact(v * (t - a))
+            why = worked_out(*_MOUNTAIN_WHY[a > 0], amount, tricks=tricks(t), a=a, v=num(v), step=step)
+            yield Write("raspasy-mountain", p, MOUNTAIN, amount, why=why)
     yield from _zero_trick(r, c, v, counts)
 
 

@@ -95,10 +95,8 @@ def _check_kodeks(rounding: Rounding, n: int, divisor: MountainDivisor) -> None:
 
 def _whole(value: Amount, rounding: Rounding, what: str) -> int:
     if Fraction(value).denominator != 1:
-        whole = M_(
-            "{rounding} rounding needs whole {what}: use exact or nearest", rounding=rounding, what=what
-        )
-        raise SettlementError(whole)
+        whole = N_("{rounding} rounding needs whole {what}: use exact or nearest")
+        raise SettlementError(M_(whole, rounding=rounding, what=what))
     return int(value)
 
 
@@ -114,10 +112,8 @@ def _to_three(
     gains = (moved < value) == mountain
     for q in players:
         if q != p:
-            if gains:
-                extra[q][p] += 3
-            else:
-                extra[p][q] += 3
+            writer, on = (q, p) if gains else (p, q)
+            extra[writer][on] += 3
     return moved
 
 
