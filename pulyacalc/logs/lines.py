@@ -325,20 +325,20 @@ class LineDeals:
         return read
 
 
+_MOVE_DEALER = N_(
+    "move it to the top of the log; to change one deal's dealer add ', dealer NAME' to its line"
+)
+
+
 def _header_out_of_place(text: str, line: str, lineno: int, header: Header, problems: Problems) -> bool:
     """Is ``text`` a header line after the first deal?  It is reported (True)."""
     kv = header_key(text)
     if kv is None or not _is_header_key(kv[0]) or match_player(kv[0], header.players)[0] is not None:
         return False
-    problems.add(
-        Loc(header.source, lineno, kv[1]),
-        M_("header lines go before the first deal"),
-        M_("move it to the top of the log; to change one deal's dealer add ', dealer NAME' to its line")
-        if HEADER_ALIASES.get(kv[0].casefold()) == "dealer"
-        else M_("move it to the top of the log"),
-        source=line,
-        width=len(kv[0]),
-    )
+    dealer = HEADER_ALIASES.get(kv[0].casefold()) == "dealer"
+    hint = M_(_MOVE_DEALER) if dealer else M_("move it to the top of the log")
+    at = Loc(header.source, lineno, kv[1])
+    problems.add(at, M_("header lines go before the first deal"), hint, source=line, width=len(kv[0]))
     return True
 
 
@@ -748,22 +748,15 @@ def _game_text(said: _Said) -> DealText:
 
 def _contract_shape(said: _Said) -> bool:
     """The checks of a whole deal with a contract, in order: True when one failed."""
+    err, declared = said.err, {"declarer": said.declarer, "contract": said.contract}
     if said.raspasy_at >= 0:
-        said.err(
-            said.raspasy_at,
-            M_(_M2, declarer=said.declarer, contract=said.contract),
-            M_("drop the word, or the contract"),
-            width=said.raspasy_width,
-        )
+        drop = M_("drop the word, or the contract")
+        err(said.raspasy_at, M_(_M2, **declared), drop, width=said.raspasy_width)
     elif said.talon_at:
-        said.err(
-            said.talon_at[0],
-            M_("talon tricks are written only on raspasy"),
-            M_("the dealer takes no tricks in a contract"),
-            width=5,
-        )
+        no_tricks = M_("the dealer takes no tricks in a contract")
+        err(said.talon_at[0], M_("talon tricks are written only on raspasy"), no_tricks, width=5)
     elif said.concede is not None and said.concede[0] != said.declarer:
-        said.err(said.concede[1], M_(_M3, declarer=said.declarer, contract=said.contract))
+        err(said.concede[1], M_(_M3, **declared))
     else:
         if said.concede is not None:
             said.locs["concede"] = said.concede[1]
@@ -773,23 +766,22 @@ def _contract_shape(said: _Said) -> bool:
 
 def _raspasy_shape(said: _Said) -> bool:
     """The checks of a whole deal without a contract, in order: True when one failed."""
+    err = said.err
     if said.cards is not None:
-        said.err(said.locs["talon"], M_(_M7), "K3.4.11")
+        err(said.locs["talon"], M_(_M7), "K3.4.11")
     elif said.concede is not None:
-        said.err(
-            said.concede[1],
-            M_("«без трёх» is said after a contract"),
-            M_("like 'Anna 7♠ concede' (K note 40)"),
-        )
+        like = M_("like 'Anna 7♠ concede' (K note 40)")
+        err(said.concede[1], M_("«без трёх» is said after a contract"), like)
     elif said.unders:
-        said.err(
-            said.unders[0][2],
-            M_("undertricks are said after a contract"),
-            M_("like 'Anna 6♠ -1': Anna took 5"),
-        )
+        like = M_("like 'Anna 6♠ -1': Anna took 5")
+        err(said.unders[0][2], M_("undertricks are said after a contract"), like)
     else:
         return _not_raspasy(said)
     return True
+
+
+_DOWN_DEFENDER = N_("undertricks are the declarer's: {declarer} declared {contract}")
+_DOWN_TOO_MANY = N_("{n} down on {contract}: {declarer} cannot take fewer than no tricks")
 
 
 def _declarer_down(said: _Said) -> bool:
@@ -799,38 +791,26 @@ def _declarer_down(said: _Said) -> bool:
     # a defender's undertricks first: they are the mistake, not the declarer's
     who, n, at = next((u for u in unders if u[0] != declarer), unders[0])
     if who != declarer:
-        err(
-            at,
-            M_(
-                "undertricks are the declarer's: {declarer} declared {contract}",
-                declarer=declarer,
-                contract=contract,
-            ),
-            M_("give {who}'s tricks, like '{who} whist 2'", who=who),
-        )
+        message = M_(_DOWN_DEFENDER, declarer=declarer, contract=contract)
+        err(at, message, M_("give {who}'s tricks, like '{who} whist 2'", who=who))
     elif contract.is_misere:
-        err(
-            at,
-            M_("a misère is not played down"),
-            M_("give the tricks {declarer} took, like '{declarer} misere 1'", declarer=declarer),
-        )
+        give = M_("give the tricks {declarer} took, like '{declarer} misere 1'", declarer=declarer)
+        err(at, M_("a misère is not played down"), give)
     elif said.concede is not None:
         err(at, M_("«без трёх» is conceded without play: no tricks, no undertricks"), M_("write one of them"))
     elif n > contract.level:
-        err(
-            at,
-            M_(
-                "{n} down on {contract}: {declarer} cannot take fewer than no tricks",
-                n=n,
-                contract=contract,
-                declarer=declarer,
-            ),
-            M_("at most {level} down", level=contract.level),
-        )
+        message = M_(_DOWN_TOO_MANY, n=n, contract=contract, declarer=declarer)
+        err(at, message, M_("at most {level} down", level=contract.level))
     else:
         said.tricks[declarer] = contract.level - n
         return True
     return False
+
+
+_BARE_TRICKS = N_(
+    "a contract needs a suit, like 7♠; on raspasy write '{who} pass {tricks}' or "
+    "start the line with 'raspasy'"
+)
 
 
 def _not_raspasy(said: _Said) -> bool:
@@ -838,32 +818,18 @@ def _not_raspasy(said: _Said) -> bool:
     text, calls, tricks, err, bare = said.text, said.calls, said.tricks, said.err, said.bare
     if said.whist_at:
         who, w_at = said.whist_at[0]
-        err(
-            w_at,
-            M_("{who} {calls}s, but nobody declared a contract", who=who, calls=calls[who]),
-            M_("the declarer's clause is like 'Anna 6♠ 7'"),
-            width=token_width(text, w_at + 1),
-        )
+        message = M_("{who} {calls}s, but nobody declared a contract", who=who, calls=calls[who])
+        like = M_("the declarer's clause is like 'Anna 6♠ 7'")
+        err(w_at, message, like, width=token_width(text, w_at + 1))
     elif bare and said.raspasy_at < 0:
         who, b_at = bare[0]
-        err(
-            b_at,
-            M_("{who}: tricks without a call, and no contract in this deal", who=who),
-            M_(
-                "a contract needs a suit, like 7♠; on raspasy write '{who} pass {tricks}' or "
-                "start the line with 'raspasy'",
-                who=who,
-                tricks=tricks[who],
-            ),
-            width=token_width(text, b_at + 1),
-        )
+        message = M_("{who}: tricks without a call, and no contract in this deal", who=who)
+        hint = M_(_BARE_TRICKS, who=who, tricks=tricks[who])
+        err(b_at, message, hint, width=token_width(text, b_at + 1))
     elif said.passes_without_tricks:
         who, end = said.passes_without_tricks[0]
-        err(
-            end,
-            M_("everyone passed, so this is raspasy: give {who}'s tricks", who=who),
-            M_("e.g. '{who} pass 3'", who=who),
-        )
+        message = M_("everyone passed, so this is raspasy: give {who}'s tricks", who=who)
+        err(end, message, M_("e.g. '{who} pass 3'", who=who))
     else:
         return False
     return True
@@ -884,20 +850,15 @@ def _dark(t: DealText) -> list[tuple[str, int]]:
     return [(part[5:], at) for part, at in t.parts.items() if part.startswith("dark:")]
 
 
+_DARK_PASS = N_("on raspasy «втёмную» goes with a pass: '{who} pass dark {get}'")
+
+
 def _dark_passes(t: DealText, err: Callable[..., None]) -> DealText | None:
     """A raspasy's dark passers: «втёмную» goes with a pass (K3.3.19 а); None on a problem."""
     dark = _dark(t)
     for who, at in dark:
         if t.calls.get(who) is not Call.PASS:
-            err(
-                at,
-                M_(
-                    "on raspasy «втёмную» goes with a pass: '{who} pass dark {get}'",
-                    who=who,
-                    get=t.tricks.get(who, 3),
-                ),
-                "K3.3.19 а",
-            )
+            err(at, M_(_DARK_PASS, who=who, get=t.tricks.get(who, 3)), "K3.3.19 а")
             return None
     return replace(t, dark=tuple(who for who, _ in dark)) if dark else t
 
@@ -914,13 +875,10 @@ def _dark_game(t: DealText, err: Callable[..., None]) -> DealText | None:
             what = M_("whist «втёмную» (closed cards) changes nothing on the sheet")
         else:
             what = M_("a dark pass scores only when raspasy follows (K3.3.19 а)")
-        err(
-            at,
-            f"{who}: {what}",
-            M_("write '{who} {value}'", who=who, value=t.calls[who])
-            if who in t.calls
-            else M_("drop the word"),
-        )
+        hint = M_("drop the word")
+        if who in t.calls:
+            hint = M_("write '{who} {value}'", who=who, value=t.calls[who])
+        err(at, f"{who}: {what}", hint)
         return None
     return replace(t, dark=(t.declarer,)) if dark and t.declarer else t
 
@@ -941,12 +899,8 @@ def _dealer_clause(
         return None
     d, hint = match_player(toks[1][0], players)
     if d is None:
-        err(
-            toks[1][1],
-            M_("the dealer {value!r} is not a player", value=toks[1][0]),
-            hint,
-            width=len(toks[1][0]),
-        )
+        word, at = toks[1]
+        err(at, M_("the dealer {value!r} is not a player", value=word), hint, width=len(word))
         return None
     if again:
         err(name_at, M_("the dealer is given twice"), width=len(name_tok))
@@ -974,15 +928,14 @@ def _undertricks(
     at = rest[-k][1]
     if count is not None:
         width = rest[-1][1] + len(rest[-1][0]) - at
-        err(
-            at,
-            M_("{who}'s tricks are given twice: {count} and {n} down", who=who, count=count, n=n),
-            M_("write one of them"),
-            width=width,
-        )
+        message = M_("{who}'s tricks are given twice: {count} and {n} down", who=who, count=count, n=n)
+        err(at, message, M_("write one of them"), width=width)
         return -1
     unders.append((who, n, at))
     return k
+
+
+_WRITE_COMMA = N_("write '{prev}, {tok}'; a clause is a name, a call and tricks, like 'Anna 6♠ 7'")
 
 
 def _missing_comma(rest: list[tuple[str, int]], players: tuple[str, ...], err: Callable[..., None]) -> bool:
@@ -1003,15 +956,8 @@ def _missing_comma(rest: list[tuple[str, int]], players: tuple[str, ...], err: C
             continue
         prev, prev_at = rest[i - 1]
         if _names(tok, players) or (i > 1 and _is_count(prev)):
-            err(
-                prev_at + len(prev),
-                M_("clauses are separated by commas: a comma is missing before {tok!r}", tok=tok),
-                M_(
-                    "write '{prev}, {tok}'; a clause is a name, a call and tricks, like 'Anna 6♠ 7'",
-                    prev=prev,
-                    tok=tok,
-                ),
-            )
+            message = M_("clauses are separated by commas: a comma is missing before {tok!r}", tok=tok)
+            err(prev_at + len(prev), message, M_(_WRITE_COMMA, prev=prev, tok=tok))
             return True
     return False
 
@@ -1036,11 +982,8 @@ def _talon_cards(
     if words and words[0][0].casefold() in ("cards", "карты"):
         words = words[1:]
     if not words:
-        err(
-            toks[-1][1] + len(toks[-1][0]),
-            M_("which cards were in the talon?"),
-            M_("e.g. 'talon cards A♠ K♠' or 'прикуп туз пик'"),
-        )
+        example = M_("e.g. 'talon cards A♠ K♠' or 'прикуп туз пик'")
+        err(toks[-1][1] + len(toks[-1][0]), M_("which cards were in the talon?"), example)
         return None
     out: list[Card] = []
     i = 0
@@ -1064,12 +1007,8 @@ def _talon_cards(
         elif card in out:
             err(tok_at, M_("{card} is given twice: the pack has one of each card", card=card), width=width)
         elif len(out) == 2:
-            err(
-                tok_at,
-                M_("a third card {card}: the talon holds two cards", card=card),
-                M_("give at most two"),
-                width=width,
-            )
+            third = M_("a third card {card}: the talon holds two cards", card=card)
+            err(tok_at, third, M_("give at most two"), width=width)
         else:
             out.append(card)
             continue
