@@ -14,7 +14,7 @@ from typing import Any, cast
 from pulyacalc.convention.load import load, outside_allowed
 from pulyacalc.convention.schema import ROUNDINGS, SCHEMA, Convention
 from pulyacalc.core.errors import Loc, Problems, did_you_mean, has_unsafe, quoted
-from pulyacalc.core.i18n import M_
+from pulyacalc.core.i18n import M_, N_
 from pulyacalc.core.kinds import DummyHand, Rounding
 from pulyacalc.core.model import Header
 from pulyacalc.yamlsource import Node, as_int, as_str, words
@@ -36,6 +36,7 @@ class HeaderKey:
 
 #: the table sizes pulyacalc scores (core/seating.py): 2 with a dummy, 3, 4, 5 (K1.2)
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
+_PLAYER_COUNT = N_("Preferans is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, {doc} names {len}")
 
 
 def _players(node: Node, b: HeaderBuilder) -> tuple[str, ...] | None:
@@ -45,13 +46,8 @@ def _players(node: Node, b: HeaderBuilder) -> tuple[str, ...] | None:
     players = tuple(n for n, _ in names)
     before = len(p)
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        message = M_(
-            "Preferans is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, {doc} names {len}",
-            MIN_PLAYERS=MIN_PLAYERS,
-            MAX_PLAYERS=MAX_PLAYERS,
-            doc=b.doc,
-            len=len(players),
-        )
+        limits = {"MIN_PLAYERS": MIN_PLAYERS, "MAX_PLAYERS": MAX_PLAYERS}
+        message = M_(_PLAYER_COUNT, **limits, doc=b.doc, len=len(players))
         p.add(node.loc, message, M_("list the players clockwise, e.g. 'players: Anna Boris Vera'"))
     seen: set[str] = set()
     for name, loc in names:
@@ -201,20 +197,10 @@ def letter_slip(word: str, name: str) -> str | None:
         return None
     i = odd[0]
     script = M_("Latin") if word[i].isascii() else M_("Cyrillic")
+    said = {"script": script, "letter": word[i], "name": name}
     if i == 0:
-        return M_(
-            "the first letter is {script} {letter}; the name is {name}",
-            script=script,
-            letter=word[i],
-            name=name,
-        )
-    return M_(
-        "letter {n} is {script} {letter}; the name is {name}",
-        n=i + 1,
-        script=script,
-        letter=word[i],
-        name=name,
-    )
+        return M_("the first letter is {script} {letter}; the name is {name}", **said)
+    return M_("letter {n} is {script} {letter}; the name is {name}", n=i + 1, **said)
 
 
 def mixed_letters(name: str) -> str | None:

@@ -14,7 +14,7 @@ from itertools import chain
 from typing import IO
 
 from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, encoding_of, not_utf8, opened, os_reason
-from pulyacalc.core.i18n import M_
+from pulyacalc.core.i18n import M_, N_
 from pulyacalc.core.model import Log
 
 #: the file-name endings that decide a log's format (other names are read by their content)
@@ -162,9 +162,8 @@ def read_whole(stream: IO[str], head: str, path: str | None, name: str, limit: i
     finally:
         _close(stream, path)
     if len(text) > limit:
-        raise refused(
-            Loc(name), M_("the YAML document is over the limit of {limit:,} bytes", limit=limit), hint
-        )
+        over = M_("the YAML document is over the limit of {limit:,} bytes", limit=limit)
+        raise refused(Loc(name), over, hint)
     return text
 
 
@@ -180,6 +179,7 @@ MAX_SKIP_CHARS = 1_000_000
 #: characters read at a time, split into lines at once (cheaper than a line at a time);
 #: under the line limit, so only a piece's first line can be over it
 CHUNK_CHARS = 8192
+_NEVER_ENDS = N_("line {number} does not end within {most:,} characters: this is no log")
 
 
 def _chain(head: str, stream: IO[str], path: str | None, name: str) -> Iterator[str]:
@@ -249,12 +249,5 @@ def _skip_rest(stream: IO[str], skipped: int, number: int, name: str) -> str:
 
 
 def _never_ends(number: int, name: str) -> ReadError:
-    return refused(
-        Loc(name, number, 1),
-        M_(
-            "line {number} does not end within {most:,} characters: this is no log",
-            number=number,
-            most=MAX_SKIP_CHARS,
-        ),
-        M_("a log is text, one deal per line"),
-    )
+    message = M_(_NEVER_ENDS, number=number, most=MAX_SKIP_CHARS)
+    return refused(Loc(name, number, 1), message, M_("a log is text, one deal per line"))

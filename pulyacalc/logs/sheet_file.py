@@ -10,16 +10,18 @@ from dataclasses import dataclass, field
 
 from pulyacalc.core.amounts import Amount, num
 from pulyacalc.core.errors import Loc, Problems, did_you_mean, quoted
-from pulyacalc.core.i18n import M_
+from pulyacalc.core.i18n import M_, N_
 from pulyacalc.core.model import Header
 from pulyacalc.core.sheet import SheetView
 from pulyacalc.logs.header import SHEET_KEYS, HeaderBuilder, match_player, read_top
 from pulyacalc.logs.read import open_input, read_whole, refused
-from pulyacalc.yamlsource import Node, as_int, as_number, parse_yaml
+from pulyacalc.yamlsource import MAX_YAML_BYTES, Node, as_int, as_number, parse_yaml
 
 ROW_KEYS = ("pool", "mountain", "whists")
 #: a row's columns as a Russian sheet names them (case-folded, ``е`` for ``ё``)
 ROW_WORDS = {"пуля": "pool", "гора": "mountain", "висты": "whists", "вист": "whists"}
+#: a final cell written as its running entries (``2.3.5.9``): each entry and its place
+Entries = dict[tuple[str, ...], tuple[tuple[Amount, Loc], ...]]
 
 
 @dataclass(frozen=True)
@@ -30,13 +32,10 @@ class PaperSheet:
     cells: dict[tuple[str, ...], Loc] = field(default_factory=dict)
     #: optional running totals: deal number → SheetView (cells not given are None-free copies)
     running: dict[int, tuple[SheetView, dict[tuple[str, ...], Loc], Loc]] = field(default_factory=dict)
-    #: a final cell written as its running entries (``2.3.5.9``): each entry and its place
-    entries: dict[tuple[str, ...], tuple[tuple[Amount, Loc], ...]] = field(default_factory=dict)
+    entries: Entries = field(default_factory=dict)
 
 
 def read_sheet(path: str, max_bytes: int | None = None) -> PaperSheet:
-    from pulyacalc.yamlsource import MAX_YAML_BYTES
-
     stream, name = open_input(path)
     limit = max_bytes or MAX_YAML_BYTES
     text = read_whole(stream, "", path, name, limit, M_("raise --max-yaml-bytes"))
@@ -44,8 +43,6 @@ def read_sheet(path: str, max_bytes: int | None = None) -> PaperSheet:
 
 
 def parse_sheet(text: str, file: str, *, max_bytes: int | None = None) -> PaperSheet:
-    from pulyacalc.yamlsource import MAX_YAML_BYTES
-
     p = Problems()
     root = parse_yaml(text, file, max_bytes=max_bytes or MAX_YAML_BYTES)
     if root.kind != "map":
@@ -56,14 +53,11 @@ def parse_sheet(text: str, file: str, *, max_bytes: int | None = None) -> PaperS
     header = builder.build()
     if header is None or sheet_node is None:
         if sheet_node is None:
-            p.add(
-                Loc(file, 1, 1),
-                M_("the sheet has no 'sheet:' section"),
-                M_("sheet: {A: {pool: 14, mountain: 12, whists: {B: 12, C: 0}}, …}"),
-            )
+            example = M_("sheet: {A: {pool: 14, mountain: 12, whists: {B: 12, C: 0}}, …}")
+            p.add(Loc(file, 1, 1), M_("the sheet has no 'sheet:' section"), example)
         p.raise_if_any()
         raise AssertionError
-    entries: dict[tuple[str, ...], tuple[tuple[Amount, Loc], ...]] = {}
+    entries: Entries = {}
     view, cells = _rows(sheet_node, header, p, complete=True, entries=entries)
     running: dict[int, tuple[SheetView, dict[tuple[str, ...], Loc], Loc]] = {}
     if running_node is not None:
@@ -74,10 +68,8 @@ def parse_sheet(text: str, file: str, *, max_bytes: int | None = None) -> PaperS
                     rows, rcells = _rows(item, header, p, complete=False)
                     running[i] = (rows, rcells, item.loc)
         elif running_node.kind != "map":
-            p.add(
-                running_node.loc,
-                M_("running: expected a mapping of deal number → rows, or a list (one item per deal)"),
-            )
+            what = M_("running: expected a mapping of deal number → rows, or a list (one item per deal)")
+            p.add(running_node.loc, what)
         else:
             for k, v in running_node.pairs:
                 n = as_int(k, p, M_("running: deal number"), low=1)
@@ -86,9 +78,6 @@ def parse_sheet(text: str, file: str, *, max_bytes: int | None = None) -> PaperS
                     running[n] = (rows, rcells, k.loc)
     p.raise_if_any()
     return PaperSheet(header, view, cells, running, entries)
-
-
-Entries = dict[tuple[str, ...], tuple[tuple[Amount, Loc], ...]]
 
 
 def _rows(
@@ -111,11 +100,8 @@ def _rows(
             continue
         if who in seen:
             # 'Anna' and 'anna' are one row: the second would silently replace the first
-            p.add(
-                k.loc,
-                M_("the row of {who} is given twice, first at {place}", who=who, place=seen[who].place()),
-                M_("keep one of them"),
-            )
+            twice = M_("the row of {who} is given twice, first at {place}", who=who, place=seen[who].place())
+            p.add(k.loc, twice, M_("keep one of them"))
             continue
         seen[who] = k.loc
         if v.kind != "map":
@@ -152,11 +138,9 @@ def _row(
             _whists(who, rv, players, view.whists[who], cells, p, entries)
         else:
             close = [] if p.full else difflib.get_close_matches(word, [*ROW_KEYS, *ROW_WORDS], n=1)
-            p.add(
-                rk.loc,
-                M_("unknown column {key!r}", key=word),
-                M_("{did}columns: pool, mountain, whists", did=did_you_mean(close[0] if close else None)),
-            )
+            did = did_you_mean(close[0] if close else None)
+            columns = M_("{did}columns: pool, mountain, whists", did=did)
+            p.add(rk.loc, M_("unknown column {key!r}", key=word), columns)
 
 
 def _cell(
@@ -194,6 +178,9 @@ def _cell(
     return run[-1][0] if run else as_number(node, p, what)
 
 
+_WHISTS_TWICE = N_("{who}'s whists on {on} are given twice, first at {place}")
+
+
 def _whists(
     who: str,
     node: Node,
@@ -208,26 +195,15 @@ def _whists(
         p.add(node.loc, M_("{who}'s whists: expected a mapping of opponents, like {{B: 12}}", who=who))
         return
     for wk, wv in node.pairs:
-        on, hint = match_player(wk.text.strip(), players)
+        written = wk.text.strip()
+        on, hint = match_player(written, players)
         if on is None or on == who:
-            p.add(
-                wk.loc,
-                M_("{who}'s whists on {strip!r}: not an opponent", who=who, strip=wk.text.strip()),
-                hint or "a player writes whists on the others",
-            )
+            not_one = M_("{who}'s whists on {strip!r}: not an opponent", who=who, strip=written)
+            p.add(wk.loc, not_one, hint or "a player writes whists on the others")
             continue
         first = cells.get(("whists", who, on))
         if first is not None:
-            p.add(
-                wk.loc,
-                M_(
-                    "{who}'s whists on {on} are given twice, first at {place}",
-                    who=who,
-                    on=on,
-                    place=first.place(),
-                ),
-                M_("keep one of them"),
-            )
+            p.add(wk.loc, M_(_WHISTS_TWICE, who=who, on=on, place=first.place()), M_("keep one of them"))
             continue
         x = _cell(wv, p, M_("{who}'s whists on {on}", who=who, on=on), True, entries, ("whists", who, on))
         if x is not None:
