@@ -38,12 +38,10 @@ def parse_seat(
     if change == "leave":
         found, hint = match_player(name, players)
         if found is None:
-            problems.add(
-                name_loc, M_("{name} cannot leave: not a player", name=quoted(name)), hint, source=source
-            )
+            cannot = M_("{name} cannot leave: not a player", name=quoted(name))
+            problems.add(name_loc, cannot, hint, source=source)
             return None
-        name = found
-        return SeatChange(change, name, note, loc, {"player": name_loc}, source)
+        return SeatChange(change, found, note, loc, {"player": name_loc}, source)
     fault = name_fault(name) or (
         M_("a newcomer's name is one word: {name}", name=quoted(name)) if len(name.split()) != 1 else None
     )
@@ -62,12 +60,8 @@ def parse_seat_line(line: str, loc: Loc, players: tuple[str, ...], problems: Pro
     words = text.split()
     base = loc.column or 1
     if len(words) != 2:
-        problems.add(
-            loc,
-            M_("a seat change is one word and one name: 'join Дима' or 'leave Вера'"),
-            source=line,
-            width=max(1, len(text.rstrip())),
-        )
+        one_name = M_("a seat change is one word and one name: 'join Дима' or 'leave Вера'")
+        problems.add(loc, one_name, source=line, width=max(1, len(text.rstrip())))
         return None
     at = text.find(words[1], len(words[0]))
     name_loc = Loc(loc.file, loc.line, base + at)

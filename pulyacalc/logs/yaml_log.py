@@ -30,18 +30,8 @@ from pulyacalc.logs.lines import DealText, parse_deal_line
 from pulyacalc.logs.seat import parse_seat, parse_seat_line, starts_with
 from pulyacalc.yamlsource import MAX_YAML_BYTES, Node, as_bool, as_int, as_str, parse_yaml
 
-DEAL_KEYS = (
-    "declarer",
-    "contract",
-    "defenders",
-    "tricks",
-    "raspasy",
-    "dealer",
-    "note",
-    "correction",
-    "talon",
-    "concede",
-    "dark",
+DEAL_KEYS = tuple(
+    "declarer contract defenders tricks raspasy dealer note correction talon concede dark".split()
 )
 
 
@@ -265,9 +255,8 @@ def _defenders(
         word = v.text.strip().lower() if v.kind == "scalar" else ""
         call = CALL_SPELLINGS.get(word)
         if call is None:
-            problems.add(
-                v.loc, M_("unknown call {describe}", describe=v.describe()), M_("use whist, pass or half")
-            )
+            unknown = M_("unknown call {describe}", describe=v.describe())
+            problems.add(v.loc, unknown, M_("use whist, pass or half"))
         if who is not None and call is not None:
             if who in calls:
                 problems.add(k.loc, M_("{who} is named twice among the defenders", who=who))
@@ -307,9 +296,8 @@ def _talon(node: Node, problems: Problems, locs: dict[str, Loc]) -> tuple[Card, 
         try:
             card = Card.parse(item.text if item.kind == "scalar" else "")
         except ValueError:
-            problems.add(
-                item.loc, M_("talon: unknown card {describe}", describe=item.describe()), M_(CARDS_HINT)
-            )
+            unknown = M_("talon: unknown card {describe}", describe=item.describe())
+            problems.add(item.loc, unknown, M_(CARDS_HINT))
             return None
         if card in cards:
             twice = M_("talon: {card} is given twice: the pack has one of each card", card=card)
