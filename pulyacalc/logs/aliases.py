@@ -68,9 +68,8 @@ def read_aliases(path: str) -> Aliases:
         with opened(open(path, encoding="utf-8-sig")) as f:
             text = read_at_most(f, MAX_YAML_BYTES + 1)  # bounded: parse_yaml refuses a longer one
     except FileNotFoundError:
-        raise refused(
-            Loc(path), M_("no such aliases file"), M_("check the path given to --aliases")
-        ) from None
+        check = M_("check the path given to --aliases")
+        raise refused(Loc(path), M_("no such aliases file"), check) from None
     except IsADirectoryError:
         raise refused(Loc(path), M_("is a directory, not an aliases file")) from None
     except UnicodeDecodeError as e:
@@ -161,9 +160,8 @@ class _Reader:
             self.add(node, digit, M_("a log cannot name a player so; write the name in letters"))
             return None
         if has_unsafe(text):  # as a log refuses such a player: it would reach every table
-            self.add(
-                node, M_("a player's name cannot hold control or bidi characters: {name}", name=quoted(text))
-            )
+            unsafe = M_("a player's name cannot hold control or bidi characters: {name}", name=quoted(text))
+            self.add(node, unsafe)
             return None
         if one_word and _WORD.fullmatch(text) is None:
             one = N_("{what} is one word as a log writes a player (no spaces, commas or brackets): {text!r}")

@@ -105,9 +105,8 @@ def parse_correction_yaml(
     """``correction: {player, area, on, amount, reason}``'s value → a Correction, or None."""
     if node.kind != "map":
         example = M_("e.g. {player: Anna, area: mountain, amount: -4, reason: 'written twice'}")
-        problems.add(
-            node.loc, M_("correction: expected a mapping, got {describe}", describe=node.describe()), example
-        )
+        got = M_("correction: expected a mapping, got {describe}", describe=node.describe())
+        problems.add(node.loc, got, example)
         return None
     parts: dict[str, Part] = {}
     before = len(problems)
@@ -117,10 +116,8 @@ def parse_correction_yaml(
             allowed = M_("allowed: {join}", join=", ".join(YAML_KEYS))
             problems.add(k.loc, M_("unknown key {key!r} in a correction", key=key), allowed)
         elif v.kind != "scalar" or v.null:
-            got = v.describe()
-            problems.add(
-                v.loc, M_("correction {key}: expected a value, got {describe}", key=key, describe=got)
-            )
+            got = M_("correction {key}: expected a value, got {describe}", key=key, describe=v.describe())
+            problems.add(v.loc, got)
         else:
             parts[key] = (v.text.strip(), v.loc, 1)
     if len(problems) != before:

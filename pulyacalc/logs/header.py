@@ -102,10 +102,8 @@ def _dummy(node: Node, b: HeaderBuilder) -> DummyHand | None:
         return None
     hand = DUMMY_SPELLINGS.get(text)
     if hand is None:
-        got = node.describe()
-        b.problems.add(
-            node.loc, M_("dummy: expected first or second (the hand), got {describe}", describe=got)
-        )
+        got = M_("dummy: expected first or second (the hand), got {describe}", describe=node.describe())
+        b.problems.add(node.loc, got)
     return hand
 
 

@@ -746,6 +746,17 @@ def _game_text(said: _Said) -> DealText:
     )
 
 
+#: the longer messages of the shape checks below (marked here, filled there)
+_DOWN_DEFENDER = N_("undertricks are the declarer's: {declarer} declared {contract}")
+_DOWN_TOO_MANY = N_("{n} down on {contract}: {declarer} cannot take fewer than no tricks")
+_BARE_TRICKS = N_(
+    "a contract needs a suit, like 7♠; on raspasy write '{who} pass {tricks}' or "
+    "start the line with 'raspasy'"
+)
+_DARK_PASS = N_("on raspasy «втёмную» goes with a pass: '{who} pass dark {get}'")
+_WRITE_COMMA = N_("write '{prev}, {tok}'; a clause is a name, a call and tricks, like 'Anna 6♠ 7'")
+
+
 def _contract_shape(said: _Said) -> bool:
     """The checks of a whole deal with a contract, in order: True when one failed."""
     err, declared = said.err, {"declarer": said.declarer, "contract": said.contract}
@@ -780,10 +791,6 @@ def _raspasy_shape(said: _Said) -> bool:
     return True
 
 
-_DOWN_DEFENDER = N_("undertricks are the declarer's: {declarer} declared {contract}")
-_DOWN_TOO_MANY = N_("{n} down on {contract}: {declarer} cannot take fewer than no tricks")
-
-
 def _declarer_down(said: _Said) -> bool:
     """Undertricks become the declarer's tricks in ``tricks``; False on a problem."""
     unders, declarer, contract, err = said.unders, said.declarer, said.contract, said.err
@@ -805,12 +812,6 @@ def _declarer_down(said: _Said) -> bool:
         said.tricks[declarer] = contract.level - n
         return True
     return False
-
-
-_BARE_TRICKS = N_(
-    "a contract needs a suit, like 7♠; on raspasy write '{who} pass {tricks}' or "
-    "start the line with 'raspasy'"
-)
 
 
 def _not_raspasy(said: _Said) -> bool:
@@ -848,9 +849,6 @@ def _dark_word(who: str, rest: list[tuple[str, int]], locs: dict[str, int]) -> l
 def _dark(t: DealText) -> list[tuple[str, int]]:
     """Who said «втёмную» in ``t``, and where (``_dark_word``)."""
     return [(part[5:], at) for part, at in t.parts.items() if part.startswith("dark:")]
-
-
-_DARK_PASS = N_("on raspasy «втёмную» goes with a pass: '{who} pass dark {get}'")
 
 
 def _dark_passes(t: DealText, err: Callable[..., None]) -> DealText | None:
@@ -933,9 +931,6 @@ def _undertricks(
         return -1
     unders.append((who, n, at))
     return k
-
-
-_WRITE_COMMA = N_("write '{prev}, {tok}'; a clause is a name, a call and tricks, like 'Anna 6♠ 7'")
 
 
 def _missing_comma(rest: list[tuple[str, int]], players: tuple[str, ...], err: Callable[..., None]) -> bool:

@@ -1,7 +1,6 @@
 """Reading a log: choose the format (YAML or lines), read the header, and hand the
 deals over — as a list for YAML, as a stream for line logs.  ``read_log`` (a path or
-'-') and ``read_text`` (a string) share ``_read``, so a log reads the same from either.
-"""
+'-') and ``read_text`` (a string) share ``_read``, so a log reads the same from either."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
 """A line that changes the table (RULES.md 6.3): ``join Дима`` / ``leave Вера`` (Russian
-``входит`` / ``выходит``), in a line log or as a YAML log's deal ``{join: NAME}``.
-"""
+``входит`` / ``выходит``), in a line log or as a YAML log's deal ``{join: NAME}``."""
 
 from __future__ import annotations
 

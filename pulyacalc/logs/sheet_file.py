@@ -1,6 +1,5 @@
 """A finished paper sheet (INTERFACE.md "A finished paper sheet").  Its header is read as a
-YAML log's is (``header.read_top``), so a mistake in it gets the same message.
-"""
+YAML log's is (``header.read_top``), so a mistake in it gets the same message."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
 """The words a canonical log is written in: English or Russian (``convert --lang ru``).  Every
-Russian word is a spelling the readers already take, so a log reads back as the same deals.
-"""
+Russian word is a spelling the readers already take, so a log reads back as the same deals."""
 
 from __future__ import annotations
 
@@ -14,33 +13,28 @@ from pulyacalc.logs.header import HEADER, SECTION_ALIASES
 
 @dataclass(frozen=True, slots=True)
 class Words:
-    """One language's words for the canonical writers: English unless given."""
+    """One language's words for the canonical writers: English unless given.  Each word is
+    written where its English default is (docs/format.md); a mapping goes from the model's
+    value (a ``Call``, an ``Area``, a ``SeatChangeKind``, a header key) to the word."""
 
-    #: a defender's call (``Call`` value: whist, pass, half) → the word written
     calls: Mapping[str, str] = field(default_factory=dict)
     #: the 4-player dealer's talon tricks on raspasy (``Dan talon 2``)
     talon: str = "talon"
-    #: the clause that gives the talon's cards (``talon cards A♠ K♠``)
     talon_cards: str = "talon cards"
     #: «без трёх» without play (``Anna 7♠ concede``)
     concede: str = "concede"
-    #: a deal's dealer (``dealer Dan``)
     dealer: str = "dealer"
     #: the word that starts a correction line, and the one before the player whists are on
     correction: str = "correction"
     on: str = "on"
-    #: a correction's area (``Area`` value) → the word written
     areas: Mapping[str, str] = field(default_factory=dict)
     #: the word after the level for misère and no trumps
     misere: str = "misere"
     no_trump: str = "NT"
-    #: the word that may lead a raspasy line (``raspasy Anna 4, Boris 2, Vera 4``)
     raspasy: str = "raspasy"
     #: «втёмную» (Classic, K3.3.19): before a dark game, after a dark pass
     dark: str = "dark"
-    #: a header or section key → the key written (``players`` → ``игроки``)
     keys: Mapping[str, str] = field(default_factory=dict)
-    #: a seat change (``SeatChangeKind`` value: join, leave) → the word written
     seats: Mapping[str, str] = field(default_factory=dict)
     #: a header value in words (``dummy: first`` → ``болван: первая``), by key and value
     values: Mapping[tuple[str, str], str] = field(default_factory=dict)

@@ -30,8 +30,18 @@ from pulyacalc.logs.lines import DealText, parse_deal_line
 from pulyacalc.logs.seat import parse_seat, parse_seat_line, starts_with
 from pulyacalc.yamlsource import MAX_YAML_BYTES, Node, as_bool, as_int, as_str, parse_yaml
 
-DEAL_KEYS = tuple(
-    "declarer contract defenders tricks raspasy dealer note correction talon concede dark".split()
+DEAL_KEYS = (
+    "declarer",
+    "contract",
+    "defenders",
+    "tricks",
+    "raspasy",
+    "dealer",
+    "note",
+    "correction",
+    "talon",
+    "concede",
+    "dark",
 )
 
 
