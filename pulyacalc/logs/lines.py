@@ -325,11 +325,6 @@ class LineDeals:
         return read
 
 
-_MOVE_DEALER = N_(
-    "move it to the top of the log; to change one deal's dealer add ', dealer NAME' to its line"
-)
-
-
 def _header_out_of_place(text: str, line: str, lineno: int, header: Header, problems: Problems) -> bool:
     """Is ``text`` a header line after the first deal?  It is reported (True)."""
     kv = header_key(text)
@@ -746,7 +741,10 @@ def _game_text(said: _Said) -> DealText:
     )
 
 
-#: the longer messages of the shape checks below (marked here, filled there)
+#: the longer messages of the checks here (marked here, filled there)
+_MOVE_DEALER = N_(
+    "move it to the top of the log; to change one deal's dealer add ', dealer NAME' to its line"
+)
 _DOWN_DEFENDER = N_("undertricks are the declarer's: {declarer} declared {contract}")
 _DOWN_TOO_MANY = N_("{n} down on {contract}: {declarer} cannot take fewer than no tricks")
 _BARE_TRICKS = N_(
