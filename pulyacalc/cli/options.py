@@ -246,8 +246,15 @@ SHARED: dict[str, Any] = {
 DEFAULTS: dict[str, Any] = {"allow_outside": False, "format": TABLE, "quiet": False, "force": False}
 #: kept by their callbacks, not passed in :class:`Run`
 KEPT = ("allow_outside", "encoding", "quiet", "force")
+
+
+def but(*left_out: str) -> tuple[str, ...]:
+    """Every shared option but those named."""
+    return tuple(n for n in SHARED if n not in left_out)
+
+
 #: every shared option but --whist-price (the commands that tell no money: explain, stats)
-UNPRICED = tuple(n for n in SHARED if n != "whist_price")
+UNPRICED = but("whist_price")
 
 
 @dataclass(frozen=True)

@@ -11,24 +11,17 @@ from pulyacalc.cli import options as opts
 from pulyacalc.cli.runtime import emit
 from pulyacalc.core.i18n import N_
 
-
-@opts.command(
-    "convention", "allow_outside", "format", "input_format", "max_yaml_bytes", "encoding", "output", "quiet"
+#: ``--against``'s help
+AGAINST_HELP = N_(
+    "A paper sheet (YAML, as for settle; optional running: totals per deal, or a cell as its entries, "
+    "2.4.10) to reconcile with the log: every differing cell, and the first deal where they part."
 )
+
+
+@opts.command(*opts.but("whist_price", "rounding"))
 def check(
     log: opts.LogArg,
-    against: Annotated[
-        str | None,
-        typer.Option(
-            "--against",
-            metavar="SHEET",
-            help=N_(
-                "A paper sheet (YAML, as for settle; optional running: totals per deal, or a cell "
-                "as its entries, 2.4.10) to reconcile with the log: every differing cell, and the first "
-                "deal where they part."
-            ),
-        ),
-    ] = None,
+    against: Annotated[str | None, typer.Option("--against", metavar="SHEET", help=AGAINST_HELP)] = None,
     *,
     run: opts.Run,
 ) -> None:

@@ -10,24 +10,21 @@ from pulyacalc.cli import options as opts
 from pulyacalc.cli.runtime import emit
 from pulyacalc.core.i18n import N_
 
-
-@opts.command(
-    "format", "whist_price", "rounding", "input_format", "max_yaml_bytes", "encoding", "output", "quiet"
+#: ``-c``'s help (given again and again)
+CONVENTIONS_HELP = N_(
+    "A convention: a built-in (sochi, leningrad, rostov, classic, gusarik) or a file; repeat it. "
+    "Default: every built-in one."
 )
+
+
+@opts.command(*opts.but("convention", "allow_outside"))
 def compare(
     log: opts.LogArg,
+    # each one checked at the option, as -c elsewhere: a mistyped name is usage
     conventions: Annotated[
         list[str] | None,
         typer.Option(
-            "-c",
-            "--convention",
-            metavar="NAME|PATH",
-            # each one checked at the option, as -c elsewhere: a mistyped name is usage
-            parser=opts.parse_convention,
-            help=N_(
-                "A convention: a built-in (sochi, leningrad, rostov, classic, gusarik) or a file; "
-                "repeat it. Default: every built-in one."
-            ),
+            "-c", "--convention", metavar="NAME|PATH", parser=opts.parse_convention, help=CONVENTIONS_HELP
         ),
     ] = None,
     *,

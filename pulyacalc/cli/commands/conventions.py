@@ -22,15 +22,11 @@ conventions = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
+CONVENTION_HELP = N_(
+    "A built-in convention (sochi, leningrad, rostov, classic, gusarik) or a convention YAML file."
+)
 ConventionArg = Annotated[
-    str,
-    typer.Argument(
-        metavar="NAME_OR_PATH",
-        parser=opts.parse_convention,
-        help=N_(
-            "A built-in convention (sochi, leningrad, rostov, classic, gusarik) or a convention YAML file."
-        ),
-    ),
+    str, typer.Argument(metavar="NAME_OR_PATH", parser=opts.parse_convention, help=CONVENTION_HELP)
 ]
 
 

@@ -14,6 +14,22 @@ from pulyacalc.core.i18n import M_, N_
 
 Target = enum.Enum("Target", [("lines", "lines"), ("yaml", "yaml")], type=str)
 
+#: the options' help, as ``--help`` shows it
+_HELP = {
+    "to": N_(
+        "The format to write: lines or yaml (with -o FILE, by default the one FILE's name says: "
+        ".yaml/.yml or .pulya/.lines/.txt/.log)."
+    ),
+    "output": N_(
+        "Write to this file (all or nothing: only when the whole log reads) instead of standard output; "
+        "- is standard output."
+    ),
+    "lang": N_(
+        "The language of the log's words: en (the canonical form) or ru (игроки:, пас, вист, сдаёт …, "
+        "read back as the same deals)."
+    ),
+}
+
 
 def _check_output(value: str | None) -> str | None:
     """convert writes its ``-o`` itself (standard output all or nothing too): ``emit`` must
@@ -27,41 +43,14 @@ def _check_output(value: str | None) -> str | None:
 @opts.command("input_format", "max_yaml_bytes", "encoding", "force")
 def convert(
     log: opts.LogArg,
-    to: Annotated[
-        Target | None,
-        typer.Option(
-            "--to",
-            help=N_(
-                "The format to write: lines or yaml (with -o FILE, by default the one FILE's "
-                "name says: .yaml/.yml or .pulya/.lines/.txt/.log)."
-            ),
-        ),
-    ] = None,
+    to: Annotated[Target | None, typer.Option("--to", help=_HELP["to"])] = None,
     output: Annotated[
         str | None,
-        typer.Option(
-            "-o",
-            "--output",
-            metavar="FILE",
-            callback=_check_output,
-            help=N_(
-                "Write to this file (all or nothing: only when the whole log reads) "
-                "instead of standard output; - is standard output."
-            ),
-        ),
+        typer.Option("-o", "--output", metavar="FILE", callback=_check_output, help=_HELP["output"]),
     ] = None,
     *,
     run: opts.Run,
-    lang: Annotated[
-        opts.Language,
-        typer.Option(
-            "--lang",
-            help=N_(
-                "The language of the log's words: en (the canonical form) or ru "
-                "(игроки:, пас, вист, сдаёт …, read back as the same deals)."
-            ),
-        ),
-    ] = opts.Language.en,
+    lang: Annotated[opts.Language, typer.Option("--lang", help=_HELP["lang"])] = opts.Language.en,
 ) -> None:
     """Rewrite a log in the canonical line or YAML form (the deals stay the same).
 

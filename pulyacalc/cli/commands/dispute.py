@@ -11,16 +11,13 @@ from pulyacalc.cli import options as opts
 from pulyacalc.cli.runtime import emit
 from pulyacalc.core.i18n import N_
 
+DEAL_HELP = N_("The deal in dispute: its number (1 = the first).")
+
 
 @opts.command(*opts.SHARED)
 def dispute(
     log: opts.LogArg,
-    deal: Annotated[
-        int,
-        typer.Option(
-            "--deal", "-d", min=1, metavar="N", help=N_("The deal in dispute: its number (1 = the first).")
-        ),
-    ],
+    deal: Annotated[int, typer.Option("--deal", "-d", min=1, metavar="N", help=DEAL_HELP)],
     run: opts.Run,
 ) -> None:
     """Settle a dispute over one deal: for every key tables read differently that matters for

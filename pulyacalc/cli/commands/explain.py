@@ -10,16 +10,13 @@ from pulyacalc.cli import options as opts
 from pulyacalc.cli.runtime import emit
 from pulyacalc.core.i18n import N_, _
 
+DEAL_HELP = N_("Explain only deal number N (1 = the first).")
+
 
 @opts.command(*opts.UNPRICED, blame_rounding=False)
 def explain(
     log: opts.LogArg,
-    deal: Annotated[
-        int | None,
-        typer.Option(
-            "--deal", "-d", min=1, metavar="N", help=N_("Explain only deal number N (1 = the first).")
-        ),
-    ] = None,
+    deal: Annotated[int | None, typer.Option("--deal", "-d", min=1, metavar="N", help=DEAL_HELP)] = None,
     *,
     run: opts.Run,
 ) -> None:
@@ -46,9 +43,8 @@ def explain(
                 from pulyacalc.render.view import counted
 
                 deals = counted(stream.count, "deal")
-                raise opts.usage(
-                    _("no deal {number}: the log has {deals}").format(number=deal, deals=deals), "--deal"
-                )
+                message = _("no deal {number}: the log has {deals}").format(number=deal, deals=deals)
+                raise opts.usage(message, "--deal")
             spool.seek(0)
             while chunk := spool.read(1 << 16):
                 emit(chunk)

@@ -16,13 +16,13 @@ if TYPE_CHECKING:
     from pulyacalc.render.ledger import Play
     from pulyacalc.reports.ledger import Ledger
 
+RUNNING_HELP = N_("Add each player's running total after each deal.")
+
 
 @opts.command(*opts.SHARED)
 def ledger(
     log: opts.LogArg,
-    running: Annotated[
-        bool, typer.Option("--running", help=N_("Add each player's running total after each deal."))
-    ] = False,
+    running: Annotated[bool, typer.Option("--running", help=RUNNING_HELP)] = False,
     *,
     run: opts.Run,
 ) -> None:

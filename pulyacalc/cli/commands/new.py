@@ -10,6 +10,15 @@ from pulyacalc.cli import options as opts
 from pulyacalc.cli.runtime import emit
 from pulyacalc.core.i18n import N_, _
 
+#: the options' help, as ``--help`` shows it
+_HELP = {
+    "players": N_("The players, 2 to 5, in seating order clockwise; the last deals first."),
+    "lang": N_(
+        "The call words: en or ru (default: ru when the names are in Cyrillic or the language chosen is "
+        "Russian)."
+    ),
+}
+
 
 def _names(text: str) -> list[str]:
     # 2 to 5 names, separated by spaces or commas
@@ -30,14 +39,13 @@ def _check_players(text: str) -> str:
     for name in names:
         # under a C locale the arguments' UTF-8 arrives as surrogate escapes: the name as typed
         name = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        why = None
         if name[:1].isdigit():
-            raise typer.BadParameter(
-                _("a player's name cannot start with a digit: {name}").format(name=quoted(name))
-            )
-        if has_unsafe(name):
-            raise typer.BadParameter(
-                _("a player's name cannot hold control or bidi characters: {name}").format(name=quoted(name))
-            )
+            why = _("a player's name cannot start with a digit: {name}")
+        elif has_unsafe(name):
+            why = _("a player's name cannot hold control or bidi characters: {name}")
+        if why is not None:
+            raise typer.BadParameter(why.format(name=quoted(name)))
     return text
 
 
@@ -46,24 +54,11 @@ def new(
     players: Annotated[
         str,
         typer.Option(
-            "--players",
-            "-p",
-            metavar='"A B [C D E]"',
-            callback=_check_players,
-            help=N_("The players, 2 to 5, in seating order clockwise; the last deals first."),
+            "--players", "-p", metavar='"A B [C D E]"', callback=_check_players, help=_HELP["players"]
         ),
     ],
     run: opts.Run,
-    lang: Annotated[
-        opts.Language | None,
-        typer.Option(
-            "--lang",
-            help=N_(
-                "The call words: en or ru (default: ru when the names are in Cyrillic or the "
-                "language chosen is Russian)."
-            ),
-        ),
-    ] = None,
+    lang: Annotated[opts.Language | None, typer.Option("--lang", help=_HELP["lang"])] = None,
 ) -> None:
     """Print a new evening's log: the header, and one example line per kind of deal (made,
     failed, not whisted, half-whist, misère, raspasy; the talon on raspasy with 4 players),

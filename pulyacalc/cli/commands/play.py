@@ -10,24 +10,20 @@ import typer
 from pulyacalc.cli import options as opts
 from pulyacalc.core.i18n import N_
 
+#: the arguments' help, as ``--help`` shows it
+_HELP = {
+    "log": N_("The line log: continued, or started when it does not exist."),
+    "serve": N_(
+        "Serve one read-only page with the drawn sheet and the last deals, refreshed after every deal, "
+        "for the players' phones (host 127.0.0.1 unless given)."
+    ),
+}
+
 
 @opts.command("whist_price", "allow_outside")
 def play(
-    log: Annotated[
-        str,
-        typer.Argument(metavar="LOG", help=N_("The line log: continued, or started when it does not exist.")),
-    ],
-    serve: Annotated[
-        str | None,
-        typer.Option(
-            "--serve",
-            metavar="[HOST:]PORT",
-            help=N_(
-                "Serve one read-only page with the drawn sheet and the last deals, refreshed after "
-                "every deal, for the players' phones (host 127.0.0.1 unless given)."
-            ),
-        ),
-    ] = None,
+    log: Annotated[str, typer.Argument(metavar="LOG", help=_HELP["log"])],
+    serve: Annotated[str | None, typer.Option("--serve", metavar="[HOST:]PORT", help=_HELP["serve"])] = None,
     *,
     run: opts.Run,
 ) -> None:

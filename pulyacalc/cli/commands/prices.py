@@ -10,16 +10,13 @@ from pulyacalc.cli import options as opts
 from pulyacalc.cli.runtime import emit
 from pulyacalc.core.i18n import N_
 
+PLAYERS_HELP = N_("2 (with a dummy), 3, 4 or 5 players at the table.")
+
 
 @opts.command("format", "output", "quiet")
 def prices(
     convention: opts.ConventionOpt = None,
-    players: Annotated[
-        int,
-        typer.Option(
-            "--players", "-n", min=2, max=5, help=N_("2 (with a dummy), 3, 4 or 5 players at the table.")
-        ),
-    ] = 3,
+    players: Annotated[int, typer.Option("--players", "-n", min=2, max=5, help=PLAYERS_HELP)] = 3,
     *,
     run: opts.Run,
 ) -> None:

@@ -22,26 +22,20 @@ def score(log: opts.LogArg, run: opts.Run) -> None:
         ev = score_file(log, **run.reading, progress=progress)
     result = settle_evening(ev, price)
     bombs = ev.bombs if ev.convention.dark_factor != 1 else None  # RULES.md 2.10: Classic only
-    emit(
-        render(
-            Report(ev.convention, ev.target, ev.sheet, result, ev.deals, ev.finished, bombs, ev.changes),
-            run.format,
-        )
-    )
+    report = Report(ev.convention, ev.target, ev.sheet, result, ev.deals, ev.finished, bombs, ev.changes)
+    emit(render(report, run.format))
     if ev.after_finish_from is not None:
         # one line, on standard error (-q: none): check lists each such deal
         from pulyacalc.core.i18n import ngettext
 
         n = ev.deals - ev.after_finish_from + 1
-        note(
-            ngettext(
-                "{n} deal was played after the pulya was finished (deal {first}); "
-                "pulyacalc check {log} lists it",
-                "{n} deals were played after the pulya was finished (from deal {first}); "
-                "pulyacalc check {log} lists them",
-                n,
-            ).format(n=n, first=ev.after_finish_from, log=log)
+        message = ngettext(
+            "{n} deal was played after the pulya was finished (deal {first}); pulyacalc check {log} lists it",
+            "{n} deals were played after the pulya was finished (from deal {first}); "
+            "pulyacalc check {log} lists them",
+            n,
         )
+        note(message.format(n=n, first=ev.after_finish_from, log=log))
 
 
 #: what ``--help`` shows under Examples (cli/lang.format_examples)

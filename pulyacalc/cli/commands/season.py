@@ -14,16 +14,11 @@ from pulyacalc.cli.runtime import emit, fail, walking_logs
 from pulyacalc.core.errors import shown
 from pulyacalc.core.i18n import N_, _, ngettext
 
-KeepGoingOpt = Annotated[
-    bool,
-    typer.Option(
-        "--keep-going",
-        help=N_(
-            "Leave out the evenings that have problems (reported on stderr with a summary), "
-            "show the standings of the others, and exit 1 at the end."
-        ),
-    ),
-]
+KEEP_GOING_HELP = N_(
+    "Leave out the evenings that have problems (reported on stderr with a summary), show the standings "
+    "of the others, and exit 1 at the end."
+)
+KeepGoingOpt = Annotated[bool, typer.Option("--keep-going", help=KEEP_GOING_HELP)]
 
 
 @opts.command(*opts.SHARED)
@@ -44,9 +39,8 @@ def season(
         require_matplotlib()
     price = run.price
     if "-" in logs:
-        raise opts.usage(
-            _("a season reads files, not standard input: give log files or directories"), "LOG|DIR..."
-        )
+        message = _("a season reads files, not standard input: give log files or directories")
+        raise opts.usage(message, "LOG|DIR...")
     persons = load_aliases(aliases)
     with walking_logs(progress) as (update, skipped):
         result = score_season(
@@ -76,13 +70,13 @@ def season(
     emit(render(SeasonView(result), run.format))
     if result.failed:
         total = len(result.failed) + len(result.evenings)
-        raise fail(
-            ngettext(
-                "left out {n} of {total} evening with problems: {files}",
-                "left out {n} of {total} evenings with problems: {files}",
-                total,
-            ).format(n=len(result.failed), total=total, files=", ".join(f for f, _p in result.failed))
+        message = ngettext(
+            "left out {n} of {total} evening with problems: {files}",
+            "left out {n} of {total} evenings with problems: {files}",
+            total,
         )
+        files = ", ".join(f for f, _p in result.failed)
+        raise fail(message.format(n=len(result.failed), total=total, files=files))
 
 
 #: what ``--help`` shows under Examples (cli/lang.format_examples)

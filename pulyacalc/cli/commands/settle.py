@@ -16,29 +16,15 @@ if TYPE_CHECKING:
     from pulyacalc.logs.sheet_file import PaperSheet
     from pulyacalc.render.settle import SettleReport
 
-
-@opts.command(
-    "convention",
-    "allow_outside",
-    "format",
-    "whist_price",
-    "rounding",
-    "max_yaml_bytes",
-    "encoding",
-    "output",
-    "quiet",
+SHEET_HELP = N_(
+    "The paper sheet as YAML (see INTERFACE.md; keys in Russian too, a cell as its entries 2.4.10), "
+    "or - for stdin."
 )
+
+
+@opts.command(*opts.but("input_format"))
 def settle(
-    sheet: Annotated[
-        str,
-        typer.Argument(
-            metavar="SHEET",
-            help=N_(
-                "The paper sheet as YAML (see INTERFACE.md; keys in Russian too, a cell as its "
-                "entries 2.4.10), or - for stdin."
-            ),
-        ),
-    ],
+    sheet: Annotated[str, typer.Argument(metavar="SHEET", help=SHEET_HELP)],
     run: opts.Run,
 ) -> None:
     """Settle a paper sheet: pools to the mountain, amnesty, average mountain, whists, total.
@@ -58,12 +44,8 @@ def settle(
     report = SettleReport(conv, target, paper.sheet, result)
     if is_drawing(run.output):
         if run.format != opts.TABLE.value:
-            raise opts.usage(
-                _("{file} is a drawing: -f names a table's format, leave it out").format(
-                    file=shown(run.output, 0)
-                ),
-                "-f",
-            )
+            message = _("{file} is a drawing: -f names a table's format, leave it out")
+            raise opts.usage(message.format(file=shown(run.output, 0)), "-f")
         draw_paper(paper, report, run.output)
         return
     emit(render(report, run.format))

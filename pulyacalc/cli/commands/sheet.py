@@ -39,19 +39,13 @@ def checked_drawing(value: str | None) -> str | None:
     return shared.drawing_file(value, SUFFIXES, misnamed.format(file=shown(value, 0)))
 
 
+DRAWING_HELP = N_(
+    "Where the drawing goes: FILE.svg, FILE.html (the sheet with the score and explain tables, one "
+    "self-contained page), FILE.png or FILE.pdf (the same drawing, to send round; needs the picture "
+    "extra) or - (SVG on standard output)."
+)
 DrawingOpt = Annotated[
-    str,
-    typer.Option(
-        "-o",
-        "--output",
-        metavar="FILE.svg",
-        callback=checked_drawing,
-        help=N_(
-            "Where the drawing goes: FILE.svg, FILE.html (the sheet with the score and explain "
-            "tables, one self-contained page), FILE.png or FILE.pdf (the same drawing, to send "
-            "round; needs the picture extra) or - (SVG on standard output)."
-        ),
-    ),
+    str, typer.Option("-o", "--output", metavar="FILE.svg", callback=checked_drawing, help=DRAWING_HELP)
 ]
 
 
@@ -85,16 +79,7 @@ def picture(svg: str, suffix: str) -> bytes:
     return bytes(convert(bytestring=svg.encode("utf-8"), dpi=DPI))
 
 
-@opts.command(
-    "convention",
-    "allow_outside",
-    "whist_price",
-    "rounding",
-    "input_format",
-    "max_yaml_bytes",
-    "encoding",
-    "force",
-)
+@opts.command(*opts.but("format", "output", "quiet"))
 def sheet(
     log: opts.LogArg,
     output: DrawingOpt,

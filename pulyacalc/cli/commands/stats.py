@@ -12,16 +12,13 @@ from pulyacalc.cli.plot import PlotOpt, require_matplotlib, save_plot
 from pulyacalc.cli.runtime import emit, walking_logs
 from pulyacalc.core.i18n import N_, _
 
+PLAYER_HELP = N_("One player's page instead of the whole club.")
+
 
 @opts.command(*opts.UNPRICED)
 def stats(
     logs: opts.LogsArg,
-    player: Annotated[
-        str | None,
-        typer.Option(
-            "--player", "-p", metavar="NAME", help=N_("One player's page instead of the whole club.")
-        ),
-    ] = None,
+    player: Annotated[str | None, typer.Option("--player", "-p", metavar="NAME", help=PLAYER_HELP)] = None,
     *,
     run: opts.Run,
     aliases: AliasesOpt = None,
