@@ -51,11 +51,8 @@ class Lock:
             except FileExistsError:
                 pid = _pid(self.path)
                 if pid is not None and _alive(pid):
-                    raise Refused(
-                        _("{log} is open in another play session (process {pid}); end that one first").format(
-                            log=log, pid=pid
-                        )
-                    ) from None
+                    message = _("{log} is open in another play session (process {pid}); end that one first")
+                    raise Refused(message.format(log=log, pid=pid)) from None
                 self.path.unlink(missing_ok=True)  # stale: its process was killed
                 continue
             os.write(fd, f"{os.getpid()}\n".encode())
@@ -172,18 +169,14 @@ class Table:
             if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
                 raise refused(Loc(name), M_("not a regular file: play appends each deal to its log"))
         if detect_format(name, text[:4096]) == "yaml":
-            hint = M_(
-                "convert it first: pulyacalc convert {log} --to lines -o {new}",
-                log=name,
-                new=self.log.stem + ".txt",
-            )
+            new = self.log.stem + ".txt"
+            hint = M_("convert it first: pulyacalc convert {log} --to lines -o {new}", log=name, new=new)
             raise refused(Loc(name), M_("play writes line logs, not YAML"), hint)
         now = scored(name, text)
         if now.problems.items:
             show_problems(now.problems.items)
-            raise Refused(
-                _("{log} does not read clean; `pulyacalc check` it, then play again").format(log=self.log)
-            )
+            message = _("{log} does not read clean; `pulyacalc check` it, then play again")
+            raise Refused(message.format(log=self.log))
         return now
 
     def fresh(self) -> None:
@@ -223,11 +216,8 @@ class Table:
         if out:
             parts.append(_("{names} out").format(names=", ".join(out)))
         if s.raspasy_run:
-            parts.append(
-                _("raspasy ×{run}, from {level}").format(
-                    run=s.raspasy_run, level=p.conv.exit_level(s.raspasy_run)
-                )
-            )
+            level = p.conv.exit_level(s.raspasy_run)
+            parts.append(_("raspasy ×{run}, from {level}").format(run=s.raspasy_run, level=level))
         return " · ".join(parts) + "> "
 
     def completions(self) -> list[str]:
@@ -289,9 +279,8 @@ class Session(Table):
         deals = self.now.playing.scorer.count if self.now.playing else 0
         if len(words) == 2 and words[1].isdigit() and 1 <= int(words[1]) <= deals:
             return int(words[1])
-        self._refuse(
-            _("{what} N: N is a deal's number, from 1 to {deals}").format(what=words[0], deals=deals)
-        )
+        message = _("{what} N: N is a deal's number, from 1 to {deals}")
+        self._refuse(message.format(what=words[0], deals=deals))
         return None
 
     def _refuse(self, message: str) -> None:
@@ -428,18 +417,14 @@ class Session(Table):
         self.command("score")
         if drawing is None and sys.stdin.isatty():
             try:
-                drawing = self.ask(
-                    _("draw the sheet? pulya.svg, pulya.html or pulya.png (Enter: no)> "), ""
-                ).strip()
+                drawing = self.ask(_("draw the sheet? pulya.svg, pulya.html or pulya.png (Enter: no)> "), "")
+                drawing = drawing.strip()
             except EOFError:
                 drawing = None
         if drawing:
             self.command("sheet", "-o", drawing)
-        print(
-            _("{log} is kept: `pulyacalc play` continues it, `pulyacalc season` reads it").format(
-                log=self.log
-            )
-        )
+        kept = _("{log} is kept: `pulyacalc play` continues it, `pulyacalc season` reads it")
+        print(kept.format(log=self.log))
         return True
 
 
@@ -456,9 +441,8 @@ def start(log: Path, ask: Callable[[str, str], str], words: Words) -> None:
 
     while True:
         players = ask(_("players, 2 to 5, clockwise (the last deals first)> "), "").replace(",", " ").split()
-        conv = ask(
-            _("convention ({names}, or a file; Enter: sochi)> ").format(names=", ".join(builtin_names())), ""
-        )
+        names = ", ".join(builtin_names())
+        conv = ask(_("convention ({names}, or a file; Enter: sochi)> ").format(names=names), "")
         pool = ask(_("pool (Enter: the convention's)> "), "").strip()
         head = [
             f"{words.key('players')}: {' '.join(players)}",
