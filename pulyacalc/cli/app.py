@@ -17,26 +17,10 @@ from pulyacalc.core.i18n import N_
 if TYPE_CHECKING:
     import typer
 
-#: the commands in the order ``--help`` lists them: an evening, then checking it, then more;
-#: each is the function of the same name in ``pulyacalc.cli.commands.<name>``
-COMMANDS = (
-    "new",
-    "play",
-    "score",
-    "settle",
-    "explain",
-    "ledger",
-    "sheet",
-    "check",
-    "compare",
-    "dispute",
-    "convert",
-    "prices",
-    "season",
-    "stats",
-)
-
-#: each command's line in the top-level ``--help`` (whole, never cut with "...")
+#: the commands in the order ``--help`` lists them (an evening, then checking it, then more),
+#: each with its line in the top-level ``--help`` (whole, never cut with "..."); each is the
+#: function of the same name in ``pulyacalc.cli.commands.<name>``, whose ``EXAMPLES`` are what
+#: its ``--help`` shows under Examples (cli/lang.format_examples)
 SHORT = {
     "new": N_("Start an evening: a log to fill in, with one example per kind of deal."),
     "play": N_("The evening at the table: each deal checked as it is typed, never lost."),
@@ -53,6 +37,7 @@ SHORT = {
     "season": N_("Standings over many evenings."),
     "stats": N_("Statistics and ratings per player over many evenings."),
 }
+COMMANDS = tuple(SHORT)
 
 #: the examples under the top-level ``--help``
 EXAMPLES = N_(
@@ -171,7 +156,7 @@ def build(only: str | None = None) -> typer.Typer:
         if only is None or name == only:
             module = importlib.import_module(f"pulyacalc.cli.commands.{name}")
             examples = getattr(module, "EXAMPLES", None)
-            app.command(name, short_help=SHORT.get(name), epilog=examples)(getattr(module, name))
+            app.command(name, short_help=SHORT[name], epilog=examples)(getattr(module, name))
     for name, help in GROUPS.items():
         if only is None or name == only:
             app.add_typer(typer.Typer(), name=name, help=help, cls=_lazy_group(), no_args_is_help=True)

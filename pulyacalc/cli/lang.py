@@ -46,10 +46,8 @@ def check_lang(ctx: Any, param: Any, value: str | None) -> str | None:
 
     choices = ", ".join(LANGUAGES)
     if value is not None and value.lower() not in LANGUAGES:
-        unknown = _("unknown language {value!r}; choose one of: {choices}").format(
-            value=value, choices=choices
-        )
-        raise typer.BadParameter(unknown, ctx=ctx, param=param)
+        unknown = _("unknown language {value!r}; choose one of: {choices}")
+        raise typer.BadParameter(unknown.format(value=value, choices=choices), ctx=ctx, param=param)
     env = os.environ.get(ENV)
     if value is None and env and language_of(env) is None:
         from typer._click.exceptions import UsageError
@@ -79,7 +77,8 @@ def prepare(cmd: Any) -> Any:
     # Typer draws help panels only with rich, which start-up does not import: drawn here
     cmd.format_options = functools.partial(format_options, cmd)
     cmd.format_epilog = functools.partial(format_examples, cmd)
-    if not any("--lang" in param.opts for param in cmd.params):
+    given = {name for param in cmd.params for name in param.opts}
+    if "--lang" not in given:
         from typer.core import TyperOption
 
         # checked, not passed to the command's function
@@ -88,9 +87,7 @@ def prepare(cmd: Any) -> Any:
         )
         lang.help = _(LANG_HELP)
         cmd.params.append(lang)
-    if any("--format" in param.opts for param in cmd.params) and not any(
-        "--width" in p.opts for p in cmd.params
-    ):
+    if "--format" in given and "--width" not in given:
         cmd.params.insert(-1, width_option())
     return cmd
 

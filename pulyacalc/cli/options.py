@@ -70,6 +70,10 @@ _HELP = {
         "K, M, G suffixes). Line logs stream and have no limit: keep an archive in them "
         "(pulyacalc convert)."
     ),
+    "encoding": N_(
+        "Read logs and sheets in this encoding instead of UTF-8: cp1251 (Windows-1251) or utf-16, "
+        "as an older editor saves them."
+    ),
 }
 
 
@@ -227,16 +231,7 @@ SHARED: dict[str, Any] = {
         ),
     ],
     "encoding": Annotated[
-        str | None,
-        typer.Option(
-            "--encoding",
-            metavar="CODEC",
-            callback=_encoding,
-            help=N_(
-                "Read logs and sheets in this encoding instead of UTF-8: cp1251 (Windows-1251) "
-                "or utf-16, as an older editor saves them."
-            ),
-        ),
+        str | None, typer.Option("--encoding", metavar="CODEC", callback=_encoding, help=_HELP["encoding"])
     ],
     "output": OutputOpt,
     "quiet": QuietOpt,

@@ -91,10 +91,8 @@ def drawing_file(value: str, suffixes: Container[str], misnamed: str) -> str:
     if path.suffix.lower() not in suffixes:
         raise typer.BadParameter(misnamed)
     if not os.path.isdir(path.parent):  # False, not ENAMETOOLONG, for a name too long
-        folder = shown(str(path.parent), 0)
-        raise typer.BadParameter(
-            _("{file}: no such directory {folder}").format(file=shown(value, 0), folder=folder)
-        )
+        message = _("{file}: no such directory {folder}")
+        raise typer.BadParameter(message.format(file=shown(value, 0), folder=shown(str(path.parent), 0)))
     # a FIFO or a device named x.svg: refused before any work, as every other -o (exit 2)
     return check_writable(value)
 

@@ -29,24 +29,15 @@ def _check(value: str | None) -> str | None:
         raise typer.BadParameter(
             _("the picture goes to a file (FILE.svg or FILE.png); standard output carries the table")
         )
-    misnamed = _("{value}: name the file FILE.svg or FILE.png (the picture's format)").format(
-        value=shown(value, 0)
-    )
-    return drawing_file(value, PLOT_SUFFIXES, misnamed)
+    misnamed = _("{value}: name the file FILE.svg or FILE.png (the picture's format)")
+    return drawing_file(value, PLOT_SUFFIXES, misnamed.format(value=shown(value, 0)))
 
 
-PlotOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--plot",
-        metavar="FILE.svg",
-        callback=_check,
-        help=N_(
-            "Also draw each player's cumulative result over the evenings into FILE.svg "
-            '(or FILE.png); needs the plot extra: pip install "pulyacalc[plot]".'
-        ),
-    ),
-]
+_HELP = N_(
+    "Also draw each player's cumulative result over the evenings into FILE.svg (or FILE.png); "
+    'needs the plot extra: pip install "pulyacalc[plot]".'
+)
+PlotOpt = Annotated[str | None, typer.Option("--plot", metavar="FILE.svg", callback=_check, help=_HELP)]
 
 
 def require_matplotlib() -> None:
@@ -54,11 +45,8 @@ def require_matplotlib() -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError as e:
-        raise fail(
-            _("--plot needs matplotlib ({error}); install the plot extra: {install}").format(
-                error=e, install=INSTALL
-            )
-        ) from None
+        message = _("--plot needs matplotlib ({error}); install the plot extra: {install}")
+        raise fail(message.format(error=e, install=INSTALL)) from None
 
 
 def save_plot(path: str, picture: Picture) -> None:

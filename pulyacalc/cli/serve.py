@@ -23,11 +23,8 @@ def parse_address(text: str) -> tuple[str, int]:
     host, colon, port = text.strip().rpartition(":")
     host = host.removeprefix("[").removesuffix("]") if colon else "127.0.0.1"
     if not port.isdigit() or not host or int(port) > 65535:
-        raise ValueError(
-            _("{address}: give PORT or HOST:PORT, a port from 0 to 65535 (e.g. 8765 or 0.0.0.0:8765)").format(
-                address=text
-            )
-        )
+        message = _("{address}: give PORT or HOST:PORT, a port from 0 to 65535 (e.g. 8765 or 0.0.0.0:8765)")
+        raise ValueError(message.format(address=text))
     return host, int(port)
 
 
@@ -51,9 +48,8 @@ class Watch:
         try:
             self._server = Server((host, port), Handler)
         except OSError as e:  # the port taken, the host not this machine's
-            raise ValueError(
-                _("cannot serve on {host}:{port}: {reason}").format(host=host, port=port, reason=e.strerror)
-            ) from None
+            message = _("cannot serve on {host}:{port}: {reason}")
+            raise ValueError(message.format(host=host, port=port, reason=e.strerror)) from None
         bound = self._server.server_address[1]
         self.url = f"http://[{host}]:{bound}/" if ":" in host else f"http://{host}:{bound}/"
         self._thread = threading.Thread(

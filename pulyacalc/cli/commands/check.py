@@ -72,7 +72,6 @@ def check(
         raise typer.Exit(1)
 
 
-#: what ``--help`` shows under Examples (cli/lang.format_examples)
 EXAMPLES = N_(
     "pulyacalc check examples/sochi-3p.txt\n"
     "pulyacalc check evening.txt --against paper.yaml  # where the paper and the log differ"

@@ -47,7 +47,6 @@ def compare(
     emit(render(CompareView(comparison), run.format))
 
 
-#: what ``--help`` shows under Examples (cli/lang.format_examples)
 EXAMPLES = N_(
     "pulyacalc compare examples/sochi-3p.txt\n"
     "pulyacalc compare evening.txt -c sochi -c leningrad -c house.yaml"

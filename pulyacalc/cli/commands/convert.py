@@ -98,7 +98,6 @@ def _target(to: Target | None, output: str | None) -> Target:
     return Target(chosen)
 
 
-#: what ``--help`` shows under Examples (cli/lang.format_examples)
 EXAMPLES = N_(
     "pulyacalc convert examples/rostov-3p.yaml --to lines\n"
     "pulyacalc convert evening.txt --to yaml -o evening.yaml"

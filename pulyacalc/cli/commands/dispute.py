@@ -35,5 +35,4 @@ def dispute(
     emit(render(DisputeView(found), run.format))
 
 
-#: what ``--help`` shows under Examples (cli/lang.format_examples)
 EXAMPLES = N_("pulyacalc dispute examples/sochi-3p.txt --deal 9")

@@ -50,5 +50,4 @@ def explain(
                 emit(chunk)
 
 
-#: what ``--help`` shows under Examples (cli/lang.format_examples)
 EXAMPLES = N_("pulyacalc explain examples/sochi-3p.txt --deal 9\npulyacalc explain evening.txt -f json")

@@ -69,7 +69,6 @@ def _written(source: Ledger | Play, running: bool, shape: str) -> bool:
     return True
 
 
-#: what ``--help`` shows under Examples (cli/lang.format_examples)
 EXAMPLES = N_(
     "pulyacalc ledger examples/sochi-3p.txt --running\npulyacalc ledger evening.txt --whist-price 0.5"
 )

@@ -81,7 +81,6 @@ def new(
         ) from None
 
 
-#: what ``--help`` shows under Examples (cli/lang.format_examples)
 EXAMPLES = N_(
     'pulyacalc new --players "Anna Boris Vera" -c sochi -o evening.txt\n'
     'pulyacalc new --players "Аня Боря Вера Дима" -c rostov  # four, in Russian words'

@@ -98,7 +98,6 @@ def _missing(log: str) -> bool:
     return False
 
 
-#: what ``--help`` shows under Examples (cli/lang.format_examples)
 EXAMPLES = N_(
     "pulyacalc play evening.txt\n"
     "pulyacalc play evening.txt --serve 0.0.0.0:8765  # the sheet on the players' phones"

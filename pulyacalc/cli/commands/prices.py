@@ -32,7 +32,6 @@ def prices(
     emit(render(PricesView(price_table(conv, players)), run.format))
 
 
-#: what ``--help`` shows under Examples (cli/lang.format_examples)
 EXAMPLES = N_(
     "pulyacalc prices -c sochi --players 3\npulyacalc prices -c leningrad --players 4 --whist-price 0.5"
 )

@@ -38,7 +38,6 @@ def score(log: opts.LogArg, run: opts.Run) -> None:
         note(message.format(n=n, first=ev.after_finish_from, log=log))
 
 
-#: what ``--help`` shows under Examples (cli/lang.format_examples)
 EXAMPLES = N_(
     "pulyacalc score examples/sochi-3p.txt\n"
     "pulyacalc score evening.txt --whist-price 0.5 -o result.csv  # money; CSV by the name"

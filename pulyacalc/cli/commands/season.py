@@ -79,7 +79,6 @@ def season(
         raise fail(message.format(n=len(result.failed), total=total, files=files))
 
 
-#: what ``--help`` shows under Examples (cli/lang.format_examples)
 EXAMPLES = N_(
     "pulyacalc season docs/examples/club\npulyacalc season club/ --whist-price 0.5 --plot season.svg"
 )

@@ -71,7 +71,6 @@ def draw_paper(paper: PaperSheet, report: SettleReport, output: str) -> None:
     write_drawing(output, drawing, page(title, drawing, [(_("The settlement"), marked)], made=made))
 
 
-#: what ``--help`` shows under Examples (cli/lang.format_examples)
 EXAMPLES = N_(
     "pulyacalc settle examples/leningrad-50-sheet.yaml\n"
     "pulyacalc settle sheet.yaml -o paper.svg  # the paper drawn with its stages"

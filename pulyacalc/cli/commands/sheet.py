@@ -115,13 +115,8 @@ def drawn(
     # each cell's latest totals, streamed: no log is too long to draw
     marks = Marks(SHOWN_AT_MOST)
     with log_progress(log) as progress:
-        ev = score_file(
-            log,
-            **reading,
-            each=marks,
-            progress=progress,
-            first=PAGE_DEALS if html else 0,  # the page's explain table: the paper after each deal
-        )
+        first = PAGE_DEALS if html else 0  # the page's explain table: the paper after each deal
+        ev = score_file(log, **reading, each=marks, progress=progress, first=first)
     n = len(ev.sheet.players)  # a player who joined has his column too (RULES.md 6.3)
     if n not in (2, 3, 4, 5):
         raise fail(_("{log}: the drawn sheet is for 2 to 5 players; this log has {n}").format(log=log, n=n))
@@ -152,18 +147,15 @@ def drawn(
         with html_tables() as made:  # the tables as HTML tables, the notes as paragraphs
             # the table `score` prints, bombs and all
             settled = (pulya.settlement, ev.deals, ev.finished, pulya.bombs, ev.changes)
+            sheet_table = Report(ev.convention, ev.target, ev.sheet, *settled).table()
             tables = [
-                (
-                    _("The sheet and the settlement"),
-                    Report(ev.convention, ev.target, ev.sheet, *settled).table(),
-                ),
+                (_("The sheet and the settlement"), sheet_table),
                 (deals, explain_table(explained, shown_deals)),
             ]
         emit_page = page(title, drawing, tables, refresh, made=made)
     return drawing, emit_page
 
 
-#: what ``--help`` shows under Examples (cli/lang.format_examples)
 EXAMPLES = N_(
     "pulyacalc sheet examples/sochi-3p.txt -o pulya.svg\n"
     "pulyacalc sheet evening.txt -o pulya.html  # with the score and explain tables"

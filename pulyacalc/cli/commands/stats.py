@@ -61,5 +61,4 @@ def unknown_player(name: str, names: list[str]) -> typer.BadParameter:
     return opts.usage(message.format(name=name, hint=hint, names=", ".join(sorted(names))), "--player")
 
 
-#: what ``--help`` shows under Examples (cli/lang.format_examples)
 EXAMPLES = N_("pulyacalc stats docs/examples/club\npulyacalc stats club/ --player Anna")
