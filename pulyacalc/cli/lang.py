@@ -182,22 +182,11 @@ CLICK_MESSAGES: tuple[tuple[str, str], ...] = (
 )
 
 #: the words Typer's own code passes through gettext (typer.core), and its completion options
-TYPER_MESSAGES = (
-    N_("Usage:"),
-    N_("Arguments"),
-    N_("Options"),
-    N_("Commands"),
-    N_("default: {default}"),
-    N_("required"),
-    N_("env var: {var}"),
-    N_("(dynamic)"),
-    N_("Aborted!"),
-    N_("Missing command."),
-    N_("No such command {name!r}."),
-    N_("Show this message and exit."),
-    N_("Install completion for the current shell."),
-    N_("Show completion for the current shell, to copy it or customize the installation."),
-)
+TYPER_MESSAGES: tuple[str, ...] = (N_("Usage:"), N_("Arguments"), N_("Options"), N_("Commands"))
+TYPER_MESSAGES += (N_("default: {default}"), N_("required"), N_("env var: {var}"), N_("(dynamic)"))
+TYPER_MESSAGES += (N_("Aborted!"), N_("Missing command."), N_("No such command {name!r}."))
+TYPER_MESSAGES += (N_("Show this message and exit."), N_("Install completion for the current shell."))
+TYPER_MESSAGES += (N_("Show completion for the current shell, to copy it or customize the installation."),)
 
 _compiled: list[tuple[re.Pattern[str], str]] = []
 

@@ -364,7 +364,8 @@ def guard(kwargs: dict[str, Any], fields: dict[str, Any], fresh: bool) -> None:
         if path is None or out.descriptor(path) is not None:
             continue
         key = out.identity(path)
-        other = seen.setdefault(key or os.path.realpath(path), option)
+        real = os.path.realpath(path)
+        other = seen.setdefault(key or real, option)
         if other != option:
             message = _("{file} is named by {other} too: give each its own file")
             raise usage(message.format(file=shown(path, 0), other=other), option)
@@ -372,9 +373,7 @@ def guard(kwargs: dict[str, Any], fields: dict[str, Any], fresh: bool) -> None:
             continue
         for given in inputs:
             # a folder's logs (season, stats) are read: the walk would meet it again
-            inside = os.path.isdir(given) and os.path.realpath(path).startswith(
-                os.path.realpath(given) + os.sep
-            )
+            inside = os.path.isdir(given) and real.startswith(os.path.realpath(given) + os.sep)
             if out.identity(given) == key or (inside and out.typed(path, False)):
                 raise usage(_reads(path, given), option)
         if not out.force and out.typed(path, fresh):

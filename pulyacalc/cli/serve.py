@@ -52,9 +52,8 @@ class Watch:
             raise ValueError(message.format(host=host, port=port, reason=e.strerror)) from None
         bound = self._server.server_address[1]
         self.url = f"http://[{host}]:{bound}/" if ":" in host else f"http://{host}:{bound}/"
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, name="pulyacalc-serve", daemon=True
-        )
+        serving = self._server.serve_forever
+        self._thread = threading.Thread(target=serving, name="pulyacalc-serve", daemon=True)
         self._thread.start()
 
     def publish(self, page: str) -> None:

@@ -400,11 +400,8 @@ class Session(Table):
 
         more = ["--whist-price", self.price] if self.price and args[0] in ("score", "sheet") else []
         try:
-            status = build(args[0])(
-                ["--lang", current(), args[0], str(self.log), *args[1:], *more],
-                prog_name="pulyacalc",
-                standalone_mode=False,
-            )
+            argv = ["--lang", current(), args[0], str(self.log), *args[1:], *more]
+            status = build(args[0])(argv, prog_name="pulyacalc", standalone_mode=False)
         except ClickException as e:
             e.show()
             return

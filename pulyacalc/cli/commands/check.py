@@ -51,9 +51,8 @@ def check(
             from pulyacalc.reports.reconcile import Running
 
             # the paper's running totals are compared as the deals stream by
-            running = checking.follow = Running(
-                read_sheet(against, run.max_yaml_bytes), checking.scorer.sheet
-            )
+            paper = read_sheet(against, run.max_yaml_bytes)
+            running = checking.follow = Running(paper, checking.scorer.sheet)
         view = CheckView(0, (), None, against)
 
         def found() -> Iterator[Finding]:

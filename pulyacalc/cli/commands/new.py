@@ -76,9 +76,8 @@ def new(
         emit(template(names, conv, convention, "ru" if chosen == "ru" else "en"))
     except Unserved as e:
         message = _("{convention} for {n} players: no template fits ({reason}); give another -c or --players")
-        raise opts.usage(
-            message.format(convention=convention, n=len(names), reason=_(str(e))), "-c"
-        ) from None
+        reason = _(str(e))
+        raise opts.usage(message.format(convention=convention, n=len(names), reason=reason), "-c") from None
 
 
 EXAMPLES = N_(
