@@ -125,19 +125,10 @@ def build(only: str | None = None) -> typer.Typer:
     """The app with every command, or with the one named ``only``."""
     import typer
 
-    from pulyacalc.cli.lang import LANG_HELP, check_lang
+    from pulyacalc.cli.lang import LANG_HELP, TYPER, check_lang
 
-    app = typer.Typer(
-        name="pulyacalc",
-        help=HELP,
-        epilog=EXAMPLES,
-        cls=_root_group(),
-        no_args_is_help=True,
-        add_completion=True,
-        pretty_exceptions_enable=False,
-        rich_markup_mode=None,
-        context_settings={"help_option_names": ["-h", "--help"]},
-    )
+    root = _root_group()
+    app = typer.Typer(name="pulyacalc", help=HELP, epilog=EXAMPLES, cls=root, no_args_is_help=True, **TYPER)
 
     # a group even with one command registered (Typer runs a lone command as the program);
     # options as default values: annotations are strings read where typer is not imported

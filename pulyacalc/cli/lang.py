@@ -16,6 +16,13 @@ LANG_HELP = N_(
     "LANGUAGE, LC_ALL, LC_MESSAGES, LANG); json, jsonl, csv and tsv are the same in both."
 )
 
+#: what every Typer of the program is made with (the app, a sub-app): no rich, -h for help
+TYPER: dict[str, Any] = {
+    "pretty_exceptions_enable": False,
+    "rich_markup_mode": None,
+    "context_settings": {"help_option_names": ["-h", "--help"]},
+}
+
 
 def scan(args: Sequence[str]) -> str | None:
     """The value of ``--lang`` among the arguments (the last one given), or None."""

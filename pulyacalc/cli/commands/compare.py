@@ -36,15 +36,8 @@ def compare(
     from pulyacalc.render.formats import render
     from pulyacalc.reports.compare import compare_log
 
-    comparison = compare_log(
-        log,
-        conventions,
-        rounding=run.rounding,
-        input_format=run.input_format,
-        price=run.price,
-        max_yaml_bytes=run.max_yaml_bytes,
-    )
-    emit(render(CompareView(comparison), run.format))
+    reading = {k: v for k, v in run.reading.items() if k != "convention"}  # its -c is the list above
+    emit(render(CompareView(compare_log(log, conventions, **reading, price=run.price)), run.format))
 
 
 EXAMPLES = N_(

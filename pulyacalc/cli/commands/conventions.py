@@ -11,16 +11,11 @@ from typing import Annotated
 import typer
 
 from pulyacalc.cli import options as opts
+from pulyacalc.cli.lang import TYPER
 from pulyacalc.cli.runtime import emit
 from pulyacalc.core.i18n import N_
 
-conventions = typer.Typer(
-    add_completion=False,
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
+conventions = typer.Typer(add_completion=False, no_args_is_help=True, **TYPER)
 
 CONVENTION_HELP = N_(
     "A built-in convention (sochi, leningrad, rostov, classic, gusarik) or a convention YAML file."

@@ -84,13 +84,11 @@ def _target(to: Target | None, output: str | None) -> Target:
 
     named = format_by_name(output) if output is not None and descriptor(output) is None else None
     other = ".yaml or .yml" if to is Target.yaml else ".pulya, .lines, .txt or .log"
+    fields = {"output": shown(output or "", 0), "named": named, "value": to and to.value, "other": other}
     refusal = M_(
         "{output} is named as a {named} log (it would be read back as {named}), "
         "but --to says {value}: name the file {other}, or leave out --to to write {named}",
-        output=shown(output or "", 0),
-        named=named,
-        value=to and to.value,
-        other=other,
+        **fields,
     )
     chosen = opts.agreed(to and to.value, named, refusal)
     if chosen is None:
