@@ -66,9 +66,8 @@ _HELP = {
     ),
     "input_format": N_("Force the log format instead of guessing it from the file name or content."),
     "max_yaml_bytes": N_(
-        "Refuse YAML logs and sheets larger than N bytes (default 2M: YAML is read whole; "
-        "K, M, G suffixes). Line logs stream and have no limit: keep an archive in them "
-        "(pulyacalc convert)."
+        "Refuse YAML logs and sheets larger than N bytes (default 2M: YAML is read whole; K, M, G suffixes). "
+        "Line logs stream and have no limit: keep an archive in them (pulyacalc convert)."
     ),
     "encoding": N_(
         "Read logs and sheets in this encoding instead of UTF-8: cp1251 (Windows-1251) or utf-16, "

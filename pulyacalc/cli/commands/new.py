@@ -29,9 +29,8 @@ def _check_players(text: str) -> str:
     # at the option, so that a mistake is usage (exit 2) named by --players
     names = _names(text)
     if not 2 <= len(names) <= 5 or len(set(names)) != len(names):
-        raise typer.BadParameter(
-            _('{text!r}: give 2 to 5 different names, like "Anna Boris Vera"').format(text=text)
-        )
+        message = _('{text!r}: give 2 to 5 different names, like "Anna Boris Vera"')
+        raise typer.BadParameter(message.format(text=text))
     from pulyacalc.core.errors import has_unsafe, quoted
 
     # what the log's reader would refuse, refused before it is written (an escape sequence

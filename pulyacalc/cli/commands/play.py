@@ -44,7 +44,6 @@ def play(
     path = Path(log)
     address = None
     if serve is not None:
-        # engineer serve's module (notes/serve-api.md); typed once it is on main
         from pulyacalc.cli.serve import parse_address
 
         try:
