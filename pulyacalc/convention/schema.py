@@ -31,8 +31,7 @@ PremiumBy = Literal["dealer", "opponents"]  # premium.by
 DealerAfterRaspasy = Literal["slides", "stays"]  # raspasy.dealer_after
 AfterCap = Literal["stay", "restart"]  # bombs.after_cap
 TwoHalfWhist = Literal["after_dummy", "any_hand"]  # table.two_half_whist
-#: whist.shortfall_per_trick, a level's word: half the remise until the whister's own pool is
-#: closed, then the whole remise (K3.8.11, K3.8.12: Classic)
+#: whist.shortfall_per_trick, a level's word (K3.8.11, K3.8.12: Classic)
 OnceClosed = Literal["once_closed"]
 ONCE_CLOSED: OnceClosed = "once_closed"
 Shortfall = Amount | OnceClosed
@@ -144,10 +143,8 @@ class Choice(Parser):
         text = node.text.strip() if node.kind == "scalar" else ""
         if text not in self.choices:
             join, got = ", ".join(self.choices), node.describe()
-            p.add(
-                node.loc,
-                M_("{what}: expected one of {join}, got {describe}", what=what, join=join, describe=got),
-            )
+            msg = M_("{what}: expected one of {join}, got {describe}", what=what, join=join, describe=got)
+            p.add(node.loc, msg)
             return None
         return text
 
@@ -217,11 +214,10 @@ class IntList(Parser):
     def __call__(self, node: Node, p: Problems, what: str) -> frozenset[int] | tuple[int, ...] | None:
         items = _list_items(node)
         if items is None:
-            got = node.describe()
-            p.add(
-                node.loc,
-                M_("{what}: expected a list like [1, 2, 3], got {describe}", what=what, describe=got),
+            msg = M_(
+                "{what}: expected a list like [1, 2, 3], got {describe}", what=what, describe=node.describe()
             )
+            p.add(node.loc, msg)
             return None
         values = [as_int(n, p, what, low=self.low, high=self.high) for n in items]
         if any(v is None for v in values):
@@ -356,29 +352,19 @@ class Convention:
 #: the deal situations a contested key matters for; the predicate of each is with the use
 #: case that reads deals (pulyacalc/reports/dispute.py ``SITUATIONS``, a test keeps the two equal)
 Situation = Literal[
-    # one whister and a passer, the contract failed
-    "one-whister-failed",
-    # one whister and a passer, the contract made, the defending side took a trick
-    "one-whister-made",
-    # two whisters, the contract made, the pair or the second whister short of the obligation
-    "two-whisters-short",
-    # 4 players, a whisted contract failed: the dealer may write consolation
-    "dealer-consoles",
-    # raspasy on which someone (the 4-player dealer included) took no trick
-    "zero-trick",
-    # raspasy with 4 players, the dealer's talon took no trick
-    "dealer-zero-trick",
+    "one-whister-failed",  # one whister and a passer, the contract failed
+    "one-whister-made",  # one whister and a passer, the contract made, the defending side took a trick
+    "two-whisters-short",  # two whisters, the contract made, the pair or the second whister short
+    "dealer-consoles",  # 4 players, a whisted contract failed: the dealer may write consolation
+    "zero-trick",  # raspasy on which someone (the 4-player dealer included) took no trick
+    "dealer-zero-trick",  # raspasy with 4 players, the dealer's talon took no trick
     # raspasy after a raspasy and deals that some readings let the run go on through (one
     # passed out, half-whisted, failed, a misère), or such a deal after a raspasy
     "run-goes-on",
-    # 2 or 3 players, the talon premium written: the dealer holds cards
-    "talon-premium",
-    # the declarer left «без трёх» with tricks in the talon, the talon premium on
-    "conceded-premium",
-    # 5 players, a raspasy after a dark pass: the second player out may earn a bomb
-    "five-dark-raspasy",
-    # 2 players, a half-whist («за свои»)
-    "two-half-whist",
+    "talon-premium",  # 2 or 3 players, the talon premium written: the dealer holds cards
+    "conceded-premium",  # the declarer left «без трёх» with tricks in the talon, the talon premium on
+    "five-dark-raspasy",  # 5 players, a raspasy after a dark pass: the second player out may earn a bomb
+    "two-half-whist",  # 2 players, a half-whist («за свои»)
 ]
 
 
@@ -456,9 +442,8 @@ misere.remise_per_trick | ремиз на мизере (за каждую взя
     mountain per trick taken on a misère
 whist.obligation | обязательные взятки вистующих | K3.8.2 | tricks the defence must take, 6..10
 whist.shortfall_per_trick | недобор на висте: ответственный / полуответственный вист | K3.8.1.3, K3.8.11,
-    K3.8.12 |
-    mountain per trick a whister is short; 'once_closed': half the remise until the whister's own pool is
-    closed, then the whole remise (K3.8.11, K3.8.12: Classic)
+    K3.8.12 | mountain per trick a whister is short; 'once_closed': half the remise until the whister's own
+    pool is closed, then the whole remise (K3.8.11, K3.8.12: Classic)
 whist.two_whisters_shortfall | кто из двух вистующих отвечает за недобор | K3.8.6, K note 59; split_capped,
     both, second_alone: house agreements |
     with two whisters: 'split' (each answers for half the obligation) or 'second' (the second defender
@@ -496,39 +481,34 @@ raspasy.zero_trick_bonus | ноль взяток на распасовке — �
     pool points for taking no trick: 'trick' (one trick's value v in mountain points, as pool points: v /
     pool.point_in_mountain), 'price' (v pool points) or a number
 raspasy.zero_trick_bonus_area | ноль взяток на распасовке — в пулю или из горы | K3.7.2.1; 'mountain': house
-    agreement |
-    where the zero-trick bonus goes: 'pool' (K3.7.2.1; help as for any pool points) or 'mountain' (the same
-    pool points × pool.point_in_mountain taken off the mountain; no help)
+    agreement | where the zero-trick bonus goes: 'pool' (K3.7.2.1; help as for any pool points) or 'mountain'
+    (the same pool points × pool.point_in_mountain taken off the mountain; no help)
 raspasy.zero_trick_bonus_dealer | сдающий пишет за ноль взяток | K3.7.6.2; 'false': house agreement |
     the 4-player dealer whose talon took no trick gets the zero-trick bonus (K3.7.6.2)
 raspasy.talon_to_dealer | сдающий открывает прикуп на распасовке | K3.7.6.1, K3.7.6.2 |
     with 4 players the dealer plays the talon and his tricks count (K3.7.6.1)
 raspasy.exit | выход из распасовки | K3.7.8 | lowest contract after the n-th raspasy in a row; last repeats
 raspasy.run_ends_on | до какой игры идёт прогрессия распасовок | house agreement (K3.7.4: «несколько раз
-    подряд») |
-    which deal ends a run of raspasy (progression, exit): 'any' other deal, a 'played' one (a misère, or a
-    contract with a whist; not one passed out or half-whisted), or only a 'whisted_made' contract
+    подряд») | which deal ends a run of raspasy (progression, exit): 'any' other deal, a 'played' one (a
+    misère, or a contract with a whist; not one passed out or half-whisted), or only a 'whisted_made' contract
 raspasy.dealer_after | распасовка скользящая / сдатчик остаётся прежним | K3.7.7, K note 49 |
     who deals after a raspasy: 'slides' (the next player clockwise, K3.7.7) or 'stays' (the same dealer again,
     as Classic plays it so that first hand may keep passing «втёмную»)
-dark.factor | коэффициент тёмной игры и бомбы (удвоение) | K3.3.19 а, б, K note 31 |
-    the coefficient of a game bid «втёмную» (its win and its loss), and the ratio of the dark raspasy and
-    bombs: a raspasy after a dark pass goes at factor × the price, after a second in a row at factor², and the
-    bomb earned is worth the same (2, 4, 8 …); 1: play «втёмную» changes nothing written (K3.3.19: it is
-    played only by prior agreement)
+dark.factor | коэффициент тёмной игры и бомбы (удвоение) | K3.3.19 а, б, K note 31 | the coefficient of a game
+    bid «втёмную» (its win and its loss), and the ratio of the dark raspasy and bombs: a raspasy after a dark
+    pass goes at factor × the price, after a second in a row at factor², and the bomb earned is worth the same
+    (2, 4, 8 …); 1: play «втёмную» changes nothing written (K3.3.19: it is played only by prior agreement)
 bombs.cap | предел бомб (одинарные, двойные, тройные) | K3.3.19 а («предел … по предварительной
-    договорённости») |
-    the highest level of dark raspasy in a row, by agreement: 1 single bombs only, 2 up to double, 3 up to
-    triple …; 0: no cap
+    договорённости») | the highest level of dark raspasy in a row, by agreement: 1 single bombs only, 2 up to
+    double, 3 up to triple …; 0: no cap
 bombs.after_cap | после предела: остаётся / снова с одинарной | K3.3.19 а; restart: the ёлочка as tables draw
     it |
     a dark raspasy past the cap: 'stay' (at the cap) or 'restart' (a single bomb again: 1, 2, 3, 1, 2, 3 …)
 bombs.dealer | сдатчик получает бомбу | K3.3.19 а |
     with 4 players the dealer, who sits out, earns a bomb on a dark raspasy too (K3.3.19 а)
 bombs.second_out | второй сидящий получает бомбу (впятером) | K3.3.19 а «не получает бомбу только игрок,
-    сказавший пас в светлую» (true); false: K3.3.19 а names only the dealer «при игре вчетвером» |
-    with 5 players the second player out earns a bomb on a dark raspasy too, as the dealer does with
-    bombs.dealer
+    сказавший пас в светлую» (true); false: K3.3.19 а names only the dealer «при игре вчетвером» | with 5
+    players the second player out earns a bomb on a dark raspasy too, as the dealer does with bombs.dealer
 bombs.opening | обязательные распасы (круги бомб) в начале пули | K3.7.9, K note 50 |
     compulsory raspasy deals at the start of the pulya: every player counts as passing «втёмную», so each
     earns a bomb a deal (K3.7.9); 0: none
@@ -537,41 +517,34 @@ bombs.exit_step | выход из тёмной распасовки: семер�
     double an eight … (6 + level; checked by `check`, as raspasy.exit); the compulsory raspasy, where nobody
     bids (bombs.opening), set no such exit
 settlement.rounding | округление при расчёте пули | K4.2.12; RULES.md §3; kodeks_separate: a reading of
-    K4.2.12 (RULES.md §3.9) |
-    exact | kodeks (K4.2.12) | nearest | kodeks_separate (the pools and the mountains each moved to a multiple
-    of 3)
+    K4.2.12 (RULES.md §3.9) | exact | kodeks (K4.2.12) | nearest | kodeks_separate (the pools and the
+    mountains each moved to a multiple of 3)
 settlement.mountain_divisor | делитель горы: на всех игроков / на противников | K4.2.14; opponents: an app's
-    reading, not the Code (RULES.md §3.10) |
-    each mountain divided among 'players' (all at the table, its owner included: K4.2.14) or 'opponents' (n −
-    1; departs from the Code)
+    reading, not the Code (RULES.md §3.10) | each mountain divided among 'players' (all at the table, its
+    owner included: K4.2.14) or 'opponents' (n − 1; departs from the Code)
 premium.enabled | консоляция за прикуп (за туза в прикупе) | K3.4.11, K note 36; true: a house agreement |
     the talon premium: for tricks the talon gave the declarer (its cards as the log gives them) consolation is
     written on him, as for undertricks of his contract (K3.4.11)
 premium.by | кто пишет консоляцию за прикуп | K3.4.11, K note 36 (the dealer); opponents: a house agreement
-    for 3 players |
-    who writes the talon premium: 'dealer' (the dealer, K3.4.11: with 4 and 5 players he sits out; with 2 and
-    3 he holds cards, and writes nothing when he is the declarer) or 'opponents' (3 players only: the two
-    others, half each)
+    for 3 players | who writes the talon premium: 'dealer' (the dealer, K3.4.11: with 4 and 5 players he sits
+    out; with 2 and 3 he holds cards, and writes nothing when he is the declarer) or 'opponents' (3 players
+    only: the two others, half each)
 premium.on_concede | консоляция за прикуп и при «без трёх» | K note 40 (false); seed 001 «не зависит от того,
-    сел или сыграл» (true) |
-    the talon premium is written on a declarer who left «без трёх» (contracts.concede_three) too; false: he
-    writes only the remise (K note 40: «вистующие не пишут ничего»)
+    сел или сыграл» (true) | the talon premium is written on a declarer who left «без трёх»
+    (contracts.concede_three) too; false: he writes only the remise (K note 40: «вистующие не пишут ничего»)
 table.five_second_out | кто сидит вторым при игре впятером | K1.2 «сдающий и ожидающий очереди сдавать»
     (next); seed 001 «выходящим становится каждый из игроков по очереди после своей сдачи» (previous); K3.2.10
-    «играют оба левых соседа сдающего и его правый сосед» (third) |
-    with 5 players, who sits out with the dealer: 'next' (the player after him, who deals next), 'previous'
-    (the one who dealt last) or 'third' (his third neighbour on the left: both left neighbours and the right
-    one play)
+    «играют оба левых соседа сдающего и его правый сосед» (third) | with 5 players, who sits out with the
+    dealer: 'next' (the player after him, who deals next), 'previous' (the one who dealt last) or 'third' (his
+    third neighbour on the left: both left neighbours and the right one play)
 table.second_out_consolation | консоляцию пишет и второй сидящий (впятером) | seed 001: «права выходящего
-    аналогичны правам сдатчика»; false: K3.8.1.2 names the dealer (RULES.md §6) |
-    with 5 players, the second player out writes consolation as the dealer does (when
-    whist.consolation_by_dealer is true)
+    аналогичны правам сдатчика»; false: K3.8.1.2 names the dealer (RULES.md §6) | with 5 players, the second
+    player out writes consolation as the dealer does (when whist.consolation_by_dealer is true)
 table.two_whist | вист на двух руках / на своих картах (гусарик) | seed 001: «вистовать на своих картах,
     обязуясь взять в этом случае на шестерной две, на семерной и более – одну взятку, или вистовать на двух
-    руках с обычными правилами» (RULES.md §6) |
-    with 2 players, the lone whister's obligation: 'two_hands' (he opens the dummy's cards and plays both
-    hands: whist.obligation) or 'own_cards' (he whists on his own cards: 2 tricks on a six, 1 on a seven or
-    higher)
+    руках с обычными правилами» (RULES.md §6) | with 2 players, the lone whister's obligation: 'two_hands' (he
+    opens the dummy's cards and plays both hands: whist.obligation) or 'own_cards' (he whists on his own
+    cards: 2 tricks on a six, 1 on a seven or higher)
 table.two_all_pass | при двух пасах: распасы / пересдача / с вареником | seed 001: «в распасах болван не
     участвует»; «при двух пасах производится пересдача»; «с вареником»; K3.7.6.4 (RULES.md §6) |
     with 2 players, what two passes lead to: 'raspasy' (played without the dummy, the talon unopened),
@@ -645,14 +618,20 @@ raspasy.run_ends_on | run-goes-on
 """
 
 
+def _joined(text: str, indent: int) -> list[str]:
+    """The lines of ``text``, each indented by ``indent`` or more joined on to the one before."""
+    lines: list[str] = []
+    for line in text.splitlines():
+        joins = line.startswith(" " * indent)
+        lines[-1:] = [lines[-1] + " " + line.strip()] if joins else [*lines[-1:], line]
+    return lines
+
+
 def _contested() -> dict[str, Contested]:
     """``_CONTESTED`` read: each key's situations and the sources of its readings."""
     rows: dict[str, tuple[str, dict[Any, Text], dict[Any, Text]]] = {}
     name = ""
-    lines: list[str] = []
-    for line in _CONTESTED.splitlines():  # a reading's source may go on, indented deeper
-        lines[-1:] = [lines[-1] + " " + line.strip()] if line.startswith(" " * 8) else [*lines[-1:], line]
-    for line in lines:
+    for line in _joined(_CONTESTED, 8):  # a reading's source may go on, indented deeper
         if line.startswith(" "):
             # ``VALUE (a player's words for it): SOURCE``
             value, _, source = line.strip().partition(": ")
@@ -672,12 +651,7 @@ def _contested() -> dict[str, Contested]:
 def _rows() -> dict[str, Key]:
     """The schema made of ``_TEXTS``, ``_CONTESTED`` and the parsers of Convention's fields: a
     key's field is ``section_leaf`` when there is one, else the leaf (``pool.help``: ``help``)."""
-    lines: list[str] = []
-    for line in _TEXTS.splitlines():
-        if line.startswith(" "):
-            lines[-1] += " " + line.strip()
-        else:
-            lines.append(line)
+    lines = _joined(_TEXTS, 1)
     fields = Convention.__dataclass_fields__
     contested = _contested()
     rows: dict[str, Key] = {}

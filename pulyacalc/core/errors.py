@@ -14,18 +14,14 @@ from typing import IO, Any, NamedTuple, TypeVar
 from pulyacalc.core.i18n import M_, MN_, tr
 from pulyacalc.core.kinds import FindingCode, ProblemKind
 
-#: characters never echoed as they are: C0/C1 controls (ESC starts a terminal escape
-#: sequence), bidi controls (U+202E turns the rest of a line around), zero-width and other
-#: invisible format characters, line/paragraph separators, lone surrogates.  ZWJ/ZWNJ
-#: (U+200C, U+200D) stay: scripts and emoji need them.  Each is a character
-#: ``str.isprintable`` refuses (tests/test_robustness.py), so printable text never needs
-#: the expression, compiled on first use (:func:`unsafe`: half a millisecond of a start).
+#: characters never echoed as they are: C0/C1 controls (terminal escapes), bidi controls, invisible
+#: format characters, line separators, lone surrogates (ZWJ/ZWNJ stay: scripts and emoji need them).
+#: ``str.isprintable`` refuses each, so printable text never needs the expression.
 UNSAFE_CHARS = (
     "[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028-\u202e"
     "\u2060-\u206f\ufeff\ufff9-\ufffb\ud800-\udfff]"
 )
-#: an echoed value longer than this is cut (a 10,000-character scalar echoed by every
-#: problem would flood the terminal)
+#: an echoed value longer than this is cut (so that a huge scalar cannot flood the terminal)
 SHOWN_CHARS = 60
 T = TypeVar("T", bound=IO[Any])
 #: how the written-out ``__init__``s below set a frozen field
@@ -56,8 +52,7 @@ def shown(text: str, limit: int = SHOWN_CHARS, *, keep: str = "") -> str:
 
 
 def _cut_long_words(text: str) -> str:
-    """A message that echoes a value of hundreds of characters (a 5,000-digit number)
-    shows its first hundred: the source line, when echoed, shows the rest."""
+    """A message's words of over 200 characters (a 5,000-digit number) cut to their first hundred."""
     if len(text) < 201:
         return text
     return re.sub(r"\S{201,}", lambda m: m.group(0)[:100] + "…", text)
@@ -69,8 +64,7 @@ def quoted(text: str, limit: int = SHOWN_CHARS) -> str:
 
 
 class Loc(NamedTuple):
-    """A place in an input file; ``line`` and ``column`` count from 1 (0 = unknown).  A
-    NamedTuple: readers make one per deal, and a tuple is the quickest to make."""
+    """A place in an input file; ``line`` and ``column`` count from 1 (0 = unknown)."""
 
     file: str
     line: int = 0
@@ -84,8 +78,7 @@ class Loc(NamedTuple):
         return f"{self.file}:{self.line}:{self.column}"
 
     def place(self) -> str:
-        """The place within its file, for a message that already names the file:
-        "line 3, column 5" ("line 3"; the file itself when neither is known)."""
+        """The place within its file, for a message that names the file: "line 3, column 5"."""
         if not self.line:
             return self.file
         return f"line {self.line}, column {self.column}" if self.column else f"line {self.line}"
@@ -107,8 +100,7 @@ class Problem:
     width: int = 1
     #: "read" (cannot read: syntax, spelling, types) or "rule" (not allowed)
     kind: ProblemKind = "read"
-    #: what ``check`` calls it (docs/commands.md), set where the problem is found; left
-    #: out, it is the kind ("read" or "rule")
+    #: what ``check`` calls it (docs/commands.md); left out, it is the kind
     code: FindingCode = "read"
 
     def __init__(
@@ -164,21 +156,17 @@ class RuleError(PulyaError):
     """The input reads but is not allowed: tricks that do not add up, a bidding dealer…"""
 
 
-#: at most this many problems of one file are reported; the rest are counted ("and N
-#: more"), so that a log with a mistake on every line cannot flood the terminal
+#: at most this many problems of one file are reported; the rest are counted ("and N more")
 MAX_SHOWN_PER_FILE = 100
-
-
-#: at most this many problems are kept by a collector (``Problems``); the rest are only
-#: counted, per file, so that a log with a mistake on every line keeps memory flat
+#: at most this many problems are kept by a ``Problems``; the rest are counted (flat memory)
 MAX_KEPT = 10_000
 
 
 def capped(
     problems: list[Problem], limit: int = MAX_SHOWN_PER_FILE, uncounted: Mapping[str, int] | None = None
 ) -> list[Problem]:
-    """The first ``limit`` problems of each file (in the order given), then for a file with more
-    (``uncounted``: per file, counted but not kept) one saying how many more there were."""
+    """The first ``limit`` problems of each file, then one saying how many more there were
+    (``uncounted``: per file, counted but not kept)."""
     count: dict[str, int] = {}
     out: list[Problem] = []
     for p in problems:
@@ -209,8 +197,8 @@ def too_many(file: str, more: int, n: int, shown: int, kind: ProblemKind) -> Pro
 
 
 class Problems:
-    """A collector: readers add problems as they go and raise them all at the end.  It keeps
-    at most ``limit`` (None: no limit) and only counts the rest, per file; ``len`` counts all."""
+    """A collector: readers add problems as they go and raise them all at the end; it keeps at
+    most ``limit`` (None: no limit) and counts the rest."""
 
     def __init__(self, limit: int | None = MAX_KEPT) -> None:
         self.items: list[Problem] = []
@@ -239,13 +227,11 @@ class Problems:
 
     @property
     def full(self) -> bool:
-        """Is a problem added now only counted?  Then a hint need not be worked out (a
-        close match looked for among the keys of a file of 200,000 wrong ones)."""
+        """Is a problem added now only counted (its hint need not be worked out)?"""
         return self.limit is not None and len(self.items) >= self.limit
 
     def again(self, problems: list[Problem], line: int, shift: int = 0) -> None:
-        """``problems`` (of one line) told again as at ``line``, their columns moved by ``shift``;
-        past the file's limit only counted, so a log wrong on every line costs a count a line."""
+        """``problems`` (of one line) told again as at ``line``, their columns moved by ``shift``."""
         if not problems:
             return
         file = problems[0].loc.file
@@ -320,8 +306,7 @@ NOT_UTF8_SCAN_BYTES = 64 * 1024 * 1024
 
 
 def not_utf8(path: str, name: str, reason: str) -> Problem:
-    """ "Not UTF-8", located at the first bad byte when ``path`` is a regular file, read again
-    in bounded pieces; else at the file (a FIFO's bytes are gone, and opening it again waits)."""
+    """ "Not UTF-8", at the first bad byte when ``path`` is a regular file (a FIFO's bytes are gone)."""
     import os
     import stat
 
@@ -342,9 +327,8 @@ def not_utf8(path: str, name: str, reason: str) -> Problem:
 
 
 def encoding_of(data: bytes) -> tuple[str, str] | None:
-    """The encoding a Russian typist's editor may have saved ``data`` (a file's start) in, by
-    its name and its codec: UTF-16 (Notepad's «Юникод»: a byte order mark, or a NUL byte in
-    every character of Latin text) or Windows-1251 (Cyrillic letters in bytes 0xC0–0xFF)."""
+    """The encoding (name, codec) a Russian typist's editor may have saved ``data`` in: UTF-16
+    (Notepad's «Юникод») or Windows-1251 (Cyrillic letters in bytes 0xC0–0xFF)."""
     halves = [sum(b in (0, 4) for b in data[k::2]) * 10 >= len(data[k::2]) * 9 for k in (0, 1)]
     if data[:2] in (b"\xff\xfe", b"\xfe\xff") or (len(data) > 1 and halves[0] != halves[1]):
         return "UTF-16", "utf-16"  # one byte of every character NUL (Latin) or 0x04 (Cyrillic)

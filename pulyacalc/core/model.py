@@ -36,8 +36,7 @@ class Suit(_Word):
     NO_TRUMP = "NT"
 
 
-#: Every spelling of a suit people use, folded to lower case (the clubs' Cyrillic "с" is one
-#: typed for the Latin "c": no Russian suit starts with it).
+#: every spelling of a suit, folded to lower case (Cyrillic "с" is a Latin "c" typed in Russian)
 SUIT_SPELLINGS: dict[str, Suit] = _spellings(
     {
         Suit.SPADES: "♠ s п пик пики ♤ spades spade пика вини",
@@ -60,8 +59,7 @@ _NOWHERE = Loc("-")
 
 
 class ContractError(ValueError):
-    """A written word that is not a contract: ``message`` and ``hint`` for a person;
-    ``levelled``: it starts with a digit, so it was meant as one (else: an unknown call)."""
+    """A word that is not a contract; ``levelled``: it starts with a digit, so it was meant as one."""
 
     def __init__(self, message: str, hint: str = "", *, levelled: bool) -> None:
         super().__init__(message)
@@ -92,14 +90,10 @@ class Contract:
 
     @classmethod
     def parse(cls, text: str) -> Contract:
-        """Parse ``6♠``, ``7NT``, ``8бк``, ``10 hearts``, ``мизер``… by ``CONTRACT_SPELLINGS``;
-        raises :class:`ContractError` with a message a person can act on."""
-        found = CONTRACT_SPELLINGS.get(text.strip().lower())
+        """Parse ``6♠``, ``7NT``, ``8бк``, ``10 hearts``, ``мизер``… or raise :class:`ContractError`."""
+        found = CONTRACT_SPELLINGS.get(text.strip().lower()) or CONTRACT_SPELLINGS.get(contract_key(text))
         if found is None:
-            key = contract_key(text)
-            found = CONTRACT_SPELLINGS.get(key)
-            if found is None:
-                raise _contract_error(text.strip(), key)
+            raise _contract_error(text.strip(), contract_key(text))
         return found
 
     def __str__(self) -> str:
@@ -114,8 +108,7 @@ class Contract:
         return 8.5 if self.is_misere else float(self.level)
 
 
-#: every contract spelling (lower case, without spaces) → the contract: each suit spelling
-#: after each level, and every spelling of misère.  The readers' fast path is one look-up.
+#: every contract spelling (lower case, without spaces) → the contract: the readers' one look-up
 CONTRACT_SPELLINGS: dict[str, Contract] = {
     f"{level}{word}": Contract(level, suit) for level in range(6, 11) for word, suit in SUIT_SPELLINGS.items()
 }
@@ -123,8 +116,7 @@ CONTRACT_SPELLINGS |= {word: Contract.misere() for word in MISERE_SPELLINGS}
 
 
 def contract_key(word: str) -> str:
-    """A written contract in the form of ``CONTRACT_SPELLINGS``' keys: Unicode NFC, no
-    emoji variation selectors (``6♦️``), lower case, no spaces (``10 hearts``, ``6 пик``)."""
+    """A written contract as ``CONTRACT_SPELLINGS``' keys: NFC, no emoji selectors, lower case, no spaces."""
     import unicodedata
 
     norm = unicodedata.normalize("NFC", word).replace("\ufe0f", "").replace("\ufe0e", "")
@@ -164,8 +156,7 @@ _OTHER_LAYOUT = str.maketrans(_RUSSIAN_KEYS + _ENGLISH_KEYS, _ENGLISH_KEYS + _RU
 
 
 def relaid(word: str) -> str:
-    """``word`` as the same keys write it on the other layout (``ы`` ↔ ``s``): a word typed
-    with the keyboard on the wrong one (the error path only)."""
+    """``word`` as the same keys write it on the other keyboard layout (``ы`` ↔ ``s``)."""
     return word.lower().translate(_OTHER_LAYOUT)
 
 
@@ -194,8 +185,7 @@ CALL_SPELLINGS: dict[str, Call] = _spellings(
 )
 
 #: «втёмную»: a bid or a pass made without looking at one's cards (K3.3.19), written next
-#: to the call (``Anna dark 8♠ 8``, ``Boris pass dark 3``, ``Вера пас втёмную 3``), folded
-#: to lower case
+#: to the call (``Anna dark 8♠ 8``, ``Boris pass dark 3``, ``Вера пас втёмную 3``)
 DARK_SPELLINGS = frozenset(
     {"dark", "blind", "втёмную", "втемную", "тёмная", "темная", "тёмный", "темный", "тёмную", "темную"}
 )
@@ -217,9 +207,8 @@ class Rank(_Word):
     ACE = "A"
 
 
-#: every spelling of a rank, folded to lower case (the Russian letters: Т туз, К король,
-#: Д дама, В валет).  A card is a rank and a suit of ``SUIT_SPELLINGS`` (no-trump aside),
-#: written together (``A♠``, ``Ts``, ``Дч``) or as two words (``туз пик``, ``queen hearts``).
+#: every spelling of a rank, folded to lower case; a card is a rank and a suit, written together
+#: (``A♠``, ``Ts``, ``Дч``) or as two words (``туз пик``, ``queen hearts``)
 RANK_SPELLINGS: dict[str, Rank] = _spellings(
     {
         Rank.ACE: "a ace т туз",
@@ -246,8 +235,7 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Parse ``A♠``, ``10♥``, ``Ks``, ``Тп``, ``туз пик``…: the :func:`contract_key` cut in
-        two, a rank and a suit spelling; raises ``ValueError`` (the hint is ``CARDS_HINT``)."""
+        """Parse ``A♠``, ``10♥``, ``Ks``, ``Тп``, ``туз пик``…: a rank and a suit; else ``ValueError``."""
         key = contract_key(text)
         for i in range(1, len(key)):
             rank = RANK_SPELLINGS.get(key[:i])
@@ -260,31 +248,18 @@ class Card:
         return f"{self.rank.value}{self.suit.value}"
 
 
-#: the declarer leaves «без трёх» after the talon, without play (K note 40), as written
-#: after the contract (lower case, without spaces: ``без трёх`` is ``безтрёх``)
+#: the declarer leaves «без трёх» after the talon, without play (K note 40), written after the contract
 CONCEDE_SPELLINGS = frozenset({"concede", "concedes", "conceded", "безтрёх", "безтрех", "без3"})
 
-#: the Russian genitive of 1..10 as paper notes write undertricks: «без одной», «без двух»
-_UNDER_WORDS = {
-    1: ("одной", "одна", "одну"),
-    2: ("двух", "две"),
-    4: ("четырёх", "четырех"),
-    5: ("пяти",),
-    6: ("шести",),
-    7: ("семи",),
-    8: ("восьми",),
-    9: ("девяти",),
-    10: ("десяти",),
-}
-#: a failed contract as paper notes write it after the contract, the declarer's undertricks
-#: (``Anna 6♠ -1``, ``6п без одной``, ``без 2``, ``down 2``; lower case, without spaces):
-#: the declarer took the level less that many.  «без трёх» / ``без 3`` are not here: they
-#: say the declarer conceded without play (``CONCEDE_SPELLINGS``); ``-3`` is three down
+#: 1..10 as paper notes write undertricks («без одной», «без двух»), a level's words between bars
+_UNDER = "одной одна одну | двух две | | четырёх четырех | пяти | шести | семи | восьми | девяти | десяти"
+#: the declarer's undertricks as written after the contract (``-1``, ``без одной``, ``down 2``);
+#: not «без трёх» / ``без 3``: they say he conceded without play (``CONCEDE_SPELLINGS``)
 UNDERTRICK_SPELLINGS: dict[str, int] = {
     **{f"{minus}{n}": n for n in range(1, 11) for minus in ("-", "\u2212")},
     **{f"down{n}": n for n in range(1, 11)},
     **{f"без{n}": n for n in range(1, 11) if n != 3},
-    **{f"без{word}": n for n, words in _UNDER_WORDS.items() for word in words},
+    **{f"без{word}": n for n, words in enumerate(_UNDER.split("|"), 1) for word in words.split()},
 }
 
 
@@ -311,8 +286,7 @@ class Play:
     talon: tuple[Card, ...] = ()
     #: the declarer left «без трёх» after the talon, without play (``contracts.concede_three``)
     concede: bool = False
-    #: the declarer bid «втёмную», without looking at his cards (K3.3.19 б, в): the game's
-    #: value is multiplied by ``dark.factor``
+    #: the declarer bid «втёмную» (K3.3.19 б, в): the game's value is multiplied by ``dark.factor``
     dark: bool = False
 
     def __init__(
@@ -360,8 +334,7 @@ class Raspasy:
     source: str = ""
     #: shared by the deals read from the same text (see ``Play.template``)
     template: Hashable | None = field(default=None, compare=False, repr=False)
-    #: the players who passed «втёмную» (K3.3.19 а), as written: the raspasy goes at a
-    #: raised price and they earn bombs (``dark``, ``bombs``)
+    #: the players who passed «втёмную» (K3.3.19 а): a raised price, and they earn bombs
     dark: tuple[str, ...] = ()
 
     def __init__(
@@ -399,8 +372,7 @@ AREA_SPELLINGS: dict[str, Area] = _spellings(
 
 @dataclass(frozen=True, slots=True)
 class Correction:
-    """Something the table writes on the sheet by hand, for what no rule covers (RULES.md
-    "Corrections").  Not a deal: no turn to deal, no number, no effect on a raspasy run."""
+    """Something the table writes by hand, for what no rule covers (RULES.md "Corrections"); not a deal."""
 
     player: str
     area: Area
@@ -435,8 +407,7 @@ class SeatChange:
 
 @dataclass(frozen=True, slots=True)
 class Unreadable:
-    """A deal that could not be read (its problems are reported), kept in the stream so that
-    the dealer rotation after it stays right and one typo is not a chain of false errors."""
+    """A deal that could not be read, kept so that the dealer rotation after it stays right."""
 
     loc: Loc
 
@@ -472,8 +443,7 @@ class Log:
     """A header and its deals; ``deals`` may be a lazy iterator (line logs stream)."""
 
     header: Header
-    #: the deals, the corrections between them, and an ``Unreadable`` in the place of
-    #: each deal that could not be read
+    #: the deals, the corrections between them, and an ``Unreadable`` for each deal not read
     deals: Iterable[Deal | Correction | SeatChange | Unreadable]
     #: the header read without a problem (deals can be checked against its rules)
     header_ok: bool = True
