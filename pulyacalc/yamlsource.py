@@ -24,9 +24,8 @@ from pulyacalc.core.errors import (
 from pulyacalc.core.i18n import M_, N_
 from pulyacalc.core.kinds import NodeKind
 
-#: Refuse YAML documents larger than this (line logs stream and have no limit).  A YAML
-#: document is read whole, a located node (~200 bytes) for as little as 2 bytes written:
-#: 2 MiB is read within a few seconds and 500 MB whatever it holds (docs/format.md "Limits").
+#: Refuse YAML documents larger than this: one is read whole, a node (~200 bytes) for as little
+#: as 2 bytes written (docs/format.md "Limits"); line logs stream and have no limit.
 MAX_YAML_BYTES = 2 * 1024 * 1024
 MAX_LINE_CHARS = 10_000
 MAX_DEPTH = 64
@@ -35,8 +34,7 @@ _LONG_LINE = rf"^[^\n]{{{MAX_LINE_CHARS + 1}}}"
 
 
 class Node(NamedTuple):
-    """A YAML node with its place: ``kind`` is "scalar", "seq" or "map".  A NamedTuple:
-    a YAML log is a node a value, and a tuple is the quickest to make."""
+    """A YAML node with its place (a NamedTuple: a YAML log is a node a value, quickest to make)."""
 
     kind: NodeKind
     loc: Loc
@@ -95,7 +93,6 @@ class _Composer:
 
     def __init__(self, file: str, unique: bool, anchored: bool, first_chars: set[str | None]) -> None:
         self.file, self.unique = file, unique
-        #: neither an anchor nor an alias can be written without its sign
         self.anchored = anchored
         # a plain scalar's tag hangs on its first character (others are strings), unless a
         # resolver looks at every value (None)
@@ -158,8 +155,7 @@ class _Composer:
             place(node)
 
     def start(self, event: Any, opens: bool, is_map: bool, alias: bool) -> Node | None:
-        """A scalar (its node), or the start of a collection (None; so is an event passed
-        over or refused, and ``stopped`` is set when the reading is to stop)."""
+        """A scalar (its node), or None: the start of a collection, or an event passed over or refused."""
         if event.anchor:  # an alias's anchor is the name it repeats
             if len(self.anchors) >= MAX_SHOWN_PER_FILE:
                 self.stopped = _loc(self.file, event.start_mark)
@@ -184,9 +180,8 @@ class _Composer:
             self.skip, self.nest = (2, 1) if opens else (1, 0)  # the key and its value
             return None
         if len(stack) > MAX_DEPTH:
-            self.too_deep = Problem(
-                loc, M_("the document is nested deeper than {MAX_DEPTH} levels", MAX_DEPTH=MAX_DEPTH)
-            )
+            deeper = M_("the document is nested deeper than {MAX_DEPTH} levels", MAX_DEPTH=MAX_DEPTH)
+            self.too_deep = Problem(loc, deeper)
             self.building = False
             return None
         if tag not in _PLAIN_TAGS:
@@ -235,8 +230,8 @@ class _Composer:
         children.append(node)
 
     def document(self) -> Node:
-        """The document's root node, or a ReadError: the anchors if any; else the syntax
-        error; else the second document; else the node too deep; else every other problem."""
+        """The document's root node, or a ReadError: the anchors, the syntax error, the second
+        document, the node too deep or every other problem, the first there is."""
         file = self.file
         if self.stopped is not None:
             # enough to show: the rest are not looked for (millions of aliases refused at once)
@@ -255,8 +250,8 @@ class _Composer:
 
 
 def _refuse_anchor(event: Any, alias: bool, anchors: Problems, file: str) -> None:
-    """Anchors and aliases are refused, each at its place: an alias repeats a value (a 149 KB
-    log could expand into millions of values), and a log has nothing to share."""
+    """Anchors and aliases are refused, each at its place: an alias can expand a small log into
+    millions of values, and a log has nothing to share."""
     name = shown(event.anchor)
     if alias:
         why = M_("YAML aliases (*{shown}) are not supported", shown=name), M_("write the value out")
@@ -267,8 +262,7 @@ def _refuse_anchor(event: Any, alias: bool, anchors: Problems, file: str) -> Non
 
 
 def _unique_key(key: Node, first: dict[str, Loc], problems: Problems) -> None:
-    """A key given twice in one mapping is an error at the second place, naming the first
-    (YAML says keys are unique; a reader that kept the last would drop the first silently)."""
+    """A key given twice in one mapping is an error at the second place, naming the first."""
     name = key.text.strip()
     if name in first:
         q, at = quoted(name), first[name].place()
@@ -279,7 +273,6 @@ def _unique_key(key: Node, first: dict[str, Loc], problems: Problems) -> None:
 
 
 def _syntax_problem(e: Any, text: str, file: str) -> Problem:
-    """A YAML error (``e``), located."""
     import yaml
 
     if isinstance(e, yaml.MarkedYAMLError):
@@ -299,8 +292,7 @@ def _syntax_problem(e: Any, text: str, file: str) -> Problem:
 
 @cache
 def _loader() -> Any:
-    """The safe loader; we only ever compose with it.  PyYAML is imported here, on the
-    first YAML read: a line log under a built-in convention never needs it (start-up)."""
+    """The safe loader, PyYAML imported on the first YAML read (a line log never needs it)."""
     import yaml
 
     class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
@@ -310,8 +302,7 @@ def _loader() -> Any:
 
 
 def parse_yaml(text: str, file: str, *, max_bytes: int = MAX_YAML_BYTES, unique_keys: bool = True) -> Node:
-    """Compose one YAML document into located nodes, or raise ReadError.  ``unique_keys``
-    False: for a reader that names its own duplicate keys, in words of its own."""
+    """One YAML document as located nodes, or ReadError (``unique_keys`` False: the caller checks)."""
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > max_bytes:
         over = N_("the YAML document is {size:,} bytes, over the limit of {max_bytes:,}")
@@ -328,10 +319,8 @@ def parse_yaml(text: str, file: str, *, max_bytes: int = MAX_YAML_BYTES, unique_
         number = text.count("\n", 0, long_line.start()) + 1
         end = text.find("\n", long_line.start())
         length, most = f"{(len(text) if end < 0 else end) - long_line.start():,}", f"{MAX_LINE_CHARS:,}"
-        long = M_(
-            "line {number} is {length} characters long, over {most}", number=number, length=length, most=most
-        )
-        raise ReadError([Problem(Loc(file, number, 1), long)])
+        long = N_("line {number} is {length} characters long, over {most}")
+        raise ReadError([Problem(Loc(file, number, 1), M_(long, number=number, length=length, most=most))])
     if text.startswith("\ufeff"):
         text = text[1:]
     # the tree is a million new objects and holds no cycles: the cyclic collector's passes
@@ -346,8 +335,7 @@ def parse_yaml(text: str, file: str, *, max_bytes: int = MAX_YAML_BYTES, unique_
 
 
 def read_at_most(f: Any, limit: int) -> str:
-    """At most ``limit`` characters of ``f``, in pieces (``f.read(limit)`` would set aside
-    ``limit`` bytes at once, however small the file)."""
+    """At most ``limit`` characters of ``f``, in pieces (``f.read(limit)`` sets aside ``limit`` bytes)."""
     pieces: list[str] = []
     got = 0
     while got < limit:
@@ -360,8 +348,7 @@ def read_at_most(f: Any, limit: int) -> str:
 
 
 def read_yaml_file(path: str, what: str, *, max_bytes: int = MAX_YAML_BYTES) -> str:
-    """The text of a YAML file (a convention, an aliases file), a huge one refused before it
-    is read whole; ``what`` names the file in messages ("the convention")."""
+    """The text of a YAML file, a huge one refused unread; ``what`` names it ("the convention")."""
     try:
         with opened(open(path, encoding="utf-8-sig")) as f:
             text = read_at_most(f, max_bytes + 1)
@@ -378,26 +365,23 @@ def read_yaml_file(path: str, what: str, *, max_bytes: int = MAX_YAML_BYTES) -> 
 # -- typed access ------------------------------------------------------------------------
 
 _INT_RE = re.compile(r"^[+-]?\d+$")
+_WHOLE = N_("{what}: expected a whole number, got {describe}")
 
-#: the largest number (in size) any input may write, so that scores stay far inside exact
-#: money (``settlement.MONEY``) however long the evening: docs/format.md "Numbers"
+#: the largest number (in size) any input may write (docs/format.md "Numbers")
 MAX_NUMBER = 10**9
 #: the largest denominator of a fraction or decimal (six decimal places)
 MAX_DENOMINATOR = 10**6
-#: a number written with more characters than this is refused before it is read (Python
-#: refuses to read an int of over 4,300 digits; a fraction of thousands is slow)
+#: a number written with more characters than this is refused unread
 MAX_NUMBER_CHARS = 30
 
 
 def as_int(
     node: Node, problems: Problems, what: str, *, low: int | None = None, high: int | None = None
 ) -> int | None:
-    """A whole number written in decimal (``012`` is twelve, ``6:4`` is an error), in
-    ``low..high``; without ``high``, at most :data:`MAX_NUMBER`."""
+    """A whole number written in decimal (``012`` is twelve) in ``low..high`` (at most ``MAX_NUMBER``)."""
     text = node.text.strip()
     if node.kind != "scalar" or node.null or not _INT_RE.match(text):
-        expected = M_("{what}: expected a whole number, got {describe}", what=what, describe=node.describe())
-        problems.add(node.loc, expected)
+        problems.add(node.loc, M_(_WHOLE, what=what, describe=node.describe()))
         return None
     top = MAX_NUMBER if high is None else high
     value = int(text) if len(text) <= MAX_NUMBER_CHARS else None
@@ -415,26 +399,21 @@ _NUMBER_RE = re.compile(r"^[+-]?(\d+(\.\d+)?|\d+/\d+)$")
 
 
 def as_number(node: Node, problems: Problems, what: str):  # type: ignore[no-untyped-def]
-    """An exact number: ``2``, ``0.5`` or ``1/2`` → int or Fraction; at most
-    :data:`MAX_NUMBER` in size, with a denominator of at most :data:`MAX_DENOMINATOR`."""
+    """An exact number: ``2``, ``0.5`` or ``1/2`` → int or Fraction, within the limits above."""
     from fractions import Fraction
 
     text = node.text.strip()
     if node.kind != "scalar" or node.null or not _NUMBER_RE.match(text):
-        got = node.describe()
-        problems.add(
-            node.loc,
-            M_("{what}: expected a number (like 2, 0.5 or 1/2), got {describe}", what=what, describe=got),
-        )
+        expected = N_("{what}: expected a number (like 2, 0.5 or 1/2), got {describe}")
+        problems.add(node.loc, M_(expected, what=what, describe=node.describe()))
         return None
     if text.endswith("/0") or (text.rpartition("/")[2].strip("0") == "" and "/" in text):
         problems.add(node.loc, f"{what}: {quoted(text)} divides by zero", "write a number like 2, 0.5 or 1/2")
         return None
     value = Fraction(text) if len(text) <= MAX_NUMBER_CHARS else None
     if value is None or abs(value) > MAX_NUMBER:
-        problems.add(
-            node.loc, f"{what}: {quoted(text)} is out of range, expected at most {MAX_NUMBER:,} in size"
-        )
+        out = f"{what}: {quoted(text)} is out of range, expected at most {MAX_NUMBER:,} in size"
+        problems.add(node.loc, out)
         return None
     if value.denominator > MAX_DENOMINATOR:
         hint = f"at most six decimal places (a denominator up to {MAX_DENOMINATOR:,})"
@@ -462,9 +441,8 @@ def as_bool(node: Node, problems: Problems, what: str) -> bool | None:
         return True
     if text in _FALSE:
         return False
-    problems.add(
-        node.loc, M_("{what}: expected true or false, got {describe}", what=what, describe=node.describe())
-    )
+    expected = M_("{what}: expected true or false, got {describe}", what=what, describe=node.describe())
+    problems.add(node.loc, expected)
     return None
 
 

@@ -14,7 +14,7 @@ from typing import Any, NoReturn
 
 from pulyacalc.convention.schema import LEVELS, SCHEMA, SECTIONS, TOP_KEYS, Convention
 from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, has_unsafe, quoted
-from pulyacalc.core.i18n import M_
+from pulyacalc.core.i18n import M_, N_
 from pulyacalc.core.kinds import KODEKS_ROUNDINGS, Rounding
 from pulyacalc.yamlsource import Node, as_str, parse_yaml, read_yaml_file, words
 
@@ -31,7 +31,6 @@ def builtin_names() -> list[str]:
     return sorted(p.stem for p in builtin_dir().glob("*.yaml"))
 
 
-#: the order RULES.md §4 uses (the default first); other built-ins follow by name
 _ORDER = ("sochi", "leningrad", "rostov", "classic", "gusarik")
 
 
@@ -64,8 +63,7 @@ def folded(name: str) -> str:
 
 @cache
 def builtin_aliases() -> dict[str, str]:
-    """Every other name of a built-in convention (its file's ``aliases:``: «сочинка»,
-    «питер» …), folded → the built-in's name.  Read only when a name is not a file name."""
+    """Every other name of a built-in (its file's ``aliases:``: «сочинка» …), folded → its name."""
     out: dict[str, str] = {}
     for path in sorted(builtin_dir().glob("*.yaml")):
         node = _read(str(path))
@@ -84,8 +82,7 @@ def builtin_name(ref: str) -> str | None:
 
 
 def given_path(ref: str, relative_to: str | None = None) -> str | None:
-    """The file a reference names, spelled as messages and titles print it (a path beside the
-    log joined to the log's path as typed).  Not a ``Path``: it drops ``./``."""
+    """The file a reference names, spelled as messages print it (not a ``Path``: it drops ``./``)."""
     if is_name(ref):
         name = builtin_name(ref) if ref else None
         return str(builtin_dir() / f"{name}.yaml") if name else None
@@ -97,13 +94,11 @@ def given_path(ref: str, relative_to: str | None = None) -> str | None:
 
 
 def _not_found(ref: str, relative_to: str | None, loc: Loc, beside: str = M_("the log")) -> Problem:
-    """A reference that names nothing: an unknown built-in name, or a file that is not there,
-    saying where it was looked for (next to the log; the current directory for standard input)."""
+    """A reference that names nothing: an unknown built-in name, or a file not where it was looked for."""
     if is_name(ref):
         names = builtin_names()
-        hint = suggest_name(ref, names) or M_(
-            "built-in conventions: {names}; or give a path to a file", names=", ".join(names)
-        )
+        listed = M_("built-in conventions: {names}; or give a path to a file", names=", ".join(names))
+        hint = suggest_name(ref, names) or listed
         return Problem(loc, M_("unknown convention {ref!r}", ref=ref), hint)
     path = Path(ref)
     if path.is_absolute():
@@ -114,11 +109,8 @@ def _not_found(ref: str, relative_to: str | None, loc: Loc, beside: str = M_("th
             path=str(Path.cwd() / path),
         )
     elif relative_to:
-        where = M_(
-            "looked for next to {beside}: {path}",
-            beside=beside,
-            path=os.path.join(os.path.dirname(relative_to), ref),
-        )
+        path_there = os.path.join(os.path.dirname(relative_to), ref)
+        where = M_("looked for next to {beside}: {path}", beside=beside, path=path_there)
     else:
         where = M_("looked for in the current directory: {path}", path=str(Path.cwd() / path))
     hint = M_("give the convention file's path, or a built-in name")
@@ -144,8 +136,8 @@ def load(
     within: Path | None = None,
 ) -> Convention:
     """Load a convention by built-in name or path, apply a log's overrides, check it all.
-    ``within``: the directory every file read must be in, built-ins aside (a log from someone
-    else may not make pulyacalc read any file on the machine and reveal its keys)."""
+    ``within``: the directory every file read must be in, built-ins aside (a log may not make
+    pulyacalc read any file on the machine and reveal its keys)."""
     path = given_path(ref, relative_to)
     if path is None:
         raise ReadError([_not_found(ref, relative_to, ref_loc or Loc(ref))])
@@ -173,8 +165,7 @@ Tree = tuple[str, int, int, str, tuple["Tree", ...], tuple[tuple["Tree", "Tree"]
 
 
 def _fresh(table: Mapping[str, tuple[Any, ...]], path: Path) -> Any:
-    """What ``table`` (builtin.py, built.py) holds for the built-in file at ``path``; None when
-    it holds nothing or the file changed since (then it is read as any other)."""
+    """What ``table`` (builtin.py, built.py) holds for the built-in at ``path``, unless it changed since."""
     import zlib
 
     pre = table.get(path.stem)
@@ -195,8 +186,7 @@ def pre_parsed(path: Path) -> Node | None:
 
 
 def pre_built(path: str) -> Convention | None:
-    """The built-in convention at ``path`` as its tree builds (convention/built.py: no nodes
-    made, no keys checked at start-up), read from ``path``; None when ``path`` is no built-in."""
+    """The built-in convention at ``path`` pre-built (convention/built.py: no nodes made at start-up)."""
     file = Path(path)
     if file.parent != builtin_dir():
         return None
@@ -214,14 +204,12 @@ def _node(t: Tree, file: str) -> Node:
 
 
 def _read(path: str) -> Node:
-    """A convention file's nodes: a built-in one pre-parsed (tools/pregen.py: no
-    PyYAML at start-up), any other read (bounded) and parsed; located in ``path`` as given."""
+    """A convention file's nodes: a built-in one pre-parsed (tools/pregen.py), any other read and parsed."""
     if Path(path).parent == builtin_dir():
         pre = pre_parsed(Path(path))
         if pre is not None:
             return pre
-    text = read_yaml_file(path, "the convention")  # bounded: refused before read whole
-    return parse_yaml(text, path)
+    return parse_yaml(read_yaml_file(path, "the convention"), path)
 
 
 def _confined(path: Path, within: Path, ref: str, loc: Loc) -> None:
@@ -239,8 +227,7 @@ def _refuse(loc: Loc, message: str, hint: str = "") -> NoReturn:
 
 
 def _layers(path: str, seen: set[Path], within: Path | None = None, at: Loc | None = None) -> list[Node]:
-    """The file and the files it extends, base first (each in ``within``, when given);
-    ``at``: the ``extends:`` that names it (where a cycle or too long a chain is shown)."""
+    """The file and the files it extends, base first; ``at``: the ``extends:`` that names it."""
     real = Path(path).resolve()
     where = at or Loc(path)
     if real in seen:
@@ -271,8 +258,7 @@ def _layers(path: str, seen: set[Path], within: Path | None = None, at: Loc | No
 
 
 def _flatten(node: Node, p: Problems, prefix: str = "") -> dict[str, Node]:
-    """A mapping node → {dotted key: value node}, checking every key against the schema;
-    nested (``raspasy: {progression: …}``) or dotted (``raspasy.progression: …``)."""
+    """A mapping node → {dotted key: value node}, nested or dotted, every key checked against the schema."""
     out: dict[str, Node] = {}
     for k, v in node.pairs:
         name = k.text.strip()
@@ -281,9 +267,8 @@ def _flatten(node: Node, p: Problems, prefix: str = "") -> dict[str, Node]:
             continue
         if full in out:
             # 'whist: {on_failure: …}' and 'whist.on_failure: …' in one file: which wins is chance
-            twice = M_(
-                "{quoted} is set twice, first at {place}", quoted=quoted(full), place=out[full].loc.place()
-            )
+            place = out[full].loc.place()
+            twice = M_("{quoted} is set twice, first at {place}", quoted=quoted(full), place=place)
             p.add(k.loc, twice, M_("keep one of them"))
         elif full in SCHEMA:
             out[full] = v
@@ -303,12 +288,10 @@ def _flatten(node: Node, p: Problems, prefix: str = "") -> dict[str, Node]:
 
 
 def _build(layers: list[Node], path: str, own: int) -> Convention:
-    """The convention from its layers (base first); ``own``: the index of the file's own
-    layer, the only one whose ``aliases:`` count (a house file does not inherit «сочинка»)."""
+    """The convention from its layers (base first); ``own``: the layer whose ``aliases:`` count."""
     p = Problems()
     aliases = _aliases(layers[own], p)
     merged: dict[str, Node] = {}
-    #: which layer set each key last (0 = the base convention; the log's overrides last)
     layer_of: dict[str, int] = {}
     name = title = Path(path).stem
     for index, layer in enumerate(layers):
@@ -326,10 +309,8 @@ def _build(layers: list[Node], path: str, own: int) -> Convention:
         for k, v in layer.pairs:
             if k.text == "title" and v.kind == "scalar" and has_unsafe(v.text):
                 # the title heads every report: an escape sequence would reach the terminal
-                unsafe = M_(
-                    "{key}: cannot hold control or bidi characters: {text}", key="title", text=quoted(v.text)
-                )
-                p.add(v.loc, unsafe)
+                unsafe = N_("{key}: cannot hold control or bidi characters: {text}")
+                p.add(v.loc, M_(unsafe, key="title", text=quoted(v.text)))
             elif k.text == "title" and v.kind == "scalar":
                 title = v.text
     values: dict[str, Any] = {}
@@ -347,9 +328,8 @@ def _build(layers: list[Node], path: str, own: int) -> Convention:
         # a level whose value was refused is not also reported as missing
         if value is not None and len(p) == before and spec.parse.per_level and set(value) != set(LEVELS):
             missing = ", ".join(str(x) for x in LEVELS if x not in value)
-            p.add(
-                node.loc, M_("{key}: every level 6..10 needs a value; missing {join}", key=key, join=missing)
-            )
+            every = M_("{key}: every level 6..10 needs a value; missing {join}", key=key, join=missing)
+            p.add(node.loc, every)
         values[spec.field] = value
     p.raise_if_any()
     conv = Convention(name=name, title=title, source=path, aliases=aliases, **values)
@@ -379,21 +359,16 @@ def _check_sense(conv: Convention, nodes: dict[str, Node], layer_of: dict[str, i
     if conv.rounding in KODEKS_ROUNDINGS and conv.mountain_divisor == "opponents":
         # a multiple of 3 divides evenly among 3 players, not among 2 opponents
         key = max("settlement.rounding", "settlement.mountain_divisor", key=lambda k: layer_of[k])
-        r = conv.rounding
-        with_opponents = M_(
-            "{rounding} rounding cannot go with settlement.mountain_divisor: opponents", rounding=r
-        )
+        with_opponents = N_("{rounding} rounding cannot go with settlement.mountain_divisor: opponents")
         hint = M_(
             "its multiple of 3 divides a mountain among the 3 players; use rounding exact or "
             "nearest, or mountain_divisor players"
         )
-        p.add(nodes[key].loc, with_opponents, hint)
+        p.add(nodes[key].loc, M_(with_opponents, rounding=conv.rounding), hint)
     for level in conv.half_whist_levels:
         if conv.obligation[level] % 2:
             # point at whichever of the two keys was set last (by the log, or a house file)
             key = max("whist.obligation", "whist.half_whist_levels", key=lambda k: layer_of[k])
             value = conv.obligation[level]
-            odd = M_(
-                "half-whist on {level} needs an even obligation, it is {value}", level=level, value=value
-            )
-            p.add(nodes[key].loc, odd, kind="read")
+            odd = N_("half-whist on {level} needs an even obligation, it is {value}")
+            p.add(nodes[key].loc, M_(odd, level=level, value=value), kind="read")

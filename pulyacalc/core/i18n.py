@@ -1,12 +1,9 @@
-"""What a person reads, in the person's language: gettext catalogs shipped in the package
-(made from the ``.po`` by ``python tools/i18n.py update``); source strings are English.
-The language: :func:`use` (``--lang``), ``PULYACALC_LANG``, then gettext's own lookup.
+"""What a person reads, in the person's language (gettext catalogs made by ``tools/i18n.py``;
+the source is English): :func:`use` (``--lang``), ``PULYACALC_LANG``, then gettext's lookup.
 
 Mark a template with ``_()`` and fill it afterwards, so that a translator sees the whole
-sentence; ``N_()`` only marks a string for extraction.  A message that may also end in a
-machine format is an ``M_()`` :class:`Text`: English as a ``str``, shown translated by
-:func:`tr`.  English reads no catalog at all (start-up time).
-"""
+sentence; ``N_()`` only marks a string.  A message that may also end in a machine format is an
+``M_()`` :class:`Text`: English as a ``str``, shown translated by :func:`tr`."""
 
 from __future__ import annotations
 
@@ -17,11 +14,8 @@ from pathlib import Path
 from typing import Any
 
 DOMAIN = "pulyacalc"
-#: where the compiled catalogs live (inside the package, so an install carries them)
 LOCALEDIR = Path(__file__).resolve().parent.parent / "locale"
-#: the languages pulyacalc speaks; English is the source and needs no catalog
 LANGUAGES = ("en", "ru")
-#: the environment variable that chooses the language over the locale
 ENV = "PULYACALC_LANG"
 #: the standard variables, in gettext's order
 LOCALE_VARS = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
@@ -31,8 +25,7 @@ _lang = "en"
 
 
 def language_of(value: str) -> str | None:
-    """The language pulyacalc speaks for a locale name (``ru``, ``ru_RU.UTF-8``, ``en-GB``,
-    ``C``), or None when it speaks none of it."""
+    """The language pulyacalc speaks for a locale name (``ru_RU.UTF-8``, ``en-GB``, ``C``), or None."""
     name = value.strip().lower()
     for sep in "_.@-":
         name = name.partition(sep)[0]
@@ -42,8 +35,7 @@ def language_of(value: str) -> str | None:
 
 
 def from_environment() -> str:
-    """The language the environment asks for: ``PULYACALC_LANG``, then the locale variables as
-    gettext reads them (the first one set; LANGUAGE may list several, ``ru:en``)."""
+    """The language the environment asks for: ``PULYACALC_LANG``, then the locale as gettext reads it."""
     chosen = os.environ.get(ENV)
     if chosen:
         return language_of(chosen) or "en"
@@ -74,8 +66,7 @@ def use(lang: str | None = None) -> None:
 
 def current() -> str:
     """The language chosen (``en`` or ``ru``); chooses from the environment on first use."""
-    if _active is None:
-        use()
+    _translations()
     return _lang
 
 
@@ -87,7 +78,7 @@ def _translations() -> gettext.NullTranslations:
 
 
 def _(message: str) -> str:
-    """``message`` in the chosen language (chosen from the environment on first use)."""
+    """``message`` in the chosen language."""
     return _translations().gettext(message)
 
 
@@ -97,8 +88,7 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 
 
 def pgettext(context: str, message: str) -> str:
-    """``message`` in the chosen language, told apart by ``context`` from the same English
-    word meaning something else (``pool`` the sheet area, ``pool`` the target)."""
+    """``message`` in the chosen language, told apart by ``context`` (``pool`` the area or the target)."""
     return _translations().pgettext(context, message)
 
 
@@ -113,8 +103,7 @@ def NP_(context: str, message: str) -> str:
 
 
 class Text(str):
-    """English text that remembers how it was made: ``str(text)`` is the English, and
-    :meth:`translated` the same sentence in the chosen language."""
+    """English text that remembers how it was made, so that :meth:`translated` can say it again."""
 
     template: str
     fields: dict[str, object]
@@ -139,8 +128,7 @@ class Text(str):
         return self
 
     def spelled(self, english: str) -> Text:
-        """The same message, whose English is ``english`` (a sentence the English builds
-        by hand, that the translation says its own way)."""
+        """The same message, whose English is ``english`` (built by hand; the translation says its own)."""
         return Text(self.template, self.fields, self.plural, english)
 
     def translated(self) -> str:
@@ -165,8 +153,7 @@ _new_str = str.__new__
 
 
 def M_(template: str, /, **fields: object) -> Text:
-    """A message made now, shown later: English ``template`` filled with ``fields`` (see
-    :class:`Text`); marked for the catalog like ``_()``."""
+    """A message made now, shown later: English ``template`` filled with ``fields`` (a :class:`Text`)."""
     # Text(template, fields) without its generality: made in two thirds of the time
     text: Text = _new_str(Text, template.format_map(fields) if fields else template)
     text.template = template
@@ -176,13 +163,11 @@ def M_(template: str, /, **fields: object) -> Text:
 
 
 def MN_(singular: str, plural: str, n: int, /, **fields: object) -> Text:
-    """``M_`` for a count: ``MN_("{n} deal", "{n} deals", n, n=n)``, in the chosen language's form
-    for ``n`` where it is shown."""
+    """``M_`` for a count: ``MN_("{n} deal", "{n} deals", n, n=n)``."""
     return Text(singular, fields, (plural, n))
 
 
-#: how a field of a type of its own is said in a language other than English: a contract in
-#: the log's words (``мизер``, ``7БК``), registered by the module that holds those words
+#: how a field of a type of its own is said in a language other than English (a contract: ``7БК``)
 SAID: dict[type, Callable[[Any], str]] = {}
 
 
@@ -192,6 +177,5 @@ def _said(value: object) -> str:
 
 
 def tr(value: object) -> str:
-    """``value`` as a person reads it: a :class:`Text` translated, anything else as it is
-    (a plain string is shown as written: names, numbers, text from the log)."""
+    """``value`` as a person reads it: a :class:`Text` translated, anything else as it is."""
     return value.translated() if isinstance(value, Text) else str(value)
