@@ -18,30 +18,9 @@ from pulyacalc.play import Evening
 from pulyacalc.reports.compare import Column, Comparison, Excluded
 from pulyacalc.scoring.settlement import Settlement
 
-__all__ = [
-    "Column",
-    "Comparison",
-    "Convention",
-    "Entry",
-    "Evening",
-    "Excluded",
-    "Loc",
-    "Log",
-    "Problem",
-    "PulyaError",
-    "ReadError",
-    "RuleError",
-    "Settlement",
-    "SheetView",
-    "compare",
-    "convention",
-    "conventions",
-    "entries",
-    "read_file",
-    "read_text",
-    "score",
-    "settle",
-]
+__all__ = ["Column", "Comparison", "Convention", "Entry", "Evening", "Excluded", "Loc", "Log", "Problem"]
+__all__ += ["PulyaError", "ReadError", "RuleError", "Settlement", "SheetView"]
+__all__ += ["compare", "convention", "conventions", "entries", "read_file", "read_text", "score", "settle"]
 
 
 def read_text(text: str, name: str = "<text>", *, input_format: str | None = None) -> Log:

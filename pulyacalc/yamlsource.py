@@ -1,6 +1,5 @@
-"""Safe, located YAML: the document's nodes built from the parser's events in one pass, with
-typed access, every value with its ``FILE:LINE:COLUMN``.  Not ``yaml.safe_load``: YAML 1.1
-turns ``6:4`` into 364 and ``No`` into False; a scalar is read as the text written."""
+"""Safe, located YAML: nodes built from the parser's events in one pass, each with its
+``FILE:LINE:COLUMN``, and typed access.  Not ``yaml.safe_load``: YAML 1.1 turns ``6:4`` into 364."""
 
 from __future__ import annotations
 
@@ -92,18 +91,15 @@ class _Composer:
     """What ``_compose`` keeps while it reads a document's events."""
 
     def __init__(self, file: str, unique: bool, anchored: bool, first_chars: set[str | None]) -> None:
-        self.file, self.unique = file, unique
-        self.anchored = anchored
-        # a plain scalar's tag hangs on its first character (others are strings), unless a
-        # resolver looks at every value (None)
+        self.file, self.unique, self.anchored = file, unique, anchored
+        # a plain scalar's tag hangs on its first character, unless a resolver looks at every value
         self.first_chars = first_chars
         self.every = None in first_chars
         self.resolve: Any = None
         self.scalar_node: Any = None
         self.problems = Problems(limit=MAX_SHOWN_PER_FILE)
         self.anchors = Problems(limit=MAX_SHOWN_PER_FILE)
-        #: the open collections: [a mapping?, its place, its children (a mapping's keys and
-        #: values in turn), each plain key's first place]
+        #: the open collections: (a mapping?, its place, its children, each plain key's first place)
         self.stack: list[tuple[bool, Loc, list[Node], dict[str, Loc]]] = []
         self.root: Node | None = None
         #: building stops at the first anchor, at the node nested too deeply, at a 2nd document
@@ -114,11 +110,9 @@ class _Composer:
         self.stopped: Loc | None = None
         #: complete nodes still to pass over (a merge key and its value), collections open in them
         self.skip = self.nest = self.documents = 0
-        #: a plain scalar's implicit tag, by its text
         self.tags: dict[str, str] = {}
 
     def read(self, loader: Any) -> None:
-        """Every event of the document, each built into its node and placed."""
         import yaml
 
         get = loader.get_event
@@ -193,7 +187,7 @@ class _Composer:
         return Node("scalar", loc, event.value, (), (), event.style in _QUOTED_STYLES, tag == _NULL)
 
     def implicit_tag(self, event: Any, opens: bool, is_map: bool) -> str:
-        """The tag of a node written without one, as PyYAML's resolver gives it."""
+        """The tag PyYAML's resolver gives a node written without one."""
         if opens:
             return _MAP if is_map else _SEQ
         if event.implicit[0] and (self.every or event.value[:1] in self.first_chars):

@@ -1,5 +1,4 @@
-"""A convention written back as YAML, each key with a comment (its Russian name, meaning and
-source).  Not ``yaml.safe_dump``: it cannot interleave comments."""
+"""A convention written back as YAML, each key with a comment (``yaml.safe_dump`` cannot)."""
 
 from __future__ import annotations
 

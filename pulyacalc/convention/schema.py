@@ -1,6 +1,5 @@
 """Conventions are data: every number and choice of RULES.md §4 under a named key, one row of
-``SCHEMA``: its ``Convention`` field (with the parser that reads it) and its line of ``_TEXTS``
-(meaning, Russian name, source); the scoring code never asks which convention it is."""
+``SCHEMA``: its ``Convention`` field (with its parser) and its line of ``_TEXTS``."""
 
 from __future__ import annotations
 
@@ -43,13 +42,11 @@ ROUNDINGS: tuple[str, ...] = get_args(Rounding)
 
 
 class Parser:
-    """Reads a value from a node, adding located problems to ``p``; ``None`` when refused.
-    (Parsers are plain slotted classes: the schema is made on every start.)"""
+    """Reads a value from a node, adding located problems to ``p``; ``None`` when refused."""
 
     __slots__ = ()
 
-    #: a table by contract level: a later layer (a house file, a log) overrides only the
-    #: levels it names, and the merged table must name every level 6..10
+    #: a table by contract level: a later layer overrides only the levels it names
     per_level: ClassVar[bool] = False
 
     def __call__(self, node: Node, p: Problems, what: str) -> Any:
@@ -81,8 +78,7 @@ class Int(Parser):
 
 
 class Number(Parser):
-    """An exact number (``2``, ``0.5``, ``1/2``); not negative unless ``signed``; more than
-    0 when ``divides`` (a value something is divided by)."""
+    """An exact number (``2``, ``0.5``, ``1/2``); not negative unless ``signed``; not 0 if it ``divides``."""
 
     __slots__ = ("signed", "divides")
 
@@ -128,7 +124,7 @@ class Flag(Parser):
 
 
 class Choice(Parser):
-    """One word of a ``Literal`` type; the choices are taken from the type, written once."""
+    """One word of a ``Literal`` type."""
 
     __slots__ = ("literal",)
 
@@ -203,8 +199,7 @@ class Levels(Parser):
 
 
 class IntList(Parser):
-    """Whole numbers ``low..high`` in a list: ``[1, 2, 3]``, or ``1 2 3`` / ``1, 2, 3`` in a
-    line-log header.  A set, may be empty, when ``empty``; else in order, at least one."""
+    """Whole numbers ``low..high`` in a list (``[1, 2, 3]``, ``1 2 3``); a set, maybe empty, if ``empty``."""
 
     __slots__ = ("low", "high", "empty")
 
@@ -248,8 +243,7 @@ def _list_items(node: Node) -> tuple[Node, ...] | None:
 
 @dataclass(frozen=True)
 class Convention:
-    """A complete, checked convention.  Field names follow the YAML keys (see SCHEMA); each
-    key's field carries the parser that reads it (``metadata["parse"]``)."""
+    """A complete, checked convention; each key's field carries its parser (``metadata["parse"]``)."""
 
     name: str
     title: str
@@ -334,23 +328,20 @@ class Convention:
         return seq[min(run, len(seq)) - 1]
 
     def dark_level(self, before: int) -> int:
-        """The level of a raspasy with a dark pass (1: single …) after ``before`` in a row: one
-        more, then ``bombs.cap`` as ``bombs.after_cap`` says (K3.3.19 а)."""
+        """The level of a dark raspasy (1: single …) after ``before`` in a row, capped (K3.3.19 а)."""
         level, cap = before + 1, self.bombs_cap
         if cap and level > cap:
             level = cap if self.bombs_after_cap == "stay" else (level - 1) % cap + 1
         return level
 
     def bomb(self, level: int) -> int:
-        """The coefficient of a bomb earned (and the raspasy price) at ``level``: the
-        geometric progression of ``dark.factor`` (2, 4, 8 …; K3.3.19 а, K note 30)."""
+        """The coefficient of a bomb (and the raspasy price) at ``level`` (2, 4, 8 …; K3.3.19 а)."""
         return int(self.dark_factor**level)
 
 
 # -- disputed readings: where tables read a key differently (``pulyacalc dispute``) ---------
 
-#: the deal situations a contested key matters for; the predicate of each is with the use
-#: case that reads deals (pulyacalc/reports/dispute.py ``SITUATIONS``, a test keeps the two equal)
+#: the deal situations a contested key matters for (their predicates: reports/dispute.py ``SITUATIONS``)
 Situation = Literal[
     "one-whister-failed",  # one whister and a passer, the contract failed
     "one-whister-made",  # one whister and a passer, the contract made, the defending side took a trick
@@ -390,8 +381,7 @@ class Contested(NamedTuple):
 
 
 class Key(NamedTuple):
-    """One convention key (see the module's docstring; ``doc`` and ``source`` shown translated
-    where a person reads them; ``contested``: where tables read it differently, for ``dispute``)."""
+    """One convention key (``contested``: where tables read it differently, for ``dispute``)."""
 
     name: str
     field: str
@@ -560,9 +550,8 @@ table.two_half_whist | уйти «за свои» вдвоём: после бо�
     speaks first and passes, K3.8.7) or 'any_hand' (from either hand)
 """
 
-#: the keys tables read differently: ``key | the situations it matters for``, then a line a
-#: reading, ``value (as a player names it): where it comes from`` (``true``, ``false`` and whole
-#: numbers read as such)
+#: the keys tables read differently: ``key | situations``, then a line a reading,
+#: ``value (as a player names it): where it comes from``
 _CONTESTED = """\
 whist.two_whisters_shortfall | two-whisters-short
     split (each whister his half): K3.8.6: each whister answers for half the obligation (the Code on 6 and 7)

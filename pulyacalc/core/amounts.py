@@ -7,7 +7,6 @@ from typing import Union
 
 from pulyacalc.core.i18n import M_, MN_, N_
 
-#: Amounts on the sheet are exact: whole numbers, or fractions where a rule halves.
 Amount = Union[int, Fraction]
 
 
@@ -24,8 +23,7 @@ VULGAR: dict[tuple[int, int], str] = {
 
 
 def mixed(x: Amount, glyphs: bool = True) -> str:
-    """An exact amount as a person adds it, a mixed number: 12, -46⅔, 3½, 5 2/7, -⅔ (``glyphs``:
-    a fraction with a character of its own is written with it)."""
+    """An exact amount as a mixed number: 12, -46⅔, 3½, 5 2/7 (``glyphs``: ⅔ rather than 2/3)."""
     if type(x) is int:
         return str(x)
     q = Fraction(x)
@@ -52,8 +50,7 @@ def undertricks(n: int) -> str:
     return MN_("{n} undertrick", "{n} undertricks", n, n=n)
 
 
-#: the words players say for a contract failed by n: «без одной», «без двух» … (each a message
-#: of its own, for ``undertricks`` and ``down``)
+#: the words players say for a contract failed by n: «без одной», «без двух» …
 _DOWN = {
     1: (N_("1 undertrick"), N_("without 1")),
     2: (N_("2 undertricks"), N_("without 2")),
@@ -78,10 +75,8 @@ def exact(x: Amount) -> Amount:
     return x
 
 
-#: what one deal may write (before its pool points are placed) and a correction may make of
-#: a sum on the sheet: at most this in size, with a denominator of at most
-#: :data:`MAX_SUM_DENOMINATOR`, so that every total, settlement and sum of money stays a
-#: number of a few dozen digits (docs/format.md "Limits")
+#: what one deal may write and a correction may make of a sum on the sheet, so that every sum
+#: stays a number of a few dozen digits (docs/format.md "Limits")
 MAX_WRITTEN: int = 10**30
 MAX_SUM_DENOMINATOR = 10**12
 

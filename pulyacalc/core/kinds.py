@@ -1,5 +1,4 @@
-"""Closed sets of the domain as ``Literal`` types, each written once: ``mypy --strict``
-rejects a mistyped kind at no start-up cost; run-time code takes them by ``typing.get_args``."""
+"""Closed sets of the domain as ``Literal`` types, each written once (run-time code: ``get_args``)."""
 
 from __future__ import annotations
 
@@ -68,8 +67,7 @@ FindingCode = Literal[
 #: settlement rounding (RULES.md §3)
 Rounding = Literal["exact", "kodeks", "nearest", "kodeks_separate"]
 
-#: the roundings that move mountains to a multiple of 3 (K4.2.12): 3 players, whole values,
-#: the mountain divided among all the players
+#: the roundings that move mountains to a multiple of 3 (K4.2.12)
 KODEKS_ROUNDINGS: tuple[Rounding, ...] = ("kodeks", "kodeks_separate")
 
 #: with 5 players, who sits out with the dealer (``table.five_second_out``)

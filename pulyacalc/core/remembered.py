@@ -12,8 +12,7 @@ REMEMBERED = 100_000
 
 
 class Remembered(Generic[V]):
-    """What ``make`` made of each value (and whatever follows it, not part of the key), kept
-    by ``key`` of it (the value itself by default), at most ``size`` of them."""
+    """What ``make`` made of each value, kept by ``key`` of it (the value by default), at most ``size``."""
 
     def __init__(
         self, make: Callable[..., V], key: Callable[[Any], Hashable] | None = None, size: int | None = None

@@ -1,5 +1,4 @@
-"""Seating for one deal: who deals, holds cards, sits out, defends first.  Every table size
-is here, so that the rules ask the seats rather than count players."""
+"""Seating for one deal: who deals, holds cards, sits out, defends first (every table size)."""
 
 from __future__ import annotations
 
@@ -7,11 +6,8 @@ from dataclasses import dataclass, field
 
 from pulyacalc.core.kinds import DummyHand, SecondOut
 
-#: with 5 players, the second player out, as an index into the order clockwise from the
-#: dealer's left (0: the next dealer; 3: the dealer's right neighbour; 2: his third on the left)
+#: with 5 players, the second player out, as an index into the order clockwise from the dealer's left
 _SECOND_OUT: dict[SecondOut, int] = {"next": 0, "previous": 3, "third": 2}
-
-
 #: how the written-out ``__init__`` below sets a frozen field
 _set = object.__setattr__
 
@@ -26,8 +22,7 @@ class Seats:
     second_out: SecondOut = "next"
     #: with 2 players, the hand the dummy sits on, from the dealer's left (header ``dummy``)
     dummy_hand: DummyHand = "first"
-    #: players in the deal, clockwise from first hand (those who sit out left out);
-    #: computed once (scoring asks for them many times a deal)
+    #: players in the deal, clockwise from first hand, computed once (scoring asks many times a deal)
     active: tuple[str, ...] = field(init=False, repr=False, compare=False)
     #: the dealer when he sits out (4 or 5 players); None with 2 or 3
     sits_out: str | None = field(init=False, repr=False, compare=False)
@@ -81,8 +76,7 @@ def change_table(
     players: tuple[str, ...], dealer: str, vacated: Vacated, change: str, who: str
 ) -> tuple[tuple[str, ...], str, Vacated]:
     """The table after ``who`` joins or leaves (RULES.md 6.3, K3.1.2): a newcomer takes the seat
-    of one who left, else sits on the left of the last dealer and deals next; one who leaves
-    before his turn to deal passes it to his left."""
+    of one who left, else sits on the last dealer's left and deals next."""
     if change == "leave":
         i = players.index(who)
         rest = players[:i] + players[i + 1 :]

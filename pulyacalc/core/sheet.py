@@ -14,8 +14,7 @@ WHISTS: Final = "whists"
 
 
 class Write(NamedTuple):
-    """An entry not yet dated to a deal (``Entry(n, *write)`` dates it): a tuple, so that the
-    many deals writing the same thing share one and a rule's answer can be remembered."""
+    """An entry not yet dated to a deal (``Entry(n, *write)`` dates it), shared by the deals writing it."""
 
     rule: RuleId
     player: str
@@ -30,8 +29,7 @@ _set = object.__setattr__
 
 
 class Entry(NamedTuple):
-    """One thing written on the sheet (a NamedTuple: scoring writes one an entry, and a
-    tuple is the quickest to make)."""
+    """One thing written on the sheet (a NamedTuple: the quickest to make)."""
 
     deal: int
     rule: RuleId
