@@ -418,9 +418,8 @@ def as_number(node: Node, problems: Problems, what: str):  # type: ignore[no-unt
 
 def as_str(node: Node, problems: Problems, what: str) -> str | None:
     if node.kind != "scalar" or node.null or not node.text.strip():
-        problems.add(
-            node.loc, M_("{what}: expected text, got {describe}", what=what, describe=node.describe())
-        )
+        expected = M_("{what}: expected text, got {describe}", what=what, describe=node.describe())
+        problems.add(node.loc, expected)
         return None
     return node.text.strip()
 

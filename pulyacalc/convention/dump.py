@@ -53,11 +53,6 @@ def sections() -> dict[str, list[Key]]:
     return out
 
 
-def _comment(row: Key) -> str:
-    text = f"{row.ru} — {tr(row.doc)} [{tr(row.source)}]"
-    return "# " + " ".join(text.split())  # one line, whatever the row's text holds
-
-
 def dump(conv: Convention, origin: str) -> str:
     """The whole convention as YAML text; ``origin`` says where it was read from (a comment)."""
     lines = [
@@ -71,6 +66,7 @@ def dump(conv: Convention, origin: str) -> str:
     for section, rows in sections().items():
         lines += ["", f"{section}:"]
         for row in rows:
-            lines.append("  " + _comment(row))
+            comment = f"{row.ru} — {tr(row.doc)} [{tr(row.source)}]"
+            lines.append("  # " + " ".join(comment.split()))  # one line, whatever the row's text holds
             lines.append(f"  {row.name.partition('.')[2]}: {flow(shown(conv, row))}")
     return "\n".join(lines) + "\n"

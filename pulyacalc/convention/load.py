@@ -100,19 +100,16 @@ def _not_found(ref: str, relative_to: str | None, loc: Loc, beside: str = M_("th
         listed = M_("built-in conventions: {names}; or give a path to a file", names=", ".join(names))
         hint = suggest_name(ref, names) or listed
         return Problem(loc, M_("unknown convention {ref!r}", ref=ref), hint)
-    path = Path(ref)
+    path, here = Path(ref), str(Path.cwd() / ref)
     if path.is_absolute():
         where = M_("looked for {path}", path=str(path))
     elif relative_to in ("-", "<stdin>"):
-        where = M_(
-            "the log is on standard input: looked for it in the current directory: {path}",
-            path=str(Path.cwd() / path),
-        )
+        where = M_("the log is on standard input: looked for it in the current directory: {path}", path=here)
     elif relative_to:
         path_there = os.path.join(os.path.dirname(relative_to), ref)
         where = M_("looked for next to {beside}: {path}", beside=beside, path=path_there)
     else:
-        where = M_("looked for in the current directory: {path}", path=str(Path.cwd() / path))
+        where = M_("looked for in the current directory: {path}", path=here)
     hint = M_("give the convention file's path, or a built-in name")
     return Problem(loc, M_("no such file {ref!r} ({where})", ref=ref, where=where), hint)
 
@@ -295,14 +292,11 @@ def _build(layers: list[Node], path: str, own: int) -> Convention:
     layer_of: dict[str, int] = {}
     name = title = Path(path).stem
     for index, layer in enumerate(layers):
-        flat = _flatten(layer, p)
-        for key, value in flat.items():
+        for key, value in _flatten(layer, p).items():
             layer_of[key] = index
             if SCHEMA[key].parse.per_level and key in merged and value.kind == "map":
                 # a level table overrides only the levels it names
-                old = {k.text.strip(): (k, v) for k, v in merged[key].pairs}
-                for k, v in value.pairs:
-                    old[k.text.strip()] = (k, v)
+                old = {k.text.strip(): (k, v) for k, v in (*merged[key].pairs, *value.pairs)}
                 merged[key] = Node("map", value.loc, pairs=tuple(old.values()))
             else:
                 merged[key] = value
@@ -317,11 +311,9 @@ def _build(layers: list[Node], path: str, own: int) -> Convention:
     for key, spec in SCHEMA.items():
         node = merged.get(key)
         if node is None:
-            p.add(
-                Loc(path, 1),  # where the hint says to add extends:
-                M_("the convention does not set {key!r}", key=key),
-                M_("{doc}; or start the file with 'extends: sochi'", doc=spec.doc),
-            )
+            hint = M_("{doc}; or start the file with 'extends: sochi'", doc=spec.doc)
+            # at line 1, where the hint says to add extends:
+            p.add(Loc(path, 1), M_("the convention does not set {key!r}", key=key), hint)
             continue
         before = len(p)
         value = spec.parse(node, p, key)
@@ -352,10 +344,8 @@ def _aliases(layer: Node, p: Problems) -> tuple[str, ...]:
 def _check_sense(conv: Convention, nodes: dict[str, Node], layer_of: dict[str, int], p: Problems) -> None:
     """Values that are well-typed but cannot work."""
     if conv.rounding in KODEKS_ROUNDINGS and conv.pool_point_in_mountain != int(conv.pool_point_in_mountain):
-        p.add(
-            nodes["settlement.rounding"].loc,
-            M_("{rounding} rounding needs whole mountain points per pool point", rounding=conv.rounding),
-        )
+        whole = M_("{rounding} rounding needs whole mountain points per pool point", rounding=conv.rounding)
+        p.add(nodes["settlement.rounding"].loc, whole)
     if conv.rounding in KODEKS_ROUNDINGS and conv.mountain_divisor == "opponents":
         # a multiple of 3 divides evenly among 3 players, not among 2 opponents
         key = max("settlement.rounding", "settlement.mountain_divisor", key=lambda k: layer_of[k])

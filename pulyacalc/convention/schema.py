@@ -63,8 +63,6 @@ class Parser:
 
 
 class Int(Parser):
-    """A whole number in ``low..high``."""
-
     __slots__ = ("low", "high")
 
     def __init__(self, low: int, high: int) -> None:
@@ -319,13 +317,11 @@ class Convention:
 
     def progression(self, run: int) -> int:
         """Multiplier of the ``run``-th raspasy in a row (1-based); the last one repeats."""
-        seq = self.raspasy_progression
-        return seq[min(run, len(seq)) - 1]
+        return self.raspasy_progression[min(run, len(self.raspasy_progression)) - 1]
 
     def exit_level(self, run: int) -> int:
         """Lowest contract allowed after the ``run``-th raspasy in a row."""
-        seq = self.raspasy_exit
-        return seq[min(run, len(seq)) - 1]
+        return self.raspasy_exit[min(run, len(self.raspasy_exit)) - 1]
 
     def dark_level(self, before: int) -> int:
         """The level of a dark raspasy (1: single …) after ``before`` in a row, capped (K3.3.19 а)."""

@@ -82,7 +82,6 @@ MAX_SUM_DENOMINATOR = 10**12
 
 
 def past_limit(x: Amount) -> bool:
-    """``x`` is past :data:`MAX_WRITTEN` or :data:`MAX_SUM_DENOMINATOR`."""
     if type(x) is int:
         return not -MAX_WRITTEN <= x <= MAX_WRITTEN
     q = Fraction(x)

@@ -1,6 +1,5 @@
-"""Located problems (``FILE:LINE[:COLUMN]``, for a person or an editor to jump to) and the
-two error types: input that cannot be read, and input that breaks a rule.  Readers collect
-all problems of a file and raise once."""
+"""Located problems (``FILE:LINE[:COLUMN]``) and the two error types: input that cannot be read,
+and input that breaks a rule.  Readers collect all problems of a file and raise once."""
 
 from __future__ import annotations
 
@@ -30,7 +29,6 @@ _set = object.__setattr__
 
 @cache
 def unsafe() -> re.Pattern[str]:
-    """:data:`UNSAFE_CHARS`, compiled."""
     return re.compile(UNSAFE_CHARS)
 
 
@@ -120,7 +118,6 @@ class Problem:
         _set(self, "source", source)
         _set(self, "width", width)
         _set(self, "kind", kind)
-        # left out, the code is the kind
         _set(self, "code", kind if code == "read" and kind != "read" else code)
 
     def format(self) -> str:
@@ -318,11 +315,8 @@ def not_utf8(path: str, name: str, reason: str) -> Problem:
                 known = encoding_of(f.read(65536))
             loc = _first_bad_byte(path, name) or loc
     if known is not None:
-        return Problem(
-            loc,
-            M_("this file is in {encoding}, not UTF-8", encoding=known[0]),
-            M_("save it as UTF-8, or run with --encoding {codec}", codec=known[1]),
-        )
+        encoding = M_("this file is in {encoding}, not UTF-8", encoding=known[0])
+        return Problem(loc, encoding, M_("save it as UTF-8, or run with --encoding {codec}", codec=known[1]))
     return Problem(loc, M_("not UTF-8 text ({reason})", reason=reason), M_("save the file as UTF-8"))
 
 

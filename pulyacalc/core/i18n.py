@@ -39,11 +39,8 @@ def from_environment() -> str:
     chosen = os.environ.get(ENV)
     if chosen:
         return language_of(chosen) or "en"
-    for var in LOCALE_VARS:
-        value = os.environ.get(var)
-        if not value:
-            continue
-        for part in value.split(":"):
+    for var in [v for v in LOCALE_VARS if os.environ.get(v)]:
+        for part in os.environ[var].split(":"):
             lang = language_of(part)
             if lang is not None:
                 return lang
@@ -55,8 +52,7 @@ def from_environment() -> str:
 def use(lang: str | None = None) -> None:
     """Choose the language: ``lang`` when given, else ``PULYACALC_LANG``, else the locale."""
     global _active, _lang
-    chosen = (language_of(lang) if lang else None) or from_environment()
-    _lang = chosen
+    _lang = chosen = (language_of(lang) if lang else None) or from_environment()
     if chosen == "en":
         _active = gettext.NullTranslations()
         return

@@ -16,31 +16,13 @@ ResultKind = Literal[DealKind, "correction", SeatChangeKind]
 #: where an entry is written on the paper
 Area = Literal["pool", "mountain", "whists"]
 
-#: the rules that write entries (core/rulebook.py ties each to RULES.md and the Code)
+#: the rules that write entries (core/rulebook.py ties each to RULES.md and the Code), a few a line
+#: (a Literal of Literals is one flat Literal)
 RuleId = Literal[
-    "unplayed",
-    "half-whist",
-    "made",
-    "remise",
-    "whists",
-    "consolation",
-    "gentleman",
-    "returned-whist",
-    "dealer-consolation",
-    "shortfall",
-    "misere-made",
-    "misere-remise",
-    "raspasy-mountain",
-    "raspasy-whists",
-    "zero-trick",
-    "pool",
-    "help",
-    "help-whists",
-    "written-off",
-    "premium",
-    "concede",
-    "correction",
-    "join",
+    Literal["unplayed", "half-whist", "made", "remise", "whists", "consolation", "gentleman"],
+    Literal["returned-whist", "dealer-consolation", "shortfall", "misere-made", "misere-remise"],
+    Literal["raspasy-mountain", "raspasy-whists", "zero-trick", "pool", "help", "help-whists", "written-off"],
+    Literal["premium", "concede", "correction", "join"],
 ]
 
 #: "read": the input cannot be read (syntax, spelling, types); "rule": it reads but is not allowed
@@ -48,20 +30,9 @@ ProblemKind = Literal["read", "rule"]
 
 #: what ``check`` calls a finding (docs/commands.md); a problem's code is set where it is found
 FindingCode = Literal[
-    "read",
-    "rule",
-    "dealer-in-play",
-    "after-finish",
-    "raspasy-exit",
-    "compulsory-raspasy",
-    "shortfall-forbidden",
-    "pool-target",
-    "strange-override",
-    "sheet-players",
-    "sheet-cell",
-    "sheet-running",
-    "parting-deal",
-    "correction",
+    Literal["read", "rule", "dealer-in-play", "after-finish", "raspasy-exit", "compulsory-raspasy"],
+    Literal["shortfall-forbidden", "pool-target", "strange-override", "sheet-players", "sheet-cell"],
+    Literal["sheet-running", "parting-deal", "correction"],
 ]
 
 #: settlement rounding (RULES.md §3)

@@ -63,9 +63,7 @@ class ContractError(ValueError):
 
     def __init__(self, message: str, hint: str = "", *, levelled: bool) -> None:
         super().__init__(message)
-        self.message = message
-        self.hint = hint
-        self.levelled = levelled
+        self.message, self.hint, self.levelled = message, hint, levelled
 
 
 @dataclass(frozen=True, slots=True)

@@ -98,6 +98,5 @@ class Sheet:
             row[e.on] = exact(row[e.on] + e.amount)
 
     def view(self) -> SheetView:
-        return SheetView(
-            self.players, dict(self.pool), dict(self.mountain), {p: dict(r) for p, r in self.whists.items()}
-        )
+        whists = {p: dict(r) for p, r in self.whists.items()}
+        return SheetView(self.players, dict(self.pool), dict(self.mountain), whists)
