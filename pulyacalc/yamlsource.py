@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import re
+from fractions import Fraction
 from functools import cache
 from typing import Any, NamedTuple
 
@@ -315,8 +316,7 @@ def parse_yaml(text: str, file: str, *, max_bytes: int = MAX_YAML_BYTES, unique_
         length, most = f"{(len(text) if end < 0 else end) - long_line.start():,}", f"{MAX_LINE_CHARS:,}"
         long = N_("line {number} is {length} characters long, over {most}")
         raise ReadError([Problem(Loc(file, number, 1), M_(long, number=number, length=length, most=most))])
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = text.removeprefix("\ufeff")
     # the tree is a million new objects and holds no cycles: the cyclic collector's passes
     # over it as it grows cost more than the building (a 2 MB sheet: 3.3 s, 1.4 s without)
     collecting = gc.isenabled()
@@ -394,8 +394,6 @@ _NUMBER_RE = re.compile(r"^[+-]?(\d+(\.\d+)?|\d+/\d+)$")
 
 def as_number(node: Node, problems: Problems, what: str):  # type: ignore[no-untyped-def]
     """An exact number: ``2``, ``0.5`` or ``1/2`` → int or Fraction, within the limits above."""
-    from fractions import Fraction
-
     text = node.text.strip()
     if node.kind != "scalar" or node.null or not _NUMBER_RE.match(text):
         expected = N_("{what}: expected a number (like 2, 0.5 or 1/2), got {describe}")

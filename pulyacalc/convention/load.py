@@ -202,11 +202,8 @@ def _node(t: Tree, file: str) -> Node:
 
 def _read(path: str) -> Node:
     """A convention file's nodes: a built-in one pre-parsed (tools/pregen.py), any other read and parsed."""
-    if Path(path).parent == builtin_dir():
-        pre = pre_parsed(Path(path))
-        if pre is not None:
-            return pre
-    return parse_yaml(read_yaml_file(path, "the convention"), path)
+    pre = pre_parsed(Path(path)) if Path(path).parent == builtin_dir() else None
+    return pre if pre is not None else parse_yaml(read_yaml_file(path, "the convention"), path)
 
 
 def _confined(path: Path, within: Path, ref: str, loc: Loc) -> None:

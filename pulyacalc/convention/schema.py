@@ -636,11 +636,10 @@ def _contested() -> dict[str, Contested]:
 def _rows() -> dict[str, Key]:
     """The schema made of ``_TEXTS``, ``_CONTESTED`` and the parsers of Convention's fields: a
     key's field is ``section_leaf`` when there is one, else the leaf (``pool.help``: ``help``)."""
-    lines = _joined(_TEXTS, 1)
     fields = Convention.__dataclass_fields__
     contested = _contested()
     rows: dict[str, Key] = {}
-    for line in lines:
+    for line in _joined(_TEXTS, 1):
         name, ru, source, doc = line.split(" | ", 3)
         joined = name.replace(".", "_")
         f = fields[joined if joined in fields else name.rpartition(".")[2]]

@@ -45,9 +45,7 @@ def tricks(n: int) -> str:
 
 def undertricks(n: int) -> str:
     """``1 undertrick``, ``2 undertricks`` (in Russian «без одной», «без двух»)."""
-    if n in _DOWN:
-        return M_(_DOWN[n][0])
-    return MN_("{n} undertrick", "{n} undertricks", n, n=n)
+    return M_(_DOWN[n][0]) if n in _DOWN else MN_("{n} undertrick", "{n} undertricks", n, n=n)
 
 
 #: the words players say for a contract failed by n: «без одной», «без двух» …

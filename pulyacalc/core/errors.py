@@ -3,8 +3,12 @@ and input that breaks a rule.  Readers collect all problems of a file and raise 
 
 from __future__ import annotations
 
+import codecs
 import contextlib
+import errno
+import os
 import re
+import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -123,7 +127,6 @@ class Problem:
     def format(self) -> str:
         # whatever a message echoes reaches the terminal safe, in the chosen language
         text = f"{shown(str(self.loc), 0)}: " + shown(_cut_long_words(tr(self.message)), 0, keep="\n")
-        text = shown(text, 0, keep="\n")
         if self.hint:
             text += "; " + shown(_cut_long_words(tr(self.hint)), 0, keep="\n")
         if self.source and self.loc.column:
@@ -271,8 +274,6 @@ class ReadsOutput(Exception):
 def opened(f: T) -> T:
     """``f``, a file just opened to be read, checked against :data:`WRITTEN`."""
     if WRITTEN:
-        import os
-
         st = os.fstat(f.fileno())
         if (st.st_dev, st.st_ino) in WRITTEN:
             f.close()
@@ -282,8 +283,6 @@ def opened(f: T) -> T:
 
 def os_reason(e: OSError) -> str:
     """Why a file could not be opened or read, in words ("permission denied"), not ``[Errno 13]``."""
-    import errno
-
     words = {
         errno.ENOENT: "no such file",
         errno.EACCES: "permission denied",
@@ -304,9 +303,6 @@ NOT_UTF8_SCAN_BYTES = 64 * 1024 * 1024
 
 def not_utf8(path: str, name: str, reason: str) -> Problem:
     """ "Not UTF-8", at the first bad byte when ``path`` is a regular file (a FIFO's bytes are gone)."""
-    import os
-    import stat
-
     loc, known = Loc(name), None
     # unreadable now (OSError; ValueError: a NUL in the name): located at the file
     with contextlib.suppress(OSError, ValueError):
@@ -333,8 +329,6 @@ def encoding_of(data: bytes) -> tuple[str, str] | None:
 
 
 def _first_bad_byte(path: str, name: str) -> Loc | None:
-    import codecs
-
     # a character cut by a chunk waits in the decoder; one cut by the end of the file is bad
     decoder = codecs.getincrementaldecoder("utf-8")()
     line, column, read = 1, 1, 0

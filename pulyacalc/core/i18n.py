@@ -118,9 +118,7 @@ class Text(str):
             form = template if plural is None or plural[1] == 1 else plural[0]
             english = form.format(**fields) if fields else form
         self = super().__new__(cls, english)
-        self.template = template
-        self.fields = fields
-        self.plural = plural
+        self.template, self.fields, self.plural = template, fields, plural
         return self
 
     def spelled(self, english: str) -> Text:
@@ -130,10 +128,7 @@ class Text(str):
     def translated(self) -> str:
         if current() == "en":
             return str(self)
-        if self.plural is not None:
-            text = ngettext(self.template, self.plural[0], self.plural[1])
-        else:
-            text = _(self.template)
+        text = _(self.template) if self.plural is None else ngettext(self.template, *self.plural)
         if not self.fields:
             return text
         # a number stays one: the template may format it (``{size:,}``), as the English does
@@ -152,9 +147,7 @@ def M_(template: str, /, **fields: object) -> Text:
     """A message made now, shown later: English ``template`` filled with ``fields`` (a :class:`Text`)."""
     # Text(template, fields) without its generality: made in two thirds of the time
     text: Text = _new_str(Text, template.format_map(fields) if fields else template)
-    text.template = template
-    text.fields = fields
-    text.plural = None
+    text.template, text.fields, text.plural = template, fields, None
     return text
 
 

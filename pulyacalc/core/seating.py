@@ -46,11 +46,9 @@ class Seats:
         n = len(self.players)
         i = self.players.index(self.dealer)
         order = tuple(self.players[(i + 1 + k) % n] for k in range(n))
-        sitters: tuple[str, ...] = ()
-        if n == 4:
-            sitters = (self.dealer,)
-        elif n >= 5:
-            sitters = (self.dealer, order[_SECOND_OUT[self.second_out]])
+        sitters: tuple[str, ...] = (
+            (dealer,) if n == 4 else (dealer, order[_SECOND_OUT[second_out]]) if n > 4 else ()
+        )
         _set(self, "active", tuple(p for p in order if p not in sitters))
         _set(self, "sitters", sitters)
         _set(self, "sits_out", sitters[0] if sitters else None)

@@ -81,8 +81,7 @@ class Sheet:
     def add(self, player: str) -> None:
         """A player who joins (RULES.md 6.3): a new column, empty."""
         self.players = (*self.players, player)
-        self.pool[player] = 0
-        self.mountain[player] = 0
+        self.pool[player] = self.mountain[player] = 0
         for row in self.whists.values():
             row[player] = 0
         self.whists[player] = {q: 0 for q in self.players if q != player}
