@@ -115,8 +115,7 @@ def _not_found(ref: str, relative_to: str | None, loc: Loc, beside: str = M_("th
 
 
 _cache: dict[tuple[str, Path | None], Convention] = {}
-#: ``--allow-outside`` was given: a convention file a log names may be anywhere (the
-#: command line sets it; see ``convention_for``)
+#: ``--allow-outside`` was given: a convention file a log names may be anywhere
 outside_allowed: ContextVar[bool] = ContextVar("outside_allowed", default=False)
 #: a convention extends at most this many files in a chain (three is usual)
 MAX_EXTENDS = 8
@@ -140,8 +139,7 @@ def load(
         raise ReadError([_not_found(ref, relative_to, ref_loc or Loc(ref))])
     if within is not None and not is_name(ref):
         _confined(Path(path), within, ref, ref_loc or Loc(ref))
-    # a built-in file extends only built-ins, by name (tests/test_builtin_pregen.py): where it
-    # may be read from does not change it
+    # a built-in extends only built-ins, by name: where it may be read from does not change it
     key = (path, None if Path(path).parent == builtin_dir() else within)
     if overrides is not None:
         layers = _layers(path, set(), within)

@@ -39,8 +39,6 @@ ROUNDINGS: tuple[str, ...] = get_args(Rounding)
 
 
 # -- parsers: each reads one value from its node and reports what is wrong ----------------
-
-
 class Parser:
     """Reads a value from a node, adding located problems to ``p``; ``None`` when refused."""
 
@@ -336,7 +334,6 @@ class Convention:
 
 
 # -- disputed readings: where tables read a key differently (``pulyacalc dispute``) ---------
-
 #: the deal situations a contested key matters for (their predicates: reports/dispute.py ``SITUATIONS``)
 Situation = Literal[
     "one-whister-failed",  # one whister and a passer, the contract failed
@@ -374,8 +371,6 @@ class Contested(NamedTuple):
 
 
 # -- the schema: one row per key ------------------------------------------------------------
-
-
 class Key(NamedTuple):
     """One convention key (``contested``: where tables read it differently, for ``dispute``)."""
 

@@ -73,8 +73,7 @@ def exact(x: Amount) -> Amount:
     return x
 
 
-#: what one deal may write and a correction may make of a sum on the sheet, so that every sum
-#: stays a number of a few dozen digits (docs/format.md "Limits")
+#: the most one deal may write and a correction make of a sum on the sheet (docs/format.md "Limits")
 MAX_WRITTEN: int = 10**30
 MAX_SUM_DENOMINATOR = 10**12
 

@@ -27,7 +27,6 @@ UNSAFE_CHARS = (
 #: an echoed value longer than this is cut (so that a huge scalar cannot flood the terminal)
 SHOWN_CHARS = 60
 T = TypeVar("T", bound=IO[Any])
-#: how the written-out ``__init__``s below set a frozen field
 _set = object.__setattr__
 
 
@@ -125,13 +124,11 @@ class Problem:
         _set(self, "code", kind if code == "read" and kind != "read" else code)
 
     def format(self) -> str:
-        # whatever a message echoes reaches the terminal safe, in the chosen language
         text = f"{shown(str(self.loc), 0)}: " + shown(_cut_long_words(tr(self.message)), 0, keep="\n")
         if self.hint:
             text += "; " + shown(_cut_long_words(tr(self.hint)), 0, keep="\n")
         if self.source and self.loc.column:
-            # control characters (escape sequences, vertical tabs, U+2028, bidi…) are shown
-            # as '?', one for one, so the echo cannot break the terminal or the caret's column
+            # control characters shown as '?', one for one: the caret's column stays right
             line = shown(self.source.rstrip("\r\n").replace("\t", " "), 0)
             caret = " " * (self.loc.column - 1) + "^" * max(1, self.width)
             text += f"\n    {line}\n    {caret}"
@@ -165,8 +162,7 @@ MAX_KEPT = 10_000
 def capped(
     problems: list[Problem], limit: int = MAX_SHOWN_PER_FILE, uncounted: Mapping[str, int] | None = None
 ) -> list[Problem]:
-    """The first ``limit`` problems of each file, then one saying how many more there were
-    (``uncounted``: per file, counted but not kept)."""
+    """The first ``limit`` problems of each file, then one saying how many more (``uncounted``: not kept)."""
     count: dict[str, int] = {}
     out: list[Problem] = []
     for p in problems:
@@ -197,8 +193,7 @@ def too_many(file: str, more: int, n: int, shown: int, kind: ProblemKind) -> Pro
 
 
 class Problems:
-    """A collector: readers add problems as they go and raise them all at the end; it keeps at
-    most ``limit`` (None: no limit) and counts the rest."""
+    """A collector: readers add problems as they go and raise them all at the end (``limit`` kept)."""
 
     def __init__(self, limit: int | None = MAX_KEPT) -> None:
         self.items: list[Problem] = []
@@ -262,8 +257,7 @@ class Problems:
         raise ReadError(ordered)
 
 
-#: the files this run's ``-o`` and ``--plot`` replace, by (device, inode), each with its
-#: option (cli/output.py fills it; empty in the library): a reader opens none of them
+#: the files this run's ``-o`` and ``--plot`` replace, by (device, inode) → option: none is read
 WRITTEN: dict[tuple[int, int], str] = {}
 
 

@@ -49,10 +49,8 @@ SUIT_SPELLINGS: dict[str, Suit] = _spellings(
 
 MISERE_SPELLINGS = frozenset({"misere", "misère", "mise\u0300re", "мизер", "miser", "mis", "мизэр", "mizer"})
 
-#: how the messages list the suits
 SUITS_HINT = N_("suits: ♠ ♣ ♦ ♥ NT, s c d h, п т б ч БК")
 _LEVELS = ("6", "7", "8", "9", "10")
-#: how the written-out ``__init__``s of the records below set a frozen field
 _set = object.__setattr__
 #: where a deal made in code (not read from a file) is
 _NOWHERE = Loc("-")
@@ -191,8 +189,6 @@ DARK_SPELLINGS = frozenset(
 
 
 # -- the talon's cards (K3.4.11) -------------------------------------------------------
-
-
 class Rank(_Word):
     """A card's rank in the 32-card pack, low to high."""
 
@@ -221,7 +217,6 @@ RANK_SPELLINGS: dict[str, Rank] = _spellings(
     }
 )
 
-#: how the messages list the cards
 CARDS_HINT = N_("a card is a rank and a suit: A♠ K♥ Q♦ J♣ 10♠ … 7♥, As Kh, туз пик, Тп Кч")
 
 

@@ -8,7 +8,6 @@ from pulyacalc.core.kinds import DummyHand, SecondOut
 
 #: with 5 players, the second player out, as an index into the order clockwise from the dealer's left
 _SECOND_OUT: dict[SecondOut, int] = {"next": 0, "previous": 3, "third": 2}
-#: how the written-out ``__init__`` below sets a frozen field
 _set = object.__setattr__
 
 
@@ -61,8 +60,7 @@ class Seats:
         return tuple(act[(i + k) % len(act)] for k in range(1, len(act)))
 
     def next_dealer(self) -> str:
-        i = self.players.index(self.dealer)
-        return self.players[(i + 1) % len(self.players)]
+        return self.players[(self.players.index(self.dealer) + 1) % len(self.players)]
 
 
 #: where a player who left sat, and whether he was to deal next (until a newcomer takes his

@@ -24,7 +24,6 @@ class Write(NamedTuple):
     why: str = ""
 
 
-#: how the written-out ``__init__`` below sets a frozen field
 _set = object.__setattr__
 
 
