@@ -1,9 +1,6 @@
-"""`explain` as a view: every entry of the chosen deals with its rule and arithmetic, the
-paper after each deal, and the deal's ledger row.
-
-``ExplainStream`` draws a log deal by deal in flat memory: a deal's writes once per distinct
-set of writes, the paper again only for the players whose cells changed.
-"""
+"""`explain` as a view: each entry of the chosen deals with its rule and arithmetic, the paper after each
+deal, its ledger row.  ``ExplainStream`` draws a log in flat memory: a deal's writes once per distinct set
+of writes, the paper again only for the players whose cells changed."""
 
 from __future__ import annotations
 
@@ -55,8 +52,7 @@ def entry_json(x: Explained) -> dict[str, Any]:
 
 
 def bombs_json(r: Any) -> dict[str, Any]:
-    """Classic's bombs on a deal (RULES.md 2.10), as additive fields: only on a deal that
-    earned a bomb, or was played on one."""
+    """Classic's bombs on a deal (RULES.md 2.10), additive: only on a deal that earned or played one."""
     out: dict[str, Any] = {}
     if r.bombs_earned:
         out["bombs_earned"] = {p: b for p, b in r.bombs_earned}
@@ -74,13 +70,9 @@ def bombs_text(r: Any) -> str | None:
             _("bombs earned (dark raspasy, level {level}): {earned}").format(level=r.dark, earned=earned)
         )
     if r.bomb != 1:
-        who = getattr(r.deal, "declarer", "")
-        if r.bomb_spent:
-            said.append(
-                _("{who} played on a bomb ×{bomb} and won: it is used up").format(who=who, bomb=r.bomb)
-            )
-        else:
-            said.append(_("{who} played on a bomb ×{bomb} and lost: it stays").format(who=who, bomb=r.bomb))
+        won = _("{who} played on a bomb ×{bomb} and won: it is used up")
+        lost = _("{who} played on a bomb ×{bomb} and lost: it stays")
+        said.append((won if r.bomb_spent else lost).format(who=getattr(r.deal, "declarer", ""), bomb=r.bomb))
     return "; ".join(said) or None
 
 
@@ -88,14 +80,7 @@ def deal_head_json(
     number: int, where: str, dealer: str, kind: str, line: str, after_finish: bool
 ) -> dict[str, Any]:
     """A deal's JSON up to its entries."""
-    return {
-        "deal": number,
-        "where": where,
-        "dealer": dealer,
-        "kind": kind,
-        "line": line,
-        "after_finish": after_finish,
-    }
+    return dict(deal=number, where=where, dealer=dealer, kind=kind, line=line, after_finish=after_finish)
 
 
 def explain_table(explanation: Explanation, deals: tuple[DealExplained, ...]) -> str:
@@ -115,8 +100,7 @@ def table_head(conv: Convention, players: tuple[str, ...], target: int, deals: s
 
 
 def paper(rows: list[list[str]], head: list[str]) -> str:
-    """The paper after a deal, indented under it: ``rows`` a player's name and his cells
-    (:func:`pulyacalc.render.view.sheet_row`), ``head`` what is over them."""
+    """The paper after a deal, indented: ``rows`` each a player's name and :func:`sheet_row`."""
     from pulyacalc.render.table import grid
 
     drawn = grid(rows, head, ("left", *["right"] * (len(head) - 1)), "simple", None, margin=2)
@@ -138,12 +122,8 @@ def deal_head(
         if kind == "correction":
             return _("Correction {after} ({where}): {line}").format(after=after, where=where, line=line)
         return _("Table change {after} ({where}): {line}").format(after=after, where=where, line=line)
-    return (
-        _("Deal {n} ({where}), dealer {dealer}: {line}").format(
-            n=number, where=where, dealer=dealer, line=line
-        )
-        + extra
-    )
+    deal = _("Deal {n} ({where}), dealer {dealer}: {line}")
+    return deal.format(n=number, where=where, dealer=dealer, line=line) + extra
 
 
 def deal_body(entries: tuple[Explained, ...], ledger: dict[str, Any], bombs: str | None) -> list[str]:
@@ -156,23 +136,11 @@ def deal_body(entries: tuple[Explained, ...], ledger: dict[str, Any], bombs: str
     rows = []
     for x in entries:
         e = x.entry
-        amount = num(e.amount)
-        rows.append(
-            [
-                e.player,
-                tr(place(e)),
-                f"+{amount}" if e.amount > 0 else amount,
-                _why(x),
-                f"{rule_name(e.rule)} §{x.rule.section} {x.rule.kodeks}",
-            ]
-        )
+        amount = f"+{num(e.amount)}" if e.amount > 0 else num(e.amount)
+        rule = f"{rule_name(e.rule)} §{x.rule.section} {x.rule.kodeks}"
+        rows.append([e.player, tr(place(e)), amount, _why(x), rule])
     if rows:
-        table = grid(
-            rows,
-            tablefmt="plain",
-            colalign=("left", "left", "right", "left", "left"),
-            margin=2,
-        )
+        table = grid(rows, tablefmt="plain", colalign=("left", "left", "right", "left", "left"), margin=2)
         out.extend("  " + line for line in table.splitlines())
     else:
         out.append("  " + _("(nothing is written)"))
@@ -189,8 +157,7 @@ _NOT_DEALS = {
     "join": N_("after the join"),
     "leave": N_("after the leave"),
 }
-#: the rules' ids as the table names them in a language other than English (where the id,
-#: which JSON and CSV keep, is English); msgctxt "rule" keeps them apart from the same words
+#: the rules' ids as the table names them in another language (JSON and CSV keep the English id)
 RULE_NAMES = {
     "unplayed": NP_("rule", "unplayed"),
     "half-whist": NP_("rule", "half-whist"),
@@ -225,8 +192,7 @@ def rule_name(rule: str) -> str:
 
 
 def _why(x: Explained) -> str:
-    """The entry's whole arithmetic and reason, in the chosen language (the English is the
-    tail of its sentence, as JSON's ``text`` has it)."""
+    """The entry's arithmetic and reason in the chosen language (English: its ``text`` after ``: ``)."""
     if current() == "en":
         return x.text.split(": ", 1)[1] if ": " in x.text else ""
     from pulyacalc.reports.explain import whole
@@ -235,8 +201,7 @@ def _why(x: Explained) -> str:
 
 
 def sentence_shown(x: Explained) -> str:
-    """The entry's whole sentence (``Vera whists on Boris +12: 3 tricks × 4 = 12``) in the
-    chosen language (English: the sentence JSON's ``text`` has)."""
+    """The entry's sentence (``Vera whists on Boris +12: 3 tricks × 4 = 12``) in the chosen language."""
     if current() == "en":
         return x.text
     from pulyacalc.core.amounts import num
@@ -259,23 +224,20 @@ ROW_HEAD = ["deal", "rule", "section", "player", "area", "on", "amount", "why"]
 
 
 def entry_cut(x: Explained) -> tuple[str, str]:
-    """An entry's JSON among the flat ones (two levels deep), cut where its deal's number
-    goes: the text before the number and after it (the number is its first member)."""
+    """An entry's JSON among the flat ones (two levels deep), cut where its deal's number goes."""
     doc = plain_strings(entry_json(x))
     del doc["deal"]
     return '{\n      "deal": ', "," + members(doc, 2) + "\n    }"
 
 
 def plain_strings(doc: dict[str, Any]) -> dict[str, Any]:
-    """``doc`` with its texts as plain strings (a rule's reason is a ``Text``, which the
-    JSON writer would leave to the slower ``json.dumps``: the same text either way)."""
+    """``doc`` with its texts as plain strings (a ``Text`` would go to the slower ``json.dumps``)."""
     return {k: str(v) if isinstance(v, str) else v for k, v in doc.items()}
 
 
 @dataclass
 class Drawn:
-    """What a deal's writes look like in one format, the same for every deal that wrote
-    them; where the deal's number goes they are cut (``number.join(pieces)``)."""
+    """A deal's writes drawn in one format, cut where the deal's number goes (``number.join(pieces)``)."""
 
     #: the table's lines after the deal's first but for its bombs: its entries, its moves
     entries: str = ""
@@ -290,8 +252,7 @@ class Drawn:
 def drawn_writes(
     d: DealExplained, fmt: str, piece: Callable[[Explained], tuple[str, str]] | None = None
 ) -> Drawn:
-    """:class:`Drawn` of a deal's writes in ``fmt`` (``,``/``\\t``: CSV/TSV); ``piece``:
-    :func:`entry_piece` in ``fmt`` (or what remembers it per write)."""
+    """:class:`Drawn` of a deal's writes in ``fmt`` (``,``/``\\t``: CSV/TSV); ``piece``: an entry's."""
     xs = d.entries
     if fmt == "table":
         lines = deal_body(xs, d.ledger, None)
@@ -317,8 +278,7 @@ def _cut_lines(cuts: list[tuple[str, str]]) -> tuple[str, ...]:
 
 
 def entry_line(x: Explained, fmt: str) -> tuple[str, str]:
-    """An entry as JSON Lines, CSV (``,``) or TSV (``\\t``) write it, cut where its
-    deal's number goes (the number is the record's second member, the row's first cell)."""
+    """An entry as JSON Lines, CSV (``,``) or TSV (``\\t``) write it, cut where its deal's number goes."""
     import json
 
     doc = entry_json(x)
@@ -347,8 +307,7 @@ WRITES_SIZE = 20_000
 
 @dataclass
 class ExplainStream:
-    """``explain`` of a whole log in flat memory, each deal drawn into a spool given out once the
-    log is spent (the table's first line counts its deals).  ``--deal N``: deal N alone."""
+    """``explain`` of a whole log in flat memory, spooled until the log is spent; ``--deal N``: N alone."""
 
     stream: Stream
     #: deals (and corrections) shown so far (none: ``--deal N`` is past the log's end)
@@ -433,11 +392,9 @@ _SKIPPED = Drawn()
 
 
 class Cells:
-    """Each player's cells on the paper as it stands, drawn again only for a player a deal
-    wrote for (``changed``), each number's text made once (``show`` per value)."""
+    """Each player's cells on the paper, drawn again only for a player a deal wrote for (``changed``)."""
 
     def __init__(self, show: Callable[[Any], str]) -> None:
-
         self.text = Remembered(show)
         self.rows: dict[str, Any] = {}
         self.players: tuple[str, ...] = ()
@@ -452,8 +409,7 @@ class Cells:
 
 
 class TableDeals:
-    """The table's deals, each drawn onto ``write``: an empty line, its first line, its
-    entries, its moves, the paper after it (a player's cells drawn again when they changed)."""
+    """The table's deals, each drawn onto ``write``: its first line, entries, moves, the paper after it."""
 
     def __init__(self, write: Callable[[str], None]) -> None:
         self.write = write
@@ -486,9 +442,8 @@ class TableDeals:
 
 
 def deal_lines(words: Words = ENGLISH) -> Callable[[DealResult, int], str]:
-    """:func:`pulyacalc.reports.explain.deal_text` of a result dealt at a table of ``seats``,
-    made once per text of the log and its talon's taker: the deals read from one text share
-    its parse (their ``template``), and their line is its."""
+    """:func:`pulyacalc.reports.explain.deal_text` at a table of ``seats``, made once per parsed text of
+    the log (a deal's ``template``) and talon taker."""
     from pulyacalc.reports.explain import deal_text, talon_taker
 
     known: dict[Hashable, str] = {}
@@ -509,8 +464,7 @@ def deal_lines(words: Words = ENGLISH) -> Callable[[DealResult, int], str]:
 
 
 def json_members(pairs: Iterable[tuple[str, str]], depth: int) -> str:
-    """An object's members as :func:`members` writes them, from each member's key and its
-    value's text (written for its place): the object's text made of parts already drawn."""
+    """An object's members as :func:`members` writes them, from each key and its value's text."""
     from json.encoder import encode_basestring  # how formats.dumps writes a string
 
     inner = "\n" + "  " * (depth + 1)
@@ -523,31 +477,26 @@ def json_object(pairs: Iterable[tuple[str, str]], depth: int) -> str:
 
 
 def paper_format(sheet: Sheet, p: str) -> str:
-    """A ``%`` format of player ``p``'s member of the paper in a deal's JSON (``running``,
-    as ``sheet_json`` has it), a ``%s`` for each cell: pool, mountain, whists on each."""
+    """A ``%`` format of player ``p``'s member of a deal's ``running`` paper, a ``%s`` per cell."""
     whists = json_object(((q.replace("%", "%%"), "%s") for q in sheet.whists[p]), 5)
     own = json_object((("pool", "%s"), ("mountain", "%s"), ("whists", whists)), 4)
     return json_members([(p.replace("%", "%%"), own)], 3)
 
 
 def json_cell(v: Any) -> str:
-    """A paper's cell as JSON writes it (a whole number as it is)."""
-    if type(v) is int:
-        return str(v)
-    return dumps(jnum(v))
+    """A paper's cell as JSON writes it."""
+    return str(v) if type(v) is int else dumps(jnum(v))
 
 
 class JsonDeals:
-    """JSON's entries and deals, each drawn onto its own ``write``; the paper after a deal drawn
-    again for a player only when his cells changed (formats made once per player and kind)."""
+    """JSON's entries and deals, each drawn onto its own ``write``; a player's paper drawn when changed."""
 
     def __init__(self, entries: Callable[[str], None], deals: Callable[[str], None]) -> None:
         self.write_entries, self.write_deals = entries, deals
         self.entries = self.deals = False
         self.cells = Cells(json_cell)
         self.stale: set[str] = set()
-        #: each player's member of the paper, and the format it is drawn from
-        self.paper: dict[str, str] = {}
+        self.paper: dict[str, str] = {}  # (each player's member, and its format)
         self.formats: dict[str, str] = {}
         self.heads: dict[tuple[str, bool], str] = {}
         self.lines = deal_lines()
@@ -571,8 +520,7 @@ class JsonDeals:
         self.deals = True
 
     def _paper(self, sheet: Sheet) -> None:
-        """The members of the players whose cells changed, drawn again (a whole number's text
-        made as it comes, any other's remembered)."""
+        """The members of the players whose cells changed, drawn again."""
         text = self.cells.text
         for p in self.stale:
             cells = (sheet.pool[p], sheet.mountain[p], *sheet.whists[p].values())
@@ -580,17 +528,13 @@ class JsonDeals:
         self.stale.clear()
 
     def _head(self, r: DealResult) -> str:
-        """The deal's members before its entries (:func:`deal_head_json`'s, and its
-        bombs' before them)."""
+        """The deal's members before its entries (its bombs', then :func:`deal_head_json`'s)."""
         from json.encoder import encode_basestring as text
 
         where, line = str(r.deal.loc), self.lines(r, len(self.cells.players))
         if r.bombs_earned or r.bomb != 1:
-            head = {
-                **bombs_json(r),
-                **deal_head_json(r.number, where, r.dealer, r.kind, line, r.after_finish),
-            }
-            return members(head, 2)
+            head = deal_head_json(r.number, where, r.dealer, r.kind, line, r.after_finish)
+            return members({**bombs_json(r), **head}, 2)
         key = (r.kind, r.after_finish)
         fmt = self.heads.get(key)
         if fmt is None:

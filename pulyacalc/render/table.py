@@ -1,11 +1,7 @@
-"""The one table drawer: tabulate's ``simple`` and ``plain`` tables in its very bytes, drawn
-without it (tests/test_grid_direct.py holds the two to the same bytes; tabulate draws only
-what this does not: escape sequences, line breaks in a cell, wide characters, ragged rows).
-
-Cells are text; in a right-aligned column the units of the numbers line up (12 over the 46
-of 46⅔).  Columns are measured as cells come, so a long table (:class:`LongTable`) is
-spooled and measured in one pass.  A table wider than the width set is fitted in steps
-(:func:`fit_plan`); a long one by the rows holding each column's widest cell.
+"""The one table drawer: tabulate's ``simple`` and ``plain`` tables in its very bytes, drawn without it
+(test_grid_direct.py; tabulate draws only escape sequences, line breaks in a cell, wide characters, ragged
+rows).  A right-aligned column lines up its numbers' units (12 over the 46 of 46⅔); a long table
+(:class:`LongTable`) is spooled and measured in one pass; a wide one fitted in steps (:func:`fit_plan`).
 """
 
 from __future__ import annotations
@@ -22,26 +18,21 @@ from typing import Any, NamedTuple
 
 from pulyacalc.core.remembered import Remembered
 
-#: a stand-in for a space that tabulate keeps (a private-use character: not whitespace, one
-#: column wide for wcwidth too): what lines up the units of a right-aligned column
+#: a space tabulate keeps (private use: not whitespace, one column wide): lines up a column's units
 PAD = "\ue000"
-#: a number as :func:`pulyacalc.render.view.show` writes it: its whole part (with a sign),
-#: then what follows the units (a fraction, ``' 2/7'``, or cents)
+#: a number as :func:`pulyacalc.render.view.show` writes it: its whole part, then a fraction or cents
 _NUMBER = re.compile(r"([+\-−]?\d*)([½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅐⅛⅜⅝⅞⅑⅒]|(?<=\d) \d+/\d+|(?<!\d)\d+/\d+|\.\d+)?")
-#: how the part after the units of a mixed number or of cents begins: a column with one has
-#: its units lined up
+#: how the part after a mixed number's or cents' units begins: a column with one lines its units up
 _MIXED = frozenset(" .½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅐⅛⅜⅝⅞⅑⅒")
 _SIGNS = ("+", "-", "−")
 _TAIL = re.compile("[ ./½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅐⅛⅜⅝⅞⅑⅒]")
-#: what tabulate reads in a cell beyond its characters: line breaks, escape sequences, its
-#: separating-line mark; and what ``str.splitlines`` breaks at besides (a wrapped table)
+#: what tabulate reads beyond a cell's characters; and what else ``str.splitlines`` breaks at
 _SPECIAL = re.compile("[\r\n\x1b\x01]")
 _OTHER_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 def _read_number(cell: str) -> tuple[str, str] | None:
-    """A number's whole part and what follows its units (a fraction without a whole part
-    begins with a space: 2/7 goes under the 2/7 of 5 2/7); None: no number."""
+    """A number's whole part and what follows its units (`` 2/7``: under 5 2/7's); None: no number."""
     body = cell[1:] if cell[:1] in _SIGNS else cell
     m = None if body.isdigit() and body.isascii() else _NUMBER.fullmatch(cell)
     if m is None:
@@ -57,8 +48,7 @@ _number = Remembered(_read_number, size=50_000)
 
 
 class Column:
-    """A column measured as its cells come: its widest cell as drawn, and, right aligned, its
-    numbers' widest whole part and tail, so that :meth:`aligned` can line them up."""
+    """A column measured as its cells come: its widest cell, and its numbers' widest whole part and tail."""
 
     __slots__ = ("right", "plain", "other", "whole", "tail", "bare", "mixed", "raw", "known", "seen")
 
@@ -68,8 +58,7 @@ class Column:
         self.whole = -1  # (no number with a whole part yet)
         self.bare = self.mixed = False
         self.known = Remembered(self._aligned)
-        #: the cells added (a cell added again changes nothing: a long table's are many alike)
-        self.seen: set[str] = set()
+        self.seen: set[str] = set()  # (a cell added again changes nothing)
 
     def add(self, cell: str) -> None:
         seen = self.seen
@@ -105,8 +94,7 @@ class Column:
         return max(self.other, numbers)
 
     def aligned(self, cell: str) -> str:
-        """The cell as the table's body holds it: a number's tail padded to the column's
-        (with :data:`PAD`, which nothing strips), any other cell as it is."""
+        """The cell as the body holds it: a number's tail padded with :data:`PAD` (never stripped)."""
         return self.known(cell) if self.mixed else cell
 
     def _aligned(self, cell: str) -> str:
@@ -115,8 +103,7 @@ class Column:
 
 
 class Layout:
-    """How a table's lines are drawn: each column's width, side and wrapping, and whether a row
-    may take many lines (then, as in tabulate, a row of blank cells takes none)."""
+    """How a table's lines are drawn: each column's width, side and wrapping; whether a row takes lines."""
 
     def __init__(
         self, widths: list[int], lefts: Sequence[bool], wraps: Sequence[int | None], multiline: bool
@@ -131,8 +118,7 @@ class Layout:
         return "  ".join("-" * w for w in self.widths).rstrip()
 
     def head(self, head: list[str], heads: Sequence[int | None] | None, tablefmt: str) -> list[str]:
-        """The header's lines (wrapped to ``heads``, each line padded to its column's side,
-        not stripped) and the dashes of ``simple`` under it, or above a table without one."""
+        """The header's lines (wrapped to ``heads``, padded) and ``simple``'s dashes under it."""
         if not head:
             return [self.rule()] if tablefmt == "simple" else []
         if heads is None:  # (one line each)
@@ -146,8 +132,7 @@ class Layout:
         return [*lines, self.rule()] if tablefmt == "simple" else lines
 
     def row(self, cells: Sequence[str]) -> list[str]:
-        """A row's lines (its cells as the body holds them): each cell wrapped, stripped,
-        its lines padded, the lines of a row topped up with blanks, each line's end cut."""
+        """A row's lines: each cell wrapped, stripped and padded, topped up with blanks, ends cut."""
         if self.plain:
             return [(self.format % tuple(c.strip() for c in cells)).rstrip().replace(PAD, " ")]
         columns = list(map(self.cells, enumerate(cells)))
@@ -226,8 +211,7 @@ def _layout(
 def _exotic(
     body: list[list[str]], head: list[str], align: Sequence[str] | None, tablefmt: str, wrap: bool
 ) -> bool:
-    """Whether tabulate draws the table otherwise than :class:`Layout`: another format or
-    alignment, a ragged body, a cell it reads more of than its characters, or as a boolean."""
+    """Whether tabulate draws the table otherwise than :class:`Layout` (format, align, ragged, cells)."""
     if tablefmt not in ("plain", "simple") or not body:
         return True
     ncols = len(body[0])
@@ -252,8 +236,7 @@ def draw(
     heads: Sequence[int | None] | None = None,
     layout: Layout | None = None,
 ) -> str:
-    """tabulate's table of text cells (``limits``: its ``maxcolwidths``, ``heads``: its
-    ``maxheadercolwidths``) in its very bytes; ``layout``: one made for a table like it."""
+    """tabulate's table (``limits``/``heads``: its ``maxcolwidths``/``maxheadercolwidths``) in its bytes."""
     wrap = any(w is not None for w in chain(limits or (), heads or ()))
     if layout is None and _exotic(body, head, align, tablefmt, wrap):
         return _tabulate(body, head, align, tablefmt, limits, heads)
@@ -303,9 +286,8 @@ def _tabulate(
 
 
 def _measured_otherwise(cells: Iterable[str]) -> bool:
-    """Whether tabulate measures a cell otherwise than by its length: only with wcwidth
-    installed, and only for a wide, zero-width or control character (any other is one column
-    either way, so Cyrillic names and suits stay with :class:`Layout`)."""
+    """Whether tabulate measures a cell otherwise than by its length: with wcwidth installed, a wide,
+    zero-width or control character (Cyrillic names and suits stay with :class:`Layout`)."""
     return _wcwidth() and any(_not_one_column(c) for c in set().union(*cells))
 
 
@@ -337,8 +319,7 @@ def _picked(body: list[list[str]], columns: list[int]) -> Iterator[Sequence[str]
 
 
 def _aligned(body: list[list[str]], align: Sequence[str] | None, ncols: int) -> list[list[str]]:
-    """The body with the units of its right-aligned columns' numbers lined up, each column's
-    texts remembered by its cells (explain's paper after each deal has most columns alike)."""
+    """The body with its right-aligned columns' units lined up, remembered per column (explain's paper)."""
     mixed = []
     for i, a in enumerate(_given_align(align, ncols)):
         if a != "right":
@@ -380,8 +361,7 @@ def grid(
     maxcolwidths: list[int | None] | None = None,
     margin: int = 0,
 ) -> str:
-    """A table for people, the one way every report draws one (see the module's text);
-    ``margin``: what the caller indents it by, taken off the width it is fitted to."""
+    """A table for people, as every report draws one; ``margin``: what the caller indents it by."""
     from pulyacalc.render.view import WIDTH
 
     body = [list(map(str, row)) for row in rows]
@@ -411,8 +391,7 @@ MARK = re.compile("\x02(\\d+)\x03")
 
 @contextmanager
 def html_tables() -> Iterator[list[str]]:
-    """Within: :func:`grid` draws each table as an HTML ``<table>`` (a real table a page can
-    wrap and scale) into the list given, and returns a :data:`MARK` of it for the text."""
+    """Within: :func:`grid` draws each table as HTML into the list given, a :data:`MARK` in the text."""
     _MADE.append([])
     try:
         yield _MADE[-1]
@@ -428,11 +407,8 @@ def _html(body: list[list[str]], head: list[str], align: Sequence[str] | None) -
 
     def row(cells: Sequence[str], tag: str) -> str:
         opened = [f'<{tag} class="n">' if rights[i] else f"<{tag}>" for i in range(len(cells))]
-        return (
-            "<tr>"
-            + "".join(f"{o}{escape(c.strip())}</{tag}>" for o, c in zip(opened, cells, strict=True))
-            + "</tr>"
-        )
+        tds = "".join(f"{o}{escape(c.strip())}</{tag}>" for o, c in zip(opened, cells, strict=True))
+        return f"<tr>{tds}</tr>"
 
     thead = f"<thead>{row(head, 'th')}</thead>" if head else ""
     return f"<table>{thead}<tbody>{''.join(row(r, 'td') for r in body)}</tbody></table>"
@@ -459,8 +435,7 @@ _PLANS: Remembered[tuple[FitPlan, dict[int, Layout] | None]] = Remembered(
 
 
 def _fitted(fit: Fit) -> tuple[FitPlan, dict[int, Layout] | None]:
-    """:func:`fit_plan`, remembered by what decides it (explain's paper after each deal is fitted
-    alike; digits wrap alike), with the layouts of its parts once drawn."""
+    """:func:`fit_plan` remembered by what decides it (digits wrap alike), with its parts' layouts."""
     body, head, align = fit.body, fit.head, fit.align
     ncols = len(body[0]) if body else 0
     alike = fit.tablefmt == "simple" and not fit.maxcolwidths and len(head) == ncols
@@ -477,8 +452,7 @@ def _fitted(fit: Fit) -> tuple[FitPlan, dict[int, Layout] | None]:
 
 
 class FitPlan(NamedTuple):
-    """How a table is fitted: the widths its cells are wrapped to (``limits``) and its
-    headers (``heads``), and the columns of each part (one part: every column)."""
+    """How a table is fitted: the widths of its cells and headers, and the columns of each part."""
 
     limits: list[int | None] | None
     heads: list[int | None] | None
@@ -486,8 +460,7 @@ class FitPlan(NamedTuple):
 
 
 def _drawn_part(fit: Fit, plan: FitPlan, keep: list[int], layouts: dict[int, Layout] | None = None) -> str:
-    """The table of the columns ``keep`` drawn as ``plan`` says (all of them: as it is);
-    ``layouts``: each wrapped part's layout, made once for tables fitted alike."""
+    """The columns ``keep`` drawn as ``plan`` says; ``layouts``: each wrapped part's, made once."""
     whole = plan.parts == [keep] and len(plan.parts) == 1
     part = fit.body if whole else [[row[i] for i in keep] for row in fit.body]
     part_head = fit.head if whole or not fit.head else [fit.head[i] for i in keep]
@@ -506,8 +479,7 @@ def _drawn_part(fit: Fit, plan: FitPlan, keep: list[int], layouts: dict[int, Lay
 
 
 def fit_plan(fit: Fit) -> FitPlan:
-    """How the table is fitted to ``width``, each step only when the one before did not fit:
-    headers broken, the widest left columns wrapped (to 16 at least), then parts."""
+    """How the table fits ``width``: headers broken, then the widest left columns wrapped, then parts."""
     body, head, align, tablefmt, maxcolwidths, width, text = fit
     ncols = max([len(head), *(len(row) for row in body)], default=0)
     every = [list(range(ncols))]
@@ -548,16 +520,14 @@ def fit_plan(fit: Fit) -> FitPlan:
     return plan if len(plan.parts) > 1 else FitPlan(used, heads, every)
 
 
-#: between the cells of a row in a long table's spool; a row with a cell the spool cannot
-#: hold as it is (this, a line break) is kept as JSON, its line marked by ``_JSON``
+#: between a spooled row's cells; a row holding this or a line break is JSON, marked ``_JSON``
 SEP = "\x1f"
 _JSON = "\x00"
 _BATCH = 2048
 
 
 class LongTable:
-    """A ``simple`` table too long to hold (``ledger``): rows spooled and measured as they come,
-    drawn in ``grid``'s very bytes, fitted by the rows holding each column's widest cell."""
+    """A ``simple`` table too long to hold (``ledger``): rows spooled and measured as they come."""
 
     def __init__(self, head: list[str], colalign: Sequence[str]) -> None:
         from pulyacalc.render.formats import Spool
@@ -566,9 +536,7 @@ class LongTable:
         self.columns = [Column(a == "right") for a in self.align]
         self.spool = Spool(_BATCH)  # (closed by ``close``, or the ``with`` around the table)
         self.count = 0
-        #: a cell grid leaves to tabulate: the table is read back and given to grid whole
-        self.exotic = _exotic([self.head], [], None, "simple", False)
-        #: cells tabulate reads otherwise once wrapped (line breaks, booleans)
+        self.exotic = _exotic([self.head], [], None, "simple", False)  # (then grid draws it whole)
         self.unwrappable = "True" in head or "False" in head
 
     def __enter__(self) -> LongTable:
@@ -659,8 +627,7 @@ class LongTable:
             yield "\n".join(out) + "\n"
 
     def _plan(self, width: int) -> tuple[list[list[str]], FitPlan] | None:
-        """The rows that stand for the table (each column's widest cells, as is, stripped and
-        wrapped) and how grid fits them; None where the table cannot be fitted so."""
+        """The rows holding each column's widest cells and how grid fits them (None: it cannot)."""
         n = len(self.head)
         sizes, holders = [-1] * (2 * n), [[""] * n] * (2 * n)
         for row in self._aligned():
@@ -690,8 +657,7 @@ class LongTable:
         return fit_plan(Fit(few, self.head, self.align, "simple", None, width, text))
 
     def _wrapped(self, wraps: dict[int, int]) -> list[list[str]]:
-        """Of each column ``wraps`` wraps, the row with the widest line wrapped, and one
-        whose cell takes more than one line."""
+        """Per column wrapped, the row with the widest line wrapped and one whose cell takes lines."""
         widest: dict[int, tuple[int, list[str]]] = {}
         many: dict[int, list[str]] = {}
         for row in self._aligned():
