@@ -1,5 +1,4 @@
-"""The tables reports draw for people, names left and numbers right (render/table.grid draws
-them); apart from view.py, which render/table.py imports: no import cycle."""
+"""The tables reports draw for people, names left, numbers right (apart from view.py: no import cycle)."""
 
 from __future__ import annotations
 

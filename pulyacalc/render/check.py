@@ -1,7 +1,5 @@
-"""`check` as a view: the findings about a log (and, with ``--against``, where a paper sheet
-and the log differ), one per line, each located.  The findings may be an iterator that finds
-them as the log is read; each shape streams them, counted as they go, and reads ``deals``
-and ``parting`` once they are spent: a 500,000-deal log is checked in flat memory."""
+"""`check` as a view: the findings about a log (``--against``: where a paper sheet differs), one per line,
+each located; each shape streams them, counted as they go (a 500,000-deal log in flat memory)."""
 
 from __future__ import annotations
 
@@ -82,8 +80,7 @@ class CheckView:
 
 
 def item(f: Finding) -> dict[str, Any]:
-    """A finding as the document lists it; a range of deals (``checks.merged``) adds its
-    first and last deal and how many."""
+    """A finding as the document lists it; a range of deals (``checks.merged``) adds its ends and count."""
     out: dict[str, Any] = {
         "where": str(f.loc),
         "file": f.loc.file,

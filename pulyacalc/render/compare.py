@@ -1,6 +1,5 @@
-"""`compare` as a view: a column per convention under which the log is legal; the others
-are told with their first problem under the table and in JSON's ``excluded`` (only when
-one is left out)."""
+"""`compare` as a view: a column per convention under which the log is legal; the others are told with
+their first problem under the table and in JSON's ``excluded``."""
 
 from __future__ import annotations
 
@@ -58,9 +57,8 @@ def excluded_note(x: Excluded) -> str:
     if not x.problems:
         return _("{name}: not legal for this log").format(name=x.asked)
     first, more = x.problems[0], len(x.problems) - 1
-    said = _("{name}: not legal for this log — {where}: {message}").format(
-        name=x.asked, where=first.loc, message=tr(first.message)
-    )
+    said = _("{name}: not legal for this log — {where}: {message}")
+    said = said.format(name=x.asked, where=first.loc, message=tr(first.message))
     if more:
         said += " " + ngettext("(and {n} more problem)", "(and {n} more problems)", more).format(n=more)
     return said
@@ -88,9 +86,8 @@ class CompareView:
 
     def rows(self) -> tuple[list[str], list[list[Any]]]:
         c = self.comparison
-        return ["player", *[col.asked for col in c.columns]], [
-            [p, *[decimal(col.settlement.result[p]) for col in c.columns]] for p in c.players
-        ]
+        body = [[p, *[decimal(col.settlement.result[p]) for col in c.columns]] for p in c.players]
+        return ["player", *[col.asked for col in c.columns]], body
 
     def table(self) -> str:
         from pulyacalc.render.table import grid
@@ -106,18 +103,14 @@ class CompareView:
 
         def detail(p: str, col: Column) -> str:
             ev, s = col.evening, col.settlement
-            whists = s.whist_result[p]
-            return (
-                f"{show(ev.sheet.pool[p])} / {show(ev.sheet.mountain[p])} / "
-                f"{show(s.mountain_result[p])} {'−' if whists < 0 else '+'} "
-                f"{show(-whists if whists < 0 else whists)}"
-            )
+            w = s.whist_result[p]
+            whists = f"− {show(-w)}" if w < 0 else f"+ {show(w)}"
+            paper = f"{show(ev.sheet.pool[p])} / {show(ev.sheet.mountain[p])}"
+            return f"{paper} / {show(s.mountain_result[p])} {whists}"
 
         def drawn(cell: Callable[[str, Column], str], corner: str) -> str:
             rows = [[p, *[cell(p, col) for col in c.columns]] for p in c.players]
-            return grid(
-                rows, head=[corner, *names], tablefmt="simple", colalign=("left", *["right"] * len(names))
-            )
+            return grid(rows, head=[corner, *names], colalign=("left", *["right"] * len(names)))
 
         title = _("{players}, {deals}; results in whists (money) under each convention")
         if not money:
@@ -127,21 +120,18 @@ class CompareView:
         out = [title, "", drawn(result, ""), "", details, ""]
         about = _("{name}: {title}, pool to {target}, {done}, rounding {rounding}")
         for col in c.columns:
-            ev, rounding = col.evening, col.settlement.rounding
+            ev, rounding = col.evening, rounding_name(col.settlement.rounding)
             done = _("finished") if ev.finished else _("not finished")
             title = convention_title(ev.convention)
             out.append(
-                about.format(
-                    name=col.asked, title=title, target=ev.target, done=done, rounding=rounding_name(rounding)
-                )
+                about.format(name=col.asked, title=title, target=ev.target, done=done, rounding=rounding)
             )
         out += [excluded_note(x) for x in c.excluded]
         return "\n".join(out) + "\n"
 
 
 def _detail(drawn: Callable[[Callable[[str, Column], str], str], str], detail: Any, players: int) -> str:
-    """The detail table, its header the legend of its cells; fitted to a width (its header
-    broken or its columns parted), the header short and the legend said once above it."""
+    """The detail table, its header the legend of its cells (fitted to a width: the legend above it)."""
     legend = _("pool / mountain / mountain result + whist result")
     text = drawn(detail, legend)
     if text.count("\n") + 1 == players + 2:  # (the header, its rule, a row per player)

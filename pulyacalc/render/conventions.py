@@ -1,6 +1,5 @@
-"""`conventions list | show | diff` as views (docs/output.md).  ``show``'s table is the
-convention as a YAML file (to save and use with ``-c``), its JSON the same values nested by
-section; a value is written everywhere as ``Key.show`` gives it (fractions as ``"1/2"``)."""
+"""`conventions list | show | diff` as views (docs/output.md): ``show``'s table is the convention as a YAML
+file, its JSON the same values by section, a value everywhere as ``Key.show`` gives it (``"1/2"``)."""
 
 from __future__ import annotations
 
@@ -118,8 +117,7 @@ class DiffView:
 
 
 def _narrow(body: list[list[str]], a: str, b: str, width: int) -> str:
-    """The differences fitted to ``width``: the two values side by side, one row per key
-    (each value wrapped to half the room), the meanings listed under the table."""
+    """The differences fitted to ``width``: the values side by side, the meanings listed under them."""
     import textwrap
 
     from pulyacalc.render.table import grid

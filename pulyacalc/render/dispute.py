@@ -1,6 +1,5 @@
-"""`dispute` as a view: for one deal, each contested key that matters for it, each reading
-side by side — every player's final result under it and its change against the log's own
-reading, the Code's clause (or the tables) it rests on, and the deal's entries under it."""
+"""`dispute` as a view: for one deal, each contested key that matters, each reading side by side: every
+player's result and change under it, the clause it rests on, and the deal's entries."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""The format table: every output format by name, with the one writer that writes it.
-:func:`write` lets a writer's text out only once the view is spent, so a log with a problem
-prints its problems and nothing else, whatever the format."""
+"""The format table: every output format by name, with the one writer that writes it; :func:`write` lets
+the text out once the view is spent (a log with a problem prints its problems alone)."""
 
 from __future__ import annotations
 
@@ -45,8 +44,7 @@ def _at(value: Any, depth: int) -> str:
 
 
 class Made:
-    """Text already made in the format being written, passed through as it comes: ``text(fmt)``
-    gives its pieces (a view that caches its text per distinct value: render/explain)."""
+    """Text already made in the format being written: ``text(fmt)`` gives its pieces as they come."""
 
     __slots__ = ("text",)
 
@@ -66,8 +64,7 @@ def dumps(doc: Any) -> str:
 
 
 def nested(value: Any, depth: int) -> str:
-    """``dumps(value)`` as it reads ``depth`` levels deep in an indented document (a JSON
-    text has no raw newline in a string, so each line break is a line of the layout)."""
+    """``dumps(value)`` ``depth`` levels deep in an indented document (a line break is a layout's)."""
     return dumps(value).replace("\n", "\n" + "  " * depth)
 
 
@@ -78,8 +75,7 @@ def members(doc: dict[str, Any], depth: int) -> str:
 
 
 def write_table(view: View, out: Out) -> None:
-    """The text for people, each line fitted to the width set (:func:`fit_lines`); a piece
-    may end inside a line: that part waits for the rest, so a line is fitted whole."""
+    """The text for people, each line fitted whole to the width set (:func:`fit_lines`)."""
     text = view.table()
     tail = ""
     for piece in [text] if isinstance(text, str) else text:
@@ -166,8 +162,7 @@ def spooled(file: Any, rewind: bool = True) -> Iterator[str]:
 
 
 class Spool:
-    """A :func:`spool` written ``batch`` texts at a time, given back in pieces once and
-    closed after the last (:meth:`pieces`), or by ``with``."""
+    """A :func:`spool` written ``batch`` texts at a time, given back once (:meth:`pieces`) and closed."""
 
     def __init__(self, batch: int = 64) -> None:
         self.file, self.batch = spool(), batch
@@ -222,8 +217,7 @@ def delimited_line(cells: list[Any], delimiter: str) -> str:
 
 
 def _delimited(view: View, out: Out, fmt: str, delimiter: str) -> None:
-    """``rows()``: a head that is a :class:`Later` is asked once the rows are spooled; rows
-    that are :class:`Made` are written as they are."""
+    """``rows()``: a :class:`Later` head asked once the rows are spooled, :class:`Made` rows as they are."""
     head, rows = view.rows()
     if not isinstance(head, Later):
         write_delimited(head, [] if isinstance(rows, Made) else rows, out, delimiter)
@@ -278,16 +272,14 @@ _SPACES = re.compile("( +)")
 
 
 def wrap_line(line: str, width: int, indent: str) -> list[str]:
-    """``textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False,
-    break_on_hyphens=False)`` without building a wrapper each time (test_grid_direct.py)."""
+    """``textwrap.wrap(line, width, subsequent_indent=indent)``, no long words or hyphens broken, faster."""
     if _OTHER_SPACES.search(line):
         import textwrap
 
         return textwrap.wrap(
             line, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False
         )
-    # textwrap's _wrap_chunks (no first indent, whitespace dropped at the ends of lines,
-    # a word longer than a line on a line of its own), walking the chunks by index
+    # textwrap's _wrap_chunks (no first indent, blanks dropped at the ends, a long word alone), by index
     chunks = [c for c in _SPACES.split(line) if c]
     sizes = [len(c) for c in chunks]
     n, k = len(chunks), 0
@@ -327,8 +319,7 @@ def render(view: View, fmt: str) -> str:
 
 
 def write(view: View, fmt: str, emit: Callable[[str], object]) -> None:
-    """The view written in ``fmt`` to ``emit``, spooled and let out once the view is spent:
-    nothing is written of a log whose reading fails (its problems are all it prints)."""
+    """The view written in ``fmt`` to ``emit``, let out once the view is spent (a failing log: nothing)."""
     with spool() as file:
         FORMATS[fmt](view, file)
         for chunk in spooled(file):

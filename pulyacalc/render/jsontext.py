@@ -1,6 +1,5 @@
-"""JSON indented by two, in the very text ``json.dumps(doc, ensure_ascii=False, indent=2)``
-gives, faster (with an indent the library encodes in Python, issue 11); a value it does not
-read plainly is left to ``json.dumps``.  tests/test_jsontext.py holds both to the same text."""
+"""``json.dumps(doc, ensure_ascii=False, indent=2)``'s very text, faster (with an indent the library encodes
+in Python, issue 11); anything else is left to ``json.dumps`` (tests/test_jsontext.py)."""
 
 from __future__ import annotations
 
@@ -22,8 +21,7 @@ def dumps(doc: Any) -> str:
 
 
 def _write(value: Any, nl: str, out: list[str], encode_basestring: Callable[[str], str]) -> bool:
-    """``value`` appended to ``out`` (``nl``: a line break and the indent it is at; a
-    string written by ``encode_basestring``); False where it is left to ``json.dumps``."""
+    """``value`` appended to ``out`` (``nl``: a line break and its indent); False: left to ``json.dumps``."""
     kind = type(value)
     if kind is str:
         out.append(encode_basestring(value))

@@ -48,8 +48,7 @@ def _money(values: dict[str, Decimal]) -> dict[str, Any]:
 
 
 class LedgerView:
-    """``ledger`` in every shape, its rows written as they come: ``source`` a ledger kept whole,
-    or a play of the log (``ledger`` None after one that could not tell every row)."""
+    """``ledger`` in every shape, its rows written as they come: ``source`` a ledger or a play of the log."""
 
     def __init__(self, source: Ledger | Play, running: bool = False) -> None:
         self.source, self.running = source, running
@@ -133,8 +132,7 @@ class LedgerView:
 
 
 class Unseated(Exception):
-    """A play that could not tell every row (a log that seats a newcomer): nothing is
-    written, the caller reads the log again with the table as it ends."""
+    """A play that could not tell every row (a newcomer seated): the caller reads the log again."""
 
 
 # ---- what goes before and after the rows ----
@@ -196,12 +194,8 @@ def final_rows(lg: Ledger, columns: Columns) -> list[list[str]]:
 
 def title(lg: Ledger) -> str:
     ev, s = lg.evening, lg.settlement
-    parts = [
-        convention_title(ev.convention),
-        counted(len(lg.players), "player"),
-        _("pool to {target}").format(target=ev.target),
-        counted(ev.deals, "deal"),
-    ]
+    parts = [convention_title(ev.convention), counted(len(lg.players), "player")]
+    parts += [_("pool to {target}").format(target=ev.target), counted(ev.deals, "deal")]
     if s.whist_price is not None:
         parts.append(_("whist price {price}").format(price=s.whist_price))
     return ", ".join(parts) + ": " + _("what each deal moved the results by, in whists")
@@ -247,8 +241,7 @@ def columns_of(players: tuple[str, ...], running: bool, money: bool) -> Columns:
 
 
 def table_columns(players: tuple[str, ...], running: bool, money: bool) -> tuple[Columns, list[str]]:
-    """The table's player columns (each player's together: result, Σ, money, money Σ) and
-    its header (each its CSV column's name with spaces: result_<player>: "result Anna")."""
+    """The table's player columns (each player's together) and its header (the CSV names with spaces)."""
     columns = sorted(columns_of(players, running, money), key=lambda c: players.index(c[1]))
     names = {
         "result": _("result {player}"),
@@ -285,8 +278,7 @@ def values_json(row: LedgerRow, running: bool) -> dict[str, Any]:
 
 
 class JsonRows:
-    """Deals written into the JSON document's array, two levels deep, each ``Moved``'s members
-    written once (an object's text is its members' joined)."""
+    """Deals written into the JSON document's array, two levels deep, each ``Moved``'s members once."""
 
     def __init__(self, running: bool, out: Spool) -> None:
         self.written = out.write
@@ -330,8 +322,7 @@ class JsonlRows:
 
 
 class DelimitedRows:
-    """Deals written as CSV (or TSV) rows; a row's cells but its number and values made
-    once per ``Moved``."""
+    """Deals written as CSV (or TSV) rows; a row's cells but its number and values made once per ``Moved``."""
 
     def __init__(self, running: bool, out: Spool, delimiter: str) -> None:
         self.written = out.write
@@ -351,15 +342,13 @@ class DelimitedRows:
 
 
 class TableRows:
-    """The table's rows into one ``LongTable`` as they come, made at the first (the players and
-    the money known then); a deal's cells but its number and values made once per ``Moved``."""
+    """The table's rows into one ``LongTable`` made at the first; a deal's cells once per ``Moved``."""
 
     def __init__(self, running: bool) -> None:
         self.running = running
         self.table: LongTable | None = None
         self.columns: Columns = []
-        #: the deal's value cells: (column, kind, player)
-        self.values: list[tuple[int, str, str]] = []
+        self.values: list[tuple[int, str, str]] = []  # (column, kind, player) of each value cell
         self.cells = Remembered(self._cells)
         #: each value's text, made once per distinct value (running totals, money)
         self.texts = Remembered(lambda key: _cell(key[0], key[2]))

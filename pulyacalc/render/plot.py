@@ -1,6 +1,5 @@
-"""Each player's cumulative result over a season (and the rating) drawn with matplotlib, an
-optional extra imported only in :func:`draw`, never through pyplot; the same input gives
-the same SVG bytes whatever the user's matplotlibrc (``RC``)."""
+"""Each player's cumulative result over a season (and the rating) drawn with matplotlib, imported only in
+:func:`draw`, never pyplot; the same input gives the same SVG bytes whatever the matplotlibrc (``RC``)."""
 
 from __future__ import annotations
 
@@ -61,31 +60,26 @@ class Line:
     label: str
     xs: tuple[int, ...]
     ys: tuple[float, ...]
-    #: the indexes into xs that get a marker: the evenings he actually played
-    marked: tuple[int, ...]
-    #: his colour and dash: the same player looks the same in every panel
-    style: int = 0
+    marked: tuple[int, ...]  # (the indexes into xs of the evenings he played)
+    style: int = 0  # (his colour and dash, the same in every panel)
 
 
 @dataclass(frozen=True)
 class Panel:
     ylabel: str
     lines: tuple[Line, ...]
-    #: draw the zero line (results sum to zero; a rating has no zero)
-    zero: bool = True
+    zero: bool = True  # (results sum to zero; a rating has no zero)
 
 
 @dataclass(frozen=True)
 class Picture:
     title: str
-    #: the evenings' names, in order: evening i (from 1) is evenings[i - 1]
-    evenings: tuple[str, ...]
+    evenings: tuple[str, ...]  # (evening i, from 1, is evenings[i - 1])
     panels: tuple[Panel, ...]
 
 
 def evening_names(sources: Sequence[str]) -> tuple[str, ...]:
-    """Short names for the evenings' ticks: each file's path from the folder all of them
-    share, without the suffix (``house-rules/evening``, ``sochi-3p``)."""
+    """Short names for the evenings' ticks: each file's path from their common folder, no suffix."""
     paths = [PurePath(s) for s in sources]
     try:
         common = PurePath(os.path.commonpath([p.parent for p in paths])) if paths else PurePath()
@@ -103,8 +97,7 @@ def panel(
     styles: Mapping[str, int],
     zero: bool = True,
 ) -> Panel:
-    """A line per player of ``legend`` through his value after each evening he played, from 0
-    before his first (a new player's rating ordinal), level through the evenings he missed."""
+    """A line per player of ``legend`` through his value after each evening he played, from 0 before."""
     lines: list[Line] = []
     for player, label in legend:
         values = after.get(player, {})
@@ -122,8 +115,7 @@ def panel(
 
 
 def running_totals(results: Sequence[Mapping[str, Amount]]) -> dict[str, dict[int, float]]:
-    """Each player's total after each evening he played (``results[i]``: evening i+1),
-    added exactly and drawn as a float."""
+    """Each player's total after each evening he played (``results[i]``: evening i+1), added exactly."""
     totals: dict[str, Fraction] = {}
     after: dict[str, dict[int, float]] = {}
     for i, result in enumerate(results, 1):
@@ -146,8 +138,7 @@ def season_picture(season: Season) -> Picture:
 
 
 def stats_picture(stats: Stats) -> Picture:
-    """``stats --plot``: the cumulative result (as ``season --plot`` draws it) over the rating
-    after each evening (best rating first); a player has the same colour in both."""
+    """``stats --plot``: the cumulative result (as ``season --plot``) over the rating after each evening."""
     n = len(stats.evenings)
     title = _("Club: {evenings}, {deals} — results and rating")
     by_total = sorted(stats.players, key=lambda p: (-p.standing.total, p.player))
@@ -169,9 +160,8 @@ def draw(picture: Picture, fmt: PlotFormat = "svg") -> bytes:
     from matplotlib.figure import Figure
     from matplotlib.style import context
 
-    # matplotlib's defaults and ours, whatever the user's matplotlibrc; restored afterwards;
-    # its warnings (a layout that does not fit 200-character names) kept in: the picture is
-    # drawn as well as it can be, and the warning names matplotlib's own files
+    # matplotlib's defaults and ours, restored afterwards; its warnings (a layout that does not fit
+    # 200-character names) kept in: the picture is drawn as well as it can be
     with context(RC, after_reset=True), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         n = max((len(p.lines) for p in picture.panels), default=0)

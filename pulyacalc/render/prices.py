@@ -1,5 +1,4 @@
-"""`prices` as a view: the price table («таблица расчёта»), what each outcome is worth in
-whists to each role; a row per outcome in every format."""
+"""`prices` as a view: the price table («таблица расчёта»), what each outcome is worth to each role."""
 
 from __future__ import annotations
 
@@ -51,9 +50,8 @@ class PricesView:
 
     def rows(self) -> tuple[list[str], list[list[Any]]]:
         t = self.prices
-        return ["outcome", "played", *t.roles], [
-            [r.key, r.label, *[decimal(r.values[role]) for role in t.roles]] for r in t.rows
-        ]
+        body = [[r.key, r.label, *[decimal(r.values[role]) for role in t.roles]] for r in t.rows]
+        return ["outcome", "played", *t.roles], body
 
     def table(self) -> str:
         t = self.prices

@@ -1,5 +1,4 @@
-"""The score/settle report (the sheet and its settlement) as a view; nothing here changes a
-number: ``exact`` values are shown as mixed numbers (46⅔), so that the columns add up."""
+"""The score/settle report (the sheet and its settlement) as a view; nothing here changes a number."""
 
 from __future__ import annotations
 
@@ -66,8 +65,7 @@ class Report:
     settlement: Settlement
     deals: int | None = None
     finished: bool | None = None
-    #: Classic (RULES.md 2.10): each player's bombs not yet used («ёлочка»), in the order
-    #: earned; None where the convention plays no bombs (the output stays as it was)
+    #: Classic (RULES.md 2.10): each player's bombs not yet used, in order; None: no bombs played
     bombs: Mapping[str, tuple[int, ...]] | None = None
     #: who joined or left the table and after which deal (``play.Evening.changes``)
     changes: tuple[tuple[str, str, int], ...] = ()
@@ -101,14 +99,11 @@ class Report:
 
     def records(self) -> list[dict[str, Any]]:
         """One object per player: the sheet row and the settlement."""
-        doc = self.document()
-        records = []
+        doc, records = self.document(), []
         for p in self.sheet.players:
             row = {"player": p, **doc["sheet"][p], "result": doc["settlement"][p]}
             row["result_exact"] = doc["settlement_exact"][p]
-            if "money" in doc:
-                row["money"] = doc["money"][p]
-            records.append(row)
+            records.append(row | ({"money": doc["money"][p]} if "money" in doc else {}))
         return versioned(records)
 
     def rows(self) -> tuple[list[str], list[list[Any]]]:

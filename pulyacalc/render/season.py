@@ -1,5 +1,4 @@
-"""`season` as a view: the standings over many evenings (a row per player; JSON also
-carries each evening's result)."""
+"""`season` as a view: the standings over many evenings (JSON also carries each evening's result)."""
 
 from __future__ import annotations
 

@@ -90,14 +90,12 @@ def _separate_stage(out: list[str], step: int, s: Settlement, ratio: Amount) -> 
 
 
 class _Given(NamedTuple):
-    """What every stage reads: the sheet, its settlement, the convention's two rates and
-    the pool's target."""
+    """What every stage reads: the sheet, its settlement, the convention's two rates, the target."""
 
     sheet: SheetView
     s: Settlement
-    #: a pool point in mountain points, a mountain point in whists
-    ratio: Amount
-    unit: Amount
+    ratio: Amount  # (a pool point in mountain points)
+    unit: Amount  # (a mountain point in whists)
     target: int
 
 
@@ -226,23 +224,16 @@ def _total_stage(out: list[str], step: int, given: _Given) -> None:
     rows = []
     for p in given.sheet.players:
         w = s.whist_result[p]
-        arithmetic = (
-            f"{signed(s.mountain_result[p])} {'+' if w >= 0 else '−'} {show(exact(-w) if w < 0 else w)}"
-        )
+        whists = f"+ {show(w)}" if w >= 0 else f"− {show(exact(-w))}"
+        arithmetic = f"{signed(s.mountain_result[p])} {whists}"
         rows.append([p, arithmetic, signed(s.exact[p]), *(cell(p) for _head, cell in extra)])
     _table(out, rows, ["", _("arithmetic"), _("total"), *(head for head, _cell in extra)])
 
 
 #: the stages in order: each writes its title and table
 _STAGES: tuple[Callable[[list[str], int, _Given], None], ...] = (
-    _sheet_stage,
-    _equivalent_stage,
-    _amnesty_stage,
-    _rounding_stage,
-    _average_stage,
-    _pays_each_stage,
-    _whists_stage,
-    _total_stage,
+    *(_sheet_stage, _equivalent_stage, _amnesty_stage, _rounding_stage),
+    *(_average_stage, _pays_each_stage, _whists_stage, _total_stage),
 )
 
 

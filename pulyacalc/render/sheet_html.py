@@ -1,7 +1,5 @@
-"""The drawn sheet as one self-contained HTML page: the SVG inline, and beside it (under it on
-a phone) the tables of ``score`` and ``explain`` as real HTML tables — one file a table can
-send round after the evening.  No script, no link, no font or picture from anywhere: it
-opens the same offline; the sheet scales to the window, a wide table scrolls in its own box."""
+"""The drawn sheet as one self-contained HTML page: the SVG inline, beside it (under it on a phone) the
+tables of ``score`` and ``explain`` as HTML tables.  No script, link, font or picture: it opens offline."""
 
 from __future__ import annotations
 
@@ -30,8 +28,7 @@ CSS = (
 
 
 def html_text(text: str, made: Sequence[str] = ()) -> str:
-    """A command's text as HTML: each table :func:`pulyacalc.render.table.html_tables` made
-    (marked in the text) in its place, each other line a paragraph."""
+    """A command's text as HTML: each table marked in it in its place, each other line a paragraph."""
     out = []
     for line in text.splitlines():
         found = MARK.fullmatch(line.strip())
@@ -45,9 +42,8 @@ def html_text(text: str, made: Sequence[str] = ()) -> str:
 def page(
     title: str, svg: str, tables: list[tuple[str, str]], refresh: int = 0, *, made: Sequence[str] = ()
 ) -> str:
-    """The page: ``svg`` (without its XML declaration) and the ``tables`` beside it, each a
-    heading and the text a command prints, its tables marked (``made``: their HTML);
-    ``refresh``: reloaded every so many seconds."""
+    """The page: ``svg`` and the ``tables`` beside it (each a heading and a command's text, ``made``: its
+    tables' HTML); ``refresh``: reloaded every so many seconds."""
     body = svg.split("?>", 1)[1].lstrip() if svg.startswith("<?xml") else svg
     again = f'<meta http-equiv="refresh" content="{refresh}">\n' if refresh else ""
     shown = "".join(f"<h2>{escape(head)}</h2>\n{html_text(text, made)}\n" for head, text in tables)
@@ -55,10 +51,8 @@ def page(
         "<!DOCTYPE html>\n"
         '<html>\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"{again}"
-        f"<title>{escape(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n<main>\n"
+        f"{again}<title>{escape(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n<main>\n"
         f'<div class="page">\n{body}</div>\n'
-        f'<div class="tables">\n<h1>{escape(title)}</h1>\n'
-        f"{shown}"
+        f'<div class="tables">\n<h1>{escape(title)}</h1>\n{shown}'
         "</div>\n</main>\n</body>\n</html>\n"
     )

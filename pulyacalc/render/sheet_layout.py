@@ -1,9 +1,6 @@
-"""Where things go on the drawn sheet: the sectors, their bands, and the lines of text in them.
-
-A square with a circle in the middle, one sector per player, banded from the edge in:
-whists, pool, mountain.  Text is upright (a screen is not turned round the table as paper
-is), widths estimated from DejaVu Sans, the widest font the page names, so text fits.
-"""
+"""Where things go on the drawn sheet: a square with a circle in the middle, a sector per player banded from
+the edge in (whists, pool, mountain), the lines of text in them.  Text is upright (a screen is not turned
+round the table), widths estimated from DejaVu Sans, the widest font the page names."""
 
 from __future__ import annotations
 
@@ -67,9 +64,8 @@ def slice_of(band: Polygon, k: int, m: int) -> Polygon:
 
 @dataclass(frozen=True)
 class Sector:
-    """One player's part of the sheet: its pieces (text flows through them in order) and its
-    whist columns: (piece, slice, of slices, the opponent's seat); an opponent named more
-    than once has his whists flow through those slices in order."""
+    """One player's part of the sheet: its pieces (text flows through them in order) and its whist
+    columns: (piece, slice, of slices, the opponent's seat), an opponent's flowing in order."""
 
     seat: int
     pieces: tuple[Piece, ...]
@@ -77,8 +73,7 @@ class Sector:
 
 
 def sectors(n: int, x0: float, y0: float, side: float) -> tuple[Sector, ...]:
-    """The sectors of a sheet for ``n`` players (2 to 5) in the square at (x0, y0); seat 0
-    sits at the bottom, the others clockwise: left, (top,) right."""
+    """The sectors for ``n`` players (2 to 5) in the square at (x0, y0); seat 0 at the bottom, clockwise."""
     if n == 5:
         return _around(n, x0, y0, side)
     tl, tr, br, bl = (x0, y0), (x0 + side, y0), (x0 + side, y0 + side), (x0, y0 + side)
@@ -109,16 +104,14 @@ def sectors(n: int, x0: float, y0: float, side: float) -> tuple[Sector, ...]:
 
 
 def _edge(p: float, x0: float, y0: float, side: float) -> Point:
-    """The point ``p`` of the way round the edge clockwise as players sit (from the bottom
-    right corner: bottom leftwards, left upwards, top rightwards, right downwards)."""
+    """The point ``p`` of the way round the edge clockwise as players sit, from the bottom right corner."""
     k, t = divmod(round(p % (4 * side), 6), side)  # (rounded: a share's end is its neighbour's start)
     return [(x0 + side - t, y0 + side), (x0, y0 + side - t), (x0 + t, y0), (x0 + side, y0 + t)][int(k)]
 
 
 def _around(n: int, x0: float, y0: float, side: float) -> tuple[Sector, ...]:
-    """Equal shares of the edge, seat 0's centred at the bottom: a share that turns a corner is
-    two pieces; each sector's whist columns go to its pieces by their length, the neighbours at
-    the ends."""
+    """Equal shares of the edge, seat 0's centred at the bottom, one turning a corner two pieces; the whist
+    columns go to the pieces by their length, the neighbours at the ends."""
     c, share = (x0 + side / 2, y0 + side / 2), 4 * side / n
     out = []
     for seat in range(n):
@@ -177,8 +170,7 @@ def lines(polys: Sequence[Polygon], size: float) -> list[Line]:
 
 
 def flow(tokens: Sequence[float], room: Sequence[Line]) -> list[list[int]] | None:
-    """Tokens of the given widths, in order, into the lines (each a list of token indices);
-    None when they do not fit.  A token wider than any line takes a line of its own."""
+    """Tokens of the given widths into the lines, each a list of their indices (None: no fit)."""
     out: list[list[int]] = []
     at = 0
     for line in room:
@@ -196,8 +188,7 @@ def flow(tokens: Sequence[float], room: Sequence[Line]) -> list[list[int]] | Non
 
 
 def window(widths: Sequence[float], room: Sequence[Line]) -> tuple[int, list[list[int]]] | None:
-    """The fewest lines, centred in ``room``, that hold the tokens: (first line, the lines'
-    token indices); None when even all of them do not."""
+    """The fewest lines centred in ``room`` that hold the tokens: (first line, :func:`flow`'s), or None."""
     for k in range(1, len(room) + 1):
         start = (len(room) - k) // 2
         placed = flow(widths, room[start : start + k])

@@ -1,7 +1,6 @@
-"""The drawn sheet as SVG: the paper of :mod:`pulyacalc.reports.pulya` on one A4 page, with
-the settlement under it (``sheet``) or the stages beside it (``settle``); plain strings, so
-the same pulya gives the same bytes.  What a program can read back is docs/INTERFACE.md's.
-"""
+"""The drawn sheet as SVG: the paper of :mod:`pulyacalc.reports.pulya` on one A4 page, the settlement
+under it (``sheet``) or the stages beside it (``settle``); plain strings: the same pulya, the same bytes.
+What a program can read back is docs/INTERFACE.md's."""
 
 from __future__ import annotations
 
@@ -43,9 +42,8 @@ Token = tuple[str, str, bool, float]
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 #: the entries' font sizes tried, largest first (mm); the whole sheet takes the largest that fits
 SIZES = (4.4, 4.2, 4.0, 3.8, 3.6, 3.4, 3.2, 3.0, 2.8, 2.6, 2.4, 2.2, 2.0)
-#: more totals than any cell of any sheet holds at any size (tests/test_sheet_stream.py
-#: measures the roomiest): of a cell with more, the earliest are left out whatever the
-#: size, so a long log needs only its latest this many per cell (``pulya.Marks``)
+#: more totals than any cell holds at any size (test_sheet_stream.py): a long log needs only its latest
+#: this many per cell (``pulya.Marks``)
 SHOWN_AT_MOST = 2_000
 CAPTION = 2.4
 #: the tint of each area (the paper is white; a screen reads the bands faster tinted)
@@ -61,8 +59,7 @@ STYLE = (
 
 @dataclass
 class Cell:
-    """One cell of the paper to write: where, its caption, and its latest running totals
-    (``marks``) after ``earlier`` not kept; ``start`` counts them all."""
+    """One cell of the paper to write: where, its caption, its latest totals after ``earlier`` not kept."""
 
     area: str
     player: str
@@ -70,8 +67,7 @@ class Cell:
     regions: list[Polygon]
     marks: tuple[Mark, ...]
     earlier: int = 0
-    #: per ``numbers``: (text, deal number, last, width at size 1) per total, and the
-    #: widths' sums from each total on — measured once, as a long evening has many
+    #: per ``numbers``: each total's token at size 1 and the widths' sums from it on, measured once
     _measured: dict[bool, tuple[list[Token], list[float]]] = field(default_factory=dict)
 
     @property
@@ -99,8 +95,7 @@ class Cell:
         return out + [(text, deal, last, em * size) for text, deal, last, em in items[start - self.earlier :]]
 
     def placement(self, size: float, numbers: bool, start: int = 0) -> Placed | None:
-        """Where the totals from ``start`` go: centred in one region when one holds them, else from
-        the top of the first on; None when they do not fit."""
+        """Where the totals from ``start`` go: centred in one region, else from the top (None: no fit)."""
         if start < self.earlier:
             return None
         need = (self.measured(numbers)[1][start - self.earlier] + (width("….", 1.0) if start else 0.0)) * size
@@ -232,8 +227,7 @@ def draw_paper(cv: Canvas, pulya: Pulya, x0: float, y0: float, side: float, numb
 def draw_names(
     cv: Canvas, pulya: Pulya, layout: tuple[Sector, ...], x0: float, y0: float, side: float
 ) -> None:
-    """Each player's name outside his edge of the square, facing him (of five, outside the
-    longest piece of his share of the edge)."""
+    """Each player's name outside his edge of the square (of five, outside his longest piece)."""
     players = pulya.players
     n = len(players)
     mid = (x0 + side / 2, y0 + side / 2)
@@ -263,10 +257,8 @@ def draw_names(
 def draw_circle(cv: Canvas, pulya: Pulya, c: tuple[float, float], r: float) -> None:
     """The centre: the convention, the pool's target, the date."""
     cv.add(f'<circle cx="{f(c[0])}" cy="{f(c[1])}" r="{f(r)}" fill="#ffffff" class="rule"/>')
-    rows = [
-        (pulya.convention.title, 3.0, True),
-        (_("pool to {target}").format(target=pulya.target), 3.6, True),
-    ]
+    pool = _("pool to {target}").format(target=pulya.target)
+    rows = [(pulya.convention.title, 3.0, True), (pool, 3.6, True)]
     if pulya.header.date:
         rows.append((pulya.header.date, 2.8, False))
     if pulya.deals is not None:
@@ -283,8 +275,7 @@ def draw_circle(cv: Canvas, pulya: Pulya, c: tuple[float, float], r: float) -> N
 
 
 def beside(stages: str) -> float:
-    """The side of the sheet on a landscape page: the largest (up to 178) that leaves the
-    stages beside it a size of 2.6 (or the most they can have beside a sheet of 130)."""
+    """The side of the sheet on a landscape page: the largest (to 178) leaving the stages beside it 2.6."""
     out, cols = stages_lines(stages)
 
     def size(side: int) -> float:
@@ -295,8 +286,7 @@ def beside(stages: str) -> float:
 
 
 def svg(pulya: Pulya, numbers: bool = False, stages: str | None = None) -> str:
-    """The page: portrait with the settlement under the sheet, or landscape with ``stages``
-    (the settlement stage by stage, as ``settle`` prints it) beside it."""
+    """The page: portrait with the settlement under the sheet, or landscape with ``stages`` beside it."""
     cv = Canvas()
     if stages is None:
         w, h, x0, y0, side = 210.0, 297.0, 12.0, 16.0, 186.0

@@ -1,6 +1,5 @@
-"""The settlement written on the drawn sheet's page: under the sheet, a small table (pool,
-mountain, what the mountain and the whists bring, the result, money with a whist price) and
-the payments; beside a typed sheet (``settle``), its stages as ``settle`` prints them."""
+"""The settlement on the drawn sheet's page: under the sheet a small table and the payments; beside a
+typed sheet (``settle``), its stages as ``settle`` prints them."""
 
 from __future__ import annotations
 
@@ -44,9 +43,8 @@ def settlement_block(cv: Canvas, pulya: Pulya, x: float, y: float, w: float, h: 
         notes.append(bombs_text(pulya.players, pulya.bombs))
     if pulya.finished is False:
         notes.append(_("the pulya is not finished: missing pool points go to the mountain"))
-    pays = [
-        _("{payer} pays {payee} {amount}").format(payer=a, payee=b, amount=show(m)) for a, b, m in s.payments
-    ]
+    pay = _("{payer} pays {payee} {amount}")
+    pays = [pay.format(payer=a, payee=b, amount=show(m)) for a, b, m in s.payments]
     size = 3.4
     while size > 2.2:
         names = min(max(width(r[0], size, bold=True) for r in rows) + size, w * 0.42)
@@ -114,8 +112,7 @@ def stages_block(cv: Canvas, stages: str, x: float, y: float, w: float, h: float
 
 
 def tabular(raw: list[str]) -> list[bool]:
-    """Which lines are a table's (its head, its rule of dashes and its rows, up to the empty
-    line after them), not to be wrapped; the others are prose."""
+    """Which lines are a table's (head, rule of dashes, rows: not to be wrapped); the others are prose."""
     rules = [bool(t.strip()) and set(t.strip()) <= {"-", " "} for t in raw] + [False]
     out: list[bool] = []
     inside = False

@@ -1,5 +1,4 @@
-"""`stats` as views: the club's statistics (a row per player, head-to-head and the rating),
-and one player's page (``--player``)."""
+"""`stats` as views: the club's statistics (players, head-to-head, rating) and one player's page."""
 
 from __future__ import annotations
 
@@ -146,14 +145,8 @@ class StatsView:
         title = _("Stats: {evenings}, {deals}; results in whists, ranked by the total as in season")
         # each header is its CSV column's name with spaces (docs/output.md); the rating beside the total
         head = [_("rank"), _("player"), _("evenings"), _("deals"), _("total"), _("ordinal"), _("mu")]
-        head += [
-            _("sigma"),
-            _("per evening"),
-            _("per deal"),
-            _("best"),
-            _("worst"),
-            _("longest winning streak"),
-        ]
+        head += [_("sigma"), _("per evening"), _("per deal"), _("best"), _("worst")]
+        head.append(_("longest winning streak"))
         rows = []
         for rank, p in enumerate(s.players, 1):
             st, r = p.standing, p.rating
@@ -185,19 +178,14 @@ RATING_LINE = N_(
 )
 
 
-#: the head-to-head is a grid of every player by every other up to this many players, and
-#: past it a list of the pairs that sat together (issue 31: 3,000 players made 9 million cells)
+#: the head-to-head is a grid of every player by every other up to this many players, past it a list
+#: of the pairs that sat together (issue 31: 3,000 players made 9 million cells)
 GRID_PLAYERS = 20
 
 
 def point_json(pt: Point) -> dict[str, Any]:
-    return {
-        "number": pt.number,
-        "file": pt.file,
-        **twins("result", pt.result),
-        **twins("total", pt.total),
-        "rating": rating_json(pt.rating),
-    }
+    totals = {**twins("result", pt.result), **twins("total", pt.total)}
+    return {"number": pt.number, "file": pt.file, **totals, "rating": rating_json(pt.rating)}
 
 
 @dataclass(frozen=True)
@@ -250,17 +238,12 @@ class PlayerView:
             "best {best} ({best_evening}), worst {worst} ({worst_evening}); longest winning streak {streak}"
         )
         best = {"best": show(st.best), "best_evening": st.best_evening, "worst": show(st.worst)}
+        totals = {"total": show(st.total), "average": decimal(st.average), "per_deal": decimal(p.per_deal)}
         opponents = [[q, n, show(x)] for q, n, x in self.opponents()]
         head = [_("number"), _("file"), _("result"), _("total"), _("mu"), _("sigma"), _("ordinal")]
         lines = [
             first.format(player=p.player, rank=self.rank, n=len(self.stats.players), **ratings),
-            second.format(
-                evenings=counted(st.evenings, "evening"),
-                deals=counted(p.deals, "deal"),
-                total=show(st.total),
-                average=decimal(st.average),
-                per_deal=decimal(p.per_deal),
-            ),
+            second.format(evenings=counted(st.evenings, "evening"), deals=counted(p.deals, "deal"), **totals),
             third.format(**best, worst_evening=st.worst_evening, streak=p.streak),
             "",
             tabulated(play_rows((p,)), play_head()),

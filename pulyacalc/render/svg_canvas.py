@@ -16,15 +16,13 @@ def f(x: float) -> str:
 
 
 def fitted(text: str, size: float, room: float, least: float = 2.0) -> tuple[str, float]:
-    """``text`` at the largest size down to ``least`` that fits in ``room``, else cut with an
-    ellipsis (whole in a ``<title>``); measured once, cut in one pass (issue 11: a long name)."""
+    """``text`` at the largest size down to ``least`` that fits ``room``, else cut with an ellipsis."""
     em = width(text, 1.0)  # width(text, size) is em * size, the same float
     while em * size > room and size > least:
         size = max(least, size - 0.2)
     if em * size <= room:
         return text, size
-    # the longest start (one character at least) that fits with "…" after it: the same
-    # running sum width() makes of text[:k] + "…", so the same cut as measuring each
+    # the longest start (a character at least) that fits with "…": width()'s own running sum
     ellipsis, sum_k, k = width("…", 1.0), 0.0, 1
     for i, ch in enumerate(text[:-1]):
         sum_k += width(ch, 1.0)
@@ -55,10 +53,8 @@ class Canvas:
         if rotate:
             attrs += f' transform="rotate({rotate} {f(x)} {f(y)})"'
         # (a control character is no XML: shown as '?', as every echoed text is)
-        inner = escape(shown(text, 0)) + (
-            f"<title>{escape(shown(title, 0))}</title>" if title and title != text else ""
-        )
-        self.add(f"<text {attrs}>{inner}</text>")
+        said = f"<title>{escape(shown(title, 0))}</title>" if title and title != text else ""
+        self.add(f"<text {attrs}>{escape(shown(text, 0))}{said}</text>")
 
     def poly(self, points: Polygon, fill: str) -> None:
         pts = " ".join(f"{f(x)},{f(y)}" for x, y in points)

@@ -1,5 +1,5 @@
-"""What every report view shares: the :class:`View` protocol, ``SCHEMA_VERSION``, the ways
-numbers are written and the sheet row; nothing here imports json, csv or tabulate (start-up)."""
+"""What every report view shares: :class:`View`, ``SCHEMA_VERSION``, how numbers are written, the sheet
+row; nothing here imports json, csv or tabulate (start-up)."""
 
 from __future__ import annotations
 
@@ -23,8 +23,7 @@ SCHEMA_VERSION = 1
 
 
 class View(Protocol):
-    """A report, ready to be written in any format (render/formats.py says what each shape
-    may hold: pieces, iterators, ``Later``, ``Raw``, ``Made``)."""
+    """A report, ready to be written in any format (render/formats.py says what each shape may hold)."""
 
     def table(self) -> str | Iterable[str]: ...
 
@@ -59,8 +58,7 @@ def use_width(columns: int | None) -> None:
 
 
 def show(x: Amount | Decimal) -> str:
-    """For people: exact amounts as mixed numbers a person can add up (-46⅔; -46 2/3 on a
-    console without ⅔), money with two decimals (130.00)."""
+    """For people: exact amounts as mixed numbers (-46⅔, or -46 2/3), money with two decimals (130.00)."""
     return f"{x:.2f}" if isinstance(x, Decimal) else mixed(x, GLYPHS[0])
 
 
@@ -70,8 +68,7 @@ def signed(x: Amount | Decimal) -> str:
 
 
 def decimal(x: Amount | Decimal) -> str:
-    """For CSV and TSV: whole numbers as they are, others with two decimals (-46.67); the
-    exact value goes beside it in an ``…_exact`` column."""
+    """For CSV and TSV: whole numbers as they are, others with two decimals (-46.67)."""
     if isinstance(x, Decimal):
         return f"{x:.2f}"
     if isinstance(x, int) or x.denominator == 1:
@@ -96,8 +93,7 @@ def fraction_text(x: Amount) -> str:
 
 
 def twins(name: str, x: Any) -> dict[str, Any]:
-    """``name`` for JSON (:func:`jnum`) and ``name_exact`` beside it (:func:`fraction_text`):
-    of an amount, or key by key of a mapping (of mappings) of amounts."""
+    """``name`` (:func:`jnum`) and ``name_exact`` (:func:`fraction_text`) of an amount or mapping of them."""
     return {name: _each(jnum, x), f"{name}_exact": _each(fraction_text, x)}
 
 
@@ -106,8 +102,7 @@ def _each(fmt: Callable[[Any], Any], x: Any) -> Any:
 
 
 def convention_title(conv: Convention) -> str:
-    """The convention's title (a house file with none: its path as the user gave it), then
-    ``+ key=value`` per override of the log: a title never claims what was not played."""
+    """The convention's title (an untitled house file: its path), then ``+ key=value`` per override."""
     from pathlib import Path
 
     from pulyacalc.convention.load import builtin_dir, builtin_names, load
@@ -128,8 +123,7 @@ def convention_title(conv: Convention) -> str:
 
 
 def table_changes(changes: Iterable[tuple[str, str, int]], player: str | None = None) -> list[str]:
-    """Who joined or left the table and when (RULES.md 6.3), each said once; of ``player`` only
-    when given."""
+    """Who joined or left the table and when (RULES.md 6.3); of ``player`` only when given."""
     said = {
         ("join", True): _("{player} joined after deal {n}"),
         ("join", False): _("{player} joined before the first deal"),
@@ -137,9 +131,7 @@ def table_changes(changes: Iterable[tuple[str, str, int]], player: str | None = 
         ("leave", False): _("{player} left before the first deal"),
     }
     return [
-        said[change, n > 0].format(player=who, n=n)
-        for change, who, n in changes
-        if player is None or who == player
+        said[change, n > 0].format(player=who, n=n) for change, who, n in changes if player in (None, who)
     ]
 
 
@@ -178,14 +170,10 @@ def payments_text(payments: Iterable[tuple[str, str, Amount | Decimal]]) -> str:
 
 
 def sheet_row(sheet: SheetView, p: str, own: str = "·", fmt: Callable[[Amount], str] = show) -> list[str]:
-    """One player's line of the sheet, as people read it (``fmt``: :func:`decimal` for
-    CSV): pool, mountain, whists on each other; ``own`` fills the cell of whists on himself."""
+    """One player's line of the sheet: pool, mountain, whists on each other (``own``: on himself)."""
     whists = sheet.whists[p]
-    return [
-        fmt(sheet.pool[p]),
-        fmt(sheet.mountain[p]),
-        *[own if q == p else fmt(whists[q]) for q in sheet.players],
-    ]
+    on_each = [own if q == p else fmt(whists[q]) for q in sheet.players]
+    return [fmt(sheet.pool[p]), fmt(sheet.mountain[p]), *on_each]
 
 
 def sheet_json(sheet: SheetView) -> dict[str, Any]:
