@@ -46,10 +46,8 @@ def column_json(c: Column, players: tuple[str, ...]) -> dict[str, Any]:
 
 
 def excluded_json(x: Excluded) -> dict[str, Any]:
-    return {
-        "convention": x.asked,
-        "problems": [{"where": str(p.loc), "message": p.message, "hint": p.hint} for p in x.problems],
-    }
+    problems = [{"where": str(p.loc), "message": p.message, "hint": p.hint} for p in x.problems]
+    return {"convention": x.asked, "problems": problems}
 
 
 def excluded_note(x: Excluded) -> str:

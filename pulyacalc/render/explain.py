@@ -264,7 +264,6 @@ def drawn_writes(
 
 
 def entry_piece(x: Explained, fmt: str) -> tuple[str, str]:
-    """An entry as ``fmt`` (not the table) writes it, cut where its deal's number goes."""
     return entry_cut(x) if fmt == "json" else entry_line(x, fmt)
 
 
@@ -320,9 +319,8 @@ class ExplainStream:
         from pulyacalc.reports.explain import explained
 
         upto, conv = self.stream.upto, self.stream.convention
-        # an entry's piece made once per write, a deal's drawings once per set of writes
+        # an entry's piece made once per write, a deal's drawings once per set of writes (the fold's object)
         piece = Remembered(lambda x: entry_piece(x, fmt), lambda x: _WRITE(x.entry))
-        # (keyed by the fold's one object per distinct set of writes)
         writes = Remembered(
             lambda w, r, sheet: drawn_writes(explained(r, sheet, conv), fmt, piece), size=WRITES_SIZE
         )
@@ -442,8 +440,7 @@ class TableDeals:
 
 
 def deal_lines(words: Words = ENGLISH) -> Callable[[DealResult, int], str]:
-    """:func:`pulyacalc.reports.explain.deal_text` at a table of ``seats``, made once per parsed text of
-    the log (a deal's ``template``) and talon taker."""
+    """:func:`pulyacalc.reports.explain.deal_text`, made once per parsed text (``template``) and taker."""
     from pulyacalc.reports.explain import deal_text, talon_taker
 
     known: dict[Hashable, str] = {}
@@ -484,7 +481,6 @@ def paper_format(sheet: Sheet, p: str) -> str:
 
 
 def json_cell(v: Any) -> str:
-    """A paper's cell as JSON writes it."""
     return str(v) if type(v) is int else dumps(jnum(v))
 
 

@@ -13,8 +13,6 @@ if TYPE_CHECKING:
 
 
 class Out(Protocol):
-    """Where a writer writes: anything with ``write(str)``."""
-
     def write(self, text: str, /) -> object: ...
 
 
@@ -235,7 +233,6 @@ def _delimited(view: View, out: Out, fmt: str, delimiter: str) -> None:
 
 
 def _made(value: Any, out: Out, fmt: str) -> None:
-    """A :class:`Made` value's pieces written as they are (anything else: nothing)."""
     if isinstance(value, Made):
         for piece in value.text(fmt):
             out.write(piece)
@@ -312,7 +309,6 @@ FORMATS: dict[str, Callable[[View, Out], None]] = {
 
 
 def render(view: View, fmt: str) -> str:
-    """The view written in the format named ``fmt`` (a name of :data:`FORMATS`)."""
     out = io.StringIO()
     FORMATS[fmt](view, out)
     return out.getvalue()

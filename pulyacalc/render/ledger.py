@@ -1,6 +1,5 @@
-"""`ledger` as a view: a row per deal, then the rounding's, so every column adds up to the
-settlement; only the table shows the settlement too (a program adding a column up would
-count it twice).  What a row holds but its number is made once per ``Moved``."""
+"""`ledger` as a view: a row per deal, then the rounding's, so every column adds up to the settlement (only
+the table shows it too: a program would count it twice); a row's cells made once per ``Moved``."""
 
 from __future__ import annotations
 
@@ -307,8 +306,6 @@ BATCH = 1024
 
 
 class JsonlRows:
-    """Deals written as JSON Lines."""
-
     def __init__(self, running: bool, out: Spool) -> None:
         self.written, self.running = out.write, running
         self.head = {"schema_version": SCHEMA_VERSION, "row": "deal"}

@@ -160,8 +160,7 @@ def draw(picture: Picture, fmt: PlotFormat = "svg") -> bytes:
     from matplotlib.figure import Figure
     from matplotlib.style import context
 
-    # matplotlib's defaults and ours, restored afterwards; its warnings (a layout that does not fit
-    # 200-character names) kept in: the picture is drawn as well as it can be
+    # matplotlib's defaults and ours, restored afterwards; its warnings (200-character names) kept in
     with context(RC, after_reset=True), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         n = max((len(p.lines) for p in picture.panels), default=0)

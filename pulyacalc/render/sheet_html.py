@@ -48,11 +48,9 @@ def page(
     again = f'<meta http-equiv="refresh" content="{refresh}">\n' if refresh else ""
     shown = "".join(f"<h2>{escape(head)}</h2>\n{html_text(text, made)}\n" for head, text in tables)
     return (
-        "<!DOCTYPE html>\n"
-        '<html>\n<head>\n<meta charset="utf-8">\n'
+        '<!DOCTYPE html>\n<html>\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"{again}<title>{escape(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n<main>\n"
-        f'<div class="page">\n{body}</div>\n'
-        f'<div class="tables">\n<h1>{escape(title)}</h1>\n{shown}'
+        f'<div class="page">\n{body}</div>\n<div class="tables">\n<h1>{escape(title)}</h1>\n{shown}'
         "</div>\n</main>\n</body>\n</html>\n"
     )

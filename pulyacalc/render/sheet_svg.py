@@ -42,8 +42,7 @@ Token = tuple[str, str, bool, float]
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 #: the entries' font sizes tried, largest first (mm); the whole sheet takes the largest that fits
 SIZES = (4.4, 4.2, 4.0, 3.8, 3.6, 3.4, 3.2, 3.0, 2.8, 2.6, 2.4, 2.2, 2.0)
-#: more totals than any cell holds at any size (test_sheet_stream.py): a long log needs only its latest
-#: this many per cell (``pulya.Marks``)
+#: more totals than any cell holds at any size (test_sheet_stream.py): a long log keeps this many per cell
 SHOWN_AT_MOST = 2_000
 CAPTION = 2.4
 #: the tint of each area (the paper is white; a screen reads the bands faster tinted)

@@ -178,8 +178,7 @@ RATING_LINE = N_(
 )
 
 
-#: the head-to-head is a grid of every player by every other up to this many players, past it a list
-#: of the pairs that sat together (issue 31: 3,000 players made 9 million cells)
+#: past this many players the head-to-head lists the pairs, not a grid (issue 31: 9 million cells)
 GRID_PLAYERS = 20
 
 

@@ -1,5 +1,4 @@
-"""Writing SVG by hand: coordinates as the same text every time, every text escaped, and
-text fitted into the room it has (smaller, then cut short with an ellipsis)."""
+"""Writing SVG by hand: coordinates the same text every time, every text escaped and fitted to its room."""
 
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
 """The one table drawer: tabulate's ``simple`` and ``plain`` tables in its very bytes, drawn without it
 (test_grid_direct.py; tabulate draws only escape sequences, line breaks in a cell, wide characters, ragged
 rows).  A right-aligned column lines up its numbers' units (12 over the 46 of 46⅔); a long table
-(:class:`LongTable`) is spooled and measured in one pass; a wide one fitted in steps (:func:`fit_plan`).
-"""
+(:class:`LongTable`) is spooled and measured in one pass; a wide one fitted in steps (:func:`fit_plan`)."""
 
 from __future__ import annotations
 
@@ -29,6 +28,10 @@ _TAIL = re.compile("[ ./½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅐⅛⅜⅝⅞⅑⅒]")
 #: what tabulate reads beyond a cell's characters; and what else ``str.splitlines`` breaks at
 _SPECIAL = re.compile("[\r\n\x1b\x01]")
 _OTHER_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+#: a table's rows of text cells; its columns' sides; widths to wrap each column to (None: as it is)
+Body = list[list[str]]
+Align = Sequence[str] | None
+Widths = Sequence[int | None] | None
 
 
 def _read_number(cell: str) -> tuple[str, str] | None:
@@ -117,7 +120,7 @@ class Layout:
     def rule(self) -> str:
         return "  ".join("-" * w for w in self.widths).rstrip()
 
-    def head(self, head: list[str], heads: Sequence[int | None] | None, tablefmt: str) -> list[str]:
+    def head(self, head: list[str], heads: Widths, tablefmt: str) -> list[str]:
         """The header's lines (wrapped to ``heads``, padded) and ``simple``'s dashes under it."""
         if not head:
             return [self.rule()] if tablefmt == "simple" else []
@@ -146,7 +149,6 @@ class Layout:
         ]
 
     def _cell(self, at: tuple[int, str]) -> list[str]:
-        """Cell ``cell`` of column ``i``: its lines padded."""
         i, cell = at
         limit, width = self.wraps[i], self.widths[i]
         text = (cell if limit is None else wrapped(cell, limit)).strip()
@@ -159,7 +161,7 @@ def _head_lines(head: list[str], widths: list[int | None]) -> list[list[str]]:
     return [wrapped(h, w).split("\n") if w is not None else [h] for h, w in zip(head, widths, strict=False)]
 
 
-def _given(xs: Sequence[int | None] | None, like: Sequence[Any]) -> list[int | None]:
+def _given(xs: Widths, like: Sequence[Any]) -> list[int | None]:
     """``xs`` (widths, maybe short or None) for each of ``like``."""
     out = list(xs or ())[: len(like)]
     return out + [None] * (len(like) - len(out))
@@ -186,13 +188,7 @@ def wrapped(cell: str, width: int) -> str:
     return _WRAPPED((cell, width))
 
 
-def _layout(
-    body: list[list[str]],
-    head: list[str],
-    lefts: Sequence[bool],
-    limits: Sequence[int | None] | None,
-    heads: Sequence[int | None] | None,
-) -> Layout:
+def _layout(body: Body, head: list[str], lefts: Sequence[bool], limits: Widths, heads: Widths) -> Layout:
     """The layout of a body (cells as it holds them) wrapped to ``limits``, headers to ``heads``."""
     ncols = len(lefts)
     wraps, hwraps = _given(limits, lefts), _given(heads, lefts)
@@ -208,9 +204,7 @@ def _layout(
     return Layout(widths[:ncols], lefts, wraps, multiline)
 
 
-def _exotic(
-    body: list[list[str]], head: list[str], align: Sequence[str] | None, tablefmt: str, wrap: bool
-) -> bool:
+def _exotic(body: Body, head: list[str], align: Align, tablefmt: str, wrap: bool) -> bool:
     """Whether tabulate draws the table otherwise than :class:`Layout` (format, align, ragged, cells)."""
     if tablefmt not in ("plain", "simple") or not body:
         return True
@@ -228,12 +222,12 @@ def _exotic(
 
 
 def draw(
-    body: list[list[str]],
+    body: Body,
     head: list[str],
-    align: Sequence[str] | None,
+    align: Align,
     tablefmt: str,
-    limits: Sequence[int | None] | None = None,
-    heads: Sequence[int | None] | None = None,
+    limits: Widths = None,
+    heads: Widths = None,
     layout: Layout | None = None,
 ) -> str:
     """tabulate's table (``limits``/``heads``: its ``maxcolwidths``/``maxheadercolwidths``) in its bytes."""
@@ -262,14 +256,7 @@ def draw(
 _LAYOUTS = Remembered(lambda wl: Layout(list(wl[0]), wl[1], [None] * len(wl[0]), False), size=1024)
 
 
-def _tabulate(
-    body: list[list[str]],
-    head: list[str],
-    align: Sequence[str] | None,
-    tablefmt: str,
-    limits: Sequence[int | None] | None,
-    heads: Sequence[int | None] | None,
-) -> str:
+def _tabulate(body: Body, head: list[str], align: Align, tablefmt: str, limits: Widths, heads: Widths) -> str:
     """tabulate's own table (what :func:`draw` leaves to it)."""
     import tabulate as tab  # only for such tables (start-up time)
 
@@ -309,8 +296,7 @@ def _widest(text: str) -> int:
     return max((len(line) for line in text.splitlines()), default=0)
 
 
-def _picked(body: list[list[str]], columns: list[int]) -> Iterator[Sequence[str]]:
-    """Each row's cells of ``columns``."""
+def _picked(body: Body, columns: list[int]) -> Iterator[Sequence[str]]:
     if len(columns) == 1:
         i = columns[0]
         return ((row[i],) for row in body if i < len(row))
@@ -318,7 +304,7 @@ def _picked(body: list[list[str]], columns: list[int]) -> Iterator[Sequence[str]
     return (pick(row) for row in body if columns[-1] < len(row))
 
 
-def _aligned(body: list[list[str]], align: Sequence[str] | None, ncols: int) -> list[list[str]]:
+def _aligned(body: Body, align: Align, ncols: int) -> Body:
     """The body with its right-aligned columns' units lined up, remembered per column (explain's paper)."""
     mixed = []
     for i, a in enumerate(_given_align(align, ncols)):
@@ -349,7 +335,7 @@ def _aligned_column(cells: tuple[str, ...]) -> tuple[str, ...] | None:
 _ALIGNED = Remembered(_aligned_column, size=8192)
 
 
-def _given_align(align: Sequence[str] | None, ncols: int) -> list[str]:
+def _given_align(align: Align, ncols: int) -> list[str]:
     return (list(align or ()) + ["left"] * ncols)[:ncols]
 
 
@@ -399,7 +385,7 @@ def html_tables() -> Iterator[list[str]]:
         _MADE.pop()
 
 
-def _html(body: list[list[str]], head: list[str], align: Sequence[str] | None) -> str:
+def _html(body: Body, head: list[str], align: Align) -> str:
     """A table as HTML: its header, its rows, the right-aligned columns' cells so."""
     from xml.sax.saxutils import escape
 
@@ -417,9 +403,9 @@ def _html(body: list[list[str]], head: list[str], align: Sequence[str] | None) -
 class Fit(NamedTuple):
     """A table to fit to ``width`` (``text``: as drawn, wider), as grid was given it."""
 
-    body: list[list[str]]
+    body: Body
     head: list[str]
-    align: Sequence[str] | None
+    align: Align
     tablefmt: str
     maxcolwidths: list[int | None] | None
     width: int
@@ -565,7 +551,6 @@ class LongTable:
         self.count += 1
 
     def _rows(self) -> Iterator[list[str]]:
-        """The rows spooled, read from the start."""
         self.spool.flush()
         self.spool.file.seek(0)
         for line in self.spool.file:
@@ -626,7 +611,7 @@ class LongTable:
         if out:
             yield "\n".join(out) + "\n"
 
-    def _plan(self, width: int) -> tuple[list[list[str]], FitPlan] | None:
+    def _plan(self, width: int) -> tuple[Body, FitPlan] | None:
         """The rows holding each column's widest cells and how grid fits them (None: it cannot)."""
         n = len(self.head)
         sizes, holders = [-1] * (2 * n), [[""] * n] * (2 * n)
@@ -652,11 +637,11 @@ class LongTable:
             plan = again
         return few, plan
 
-    def _fit_plan(self, few: list[list[str]], width: int) -> FitPlan:
+    def _fit_plan(self, few: Body, width: int) -> FitPlan:
         text = draw(few, self.head, self.align, "simple")
         return fit_plan(Fit(few, self.head, self.align, "simple", None, width, text))
 
-    def _wrapped(self, wraps: dict[int, int]) -> list[list[str]]:
+    def _wrapped(self, wraps: dict[int, int]) -> Body:
         """Per column wrapped, the row with the widest line wrapped and one whose cell takes lines."""
         widest: dict[int, tuple[int, list[str]]] = {}
         many: dict[int, list[str]] = {}
@@ -671,6 +656,5 @@ class LongTable:
         return [r for _, r in widest.values()] + list(many.values())
 
 
-def _unique(rows: list[list[str]]) -> list[list[str]]:
-    """The rows, each once (in the order first given)."""
+def _unique(rows: Body) -> Body:
     return list({id(r): r for r in rows}.values())
