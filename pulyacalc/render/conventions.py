@@ -56,11 +56,8 @@ class ShowView:
 
     def records(self) -> list[dict[str, Any]]:
         conv = self.shown.convention
-        return [
-            {"schema_version": SCHEMA_VERSION, "key": row.name, "value": shown(conv, row), **_about(row)}
-            for rows in sections().values()
-            for row in rows
-        ]
+        keys = [row for rows in sections().values() for row in rows]
+        return versioned({"key": row.name, "value": shown(conv, row), **_about(row)} for row in keys)
 
     def document(self) -> dict[str, Any]:
         conv = self.shown.convention

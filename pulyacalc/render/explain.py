@@ -343,9 +343,8 @@ class ExplainStream:
         s = self.stream
         spool = Spool()
         self._play("table", TableDeals(spool.write).draw)
-        players = s.header.players
         deals = _("deal {n} of the log").format(n=s.upto) if s.upto is not None else counted(s.count, "deal")
-        yield table_head(s.convention, players, s.target, deals)
+        yield table_head(s.convention, s.header.players, s.target, deals)
         yield from spool.pieces()
 
     def document(self) -> dict[str, Any]:
@@ -429,10 +428,8 @@ class TableDeals:
             rows[p] = [f"  {p}", *sheet_row(sheet, p, fmt=cells.text)]  # type: ignore[arg-type]
         self.stale.clear()
         first = _(_NOT_DEALS[r.kind]) if r.kind in _NOT_DEALS else _("after deal {n}").format(n=r.number)
-        where = str(r.deal.loc)
-        head = deal_head(
-            r.kind, r.number, where, r.dealer, self.lines(r, len(players)), r.raspasy_run, r.after_finish
-        )
+        line = self.lines(r, len(players))
+        head = deal_head(r.kind, r.number, str(r.deal.loc), r.dealer, line, r.raspasy_run, r.after_finish)
         bombs = bombs_text(r) if r.kind not in ("correction", "join", "leave") else None
         drawn_paper = paper([rows[p] for p in players], ["  " + first, *self.head])
         middle = f"\n  {bombs}\n" if bombs else "\n"

@@ -198,9 +198,8 @@ def _settlement_notes(r: Report) -> list[str]:
             "(settlement.mountain_divisor: opponents; the Code, K4.2.14, divides by all)"
         )
         lines.append(divisor.format(opponents=n - 1, n=n))
-    lines.append(
-        _("rounding {rounding}; the results, in whists, sum to 0").format(rounding=rounding_name(s.rounding))
-    )
+    rounding = _("rounding {rounding}; the results, in whists, sum to 0")
+    lines.append(rounding.format(rounding=rounding_name(s.rounding)))
     if s.payments:
         lines.append(payments_text(s.payments))
     return lines

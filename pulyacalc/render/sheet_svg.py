@@ -48,10 +48,8 @@ CAPTION = 2.4
 #: the tint of each area (the paper is white; a screen reads the bands faster tinted)
 TINT = {WHISTS: "#f4f6fb", POOL: "#eef7ee", MOUNTAIN: "#fbefec"}
 STYLE = (
-    "text{font-family:" + FONT + ";fill:#1a1a1a}"
-    ".mono{font-family:"
-    + MONO
-    + ";white-space:pre}.caption{fill:#6b6b6b;font-style:italic}.deal{fill:#8a5a00}"
+    f"text{{font-family:{FONT};fill:#1a1a1a}}.mono{{font-family:{MONO};white-space:pre}}"
+    ".caption{fill:#6b6b6b;font-style:italic}.deal{fill:#8a5a00}"
     ".rule{stroke:#333;stroke-width:0.35;fill:none}.thin{stroke:#666;stroke-width:0.2;fill:none}"
 )
 

@@ -237,18 +237,13 @@ class PlayerView:
             "best {best} ({best_evening}), worst {worst} ({worst_evening}); longest winning streak {streak}"
         )
         best = {"best": show(st.best), "best_evening": st.best_evening, "worst": show(st.worst)}
+        best |= {"worst_evening": st.worst_evening, "streak": p.streak}
         totals = {"total": show(st.total), "average": decimal(st.average), "per_deal": decimal(p.per_deal)}
         opponents = [[q, n, show(x)] for q, n, x in self.opponents()]
         head = [_("number"), _("file"), _("result"), _("total"), _("mu"), _("sigma"), _("ordinal")]
-        lines = [
-            first.format(player=p.player, rank=self.rank, n=len(self.stats.players), **ratings),
-            second.format(evenings=counted(st.evenings, "evening"), deals=counted(p.deals, "deal"), **totals),
-            third.format(**best, worst_evening=st.worst_evening, streak=p.streak),
-            "",
-            tabulated(play_rows((p,)), play_head()),
-            "",
-            tabulated(opponents, [_("opponent"), _("evenings"), _("net")]),
-            "",
-            tabulated(self._rows(show), head, (1,)),
-        ]
-        return "\n".join(lines) + "\n"
+        played = {"evenings": counted(st.evenings, "evening"), "deals": counted(p.deals, "deal")}
+        lines = [first.format(player=p.player, rank=self.rank, n=len(self.stats.players), **ratings)]
+        lines.append(second.format(**played, **totals))
+        lines += [third.format(**best), "", tabulated(play_rows((p,)), play_head()), ""]
+        lines += [tabulated(opponents, [_("opponent"), _("evenings"), _("net")]), ""]
+        return "\n".join([*lines, tabulated(self._rows(show), head, (1,))]) + "\n"

@@ -595,9 +595,8 @@ class LongTable:
             head = [self.head[i] for i in part]
             limits = [(plan.limits or [None] * len(lefts))[i] for i in part]
             heads = None if plan.heads is None else [plan.heads[i] for i in part]
-            layout = _layout(
-                [[r[i] for i in part] for r in few], head, [lefts[i] for i in part], limits, heads
-            )
+            cells = [[r[i] for i in part] for r in few]
+            layout = _layout(cells, head, [lefts[i] for i in part], limits, heads)
             yield from self._drawn(layout, ["", *layout.head(head, heads, "simple")][0 if k else 1 :], part)
 
     def _drawn(self, layout: Layout, head: list[str], part: list[int] | None) -> Iterator[str]:
