@@ -303,10 +303,8 @@ def svg(pulya: Pulya, numbers: bool = False, stages: str | None = None) -> str:
     else:
         stages_block(cv, stages, x0 + side + 8, y0, w - (x0 + side + 8) - 6, side)
     head_xml = (
-        '<?xml version="1.0" encoding="UTF-8"?>\n'
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:g}mm" height="{h:g}mm" '
-        f'viewBox="0 0 {w:g} {h:g}">\n'
-        f"<style>{STYLE}</style>\n"
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="{w:g}mm" '
+        f'height="{h:g}mm" viewBox="0 0 {w:g} {h:g}">\n<style>{STYLE}</style>\n'
         f'<rect x="0" y="0" width="{w:g}" height="{h:g}" fill="#ffffff"/>\n'
     )
     return head_xml + "\n".join(cv.parts) + "\n</svg>\n"
