@@ -1,6 +1,5 @@
 """`explain` as a view: each entry of the chosen deals with its rule and arithmetic, the paper after each
-deal, its ledger row.  ``ExplainStream`` draws a log in flat memory: a deal's writes once per distinct set
-of writes, the paper again only for the players whose cells changed."""
+deal, its ledger row; in flat memory, each distinct set of writes drawn once, a player's cells if changed."""
 
 from __future__ import annotations
 

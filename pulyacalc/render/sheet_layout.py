@@ -1,6 +1,5 @@
-"""Where things go on the drawn sheet: a square with a circle in the middle, a sector per player banded from
-the edge in (whists, pool, mountain), the lines of text in them.  Text is upright (a screen is not turned
-round the table), widths estimated from DejaVu Sans, the widest font the page names."""
+"""Where things go on the drawn sheet: a sector per player banded from the edge in (whists, pool, mountain),
+the lines of text in them, upright, widths estimated from DejaVu Sans (the widest font the page names)."""
 
 from __future__ import annotations
 
@@ -110,8 +109,7 @@ def _edge(p: float, x0: float, y0: float, side: float) -> Point:
 
 
 def _around(n: int, x0: float, y0: float, side: float) -> tuple[Sector, ...]:
-    """Equal shares of the edge, seat 0's centred at the bottom, one turning a corner two pieces; the whist
-    columns go to the pieces by their length, the neighbours at the ends."""
+    """Equal shares of the edge, seat 0's centred at the bottom; the whist columns go to pieces by length."""
     c, share = (x0 + side / 2, y0 + side / 2), 4 * side / n
     out = []
     for seat in range(n):

@@ -1,6 +1,5 @@
-"""The drawn sheet as SVG: the paper of :mod:`pulyacalc.reports.pulya` on one A4 page, the settlement
-under it (``sheet``) or the stages beside it (``settle``); plain strings: the same pulya, the same bytes.
-What a program can read back is docs/INTERFACE.md's."""
+"""The drawn sheet as SVG on one A4 page, the settlement under it (``sheet``) or the stages beside it
+(``settle``); plain strings: the same pulya, the same bytes (what a program reads: docs/INTERFACE.md)."""
 
 from __future__ import annotations
 

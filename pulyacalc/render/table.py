@@ -1,7 +1,6 @@
-"""The one table drawer: tabulate's ``simple`` and ``plain`` tables in its very bytes, drawn without it
-(test_grid_direct.py; tabulate draws only escape sequences, line breaks in a cell, wide characters, ragged
-rows).  A right-aligned column lines up its numbers' units (12 over the 46 of 46⅔); a long table
-(:class:`LongTable`) is spooled and measured in one pass; a wide one fitted in steps (:func:`fit_plan`)."""
+"""The one table drawer: tabulate's ``simple`` and ``plain`` tables in its very bytes (test_grid_direct.py),
+drawn without it but for escapes, line breaks, wide characters, ragged rows.  A right-aligned column lines up
+its numbers' units (12 over the 46 of 46⅔); a long table is spooled, a wide one fitted (:func:`fit_plan`)."""
 
 from __future__ import annotations
 
