@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -16,22 +17,18 @@ class Out(Protocol):
     def write(self, text: str, /) -> object: ...
 
 
+@dataclass(slots=True)
 class Later:
     """A document's value known only once its arrays are spent: ``get`` is called then."""
 
-    __slots__ = ("get",)
-
-    def __init__(self, get: Callable[[], Any]) -> None:
-        self.get = get
+    get: Callable[[], Any]
 
 
+@dataclass(slots=True)
 class Raw:
     """JSON text made already (``dumps``'s spelling of a value at no depth), written as it is."""
 
-    __slots__ = ("text",)
-
-    def __init__(self, text: str) -> None:
-        self.text = text
+    text: str
 
 
 def _at(value: Any, depth: int) -> str:
@@ -41,13 +38,11 @@ def _at(value: Any, depth: int) -> str:
     return nested(value, depth)
 
 
+@dataclass(slots=True)
 class Made:
     """Text already made in the format being written: ``text(fmt)`` gives its pieces as they come."""
 
-    __slots__ = ("text",)
-
-    def __init__(self, text: Callable[[str], Iterable[str]]) -> None:
-        self.text = text
+    text: Callable[[str], Iterable[str]]
 
 
 #: a key of a document whose :class:`Later` gives a dict of keys known only at the end

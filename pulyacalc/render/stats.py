@@ -237,7 +237,7 @@ class PlayerView:
             "best {best} ({best_evening}), worst {worst} ({worst_evening}); longest winning streak {streak}"
         )
         best = {"best": show(st.best), "best_evening": st.best_evening, "worst": show(st.worst)}
-        best |= {"worst_evening": st.worst_evening, "streak": p.streak}
+        best |= {"worst_evening": st.worst_evening, "streak": str(p.streak)}
         totals = {"total": show(st.total), "average": decimal(st.average), "per_deal": decimal(p.per_deal)}
         opponents = [[q, n, show(x)] for q, n, x in self.opponents()]
         head = [_("number"), _("file"), _("result"), _("total"), _("mu"), _("sigma"), _("ordinal")]
