@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pulyacalc.convention.schema import SCHEMA, Convention, Key, Situation
 from pulyacalc.core.amounts import Amount
@@ -35,18 +35,18 @@ from pulyacalc.scoring.rules import talon_tricks
 from pulyacalc.scoring.settlement import Settlement
 from pulyacalc.yamlsource import Node
 
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from pulyacalc.reports.season import ScoreOptions
+
 
 class NoSuchDeal(LookupError):
     """``--deal N`` names no deal of the log (``count``: how many it has)."""
 
     def __init__(self, number: int, count: int) -> None:
-        super().__init__(
-            M_(
-                "no deal {number}: the log has {deals}",
-                number=number,
-                deals=MN_("{n} deal", "{n} deals", count, n=count),
-            )
-        )
+        deals = MN_("{n} deal", "{n} deals", count, n=count)
+        super().__init__(M_("no deal {number}: the log has {deals}", number=number, deals=deals))
         self.number, self.count = number, count
 
 
@@ -192,21 +192,15 @@ class Dispute:
 
 
 def dispute_file(
-    path: str,
-    number: int,
-    *,
-    convention: str | None = None,
-    rounding: Rounding | None = None,
-    input_format: str | None = None,
-    price: Decimal | None = None,
-    max_yaml_bytes: int | None = None,
+    path: str, number: int, *, price: Decimal | None = None, **options: Unpack[ScoreOptions]
 ) -> Dispute:
     """The dispute over deal ``number`` of a log file (or '-').  Raises PulyaError (as
     ``score`` does), NoSuchDeal."""
     from pulyacalc.logs.read import read_log
 
     problems = Problems()
-    log = read_log(path, input_format, problems, max_yaml_bytes=max_yaml_bytes)
+    log = read_log(path, options.get("input_format"), problems, max_yaml_bytes=options.get("max_yaml_bytes"))
+    convention, rounding = options.get("convention"), options.get("rounding")
     replay = Replay(log)  # each reading plays it again
     told = list(problems.items)
     conv = load_convention(log, problems, convention, rounding) if log.header_ok else None
@@ -359,14 +353,10 @@ class _Context:
         except PulyaError as e:
             return replace(reading, refused=tuple(e.problems))
         assert result is not None  # a reading that refuses the deal has a problem
-        return replace(
-            reading,
-            entries=explain_entries(result),
-            settlement=s,
-            change={p: s.result[p] - mine.result[p] for p in s.players},
-            change_exact={p: s.exact[p] - mine.exact[p] for p in s.players},
-            moves=deal_row(result.entries, s.players, ev.convention),
-        )
+        change = {p: s.result[p] - mine.result[p] for p in s.players}
+        change_exact = {p: s.exact[p] - mine.exact[p] for p in s.players}
+        entries, moves = explain_entries(result), deal_row(result.entries, s.players, ev.convention)
+        return Reading(value, text, source, False, override, entries, s, change, change_exact, moves)
 
 
 def _override_node(key: Key, conv: Convention, level: int | None, value: Any, loc: Loc) -> Node:

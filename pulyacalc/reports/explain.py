@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 from pulyacalc.core.amounts import Amount, num
 from pulyacalc.core.errors import Problems, shown
 from pulyacalc.core.i18n import M_, Text
-from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.model import Correction, Deal, Play, Raspasy, SeatChange, Unreadable
 from pulyacalc.core.rulebook import RULEBOOK, Rule
 from pulyacalc.core.sheet import MOUNTAIN, POOL, Entry, Sheet, SheetView
@@ -24,8 +23,11 @@ from pulyacalc.scoring.fold import DealResult, DealWrites, Step
 from pulyacalc.scoring.rules import Worked
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from pulyacalc.convention.schema import Convention
     from pulyacalc.core.model import Header, Log
+    from pulyacalc.reports.season import ScoreOptions
 
 
 @dataclass(frozen=True)
@@ -72,18 +74,15 @@ def deal_text(
         return shown(correction_line(deal, note=False, words=words), 0)
     if isinstance(deal, Raspasy):
         passed, passes = set(deal.dark), words.call("pass")
-        return (
-            ", ".join(
-                f"{p} {words.talon if p == talon_by else passes}{f' {words.dark}' if p in passed else ''} {t}"
-                for p, t in deal.tricks.items()
-            )
-            + f" ({words.raspasy})"
+        said = (
+            f"{p} {words.talon if p == talon_by else passes}{f' {words.dark}' if p in passed else ''} {t}"
+            for p, t in deal.tricks.items()
         )
+        return ", ".join(said) + f" ({words.raspasy})"
     assert isinstance(deal, Play)
     dark = f"{words.dark} " if deal.dark else ""
-    head = f"{deal.declarer} {dark}{words.contract(deal.contract)}" + (
-        f" {words.concede}" if deal.concede else ""
-    )
+    concede = f" {words.concede}" if deal.concede else ""
+    head = f"{deal.declarer} {dark}{words.contract(deal.contract)}{concede}"
     if deal.declarer in deal.tricks:
         head += f" {deal.tricks[deal.declarer]}"
     parts = [head]
@@ -159,33 +158,8 @@ def explain_entries(result: DealResult) -> tuple[Explained, ...]:
 
 def explain(ev: Evening) -> Explanation:
     """Every deal of an evening played with ``running=True``, explained."""
-    from pulyacalc.reports.ledger import deal_row  # only here: prices reads deal_text from this module
-
-    conv = ev.convention
-    return Explanation(
-        ev,
-        tuple(
-            DealExplained(
-                r,
-                deal_text(r.deal, r.kind),
-                str(r.deal.loc),
-                explain_entries(r),
-                paper,
-                deal_row(r.entries, paper.players, conv),
-            )
-            for r, paper in zip(ev.results, ev.running, strict=True)
-        ),
-    )
-
-
-def totals(entries: list[Entry] | tuple[Entry, ...], players: tuple[str, ...]) -> SheetView:
-    """Add entries up into a sheet (what the paper would show with only these entries)."""
-    from pulyacalc.core.sheet import Sheet
-
-    sheet = Sheet(players)
-    for e in entries:
-        sheet.apply(e)
-    return sheet.view()
+    running = zip(ev.results, ev.running, strict=True)
+    return Explanation(ev, tuple(_explained(r, paper, ev.convention) for r, paper in running))
 
 
 @dataclass
@@ -195,14 +169,14 @@ class Stream:
 
     log: Log
     convention: Convention
+    #: the log read and the options it is scored under, to score it again with problems
+    path: str
+    options: ScoreOptions
     #: the deal the log is read up to (``--deal N``), None for the whole log
     upto: int | None = None
     problems: Problems = field(default_factory=Problems)
     #: the paper as the deals played so far left it (everyone on it: a newcomer too)
     sheet: Sheet = field(default_factory=lambda: Sheet(()))
-    #: the log read and the options it is scored under, to score it again with problems
-    path: str = "-"
-    options: tuple[str | None, Rounding | None, str | None, int | None] = (None, None, None, None)
     #: the evening once played (its deals counted, its pool target)
     evening: Evening | None = None
 
@@ -247,54 +221,35 @@ class Stream:
         self.evening = play(log, self.convention, self.problems, each=shown, progress=progress)
         _end(self)
 
-    def deals(self) -> Iterator[DealExplained]:
-        """Every deal explained, the plain way (a list made by :meth:`play`: for a short
-        log, or a test)."""
-        out: list[DealExplained] = []
-        self.play(lambda r, sheet, _: out.append(explained(r, sheet, self.convention)))
-        return iter(out)
 
-
-def explain_stream(
-    path: str,
-    *,
-    convention: str | None = None,
-    rounding: Rounding | None = None,
-    input_format: str | None = None,
-    upto: int | None = None,
-    max_yaml_bytes: int | None = None,
-) -> Stream:
+def explain_stream(path: str, *, upto: int | None = None, **options: Unpack[ScoreOptions]) -> Stream:
     """Read the log's header and convention now (raising their problems); the ``Stream``'s deals
     are scored when it is played.  ``upto``: nothing after deal ``upto`` (and its corrections) is read."""
     from pulyacalc.logs.read import read_log
     from pulyacalc.play import load_convention
 
     problems = Problems()
-    log = read_log(path, input_format, problems, max_yaml_bytes=max_yaml_bytes)
-    conv = load_convention(log, problems, convention, rounding)
+    log = read_log(path, options.get("input_format"), problems, max_yaml_bytes=options.get("max_yaml_bytes"))
+    conv = load_convention(log, problems, options.get("convention"), options.get("rounding"))
     if conv is None or not log.header_ok:
         for _ in log.deals:  # every deal's own problems too, all reported at once
             pass
         problems.raise_if_any()
     assert conv is not None
-    stream = Stream(log, conv, upto=upto, problems=problems, path=path)
-    stream.options = (convention, rounding, input_format, max_yaml_bytes)
-    return stream
+    return Stream(log, conv, path, options, upto, problems)
 
 
 def explained(r: DealResult, sheet: Sheet, conv: Convention) -> DealExplained:
     """A result explained, on the paper after it."""
+    return _explained(r, sheet.view(), conv)
+
+
+def _explained(r: DealResult, paper: SheetView, conv: Convention) -> DealExplained:
     from pulyacalc.reports.ledger import deal_row  # only here: prices reads deal_text from this module
 
-    view = sheet.view()
-    return DealExplained(
-        r,
-        deal_text(r.deal, r.kind),
-        str(r.deal.loc),
-        explain_entries(r),
-        view,
-        deal_row(r.entries, view.players, conv),  # everyone on the sheet (RULES.md 6.3)
-    )
+    # its ledger row over everyone on the sheet (RULES.md 6.3)
+    row = deal_row(r.entries, paper.players, conv)
+    return DealExplained(r, deal_text(r.deal, r.kind), str(r.deal.loc), explain_entries(r), paper, row)
 
 
 def _upto(
@@ -320,13 +275,7 @@ def _end(stream: Stream) -> None:
     if stream.problems and stream.path != "-" and stream.upto is None and _one_cause_may_apply(stream):
         # a log with problems: score it again the one way every command does, so that its
         # problems read exactly as score's (a wrong first dealer as one cause, say)
-        score_file(
-            stream.path,
-            convention=stream.options[0],
-            rounding=stream.options[1],
-            input_format=stream.options[2],
-            max_yaml_bytes=stream.options[3],
-        )
+        score_file(stream.path, **stream.options)
     stream.problems.raise_if_any()
 
 
