@@ -150,11 +150,8 @@ def reconcile(run: Checking, running: Running, sheet_name: str) -> Reconciliatio
     players = run.log.header.players
     if set(paper.sheet.players) != set(players):
         loc = paper.header.locs.get("players", Loc(sheet_name, 1))
-        msg = M_(
-            "the sheet's players ({join}) are not the log's ({join2})",
-            join=", ".join(paper.sheet.players),
-            join2=", ".join(players),
-        )
+        theirs, mine = ", ".join(paper.sheet.players), ", ".join(players)
+        msg = M_("the sheet's players ({join}) are not the log's ({join2})", join=theirs, join2=mine)
         return Reconciliation(None, [Finding(loc, "sheet-players", msg)])
     assert run.sheet is not None
     diffs: list[Difference] = []
@@ -184,14 +181,9 @@ def reconcile(run: Checking, running: Running, sheet_name: str) -> Reconciliatio
     findings += parted
     if parting is None and not suspects and first is not None:
         parting = first[0]
-        findings.append(
-            Finding(
-                first[1],
-                "parting-deal",
-                M_("the paper and the log part at deal {parting}", parting=parting),
-                M_("the paper's entries agree before it and differ after it"),
-            )
-        )
+        at = M_("the paper and the log part at deal {parting}", parting=parting)
+        why = M_("the paper's entries agree before it and differ after it")
+        findings.append(Finding(first[1], "parting-deal", at, why))
     return Reconciliation(parting, findings)
 
 
@@ -276,24 +268,14 @@ def _parting_findings(parting: int | None, suspects: list[int], kept: list[DealR
     # a correction has the number of the deal before it (RULES.md 2.9): the deal is meant
     results = {r.number: r for r in kept if r.kind != "correction"}
     if parting is not None:
-        return [
-            Finding(
-                results[parting].deal.loc,
-                "parting-deal",
-                M_("the paper and the log part at deal {parting}", parting=parting),
-                M_("the running totals agree before it and differ after it"),
-            )
-        ]
+        at = M_("the paper and the log part at deal {parting}", parting=parting)
+        why = M_("the running totals agree before it and differ after it")
+        return [Finding(results[parting].deal.loc, "parting-deal", at, why)]
     if suspects:
         where = ", ".join(f"{n} ({results[n].deal.loc})" for n in suspects)
-        return [
-            Finding(
-                results[suspects[0]].deal.loc,
-                "parting-deal",
-                M_("the paper and the log part at one of the deals {where}", where=where),
-                M_("add running totals for these deals to the sheet to pinpoint it"),
-            )
-        ]
+        at = M_("the paper and the log part at one of the deals {where}", where=where)
+        how = M_("add running totals for these deals to the sheet to pinpoint it")
+        return [Finding(results[suspects[0]].deal.loc, "parting-deal", at, how)]
     return []
 
 
