@@ -1,13 +1,9 @@
 """A dispute over one deal, settled by showing each reading (``pulyacalc dispute LOG --deal N``).
 
-Tables read some rules differently (greedy or gentleman whist, who answers for two
-whisters' shortfall, what a zero-taker on raspasy earns).  Which keys are disputed, in
-which deal situations, and where each reading comes from is data on the schema rows
-(``Key.contested``, convention/schema.py); this module holds only the predicate of each
-situation (:data:`SITUATIONS`) and plays the log.
-
-Each reading is the whole log played again with that one key written in its header (an
-override after the log's own), so its figures are what ``score`` prints for that header.
+Which keys tables read differently, in which deal situations, and where each reading comes
+from is data on the schema rows (``Key.contested``); this module holds only the predicate of
+each situation (:data:`SITUATIONS`).  Each reading is the whole log played again with that one
+key written in its header, so its figures are what ``score`` prints for that header.
 """
 
 from __future__ import annotations
@@ -51,8 +47,6 @@ class NoSuchDeal(LookupError):
 
 
 # -- the situations: when a contested key matters for a deal --------------------------------
-
-
 @dataclass(frozen=True)
 class Case:
     """What the situations read about the deal: its result and its resolved numbers."""
@@ -142,8 +136,6 @@ SITUATIONS: dict[Situation, Callable[[Case], bool]] = {
 
 
 # -- the dispute -----------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class Reading:
     """One value of a contested key, and the evening under it."""
@@ -238,9 +230,8 @@ def _run_told(before: tuple[DealResult, ...]) -> bool:
 def _play_at(
     log: Log, conv: Convention, problems: Problems, number: int, window: int
 ) -> tuple[Evening, DealResult | None, tuple[DealResult, ...], tuple[str, ...]]:
-    """``play``, with deal ``number``'s result (or None), those of the ``window`` deals
-    before it, last first, and the table it was dealt at (RULES.md 6.3): no other step is
-    made into a result."""
+    """``play``, with deal ``number``'s result (or None), those of the ``window`` deals before it,
+    last first, and the table it was dealt at (RULES.md 6.3): no other step made a result."""
     start = max(0, number - 1 - window)  # the deals before the window
     kept: list[DealResult] = []
     found: list[DealResult] = []

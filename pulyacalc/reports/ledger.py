@@ -144,8 +144,8 @@ class Rows:
         #: the table a deal is dealt at, which its text is written for (``seated``: as the
         #: log starts, when ``players`` is the table as it ends); a seat change changes it
         self.table = seated or players
-        #: (line read, note, dealer) → the deal's text; (that or the text, writes) → its row
-        self.words = words  # a deal's text in the language the table is read in
+        #: (line read, note, dealer) → the deal's text (in ``words``); (that or the text, writes) → its row
+        self.words = words
         self.texts = Remembered(lambda _, deal, dealer: deal_line(deal(), self.table, dealer, words))
         self.moved = Remembered(self._moved)
         #: writes → what they move each result by (many lines write the same)
@@ -193,9 +193,7 @@ class Rows:
         note and dealer; the text itself for any other (a YAML log's deal, a correction)."""
         if isinstance(deal, (Play, Raspasy)) and deal.template is not None:
             return (deal.template, deal.note, dealer)
-        return shown(
-            deal_line(deal, self.table, dealer, self.words), 0
-        )  # a correction's reason is echoed text
+        return shown(deal_line(deal, self.table, dealer, self.words), 0)  # a correction's reason: echoed text
 
     def _row(
         self,
@@ -296,12 +294,9 @@ def ledger(ev: Evening, price: Decimal | None = None, words: Words = ENGLISH) ->
 
 def _ledger(ev: Evening, s: Settlement, kept: tuple[LedgerRow, ...], rows: Rows) -> Ledger:
     """The ledger of rows told: what the rounding moves, in whists and money."""
-    players = ev.sheet.players
-    total = rows.total()
+    players, total, money = ev.sheet.players, rows.total(), s.money
     rounding = {p: exact(s.result[p] - total[p]) for p in players}
-    money_rounding = None
-    if s.money is not None:
-        money_rounding = {p: MONEY.subtract(s.money[p], rows.paid[p]) for p in players}
+    money_rounding = None if money is None else {p: MONEY.subtract(money[p], rows.paid[p]) for p in players}
     return Ledger(ev, s, kept, total, rounding, money_rounding)
 
 
@@ -333,8 +328,7 @@ def ledger_run(
     # the convention as score_log loads it (its problems are reported there)
     convention, rounding = options.get("convention"), options.get("rounding")
     conv = load_convention(log, Problems(), convention, rounding)
-    table = players or log.header.players
-    final = players is not None
+    table, final = players or log.header.players, players is not None
     rows = None if conv is None else Rows(table, conv, price, running, final, log.header.players, words)
 
     def each(step: Step) -> None:
