@@ -18,7 +18,7 @@ from pulyacalc.core.model import Correction, Deal, Play, Raspasy, SeatChange, Un
 from pulyacalc.core.rulebook import RULEBOOK, Rule
 from pulyacalc.core.sheet import MOUNTAIN, POOL, Entry, Sheet, SheetView
 from pulyacalc.logs.words import ENGLISH, Words, spoken
-from pulyacalc.play import Evening, score_file
+from pulyacalc.play import Evening, load_convention, play, score_file
 from pulyacalc.scoring.fold import DealResult, DealWrites, Step
 from pulyacalc.scoring.rules import Worked
 
@@ -202,8 +202,6 @@ class Stream:
         """Score the log, showing ``each`` every result with the paper after it (the same ``Sheet``,
         updated: a consumer copies what it keeps) and its writes (the fold's ``DealWrites``, one
         object per distinct set of them: a key for what is drawn of them); then raise its problems."""
-        from pulyacalc.play import play
-
         sheet = self.sheet = Sheet(self.header.players)
         apply = sheet.apply
 
@@ -226,7 +224,6 @@ def explain_stream(path: str, *, upto: int | None = None, **options: Unpack[Scor
     """Read the log's header and convention now (raising their problems); the ``Stream``'s deals
     are scored when it is played.  ``upto``: nothing after deal ``upto`` (and its corrections) is read."""
     from pulyacalc.logs.read import read_log
-    from pulyacalc.play import load_convention
 
     problems = Problems()
     log = read_log(path, options.get("input_format"), problems, max_yaml_bytes=options.get("max_yaml_bytes"))

@@ -22,14 +22,13 @@ from pulyacalc.logs.read import read_log
 from pulyacalc.logs.words import ENGLISH, Words
 from pulyacalc.logs.write import deal_line
 from pulyacalc.play import Evening, score_file, settle_evening
-from pulyacalc.scoring.settlement import MONEY, mountain_factor
+from pulyacalc.scoring.fold import DealResult, Line, Step
+from pulyacalc.scoring.settlement import MONEY, Settlement, mountain_factor, to_money
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from pulyacalc.reports.season import ScoreOptions
-    from pulyacalc.scoring.fold import DealResult, Step
-    from pulyacalc.scoring.settlement import Settlement
 
 #: an entry as the ledger reads it: (area, player, amount, on whom)
 Booked = tuple[str, str, Amount, "str | None"]
@@ -164,8 +163,6 @@ class Rows:
         self.paid: dict[str, Decimal] = dict.fromkeys(players, Decimal(0))
 
     def step(self, s: Step) -> LedgerRow | None:
-        from pulyacalc.scoring.fold import Line
-
         item = s.item
         if s.table:
             self._seat(s.table)
@@ -220,8 +217,6 @@ class Rows:
 
     def _running(self, number: int, m: Moved) -> LedgerRow:
         """The row with the running totals after it (and the money)."""
-        from pulyacalc.scoring.settlement import to_money
-
         scale, steps = m.scaled
         if scale != self.scale:
             scale, steps = m.scaled = self._scaled(m.result)

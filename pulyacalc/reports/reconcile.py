@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pulyacalc.core.amounts import Amount, num
 from pulyacalc.core.errors import Loc
 from pulyacalc.core.i18n import M_, MN_
-from pulyacalc.core.sheet import Sheet, SheetView
+from pulyacalc.core.sheet import Entry, Sheet, SheetView
 from pulyacalc.logs.sheet_file import PaperSheet
 from pulyacalc.reports.check import Checking, Finding
 from pulyacalc.reports.pulya import cells
@@ -150,8 +150,8 @@ def reconcile(run: Checking, running: Running, sheet_name: str) -> Reconciliatio
     players = run.log.header.players
     if set(paper.sheet.players) != set(players):
         loc = paper.header.locs.get("players", Loc(sheet_name, 1))
-        theirs, mine = ", ".join(paper.sheet.players), ", ".join(players)
-        msg = M_("the sheet's players ({join}) are not the log's ({join2})", join=theirs, join2=mine)
+        on_paper, in_log = ", ".join(paper.sheet.players), ", ".join(players)
+        msg = M_("the sheet's players ({join}) are not the log's ({join2})", join=on_paper, join2=in_log)
         return Reconciliation(None, [Finding(loc, "sheet-players", msg)])
     assert run.sheet is not None
     diffs: list[Difference] = []
@@ -279,10 +279,7 @@ def _parting_findings(parting: int | None, suspects: list[int], kept: list[DealR
     return []
 
 
-def _touches(e: object, cell: Cell) -> bool:
-    from pulyacalc.core.sheet import Entry
-
-    assert isinstance(e, Entry)
+def _touches(e: Entry, cell: Cell) -> bool:
     if e.area != cell[0] or e.player != cell[1]:
         return False
     return e.area != "whists" or e.on == cell[2]

@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from pulyacalc.core.amounts import Amount, exact
-from pulyacalc.core.errors import Loc, Problem, PulyaError, ReadError, RuleError
+from pulyacalc.core.errors import Loc, Problem, Problems, PulyaError, ReadError, RuleError
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import Rounding
-from pulyacalc.core.model import Correction, Deal, Log, SeatChange
+from pulyacalc.core.model import Correction, Deal, Log, Play, Raspasy, SeatChange
 from pulyacalc.core.remembered import Remembered
 
 if TYPE_CHECKING:
@@ -203,7 +203,6 @@ class Club:
     def digest(self, update: Callable[[bytes], object]) -> Callable[[Step], None]:
         """``play``'s ``each``: each step's ``keyed`` bytes given to ``update``, worked out
         once per line the fold knows, or per parse and note."""
-        from pulyacalc.core.model import Play, Raspasy
         from pulyacalc.scoring.fold import Line
 
         keys = self.keys
@@ -251,7 +250,6 @@ def played(
 ) -> tuple[Evening, Settlement, dict[str, str]]:
     """One log scored and settled, each step shown to what ``shown`` makes of the log read,
     and who each of its players is; raises PulyaError with its located problems."""
-    from pulyacalc.core.errors import Problems
     from pulyacalc.logs.read import read_log
     from pulyacalc.play import score_log, settle_evening
 
