@@ -52,8 +52,7 @@ def compare_log(
     price: Decimal | None = None,
     max_yaml_bytes: int | None = None,
 ) -> Comparison:
-    """Compare a log file (or '-') under ``conventions`` (every built-in by default).
-    Raises PulyaError when the log cannot be read, or is legal under none of them."""
+    """Compare a log file (or '-') under ``conventions`` (every built-in by default); raises PulyaError."""
     from pulyacalc.logs.read import read_log
 
     problems = Problems()
@@ -100,8 +99,7 @@ def compare(
 
 
 def _unreadable(replay: Replay, problems: Problems, name: str, rounding: Rounding | None) -> None:
-    """The log cannot be read: report it as score does under the first convention (the
-    reading problems and that convention's together), and stop."""
+    """The log cannot be read: report it as score does under the first convention, and stop."""
     score_log(replay.fresh(problems), problems, convention=name, rounding=rounding)
     raise AssertionError("score_log found no problem where the reader did")
 
@@ -114,8 +112,7 @@ def _column(
     rounding: Rounding | None,
     price: Decimal | None,
 ) -> Column | None:
-    """The column for one convention, or None with the reasons in ``found`` (the reader's
-    in ``read``)."""
+    """The column for one convention, or None with the reasons in ``found`` (the reader's in ``read``)."""
     conv = load_convention(Log(replay.header, ()), found, name, rounding)
     if conv is None:
         return None

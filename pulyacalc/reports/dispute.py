@@ -186,8 +186,7 @@ class Dispute:
 def dispute_file(
     path: str, number: int, *, price: Decimal | None = None, **options: Unpack[ScoreOptions]
 ) -> Dispute:
-    """The dispute over deal ``number`` of a log file (or '-').  Raises PulyaError (as
-    ``score`` does), NoSuchDeal."""
+    """The dispute over deal ``number`` of a log file (or '-'); raises PulyaError (as score), NoSuchDeal."""
     from pulyacalc.logs.read import read_log
 
     problems = Problems()
@@ -274,8 +273,7 @@ def _contested(ctx: _Context, before: tuple[DealResult, ...], table: tuple[str, 
 
 
 def _values(key: Key, conv: Convention, level: int | None) -> list[tuple[Any, str]]:
-    """Each reading of ``key`` with its source; the log's own value first when no table
-    reads it so (a house file's own number)."""
+    """Each reading of ``key`` with its source; the log's own value first when no table reads it so."""
     assert key.contested is not None
     readings = list(key.contested.readings(key))
     mine = _current(key, conv, level)

@@ -147,8 +147,7 @@ def sentence(e: Entry) -> str:
 
 
 def whole(e: Entry) -> str:
-    """What explain shows of why an entry is written: the rule's whole arithmetic, result
-    included (``scoring.rules.Worked``), or its reason as it is (a correction's, the log's)."""
+    """Why an entry is written: its rule's whole arithmetic (``rules.Worked``), or its reason as it is."""
     return e.why.whole if isinstance(e.why, Worked) else e.why
 
 
@@ -164,8 +163,7 @@ def explain(ev: Evening) -> Explanation:
 
 @dataclass
 class Stream:
-    """An explanation read deal by deal in flat memory: :meth:`play` scores the log through the
-    one driver and shows each result with the paper after it; nothing is kept."""
+    """An explanation read deal by deal in flat memory: :meth:`play` shows each result; nothing is kept."""
 
     log: Log
     convention: Convention
@@ -199,9 +197,8 @@ class Stream:
         each: Callable[[DealResult, Sheet, DealWrites], object],
         progress: Callable[[int], None] | None = None,
     ) -> None:
-        """Score the log, showing ``each`` every result with the paper after it (the same ``Sheet``,
-        updated: a consumer copies what it keeps) and its writes (the fold's ``DealWrites``, one
-        object per distinct set of them: a key for what is drawn of them); then raise its problems."""
+        """Score the log, showing ``each`` every result, the paper after it (the same ``Sheet``, updated)
+        and its writes (the fold's ``DealWrites``, one object per distinct set); then raise its problems."""
         sheet = self.sheet = Sheet(self.header.players)
         apply = sheet.apply
 

@@ -61,8 +61,7 @@ def row_of(writes: Iterable[Booked], players: tuple[str, ...], conv: Convention)
 
 
 class Moved:
-    """A deal's row but for its number, shared by the deals of a line that write the same
-    (a view makes its text once per ``Moved``)."""
+    """A deal's row but for its number, shared by the deals of a line that write the same."""
 
     __slots__ = ("dealer", "text", "result", "scaled")
 
@@ -186,8 +185,7 @@ class Rows:
         self.moved.known.clear()
 
     def _line(self, deal: Deal | Correction | SeatChange, dealer: str) -> object:
-        """What a deal's text is made once per: its line read (the reader's ``template``),
-        note and dealer; the text itself for any other (a YAML log's deal, a correction)."""
+        """What a deal's text is made once per: its line read, note and dealer; else the text itself."""
         if isinstance(deal, (Play, Raspasy)) and deal.template is not None:
             return (deal.template, deal.note, dealer)
         return shown(deal_line(deal, self.table, dealer, self.words), 0)  # a correction's reason: echoed text
@@ -238,8 +236,7 @@ class Rows:
         return LedgerRow(number, m, running, money, paid)
 
     def _scaled(self, result: dict[str, Amount]) -> tuple[int, tuple[int, ...]]:
-        """``result`` × a denominator common to it and the running totals (which are
-        scaled again when it grows)."""
+        """``result`` × a denominator common to it and the running totals (rescaled when it grows)."""
         values = [result[p] for p in self.players]
         scale = self.scale
         for v in values:  # (an int is its own numerator, over 1)
@@ -278,8 +275,7 @@ class Rows:
 
 
 def ledger(ev: Evening, price: Decimal | None = None, words: Words = ENGLISH) -> Ledger:
-    """The ledger of an evening played with ``keep=True``; raises RuleError (located at the
-    log's ``rounding:``) when the rounding cannot settle it, as ``score`` does."""
+    """The ledger of an evening played with ``keep=True``; raises RuleError as ``score`` does."""
     s = settle_evening(ev, price)
     # everyone settled: a newcomer and one who left (RULES.md 6.3)
     rows = Rows(ev.sheet.players, ev.convention, price, running=True, seated=ev.header.players, words=words)
@@ -313,9 +309,8 @@ def ledger_run(
     words: Words = ENGLISH,
     **options: Unpack[ScoreOptions],
 ) -> Ledger | None:
-    """Score a log handing each row to ``sink`` as it is scored, keeping none: the ledger without
-    its rows, or None when the log seats a newcomer (the final table appended to ``seated``:
-    read the log again with it as ``players``).  Raises PulyaError as ``ledger_file``."""
+    """Score a log handing each row to ``sink``, keeping none: the ledger without its rows, or None when
+    the log seats a newcomer (the final table appended to ``seated``: read again with it as ``players``)."""
     from pulyacalc.play import load_convention, score_log  # (looked up when called: tests watch it)
 
     problems = Problems()

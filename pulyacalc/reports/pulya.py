@@ -40,6 +40,10 @@ class Mark:
     deal: int
 
 
+#: each written cell's running totals, in the order written
+CellMarks = dict[CellKey, tuple[Mark, ...]]
+
+
 @dataclass(frozen=True)
 class Pulya:
     """Everything the drawn sheet shows."""
@@ -50,8 +54,8 @@ class Pulya:
     #: the paper at the end: the last mark of each cell
     sheet: SheetView
     settlement: Settlement
-    #: each cell's running totals, in the order written (a cell never written has none)
-    marks: dict[CellKey, tuple[Mark, ...]]
+    #: a cell never written has none
+    marks: CellMarks
     #: deals scored and whether the pulya is finished (None for a typed sheet)
     deals: int | None = None
     finished: bool | None = None
@@ -120,7 +124,7 @@ class Marks:
         c.count += 1
         c.last.append((v, number))
 
-    def marks(self) -> tuple[dict[CellKey, tuple[Mark, ...]], dict[CellKey, int]]:
+    def marks(self) -> tuple[CellMarks, dict[CellKey, int]]:
         """Each written cell's latest totals, and how many it had before them."""
         return _marks(self.cells)
 
@@ -152,12 +156,7 @@ def value(sheet: SheetView, key: CellKey) -> Amount:
     return sheet.whists[p][on]
 
 
-def traced(
-    ev: Evening,
-    marks: dict[CellKey, tuple[Mark, ...]],
-    earlier: dict[CellKey, int],
-    price: Decimal | None = None,
-) -> Pulya:
+def traced(ev: Evening, marks: CellMarks, earlier: dict[CellKey, int], price: Decimal | None = None) -> Pulya:
     """An evening with its cells' totals (``Marks.marks`` of what it wrote, say)."""
     from pulyacalc.play import settle_evening
 
@@ -190,7 +189,7 @@ def from_paper(
     return Pulya(paper.header, conv, target, sheet, settlement, marks, earlier=earlier)
 
 
-def _marks(written: dict[CellKey, _Written]) -> tuple[dict[CellKey, tuple[Mark, ...]], dict[CellKey, int]]:
+def _marks(written: dict[CellKey, _Written]) -> tuple[CellMarks, dict[CellKey, int]]:
     """Each written cell's latest totals, and how many it had before them."""
     marks = {k: tuple(Mark(v, n) for v, n in c.last) for k, c in written.items() if c.count}
     earlier = {k: c.count - len(c.last) for k, c in written.items() if c.count > len(c.last)}

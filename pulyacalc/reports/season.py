@@ -107,8 +107,7 @@ HEAD_BYTES = 65536
 
 
 def top_keys(path: Path) -> set[str]:
-    """The top-level ``key:`` words of a file's head, case-folded.  Lines are read one by
-    one and bounded (a line of megabytes is read past in pieces, never held)."""
+    """The top-level ``key:`` words of a file's head, case-folded; a line of megabytes is never held."""
     from pulyacalc.yamlsource import MAX_LINE_CHARS
 
     keys: set[str] = set()
@@ -138,8 +137,7 @@ def top_keys(path: Path) -> set[str]:
 def collect(paths: Iterable[str], skipped: list[tuple[str, str]] | None = None) -> list[str]:
     """The log files named: files as given, directories searched recursively (sorted),
     duplicates dropped; a directory's files that are not logs go to ``skipped``."""
-    out: list[str] = []
-    seen: set[str] = set()
+    out: dict[str, str] = {}  # resolved path → the file as named first
     problems: list[Problem] = []
     for given in paths:
         p = Path(given)
@@ -153,11 +151,10 @@ def collect(paths: Iterable[str], skipped: list[tuple[str, str]] | None = None) 
                 if not candidate.is_file() or candidate.suffix.lower() not in LOG_SUFFIXES:
                     continue
                 why = not_a_log(candidate)
-                if why:
-                    if skipped is not None:
-                        skipped.append((str(candidate), why))
-                    continue
-                found.append(str(candidate))
+                if not why:
+                    found.append(str(candidate))
+                elif skipped is not None:
+                    skipped.append((str(candidate), why))
             if not found:
                 looked = M_("no logs in this directory (looked for {join})", join=" ".join(LOG_SUFFIXES))
                 problems.append(Problem(Loc(given), looked))
@@ -168,13 +165,10 @@ def collect(paths: Iterable[str], skipped: list[tuple[str, str]] | None = None) 
             problems.append(Problem(Loc(given), M_("no such file or directory")))
             continue
         for f in files:
-            key = str(Path(f).resolve())
-            if key not in seen:
-                seen.add(key)
-                out.append(f)
+            out.setdefault(str(Path(f).resolve()), f)
     if problems:
         raise ReadError(problems)
-    return out
+    return list(out.values())
 
 
 class Club:
@@ -342,8 +336,7 @@ def keyed(deal: Deal | Correction | SeatChange) -> bytes:
 
 
 def duplicates(evenings: Iterable[EveningResult]) -> tuple[tuple[str, str], ...]:
-    """(file, the earlier file) for each evening that repeats an earlier one: the same
-    players and the same deals (an evening with no deals repeats nothing)."""
+    """(file, the earlier file) for each evening with the same players and deals as an earlier one."""
     first: dict[str, str] = {}
     out: list[tuple[str, str]] = []
     for ev in evenings:

@@ -47,8 +47,7 @@ class Tries:
 
 @dataclass(frozen=True, slots=True)
 class Point:
-    """One evening of one player: where it stands in the season, his result, his total
-    so far and his rating after it (what a chart of the season draws)."""
+    """One evening of one player: its place in the season, his result, total so far and rating after it."""
 
     #: the evening's place in the season, 1 = the first
     number: int
@@ -148,16 +147,14 @@ def count_deal(
     with 5 players, who sits out with the dealer (``table.five_second_out``)."""
     if r.kind in ("correction", "join", "leave"):  # not deals (RULES.md 2.9, 6.3)
         return
-    out = _sitters(players, r.dealer, second_out)
+    out, deal = _sitters(players, r.dealer, second_out), r.deal
     for p in players:
         if p not in out:
             tally[p].deals += times
-    deal = r.deal
-    if isinstance(deal, Raspasy):
-        for p in players:
-            if p not in out:
+            if isinstance(deal, Raspasy):
                 tally[p].raspasy += times
                 tally[p].raspasy_tricks += deal.tricks[p] * times
+    if isinstance(deal, Raspasy):
         return
     assert isinstance(deal, Play)
     decl = deal.declarer
@@ -297,8 +294,7 @@ def score_stats(
     skipped: list[tuple[str, str]] | None = None,
     **source: Unpack[Source],
 ) -> Stats:
-    """Score and settle every log (files, and directories as ``season`` searches them) and
-    gather the statistics.  Raises PulyaError with every problem of every log."""
+    """Score and settle every log (as ``season`` finds them) and gather the statistics; raises PulyaError."""
     from pulyacalc.play import load_convention
 
     files = collect(paths, skipped)
