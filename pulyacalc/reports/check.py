@@ -368,19 +368,14 @@ def _deal_findings(r: DealResult, conv: Convention) -> list[Finding]:
     if not isinstance(deal, Play):
         return out
     if r.number <= conv.bombs_opening:
-        out.append(
-            Finding(
-                where,
-                "compulsory-raspasy",
-                M_(
-                    "deal {number} has a contract, but the first {bombs_opening} deals are compulsory "
-                    "raspasy (bombs.opening), in which everyone counts as passing «втёмную»",
-                    number=r.number,
-                    bombs_opening=conv.bombs_opening,
-                ),
-                M_("K3.7.9; write it as raspasy, or set bombs.opening to the number played"),
-            )
+        what = M_(
+            "deal {number} has a contract, but the first {bombs_opening} deals are compulsory "
+            "raspasy (bombs.opening), in which everyone counts as passing «втёмную»",
+            number=r.number,
+            bombs_opening=conv.bombs_opening,
         )
+        why = M_("K3.7.9; write it as raspasy, or set bombs.opening to the number played")
+        out.append(Finding(where, "compulsory-raspasy", what, why))
     low = ""
     if r.after_dark and conv.bombs_exit_step and deal.contract.rank < 6 + r.after_dark:
         low = M_(
@@ -403,56 +398,44 @@ def _deal_findings(r: DealResult, conv: Convention) -> list[Finding]:
         why = M_("K3.7.8; check the contract, or the deals before it")
     if low:
         out.append(Finding(deal.locs.get("contract", where), "raspasy-exit", low, why))
-    level = deal.contract.level
-    if level in conv.shortfall_forbidden:
-        for e in r.entries:
-            if e.rule == "shortfall":
-                out.append(
-                    Finding(
-                        deal.locs.get("tricks", where),
-                        "shortfall-forbidden",
-                        M_(
-                            "{player} is short on {contract}, where the convention forbids a whister's "
-                            "shortfall (whist.shortfall_forbidden {sorted}): {why}",
-                            player=e.player,
-                            contract=deal.contract,
-                            sorted=sorted(conv.shortfall_forbidden),
-                            why=e.why,
-                        ),
-                        M_("check the tricks; the scorer still writes the shortfall"),
-                    )
-                )
+    if deal.contract.level not in conv.shortfall_forbidden:
+        return out
+    for e in r.entries:
+        if e.rule == "shortfall":
+            what = M_(
+                "{player} is short on {contract}, where the convention forbids a whister's "
+                "shortfall (whist.shortfall_forbidden {sorted}): {why}",
+                player=e.player,
+                contract=deal.contract,
+                sorted=sorted(conv.shortfall_forbidden),
+                why=e.why,
+            )
+            why = M_("check the tricks; the scorer still writes the shortfall")
+            out.append(Finding(deal.locs.get("tricks", where), "shortfall-forbidden", what, why))
     return out
 
 
 def _after_finish(where: Loc, number: int) -> Finding:
-    return Finding(
-        where,
-        "after-finish",
-        M_("deal {number} is played after the pulya was finished", number=number),
-        M_("its pool points go off the mountain (RULES.md 2.8); was it meant for a new pulya?"),
-        number,
-    )
+    what = M_("deal {number} is played after the pulya was finished", number=number)
+    why = M_("its pool points go off the mountain (RULES.md 2.8); was it meant for a new pulya?")
+    return Finding(where, "after-finish", what, why, number)
 
 
 def _correction_finding(r: DealResult, c: Correction) -> Finding:
     after = f"after deal {r.number}" if r.number else "before the first deal"
     area = c.area if c.on is None else f"whists on {c.on}"
     sign = "+" if c.amount > 0 else ""
-    return Finding(
-        c.loc,
-        "correction",
-        M_(
-            "correction {after}: {player} {area} {sign}{num}: {reason}",
-            after=after,
-            player=c.player,
-            area=area,
-            sign=sign,
-            num=num(c.amount),
-            reason=shown(c.reason, 0),
-        ),
-        M_("written by hand, as the table agreed (RULES.md 2.9); no rule checks it"),
+    what = M_(
+        "correction {after}: {player} {area} {sign}{num}: {reason}",
+        after=after,
+        player=c.player,
+        area=area,
+        sign=sign,
+        num=num(c.amount),
+        reason=shown(c.reason, 0),
     )
+    why = M_("written by hand, as the table agreed (RULES.md 2.9); no rule checks it")
+    return Finding(c.loc, "correction", what, why)
 
 
 def _target_findings(header: Header, conv: Convention, target: int) -> list[Finding]:
@@ -463,22 +446,16 @@ def _target_findings(header: Header, conv: Convention, target: int) -> list[Find
     least = math.ceil(Fraction(n * target) / Fraction(best))
     if least <= MAX_EVENING_DEALS:
         return []
-    loc = header.locs.get("pool", Loc(header.source, 1))
-    return [
-        Finding(
-            loc,
-            "pool-target",
-            M_(
-                "pool target {target}: no one could reach it in an evening — even a made {max} "
-                "every deal would take {least} deals to finish {n} pools",
-                target=target,
-                max=max(conv.price, key=lambda k: conv.price[k]),
-                least=least,
-                n=n,
-            ),
-            M_("a pool is usually 10..50; is it {value}?", value=target // 10) if target >= 100 else "",
-        )
-    ]
+    what = M_(
+        "pool target {target}: no one could reach it in an evening — even a made {max} "
+        "every deal would take {least} deals to finish {n} pools",
+        target=target,
+        max=max(conv.price, key=lambda k: conv.price[k]),
+        least=least,
+        n=n,
+    )
+    hint = M_("a pool is usually 10..50; is it {value}?", value=target // 10) if target >= 100 else ""
+    return [Finding(header.locs.get("pool", Loc(header.source, 1)), "pool-target", what, hint)]
 
 
 # -- overrides -----------------------------------------------------------------------------
