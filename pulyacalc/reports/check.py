@@ -241,13 +241,10 @@ class Checking:
         """``_deal_findings`` of the step; a line log's deal read again in the same state with the
         same writes finds what it found the first time, moved to its line (no result made)."""
         item, conv = step.item, self.convention
+        text = item.source if self.line_log and isinstance(item, Play | Raspasy) else None
         if isinstance(item, Line):
             text = item.raw.rstrip("\r\n")
-        elif self.line_log and isinstance(item, Play | Raspasy):
-            text = item.source
-        else:
-            return _deal_findings(step.result(), conv)
-        if step.number <= conv.bombs_opening:  # a compulsory raspasy's finding names it
+        if text is None or step.number <= conv.bombs_opening:  # (a compulsory raspasy's finding names it)
             return _deal_findings(step.result(), conv)
         key = (text, step.after_raspasy, step.after_dark, step.writes)
         known = self.known.get(key)
