@@ -12,6 +12,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from functools import partial
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from pulyacalc.convention.schema import Convention
@@ -176,6 +177,38 @@ class Memos:
     def __init__(self) -> None:
         self.kept: list[tuple[tuple[str, ...], Convention, Memo]] = []
         self.conventions: dict[tuple[object, ...], Convention] = {}  # per header naming it alike
+        self.first: frozenset[str] | None = None  # the first evening's players: their own names
+
+    def stand_ins(self, log: Log) -> tuple[Log, dict[str, str]]:
+        """``log`` read under stand-in names, and each stand-in's player.  The fold knows a line by
+        its text, names and all: a league (new players every evening) would teach it every line
+        anew; under stand-ins every set of players seated alike reads the same texts.  The first
+        set keeps its own names (a club never pays for this), and so does a YAML log, or names a
+        line could read otherwise (``names_read_alike``).  A stand-in is a character no one types
+        and the player's place in the sorted names, so that sorting by name is unchanged
+        (``reports.season``'s digests).  A line that names a player otherwise than exactly finds
+        no player and has a problem: the caller plays the log again under its own names."""
+        import re
+
+        from pulyacalc.logs.lines import LineDeals, names_read_alike
+
+        h, deals = log.header, log.deals
+        names = frozenset(h.players)
+        self.first = names if self.first is None else self.first
+        fresh = type(deals) is LineDeals and not deals.started and deals.pending is not None
+        if names == self.first or not fresh or not log.header_ok or not names_read_alike(names):
+            return log, {}
+        assert isinstance(deals, LineDeals) and deals.pending is not None
+        stand = {p: STAND_IN.format(i) for i, p in enumerate(sorted(names))}
+        found = "|".join(re.escape(p) for p in sorted(names, key=len, reverse=True))
+        swap = partial(re.compile(rf"(?<![^\s,])(?:{found})(?![^\s,:])").sub, lambda m: stand[m.group()])
+        deals.lines = map(swap, deals.lines)
+        deals.pending = (deals.pending[0], swap(deals.pending[1]))
+        players = tuple(stand[p] for p in h.players)
+        deals.header = replace(
+            h, players=players, dealer=None if h.dealer is None else stand.get(h.dealer, h.dealer)
+        )
+        return Log(deals.header, deals, log.header_ok), {s: p for p, s in stand.items()}
 
     def convention(
         self, log: Log, problems: Problems, name: str | None, rounding: Rounding | None
@@ -206,6 +239,9 @@ class Memos:
             kept.pop(0)[2].forget()
         return memo
 
+
+#: a stand-in's name (``Memos.stand_ins``): a word joiner, which no one types, and a place
+STAND_IN = "\u2060{}"
 
 #: the fold caches a season keeps, the least recently used forgotten (docs/performance.md)
 MEMOS_KEPT = 8

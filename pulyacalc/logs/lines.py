@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from itertools import chain
 
 from pulyacalc.core.errors import Loc, Problem, Problems
 from pulyacalc.core.i18n import M_, N_
@@ -1007,6 +1008,26 @@ def _talon_cards(
             continue
         return None
     return tuple(out)
+
+
+#: the words a line reads where a player's name may stand: a player named so may read otherwise
+_WORDS = frozenset(
+    chain(
+        RASPASY_WORDS, TALON_WORDS, DEALER_WORDS, CORRECTION_WORDS, SEAT_WORDS, HEADER_ALIASES, CALL_SPELLINGS
+    )
+).union(CONTRACT_SPELLINGS, DARK_SPELLINGS, CONCEDE_SPELLINGS)
+
+
+def names_read_alike(players: Iterable[str]) -> bool:
+    """Would the lines read the same with other names written for ``players``?  So when each
+    starts with a letter, is printed as written, spells no word the reader knows and no two
+    differ only in case: then a line reads them only where it names them exactly
+    (``play.Memos.stand_ins``)."""
+    folded = [p.casefold() for p in players]
+    return len(set(folded)) == len(folded) and all(
+        p[:1].isalpha() and p.isprintable() and not {"'", '"', "\\", "#"} & set(p) and f not in _WORDS
+        for p, f in zip(players, folded, strict=True)
+    )
 
 
 def _names(word: str, players: tuple[str, ...]) -> bool:

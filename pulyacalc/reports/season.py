@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
@@ -238,26 +239,41 @@ class Source(ScoreOptions, total=False):
 def played(
     path: str,
     source: Source,
-    shown: Callable[[Log], Callable[[Step], object]],
+    shown: Callable[[Log, Mapping[str, str]], Callable[[Step], object]],
     price: Decimal | None = None,
     memos: Memos | None = None,
 ) -> tuple[Evening, Settlement, dict[str, str]]:
-    """One log scored and settled, each step shown to what ``shown`` makes of the log read,
-    and who each of its players is; raises PulyaError with its located problems."""
+    """One log scored and settled, each step shown to what ``shown`` makes of the log played
+    (under stand-in names when ``memos`` has them, with each stand-in's player), and who each
+    of its players is; raises PulyaError with its located problems."""
     from pulyacalc.logs.read import read_log
     from pulyacalc.play import score_log, settle_evening
 
-    # score_file's two steps: a person seated twice is reported with the other problems
-    problems = Problems()
-    log = read_log(path, source.get("input_format"), problems, max_yaml_bytes=source.get("max_yaml_bytes"))
-    seats, aliases = None, source.get("aliases")
-    if aliases is not None and log.header_ok:
-        where = log.header.locs.get("players") or Loc(log.header.source, 1)
-        seats = aliases.table(log.header.players, where, problems)
-    conv, rounding = source.get("convention"), source.get("rounding")
-    ev = score_log(log, problems, convention=conv, rounding=rounding, each=shown(log), memos=memos)
-    # a newcomer (RULES.md 6.3) is not in the header's table: he is himself
-    return ev, settle_evening(ev, price), {p: p for p in ev.sheet.players} | (seats or {})
+    for stand_in in (memos is not None, False):
+        # score_file's two steps: a person seated twice is reported with the other problems
+        problems = Problems()
+        log = read_log(
+            path, source.get("input_format"), problems, max_yaml_bytes=source.get("max_yaml_bytes")
+        )
+        seats, aliases = {}, source.get("aliases")
+        if aliases is not None and log.header_ok:
+            where = log.header.locs.get("players") or Loc(log.header.source, 1)
+            seats = aliases.table(log.header.players, where, problems) or {}
+        log, back = memos.stand_ins(log) if memos is not None and stand_in else (log, {})
+        conv, rounding = source.get("convention"), source.get("rounding")
+        try:
+            ev = score_log(
+                log, problems, convention=conv, rounding=rounding, each=shown(log, back), memos=memos
+            )
+            settled = settle_evening(ev, price)
+        except PulyaError:
+            if back:  # a line naming a player otherwise than exactly: read again under their names
+                continue
+            raise
+        # a newcomer (RULES.md 6.3) is not in the header's table: he is himself
+        named = {p: back.get(p, p) for p in ev.sheet.players}
+        return ev, settled, {p: seats.get(name, name) for p, name in named.items()}
+    raise AssertionError("the second reading has no stand-ins")
 
 
 def raise_all(problems: list[Problem]) -> None:
@@ -278,14 +294,26 @@ def score_evening(
     club = club if club is not None else Club()
     digest = hashlib.sha256()
 
-    def shown(log: Log) -> Callable[[Step], object]:
-        digest.update(repr(sorted(log.header.players)).encode())
+    def shown(log: Log, back: Mapping[str, str]) -> Callable[[Step], object]:
+        nonlocal digest
+        digest = hashlib.sha256()  # anew when the log is read again under its own names
+        digest.update(repr(sorted(back.get(p, p) for p in log.header.players)).encode())
         if type(log.deals) is LineDeals:  # the parse of each text, shared with earlier logs
             log.deals.cache = club.parse_cache(log.header.players, log.deals.cache)
-        return club.digest(digest.update)  # each deal digested as it is scored
+        names = tuple((repr(s)[1:-1].encode(), p.encode()) for s, p in back.items())  # as repr writes them
+        update = digest.update if not back else partial(_named, digest.update, names)
+        return club.digest(update)  # each deal digested as it is scored
 
     ev, s, who = played(path, source, shown, price, club.memos)
     return evening_result(ev, s, who, digest.hexdigest())
+
+
+def _named(update: Callable[[bytes], object], back: tuple[tuple[bytes, bytes], ...], key: bytes) -> None:
+    """``update`` given a deal's digest bytes with each stand-in's name put back: a stand-in
+    sorts as its player (``play.Memos.stand_ins``), so the bytes are those of the named deal."""
+    for stand_in, name in back:
+        key = key.replace(stand_in, name)
+    update(key)
 
 
 def evening_result(ev: Evening, s: Settlement, who: Mapping[str, str], digest: str = "") -> EveningResult:

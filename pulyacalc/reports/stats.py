@@ -302,7 +302,7 @@ def score_stats(
     problems: list[Problem] = []
     counting = Counting((), "next")
 
-    def shown(log: Log) -> Counting:
+    def shown(log: Log, _: Mapping[str, str]) -> Counting:
         nonlocal counting  # the deals counted as they are scored: none is kept
         conv = load_convention(log, Problems(), source.get("convention"), source.get("rounding"))
         counting = Counting(log.header.players, conv.five_second_out if conv else "next")
