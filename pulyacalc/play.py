@@ -187,9 +187,8 @@ class Memos:
         line could read otherwise (``names_read_alike``).  A stand-in is a character no one types
         and the player's place in the sorted names, so that sorting by name is unchanged
         (``reports.season``'s digests).  A line that names a player otherwise than exactly finds
-        no player and has a problem: the caller plays the log again under its own names."""
-        import re
-
+        no player and has a problem (``_stood_in``): the caller plays the log again under its
+        own names."""
         from pulyacalc.logs.lines import LineDeals, names_read_alike
 
         h, deals = log.header, log.deals
@@ -200,8 +199,7 @@ class Memos:
             return log, {}
         assert isinstance(deals, LineDeals) and deals.pending is not None
         stand = {p: STAND_IN.format(i) for i, p in enumerate(sorted(names))}
-        found = "|".join(re.escape(p) for p in sorted(names, key=len, reverse=True))
-        swap = partial(re.compile(rf"(?<![^\s,])(?:{found})(?![^\s,:])").sub, lambda m: stand[m.group()])
+        swap = partial(_stood_in, tuple(sorted(stand.items(), key=lambda kv: -len(kv[0]))))
         deals.lines = map(swap, deals.lines)
         deals.pending = (deals.pending[0], swap(deals.pending[1]))
         players = tuple(stand[p] for p in h.players)
@@ -238,6 +236,15 @@ class Memos:
             # emptied: its lines point to each other, and the collector runs seldom (GC_YOUNG)
             kept.pop(0)[2].forget()
         return memo
+
+
+def _stood_in(stand: tuple[tuple[str, str], ...], raw: str) -> str:
+    """``raw`` with each name written as its stand-in, the longest names first.  A word that
+    holds a name but is not one is changed too: it reads as no word at all then (a stand-in's
+    first character is in no word), a problem, and the log is read again under its names."""
+    for name, stand_in in stand:
+        raw = raw.replace(name, stand_in)
+    return raw
 
 
 #: a stand-in's name (``Memos.stand_ins``): a word joiner, which no one types, and a place
@@ -346,8 +353,9 @@ def play_one_cause(
         return ev
     assert source.pending is not None
     lineno, number, before = source.pending[0], source.number, len(problems)
-    record = [source.pending[1]]
-    source.lines = chain(_recorded(source.lines, record, p.scorer), source.lines)
+    # the first lines kept as they are read (an evening whole), then one by one while short
+    record = [source.pending[1], *islice(source.lines, ONE_CAUSE_DEALS)]
+    source.lines = chain(record[1:], _recorded(source.lines, record, p.scorer), source.lines)
     ev = _drain(p, p.steps(progress=how.get("progress")), how)
     wrong_dealer = sum(q.code == "dealer-in-play" for q in problems.items[before:])
     if p.scorer.read >= ONE_CAUSE_DEALS or ev.deals <= 1 or wrong_dealer < ONE_CAUSE_MIN:

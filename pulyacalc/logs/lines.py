@@ -1018,6 +1018,10 @@ _WORDS = frozenset(
 ).union(CONTRACT_SPELLINGS, DARK_SPELLINGS, CONCEDE_SPELLINGS)
 
 
+#: characters that repr quotes or escapes, or that end a name in a line
+_QUOTING = frozenset("'\"\\#,:")
+
+
 def names_read_alike(players: Iterable[str]) -> bool:
     """Would the lines read the same with other names written for ``players``?  So when each
     starts with a letter, is printed as written, spells no word the reader knows and no two
@@ -1025,7 +1029,7 @@ def names_read_alike(players: Iterable[str]) -> bool:
     (``play.Memos.stand_ins``)."""
     folded = [p.casefold() for p in players]
     return len(set(folded)) == len(folded) and all(
-        p[:1].isalpha() and p.isprintable() and not {"'", '"', "\\", "#"} & set(p) and f not in _WORDS
+        p[:1].isalpha() and p.isprintable() and _QUOTING.isdisjoint(p) and f not in _WORDS
         for p, f in zip(players, folded, strict=True)
     )
 
