@@ -211,6 +211,10 @@ class Checking:
         ``_ordered`` takes a step: the first may not fold (after another run), the rest do."""
         window, file = self.window, self.log.header.source
         for first, count, seen in self.scorer.passed:
+            if not window.heap and self.fold_count >= AFTER_FINISH_RANGE and first == self.fold_last + 1:
+                # the fold goes on and has all the findings it shows: only counted
+                self.fold_last, self.fold_count = first + count - 1, self.fold_count + count
+                continue
             for i, (line, read) in enumerate(seen):
                 n, column = first + i, self.columns[read]
                 if window.heap:

@@ -538,10 +538,12 @@ def _read(self: Scorer, source: LineSource) -> Iterator[Step]:
                 s = known(line, lineno, source, None if cut < 0 else raw)
             else:
                 s, table = _full(self, source, lineno, raw, key, table)
-            paper = self._paper
             settled = None
-            if paper is not None and self.owing and (quiet or paper[1] and unread and not self.problems):
-                settled = paper[2]
+            if self.owing and (quiet or unread and not self.problems):
+                # the paper's class worked out now, not at the next line: so the next known
+                # line may be owed, even right after a step that changed the pools
+                paper = self._paper or _paper(self)
+                settled = paper[2] if quiet or paper[1] else None
             if s is not None:
                 yield s
     finally:
