@@ -201,6 +201,22 @@ class Checking:
             self.columns.clear()
         unread[line], self.columns[line] = writes, column
 
+    def _unread_line(self, step: Step, column: int) -> None:
+        """The line of ``step``, which found nothing but its being after the finish, told
+        ``unread``: a known line, or the line the fold just learnt from the step's deal (so
+        that reading it again makes no step); not a deal with a note, which a line is not."""
+        item, line = step.item, self.scorer.last_learnt
+        if isinstance(item, Line):
+            self._unread(item, step.writes, column)
+        elif (
+            line is not None
+            and isinstance(item, Play | Raspasy)
+            and item.note is None
+            and line.template is item.template
+            and (line.dealer, line.run, 0) == (step.dealer, step.after_raspasy, step.after_dark)
+        ):
+            self._unread(line, step.writes, column)
+
     def _fold_one(self, n: int, line: int, column: int) -> None:
         if self.fold_count < AFTER_FINISH_RANGE:
             self.fold.append(_after_finish(Loc(self.log.header.source, line, column), n))
@@ -258,12 +274,12 @@ class Checking:
             if len(self.known) >= KNOWN_SIZE:
                 self.known.clear()
             known = self.known[key] = (r.deal.loc.column, tuple(f for f in found if f.code != "after-finish"))
-            if isinstance(item, Line) and not known[1]:
-                self._unread(item, step.writes, known[0])
+            if not known[1]:
+                self._unread_line(step, known[0])
             return found
         column, others = known
-        if isinstance(item, Line) and not others:
-            self._unread(item, step.writes, column)
+        if not others:
+            self._unread_line(step, column)
         file, line = self.log.header.source, step.line
         out = [_after_finish(Loc(file, line, column), step.number)] if step.after_finish else []
         out += [replace(f, loc=Loc(file, line, f.loc.column)) for f in others]

@@ -332,6 +332,8 @@ class Scorer:
         self.unread: dict[Line, DealWrites] = {}
         self.told = 0
         self.passed: list[tuple[int, int, list[tuple[int, Line]]]] = []
+        #: the line last learnt from a deal scored the full way (``check`` may tell it ``unread``)
+        self.last_learnt: Line | None = None
 
     @property
     def finished(self) -> bool:
@@ -591,7 +593,7 @@ def _full(
     after = _table(self)
     if s is None or table is None or after is None or not _plain(source, d, problems, before):
         return s, after
-    line = _learn(self, table, key, s, after)
+    line = self.last_learnt = _learn(self, table, key, s, after)
     assert paper is not None and pools is not None
     how = paper[2] or settled_deal(line.written.pool, pools, self.target, None, self.conv)
     if how is not None:
