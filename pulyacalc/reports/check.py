@@ -151,8 +151,11 @@ class Checking:
                 yield from window.before(self._file(step), step.line)
             if self._folded(step):
                 continue
+            found = self._findings(step)
+            if len(found) == 1 and self._folded(step):  # its first read after the finish
+                continue
             self._unfold()
-            for f in self._findings(step):
+            for f in found:
                 window.add(f, 1)
             if problems.items or problems.more_in:
                 window.problems(problems)
