@@ -93,7 +93,7 @@ class _Every:
 
 
 def test_findings_are_handed_on_as_found_in_the_order_of_the_file(tmp_path: Path) -> None:
-    deals = ONE_CAUSE_DEALS + 600  # a long log: streamed (a short one is held whole)
+    deals = 2 * ONE_CAUSE_DEALS  # a long log: streamed (a short one is held whole)
     log = long_log(tmp_path, deals, every=500)
     c = Checking(str(log))
     found: list[Finding] = []
@@ -102,8 +102,9 @@ def test_findings_are_handed_on_as_found_in_the_order_of_the_file(tmp_path: Path
         if read_when_first is None and f.loc.line > 10:
             read_when_first = c.scorer.count
         found.append(f)
-    # the first deal's findings were written long before the log was read to its end
-    assert read_when_first is not None and read_when_first < deals // 2
+    # the first deal's findings were written long before the log was read to its end: once
+    # it was known to be long (its first deals may be one wrong dealer's, play_one_cause)
+    assert read_when_first is not None and read_when_first <= ONE_CAUSE_DEALS
     places = [(f.loc.line, f.loc.column) for f in found]
     assert places == sorted(places)
     # nothing lost: every deal after the finish is in one finding, every bad line is one

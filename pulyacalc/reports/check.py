@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pulyacalc.convention.load import builtin_names, load
 from pulyacalc.convention.schema import LEVELS, SCHEMA, Convention
@@ -21,9 +21,12 @@ from pulyacalc.core.amounts import exact, num
 from pulyacalc.core.errors import MAX_SHOWN_PER_FILE, Loc, Problems, PulyaError, shown, too_many
 from pulyacalc.core.i18n import M_, tr
 from pulyacalc.core.kinds import FindingCode
-from pulyacalc.core.model import Correction, Header, Play, Raspasy
+from pulyacalc.core.model import Correction, Header, Log, Play, Raspasy
 from pulyacalc.core.sheet import SheetView
-from pulyacalc.scoring.fold import LINES_CACHE_SIZE, DealResult, DealWrites, Item, Line, Step
+from pulyacalc.scoring.fold import LINES_CACHE_SIZE, DealResult, DealWrites, Item, Line, Scorer, Step
+
+if TYPE_CHECKING:
+    from pulyacalc.logs.lines import LineDeals
 
 #: a very long evening: more deals than this is not an evening any more
 MAX_EVENING_DEALS = 200
@@ -102,10 +105,7 @@ class Checking:
         #: (deal text, raspasy and dark runs before it, writes) → its column and findings
         self.known: dict[tuple[str, int, int, DealWrites], tuple[int, tuple[Finding, ...]]] = {}
         self.line_log = type(self.log.deals) is LineDeals
-        #: consecutive deals read again that find only their being after the finish, while
-        #: nothing else waits (``_folded``): the first few findings, the last deal, how many
-        self.fold: list[Finding] = []
-        self.fold_last = self.fold_count = 0
+        self.run = _Run()  # deals read again that find only their being after the finish
         #: the column of each line read again that found only its being after the finish (the
         #: fold makes no step for it, ``Scorer.unread``, and tells the runs it passed)
         self.columns: dict[Line, int] = {}
@@ -124,21 +124,25 @@ class Checking:
             window.add(f, 2)
         for f in _override_findings(header, conv):
             window.add(f, 3)
-        source = _line_source(self.log)
-        it = iter(self.log.deals)
-        first = list(islice(it, ONE_CAUSE_DEALS))
         # a short log's refused deals may be one wrong dealer: its problems taken at its end
-        short, before = len(first) < ONE_CAUSE_DEALS, len(problems)
-        rest: Iterable[Item] = ()
-        if not short and source is not None:  # the rest of a line log: its raw lines
-            source.number, source.pending = first[-1].loc.line, None
-        elif not short:
-            rest, source = it, None
+        source, short, before = _line_source(self.log), True, len(problems)
+        first: list[Item] = []
+        if source is not None:  # a line log's raw lines, the first kept while it may be short
+            record = _recorded(source, scorer)
+            steps = self.playing.steps((), source, self.progress)
+        else:
+            it = iter(self.log.deals)
+            first = list(islice(it, ONE_CAUSE_DEALS))
+            before = len(problems)
+            steps = self.playing.steps(chain(first, it), None, self.progress)
         follow, heap = self.follow, window.heap
         scorer.owing = follow is None  # nothing reads the sheet before the end
-        if scorer.owing and not short:  # (one or two of a run may not fold: see ``_passed``)
-            scorer.told = AFTER_FINISH_RANGE + 1
-        for step in self.playing.steps(chain(first, rest), None if short else source, self.progress):
+        for step in steps:
+            if short and scorer.read >= ONE_CAUSE_DEALS:  # long: no wrong first dealer looked for
+                short = False
+                if scorer.owing:  # (one or two of a run may not fold: see ``_passed``)
+                    scorer.told = AFTER_FINISH_RANGE + 1
+                window.problems(problems)
             if scorer.passed:
                 yield from self._passed()
             if follow is not None and not follow.done:
@@ -154,7 +158,7 @@ class Checking:
             found = self._findings(step)
             if len(found) == 1 and self._folded(step):  # its first read after the finish
                 continue
-            self._unfold()
+            self.run.close(window)
             for f in found:
                 window.add(f, 1)
             if problems.items or problems.more_in:
@@ -162,8 +166,11 @@ class Checking:
             if heap:
                 yield from window.before(self._file(step), step.line)
         yield from self._passed()
-        self._unfold()
+        self.run.close(window)
+        short = short and scorer.read < ONE_CAUSE_DEALS
         if short and scorer.count > 1:
+            if source is not None:
+                first, before = _read_again(self.log, self.convention, problems, record, before)
             _one_cause(header, first, conv, problems, before)
         if short:  # all at once: the first shown are the first in the file, as score's
             problems.items.sort(key=lambda p: (p.loc.file, p.loc.line, p.loc.column))
@@ -179,24 +186,24 @@ class Checking:
     def _folded(self, step: Step) -> bool:
         """A line read again after the finish, one deal after the last folded (or the first),
         finding nothing else, while no finding or problem waits: folded into a run of them
-        (``_unfold`` hands them on, as ``merged`` would have them)."""
+        (``_Run.close`` hands them on, as ``merged`` would have them)."""
         item = step.item
         if not step.after_finish or not isinstance(item, Line) or self.window.heap or self.problems.items:
             return False
         n = step.number
-        if (self.fold_count and n != self.fold_last + 1) or n <= self.convention.bombs_opening:
+        if not self.run.follows(n) or n <= self.convention.bombs_opening:
             return False
         known = self.known.get((item.raw.rstrip("\r\n"), step.after_raspasy, step.after_dark, step.writes))
         if known is None or known[1] or self.problems.more_in:
             return False
         self._unread(item, step.writes, known[0])
-        self._fold_one(n, step.line, known[0])
+        self.run.add(self.log.header.source, n, step.line, known[0])
         return True
 
-    def _unread(self, line: Line, writes: DealWrites, column: int) -> None:
+    def _unread(self, line: Line | None, writes: DealWrites, column: int) -> None:
         """``line`` found nothing in with ``writes`` (but being after the finish): the fold
         need not make its step again (``Scorer.unread``; not for a short log or a followed one)."""
-        if not self.scorer.told:
+        if line is None or not self.scorer.told:
             return
         unread = self.scorer.unread
         if len(unread) >= LINES_CACHE_SIZE:  # (as many as the fold knows)
@@ -204,61 +211,27 @@ class Checking:
             self.columns.clear()
         unread[line], self.columns[line] = writes, column
 
-    def _unread_line(self, step: Step, column: int) -> None:
-        """The line of ``step``, which found nothing but its being after the finish, told
-        ``unread``: a known line, or the line the fold just learnt from the step's deal (so
-        that reading it again makes no step); not a deal with a note, which a line is not."""
-        item, line = step.item, self.scorer.last_learnt
-        if isinstance(item, Line):
-            self._unread(item, step.writes, column)
-        elif (
-            line is not None
-            and isinstance(item, Play | Raspasy)
-            and item.note is None
-            and line.template is item.template
-            and (line.dealer, line.run, 0) == (step.dealer, step.after_raspasy, step.after_dark)
-        ):
-            self._unread(line, step.writes, column)
-
-    def _fold_one(self, n: int, line: int, column: int) -> None:
-        if self.fold_count < AFTER_FINISH_RANGE:
-            self.fold.append(_after_finish(Loc(self.log.header.source, line, column), n))
-        self.fold_last, self.fold_count = n, self.fold_count + 1
-
     def _passed(self) -> Iterator[Finding]:
         """The runs of lines the fold passed making no step (``Scorer.unread``), each deal as
         ``_ordered`` takes a step: the first may not fold (after another run), the rest do."""
-        window, file = self.window, self.log.header.source
+        window, file, run = self.window, self.log.header.source, self.run
         for first, count, seen in self.scorer.passed:
-            if not window.heap and self.fold_count >= AFTER_FINISH_RANGE and first == self.fold_last + 1:
-                # the fold goes on and has all the findings it shows: only counted
-                self.fold_last, self.fold_count = first + count - 1, self.fold_count + count
+            if not window.heap and run.count >= AFTER_FINISH_RANGE and first == run.last + 1:
+                run.last, run.count = first + count - 1, run.count + count  # it has all it shows
                 continue
             for i, (line, read) in enumerate(seen):
                 n, column = first + i, self.columns[read]
                 if window.heap:
                     yield from window.before(file, line)
-                if not window.heap and (not self.fold_count or n == self.fold_last + 1):
-                    self._fold_one(n, line, column)
+                if not window.heap and run.follows(n):
+                    run.add(file, n, line, column)
                     continue
-                self._unfold()
+                run.close(window)
                 window.add(_after_finish(Loc(file, line, column), n), 1)
                 yield from window.before(file, line)
-            assert count == len(seen) or (self.fold_count and self.fold_last == first + len(seen) - 1)
-            self.fold_last, self.fold_count = first + count - 1, self.fold_count + count - len(seen)
+            assert count == len(seen) or (run.count and run.last == first + len(seen) - 1)
+            run.last, run.count = first + count - 1, run.count + count - len(seen)
         self.scorer.passed.clear()
-
-    def _unfold(self) -> None:
-        """The run of deals ``_folded``, into the window: each, or one range when longer
-        than ``merged`` keeps apart."""
-        if not self.fold_count:
-            return
-        fold, count = self.fold, self.fold_count
-        if count > len(fold):
-            fold = _closed(fold, count, self.fold_last)
-        for f in fold:
-            self.window.add(f, 1)
-        self.fold, self.fold_count = [], 0
 
     def _findings(self, step: Step) -> list[Finding]:
         """``_deal_findings`` of the step; a line log's deal read again in the same state with the
@@ -278,15 +251,94 @@ class Checking:
                 self.known.clear()
             known = self.known[key] = (r.deal.loc.column, tuple(f for f in found if f.code != "after-finish"))
             if not known[1]:
-                self._unread_line(step, known[0])
+                self._unread(_line_of(step, self.scorer.last_learnt), step.writes, known[0])
             return found
         column, others = known
         if not others:
-            self._unread_line(step, column)
+            self._unread(_line_of(step, self.scorer.last_learnt), step.writes, column)
         file, line = self.log.header.source, step.line
         out = [_after_finish(Loc(file, line, column), step.number)] if step.after_finish else []
         out += [replace(f, loc=Loc(file, line, f.loc.column)) for f in others]
         return out
+
+
+def _line_of(step: Step, learnt: Line | None) -> Line | None:
+    """The line of ``step`` to tell ``unread`` when it found nothing (but its being after the
+    finish): a known line, or ``learnt``, the line the fold just learnt from the step's deal
+    (so that reading it again makes no step); not a deal with a note, which a line is not."""
+    item = step.item
+    if isinstance(item, Line):
+        return item
+    if (
+        learnt is not None
+        and isinstance(item, Play | Raspasy)
+        and item.note is None
+        and learnt.template is item.template
+        and (learnt.dealer, learnt.run, 0) == (step.dealer, step.after_raspasy, step.after_dark)
+    ):
+        return learnt
+    return None
+
+
+def _recorded(source: LineDeals, scorer: Scorer) -> tuple[tuple[int, int], list[str]]:
+    """Where ``source``'s raw lines start (line number, the number before it), and the lines,
+    kept as they are read while the log may be short (as ``play.play_one_cause`` keeps them)."""
+    from itertools import chain, islice
+
+    from pulyacalc.play import ONE_CAUSE_DEALS, _recorded
+
+    assert source.pending is not None
+    lines = [source.pending[1], *islice(source.lines, ONE_CAUSE_DEALS)]
+    source.lines = chain(lines[1:], _recorded(source.lines, lines, scorer), source.lines)
+    return (source.pending[0], source.number), lines
+
+
+def _read_again(
+    log: Log, conv: Convention, problems: Problems, record: tuple[tuple[int, int], list[str]], start: int
+) -> tuple[list[Item], int]:
+    """A short line log's deals read again from its ``record`` and its problems found again, the
+    rules' after the reader's (as ``play.play_one_cause`` finds them), for ``_one_cause``."""
+    from collections import deque
+
+    from pulyacalc.logs.lines import LineDeals
+    from pulyacalc.play import ONE_CAUSE_MIN, Playing
+
+    if len({p.loc.line for p in problems.items[start:] if p.code == "dealer-in-play"}) < ONE_CAUSE_MIN:
+        return [], len(problems)  # nothing for one cause to explain (it looks no further)
+    del problems.items[start:]
+    (lineno, number), lines = record
+    firsts = list(LineDeals(iter(lines[1:]), (lineno, lines[0]), number, log.header, problems))
+    before = len(problems)
+    deque(Playing(log, conv, problems, memo=False).steps(firsts), maxlen=0)
+    return firsts, before
+
+
+class _Run:
+    """Consecutive deals read again after the finish that find nothing else, while nothing else
+    waits (``Checking._folded``): the first few findings, the last deal, how many."""
+
+    def __init__(self) -> None:
+        self.found: list[Finding] = []
+        self.last = self.count = 0
+
+    def follows(self, n: int) -> bool:
+        """Deal ``n`` may join: the run is empty, or ``n`` is its next deal."""
+        return not self.count or n == self.last + 1
+
+    def add(self, file: str, n: int, line: int, column: int) -> None:
+        if self.count < AFTER_FINISH_RANGE:
+            self.found.append(_after_finish(Loc(file, line, column), n))
+        self.last, self.count = n, self.count + 1
+
+    def close(self, window: _Window) -> None:
+        """The run into ``window``: each deal, or one range when longer than ``merged`` keeps apart."""
+        if self.count:
+            found = (
+                self.found if self.count <= len(self.found) else _closed(self.found, self.count, self.last)
+            )
+            for f in found:
+                window.add(f, 1)
+        self.found, self.count = [], 0
 
 
 class _Window:

@@ -506,7 +506,7 @@ def _read(self: Scorer, source: LineSource) -> Iterator[Step]:
         numbered = chain((pending,), numbered)
     lineno = source.number
     table = _table(self)
-    known, owed, quiet, unread, told = self._known, self.owed, self.quiet, self.unread, self.told
+    known, owed, quiet, unread = self._known, self.owed, self.quiet, self.unread
     settled: Settled | None = None  # the paper's class while known lines may be owed
     run, last = 0, None  # known lines owed since the state was brought up to date, the last
     seen: list[tuple[int, Line]] = []  # the first ``told`` of them
@@ -526,7 +526,7 @@ def _read(self: Scorer, source: LineSource) -> Iterator[Step]:
                 ):
                     owed[flat] = owed.get(flat, 0) + 1
                     self.read += 1
-                    if run < told:
+                    if run < self.told:  # (``check`` sets it once a log is long)
                         seen.append((lineno, line))
                     table, last, run = line.next, line, run + 1
                     continue
