@@ -291,7 +291,11 @@ def _build(layers: list[Node], path: str, own: int) -> Convention:
             layer_of[key] = index
             if SCHEMA[key].parse.per_level and key in merged and value.kind == "map":
                 # a level table overrides only the levels it names
-                old = {k.text.strip(): (k, v) for k, v in (*merged[key].pairs, *value.pairs)}
+                # not one comprehension over (*a.pairs, *b.pairs): mypy (1.15-2.4) recurses
+                # without end joining the recursive Node's tuple types, and segfaults
+                old = {k.text.strip(): (k, v) for k, v in merged[key].pairs}
+                for k, v in value.pairs:
+                    old[k.text.strip()] = (k, v)
                 merged[key] = Node("map", value.loc, pairs=tuple(old.values()))
             else:
                 merged[key] = value
