@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from pulyacalc.cli.app import app
@@ -40,3 +43,37 @@ def test_a_file_named_on_the_command_line_is_always_read_as_a_log(tmp_path: Path
     r = runner.invoke(app, ["season", str(conv)], prog_name="pulyacalc")
     assert r.exit_code == 1
     assert "house.yaml:1:1: the log does not say who plays" in r.stderr
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(
+                [
+                    "players: A B C",
+                    "deals:",
+                    "sheet:",
+                    "Pool: 20",
+                    "  indented: x",
+                    "# c: d",
+                    "",
+                    "\ufeffx: y",
+                ]
+            ),
+            st.text(alphabet="aé:# \t\r-1Я", max_size=30),
+        ),
+        max_size=20,
+    ),
+    st.booleans(),
+)
+def test_a_small_file_s_keys_are_those_the_line_by_line_reading_finds(lines: list[str], long: bool) -> None:
+    """``top_keys`` reads a small file at once: the same keys as reading it line by line, which
+    it does for a file padded past its head with comments (read past, never counted)."""
+    from pulyacalc.reports.season import HEAD_BYTES, top_keys
+
+    text = "\n".join(lines + (["x" * 10_001 + ": long"] if long else []))
+    with tempfile.TemporaryDirectory() as d:
+        small, padded = Path(d) / "small.txt", Path(d) / "padded.txt"
+        small.write_text(text, "utf-8")
+        padded.write_text(text + "\n" + "# pad\n" * (HEAD_BYTES // 6 + 1), "utf-8")
+        assert top_keys(small) == top_keys(padded)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
@@ -115,6 +116,12 @@ def top_keys(path: Path) -> set[str]:
     seen = 0
     first = True
     with path.open("rb") as f:
+        head = f.read(HEAD_BYTES)
+        if len(head) < HEAD_BYTES and (len(head) <= MAX_LINE_CHARS or _lines_fit(head, MAX_LINE_CHARS)):
+            # the whole file, every line read as the loop below reads it, at once (an evening)
+            found = _KEY_LINE.findall(head.decode("utf-8-sig"))
+            return {k.strip().casefold() for k in found if k[:1].isalpha()}
+        f.seek(0)
         while seen < HEAD_BYTES:
             raw = f.readline(MAX_LINE_CHARS + 1)
             if not raw:
@@ -133,6 +140,14 @@ def top_keys(path: Path) -> set[str]:
             if line[:1].isalpha() and ":" in line:
                 keys.add(line.split(":", 1)[0].strip().casefold())
     return keys
+
+
+#: the text before the first colon of each line that has one (``top_keys``)
+_KEY_LINE = re.compile(r"^([^:\n]*):", re.MULTILINE)
+
+
+def _lines_fit(data: bytes, most: int) -> bool:
+    return max(map(len, data.split(b"\n"))) <= most
 
 
 def collect(paths: Iterable[str], skipped: list[tuple[str, str]] | None = None) -> list[str]:
