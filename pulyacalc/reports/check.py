@@ -21,7 +21,7 @@ from pulyacalc.core.amounts import exact, num
 from pulyacalc.core.errors import MAX_SHOWN_PER_FILE, Loc, Problems, PulyaError, shown, too_many
 from pulyacalc.core.i18n import M_, tr
 from pulyacalc.core.kinds import FindingCode
-from pulyacalc.core.model import Correction, Header, Log, Play, Raspasy
+from pulyacalc.core.model import Correction, Deal, Header, Log, Play, Raspasy, SeatChange
 from pulyacalc.core.sheet import SheetView
 from pulyacalc.scoring.fold import LINES_CACHE_SIZE, DealResult, DealWrites, Item, Line, Scorer, Step
 
@@ -241,15 +241,15 @@ class Checking:
         if isinstance(item, Line):
             text = item.raw.rstrip("\r\n")
         if text is None or step.number <= conv.bombs_opening:  # (a compulsory raspasy's finding names it)
-            return _deal_findings(step.result(), conv)
+            return _deal_findings(step, step.deal(), conv)
         key = (text, step.after_raspasy, step.after_dark, step.writes)
         known = self.known.get(key)
         if known is None:
-            r = step.result()
-            found = _deal_findings(r, conv)
+            deal = step.deal()
+            found = _deal_findings(step, deal, conv)
             if len(self.known) >= KNOWN_SIZE:
                 self.known.clear()
-            known = self.known[key] = (r.deal.loc.column, tuple(f for f in found if f.code != "after-finish"))
+            known = self.known[key] = (deal.loc.column, tuple(f for f in found if f.code != "after-finish"))
             if not known[1]:
                 self._unread(_line_of(step, self.scorer.last_learnt), step.writes, known[0])
             return found
@@ -429,12 +429,13 @@ def _closed(held: list[Finding], count: int, last: int) -> list[Finding]:
     return [Finding(first.loc, "after-finish", what, why, first.deal, last, count)]
 
 
-def _deal_findings(r: DealResult, conv: Convention) -> list[Finding]:
+def _deal_findings(r: Step, deal: Deal | Correction | SeatChange, conv: Convention) -> list[Finding]:
+    """What ``deal``, scored as ``r``, is found to break; its entries are made only when a
+    rule on them is in play (a result is not made for every deal a long log reads)."""
     out: list[Finding] = []
-    deal = r.deal
     where = deal.loc
     if isinstance(deal, Correction):
-        return [_correction_finding(r, deal)]
+        return [_correction_finding(r.number, deal)]
     if r.after_finish:
         out.append(_after_finish(where, r.number))
     if not isinstance(deal, Play):
@@ -472,7 +473,7 @@ def _deal_findings(r: DealResult, conv: Convention) -> list[Finding]:
         out.append(Finding(deal.locs.get("contract", where), "raspasy-exit", low, why))
     if deal.contract.level not in conv.shortfall_forbidden:
         return out
-    for e in r.entries:
+    for e in r.entries():
         if e.rule == "shortfall":
             what = M_(
                 "{player} is short on {contract}, where the convention forbids a whister's "
@@ -493,8 +494,8 @@ def _after_finish(where: Loc, number: int) -> Finding:
     return Finding(where, "after-finish", what, why, number)
 
 
-def _correction_finding(r: DealResult, c: Correction) -> Finding:
-    after = f"after deal {r.number}" if r.number else "before the first deal"
+def _correction_finding(number: int, c: Correction) -> Finding:
+    after = f"after deal {number}" if number else "before the first deal"
     area = c.area if c.on is None else f"whists on {c.on}"
     sign = "+" if c.amount > 0 else ""
     what = M_(
