@@ -83,7 +83,7 @@ def _ascii_by_our_name(name: str) -> codecs.CodecInfo | None:
     return codecs.CodecInfo(*a, a.incrementalencoder, a.incrementaldecoder, name=ASCII)
 
 
-def _is_console(stream: TextIO) -> bool:
+def is_console(stream: TextIO) -> bool:
     try:
         return stream.isatty()
     except (AttributeError, ValueError):
@@ -98,7 +98,7 @@ def table_width() -> int | None:
     columns = os.environ.get("COLUMNS", "").strip()
     if columns:
         return int(columns) if columns.isdigit() and int(columns) > 0 else None
-    if not _is_console(sys.stdout):
+    if not is_console(sys.stdout):
         return None
     try:
         return os.get_terminal_size(sys.stdout.fileno()).columns or None
@@ -120,7 +120,7 @@ def setup() -> None:
         if reconfigure is None:  # replaced by an embedding program: leave it alone
             continue
         try:
-            if _is_console(stream):
+            if is_console(stream):
                 if codecs.lookup(stream.encoding).name == "ascii":
                     # the same ASCII under a name of its own: Typer's click takes a stream
                     # named ASCII for misconfigured and writes --help and usage errors

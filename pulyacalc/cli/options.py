@@ -76,6 +76,12 @@ _HELP = {
 }
 
 
+def _option(*decls: str, advanced: bool = False, **kw: Any) -> Any:
+    """A shared option, its help in ``_HELP`` under its long name (``--whist-price``: whist_price)."""
+    name = decls[-1].split("/")[0].lstrip("-").replace("-", "_")
+    return typer.Option(*decls, help=_HELP[name], rich_help_panel=ADVANCED if advanced else None, **kw)
+
+
 LogArg = Annotated[
     str, typer.Argument(metavar="LOG", help=N_("The log: a YAML or line-format file, or - for stdin."))
 ]
@@ -107,10 +113,7 @@ def parse_convention(text: str | None) -> str | None:
 
 
 ConventionOpt = Annotated[
-    str | None,
-    typer.Option(
-        "-c", "--convention", metavar="NAME|PATH", parser=parse_convention, help=_HELP["convention"]
-    ),
+    str | None, _option("-c", "--convention", metavar="NAME|PATH", parser=parse_convention)
 ]
 
 
@@ -143,9 +146,7 @@ def _encoding(value: str | None) -> str | None:
 
 
 #: a progress bar for the commands that read many evenings (season, stats)
-ProgressOpt = Annotated[
-    bool, typer.Option("--progress/--no-progress", rich_help_panel=ADVANCED, help=_HELP["progress"])
-]
+ProgressOpt = Annotated[bool, _option("--progress/--no-progress", advanced=True)]
 
 
 #: ``--max-yaml-bytes`` at most this (a YAML document is held whole in memory, many times over)
@@ -204,34 +205,15 @@ F = TypeVar("F", bound=Callable[..., Any])
 #: the options the commands share, in the order ``--help`` lists them (-o, -q last)
 SHARED: dict[str, Any] = {
     "convention": ConventionOpt,
-    "allow_outside": Annotated[
-        bool,
-        typer.Option(
-            "--allow-outside", callback=_allow_outside, rich_help_panel=ADVANCED, help=_HELP["allow_outside"]
-        ),
-    ],
-    "format": Annotated[Format, typer.Option("-f", "--format", help=_HELP["format"])],
-    "whist_price": Annotated[
-        str | None, typer.Option("--whist-price", metavar="X", help=_HELP["whist_price"])
-    ],
-    "rounding": Annotated[Rounding | None, typer.Option("--rounding", help=_HELP["rounding"])],
-    "input_format": Annotated[
-        InputFormat | None,
-        typer.Option("--input-format", rich_help_panel=ADVANCED, help=_HELP["input_format"]),
-    ],
+    "allow_outside": Annotated[bool, _option("--allow-outside", callback=_allow_outside, advanced=True)],
+    "format": Annotated[Format, _option("-f", "--format")],
+    "whist_price": Annotated[str | None, _option("--whist-price", metavar="X")],
+    "rounding": Annotated[Rounding | None, _option("--rounding")],
+    "input_format": Annotated[InputFormat | None, _option("--input-format", advanced=True)],
     "max_yaml_bytes": Annotated[
-        int | None,
-        typer.Option(
-            "--max-yaml-bytes",
-            metavar="N",
-            parser=_parse_size,
-            rich_help_panel=ADVANCED,
-            help=_HELP["max_yaml_bytes"],
-        ),
+        int | None, _option("--max-yaml-bytes", metavar="N", parser=_parse_size, advanced=True)
     ],
-    "encoding": Annotated[
-        str | None, typer.Option("--encoding", metavar="CODEC", callback=_encoding, help=_HELP["encoding"])
-    ],
+    "encoding": Annotated[str | None, _option("--encoding", metavar="CODEC", callback=_encoding)],
     "output": OutputOpt,
     "quiet": QuietOpt,
     "force": ForceOpt,

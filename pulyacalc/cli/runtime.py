@@ -16,7 +16,7 @@ from typing import Any, TextIO, TypeVar
 
 import typer
 
-from pulyacalc.cli.console import degrade, fit
+from pulyacalc.cli.console import degrade, fit, is_console
 from pulyacalc.core.i18n import _, ngettext, tr
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -249,7 +249,6 @@ def _unnamed_failed(e: OSError) -> int:
     """An error of no named file (or of the temporary folder) inside a command: standard
     output is ``emit``'s, which reports its own, and the inputs name theirs, so a full disk
     is the temporary folder's (a spool past its memory, standard input's copy)."""
-    import errno
     import tempfile
 
     from pulyacalc.core.errors import os_reason, shown
@@ -288,10 +287,7 @@ class ProgressBar:
     def __init__(self, stream: TextIO, delay: float = 0.5, width: int = 30) -> None:
         self.stream, self.delay, self.width = stream, delay, width
         self.start, self.last, self.shown = time.monotonic(), 0.0, False
-        try:
-            self.enabled = stream.isatty()
-        except (AttributeError, ValueError):
-            self.enabled = False
+        self.enabled = is_console(stream)
 
     def update(self, done: int, total: int, name: str) -> None:
         if not self.enabled:

@@ -3,7 +3,6 @@ all checked against the schema."""
 
 from __future__ import annotations
 
-import difflib
 import os
 from collections.abc import Mapping
 from contextvars import ContextVar
@@ -16,6 +15,7 @@ from pulyacalc.convention.schema import LEVELS, SCHEMA, SECTIONS, TOP_KEYS, Conv
 from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, has_unsafe, quoted
 from pulyacalc.core.i18n import M_, N_
 from pulyacalc.core.kinds import KODEKS_ROUNDINGS, Rounding
+from pulyacalc.core.model import _close
 from pulyacalc.yamlsource import Node, as_str, parse_yaml, read_yaml_file, words
 
 
@@ -41,8 +41,8 @@ def ordered_names() -> list[str]:
 
 
 def _suggest(word: str, options: list[str] | tuple[str, ...]) -> str:
-    close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
-    return M_("did you mean {name!r}?", name=close[0]) if close else ""
+    close = _close(word, list(options))
+    return M_("did you mean {name!r}?", name=close) if close else ""
 
 
 def suggest_name(ref: str, names: list[str]) -> str:

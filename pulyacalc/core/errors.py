@@ -349,6 +349,4 @@ def did_you_mean(close: str | None, quoted: bool = True) -> str:
     """``did you mean 'Boris'? `` (with its trailing space) before a hint, or nothing."""
     if not close:
         return ""
-    if quoted:
-        return M_("did you mean {name!r}? ", name=close)
-    return M_("did you mean {name}? ", name=close)
+    return M_("did you mean {name!r}? ", name=close) if quoted else M_("did you mean {name}? ", name=close)
