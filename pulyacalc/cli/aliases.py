@@ -21,8 +21,6 @@ AliasesOpt = Annotated[str | None, typer.Option("--aliases", metavar="FILE", hel
 
 def load_aliases(path: str | None) -> Aliases | None:
     """The aliases file read, or None when none was given; raises ReadError (located)."""
-    if path is None:
-        return None
     from pulyacalc.logs.aliases import read_aliases
 
-    return read_aliases(path)
+    return None if path is None else read_aliases(path)

@@ -55,13 +55,10 @@ def write_drawing(output: str, svg: str, html: str | None = None) -> None:
         emit(svg)
         return
     suffix = Path(output).suffix.lower()
-    if suffix in (".png", ".pdf"):
-        data = picture(svg, suffix)
-        with shared.replaced(output, binary=True) as f:
-            f.write(data)
-        return
-    with shared.replaced(output) as f:
-        f.write(html if html is not None and Path(output).suffix.lower() == ".html" else svg)
+    binary = suffix in (".png", ".pdf")
+    data = picture(svg, suffix) if binary else html if html is not None and suffix == ".html" else svg
+    with shared.replaced(output, binary=binary) as f:
+        f.write(data)
 
 
 def picture(svg: str, suffix: str) -> bytes:
