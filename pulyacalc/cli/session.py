@@ -134,11 +134,10 @@ def show_problems(problems: list[Problem]) -> None:
         print(fit(problem.format(), sys.stderr), file=sys.stderr, flush=True)
 
 
-class Session:
-    """One evening at the table over a line log: its lines and commands.  The log as it
-    stands, read again when changed on disk, written only checked and synced;
-    ``ask(prompt, default)`` reads a line (EOFError: the session ends), ``watch`` is told
-    after every change."""
+class Table:
+    """The log as it stands, read again when changed on disk, written only checked and
+    synced; ``ask(prompt, default)`` reads a line (EOFError: the session ends), ``watch``
+    is told after every change."""
 
     def __init__(self, log: Path, ask: Callable[[str, str], str], price: str | None) -> None:
         self.log, self.ask, self.price = log, ask, price
@@ -233,6 +232,10 @@ class Session:
         calls = [*w.calls.values(), w.misere, w.raspasy, w.talon, w.dark, w.correction]
         seats = ["входит", "выходит"] if ru else ["join", "leave"]
         return [*players, *contracts, *calls, *commands, *seats]
+
+
+class Session(Table):
+    """One evening at the table over a line log: its lines and commands."""
 
     def run(self) -> int:
         """The session to its end; its exit status (1: a line was refused, without a terminal)."""
