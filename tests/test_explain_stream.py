@@ -197,15 +197,12 @@ def test_progress_bar_on_a_terminal_by_the_lines_of_the_file(
 def test_score_and_check_tell_the_bar_as_they_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from pulyacalc.reports.check import Checking
 
-    log = big_log(tmp_path, 40)
-    seen: list[int] = []
-    list(Checking(str(log), progress=seen.append))  # a short log: each deal
-    assert len(seen) == 40 and seen == sorted(seen) and seen[-1] == count_lines(str(log))
-    # score's raw lines: every WATCH_EVERY lines, and the last line
+    # the raw lines of a line log: every WATCH_EVERY lines, and the last line
     log = big_log(tmp_path, 3000)
-    seen = []
-    score_file(str(log), progress=seen.append)
-    assert seen == [1024, 2048, count_lines(str(log))]
+    for play in (score_file, lambda path, progress: list(Checking(path, progress=progress))):
+        seen: list[int] = []
+        play(str(log), progress=seen.append)
+        assert seen == [1024, 2048, count_lines(str(log))]
     # the commands pass the bar's update: on a terminal the bar is drawn
     err = Tty()
     monkeypatch.setattr(sys, "stderr", err)
