@@ -445,12 +445,12 @@ def deal_lines(words: Words = ENGLISH) -> Callable[[DealResult, int], str]:
         talon_by = talon_taker(r.deal, r.dealer, seats)
         template = getattr(r.deal, "template", None)
         if template is None:
-            return deal_text(r.deal, "", words, talon_by)
+            return deal_text(r.deal, words, talon_by)
         text = known.get((template, talon_by))
         if text is None:
             if len(known) >= WRITES_SIZE:
                 known.clear()
-            text = known[template, talon_by] = deal_text(r.deal, "", words, talon_by)
+            text = known[template, talon_by] = deal_text(r.deal, words, talon_by)
         return text
 
     return line

@@ -59,7 +59,7 @@ class Explanation:
 
 
 def deal_text(
-    deal: Deal | Correction | SeatChange, kind: str = "", words: Words = ENGLISH, talon_by: str | None = None
+    deal: Deal | Correction | SeatChange, words: Words = ENGLISH, talon_by: str | None = None
 ) -> str:
     """A deal as one line of the line format in ``words``: ``Anna 6♠ 7, Boris whist 2, Vera
     pass 1``; ``talon_by``: the dealer who sits out and takes a raspasy's talon (4 players+)."""
@@ -113,12 +113,12 @@ class DealLine(Text):
 
     @classmethod
     def of(cls, deal: Deal | Correction | SeatChange, talon_by: str | None = None) -> DealLine:
-        self = cls("", english=deal_text(deal, "", ENGLISH, talon_by))
+        self = cls("", english=deal_text(deal, ENGLISH, talon_by))
         self.deal, self.talon_by = deal, talon_by
         return self
 
     def translated(self) -> str:
-        return deal_text(self.deal, "", spoken(), self.talon_by)
+        return deal_text(self.deal, spoken(), self.talon_by)
 
 
 def _signed(x: Amount) -> str:
@@ -243,7 +243,7 @@ def _explained(r: DealResult, paper: SheetView, conv: Convention) -> DealExplain
 
     # its ledger row over everyone on the sheet (RULES.md 6.3)
     row = deal_row(r.entries, paper.players, conv)
-    return DealExplained(r, deal_text(r.deal, r.kind), str(r.deal.loc), explain_entries(r), paper, row)
+    return DealExplained(r, deal_text(r.deal), str(r.deal.loc), explain_entries(r), paper, row)
 
 
 def _upto(
