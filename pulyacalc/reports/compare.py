@@ -11,7 +11,7 @@ from decimal import Decimal
 from pulyacalc.core.errors import Problem, Problems, PulyaError
 from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.model import Log
-from pulyacalc.play import Evening, load_convention, play, score_log, settle_evening
+from pulyacalc.play import Evening, load_convention, play, settle_evening
 from pulyacalc.reports.replay import Replay
 from pulyacalc.scoring.settlement import Settlement
 
@@ -74,7 +74,7 @@ def compare(
     names = list(conventions) if conventions else builtin_names()
     replay = Replay(log)  # every convention plays the same deals: read once, kept as lines
     if problems or not log.header_ok:
-        _unreadable(replay, problems, names[0], rounding)
+        replay.as_score(problems, names[0], rounding)
     columns: list[Column] = []
     excluded: list[Excluded] = []
     read = Problems()  # the reader's problems, apart from each convention's own
@@ -82,7 +82,7 @@ def compare(
         found = Problems()
         column = _column(replay, read, name, found, rounding, price)
         if read:
-            _unreadable(replay, problems, names[0], rounding)
+            replay.as_score(problems, names[0], rounding)
         if column is not None:
             columns.append(column)
         else:
@@ -96,12 +96,6 @@ def compare(
     # column plays the same seat changes, and counts the same deals
     ev = columns[0].evening
     return Comparison(ev.sheet.players, ev.deals, columns, excluded)
-
-
-def _unreadable(replay: Replay, problems: Problems, name: str, rounding: Rounding | None) -> None:
-    """The log cannot be read: report it as score does under the first convention, and stop."""
-    score_log(replay.fresh(problems), problems, convention=name, rounding=rounding)
-    raise AssertionError("score_log found no problem where the reader did")
 
 
 def _column(

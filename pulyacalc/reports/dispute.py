@@ -21,7 +21,7 @@ from pulyacalc.core.i18n import M_, MN_
 from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.model import Log, Play, Raspasy
 from pulyacalc.core.seating import Seats
-from pulyacalc.play import Evening, load_convention, play, score_log, settle_evening
+from pulyacalc.play import Evening, load_convention, play, settle_evening
 from pulyacalc.reports.explain import DealLine, Explained, explain_entries, talon_taker
 from pulyacalc.reports.ledger import deal_row
 from pulyacalc.reports.replay import Replay
@@ -202,11 +202,9 @@ def dispute_file(
             break
         window *= 8  # a raspasy run may go on through more deals than were kept: again
     if conv is None or problems:
-        # as score reports it: a wrong first dealer found as one cause, and the rest
         again = Problems()
         again.extend(told)
-        score_log(replay.fresh(again), again, convention=convention, rounding=rounding)
-        raise AssertionError("score_log found no problem where play did")
+        replay.as_score(again, convention, rounding)
     if result is None:
         raise NoSuchDeal(number, base.deals)
     ctx = _Context(replay, base, settle_evening(base, price), result, convention, rounding, price)

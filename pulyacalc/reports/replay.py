@@ -4,10 +4,12 @@ log's raw lines are kept as the first play reads them (each distinct text once).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import NoReturn
 
 from pulyacalc.core.errors import Problems
+from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.model import Header, Log
-from pulyacalc.play import _line_source
+from pulyacalc.play import _line_source, score_log
 
 
 class Replay:
@@ -50,3 +52,8 @@ class Replay:
         cache = source.cache if source.header.players == self.header.players else {}
         again = LineDeals(iter(self.lines), self.pending, self.number, self.header, problems, cache)
         return Log(header, again, self.header_ok)
+
+    def as_score(self, problems: Problems, convention: str | None, rounding: Rounding | None) -> NoReturn:
+        """The log cannot be scored: report it as ``score`` does (a wrong first dealer: one cause); stop."""
+        score_log(self.fresh(problems), problems, convention=convention, rounding=rounding)
+        raise AssertionError("score_log found no problem where the reader did")
