@@ -7,6 +7,7 @@ import io
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -120,7 +121,7 @@ class _Spools:
     def __enter__(self) -> _Spools:
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, *_: object) -> None:
         for f in self.files:
             f.close()
 
@@ -164,7 +165,7 @@ class Spool:
     def __enter__(self) -> Spool:
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, *_: object) -> None:
         self.file.close()
 
     def write(self, text: str) -> None:
@@ -233,14 +234,6 @@ def _made(value: Any, out: Out, fmt: str) -> None:
             out.write(piece)
 
 
-def write_csv(view: View, out: Out) -> None:
-    _delimited(view, out, "csv", ",")
-
-
-def write_tsv(view: View, out: Out) -> None:
-    _delimited(view, out, "tsv", "\t")
-
-
 def fit_lines(text: str) -> str:
     """The text's lines no wider than the width set, wrapped with the continuation indented."""
     from pulyacalc.render.view import WIDTH
@@ -298,8 +291,8 @@ FORMATS: dict[str, Callable[[View, Out], None]] = {
     "table": write_table,
     "json": write_json,
     "jsonl": write_jsonl,
-    "csv": write_csv,
-    "tsv": write_tsv,
+    "csv": partial(_delimited, fmt="csv", delimiter=","),
+    "tsv": partial(_delimited, fmt="tsv", delimiter="\t"),
 }
 
 

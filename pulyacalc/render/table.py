@@ -527,7 +527,7 @@ class LongTable:
     def __enter__(self) -> LongTable:
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, *_: object) -> None:
         self.close()
 
     def close(self) -> None:
