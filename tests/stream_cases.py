@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -28,12 +29,16 @@ BAD_OTHERS = {
 WRITE_FAILED = b"pulyacalc: cannot write to standard output: "
 
 
-def good(command: str) -> list[str]:
-    """``command`` on an example, writing to standard output."""
+def good(command: str, tmp: Path) -> list[str]:
+    """``command`` on its own copy of an example, writing to standard output (``play`` locks
+    its log, and the states run side by side: on one file, one would find it open)."""
     if command not in READERS:
         return COMMANDS[command]
-    log = GOOD.get(command, "examples/sochi-3p.txt")
-    args = [a.replace("{log}", log) for a in COMMANDS[command]]
+    example = ROOT / GOOD.get(command, "examples/sochi-3p.txt")
+    log = tmp / command / example.name
+    log.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(example, log)
+    args = [a.replace("{log}", str(log)) for a in COMMANDS[command]]
     return [*args[: args.index("-o")], "-o", "-"] if "-o" in args else args
 
 
@@ -67,19 +72,19 @@ def _gone(args: list[str], which: str) -> subprocess.CompletedProcess[bytes]:
 
 
 def stdout_full(command: str, tmp: Path) -> str | None:
-    r = _shell(good(command), "> /dev/full")
+    r = _shell(good(command, tmp), "> /dev/full")
     ok = r.returncode == 1 and r.stderr == WRITE_FAILED + b"No space left on device\n"
     return None if ok else f"exit {r.returncode}, stderr {r.stderr[-600:]!r}"
 
 
 def stdout_closed(command: str, tmp: Path) -> str | None:
-    r = _shell(good(command), ">&-")
+    r = _shell(good(command, tmp), ">&-")
     ok = r.returncode == 1 and r.stderr == WRITE_FAILED + b"Bad file descriptor\n"
     return None if ok else f"exit {r.returncode}, stderr {r.stderr[-600:]!r}"
 
 
 def stdout_reader_gone(command: str, tmp: Path) -> str | None:
-    r = _gone(good(command), "stdout")  # as `| head -0`: quietly, with the command's status
+    r = _gone(good(command, tmp), "stdout")  # as `| head -0`: quietly, with the command's status
     return (
         None if (r.returncode, r.stderr) == (0, b"") else f"exit {r.returncode}, stderr {r.stderr[-600:]!r}"
     )

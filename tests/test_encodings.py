@@ -17,8 +17,10 @@ Score goes into a pipe under every environment, compared byte for byte with UTF-
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -95,9 +97,19 @@ def run(args: list[str], env: dict[str, str], stdin: bytes = b"") -> subprocess.
     full = {k: v for k, v in os.environ.items() if k not in ("PYTHONIOENCODING", "PYTHONUTF8", "LC_ALL")}
     full.update(env)
     code = "import sys; sys.argv = ['pulyacalc', *sys.argv[1:]]; from pulyacalc.cli.app import main; main()"
-    return subprocess.run(
-        [sys.executable, "-c", code, *args], cwd=ROOT, env=full, input=stdin, capture_output=True, check=False
-    )
+    with tempfile.TemporaryDirectory() as own:
+        if "play" in args:  # play locks its log, and the tests run side by side: each its own copy
+            copy = Path(own) / Path(LOG).name
+            shutil.copyfile(ROOT / LOG, copy)
+            args = [str(copy) if a == LOG else a for a in args]
+        return subprocess.run(
+            [sys.executable, "-c", code, *args],
+            cwd=ROOT,
+            env=full,
+            input=stdin,
+            capture_output=True,
+            check=False,
+        )
 
 
 @pytest.mark.parametrize("args", COMMANDS, ids=lambda a: " ".join(a))
