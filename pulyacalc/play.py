@@ -351,23 +351,49 @@ def play_one_cause(
         if len(firsts) < ONE_CAUSE_DEALS and ev.deals > 1:
             _one_cause(log.header, firsts, conv, problems, before)
         return ev
-    assert source.pending is not None
-    lineno, number, before = source.pending[0], source.number, len(problems)
-    # the first lines kept as they are read (an evening whole), then one by one while short
-    record = [source.pending[1], *islice(source.lines, ONE_CAUSE_DEALS)]
-    source.lines = chain(record[1:], _recorded(source.lines, record, p.scorer), source.lines)
+    before = len(problems)
+    record = record_lines(source, p.scorer)
     ev = _drain(p, p.steps(progress=how.get("progress")), how)
-    wrong_dealer = sum(q.code == "dealer-in-play" for q in problems.items[before:])
-    if p.scorer.read >= ONE_CAUSE_DEALS or ev.deals <= 1 or wrong_dealer < ONE_CAUSE_MIN:
-        return ev
-    del problems.items[before:]
+    if p.scorer.read < ONE_CAUSE_DEALS and ev.deals > 1:
+        firsts, before = read_again(log, conv, problems, record, before)
+        _one_cause(log.header, firsts, conv, problems, before)
+    return ev
+
+
+#: where a line log's raw lines start (line number, the number of the line before it), and
+#: the lines kept while the log may be short (``record_lines``)
+Record = tuple[tuple[int, int], list[str]]
+
+
+def record_lines(source: LineDeals, scorer: Scorer) -> Record:
+    """``source``'s raw lines kept as they are read while the log may be short
+    (``ONE_CAUSE_DEALS``): the first at once (an evening whole), then one by one."""
+    from itertools import chain, islice
+
+    assert source.pending is not None
+    lines = [source.pending[1], *islice(source.lines, ONE_CAUSE_DEALS)]
+    source.lines = chain(lines[1:], _recorded(source.lines, lines, scorer), source.lines)
+    return (source.pending[0], source.number), lines
+
+
+def read_again(
+    log: Log, conv: Convention, problems: Problems, record: Record, start: int
+) -> tuple[list[Item], int]:
+    """A short line log's deals read again from its ``record``, and its problems since
+    ``start`` found again, the rules' after the reader's: for ``_one_cause`` (nothing when
+    fewer deals than it looks at have the 4-player dealer in play)."""
+    if len({q.loc.line for q in problems.items[start:] if q.code == "dealer-in-play"}) < ONE_CAUSE_MIN:
+        return [], len(problems)
+    del problems.items[start:]
+    (lineno, number), lines = record
     # the header as the log gave it: the reader's is the table after any join it read
-    again = type(source)(iter(record[1:]), (lineno, record[0]), number, log.header, problems)
+    from pulyacalc.logs.lines import LineDeals
+
+    again = LineDeals(iter(lines[1:]), (lineno, lines[0]), number, log.header, problems)
     firsts = list(again)
     before = len(problems)
     deque(Playing(log, conv, problems, memo=False).steps(firsts), maxlen=0)  # its problems again
-    _one_cause(log.header, firsts, conv, problems, before)
-    return ev
+    return firsts, before
 
 
 def _recorded(lines: Iterator[str], record: list[str], scorer: Scorer) -> Iterator[str]:

@@ -21,12 +21,12 @@ from pulyacalc.core.amounts import exact, num
 from pulyacalc.core.errors import MAX_SHOWN_PER_FILE, Loc, Problems, PulyaError, shown, too_many
 from pulyacalc.core.i18n import M_, tr
 from pulyacalc.core.kinds import FindingCode
-from pulyacalc.core.model import Correction, Deal, Header, Log, Play, Raspasy, SeatChange
+from pulyacalc.core.model import Correction, Deal, Header, Play, Raspasy, SeatChange
 from pulyacalc.core.sheet import SheetView
-from pulyacalc.scoring.fold import LINES_CACHE_SIZE, DealResult, DealWrites, Item, Line, Scorer, Step
+from pulyacalc.scoring.fold import LINES_CACHE_SIZE, DealResult, DealWrites, Item, Line, Step
 
 if TYPE_CHECKING:
-    from pulyacalc.logs.lines import LineDeals
+    pass
 
 #: a very long evening: more deals than this is not an evening any more
 MAX_EVENING_DEALS = 200
@@ -116,7 +116,7 @@ class Checking:
     def _ordered(self) -> Iterator[Finding]:
         from itertools import chain, islice
 
-        from pulyacalc.play import ONE_CAUSE_DEALS, _line_source, _one_cause
+        from pulyacalc.play import ONE_CAUSE_DEALS, _line_source, _one_cause, read_again, record_lines
 
         header, conv, scorer, problems = self.log.header, self.convention, self.scorer, self.problems
         window = self.window
@@ -128,7 +128,7 @@ class Checking:
         source, short, before = _line_source(self.log), True, len(problems)
         first: list[Item] = []
         if source is not None:  # a line log's raw lines, the first kept while it may be short
-            record = _recorded(source, scorer)
+            record = record_lines(source, scorer)
             steps = self.playing.steps((), source, self.progress)
         else:
             it = iter(self.log.deals)
@@ -170,7 +170,7 @@ class Checking:
         short = short and scorer.read < ONE_CAUSE_DEALS
         if short and scorer.count > 1:
             if source is not None:
-                first, before = _read_again(self.log, self.convention, problems, record, before)
+                first, before = read_again(self.log, self.convention, problems, record, before)
             _one_cause(header, first, conv, problems, before)
         if short:  # all at once: the first shown are the first in the file, as score's
             problems.items.sort(key=lambda p: (p.loc.file, p.loc.line, p.loc.column))
@@ -278,39 +278,6 @@ def _line_of(step: Step, learnt: Line | None) -> Line | None:
     ):
         return learnt
     return None
-
-
-def _recorded(source: LineDeals, scorer: Scorer) -> tuple[tuple[int, int], list[str]]:
-    """Where ``source``'s raw lines start (line number, the number before it), and the lines,
-    kept as they are read while the log may be short (as ``play.play_one_cause`` keeps them)."""
-    from itertools import chain, islice
-
-    from pulyacalc.play import ONE_CAUSE_DEALS, _recorded
-
-    assert source.pending is not None
-    lines = [source.pending[1], *islice(source.lines, ONE_CAUSE_DEALS)]
-    source.lines = chain(lines[1:], _recorded(source.lines, lines, scorer), source.lines)
-    return (source.pending[0], source.number), lines
-
-
-def _read_again(
-    log: Log, conv: Convention, problems: Problems, record: tuple[tuple[int, int], list[str]], start: int
-) -> tuple[list[Item], int]:
-    """A short line log's deals read again from its ``record`` and its problems found again, the
-    rules' after the reader's (as ``play.play_one_cause`` finds them), for ``_one_cause``."""
-    from collections import deque
-
-    from pulyacalc.logs.lines import LineDeals
-    from pulyacalc.play import ONE_CAUSE_MIN, Playing
-
-    if len({p.loc.line for p in problems.items[start:] if p.code == "dealer-in-play"}) < ONE_CAUSE_MIN:
-        return [], len(problems)  # nothing for one cause to explain (it looks no further)
-    del problems.items[start:]
-    (lineno, number), lines = record
-    firsts = list(LineDeals(iter(lines[1:]), (lineno, lines[0]), number, log.header, problems))
-    before = len(problems)
-    deque(Playing(log, conv, problems, memo=False).steps(firsts), maxlen=0)
-    return firsts, before
 
 
 class _Run:
