@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from pulyacalc.cli.app import app
@@ -129,10 +130,14 @@ def test_findings_are_handed_on_as_found_in_the_order_of_the_file(tmp_path: Path
     assert doc["deals"] == c.deals
 
 
+@pytest.mark.parametrize("rule", ["", "whist.shortfall_forbidden: [6, 7, 8]\n"])
 def test_known_lines_check_found_nothing_in_are_passed_by_the_fold_with_the_same_findings(
-    tmp_path: Path,
+    tmp_path: Path, rule: str
 ) -> None:
+    """With a rule whose findings read a deal's writes (shortfall_forbidden), a line is passed
+    only while it writes what it was checked with; without one, whatever it writes."""
     lines = list(genlog.line_log(ONE_CAUSE_DEALS + 200, seed=5, pool=10, convention="sochi"))
+    lines[4:4] = [rule]  # under the header
     # after the finish a few lines over and over: known, and passed by the fold in runs
     lines += [lines[-7:][i % 7] for i in range(900)] + [BAD] + [lines[-5:][i % 5] for i in range(300)]
     log = tmp_path / "again.pulya"

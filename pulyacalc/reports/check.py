@@ -102,8 +102,9 @@ class Checking:
         self.finished = False
         self.sheet: SheetView | None = None
         self.window = _Window()
-        #: (deal text, raspasy and dark runs before it, writes) → its column and findings
-        self.known: dict[tuple[str, int, int, DealWrites], tuple[int, tuple[Finding, ...]]] = {}
+        #: (deal text, raspasy and dark runs before it) → its column, findings, and the writes
+        #: they were found with when they read them (``_reads_writes``; else None)
+        self.known: dict[tuple[str, int, int], tuple[int, tuple[Finding, ...], DealWrites | None]] = {}
         self.line_log = type(self.log.deals) is LineDeals
         self.run = _Run()  # deals read again that find only their being after the finish
         #: the column of each line read again that found only its being after the finish (the
@@ -193,15 +194,15 @@ class Checking:
         n = step.number
         if not self.run.follows(n) or n <= self.convention.bombs_opening:
             return False
-        known = self.known.get((item.raw.rstrip("\r\n"), step.after_raspasy, step.after_dark, step.writes))
-        if known is None or known[1] or self.problems.more_in:
+        known = self.known.get((item.raw.rstrip("\r\n"), step.after_raspasy, step.after_dark))
+        if known is None or known[1] or _other_writes(known[2], step) or self.problems.more_in:
             return False
-        self._unread(item, step.writes, known[0])
+        self._unread(item if known[2] is None else None, known[0])
         self.run.add(self.log.header.source, n, step.line, known[0])
         return True
 
-    def _unread(self, line: Line | None, writes: DealWrites, column: int) -> None:
-        """``line`` found nothing in with ``writes`` (but being after the finish): the fold
+    def _unread(self, line: Line | None, column: int) -> None:
+        """``line`` found nothing in (but being after the finish), whatever it writes: the fold
         need not make its step again (``Scorer.unread``; not for a short log or a followed one)."""
         if line is None or not self.scorer.told:
             return
@@ -209,7 +210,8 @@ class Checking:
         if len(unread) >= LINES_CACHE_SIZE:  # (as many as the fold knows)
             unread.clear()
             self.columns.clear()
-        unread[line], self.columns[line] = writes, column
+        unread.add(line)
+        self.columns[line] = column
 
     def _passed(self) -> Iterator[Finding]:
         """The runs of lines the fold passed making no step (``Scorer.unread``), each deal as
@@ -234,32 +236,45 @@ class Checking:
         self.scorer.passed.clear()
 
     def _findings(self, step: Step) -> list[Finding]:
-        """``_deal_findings`` of the step; a line log's deal read again in the same state with the
-        same writes finds what it found the first time, moved to its line (no result made)."""
+        """``_deal_findings`` of the step; a line log's deal read again in the same state (with the
+        same writes, when its findings read them) finds what it found the first time, moved to
+        its line (no result made)."""
         item, conv = step.item, self.convention
         text = item.source if self.line_log and isinstance(item, Play | Raspasy) else None
         if isinstance(item, Line):
             text = item.raw.rstrip("\r\n")
         if text is None or step.number <= conv.bombs_opening:  # (a compulsory raspasy's finding names it)
             return _deal_findings(step, step.deal(), conv)
-        key = (text, step.after_raspasy, step.after_dark, step.writes)
+        key = (text, step.after_raspasy, step.after_dark)
         known = self.known.get(key)
-        if known is None:
+        if known is None or _other_writes(known[2], step):
             deal = step.deal()
             found = _deal_findings(step, deal, conv)
             if len(self.known) >= KNOWN_SIZE:
                 self.known.clear()
-            known = self.known[key] = (deal.loc.column, tuple(f for f in found if f.code != "after-finish"))
-            if not known[1]:
-                self._unread(_line_of(step, self.scorer.last_learnt), step.writes, known[0])
+            read = step.writes if _reads_writes(deal, conv) else None
+            others = tuple(f for f in found if f.code != "after-finish")
+            self.known[key] = (deal.loc.column, others, read)
+            if not others and read is None:
+                self._unread(_line_of(step, self.scorer.last_learnt), deal.loc.column)
             return found
-        column, others = known
-        if not others:
-            self._unread(_line_of(step, self.scorer.last_learnt), step.writes, column)
+        column, others, read = known
+        if not others and read is None:
+            self._unread(_line_of(step, self.scorer.last_learnt), column)
         file, line = self.log.header.source, step.line
         out = [_after_finish(Loc(file, line, column), step.number)] if step.after_finish else []
         out += [replace(f, loc=Loc(file, line, f.loc.column)) for f in others]
         return out
+
+
+def _reads_writes(deal: Deal | Correction | SeatChange, conv: Convention) -> bool:
+    """``_deal_findings`` of ``deal`` read its writes (its entries: the shortfall rule)."""
+    return isinstance(deal, Play) and deal.contract.level in conv.shortfall_forbidden
+
+
+def _other_writes(read: DealWrites | None, step: Step) -> bool:
+    """Findings found with the writes ``read`` (None: they read none) do not hold for ``step``."""
+    return read is not None and read is not step.writes
 
 
 def _line_of(step: Step, learnt: Line | None) -> Line | None:
@@ -438,7 +453,7 @@ def _deal_findings(r: Step, deal: Deal | Correction | SeatChange, conv: Conventi
         why = M_("K3.7.8; check the contract, or the deals before it")
     if low:
         out.append(Finding(deal.locs.get("contract", where), "raspasy-exit", low, why))
-    if deal.contract.level not in conv.shortfall_forbidden:
+    if not _reads_writes(deal, conv):
         return out
     for e in r.entries():
         if e.rule == "shortfall":

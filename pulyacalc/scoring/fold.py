@@ -324,12 +324,11 @@ class Scorer:
         #: to date)
         self.owing = False
         self.owed: dict[Flat, int] = {}
-        #: known lines a consumer finds nothing in but their being after the finish, with
-        #: the writes it found that of (``check``): before the finish they make no step, nor
-        #: after it when owed on a settled paper with no problem waiting; each run of those
-        #: is told in ``passed``: its first deal's number, its length, the first ``told``
-        #: (line no., Line)
-        self.unread: dict[Line, DealWrites] = {}
+        #: known lines a consumer finds nothing in but their being after the finish, whatever
+        #: they write (``check``): before the finish they make no step, nor after it while
+        #: nothing reads the sheet and no problem waits; each run of those is told in
+        #: ``passed``: its first deal's number, its length, the first ``told`` (line no., Line)
+        self.unread: set[Line] = set()
         self.told = 0
         self.passed: list[tuple[int, int, list[tuple[int, Line]]]] = []
         #: the line last learnt from a deal scored the full way (``check`` may tell it ``unread``)
@@ -456,8 +455,14 @@ class Scorer:
             _add(self.sheet, flat.adds)
             if flat.more:
                 _paper(self, total + flat.more)
-        if self.quiet or (noted is None and not after_finish and self.unread.get(line) is writes):
+        if self.quiet:
             return None
+        if noted is None and line in self.unread:
+            if not after_finish:
+                return None
+            if self.owing and not self.problems:  # a run of one passed (``_read``)
+                self.passed.append((n, 1, [(lineno, line)]))
+                return None
         item = line if noted is None else reader.again(lineno, noted, line.template)
         return _new_step((
             n, lineno, line.dealer, written.kind, writes, after_finish, line.run, after_raspasy,
@@ -522,7 +527,7 @@ def _read(self: Scorer, source: LineSource) -> Iterator[Step]:
                     flat is not None
                     and flat.how == settled
                     and flat.owed
-                    and (quiet or cut < 0 and unread.get(line) is flat.writes)
+                    and (quiet or cut < 0 and line in unread)
                 ):
                     owed[flat] = owed.get(flat, 0) + 1
                     self.read += 1
