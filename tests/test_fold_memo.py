@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from logs_gen import logs
@@ -86,19 +87,26 @@ def test_a_small_cache_fills_and_empties_and_changes_nothing(monkeypatch: Any) -
     assert played(text, memo=True) == want
 
 
-def test_a_line_read_again_in_the_same_state_is_one_the_fold_knew() -> None:
-    text = (
-        "players: Anna Boris Vera\nconvention: sochi\npool: 100\n\n"
-        + "Anna 6♠ 6, Boris pass 2, Vera whist 2\n" * 9
-    )
+@pytest.mark.parametrize(
+    ("head", "line", "learnt"),
+    [
+        # with three players the seats read alike whoever deals: learnt once
+        ("", "Anna 6♠ 6, Boris pass 2, Vera whist 2", 1),
+        # the dealer writes the talon premium (rules.seating): learnt under each dealer
+        ("premium.enabled: true\n", "Anna 6♠ 6, Boris pass 2, Vera whist 2, talon cards A♠ K♠", 3),
+    ],
+)
+def test_a_line_read_again_in_the_same_state_is_one_the_fold_knew(head: str, line: str, learnt: int) -> None:
+    text = "players: Anna Boris Vera\nconvention: sochi\npool: 100\n" + head + "\n" + (line + "\n") * 9
     problems = Problems()
     log = read_text(text, "t.pulya", problems=problems)
     conv = load_convention(log, problems)
     assert conv is not None
     steps = list(Playing(log, conv, problems).steps())
     known = [isinstance(s.item, fold.Line) for s in steps]
-    assert known == [False] * 3 + [True] * 6  # each dealer once, then known
-    assert len({id(s.writes) for s in steps}) == 1  # one object for the same writes
+    assert known == [False] * learnt + [True] * (9 - learnt)
+    assert played(text, memo=True) == played(text, memo=False)
+    assert len({id(s.writes) for s in steps}) == learnt  # one object for the same writes
     assert steps[5].deal() == steps[5].result().deal and steps[5].deal().loc.line == steps[5].line
 
 

@@ -416,15 +416,18 @@ class Scorer:
         """The seats of ``deal``, the dealer moved on to the next deal's."""
         if deal.dealer is not None:
             self.dealer = deal.dealer
-        dealer = self.dealer
+        seats, self.dealer = self.seats_of(self.dealer, isinstance(deal, Raspasy))
+        return seats
+
+    def seats_of(self, dealer: str, raspasy: bool) -> tuple[Seats, str]:
+        """The seats when ``dealer`` deals, made once, and who deals next."""
         seated = self._seats.get(dealer)
         if seated is None:
             seats = Seats(self.players, dealer, self.conv.five_second_out, self.dummy_hand)
             seated = self._seats[dealer] = (seats, seats.next_dealer())
-        seats, self.dealer = seated
-        if isinstance(deal, Raspasy) and self.conv.raspasy_dealer_after == "stays":
-            self.dealer = dealer  # K3.7.7: the same dealer deals again after a raspasy
-        return seats
+        if raspasy and self.conv.raspasy_dealer_after == "stays":
+            return seated[0], dealer  # K3.7.7: the same dealer deals again after a raspasy
+        return seated
 
     def _known(self, line: Line, lineno: int, reader: LineSource, noted: str | None) -> Step | None:
         """A deal line known in this state (``Line``) scored: counted, its writes written,
@@ -538,7 +541,7 @@ def _read(self: Scorer, source: LineSource) -> Iterator[Step]:
             if run:
                 run = _caught_up(self, source, last, run, seen)
             if line is None and table is not None:
-                line = _derived(self, table, key)
+                line = _derived(self, table, key) or _dealt_alike(self, table, key)
             if line is not None:
                 source.count += 1
                 table = line.next
@@ -676,6 +679,27 @@ def _derived(self: Scorer, table: dict[str, Line], raw: str) -> Line | None:
     return line
 
 
+def _dealt_alike(self: Scorer, table: dict[str, Line], raw: str) -> Line | None:
+    """A line known under another dealer in this raspasy run that writes the same under this
+    one (``_remember`` found so: with three players, most do); kept in ``table``."""
+    memo, run, dealer = self.memo, self.raspasy_run, self.dealer
+    assert memo is not None
+    for other_dealer in self._clockwise[dealer]:
+        other = memo.lines.get((other_dealer, run), {}).get(raw)
+        if other is None:
+            continue
+        if memo.written.get((other.template, dealer, other.run, 1, 0)) is not other.written:
+            return None
+        nxt = self.seats_of(dealer, other.run > 0)[1]
+        line = table[raw] = Line(
+            raw, other.template, other.written, dealer, other.run, nxt, other.run_after,
+            memo.table(nxt, other.run_after), other.flat,
+        )  # fmt: skip
+        memo.learnt += 1
+        return line
+    return None
+
+
 def _plain(source: LineSource, d: Item, problems: Problems, before: int) -> bool:
     """``d``, just read and scored, reads the same wherever its line stands."""
     return (
@@ -755,7 +779,21 @@ def _remember(
         memo.by_parts[parts] = known
     if key is not None:
         memo.written[key] = known
+        if res.deal.dealer is None:  # (a deal that names its dealer is his wherever it stands)
+            _alike(self, key, res, known)
     return known
+
+
+def _alike(self: Scorer, key: tuple[Hashable, str, int, int, int], res: Resolved, known: Written) -> None:
+    """``known`` remembered for the other dealers too whose seats ``res`` reads the same
+    (``resolve.seating``, ``rules.seating``): with three players, most deals (``_dealt_alike``)."""
+    memo, (template, dealer, run, bomb, dark), deal = self.memo, key, res.deal
+    assert memo is not None
+    alike = resolve_seating(deal, res.seats), seating(res)
+    for other in self._clockwise[dealer]:
+        seats = self.seats_of(other, False)[0]
+        if (resolve_seating(deal, seats), seating(res, seats)) == alike:
+            memo.written[template, other, run, bomb, dark] = known
 
 
 def _bounded(self: Scorer, res: Resolved, known: Written) -> Written | None:

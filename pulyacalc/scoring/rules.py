@@ -18,6 +18,7 @@ from pulyacalc.core.amounts import Amount, down, exact, half, num, tricks, under
 from pulyacalc.core.i18n import M_, N_, Text
 from pulyacalc.core.kinds import Area, DealKind
 from pulyacalc.core.model import Card, Play, Rank
+from pulyacalc.core.seating import Seats
 from pulyacalc.core.sheet import MOUNTAIN, POOL, WHISTS, Write
 from pulyacalc.scoring.resolve import Resolved
 
@@ -91,10 +92,11 @@ def written(resolved: Resolved, conv: Convention, run: int, bomb: int = 1, dark:
     return Written(resolved.kind, tuple(others), (*short, *pool), _ends_run(resolved, conv), _won(resolved))
 
 
-def seating(r: Resolved) -> tuple[object, ...]:
+def seating(r: Resolved, seats: Seats | None = None) -> tuple[object, ...]:
     """All that ``written`` reads of ``r.seats`` (a raspasy's order, for the zero-trick bonus),
-    so that the scorer shares writes across dealers; tests/test_scoring_pure.py holds to it."""
-    s = r.seats
+    so that the scorer shares writes across dealers; tests/test_scoring_pure.py holds to it.
+    ``seats``: the same of another table (``r`` dealt there)."""
+    s = r.seats if seats is None else seats
     talon = r.kind != "raspasy" and _play(r).talon  # the dealer writes the premium (K3.4.11)
     return (s.sits_out, s.sitters, s.dummy, s.active if r.kind == "raspasy" else None, talon and s.dealer)
 
