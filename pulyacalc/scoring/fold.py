@@ -149,15 +149,18 @@ class LineSource(Protocol):
 
 class Flat:
     """A known line's writes placed under one class of paper (``how``, ``pool.settled_deal``):
-    what it wrote, those writes summed per cell (``adds``), what they add to the pools of
-    the players at the table (``more``), and whether they write in no pool at all (``owed``:
-    a scorer may add them up later, ``Scorer.owing``)."""
+    what it wrote, those writes summed per cell (``adds``; None until the line is read again
+    under that class: most are not), what they add to the pools of the players at the table
+    (``more``), and whether they write in no pool at all (``owed``: a scorer may add them up
+    later, ``Scorer.owing``)."""
 
     __slots__ = ("how", "writes", "adds", "more", "owed")
 
-    def __init__(self, how: Settled, writes: DealWrites, adds: tuple[Write, ...], more: Amount) -> None:
+    def __init__(
+        self, how: Settled, writes: DealWrites, adds: tuple[Write, ...] | None = None, more: Amount = 0
+    ) -> None:
         self.how, self.writes, self.adds, self.more = how, writes, adds, more
-        self.owed = all(w.area != POOL for w in adds)
+        self.owed = adds is not None and all(w.area != POOL for w in adds)
 
 
 class Line:
@@ -448,16 +451,17 @@ class Scorer:
             writes = line.writes = _write(self, written, after_finish, line.writes)
             self._paper = None
             if how is not None:
-                line.flat = _flat(how, writes, self.players)
-        elif flat.owed and self.owing:
-            owed = self.owed
-            owed[flat] = owed.get(flat, 0) + 1
-            writes = flat.writes
+                line.flat = Flat(how, writes)
         else:
+            if flat.adds is None:  # read again under its class: summed now
+                flat = line.flat = _flat(how, flat.writes, self.players)
             writes = flat.writes
-            _add(self.sheet, flat.adds)
-            if flat.more:
-                _paper(self, total + flat.more)
+            if flat.owed and self.owing:
+                self.owed[flat] = self.owed.get(flat, 0) + 1
+            else:
+                _add(self.sheet, flat.adds or ())
+                if flat.more:
+                    _paper(self, total + flat.more)
         if self.quiet:
             return None
         if noted is None and line in self.unread:
@@ -475,7 +479,7 @@ class Scorer:
     def pay_owed(self) -> None:
         """The writes ``owed`` added to the sheet, each as many times as it was owed."""
         for flat, times in self.owed.items():
-            _add(self.sheet, flat.adds, times)
+            _add(self.sheet, flat.adds or (), times)
         self.owed.clear()
 
 
@@ -605,7 +609,7 @@ def _full(
     assert paper is not None and pools is not None
     how = paper[2] or settled_deal(line.written.pool, pools, self.target, None, self.conv)
     if how is not None:
-        line.flat = _flat(how, s.writes, self.players)
+        line.flat = Flat(how, s.writes)
     return s, after
 
 
