@@ -122,3 +122,20 @@ def test_a_commented_line_is_known_by_its_text_before_the_comment() -> None:
     assert notes == [f"{n} Vera closes" for n in range(9)]
     assert p.scorer.memo is not None and p.scorer.memo.learnt == 3  # each dealer once
     assert played(text, memo=True) == played(text, memo=False)
+
+
+def test_a_line_that_names_its_dealer_is_dealt_by_him_in_every_state() -> None:
+    """A deal that names its dealer is his wherever it stands: its line, learnt under one
+    state, is not taken as dealt by the state's dealer under another (``fold._alike``)."""
+    named, other = (
+        "Anna 6♠ 6, Boris pass 2, Vera whist 2, dealer Boris\n",
+        "Boris 6♣ 6, Vera whist 2, Anna pass 2\n",
+    )
+    text = "players: Anna Boris Vera\nconvention: sochi\npool: 100\n\n" + (named + other) * 3
+    problems = Problems()
+    log = read_text(text, "t.pulya", problems=problems)
+    conv = load_convention(log, problems)
+    assert conv is not None
+    dealers = [s.dealer for s in Playing(log, conv, problems).steps()]
+    assert dealers == ["Boris", "Vera"] * 3
+    assert played(text, memo=True) == played(text, memo=False)
