@@ -156,11 +156,23 @@ class Flat:
 
     __slots__ = ("how", "writes", "adds", "more", "owed")
 
-    def __init__(
-        self, how: Settled, writes: DealWrites, adds: tuple[Write, ...] | None = None, more: Amount = 0
-    ) -> None:
-        self.how, self.writes, self.adds, self.more = how, writes, adds, more
-        self.owed = adds is not None and all(w.area != POOL for w in adds)
+    def __init__(self, how: Settled, writes: DealWrites) -> None:
+        self.how, self.writes = how, writes
+        self.adds: tuple[Write, ...] | None = None
+        self.more: Amount = 0
+        self.owed = False
+
+    def sum(self, players: tuple[str, ...]) -> tuple[Write, ...]:
+        """Its writes summed per cell of the paper (``adds``, ``more``, ``owed`` set)."""
+        cells: dict[tuple[str, str, str | None], Write] = {}
+        for w in self.writes.writes():
+            key = (w.area, w.player, w.on)
+            was = cells.get(key)
+            cells[key] = w if was is None else was._replace(amount=exact(was.amount + w.amount))
+        adds = self.adds = tuple(w for w in cells.values() if w.amount)
+        self.more = exact(sum(w.amount for w in adds if w.area == POOL and w.player in players))
+        self.owed = all(w.area != POOL for w in adds)
+        return adds
 
 
 class Line:
@@ -177,21 +189,21 @@ class Line:
         "run_after",
         "next",
         "writes",
-        "flat",
+        "flats",
     )
 
     def __init__(
         self, raw: str, template: Hashable, written: Written, dealer: str, run: int, next_dealer: str,
-        run_after: int, nxt: dict[str, Line], flat: Flat | None = None,
+        run_after: int, nxt: dict[str, Line], flats: dict[Settled, Flat] | None = None,
     ) -> None:  # fmt: skip
         self.raw, self.template, self.written = raw, template, written
         self.dealer, self.run = dealer, run
         self.next_dealer, self.run_after, self.next = next_dealer, run_after, nxt
         #: what it wrote the last time it was read (``DealWrites``: the same, mostly)
         self.writes: DealWrites | None = None
-        #: its writes under the class of paper it was last placed under (known from the
-        #: first time: a line changes class once or twice in a pulya)
-        self.flat = flat
+        #: its writes under each class of paper it was placed under (shared by the lines of
+        #: the same writes, ``_derived``, ``_dealt_alike``)
+        self.flats = {} if flats is None else flats
 
 
 class Memo:
@@ -446,20 +458,19 @@ class Scorer:
         after_raspasy, self.raspasy_run = self.raspasy_run, line.run_after
         written = line.written
         how = how or settled_deal(written.pool, self.sheet.pool, self.target, how, self.conv)
-        flat = line.flat
-        if flat is None or how is None or flat.how != how:
+        flat = None if how is None else line.flats.get(how)
+        if flat is None:
             writes = line.writes = _write(self, written, after_finish, line.writes)
             self._paper = None
-            if how is not None:
-                line.flat = Flat(how, writes)
+            if how is not None:  # summed when read again under this class (most are not)
+                line.flats[how] = Flat(how, writes)
         else:
-            if flat.adds is None:  # read again under its class: summed now
-                flat = line.flat = _flat(how, flat.writes, self.players)
+            adds = flat.adds if flat.adds is not None else flat.sum(self.players)
             writes = flat.writes
             if flat.owed and self.owing:
                 self.owed[flat] = self.owed.get(flat, 0) + 1
             else:
-                _add(self.sheet, flat.adds or ())
+                _add(self.sheet, adds)
                 if flat.more:
                     _paper(self, total + flat.more)
         if self.quiet:
@@ -494,18 +505,6 @@ def _paper(self: Scorer, total: Amount | None = None) -> tuple[Amount, bool, Set
     return paper
 
 
-def _flat(how: Settled, writes: DealWrites, players: tuple[str, ...]) -> Flat:
-    """``writes``, placed under ``how``, summed per cell of the paper (``Flat``)."""
-    cells: dict[tuple[str, str, str | None], Write] = {}
-    for w in writes.writes():
-        key = (w.area, w.player, w.on)
-        was = cells.get(key)
-        cells[key] = w if was is None else was._replace(amount=exact(was.amount + w.amount))
-    adds = tuple(w for w in cells.values() if w.amount)
-    more = exact(sum(w.amount for w in adds if w.area == POOL and w.player in players))
-    return Flat(how, writes, adds, more)
-
-
 def _read(self: Scorer, source: LineSource) -> Iterator[Step]:
     """The steps of the raw lines of ``source`` not read yet: a line known in its state by what
     it did there, any other the full way (known from then on when it had no problem).  A quiet
@@ -529,13 +528,8 @@ def _read(self: Scorer, source: LineSource) -> Iterator[Step]:
             key = raw if cut < 0 else raw[:cut]
             line = None if table is None else table.get(key)
             if settled is not None and line is not None:
-                flat = line.flat
-                if (
-                    flat is not None
-                    and flat.how == settled
-                    and flat.owed
-                    and (quiet or cut < 0 and line in unread)
-                ):
+                flat = line.flats.get(settled)
+                if flat is not None and flat.owed and (quiet or cut < 0 and line in unread):
                     owed[flat] = owed.get(flat, 0) + 1
                     self.read += 1
                     if run < self.told:  # (``check`` sets it once a log is long)
@@ -609,7 +603,7 @@ def _full(
     assert paper is not None and pools is not None
     how = paper[2] or settled_deal(line.written.pool, pools, self.target, None, self.conv)
     if how is not None:
-        line.flat = Flat(how, s.writes)
+        line.flats[how] = Flat(how, s.writes)
     return s, after
 
 
@@ -677,7 +671,7 @@ def _derived(self: Scorer, table: dict[str, Line], raw: str) -> Line | None:
     nxt = memo.table(outside.next_dealer, after)
     line = table[raw] = Line(
         raw, outside.template, outside.written, outside.dealer, 0, outside.next_dealer, after, nxt,
-        outside.flat,
+        outside.flats,
     )  # fmt: skip
     memo.learnt += 1
     return line
@@ -697,7 +691,7 @@ def _dealt_alike(self: Scorer, table: dict[str, Line], raw: str) -> Line | None:
         nxt = self.seats_of(dealer, other.run > 0)[1]
         line = table[raw] = Line(
             raw, other.template, other.written, dealer, other.run, nxt, other.run_after,
-            memo.table(nxt, other.run_after), other.flat,
+            memo.table(nxt, other.run_after), other.flats,
         )  # fmt: skip
         memo.learnt += 1
         return line
