@@ -27,7 +27,6 @@ UNSAFE_CHARS = (
 #: an echoed value longer than this is cut (so that a huge scalar cannot flood the terminal)
 SHOWN_CHARS = 60
 T = TypeVar("T", bound=IO[Any])
-_set = object.__setattr__
 
 
 @cache
@@ -104,24 +103,9 @@ class Problem:
     #: what ``check`` calls it (docs/commands.md); left out, it is the kind
     code: FindingCode = "read"
 
-    def __init__(
-        self,
-        loc: Loc,
-        message: str,
-        hint: str = "",
-        source: str = "",
-        width: int = 1,
-        kind: ProblemKind = "read",
-        code: FindingCode = "read",
-    ) -> None:
-        # written out: a hostile input makes a problem a line
-        _set(self, "loc", loc)
-        _set(self, "message", message)
-        _set(self, "hint", hint)
-        _set(self, "source", source)
-        _set(self, "width", width)
-        _set(self, "kind", kind)
-        _set(self, "code", kind if code == "read" and kind != "read" else code)
+    def __post_init__(self) -> None:
+        if self.code == "read" and self.kind != "read":
+            object.__setattr__(self, "code", self.kind)
 
     def format(self) -> str:
         text = f"{shown(str(self.loc), 0)}: " + shown(_cut_long_words(tr(self.message)), 0, keep="\n")
@@ -334,12 +318,8 @@ def _first_bad_byte(path: str, name: str) -> Loc | None:
                 text, bad = decoder.decode(chunk, final=not chunk), False
             except UnicodeDecodeError as e:
                 text, bad = e.object[: e.start].decode("utf-8"), True
-            breaks = text.count("\n")
-            if breaks:
-                line += breaks
-                column = len(text) - text.rfind("\n")
-            else:
-                column += len(text)
+            line += text.count("\n")
+            column = len(text) - text.rfind("\n") if "\n" in text else column + len(text)
             if bad or not chunk:
                 return Loc(name, line, column) if bad else None
     return None

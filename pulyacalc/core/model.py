@@ -71,11 +71,6 @@ class Contract:
     level: int
     suit: Suit | None = None
 
-    def __init__(self, level: int, suit: Suit | None = None) -> None:
-        # written out (quicker than dataclass's): CONTRACT_SPELLINGS makes hundreds at import
-        _set(self, "level", level)
-        _set(self, "suit", suit)
-
     @property
     def is_misere(self) -> bool:
         return self.level == 0
@@ -404,10 +399,6 @@ class Unreadable:
     """A deal that could not be read, kept so that the dealer rotation after it stays right."""
 
     loc: Loc
-
-    def __init__(self, loc: Loc) -> None:
-        # written out (quicker than dataclass's): a hostile input has one a line
-        _set(self, "loc", loc)
 
 
 @dataclass(frozen=True, slots=True)

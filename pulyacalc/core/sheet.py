@@ -24,9 +24,6 @@ class Write(NamedTuple):
     why: str = ""
 
 
-_set = object.__setattr__
-
-
 class Entry(NamedTuple):
     """One thing written on the sheet (a NamedTuple: the quickest to make)."""
 
@@ -47,19 +44,6 @@ class SheetView:
     pool: dict[str, Amount]
     mountain: dict[str, Amount]
     whists: dict[str, dict[str, Amount]]
-
-    def __init__(
-        self,
-        players: tuple[str, ...],
-        pool: dict[str, Amount],
-        mountain: dict[str, Amount],
-        whists: dict[str, dict[str, Amount]],
-    ) -> None:
-        # written out (quicker than dataclass's): explain takes one a deal
-        _set(self, "players", players)
-        _set(self, "pool", pool)
-        _set(self, "mountain", mountain)
-        _set(self, "whists", whists)
 
 
 class Sheet:
