@@ -7,6 +7,7 @@ entries are the scorer's own, so they add up exactly to the sheet ``score`` prin
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
@@ -121,10 +122,6 @@ class DealLine(Text):
         return deal_text(self.deal, spoken(), self.talon_by)
 
 
-def _signed(x: Amount) -> str:
-    return f"+{num(x)}" if x > 0 else num(x)
-
-
 def place(e: Entry) -> str:
     """Where an entry is written: 'pool', 'mountain', 'whists on Boris'."""
     if e.area == POOL:
@@ -136,12 +133,7 @@ def place(e: Entry) -> str:
 
 def sentence(e: Entry) -> str:
     """'Vera whists on Boris +12: 3 tricks × 4 = 12' — the entry with its whole arithmetic."""
-    if e.area == POOL:
-        lead = f"{e.player} pool {_signed(e.amount)}"
-    elif e.area == MOUNTAIN:
-        lead = f"{e.player} mountain {_signed(e.amount)}"
-    else:
-        lead = f"{e.player} whists on {e.on} {_signed(e.amount)}"
+    lead = f"{e.player} {place(e)} {'+' if e.amount > 0 else ''}{num(e.amount)}"  # (the place's English)
     why = str(whole(e)).strip()
     return f"{lead}: {why}" if why else lead
 
@@ -158,7 +150,7 @@ def explain_entries(result: DealResult) -> tuple[Explained, ...]:
 def explain(ev: Evening) -> Explanation:
     """Every deal of an evening played with ``running=True``, explained."""
     running = zip(ev.results, ev.running, strict=True)
-    return Explanation(ev, tuple(_explained(r, paper, ev.convention) for r, paper in running))
+    return Explanation(ev, tuple(explained(r, paper, ev.convention) for r, paper in running))
 
 
 @dataclass
@@ -214,7 +206,11 @@ class Stream:
         if self.upto is not None:  # (else the log as it is: the fold reads a line log's raw lines)
             log = replace(log, deals=_upto(log.deals, self.upto, self.problems))
         self.evening = play(log, self.convention, self.problems, each=shown, progress=progress)
-        _end(self)
+        if self.problems and self.path != "-" and self.upto is None and _one_cause_may_apply(self):
+            # a log with problems: score it again the one way every command does, so that its
+            # problems read exactly as score's (a wrong first dealer as one cause, say)
+            score_file(self.path, **self.options)
+        self.problems.raise_if_any()
 
 
 def explain_stream(path: str, *, upto: int | None = None, **options: Unpack[ScoreOptions]) -> Stream:
@@ -226,21 +222,18 @@ def explain_stream(path: str, *, upto: int | None = None, **options: Unpack[Scor
     log = read_log(path, options.get("input_format"), problems, max_yaml_bytes=options.get("max_yaml_bytes"))
     conv = load_convention(log, problems, options.get("convention"), options.get("rounding"))
     if conv is None or not log.header_ok:
-        for _ in log.deals:  # every deal's own problems too, all reported at once
-            pass
+        deque(log.deals, maxlen=0)  # every deal's own problems too, all reported at once
         problems.raise_if_any()
     assert conv is not None
     return Stream(log, conv, path, options, upto, problems)
 
 
-def explained(r: DealResult, sheet: Sheet, conv: Convention) -> DealExplained:
-    """A result explained, on the paper after it."""
-    return _explained(r, sheet.view(), conv)
-
-
-def _explained(r: DealResult, paper: SheetView, conv: Convention) -> DealExplained:
+def explained(r: DealResult, paper: Sheet | SheetView, conv: Convention) -> DealExplained:
+    """A result explained, on the paper after it (a running ``Sheet``: as it is now)."""
     from pulyacalc.reports.ledger import deal_row  # only here: prices reads deal_text from this module
 
+    if isinstance(paper, Sheet):
+        paper = paper.view()
     # its ledger row over everyone on the sheet (RULES.md 6.3)
     row = deal_row(r.entries, paper.players, conv)
     return DealExplained(r, deal_text(r.deal), str(r.deal.loc), explain_entries(r), paper, row)
@@ -262,15 +255,6 @@ def _upto(
                 return
         yield d
         before = len(problems.items)
-
-
-def _end(stream: Stream) -> None:
-    """A stream spent: its problems raised, if any."""
-    if stream.problems and stream.path != "-" and stream.upto is None and _one_cause_may_apply(stream):
-        # a log with problems: score it again the one way every command does, so that its
-        # problems read exactly as score's (a wrong first dealer as one cause, say)
-        score_file(stream.path, **stream.options)
-    stream.problems.raise_if_any()
 
 
 def _one_cause_may_apply(stream: Stream) -> bool:
