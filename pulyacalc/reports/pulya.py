@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING
 
 from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.remembered import Remembered
-from pulyacalc.core.sheet import MOUNTAIN, POOL, WHISTS, SheetView
+from pulyacalc.core.sheet import MOUNTAIN, POOL, WHISTS, Sheet, SheetView
 
 if TYPE_CHECKING:
     from pulyacalc.convention.schema import Convention
     from pulyacalc.core.model import Header
-    from pulyacalc.core.sheet import Write
+    from pulyacalc.core.sheet import Entry, Write
     from pulyacalc.logs.sheet_file import PaperSheet
     from pulyacalc.play import Evening
     from pulyacalc.scoring.fold import Step
@@ -129,7 +129,7 @@ class Marks:
         return _marks(self.cells)
 
 
-def changes(writes: Iterable[Write]) -> tuple[tuple[CellKey, Amount], ...]:
+def changes(writes: Iterable[Write | Entry]) -> tuple[tuple[CellKey, Amount], ...]:
     """What ``writes`` add to each cell they change, once per cell, as a pencil writes it."""
     net: dict[CellKey, Amount] = {}
     for w in writes:
@@ -147,7 +147,7 @@ def cells(players: tuple[str, ...]) -> list[CellKey]:
     return out
 
 
-def value(sheet: SheetView, key: CellKey) -> Amount:
+def value(sheet: SheetView | Sheet, key: CellKey) -> Amount:
     area, p, on = key
     if area == POOL:
         return sheet.pool[p]

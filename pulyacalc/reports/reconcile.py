@@ -16,7 +16,7 @@ from pulyacalc.core.i18n import M_, MN_
 from pulyacalc.core.sheet import Entry, Sheet, SheetView
 from pulyacalc.logs.sheet_file import PaperSheet
 from pulyacalc.reports.check import Checking, Finding
-from pulyacalc.reports.pulya import cells
+from pulyacalc.reports.pulya import cells, changes
 from pulyacalc.reports.pulya import value as cell_value
 from pulyacalc.scoring.fold import DealResult
 
@@ -101,20 +101,14 @@ class Running:
 
     def count(self, r: DealResult) -> None:
         """What ``r`` wrote to each cell; a cell written as entries: its new total."""
-        here: dict[Cell, Amount] = {}
-        for e in r.entries:
-            cell: Cell = ("whists", e.player, e.on or "") if e.area == "whists" else (e.area, e.player)
-            here[cell] = here.get(cell, 0) + e.amount
-        for cell, x in here.items():
-            if not x:
-                continue
+        for key, x in changes(r.entries):
+            cell: Cell = key if key[2] else key[:2]
             self.wrote[cell] = self.wrote.get(cell, 0) + 1
             if len(w := self.writes.setdefault(cell, [])) < WRITES:
                 w.append((r.number, x))
             steps = self.steps.get(cell)
             if steps is not None and len(steps) <= len(self.paper.entries[cell]):
-                area = getattr(self.sheet, cell[0])[cell[1]]
-                total = area[cell[2]] if len(cell) > 2 else area
+                total = cell_value(self.sheet, key)
                 if not steps or steps[-1][0] != total:
                     steps.append((total, r.number, r.deal.loc))
 
