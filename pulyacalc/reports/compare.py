@@ -86,7 +86,7 @@ def compare(
         if column is not None:
             columns.append(column)
         else:
-            excluded.append(Excluded(name, _ordered(found.items)))
+            excluded.append(Excluded(name, sorted(found.items, key=lambda p: p.loc)))  # file, line, column
     if not columns:
         # legal under none: every reason, each said once
         every = Problems()
@@ -118,7 +118,3 @@ def _column(
     except PulyaError as e:
         found.extend(e.problems)
         return None
-
-
-def _ordered(problems: list[Problem]) -> list[Problem]:
-    return sorted(problems, key=lambda p: (p.loc.file, p.loc.line, p.loc.column))

@@ -94,6 +94,10 @@ def outcomes(conv: Convention, players: int) -> list[tuple[str, str, Deal]]:
     def calls(first: Call, second: Call = Call.PASS) -> dict[str, Call]:
         return {w: first} if two else {w: first, p: second}
 
+    def made(level: int, whister: str) -> dict[str, int]:
+        """The declarer's tricks; the whister's too when his own count is needed (all the side's)."""
+        return {d: level, whister: 10 - level} if conv.lone_whister_made == "own" else {d: level}
+
     for level in LEVELS:
         c = Contract(level, Suit.SPADES)
         add(M_("{level} not whisted", level=level), M_("both defenders pass"), Play(d, c, calls(Call.PASS)))
@@ -102,11 +106,8 @@ def outcomes(conv: Convention, players: int) -> list[tuple[str, str, Deal]]:
             add(M_("{level} half-whist", level=level), M_("first passes, second half-whists"), half)
         side = 10 - level
         took = M_("takes nothing") if side == 0 else M_("takes {side}", side=side)
-        made = {d: level}
-        if conv.lone_whister_made == "own":  # his own count is needed: all the side's are his
-            made[w] = side
         words = M_("one whist, made exactly: the whister {took}", took=took)
-        add(M_("{level} made", level=level), words, Play(d, c, calls(Call.WHIST), made))
+        add(M_("{level} made", level=level), words, Play(d, c, calls(Call.WHIST), made(level, w)))
         for k in (1, 2, 3):
             words = M_("one whist, the declarer takes {n}", n=level - k)
             short = Play(d, c, calls(Call.WHIST), {d: level - k})
@@ -129,10 +130,7 @@ def outcomes(conv: Convention, players: int) -> list[tuple[str, str, Deal]]:
     # after first hand's dark pass (which earns him a bomb, worth nothing until he plays)
     f, w = conv.dark_factor, FIRST
     for level in LEVELS:
-        made = {d: level}
-        if conv.lone_whister_made == "own":
-            made[w] = 10 - level
-        deal = Play(d, Contract(level, Suit.SPADES), {w: Call.WHIST, p: Call.PASS}, made, dark=True)
+        deal = Play(d, Contract(level, Suit.SPADES), {w: Call.WHIST, p: Call.PASS}, made(level, w), dark=True)
         words = M_("bid «втёмную», one whist, made exactly: × {f}", f=f)
         add(M_("{level} made dark", level=level), words, deal)
     dark = Play(d, Contract.misere(), {}, {d: 0}, dark=True)

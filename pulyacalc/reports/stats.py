@@ -17,6 +17,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from pulyacalc.convention.schema import LEVELS
 from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.errors import Problem, Problems, PulyaError
 from pulyacalc.core.kinds import SecondOut
@@ -32,9 +33,6 @@ if TYPE_CHECKING:
     from pulyacalc.play import Evening
     from pulyacalc.scoring.fold import DealResult, DealWrites, Step
     from pulyacalc.scoring.settlement import Settlement
-
-#: the contract levels counted (misère apart)
-LEVELS = (6, 7, 8, 9, 10)
 
 
 @dataclass(frozen=True, slots=True)
