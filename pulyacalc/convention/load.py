@@ -66,7 +66,7 @@ def builtin_aliases() -> dict[str, str]:
     """Every other name of a built-in (its file's ``aliases:``: «сочинка» …), folded → its name."""
     out: dict[str, str] = {}
     for path in sorted(builtin_dir().glob("*.yaml")):
-        node = _read(str(path))
+        node = read_nodes(str(path))
         for k, v in node.pairs if node.kind == "map" else ():
             if k.text == "aliases":
                 out.update((folded(alias), path.stem) for alias, _ in words(v))
@@ -198,7 +198,7 @@ def _node(t: Tree, file: str) -> Node:
     return Node(kind, Loc(file, line, column), text, kids, pairs_read, quoted, null)  # type: ignore[arg-type]
 
 
-def _read(path: str) -> Node:
+def read_nodes(path: str) -> Node:
     """A convention file's nodes: a built-in one pre-parsed (tools/pregen.py), any other read and parsed."""
     pre = pre_parsed(Path(path)) if Path(path).parent == builtin_dir() else None
     return pre if pre is not None else parse_yaml(read_yaml_file(path, "the convention"), path)
@@ -228,7 +228,7 @@ def _layers(path: str, seen: set[Path], within: Path | None = None, at: Loc | No
         long = M_("a chain of extends: is more than {n} conventions long", n=MAX_EXTENDS)
         _refuse(where, long, M_("extend a built-in convention directly"))
     seen.add(real)
-    node = _read(path)
+    node = read_nodes(path)
     if node.kind != "map":
         _refuse(node.loc, M_("a convention file is a mapping of keys (name:, pool:, …)"))
     for k, v in node.pairs:

@@ -132,7 +132,8 @@ class Text(str):
         if not self.fields:
             return text
         # a number stays one: the template may format it (``{size:,}``), as the English does
-        return text.format(**{k: v if type(v) is int else _said(v) for k, v in self.fields.items()})
+        said = {k: v if type(v) is int else SAID.get(type(v), tr)(v) for k, v in self.fields.items()}
+        return text.format(**said)
 
     def __reduce__(self) -> tuple[object, ...]:
         # pickled (season caches) as what it is, not as a plain str
@@ -158,11 +159,6 @@ def MN_(singular: str, plural: str, n: int, /, **fields: object) -> Text:
 
 #: how a field of a type of its own is said in a language other than English (a contract: ``7БК``)
 SAID: dict[type, Callable[[Any], str]] = {}
-
-
-def _said(value: object) -> str:
-    said = SAID.get(type(value))
-    return said(value) if said is not None else tr(value)
 
 
 def tr(value: object) -> str:

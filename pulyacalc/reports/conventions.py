@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from pulyacalc.convention.dump import dump, shown
-from pulyacalc.convention.load import builtin_dir, load, ordered_names
+from pulyacalc.convention.load import builtin_dir, load, ordered_names, read_nodes
 from pulyacalc.convention.schema import SCHEMA, Convention, Key
 from pulyacalc.core.errors import Problems, PulyaError
 
@@ -26,9 +26,7 @@ class BuiltIn:
 
 
 def _description(path: Path) -> str:
-    from pulyacalc.yamlsource import parse_yaml, read_yaml_file
-
-    node = parse_yaml(read_yaml_file(str(path), "the convention"), str(path))
+    node = read_nodes(str(path))
     for k, v in node.pairs:
         if k.text == "description" and v.kind == "scalar":
             return " ".join(v.text.split())
