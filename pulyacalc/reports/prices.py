@@ -21,8 +21,13 @@ DECLARER, FIRST, SECOND, DEALER = "declarer", "first defender", "second defender
 SECOND_OUT = "second out"
 #: with 2 players, the declarer's one opponent (the dummy always passes)
 OPPONENT = "opponent"
-#: the table sizes the price table knows (core/seating.py)
-TABLE_SIZES = (2, 3, 4, 5)
+#: the seats of each table size the price table knows (core/seating.py)
+ROLES = {
+    2: (DECLARER, OPPONENT),
+    3: (DECLARER, FIRST, SECOND),
+    4: (DECLARER, FIRST, SECOND, DEALER),
+    5: (DECLARER, FIRST, SECOND, DEALER, SECOND_OUT),
+}
 
 
 @dataclass(frozen=True)
@@ -45,19 +50,11 @@ class PriceTable:
     rows: tuple[Price, ...]
 
 
-def _roles(players: int) -> tuple[str, ...]:
-    if players == 2:
-        return (DECLARER, OPPONENT)
-    if players == 5:
-        return (DECLARER, FIRST, SECOND, DEALER, SECOND_OUT)
-    return (DECLARER, FIRST, SECOND, DEALER) if players == 4 else (DECLARER, FIRST, SECOND)
-
-
 def _seating(conv: Convention, players: int) -> tuple[str, ...]:
     """The roles clockwise, the dealer last: with 5 players the second player out sits
     where ``table.five_second_out`` puts him (the declarer is first hand all the same)."""
     if players != 5:
-        return _roles(players)
+        return ROLES[players]
     at = {"next": 0, "third": 2, "previous": 3}[conv.five_second_out]
     playing = [DECLARER, FIRST, SECOND]
     return (*playing[:at], SECOND_OUT, *playing[at:], DEALER)
@@ -141,12 +138,12 @@ def outcomes(conv: Convention, players: int) -> list[tuple[str, str, Deal]]:
 
 
 def price_table(conv: Convention, players: int = 3) -> PriceTable:
-    if players not in TABLE_SIZES:
-        raise ValueError(f"the price table is for {', '.join(map(str, TABLE_SIZES))} players")
+    if players not in ROLES:
+        raise ValueError(f"the price table is for {', '.join(map(str, ROLES))} players")
     from pulyacalc.reports.explain import deal_text
 
     rows = tuple(
         Price(key, words, deal_text(deal), price_of(conv, players, deal))
         for key, words, deal in outcomes(conv, players)
     )
-    return PriceTable(conv, players, _roles(players), rows)
+    return PriceTable(conv, players, ROLES[players], rows)
