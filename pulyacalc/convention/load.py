@@ -64,13 +64,7 @@ def folded(name: str) -> str:
 @cache
 def builtin_aliases() -> dict[str, str]:
     """Every other name of a built-in (its file's ``aliases:``: «сочинка» …), folded → its name."""
-    out: dict[str, str] = {}
-    for path in sorted(builtin_dir().glob("*.yaml")):
-        node = read_nodes(str(path))
-        for k, v in node.pairs if node.kind == "map" else ():
-            if k.text == "aliases":
-                out.update((folded(alias), path.stem) for alias, _ in words(v))
-    return out
+    return {folded(alias): name for name in builtin_names() for alias in load(name).aliases}
 
 
 def builtin_name(ref: str) -> str | None:
