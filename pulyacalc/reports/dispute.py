@@ -293,12 +293,8 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _text(value: Any) -> str:
-    """A value as a header writes it."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, Fraction):
-        return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
-    return str(value)
+    """A value as a header writes it (a Fraction's str is ``7/2``, or ``3`` when whole)."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
 @dataclass(frozen=True)

@@ -83,18 +83,11 @@ def deal_text(
     assert isinstance(deal, Play)
     dark = f"{words.dark} " if deal.dark else ""
     concede = f" {words.concede}" if deal.concede else ""
-    head = f"{deal.declarer} {dark}{words.contract(deal.contract)}{concede}"
-    if deal.declarer in deal.tricks:
-        head += f" {deal.tricks[deal.declarer]}"
-    parts = [head]
-    for who, call in deal.calls.items():
-        clause = f"{who} {words.call(call)}"
-        if who in deal.tricks:
-            clause += f" {deal.tricks[who]}"
-        parts.append(clause)
-    for who, t in deal.tricks.items():
-        if who != deal.declarer and who not in deal.calls:
-            parts.append(f"{who} {t}")
+    # the declarer, the defenders who called, the others: each one's words, then his tricks if written
+    clauses = [(deal.declarer, f"{dark}{words.contract(deal.contract)}{concede}")]
+    clauses += [(who, words.call(call)) for who, call in deal.calls.items()]
+    clauses += [(who, "") for who in deal.tricks if who != deal.declarer and who not in deal.calls]
+    parts = [" ".join(x for x in (who, word, str(deal.tricks.get(who, ""))) if x) for who, word in clauses]
     if deal.talon:  # written as convert writes it (logs/write.deal_line)
         parts.append(f"{words.talon_cards} " + " ".join(str(c) for c in deal.talon))
     return ", ".join(parts)
