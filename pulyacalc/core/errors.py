@@ -9,7 +9,7 @@ import errno
 import os
 import re
 import stat
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import IO, Any, NamedTuple, TypeVar
@@ -143,26 +143,6 @@ MAX_SHOWN_PER_FILE = 100
 MAX_KEPT = 10_000
 
 
-def capped(
-    problems: list[Problem], limit: int = MAX_SHOWN_PER_FILE, uncounted: Mapping[str, int] | None = None
-) -> list[Problem]:
-    """The first ``limit`` problems of each file, then one saying how many more (``uncounted``: not kept)."""
-    count: dict[str, int] = {}
-    out: list[Problem] = []
-    for p in problems:
-        n = count[p.loc.file] = count.get(p.loc.file, 0) + 1
-        if n <= limit:
-            out.append(p)
-    extra = uncounted or {}
-    for file in [*count, *(f for f in extra if f not in count)]:
-        kept = count.get(file, 0)
-        n, shown = kept + extra.get(file, 0), min(kept, limit)
-        if n > shown:
-            read = any(p.kind == "read" for p in problems if p.loc.file == file) or not kept
-            out.append(too_many(file, n - shown, n, shown, "read" if read else "rule"))
-    return out
-
-
 def too_many(file: str, more: int, n: int, shown: int, kind: ProblemKind) -> Problem:
     """The last problem told of a file with ``n``: ``more`` of them are not shown."""
     message = MN_(
@@ -232,13 +212,25 @@ class Problems:
         return len(self.items) + self.more
 
     def raise_if_any(self) -> None:
+        """Raise the problems in order (file, line, column): the first ``MAX_SHOWN_PER_FILE`` of
+        each file, then one saying how many more (those counted but not kept included)."""
         if not self:
             return
-        ordered = sorted(self.items, key=lambda p: (p.loc.file, p.loc.line, p.loc.column))
-        ordered = capped(ordered, uncounted=self.more_in)
-        if all(p.kind == "rule" for p in ordered):
-            raise RuleError(ordered)
-        raise ReadError(ordered)
+        count: dict[str, int] = {}
+        out: list[Problem] = []
+        for p in sorted(self.items, key=lambda p: p.loc):
+            n = count[p.loc.file] = count.get(p.loc.file, 0) + 1
+            if n <= MAX_SHOWN_PER_FILE:
+                out.append(p)
+        for file in [*count, *(f for f in self.more_in if f not in count)]:
+            kept = count.get(file, 0)
+            n, told = kept + self.more_in.get(file, 0), min(kept, MAX_SHOWN_PER_FILE)
+            if n > told:
+                read = any(p.kind == "read" for p in self.items if p.loc.file == file) or not kept
+                out.append(too_many(file, n - told, n, told, "read" if read else "rule"))
+        if all(p.kind == "rule" for p in out):
+            raise RuleError(out)
+        raise ReadError(out)
 
 
 #: the files this run's ``-o`` and ``--plot`` replace, by (device, inode) → option: none is read
