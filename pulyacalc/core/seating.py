@@ -30,23 +30,12 @@ class Seats:
     #: a dummy hand defends with the others and always passes (2 players)
     dummy: bool = field(init=False, repr=False, compare=False)
 
-    def __init__(
-        self,
-        players: tuple[str, ...],
-        dealer: str,
-        second_out: SecondOut = "next",
-        dummy_hand: DummyHand = "first",
-    ) -> None:
-        # written out (quicker than dataclass's): made for every deal
-        _set(self, "players", players)
-        _set(self, "dealer", dealer)
-        _set(self, "second_out", second_out)
-        _set(self, "dummy_hand", dummy_hand)
-        n = len(self.players)
-        i = self.players.index(self.dealer)
+    def __post_init__(self) -> None:
+        n, dealer = len(self.players), self.dealer
+        i = self.players.index(dealer)
         order = tuple(self.players[(i + 1 + k) % n] for k in range(n))
         sitters: tuple[str, ...] = (
-            (dealer,) if n == 4 else (dealer, order[_SECOND_OUT[second_out]]) if n > 4 else ()
+            (dealer,) if n == 4 else (dealer, order[_SECOND_OUT[self.second_out]]) if n > 4 else ()
         )
         _set(self, "active", tuple(p for p in order if p not in sitters))
         _set(self, "sitters", sitters)
