@@ -326,27 +326,6 @@ class Raspasy:
     #: the players who passed «втёмную» (K3.3.19 а): a raised price, and they earn bombs
     dark: tuple[str, ...] = ()
 
-    def __init__(
-        self,
-        tricks: Mapping[str, int],
-        dealer: str | None = None,
-        note: str | None = None,
-        loc: Loc = _NOWHERE,
-        locs: Mapping[str, Loc] | None = None,
-        source: str = "",
-        template: Hashable | None = None,
-        dark: tuple[str, ...] = (),
-    ) -> None:
-        # written out, as Play's
-        _set(self, "tricks", tricks)
-        _set(self, "dealer", dealer)
-        _set(self, "note", note)
-        _set(self, "loc", loc)
-        _set(self, "locs", {} if locs is None else locs)
-        _set(self, "source", source)
-        _set(self, "template", template)
-        _set(self, "dark", dark)
-
 
 Deal = Union[Play, Raspasy]
 
