@@ -122,48 +122,40 @@ class _Composer:
         scalar_e, seq_e, alias_e = yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.AliasEvent
         map_e, seq_end, map_end = yaml.MappingStartEvent, yaml.SequenceEndEvent, yaml.MappingEndEvent
         document_start, stream_end = yaml.DocumentStartEvent, yaml.StreamEndEvent
-        start, end, place = self.start, self.end, self.place
+        start, end = self.start, self.end
         while True:
             event = get()
             cls = type(event)
             if cls is scalar_e or cls is seq_e or cls is map_e or cls is alias_e:
-                node = start(event, cls is not scalar_e, cls is map_e, cls is alias_e)
-                if node is None:
-                    if self.stopped is not None:
-                        break
-                    continue
+                start(event, cls is not scalar_e, cls is map_e, cls is alias_e)
+                if self.stopped is not None:
+                    break
             elif cls is seq_end or cls is map_end:
-                node = end()
-                if node is None:
-                    continue
+                end()
             elif cls is document_start:
                 self.documents += 1
                 if self.documents == 2:  # PyYAML's composer stops here; anchors are still looked for
                     self.another, self.building = event.start_mark, False
                     if not self.anchored:
                         break
-                continue
             elif cls is stream_end:
                 break
-            else:
-                continue
-            place(node)
 
-    def start(self, event: Any, opens: bool, is_map: bool, alias: bool) -> Node | None:
-        """A scalar (its node), or None: the start of a collection, or an event passed over or refused."""
+    def start(self, event: Any, opens: bool, is_map: bool, alias: bool) -> None:
+        """A node begins: a scalar is placed, a collection opened, or the event passed over or refused."""
         if event.anchor:  # an alias's anchor is the name it repeats
             if len(self.anchors) >= MAX_SHOWN_PER_FILE:
                 self.stopped = _loc(self.file, event.start_mark)
-                return None
+                return
             _refuse_anchor(event, alias, self.anchors, self.file)
             self.building = False
-            return None
+            return
         if not self.building:
-            return None
+            return
         if self.skip:
             self.nest += opens
             self.skip -= not opens and self.nest == 0
-            return None
+            return
         mark = event.start_mark
         loc = Loc(self.file, mark.line + 1, mark.column + 1)
         tag = event.tag
@@ -173,19 +165,19 @@ class _Composer:
         if tag == _MERGE and stack and stack[-1][0] and not len(stack[-1][2]) % 2:
             self.problems.add(loc, M_("YAML merge keys (<<) are not supported"))
             self.skip, self.nest = (2, 1) if opens else (1, 0)  # the key and its value
-            return None
+            return
         if len(stack) > MAX_DEPTH:
             deeper = M_("the document is nested deeper than {MAX_DEPTH} levels", MAX_DEPTH=MAX_DEPTH)
             self.too_deep = Problem(loc, deeper)
             self.building = False
-            return None
+            return
         if tag not in _PLAIN_TAGS:
             self.problems.add(loc, M_("YAML tag {tag!r} is not allowed", tag=tag), M_("write plain values"))
         if opens:
             stack.append((is_map, loc, [], {}))
-            return None
+            return
         # positional: keywords cost a third more, and a document is a node a value
-        return Node("scalar", loc, event.value, (), (), event.style in _QUOTED_STYLES, tag == _NULL)
+        self.place(Node("scalar", loc, event.value, (), (), event.style in _QUOTED_STYLES, tag == _NULL))
 
     def implicit_tag(self, event: Any, opens: bool, is_map: bool) -> str:
         """The tag PyYAML's resolver gives a node written without one."""
@@ -200,19 +192,20 @@ class _Composer:
             return tag
         return _STR
 
-    def end(self) -> Node | None:
-        """The end of a collection: its node (None when passed over)."""
+    def end(self) -> None:
+        """The end of a collection: its node placed (unless passed over)."""
         if not self.building:
-            return None
+            return
         if self.skip:
             self.nest -= 1
             self.skip -= self.nest == 0
-            return None
+            return
         is_map, loc, children, _ = self.stack.pop()
         if is_map:
             pairs = iter(children)
-            return Node("map", loc, "", (), tuple(zip(pairs, pairs, strict=False)))
-        return Node("seq", loc, "", tuple(children))
+            self.place(Node("map", loc, "", (), tuple(zip(pairs, pairs, strict=False))))
+        else:
+            self.place(Node("seq", loc, "", tuple(children)))
 
     def place(self, node: Node) -> None:
         """A complete node: its collection's child (or the document)."""
