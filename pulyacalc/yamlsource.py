@@ -78,7 +78,7 @@ def _compose(text: str, file: str, unique: bool) -> Node:
         loader = made(text)  # the pure-Python reader checks every character here
         composer.read(loader)
     except yaml.YAMLError as e:
-        if composer.another is None:
+        if composer.failed is None:  # (a second document found first stays the problem)
             composer.failed = _syntax_problem(e, text, file)
     except RecursionError:
         composer.failed = Problem(Loc(file), M_("the document is nested too deeply"))
@@ -106,7 +106,7 @@ class _Composer:
         #: building stops at the first anchor, at the node nested too deeply, at a 2nd document
         self.building = True
         self.too_deep: Problem | None = None
-        self.another: Any = None
+        #: the syntax error, or the second document
         self.failed: Problem | None = None
         self.stopped: Loc | None = None
         #: complete nodes still to pass over (a merge key and its value), collections open in them
@@ -135,7 +135,8 @@ class _Composer:
             elif cls is document_start:
                 self.documents += 1
                 if self.documents == 2:  # PyYAML's composer stops here; anchors are still looked for
-                    self.another, self.building = event.start_mark, False
+                    another = M_("YAML syntax: {what}", what="but found another document")
+                    self.failed, self.building = Problem(_loc(self.file, event.start_mark), another), False
                     if not self.anchored:
                         break
             elif cls is stream_end:
@@ -228,9 +229,6 @@ class _Composer:
         self.anchors.raise_if_any()
         if self.failed is not None:
             raise ReadError([self.failed])
-        if self.another is not None:
-            another = M_("YAML syntax: {what}", what="but found another document")
-            raise ReadError([Problem(_loc(file, self.another), another)])
         if self.too_deep is not None:
             raise ReadError([self.too_deep])
         self.problems.raise_if_any()
