@@ -35,12 +35,8 @@ def _description(path: Path) -> str:
 
 def builtins() -> list[BuiltIn]:
     """Every built-in convention, in the order of RULES.md §4."""
-    out = []
-    for name in ordered_names():
-        path = builtin_dir() / f"{name}.yaml"
-        conv = load(name)
-        out.append(BuiltIn(name, conv.title, str(path), _description(path)))
-    return out
+    paths = {name: builtin_dir() / f"{name}.yaml" for name in ordered_names()}
+    return [BuiltIn(name, load(name).title, str(path), _description(path)) for name, path in paths.items()]
 
 
 @dataclass(frozen=True)

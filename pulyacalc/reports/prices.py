@@ -4,7 +4,7 @@ sheet (every pool at the target) and settled exactly; prices are constant throug
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from pulyacalc.convention.schema import LEVELS, Convention
@@ -12,7 +12,7 @@ from pulyacalc.core.amounts import Amount, exact
 from pulyacalc.core.errors import Problems
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.model import Call, Contract, Deal, Header, Log, Play, Raspasy, Suit
-from pulyacalc.core.sheet import SheetView
+from pulyacalc.core.sheet import Sheet
 from pulyacalc.play import play
 from pulyacalc.scoring.settlement import settle
 
@@ -65,10 +65,7 @@ def price_of(conv: Convention, players: int, deal: Deal) -> dict[str, Amount]:
     roles = _seating(conv, players)
     header = Header(roles, dealer=DEALER if players > 3 else roles[-1], pool=conv.pool_target)
     problems = Problems()
-    target = conv.pool_target
-    nothing: dict[str, Amount] = dict.fromkeys(roles, 0)
-    whists: dict[str, dict[str, Amount]] = {p: {q: 0 for q in roles if q != p} for p in roles}
-    finished = SheetView(roles, dict.fromkeys(roles, target), nothing, whists)
+    finished = replace(Sheet(roles).view(), pool=dict.fromkeys(roles, conv.pool_target))  # every pool closed
     ev = play(Log(header, (deal,)), conv, problems, start=finished)
     problems.raise_if_any()
     base = settle(finished, conv, ev.target, "exact")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from pulyacalc.core.amounts import Amount, num
 from pulyacalc.core.errors import Loc
-from pulyacalc.core.i18n import M_, MN_
+from pulyacalc.core.i18n import M_, MN_, N_
 from pulyacalc.core.sheet import Entry, Sheet, SheetView
 from pulyacalc.logs.sheet_file import PaperSheet
 from pulyacalc.reports.check import Checking, Finding
@@ -183,17 +183,10 @@ def reconcile(run: Checking, running: Running, sheet_name: str) -> Reconciliatio
 
 def _missing_checkpoints(running: Running) -> list[Finding]:
     """Running totals given after a deal the log does not score."""
+    after = N_("running totals after deal {n}, but the log scores {len} deals (the last is deal {scored})")
+    scored, last = running.scored, running.last or 0
     return [
-        Finding(
-            running.paper.running[n][2],
-            "sheet-running",
-            M_(
-                "running totals after deal {n}, but the log scores {len} deals (the last is deal {scored})",
-                n=n,
-                len=running.scored,
-                scored=running.last or 0,
-            ),
-        )
+        Finding(running.paper.running[n][2], "sheet-running", M_(after, n=n, len=scored, scored=last))
         for n in running.missing
     ]
 
@@ -207,21 +200,12 @@ def _cell_finding(d: Difference, running: Running) -> Finding:
     more = " …" if running.wrote.get(d.cell, 0) > len(kept) == len(wrote) else ""
     deals = ", ".join(f"{n} ({'+' if x > 0 else ''}{num(x)})" for n, x in wrote) + more
     gap = num(d.paper - d.log if d.paper > d.log else d.log - d.paper)
-    more_less = (
-        M_("the paper has {gap} more", gap=gap)
-        if d.paper > d.log
-        else M_("the paper has {gap} less", gap=gap)
-    )
+    more = N_("the paper has {gap} more") if d.paper > d.log else N_("the paper has {gap} less")
     which = M_("the deals that wrote to {label}: {deals}", label=label, deals=deals) if wrote else ""
     which = which or M_("no deal wrote to {label}", label=label)
-    says = M_(
-        "{label} {where}: the paper says {num}, the log gives {num2}",
-        label=label,
-        where=where,
-        num=num(d.paper),
-        num2=num(d.log),
-    )
-    return Finding(d.loc, "sheet-cell", says, M_("{side}; {which}", side=more_less, which=which))
+    template = N_("{label} {where}: the paper says {num}, the log gives {num2}")
+    says = M_(template, label=label, where=where, num=num(d.paper), num2=num(d.log))
+    return Finding(d.loc, "sheet-cell", says, M_("{side}; {which}", side=M_(more, gap=gap), which=which))
 
 
 def _entry_findings(running: Running) -> tuple[list[Finding], tuple[int, Loc] | None]:
