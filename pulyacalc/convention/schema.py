@@ -205,10 +205,8 @@ class IntList(Parser):
     def __call__(self, node: Node, p: Problems, what: str) -> frozenset[int] | tuple[int, ...] | None:
         items = _list_items(node)
         if items is None:
-            msg = M_(
-                "{what}: expected a list like [1, 2, 3], got {describe}", what=what, describe=node.describe()
-            )
-            p.add(node.loc, msg)
+            expected = N_("{what}: expected a list like [1, 2, 3], got {describe}")
+            p.add(node.loc, M_(expected, what=what, describe=node.describe()))
             return None
         values = [as_int(n, p, what, low=self.low, high=self.high) for n in items]
         if any(v is None for v in values):

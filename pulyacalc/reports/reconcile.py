@@ -226,18 +226,14 @@ def _entry_findings(running: Running) -> tuple[list[Finding], tuple[int, Loc] | 
         if i < len(paper):
             args["paper"] = num(paper[i][0])
         if i < len(paper) and i < len(steps):
-            msg = M_(
-                "{label}: the paper's entry {k} is {paper}, the log's is {log}, written at deal {n}", **args
-            )
+            told = N_("{label}: the paper's entry {k} is {paper}, the log's is {log}, written at deal {n}")
         elif i < len(paper):
-            msg = M_(
-                "{label}: the paper's entry {k} ({paper}) is not in the log, which writes {count}", **args
-            )
+            told = N_("{label}: the paper's entry {k} ({paper}) is not in the log, which writes {count}")
         else:
-            msg = M_("{label}: the log writes {log} at deal {n} after the paper's last entry", **args)
+            told = N_("{label}: the log writes {log} at deal {n} after the paper's last entry")
         at = paper[min(i, len(paper) - 1)][1]
         agree = MN_("the entry before it agrees", "the {n} entries before it agree", i, n=i) if i else ""
-        findings.append(Finding(at, "sheet-running", msg, agree))
+        findings.append(Finding(at, "sheet-running", M_(told, **args), agree))
     return findings, first
 
 
