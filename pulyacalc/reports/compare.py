@@ -79,14 +79,18 @@ def compare(
     excluded: list[Excluded] = []
     read = Problems()  # the reader's problems, apart from each convention's own
     for name in names:
-        found = Problems()
-        column = _column(replay, read, name, found, rounding, price)
+        found = Problems()  # why the log is not legal under this convention
+        conv = load_convention(Log(replay.header, ()), found, name, rounding)
+        ev = None if conv is None else play(replay.fresh(read), conv, found)
         if read:
             replay.as_score(problems, names[0], rounding)
-        if column is not None:
-            columns.append(column)
-        else:
-            excluded.append(Excluded(name, sorted(found.items, key=lambda p: p.loc)))  # file, line, column
+        if ev is not None and not found:
+            try:
+                columns.append(Column(name, ev, settle_evening(ev, price)))
+                continue
+            except PulyaError as e:
+                found.extend(e.problems)
+        excluded.append(Excluded(name, sorted(found.items, key=lambda p: p.loc)))  # file, line, column
     if not columns:
         # legal under none: every reason, each said once
         every = Problems()
@@ -96,25 +100,3 @@ def compare(
     # column plays the same seat changes, and counts the same deals
     ev = columns[0].evening
     return Comparison(ev.sheet.players, ev.deals, columns, excluded)
-
-
-def _column(
-    replay: Replay,
-    read: Problems,
-    name: str,
-    found: Problems,
-    rounding: Rounding | None,
-    price: Decimal | None,
-) -> Column | None:
-    """The column for one convention, or None with the reasons in ``found`` (the reader's in ``read``)."""
-    conv = load_convention(Log(replay.header, ()), found, name, rounding)
-    if conv is None:
-        return None
-    ev = play(replay.fresh(read), conv, found)
-    if found:
-        return None
-    try:
-        return Column(name, ev, settle_evening(ev, price))
-    except PulyaError as e:
-        found.extend(e.problems)
-        return None
