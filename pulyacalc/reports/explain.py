@@ -199,9 +199,14 @@ class Stream:
         if self.upto is not None:  # (else the log as it is: the fold reads a line log's raw lines)
             log = replace(log, deals=_upto(log.deals, self.upto, self.problems))
         self.evening = play(log, self.convention, self.problems, each=shown, progress=progress)
-        if self.problems and self.path != "-" and self.upto is None and _one_cause_may_apply(self):
-            # a log with problems: score it again the one way every command does, so that its
-            # problems read exactly as score's (a wrong first dealer as one cause, say)
+        # problems that score may tell as one wrong first dealer (``play.play_one_cause``): the log
+        # scored again the one way every command does, so that they read exactly as score's (not a
+        # long log: read twice, it would take twice as long)
+        from pulyacalc.play import ONE_CAUSE_DEALS, ONE_CAUSE_MIN  # (looked up when called: tests patch it)
+
+        in_play = sum(p.code == "dealer-in-play" for p in self.problems.items)
+        one_cause = in_play >= ONE_CAUSE_MIN and self.count < ONE_CAUSE_DEALS
+        if one_cause and self.path != "-" and self.upto is None:
             score_file(self.path, **self.options)
         self.problems.raise_if_any()
 
@@ -248,13 +253,3 @@ def _upto(
                 return
         yield d
         before = len(problems.items)
-
-
-def _one_cause_may_apply(stream: Stream) -> bool:
-    """Whether ``score`` could tell the stream's problems otherwise, as one wrong first dealer
-    (``play.play_one_cause``); else the log is not read again (a long bad log: twice as long)."""
-    from pulyacalc.play import ONE_CAUSE_DEALS, ONE_CAUSE_MIN
-
-    if stream.count >= ONE_CAUSE_DEALS:
-        return False
-    return sum(p.code == "dealer-in-play" for p in stream.problems.items) >= ONE_CAUSE_MIN
