@@ -198,7 +198,9 @@ def dispute_file(
     window = WINDOW
     while conv is not None:
         base, result, before, table = _play_at(replay.fresh(problems), conv, problems, number, window)
-        if problems or result is None or number - 1 <= window or _run_told(before):
+        # (``_run_goes_on`` reads its answer from ``before`` without running out of deals)
+        run_told = any(r.kind == "raspasy" or not _leaves_run_going(r) for r in before)
+        if problems or result is None or number - 1 <= window or run_told:
             break
         window *= 8  # a raspasy run may go on through more deals than were kept: again
     if conv is None or problems:
@@ -217,11 +219,6 @@ def dispute_file(
 #: deals played the full way before the disputed one (a raspasy run it may go on through
 #: is read back from them, ``_run_goes_on``); more when the run reaches back further
 WINDOW = 64
-
-
-def _run_told(before: tuple[DealResult, ...]) -> bool:
-    """``_run_goes_on`` reads its answer from ``before`` without running out of deals."""
-    return any(r.kind == "raspasy" or not _leaves_run_going(r) for r in before)
 
 
 def _play_at(
