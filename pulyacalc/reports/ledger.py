@@ -60,15 +60,15 @@ def row_of(writes: Iterable[Booked], players: tuple[str, ...], conv: Convention)
     return {p: exact(unit * (mean - moved[p]) + whists[p]) for p in players}
 
 
+@dataclass(slots=True, eq=False)
 class Moved:
     """A deal's row but for its number, shared by the deals of a line that write the same."""
 
-    __slots__ = ("dealer", "text", "result", "scaled")
-
-    def __init__(self, dealer: str, text: str, result: dict[str, Amount]) -> None:
-        self.dealer, self.text, self.result = dealer, text, result
-        #: (a common denominator, ``result`` × it, whole): added to running totals so kept
-        self.scaled: tuple[int, tuple[int, ...]] = (0, ())
+    dealer: str
+    text: str
+    result: dict[str, Amount]
+    #: (a common denominator, ``result`` × it, whole): added to running totals so kept
+    scaled: tuple[int, tuple[int, ...]] = (0, ())
 
 
 class LedgerRow(NamedTuple):
