@@ -155,16 +155,13 @@ def count_deal(
     if isinstance(deal, Raspasy):
         return
     assert isinstance(deal, Play)
-    decl = deal.declarer
-    # made is told by the failure's entry: a success's pool points may be placed as help
-    # or written off (RULES.md 2.8), under another rule
-    if r.kind == "misere":
-        tally[decl].misere[0] += times
-        tally[decl].misere[1] += times * (not any(e.rule == "misere-remise" for e in r.entries))
-        return
-    level = tally[decl].contracts[deal.contract.level]
-    level[0] += times
-    level[1] += times * (not any(e.rule == "remise" and e.player == decl for e in r.entries))
+    decl, misere = deal.declarer, r.kind == "misere"
+    # made is told by the failure's entry (the declarer's remise): a success's pool points may be
+    # placed as help or written off (RULES.md 2.8), under another rule
+    tries = tally[decl].misere if misere else tally[decl].contracts[deal.contract.level]
+    failure = "misere-remise" if misere else "remise"
+    tries[0] += times
+    tries[1] += times * (not any(e.rule == failure and e.player == decl for e in r.entries))
     for p, call in deal.calls.items():
         if call is Call.WHIST and r.kind == "played":
             tally[p].whists[0] += times
