@@ -106,23 +106,16 @@ class Marks:
         self.seen = 0
         self.nets = Remembered(lambda writes: changes(writes.writes()), size=NETS_SIZE)
 
-    def cell(self, key: CellKey) -> _Written:
-        found = self.cells.get(key)
-        if found is None:
-            found = self.cells[key] = _Written(self.keep)
-        return found
-
     def __call__(self, step: Step) -> None:
         self.seen += 1
-        number, cell, move = step.number, self.cell, self._move
+        cells, number = self.cells, step.number
         for key, a in self.nets(step.writes):
-            move(cell(key), a, number)
-
-    @staticmethod
-    def _move(c: _Written, a: Amount, number: int) -> None:
-        c.total = v = exact(c.total + a)
-        c.count += 1
-        c.last.append((v, number))
+            c = cells.get(key)
+            if c is None:
+                c = cells[key] = _Written(self.keep)
+            c.total = v = exact(c.total + a)
+            c.count += 1
+            c.last.append((v, number))
 
     def marks(self) -> tuple[CellMarks, dict[CellKey, int]]:
         """Each written cell's latest totals, and how many it had before them."""
