@@ -215,7 +215,14 @@ class _Composer:
             return
         is_map, _, children, first = self.stack[-1]
         if is_map and self.unique and not len(children) % 2 and node.kind == "scalar":
-            _unique_key(node, first, self.problems)
+            # a key given twice in one mapping is an error at the second place, naming the first
+            name = node.text.strip()
+            if name in first:
+                twice = N_("the key {quoted} is given twice in one mapping, first at {place}")
+                said = M_(twice, quoted=quoted(name), place=first[name].place())
+                self.problems.add(node.loc, said, M_("keep one of them"), width=max(1, len(name)))
+            else:
+                first[name] = node.loc
         children.append(node)
 
     def document(self) -> Node:
@@ -245,17 +252,6 @@ def _refuse_anchor(event: Any, alias: bool, anchors: Problems, file: str) -> Non
         hint = M_("write the value out where it is used; anchors and aliases are refused")
         why = M_("YAML anchors (&{shown}) are not supported", shown=name), hint
     anchors.add(_loc(file, event.start_mark), *why)
-
-
-def _unique_key(key: Node, first: dict[str, Loc], problems: Problems) -> None:
-    """A key given twice in one mapping is an error at the second place, naming the first."""
-    name = key.text.strip()
-    if name in first:
-        q, at = quoted(name), first[name].place()
-        twice = M_("the key {quoted} is given twice in one mapping, first at {place}", quoted=q, place=at)
-        problems.add(key.loc, twice, M_("keep one of them"), width=max(1, len(name)))
-    else:
-        first[name] = key.loc
 
 
 def _syntax_problem(e: Any, text: str, file: str) -> Problem:
@@ -322,10 +318,7 @@ def read_at_most(f: Any, limit: int) -> str:
     """At most ``limit`` characters of ``f``, in pieces (``f.read(limit)`` sets aside ``limit`` bytes)."""
     pieces: list[str] = []
     got = 0
-    while got < limit:
-        piece = f.read(min(1 << 16, limit - got))
-        if not piece:
-            break
+    while got < limit and (piece := f.read(min(1 << 16, limit - got))):
         pieces.append(piece)
         got += len(piece)
     return "".join(pieces)
