@@ -51,7 +51,6 @@ MISERE_SPELLINGS = frozenset({"misere", "misère", "mise\u0300re", "мизер",
 
 SUITS_HINT = N_("suits: ♠ ♣ ♦ ♥ NT, s c d h, п т б ч БК")
 _LEVELS = ("6", "7", "8", "9", "10")
-_set = object.__setattr__
 #: where a deal made in code (not read from a file) is
 _NOWHERE = Loc("-")
 
@@ -277,37 +276,6 @@ class Play:
     concede: bool = False
     #: the declarer bid «втёмную» (K3.3.19 б, в): the game's value is multiplied by ``dark.factor``
     dark: bool = False
-
-    def __init__(
-        self,
-        declarer: str,
-        contract: Contract,
-        calls: Mapping[str, Call] | None = None,
-        tricks: Mapping[str, int] | None = None,
-        dealer: str | None = None,
-        note: str | None = None,
-        loc: Loc = _NOWHERE,
-        locs: Mapping[str, Loc] | None = None,
-        source: str = "",
-        template: Hashable | None = None,
-        talon: tuple[Card, ...] = (),
-        concede: bool = False,
-        dark: bool = False,
-    ) -> None:
-        # written out (quicker than dataclass's): a deal read is made in the readers' loop
-        _set(self, "declarer", declarer)
-        _set(self, "contract", contract)
-        _set(self, "calls", {} if calls is None else calls)
-        _set(self, "tricks", {} if tricks is None else tricks)
-        _set(self, "dealer", dealer)
-        _set(self, "note", note)
-        _set(self, "loc", loc)
-        _set(self, "locs", {} if locs is None else locs)
-        _set(self, "source", source)
-        _set(self, "template", template)
-        _set(self, "talon", talon)
-        _set(self, "concede", concede)
-        _set(self, "dark", dark)
 
 
 @dataclass(frozen=True, slots=True)
