@@ -11,7 +11,7 @@ pool once per distinct line, counted.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator
-from dataclasses import fields, replace
+from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from functools import partial
 from itertools import chain, count
@@ -117,14 +117,14 @@ def _past(problems: Problems, loc: Loc, what: Text, player: str, area: str, amou
     problems.add(loc, M_(_PAST_LIMIT, what=what, amount=text, player=player, area=M_(area)), M_(_PAST_HINT))
 
 
+@dataclass(slots=True, eq=False)
 class DealWrites:
     """What one deal (correction, seat change) wrote, undated.  One object per distinct set of
     writes while the fold remembers, so a consumer may key a cache by it (it hashes by identity)."""
 
-    __slots__ = ("written", "others", "placed")
-
-    def __init__(self, written: Written | None, others: tuple[Write, ...], placed: tuple[Write, ...]) -> None:
-        self.written, self.others, self.placed = written, others, placed
+    written: Written | None
+    others: tuple[Write, ...]
+    placed: tuple[Write, ...]
 
     def writes(self) -> tuple[Write, ...]:
         """Everything written, in the order it was written (``DealResult.entries``, undated)."""
@@ -147,6 +147,7 @@ class LineSource(Protocol):
     def again(self, lineno: int, raw: str, template: Hashable) -> Deal: ...
 
 
+@dataclass(slots=True, eq=False)
 class Flat:
     """A known line's writes placed under one class of paper (``how``, ``pool.settled_deal``):
     what it wrote, those writes summed per cell (``adds``; None until the line is read again
@@ -154,13 +155,11 @@ class Flat:
     (``more``), and whether they write in no pool at all (``owed``: a scorer may add them up
     later, ``Scorer.owing``)."""
 
-    __slots__ = ("how", "writes", "adds", "more", "owed")
-
-    def __init__(self, how: Settled, writes: DealWrites) -> None:
-        self.how, self.writes = how, writes
-        self.adds: tuple[Write, ...] | None = None
-        self.more: Amount = 0
-        self.owed = False
+    how: Settled
+    writes: DealWrites
+    adds: tuple[Write, ...] | None = None
+    more: Amount = 0
+    owed: bool = False
 
     def sum(self, players: tuple[str, ...]) -> tuple[Write, ...]:
         """Its writes summed per cell of the paper (``adds``, ``more``, ``owed`` set)."""
@@ -175,35 +174,24 @@ class Flat:
         return adds
 
 
+@dataclass(slots=True, eq=False, repr=False)  # (its ``next`` leads to every line known)
 class Line:
     """A raw deal line read before in one state (dealer, raspasy run, no Classic state in play):
     read again in the same state, no deal is made, nothing resolved or checked."""
 
-    __slots__ = (
-        "raw",
-        "template",
-        "written",
-        "dealer",
-        "run",
-        "next_dealer",
-        "run_after",
-        "next",
-        "writes",
-        "flats",
-    )
-
-    def __init__(
-        self, raw: str, template: Hashable, written: Written, dealer: str, run: int, next_dealer: str,
-        run_after: int, nxt: dict[str, Line], flats: dict[Settled, Flat] | None = None,
-    ) -> None:  # fmt: skip
-        self.raw, self.template, self.written = raw, template, written
-        self.dealer, self.run = dealer, run
-        self.next_dealer, self.run_after, self.next = next_dealer, run_after, nxt
-        #: what it wrote the last time it was read (``DealWrites``: the same, mostly)
-        self.writes: DealWrites | None = None
-        #: its writes under each class of paper it was placed under (shared by the lines of
-        #: the same writes, ``_derived``, ``_dealt_alike``)
-        self.flats = {} if flats is None else flats
+    raw: str
+    template: Hashable
+    written: Written
+    dealer: str
+    run: int
+    next_dealer: str
+    run_after: int
+    next: dict[str, Line]
+    #: its writes under each class of paper it was placed under (shared by the lines of the
+    #: same writes, ``_derived``, ``_dealt_alike``)
+    flats: dict[Settled, Flat] = field(default_factory=dict)
+    #: what it wrote the last time it was read (``DealWrites``: the same, mostly)
+    writes: DealWrites | None = None
 
 
 class Memo:

@@ -20,9 +20,6 @@ from pulyacalc.core.kinds import DealKind, FindingCode
 from pulyacalc.core.model import Call, Contract, Deal, Play, Raspasy, Suit
 from pulyacalc.core.seating import Seats
 
-#: how the written-out ``__init__`` below sets a frozen field
-_set = object.__setattr__
-
 
 @dataclass(frozen=True, slots=True)
 class Resolved:
@@ -43,31 +40,6 @@ class Resolved:
     tricks: tuple[tuple[str, int], ...] = ()
     #: a lone whister's own tricks, when the deal gives them (or the passer's); else None
     lone_own: int | None = None
-
-    def __init__(
-        self,
-        deal: Deal,
-        seats: Seats,
-        kind: DealKind,
-        declarer: str = "",
-        level: int = 0,
-        taken: int = 0,
-        defenders: tuple[str, ...] = (),
-        whisters: tuple[str, ...] = (),
-        tricks: tuple[tuple[str, int], ...] = (),
-        lone_own: int | None = None,
-    ) -> None:
-        # written out (quicker than dataclass's): one a deal scored the full way
-        _set(self, "deal", deal)
-        _set(self, "seats", seats)
-        _set(self, "kind", kind)
-        _set(self, "declarer", declarer)
-        _set(self, "level", level)
-        _set(self, "taken", taken)
-        _set(self, "defenders", defenders)
-        _set(self, "whisters", whisters)
-        _set(self, "tricks", tricks)
-        _set(self, "lone_own", lone_own)
 
 
 def seating(deal: Deal, seats: Seats) -> tuple[object, ...]:
