@@ -11,11 +11,11 @@ distinct text once into a ``DealText`` and makes every deal written so from it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Container, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from itertools import chain
 
-from pulyacalc.core.errors import Loc, Problem, Problems
+from pulyacalc.core.errors import Loc, Problem, Problems, ReadError
 from pulyacalc.core.i18n import M_, N_
 from pulyacalc.core.model import (
     CALL_SPELLINGS,
@@ -45,12 +45,13 @@ from pulyacalc.core.model import (
 )
 from pulyacalc.logs.header import HEADER_ALIASES, HeaderBuilder, match_player
 from pulyacalc.logs.seat import parse_seat_line, starts_with
-from pulyacalc.yamlsource import MAX_LINE_CHARS, Node
+from pulyacalc.yamlsource import MAX_LINE_CHARS, Node, parse_yaml
 
 #: ``key: value`` (the key is a word, dotted for convention keys: ``whist.on_failure``)
 _HEADER_RE = re.compile(r"^\s*([^\W\d][\w.\-]*)\s*:(.*)$")
 #: an optional deal number: ``12.``, ``12)``, ``12:`` or ``12`` followed by a space
 _NUMBER_RE = re.compile(r"^\s*(\d+)(?:[.):]\s*|\s+)")
+_WORD_RE = re.compile(r"\S+")
 
 RASPASY_WORDS = frozenset({"raspasy", "распасы", "распас", "распасовка", "rasp", "raspasovka"})
 TALON_WORDS = frozenset({"talon", "прикуп", "прикупа"})
@@ -62,9 +63,9 @@ PARSE_CACHE_SIZE = 50_000
 
 
 def _strip_comment(line: str) -> tuple[str, str | None]:
-    """The text before ``#`` and the comment after it (None when there is none)."""
+    """The text before ``#`` and the note after it (None when there is none, or it is blank)."""
     i = line.find("#")
-    return (line, None) if i < 0 else (line[:i], line[i + 1 :])
+    return (line, None) if i < 0 else (line[:i], line[i + 1 :].strip() or None)
 
 
 def header_key(text: str) -> tuple[str, int, str, int] | None:
@@ -132,9 +133,6 @@ def _value_node(value: str, loc: Loc, problems: Problems) -> Node:
     """A header value: plain text, or a YAML flow list/mapping (``{6: 2, 7: 4}``)."""
     if not value.startswith("{"):
         return Node("scalar", loc, text=value, null=not value)
-    from pulyacalc.core.errors import ReadError
-    from pulyacalc.yamlsource import parse_yaml
-
     try:
         node = parse_yaml(value, loc.file)
     except ReadError as e:
@@ -167,11 +165,7 @@ def _echo_header(problems: Problems, before: int, lines: dict[int, str]) -> None
 
 def token_width(line: str, column: int, stops: str = ",#") -> int:
     """Width of the word at ``column`` (1-based): up to a space or one of ``stops``."""
-    i = column - 1
-    j = i
-    while j < len(line) and not line[j].isspace() and line[j] not in stops:
-        j += 1
-    return max(1, j - i)
+    return max(1, len(re.split(f"[\\s{re.escape(stops)}]", line[column - 1 :], maxsplit=1)[0]))
 
 
 @dataclass(slots=True, eq=False)
@@ -221,10 +215,9 @@ class LineDeals:
         assert isinstance(template, DealText)
         file = self.header.source
         line = raw.rstrip("\r\n")
-        comment = _strip_comment(line)[1]
-        note = comment.strip() if comment is not None else None
+        note = _strip_comment(line)[1]
         whole = Loc(file, lineno, 1 + template.body_at)
-        return template.deal(note or None, whole, LineLocs(template.parts, file, lineno, 1, whole), line)
+        return template.deal(note, whole, LineLocs(template.parts, file, lineno, 1, whole), line)
 
     def one(self, lineno: int, raw: str) -> Deal | Correction | SeatChange | Unreadable | None:
         """The line read: a deal, a correction, a seat change, an Unreadable, or None."""
@@ -255,14 +248,13 @@ class LineDeals:
             )
             self.count += 1
             return Unreadable(Loc(file, lineno, 1))
-        text, comment = _strip_comment(line)
+        text, note = _strip_comment(line)
         if not text or text.isspace():
             return None
         if ":" in text and _header_out_of_place(text, line, lineno, self.header, problems):
             return None
         self.count += 1
         count = self.count
-        note = comment.strip() if comment is not None else None
         # the cache's key is the text after its deal number (a wrong one is reported by _parse)
         m = _number(text)
         start = 0 if m is None else m.end()
@@ -286,7 +278,7 @@ class LineDeals:
             t, start = read
         self.plain = m is None
         whole = Loc(file, lineno, 1 + start + t.body_at)
-        return t.deal(note or None, whole, LineLocs(t.parts, file, lineno, 1 + start, whole), line)
+        return t.deal(note, whole, LineLocs(t.parts, file, lineno, 1 + start, whole), line)
 
     def _seat_change(self, line: str, lineno: int) -> SeatChange | None:
         """A seat change (RULES.md 6.3): no number, no turn; a newcomer's name reads from here on."""
@@ -336,17 +328,6 @@ def _header_out_of_place(text: str, line: str, lineno: int, header: Header, prob
     at = Loc(header.source, lineno, kv[1])
     problems.add(at, M_("header lines go before the first deal"), hint, source=line, width=len(kv[0]))
     return True
-
-
-def _tokens(text: str, start: int) -> list[tuple[str, int]]:
-    """Words of ``text`` with their 0-based offsets (``start`` + position)."""
-    out: list[tuple[str, int]] = []
-    i = 0
-    for tok in text.split():
-        j = text.find(tok, i)
-        out.append((tok, start + j))
-        i = j + len(tok)
-    return out
 
 
 def _is_count(tok: str) -> bool:
@@ -566,30 +547,30 @@ def _clauses(
         _clause(said, toks, start)
     if len(problems) != before:
         return None
-    if said.contract is not None:
-        if _contract_shape(said):
+    # the deal as a whole: rule errors about it underline the whole deal
+    if said.contract is None:
+        if _raspasy_shape(said):
             return None
-        return _dark_game(_game_text(said), err)
-    if _raspasy_shape(said):
+        said.locs["tricks"] = WHOLE
+    elif _contract_shape(said):
         return None
-    said.locs["tricks"] = WHOLE
-    return _dark_passes(
-        DealText(None, None, said.calls, said.tricks, said.dealer, said.locs, said.body_at), err
-    )
+    else:
+        said.locs["calls"] = WHOLE
+        said.locs["tricks"] = WHOLE if said.tricks else said.contract_end
+    parts = (said.declarer, said.contract, said.calls, said.tricks, said.dealer, said.locs, said.body_at)
+    return _dark_said(DealText(*parts, said.cards or (), bool(said.concede)), err)
 
 
 def _split_clauses(
     text: str, players: tuple[str, ...]
 ) -> tuple[list[list[tuple[str, int]]], list[int], int, int]:
-    """Each clause's words and start, and where a leading ``raspasy`` was (-1: none) and its
-    width; the word is taken out of the first clause."""
-    clauses: list[list[tuple[str, int]]] = []
-    starts: list[int] = []
-    offset = 0
-    for part in text.split(","):
-        clauses.append(_tokens(part, offset))
-        starts.append(offset)
-        offset += len(part) + 1
+    """Each clause's words with their offsets and its start, and where a leading ``raspasy``
+    was (-1: none) and its width; the word is taken out of the first clause."""
+    starts = [0, *(m.end() for m in re.finditer(",", text))]
+    clauses = [
+        [(m.group(), at + m.start()) for m in _WORD_RE.finditer(part)]
+        for part, at in zip(text.split(","), starts, strict=True)
+    ]
     first = clauses[0]
     if first and first[0][0].rstrip(":").casefold() in RASPASY_WORDS and not _names(first[0][0], players):
         clauses[0] = first[1:]
@@ -636,7 +617,8 @@ def _player_clause(said: _Said, who: str, toks: list[tuple[str, int]], name_end:
     rest = toks[1:]
     count: int | None = None
     count_at = 0
-    if rest and _is_count(rest[-1][0]) and not _down_by(rest):
+    # the last word a count, unless the last two say undertricks ('без 2')
+    if rest and _is_count(rest[-1][0]) and _last_words(rest, UNDERTRICK_SPELLINGS)[1] != 2:
         count_tok, count_at = rest[-1]
         count = _whole_number(count_tok)
         if count is None:  # thousands of digits: surely too many
@@ -659,7 +641,7 @@ def _player_clause(said: _Said, who: str, toks: list[tuple[str, int]], name_end:
             tricks[who] = -said.unders[-1][1]  # the clause's place in the order; set with the contract
             locs[f"tricks:{who}"] = said.unders[-1][2]
     if len(rest) > 1:  # 'Anna 7♠ concede', 'Anna 7♠ без трёх'
-        n = _conceded(rest)
+        n = _last_words(rest, CONCEDE_SPELLINGS)[1]
         if n:
             said.concede, rest = (who, rest[-n][1]), rest[:-n]
     rest = _dark_word(who, rest, locs)  # 'Anna dark 8♠ 8', 'Boris pass dark 3'
@@ -720,26 +702,6 @@ def _call(said: _Said, who: str, name_at: int, rest: list[tuple[str, int]], no_t
     said.locs["declarer"] = name_at
     said.locs["contract"] = word_at
     return True
-
-
-def _game_text(said: _Said) -> DealText:
-    """The DealText of a deal with a contract that passed the shape checks."""
-    assert said.declarer is not None and said.contract is not None
-    # the deal as a whole: rule errors about it underline the whole deal
-    locs = said.locs
-    locs["calls"] = WHOLE
-    locs["tricks"] = WHOLE if said.tricks else said.contract_end
-    return DealText(
-        said.declarer,
-        said.contract,
-        said.calls,
-        said.tricks,
-        said.dealer,
-        locs,
-        said.body_at,
-        said.cards or (),
-        bool(said.concede),
-    )
 
 
 #: the longer messages of the checks here (marked here, filled there)
@@ -845,26 +807,17 @@ def _dark_word(who: str, rest: list[tuple[str, int]], locs: dict[str, int]) -> l
     return rest
 
 
-def _dark(t: DealText) -> list[tuple[str, int]]:
-    """Who said «втёмную» in ``t``, and where (``_dark_word``)."""
-    return [(part[5:], at) for part, at in t.parts.items() if part.startswith("dark:")]
-
-
-def _dark_passes(t: DealText, err: Callable[..., None]) -> DealText | None:
-    """A raspasy's dark passers: «втёмную» goes with a pass (K3.3.19 а); None on a problem."""
-    dark = _dark(t)
+def _dark_said(t: DealText, err: Callable[..., None]) -> DealText | None:
+    """Who said «втёмную»: on raspasy each with a pass (K3.3.19 а); in a game only the
+    declarer's dark bid scores (б, в), a defender's is refused rather than silently dropped.
+    None on a problem."""
+    dark = [(part[5:], at) for part, at in t.parts.items() if part.startswith("dark:")]
     for who, at in dark:
-        if t.calls.get(who) is not Call.PASS:
-            err(at, M_(_DARK_PASS, who=who, get=t.tricks.get(who, 3)), "K3.3.19 а")
-            return None
-    return replace(t, dark=tuple(who for who, _ in dark)) if dark else t
-
-
-def _dark_game(t: DealText, err: Callable[..., None]) -> DealText | None:
-    """Only the declarer's dark bid scores (K3.3.19 б, в): a defender's is refused rather than
-    silently dropped.  None on a problem."""
-    dark = _dark(t)
-    for who, at in dark:
+        if t.declarer is None:
+            if t.calls.get(who) is not Call.PASS:
+                err(at, M_(_DARK_PASS, who=who, get=t.tricks.get(who, 3)), "K3.3.19 а")
+                return None
+            continue
         if who == t.declarer:
             t.parts["dark"] = at
             continue
@@ -877,12 +830,19 @@ def _dark_game(t: DealText, err: Callable[..., None]) -> DealText | None:
             hint = M_("write '{who} {value}'", who=who, value=t.calls[who])
         err(at, f"{who}: {what}", hint)
         return None
-    return replace(t, dark=(t.declarer,)) if dark and t.declarer else t
+    if not dark:
+        return t
+    return replace(t, dark=(t.declarer,) if t.declarer else tuple(who for who, _ in dark))
 
 
-def _down_by(rest: list[tuple[str, int]]) -> bool:
-    """Do the last two words say undertricks (``без 2``) rather than end in a trick count?"""
-    return len(rest) > 2 and rest[-2][0].lower() + rest[-1][0] in UNDERTRICK_SPELLINGS
+def _last_words(rest: list[tuple[str, int]], spellings: Container[str]) -> tuple[str, int]:
+    """A clause's last word, or its last two written together (``без 2``), when one of
+    ``spellings``: (that spelling, how many words), else ("", 0)."""
+    tail = rest[-1][0].lower()
+    if tail in spellings:
+        return tail, 1
+    two = rest[-2][0].lower() + tail if len(rest) > 2 else ""
+    return (two, 2) if two in spellings else ("", 0)
 
 
 def _dealer_clause(
@@ -914,15 +874,10 @@ def _undertricks(
 ) -> int:
     """Undertricks as a clause's last words (``-1``, ``без одной``), added to ``unders``: how
     many words (0: none), or -1 on a problem."""
-    tail = rest[-1][0].lower()
-    k = 1
-    n = UNDERTRICK_SPELLINGS.get(tail)
-    if n is None and len(rest) > 2:
-        k = 2
-        n = UNDERTRICK_SPELLINGS.get(rest[-2][0].lower() + tail)
-    if n is None:
+    said, k = _last_words(rest, UNDERTRICK_SPELLINGS)
+    if not k:
         return 0
-    at = rest[-k][1]
+    n, at = UNDERTRICK_SPELLINGS[said], rest[-k][1]
     if count is not None:
         width = rest[-1][1] + len(rest[-1][0]) - at
         message = M_("{who}'s tricks are given twice: {count} and {n} down", who=who, count=count, n=n)
@@ -954,14 +909,6 @@ def _missing_comma(rest: list[tuple[str, int]], players: tuple[str, ...], err: C
             err(prev_at + len(prev), message, M_(_WRITE_COMMA, prev=prev, tok=tok))
             return True
     return False
-
-
-def _conceded(rest: list[tuple[str, int]]) -> int:
-    """How many of a clause's last words say «без трёх» (``CONCEDE_SPELLINGS``): 0, 1 or 2."""
-    tail = rest[-1][0].lower()
-    if tail in CONCEDE_SPELLINGS:
-        return 1
-    return 2 if len(rest) > 2 and rest[-2][0].lower() + tail in CONCEDE_SPELLINGS else 0
 
 
 def _talon_cards(
