@@ -146,28 +146,26 @@ class _Reader:
 
     def name(self, node: Node, what: str, *, one_word: bool) -> str | None:
         """A name as written, or None with the problem reported."""
-        if node.kind != "scalar":
-            got = node.describe()
-            self.add(node, M_("{what}: expected a name, got {describe}", what=what, describe=got), _EXAMPLE)
-            return None
         text = node.text.strip()
-        if node.null or not text:
-            self.add(node, M_("{what}: expected a name, got an empty one", what=what), _EXAMPLE)
-            return None
-        if text[:1].isdigit():
+        hint: str = _EXAMPLE
+        if node.kind != "scalar":
+            problem = M_("{what}: expected a name, got {describe}", what=what, describe=node.describe())
+        elif node.null or not text:
+            problem = M_("{what}: expected a name, got an empty one", what=what)
+        elif text[:1].isdigit():
             # as a log refuses such a player; a number is never taken for a name
-            digit = M_("{what} cannot start with a digit: {text!r}", what=what, text=text)
-            self.add(node, digit, M_("a log cannot name a player so; write the name in letters"))
-            return None
-        if has_unsafe(text):  # as a log refuses such a player: it would reach every table
-            unsafe = M_("a player's name cannot hold control or bidi characters: {name}", name=quoted(text))
-            self.add(node, unsafe)
-            return None
-        if one_word and _WORD.fullmatch(text) is None:
+            problem = M_("{what} cannot start with a digit: {text!r}", what=what, text=text)
+            hint = M_("a log cannot name a player so; write the name in letters")
+        elif has_unsafe(text):  # as a log refuses such a player: it would reach every table
+            problem = M_("a player's name cannot hold control or bidi characters: {name}", name=quoted(text))
+            hint = ""
+        elif one_word and _WORD.fullmatch(text) is None:
             one = N_("{what} is one word as a log writes a player (no spaces, commas or brackets): {text!r}")
-            self.add(node, M_(one, what=what, text=text), M_("write several spellings as a list: [Vera, V]"))
-            return None
-        return text
+            problem, hint = M_(one, what=what, text=text), M_("write several spellings as a list: [Vera, V]")
+        else:
+            return text
+        self.add(node, problem, hint)
+        return None
 
     def claim(self, spelling: str, node: Node, person: str) -> None:
         """``spelling`` means ``person``; refused when it already means someone else."""

@@ -36,6 +36,7 @@ class HeaderKey:
 
 #: the table sizes pulyacalc scores (core/seating.py): 2 with a dummy, 3, 4, 5 (K1.2)
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
+_UNKNOWN = N_("{what}: unknown player {text!r}")
 _PLAYER_COUNT = N_("Preferans is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, {doc} names {len}")
 
 
@@ -76,14 +77,21 @@ def name_fault(name: str) -> str | None:
     return mixed_letters(name)
 
 
-def _dealer(node: Node, b: HeaderBuilder) -> str | None:
-    text = as_str(node, b.problems, "dealer")
+def player_named(
+    node: Node, players: tuple[str, ...], problems: Problems, what: str, unknown: str = _UNKNOWN
+) -> str | None:
+    """The player a text value names (``match_player``), or None with ``unknown`` reported."""
+    text = as_str(node, problems, what)
     if text is None:
         return None
-    dealer, hint = match_player(text, b.players)
-    if dealer is None:
-        b.problems.add(node.loc, M_("the dealer {text!r} is not a player", text=text), hint)
-    return dealer
+    name, hint = match_player(text, players)
+    if name is None:
+        problems.add(node.loc, M_(unknown, what=what, text=text), hint)
+    return name
+
+
+def _dealer(node: Node, b: HeaderBuilder) -> str | None:
+    return player_named(node, b.players, b.problems, "dealer", N_("the dealer {text!r} is not a player"))
 
 
 #: the dummy's hand as people write it (seed 001: «на какой руке будет находиться болван»)

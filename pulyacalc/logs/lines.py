@@ -74,8 +74,7 @@ def header_key(text: str) -> tuple[str, int, str, int] | None:
     if m is None or m.group(2).lstrip().startswith("//"):
         return None
     raw = m.group(2)
-    value = raw.strip()
-    return m.group(1), m.start(1) + 1, value, m.start(2) + (len(raw) - len(raw.lstrip())) + 1
+    return m.group(1), m.start(1) + 1, raw.strip(), m.start(2) + len(raw) - len(raw.lstrip()) + 1
 
 
 def _is_header_key(key: str) -> bool:
@@ -107,7 +106,7 @@ def parse_stream(
         kv = header_key(text)
         if kv is not None and not _is_header_key(kv[0]) and "players" in builder.values:
             # 'Anna: 6♠ 7' is a deal whose first word is a player, not a header key
-            names = tuple(w for w in builder.values["players"][0].text.replace(",", " ").strip("[] ").split())
+            names = tuple(builder.values["players"][0].text.replace(",", " ").strip("[] ").split())
             if match_player(kv[0], names)[0] is not None:
                 kv = None
         if kv is None:
@@ -155,8 +154,7 @@ def _relocate(node: Node, at: Loc) -> Node:
 def _echo_header(problems: Problems, before: int, lines: dict[int, str]) -> None:
     """Header problems of a line log echo their line with a caret under the word."""
     items = problems.items
-    for i in range(before, len(items)):
-        p = items[i]
+    for i, p in enumerate(items[before:], before):
         line = lines.get(p.loc.line)
         if line is not None and not p.source and p.loc.column:
             width = token_width(line, p.loc.column, ",#:")
@@ -198,13 +196,10 @@ class LineDeals:
         one = self.one
         self.started = True
         pending, self.pending = self.pending, None
-        if pending is not None:
-            d = one(*pending)
-            if d is not None:
-                yield d
         number = self.number
-        for raw in self.lines:
-            number += 1
+        for number, raw in chain(
+            [] if pending is None else [pending], enumerate(self.lines, self.number + 1)
+        ):
             d = one(number, raw)
             if d is not None:
                 yield d
@@ -254,16 +249,22 @@ class LineDeals:
         if ":" in text and _header_out_of_place(text, line, lineno, self.header, problems):
             return None
         self.count += 1
-        count = self.count
         # the cache's key is the text after its deal number (a wrong one is reported by _parse)
         m = _number(text)
         start = 0 if m is None else m.end()
         written = None if m is None else _whole_number(m.group(1))
-        expected = count + self.shift
+        expected = self.count + self.shift
         t = cache.get(text[start:] if start else text) if m is None or written == expected else None
         if t is None:
             if starts_with(text, players, SEAT_WORDS):
-                return self._seat_change(line, lineno)
+                # a seat change (RULES.md 6.3): no number, no turn; a newcomer's name reads from here on
+                self.count -= 1
+                seat = parse_seat_line(line, Loc(file, lineno, 1), players, problems)
+                if seat is not None and seat.change == "join" and seat.player not in players:
+                    self.header = replace(self.header, players=(*players, seat.player))
+                    self.cache.clear()
+                    self.bad.clear()
+                return seat
             if starts_with(text, players, CORRECTION_WORDS, numbered=True):
                 # not a deal (RULES.md 2.9): it takes no number and no turn to deal; a bad
                 # one is skipped.  Checked here, off the cached path: never a cached text
@@ -279,17 +280,6 @@ class LineDeals:
         self.plain = m is None
         whole = Loc(file, lineno, 1 + start + t.body_at)
         return t.deal(note, whole, LineLocs(t.parts, file, lineno, 1 + start, whole), line)
-
-    def _seat_change(self, line: str, lineno: int) -> SeatChange | None:
-        """A seat change (RULES.md 6.3): no number, no turn; a newcomer's name reads from here on."""
-        players = self.header.players
-        self.count -= 1
-        seat = parse_seat_line(line, Loc(self.header.source, lineno, 1), players, self.problems)
-        if seat is not None and seat.change == "join" and seat.player not in players:
-            self.header = replace(self.header, players=(*players, seat.player))
-            self.cache.clear()
-            self.bad.clear()
-        return seat
 
     def _read_new(
         self, text: str, line: str, lineno: int, unnumbered: bool, written: int | None, expected: int
@@ -311,10 +301,9 @@ class LineDeals:
             t, start = read
             key = text[start:] if start else text
             if _number(key) is None:  # a key that looks numbered would skip the number check
-                cache = self.cache
-                if len(cache) >= PARSE_CACHE_SIZE:
-                    cache.clear()
-                cache[key] = t
+                if len(self.cache) >= PARSE_CACHE_SIZE:
+                    self.cache.clear()
+                self.cache[key] = t
         return read
 
 
@@ -494,7 +483,6 @@ _M1 = N_("a second contract in one deal ({declarer} already declared {contract})
 _M2 = N_("a deal with a contract ({declarer} {contract}) is not raspasy")
 _M3 = N_("only the declarer concedes «без трёх»: {declarer}, who declared {contract}")
 _M4 = N_("{who} is named twice in one deal")
-_M5 = N_("one clause per player")
 _M6 = N_("how many tricks did {who} take from the talon?")
 _M7 = N_("the talon's cards are given for a contract, and this deal has none")
 _M8 = N_("deal number {shown}, but this is deal {expected_number}")
@@ -605,7 +593,7 @@ def _clause(said: _Said, toks: list[tuple[str, int]], start: int) -> None:
         err(name_at, M_("unknown player {name!r}", name=name), hint, width=len(name))
         return
     if who in said.seen:
-        err(name_at, M_(_M4, who=who), M_(_M5), width=len(name))
+        err(name_at, M_(_M4, who=who), M_("one clause per player"), width=len(name))
         return
     said.seen.add(who)
     _player_clause(said, who, toks, name_at + len(name_tok))

@@ -8,6 +8,7 @@ import io
 import os
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from itertools import chain
 from typing import IO
@@ -113,12 +114,8 @@ def _read(
     """Choose the format from the name or the first 4096 characters, then read YAML whole
     or stream the lines.  ``path`` (None for text) is looked into again for a bad byte's place."""
     problems = problems if problems is not None else Problems()
-    try:
+    with _reading(stream, path, name, close=False):
         head = stream.read(4096)
-    except UnicodeDecodeError as e:
-        raise ReadError([not_utf8(path or "-", name, e.reason)]) from None
-    except OSError as e:
-        raise unreadable(name, e) from None
     if "\x00" in head and path not in (None, "-") and _utf16(path):  # read as UTF-8 without a mark
         raise ReadError([not_utf8(path, name, "NUL")])
     fmt = input_format or detect_format(name, head)
@@ -152,24 +149,27 @@ def _utf16(path: str) -> bool:
 def read_whole(stream: IO[str], head: str, path: str | None, name: str, limit: int, hint: str) -> str:
     """``head`` and the rest of a YAML document, refused over ``limit`` bytes (a character
     is at least one byte: limit + 1 characters are surely over it, and no more is read)."""
-    try:
+    with _reading(stream, path, name):
         text = head + stream.read(max(0, limit + 1 - len(head)))
-    except UnicodeDecodeError as e:
-        raise ReadError([not_utf8(path or "-", name, e.reason)]) from None
-    except OSError as e:
-        raise unreadable(name, e) from None
-    finally:
-        _close(stream, path)
     if len(text) > limit:
         over = M_("the YAML document is over the limit of {limit:,} bytes", limit=limit)
         raise refused(Loc(name), over, hint)
     return text
 
 
-def _close(stream: IO[str], path: str | None) -> None:
-    # standard input is not ours to close (a text stream over a string closes harmlessly)
-    if path != "-":
-        stream.close()
+@contextmanager
+def _reading(stream: IO[str], path: str | None, name: str, *, close: bool = True) -> Iterator[None]:
+    """A bad byte or a read error of ``stream`` told as the input's; the stream closed after
+    when ``close`` (standard input is not ours to close; one over a string closes harmlessly)."""
+    try:
+        yield
+    except UnicodeDecodeError as e:
+        raise ReadError([not_utf8(path or "-", name, e.reason)]) from None
+    except OSError as e:  # a disk's read error: the log's, not standard output's
+        raise unreadable(name, e) from None
+    finally:
+        if close and path != "-":
+            stream.close()
 
 
 #: a line over the limit is skipped to its end; one that does not end within this many
@@ -195,7 +195,7 @@ def _pieces(head: str, stream: IO[str], path: str | None, name: str) -> Iterator
     number = 0  # lines given so far
     tail = ""  # the start of a line not ended yet (shorter than ``limit``)
     data = head
-    try:
+    with _reading(stream, path, name):
         while True:
             if not data:
                 data = stream.read(CHUNK_CHARS)
@@ -223,12 +223,6 @@ def _pieces(head: str, stream: IO[str], path: str | None, name: str) -> Iterator
                 yield lines
         if tail:
             yield [tail]
-    except UnicodeDecodeError as e:
-        raise ReadError([not_utf8(path or "-", name, e.reason)]) from None
-    except OSError as e:  # a disk's read error: the log's, not standard output's
-        raise unreadable(name, e) from None
-    finally:
-        _close(stream, path)
 
 
 def _skip_rest(stream: IO[str], skipped: int, number: int, name: str) -> str:

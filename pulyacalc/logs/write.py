@@ -78,20 +78,16 @@ def check_line_names(header: Header) -> None:
         raise refused(header.locs.get("players", Loc(header.source)), cannot, hint)
 
 
-def header_lines(header: Header, words: Words = ENGLISH) -> Iterator[str]:
-    yield f"{words.key('players')}: {' '.join(header.players)}\n"
-    for key, value in header_values(header):
-        yield f"{words.key(key)}: {words.value(key, value)}\n"
-    for key, node in _flat_overrides(header):
-        yield f"{key}: {_line_value(node)}\n"
-
-
 def write_lines(log: Log, words: Words = ENGLISH) -> Iterator[str]:
     """The log in the canonical line format, one line at a time, in ``words``' language."""
     header = log.header
     check_line_names(header)
     words = _unclaimed(words, header.players)
-    yield from header_lines(header, words)
+    yield f"{words.key('players')}: {' '.join(header.players)}\n"
+    for key, value in header_values(header):
+        yield f"{words.key(key)}: {words.value(key, value)}\n"
+    for key, node in _flat_overrides(header):
+        yield f"{key}: {_line_value(node)}\n"
     yield "\n"
     dealer = first_dealer(header.players, header.dealer)
     stays = _dealer_stays(header)
@@ -115,12 +111,12 @@ def write_lines(log: Log, words: Words = ENGLISH) -> Iterator[str]:
         if deal.template is None:
             yield deal_line(deal, table, dealer, words) + "\n"
         else:
-            key = (deal.template, deal.note, table, dealer)
-            text = seen.get(key)
+            same = (deal.template, deal.note, table, dealer)
+            text = seen.get(same)
             if text is None:
                 if len(seen) >= WRITTEN_SIZE:
                     seen.clear()
-                text = seen[key] = deal_line(deal, table, dealer, words) + "\n"
+                text = seen[same] = deal_line(deal, table, dealer, words) + "\n"
             yield text
         if not (stays and isinstance(deal, Raspasy)):
             dealer = turn[dealer]

@@ -25,7 +25,7 @@ from pulyacalc.core.model import (
     SeatChange,
     Unreadable,
 )
-from pulyacalc.logs.header import LOG_KEYS, HeaderBuilder, match_player, read_top, unknown_key
+from pulyacalc.logs.header import LOG_KEYS, HeaderBuilder, player_named, read_top, unknown_key
 from pulyacalc.logs.lines import DealText, parse_deal_line
 from pulyacalc.logs.seat import parse_seat, parse_seat_line, starts_with
 from pulyacalc.yamlsource import MAX_YAML_BYTES, Node, as_bool, as_int, as_str, parse_yaml
@@ -112,16 +112,6 @@ def _wrong(node: Node, problems: Problems, message: str) -> None:
     problems.add(node.loc, M_(message, describe=node.describe()))
 
 
-def _player(node: Node, header: Header, problems: Problems, what: str) -> str | None:
-    text = as_str(node, problems, what)
-    if text is None:
-        return None
-    name, hint = match_player(text, header.players)
-    if name is None:
-        problems.add(node.loc, M_("{what}: unknown player {text!r}", what=what, text=text), hint)
-    return name
-
-
 def _seat(node: Node, header: Header, problems: Problems) -> SeatChange | None:
     """``{join: NAME}`` / ``{leave: NAME}``, a note allowed (RULES.md 6.3)."""
     (k, v), rest = node.pairs[0], node.pairs[1:]
@@ -157,7 +147,9 @@ def parse_deal(
         return _seat(node, header, problems)
     before = len(problems)
     fields = _deal_fields(node, problems)
-    dealer = _player(fields["dealer"], header, problems, "dealer") if "dealer" in fields else None
+    dealer = (
+        player_named(fields["dealer"], header.players, problems, "dealer") if "dealer" in fields else None
+    )
     note = _note(fields["note"], problems) if "note" in fields else None
     if "correction" in fields:  # not a deal (RULES.md 2.9): a note may go with it, nothing else
         extra = [k for k in fields if k not in ("correction", "note")]
@@ -220,7 +212,7 @@ def _play(
     if len(problems) != before:
         return None
     locs: dict[str, Loc] = {}
-    declarer = _player(fields["declarer"], header, problems, "declarer")
+    declarer = player_named(fields["declarer"], header.players, problems, "declarer")
     locs["declarer"] = fields["declarer"].loc
     cnode = fields["contract"]
     contract = None
@@ -261,7 +253,7 @@ def _defenders(
         problems.add(node.loc, M_("defenders: expected a mapping like {Boris: whist, Vera: pass}"))
         return
     for k, v in node.pairs:
-        who = _player(k, header, problems, "defender")
+        who = player_named(k, header.players, problems, "defender")
         word = v.text.strip().lower() if v.kind == "scalar" else ""
         call = CALL_SPELLINGS.get(word)
         if call is None:
@@ -284,7 +276,7 @@ def _dark_passers(
         return None
     out: list[str] = []
     for item in node.items:
-        who = _player(item, header, problems, "dark")
+        who = player_named(item, header.players, problems, "dark")
         if who is None:
             return None
         if who in out:
@@ -328,7 +320,7 @@ def _tricks(node: Node, header: Header, problems: Problems, locs: dict[str, Loc]
         return None
     out: dict[str, int] = {}
     for k, v in node.pairs:
-        who = _player(k, header, problems, "tricks")
+        who = player_named(k, header.players, problems, "tricks")
         count = as_int(v, problems, M_("tricks of {text}", text=k.text), low=0, high=10)
         if who is not None and count is not None:
             if who in out:
