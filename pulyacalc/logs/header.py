@@ -250,6 +250,10 @@ def match_player(word: str, players: tuple[str, ...]) -> tuple[str | None, str]:
     return None, M_("players: {join}", join=", ".join(players))
 
 
+_CONVENTION_KEYS = N_("{did}convention keys are like 'whist.on_failure' (see conventions/sochi.yaml)")
+_HEADER_KEYS = N_("{did}header keys: {keys}, or a convention key like 'whist.on_failure'")
+
+
 @dataclass
 class HeaderBuilder:
     """Collects the header keys of one input as its reader meets them; ``build`` checks
@@ -280,14 +284,12 @@ class HeaderBuilder:
 
     def override(self, key: str, key_loc: Loc, node: Node, *, in_mapping: bool) -> None:
         """A convention key set in ``overrides:`` or on a line log's header line; checked in ``build``."""
-        for other, _, other_loc, _ in self.overrides:
-            if other == key:
-                twice = M_(
-                    "{quoted} is set twice, first at {place}", quoted=quoted(key), place=other_loc.place()
-                )
-                self.problems.add(key_loc, twice, M_("keep one of them"), width=len(key))
-                return
-        self.overrides.append((key, node, key_loc, in_mapping))
+        first = next((at for other, _, at, _ in self.overrides if other == key), None)
+        if first is None:
+            self.overrides.append((key, node, key_loc, in_mapping))
+            return
+        twice = M_("{quoted} is set twice, first at {place}", quoted=quoted(key), place=first.place())
+        self.problems.add(key_loc, twice, M_("keep one of them"), width=len(key))
 
     def overrides_node(self, node: Node) -> None:
         """The value of a YAML ``overrides:`` key: a mapping of convention keys."""
@@ -327,14 +329,10 @@ class HeaderBuilder:
         did = did_you_mean(close[0] if close else None)
         if in_mapping:
             message = M_("unknown convention key {key!r} under overrides", key=key)
-            hint = M_(
-                "{did}convention keys are like 'whist.on_failure' (see conventions/sochi.yaml)", did=did
-            )
+            hint = M_(_CONVENTION_KEYS, did=did)
         else:
-            message, keys = M_("unknown header key {key!r}", key=key), ", ".join(typed_as(key, HEADER_KEYS))
-            hint = M_(
-                "{did}header keys: {keys}, or a convention key like 'whist.on_failure'", did=did, keys=keys
-            )
+            keys = ", ".join(typed_as(key, HEADER_KEYS))
+            message, hint = M_("unknown header key {key!r}", key=key), M_(_HEADER_KEYS, did=did, keys=keys)
         self.problems.add(loc, message, hint)
         return False
 

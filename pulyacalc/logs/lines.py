@@ -420,7 +420,6 @@ def parse_deal_line(
     *,
     source: str = "",
     expected_number: int | None = None,
-    note: str | None = None,
     cache: dict[str, tuple[DealText, int]] | None = None,
 ) -> Deal | None:
     """One deal line (without its comment) → a Play or Raspasy.  ``cache``: a YAML log's texts."""
@@ -438,7 +437,7 @@ def parse_deal_line(
     base = (loc.column or 1) + start
     whole = Loc(file, lineno, base + t.body_at)
     locs = {part: whole if o == WHOLE else Loc(file, lineno, base + o) for part, o in t.parts.items()}
-    return t.deal(note, whole, locs, source, shared=cache is not None and expected_number is None)
+    return t.deal(None, whole, locs, source, shared=cache is not None and expected_number is None)
 
 
 def _parse(
@@ -725,8 +724,9 @@ def _contract_shape(said: _Said) -> bool:
 
 
 def _raspasy_shape(said: _Said) -> bool:
-    """The checks of a whole deal without a contract, in order: True when one failed."""
-    err = said.err
+    """The checks of a whole deal without a contract, in order: True when one failed (a deal
+    that is not raspasy either says why)."""
+    text, calls, tricks, err, bare = said.text, said.calls, said.tricks, said.err, said.bare
     if said.cards is not None:
         err(said.locs["talon"], M_(_M7), "K3.4.11")
     elif said.concede is not None:
@@ -735,8 +735,22 @@ def _raspasy_shape(said: _Said) -> bool:
     elif said.unders:
         like = M_("like 'Anna 6♠ -1': Anna took 5")
         err(said.unders[0][2], M_("undertricks are said after a contract"), like)
+    elif said.whist_at:
+        who, w_at = said.whist_at[0]
+        message = M_("{who} {calls}s, but nobody declared a contract", who=who, calls=calls[who])
+        like = M_("the declarer's clause is like 'Anna 6♠ 7'")
+        err(w_at, message, like, width=token_width(text, w_at + 1))
+    elif bare and said.raspasy_at < 0:
+        who, b_at = bare[0]
+        message = M_("{who}: tricks without a call, and no contract in this deal", who=who)
+        hint = M_(_BARE_TRICKS, who=who, tricks=tricks[who])
+        err(b_at, message, hint, width=token_width(text, b_at + 1))
+    elif said.passes_without_tricks:
+        who, end = said.passes_without_tricks[0]
+        message = M_("everyone passed, so this is raspasy: give {who}'s tricks", who=who)
+        err(end, message, M_("e.g. '{who} pass 3'", who=who))
     else:
-        return _not_raspasy(said)
+        return False
     return True
 
 
@@ -761,28 +775,6 @@ def _declarer_down(said: _Said) -> bool:
         said.tricks[declarer] = contract.level - n
         return True
     return False
-
-
-def _not_raspasy(said: _Said) -> bool:
-    """A deal without a contract that is not raspasy either: report why (True), or False."""
-    text, calls, tricks, err, bare = said.text, said.calls, said.tricks, said.err, said.bare
-    if said.whist_at:
-        who, w_at = said.whist_at[0]
-        message = M_("{who} {calls}s, but nobody declared a contract", who=who, calls=calls[who])
-        like = M_("the declarer's clause is like 'Anna 6♠ 7'")
-        err(w_at, message, like, width=token_width(text, w_at + 1))
-    elif bare and said.raspasy_at < 0:
-        who, b_at = bare[0]
-        message = M_("{who}: tricks without a call, and no contract in this deal", who=who)
-        hint = M_(_BARE_TRICKS, who=who, tricks=tricks[who])
-        err(b_at, message, hint, width=token_width(text, b_at + 1))
-    elif said.passes_without_tricks:
-        who, end = said.passes_without_tricks[0]
-        message = M_("everyone passed, so this is raspasy: give {who}'s tricks", who=who)
-        err(end, message, M_("e.g. '{who} pass 3'", who=who))
-    else:
-        return False
-    return True
 
 
 def _dark_word(who: str, rest: list[tuple[str, int]], locs: dict[str, int]) -> list[tuple[str, int]]:

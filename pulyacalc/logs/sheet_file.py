@@ -11,7 +11,7 @@ from pulyacalc.core.amounts import Amount, num
 from pulyacalc.core.errors import Loc, Problems, did_you_mean, quoted
 from pulyacalc.core.i18n import M_, N_
 from pulyacalc.core.model import Header
-from pulyacalc.core.sheet import SheetView
+from pulyacalc.core.sheet import Sheet, SheetView
 from pulyacalc.logs.header import SHEET_KEYS, HeaderBuilder, match_player, read_top
 from pulyacalc.logs.read import open_input, read_whole, refused
 from pulyacalc.yamlsource import MAX_YAML_BYTES, Node, as_int, as_number, parse_yaml
@@ -64,8 +64,7 @@ def parse_sheet(text: str, file: str, *, max_bytes: int | None = None) -> PaperS
             # a list: the i-th item is the paper after deal i (an empty item skips a deal)
             for i, item in enumerate(running_node.items, start=1):
                 if not item.null:
-                    rows, rcells = _rows(item, header, p, complete=False)
-                    running[i] = (rows, rcells, item.loc)
+                    running[i] = (*_rows(item, header, p, complete=False), item.loc)
         elif running_node.kind != "map":
             what = M_("running: expected a mapping of deal number → rows, or a list (one item per deal)")
             p.add(running_node.loc, what)
@@ -83,10 +82,7 @@ def _rows(
     node: Node, header: Header, p: Problems, complete: bool, entries: Entries | None = None
 ) -> tuple[SheetView, dict[tuple[str, ...], Loc]]:
     players = header.players
-    pool: dict[str, Amount] = dict.fromkeys(players, 0)
-    mountain: dict[str, Amount] = dict.fromkeys(players, 0)
-    whists: dict[str, dict[str, Amount]] = {a: {b: 0 for b in players if b != a} for a in players}
-    view = SheetView(players, pool, mountain, whists)
+    view = Sheet(players).view()  # an empty paper
     cells: dict[tuple[str, ...], Loc] = {}
     if node.kind != "map":
         p.add(node.loc, M_("expected a mapping of players to {pool:, mountain:, whists:}"))

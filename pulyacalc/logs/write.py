@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 from pulyacalc.core.errors import Loc
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.model import (
     CONTRACT_SPELLINGS,
+    CORRECTION_WORDS,
     Correction,
     Deal,
     Header,
@@ -127,17 +129,12 @@ def _unclaimed(words: Words, names: tuple[str, ...]) -> Words:
     (a player named ``поправка``: the reader would take the line for his) replaced by
     another spelling the readers take."""
     low = {n.casefold() for n in names}
-    fields = ("correction", "talon_cards", "dealer")
-    if all(getattr(words, f).split()[0].casefold() not in low for f in fields):
-        return words
-    from dataclasses import replace
-
-    from pulyacalc.core.model import CORRECTION_WORDS
-    from pulyacalc.logs.lines import DEALER_WORDS, TALON_WORDS
-
-    for f, spellings in zip(fields, (CORRECTION_WORDS, TALON_WORDS, DEALER_WORDS), strict=True):
+    for f in ("correction", "talon_cards", "dealer"):
         if getattr(words, f).split()[0].casefold() in low:
-            other: Any = next((w for w in sorted(spellings) if w not in low), getattr(words, f))
+            from pulyacalc.logs.lines import DEALER_WORDS, TALON_WORDS  # only for such a name
+
+            others = {"correction": CORRECTION_WORDS, "talon_cards": TALON_WORDS, "dealer": DEALER_WORDS}[f]
+            other: Any = next((w for w in sorted(others) if w not in low), getattr(words, f))
             words = replace(words, **{f: other})
     return words
 
