@@ -238,9 +238,8 @@ class LineDeals:
             return Unreadable(Loc(file, lineno, 1))
         if len(line) > MAX_LINE_CHARS:
             # the reader cuts a longer line (logs/read._chain): its length is not known
-            problems.add(
-                Loc(file, lineno, 1), M_("line is over {most} characters long", most=f"{MAX_LINE_CHARS:,}")
-            )
+            too_long = M_("line is over {most} characters long", most=f"{MAX_LINE_CHARS:,}")
+            problems.add(Loc(file, lineno, 1), too_long)
             self.count += 1
             return Unreadable(Loc(file, lineno, 1))
         text, note = _strip_comment(line)
@@ -460,12 +459,10 @@ def _parse(
         if expected_number is not None and written != expected_number:
             shown = m.group(1) if written is None else written
             message = _M8 if counted is None or counted == expected_number else _M9
+            wrong = M_(message, shown=shown, expected_number=expected_number)
+            fix = M_("fix the number, or look for a missing or extra deal above")
             problems.add(
-                Loc(file, lineno, base + m.start(1)),
-                M_(message, shown=shown, expected_number=expected_number),
-                M_("fix the number, or look for a missing or extra deal above"),
-                source=source,
-                width=len(m.group(1)),
+                Loc(file, lineno, base + m.start(1)), wrong, fix, source=source, width=len(m.group(1))
             )
         body_start = m.end()
 
@@ -612,12 +609,8 @@ def _player_clause(said: _Said, who: str, toks: list[tuple[str, int]], name_end:
             count = 11
         rest = rest[:-1]
         if count > 10:
-            err(
-                count_at,
-                M_("{count_tok} is not a number of tricks", count_tok=count_tok),
-                M_("a count is 0..10"),
-                width=len(count_tok),
-            )
+            not_tricks = M_("{count_tok} is not a number of tricks", count_tok=count_tok)
+            err(count_at, not_tricks, M_("a count is 0..10"), width=len(count_tok))
             return
     if len(rest) > 1:  # 'Anna 6♠ -1', '6п без одной': undertricks after the contract
         k = _undertricks(who, rest, count, said.unders, err)
@@ -634,11 +627,8 @@ def _player_clause(said: _Said, who: str, toks: list[tuple[str, int]], name_end:
     rest = _dark_word(who, rest, locs)  # 'Anna dark 8♠ 8', 'Boris pass dark 3'
     if not rest:
         if count is None:
-            err(
-                name_end,
-                M_("what did {who} say?", who=who),
-                M_("add a call: a contract like 6♠, whist, pass, half or misere"),
-            )
+            add_call = M_("add a call: a contract like 6♠, whist, pass, half or misere")
+            err(name_end, M_("what did {who} say?", who=who), add_call)
             return
         said.bare.append((who, toks[0][1]))
     elif not _call(said, who, toks[0][1], rest, count is None):
@@ -678,12 +668,8 @@ def _call(said: _Said, who: str, name_at: int, rest: list[tuple[str, int]], no_t
         if parsed is None:
             return False
     if said.contract is not None:
-        said.err(
-            word_at,
-            M_(_M1, declarer=said.declarer, contract=said.contract),
-            M_("one declarer per deal"),
-            width=end - word_at,
-        )
+        second = M_(_M1, declarer=said.declarer, contract=said.contract)
+        said.err(word_at, second, M_("one declarer per deal"), width=end - word_at)
         return False
     said.declarer, said.contract, said.contract_end = who, parsed, end
     said.locs["declarer"] = name_at
@@ -881,10 +867,8 @@ def _missing_comma(rest: list[tuple[str, int]], players: tuple[str, ...], err: C
         if semi >= 0:
             err(at + semi, M_("clauses are separated by commas, not ';'"), M_("replace each ';' with ','"))
             return True
-        if i == 0:
-            continue
-        prev, prev_at = rest[i - 1]
-        if _names(tok, players) or (i > 1 and _is_count(prev)):
+        if i and (_names(tok, players) or (i > 1 and _is_count(rest[i - 1][0]))):
+            prev, prev_at = rest[i - 1]
             message = M_("clauses are separated by commas: a comma is missing before {tok!r}", tok=tok)
             err(prev_at + len(prev), message, M_(_WRITE_COMMA, prev=prev, tok=tok))
             return True

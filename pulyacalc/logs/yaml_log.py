@@ -57,40 +57,35 @@ def parse(text: str, file: str, problems: Problems, *, max_bytes: int | None = N
         raise AssertionError("header problems were reported")
     header_ok = not problems
     deals: list[Deal | Correction | SeatChange | Unreadable] = []
-    if deals_node is not None and not deals_node.null:
-        if deals_node.kind != "seq":
-            problems.add(deals_node.loc, M_("deals: expected a list of deals (each starting with '- ')"))
-        else:
-            table = header  # a newcomer's name is known from his join on (RULES.md 6.3)
-            read: dict[str, tuple[DealText, int]] = {}  # each deal's text read once
-            bad: dict[str, tuple[list[Problem], int]] = {}  # and each wrong one
-            for item in deals_node.items:
-                if item.kind == "scalar" and not item.null and item.text in bad:
-                    found, column = bad[item.text]  # a scalar's problems: on its first line
-                    problems.again(found, item.loc.line, item.loc.column - column)
-                    deals.append(Unreadable(item.loc))
-                    continue
-                kept, counted = len(problems.items), len(problems)
-                deal = parse_deal(item, table, problems, read)
-                deals.append(deal if deal is not None else Unreadable(item.loc))
-                if deal is None and item.kind == "scalar" and not item.null and BAD_TEXTS:
-                    # told again at its next place without reading it again (500,000 wrong
-                    # deals would each look for close names), when all its problems were kept
-                    found = problems.items[kept:]
-                    if len(found) == len(problems) - counted and all(
-                        p.loc.line == item.loc.line for p in found
-                    ):
-                        if len(bad) >= BAD_TEXTS:
-                            bad.clear()
-                        bad[item.text] = (found, item.loc.column)
-                if (
-                    isinstance(deal, SeatChange)
-                    and deal.change == "join"
-                    and deal.player not in table.players
-                ):
-                    table = replace(table, players=(*table.players, deal.player))
-                    read.clear()  # the names read before may read otherwise now
+    if deals_node is None or deals_node.null:
+        return Log(header, deals, header_ok)
+    if deals_node.kind != "seq":
+        problems.add(deals_node.loc, M_("deals: expected a list of deals (each starting with '- ')"))
+        return Log(header, deals, header_ok)
+    table = header  # a newcomer's name is known from his join on (RULES.md 6.3)
+    read: dict[str, tuple[DealText, int]] = {}  # each deal's text read once
+    bad: dict[str, tuple[list[Problem], int]] = {}  # and each wrong one
+    for item in deals_node.items:
+        if item.kind == "scalar" and not item.null and item.text in bad:
+            found, column = bad[item.text]  # a scalar's problems: on its first line
+            problems.again(found, item.loc.line, item.loc.column - column)
+            deals.append(Unreadable(item.loc))
+            continue
+        kept, counted = len(problems.items), len(problems)
+        deal = parse_deal(item, table, problems, read)
+        deals.append(deal if deal is not None else Unreadable(item.loc))
+        if deal is None and item.kind == "scalar" and not item.null and BAD_TEXTS:
+            # told again at its next place without reading it again (500,000 wrong
+            # deals would each look for close names), when all its problems were kept
+            found = problems.items[kept:]
+            if len(found) == len(problems) - counted and all(p.loc.line == item.loc.line for p in found):
+                if len(bad) >= BAD_TEXTS:
                     bad.clear()
+                bad[item.text] = (found, item.loc.column)
+        if isinstance(deal, SeatChange) and deal.change == "join" and deal.player not in table.players:
+            table = replace(table, players=(*table.players, deal.player))
+            read.clear()  # the names read before may read otherwise now
+            bad.clear()
     return Log(header, deals, header_ok)
 
 
