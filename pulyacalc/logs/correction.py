@@ -18,6 +18,8 @@ from pulyacalc.yamlsource import MAX_DENOMINATOR, MAX_NUMBER, MAX_NUMBER_CHARS, 
 #: the word before the player whists are written on
 ON_WORDS = frozenset({"on", "на"})
 YAML_KEYS = ("player", "area", "on", "amount", "reason")
+#: a reason's text after its opening quote, to its closing one (``\\"`` is a quote inside)
+_REASON_RE = re.compile(r'(?:[^"\\]|\\.)*"', re.DOTALL)
 _AMOUNT_RE = re.compile(r"^[+\-]?(\d+|\d+/\d+|\d+\.\d+)$")
 _AREAS_HINT = "an area is pool, mountain or whists (пуля, гора, висты)"
 _EXAMPLE = M_('e.g. correction Anna mountain -4 "remise of deal 12 written twice"')
@@ -55,10 +57,11 @@ def parse_correction_line(
     if quote < 0 or quote > head_end:
         err(len(line.rstrip()), M_("a correction needs its reason in double quotes"), _EXAMPLE)
     else:
-        end = _closing_quote(line, quote + 1)
-        if end < 0:
+        closed = _REASON_RE.match(line, quote + 1)
+        if closed is None:
             err(quote, M_("the reason's closing quote is missing"), M_('write the reason as "…"'))
         else:
+            end = closed.end() - 1
             text = line[quote + 1 : end].replace('\\"', '"').replace("\\\\", "\\")
             reason = (text, at(quote), end + 1 - quote)
             rest = line[end + 1 :]
@@ -89,14 +92,6 @@ def parse_correction_line(
         parts["reason"] = reason
     made = _make(parts, at(word_at), players, problems, note, line)  # every problem at once
     return made if len(problems) == before else None
-
-
-def _closing_quote(line: str, start: int) -> int:
-    """Where the quoted text starting at ``start`` ends (``\\"`` is a quote inside); -1."""
-    i = start
-    while i < len(line) and line[i] != '"':
-        i += 2 if line[i] == "\\" else 1
-    return i if i < len(line) else -1
 
 
 def parse_correction_yaml(

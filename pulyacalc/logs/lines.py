@@ -474,7 +474,7 @@ def _parse(
     return None if t is None else (t, body_start)
 
 
-#: the longer messages of _parse and _clauses (marked here, filled there)
+#: the longer messages of the line parser (marked here, filled there)
 _M1 = N_("a second contract in one deal ({declarer} already declared {contract})")
 _M2 = N_("a deal with a contract ({declarer} {contract}) is not raspasy")
 _M3 = N_("only the declarer concedes «без трёх»: {declarer}, who declared {contract}")
@@ -483,6 +483,17 @@ _M6 = N_("how many tricks did {who} take from the talon?")
 _M7 = N_("the talon's cards are given for a contract, and this deal has none")
 _M8 = N_("deal number {shown}, but this is deal {expected_number}")
 _M9 = N_("deal number {shown}, but the numbers above make this {expected_number}")
+_MOVE_DEALER = N_(
+    "move it to the top of the log; to change one deal's dealer add ', dealer NAME' to its line"
+)
+_DOWN_DEFENDER = N_("undertricks are the declarer's: {declarer} declared {contract}")
+_DOWN_TOO_MANY = N_("{n} down on {contract}: {declarer} cannot take fewer than no tricks")
+_BARE_TRICKS = N_(
+    "a contract needs a suit, like 7♠; on raspasy write '{who} pass {tricks}' or "
+    "start the line with 'raspasy'"
+)
+_DARK_PASS = N_("on raspasy «втёмную» goes with a pass: '{who} pass dark {get}'")
+_WRITE_COMMA = N_("write '{prev}, {tok}'; a clause is a name, a call and tricks, like 'Anna 6♠ 7'")
 
 
 @dataclass(slots=True, eq=False)
@@ -675,20 +686,6 @@ def _call(said: _Said, who: str, name_at: int, rest: list[tuple[str, int]], no_t
     said.locs["declarer"] = name_at
     said.locs["contract"] = word_at
     return True
-
-
-#: the longer messages of the checks here (marked here, filled there)
-_MOVE_DEALER = N_(
-    "move it to the top of the log; to change one deal's dealer add ', dealer NAME' to its line"
-)
-_DOWN_DEFENDER = N_("undertricks are the declarer's: {declarer} declared {contract}")
-_DOWN_TOO_MANY = N_("{n} down on {contract}: {declarer} cannot take fewer than no tricks")
-_BARE_TRICKS = N_(
-    "a contract needs a suit, like 7♠; on raspasy write '{who} pass {tricks}' or "
-    "start the line with 'raspasy'"
-)
-_DARK_PASS = N_("on raspasy «втёмную» goes with a pass: '{who} pass dark {get}'")
-_WRITE_COMMA = N_("write '{prev}, {tok}'; a clause is a name, a call and tricks, like 'Anna 6♠ 7'")
 
 
 def _contract_shape(said: _Said) -> bool:
