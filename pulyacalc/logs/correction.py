@@ -145,14 +145,12 @@ def _make(
         return who
 
     who = player(parts.get("player"), "player it is written for")
-    area = None
     a = parts.get("area")
+    area = None if a is None else AREA_SPELLINGS.get(a[0].casefold())
     if a is None:
         err(None, M_("a correction needs the area: pool, mountain or whists"), _EXAMPLE)
-    else:
-        area = AREA_SPELLINGS.get(a[0].casefold())
-        if area is None:
-            err(a, M_("unknown area {a!r}", a=a[0]), _AREAS_HINT)
+    elif area is None:
+        err(a, M_("unknown area {a!r}", a=a[0]), _AREAS_HINT)
     on = None
     if "on" in parts and area is not None and area != "whists":
         only_whists = M_("only whists are written on someone, not the {area}", area=area)

@@ -55,8 +55,7 @@ def _players(node: Node, b: HeaderBuilder) -> tuple[str, ...] | None:
         if name.casefold() in seen:
             p.add(loc, M_("player {name!r} is listed twice", name=name))
         seen.add(name.casefold())
-        fault = name_fault(name)
-        if fault is not None:
+        if (fault := name_fault(name)) is not None:
             p.add(loc, fault)
     return players if len(p) == before else None
 

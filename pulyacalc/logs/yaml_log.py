@@ -206,16 +206,14 @@ def _play(
             problems.add(node.loc, M_("a deal needs {need!r} (or 'raspasy:')", need=need), example)
     if len(problems) != before:
         return None
-    locs: dict[str, Loc] = {}
-    declarer = player_named(fields["declarer"], header.players, problems, "declarer")
-    locs["declarer"] = fields["declarer"].loc
     cnode = fields["contract"]
+    locs: dict[str, Loc] = {"declarer": fields["declarer"].loc, "contract": cnode.loc}
+    declarer = player_named(fields["declarer"], header.players, problems, "declarer")
     contract = None
     try:
         contract = Contract.parse(cnode.text if cnode.kind == "scalar" else "")
     except ContractError as e:
         problems.add(cnode.loc, e.message, e.hint)
-    locs["contract"] = cnode.loc
     calls: dict[str, Call] = {}
     if "defenders" in fields:
         _defenders(fields["defenders"], header, problems, calls, locs)
