@@ -615,11 +615,9 @@ def _player_clause(said: _Said, who: str, toks: list[tuple[str, int]], name_end:
     # the last word a count, unless the last two say undertricks ('без 2')
     if rest and _is_count(rest[-1][0]) and _last_words(rest, UNDERTRICK_SPELLINGS)[1] != 2:
         count_tok, count_at = rest[-1]
-        count = _whole_number(count_tok)
-        if count is None:  # thousands of digits: surely too many
-            count = 11
+        count = _whole_number(count_tok)  # None: thousands of digits, surely too many
         rest = rest[:-1]
-        if count > 10:
+        if count is None or count > 10:
             not_tricks = M_("{count_tok} is not a number of tricks", count_tok=count_tok)
             err(count_at, not_tricks, M_("a count is 0..10"), width=len(count_tok))
             return
