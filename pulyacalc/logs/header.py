@@ -122,9 +122,8 @@ def _rounding(node: Node, b: HeaderBuilder) -> Rounding | None:
     text = node.text.strip() if node.kind == "scalar" else ""
     if text not in ROUNDINGS:
         choices, got = ", ".join(ROUNDINGS), node.describe()
-        b.problems.add(
-            node.loc, M_("rounding: expected one of {join}, got {describe}", join=choices, describe=got)
-        )
+        message = M_("rounding: expected one of {join}, got {describe}", join=choices, describe=got)
+        b.problems.add(node.loc, message)
         return None
     return cast(Rounding, text)
 
