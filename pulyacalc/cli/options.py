@@ -96,16 +96,15 @@ def parse_convention(text: str | None) -> str | None:
     is refused at the option, with the built-in names or the nearest one."""
     if text is None:
         return None
-    from pulyacalc.convention.load import builtin_name, builtin_names, given_path, is_name, suggest_name
+    from pulyacalc.convention.load import _not_found, builtin_name, given_path, is_name
+    from pulyacalc.core.errors import Loc
 
     if given_path(text) is not None:
         # a name is given as the built-in's own (``сочинка`` → ``sochi``): one spelling in output
         return (builtin_name(text) or text) if is_name(text) else text
     if is_name(text):
-        names = builtin_names()
-        listed = _("built-in conventions: {names}; or give a path to a file").format(names=", ".join(names))
-        hint = suggest_name(text, names) or listed
-        raise typer.BadParameter(_("unknown convention {name!r}; {hint}").format(name=text, hint=tr(hint)))
+        hint = tr(_not_found(text, None, Loc(text)).hint)
+        raise typer.BadParameter(_("unknown convention {name!r}; {hint}").format(name=text, hint=hint))
     # the path as given, never made absolute (item 7 of issue 11)
     if Path(text).is_absolute():
         raise typer.BadParameter(_("no such file {name!r}").format(name=shown(text, 0)))

@@ -283,9 +283,12 @@ class Session(Table):
         self._refuse(message.format(what=words[0], deals=deals))
         return None
 
-    def _refuse(self, message: str) -> None:
+    def _refuse(self, message: str = "", problems: list[Problem] | None = None) -> None:
+        """A line or command refused: its problems shown, then ``message``."""
         self.refused += 1
-        print(f"pulyacalc: {message}", file=sys.stderr, flush=True)
+        show_problems(problems or [])
+        if message:
+            print(f"pulyacalc: {message}", file=sys.stderr, flush=True)
 
     def enter(self, line: str) -> bool:
         """A line of the log: written when it checks clean; otherwise its problems shown and
@@ -294,8 +297,7 @@ class Session(Table):
             text, problems, played = self._tried([line])
             if not problems:
                 return self.after(self._write(text, played=played))
-            self.refused += 1
-            show_problems(problems)
+            self._refuse(problems=problems)
             try:
                 line = self.ask(self.prompt(), line).strip()
             except EOFError:
@@ -355,10 +357,7 @@ class Session(Table):
         tried = scored(str(self.log), "\n".join(lines) + "\n")
         wrong = [p for p in tried.problems.items if p.loc.line == step.line]
         if wrong or not reason:
-            self.refused += 1
-            show_problems(wrong)
-            if not reason:
-                self._refuse(_("fix: a correction needs a reason"))
+            self._refuse("" if reason else _("fix: a correction needs a reason"), wrong)
             return False
         now = next(s for s in tried.steps if s.number == number and s.dealer)
         why = _("deal {n} is {line}: {reason}").format(n=number, line=again, reason=reason)
@@ -384,8 +383,7 @@ class Session(Table):
     def enter_all(self, lines: list[str]) -> bool:
         text, problems, played = self._tried(lines)
         if problems:
-            self.refused += 1
-            show_problems(problems)
+            self._refuse(problems=problems)
             return False
         for line in lines:
             print(line)

@@ -22,6 +22,7 @@ from pulyacalc.render.view import (
     sheet_json,
     sheet_row,
     show,
+    twins,
 )
 
 if TYPE_CHECKING:
@@ -288,14 +289,12 @@ def entry_line(x: Explained, fmt: str) -> tuple[str, str]:
 
 
 def _drawn_json(d: DealExplained, cut: Callable[[Explained], tuple[str, str]]) -> Drawn:
-    from pulyacalc.render.ledger import amounts
-
     cuts = [cut(x) for x in d.entries]
     flat = _cut_lines([(",\n    " + before, after) for before, after in cuts])
     nested = [piece.replace("\n", "\n    ") for piece in flat]
     nested[0] = ',\n      "entries": ' + ("[" + nested[0][1:] if cuts else "[]")
     nested[-1] += ("\n      ]" if cuts else "") + ',\n      "running": '
-    tail = "," + members(amounts("ledger", d.ledger), 2) + "\n    }"
+    tail = "," + members(twins("ledger", d.ledger), 2) + "\n    }"
     return Drawn(flat=flat, nested=tuple(nested), tail=tail)
 
 

@@ -20,6 +20,7 @@ from pulyacalc.render.view import (
     rounding_name,
     show,
     signed,
+    twins,
 )
 from pulyacalc.reports.ledger import Ledger, LedgerRow, Moved
 
@@ -32,14 +33,6 @@ if TYPE_CHECKING:
 Play = Callable[["Sink"], "Ledger | None"]
 #: (which value, player) of each player column
 Columns = list[tuple[str, str]]
-
-
-def amounts(name: str, values: dict[str, Amount]) -> dict[str, Any]:
-    """``{name: {player: jnum}, name_exact: {player: fraction}}``."""
-    return {
-        name: {p: jnum(v) for p, v in values.items()},
-        f"{name}_exact": {p: fraction_text(v) for p, v in values.items()},
-    }
 
 
 def _money(values: dict[str, Decimal]) -> dict[str, Any]:
@@ -147,7 +140,7 @@ def rounding_values(lg: Ledger) -> dict[str, dict[str, Any]]:
 
 
 def rounding_json(lg: Ledger) -> dict[str, Any]:
-    out: dict[str, Any] = {"name": lg.rounding_name, **amounts("result", lg.rounding)}
+    out: dict[str, Any] = {"name": lg.rounding_name, **twins("result", lg.rounding)}
     if lg.money_rounding is not None:
         out["money"] = _money(lg.money_rounding)
     return out
@@ -263,12 +256,12 @@ def _cell(kind: str, value: Amount | Decimal) -> str:
 
 def moved_json(m: Moved) -> dict[str, Any]:
     """A deal's object in JSON but its number and values: its dealer, text and result."""
-    return {"dealer": m.dealer, "text": m.text, **amounts("result", m.result)}
+    return {"dealer": m.dealer, "text": m.text, **twins("result", m.result)}
 
 
 def values_json(row: LedgerRow, running: bool) -> dict[str, Any]:
     """A deal's values in JSON: the running totals (``running``) and the money."""
-    out: dict[str, Any] = amounts("running", row.running) if running else {}
+    out: dict[str, Any] = twins("running", row.running) if running else {}
     if row.money is not None and row.money_running is not None:
         out["money"] = _money(row.money)
         if running:
@@ -285,7 +278,7 @@ class JsonRows:
         self.moved = Remembered(self._moved)
         #: the members of each distinct result (many rows move the results alike)
         self.results = Remembered(
-            lambda m: members(amounts("result", m.result), 2), lambda m: tuple(m.result.items())
+            lambda m: members(twins("result", m.result), 2), lambda m: tuple(m.result.items())
         )
 
     def _moved(self, m: Moved) -> str:

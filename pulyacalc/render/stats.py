@@ -20,13 +20,18 @@ if TYPE_CHECKING:
 LEVELS = (6, 7, 8, 9, 10)
 
 
+#: a rating's numbers, in the order of JSON and CSV
+RATING = ("mu", "sigma", "ordinal")
+
+
 def rating_json(r: Rating) -> dict[str, float]:
     # floats to two decimals: the model's arithmetic is floating point, not exact
-    return {"mu": round(r.mu, 2), "sigma": round(r.sigma, 2), "ordinal": round(r.ordinal, 2)}
+    return {k: round(getattr(r, k), 2) for k in RATING}
 
 
-def rated(x: float) -> str:
-    return f"{x:.2f}"
+def rated(r: Rating) -> list[str]:
+    """The rating's mu, sigma and ordinal for a table or CSV: two decimals."""
+    return [f"{getattr(r, k):.2f}" for k in RATING]
 
 
 def player_json(rank: int, p: PlayerStats) -> dict[str, Any]:
@@ -78,9 +83,7 @@ def player_row(rank: int, p: PlayerStats) -> list[Any]:
     for lv in LEVELS:
         row += [p.contracts[lv].declared, p.contracts[lv].made]
     row += [p.misere.declared, p.misere.made, p.raspasy, p.raspasy_tricks, decimal(p.tricks_per_raspasy)]
-    row += [p.whists.declared, p.whists.made, p.half_whists]
-    row += [rated(p.rating.mu), rated(p.rating.sigma), rated(p.rating.ordinal)]
-    return row
+    return [*row, p.whists.declared, p.whists.made, p.half_whists, *rated(p.rating)]
 
 
 def tries(made: int, declared: int) -> str:
@@ -149,10 +152,10 @@ class StatsView:
         head.append(_("longest winning streak"))
         rows = []
         for rank, p in enumerate(s.players, 1):
-            st, r = p.standing, p.rating
+            st, (mu, sigma, ordinal) = p.standing, rated(p.rating)
             # averages are statistics, not amounts to add up: with decimals (19.83, not 19⅚)
-            row: list[Any] = [rank, p.player, st.evenings, p.deals, show(st.total), rated(r.ordinal)]
-            row += [rated(r.mu), rated(r.sigma), decimal(st.average), decimal(p.per_deal)]
+            row: list[Any] = [rank, p.player, st.evenings, p.deals, show(st.total), ordinal]
+            row += [mu, sigma, decimal(st.average), decimal(p.per_deal)]
             rows.append([*row, show(st.best), show(st.worst), p.streak])
         names = [p.player for p in s.players]
         won = s.head_to_head
@@ -223,14 +226,13 @@ class PlayerView:
     def _rows(self, fmt: Callable[[Amount], str]) -> list[list[Any]]:
         """His evenings: ``fmt`` :func:`show` for people, :func:`decimal` for CSV."""
         return [
-            [pt.number, pt.file, fmt(pt.result), fmt(pt.total)]
-            + [rated(pt.rating.mu), rated(pt.rating.sigma), rated(pt.rating.ordinal)]
+            [pt.number, pt.file, fmt(pt.result), fmt(pt.total), *rated(pt.rating)]
             for pt in self.player.series
         ]
 
     def table(self) -> str:
-        p, st, r = self.player, self.player.standing, self.player.rating
-        ratings = {"rating": rated(r.ordinal), "mu": rated(r.mu), "sigma": rated(r.sigma)}
+        p, st = self.player, self.player.standing
+        ratings = dict(zip(("mu", "sigma", "rating"), rated(p.rating), strict=True))
         first = _("{player}: rank {rank} of {n}, ordinal {rating} (mu {mu}, sigma {sigma})")
         second = _("{evenings}, {deals}; total {total}, per evening {average}, per deal {per_deal}")
         third = _(

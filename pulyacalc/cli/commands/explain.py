@@ -22,11 +22,9 @@ def explain(
 ) -> None:
     """Every entry of every deal: who writes how much, where, why (rule and arithmetic), and the
     running totals after each deal (нарастающим итогом)."""
-    import tempfile
-
     from pulyacalc.cli.progress import log_progress
     from pulyacalc.render.explain import ExplainStream
-    from pulyacalc.render.formats import write
+    from pulyacalc.render.formats import spool, spooled, write
     from pulyacalc.reports.explain import explain_stream
 
     # deal by deal in flat memory; ``--deal N`` spooled first, to say that deal N is past
@@ -37,16 +35,15 @@ def explain(
         if deal is None:
             write(view, run.format, emit)
             return
-        with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8") as spool:
-            write(view, run.format, spool.write)
+        with spool() as kept:
+            write(view, run.format, kept.write)
             if not view.shown:  # deal N is past the log's end
                 from pulyacalc.render.view import counted
 
                 deals = counted(stream.count, "deal")
                 message = _("no deal {number}: the log has {deals}").format(number=deal, deals=deals)
                 raise opts.usage(message, "--deal")
-            spool.seek(0)
-            while chunk := spool.read(1 << 16):
+            for chunk in spooled(kept):
                 emit(chunk)
 
 
