@@ -18,7 +18,7 @@ from pulyacalc.cli import output as out
 from pulyacalc.cli.lang import ADVANCED
 from pulyacalc.cli.output import ForceOpt, OutputOpt, QuietOpt
 from pulyacalc.core import kinds
-from pulyacalc.core.errors import shown
+from pulyacalc.core.errors import WRITTEN, Loc, PulyaError, ReadsOutput, shown
 from pulyacalc.core.i18n import N_, _, tr
 from pulyacalc.render.formats import FORMATS
 
@@ -97,7 +97,6 @@ def parse_convention(text: str | None) -> str | None:
     if text is None:
         return None
     from pulyacalc.convention.load import _not_found, builtin_name, given_path, is_name
-    from pulyacalc.core.errors import Loc
 
     if given_path(text) is not None:
         # a name is given as the built-in's own (``сочинка`` → ``sochi``): one spelling in output
@@ -252,12 +251,7 @@ class Run:
     @property
     def reading(self) -> dict[str, Any]:
         """The keywords the library's readers of a log take."""
-        return {
-            "convention": self.convention,
-            "rounding": self.rounding,
-            "input_format": self.input_format,
-            "max_yaml_bytes": self.max_yaml_bytes,
-        }
+        return {k: getattr(self, k) for k in ("convention", "rounding", "input_format", "max_yaml_bytes")}
 
 
 def command(*names: str, blame_rounding: bool = True, fresh: bool = False) -> Callable[[F], F]:
@@ -287,7 +281,6 @@ def command(*names: str, blame_rounding: bool = True, fresh: bool = False) -> Ca
             if "format" in names and "output" in names:
                 fields["format"] = report_format(fields["output"], fields["format"])
             option = fields["rounding"] if blame_rounding else None
-            from pulyacalc.core.errors import WRITTEN, PulyaError, ReadsOutput
             from pulyacalc.scoring.settlement import SettlementError
 
             try:
@@ -332,8 +325,6 @@ def _outputs(kwargs: dict[str, Any], fields: dict[str, Any]) -> dict[str, str | 
 def guard(kwargs: dict[str, Any], fields: dict[str, Any], fresh: bool) -> None:
     """A command's ``-o`` and ``--plot`` checked before any work (usage, exit 2): not one file
     twice, not an input, not a log or a paper sheet without ``--force``; then put in ``WRITTEN``."""
-    from pulyacalc.core.errors import WRITTEN
-
     outputs = _outputs(kwargs, fields)
     values = [fields["convention"], *(v for k, v in kwargs.items() if k not in ("output", "plot"))]
     inputs = [

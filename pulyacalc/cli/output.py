@@ -17,6 +17,7 @@ import typer
 from pulyacalc.cli.lang import ADVANCED
 from pulyacalc.core.errors import shown
 from pulyacalc.core.i18n import N_, _, tr
+from pulyacalc.render.formats import spool, spooled
 
 #: the file ``emit`` writes to (None: standard output); set by ``-o``
 target: str | None = None
@@ -219,8 +220,6 @@ def _cannot(path: str, why: str) -> typer.Exit:
 def _to_descriptor(fd: int, path: str) -> Iterator[IO[str]]:
     """``-o -`` or ``-o /dev/fd/N`` (text: pictures never go there): spooled, all or nothing
     as a file is, then written to the open descriptor (1: standard output)."""
-    from pulyacalc.render.formats import spool, spooled
-
     with spool() as kept:
         yield kept
         if fd == 1:

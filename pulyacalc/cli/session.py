@@ -14,11 +14,11 @@ from typing import NamedTuple
 
 from pulyacalc.cli.console import fit
 from pulyacalc.core.amounts import Amount
-from pulyacalc.core.errors import Problem, Problems
+from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, not_utf8
 from pulyacalc.core.i18n import M_, N_, _, current
 from pulyacalc.core.kinds import Area
 from pulyacalc.logs.words import LOG_LANGUAGES, Words
-from pulyacalc.play import Playing
+from pulyacalc.play import Playing, load_convention
 from pulyacalc.scoring.fold import Step
 
 #: a session command (either language) → what it does; any other line is a line of the log
@@ -100,7 +100,6 @@ class Scored(NamedTuple):
 def scored(name: str, text: str) -> Scored:
     """``text`` read and played as `score` reads and plays a line log."""
     from pulyacalc.logs.read import read_text
-    from pulyacalc.play import load_convention
 
     problems = Problems()
     log = read_text(text, name, "lines", problems)
@@ -154,7 +153,6 @@ class Table:
     def _read(self) -> Scored:
         """The log read as every reader reads it (a problem located at it), refused when it
         is not a regular file of lines: the log ``play`` appends to."""
-        from pulyacalc.core.errors import Loc, ReadError, not_utf8
         from pulyacalc.logs.read import detect_format, open_input, refused, unreadable
 
         name = str(self.log)

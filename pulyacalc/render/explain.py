@@ -225,14 +225,9 @@ ROW_HEAD = ["deal", "rule", "section", "player", "area", "on", "amount", "why"]
 
 def entry_cut(x: Explained) -> tuple[str, str]:
     """An entry's JSON among the flat ones (two levels deep), cut where its deal's number goes."""
-    doc = plain_strings(entry_json(x))
-    del doc["deal"]
+    # its texts as plain strings (a ``Text`` would go to the slower ``json.dumps``)
+    doc = {k: str(v) if isinstance(v, str) else v for k, v in entry_json(x).items() if k != "deal"}
     return '{\n      "deal": ', "," + members(doc, 2) + "\n    }"
-
-
-def plain_strings(doc: dict[str, Any]) -> dict[str, Any]:
-    """``doc`` with its texts as plain strings (a ``Text`` would go to the slower ``json.dumps``)."""
-    return {k: str(v) if isinstance(v, str) else v for k, v in doc.items()}
 
 
 @dataclass
@@ -253,14 +248,11 @@ def drawn_writes(
     d: DealExplained, fmt: str, piece: Callable[[Explained], tuple[str, str]] | None = None
 ) -> Drawn:
     """:class:`Drawn` of a deal's writes in ``fmt`` (``,``/``\\t``: CSV/TSV); ``piece``: an entry's."""
-    xs = d.entries
     if fmt == "table":
-        lines = deal_body(xs, d.ledger, None)
+        lines = deal_body(d.entries, d.ledger, None)
         return Drawn(entries="\n".join(lines[:-1]), moves=lines[-1])
-    cut = piece or (lambda x: entry_piece(x, fmt))
-    if fmt != "json":
-        return Drawn(flat=_cut_lines([cut(x) for x in xs]))
-    return _drawn_json(d, cut)
+    cuts = [piece(x) if piece else entry_piece(x, fmt) for x in d.entries]
+    return _drawn_json(d, cuts) if fmt == "json" else Drawn(flat=_cut_lines(cuts))
 
 
 def entry_piece(x: Explained, fmt: str) -> tuple[str, str]:
@@ -280,16 +272,14 @@ def entry_line(x: Explained, fmt: str) -> tuple[str, str]:
     """An entry as JSON Lines, CSV (``,``) or TSV (``\\t``) write it, cut where its deal's number goes."""
     import json
 
-    doc = entry_json(x)
-    del doc["deal"]
     if fmt == "jsonl":
+        doc = {k: v for k, v in entry_json(x).items() if k != "deal"}
         head = json.dumps({"schema_version": SCHEMA_VERSION}, ensure_ascii=False)
         return head[:-1] + ', "deal": ', ", " + json.dumps(doc, ensure_ascii=False)[1:] + "\n"
     return "", fmt + delimited_line(entry_row(x)[1:], fmt)  # the row but its first cell
 
 
-def _drawn_json(d: DealExplained, cut: Callable[[Explained], tuple[str, str]]) -> Drawn:
-    cuts = [cut(x) for x in d.entries]
+def _drawn_json(d: DealExplained, cuts: list[tuple[str, str]]) -> Drawn:
     flat = _cut_lines([(",\n    " + before, after) for before, after in cuts])
     nested = [piece.replace("\n", "\n    ") for piece in flat]
     nested[0] = ',\n      "entries": ' + ("[" + nested[0][1:] if cuts else "[]")

@@ -121,14 +121,9 @@ class Layout:
 
     def head(self, head: list[str], heads: Widths, tablefmt: str) -> list[str]:
         """The header's lines (wrapped to ``heads``, padded) and ``simple``'s dashes under it."""
-        if not head:
-            return [self.rule()] if tablefmt == "simple" else []
-        if heads is None:  # (one line each)
-            line = (self.format % tuple(head)).rstrip().replace(PAD, " ")
-            return [line, self.rule()] if tablefmt == "simple" else [line]
         split = _head_lines(head, _given(heads, head))
         lines = []
-        for k in range(max(map(len, split))):
+        for k in range(max(map(len, split), default=0)):
             parts = [p[k] if k < len(p) else "" for p in split]
             lines.append((self.format % tuple(parts)).rstrip().replace(PAD, " "))
         return [*lines, self.rule()] if tablefmt == "simple" else lines
@@ -305,13 +300,9 @@ def _picked(body: Body, columns: list[int]) -> Iterator[Sequence[str]]:
 
 def _aligned(body: Body, align: Align, ncols: int) -> Body:
     """The body with its right-aligned columns' units lined up, remembered per column (explain's paper)."""
-    mixed = []
-    for i, a in enumerate(_given_align(align, ncols)):
-        if a != "right":
-            continue
-        done = _ALIGNED(tuple(row[i] for row in body if i < len(row)))
-        if done is not None:
-            mixed.append((i, iter(done)))
+    rights = [i for i, a in enumerate(_given_align(align, ncols)) if a == "right"]
+    done = {i: _ALIGNED(tuple(row[i] for row in body if i < len(row))) for i in rights}
+    mixed = [(i, iter(texts)) for i, texts in done.items() if texts is not None]
     if not mixed:
         return body
     body = [list(row) for row in body]
@@ -480,14 +471,15 @@ def fit_plan(fit: Fit) -> FitPlan:
             return FitPlan(maxcolwidths, heads, every)
     left = [i for i in range(ncols) if _given_align(align, ncols)[i] == "left"]
     over = _widest(text) - width
-    limits: list[int | None] = list(maxcolwidths) if maxcolwidths else [None] * ncols
+    given: list[int | None] = list(maxcolwidths) if maxcolwidths else [None] * ncols
+    limits = list(given)
     for i in sorted(left, key=lambda i: -cells[i]):
         if over <= 0 or cells[i] <= 16:
             break
         cut = min(over, cells[i] - 16)
         limits[i], over = cells[i] - cut, over - cut
     used = maxcolwidths
-    if limits != (list(maxcolwidths) if maxcolwidths else [None] * ncols):
+    if limits != given:
         used = limits
         text = draw(body, head, align, tablefmt, limits, heads)
         if _widest(text) <= width:

@@ -8,8 +8,10 @@ from typing import Annotated
 import typer
 
 from pulyacalc.cli import options as opts
+from pulyacalc.cli.progress import log_progress
 from pulyacalc.cli.runtime import emit
 from pulyacalc.core.i18n import N_
+from pulyacalc.render.formats import write
 
 #: ``--against``'s help
 AGAINST_HELP = N_(
@@ -31,9 +33,7 @@ def check(
     status 0 when clean (corrections alone leave it clean), 1 otherwise."""
     from collections.abc import Iterator
 
-    from pulyacalc.cli.progress import log_progress
     from pulyacalc.render.check import CheckView
-    from pulyacalc.render.formats import write
     from pulyacalc.reports.check import Checking, Finding
 
     # the findings written as found (formats.write spools them)

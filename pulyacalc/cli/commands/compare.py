@@ -9,6 +9,7 @@ import typer
 from pulyacalc.cli import options as opts
 from pulyacalc.cli.runtime import emit
 from pulyacalc.core.i18n import N_
+from pulyacalc.render.formats import render
 
 #: ``-c``'s help (given again and again)
 CONVENTIONS_HELP = N_(
@@ -33,7 +34,6 @@ def compare(
     """The same evening settled under several conventions side by side (the log's own
     overrides and pool target apply under each)."""
     from pulyacalc.render.compare import CompareView
-    from pulyacalc.render.formats import render
     from pulyacalc.reports.compare import compare_log
 
     reading = {k: v for k, v in run.reading.items() if k != "convention"}  # its -c is the list above

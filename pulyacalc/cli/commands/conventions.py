@@ -14,6 +14,7 @@ from pulyacalc.cli import options as opts
 from pulyacalc.cli.lang import TYPER
 from pulyacalc.cli.runtime import emit
 from pulyacalc.core.i18n import N_
+from pulyacalc.render.formats import render
 
 conventions = typer.Typer(add_completion=False, no_args_is_help=True, **TYPER)
 
@@ -30,7 +31,6 @@ ConventionArg = Annotated[
 def list_(*, run: opts.Run) -> None:
     """The built-in conventions: name, title and the file each is read from."""
     from pulyacalc.render.conventions import ListView
-    from pulyacalc.render.formats import render
     from pulyacalc.reports.conventions import builtins
 
     emit(render(ListView(builtins()), run.format))
@@ -44,7 +44,6 @@ def show(convention: ConventionArg, *, run: opts.Run) -> None:
     """Every key of a convention, merged (a house file's extends: included), as a YAML
     convention file: saved and used with -c FILE, it scores the same."""
     from pulyacalc.render.conventions import ShowView
-    from pulyacalc.render.formats import render
     from pulyacalc.reports.conventions import show as shown
 
     emit(render(ShowView(shown(convention)), run.format))
@@ -56,7 +55,6 @@ def diff(a: ConventionArg, b: ConventionArg, *, run: opts.Run) -> None:
     """The keys where two conventions differ: each one's value and the key's meaning.
     A report, not a check: the exit status is 0 whether they differ or not."""
     from pulyacalc.render.conventions import DiffView
-    from pulyacalc.render.formats import render
     from pulyacalc.reports.conventions import diff as differences
 
     emit(render(DiffView(differences(a, b)), run.format))

@@ -9,7 +9,8 @@ from typing import Annotated
 import typer
 
 from pulyacalc.cli import options as opts
-from pulyacalc.cli.output import replaced
+from pulyacalc.cli import output as shared
+from pulyacalc.cli.output import descriptor, replaced
 from pulyacalc.core.i18n import M_, N_
 
 Target = enum.Enum("Target", [("lines", "lines"), ("yaml", "yaml")], type=str)
@@ -34,8 +35,6 @@ _HELP = {
 def _check_output(value: str | None) -> str | None:
     """convert writes its ``-o`` itself (standard output all or nothing too): ``emit`` must
     not send anything to another command's ``-o`` of an earlier run in this process."""
-    from pulyacalc.cli import output as shared
-
     shared.target = None
     return None if value is None else shared.check_writable(value)
 
@@ -78,7 +77,6 @@ def convert(
 def _target(to: Target | None, output: str | None) -> Target:
     """The format to write: ``--to``, or the one ``-o``'s name says; a name that says the
     other format than ``--to`` is refused (the file would be read back as that format)."""
-    from pulyacalc.cli.output import descriptor
     from pulyacalc.core.errors import shown
     from pulyacalc.logs.read import format_by_name
 

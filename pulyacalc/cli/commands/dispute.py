@@ -10,6 +10,7 @@ import typer
 from pulyacalc.cli import options as opts
 from pulyacalc.cli.runtime import emit
 from pulyacalc.core.i18n import N_
+from pulyacalc.render.formats import render
 
 DEAL_HELP = N_("The deal in dispute: its number (1 = the first).")
 
@@ -25,7 +26,6 @@ def dispute(
     bonus …), each reading with the deal's entries, every player's final result and its
     change against the log's own convention, and the Code's clause it rests on."""
     from pulyacalc.render.dispute import DisputeView
-    from pulyacalc.render.formats import render
     from pulyacalc.reports.dispute import NoSuchDeal, dispute_file
 
     try:

@@ -7,8 +7,10 @@ from typing import Annotated
 import typer
 
 from pulyacalc.cli import options as opts
+from pulyacalc.cli.progress import log_progress
 from pulyacalc.cli.runtime import emit
 from pulyacalc.core.i18n import N_, _
+from pulyacalc.render.formats import spool, spooled, write
 
 DEAL_HELP = N_("Explain only deal number N (1 = the first).")
 
@@ -22,9 +24,7 @@ def explain(
 ) -> None:
     """Every entry of every deal: who writes how much, where, why (rule and arithmetic), and the
     running totals after each deal (нарастающим итогом)."""
-    from pulyacalc.cli.progress import log_progress
     from pulyacalc.render.explain import ExplainStream
-    from pulyacalc.render.formats import spool, spooled, write
     from pulyacalc.reports.explain import explain_stream
 
     # deal by deal in flat memory; ``--deal N`` spooled first, to say that deal N is past

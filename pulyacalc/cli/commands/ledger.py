@@ -11,6 +11,7 @@ import typer
 from pulyacalc.cli import options as opts
 from pulyacalc.cli.runtime import emit
 from pulyacalc.core.i18n import N_
+from pulyacalc.render.formats import write
 
 if TYPE_CHECKING:
     from pulyacalc.render.ledger import Play
@@ -59,7 +60,6 @@ def ledger(
 def _written(source: Ledger | Play, running: bool, shape: str) -> bool:
     """The ledger written row by row in flat memory; False where a play cannot tell every row
     (a log that seats a newcomer: every row reads the final table; it is read again)."""
-    from pulyacalc.render.formats import write
     from pulyacalc.render.ledger import LedgerView, Unseated
 
     try:

@@ -8,7 +8,7 @@ import typer
 
 from pulyacalc.cli import options as opts
 from pulyacalc.cli.runtime import emit
-from pulyacalc.core.i18n import N_, _
+from pulyacalc.core.i18n import N_, _, current
 
 #: the options' help, as ``--help`` shows it
 _HELP = {
@@ -63,7 +63,6 @@ def new(
     failed, not whisted, half-whist, misère, raspasy; the talon on raspasy with 4 players),
     commented out, so that the file scores as it is and each example can be uncommented."""
     from pulyacalc.convention.load import load
-    from pulyacalc.core.i18n import current
     from pulyacalc.logs.template import Unserved, looks_russian, template
 
     names = _names(players)

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from pulyacalc.cli import options as opts
-from pulyacalc.core.i18n import N_
+from pulyacalc.core.i18n import N_, _, current
 
 #: the arguments' help, as ``--help`` shows it
 _HELP = {
@@ -35,7 +35,6 @@ def play(
 
     from pulyacalc.cli.runtime import fail
     from pulyacalc.cli.session import Lock, Refused, Session, conventions, reader, start
-    from pulyacalc.core.i18n import _, current
     from pulyacalc.logs.words import LOG_LANGUAGES
 
     run.price  # noqa: B018 - a wrong --whist-price is usage before the evening starts

@@ -9,6 +9,7 @@ import typer
 from pulyacalc.cli import options as opts
 from pulyacalc.cli.runtime import emit
 from pulyacalc.core.i18n import N_
+from pulyacalc.render.formats import render
 
 PLAYERS_HELP = N_("2 (with a dummy), 3, 4 or 5 players at the table.")
 
@@ -24,7 +25,6 @@ def prices(
     made, not whisted, half-whisted and failed by one, two, three; misère; a raspasy.  Every price is
     computed by scoring the deal on a finished sheet and settling with and without it."""
     from pulyacalc.convention.load import load
-    from pulyacalc.render.formats import render
     from pulyacalc.render.prices import PricesView
     from pulyacalc.reports.prices import price_table
 

@@ -5,16 +5,16 @@
 
 from pulyacalc.cli import options as opts
 from pulyacalc.cli.output import note
+from pulyacalc.cli.progress import log_progress
 from pulyacalc.cli.runtime import emit
-from pulyacalc.core.i18n import N_
+from pulyacalc.core.i18n import N_, ngettext
+from pulyacalc.render.formats import render
 
 
 @opts.command(*opts.SHARED)
 def score(log: opts.LogArg, run: opts.Run) -> None:
     """Score an evening from a log: the sheet (pool, mountain, whists) and the settlement."""
-    from pulyacalc.cli.progress import log_progress
     from pulyacalc.play import score_file, settle_evening
-    from pulyacalc.render.formats import render
     from pulyacalc.render.report import Report
 
     price = run.price
@@ -26,8 +26,6 @@ def score(log: opts.LogArg, run: opts.Run) -> None:
     emit(render(report, run.format))
     if ev.after_finish_from is not None:
         # one line, on standard error (-q: none): check lists each such deal
-        from pulyacalc.core.i18n import ngettext
-
         n = ev.deals - ev.after_finish_from + 1
         message = ngettext(
             "{n} deal was played after the pulya was finished (deal {first}); pulyacalc check {log} lists it",

@@ -13,6 +13,7 @@ from pulyacalc.cli.plot import PlotOpt, require_matplotlib, save_plot
 from pulyacalc.cli.runtime import emit, fail, walking_logs
 from pulyacalc.core.errors import shown
 from pulyacalc.core.i18n import N_, _, ngettext
+from pulyacalc.render.formats import render
 
 KEEP_GOING_HELP = N_(
     "Leave out the evenings that have problems (reported on stderr with a summary), show the standings "
@@ -31,7 +32,6 @@ def season(
     keep_going: KeepGoingOpt = False,
 ) -> None:
     """Standings over many evenings: evenings played, total, average, best and worst per player."""
-    from pulyacalc.render.formats import render
     from pulyacalc.render.season import SeasonView
     from pulyacalc.reports.season import score_season
 

@@ -7,10 +7,11 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from pulyacalc.cli import options as opts
-from pulyacalc.cli.commands.sheet import is_drawing
+from pulyacalc.cli.commands.sheet import is_drawing, write_drawing
 from pulyacalc.cli.runtime import emit, fail
 from pulyacalc.core.errors import shown
 from pulyacalc.core.i18n import N_, _
+from pulyacalc.render.formats import render
 
 if TYPE_CHECKING:
     from pulyacalc.logs.sheet_file import PaperSheet
@@ -31,7 +32,6 @@ def settle(
     With -o FILE.svg (or FILE.html) the paper is drawn, with the stages beside it."""
     from pulyacalc.logs.header import convention_for
     from pulyacalc.logs.sheet_file import read_sheet
-    from pulyacalc.render.formats import render
     from pulyacalc.render.settle import SettleReport
     from pulyacalc.scoring.settlement import settle as do_settle
 
@@ -53,7 +53,6 @@ def settle(
 
 def draw_paper(paper: PaperSheet, report: SettleReport, output: str) -> None:
     """``-o FILE.svg`` (or ``.html``): the paper it came from, the stages beside it."""
-    from pulyacalc.cli.commands.sheet import write_drawing
     from pulyacalc.render.sheet_html import page
     from pulyacalc.render.sheet_svg import SHOWN_AT_MOST, svg
     from pulyacalc.render.table import html_tables

@@ -10,6 +10,7 @@ import typer
 
 from pulyacalc.cli import options as opts
 from pulyacalc.cli import output as shared
+from pulyacalc.cli.progress import log_progress
 from pulyacalc.cli.runtime import emit, fail
 from pulyacalc.core.errors import shown
 from pulyacalc.core.i18n import N_, _, ngettext
@@ -104,7 +105,6 @@ def drawn(
 ) -> tuple[str, str | None]:
     """The SVG of ``log`` and, if ``html``, the page with it and the tables (``last``: only the
     last so many deals; ``refresh``: the page reloads itself every so many seconds)."""
-    from pulyacalc.cli.progress import log_progress
     from pulyacalc.play import score_file
     from pulyacalc.render.sheet_svg import SHOWN_AT_MOST, svg
     from pulyacalc.reports.pulya import Marks, traced

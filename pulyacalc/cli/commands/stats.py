@@ -11,6 +11,7 @@ from pulyacalc.cli.aliases import AliasesOpt, load_aliases
 from pulyacalc.cli.plot import PlotOpt, require_matplotlib, save_plot
 from pulyacalc.cli.runtime import emit, walking_logs
 from pulyacalc.core.i18n import N_, _
+from pulyacalc.render.formats import render
 
 PLAYER_HELP = N_("One player's page instead of the whole club.")
 
@@ -27,7 +28,6 @@ def stats(
 ) -> None:
     """Statistics per player over many evenings: contracts made per level, misère, raspasy,
     whists, results, head-to-head, and a rating (openskill Plackett-Luce)."""
-    from pulyacalc.render.formats import render
     from pulyacalc.render.stats import PlayerView, StatsView
     from pulyacalc.reports.stats import score_stats
 
