@@ -9,6 +9,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+from pulyacalc.core import i18n
 from pulyacalc.core.i18n import _
 
 #: the page reloads itself every so many seconds (a deal takes a minute or more to play)
@@ -104,7 +105,6 @@ def page(log: Path, *, lang: str, last: int = 5) -> str:
     """The page for the table: the drawn sheet of ``log`` as it stands (the same drawing as
     ``sheet -o x.html``), the score and the last ``last`` deals in explain's words, in ``lang``."""
     from pulyacalc.cli.commands.sheet import drawn
-    from pulyacalc.core import i18n
 
     before = i18n.current()
     i18n.use(lang)

@@ -13,12 +13,16 @@ from pathlib import Path
 from typing import NamedTuple
 
 from pulyacalc.cli.console import fit
+from pulyacalc.convention.load import builtin_names
 from pulyacalc.core.amounts import Amount
 from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, not_utf8
 from pulyacalc.core.i18n import M_, N_, _, current
 from pulyacalc.core.kinds import Area
+from pulyacalc.core.model import Contract, Correction, Suit
+from pulyacalc.core.seating import Seats
 from pulyacalc.logs.words import LOG_LANGUAGES, Words
 from pulyacalc.play import Playing, load_convention
+from pulyacalc.render.view import sheet_head, sheet_row, signed
 from pulyacalc.scoring.fold import Step
 
 #: a session command (either language) → what it does; any other line is a line of the log
@@ -204,8 +208,6 @@ class Table:
         return text, [p for p in tried.problems.items if p.loc.line >= first], tried
 
     def prompt(self) -> str:
-        from pulyacalc.core.seating import Seats
-
         p = self.now.playing
         assert p is not None
         s = p.scorer
@@ -220,8 +222,6 @@ class Table:
 
     def completions(self) -> list[str]:
         """Player names, contracts, calls and commands in the session's words."""
-        from pulyacalc.core.model import Contract, Suit
-
         w = self.words
         players = list(self.now.playing.scorer.players) if self.now.playing is not None else []
         contracts = [w.contract(Contract(level, suit)) for level in range(6, 11) for suit in Suit]
@@ -308,7 +308,6 @@ class Session(Table):
         the pulya is finished."""
         from pulyacalc.render.explain import sentence_shown
         from pulyacalc.render.table import draw
-        from pulyacalc.render.view import sheet_head, sheet_row, signed
         from pulyacalc.reports.explain import explain_entries
         from pulyacalc.reports.ledger import deal_row
 
@@ -366,7 +365,6 @@ class Session(Table):
         return self.enter_all(fixes)
 
     def _corrections(self, was: Step, now: Step, why: str) -> Iterator[str]:
-        from pulyacalc.core.model import Correction
         from pulyacalc.logs.correction import correction_line
 
         moved: dict[tuple[str, Area, str | None], Amount] = {}
@@ -423,15 +421,11 @@ class Session(Table):
 
 def conventions(folder: Path) -> list[str]:
     """What a new log's convention may be: the built-ins and the house files beside it."""
-    from pulyacalc.convention.load import builtin_names
-
     return [*builtin_names(), *sorted(p.name for p in folder.glob("*.yaml"))]
 
 
 def start(log: Path, ask: Callable[[str, str], str], words: Words) -> None:
     """A new log: the players, the convention and the pool asked for, the header written."""
-    from pulyacalc.convention.load import builtin_names
-
     while True:
         players = ask(_("players, 2 to 5, clockwise (the last deals first)> "), "").replace(",", " ").split()
         names = ", ".join(builtin_names())

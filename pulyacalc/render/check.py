@@ -5,14 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pulyacalc.core.i18n import _, ngettext
 from pulyacalc.render.formats import Later
 from pulyacalc.render.view import SCHEMA_VERSION, counted
-
-if TYPE_CHECKING:
-    from pulyacalc.reports.check import Finding
+from pulyacalc.reports.check import NOTICES, Finding
 
 #: the columns of ``-f csv`` / ``-f tsv``
 HEAD = ["file", "line", "column", "code", "message", "hint"]
@@ -31,8 +29,6 @@ class CheckView:
     notices: int = 0
 
     def _counted(self) -> Iterator[Finding]:
-        from pulyacalc.reports.check import NOTICES
-
         self.bad = self.notices = 0
         for f in self.findings:
             notice = f.code in NOTICES

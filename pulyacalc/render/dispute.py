@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from pulyacalc.core.i18n import _, ngettext, tr
 from pulyacalc.render.aligned import tabulated
+from pulyacalc.render.explain import entry_json, sentence_shown
 from pulyacalc.render.view import SCHEMA_VERSION, decimal, fraction_text, jnum, show, signed
 
 if TYPE_CHECKING:
@@ -26,8 +27,6 @@ def changes(k: Disputed) -> bool:
 
 
 def reading_json(r: Reading, players: tuple[str, ...], k: Disputed) -> dict[str, Any]:
-    from pulyacalc.render.explain import entry_json
-
     d: dict[str, Any] = {
         "value": r.text,
         "name": reading_name(k, r),
@@ -153,8 +152,6 @@ class DisputeView:
             elif not r.entries:
                 out.append("    " + _("(nothing is written)"))
             else:
-                from pulyacalc.render.explain import sentence_shown
-
                 out += [f"    {sentence_shown(x)}" for x in r.entries]
             if r.moves:
                 moves = ", ".join(f"{p} {signed(v)}" for p, v in r.moves.items())

@@ -8,6 +8,7 @@ from itertools import chain
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
+from pulyacalc.core.amounts import num
 from pulyacalc.core.i18n import N_, NP_, _, current, pgettext, tr
 from pulyacalc.core.remembered import Remembered
 from pulyacalc.logs.words import ENGLISH, Words, spoken
@@ -24,6 +25,7 @@ from pulyacalc.render.view import (
     show,
     twins,
 )
+from pulyacalc.reports.explain import deal_text, explained, place, talon_taker, whole
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Hashable, Iterable, Iterator
@@ -128,9 +130,7 @@ def deal_head(
 
 def deal_body(entries: tuple[Explained, ...], ledger: dict[str, Any], bombs: str | None) -> list[str]:
     """A deal's lines in the table after its first: its entries, its bombs, its moves."""
-    from pulyacalc.core.amounts import num
     from pulyacalc.render.table import grid
-    from pulyacalc.reports.explain import place
 
     out: list[str] = []
     rows = []
@@ -195,8 +195,6 @@ def _why(x: Explained) -> str:
     """The entry's arithmetic and reason in the chosen language (English: its ``text`` after ``: ``)."""
     if current() == "en":
         return x.text.split(": ", 1)[1] if ": " in x.text else ""
-    from pulyacalc.reports.explain import whole
-
     return tr(whole(x.entry)).strip()
 
 
@@ -204,9 +202,6 @@ def sentence_shown(x: Explained) -> str:
     """The entry's sentence (``Vera whists on Boris +12: 3 tricks × 4 = 12``) in the chosen language."""
     if current() == "en":
         return x.text
-    from pulyacalc.core.amounts import num
-    from pulyacalc.reports.explain import place
-
     e = x.entry
     amount = num(e.amount)
     lead = f"{e.player} {tr(place(e))} {'+' if e.amount > 0 else ''}{amount}"
@@ -304,8 +299,6 @@ class ExplainStream:
 
     def _play(self, fmt: str, draw: Callable[[DealResult, Sheet, Drawn], None]) -> None:
         """Play the stream, drawing each deal shown with its writes' drawings in ``fmt``."""
-        from pulyacalc.reports.explain import explained
-
         upto, conv = self.stream.upto, self.stream.convention
         # an entry's piece made once per write, a deal's drawings once per set of writes (the fold's object)
         piece = Remembered(lambda x: entry_piece(x, fmt), lambda x: _WRITE(x.entry))
@@ -426,8 +419,6 @@ class TableDeals:
 
 def deal_lines(words: Words = ENGLISH) -> Callable[[DealResult, int], str]:
     """:func:`pulyacalc.reports.explain.deal_text`, made once per parsed text (``template``) and taker."""
-    from pulyacalc.reports.explain import deal_text, talon_taker
-
     known: dict[Hashable, str] = {}
 
     def line(r: DealResult, seats: int) -> str:

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
+from pulyacalc.render.view import WIDTH
+
 if TYPE_CHECKING:
     from pulyacalc.render.view import View
 
@@ -236,8 +238,6 @@ def _made(value: Any, out: Out, fmt: str) -> None:
 
 def fit_lines(text: str) -> str:
     """The text's lines no wider than the width set, wrapped with the continuation indented."""
-    from pulyacalc.render.view import WIDTH
-
     width = WIDTH[0]
     if width is None or max(map(len, text.splitlines()), default=0) <= width:
         return text

@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Any
 from pulyacalc.core.i18n import N_, _
 from pulyacalc.render.aligned import tabulated
 from pulyacalc.render.view import SCHEMA_VERSION, counted, decimal, jnum, show, twins, versioned
+from pulyacalc.reports.rating import MODEL, Rating
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from pulyacalc.core.amounts import Amount
-    from pulyacalc.reports.rating import Rating
     from pulyacalc.reports.stats import PlayerStats, Point, Stats
 
 #: the contract levels, as JSON keys and CSV column suffixes
@@ -117,8 +117,6 @@ class StatsView:
         return versioned(player_json(rank, p) for rank, p in enumerate(self.stats.players, 1))
 
     def document(self) -> dict[str, Any]:
-        from pulyacalc.reports.rating import MODEL
-
         s = self.stats
         return {
             "schema_version": SCHEMA_VERSION,

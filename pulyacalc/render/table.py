@@ -15,6 +15,8 @@ from operator import itemgetter
 from typing import Any, NamedTuple
 
 from pulyacalc.core.remembered import Remembered
+from pulyacalc.render.formats import Spool
+from pulyacalc.render.view import WIDTH
 
 #: a space tabulate keeps (private use: not whitespace, one column wide): lines up a column's units
 PAD = "\ue000"
@@ -338,8 +340,6 @@ def grid(
     margin: int = 0,
 ) -> str:
     """A table for people, as every report draws one; ``margin``: what the caller indents it by."""
-    from pulyacalc.render.view import WIDTH
-
     body = [list(map(str, row)) for row in rows]
     head, align = list(head), list(colalign) if colalign is not None else None
     if _MADE:  # a page is being made: the table as HTML, a mark in the text where it goes
@@ -507,8 +507,6 @@ class LongTable:
     """A ``simple`` table too long to hold (``ledger``): rows spooled and measured as they come."""
 
     def __init__(self, head: list[str], colalign: Sequence[str]) -> None:
-        from pulyacalc.render.formats import Spool
-
         self.head, self.align = list(head), list(colalign)
         self.columns = [Column(a == "right") for a in self.align]
         self.spool = Spool(_BATCH)  # (closed by ``close``, or the ``with`` around the table)
@@ -565,8 +563,6 @@ class LongTable:
 
     def lines(self) -> Iterator[str]:
         """The table's text, a piece at a time (each ending in a line break)."""
-        from pulyacalc.render.view import WIDTH
-
         if self.exotic or not self.count:
             yield grid(list(self._rows()), self.head, self.align) + "\n"
             return

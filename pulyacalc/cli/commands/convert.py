@@ -11,6 +11,7 @@ import typer
 from pulyacalc.cli import options as opts
 from pulyacalc.cli import output as shared
 from pulyacalc.cli.output import descriptor, replaced
+from pulyacalc.core.errors import Problems, shown
 from pulyacalc.core.i18n import M_, N_
 
 Target = enum.Enum("Target", [("lines", "lines"), ("yaml", "yaml")], type=str)
@@ -56,7 +57,6 @@ def convert(
     The log is read (spelling, players, numbers: every problem is reported), not scored:
     rule checks such as tricks adding up to 10 are left to `score`.
     """
-    from pulyacalc.core.errors import Problems
     from pulyacalc.logs.read import read_log
     from pulyacalc.logs.words import LOG_LANGUAGES
     from pulyacalc.logs.write import write_lines, write_yaml
@@ -77,7 +77,6 @@ def convert(
 def _target(to: Target | None, output: str | None) -> Target:
     """The format to write: ``--to``, or the one ``-o``'s name says; a name that says the
     other format than ``--to`` is refused (the file would be read back as that format)."""
-    from pulyacalc.core.errors import shown
     from pulyacalc.logs.read import format_by_name
 
     named = format_by_name(output) if output is not None and descriptor(output) is None else None

@@ -11,6 +11,7 @@ from pulyacalc.cli.progress import log_progress
 from pulyacalc.cli.runtime import emit
 from pulyacalc.core.i18n import N_, _
 from pulyacalc.render.formats import spool, spooled, write
+from pulyacalc.render.view import counted
 
 DEAL_HELP = N_("Explain only deal number N (1 = the first).")
 
@@ -38,8 +39,6 @@ def explain(
         with spool() as kept:
             write(view, run.format, kept.write)
             if not view.shown:  # deal N is past the log's end
-                from pulyacalc.render.view import counted
-
                 deals = counted(stream.count, "deal")
                 message = _("no deal {number}: the log has {deals}").format(number=deal, deals=deals)
                 raise opts.usage(message, "--deal")

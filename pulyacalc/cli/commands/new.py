@@ -8,6 +8,7 @@ import typer
 
 from pulyacalc.cli import options as opts
 from pulyacalc.cli.runtime import emit
+from pulyacalc.core.errors import has_unsafe, quoted
 from pulyacalc.core.i18n import N_, _, current
 
 #: the options' help, as ``--help`` shows it
@@ -31,8 +32,6 @@ def _check_players(text: str) -> str:
     if not 2 <= len(names) <= 5 or len(set(names)) != len(names):
         message = _('{text!r}: give 2 to 5 different names, like "Anna Boris Vera"')
         raise typer.BadParameter(message.format(text=text))
-    from pulyacalc.core.errors import has_unsafe, quoted
-
     # what the log's reader would refuse, refused before it is written (an escape sequence
     # or a bidi control in a name would reach the terminal now and every table later)
     for name in names:

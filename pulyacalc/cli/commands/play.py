@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from pulyacalc.cli import options as opts
+from pulyacalc.cli.runtime import fail
 from pulyacalc.core.i18n import N_, _, current
 
 #: the arguments' help, as ``--help`` shows it
@@ -33,7 +34,6 @@ def play(
     import sys
     from pathlib import Path
 
-    from pulyacalc.cli.runtime import fail
     from pulyacalc.cli.session import Lock, Refused, Session, conventions, reader, start
     from pulyacalc.logs.words import LOG_LANGUAGES
 

@@ -14,6 +14,7 @@ from pulyacalc.cli.progress import log_progress
 from pulyacalc.cli.runtime import emit, fail
 from pulyacalc.core.errors import shown
 from pulyacalc.core.i18n import N_, _, ngettext
+from pulyacalc.render.view import convention_title
 
 #: what ``-o`` may name: the suffix says what is written (``-``: SVG on standard output)
 SUFFIXES = (".svg", ".html", ".png", ".pdf")
@@ -125,7 +126,6 @@ def drawn(
         from pulyacalc.render.report import Report
         from pulyacalc.render.sheet_html import page
         from pulyacalc.render.table import html_tables
-        from pulyacalc.render.view import convention_title
         from pulyacalc.reports.explain import explain
 
         explained = explain(ev)
