@@ -17,6 +17,7 @@ import typer
 from pulyacalc.cli import output as out
 from pulyacalc.cli.lang import ADVANCED
 from pulyacalc.cli.output import ForceOpt, OutputOpt, QuietOpt
+from pulyacalc.cli.runtime import problems_reported
 from pulyacalc.core import kinds
 from pulyacalc.core.errors import WRITTEN, Loc, PulyaError, ReadsOutput, shown
 from pulyacalc.core.i18n import N_, _, tr
@@ -152,8 +153,7 @@ MAX_YAML_LIMIT = 1024**3
 
 
 def _parse_size(text: str | None) -> int | None:
-    """``--max-yaml-bytes``: a number of bytes, optionally with K, M or G (powers of 1024),
-    at most 1G."""
+    """``--max-yaml-bytes``: a number of bytes, optionally with K, M or G (powers of 1024), at most 1G."""
     if text is None:
         return None
     t = text.strip().upper().removesuffix("B").removesuffix("I")
@@ -275,40 +275,41 @@ def command(*names: str, blame_rounding: bool = True, fresh: bool = False) -> Ca
 
         @functools.wraps(func)
         def wrapper(**kwargs: Any) -> Any:
-            given: dict[str, Any] = {n: kwargs.pop(n) if n in names else DEFAULTS.get(n) for n in SHARED}
-            # the enums' values; allow_outside, quiet and force are kept by their callbacks
-            fields = {n: getattr(v, "value", v) for n, v in given.items() if n not in KEPT}
-            if "format" in names and "output" in names:
-                fields["format"] = report_format(fields["output"], fields["format"])
-            option = fields["rounding"] if blame_rounding else None
-            from pulyacalc.scoring.settlement import SettlementError
+            with problems_reported():
+                given: dict[str, Any] = {n: kwargs.pop(n) if n in names else DEFAULTS.get(n) for n in SHARED}
+                # the enums' values; allow_outside, quiet and force are kept by their callbacks
+                fields = {n: getattr(v, "value", v) for n, v in given.items() if n not in KEPT}
+                if "format" in names and "output" in names:
+                    fields["format"] = report_format(fields["output"], fields["format"])
+                option = fields["rounding"] if blame_rounding else None
+                from pulyacalc.scoring.settlement import SettlementError
 
-            try:
-                with out.session():
-                    guard(kwargs, fields, fresh)
-                    return func(**kwargs, run=Run(**fields))
-            except ReadsOutput as e:  # a file a log names, or a folder's log
-                raise usage(_reads(_outputs(kwargs, fields)[e.args[0]] or "", e.args[1]), e.args[0]) from None
-            except SettlementError as e:
-                # a settlement --rounding asked for and cannot be done (kodeks with 4
-                # players) is the option's mistake: usage, exit 2, not a problem of the log
-                if option is not None:
-                    raise usage(tr(e.args[0]) if e.args else str(e), "--rounding") from None
-                raise
-            except PulyaError as e:
-                for problem in e.problems if option is not None else ():
-                    # the settlement's refusals all begin with the rounding's name
-                    if problem.kind == "rule" and problem.message.startswith(f"{option} rounding"):
-                        raise usage(tr(problem.message), "--rounding") from None
-                raise
-            finally:
-                WRITTEN.clear()
+                try:
+                    with out.session():
+                        guard(kwargs, fields, fresh)
+                        return func(**kwargs, run=Run(**fields))
+                except ReadsOutput as e:  # a file a log names, or a folder's log
+                    raise usage(
+                        _reads(_outputs(kwargs, fields)[e.args[0]] or "", e.args[1]), e.args[0]
+                    ) from None
+                except SettlementError as e:
+                    # a settlement --rounding asked for and cannot be done (kodeks with 4
+                    # players) is the option's mistake: usage, exit 2, not a problem of the log
+                    if option is not None:
+                        raise usage(tr(e.args[0]) if e.args else str(e), "--rounding") from None
+                    raise
+                except PulyaError as e:
+                    for problem in e.problems if option is not None else ():
+                        # the settlement's refusals all begin with the rounding's name
+                        if problem.kind == "rule" and problem.message.startswith(f"{option} rounding"):
+                            raise usage(tr(problem.message), "--rounding") from None
+                    raise
+                finally:
+                    WRITTEN.clear()
 
         wrapper.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
         wrapper.__annotations__ = {p.name: p.annotation for p in params}
-        from pulyacalc.cli.runtime import reports_problems
-
-        return reports_problems(wrapper)  # type: ignore[return-value]
+        return wrapper  # type: ignore[return-value]
 
     return decorate
 

@@ -5,21 +5,18 @@ exit statuses of docs/output.md ("Rules for every format")."""
 from __future__ import annotations
 
 import errno
-import functools
 import io
 import os
 import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from typing import Any, TextIO, TypeVar
+from typing import Any, TextIO
 
 import typer
 
 from pulyacalc.cli.console import degrade, fit, is_console
 from pulyacalc.core.i18n import _, ngettext, tr
-
-F = TypeVar("F", bound=Callable[..., Any])
 
 
 class _Diagnostics(io.RawIOBase):
@@ -208,41 +205,37 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(1)
 
 
-def reports_problems(func: F) -> F:
-    """Turn library errors into located messages on stderr and exit status 1."""
+@contextmanager
+def problems_reported() -> Iterator[None]:
+    """A command's work begins: library errors turned into located messages on stderr and exit status 1."""
+    from pulyacalc.core.errors import PulyaError
+    from pulyacalc.scoring.settlement import SettlementError
 
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from pulyacalc.core.errors import PulyaError
-        from pulyacalc.scoring.settlement import SettlementError
+    resume_gc()
+    try:
+        yield
+    except PulyaError as e:
+        for problem in e.problems:
+            # one character for one, so the caret stays under the echoed column
+            print(fit(problem.format(), sys.stderr), file=sys.stderr)
+        n = len(e.problems)
+        if n > 1:
+            print("pulyacalc: " + ngettext("{n} problem", "{n} problems", n).format(n=n), file=sys.stderr)
+        raise typer.Exit(1) from None
+    except SettlementError as e:
+        raise fail(e.args[0] if e.args else str(e)) from None
+    except BrokenPipeError:
+        raise typer.Exit(_reader_left()) from None
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None
+    except OSError as e:
+        import tempfile
 
-        resume_gc()
-        try:
-            return func(*args, **kwargs)
-        except PulyaError as e:
-            for problem in e.problems:
-                # one character for one, so the caret stays under the echoed column
-                print(fit(problem.format(), sys.stderr), file=sys.stderr)
-            n = len(e.problems)
-            if n > 1:
-                print("pulyacalc: " + ngettext("{n} problem", "{n} problems", n).format(n=n), file=sys.stderr)
-            raise typer.Exit(1) from None
-        except SettlementError as e:
-            raise fail(e.args[0] if e.args else str(e)) from None
-        except BrokenPipeError:
-            raise typer.Exit(_reader_left()) from None
-        except KeyboardInterrupt:
-            raise typer.Exit(130) from None
-        except OSError as e:
-            import tempfile
+        from pulyacalc.cli.output import STDOUT
 
-            from pulyacalc.cli.output import STDOUT
-
-            if e.filename not in (None, tempfile.gettempdir()) or e.filename2 == STDOUT:
-                raise
-            raise typer.Exit(_unnamed_failed(e)) from None
-
-    return wrapper  # type: ignore[return-value]
+        if e.filename not in (None, tempfile.gettempdir()) or e.filename2 == STDOUT:
+            raise
+        raise typer.Exit(_unnamed_failed(e)) from None
 
 
 def _unnamed_failed(e: OSError) -> int:

@@ -92,8 +92,7 @@ def _alive(pid: int) -> bool:
 
 
 class Scored(NamedTuple):
-    """The log's text played: its steps, the playing (None: its header cannot be played),
-    and its problems."""
+    """The log's text played: its steps, the playing (None: its header cannot be played), and its problems."""
 
     text: str
     steps: list[Step]

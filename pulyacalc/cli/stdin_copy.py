@@ -11,8 +11,7 @@ from typing import IO, Any
 
 
 class _Copying(io.RawIOBase):
-    """What is read from ``raw`` is written to ``copy`` too (if any); closing it leaves
-    ``raw`` open."""
+    """What is read from ``raw`` is written to ``copy`` too (if any); closing it leaves ``raw`` open."""
 
     def __init__(self, raw: Any, copy: IO[bytes] | None) -> None:
         self.raw, self.copy = raw, copy

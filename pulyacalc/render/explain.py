@@ -376,14 +376,17 @@ class Cells:
         self.text = Remembered(show)
         self.rows: dict[str, Any] = {}
         self.players: tuple[str, ...] = ()
+        #: the players whose cells changed since they were last drawn
+        self.stale: set[str] = set()
 
-    def changed(self, r: DealResult, sheet: Sheet) -> set[str]:
-        """The players whose cells the deal changed (everyone's when the table changed)."""
-        if sheet.players != self.players:
+    def changed(self, r: DealResult, sheet: Sheet) -> bool:
+        """The players whose cells the deal changed made stale (everyone's); whether the table changed."""
+        table = sheet.players != self.players
+        if table:
             self.players = sheet.players
             self.rows.clear()
-            return set(sheet.players)
-        return {e.player for e in r.entries}
+        self.stale |= set(sheet.players) if table else {e.player for e in r.entries}
+        return table
 
 
 class TableDeals:
@@ -392,22 +395,19 @@ class TableDeals:
     def __init__(self, write: Callable[[str], None]) -> None:
         self.write = write
         self.cells = Cells(show)
-        self.stale: set[str] = set()
         self.head: list[str] = []
         self.lines = deal_lines(spoken())
 
     def draw(self, r: DealResult, sheet: Sheet, drawn: Drawn) -> None:
-        cells = self.cells
-        players = sheet.players
-        if players != cells.players:
+        cells, players = self.cells, sheet.players
+        if cells.changed(r, sheet):
             self.head = sheet_head(players)
-        self.stale |= cells.changed(r, sheet)
         if drawn is _SKIPPED:
             return
         rows = cells.rows
-        for p in self.stale:
+        for p in cells.stale:
             rows[p] = [f"  {p}", *sheet_row(sheet, p, fmt=cells.text)]  # type: ignore[arg-type]
-        self.stale.clear()
+        cells.stale.clear()
         first = _(_NOT_DEALS[r.kind]) if r.kind in _NOT_DEALS else _("after deal {n}").format(n=r.number)
         line = self.lines(r, len(players))
         head = deal_head(r.kind, r.number, str(r.deal.loc), r.dealer, line, r.raspasy_run, r.after_finish)
@@ -467,16 +467,14 @@ class JsonDeals:
         self.write_entries, self.write_deals = entries, deals
         self.entries = self.deals = False
         self.cells = Cells(json_cell)
-        self.stale: set[str] = set()
         self.paper: dict[str, str] = {}  # (each player's member, and its format)
         self.formats: dict[str, str] = {}
         self.heads: dict[tuple[str, bool], str] = {}
         self.lines = deal_lines()
 
     def draw(self, r: DealResult, sheet: Sheet, drawn: Drawn) -> None:
-        if sheet.players != self.cells.players:  # the table changed: everyone's columns too
+        if self.cells.changed(r, sheet):  # the table changed: everyone's columns too
             self.formats = {p: paper_format(sheet, p) for p in sheet.players}
-        self.stale |= self.cells.changed(r, sheet)
         if drawn is _SKIPPED:
             return
         n = str(r.number)
@@ -484,7 +482,7 @@ class JsonDeals:
             flat = n.join(drawn.flat)
             self.write_entries(flat if self.entries else "[" + flat[1:])
             self.entries = True
-        if self.stale:
+        if self.cells.stale:
             self._paper(sheet)
         running = "{" + ",".join([self.paper[p] for p in sheet.players]) + "\n      }"
         text = "\n    {" + self._head(r) + n.join(drawn.nested) + running + drawn.tail
@@ -493,11 +491,11 @@ class JsonDeals:
 
     def _paper(self, sheet: Sheet) -> None:
         """The members of the players whose cells changed, drawn again."""
-        text = self.cells.text
-        for p in self.stale:
+        text, stale = self.cells.text, self.cells.stale
+        for p in stale:
             cells = (sheet.pool[p], sheet.mountain[p], *sheet.whists[p].values())
             self.paper[p] = self.formats[p] % tuple([str(v) if type(v) is int else text(v) for v in cells])
-        self.stale.clear()
+        stale.clear()
 
     def _head(self, r: DealResult) -> str:
         """The deal's members before its entries (its bombs', then :func:`deal_head_json`'s)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
@@ -89,12 +90,13 @@ def write_json(view: View, out: Out) -> None:
     if not any(isinstance(v, (Iterator, Later, Made)) for v in doc.values()):
         out.write(dumps(doc) + "\n")
         return
-    with _Spools() as spools:
-        arrays = {k: spools.array(v) for k, v in doc.items() if isinstance(v, Iterator)}
+    with ExitStack() as spools:
+        arrays = {
+            k: _array(spools.enter_context(spool()), v) for k, v in doc.items() if isinstance(v, Iterator)
+        }
         first = True
         for key, value in doc.items():
-            pairs = _pairs(key, value)
-            for k, v in pairs:
+            for k, v in _pairs(key, value):
                 out.write(("{\n  " if first else ",\n  ") + dumps(k) + ": ")
                 first = False
                 if k in arrays and key != MORE:
@@ -114,32 +116,14 @@ def _pairs(key: str, value: Any) -> Iterable[tuple[str, Any]]:
     return value.items() if key == MORE else [(key, value)]
 
 
-class _Spools:
-    """Arrays of a document written ahead into spools, closed together."""
-
-    def __init__(self) -> None:
-        self.files: list[Any] = []
-
-    def __enter__(self) -> _Spools:
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        for f in self.files:
-            f.close()
-
-    def text(self) -> Any:
-        self.files.append(spool())
-        return self.files[-1]
-
-    def array(self, items: Iterator[Any]) -> Any:
-        """The items written as a JSON array one level deep, into a spool of its own."""
-        file = self.text()
-        n = 0
-        for item in items:
-            file.write(("," if n else "[") + "\n    " + _at(item, 2))
-            n += 1
-        file.write("\n  ]" if n else "[]")
-        return file
+def _array(file: Any, items: Iterator[Any]) -> Any:
+    """The items written as a JSON array one level deep into ``file``, a spool of its own."""
+    n = 0
+    for item in items:
+        file.write(("," if n else "[") + "\n    " + _at(item, 2))
+        n += 1
+    file.write("\n  ]" if n else "[]")
+    return file
 
 
 def spool() -> Any:
@@ -219,8 +203,7 @@ def _delimited(view: View, out: Out, fmt: str, delimiter: str) -> None:
         write_delimited(head, [] if isinstance(rows, Made) else rows, out, delimiter)
         _made(rows, out, fmt)
         return
-    with _Spools() as spools:
-        body = spools.text()
+    with spool() as body:
         write_delimited([], [] if isinstance(rows, Made) else rows, body, delimiter)
         _made(rows, body, fmt)
         write_delimited(head.get(), [], out, delimiter)

@@ -15,6 +15,7 @@ from pulyacalc.render.view import (
     convention_title,
     counted,
     decimal,
+    each,
     fraction_text,
     jnum,
     rounding_name,
@@ -33,10 +34,6 @@ if TYPE_CHECKING:
 Play = Callable[["Sink"], "Ledger | None"]
 #: (which value, player) of each player column
 Columns = list[tuple[str, str]]
-
-
-def _money(values: dict[str, Decimal]) -> dict[str, Any]:
-    return {p: jnum(v) for p, v in values.items()}
 
 
 class LedgerView:
@@ -142,7 +139,7 @@ def rounding_values(lg: Ledger) -> dict[str, dict[str, Any]]:
 def rounding_json(lg: Ledger) -> dict[str, Any]:
     out: dict[str, Any] = {"name": lg.rounding_name, **twins("result", lg.rounding)}
     if lg.money_rounding is not None:
-        out["money"] = _money(lg.money_rounding)
+        out["money"] = each(jnum, lg.money_rounding)
     return out
 
 
@@ -167,7 +164,7 @@ def document_tail(lg: Ledger) -> dict[str, Any]:
     }
     if s.money is not None and s.whist_price is not None:
         doc["whist_price"] = float(s.whist_price)
-        doc["money"] = _money(s.money)
+        doc["money"] = each(jnum, s.money)
     return doc
 
 
@@ -263,9 +260,9 @@ def values_json(row: LedgerRow, running: bool) -> dict[str, Any]:
     """A deal's values in JSON: the running totals (``running``) and the money."""
     out: dict[str, Any] = twins("running", row.running) if running else {}
     if row.money is not None and row.money_running is not None:
-        out["money"] = _money(row.money)
+        out["money"] = each(jnum, row.money)
         if running:
-            out["money_running"] = _money(row.money_running)
+            out["money_running"] = each(jnum, row.money_running)
     return out
 
 

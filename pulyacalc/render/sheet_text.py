@@ -4,7 +4,9 @@ typed sheet (``settle``), its stages as ``settle`` prints them."""
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Mapping
 from itertools import accumulate
+from typing import Any
 
 from pulyacalc.core.i18n import _
 from pulyacalc.render.sheet_layout import width
@@ -19,16 +21,12 @@ def settlement_rows(pulya: Pulya) -> tuple[list[str], list[list[str]]]:
     """The head and a row per player of the table under the sheet."""
     s, sheet = pulya.settlement, pulya.sheet
     head = ["", _("pool"), _("mountain"), _("mountain result"), _("whist result"), _("result")]
+    changes: list[Mapping[str, Any]] = [s.mountain_result, s.whist_result, s.result]
     if s.money is not None:
         head.append(_("money"))
-    rows = []
-    for p in pulya.players:
-        row = [p, show(sheet.pool[p]), show(sheet.mountain[p])]
-        row += [signed(s.mountain_result[p]), signed(s.whist_result[p]), signed(s.result[p])]
-        if s.money is not None:
-            row.append(signed(s.money[p]))
-        rows.append(row)
-    return head, rows
+        changes.append(s.money)
+    paper = {p: [p, show(sheet.pool[p]), show(sheet.mountain[p])] for p in pulya.players}
+    return head, [[*row, *(signed(x[p]) for x in changes)] for p, row in paper.items()]
 
 
 def settlement_block(cv: Canvas, pulya: Pulya, x: float, y: float, w: float, h: float) -> None:

@@ -11,7 +11,6 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import cache
 from itertools import chain
-from operator import itemgetter
 from typing import Any, NamedTuple
 
 from pulyacalc.core.remembered import Remembered
@@ -159,8 +158,7 @@ def _head_lines(head: list[str], widths: list[int | None]) -> list[list[str]]:
 
 def _given(xs: Widths, like: Sequence[Any]) -> list[int | None]:
     """``xs`` (widths, maybe short or None) for each of ``like``."""
-    out = list(xs or ())[: len(like)]
-    return out + [None] * (len(like) - len(out))
+    return (list(xs or ()) + [None] * len(like))[: len(like)]
 
 
 def _wrap(cell_width: tuple[str, int]) -> str:
@@ -292,14 +290,6 @@ def _widest(text: str) -> int:
     return max((len(line) for line in text.splitlines()), default=0)
 
 
-def _picked(body: Body, columns: list[int]) -> Iterator[Sequence[str]]:
-    if len(columns) == 1:
-        i = columns[0]
-        return ((row[i],) for row in body if i < len(row))
-    pick = itemgetter(*columns)
-    return (pick(row) for row in body if columns[-1] < len(row))
-
-
 def _aligned(body: Body, align: Align, ncols: int) -> Body:
     """The body with its right-aligned columns' units lined up, remembered per column (explain's paper)."""
     rights = [i for i, a in enumerate(_given_align(align, ncols)) if a == "right"]
@@ -348,7 +338,7 @@ def grid(
     ncols = max([len(head), *map(len, body)], default=0)
     rights = [i for i, a in enumerate(align or ()) if a == "right"]
     # a number whose units need lining up has one of these after them (most tables have none)
-    if rights and _TAIL.search("\t".join(chain.from_iterable(_picked(body, rights)))):
+    if rights and _TAIL.search("\t".join(row[i] for row in body for i in rights if i < len(row))):
         body = _aligned(body, align, ncols)
     text = draw(body, head, align, tablefmt, maxcolwidths)
     width = WIDTH[0]

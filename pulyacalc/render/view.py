@@ -91,11 +91,12 @@ def fraction_text(x: Amount) -> str:
 
 def twins(name: str, x: Any) -> dict[str, Any]:
     """``name`` (:func:`jnum`) and ``name_exact`` (:func:`fraction_text`) of an amount or mapping of them."""
-    return {name: _each(jnum, x), f"{name}_exact": _each(fraction_text, x)}
+    return {name: each(jnum, x), f"{name}_exact": each(fraction_text, x)}
 
 
-def _each(fmt: Callable[[Any], Any], x: Any) -> Any:
-    return {k: _each(fmt, v) for k, v in x.items()} if isinstance(x, Mapping) else fmt(x)
+def each(fmt: Callable[[Any], Any], x: Any) -> Any:
+    """``fmt`` of an amount, or of each amount of a mapping of them (nested)."""
+    return {k: each(fmt, v) for k, v in x.items()} if isinstance(x, Mapping) else fmt(x)
 
 
 def convention_title(conv: Convention) -> str:
