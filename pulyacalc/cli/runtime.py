@@ -65,18 +65,15 @@ class _Closed(io.RawIOBase):
         raise OSError(errno.EBADF, os.strerror(errno.EBADF))
 
 
-def _is_open(fd: int) -> bool:
-    try:
-        os.fstat(fd)
-    except OSError:
-        return False
-    return True
-
-
 def guard_streams() -> None:
     """A descriptor the shell closed is taken by ``/dev/null``, so that no file opened later
     gets its number (a ``-o`` file on descriptor 2 would receive the diagnostics)."""
-    closed = [fd for fd in (0, 1, 2) if not _is_open(fd)]
+    closed = []
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            closed.append(fd)
     for fd in closed:
         null = os.open(os.devnull, os.O_RDWR)
         if null != fd:

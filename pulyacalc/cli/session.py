@@ -263,7 +263,7 @@ class Session(Table):
         elif what == "end":
             return self.end(words[1] if len(words) > 1 else None)
         elif what in ("fix", "explain"):
-            number = self._number(words, what)
+            number = self._number(words)
             if number is not None and what == "fix":
                 return self.fix(number)
             if number is not None:
@@ -272,7 +272,7 @@ class Session(Table):
             self.command("score" if what == "sheet" else "ledger")
         return False
 
-    def _number(self, words: list[str], what: str) -> int | None:
+    def _number(self, words: list[str]) -> int | None:
         deals = self.now.playing.scorer.count if self.now.playing else 0
         if len(words) == 2 and words[1].isdigit() and 1 <= int(words[1]) <= deals:
             return int(words[1])

@@ -114,7 +114,11 @@ class CompareView:
         if not money:
             title = _("{players}, {deals}; results in whists under each convention")
         title = title.format(players=counted(len(c.players), "player"), deals=counted(c.deals, "deal"))
-        details = _detail(drawn, detail, len(c.players))
+        # the detail table, its header the legend of its cells (fitted to a width: the legend above it)
+        legend = _("pool / mountain / mountain result + whist result")
+        details = drawn(detail, legend)
+        if details.count("\n") + 1 != len(c.players) + 2:  # (not the header, its rule, a row per player)
+            details = _("each cell: {legend}").format(legend=legend) + "\n" + drawn(detail, "")
         out = [title, "", drawn(result, ""), "", details, ""]
         about = _("{name}: {title}, pool to {target}, {done}, rounding {rounding}")
         for col in c.columns:
@@ -126,12 +130,3 @@ class CompareView:
             )
         out += [excluded_note(x) for x in c.excluded]
         return "\n".join(out) + "\n"
-
-
-def _detail(drawn: Callable[[Callable[[str, Column], str], str], str], detail: Any, players: int) -> str:
-    """The detail table, its header the legend of its cells (fitted to a width: the legend above it)."""
-    legend = _("pool / mountain / mountain result + whist result")
-    text = drawn(detail, legend)
-    if text.count("\n") + 1 == players + 2:  # (the header, its rule, a row per player)
-        return text
-    return _("each cell: {legend}").format(legend=legend) + "\n" + drawn(detail, "")

@@ -218,13 +218,6 @@ def entry_row(x: Explained) -> list[Any]:
 ROW_HEAD = ["deal", "rule", "section", "player", "area", "on", "amount", "why"]
 
 
-def entry_cut(x: Explained) -> tuple[str, str]:
-    """An entry's JSON among the flat ones (two levels deep), cut where its deal's number goes."""
-    # its texts as plain strings (a ``Text`` would go to the slower ``json.dumps``)
-    doc = {k: str(v) if isinstance(v, str) else v for k, v in entry_json(x).items() if k != "deal"}
-    return '{\n      "deal": ', "," + members(doc, 2) + "\n    }"
-
-
 @dataclass
 class Drawn:
     """A deal's writes drawn in one format, cut where the deal's number goes (``number.join(pieces)``)."""
@@ -250,10 +243,6 @@ def drawn_writes(
     return _drawn_json(d, cuts) if fmt == "json" else Drawn(flat=_cut_lines(cuts))
 
 
-def entry_piece(x: Explained, fmt: str) -> tuple[str, str]:
-    return entry_cut(x) if fmt == "json" else entry_line(x, fmt)
-
-
 def _cut_lines(cuts: list[tuple[str, str]]) -> tuple[str, ...]:
     """Texts each cut at its number (before, after), one after another, cut so."""
     out = [""]
@@ -263,15 +252,19 @@ def _cut_lines(cuts: list[tuple[str, str]]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def entry_line(x: Explained, fmt: str) -> tuple[str, str]:
-    """An entry as JSON Lines, CSV (``,``) or TSV (``\\t``) write it, cut where its deal's number goes."""
+def entry_piece(x: Explained, fmt: str) -> tuple[str, str]:
+    """An entry as JSON (among the flat ones, two levels deep), JSON Lines, CSV (``,``) or TSV (``\\t``)
+    write it, cut where its deal's number goes."""
+    if fmt not in ("json", "jsonl"):
+        return "", fmt + delimited_line(entry_row(x)[1:], fmt)  # the row but its first cell
+    # its texts as plain strings (a ``Text`` would go to the slower ``json.dumps``)
+    doc = {k: str(v) if isinstance(v, str) else v for k, v in entry_json(x).items() if k != "deal"}
+    if fmt == "json":
+        return '{\n      "deal": ', "," + members(doc, 2) + "\n    }"
     import json
 
-    if fmt == "jsonl":
-        doc = {k: v for k, v in entry_json(x).items() if k != "deal"}
-        head = json.dumps({"schema_version": SCHEMA_VERSION}, ensure_ascii=False)
-        return head[:-1] + ', "deal": ', ", " + json.dumps(doc, ensure_ascii=False)[1:] + "\n"
-    return "", fmt + delimited_line(entry_row(x)[1:], fmt)  # the row but its first cell
+    head = json.dumps({"schema_version": SCHEMA_VERSION}, ensure_ascii=False)
+    return head[:-1] + ', "deal": ', ", " + json.dumps(doc, ensure_ascii=False)[1:] + "\n"
 
 
 def _drawn_json(d: DealExplained, cuts: list[tuple[str, str]]) -> Drawn:
@@ -359,7 +352,12 @@ class ExplainStream:
     def _lines(self, fmt: str) -> Iterator[str]:
         """The text of each entry's line (JSON Lines, CSV or TSV)."""
         spool = Spool()
-        self._play({"csv": ",", "tsv": "\t"}.get(fmt, fmt), LineDeals(spool.write).draw)
+
+        def draw(r: DealResult, sheet: Sheet, drawn: Drawn) -> None:
+            if len(drawn.flat) > 1:  # (a deal that wrote nothing has no line)
+                spool.write(str(r.number).join(drawn.flat))
+
+        self._play({"csv": ",", "tsv": "\t"}.get(fmt, fmt), draw)
         yield from spool.pieces()
 
 
@@ -456,17 +454,13 @@ def paper_format(sheet: Sheet, p: str) -> str:
     return json_members([(p.replace("%", "%%"), own)], 3)
 
 
-def json_cell(v: Any) -> str:
-    return str(v) if type(v) is int else dumps(jnum(v))
-
-
 class JsonDeals:
     """JSON's entries and deals, each drawn onto its own ``write``; a player's paper drawn when changed."""
 
     def __init__(self, entries: Callable[[str], None], deals: Callable[[str], None]) -> None:
         self.write_entries, self.write_deals = entries, deals
         self.entries = self.deals = False
-        self.cells = Cells(json_cell)
+        self.cells = Cells(lambda v: str(v) if type(v) is int else dumps(jnum(v)))
         self.paper: dict[str, str] = {}  # (each player's member, and its format)
         self.formats: dict[str, str] = {}
         self.heads: dict[tuple[str, bool], str] = {}
@@ -516,14 +510,3 @@ class JsonDeals:
 
 #: the members of :func:`deal_head_json` that differ from deal to deal, in its order
 _HEAD_HOLES = ("deal", "where", "dealer", "line")
-
-
-class LineDeals:
-    """JSON Lines, CSV or TSV: each deal's entries drawn onto ``write``, a line each."""
-
-    def __init__(self, write: Callable[[str], None]) -> None:
-        self.write = write
-
-    def draw(self, r: DealResult, sheet: Sheet, drawn: Drawn) -> None:
-        if len(drawn.flat) > 1:
-            self.write(str(r.number).join(drawn.flat))

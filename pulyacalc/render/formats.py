@@ -96,7 +96,9 @@ def write_json(view: View, out: Out) -> None:
         }
         first = True
         for key, value in doc.items():
-            for k, v in _pairs(key, value):
+            if isinstance(value, Later):
+                value = value.get()
+            for k, v in value.items() if key == MORE else [(key, value)]:  # (``MORE``'s spliced)
                 out.write(("{\n  " if first else ",\n  ") + dumps(k) + ": ")
                 first = False
                 if k in arrays and key != MORE:
@@ -107,13 +109,6 @@ def write_json(view: View, out: Out) -> None:
                 else:
                     out.write(_at(v, 1))
         out.write("{}\n" if first else "\n}\n")
-
-
-def _pairs(key: str, value: Any) -> Iterable[tuple[str, Any]]:
-    """A document's key and value as written (a :class:`Later` asked; ``MORE``'s spliced)."""
-    if isinstance(value, Later):
-        value = value.get()
-    return value.items() if key == MORE else [(key, value)]
 
 
 def _array(file: Any, items: Iterator[Any]) -> Any:

@@ -100,7 +100,9 @@ class LedgerView:
         with Spool(BATCH) as spool:
             lg = self._spent(JsonlRows(self.running, spool))
             yield from spool.pieces()
-            yield json.dumps(rounding_record(lg), ensure_ascii=False) + "\n"
+            rounding = rounding_json(lg)  # the last line: the rounding's
+            record = {"schema_version": SCHEMA_VERSION, "row": "rounding", "rounding": rounding.pop("name")}
+            yield json.dumps(record | rounding, ensure_ascii=False) + "\n"
 
     def rows(self) -> tuple[Later, Made]:
         """The head names the columns the ledger ends with (asked once the rows are spent)."""
@@ -115,7 +117,9 @@ class LedgerView:
                 lg = self._spent(DelimitedRows(self.running, spool, delimiter))
                 columns.extend(columns_of(lg.players, self.running, lg.settlement.money is not None))
                 yield from spool.pieces()
-                yield delimited_line(rounding_csv(lg, columns), delimiter)
+                values = rounding_values(lg)  # the last row: the rounding's
+                cells = ["", "", f"rounding {lg.rounding_name}", *[decimal(values[k][p]) for k, p in columns]]
+                yield delimited_line(cells, delimiter)
 
         return Later(head), Made(body)
 
@@ -141,17 +145,6 @@ def rounding_json(lg: Ledger) -> dict[str, Any]:
     if lg.money_rounding is not None:
         out["money"] = each(jnum, lg.money_rounding)
     return out
-
-
-def rounding_record(lg: Ledger) -> dict[str, Any]:
-    """The last line of JSON Lines: the rounding's."""
-    rounding = rounding_json(lg)
-    return {"schema_version": SCHEMA_VERSION, "row": "rounding", "rounding": rounding.pop("name"), **rounding}
-
-
-def rounding_csv(lg: Ledger, columns: Columns) -> list[Any]:
-    values = rounding_values(lg)
-    return ["", "", f"rounding {lg.rounding_name}", *[decimal(values[k][p]) for k, p in columns]]
 
 
 def document_tail(lg: Ledger) -> dict[str, Any]:

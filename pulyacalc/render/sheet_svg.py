@@ -127,12 +127,6 @@ def cells_of(pulya: Pulya, layout: tuple[Sector, ...]) -> list[Cell]:
     return out
 
 
-def entry_size(cells: list[Cell], numbers: bool) -> float:
-    """The largest size at which every cell holds all its totals (the smallest size else)."""
-    fits = (size for size in SIZES if all(c.placement(size, numbers) is not None for c in cells))
-    return next(fits, SIZES[-1])
-
-
 def write_cell(cv: Canvas, cell: Cell, size: float, numbers: bool) -> None:
     named = {POOL: _("pool"), MOUNTAIN: _("mountain")}
     caption = named.get(cell.area) or _("on {player}").format(player=cell.on)
@@ -213,7 +207,9 @@ def draw_paper(cv: Canvas, pulya: Pulya, x0: float, y0: float, side: float, numb
             for piece in sector.pieces[1:]:
                 cv.line(piece.a, lerp(piece.a, c, WHISTS_TO), "thin")
     cells = cells_of(pulya, layout)
-    size = entry_size(cells, numbers)
+    # the largest size at which every cell holds all its totals (the smallest size else)
+    fits = (size for size in SIZES if all(c.placement(size, numbers) is not None for c in cells))
+    size = next(fits, SIZES[-1])
     for cell in cells:
         write_cell(cv, cell, size, numbers)
     draw_names(cv, pulya, layout, x0, y0, side)

@@ -207,12 +207,11 @@ def _exotic(body: Body, head: list[str], align: Align, tablefmt: str, wrap: bool
         return True
     if align and (len(align) > ncols or any(a not in ("left", "right") for a in align)):
         return True
-    text = "\t".join(chain(head, chain.from_iterable(body)))
-    if _SPECIAL.search(text) or _measured_otherwise(chain(head, chain.from_iterable(body))):
+    cells = [*head, *chain.from_iterable(body)]
+    text = "\t".join(cells)
+    if _SPECIAL.search(text) or _measured_otherwise(cells):
         return True
-    return wrap and bool(
-        _OTHER_BREAKS.search(text) or {"True", "False"} & set(chain(head, chain.from_iterable(body)))
-    )
+    return wrap and bool(_OTHER_BREAKS.search(text) or {"True", "False"} & set(cells))
 
 
 def draw(

@@ -3,6 +3,7 @@ each with FILE:LINE; with --against, every cell where a paper sheet and the log 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Annotated
 
 import typer
@@ -31,20 +32,13 @@ def check(
     the raspasy exit, forbidden shortfalls, a 4-player dealer in play, an unreachable pool
     target, strange convention overrides; and lists every correction written by hand.  Exit
     status 0 when clean (corrections alone leave it clean), 1 otherwise."""
-    from collections.abc import Iterator
-
     from pulyacalc.render.check import CheckView
     from pulyacalc.reports.check import Checking, Finding
 
     # the findings written as found (formats.write spools them)
     with log_progress(log) as progress:  # a bar on a terminal's stderr while a big log is read
-        checking = Checking(
-            log,
-            convention=run.convention,
-            input_format=run.input_format,
-            max_yaml_bytes=run.max_yaml_bytes,
-            progress=progress,
-        )
+        reading = {k: v for k, v in run.reading.items() if k != "rounding"}  # (check takes no --rounding)
+        checking = Checking(log, **reading, progress=progress)
         running = None
         if against is not None:
             from pulyacalc.logs.sheet_file import read_sheet
