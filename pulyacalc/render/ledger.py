@@ -84,12 +84,19 @@ class LedgerView:
             yield from spool.pieces()
             yield "\n  ]" if rows.count else "[]"
 
-        return {
+        s = lg.settlement
+        doc: dict[str, Any] = {
             "schema_version": SCHEMA_VERSION,
             "players": list(lg.players),
             "deals": Made(deals),
-            **document_tail(lg),
+            "rounding": rounding_json(lg),
+            "settlement": {p: jnum(s.result[p]) for p in lg.players},
+            "settlement_exact": {p: fraction_text(s.exact[p]) for p in lg.players},
         }
+        if s.money is not None and s.whist_price is not None:
+            doc["whist_price"] = float(s.whist_price)
+            doc["money"] = each(jnum, s.money)
+        return doc
 
     def records(self) -> Made:
         return Made(self._records)
@@ -145,20 +152,6 @@ def rounding_json(lg: Ledger) -> dict[str, Any]:
     if lg.money_rounding is not None:
         out["money"] = each(jnum, lg.money_rounding)
     return out
-
-
-def document_tail(lg: Ledger) -> dict[str, Any]:
-    """The JSON document after its deals."""
-    s = lg.settlement
-    doc: dict[str, Any] = {
-        "rounding": rounding_json(lg),
-        "settlement": {p: jnum(s.result[p]) for p in lg.players},
-        "settlement_exact": {p: fraction_text(s.exact[p]) for p in lg.players},
-    }
-    if s.money is not None and s.whist_price is not None:
-        doc["whist_price"] = float(s.whist_price)
-        doc["money"] = each(jnum, s.money)
-    return doc
 
 
 def final_rows(lg: Ledger, columns: Columns) -> list[list[str]]:

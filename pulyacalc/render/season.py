@@ -89,6 +89,8 @@ class SeasonView:
         return rows
 
     def table(self) -> str:
+        from pulyacalc.render.table import grid
+
         s, p = self.season, self.season.whist_price
         price = ", " + _("whist price {price}").format(price=p) if p is not None else ""
         title = _("Season: {evenings}, {deals}{price}; results in whists")
@@ -97,16 +99,11 @@ class SeasonView:
         head = [_("rank"), _("player"), _("evenings"), _("total"), _("average"), _("best"), _("worst")]
         if s.whist_price is not None:
             head.append(_("money"))
-        return "\n".join([*lines, tabulated(self._rows(people=True), head, (1,)), *self._metadata()]) + "\n"
-
-    def _metadata(self) -> list[str]:
-        """The evenings with their date, title and place, when any log gives them."""
-        from pulyacalc.render.table import grid
-
-        evenings = self.season.evenings
-        keys = [k for k in META if any(getattr(e, k) is not None for e in evenings)]
-        if not keys:
-            return []
-        rows = [[e.source, *(getattr(e, k) or "" for k in keys)] for e in evenings]
-        names = {"date": _("date"), "title": _("title"), "place": _("place")}
-        return ["", grid(rows, [_("file"), *(names.get(k, k) for k in keys)])]
+        lines.append(tabulated(self._rows(people=True), head, (1,)))
+        # the evenings with their date, title and place, when any log gives them
+        keys = [k for k in META if any(getattr(e, k) is not None for e in s.evenings)]
+        if keys:
+            rows = [[e.source, *(getattr(e, k) or "" for k in keys)] for e in s.evenings]
+            names = {"date": _("date"), "title": _("title"), "place": _("place")}
+            lines += ["", grid(rows, [_("file"), *(names.get(k, k) for k in keys)])]
+        return "\n".join(lines) + "\n"
