@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pulyacalc.core.i18n import _, ngettext, tr
+from pulyacalc.render.table import grid
 from pulyacalc.render.view import (
     SCHEMA_VERSION,
     convention_title,
@@ -88,8 +89,6 @@ class CompareView:
         return ["player", *[col.asked for col in c.columns]], body
 
     def table(self) -> str:
-        from pulyacalc.render.table import grid
-
         c = self.comparison
         names = [col.asked for col in c.columns]
         money = all(col.settlement.money is not None for col in c.columns)

@@ -93,6 +93,8 @@ class DiffView:
         return head, [[x.row.name, flow(x.a), flow(x.b), x.row.doc] for x in self.diff.differences]
 
     def table(self) -> str:
+        import textwrap
+
         from pulyacalc.render.table import grid
 
         d = self.diff
@@ -109,18 +111,9 @@ class DiffView:
         width = WIDTH[0]
         drawn = [max(len(h) + 2, *(len(r[i]) for r in body)) for i, h in enumerate([_("key"), a, b])]
         if width is not None and sum(drawn) + 6 + min(50, max(len(r[3]) for r in body)) > width:
-            text = _narrow(body, a, b, width)
+            # too wide: the values side by side, the meanings listed under them
+            half = max(8, (width - drawn[0] - 4) // 2)
+            text = grid([row[:3] for row in body], [_("key"), a, b], maxcolwidths=[None, half, half])
+            meanings = [textwrap.fill(f"{row[0]}: {row[3]}", width, subsequent_indent="  ") for row in body]
+            text += "\n\n" + "\n".join(meanings)
         return f"{title}: {keys}\n\n{text}\n"
-
-
-def _narrow(body: list[list[str]], a: str, b: str, width: int) -> str:
-    """The differences fitted to ``width``: the values side by side, the meanings listed under them."""
-    import textwrap
-
-    from pulyacalc.render.table import grid
-
-    keys = max(len(_("key")) + 2, *(len(row[0]) for row in body))
-    half = max(8, (width - keys - 4) // 2)
-    table = grid([row[:3] for row in body], [_("key"), a, b], maxcolwidths=[None, half, half])
-    meanings = [textwrap.fill(f"{row[0]}: {row[3]}", width, subsequent_indent="  ") for row in body]
-    return table + "\n\n" + "\n".join(meanings)

@@ -13,6 +13,7 @@ from pulyacalc.core.i18n import N_, NP_, _, current, pgettext, tr
 from pulyacalc.core.remembered import Remembered
 from pulyacalc.logs.words import ENGLISH, Words, spoken
 from pulyacalc.render.formats import Made, Spool, delimited_line, dumps, members
+from pulyacalc.render.table import grid
 from pulyacalc.render.view import (
     SCHEMA_VERSION,
     convention_title,
@@ -103,8 +104,6 @@ def table_head(conv: Convention, players: tuple[str, ...], target: int, deals: s
 
 def paper(rows: list[list[str]], head: list[str]) -> str:
     """The paper after a deal, indented: ``rows`` each a player's name and :func:`sheet_row`."""
-    from pulyacalc.render.table import grid
-
     drawn = grid(rows, head, ("left", *["right"] * (len(head) - 1)), "simple", None, margin=2)
     return "  " + drawn.replace("\n", "\n  ")
 
@@ -130,8 +129,6 @@ def deal_head(
 
 def deal_body(entries: tuple[Explained, ...], ledger: dict[str, Any], bombs: str | None) -> list[str]:
     """A deal's lines in the table after its first: its entries, its bombs, its moves."""
-    from pulyacalc.render.table import grid
-
     out: list[str] = []
     rows = []
     for x in entries:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from pulyacalc.core.i18n import _
 from pulyacalc.render.aligned import tabulated
+from pulyacalc.render.table import grid
 from pulyacalc.render.view import SCHEMA_VERSION, counted, decimal, jnum, twins, versioned
 from pulyacalc.render.view import show as view_show
 
@@ -89,8 +90,6 @@ class SeasonView:
         return rows
 
     def table(self) -> str:
-        from pulyacalc.render.table import grid
-
         s, p = self.season, self.season.whist_price
         price = ", " + _("whist price {price}").format(price=p) if p is not None else ""
         title = _("Season: {evenings}, {deals}{price}; results in whists")
