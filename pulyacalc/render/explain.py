@@ -102,12 +102,6 @@ def table_head(conv: Convention, players: tuple[str, ...], target: int, deals: s
     return f"{convention_title(conv)}, {counted(len(players), 'player')}, {pool}, {deals}\n"
 
 
-def paper(rows: list[list[str]], head: list[str]) -> str:
-    """The paper after a deal, indented: ``rows`` each a player's name and :func:`sheet_row`."""
-    drawn = grid(rows, head, ("left", *["right"] * (len(head) - 1)), "simple", None, margin=2)
-    return "  " + drawn.replace("\n", "\n  ")
-
-
 def deal_head(
     kind: str, number: int, where: str, dealer: str, line: str, run: int, after_finish: bool
 ) -> str:
@@ -407,9 +401,13 @@ class TableDeals:
         line = self.lines(r, len(players))
         head = deal_head(r.kind, r.number, str(r.deal.loc), r.dealer, line, r.raspasy_run, r.after_finish)
         bombs = bombs_text(r) if r.kind not in ("correction", "join", "leave") else None
-        drawn_paper = paper([rows[p] for p in players], ["  " + first, *self.head])
+        aligned = ("left", *["right"] * len(self.head))
+        paper = grid(
+            [rows[p] for p in players], ["  " + first, *self.head], aligned, "simple", None, margin=2
+        )
         middle = f"\n  {bombs}\n" if bombs else "\n"
-        self.write(f"\n{head}\n{drawn.entries}{middle}{drawn.moves}\n{drawn_paper}\n")
+        paper = paper.replace("\n", "\n  ")  # (indented)
+        self.write(f"\n{head}\n{drawn.entries}{middle}{drawn.moves}\n  {paper}\n")
 
 
 def deal_lines(words: Words = ENGLISH) -> Callable[[DealResult, int], str]:
@@ -473,20 +471,15 @@ class JsonDeals:
             flat = n.join(drawn.flat)
             self.write_entries(flat if self.entries else "[" + flat[1:])
             self.entries = True
-        if self.cells.stale:
-            self._paper(sheet)
+        shown, stale = self.cells.text, self.cells.stale
+        for p in stale:  # the members of the players whose cells changed, drawn again
+            cells = (sheet.pool[p], sheet.mountain[p], *sheet.whists[p].values())
+            self.paper[p] = self.formats[p] % tuple([str(v) if type(v) is int else shown(v) for v in cells])
+        stale.clear()
         running = "{" + ",".join([self.paper[p] for p in sheet.players]) + "\n      }"
         text = "\n    {" + self._head(r) + n.join(drawn.nested) + running + drawn.tail
         self.write_deals(("," if self.deals else "[") + text)
         self.deals = True
-
-    def _paper(self, sheet: Sheet) -> None:
-        """The members of the players whose cells changed, drawn again."""
-        text, stale = self.cells.text, self.cells.stale
-        for p in stale:
-            cells = (sheet.pool[p], sheet.mountain[p], *sheet.whists[p].values())
-            self.paper[p] = self.formats[p] % tuple([str(v) if type(v) is int else text(v) for v in cells])
-        stale.clear()
 
     def _head(self, r: DealResult) -> str:
         """The deal's members before its entries (its bombs', then :func:`deal_head_json`'s)."""
