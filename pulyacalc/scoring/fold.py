@@ -419,18 +419,8 @@ class Scorer:
         """The seats of ``deal``, the dealer moved on to the next deal's."""
         if deal.dealer is not None:
             self.dealer = deal.dealer
-        seats, self.dealer = self.seats_of(self.dealer, isinstance(deal, Raspasy))
+        seats, self.dealer = _seats_of(self, self.dealer, isinstance(deal, Raspasy))
         return seats
-
-    def seats_of(self, dealer: str, raspasy: bool) -> tuple[Seats, str]:
-        """The seats when ``dealer`` deals, made once, and who deals next."""
-        seated = self._seats.get(dealer)
-        if seated is None:
-            seats = Seats(self.players, dealer, self.conv.five_second_out, self.dummy_hand)
-            seated = self._seats[dealer] = (seats, seats.next_dealer())
-        if raspasy and self.conv.raspasy_dealer_after == "stays":
-            return seated[0], dealer  # K3.7.7: the same dealer deals again after a raspasy
-        return seated
 
     def _known(self, line: Line, lineno: int, reader: LineSource, noted: str | None) -> Step | None:
         """A deal line known in this state (``Line``) scored: counted, its writes written,
@@ -480,6 +470,17 @@ class Scorer:
         for flat, times in self.owed.items():
             _add(self.sheet, flat.adds or (), times)
         self.owed.clear()
+
+
+def _seats_of(self: Scorer, dealer: str, raspasy: bool) -> tuple[Seats, str]:
+    """The seats when ``dealer`` deals, made once, and who deals next."""
+    seated = self._seats.get(dealer)
+    if seated is None:
+        seats = Seats(self.players, dealer, self.conv.five_second_out, self.dummy_hand)
+        seated = self._seats[dealer] = (seats, seats.next_dealer())
+    if raspasy and self.conv.raspasy_dealer_after == "stays":
+        return seated[0], dealer  # K3.7.7: the same dealer deals again after a raspasy
+    return seated
 
 
 def _paper(self: Scorer, total: Amount | None = None) -> tuple[Amount, bool, Settled | None]:
@@ -676,7 +677,7 @@ def _dealt_alike(self: Scorer, table: dict[str, Line], raw: str) -> Line | None:
             continue
         if memo.written.get((other.template, dealer, other.run, 1, 0)) is not other.written:
             return None
-        nxt = self.seats_of(dealer, other.run > 0)[1]
+        nxt = _seats_of(self, dealer, other.run > 0)[1]
         line = table[raw] = Line(
             raw, other.template, other.written, dealer, other.run, nxt, other.run_after,
             memo.table(nxt, other.run_after), other.flats,
@@ -777,7 +778,7 @@ def _alike(self: Scorer, key: tuple[Hashable, str, int, int, int], res: Resolved
     assert memo is not None
     alike = resolve_seating(deal, res.seats), seating(res)
     for other in self._clockwise[dealer]:
-        seats = self.seats_of(other, False)[0]
+        seats = _seats_of(self, other, False)[0]
         if (resolve_seating(deal, seats), seating(res, seats)) == alike:
             memo.written[template, other, run, bomb, dark] = known
 
