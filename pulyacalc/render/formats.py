@@ -86,7 +86,10 @@ def write_table(view: View, out: Out) -> None:
 
 def write_json(view: View, out: Out) -> None:
     """The document as ``json.dumps`` writes it, its iterators spooled before the ``Later``s."""
-    doc = view.document()
+    _document(view.document(), out)
+
+
+def _document(doc: dict[str, Any], out: Out) -> None:
     if not any(isinstance(v, (Iterator, Later, Made)) for v in doc.values()):
         out.write(dumps(doc) + "\n")
         return
@@ -281,8 +284,24 @@ def render(view: View, fmt: str) -> str:
 
 
 def write(view: View, fmt: str, emit: Callable[[str], object]) -> None:
-    """The view written in ``fmt`` to ``emit``, let out once the view is spent (a failing log: nothing)."""
+    """The view written in ``fmt`` to ``emit``, let out once the view is spent (a failing log:
+    nothing).  A JSON document with nothing to read yet (no iterator, nothing ``Later``) is
+    spent when it is made: it goes out as it is written, not copied through a spool again."""
+    doc = view.document() if fmt == "json" else None
+    if doc is not None and not any(isinstance(v, (Iterator, Later)) for v in doc.values()):
+        _document(doc, _Emit(emit))
+        return
     with spool() as file:
-        FORMATS[fmt](view, file)
+        if doc is None:
+            FORMATS[fmt](view, file)
+        else:
+            _document(doc, file)
         for chunk in spooled(file):
             emit(chunk)
+
+
+@dataclass(slots=True)
+class _Emit:
+    """``emit`` as an ``Out``."""
+
+    write: Callable[[str], object]
