@@ -30,6 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def _at_the_root(monkeypatch: pytest.MonkeyPatch) -> None:
     """The commands name the shipped examples as a user in the repository does."""
     monkeypatch.chdir(ROOT)
+
+
 LOGS = sorted(
     str(p.relative_to(ROOT))
     for p in [*(ROOT / "examples").glob("*.txt"), *(ROOT / "examples").glob("*-3p.yaml")]

@@ -23,7 +23,21 @@ import genlog  # noqa: E402
 
 #: names a league may seat: plain ones, Russian ones, ones a reader's word spells, a prefix of
 #: another, ones that differ only in case
-NAMES = ("Anna", "Ann", "Boris", "Vera", "Дима", "Gleb", "dealer", "Pass", "Lena", "lena2", "A1", "Талон", "Kostya")
+NAMES = (
+    "Anna",
+    "Ann",
+    "Boris",
+    "Vera",
+    "Дима",
+    "Gleb",
+    "dealer",
+    "Pass",
+    "Lena",
+    "lena2",
+    "A1",
+    "Талон",
+    "Kostya",
+)
 
 
 def _spelled(line: str, names: tuple[str, ...], how: str, rng: random.Random) -> str:
@@ -90,7 +104,9 @@ def test_a_season_under_stand_ins_is_the_season_under_the_players_names(
 def test_a_league_is_read_under_stand_ins_and_a_club_under_its_own_names(tmp_path: Path) -> None:
     """The first set of players keeps its names; a new set is stood in; a log that names a
     player otherwise than exactly is read again under the names, and its digest is the same."""
-    for i, names in enumerate((("Anna", "Boris", "Vera"), ("Gleb", "Дима", "Lena"), ("Anna", "Boris", "Vera"))):
+    for i, names in enumerate(
+        (("Anna", "Boris", "Vera"), ("Gleb", "Дима", "Lena"), ("Anna", "Boris", "Vera"))
+    ):
         (tmp_path / f"e{i}.txt").write_text(_evening(names, i, "exact", False), "utf-8")
     head, body = _evening(("Gleb", "Дима", "Lena"), 1, "exact", False).split("\n\n")
     short = head + "\n\n" + body.replace("Gleb ", "Gl ")  # the same evening, a name shortened
