@@ -36,6 +36,31 @@ def test_drawn_is_tabulate(table: tuple[list[list[str]], list[str], list[str] | 
     assert draw(body, head, align, fmt) == _tabulate(body, head, align, fmt, None, None)
 
 
+@settings(max_examples=examples(400), deadline=None)
+@given(tables())
+def test_a_table_drawn_from_remembered_rows_is_drawn(
+    table: tuple[list[list[str]], list[str], list[str] | None, str],
+) -> None:
+    """grid's way for one-line cells (each row's facts remembered) draws what draw does."""
+    from pulyacalc.render.table import _plain
+
+    body, head, align, fmt = table
+    text = _plain([tuple(row) for row in body], head, align, fmt)
+    assert text is None or text == draw(body, head, align, fmt)
+    # explain's paper is drawn so: plain cells, no units to line up
+    paper = [("  Anna", "8", "·", "12"), ("  Boris", "0", "4", "·")]
+    drawn = _plain(
+        paper,
+        ["  after deal 7", "pool", "whists on Anna", "whists on Boris"],
+        ["left", *["right"] * 3],
+        "simple",
+    )
+    assert (
+        drawn is not None
+        and drawn.splitlines()[2] == "Anna                   8                 ·                 12"
+    )
+
+
 def test_what_draw_leaves_to_tabulate() -> None:
     """Cells on many lines, escape sequences, ragged rows, other formats: tabulate's."""
     from pulyacalc.render.table import _exotic

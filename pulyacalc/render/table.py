@@ -114,11 +114,12 @@ class Layout:
         self.widths, self.lefts, self.wraps, self.multiline = widths, list(lefts), list(wraps), multiline
         self.format = "  ".join(f"%{'-' if left else ''}{w}s" for w, left in zip(widths, lefts, strict=True))
         self.plain = not multiline and not any(w is not None for w in wraps)
+        self.dashes = "  ".join("-" * w for w in widths).rstrip()
         #: (column, cell) → the cell's lines padded
         self.cells = Remembered(self._cell, size=8192 * len(widths))
 
     def rule(self) -> str:
-        return "  ".join("-" * w for w in self.widths).rstrip()
+        return self.dashes
 
     def head(self, head: list[str], heads: Widths, tablefmt: str) -> list[str]:
         """The header's lines (wrapped to ``heads``, padded) and ``simple``'s dashes under it."""
@@ -268,7 +269,21 @@ def _tabulate(body: Body, head: list[str], align: Align, tablefmt: str, limits: 
 def _measured_otherwise(cells: Iterable[str]) -> bool:
     """Whether tabulate measures a cell otherwise than by its length: with wcwidth installed, a wide,
     zero-width or control character (Cyrillic names and suits stay with :class:`Layout`)."""
-    return _wcwidth() and any(_not_one_column(c) for c in set().union(*cells))
+    if not _wcwidth():
+        return False
+    chars = set().union(*cells)
+    if chars <= _ONE_COLUMN:
+        return False
+    if any(map(_not_one_column, chars)):
+        return True
+    if len(_ONE_COLUMN) > 10_000:  # (bounded: a hostile log's every character)
+        _ONE_COLUMN.clear()
+    _ONE_COLUMN.update(chars)
+    return False
+
+
+#: the characters found one column wide so far
+_ONE_COLUMN: set[str] = set()
 
 
 @cache
@@ -329,8 +344,14 @@ def grid(
     margin: int = 0,
 ) -> str:
     """A table for people, as every report draws one; ``margin``: what the caller indents it by."""
-    body = [list(map(str, row)) for row in rows]
     head, align = list(head), list(colalign) if colalign is not None else None
+    width = WIDTH[0]
+    if not _MADE and maxcolwidths is None:
+        rows = texts = [tuple(map(str, row)) for row in rows]
+        text = _plain(texts, head, align, tablefmt)
+        if text is not None and (width is None or _widest(text) <= width - margin):
+            return text
+    body = [list(map(str, row)) for row in rows]
     if _MADE:  # a page is being made: the table as HTML, a mark in the text where it goes
         _MADE[-1].append(_html(body, head, align))
         return f"\x02{len(_MADE[-1]) - 1}\x03"
@@ -340,12 +361,71 @@ def grid(
     if rights and _TAIL.search("\t".join(row[i] for row in body for i in rights if i < len(row))):
         body = _aligned(body, align, ncols)
     text = draw(body, head, align, tablefmt, maxcolwidths)
-    width = WIDTH[0]
     if width is None or _widest(text) <= width - margin:
         return text
     fit = Fit(body, head, align, tablefmt, maxcolwidths, width - margin, text)
     plan, layouts = _fitted(fit)
     return "\n\n".join(_drawn_part(fit, plan, part, layouts) for part in plan.parts)
+
+
+def _plain(rows: list[tuple[str, ...]], head: list[str], align: Align, tablefmt: str) -> str | None:
+    """:func:`draw`'s table of one-line cells with no units to line up, from each cell's facts as
+    remembered (explain's paper after each deal: a few cells new); None: another table."""
+    ncols = len(head) or (len(rows[0]) if rows else 0)
+    sides = _SIDES((None if align is None else tuple(align), tablefmt, ncols))
+    if sides is None or not rows:
+        return None
+    lefts, rights = sides
+    known = _CELLS.get
+    widths = [len(h) + 2 for h in head] if head else [0] * ncols
+    if any((known(h) or _cell_facts(h))[2] == _OTHER for h in head):
+        return None
+    body = []
+    for row in rows:
+        if len(row) != ncols:
+            return None
+        cells = []
+        for i, cell in enumerate(row):
+            text, size, kind = known(cell) or _cell_facts(cell)
+            if kind and (kind == _OTHER or rights[i]):
+                return None
+            if size > widths[i]:
+                widths[i] = size
+            cells.append(text)
+        body.append(tuple(cells))
+    layout = _LAYOUTS((tuple(widths), lefts))
+    lines = layout.head(head, None, tablefmt)
+    lines.extend([(layout.format % cells).rstrip() for cells in body])
+    if tablefmt == "simple" and not head:
+        lines.append(layout.rule())
+    return "\n".join(lines)
+
+
+def _sides(key: tuple[tuple[str, ...] | None, str, int]) -> tuple[tuple[bool, ...], tuple[bool, ...]] | None:
+    """Each column's side: left, and right (None: a format or sides :func:`_plain` does not draw)."""
+    align, tablefmt, ncols = key
+    if not ncols or _exotic([[""] * ncols], [], align, tablefmt, False):
+        return None
+    lefts = tuple(a == "left" for a in _given_align(align, ncols))
+    return lefts, tuple(not left for left in lefts)
+
+
+#: a cell as :func:`_plain` draws it: plain, with what may be a number's units (plain in a left column), other
+_PLAIN, _UNITS, _OTHER = 0, 1, 2
+
+
+def _cell_facts(cell: str) -> tuple[str, int, int]:
+    """A cell stripped, its width and its kind, remembered."""
+    if len(_CELLS) > 50_000:  # (bounded: a long log's running totals)
+        _CELLS.clear()
+    other = _SPECIAL.search(cell) or PAD in cell or _measured_otherwise([cell])
+    text = cell.strip()
+    facts = _CELLS[cell] = (text, len(text), _OTHER if other else _UNITS if _TAIL.search(cell) else _PLAIN)
+    return facts
+
+
+_CELLS: dict[str, tuple[str, int, int]] = {}
+_SIDES = Remembered(_sides, size=1024)
 
 
 #: while a page is made (:func:`html_tables`): the tables grid has drawn as HTML
