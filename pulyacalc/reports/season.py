@@ -216,6 +216,7 @@ class Club:
         from pulyacalc.scoring.fold import Line
 
         keys = self.keys
+        known = keys.known.get
 
         def each(step: Step) -> None:
             item = step.item
@@ -227,7 +228,7 @@ class Club:
             else:
                 update(keyed(item))
                 return
-            update(keys(key, step))
+            update(known(key) or keys(key, step))
 
         return each
 
@@ -307,20 +308,19 @@ def score_evening(
     from pulyacalc.logs.lines import LineDeals
 
     club = club if club is not None else Club()
-    digest = hashlib.sha256()
+    digested: list[bytes] = []  # (hashed at the end: the same digest as hashed bit by bit)
 
     def shown(log: Log, back: Mapping[str, str]) -> Callable[[Step], object]:
-        nonlocal digest
-        digest = hashlib.sha256()  # anew when the log is read again under its own names
-        digest.update(repr(sorted(back.get(p, p) for p in log.header.players)).encode())
+        digested.clear()  # anew when the log is read again under its own names
+        digested.append(repr(sorted(back.get(p, p) for p in log.header.players)).encode())
         if type(log.deals) is LineDeals:  # the parse of each text, shared with earlier logs
             log.deals.cache = club.parse_cache(log.header.players, log.deals.cache)
         names = tuple((repr(s)[1:-1].encode(), p.encode()) for s, p in back.items())  # as repr writes them
-        update = digest.update if not back else partial(_named, digest.update, names)
+        update = digested.append if not back else partial(_named, digested.append, names)
         return club.digest(update)  # each deal digested as it is scored
 
     ev, s, who = played(path, source, shown, price, club.memos)
-    return evening_result(ev, s, who, digest.hexdigest())
+    return evening_result(ev, s, who, hashlib.sha256(b"".join(digested)).hexdigest())
 
 
 def _named(update: Callable[[bytes], object], back: tuple[tuple[bytes, bytes], ...], key: bytes) -> None:
