@@ -226,21 +226,16 @@ def draw(
 ) -> str:
     """tabulate's table (``limits``/``heads``: its ``maxcolwidths``/``maxheadercolwidths``) in its bytes."""
     wrap = any(w is not None for w in chain(limits or (), heads or ()))
+    if not wrap:  # (most tables: one-line cells)
+        text = _plain(list(map(tuple, body)), head, align, tablefmt, units=True)
+        if text is not None:
+            return text
     if layout is None and _exotic(body, head, align, tablefmt, wrap):
         return _tabulate(body, head, align, tablefmt, limits, heads)
     lefts = [a == "left" for a in _given_align(align, len(body[0]))]
-    if wrap:
-        layout = layout or _layout(body, head, lefts, limits, heads)
-        lines = layout.head(head, heads, tablefmt)
-        lines.extend(chain.from_iterable(map(layout.row, body)))
-    else:  # (most tables: each cell stripped once, the layout of these widths made once)
-        rows = [[c.strip() for c in row] for row in body]
-        widths = list(map(max, zip(*(map(len, row) for row in rows), strict=True)))
-        if head:
-            widths = [max(w, len(h) + 2) for w, h in zip(widths, head, strict=True)]
-        layout = _LAYOUTS((tuple(widths), tuple(lefts)))
-        lines = layout.head(head, None, tablefmt)
-        lines.extend((layout.format % tuple(row)).rstrip() for row in rows)
+    layout = layout or _layout(body, head, lefts, limits, heads)
+    lines = layout.head(head, heads, tablefmt)
+    lines.extend(chain.from_iterable(map(layout.row, body)))
     if tablefmt == "simple" and not head:
         lines.append(layout.rule())
     return "\n".join(lines).replace(PAD, " ")
@@ -368,18 +363,18 @@ def grid(
     return "\n\n".join(_drawn_part(fit, plan, part, layouts) for part in plan.parts)
 
 
-def _plain(rows: list[tuple[str, ...]], head: list[str], align: Align, tablefmt: str) -> str | None:
-    """:func:`draw`'s table of one-line cells with no units to line up, from each cell's facts as
-    remembered (explain's paper after each deal: a few cells new); None: another table."""
+def _plain(
+    rows: list[tuple[str, ...]], head: list[str], align: Align, tablefmt: str, units: bool = False
+) -> str | None:
+    """:func:`draw`'s table of one-line cells (``units``: their units already lined up, or none
+    to line up), from each cell's facts as remembered (explain's paper after each deal: a few
+    cells new); None: a table :func:`draw` leaves to tabulate, or with units to line up."""
     ncols = len(head) or (len(rows[0]) if rows else 0)
-    sides = _SIDES((None if align is None else tuple(align), tablefmt, ncols))
-    if sides is None or not rows:
-        return None
-    lefts, rights = sides
+    lefts = _SIDES((None if align is None else tuple(align), tablefmt, ncols))
     known = _CELLS.get
-    widths = [len(h) + 2 for h in head] if head else [0] * ncols
-    if any((known(h) or _cell_facts(h))[2] == _OTHER for h in head):
+    if lefts is None or not rows or any((known(h) or _cell_facts(h))[2] == _OTHER for h in head):
         return None
+    widths = [len(h) + 2 for h in head] if head else [0] * ncols
     body = []
     for row in rows:
         if len(row) != ncols:
@@ -387,30 +382,28 @@ def _plain(rows: list[tuple[str, ...]], head: list[str], align: Align, tablefmt:
         cells = []
         for i, cell in enumerate(row):
             text, size, kind = known(cell) or _cell_facts(cell)
-            if kind and (kind == _OTHER or rights[i]):
+            if kind and (kind == _OTHER or not (units or lefts[i])):
                 return None
-            if size > widths[i]:
-                widths[i] = size
+            widths[i] = max(widths[i], size)
             cells.append(text)
         body.append(tuple(cells))
     layout = _LAYOUTS((tuple(widths), lefts))
-    lines = layout.head(head, None, tablefmt)
-    lines.extend([(layout.format % cells).rstrip() for cells in body])
+    lines = [*layout.head(head, None, tablefmt), *[(layout.format % cells).rstrip() for cells in body]]
     if tablefmt == "simple" and not head:
         lines.append(layout.rule())
-    return "\n".join(lines)
+    return "\n".join(lines).replace(PAD, " ")
 
 
-def _sides(key: tuple[tuple[str, ...] | None, str, int]) -> tuple[tuple[bool, ...], tuple[bool, ...]] | None:
-    """Each column's side: left, and right (None: a format or sides :func:`_plain` does not draw)."""
+def _sides(key: tuple[tuple[str, ...] | None, str, int]) -> tuple[bool, ...] | None:
+    """Whether each column is left-aligned (None: a format or sides :func:`_plain` does not draw)."""
     align, tablefmt, ncols = key
     if not ncols or _exotic([[""] * ncols], [], align, tablefmt, False):
         return None
-    lefts = tuple(a == "left" for a in _given_align(align, ncols))
-    return lefts, tuple(not left for left in lefts)
+    return tuple(a == "left" for a in _given_align(align, ncols))
 
 
-#: a cell as :func:`_plain` draws it: plain, with what may be a number's units (plain in a left column), other
+#: a cell to :func:`_plain`: plain, with what may be a number's units (to line up in a right
+#: column), or one tabulate draws (``_exotic``)
 _PLAIN, _UNITS, _OTHER = 0, 1, 2
 
 
@@ -418,7 +411,7 @@ def _cell_facts(cell: str) -> tuple[str, int, int]:
     """A cell stripped, its width and its kind, remembered."""
     if len(_CELLS) > 50_000:  # (bounded: a long log's running totals)
         _CELLS.clear()
-    other = _SPECIAL.search(cell) or PAD in cell or _measured_otherwise([cell])
+    other = _SPECIAL.search(cell) or _measured_otherwise([cell])
     text = cell.strip()
     facts = _CELLS[cell] = (text, len(text), _OTHER if other else _UNITS if _TAIL.search(cell) else _PLAIN)
     return facts
