@@ -384,7 +384,8 @@ def _plain(
             text, size, kind = known(cell) or _cell_facts(cell)
             if kind and (kind == _OTHER or not (units or lefts[i])):
                 return None
-            widths[i] = max(widths[i], size)
+            if size > widths[i]:
+                widths[i] = size
             cells.append(text)
         body.append(tuple(cells))
     layout = _LAYOUTS((tuple(widths), lefts))
