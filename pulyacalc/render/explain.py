@@ -385,12 +385,14 @@ class TableDeals:
         self.write = write
         self.cells = Cells(show)
         self.head: list[str] = []
+        self.align: tuple[str, ...] = ()
         self.lines = deal_lines(spoken())
 
     def draw(self, r: DealResult, sheet: Sheet, drawn: Drawn) -> None:
         cells, players = self.cells, sheet.players
         if cells.changed(r, sheet):
             self.head = sheet_head(players)
+            self.align = ("left", *["right"] * len(self.head))
         if drawn is _SKIPPED:
             return
         rows = cells.rows
@@ -401,9 +403,8 @@ class TableDeals:
         line = self.lines(r, len(players))
         head = deal_head(r.kind, r.number, str(r.deal.loc), r.dealer, line, r.raspasy_run, r.after_finish)
         bombs = bombs_text(r) if r.kind not in ("correction", "join", "leave") else None
-        aligned = ("left", *["right"] * len(self.head))
         paper = grid(
-            [rows[p] for p in players], ["  " + first, *self.head], aligned, "simple", None, margin=2
+            [rows[p] for p in players], ["  " + first, *self.head], self.align, "simple", None, margin=2
         )
         middle = f"\n  {bombs}\n" if bombs else "\n"
         paper = paper.replace("\n", "\n  ")  # (indented)

@@ -123,7 +123,7 @@ class Layout:
 
     def head(self, head: list[str], heads: Widths, tablefmt: str) -> list[str]:
         """The header's lines (wrapped to ``heads``, padded) and ``simple``'s dashes under it."""
-        split = _head_lines(head, _given(heads, head))
+        split = [[h] for h in head] if heads is None else _head_lines(head, _given(heads, head))
         lines = []
         for k in range(max(map(len, split), default=0)):
             parts = [p[k] if k < len(p) else "" for p in split]
@@ -372,7 +372,7 @@ def _plain(
     ncols = len(head) or (len(rows[0]) if rows else 0)
     lefts = _SIDES((None if align is None else tuple(align), tablefmt, ncols))
     known = _CELLS.get
-    if lefts is None or not rows or any((known(h) or _cell_facts(h))[2] == _OTHER for h in head):
+    if lefts is None or not rows or head and (_SPECIAL.search("\t".join(head)) or _measured_otherwise(head)):
         return None
     widths = [len(h) + 2 for h in head] if head else [0] * ncols
     body = []
