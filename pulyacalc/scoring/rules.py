@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 from functools import partial
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from pulyacalc.convention.schema import ONCE_CLOSED, Convention, LoneWhisterMade, TwoWhistersShortfall
 from pulyacalc.core.amounts import Amount, down, exact, half, num, tricks, undertricks
@@ -57,14 +57,23 @@ class Worked(Text):
 
 def worked(why: Text, whole: Text | tuple[str, Amount]) -> Worked:
     """``why`` with its whole arithmetic ``whole`` (or its template and amount)."""
-    out = Worked(why.template, why.fields, why.plural, str(why))
-    out._whole = whole
-    return out
+    return _worked(str(why), why.template, why.fields, why.plural, whole)
 
 
 def worked_out(why: str, whole: str, amount: Amount, /, **fields: object) -> Worked:
     """``why`` (a Text, or a template of ``fields``) and ``whole``, its template with ``{result}``."""
-    return worked(why if isinstance(why, Text) else M_(why, **fields), (whole, amount))
+    if isinstance(why, Text):
+        return worked(why, (whole, amount))
+    # ``worked(M_(why, **fields), …)`` made at once: a deal seen first makes several
+    return _worked(why.format_map(fields) if fields else why, why, fields, None, (whole, amount))
+
+
+def _worked(
+    english: str, template: str, fields: dict[str, object], plural: tuple[str, int] | None, whole: Any
+) -> Worked:
+    out: Worked = str.__new__(Worked, english)
+    out.template, out.fields, out.plural, out._whole = template, fields, plural, whole
+    return out
 
 
 #: one rule of 2.1–2.6: (resolved deal, convention, raspasy run, dark level) -> its writes
