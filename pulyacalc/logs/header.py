@@ -8,6 +8,7 @@ import difflib
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, cast
 
@@ -65,6 +66,7 @@ def _players(node: Node, b: HeaderBuilder) -> tuple[str, ...] | None:
 _NOT_IN_NAME = re.compile(r"[,;:#\[\]]")
 
 
+@lru_cache(maxsize=1024)  # (a season names the same players evening after evening)
 def name_fault(name: str) -> str | None:
     """Why ``name`` cannot be a player's (in the header or joining), or None."""
     if name[:1].isdigit() or not name:
