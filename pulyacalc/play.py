@@ -21,7 +21,7 @@ from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.model import Header, Log
 from pulyacalc.core.sheet import SheetView
-from pulyacalc.scoring.fold import DealResult, Item, LineSource, Memo, Scorer, Step
+from pulyacalc.scoring.fold import DealResult, Item, Line, LineSource, Memo, Scorer, Step
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -58,11 +58,14 @@ Progress = Callable[[int], None]
 class How(TypedDict, total=False):
     """What a play keeps and shows, passed down as keywords: ``keep`` each deal's result,
     ``running`` also the paper after each, ``first`` both for the deals up to that one;
-    ``each`` is shown every ``Step`` as it is scored, ``progress`` the line reached."""
+    ``each`` is shown every ``Step`` as it is scored, ``progress`` the line reached;
+    ``each_known`` (with ``each``, reading no sheet) the ``Line`` of a known line that makes
+    no step (``Scorer.each_known``)."""
 
     keep: bool
     running: bool
     each: Callable[[Step], object] | None
+    each_known: Callable[[Line], object] | None
     progress: Progress | None
     first: int
 
@@ -142,6 +145,8 @@ def _drain(p: Playing, steps: Iterable[Step], how: How) -> Evening:
         p.scorer.quiet = p.scorer.owing = True
         deque(steps, maxlen=0)  # the fold only: nothing kept per deal
         return p.evening()
+    if how.get("each_known") is not None and not keep and not running and not first:
+        p.scorer.owing, p.scorer.each_known = True, how.get("each_known")  # no sheet read till the end
     kept: list[DealResult] = []
     papers: list[SheetView] = []
     sheet = p.scorer.sheet

@@ -41,8 +41,9 @@ def with_overrides(text: str, rng: random.Random) -> str:
 
 
 #: how a play is read: every step, steps with the sheet read only at the end (``check``),
-#: no step at all (``score``): a scorer that owes known writes adds them up at the end
-MODES = ("steps", "owing", "quiet")
+#: no step at all (``score``): a scorer that owes known writes adds them up at the end;
+#: a known line given by its ``Line`` alone (``season``'s digest), making no step
+MODES = ("steps", "owing", "quiet", "known")
 
 
 def played(text: str, memo: bool, mode: str = "steps") -> Any:
@@ -55,9 +56,19 @@ def played(text: str, memo: bool, mode: str = "steps") -> Any:
         return [p.format() for p in problems.items]
     p = Playing(log, conv, problems, memo=memo)
     p.scorer.owing, p.scorer.quiet = mode != "steps", mode == "quiet"
-    steps = [(s.number, s.line, s.kind, s.writes.writes(), s.result()) for s in p.steps()]
+    read: list[Any] = []  # each step's deal and each known line, in order
+    if mode == "known":
+        p.scorer.each_known = read.append
+    steps = []
+    for s in p.steps():
+        read.append(s.deal())
+        steps.append((s.number, s.line, s.kind, s.writes.writes(), s.result()))
     ev = p.evening()
-    steps = [] if mode == "quiet" else steps  # a known line makes none
+    steps = [] if mode in ("quiet", "known") else steps  # a known line makes none
+    if mode == "known":  # every deal read, in order: a known line by its text
+        steps = [x.raw.rstrip("\r\n") if isinstance(x, fold.Line) else x.source for x in read]
+    elif mode == "steps" and not memo:
+        assert [x.source for x in read] == [r.deal.source for *_, r in steps]
     return steps, ev.sheet, ev.deals, ev.finished, ev.after_finish_from, [q.format() for q in problems.items]
 
 
@@ -68,6 +79,19 @@ def test_the_fold_plays_alike_with_its_cache_and_without(text: str, seed: int) -
     text = with_overrides(text, rng)
     mode = rng.choice(MODES)
     assert played(text, memo=True, mode=mode) == played(text, memo=False, mode=mode)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(logs())
+def test_known_lines_given_by_their_line_read_every_deal_in_order(text: str) -> None:
+    """``Scorer.each_known``: the steps and the known lines, in order, are every deal read,
+    and the paper at the end is the one every step makes."""
+    known, steps = played(text, memo=True, mode="known"), played(text, memo=False)
+    if isinstance(known, list):  # (no convention: the problems alike)
+        assert known == steps
+        return
+    assert known[0] == [r.deal.source for *_, r in steps[0]]
+    assert known[1:] == steps[1:]
 
 
 def test_a_small_cache_fills_and_empties_and_changes_nothing(monkeypatch: Any) -> None:

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
@@ -19,13 +18,14 @@ from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.model import Correction, Deal, Log, Play, Raspasy, SeatChange
 from pulyacalc.core.remembered import Remembered
+from pulyacalc.logs.write import deal_key
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from pulyacalc.logs.aliases import Aliases
-    from pulyacalc.play import Evening, Memos
-    from pulyacalc.scoring.fold import Step
+    from pulyacalc.play import Evening, How, Memos
+    from pulyacalc.scoring.fold import Line, LineSource, Step
     from pulyacalc.scoring.settlement import Settlement
 
 #: file names a directory is searched for (the same suffixes the format detection knows)
@@ -119,8 +119,7 @@ def top_keys(path: Path) -> set[str]:
         head = f.read(HEAD_BYTES)
         if len(head) < HEAD_BYTES and (len(head) <= MAX_LINE_CHARS or _lines_fit(head, MAX_LINE_CHARS)):
             # the whole file, every line read as the loop below reads it, at once (an evening)
-            found = _KEY_LINE.findall(head.decode("utf-8-sig"))
-            return {k.strip().casefold() for k in found if k[:1].isalpha()}
+            return _key_lines(head.decode("utf-8-sig"))
         f.seek(0)
         while seen < HEAD_BYTES:
             raw = f.readline(MAX_LINE_CHARS + 1)
@@ -142,8 +141,18 @@ def top_keys(path: Path) -> set[str]:
     return keys
 
 
-#: the text before the first colon of each line that has one (``top_keys``)
-_KEY_LINE = re.compile(r"^([^:\n]*):", re.MULTILINE)
+def _key_lines(text: str) -> set[str]:
+    """The words before the first colon of each line that has one and starts with a letter,
+    case-folded (found from colon to colon: a regular expression tries every character)."""
+    keys = set()
+    at = text.find(":")
+    while at >= 0:
+        key = text[text.rfind("\n", 0, at) + 1 : at]
+        if key[:1].isalpha():
+            keys.add(key.strip().casefold())
+        end = text.find("\n", at)
+        at = -1 if end < 0 else text.find(":", end)
+    return keys
 
 
 def _lines_fit(data: bytes, most: int) -> bool:
@@ -181,7 +190,7 @@ def collect(paths: Iterable[str], skipped: list[tuple[str, str]] | None = None) 
             problems.append(Problem(Loc(given), M_("no such file or directory")))
             continue
         for f in files:
-            out.setdefault(str(Path(f).resolve()), f)
+            out.setdefault(os.path.realpath(f), f)
     if problems:
         raise ReadError(problems)
     return list(out.values())
@@ -196,7 +205,7 @@ class Club:
 
         self.memos = Memos()
         self.parses: dict[tuple[str, ...], dict[str, Any]] = {}
-        self.keys = Remembered(lambda _, step: keyed(step.deal()), size=KEYED_SIZE)
+        self.keys = Remembered(lambda _, deal: keyed(deal()), size=KEYED_SIZE)
 
     def parse_cache(self, players: tuple[str, ...], new: dict[str, Any]) -> dict[str, Any]:
         """The line reader's parses for ``players`` (``new`` for new players), the least
@@ -210,9 +219,11 @@ class Club:
             del parses[next(iter(parses))]
         return cache
 
-    def digest(self, update: Callable[[bytes], object]) -> Callable[[Step], None]:
-        """``play``'s ``each``: each step's ``keyed`` bytes given to ``update``, worked out
-        once per line the fold knows, or per parse and note."""
+    def digest(
+        self, update: Callable[[bytes], object], reader: LineSource | None
+    ) -> tuple[Callable[[Step], None], Callable[[Line], None]]:
+        """``play``'s ``each`` and ``each_known``: each deal's ``keyed`` bytes given to
+        ``update``, worked out once per parse and note (a known line's deal made by ``reader``)."""
         from pulyacalc.scoring.fold import Line
 
         keys = self.keys
@@ -221,16 +232,22 @@ class Club:
         def each(step: Step) -> None:
             item = step.item
             key: object
-            if isinstance(item, Line):  # its parse: a Line would keep its fold cache alive
-                key = (item.template, None)  # (a line known by the fold has no comment)
-            elif isinstance(item, Play | Raspasy) and item.template is not None:
+            if isinstance(item, Line):
+                each_known(item)
+                return
+            if isinstance(item, Play | Raspasy) and item.template is not None:
                 key = (item.template, item.note)
             else:
                 update(keyed(item))
                 return
-            update(known(key) or keys(key, step))
+            update(known(key) or keys(key, step.deal))
 
-        return each
+        def each_known(line: Line) -> None:
+            key = (line.template, None)  # its parse: a Line would keep its fold cache alive
+            assert reader is not None  # (a line known by the fold has no comment)
+            update(known(key) or keys(key, partial(reader.again, 0, line.raw, line.template)))
+
+        return each, each_known
 
 
 #: digest bytes ``Club`` keeps (a league's deals are ever new)
@@ -255,7 +272,7 @@ class Source(ScoreOptions, total=False):
 def played(
     path: str,
     source: Source,
-    shown: Callable[[Log, Mapping[str, str]], Callable[[Step], object]],
+    shown: Callable[[Log, Mapping[str, str]], How],
     price: Decimal | None = None,
     memos: Memos | None = None,
 ) -> tuple[Evening, Settlement, dict[str, str]]:
@@ -278,9 +295,8 @@ def played(
         log, back = memos.stand_ins(log) if memos is not None and stand_in else (log, {})
         conv, rounding = source.get("convention"), source.get("rounding")
         try:
-            ev = score_log(
-                log, problems, convention=conv, rounding=rounding, each=shown(log, back), memos=memos
-            )
+            how = shown(log, back)
+            ev = score_log(log, problems, convention=conv, rounding=rounding, memos=memos, **how)
             settled = settle_evening(ev, price)
         except PulyaError:
             if back:  # a line naming a player otherwise than exactly: read again under their names
@@ -310,14 +326,16 @@ def score_evening(
     club = club if club is not None else Club()
     digested: list[bytes] = []  # (hashed at the end: the same digest as hashed bit by bit)
 
-    def shown(log: Log, back: Mapping[str, str]) -> Callable[[Step], object]:
+    def shown(log: Log, back: Mapping[str, str]) -> How:
         digested.clear()  # anew when the log is read again under its own names
         digested.append(repr(sorted(back.get(p, p) for p in log.header.players)).encode())
         if type(log.deals) is LineDeals:  # the parse of each text, shared with earlier logs
             log.deals.cache = club.parse_cache(log.header.players, log.deals.cache)
         names = tuple((repr(s)[1:-1].encode(), p.encode()) for s, p in back.items())  # as repr writes them
         update = digested.append if not back else partial(_named, digested.append, names)
-        return club.digest(update)  # each deal digested as it is scored
+        reader = log.deals if type(log.deals) is LineDeals else None
+        each, each_known = club.digest(update, reader)  # each deal digested as it is scored
+        return {"each": each, "each_known": each_known}
 
     ev, s, who = played(path, source, shown, price, club.memos)
     return evening_result(ev, s, who, hashlib.sha256(b"".join(digested)).hexdigest())
@@ -373,8 +391,6 @@ def score_season(
 
 def keyed(deal: Deal | Correction | SeatChange) -> bytes:
     """What a deal adds to its evening's digest (``EveningResult.digest``)."""
-    from pulyacalc.logs.write import deal_key
-
     return repr(deal_key(deal)).encode()
 
 

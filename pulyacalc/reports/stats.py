@@ -30,7 +30,7 @@ from pulyacalc.scoring.fold import Line
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-    from pulyacalc.play import Evening
+    from pulyacalc.play import Evening, How
     from pulyacalc.scoring.fold import DealResult, DealWrites, Step
     from pulyacalc.scoring.settlement import Settlement
 
@@ -297,11 +297,11 @@ def score_stats(
     problems: list[Problem] = []
     counting = Counting((), "next")
 
-    def shown(log: Log, _: Mapping[str, str]) -> Counting:
+    def shown(log: Log, _: Mapping[str, str]) -> How:
         nonlocal counting  # the deals counted as they are scored: none is kept
         conv = load_convention(log, Problems(), source.get("convention"), source.get("rounding"))
         counting = Counting(log.header.players, conv.five_second_out if conv else "next")
-        return counting
+        return {"each": counting}
 
     for i, f in enumerate(files, 1):
         try:

@@ -10,7 +10,7 @@ pool once per distinct line, counted.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from functools import partial
@@ -22,8 +22,9 @@ from pulyacalc.convention.schema import Convention
 from pulyacalc.core.amounts import MAX_SUM_DENOMINATOR, MAX_WRITTEN, Amount, exact, past_limit
 from pulyacalc.core.errors import Loc, Problems, shown
 from pulyacalc.core.i18n import M_, N_, Text
-from pulyacalc.core.kinds import DummyHand, ResultKind
+from pulyacalc.core.kinds import DummyHand, ResultKind, SecondOut
 from pulyacalc.core.model import Correction, Deal, Header, Play, Raspasy, SeatChange, Unreadable
+from pulyacalc.core.remembered import Remembered
 from pulyacalc.core.seating import Seats, Vacated, change_table
 from pulyacalc.core.sheet import MOUNTAIN, POOL, Entry, Sheet, SheetView, Write
 from pulyacalc.scoring.pool import Settled, place, settled, settled_deal, settled_paper
@@ -336,6 +337,9 @@ class Scorer:
         self.passed: list[tuple[int, int, list[tuple[int, Line]]]] = []
         #: the line last learnt from a deal scored the full way (``check`` may tell it ``unread``)
         self.last_learnt: Line | None = None
+        #: a consumer that reads a known line by its ``Line`` alone (``season``'s digest): each
+        #: known line without a comment is given to it, in order among the steps, and makes none
+        self.each_known: Callable[[Line], object] | None = None
 
     @property
     def finished(self) -> bool:
@@ -453,6 +457,9 @@ class Scorer:
                     _paper(self, total + flat.more)
         if self.quiet:
             return None
+        if noted is None and self.each_known is not None:
+            self.each_known(line)
+            return None
         if noted is None and line in self.unread:
             if not after_finish:
                 return None
@@ -476,11 +483,21 @@ def _seats_of(self: Scorer, dealer: str, raspasy: bool) -> tuple[Seats, str]:
     """The seats when ``dealer`` deals, made once, and who deals next."""
     seated = self._seats.get(dealer)
     if seated is None:
-        seats = Seats(self.players, dealer, self.conv.five_second_out, self.dummy_hand)
-        seated = self._seats[dealer] = (seats, seats.next_dealer())
+        seated = self._seats[dealer] = _SEATED(
+            (self.players, dealer, self.conv.five_second_out, self.dummy_hand)
+        )
     if raspasy and self.conv.raspasy_dealer_after == "stays":
         return seated[0], dealer  # K3.7.7: the same dealer deals again after a raspasy
     return seated
+
+
+def _seated(key: tuple[tuple[str, ...], str, SecondOut, DummyHand]) -> tuple[Seats, str]:
+    seats = Seats(*key)
+    return seats, seats.next_dealer()
+
+
+#: each seating made once, with the next dealer (a season seats its players alike every evening)
+_SEATED = Remembered(_seated, size=1024)
 
 
 def _paper(self: Scorer, total: Amount | None = None) -> tuple[Amount, bool, Settled | None]:
@@ -506,7 +523,7 @@ def _read(self: Scorer, source: LineSource) -> Iterator[Step]:
         numbered = chain((pending,), numbered)
     lineno = source.number
     table = _table(self)
-    known, owed, quiet, unread = self._known, self.owed, self.quiet, self.unread
+    known, owed, quiet, unread, each_known = self._known, self.owed, self.quiet, self.unread, self.each_known
     settled: Settled | None = None  # the paper's class while known lines may be owed
     run, last = 0, None  # known lines owed since the state was brought up to date, the last
     seen: list[tuple[int, Line]] = []  # the first ``told`` of them
@@ -518,10 +535,12 @@ def _read(self: Scorer, source: LineSource) -> Iterator[Step]:
             line = None if table is None else table.get(key)
             if settled is not None and line is not None:
                 flat = line.flats.get(settled)
-                if flat is not None and flat.owed and (quiet or cut < 0 and line in unread):
+                if flat is not None and flat.owed and (quiet or cut < 0 and (each_known or line in unread)):
                     owed[flat] = owed.get(flat, 0) + 1
                     self.read += 1
-                    if run < self.told:  # (``check`` sets it once a log is long)
+                    if each_known is not None:
+                        each_known(line)
+                    elif run < self.told:  # (``check`` sets it once a log is long)
                         seen.append((lineno, line))
                     table, last, run = line.next, line, run + 1
                     continue
@@ -536,11 +555,11 @@ def _read(self: Scorer, source: LineSource) -> Iterator[Step]:
             else:
                 s, table = _full(self, source, lineno, raw, key, table)
             settled = None
-            if self.owing and (quiet or unread and not self.problems):
+            if self.owing and (quiet or each_known or unread and not self.problems):
                 # the paper's class worked out now, not at the next line: so the next known
                 # line may be owed, even right after a step that changed the pools
                 paper = self._paper or _paper(self)
-                settled = paper[2] if quiet or paper[1] else None
+                settled = paper[2] if quiet or each_known or paper[1] else None
             if s is not None:
                 yield s
     finally:
