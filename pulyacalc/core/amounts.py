@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from typing import Union
 
 from pulyacalc.core.i18n import M_, MN_, N_
@@ -38,11 +39,13 @@ def mixed(x: Amount, glyphs: bool = True) -> str:
     return f"{sign}{whole} {part}" if whole else f"{sign}{part}"
 
 
+@lru_cache(maxsize=64)  # (a count of tricks: a handful of values, said in every deal)
 def tricks(n: int) -> str:
     """``1 trick``, ``3 tricks`` (shown in the chosen language: ``3 взятки``)."""
     return MN_("{n} trick", "{n} tricks", n, n=n)
 
 
+@lru_cache(maxsize=64)
 def undertricks(n: int) -> str:
     """``1 undertrick``, ``2 undertricks`` (in Russian «без одной», «без двух»)."""
     return M_(_DOWN[n][0]) if n in _DOWN else MN_("{n} undertrick", "{n} undertricks", n, n=n)

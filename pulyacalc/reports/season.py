@@ -28,6 +28,9 @@ if TYPE_CHECKING:
     from pulyacalc.scoring.fold import Line, LineSource, Step
     from pulyacalc.scoring.settlement import Settlement
 
+#: each stand-in's name and its player's, as a deal's digest bytes write them
+Names = tuple[tuple[bytes, bytes], ...]
+
 #: file names a directory is searched for (the same suffixes the format detection knows)
 LOG_SUFFIXES = (".yaml", ".yml", ".txt", ".log", ".pulya", ".lines")
 
@@ -219,35 +222,41 @@ class Club:
             del parses[next(iter(parses))]
         return cache
 
-    def digest(
-        self, update: Callable[[bytes], object], reader: LineSource | None
-    ) -> tuple[Callable[[Step], None], Callable[[Line], None]]:
-        """``play``'s ``each`` and ``each_known``: each deal's ``keyed`` bytes given to
-        ``update``, worked out once per parse and note (a known line's deal made by ``reader``)."""
+    def digest(self, parts: list[bytes | Line]) -> How:
+        """``play``'s ``each`` and ``each_known``: each deal put in ``parts``, a known line as
+        its ``Line`` (worked out by ``hashed``), any other as its ``keyed`` bytes."""
         from pulyacalc.scoring.fold import Line
 
-        keys = self.keys
-        known = keys.known.get
+        keys, known = self.keys, self.keys.known.get
 
         def each(step: Step) -> None:
             item = step.item
-            key: object
             if isinstance(item, Line):
-                each_known(item)
-                return
-            if isinstance(item, Play | Raspasy) and item.template is not None:
+                parts.append(item)
+            elif isinstance(item, Play | Raspasy) and item.template is not None:
                 key = (item.template, item.note)
+                parts.append(known(key) or keys(key, step.deal))
             else:
-                update(keyed(item))
-                return
-            update(known(key) or keys(key, step.deal))
+                parts.append(keyed(item))
 
-        def each_known(line: Line) -> None:
-            key = (line.template, None)  # its parse: a Line would keep its fold cache alive
-            assert reader is not None  # (a line known by the fold has no comment)
-            update(known(key) or keys(key, partial(reader.again, 0, line.raw, line.template)))
+        return {"each": each, "each_known": parts.append}
 
-        return each, each_known
+    def hashed(self, parts: list[bytes | Line], reader: LineSource | None, names: Names) -> str:
+        """The digest of an evening's ``parts``: a known line's bytes worked out once per parse
+        (its deal made by ``reader``), each stand-in's name put back (``names``)."""
+        import hashlib
+
+        keys, known = self.keys, self.keys.known.get
+
+        def made(line: Line) -> bytes:
+            assert reader is not None
+            return keys((line.template, None), partial(reader.again, 0, line.raw, line.template))
+
+        # (a line known by the fold has no comment; kept by its parse: a Line keeps its fold cache)
+        data = [p if isinstance(p, bytes) else known((p.template, None)) or made(p) for p in parts]
+        if names:
+            data[1:] = (_named(d, names) for d in data[1:])
+        return hashlib.sha256(b"".join(data)).hexdigest()
 
 
 #: digest bytes ``Club`` keeps (a league's deals are ever new)
@@ -319,34 +328,32 @@ def score_evening(
     path: str, *, price: Decimal | None = None, club: Club | None = None, **source: Unpack[Source]
 ) -> EveningResult:
     """Score and settle one log, its players named as persons (``club``: what earlier evenings made)."""
-    import hashlib
-
     from pulyacalc.logs.lines import LineDeals
 
     club = club if club is not None else Club()
-    digested: list[bytes] = []  # (hashed at the end: the same digest as hashed bit by bit)
+    parts: list[bytes | Line] = []  # each deal's, in order (hashed at the end)
+    read: tuple[LineSource | None, Names] = (None, ())
 
     def shown(log: Log, back: Mapping[str, str]) -> How:
-        digested.clear()  # anew when the log is read again under its own names
-        digested.append(repr(sorted(back.get(p, p) for p in log.header.players)).encode())
+        nonlocal read
+        parts.clear()  # anew when the log is read again under its own names
+        parts.append(repr(sorted(back.get(p, p) for p in log.header.players)).encode())
         if type(log.deals) is LineDeals:  # the parse of each text, shared with earlier logs
             log.deals.cache = club.parse_cache(log.header.players, log.deals.cache)
         names = tuple((repr(s)[1:-1].encode(), p.encode()) for s, p in back.items())  # as repr writes them
-        update = digested.append if not back else partial(_named, digested.append, names)
-        reader = log.deals if type(log.deals) is LineDeals else None
-        each, each_known = club.digest(update, reader)  # each deal digested as it is scored
-        return {"each": each, "each_known": each_known}
+        read = (log.deals if type(log.deals) is LineDeals else None, names)
+        return club.digest(parts)  # each deal put in parts as it is scored
 
     ev, s, who = played(path, source, shown, price, club.memos)
-    return evening_result(ev, s, who, hashlib.sha256(b"".join(digested)).hexdigest())
+    return evening_result(ev, s, who, club.hashed(parts, *read))
 
 
-def _named(update: Callable[[bytes], object], back: tuple[tuple[bytes, bytes], ...], key: bytes) -> None:
-    """``update`` given a deal's digest bytes with each stand-in's name put back: a stand-in
-    sorts as its player (``play.Memos.stand_ins``), so the bytes are those of the named deal."""
+def _named(key: bytes, back: Names) -> bytes:
+    """A deal's digest bytes with each stand-in's name put back: a stand-in sorts as its
+    player (``play.Memos.stand_ins``), so the bytes are those of the named deal."""
     for stand_in, name in back:
         key = key.replace(stand_in, name)
-    update(key)
+    return key
 
 
 def evening_result(ev: Evening, s: Settlement, who: Mapping[str, str], digest: str = "") -> EveningResult:

@@ -164,12 +164,13 @@ class Flat:
 
     def sum(self, players: tuple[str, ...]) -> tuple[Write, ...]:
         """Its writes summed per cell of the paper (``adds``, ``more``, ``owed`` set)."""
-        cells: dict[tuple[str, str, str | None], Write] = {}
+        cells: dict[tuple[str, str, str | None], tuple[Write, Amount]] = {}
         for w in self.writes.writes():
             key = (w.area, w.player, w.on)
             was = cells.get(key)
-            cells[key] = w if was is None else was._replace(amount=exact(was.amount + w.amount))
-        adds = self.adds = tuple(w for w in cells.values() if w.amount)
+            cells[key] = (w, w.amount) if was is None else (was[0], was[1] + w.amount)
+        adds = tuple(w if a is w.amount else w._replace(amount=exact(a)) for w, a in cells.values() if a)
+        self.adds = adds
         self.more = exact(sum(w.amount for w in adds if w.area == POOL and w.player in players))
         self.owed = all(w.area != POOL for w in adds)
         return adds
@@ -215,7 +216,8 @@ class Memo:
 
     def table(self, dealer: str, run: int) -> dict[str, Line]:
         """The lines known in the state (``dealer`` deals next, raspasy ``run``)."""
-        return self.lines.setdefault((dealer, run), {})
+        table = self.lines.get((dealer, run))
+        return self.lines.setdefault((dealer, run), {}) if table is None else table
 
     def full(self) -> bool:
         most = max(len(self.written), len(self.by_parts), len(self.resolved), len(self.deal_writes))
