@@ -51,7 +51,8 @@ from pulyacalc.yamlsource import MAX_LINE_CHARS, Node, parse_yaml
 _HEADER_RE = re.compile(r"^\s*([^\W\d][\w.\-]*)\s*:(.*)$")
 #: an optional deal number: ``12.``, ``12)``, ``12:`` or ``12`` followed by a space
 _NUMBER_RE = re.compile(r"^\s*(\d+)(?:[.):]\s*|\s+)")
-_WORD_RE = re.compile(r"\S+")
+#: a word of a deal line's clauses, or the comma between two
+_TOKEN_RE = re.compile(r"[^\s,]+|,")
 
 RASPASY_WORDS = frozenset({"raspasy", "распасы", "распас", "распасовка", "rasp", "raspasovka"})
 TALON_WORDS = frozenset({"talon", "прикуп", "прикупа"})
@@ -561,11 +562,17 @@ def _split_clauses(
 ) -> tuple[list[list[tuple[str, int]]], list[int], int, int]:
     """Each clause's words with their offsets and its start, and where a leading ``raspasy``
     was (-1: none) and its width; the word is taken out of the first clause."""
-    starts = [0, *(m.end() for m in re.finditer(",", text))]
-    clauses = [
-        [(m.group(), at + m.start()) for m in _WORD_RE.finditer(part)]
-        for part, at in zip(text.split(","), starts, strict=True)
-    ]
+    clauses: list[list[tuple[str, int]]] = [[]]
+    starts = [0]
+    clause = clauses[0]
+    for m in _TOKEN_RE.finditer(text):  # (one pass: the words, and the commas between clauses)
+        word = m.group()
+        if word == ",":
+            starts.append(m.end())
+            clause = []
+            clauses.append(clause)
+        else:
+            clause.append((word, m.start()))
     first = clauses[0]
     if first and first[0][0].rstrip(":").casefold() in RASPASY_WORDS and not _names(first[0][0], players):
         clauses[0] = first[1:]

@@ -147,9 +147,10 @@ def _help(write: Write, pools: Pools, target: int, conv: Convention, clockwise: 
         helps = N_("{why}; {player}'s pool is closed: {n} help {helped}")
         out.append(Write("help", helped, POOL, amount, why=M_(helps, why=why, player=me, n=n, helped=helped)))
         whists = exact(amount * per)
-        said = M_("helped {helped} with {n}: {n} × {per}", helped=helped, n=n, per=num(per))
+        said = N_("helped {helped} with {n}: {n} × {per}")
         whole = N_("helped {helped} with {n}: {n} × {per} = {result}")
-        out.append(Write("help-whists", me, WHISTS, whists, helped, why=worked_out(said, whole, whists)))
+        why = worked_out(said, whole, whists, helped=helped, n=n, per=num(per))
+        out.append(Write("help-whists", me, WHISTS, whists, helped, why=why))
         after[helped] = exact(after[helped] + amount)
         left = exact(left - amount)
     if left > 0:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from fractions import Fraction
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any, NamedTuple
 
 from pulyacalc.convention.schema import ONCE_CLOSED, Convention, LoneWhisterMade, TwoWhistersShortfall
@@ -208,6 +208,7 @@ def _two_whisters(r: Resolved, c: Convention, k: int, own: dict[str, int]) -> It
             yield Write("consolation", wh, WHISTS, exact(cons * k), r.declarer, why=_consolation(k, cons))
 
 
+@lru_cache(maxsize=1024)  # (pure: a deal seen first mostly writes what another wrote)
 def _whists(
     n: int, per: Amount, why: str = N_("{tricks} × {per}"), whole: str = "", amount: Amount | None = None
 ) -> Worked:
@@ -217,6 +218,7 @@ def _whists(
     return worked_out(why, whole or N_("{tricks} × {per} = {result}"), amount, tricks=tricks(n), per=num(per))
 
 
+@lru_cache(maxsize=1024)
 def _consolation(k: int, cons: Amount, why: str = N_("{undertricks} × {per}"), whole: str = "") -> Worked:
     """Consolation for ``k`` undertricks at ``cons`` a trick, and its whole arithmetic (``why``
     and ``whole``: a rule's own templates, both of ``undertricks`` and ``per``)."""
