@@ -300,7 +300,7 @@ class LineDeals:
         if read is not None:
             t, start = read
             key = text[start:] if start else text
-            if _number(key) is None:  # a key that looks numbered would skip the number check
+            if unnumbered or _number(key) is None:  # a key that looks numbered would skip the number check
                 if len(self.cache) >= PARSE_CACHE_SIZE:
                     self.cache.clear()
                 self.cache[key] = t

@@ -52,7 +52,7 @@ def deal_key(deal: Deal | Correction | SeatChange) -> tuple[Any, ...]:
     if isinstance(deal, Raspasy):
         return ("raspasy", tricks, deal.dealer, note, tuple(sorted(deal.dark)))
     d, calls = deal, tuple(sorted((k, str(v)) for k, v in deal.calls.items()))
-    talon = tuple(sorted(str(c) for c in d.talon))
+    talon = tuple(sorted(map(str, d.talon))) if d.talon else ()
     return ("play", d.declarer, str(d.contract), calls, tricks, d.dealer, note, talon, d.concede, d.dark)
 
 
