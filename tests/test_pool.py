@@ -96,3 +96,24 @@ def test_a_once_closed_shortfall_reads_only_its_whisters_pool() -> None:
         assert [x.amount for x in place(w, closed, 20, conv, False, clockwise)] == [2]
     # without help no paper is a class: a shortfall may read it
     assert settled_paper({"Anna": 20, "Boris": 20, "Vera": 20}, 20, replace(conv, help=False), False) is None
+
+
+def test_each_help_says_the_write_it_comes_of() -> None:
+    """RULES.md 2.8: a write that closes its player's pool helps the fullest open pool, then
+    the next; each help's reason starts with the write's own, the whists' with the help."""
+    conv = load("sochi")
+    w = Write("misere-made", "Vera", POOL, 10, why="misère made: price 10")
+    pools = {"Anna": 16, "Boris": 14, "Vera": 20}
+    out = place(w, pools, 20, conv, False, clockwise_of(("Anna", "Boris", "Vera")))
+    assert [(x.rule, x.player, x.amount, x.on) for x in out] == [
+        ("help", "Anna", 4, None),
+        ("help-whists", "Vera", 40, "Anna"),
+        ("help", "Boris", 6, None),
+        ("help-whists", "Vera", 60, "Boris"),
+    ]
+    assert [str(x.why) for x in out] == [
+        "misère made: price 10; Vera's pool is closed: 4 help Anna",
+        "helped Anna with 4: 4 × 10",
+        "misère made: price 10; Vera's pool is closed: 6 help Boris",
+        "helped Boris with 6: 6 × 10",
+    ]

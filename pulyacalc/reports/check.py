@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from pulyacalc.convention.load import builtin_names, load
 from pulyacalc.convention.schema import LEVELS, SCHEMA, Convention
@@ -24,9 +24,6 @@ from pulyacalc.core.kinds import FindingCode
 from pulyacalc.core.model import Correction, Deal, Header, Play, Raspasy, SeatChange
 from pulyacalc.core.sheet import SheetView
 from pulyacalc.scoring.fold import LINES_CACHE_SIZE, DealResult, DealWrites, Item, Line, Step
-
-if TYPE_CHECKING:
-    pass
 
 #: a very long evening: more deals than this is not an evening any more
 MAX_EVENING_DEALS = 200

@@ -149,8 +149,8 @@ def _help(write: Write, pools: Pools, target: int, conv: Convention, clockwise: 
         whists = exact(amount * per)
         said = N_("helped {helped} with {n}: {n} × {per}")
         whole = N_("helped {helped} with {n}: {n} × {per} = {result}")
-        why = worked_out(said, whole, whists, helped=helped, n=n, per=num(per))
-        out.append(Write("help-whists", me, WHISTS, whists, helped, why=why))
+        arithmetic = worked_out(said, whole, whists, helped=helped, n=n, per=num(per))
+        out.append(Write("help-whists", me, WHISTS, whists, helped, why=arithmetic))
         after[helped] = exact(after[helped] + amount)
         left = exact(left - amount)
     if left > 0:
