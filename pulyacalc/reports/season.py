@@ -224,20 +224,16 @@ class Club:
 
     def digest(self, parts: list[bytes | Line]) -> How:
         """``play``'s ``each`` and ``each_known``: each deal put in ``parts``, a known line as
-        its ``Line`` (worked out by ``hashed``), any other as its ``keyed`` bytes."""
-        from pulyacalc.scoring.fold import Line
-
+        its ``Line`` (worked out by ``hashed``; it makes no step), any other as its ``keyed`` bytes."""
         keys, known = self.keys, self.keys.known.get
 
         def each(step: Step) -> None:
             item = step.item
-            if isinstance(item, Line):
-                parts.append(item)
-            elif isinstance(item, Play | Raspasy) and item.template is not None:
+            if isinstance(item, Play | Raspasy) and item.template is not None:
                 key = (item.template, item.note)
                 parts.append(known(key) or keys(key, step.deal))
             else:
-                parts.append(keyed(item))
+                parts.append(keyed(step.deal()))
 
         return {"each": each, "each_known": parts.append}
 
@@ -254,8 +250,8 @@ class Club:
 
         # (a line known by the fold has no comment; kept by its parse: a Line keeps its fold cache)
         data = [p if isinstance(p, bytes) else known((p.template, None)) or made(p) for p in parts]
-        if names:
-            data[1:] = (_named(d, names) for d in data[1:])
+        for stand_in, name in names:  # a stand-in sorts as its player (``play.Memos.stand_ins``)
+            data[1:] = [d.replace(stand_in, name) for d in data[1:]]
         return hashlib.sha256(b"".join(data)).hexdigest()
 
 
@@ -346,14 +342,6 @@ def score_evening(
 
     ev, s, who = played(path, source, shown, price, club.memos)
     return evening_result(ev, s, who, club.hashed(parts, *read))
-
-
-def _named(key: bytes, back: Names) -> bytes:
-    """A deal's digest bytes with each stand-in's name put back: a stand-in sorts as its
-    player (``play.Memos.stand_ins``), so the bytes are those of the named deal."""
-    for stand_in, name in back:
-        key = key.replace(stand_in, name)
-    return key
 
 
 def evening_result(ev: Evening, s: Settlement, who: Mapping[str, str], digest: str = "") -> EveningResult:
