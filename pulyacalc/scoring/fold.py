@@ -216,8 +216,7 @@ class Memo:
 
     def table(self, dealer: str, run: int) -> dict[str, Line]:
         """The lines known in the state (``dealer`` deals next, raspasy ``run``)."""
-        table = self.lines.get((dealer, run))
-        return self.lines.setdefault((dealer, run), {}) if table is None else table
+        return self.lines.setdefault((dealer, run), {})
 
     def full(self) -> bool:
         most = max(len(self.written), len(self.by_parts), len(self.resolved), len(self.deal_writes))
