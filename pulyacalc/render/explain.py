@@ -477,9 +477,12 @@ class JsonDeals:
             cells = (sheet.pool[p], sheet.mountain[p], *sheet.whists[p].values())
             self.paper[p] = self.formats[p] % tuple([str(v) if type(v) is int else shown(v) for v in cells])
         stale.clear()
-        running = "{" + ",".join([self.paper[p] for p in sheet.players]) + "\n      }"
-        text = "\n    {" + self._head(r) + n.join(drawn.nested) + running + drawn.tail
-        self.write_deals(("," if self.deals else "[") + text)
+        paper = ",".join([self.paper[p] for p in sheet.players])
+        # (one join: a deal's text is long, and each ``+`` would copy it)
+        start = ",\n    {" if self.deals else "[\n    {"
+        self.write_deals(
+            "".join((start, self._head(r), n.join(drawn.nested), "{", paper, "\n      }", drawn.tail))
+        )
         self.deals = True
 
     def _head(self, r: DealResult) -> str:

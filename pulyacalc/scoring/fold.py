@@ -265,7 +265,7 @@ class Step(NamedTuple):
 
     def entries(self) -> tuple[Entry, ...]:
         n = self.number
-        return tuple(Entry(n, *w) for w in self.writes.writes())
+        return tuple([_new_entry((n, *w)) for w in self.writes.writes()])
 
     def result(self) -> DealResult:
         # the fields from ``after_finish`` to ``table`` are the result's, in its order
@@ -275,6 +275,7 @@ class Step(NamedTuple):
 #: a ``Step`` made from a tuple of all its fields, without ``NamedTuple``'s ``__new__`` (a
 #: Python call of 16 arguments: a known line's step is made a million times a log)
 _new_step = partial(tuple.__new__, Step)
+_new_entry = partial(tuple.__new__, Entry)  # (each entry: a Write's six fields after its deal)
 
 Item = Deal | Correction | SeatChange | Unreadable
 
