@@ -18,7 +18,6 @@ from pulyacalc.core.i18n import M_
 from pulyacalc.core.kinds import Rounding
 from pulyacalc.core.model import Correction, Deal, Log, Play, Raspasy, SeatChange
 from pulyacalc.core.remembered import Remembered
-from pulyacalc.logs.write import deal_key
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -386,6 +385,8 @@ def score_season(
 
 def keyed(deal: Deal | Correction | SeatChange) -> bytes:
     """What a deal adds to its evening's digest (``EveningResult.digest``)."""
+    from pulyacalc.logs.write import deal_key  # (only a season digests: start-up of the others)
+
     return repr(deal_key(deal)).encode()
 
 
