@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 from functools import lru_cache, partial
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from pulyacalc.convention.schema import ONCE_CLOSED, Convention, LoneWhisterMade, TwoWhistersShortfall
 from pulyacalc.core.amounts import Amount, down, exact, half, num, tricks, undertricks
-from pulyacalc.core.i18n import M_, N_, Text
+from pulyacalc.core.i18n import M_, N_, Text, made
 from pulyacalc.core.kinds import Area, DealKind
 from pulyacalc.core.model import Card, Play, Rank
 from pulyacalc.core.seating import Seats
@@ -57,7 +57,9 @@ class Worked(Text):
 
 def worked(why: Text, whole: Text | tuple[str, Amount]) -> Worked:
     """``why`` with its whole arithmetic ``whole`` (or its template and amount)."""
-    return _worked(str(why), why.template, why.fields, why.plural, whole)
+    out = made(Worked, str(why), why.template, why.fields, why.plural)
+    out._whole = whole
+    return out
 
 
 def worked_out(why: str, whole: str, amount: Amount, /, **fields: object) -> Worked:
@@ -65,14 +67,8 @@ def worked_out(why: str, whole: str, amount: Amount, /, **fields: object) -> Wor
     if isinstance(why, Text):
         return worked(why, (whole, amount))
     # ``worked(M_(why, **fields), …)`` made at once: a deal seen first makes several
-    return _worked(why.format_map(fields) if fields else why, why, fields, None, (whole, amount))
-
-
-def _worked(
-    english: str, template: str, fields: dict[str, object], plural: tuple[str, int] | None, whole: Any
-) -> Worked:
-    out: Worked = str.__new__(Worked, english)
-    out.template, out.fields, out.plural, out._whole = template, fields, plural, whole
+    out = made(Worked, why.format_map(fields) if fields else why, why, fields)
+    out._whole = (whole, amount)
     return out
 
 
