@@ -123,7 +123,10 @@ class Layout:
 
     def head(self, head: list[str], heads: Widths, tablefmt: str) -> list[str]:
         """The header's lines (wrapped to ``heads``, padded) and ``simple``'s dashes under it."""
-        split = [[h] for h in head] if heads is None else _head_lines(head, _given(heads, head))
+        if heads is None and head:  # (one line: most tables)
+            line = (self.format % tuple(head)).rstrip().replace(PAD, " ")
+            return [line, self.dashes] if tablefmt == "simple" else [line]
+        split = _head_lines(head, _given(heads, head))
         lines = []
         for k in range(max(map(len, split), default=0)):
             parts = [p[k] if k < len(p) else "" for p in split]
@@ -372,7 +375,7 @@ def _plain(
     ncols = len(head) or (len(rows[0]) if rows else 0)
     lefts = _SIDES((None if align is None else tuple(align), tablefmt, ncols))
     known = _CELLS.get
-    if lefts is None or not rows or head and (_SPECIAL.search("\t".join(head)) or _measured_otherwise(head)):
+    if lefts is None or not rows or any((known(h) or _cell_facts(h))[2] == _OTHER for h in head):
         return None
     widths = [len(h) + 2 for h in head] if head else [0] * ncols
     body = []
@@ -412,7 +415,10 @@ def _cell_facts(cell: str) -> tuple[str, int, int]:
     """A cell stripped, its width and its kind, remembered."""
     if len(_CELLS) > 50_000:  # (bounded: a long log's running totals)
         _CELLS.clear()
-    other = _SPECIAL.search(cell) or _measured_otherwise([cell])
+    # (printable ASCII is neither special nor measured otherwise: a long log's numbers)
+    other = not (cell.isascii() and cell.isprintable()) and (
+        _SPECIAL.search(cell) or _measured_otherwise([cell])
+    )
     text = cell.strip()
     facts = _CELLS[cell] = (text, len(text), _OTHER if other else _UNITS if _TAIL.search(cell) else _PLAIN)
     return facts
