@@ -232,3 +232,23 @@ def test_the_stream_draws_repeated_writes_as_the_whole_explanation(
             holds_the_explanation(out.getvalue(), fmt, ex, ex.deals)
     finally:
         i18n.use("en")
+
+
+def test_the_table_goes_out_as_it_comes_once_the_log_is_played(tmp_path: Path) -> None:
+    """The table is made whole (its problems raised) before any of it goes out: then its
+    pieces go out as they come (not copied through a second spool, one chunk); a log with
+    a problem lets nothing out."""
+    from pulyacalc.render.formats import write
+
+    log = big_log(tmp_path, 3000)
+    chunks: list[str] = []
+    write(ExplainStream(explain_stream(str(log))), "table", chunks.append)
+    whole = render(ExplainStream(explain_stream(str(log))), "table")
+    assert "".join(chunks) == whole
+    assert chunks[0] == whole[: len(chunks[0])] and chunks[0].endswith("deals\n") and len(chunks) > 2
+    broken = tmp_path / "broken.txt"
+    broken.write_text(log.read_text(encoding="utf-8") + "Anna 6x 7\n", encoding="utf-8")
+    out: list[str] = []
+    with pytest.raises(Exception, match="unknown suit"):
+        write(ExplainStream(explain_stream(str(broken))), "table", out.append)
+    assert out == []

@@ -12,7 +12,7 @@ from pulyacalc.core.amounts import num
 from pulyacalc.core.i18n import N_, NP_, _, current, pgettext, tr
 from pulyacalc.core.remembered import Remembered
 from pulyacalc.logs.words import ENGLISH, Words, spoken
-from pulyacalc.render.formats import Made, Spool, delimited_line, dumps, members
+from pulyacalc.render.formats import Made, Spent, Spool, delimited_line, dumps, members
 from pulyacalc.render.table import grid
 from pulyacalc.render.view import (
     SCHEMA_VERSION,
@@ -304,13 +304,16 @@ class ExplainStream:
 
         self.stream.play(each, self.progress)
 
-    def table(self) -> Iterator[str]:
+    def table(self) -> Spent:
         s = self.stream
         spool = Spool()
-        self._play("table", TableDeals(spool.write).draw)
+        try:
+            self._play("table", TableDeals(spool.write).draw)
+        except BaseException:
+            spool.file.close()
+            raise
         deals = _("deal {n} of the log").format(n=s.upto) if s.upto is not None else counted(s.count, "deal")
-        yield table_head(s.convention, s.header.players, s.target, deals)
-        yield from spool.pieces()
+        return Spent(chain([table_head(s.convention, s.header.players, s.target, deals)], spool.pieces()))
 
     def document(self) -> dict[str, Any]:
         """The entries, then the deals, then the paper after the last: each array spooled."""

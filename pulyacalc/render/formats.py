@@ -49,6 +49,14 @@ class Made:
     text: Callable[[str], Iterable[str]]
 
 
+@dataclass(slots=True)
+class Spent:
+    """A table's text whose making is over (the log played, its problems raised): its pieces
+    go out as they come, not copied through a spool again."""
+
+    pieces: Iterable[str]
+
+
 #: a key of a document whose :class:`Later` gives a dict of keys known only at the end
 MORE = "\0more"
 
@@ -73,9 +81,12 @@ def members(doc: dict[str, Any], depth: int) -> str:
 
 def write_table(view: View, out: Out) -> None:
     """The text for people, each line fitted whole to the width set (:func:`fit_lines`)."""
-    text = view.table()
+    _table(view.table(), out)
+
+
+def _table(text: str | Iterable[str] | Spent, out: Out) -> None:
     tail = ""
-    for piece in [text] if isinstance(text, str) else text:
+    for piece in [text] if isinstance(text, str) else text.pieces if isinstance(text, Spent) else text:
         whole, cut, rest = (tail + piece).rpartition("\n")
         if cut:
             out.write(fit_lines(whole + cut))
@@ -286,13 +297,20 @@ def render(view: View, fmt: str) -> str:
 def write(view: View, fmt: str, emit: Callable[[str], object]) -> None:
     """The view written in ``fmt`` to ``emit``, let out once the view is spent (a failing log:
     nothing).  A JSON document with nothing to read yet (no iterator, nothing ``Later``) is
-    spent when it is made: it goes out as it is written, not copied through a spool again."""
+    spent when it is made, and so is a :class:`Spent` table: either goes out as it is written,
+    not copied through a spool again."""
     doc = view.document() if fmt == "json" else None
+    text = view.table() if fmt == "table" else None
+    if isinstance(text, Spent):
+        _table(text, _Emit(emit))
+        return
     if doc is not None and not any(isinstance(v, (Iterator, Later)) for v in doc.values()):
         _document(doc, _Emit(emit))
         return
     with spool() as file:
-        if doc is None:
+        if text is not None:
+            _table(text, file)
+        elif doc is None:
             FORMATS[fmt](view, file)
         else:
             _document(doc, file)

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from pulyacalc.convention.schema import Convention
     from pulyacalc.core.amounts import Amount
     from pulyacalc.core.sheet import SheetView
+    from pulyacalc.render.formats import Spent
 
 #: the version of every JSON document's shape (docs/output.md); each document carries it
 SCHEMA_VERSION = 1
@@ -25,7 +26,7 @@ SCHEMA_VERSION = 1
 class View(Protocol):
     """A report, ready to be written in any format (render/formats.py says what each shape may hold)."""
 
-    def table(self) -> str | Iterable[str]: ...
+    def table(self) -> str | Iterable[str] | Spent: ...
     def document(self) -> dict[str, Any]: ...
     def records(self) -> Any: ...
     def rows(self) -> tuple[Any, Any]: ...
