@@ -230,7 +230,7 @@ def draw(
     """tabulate's table (``limits``/``heads``: its ``maxcolwidths``/``maxheadercolwidths``) in its bytes."""
     wrap = any(w is not None for w in chain(limits or (), heads or ()))
     if not wrap:  # (most tables: one-line cells)
-        text = _plain(list(map(tuple, body)), head, align, tablefmt, units=True)
+        text = _plain(body, head, align, tablefmt, units=True)
         if text is not None:
             return text
     if layout is None and _exotic(body, head, align, tablefmt, wrap):
@@ -345,8 +345,8 @@ def grid(
     head, align = list(head), list(colalign) if colalign is not None else None
     width = WIDTH[0]
     if not _MADE and maxcolwidths is None:
-        rows = texts = [tuple(map(str, row)) for row in rows]
-        text = _plain(texts, head, align, tablefmt)
+        texts = [row if isinstance(row, (list, tuple)) else tuple(row) for row in rows]
+        rows, text = texts, _plain(texts, head, align, tablefmt)
         if text is not None and (width is None or _widest(text) <= width - margin):
             return text
     body = [list(map(str, row)) for row in rows]
@@ -367,7 +367,7 @@ def grid(
 
 
 def _plain(
-    rows: list[tuple[str, ...]], head: list[str], align: Align, tablefmt: str, units: bool = False
+    rows: Sequence[Sequence[Any]], head: list[str], align: Align, tablefmt: str, units: bool = False
 ) -> str | None:
     """:func:`draw`'s table of one-line cells (``units``: their units already lined up, or none
     to line up), from each cell's facts as remembered (explain's paper after each deal: a few
@@ -375,7 +375,7 @@ def _plain(
     ncols = len(head) or (len(rows[0]) if rows else 0)
     lefts = _SIDES((None if align is None else tuple(align), tablefmt, ncols))
     known = _CELLS.get
-    if lefts is None or not rows or any((known(h) or _cell_facts(h))[2] == _OTHER for h in head):
+    if lefts is None or not rows or _OTHER in [(known(h) or _cell_facts(h))[2] for h in head]:
         return None
     widths = [len(h) + 2 for h in head] if head else [0] * ncols
     body = []
@@ -384,7 +384,8 @@ def _plain(
             return None
         cells = []
         for i, cell in enumerate(row):
-            text, size, kind = known(cell) or _cell_facts(cell)
+            # (a cell is any value, drawn as its ``str``)
+            text, size, kind = (known(cell) if type(cell) is str else None) or _cell_facts(str(cell))
             if kind and (kind == _OTHER or not (units or lefts[i])):
                 return None
             if size > widths[i]:
