@@ -212,10 +212,9 @@ def _exotic(body: Body, head: list[str], align: Align, tablefmt: str, wrap: bool
     if align and (len(align) > ncols or any(a not in ("left", "right") for a in align)):
         return True
     cells = [*head, *chain.from_iterable(body)]
-    text = "\t".join(cells)
-    if _SPECIAL.search(text) or _measured_otherwise(cells):
+    if _drawn_otherwise(cells):
         return True
-    return wrap and bool(_OTHER_BREAKS.search(text) or {"True", "False"} & set(cells))
+    return wrap and bool(_OTHER_BREAKS.search("\t".join(cells)) or {"True", "False"} & set(cells))
 
 
 def draw(
@@ -262,6 +261,15 @@ def _tabulate(body: Body, head: list[str], align: Align, tablefmt: str, limits: 
         maxheadercolwidths=list(heads) if heads else None,  # type: ignore[arg-type]  # None: as wide as it is
     )
     return str(text).replace(PAD, " ")
+
+
+def _drawn_otherwise(cells: Sequence[str]) -> bool:
+    """Whether tabulate draws a cell otherwise: an escape or a line break in it, or a character
+    it measures otherwise (printable ASCII is neither: most cells, told at once)."""
+    text = "".join(cells)
+    return not (text.isascii() and text.isprintable()) and bool(
+        _SPECIAL.search(text) or _measured_otherwise(cells)
+    )
 
 
 def _measured_otherwise(cells: Iterable[str]) -> bool:
@@ -375,7 +383,7 @@ def _plain(
     ncols = len(head) or (len(rows[0]) if rows else 0)
     lefts = _SIDES((None if align is None else tuple(align), tablefmt, ncols))
     known = _CELLS.get
-    if lefts is None or not rows or _OTHER in [(known(h) or _cell_facts(h))[2] for h in head]:
+    if lefts is None or not rows or _drawn_otherwise(head):
         return None
     widths = [len(h) + 2 for h in head] if head else [0] * ncols
     body = []
@@ -416,12 +424,9 @@ def _cell_facts(cell: str) -> tuple[str, int, int]:
     """A cell stripped, its width and its kind, remembered."""
     if len(_CELLS) > 50_000:  # (bounded: a long log's running totals)
         _CELLS.clear()
-    # (printable ASCII is neither special nor measured otherwise: a long log's numbers)
-    other = not (cell.isascii() and cell.isprintable()) and (
-        _SPECIAL.search(cell) or _measured_otherwise([cell])
-    )
     text = cell.strip()
-    facts = _CELLS[cell] = (text, len(text), _OTHER if other else _UNITS if _TAIL.search(cell) else _PLAIN)
+    kind = _OTHER if _drawn_otherwise([cell]) else _UNITS if _TAIL.search(cell) else _PLAIN
+    facts = _CELLS[cell] = (text, len(text), kind)
     return facts
 
 
@@ -598,7 +603,7 @@ class LongTable:
         for column, cell in zip(self.columns, cells, strict=False):
             column.add(cell)
         line = SEP.join(cells)
-        if len(cells) != len(self.head) or _SPECIAL.search(line) or _measured_otherwise(cells):
+        if len(cells) != len(self.head) or _drawn_otherwise(cells):
             self.exotic = True
         if _OTHER_BREAKS.search(line) or "True" in cells or "False" in cells:
             self.unwrappable = True
