@@ -361,11 +361,25 @@ _WRITE = attrgetter("rule", "player", "area", "amount", "on", "why")
 _SKIPPED = Drawn()
 
 
+class Texts(dict[Any, str]):
+    """Each amount's text, remembered: ``texts[x]``, a dict's own lookup (the quickest: the paper's cells)."""
+
+    def __init__(self, show: Callable[[Any], str]) -> None:
+        super().__init__()
+        self.show = show
+
+    def __missing__(self, x: Any) -> str:
+        if len(self) >= WRITES_SIZE:  # (bounded: a long log's running totals)
+            self.clear()
+        text = self[x] = self.show(x)
+        return text
+
+
 class Cells:
     """Each player's cells on the paper, drawn again only for a player a deal wrote for (``changed``)."""
 
     def __init__(self, show: Callable[[Any], str]) -> None:
-        self.text = Remembered(show)
+        self.text = Texts(show)
         self.rows: dict[str, Any] = {}
         self.players: tuple[str, ...] = ()
         #: the players whose cells changed since they were last drawn
@@ -400,7 +414,7 @@ class TableDeals:
             return
         rows = cells.rows
         for p in cells.stale:
-            rows[p] = [f"  {p}", *sheet_row(sheet, p, fmt=cells.text)]  # type: ignore[arg-type]
+            rows[p] = [f"  {p}", *sheet_row(sheet, p, fmt=cells.text.__getitem__)]  # type: ignore[arg-type]
         cells.stale.clear()
         first = _(_NOT_DEALS[r.kind]) if r.kind in _NOT_DEALS else _("after deal {n}").format(n=r.number)
         line = self.lines(r, len(players))
@@ -478,7 +492,7 @@ class JsonDeals:
         shown, stale = self.cells.text, self.cells.stale
         for p in stale:  # the members of the players whose cells changed, drawn again
             cells = (sheet.pool[p], sheet.mountain[p], *sheet.whists[p].values())
-            self.paper[p] = self.formats[p] % tuple([str(v) if type(v) is int else shown(v) for v in cells])
+            self.paper[p] = self.formats[p] % tuple([str(v) if type(v) is int else shown[v] for v in cells])
         stale.clear()
         paper = ",".join([self.paper[p] for p in sheet.players])
         # (one join: a deal's text is long, and each ``+`` would copy it)
