@@ -12,10 +12,11 @@ from pulyacalc.core.amounts import num
 from pulyacalc.core.i18n import N_, NP_, _, current, pgettext, tr
 from pulyacalc.core.remembered import Remembered
 from pulyacalc.logs.words import ENGLISH, Words, spoken
-from pulyacalc.render.formats import Made, Spent, Spool, delimited_line, dumps, members
+from pulyacalc.render.formats import Made, Spool, delimited_line, dumps, members
 from pulyacalc.render.table import grid
 from pulyacalc.render.view import (
     SCHEMA_VERSION,
+    Spent,
     convention_title,
     counted,
     fraction_text,

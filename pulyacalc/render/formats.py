@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
-from pulyacalc.render.view import WIDTH
+from pulyacalc.render.view import WIDTH, Spent
 
 if TYPE_CHECKING:
     from pulyacalc.render.view import View
@@ -47,14 +47,6 @@ class Made:
     """Text already made in the format being written: ``text(fmt)`` gives its pieces as they come."""
 
     text: Callable[[str], Iterable[str]]
-
-
-@dataclass(slots=True)
-class Spent:
-    """A table's text whose making is over (the log played, its problems raised): its pieces
-    go out as they come, not copied through a spool again."""
-
-    pieces: Iterable[str]
 
 
 #: a key of a document whose :class:`Later` gives a dict of keys known only at the end

@@ -4,6 +4,7 @@ row; nothing here imports json, csv or tabulate (start-up)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol
@@ -17,10 +18,17 @@ if TYPE_CHECKING:
     from pulyacalc.convention.schema import Convention
     from pulyacalc.core.amounts import Amount
     from pulyacalc.core.sheet import SheetView
-    from pulyacalc.render.formats import Spent
 
 #: the version of every JSON document's shape (docs/output.md); each document carries it
 SCHEMA_VERSION = 1
+
+
+@dataclass(slots=True)
+class Spent:
+    """A table's text whose making is over (the log played, its problems raised): its pieces
+    go out as they come (render/formats.py), not copied through a spool again."""
+
+    pieces: Iterable[str]
 
 
 class View(Protocol):
