@@ -156,9 +156,9 @@ def test_wide_characters_are_known_as_tabulate_knows_them() -> None:
     from pulyacalc.render.table import _measured_otherwise, _wcwidth
 
     assert _wcwidth() is bool(tabulate.WIDE_CHARS_MODE and tabulate.wcwidth is not None)
-    assert not _measured_otherwise(["Аня", "♠ ⅔ × ё"])
-    assert _measured_otherwise(["李", "Аня"]) is _measured_otherwise(["e\u0301"]) is _wcwidth()
-    assert _measured_otherwise(["0\t0"]) is _wcwidth()
+    assert not _measured_otherwise("Аня♠ ⅔ × ё")
+    assert _measured_otherwise("李Аня") is _measured_otherwise("e\u0301") is _wcwidth()
+    assert _measured_otherwise("0\t0") is _wcwidth()
 
 
 #: what a plain table to wrap holds: words of any length (the explanation's reasons)

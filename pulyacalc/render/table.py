@@ -27,6 +27,8 @@ _SIGNS = ("+", "-", "−")
 _TAIL = re.compile("[ ./½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅐⅛⅜⅝⅞⅑⅒]")
 #: what tabulate reads beyond a cell's characters; and what else ``str.splitlines`` breaks at
 _SPECIAL = re.compile("[\r\n\x1b\x01]")
+#: a digit as the key of a fit plan has it: every digit is one column wide and wraps alike
+_DIGITS = str.maketrans("123456789", "000000000")
 _OTHER_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 #: a table's rows of text cells; its columns' sides; widths to wrap each column to (None: as it is)
 Body = list[list[str]]
@@ -267,17 +269,15 @@ def _drawn_otherwise(cells: Sequence[str]) -> bool:
     """Whether tabulate draws a cell otherwise: an escape or a line break in it, or a character
     it measures otherwise (printable ASCII is neither: most cells, told at once)."""
     text = "".join(cells)
-    return not (text.isascii() and text.isprintable()) and bool(
-        _SPECIAL.search(text) or _measured_otherwise(cells)
-    )
+    return not (text.isascii() and text.isprintable()) and any(map(_OTHERWISE, cells))
 
 
-def _measured_otherwise(cells: Iterable[str]) -> bool:
-    """Whether tabulate measures a cell otherwise than by its length: with wcwidth installed, a wide,
-    zero-width or control character (Cyrillic names and suits stay with :class:`Layout`)."""
+def _measured_otherwise(text: str) -> bool:
+    """Whether tabulate measures a character of ``text`` otherwise than as one column: with wcwidth
+    installed, a wide, zero-width or control one (Cyrillic names and suits stay with :class:`Layout`)."""
     if not _wcwidth():
         return False
-    chars = set().union(*cells)
+    chars = set(text)
     if chars <= _ONE_COLUMN:
         return False
     if any(map(_not_one_column, chars)):
@@ -290,6 +290,8 @@ def _measured_otherwise(cells: Iterable[str]) -> bool:
 
 #: the characters found one column wide so far
 _ONE_COLUMN: set[str] = set()
+#: whether tabulate draws a cell otherwise, remembered (a header in Russian: the same cells each deal)
+_OTHERWISE = Remembered(lambda cell: bool(_SPECIAL.search(cell) or _measured_otherwise(cell)), size=8192)
 
 
 @cache
@@ -477,8 +479,6 @@ class Fit(NamedTuple):
     text: str
 
 
-#: a digit as the key of a fit plan has it: every digit is one column wide and wraps alike
-_DIGITS = str.maketrans("123456789", "000000000")
 #: each fit plan made, by what decides it, and the layouts of its wrapped parts
 _PLANS: Remembered[tuple[FitPlan, dict[int, Layout] | None]] = Remembered(
     lambda _, fit: (fit_plan(fit), {}), size=1024
