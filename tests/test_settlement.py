@@ -179,3 +179,20 @@ def test_largest_remainder_is_floors_then_the_largest_remainders_ties_by_seat(
         want[i] += 1
     assert largest_remainder(values, k) == want
     assert sum(want) * k == sum(values)
+
+
+@given(
+    st.lists(st.fractions(min_value=-10_000, max_value=10_000, max_denominator=12), min_size=2, max_size=5),
+    st.decimals(min_value=Decimal("0.01"), max_value=Decimal("50"), places=2),
+)
+def test_money_is_each_result_in_cents_by_largest_remainder(results: list[Fraction], price: Decimal) -> None:
+    """``to_money``: each result × the price in cents, rounded by largest remainder (the rounded
+    cents sum to the exact total, 0), each within a cent of the exact amount."""
+    from pulyacalc.scoring.settlement import round_nearest, to_money
+
+    players = tuple(f"P{i}" for i in range(len(results)))
+    result = dict(zip(players, [*results[:-1], -sum(results[:-1])], strict=True))
+    money = to_money(result, players, price)  # type: ignore[arg-type]
+    exact = {p: result[p] * Fraction(price) * 100 for p in players}
+    assert {p: int(money[p] * 100) for p in players} == round_nearest(exact, players)  # type: ignore[arg-type]
+    assert sum(money.values()) == 0 and all(abs(Fraction(money[p] * 100) - exact[p]) < 1 for p in players)

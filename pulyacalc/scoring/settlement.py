@@ -223,10 +223,13 @@ def round_nearest(values: dict[str, Amount], players: tuple[str, ...]) -> dict[s
 
 
 def to_money(result: dict[str, Amount], players: tuple[str, ...], price: Decimal) -> dict[str, Decimal]:
-    """Result × price of a whist, to the cent, still summing to 0."""
-    cents: dict[str, Amount] = {p: Fraction(result[p]) * Fraction(price) * 100 for p in players}
-    whole = round_nearest(cents, players)
-    return {p: Decimal(whole[p]).scaleb(-2, MONEY) for p in players}
+    """Result × price of a whist, to the cent, still summing to 0 (:func:`largest_remainder` of
+    the cents over a common denominator: a ledger's money after every deal, no Fraction made)."""
+    n, d = (price * 100).as_integer_ratio()
+    ratios = [result[p].as_integer_ratio() for p in players]
+    k = lcm(*(b * d for _, b in ratios))
+    whole = largest_remainder([a * n * (k // (b * d)) for a, b in ratios], k)
+    return {p: Decimal(w).scaleb(-2, MONEY) for p, w in zip(players, whole, strict=True)}
 
 
 def pay_list(money: dict[str, Decimal], players: tuple[str, ...]) -> list[tuple[str, str, Decimal]]:
