@@ -269,7 +269,9 @@ def _drawn_otherwise(cells: Sequence[str]) -> bool:
     """Whether tabulate draws a cell otherwise: an escape or a line break in it, or a character
     it measures otherwise (printable ASCII is neither: most cells, told at once)."""
     text = "".join(cells)
-    return not (text.isascii() and text.isprintable()) and any(map(_OTHERWISE, cells))
+    return not (text.isascii() and text.isprintable()) and bool(
+        _SPECIAL.search(text) or _measured_otherwise(text)
+    )
 
 
 def _measured_otherwise(text: str) -> bool:
@@ -290,8 +292,6 @@ def _measured_otherwise(text: str) -> bool:
 
 #: the characters found one column wide so far
 _ONE_COLUMN: set[str] = set()
-#: whether tabulate draws a cell otherwise, remembered (a header in Russian: the same cells each deal)
-_OTHERWISE = Remembered(lambda cell: bool(_SPECIAL.search(cell) or _measured_otherwise(cell)), size=8192)
 
 
 @cache
@@ -385,7 +385,12 @@ def _plain(
     ncols = len(head) or (len(rows[0]) if rows else 0)
     lefts = _SIDES((None if align is None else tuple(align), tablefmt, ncols))
     known = _CELLS.get
-    if lefts is None or not rows or _drawn_otherwise(head):
+    text = "".join(head)  # (a header in Russian: each cell's facts, the same cells each deal but the first)
+    if not (text.isascii() and text.isprintable()) and _OTHER in [
+        (known(h) or _cell_facts(h))[2] for h in head
+    ]:
+        return None
+    if lefts is None or not rows:
         return None
     widths = [len(h) + 2 for h in head] if head else [0] * ncols
     body = []
