@@ -145,15 +145,15 @@ def test_an_interrupted_output_leaves_the_file_as_it_was(
 ) -> None:
     """The whole output goes through one temporary file: a run stopped after its first piece
     leaves the old file, and no temporary file (it once appended the rest to the file)."""
-    from pulyacalc.render import formats
+    from pulyacalc.cli import output
 
-    real = formats.spooled
+    real = output.write
 
-    def cut(file: object, rewind: bool = True) -> object:
-        yield next(iter(real(file, rewind)))
+    def cut(text: str) -> None:
+        real(text)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(formats, "spooled", cut)
+    monkeypatch.setattr(output, "write", cut)
     out = tmp_path / "out.txt"
     out.write_text("old\n", "utf-8")
     for command in ("explain", "ledger"):

@@ -12,6 +12,7 @@ from pulyacalc.core.remembered import Remembered
 from pulyacalc.render.formats import Later, Made, Spool, delimited_line, members
 from pulyacalc.render.view import (
     SCHEMA_VERSION,
+    Spent,
     convention_title,
     counted,
     decimal,
@@ -58,18 +59,27 @@ class LedgerView:
             raise Unseated
         return lg
 
-    def table(self) -> Iterator[str]:
+    def table(self) -> Spent:
+        """The log played and its rows spooled now; the table drawn as it is written."""
         rows = TableRows(self.running)
         try:
             lg = self._spent(rows)
             table, columns = rows.finished(lg.players, lg.settlement.money is not None)
             for cells in final_rows(lg, columns):
                 table.add(cells)
-            yield title(lg) + "\n\n"
-            yield from table.lines()
-            yield "\n" + "\n".join(notes(lg)) + "\n"
-        finally:
+        except BaseException:
             rows.close()
+            raise
+
+        def text() -> Iterator[str]:
+            try:
+                yield title(lg) + "\n\n"
+                yield from table.lines()
+                yield "\n" + "\n".join(notes(lg)) + "\n"
+            finally:
+                rows.close()
+
+        return Spent(text())
 
     def document(self) -> dict[str, Any]:
         spool = Spool(BATCH)
