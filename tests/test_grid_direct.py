@@ -209,3 +209,30 @@ def test_a_line_is_wrapped_as_textwrap_wraps_it(line: str, width: int, indent: s
         line, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False
     )
     assert wrap_line(line, width, indent) == expected
+
+
+@given(st.text(alphabet="ab c  -\n\r\x0b\x1c\u2028·", max_size=120), st.integers(4, 30))
+def test_fit_lines_wraps_each_long_line_as_textwrap_does(text: str, width: int) -> None:
+    """``fit_lines``: a text no piece of which (``str.splitlines``) is wider than the width is
+    left as it is; else each line (between line feeds) wider than it is wrapped as textwrap
+    wraps it, the continuation indented two more, a line that cannot be wrapped kept."""
+    import textwrap
+
+    from pulyacalc.render.formats import fit_lines
+    from pulyacalc.render.view import WIDTH
+
+    def wrapped(line: str) -> str:
+        if len(line) <= width:
+            return line
+        indent = line[: len(line) - len(line.lstrip())] + "  "
+        opts = dict(subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
+        return "\n".join(textwrap.wrap(line, width, **opts) or [line])  # type: ignore[arg-type]
+
+    expected = text
+    if max(map(len, text.splitlines()), default=0) > width:
+        expected = "\n".join(map(wrapped, text.split("\n")))
+    was, WIDTH[0] = WIDTH[0], width
+    try:
+        assert fit_lines(text) == expected
+    finally:
+        WIDTH[0] = was
