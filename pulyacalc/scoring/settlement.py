@@ -214,22 +214,22 @@ def largest_remainder(values: list[int], k: int) -> list[int]:
     return floors
 
 
-def round_nearest(values: dict[str, Amount], players: tuple[str, ...]) -> dict[str, int]:
-    """:func:`largest_remainder` of exact values, over their common denominator."""
-    fractions = [Fraction(values[p]) for p in players]
-    k = lcm(*(v.denominator for v in fractions))
-    whole = largest_remainder([v.numerator * (k // v.denominator) for v in fractions], k)
+def round_nearest(
+    values: dict[str, Amount], players: tuple[str, ...], times: Amount | Decimal = 1
+) -> dict[str, int]:
+    """:func:`largest_remainder` of the exact values (× ``times``) over their common
+    denominator, worked out on integer ratios (no Fraction made: a ledger's money per row)."""
+    n, d = times.as_integer_ratio()
+    ratios = [values[p].as_integer_ratio() for p in players]
+    k = lcm(*(b * d for _, b in ratios))
+    whole = largest_remainder([a * n * (k // (b * d)) for a, b in ratios], k)
     return dict(zip(players, whole, strict=True))
 
 
 def to_money(result: dict[str, Amount], players: tuple[str, ...], price: Decimal) -> dict[str, Decimal]:
-    """Result × price of a whist, to the cent, still summing to 0 (:func:`largest_remainder` of
-    the cents over a common denominator: a ledger's money after every deal, no Fraction made)."""
-    n, d = (price * 100).as_integer_ratio()
-    ratios = [result[p].as_integer_ratio() for p in players]
-    k = lcm(*(b * d for _, b in ratios))
-    whole = largest_remainder([a * n * (k // (b * d)) for a, b in ratios], k)
-    return {p: Decimal(w).scaleb(-2, MONEY) for p, w in zip(players, whole, strict=True)}
+    """Result × price of a whist, to the cent, still summing to 0."""
+    cents = round_nearest(result, players, price * 100)
+    return {p: Decimal(cents[p]).scaleb(-2, MONEY) for p in players}
 
 
 def pay_list(money: dict[str, Decimal], players: tuple[str, ...]) -> list[tuple[str, str, Decimal]]:
