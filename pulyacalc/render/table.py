@@ -27,8 +27,6 @@ _SIGNS = ("+", "-", "−")
 _TAIL = re.compile("[ ./½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅐⅛⅜⅝⅞⅑⅒]")
 #: what tabulate reads beyond a cell's characters; and what else ``str.splitlines`` breaks at
 _SPECIAL = re.compile("[\r\n\x1b\x01]")
-#: a digit as the key of a fit plan has it: every digit is one column wide and wraps alike
-_DIGITS = str.maketrans("123456789", "000000000")
 _OTHER_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 #: a table's rows of text cells; its columns' sides; widths to wrap each column to (None: as it is)
 Body = list[list[str]]
@@ -385,8 +383,8 @@ def _plain(
     ncols = len(head) or (len(rows[0]) if rows else 0)
     lefts = _SIDES((None if align is None else tuple(align), tablefmt, ncols))
     known = _CELLS.get
-    text = "".join(head)  # (a header in Russian: each cell's facts, the same cells each deal but the first)
-    if not (text.isascii() and text.isprintable()) and _OTHER in [
+    joined = "".join(head)  # (a header in Russian: each cell's facts, the same cells each deal but the first)
+    if not (joined.isascii() and joined.isprintable()) and _OTHER in [
         (known(h) or _cell_facts(h))[2] for h in head
     ]:
         return None
@@ -484,6 +482,8 @@ class Fit(NamedTuple):
     text: str
 
 
+#: a digit as the key of a fit plan has it: every digit is one column wide and wraps alike
+_DIGITS = str.maketrans("123456789", "000000000")
 #: each fit plan made, by what decides it, and the layouts of its wrapped parts
 _PLANS: Remembered[tuple[FitPlan, dict[int, Layout] | None]] = Remembered(
     lambda _, fit: (fit_plan(fit), {}), size=1024
