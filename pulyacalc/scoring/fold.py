@@ -1,12 +1,10 @@
-"""Scoring as a fold over deals: ``Scorer.run`` takes the items of a log and yields a small
-``Step`` for each.
+"""Scoring as a fold over deals: ``Scorer.run`` yields a small ``Step`` for each item of a log.
 
 The fold holds no rule of the game: it asks ``resolve``, ``rules.written`` (RULES.md 2.1–2.7)
 and ``pool.place`` (2.8).  Its one cache (``Memo``) remembers the pure answers per ``KEY``
 (tests/test_scoring_pure.py); ``Scorer(memo=False)`` remembers nothing (tests/test_fold_memo.py).
 A scorer whose sheet is read only at the end (``owing``) adds the known writes that touch no
-pool once per distinct line, counted.
-"""
+pool once per distinct line, counted."""
 
 from __future__ import annotations
 
@@ -47,8 +45,7 @@ class DealResult(NamedTuple):
     raspasy_run: int
     #: the raspasy run before this deal: for a contract, the run it is the exit from (2.7)
     after_raspasy: int
-    #: Classic (RULES.md 2.10): the coefficient of the declarer's bomb in play (1: none), a
-    #: raspasy's level of dark passes in a row (0: none, 1: single …), the bombs earned
+    #: Classic (RULES.md 2.10): the declarer's bomb in play (1: none), dark level (0: none), bombs earned
     bomb: int = 1
     dark: int = 0
     bombs_earned: tuple[tuple[str, int], ...] = ()
@@ -57,8 +54,7 @@ class DealResult(NamedTuple):
     table: tuple[str, ...] = ()  # a seat change's table after it (RULES.md 6.3)
 
 
-#: The cache key, part by part: the parameter of ``resolve`` / ``rules.written`` each part
-#: stands for, and what the key holds for it.  ``_written_of`` builds the key in this order.
+#: the cache key, in ``_written_of``'s order: (parameter of ``resolve`` / ``rules.written``, what it holds)
 KEY: tuple[tuple[str, str], ...] = (
     ("deal", "template"),
     ("seats", "dealer"),
@@ -73,8 +69,7 @@ NOT_KEYED: dict[str, str] = {
     "resolved": "resolve's answer for the same key",
 }
 
-#: how many answers of ``resolve`` and ``rules.written``, and raw lines, the fold remembers;
-#: it forgets them all when full, so that memory stays flat however long the log
+#: answers (``resolve``, ``rules.written``) and raw lines kept; all forgotten when full: memory stays flat
 WRITTEN_CACHE_SIZE = 50_000
 LINES_CACHE_SIZE = 100_000
 
@@ -93,9 +88,7 @@ def written_key(res: Resolved, run: int, bomb: int, dark: int) -> Hashable | Non
     return (template, _RESOLVED_PARTS(res), seating(res), run, bomb, dark)
 
 
-#: a correction that names someone not at the table (marked here: the fold is long)
 _NOT_AT_TABLE = N_("a correction names someone not at the table: {names}")
-#: a deal or a correction past what the sheet may hold (docs/format.md "Limits")
 _PAST_LIMIT = N_(
     "this {what} would make {player}'s {area} {amount}, past the limit of 10^30 in size and "
     'a denominator of 10^12 (docs/format.md "Limits")'
@@ -150,11 +143,9 @@ class LineSource(Protocol):
 
 @dataclass(slots=True, eq=False)
 class Flat:
-    """A known line's writes placed under one class of paper (``how``, ``pool.settled_deal``):
-    what it wrote, those writes summed per cell (``adds``; None until the line is read again
-    under that class: most are not), what they add to the pools of the players at the table
-    (``more``), and whether they write in no pool at all (``owed``: a scorer may add them up
-    later, ``Scorer.owing``)."""
+    """A known line's ``writes`` under one class of paper (``how``, ``pool.settled_deal``); ``adds``:
+    those summed per cell (None until read again under ``how``: most are not); ``more``: what they add
+    to the table's pools; ``owed``: they write in no pool (``Scorer.owing`` may add them up later)."""
 
     how: Settled
     writes: DealWrites
@@ -189,8 +180,7 @@ class Line:
     next_dealer: str
     run_after: int
     next: dict[str, Line]
-    #: its writes under each class of paper it was placed under (shared by the lines of the
-    #: same writes, ``_derived``, ``_dealt_alike``)
+    #: its writes per class of paper (shared with lines of the same writes: ``_derived``, ``_dealt_alike``)
     flats: dict[Settled, Flat] = field(default_factory=dict)
     #: what it wrote the last time it was read (``DealWrites``: the same, mostly)
     writes: DealWrites | None = None
@@ -223,8 +213,7 @@ class Memo:
         return most >= WRITTEN_CACHE_SIZE or self.learnt >= LINES_CACHE_SIZE
 
     def forget(self) -> None:
-        """Everything forgotten; the tables of lines are emptied in place, as each known line
-        points to one."""
+        """Forget everything; line tables are emptied in place, as each known line points to one."""
         for d in (self.written, self.by_parts, self.resolved, self.same_written, self.same_writes):
             d.clear()
         for c in (self.same_placed, self.placed, self.deal_writes):
@@ -235,8 +224,7 @@ class Memo:
 
 
 class Step(NamedTuple):
-    """One deal (correction, seat change) scored: what ``Scorer.run`` yields; its entries,
-    result and deal are made only when asked."""
+    """What ``Scorer.run`` yields per deal (correction, seat change); entries, result, deal made if asked."""
 
     number: int  # as ``DealResult``'s
     line: int  # the line it was read at
@@ -272,8 +260,7 @@ class Step(NamedTuple):
         return DealResult(self.number, self.deal(), self.dealer, self.kind, self.entries(), *self[5:14])
 
 
-#: a ``Step`` made from a tuple of all its fields, without ``NamedTuple``'s ``__new__`` (a
-#: Python call of 16 arguments: a known line's step is made a million times a log)
+#: a ``Step`` from a tuple, skipping ``__new__``'s 16-argument call (known lines make a million a log)
 _new_step = partial(tuple.__new__, Step)
 _new_entry = partial(tuple.__new__, Entry)  # (each entry: a Write's six fields after its deal)
 
@@ -303,8 +290,7 @@ class Scorer:
         self.count = 0
         #: items fed: deals (unreadable ones too), corrections and seat changes
         self.read = 0
-        #: the number of the first deal played after the pulya was finished (RULES.md 2.8),
-        #: None while there is none: ``score`` points to ``check`` for them
+        #: first deal after the pulya finished (RULES.md 2.8) or None: ``score`` points to ``check`` for them
         self.after_finish_from: int | None = None
         #: who joined or left the table (RULES.md 6.3) and after which deal: ("join", name, 3)
         self.changes: list[tuple[str, str, int]] = []
@@ -324,16 +310,13 @@ class Scorer:
         #: ``_paper``, kept by ``_known`` while it knows the pools (None: to work out)
         self._paper: tuple[Amount, bool, Settled | None] | None = None
         self.quiet = False  # no step is read (``score``): ``_known`` makes none
-        #: nothing reads the sheet before the lines are read (``score``, ``check``): the
-        #: writes of known lines that touch no pool are only counted, ``owed`` how many
-        #: times each, until ``pay_owed`` (the pools, which the rules read, are always up
-        #: to date)
+        #: the sheet is read only after the lines (``score``, ``check``): known lines' writes outside pools
+        #: are only counted in ``owed`` until ``pay_owed``; the pools, which rules read, are always current
         self.owing = False
         self.owed: dict[Flat, int] = {}
-        #: known lines a consumer finds nothing in but their being after the finish, whatever
-        #: they write (``check``): before the finish they make no step, nor after it while
-        #: nothing reads the sheet and no problem waits; each run of those is told in
-        #: ``passed``: its first deal's number, its length, the first ``told`` (line no., Line)
+        #: known lines ``check`` finds nothing in but being after the finish, whatever they write: no step
+        #: before the finish, nor after it while nothing reads the sheet and no problem waits; each run is
+        #: told in ``passed``: its first deal's number, its length, the first ``told`` (line no., Line)
         self.unread: set[Line] = set()
         self.told = 0
         self.passed: list[tuple[int, int, list[tuple[int, Line]]]] = []
@@ -351,13 +334,11 @@ class Scorer:
 
     @property
     def classic_idle(self) -> bool:
-        """No Classic state in play (RULES.md 2.10): the next deal depends on the dealer and
-        the raspasy run alone (the state a raw line is known in, ``Line``)."""
+        """No Classic state (RULES.md 2.10): the next deal depends on the dealer and run alone (``Line``)."""
         return not self.opening and not self.dark_run and not any(self.bombs.values())
 
     def run(self, items: Iterable[Item] = (), lines: LineSource | None = None) -> Iterator[Step]:
-        """A step for each of ``items`` scored (none for an unreadable deal or one refused),
-        then for each deal of the raw lines of ``lines`` not read yet."""
+        """A step per item scored (none if unreadable or refused), then per deal of ``lines`` not read yet."""
         steps = filter(None, map(self.step, items))
         return steps if lines is None else chain(steps, _read(self, lines))
 
@@ -384,8 +365,7 @@ class Scorer:
         opening = self.opening > 0  # the first deals: a raspasy counts all dark (K3.7.9)
         if opening:
             self.opening -= 1
-        # 2.7: the raspasy run this deal is in, if it is raspasy (0 for any other deal, so
-        # that a contract's key does not depend on the run it may leave going)
+        # 2.7: a raspasy's place in its run; 0 for other deals, so a contract's key does not hold the run
         run = self.raspasy_run + 1 if raspasy else 0
         # 2.10: the declarer's bomb in play, a raspasy's level of dark passes in a row
         bomb, dark = 1, 0
@@ -429,10 +409,9 @@ class Scorer:
         return seats
 
     def _known(self, line: Line, lineno: int, reader: LineSource, noted: str | None) -> Step | None:
-        """A deal line known in this state (``Line``) scored: counted, its writes written,
-        as the sums it wrote before when its pool writes are placed under the same class;
-        ``noted``: the raw line when it has a comment (its step's deal is made at once).
-        No seat is vacated here: a full step came after any seat change (a fresh ``Memo``)."""
+        """Score a deal line known in this state (``Line``): its writes written, as the sums it wrote
+        before if placed under the same class; ``noted``: the raw line if it has a comment (its deal made
+        at once).  No seat is vacated here: a full step came after any seat change (a fresh ``Memo``)."""
         self.count = n = self.count + 1
         self.read += 1
         total, after_finish, how = self._paper or _paper(self)
@@ -503,9 +482,8 @@ _SEATED = Remembered(_seated, size=1024)
 
 
 def _paper(self: Scorer, total: Amount | None = None) -> tuple[Amount, bool, Settled | None]:
-    """The pools of the players at the table added up (``total``, when known), whether that
-    finished the pulya, and ``pool.settled_paper`` of the pools: kept as ``Scorer._paper``
-    until the pools change."""
+    """The table's pools summed (``total`` when known), whether that finished the pulya, and
+    ``pool.settled_paper`` of the pools: kept as ``Scorer._paper`` until the pools change."""
     if total is None:
         total = sum(map(self.sheet.pool.__getitem__, self.players))
     done = total >= len(self.players) * self.target
@@ -514,10 +492,9 @@ def _paper(self: Scorer, total: Amount | None = None) -> tuple[Amount, bool, Set
 
 
 def _read(self: Scorer, source: LineSource) -> Iterator[Step]:
-    """The steps of the raw lines of ``source`` not read yet: a line known in its state by what
-    it did there, any other the full way (known from then on when it had no problem).  A quiet
-    and owing scorer on a settled paper only counts the known lines that touch no pool
-    (``Flat.owed``), caught up (``_caught_up``) before anything else."""
+    """Steps of the raw lines of ``source`` not read yet: a known line by what it did in its state, any
+    other the full way (then known, if it had no problem).  A quiet, owing scorer on a settled paper only
+    counts known lines that touch no pool (``Flat.owed``), caught up before anything else (``_caught_up``)."""
     pending, source.pending = source.pending, None
     source.started = True
     numbered: Iterator[tuple[int, str]] = enumerate(source.lines, source.number + 1)
@@ -558,8 +535,7 @@ def _read(self: Scorer, source: LineSource) -> Iterator[Step]:
                 s, table = _full(self, source, lineno, raw, key, table)
             settled = None
             if self.owing and (quiet or each_known or unread and not self.problems):
-                # the paper's class worked out now, not at the next line: so the next known
-                # line may be owed, even right after a step that changed the pools
+                # set now, not at the next line: it may be owed even right after a step changed the pools
                 paper = self._paper or _paper(self)
                 settled = paper[2] if quiet or each_known or paper[1] else None
             if s is not None:
@@ -592,10 +568,9 @@ def _caught_up(
 def _full(
     self: Scorer, source: LineSource, lineno: int, raw: str, key: str, table: dict[str, Line] | None
 ) -> tuple[Step | None, dict[str, Line] | None]:
-    """The raw line ``raw``, read in the state of ``table``, scored the full way and learnt by
-    ``key``, its text before a comment (with its writes placed under the paper's class,
-    ``Flat``), when it reads the same anywhere and had no problem; its step and the lines
-    known in the state after it."""
+    """Score ``raw`` the full way in the state of ``table``; learn it by ``key`` (its text before a
+    comment) with its writes as a ``Flat`` under the paper's class, if it reads the same anywhere and
+    had no problem.  Its step, and the lines known in the state after it."""
     problems = self.problems
     before = len(problems)
     d = source.one(lineno, raw)
@@ -618,8 +593,7 @@ def _full(
 
 
 def _correct(self: Scorer, c: Correction) -> Step | None:
-    """A correction (RULES.md 2.9): written as it is, into the area it names, with no
-    help and no closing of the pool."""
+    """A correction (RULES.md 2.9): written as is into the area it names; no help, no closing of the pool."""
     players = self.players
     if c.player not in players or (c.on is not None and (c.on not in players or c.on == c.player)):
         away = dict.fromkeys(p for p in (c.player, c.on) if p is not None and p not in players)
@@ -642,8 +616,7 @@ def _correct(self: Scorer, c: Correction) -> Step | None:
 def _not_dealt(
     self: Scorer, c: Correction | SeatChange, kind: ResultKind, writes: tuple[Write, ...], after_finish: bool
 ) -> Step:
-    """The step of an item that is no deal, its ``writes`` written: the dealer, the deal
-    count and the raspasy run stay as they are."""
+    """The step of a non-deal item, ``writes`` written; the dealer, deal count and raspasy run stay."""
     self._paper = None
     table = self.players if isinstance(c, SeatChange) else ()
     return Step(
@@ -653,8 +626,7 @@ def _not_dealt(
 
 
 def _table(self: Scorer) -> dict[str, Line] | None:
-    """The lines known in the state the next line is read in (None: nothing remembered, or
-    Classic state in play)."""
+    """Lines known in the next line's state (None: nothing remembered, or Classic state in play)."""
     memo = self.memo
     if memo is None or not self.classic_idle:
         return None
@@ -662,8 +634,7 @@ def _table(self: Scorer) -> dict[str, Line] | None:
 
 
 def run_after(before: int, run: int, ends_run: bool) -> int:
-    """The raspasy run after a deal (2.7): a raspasy's goes on; another deal ends it or not
-    (``ends_run``: ``raspasy.run_ends_on``)."""
+    """The raspasy run after a deal (2.7): a raspasy's goes on; another ends it if ``Written.ends_run``."""
     return run if run or ends_run else before
 
 
@@ -729,8 +700,7 @@ def _learn(self: Scorer, table: dict[str, Line], raw: str, s: Step, after: dict[
 
 
 def _written_of(self: Scorer, deal: Deal, seats: Seats, run: int, bomb: int, dark: int) -> Written | None:
-    """What ``deal`` writes before placing (2.1–2.7), remembered per ``KEY``; None when it
-    breaks a rule (reported into ``problems``)."""
+    """What ``deal`` writes before placing (2.1–2.7), remembered per ``KEY``; None if refused (reported)."""
     memo = self.memo
     key = None if deal.template is None or memo is None else (deal.template, seats.dealer, run, bomb, dark)
     if key is not None and memo is not None:
@@ -744,8 +714,7 @@ def _written_of(self: Scorer, deal: Deal, seats: Seats, run: int, bomb: int, dar
 
 
 def _resolved(self: Scorer, deal: Deal, seats: Seats) -> Resolved | None:
-    """``resolve``, its answer shared by the deals of one text under seats it reads the
-    same (``resolve.seating``) when it found nothing wrong."""
+    """``resolve``, its clean answer shared by a text's deals on seats read alike (``resolve.seating``)."""
     memo = self.memo
     key = None if deal.template is None or memo is None else (deal.template, resolve_seating(deal, seats))
     known = None if key is None or memo is None else memo.resolved.get(key)
@@ -875,8 +844,7 @@ def _place(self: Scorer, pool: tuple[Write, ...], after_finish: bool) -> tuple[W
 
 
 def seat_change(self: Scorer, c: SeatChange) -> Step | None:
-    """``Scorer.step`` of a seat change (RULES.md 6.3).  What a deal writes depends on the
-    table, so the remembered answers are forgotten."""
+    """``Scorer.step`` of a seat change (RULES.md 6.3); what deals write depends on the table: a new Memo."""
     from pulyacalc.scoring.table import joins  # only when a log has one
 
     self.pay_owed()  # ``joins`` reads the mountain
@@ -917,10 +885,9 @@ def clockwise_of(players: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
 def earn_bombs(
     conv: Convention, bombs: dict[str, list[int]], deal: Raspasy, seats: Seats, dark: int, opening: bool
 ) -> tuple[tuple[str, int], ...]:
-    """A raspasy after a dark pass earns each dark passer (and those who sit out: the dealer
-    with ``bombs.dealer``, at five the second out with ``bombs.second_out``) a bomb of its
-    level; a compulsory one earns everyone one (K3.3.19 а, K3.7.9).  ``bombs`` keeps each
-    player's in the order earned (K note 30)."""
+    """A raspasy after a dark pass earns each dark passer a bomb of its level, and those who sit out too
+    (the dealer with ``bombs.dealer``, at five the second out with ``bombs.second_out``); a compulsory one
+    earns everyone one (K3.3.19 а, K3.7.9).  ``bombs`` keeps them in the order earned (K note 30)."""
     coef = conv.bomb(dark) if dark else 1
     if coef == 1:  # no dark pass, or dark.factor 1: play «втёмную» changes nothing
         return ()

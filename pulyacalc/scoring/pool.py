@@ -35,8 +35,7 @@ def settled(write: Write, pools: Pools, target: int, conv: Convention, after_fin
 
 
 def _fits(write: Write, pool: Amount, target: int) -> bool:
-    """All of ``write`` goes into its player's own open pool, now at ``pool`` (``place``'s
-    first branch, with help)."""
+    """All of ``write`` fits its player's open pool, now at ``pool`` (``place``'s first branch, with help)."""
     room = target - pool
     return write.on is None and room > 0 and write.amount < room
 
@@ -71,9 +70,8 @@ def settled_deal(
 def place(
     write: Write, pools: Pools, target: int, conv: Convention, after_finish: bool, clockwise: Clockwise
 ) -> list[Write]:
-    """Points for ``write.player``'s pool: into it up to the target, then help (the others
-    ``clockwise`` from him), then off the mountain.  A shortfall (``once_closed``): half, or the
-    whole once his pool is closed."""
+    """Points for ``write.player``'s pool: into it up to the target, then help (the others ``clockwise``
+    from him), then off the mountain.  A shortfall (``once_closed``): half, or all once his pool is closed."""
     me, left = write.player, write.amount
     if write.area == MOUNTAIN:
         return [_shortfall(write, pools[me] >= target)]

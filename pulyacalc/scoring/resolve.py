@@ -2,10 +2,8 @@
 one with every number scoring needs (tricks completed where the rules fix them), or reports
 located problems with the ``code`` ``check`` gives them (``dealer-in-play`` or ``rule``).
 
-``resolve`` is pure but for the problems it adds: ``scoring/fold.py`` remembers its answer
-keyed on its arguments, so an argument added here must be added to the fold's ``KEY``
-(tests/test_scoring_pure.py fails until it is).
-"""
+``resolve`` is pure but for the problems it adds: ``scoring/fold.py`` remembers its answer keyed on its
+arguments, so one added here must join the fold's ``KEY`` (tests/test_scoring_pure.py fails until then)."""
 
 from __future__ import annotations
 
@@ -35,8 +33,7 @@ class Resolved:
     #: (first, second) defender
     defenders: tuple[str, ...] = ()
     whisters: tuple[str, ...] = ()
-    #: tricks per player: each whister's own tricks (a lone whister: the whole side's); on
-    #: raspasy everyone's (dealer's talon)
+    #: per player: each whister's own tricks (a lone whister: the side's); raspasy: everyone's (dealer: talon)
     tricks: tuple[tuple[str, int], ...] = ()
     #: a lone whister's own tricks, when the deal gives them (or the passer's); else None
     lone_own: int | None = None
@@ -92,15 +89,13 @@ class _Refused(Exception):
 
 
 def _text(template: str, fields: dict[str, object]) -> str:
-    """A message or hint as reported: ``template`` filled with ``fields``; a Text made already
-    (or nothing) as it is."""
+    """A message or hint as reported: ``template`` filled with ``fields``; a Text (or "") as it is."""
     return template if not template or isinstance(template, Text) else M_(template, **fields)
 
 
 @dataclass
 class _At(Generic[D]):
-    """A deal being resolved at its table: what its checks read, and where they report.  A
-    message and its hint are templates of the report's ``fields``, or Texts made already."""
+    """A deal being resolved at its table: what its checks read, and where they report (``_text``)."""
 
     deal: D
     seats: Seats
@@ -173,8 +168,7 @@ def _check_counts(a: _At[D]) -> None:
 
 def _resolve_raspasy(a: _At[Raspasy]) -> Resolved:
     deal, seats, who = a.deal, a.seats, a.seats.sits_out
-    # a pass «втёмную» is said by a player who bids: not by the 4-player dealer, who sits
-    # out (K3.3.19 а gives him a bomb with ``bombs.dealer`` instead)
+    # the 4-player dealer sits out: he passes no «втёмную» (K3.3.19 а: a bomb with ``bombs.dealer`` instead)
     if who is not None and who in deal.dark:
         a.dealer_in_play(f"dark:{who}", *_DARK_DEALER, who=who, join=", ".join(seats.active))
     _check_counts(a)
@@ -343,8 +337,7 @@ def _calls(a: _At[Play], defenders: tuple[str, ...]) -> tuple[Call, ...]:
 
 
 def _resolve_half(a: _At[Play], defenders: tuple[str, ...], calls: tuple[Call, ...]) -> Resolved:
-    """A half-whist (K3.8.7): on an allowed level, by the second defender after the first
-    passed; not played, so no tricks."""
+    """A half-whist (K3.8.7; who and on what level: ``_half_fits``): not played, so no tricks."""
     deal = a.deal
     _half_fits(a, defenders, calls)
     if deal.tricks:
@@ -368,10 +361,9 @@ def _half_fits(a: _At[Play], defenders: tuple[str, ...], calls: tuple[Call, ...]
 
 
 def _half_with_dummy(a: _At[Play]) -> bool:
-    """With 2 players the opponent may go half-whist («за свои», seed 001) when the dummy
-    speaks first and passes (K3.8.7: the second defender), or from either hand as
-    ``table.two_half_whist`` says.  Bidding goes first hand, second hand, dealer: the dummy
-    speaks first on first hand when the dealer declares, on second hand when the other does."""
+    """With 2 players the opponent may go half-whist («за свои», seed 001) when the dummy speaks first and
+    passes (K3.8.7: the second defender), or from either hand (``table.two_half_whist``).  Bidding: first
+    hand, second hand, dealer; the dummy speaks first on first hand if the dealer declares, else on second."""
     seats = a.seats
     return a.conv.two_half_whist == "any_hand" or (seats.dummy_hand == "first") == (
         a.deal.declarer == seats.dealer
@@ -444,8 +436,7 @@ _OWN_UNKNOWN = (
 def _own_tricks(
     a: _At[Play], defenders: tuple[str, ...], whisters: tuple[str, ...]
 ) -> tuple[tuple[tuple[str, int], ...], int | None]:
-    """Each whister's own tricks, and a lone whister's own count where the log tells it;
-    refused when they cannot be told."""
+    """Each whister's own tricks and a lone whister's own count (if told); refused if they cannot be told."""
     deal = a.deal
     taken, level = deal.tricks[deal.declarer], deal.contract.level
     if len(whisters) == 2:

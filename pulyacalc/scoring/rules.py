@@ -1,10 +1,9 @@
 """RULES.md 2.1–2.7 and 2.10 as pure functions: what a resolved deal writes before its pool
 points are placed (2.8 is ``scoring/pool.py``).
 
-``written(resolved, conv, run, bomb, dark)`` reads nothing but its arguments, so
-``scoring/fold.py`` remembers its answer keyed on exactly them (a test holds the signatures
-here and in ``resolve`` to that key): a rule that needs more input says so in its signature.
-"""
+``written`` reads nothing but its arguments, so ``scoring/fold.py`` remembers its answer keyed on
+exactly them (a test holds the signatures here and in ``resolve`` to that key): a rule that needs
+more input says so in its signature."""
 
 from __future__ import annotations
 
@@ -27,13 +26,11 @@ class Written(NamedTuple):
     kind: DealKind
     #: writes outside the pool, in the order the rules make them
     others: tuple[Write, ...]
-    #: pool points, placed last (2.8) in the order the rules make them, after the shortfalls
-    #: that read their whister's pool (``whist.shortfall_per_trick: once_closed``)
+    #: pool points, placed last (2.8) in rule order, ``once_closed`` shortfalls (which read a pool) first
     pool: tuple[Write, ...]
     #: this deal ends a run of raspasy (``raspasy.run_ends_on``, 2.7); False for raspasy
     ends_run: bool
-    #: the declarer won his game (made, or not whisted): his bomb in play is used up
-    #: (K note 29); False for raspasy and for a game lost
+    #: the declarer won (made or not whisted), using up his bomb in play (K note 29); False for raspasy
     won: bool = False
 
 
@@ -83,8 +80,7 @@ def written(resolved: Resolved, conv: Convention, run: int, bomb: int = 1, dark:
     pool: list[Write] = []
     writes = [*_BY_KIND[resolved.kind](resolved, conv, run, dark), *_premium(resolved, conv)]
     coef, how = _coefficient(resolved, conv, bomb)
-    # a shortfall that reads its whister's pool (``once_closed``) is placed with the pool
-    # points, first: on the paper as it was before the deal (pool.place)
+    # ``once_closed`` shortfalls lead the pool points: placed on the paper as before the deal (pool.place)
     placed = resolved.kind == "played" and conv.shortfall_per_trick[resolved.level] == ONCE_CLOSED
     short: list[Write] = []
     for w in writes:
@@ -98,9 +94,8 @@ def written(resolved: Resolved, conv: Convention, run: int, bomb: int = 1, dark:
 
 
 def seating(r: Resolved, seats: Seats | None = None) -> tuple[object, ...]:
-    """All that ``written`` reads of ``r.seats`` (a raspasy's order, for the zero-trick bonus),
-    so that the scorer shares writes across dealers; tests/test_scoring_pure.py holds to it.
-    ``seats``: the same of another table (``r`` dealt there)."""
+    """All ``written`` reads of ``r.seats`` (a raspasy's order: the zero-trick bonus), so the scorer shares
+    writes across dealers (tests/test_scoring_pure.py); ``seats``: another table's (``r`` dealt there)."""
     s = r.seats if seats is None else seats
     talon = r.kind != "raspasy" and _play(r).talon  # the dealer writes the premium (K3.4.11)
     return (s.sits_out, s.sitters, s.dummy, s.active if r.kind == "raspasy" else None, talon and s.dealer)
@@ -306,8 +301,7 @@ def _greedy(r: Resolved, c: Convention, k: int) -> Iterator[Write]:
         yield Write("consolation", passer, WHISTS, exact(cons * k), decl, why=why)
 
 
-#: one whister, the contract made (``whist.lone_whister_made``): the reason and its whole
-#: arithmetic
+#: one whister, the contract made (``whist.lone_whister_made``): the reason and its whole arithmetic
 _LONE_MADE: dict[LoneWhisterMade, tuple[str, str]] = {
     "side": (
         N_("{tricks} × {per} (the whister takes the passer's too)"),
@@ -427,8 +421,7 @@ _SECOND_ANSWERS = N_("the whisters took {together} of {need}; the second defende
 _SECOND_ALONE = N_(
     "the second defender took {own} of {need} by himself (the first's tricks do not count): {miss} × {per}"
 )
-#: two whisters, a made contract (``whist.two_whisters_shortfall``): (deal, obligation, per trick short,
-#: each whister's own tricks) -> the shortfall writes
+#: two whisters, a made contract (``whist.two_whisters_shortfall``): the rule that writes their shortfall
 _TWO_SHORT: dict[TwoWhistersShortfall, Callable[[Resolved, int, Amount, dict[str, int]], Iterator[Write]]] = {
     "split": _split,
     "split_capped": partial(_split, capped=True),
@@ -470,8 +463,7 @@ def _trick_value(c: Convention, run: int, dark: int) -> tuple[Amount, str]:
     return v, M_("raspasy no. {run} in a row, {value} × {mult} = {v} a trick", **fields)
 
 
-#: a raspasy trick into the mountain, with the amnesty (``raspasy.amnesty``) and without:
-#: the reason and its whole arithmetic
+#: raspasy tricks into the mountain, with ``raspasy.amnesty`` and without: the reason, its whole arithmetic
 _MOUNTAIN_WHY = {
     True: (
         N_("({tricks} − amnesty {a}) × {v}; {step}"),
@@ -620,9 +612,8 @@ _PREMIUM_CONCEDED: frozenset[DealKind] = _PREMIUM_KINDS | {"conceded"}
 
 
 def _premium(r: Resolved, c: Convention) -> Iterator[Write]:
-    """The talon premium (``premium.enabled``, K3.4.11): consolation of the contract's level per
-    trick the talon gave, written on the declarer by ``premium.by``; on «без трёх» as
-    ``premium.on_concede`` says."""
+    """The talon premium (``premium.enabled``, K3.4.11): consolation of the contract's level per trick the
+    talon gave, written on the declarer by ``premium.by``; on «без трёх» as ``premium.on_concede`` says."""
     kinds = _PREMIUM_CONCEDED if c.premium_on_concede else _PREMIUM_KINDS
     if not c.premium_enabled or r.kind not in kinds or not _play(r).talon:
         return
@@ -644,7 +635,6 @@ def _premium(r: Resolved, c: Convention) -> Iterator[Write]:
             yield Write("premium", p, WHISTS, share, r.declarer, why=M_("{why}, half each", why=why))
 
 
-#: the rule for each kind of deal
 _BY_KIND: dict[DealKind, Rule] = {
     "unplayed": _unplayed,
     "half": _half_whist,

@@ -15,9 +15,8 @@ from pulyacalc.core.i18n import M_, N_
 from pulyacalc.core.kinds import KODEKS_ROUNDINGS, Rounding
 from pulyacalc.core.sheet import SheetView
 
-#: money arithmetic (sums and differences of money): exact for every amount the limits allow
-#: (docs/format.md "Limits": a result has at most about 60 digits), an error past that,
-#: never a rounded number as Decimal's default 28 digits would give
+#: money sums and differences: exact for every amount the limits allow (docs/format.md "Limits": a
+#: result has at most about 60 digits), an error past that; never rounded to Decimal's default 28 digits
 MONEY = Context(prec=100, traps=[Inexact, InvalidOperation])
 
 
@@ -52,8 +51,7 @@ class Settlement:
     #: the moved mountain − the moved pool), and the compensation whists ({writer: {on: whists}})
     rounded_mountain: dict[str, Amount]
     kodeks_whists: dict[str, dict[str, Amount]]
-    #: step 3: the average mountain and each player's mountain result 10 × (avg − G)
-    #: (× n / (n − 1) when the mountain is divided among the opponents)
+    #: step 3: average mountain, each one's mountain result 10 × (avg − G) (× n / (n − 1) among the opponents)
     average: Amount
     mountain_result: dict[str, Amount]
     #: K4.2.14 variant 1: what each player pays every other for his mountain
