@@ -105,8 +105,10 @@ def test_a_whole_deal_problem_underlines_each_repeat_from_its_own_number() -> No
 
 def test_line_locs_are_the_plain_locs_made_on_demand() -> None:
     line = "7. Anna 6♠ 7, Boris whist 2, Vera pass 1, dealer Vera"
+    # a deal text read alone (a YAML log's) has its locs made on demand too
     plain = parse_deal_line(line, Loc("f", 3, 1), ("Anna", "Boris", "Vera"), Problems(), source=line)
-    assert plain is not None and isinstance(plain.locs, dict)
+    assert plain is not None and isinstance(plain.locs, LineLocs)
+    assert plain.locs["contract"] == Loc("f", 3, 9) and plain.locs["calls"] is plain.loc == Loc("f", 3, 4)
     log = read_text("players: Anna Boris Vera\n\n\n" + "\n".join([line.replace("7.", "1."), line[3:]]), "f")
     deals = list(log.deals)
     first, second = deals

@@ -377,8 +377,8 @@ class DealText:
 
 @dataclass(slots=True, eq=False, repr=False)
 class LineLocs(Mapping[str, Loc]):
-    """The ``locs`` of a line-log deal, a Loc made only when a part is asked for (an error).
-    Parts about the whole deal are the deal's own ``loc`` (``table._echo`` checks ``is``)."""
+    """The ``locs`` of a deal line (a line or a YAML log's), a Loc made only when a part is asked
+    for (an error).  Parts about the whole deal are the deal's own ``loc`` (``table._echo`` checks ``is``)."""
 
     _parts: dict[str, int]
     _file: str
@@ -436,7 +436,7 @@ def parse_deal_line(
     file, lineno = loc.file, loc.line
     base = (loc.column or 1) + start
     whole = Loc(file, lineno, base + t.body_at)
-    locs = {part: whole if o == WHOLE else Loc(file, lineno, base + o) for part, o in t.parts.items()}
+    locs = LineLocs(t.parts, file, lineno, base, whole)
     return t.deal(None, whole, locs, source, shared=cache is not None and expected_number is None)
 
 
