@@ -351,15 +351,16 @@ class Scorer:
             return seat_change(self, deal)
         self._vacated = None
         self.count += 1
-        if self.after_finish_from is None and self.finished:
+        finished = self.finished
+        if finished and self.after_finish_from is None:
             self.after_finish_from = self.count
         if isinstance(deal, Unreadable):
             # its problems are reported by the reader; it still takes its turn to deal
             self.dealer = self._clockwise[self.dealer][0]
             return None
-        return self._play(deal)
+        return self._play(deal, finished)
 
-    def _play(self, deal: Deal) -> Step | None:
+    def _play(self, deal: Deal, after_finish: bool) -> Step | None:
         seats = self._seated(deal)
         raspasy = isinstance(deal, Raspasy)
         opening = self.opening > 0  # the first deals: a raspasy counts all dark (K3.7.9)
@@ -382,7 +383,6 @@ class Scorer:
         known = _written_of(self, deal, seats, run, bomb, dark)
         if known is None:
             return None
-        after_finish = self.finished
         after_raspasy, after_dark = self.raspasy_run, self.dark_said
         earned: tuple[tuple[str, int], ...] = ()
         if isinstance(deal, Raspasy):
