@@ -351,7 +351,7 @@ def grid(
 ) -> str:
     """A table for people, as every report draws one; ``margin``: what the caller indents it by."""
     head, align = list(head), list(colalign) if colalign is not None else None
-    width = WIDTH[0]
+    width, text = WIDTH[0], None
     if not _MADE and maxcolwidths is None:
         texts = [row if isinstance(row, (list, tuple)) else tuple(row) for row in rows]
         rows, text = texts, _plain(texts, head, align, tablefmt)
@@ -361,14 +361,15 @@ def grid(
     if _MADE:  # a page is being made: the table as HTML, a mark in the text where it goes
         _MADE[-1].append(_html(body, head, align))
         return f"\x02{len(_MADE[-1]) - 1}\x03"
-    ncols = max([len(head), *map(len, body)], default=0)
-    rights = [i for i, a in enumerate(align or ()) if a == "right"]
-    # a number whose units need lining up has one of these after them (most tables have none)
-    if rights and _TAIL.search("\t".join(row[i] for row in body for i in rights if i < len(row))):
-        body = _aligned(body, align, ncols)
-    text = draw(body, head, align, tablefmt, maxcolwidths)
-    if width is None or _widest(text) <= width - margin:
-        return text
+    if text is None:  # (else drawn already, too wide: no units to line up)
+        ncols = max([len(head), *map(len, body)], default=0)
+        rights = [i for i, a in enumerate(align or ()) if a == "right"]
+        # a number whose units need lining up has one of these after them (most tables have none)
+        if rights and _TAIL.search("\t".join(row[i] for row in body for i in rights if i < len(row))):
+            body = _aligned(body, align, ncols)
+        text = draw(body, head, align, tablefmt, maxcolwidths)
+        if width is None or _widest(text) <= width - margin:
+            return text
     fit = Fit(body, head, align, tablefmt, maxcolwidths, width - margin, text)
     plan, layouts = _fitted(fit)
     return "\n\n".join(_drawn_part(fit, plan, part, layouts) for part in plan.parts)
