@@ -370,6 +370,7 @@ def grid(
         text = draw(body, head, align, tablefmt, maxcolwidths)
         if width is None or _widest(text) <= width - margin:
             return text
+    assert width is not None  # (a table too wide for no width is drawn whole above)
     fit = Fit(body, head, align, tablefmt, maxcolwidths, width - margin, text)
     plan, layouts = _fitted(fit)
     return "\n\n".join(_drawn_part(fit, plan, part, layouts) for part in plan.parts)
