@@ -1,5 +1,4 @@
-"""Loading a convention: a built-in name or a file, ``extends:``, a log's overrides,
-all checked against the schema."""
+"""Loading a convention: a built-in or a file, ``extends:``, a log's overrides, checked against the schema."""
 
 from __future__ import annotations
 
@@ -125,9 +124,8 @@ def load(
     rounding: Rounding | None = None,
     within: Path | None = None,
 ) -> Convention:
-    """Load a convention by built-in name or path, apply a log's overrides, check it all.
-    ``within``: the directory every file read must be in, built-ins aside (a log may not make
-    pulyacalc read any file on the machine and reveal its keys)."""
+    """Load a convention by name or path, apply a log's overrides, check it all.  ``within``: the directory
+    all files read are in, built-ins aside (a log may not make pulyacalc read any file and show its keys)."""
     path = given_path(ref, relative_to)
     if path is None:
         raise ReadError([_not_found(ref, relative_to, ref_loc or Loc(ref))])
@@ -284,9 +282,8 @@ def _build(layers: list[Node], path: str, own: int) -> Convention:
         for key, value in _flatten(layer, p).items():
             layer_of[key] = index
             if SCHEMA[key].parse.per_level and key in merged and value.kind == "map":
-                # a level table overrides only the levels it names
-                # not one comprehension over (*a.pairs, *b.pairs): mypy (1.15-2.4) recurses
-                # without end joining the recursive Node's tuple types, and segfaults
+                # only the levels named are overridden; mypy 1.15-2.4 segfaults (endless recursion on Node's
+                # tuple types) on one comprehension over (*a.pairs, *b.pairs)
                 old = {k.text.strip(): (k, v) for k, v in merged[key].pairs}
                 for k, v in value.pairs:
                     old[k.text.strip()] = (k, v)

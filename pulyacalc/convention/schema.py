@@ -398,8 +398,7 @@ def _plain(v: Any) -> Any:
     return str(v) if isinstance(v, Fraction) else v
 
 
-#: each key's line: ``name | Russian name | source | meaning``, the indented lines after it
-#: joined on with a space
+#: each key's line: ``name | Russian name | source | meaning``; indented lines after it are joined on
 _TEXTS = """\
 pool.target | пулька до … очков | K4.2.2 | default pool target per player
 pool.point_in_mountain | очко пули в горе («вдвойне» в ленинградке) | K4.2.3.3 |
@@ -539,8 +538,7 @@ table.two_half_whist | уйти «за свои» вдвоём: после бо�
     speaks first and passes, K3.8.7) or 'any_hand' (from either hand)
 """
 
-#: the keys tables read differently: ``key | situations``, then a line a reading,
-#: ``value (as a player names it): where it comes from``
+#: the keys tables read differently: ``key | situations``, then a line a reading (see ``_contested``)
 _CONTESTED = """\
 whist.two_whisters_shortfall | two-whisters-short
     split (each whister his half): K3.8.6: each whister answers for half the obligation (the Code on 6 and 7)

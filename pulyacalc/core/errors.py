@@ -17,9 +17,8 @@ from typing import IO, Any, NamedTuple, TypeVar
 from pulyacalc.core.i18n import M_, MN_, tr
 from pulyacalc.core.kinds import FindingCode, ProblemKind
 
-#: characters never echoed as they are: C0/C1 controls (terminal escapes), bidi controls, invisible
-#: format characters, line separators, lone surrogates (ZWJ/ZWNJ stay: scripts and emoji need them).
-#: ``str.isprintable`` refuses each, so printable text never needs the expression.
+#: characters never echoed as they are: C0/C1 controls (terminal escapes), bidi, invisible format characters,
+#: line separators, lone surrogates (ZWJ/ZWNJ stay for scripts and emoji); printable text skips the regex.
 UNSAFE_CHARS = (
     "[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028-\u202e"
     "\u2060-\u206f\ufeff\ufff9-\ufffb\ud800-\udfff]"

@@ -150,8 +150,7 @@ T = TypeVar("T", bound="Text")
 
 
 def made(cls: type[T], english: str, template: str, fields: dict[str, object], plural: Plural = None) -> T:
-    """A ``cls`` (a Text) of ``english`` made directly: ``Text(…)`` without its generality,
-    made in two thirds of the time."""
+    """A ``cls`` (a Text) of ``english`` made directly: ``Text(…)`` without its generality, 2/3 the time."""
     text: T = _new_str(cls, english)
     text.template, text.fields, text.plural = template, fields, plural
     return text

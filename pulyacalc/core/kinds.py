@@ -16,8 +16,7 @@ ResultKind = Literal[DealKind, "correction", SeatChangeKind]
 #: where an entry is written on the paper
 Area = Literal["pool", "mountain", "whists"]
 
-#: the rules that write entries (core/rulebook.py ties each to RULES.md and the Code), a few a line
-#: (a Literal of Literals is one flat Literal)
+#: rules that write entries (core/rulebook.py ties each to RULES.md and the Code); nested Literals are flat
 RuleId = Literal[
     Literal["unplayed", "half-whist", "made", "remise", "whists", "consolation", "gentleman"],
     Literal["returned-whist", "dealer-consolation", "shortfall", "misere-made", "misere-remise"],

@@ -196,8 +196,7 @@ class Rank(_Word):
     ACE = "A"
 
 
-#: every spelling of a rank, folded to lower case; a card is a rank and a suit, written together
-#: (``A♠``, ``Ts``, ``Дч``) or as two words (``туз пик``, ``queen hearts``)
+#: every spelling of a rank, folded to lower case; a card is a rank and a suit (``A♠``, ``Ts``, ``туз пик``)
 RANK_SPELLINGS: dict[str, Rank] = _spellings(
     {
         Rank.ACE: "a ace т туз",
@@ -241,8 +240,7 @@ CONCEDE_SPELLINGS = frozenset({"concede", "concedes", "conceded", "безтрё�
 
 #: 1..10 as paper notes write undertricks («без одной», «без двух»), a level's words between bars
 _UNDER = "одной одна одну | двух две | | четырёх четырех | пяти | шести | семи | восьми | девяти | десяти"
-#: the declarer's undertricks as written after the contract (``-1``, ``без одной``, ``down 2``);
-#: not «без трёх» / ``без 3``: they say he conceded without play (``CONCEDE_SPELLINGS``)
+#: undertricks after the contract (``-1``, ``без одной``, ``down 2``); not ``без 3`` (``CONCEDE_SPELLINGS``)
 UNDERTRICK_SPELLINGS: dict[str, int] = {
     **{f"{minus}{n}": n for n in range(1, 11) for minus in ("-", "\u2212")},
     **{f"down{n}": n for n in range(1, 11)},
@@ -287,7 +285,6 @@ class Raspasy:
     note: str | None = None
     loc: Loc = _NOWHERE
     locs: Mapping[str, Loc] = field(default_factory=dict)
-    #: the line as written (line logs), echoed with a caret under rule errors
     source: str = ""
     #: shared by the deals read from the same text (see ``Play.template``)
     template: Hashable | None = field(default=None, compare=False, repr=False)

@@ -52,8 +52,7 @@ class Seats:
         return self.players[(self.players.index(self.dealer) + 1) % len(self.players)]
 
 
-#: where a player who left sat, and whether he was to deal next (until a newcomer takes his
-#: seat or a deal is dealt); None: no seat is empty
+#: a leaver's seat and whether he was to deal next (until it is taken or a deal dealt); None: no empty seat
 Vacated = tuple[int, bool] | None
 
 

@@ -1,6 +1,5 @@
-"""The aliases file: one person however the logs spelled her (``Вера: [Vera, V]``).  A name
-is matched as ``logs.header.match_player`` matches one, without the prefix step (across
-evenings a prefix would join strangers)."""
+"""The aliases file: one person however the logs spelled her (``Вера: [Vera, V]``).  A name is matched
+as ``logs.header.match_player`` does, but not by prefix (across evenings a prefix would join strangers)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""The header every input shares, read the same way from a YAML log, a line log and a paper
-sheet (the same mistake, the same message).  This is the one place for a header key: one
-row of :data:`HEADER`."""
+"""The header every input shares, read the same way from a YAML log, a line log and a paper sheet
+(the same mistake, the same message).  This is the one place for a header key: one row of :data:`HEADER`."""
 
 from __future__ import annotations
 
@@ -61,8 +60,7 @@ def _players(node: Node, b: HeaderBuilder) -> tuple[str, ...] | None:
     return players if len(p) == before else None
 
 
-#: what a name cannot hold: a deal line's separators, a list's brackets and a header's colon
-#: (the line format could not write it back, or would read it as more than one name)
+#: what a name cannot hold: the line format could not write it back, or would read it as more than one name
 _NOT_IN_NAME = re.compile(r"[,;:#\[\]]")
 
 
@@ -143,8 +141,7 @@ def _text(what: str) -> Callable[[Node, HeaderBuilder], str | None]:
     return read
 
 
-#: every header key, in the order the writers put them (``players`` first: the others
-#: are checked against it)
+#: every header key, in the order the writers put them (``players`` first: the others are checked against it)
 HEADER: tuple[HeaderKey, ...] = (
     HeaderKey("players", ("игроки",), _players),
     HeaderKey("dealer", ("сдаёт", "сдает", "сдающий"), _dealer),
@@ -169,8 +166,7 @@ SECTION_ALIASES = {"сдачи": "deals", "изменения": "overrides", "л
 
 
 def typed_as(word: str, keys: tuple[str, ...]) -> tuple[str, ...]:
-    """``keys`` in the alphabet ``word`` is typed in: a Cyrillic word's keys by their Russian names
-    (a misspelt ``конвенциа`` is offered ``конвенция``)."""
+    """``keys`` named in ``word``'s alphabet (Russian for a Cyrillic word: ``конвенциа`` → ``конвенция``)."""
     if not any("\u0400" <= c <= "\u04ff" for c in word):
         return keys
     russian = {row.key: row.aliases[0] for row in HEADER if row.aliases}
@@ -186,8 +182,7 @@ def header_values(header: Header) -> Iterator[tuple[str, Any]]:
             yield row.key, value
 
 
-#: Latin letters that look like Cyrillic ones, and those Cyrillic ones: a name typed with one
-#: letter from the other keyboard (``Aня``) looks right and is another name
+#: Latin letters that look Cyrillic, and their twins: ``Aня`` (a Latin A) looks right and is another name
 _LATIN_LOOKS = "AaBCcEeHKMOoPpTXxy"
 _CYRILLIC_LOOKS = "АаВСсЕеНКМОоРрТХху"
 _LOOKALIKE = dict(zip(_LATIN_LOOKS + _CYRILLIC_LOOKS, _CYRILLIC_LOOKS + _LATIN_LOOKS, strict=True))

@@ -1,12 +1,10 @@
-"""The line format (INTERFACE.md "A log in the line format", docs/format.md): header lines
-``key: value`` and then one deal per line as comma-separated clauses, read as a stream::
+"""The line format (INTERFACE.md "A log in the line format", docs/format.md): ``key: value`` header
+lines, then one deal per line as comma-separated clauses, read as a stream::
 
     12. Anna 6♠ 7, Boris whist 2, Vera pass 1, dealer Dan   # a note
 
-Errors point at the column of the bad token; the happy path uses dictionary look-ups and
-``str.split`` only.  Logs repeat the same few thousand lines, so ``LineDeals`` parses each
-distinct text once into a ``DealText`` and makes every deal written so from it.
-"""
+Errors point at the column of the bad token; the happy path is dictionary look-ups and ``str.split``.
+Logs repeat the same few thousand lines: ``LineDeals`` parses each distinct text once (a ``DealText``)."""
 
 from __future__ import annotations
 
@@ -182,15 +180,13 @@ class LineDeals:
     cache: dict[str, DealText] = field(default_factory=dict)
     #: deals counted so far (for the deal numbers)
     count: int = 0
-    #: written deal number minus ``count`` since the last mismatch: one skipped or doubled
-    #: number is one problem, the lines after it follow the number written
+    #: written deal number minus ``count``: a skipped or doubled number is one problem, not one per line after
     shift: int = 0
     #: the last line ``one`` read had no deal number (so it reads the same anywhere)
     plain: bool = False
     #: some of it was read (by iterating, or by the fold from its raw lines)
     started: bool = False
-    #: an unnumbered line that could not be read → its problems, told again without reading
-    #: it again (a log wrong on every line, with a suggestion each, would take minutes)
+    #: unnumbered unreadable line → its problems, told again unread (suggestions on every line take minutes)
     bad: dict[str, list[Problem]] = field(default_factory=dict)
 
     def __iter__(self) -> Iterator[Deal | Correction | SeatChange | Unreadable]:
@@ -225,15 +221,13 @@ class LineDeals:
         line = raw.rstrip("\r\n")
         t = cache.get(line)
         if t is not None and ":" not in line:
-            # the common case: a deal written exactly as one before, without a number or
-            # a note (keys never look numbered, see below) and not like a header line
+            # the common case: a deal seen before, no number or note (keys never look numbered), no header ':'
             self.count += 1
             self.plain = True
             whole = Loc(file, lineno, 1 + t.body_at)
             return t.deal(None, whole, LineLocs(t.parts, file, lineno, 1, whole), line)
         bad = self.bad.get(line)
         if bad is not None:
-            # a line that could not be read, seen before: its problems again, at this line
             self.count += 1
             problems.again(bad, lineno)
             return Unreadable(Loc(file, lineno, 1))
@@ -266,8 +260,7 @@ class LineDeals:
                     self.bad.clear()
                 return seat
             if starts_with(text, players, CORRECTION_WORDS, numbered=True):
-                # not a deal (RULES.md 2.9): it takes no number and no turn to deal; a bad
-                # one is skipped.  Checked here, off the cached path: never a cached text
+                # RULES.md 2.9: not a deal (no number, no turn; skipped if bad); never cached, so checked here
                 from pulyacalc.logs.correction import parse_correction_line  # only when one is there
 
                 self.count -= 1
@@ -337,16 +330,14 @@ class DealText:
     calls: dict[str, Call]
     tricks: dict[str, int]
     dealer: str | None
-    #: where each part was written: its offset from the start of the clauses, or WHOLE
-    #: for the parts that are about the deal as a whole ("calls", "tricks")
+    #: each part's offset from the start of the clauses, or WHOLE for the deal as a whole ("calls", "tricks")
     parts: dict[str, int]
     #: offset of the first clause: where the deal as a whole starts
     body_at: int
     #: the talon's cards (``talon cards A♠ K♠``) and «без трёх» (``Anna 7♠ concede``)
     talon: tuple[Card, ...] = ()
     concede: bool = False
-    #: who said «втёмную» (K3.3.19): the declarer of a dark game, or the dark passers of
-    #: a raspasy (``Anna dark 8♠ 8``, ``Boris pass dark 3``)
+    #: who said «втёмную» (K3.3.19): the declarer of a dark game, or the dark passers of a raspasy
     dark: tuple[str, ...] = ()
 
     def deal(
@@ -712,8 +703,7 @@ def _contract_shape(said: _Said) -> bool:
 
 
 def _raspasy_shape(said: _Said) -> bool:
-    """The checks of a whole deal without a contract, in order: True when one failed (a deal
-    that is not raspasy either says why)."""
+    """Checks of a deal with no contract, in order: True when one failed (saying why it is not raspasy)."""
     text, calls, tricks, err, bare = said.text, said.calls, said.tricks, said.err, said.bare
     if said.cards is not None:
         err(said.locs["talon"], M_(_M7), "K3.4.11")
@@ -776,9 +766,8 @@ def _dark_word(who: str, rest: list[tuple[str, int]], locs: dict[str, int]) -> l
 
 
 def _dark_said(t: DealText, err: Callable[..., None]) -> DealText | None:
-    """Who said «втёмную»: on raspasy each with a pass (K3.3.19 а); in a game only the
-    declarer's dark bid scores (б, в), a defender's is refused rather than silently dropped.
-    None on a problem."""
+    """Who said «втёмную»: on raspasy each with a pass (K3.3.19 а); in a game only the declarer's
+    dark bid scores (б, в), a defender's is refused rather than silently dropped.  None on a problem."""
     dark = [(part[5:], at) for part, at in t.parts.items() if part.startswith("dark:")]
     for who, at in dark:
         if t.declarer is None:
@@ -936,10 +925,9 @@ _QUOTING = frozenset("'\"\\#,:")
 
 
 def names_read_alike(players: Iterable[str]) -> bool:
-    """Would the lines read the same with other names written for ``players``?  So when each
-    starts with a letter, is printed as written, spells no word the reader knows and no two
-    differ only in case: then a line reads them only where it names them exactly
-    (``play.Memos.stand_ins``)."""
+    """Would the lines read the same with other names written for ``players``?  So when each starts
+    with a letter, is printed as written, spells no word the reader knows and no two differ only in
+    case: then a line reads them only where it names them exactly (``play.Memos.stand_ins``)."""
     folded = [p.casefold() for p in players]
     return len(set(folded)) == len(folded) and all(
         p[:1].isalpha() and p.isprintable() and _QUOTING.isdisjoint(p) and f not in _WORDS

@@ -1,6 +1,5 @@
-"""Reading a log: choose the format (YAML or lines), read the header, and hand the
-deals over — as a list for YAML, as a stream for line logs.  ``read_log`` (a path or
-'-') and ``read_text`` (a string) share ``_read``, so a log reads the same from either."""
+"""Reading a log: the format chosen, the header read, the deals handed over (YAML: a list, lines: a stream).
+``read_log`` (a path or '-') and ``read_text`` (a string) share ``_read``: a log reads alike from both."""
 
 from __future__ import annotations
 
@@ -59,8 +58,7 @@ def unreadable(name: str, e: OSError) -> Exception:
     )
 
 
-#: ``--encoding``: what logs and sheets are read in (UTF-8, its byte order mark skipped, unless
-#: the command line says otherwise for the whole run)
+#: ``--encoding``: what logs and sheets are read in, all through a run (default UTF-8, its BOM skipped)
 encoding: ContextVar[str] = ContextVar("encoding", default="utf-8-sig")
 
 
@@ -172,8 +170,7 @@ def _reading(stream: IO[str], path: str | None, name: str, *, close: bool = True
             stream.close()
 
 
-#: a line over the limit is skipped to its end; one that does not end within this many
-#: characters after the cut (``/dev/zero``) ends the reading
+#: a too-long line is skipped to its end; one going on this far past its cut (``/dev/zero``) ends the reading
 MAX_SKIP_CHARS = 1_000_000
 #: characters read at a time, split into lines at once (cheaper than a line at a time);
 #: under the line limit, so only a piece's first line can be over it
@@ -211,8 +208,7 @@ def _pieces(head: str, stream: IO[str], path: str | None, name: str) -> Iterator
                         raise _never_ends(i, name)
                 lines = [line[:limit] for line in lines]
             if len(tail) >= limit:
-                # a long line not ended here: its rest is read and dropped now, so that a
-                # line that never ends is refused before anything of it is read
+                # its rest is dropped now: a line that never ends is refused before any of it is read
                 lines.append(tail[:limit])
                 data = _skip_rest(stream, len(tail) - limit, number + len(lines), name)
                 tail = ""

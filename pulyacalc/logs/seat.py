@@ -47,8 +47,7 @@ def parse_seat(
     if fault is not None:
         problems.add(name_loc, fault, source=source)
         return None
-    # a player on the sheet is named as he was first written (the scorer then says he
-    # joins once), never as a second player whose name differs only in case
+    # a player on the sheet keeps the name first written (so the scorer says he joins once), whatever its case
     name = next((p for p in players if p.casefold() == name.casefold()), name)
     return SeatChange(change, name, note, loc, {"player": name_loc}, source)
 

@@ -1,7 +1,6 @@
-"""The text of a new evening (`pulyacalc new`): a line-format header and one commented
-example line per kind of deal, dealt in turn from ``dealer:`` as the convention seats the
-table (who sits out, who deals after a raspasy, the compulsory raspasy first), so that
-uncommenting them in order gives an evening that scores and checks clean."""
+"""The text of a new evening (`pulyacalc new`): a line-format header and a commented example line per kind
+of deal, dealt in turn from ``dealer:`` as the convention seats the table (who sits out, who deals after a
+raspasy, the compulsory raspasy first), so that, uncommented in order, they score and check clean."""
 
 from __future__ import annotations
 

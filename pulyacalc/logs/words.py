@@ -88,8 +88,7 @@ LOG_LANGUAGES: dict[str, Words] = {"en": ENGLISH, "ru": RUSSIAN}
 
 
 def spoken() -> Words:
-    """The words of the language people read now (``--lang``): a deal echoed in a table is
-    written as a player would type it in that language."""
+    """The words of the language read now (``--lang``): a deal echoed in a table as a player would type it."""
     return LOG_LANGUAGES.get(current(), ENGLISH)
 
 

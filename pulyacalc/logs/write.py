@@ -1,6 +1,5 @@
-"""Canonical writers for both log formats (``pulyacalc convert``, docs/format.md
-"Canonical form"), streaming.  "The same deals" after a round trip is :func:`deal_key`;
-where a deal was written, comments on their own lines, and spellings are not kept."""
+"""Canonical writers for both log formats, streaming (``pulyacalc convert``, docs/format.md "Canonical form").
+A round trip keeps :func:`deal_key`; not where a deal was written, comments on their own lines, spellings."""
 
 from __future__ import annotations
 
@@ -125,9 +124,8 @@ def write_lines(log: Log, words: Words = ENGLISH) -> Iterator[str]:
 
 
 def _unclaimed(words: Words, names: tuple[str, ...]) -> Words:
-    """``words`` with a word that starts a line or a clause and is also a player's name
-    (a player named ``поправка``: the reader would take the line for his) replaced by
-    another spelling the readers take."""
+    """``words`` with a word that starts a line or a clause and is also a player's name (a player named
+    ``поправка``: the reader would take the line for his) replaced by another spelling the readers take."""
     low = {n.casefold() for n in names}
     for f in ("correction", "talon_cards", "dealer"):
         if getattr(words, f).split()[0].casefold() in low:
@@ -254,8 +252,7 @@ def _flow(mapping: Mapping[str, object]) -> str:
 
 
 def write_yaml(log: Log, words: Words = ENGLISH) -> Iterator[str]:
-    """The log in the canonical YAML layout, in ``words``' language (a deal's own keys,
-    ``declarer:`` …, are English in both)."""
+    """The log in canonical YAML, in ``words``' language (a deal's keys, ``declarer:`` …, stay English)."""
     header = log.header
     yield f"{words.key('players')}: [{', '.join(yaml_scalar(p) for p in header.players)}]\n"
     for key, value in header_values(header):

@@ -75,8 +75,7 @@ def parse(text: str, file: str, problems: Problems, *, max_bytes: int | None = N
         deal = parse_deal(item, table, problems, read)
         deals.append(deal if deal is not None else Unreadable(item.loc))
         if deal is None and item.kind == "scalar" and not item.null and BAD_TEXTS:
-            # told again at its next place without reading it again (500,000 wrong
-            # deals would each look for close names), when all its problems were kept
+            # told again unread if all its problems were kept (500,000 wrong deals: a close-name search each)
             found = problems.items[kept:]
             if len(found) == len(problems) - counted and all(p.loc.line == item.loc.line for p in found):
                 if len(bad) >= BAD_TEXTS:
