@@ -1,9 +1,7 @@
 """An evening: a log played under a convention.
 
-``play`` is the one fold driver (``Playing`` when the steps are pulled one by one) of every
-command that scores a log.  It never raises for a deal's problems; they go into ``problems``
-and the caller decides (``check`` reports them as findings, ``score`` raises them at once).
-"""
+``play`` is the one fold driver (``Playing``: steps pulled one by one) of every command that scores a log.
+A deal's problems never raise: they go into ``problems`` (``check`` makes findings, ``score`` raises)."""
 
 from __future__ import annotations
 
@@ -56,11 +54,9 @@ Progress = Callable[[int], None]
 
 
 class How(TypedDict, total=False):
-    """What a play keeps and shows, passed down as keywords: ``keep`` each deal's result,
-    ``running`` also the paper after each, ``first`` both for the deals up to that one;
-    ``each`` is shown every ``Step`` as it is scored, ``progress`` the line reached;
-    ``each_known`` (with ``each``, reading no sheet) the ``Line`` of a known line that makes
-    no step (``Scorer.each_known``)."""
+    """What a play keeps and shows (keywords): ``keep`` each deal's result, ``running`` also the paper after
+    each, ``first`` both up to that deal; ``each`` sees every ``Step`` scored, ``progress`` the line reached;
+    ``each_known`` (with ``each``, no sheet read) a known line's stepless ``Line`` (``Scorer.each_known``)."""
 
     keep: bool
     running: bool
@@ -71,8 +67,7 @@ class How(TypedDict, total=False):
 
 
 class Playing:
-    """A log being played: the one place a ``Scorer`` is built.  ``memo``: the fold's cache
-    (``Scorer``'s)."""
+    """A log being played: the one place a ``Scorer`` is built.  ``memo``: the fold's cache."""
 
     def __init__(
         self,
@@ -92,8 +87,7 @@ class Playing:
         lines: LineSource | None = None,
         progress: Progress | None = None,
     ) -> Iterator[Step]:
-        """The steps of ``items``, then of the raw lines of ``lines`` not read yet; by
-        default the log's deals (a line log's raw lines)."""
+        """The steps of ``items``, then of ``lines``' unread raw lines; by default the log's deals."""
         if items is None and lines is None:
             lines = _line_source(self.log)
             items = () if lines is not None else self.log.deals
@@ -132,8 +126,7 @@ def play(
     memo: Memo | bool = True,
     **how: Unpack[How],
 ) -> Evening:
-    """Score every deal of ``log`` under ``conv``, starting on ``start`` (an empty paper by
-    default).  Refused deals are reported into ``problems`` and skipped; nothing raises."""
+    """Score ``log`` under ``conv`` from ``start``; refused deals go into ``problems``; nothing raises."""
     p = Playing(log, conv, problems, start=start, memo=memo)
     return _drain(p, p.steps(progress=how.get("progress")), how)
 
@@ -167,8 +160,7 @@ def _watched(items: Iterable[Item], watch: Progress) -> Iterator[Item]:
 
 
 def _line_source(log: Log) -> LineDeals | None:
-    """The line reader of ``log``, when its deals are one not yet read (the fold reads its
-    raw lines); None for a YAML log, a list of deals, or any other iterable."""
+    """``log``'s line reader when not yet started (the fold reads its raw lines); else None (YAML, lists)."""
     from pulyacalc.logs.lines import LineDeals
 
     deals = log.deals
@@ -176,8 +168,7 @@ def _line_source(log: Log) -> LineDeals | None:
 
 
 class Memos:
-    """The fold caches of a season: one ``fold.Memo`` per players and convention (a club's
-    logs repeat the same lines evening after evening)."""
+    """A season's fold caches: a ``fold.Memo`` per players and convention (a club's logs repeat lines)."""
 
     def __init__(self) -> None:
         self.kept: list[tuple[tuple[str, ...], Convention, Memo]] = []
@@ -185,15 +176,12 @@ class Memos:
         self.first: frozenset[str] | None = None  # the first evening's players: their own names
 
     def stand_ins(self, log: Log) -> tuple[Log, dict[str, str]]:
-        """``log`` read under stand-in names, and each stand-in's player.  The fold knows a line by
-        its text, names and all: a league (new players every evening) would teach it every line
-        anew; under stand-ins every set of players seated alike reads the same texts.  The first
-        set keeps its own names (a club never pays for this), and so does a YAML log, or names a
-        line could read otherwise (``names_read_alike``).  A stand-in is a character no one types
-        and the player's place in the sorted names, so that sorting by name is unchanged
-        (``reports.season``'s digests).  A line that names a player otherwise than exactly finds
-        no player and has a problem (``_stood_in``): the caller plays the log again under its
-        own names."""
+        """``log`` under stand-in names, and each stand-in's player.  The fold knows a line by its text,
+        names and all: a league (new players nightly) would teach it every line anew; under stand-ins,
+        players seated alike read the same texts.  Kept as named: the first set (a club never pays), a YAML
+        log, names a line could misread (``names_read_alike``).  A stand-in is a character no one types
+        plus the player's place in the sorted names: sorting by name holds (``reports.season``'s digests).
+        A line naming a player inexactly has a problem (``_stood_in``): the caller replays by real names."""
         from pulyacalc.logs.lines import LineDeals, names_read_alike
 
         h, deals = log.header, log.deals
@@ -244,9 +232,8 @@ class Memos:
 
 
 def _stood_in(stand: tuple[tuple[str, str], ...], raw: str) -> str:
-    """``raw`` with each name written as its stand-in, the longest names first.  A word that
-    holds a name but is not one is changed too: it reads as no word at all then (a stand-in's
-    first character is in no word), a problem, and the log is read again under its names."""
+    """``raw`` with each name as its stand-in, longest first.  A word merely holding a name changes too: it
+    then reads as no word (no word has a stand-in's first character), a problem: read again by names."""
     for name, stand_in in stand:
         raw = raw.replace(name, stand_in)
     return raw
@@ -317,8 +304,7 @@ def score_log(
     memos: Memos | None = None,
     **how: Unpack[How],
 ) -> Evening:
-    """Load the log's convention and play it; raises PulyaError with every problem (those
-    already in ``problems``, say from reading, included)."""
+    """Load the log's convention and play it; raises PulyaError with every problem, ``problems``' too."""
     problems = problems if problems is not None else Problems()
     conv = (memos.convention if memos is not None else load_convention)(log, problems, convention, rounding)
     if conv is None or not log.header_ok:
@@ -332,8 +318,7 @@ def score_log(
     return ev
 
 
-#: deals kept aside so that a wrong ``dealer:`` can be found by playing them again; a log
-#: longer than this (never an evening, see checks.MAX_EVENING_DEALS) is not re-tried
+#: deals kept to replay for a wrong ``dealer:``; longer is no evening (check.MAX_EVENING_DEALS): not retried
 ONE_CAUSE_DEALS = 5_000
 #: how many deals with the dealer in play it takes to look for a wrong ``dealer:``
 ONE_CAUSE_MIN = 3
@@ -365,14 +350,12 @@ def play_one_cause(
     return ev
 
 
-#: where a line log's raw lines start (line number, the number of the line before it), and
-#: the lines kept while the log may be short (``record_lines``)
+#: where a line log's raw lines start (line number, the line before's), the lines kept while it may be short
 Record = tuple[tuple[int, int], list[str]]
 
 
 def record_lines(source: LineDeals, scorer: Scorer) -> Record:
-    """``source``'s raw lines kept as they are read while the log may be short
-    (``ONE_CAUSE_DEALS``): the first at once (an evening whole), then one by one."""
+    """``source``'s raw lines kept while the log may be short: the first at once (an evening), then singly."""
     from itertools import chain, islice
 
     assert source.pending is not None
@@ -384,9 +367,8 @@ def record_lines(source: LineDeals, scorer: Scorer) -> Record:
 def read_again(
     log: Log, conv: Convention, problems: Problems, record: Record, start: int
 ) -> tuple[list[Item], int]:
-    """A short line log's deals read again from its ``record``, and its problems since
-    ``start`` found again, the rules' after the reader's: for ``_one_cause`` (nothing when
-    fewer deals than it looks at have the 4-player dealer in play)."""
+    """A short line log's deals read again from ``record``, its problems since ``start`` found again (the
+    rules' after the reader's), for ``_one_cause``; nothing when too few have the 4-player dealer in play."""
     if len({q.loc.line for q in problems.items[start:] if q.code == "dealer-in-play"}) < ONE_CAUSE_MIN:
         return [], len(problems)
     del problems.items[start:]
@@ -402,8 +384,7 @@ def read_again(
 
 
 def _recorded(lines: Iterator[str], record: list[str], scorer: Scorer) -> Iterator[str]:
-    """``lines``, each kept in ``record`` while the log is short (``ONE_CAUSE_DEALS``); then the
-    rest are read as they come."""
+    """``lines``, each kept in ``record`` while the log is short (``ONE_CAUSE_DEALS``), then as they come."""
     for raw in lines:
         record.append(raw)
         yield raw
@@ -440,8 +421,7 @@ def _one_cause(
     if len(fits) != 1:  # none, or more than one dealer would do: no single cause to name
         return
     other, again = fits[0]
-    # the deals refused as written that the dealer accounts for: those that now fit, and
-    # those where the dealer took part (wrong for another reason too: reported again below)
+    # what the dealer explains: deals that now fit, and those he took part in (other faults reported below)
     explained = (refused - {p.loc.line for p in again.items}) | in_play
     at = header.locs.get("dealer")
     check = "check `dealer:`" if at is not None else f"add `dealer: {other}`"
@@ -480,8 +460,7 @@ def score_file(
 
 
 def settle_evening(ev: Evening, price: Decimal | None = None) -> Settlement:
-    """Settle an evening; a settlement the rounding cannot do is reported at the log's
-    ``rounding:`` line (or its players: line), like any other problem of the input."""
+    """Settle an evening; a rounding that cannot settle is raised at ``rounding:`` (or ``players:``)."""
     from pulyacalc.scoring.settlement import SettlementError, settle
 
     try:

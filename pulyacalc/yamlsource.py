@@ -24,8 +24,7 @@ from pulyacalc.core.errors import (
 from pulyacalc.core.i18n import M_, N_
 from pulyacalc.core.kinds import NodeKind
 
-#: Refuse YAML documents larger than this: one is read whole, a node (~200 bytes) for as little
-#: as 2 bytes written (docs/format.md "Limits"); line logs stream and have no limit.
+#: larger YAML is refused: it is read whole, a ~200-byte node per 2 bytes written (docs/format.md "Limits")
 MAX_YAML_BYTES = 2 * 1024 * 1024
 MAX_LINE_CHARS = 10_000
 MAX_DEPTH = 64
@@ -215,7 +214,6 @@ class _Composer:
             return
         is_map, _, children, first = self.stack[-1]
         if is_map and self.unique and not len(children) % 2 and node.kind == "scalar":
-            # a key given twice in one mapping is an error at the second place, naming the first
             name = node.text.strip()
             if name in first:
                 twice = N_("the key {quoted} is given twice in one mapping, first at {place}")
@@ -226,8 +224,7 @@ class _Composer:
         children.append(node)
 
     def document(self) -> Node:
-        """The document's root node, or a ReadError: the anchors, the syntax error, the second
-        document, the node too deep or every other problem, the first there is."""
+        """The root node, or a ReadError, first of: anchors, syntax error/2nd document, too deep, the rest."""
         file = self.file
         if self.stopped is not None:
             # enough to show: the rest are not looked for (millions of aliases refused at once)
@@ -243,8 +240,7 @@ class _Composer:
 
 
 def _refuse_anchor(event: Any, alias: bool, anchors: Problems, file: str) -> None:
-    """Anchors and aliases are refused, each at its place: an alias can expand a small log into
-    millions of values, and a log has nothing to share."""
+    """Anchors and aliases refused in place: an alias can make millions of values; a log shares nothing."""
     name = shown(event.anchor)
     if alias:
         why = M_("YAML aliases (*{shown}) are not supported", shown=name), M_("write the value out")

@@ -76,7 +76,7 @@ class CheckView:
 
 
 def item(f: Finding) -> dict[str, Any]:
-    """A finding as the document lists it; a range of deals (``checks.merged``) adds its ends and count."""
+    """A finding as the document lists it; a range of deals (``check.merged``) adds its ends and count."""
     out: dict[str, Any] = {
         "where": str(f.loc),
         "file": f.loc.file,

@@ -245,8 +245,7 @@ def _cut_lines(cuts: list[tuple[str, str]]) -> tuple[str, ...]:
 
 
 def entry_piece(x: Explained, fmt: str) -> tuple[str, str]:
-    """An entry as JSON (among the flat ones, two levels deep), JSON Lines, CSV (``,``) or TSV (``\\t``)
-    write it, cut where its deal's number goes."""
+    """An entry as ``fmt`` writes it (JSON: among the flat entries, two deep), cut at its deal's number."""
     if fmt not in ("json", "jsonl"):
         return "", fmt + delimited_line(entry_row(x)[1:], fmt)  # the row but its first cell
     # its texts as plain strings (a ``Text`` would go to the slower ``json.dumps``)

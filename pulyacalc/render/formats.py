@@ -287,10 +287,8 @@ def render(view: View, fmt: str) -> str:
 
 
 def write(view: View, fmt: str, emit: Callable[[str], object]) -> None:
-    """The view written in ``fmt`` to ``emit``, let out once the view is spent (a failing log:
-    nothing).  A JSON document with nothing to read yet (no iterator, nothing ``Later``) is
-    spent when it is made, and so is a :class:`Spent` table: either goes out as it is written,
-    not copied through a spool again."""
+    """The view in ``fmt`` to ``emit``, once spent (a failing log: nothing); a JSON document with nothing to
+    read later (no iterator or ``Later``), or a :class:`Spent` table, goes out as written, not re-spooled."""
     doc = view.document() if fmt == "json" else None
     text = view.table() if fmt == "table" else None
     if isinstance(text, Spent):

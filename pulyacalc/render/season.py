@@ -99,7 +99,6 @@ class SeasonView:
         if s.whist_price is not None:
             head.append(_("money"))
         lines.append(tabulated(self._rows(people=True), head, (1,)))
-        # the evenings with their date, title and place, when any log gives them
         keys = [k for k in META if any(getattr(e, k) is not None for e in s.evenings)]
         if keys:
             rows = [[e.source, *(getattr(e, k) or "" for k in keys)] for e in s.evenings]

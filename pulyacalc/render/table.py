@@ -264,8 +264,7 @@ def _tabulate(body: Body, head: list[str], align: Align, tablefmt: str, limits: 
 
 
 def _drawn_otherwise(cells: Sequence[str]) -> bool:
-    """Whether tabulate draws a cell otherwise: an escape or a line break in it, or a character
-    it measures otherwise (printable ASCII is neither: most cells, told at once)."""
+    """Whether tabulate draws a cell otherwise: escape, line break, odd width (never printable ASCII)."""
     text = "".join(cells)
     return not (text.isascii() and text.isprintable()) and bool(
         _SPECIAL.search(text) or _measured_otherwise(text)
@@ -379,9 +378,8 @@ def grid(
 def _plain(
     rows: Sequence[Sequence[Any]], head: list[str], align: Align, tablefmt: str, units: bool = False
 ) -> str | None:
-    """:func:`draw`'s table of one-line cells (``units``: their units already lined up, or none
-    to line up), from each cell's facts as remembered (explain's paper after each deal: a few
-    cells new); None: a table :func:`draw` leaves to tabulate, or with units to line up."""
+    """:func:`draw`'s table of one-line cells (``units``: already lined up, or none), from each cell's
+    remembered facts (explain's paper: few cells new each deal); None: for tabulate, or units to line up."""
     ncols = len(head) or (len(rows[0]) if rows else 0)
     lefts = _SIDES((None if align is None else tuple(align), tablefmt, ncols))
     known = _CELLS.get
@@ -422,8 +420,7 @@ def _sides(key: tuple[tuple[str, ...] | None, str, int]) -> tuple[bool, ...] | N
     return tuple(a == "left" for a in _given_align(align, ncols))
 
 
-#: a cell to :func:`_plain`: plain, with what may be a number's units (to line up in a right
-#: column), or one tabulate draws (``_exotic``)
+#: a cell to :func:`_plain`: plain, maybe a number's units (lined up if right), or tabulate's (``_exotic``)
 _PLAIN, _UNITS, _OTHER = 0, 1, 2
 
 

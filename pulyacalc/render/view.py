@@ -25,8 +25,7 @@ SCHEMA_VERSION = 1
 
 @dataclass(slots=True)
 class Spent:
-    """A table's text whose making is over (the log played, its problems raised): its pieces
-    go out as they come (render/formats.py), not copied through a spool again."""
+    """A table's text made (log played, problems raised): pieces go out as they come, not via a spool."""
 
     pieces: Iterable[str]
 

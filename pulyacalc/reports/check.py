@@ -1,10 +1,8 @@
 """Checking a log beyond its syntax: everything wrong or suspicious, each located.
 
-``Checking`` scores a log without stopping at the first refused deal and hands on each
-finding as soon as nothing can come before it (flat memory, as ``score``'s); ``follow``
-(``check --against``) is shown each deal's result until it is ``done``.  The codes are
-docs/commands.md's; every rule reads convention keys, none asks a convention's name.
-"""
+``Checking`` scores a log past refused deals, handing on each finding once nothing can come before it
+(flat memory, as ``score``); ``follow`` (``check --against``) sees each deal's result until ``done``.
+Codes: docs/commands.md; every rule reads convention keys, none asks a convention's name."""
 
 from __future__ import annotations
 
@@ -27,8 +25,7 @@ from pulyacalc.scoring.fold import LINES_CACHE_SIZE, DealResult, DealWrites, Ite
 
 #: a very long evening: more deals than this is not an evening any more
 MAX_EVENING_DEALS = 200
-#: a run of this many consecutive deals played after the finish, or more, is one finding
-#: with the range (a log played on long past its finish would list every deal)
+#: this many or more consecutive deals played after the finish are one finding with the range, not one each
 AFTER_FINISH_RANGE = 3
 #: findings listed for a reviewer that do not make a log unclean
 NOTICES: frozenset[FindingCode] = frozenset({"correction"})
@@ -68,9 +65,8 @@ KNOWN_SIZE = 20_000
 
 
 class Checking:
-    """A log read, scored and checked deal by deal: iterating yields every finding once, in the
-    order of the files, as soon as nothing can come before it (a short log is held whole, for
-    ``play``'s wrong first dealer).  After it: ``deals``, ``finished``, ``sheet``."""
+    """A log checked deal by deal; iterating yields each finding once, in file order, when none can precede it
+    (a short log is held whole: ``play``'s wrong first dealer); then ``deals``, ``finished``, ``sheet``."""
 
     def __init__(
         self,
@@ -88,8 +84,7 @@ class Checking:
 
         self.problems = Problems()
         self.log = read_log(path, input_format, self.problems, max_yaml_bytes=max_yaml_bytes)
-        # not play.load_convention: a convention that does not load is reported alone, and
-        # a header with problems is still played (they are findings like any other)
+        # not play.load_convention: a failing convention is reported alone; a faulty header still plays
         self.convention = convention_for(self.log.header, convention)
         self.playing = Playing(self.log, self.convention, self.problems)
         self.scorer = self.playing.scorer
@@ -99,13 +94,11 @@ class Checking:
         self.finished = False
         self.sheet: SheetView | None = None
         self.window = _Window()
-        #: (deal text, raspasy and dark runs before it) → its column, findings, and the writes
-        #: they were found with when they read them (``_reads_writes``; else None)
+        #: (deal text, raspasy and dark runs before it) → column, findings, writes they read (else None)
         self.known: dict[tuple[str, int, int], tuple[int, tuple[Finding, ...], DealWrites | None]] = {}
         self.line_log = type(self.log.deals) is LineDeals
         self.run = _Run()  # deals read again that find only their being after the finish
-        #: the column of each line read again that found only its being after the finish (the
-        #: fold makes no step for it, ``Scorer.unread``, and tells the runs it passed)
+        #: the column of each line read again finding only after-finish (``Scorer.unread``, ``_passed``)
         self.columns: dict[Line, int] = {}
 
     def __iter__(self) -> Iterator[Finding]:
@@ -182,9 +175,8 @@ class Checking:
         return self.log.header.source if isinstance(item, Line) else item.loc.file
 
     def _folded(self, step: Step) -> bool:
-        """A line read again after the finish, one deal after the last folded (or the first),
-        finding nothing else, while no finding or problem waits: folded into a run of them
-        (``_Run.close`` hands them on, as ``merged`` would have them)."""
+        """A line read again after the finish, next in the run (or its first), finding nothing else while
+        nothing waits: folded into the run (``_Run.close`` hands it on as ``merged`` would)."""
         item = step.item
         if not step.after_finish or not isinstance(item, Line) or self.window.heap or self.problems.items:
             return False
@@ -199,8 +191,7 @@ class Checking:
         return True
 
     def _unread(self, line: Line | None, column: int) -> None:
-        """``line`` found nothing in (but being after the finish), whatever it writes: the fold
-        need not make its step again (``Scorer.unread``; not for a short log or a followed one)."""
+        """``line`` found only after-finish: the fold may skip it (``Scorer.unread``; not short/followed)."""
         if line is None or not self.scorer.told:
             return
         unread = self.scorer.unread
@@ -233,9 +224,8 @@ class Checking:
         self.scorer.passed.clear()
 
     def _findings(self, step: Step) -> list[Finding]:
-        """``_deal_findings`` of the step; a line log's deal read again in the same state (with the
-        same writes, when its findings read them) finds what it found the first time, moved to
-        its line (no result made)."""
+        """``_deal_findings`` of the step; a line log's deal read again in the same state (and writes, if
+        its findings read them) finds what it found before, moved to its line (no result made)."""
         item, conv = step.item, self.convention
         text = item.source if self.line_log and isinstance(item, Play | Raspasy) else None
         if isinstance(item, Line):
@@ -275,9 +265,8 @@ def _other_writes(read: DealWrites | None, step: Step) -> bool:
 
 
 def _line_of(step: Step, learnt: Line | None) -> Line | None:
-    """The line of ``step`` to tell ``unread`` when it found nothing (but its being after the
-    finish): a known line, or ``learnt``, the line the fold just learnt from the step's deal
-    (so that reading it again makes no step); not a deal with a note, which a line is not."""
+    """The line of ``step`` to tell ``unread`` when it found nothing but after-finish: a known line, or
+    ``learnt``, just learnt from its deal (read again, it makes no step); never a deal with a note."""
     item = step.item
     if isinstance(item, Line):
         return item
@@ -293,8 +282,7 @@ def _line_of(step: Step, learnt: Line | None) -> Line | None:
 
 
 class _Run:
-    """Consecutive deals read again after the finish that find nothing else, while nothing else
-    waits (``Checking._folded``): the first few findings, the last deal, how many."""
+    """Deals in a row finding only after-finish (``Checking._folded``): first findings, last deal, count."""
 
     def __init__(self) -> None:
         self.found: list[Finding] = []
@@ -321,14 +309,12 @@ class _Run:
 
 
 class _Window:
-    """Findings waiting for their turn, a heap by place (then rank: problems 0, a deal's own 1,
-    the target's 2, the overrides' 3), taken out once nothing can come before."""
+    """Findings waiting their turn: a heap by place, then rank (problems 0, deal 1, target 2, overrides 3)."""
 
     def __init__(self) -> None:
         self.heap: list[tuple[str, int, int, int, int, Finding]] = []
         self.seq = 0
-        #: problems taken per file, those past ``MAX_SHOWN_PER_FILE`` (only counted, as
-        #: ``score`` counts them), and the files with a problem that cannot be read
+        #: per file: problems taken and those past ``MAX_SHOWN_PER_FILE`` (only counted); read-problem files
         self.taken: dict[str, int] = {}
         self.hidden: dict[str, int] = {}
         self.read: set[str] = set()
@@ -338,8 +324,7 @@ class _Window:
         self.seq += 1
 
     def problems(self, problems: Problems) -> None:
-        """Take every problem reported so far (and forget them there: flat memory); past
-        the first ``MAX_SHOWN_PER_FILE`` of a file, only count them."""
+        """Take and clear all problems (flat memory); past ``MAX_SHOWN_PER_FILE`` in a file, only count."""
         for p in problems.items:
             file = p.loc.file
             n = self.taken[file] = self.taken.get(file, 0) + 1
@@ -371,8 +356,7 @@ class _Window:
 
 
 def merged(found: Iterable[Finding]) -> Iterator[Finding]:
-    """``found`` with each run of ``AFTER_FINISH_RANGE`` or more consecutive after-finish
-    deals as one finding at the first deal's place, with the range."""
+    """``found`` with each run of ``AFTER_FINISH_RANGE``+ after-finish deals as one finding with the range."""
     held: list[Finding] = []
     count = last = 0
     for f in found:
@@ -409,8 +393,7 @@ def _closed(held: list[Finding], count: int, last: int) -> list[Finding]:
 
 
 def _deal_findings(r: Step, deal: Deal | Correction | SeatChange, conv: Convention) -> list[Finding]:
-    """What ``deal``, scored as ``r``, is found to break; its entries are made only when a
-    rule on them is in play (a result is not made for every deal a long log reads)."""
+    """What ``deal``, scored as ``r``, breaks; entries are made only if a rule on them is in play (speed)."""
     out: list[Finding] = []
     where = deal.loc
     if isinstance(deal, Correction):
@@ -538,8 +521,7 @@ def _far(value: Fraction, known: list[Fraction]) -> bool:
 
 
 def strange(key: str, value: Any, conv: Convention) -> str:
-    """Why an overridden value is strange ('' if it is not).  What is compared follows the
-    key's parser: numbers, level tables of numbers, multipliers; words and flags never are."""
+    """Why an overridden value is strange ('' if not), per its parser: numbers, level tables, multipliers."""
     # imported here, not with the module's imports: only this check asks a parser's type
     from pulyacalc.convention.schema import Int, IntList, Levels, Number
 

@@ -1,6 +1,5 @@
-"""One evening under several conventions, side by side (``pulyacalc compare``): a convention
-under which the log is not legal is ``Excluded`` with its problems; problems of reading are
-no convention's fault and fail the comparison, as ``score`` would."""
+"""One evening under several conventions, side by side (``pulyacalc compare``): one the log is illegal
+under is ``Excluded`` with its problems; reading problems, no convention's fault, fail it as in ``score``."""
 
 from __future__ import annotations
 
@@ -96,7 +95,6 @@ def compare(
         every = Problems()
         every.extend(dict.fromkeys(p for x in excluded for p in x.problems))
         every.raise_if_any()
-    # the table as it ended: a player who joined has his column too (RULES.md 6.3); every
-    # column plays the same seat changes, and counts the same deals
+    # the final table: a joiner has a column (RULES.md 6.3); every column plays the same seat changes, deals
     ev = columns[0].evening
     return Comparison(ev.sheet.players, ev.deals, columns, excluded)

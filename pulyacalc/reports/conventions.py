@@ -1,7 +1,6 @@
 """`pulyacalc conventions`: the built-in conventions, one convention merged, two compared.
 
-Everything here works from the schema rows: a key added there needs no edit here.
-"""
+Everything here works from the schema rows: a key added there needs no edit here."""
 
 from __future__ import annotations
 

@@ -1,10 +1,8 @@
 """A dispute over one deal, settled by showing each reading (``pulyacalc dispute LOG --deal N``).
 
-Which keys tables read differently, in which deal situations, and where each reading comes
-from is data on the schema rows (``Key.contested``); this module holds only the predicate of
-each situation (:data:`SITUATIONS`).  Each reading is the whole log played again with that one
-key written in its header, so its figures are what ``score`` prints for that header.
-"""
+Which keys tables read differently, in which situations, and each reading's source are schema data
+(``Key.contested``); this module holds only each situation's predicate (:data:`SITUATIONS`).  A reading
+is the whole log played again with that one key in its header: its figures are what ``score`` prints."""
 
 from __future__ import annotations
 
@@ -152,8 +150,7 @@ class Reading:
     #: the deal's entries under this reading; nothing when the reading refuses the log
     entries: tuple[Explained, ...] = ()
     settlement: Settlement | None = None
-    #: the final result (as rounded) and the exact one, each minus the log's own: the whole
-    #: evening's change, every deal the key matters for included
+    #: final result (rounded) and exact, minus the log's own: the whole evening's change, not just this deal's
     change: Mapping[str, Amount] = field(default_factory=dict)
     change_exact: Mapping[str, Amount] = field(default_factory=dict)
     #: what this deal's entries move each exact result by under this reading (its ledger row)
@@ -216,8 +213,7 @@ def dispute_file(
     return Dispute(base, ctx.settlement, result, line, where, keys)
 
 
-#: deals played the full way before the disputed one (a raspasy run it may go on through
-#: is read back from them, ``_run_goes_on``); more when the run reaches back further
+#: deals played fully before the disputed one, to read a raspasy run back (``_run_goes_on``); more if needed
 WINDOW = 64
 
 
@@ -243,7 +239,6 @@ def _play_at(
                 found.append(r)
 
     ev = play(log, conv, problems, each=each)
-    # the contracts and raspasy before it, last first (a correction is no deal)
     before = tuple(r for r in reversed(kept) if r.number < number and isinstance(r.deal, Play | Raspasy))
     return ev, found[0] if found else None, before, table[0]
 
@@ -319,7 +314,6 @@ class _Context:
         found = Problems()
         header = self.replay.header
         node = _override_node(key, base.convention, level, value, self.result.deal.loc)
-        # the reading replaces the log's own setting of the key, if it has one
         kept = tuple(o for o in header.overrides if o[0] != key.name)
         header = replace(header, overrides=(*kept, (key.name, node)))
         conv = load_convention(Log(header, ()), found, self.convention, self.rounding)
@@ -340,8 +334,7 @@ class _Context:
 
 
 def _override_node(key: Key, conv: Convention, level: int | None, value: Any, loc: Loc) -> Node:
-    """``value`` as a header override's node; a table by level is written whole, so that it
-    replaces what the log wrote for the key rather than merging with it."""
+    """``value`` as an override node; a level table is written whole, so it replaces the log's, not merges."""
 
     def scalar(text: str) -> Node:
         return Node("scalar", loc, text=text)

@@ -1,9 +1,7 @@
 """Explaining an evening entry by entry: who writes how much, where, and why.
 
-Each ``Entry`` becomes an ``Explained`` line: the entry, its rule and a sentence a person
-can check with a pencil; each deal carries the paper after it and its ledger row.  The
-entries are the scorer's own, so they add up exactly to the sheet ``score`` prints.
-"""
+Each ``Entry`` becomes an ``Explained``: the entry, its rule and a sentence to check with a pencil; each deal
+carries the paper after it and its ledger row.  Entries are the scorer's: they sum to ``score``'s sheet."""
 
 from __future__ import annotations
 
@@ -99,8 +97,7 @@ def talon_taker(deal: object, dealer: str, seats: int) -> str | None:
 
 
 class DealLine(Text):
-    """A deal's line kept for later: English as a ``str`` (JSON, CSV), in the chosen language's
-    log words where a person reads it (:func:`~pulyacalc.core.i18n.tr`)."""
+    """A deal's line kept for later: English as a ``str`` (JSON, CSV), else the chosen language (``tr``)."""
 
     deal: Deal | Correction | SeatChange
     talon_by: str | None
@@ -199,9 +196,7 @@ class Stream:
         if self.upto is not None:  # (else the log as it is: the fold reads a line log's raw lines)
             log = replace(log, deals=_upto(log.deals, self.upto, self.problems))
         self.evening = play(log, self.convention, self.problems, each=shown, progress=progress)
-        # problems that score may tell as one wrong first dealer (``play.play_one_cause``): the log
-        # scored again the one way every command does, so that they read exactly as score's (not a
-        # long log: read twice, it would take twice as long)
+        # a wrong first dealer (``play.play_one_cause``): scored again as score does (short logs only)
         from pulyacalc.play import ONE_CAUSE_DEALS, ONE_CAUSE_MIN  # (looked up when called: tests patch it)
 
         in_play = sum(p.code == "dealer-in-play" for p in self.problems.items)
@@ -212,8 +207,7 @@ class Stream:
 
 
 def explain_stream(path: str, *, upto: int | None = None, **options: Unpack[ScoreOptions]) -> Stream:
-    """Read the log's header and convention now (raising their problems); the ``Stream``'s deals
-    are scored when it is played.  ``upto``: nothing after deal ``upto`` (and its corrections) is read."""
+    """Header and convention read now (problems raised), deals when played; ``upto``: the last deal read."""
     from pulyacalc.logs.read import read_log
 
     problems = Problems()
@@ -240,8 +234,7 @@ def explained(r: DealResult, paper: Sheet | SheetView, conv: Convention) -> Deal
 def _upto(
     deals: Iterable[Deal | Correction | SeatChange | Unreadable], upto: int | None, problems: Problems
 ) -> Iterator[Deal | Correction | SeatChange | Unreadable]:
-    """The log's items up to deal ``upto`` and the corrections after it; the line after them is
-    read, but its problems are the next deal's, not ours."""
+    """Items up to deal ``upto`` and its corrections; the line after them is read, its problems dropped."""
     n, before = 0, len(problems.items)
     for d in deals:
         if not isinstance(d, Correction):

@@ -1,6 +1,5 @@
-"""The ledger: what each deal moved each player's final result by (issue 14, RULES.md §3).
-The settlement is linear in the sheet until it is rounded, so a deal's row is the sum over
-its entries (:func:`row_of`), and the rows add up exactly to the exact settlement."""
+"""The ledger: what each deal moved each player's result by (issue 14, RULES.md §3).  Settlement is linear
+in the sheet until rounded: a row is its entries' sum (:func:`row_of`); rows sum to the exact settlement."""
 
 from __future__ import annotations
 
@@ -77,9 +76,7 @@ class LedgerRow(NamedTuple):
     moved: Moved
     #: the rows so far, this one included ({} when the running totals were not asked for)
     running: dict[str, Amount]
-    #: with a whist price: the change of the running total in money, each running total
-    #: to the cent as ``score`` rounds money (so a deal's money is result × price within
-    #: a cent, and the money column adds up to the cent)
+    #: with a price: the deal's money, running totals to the cent as ``score`` (result × price within a cent)
     money: dict[str, Decimal] | None = None
     money_running: dict[str, Decimal] | None = None
 
@@ -139,8 +136,7 @@ class Rows:
         self.players, self.conv, self.price, self.final = players, conv, price, final
         self.running = running or price is not None
         self.joined = False
-        #: the table a deal is dealt at, which its text is written for (``seated``: as the
-        #: log starts, when ``players`` is the table as it ends); a seat change changes it
+        #: the table a deal is dealt at, for its text (``seated``: the first, if ``players`` is the last)
         self.table = seated or players
         #: (line read, note, dealer) → the deal's text (in ``words``); (that or the text, writes) → its row
         self.words = words
@@ -153,8 +149,7 @@ class Rows:
         #: without running totals: each row's deals not yet added up (``_add_up``)
         self.counts: dict[Moved, int] = {}
         self.sums: dict[str, Amount] = dict.fromkeys(players, 0)
-        #: the running totals × ``scale`` (whole numbers: no Fraction sum per deal), and
-        #: each such whole number's amount made once (bounded)
+        #: running totals × ``scale`` (ints: no Fraction sum per deal); each int's amount made once (bounded)
         self.scale = 1
         self.scaled = [0] * len(players)
         self.amounts: dict[int, Amount] = {}

@@ -1,6 +1,5 @@
-"""The price table («таблица расчёта»): what each outcome of a deal is worth in whists to
-each player.  No hard-coded number: each outcome is a one-deal log played on a finished
-sheet (every pool at the target) and settled exactly; prices are constant through a pulya."""
+"""The price table («таблица расчёта»): each outcome's worth in whists to each player, none hard-coded: a
+one-deal log played on a finished sheet (pools at target), settled exactly (prices hold through a pulya)."""
 
 from __future__ import annotations
 

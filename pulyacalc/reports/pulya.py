@@ -1,10 +1,8 @@
-"""The pulya as players draw it: each player's pool, mountain and whists as the running
-entries the paper shows («нарастающим итогом», 2.4.10.14), with the deal that wrote each.
+"""The pulya as players draw it: each player's pool, mountain and whists as the running entries the paper
+shows («нарастающим итогом», 2.4.10.14), with the deal that wrote each.
 
-The entries are the fold's own, shown step by step to ``Marks`` (nothing kept per deal), or
-a typed paper's ``running:`` totals; a cell keeps only its latest ``keep`` totals (no
-drawing shows more).  The drawing (render/sheet_svg.py) only places them.
-"""
+Entries are the fold's own, shown step by step to ``Marks`` (nothing kept per deal), or a typed paper's
+``running:`` totals; a cell keeps its latest ``keep`` totals; render/sheet_svg.py only places them."""
 
 from __future__ import annotations
 
@@ -33,8 +31,7 @@ CellKey = tuple[str, str, str]
 
 @dataclass(frozen=True, slots=True)
 class Mark:
-    """One running total as the paper writes it: the cell's new value after ``deal``
-    (0: a value the paper had before the log's first deal, or a typed sheet's final cell)."""
+    """A running total as written: the cell after ``deal`` (0: before the log, or a typed final cell)."""
 
     value: Amount
     deal: int
@@ -118,7 +115,6 @@ class Marks:
             c.last.append((v, number))
 
     def marks(self) -> tuple[CellMarks, dict[CellKey, int]]:
-        """Each written cell's latest totals, and how many it had before them."""
         return _marks(self.cells)
 
 
@@ -161,8 +157,7 @@ def traced(ev: Evening, marks: CellMarks, earlier: dict[CellKey, int], price: De
 def from_paper(
     paper: PaperSheet, conv: Convention, target: int, settlement: Settlement, keep: int | None = None
 ) -> Pulya:
-    """A sheet typed from paper: its ``running:`` totals, then its final cells, each written where
-    it differs from the total before it; ``keep``: as ``Marks``."""
+    """A typed sheet: ``running:`` totals, then final cells, each where it changes; ``keep``: as ``Marks``."""
     sheet = paper.sheet
     written = {key: _Written(keep) for key in cells(sheet.players)}
     for n, (rows, rcells, _) in sorted(paper.running.items()):

@@ -1,6 +1,5 @@
-"""A rating over a season: openskill's Plackett-Luce model, an evening one ranking of its
-players by their results (ties share a rank): it rates places, not margins.  openskill is
-imported only when a rating is made (start-up time)."""
+"""A season's rating: openskill's Plackett-Luce model, an evening one ranking of its players by result (ties
+share a rank): it rates places, not margins.  openskill is imported only when rating (start-up time)."""
 
 from __future__ import annotations
 

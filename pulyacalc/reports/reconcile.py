@@ -1,10 +1,7 @@
-"""Reconciling a paper sheet with a log: every cell where they differ, and the first
-deal where they part.
+"""Reconciling a paper sheet with a log: every cell where they differ, and the first deal where they part.
 
-With the paper's running totals (``running:``), the first checkpoint that differs after one
-that agreed brackets the deal where they part; the deals between that wrote the differing
-cells are named.
-"""
+With the paper's running totals (``running:``), the first checkpoint that differs after one that agreed
+brackets the deal where they part; the deals between that wrote the differing cells are named."""
 
 from __future__ import annotations
 
@@ -209,8 +206,7 @@ def _cell_finding(d: Difference, running: Running) -> Finding:
 
 
 def _entry_findings(running: Running) -> tuple[list[Finding], tuple[int, Loc] | None]:
-    """Each cell written as entries (``2.3.5.9``) where the paper's entries and the log's
-    totals part, and the earliest deal where one does."""
+    """Each entries cell (``2.3.5.9``) where paper and log part, and the earliest deal where one does."""
     findings: list[Finding] = []
     first: tuple[int, Loc] | None = None
     for cell, steps in running.steps.items():

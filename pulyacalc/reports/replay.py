@@ -13,8 +13,7 @@ from pulyacalc.play import _line_source, score_log
 
 
 class Replay:
-    """``log`` to be played again and again: ``fresh`` gives it anew for each play, the
-    first time as it was read.  Each play must read it to its end before the next."""
+    """``log`` played again and again via ``fresh`` (first as read); each play reads it to its end first."""
 
     def __init__(self, log: Log) -> None:
         self.header, self.header_ok = log.header, log.header_ok
@@ -36,8 +35,7 @@ class Replay:
             yield raw
 
     def fresh(self, problems: Problems, header: Header | None = None) -> Log:
-        """The log to play once more, its reading problems told to ``problems``, with
-        ``header`` in place of its own (the same players: ``dispute``'s overrides)."""
+        """The log to play once more, read problems to ``problems``, ``header`` (same players) for its own."""
         header = header or self.header
         source = self.source
         if source is None:

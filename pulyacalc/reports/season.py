@@ -1,5 +1,4 @@
-"""A season: many evenings scored as ``score`` would, added up into standings per player
-(a person is one name in every log, or as an aliases file says)."""
+"""A season: evenings scored as ``score`` would, added up per person (a name, or as an aliases file says)."""
 
 from __future__ import annotations
 
@@ -53,8 +52,7 @@ class EveningResult:
     date: str | None = None
     title: str | None = None
     place: str | None = None
-    #: a digest of the players and every deal (logs.write.deal_key): two files with the
-    #: same digest hold the same evening
+    #: a digest of the players and every deal (logs.write.deal_key): same digest, same evening
     digest: str = ""
 
 
@@ -89,8 +87,7 @@ class Season:
 
 
 def not_a_log(path: Path) -> str:
-    """Why a file found in a directory is not a log ('' when it may be one): clubs keep
-    their house convention and paper sheets beside the logs."""
+    """Why a file is not a log ('' if it may be): clubs keep conventions and paper sheets beside logs."""
     try:
         keys = top_keys(path)
     except (OSError, UnicodeDecodeError):
@@ -105,8 +102,7 @@ def not_a_log(path: Path) -> str:
     return M_("no 'players:' line")
 
 
-#: the head of a file looked at for its top-level keys: this many bytes of lines that are
-#: not comments or blank (comments, however many, are read past and not counted)
+#: bytes of non-comment, non-blank lines read for top-level keys (comment lines are read past, uncounted)
 HEAD_BYTES = 65536
 
 
@@ -144,8 +140,7 @@ def top_keys(path: Path) -> set[str]:
 
 
 def _key_lines(text: str) -> set[str]:
-    """The words before the first colon of each line that has one and starts with a letter,
-    case-folded (found from colon to colon: a regular expression tries every character)."""
+    """Each line's case-folded key (letter-led, up to its first colon); colon to colon: quicker than regex."""
     keys = set()
     at = text.find(":")
     while at >= 0:
@@ -162,8 +157,7 @@ def _lines_fit(data: bytes, most: int) -> bool:
 
 
 def collect(paths: Iterable[str], skipped: list[tuple[str, str]] | None = None) -> list[str]:
-    """The log files named: files as given, directories searched recursively (sorted),
-    duplicates dropped; a directory's files that are not logs go to ``skipped``."""
+    """Log files named: files as given, directories searched (sorted), deduplicated; non-logs: ``skipped``."""
     out: dict[str, str] = {}  # resolved path → the file as named first
     problems: list[Problem] = []
     for given in paths:
@@ -199,8 +193,7 @@ def collect(paths: Iterable[str], skipped: list[tuple[str, str]] | None = None) 
 
 
 class Club:
-    """What the evenings of a season share (a club's logs repeat the same lines): the fold's
-    caches, the line reader's parses, and each deal's digest bytes (``keyed``)."""
+    """Shared by a season's evenings (club logs repeat lines): fold caches, parses, digests (``keyed``)."""
 
     def __init__(self) -> None:
         from pulyacalc.play import Memos
@@ -210,8 +203,7 @@ class Club:
         self.keys = Remembered(lambda _, deal: keyed(deal()), size=KEYED_SIZE)
 
     def parse_cache(self, players: tuple[str, ...], new: dict[str, Any]) -> dict[str, Any]:
-        """The line reader's parses for ``players`` (``new`` for new players), the least
-        recently used forgotten past ``play.MEMOS_KEPT`` sets of players."""
+        """The line reader's parses for ``players`` (else ``new``); LRU past ``play.MEMOS_KEPT`` sets."""
         from pulyacalc.play import MEMOS_KEPT
 
         parses = self.parses
@@ -280,9 +272,8 @@ def played(
     price: Decimal | None = None,
     memos: Memos | None = None,
 ) -> tuple[Evening, Settlement, dict[str, str]]:
-    """One log scored and settled, each step shown to what ``shown`` makes of the log played
-    (under stand-in names when ``memos`` has them, with each stand-in's player), and who each
-    of its players is; raises PulyaError with its located problems."""
+    """One log scored and settled, each step shown to what ``shown`` makes of the log played (under stand-in
+    names when ``memos`` has them, with each stand-in's player), and who each player is; raises PulyaError."""
     from pulyacalc.logs.read import read_log
     from pulyacalc.play import score_log, settle_evening
 

@@ -1,12 +1,9 @@
-"""A club's statistics over a season: how each player bids, defends and scores, who wins
-against whom, and a rating that accounts for who sat at the table.
+"""A season's statistics: how each player bids, defends and scores, who beats whom, an opponent-aware rating.
 
-Every evening is scored and settled as ``season`` does; the counts are read off each deal's
-result.  Head-to-head is the settlement taken pair by pair (the whists between them netted,
-plus the difference of what each pays every other for his mountain, K4.2.14): it is
-antisymmetric and adds up to each player's exact result.  A line read again in the same
-state only adds to its count (``Counting``): memory grows with the distinct lines, not deals.
-"""
+Every evening is scored and settled as ``season`` does; the counts are read off each deal's result.
+Head-to-head is the settlement pair by pair (the whists between them netted, plus the difference of what
+each pays every other for his mountain, K4.2.14): antisymmetric, it adds up to each exact result.  A line
+read again in the same state only adds to its count (``Counting``): memory grows with distinct lines."""
 
 from __future__ import annotations
 
@@ -141,8 +138,7 @@ def count_deal(
     second_out: SecondOut = "next",
     times: int = 1,
 ) -> None:
-    """Add one scored deal (``times`` such deals) to the players' counts; ``second_out``:
-    with 5 players, who sits out with the dealer (``table.five_second_out``)."""
+    """Add a scored deal (``times`` over) to the counts; ``second_out``: ``table.five_second_out``."""
     if r.kind in ("correction", "join", "leave"):  # not deals (RULES.md 2.9, 6.3)
         return
     out, deal = _sitters(players, r.dealer, second_out), r.deal
@@ -156,8 +152,7 @@ def count_deal(
         return
     assert isinstance(deal, Play)
     decl, misere = deal.declarer, r.kind == "misere"
-    # made is told by the failure's entry (the declarer's remise): a success's pool points may be
-    # placed as help or written off (RULES.md 2.8), under another rule
+    # made: no remise entry (a success's pool points may be help or written off: other rules, RULES.md 2.8)
     tries = tally[decl].misere if misere else tally[decl].contracts[deal.contract.level]
     failure = "misere-remise" if misere else "remise"
     tries[0] += times
@@ -172,7 +167,6 @@ def count_deal(
 
 @lru_cache(maxsize=1024)
 def _sitters(players: tuple[str, ...], dealer: str, second_out: SecondOut) -> tuple[str, ...]:
-    """Those who sit the deal out."""
     return Seats(players, dealer, second_out).sitters
 
 
