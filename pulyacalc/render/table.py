@@ -263,12 +263,15 @@ def _tabulate(body: Body, head: list[str], align: Align, tablefmt: str, limits: 
     return str(text).replace(PAD, " ")
 
 
+def _as_is(text: str) -> bool:
+    """Printable ASCII, which tabulate draws as it is (most cells: told at once)."""
+    return text.isascii() and text.isprintable()
+
+
 def _drawn_otherwise(cells: Sequence[str]) -> bool:
-    """Whether tabulate draws a cell otherwise: escape, line break, odd width (never printable ASCII)."""
+    """Whether tabulate draws a cell otherwise: escape, line break, odd width (never :func:`_as_is`)."""
     text = "".join(cells)
-    return not (text.isascii() and text.isprintable()) and bool(
-        _SPECIAL.search(text) or _measured_otherwise(text)
-    )
+    return not _as_is(text) and bool(_SPECIAL.search(text) or _measured_otherwise(text))
 
 
 def _measured_otherwise(text: str) -> bool:
@@ -383,10 +386,8 @@ def _plain(
     ncols = len(head) or (len(rows[0]) if rows else 0)
     lefts = _SIDES((None if align is None else tuple(align), tablefmt, ncols))
     known = _CELLS.get
-    joined = "".join(head)  # (a header in Russian: each cell's facts, the same cells each deal but the first)
-    if not (joined.isascii() and joined.isprintable()) and _OTHER in [
-        (known(h) or _cell_facts(h))[2] for h in head
-    ]:
+    # (a header in Russian: each cell's facts, the same cells each deal but the first)
+    if not _as_is("".join(head)) and _OTHER in [(known(h) or _cell_facts(h))[2] for h in head]:
         return None
     if lefts is None or not rows:
         return None
