@@ -91,30 +91,6 @@ def _check_kodeks(rounding: Rounding, n: int, divisor: MountainDivisor) -> None:
         raise SettlementError(M_(opponents, rounding=rounding))
 
 
-def _whole(value: Amount, rounding: Rounding, what: str) -> int:
-    if Fraction(value).denominator != 1:
-        whole = N_("{rounding} rounding needs whole {what}: use exact or nearest")
-        raise SettlementError(M_(whole, rounding=rounding, what=what))
-    return int(value)
-
-
-def _to_three(
-    value: int, p: str, players: tuple[str, ...], extra: dict[str, dict[str, Amount]], mountain: bool
-) -> int:
-    """``value`` moved one point to the nearest multiple of 3 (K4.2.12), paid in whists: a
-    move that gains its owner (a mountain down, a pool up) has each other write 3 on him."""
-    rest = value % 3
-    if rest == 0:
-        return value
-    moved = value - 1 if rest == 1 else value + 1
-    gains = (moved < value) == mountain
-    for q in players:
-        if q != p:
-            writer, on = (q, p) if gains else (p, q)
-            extra[writer][on] += 3
-    return moved
-
-
 def _moved(
     values: dict[str, Amount],
     rounding: Rounding,
@@ -123,12 +99,22 @@ def _moved(
     extra: dict[str, dict[str, Amount]],
     mountain: bool = True,
 ) -> dict[str, Amount]:
-    """Each of ``values`` moved to a multiple of 3, refused unless whole (``what``, with
-    ``{p}`` and ``{v}``, names the one that is not)."""
+    """Each of ``values`` moved one point to the nearest multiple of 3 (K4.2.12), refused unless
+    whole (``what``, with ``{p}`` and ``{v}``, names the one that is not), paid in whists: a move
+    that gains its owner (a mountain down, a pool up) has each other write 3 on him."""
     out: dict[str, Amount] = {}
     for p in players:
-        whole = _whole(values[p], rounding, what.format(p=p, v=values[p]))
-        out[p] = _to_three(whole, p, players, extra, mountain)
+        if Fraction(values[p]).denominator != 1:
+            whole = N_("{rounding} rounding needs whole {what}: use exact or nearest")
+            raise SettlementError(M_(whole, rounding=rounding, what=what.format(p=p, v=values[p])))
+        value = int(values[p])
+        rest = value % 3
+        out[p] = moved = value - 1 if rest == 1 else value + 1 if rest == 2 else value
+        gains = (moved < value) == mountain
+        for q in players:
+            if rest and q != p:
+                writer, on = (q, p) if gains else (p, q)
+                extra[writer][on] += 3
     return out
 
 
