@@ -141,6 +141,8 @@ _TOTAL_HINT = (
     N_("check each player's count and the dealer {out}'s talon tricks"),
 )
 _TALON_NOT_DEALER = N_("{part} plays this deal: only the 4-player dealer, who sits out, takes talon tricks")
+#: the hint of talon tricks not the dealer's, with 3 players and with a dealer who sits out
+_TALON_HINT = (N_("with 3 players nobody sits out; write 'pass' tricks"), N_("the dealer is {out}"))
 _TALON_NONE = (
     N_("{out} deals and sits out, and in this convention the talon takes no tricks"),
     N_("leave the dealer out of raspasy tricks"),
@@ -195,12 +197,7 @@ def _raspasy_seats_fit(a: _At[Raspasy]) -> None:
     deal, out = a.deal, a.seats.sits_out
     for part in deal.locs:
         if part.startswith("talon:") and part[6:] != out:
-            hint = (
-                N_("the dealer is {out}")
-                if out
-                else N_("with 3 players nobody sits out; write 'pass' tricks")
-            )
-            a.no(part, _TALON_NOT_DEALER, hint, part=part[6:], out=out)
+            a.no(part, _TALON_NOT_DEALER, _TALON_HINT[bool(out)], part=part[6:], out=out)
     talon = 0 if out is None else deal.tricks.get(out, 0)
     if out is not None and talon and not a.conv.raspasy_talon_to_dealer:
         a.dealer_in_play(f"tricks:{out}", *_TALON_NONE, out=out)
@@ -278,8 +275,7 @@ def _play_fits(a: _At[Play]) -> None:
             a.no(part, *_LEFT, name=name, join=", ".join(seats.players))
     # at five the second out sits out as the 4-player dealer does: he may only return the whist (K3.8.8)
     for second in seats.sitters[1:]:
-        message: str = ""
-        part = ""
+        message = part = ""
         if declarer == second:
             message, part = M_("he does not bid"), "declarer"
         elif deal.calls.get(second, Call.WHIST) is not Call.WHIST:
@@ -388,7 +384,7 @@ def _resolve_played(a: _At[Play], defenders: tuple[str, ...], whisters: tuple[st
 def _returned(a: _At[Play], defenders: tuple[str, ...], sitter: str) -> Resolved:
     """A returned whist (K3.8.8): both defenders gave the whist up and a player out took it (seed
     001).  Wrong, it is most likely a wrong dealer: ``dealer-in-play``, as ``play_one_cause`` counts."""
-    deal, seats = a.deal, a.seats
+    deal, seats, declarer = a.deal, a.seats, a.deal.declarer
     others = [s for s in seats.sitters if s in deal.calls and s != sitter]
     if others:
         hint = N_("the dealer {out} is asked first, then the second out")
@@ -405,13 +401,9 @@ def _returned(a: _At[Play], defenders: tuple[str, ...], sitter: str) -> Resolved
     calls = _calls(a, defenders)  # the table's own checks of the defenders' calls
     if Call.HALF in calls:
         _half_fits(a, defenders, calls)  # said as allowed, then given up (K3.8.8.2)
-    taken = deal.tricks.get(deal.declarer)
+    taken = deal.tricks.get(declarer)
     if taken is None:
-        a.no(
-            "tricks",
-            M_(_DECLARER_TRICKS, declarer=deal.declarer),
-            f"e.g. '{deal.declarer} {deal.contract} 6'",
-        )
+        a.no("tricks", M_(_DECLARER_TRICKS, declarer=declarer), f"e.g. '{declarer} {deal.contract} 6'")
     for d in defenders:
         if d in deal.tricks:
             message = N_("{sitter} returned the whist and plays for the side: its tricks are his")
@@ -420,7 +412,7 @@ def _returned(a: _At[Play], defenders: tuple[str, ...], sitter: str) -> Resolved
         a.no("tricks", _TOTAL, given_total=taken + deal.tricks[sitter])
     side, level = 10 - taken, deal.contract.level
     tricks = ((sitter, side),)
-    return Resolved(deal, seats, "played", deal.declarer, level, taken, defenders, (sitter,), tricks, side)
+    return Resolved(deal, seats, "played", declarer, level, taken, defenders, (sitter,), tricks, side)
 
 
 #: a lone whister's own tricks that ``whist.lone_whister_made: own`` needs and the log does not give
