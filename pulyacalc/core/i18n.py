@@ -98,7 +98,7 @@ def NP_(context: str, message: str) -> str:
     return message
 
 
-#: a count's forms: (plural template, n)
+#: a count's forms: (plural template, n); the template is then the singular
 Plural = tuple[str, int] | None
 
 
@@ -107,14 +107,13 @@ class Text(str):
 
     template: str
     fields: dict[str, object]
-    #: a count's forms: (plural template, n); the template is then the singular
-    plural: tuple[str, int] | None
+    plural: Plural
 
     def __new__(
         cls,
         template: str,
         fields: dict[str, object] | None = None,
-        plural: tuple[str, int] | None = None,
+        plural: Plural = None,
         english: str | None = None,
     ) -> Text:
         fields = fields or {}
