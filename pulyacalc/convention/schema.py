@@ -230,8 +230,7 @@ def _list_items(node: Node) -> tuple[Node, ...] | None:
     if node.kind == "scalar" and not node.null:
         # "1 2 3" or "1, 2, 3" as written in a line-log header
         parts = node.text.strip().removeprefix("[").removesuffix("]").replace(",", " ").split()
-        col = node.loc.column
-        return tuple(Node("scalar", node.loc.at_column(col), text=x) for x in parts)
+        return tuple(Node("scalar", node.loc, text=x) for x in parts)
     return None
 
 
