@@ -52,9 +52,7 @@ def shown(text: str, limit: int = SHOWN_CHARS, *, keep: str = "") -> str:
 
 def _cut_long_words(text: str) -> str:
     """A message's words of over 200 characters (a 5,000-digit number) cut to their first hundred."""
-    if len(text) < 201:
-        return text
-    return re.sub(r"\S{201,}", lambda m: m.group(0)[:100] + "…", text)
+    return text if len(text) < 201 else re.sub(r"\S{201,}", lambda m: m.group(0)[:100] + "…", text)
 
 
 def quoted(text: str, limit: int = SHOWN_CHARS) -> str:

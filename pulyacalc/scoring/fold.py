@@ -83,9 +83,7 @@ def written_key(res: Resolved, run: int, bomb: int, dark: int) -> Hashable | Non
     """Everything ``rules.written`` reads of its arguments but the convention, or None for a
     deal without a ``template``: with three players, the same line whoever dealt."""
     template = res.deal.template
-    if template is None:
-        return None
-    return (template, _RESOLVED_PARTS(res), seating(res), run, bomb, dark)
+    return None if template is None else (template, _RESOLVED_PARTS(res), seating(res), run, bomb, dark)
 
 
 _NOT_AT_TABLE = N_("a correction names someone not at the table: {names}")
@@ -395,9 +393,8 @@ class Scorer:
             self.bombs[deal.declarer].pop(0)
         self.raspasy_run = run_after(self.raspasy_run, run, known.ends_run)
         writes = _write(self, known, after_finish)
-        line = deal.loc.line
         return Step(
-            self.count, line, seats.dealer, known.kind, writes, after_finish, run, after_raspasy,
+            self.count, deal.loc.line, seats.dealer, known.kind, writes, after_finish, run, after_raspasy,
             bomb, dark, earned, spent, after_dark, (), deal, None,
         )  # fmt: skip
 
@@ -628,9 +625,7 @@ def _not_dealt(
 def _table(self: Scorer) -> dict[str, Line] | None:
     """Lines known in the next line's state (None: nothing remembered, or Classic state in play)."""
     memo = self.memo
-    if memo is None or not self.classic_idle:
-        return None
-    return memo.table(self.dealer, self.raspasy_run)
+    return None if memo is None or not self.classic_idle else memo.table(self.dealer, self.raspasy_run)
 
 
 def run_after(before: int, run: int, ends_run: bool) -> int:
@@ -708,9 +703,7 @@ def _written_of(self: Scorer, deal: Deal, seats: Seats, run: int, bomb: int, dar
         if known is not None:
             return known
     res = _resolved(self, deal, seats)
-    if res is None:
-        return None
-    return _remember(self, key, res, run, bomb, dark)
+    return None if res is None else _remember(self, key, res, run, bomb, dark)
 
 
 def _resolved(self: Scorer, deal: Deal, seats: Seats) -> Resolved | None:
