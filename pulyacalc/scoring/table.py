@@ -4,7 +4,7 @@ the table, rounded down, into his pool; of their mountains, rounded up, into his
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from fractions import Fraction
 
 from pulyacalc.core.amounts import Amount, num
@@ -18,17 +18,14 @@ def joins(
 ) -> Iterator[Write]:
     """The newcomer's pool and mountain, from those of ``seated`` (the players at the table)."""
     n = len(seated)
-    ways: tuple[tuple[Callable[[Fraction], int], Area, Mapping[str, Amount]], ...] = (
-        (math.floor, POOL, pools),
-        (math.ceil, MOUNTAIN, mountains),
-    )
-    for rounded, area, cells in ways:
-        total = Fraction(sum(Fraction(cells[p]) for p in seated))
-        value = rounded(total / n)
+    areas: tuple[tuple[Area, Mapping[str, Amount]], ...] = ((POOL, pools), (MOUNTAIN, mountains))
+    for area, cells in areas:
+        average = Fraction(sum(Fraction(cells[p]) for p in seated)) / n
+        value = math.floor(average) if area == POOL else math.ceil(average)
         if not value:
             continue
-        fields = {"n": n, "parts": " + ".join(num(cells[p]) for p in seated), "average": num(total / n)}
-        exact = value == total / n
+        fields = {"n": n, "parts": " + ".join(num(cells[p]) for p in seated), "average": num(average)}
+        exact = value == average
         if area == POOL:
             how = "" if exact else M_(", rounded down (not in the newcomer's favour)")
             why = MN_(
