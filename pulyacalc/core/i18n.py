@@ -120,9 +120,7 @@ class Text(str):
         if english is None:
             form = template if plural is None or plural[1] == 1 else plural[0]
             english = form.format(**fields) if fields else form
-        self = super().__new__(cls, english)
-        self.template, self.fields, self.plural = template, fields, plural
-        return self
+        return made(cls, english, template, fields, plural)
 
     def spelled(self, english: str) -> Text:
         """The same message, whose English is ``english`` (built by hand; the translation says its own)."""
