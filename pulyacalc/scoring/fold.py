@@ -359,8 +359,10 @@ class Scorer:
         return self._play(deal, finished)
 
     def _play(self, deal: Deal, after_finish: bool) -> Step | None:
-        seats = self._seated(deal)
+        if deal.dealer is not None:
+            self.dealer = deal.dealer
         raspasy = isinstance(deal, Raspasy)
+        seats, self.dealer = _seats_of(self, self.dealer, raspasy)  # its seats, and the next deal's dealer
         opening = self.opening > 0  # the first deals: a raspasy counts all dark (K3.7.9)
         if opening:
             self.opening -= 1
@@ -397,13 +399,6 @@ class Scorer:
             self.count, deal.loc.line, seats.dealer, known.kind, writes, after_finish, run, after_raspasy,
             bomb, dark, earned, spent, after_dark, (), deal, None,
         )  # fmt: skip
-
-    def _seated(self, deal: Deal) -> Seats:
-        """The seats of ``deal``, the dealer moved on to the next deal's."""
-        if deal.dealer is not None:
-            self.dealer = deal.dealer
-        seats, self.dealer = _seats_of(self, self.dealer, isinstance(deal, Raspasy))
-        return seats
 
     def _known(self, line: Line, lineno: int, reader: LineSource, noted: str | None) -> Step | None:
         """Score a deal line known in this state (``Line``): its writes written, as the sums it wrote
