@@ -156,7 +156,7 @@ def too_many(file: str, more: int, n: int, shown: int, kind: ProblemKind) -> Pro
 class Problems:
     """A collector: readers add problems as they go and raise them all at the end (``limit`` kept)."""
 
-    def __init__(self, limit: int | None = MAX_KEPT) -> None:
+    def __init__(self, limit: int = MAX_KEPT) -> None:
         self.items: list[Problem] = []
         self.limit = limit
         #: problems counted but not kept (past ``limit``), in all and per file
@@ -172,19 +172,19 @@ class Problems:
         source: str = "",
         width: int = 1,
         kind: ProblemKind = "read",
-        code: FindingCode | None = None,
+        code: FindingCode = "read",
     ) -> None:
         """``code``: what ``check`` calls the problem, if not its ``kind``."""
         if self.full:
             self.more += 1
             self.more_in[loc.file] = self.more_in.get(loc.file, 0) + 1
             return
-        self.items.append(Problem(loc, message, hint, source, width, kind, kind if code is None else code))
+        self.items.append(Problem(loc, message, hint, source, width, kind, code))
 
     @property
     def full(self) -> bool:
         """Is a problem added now only counted (its hint need not be worked out)?"""
-        return self.limit is not None and len(self.items) >= self.limit
+        return len(self.items) >= self.limit
 
     def again(self, problems: list[Problem], line: int, shift: int = 0) -> None:
         """``problems`` (of one line) told again as at ``line``, their columns moved by ``shift``."""
@@ -201,9 +201,6 @@ class Problems:
 
     def extend(self, problems: Iterable[Problem]) -> None:
         self.items.extend(problems)
-
-    def __bool__(self) -> bool:
-        return bool(self.items) or self.more > 0
 
     def __len__(self) -> int:
         return len(self.items) + self.more
