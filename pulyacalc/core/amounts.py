@@ -71,9 +71,7 @@ def exact(x: Amount) -> Amount:
     """Keep whole numbers as int (fast, readable), other values as Fraction."""
     if type(x) is int:  # the common case, without the slow ABC isinstance
         return x
-    if isinstance(x, Fraction) and x.denominator == 1:
-        return int(x)
-    return x
+    return int(x) if isinstance(x, Fraction) and x.denominator == 1 else x
 
 
 #: the most one deal may write and a correction make of a sum on the sheet (docs/format.md "Limits")
