@@ -285,8 +285,7 @@ def _build(layers: list[Node], path: str, own: int) -> Convention:
                 # only the levels named are overridden; mypy 1.15-2.4 segfaults (endless recursion on Node's
                 # tuple types) on one comprehension over (*a.pairs, *b.pairs)
                 old = {k.text.strip(): (k, v) for k, v in merged[key].pairs}
-                for k, v in value.pairs:
-                    old[k.text.strip()] = (k, v)
+                old.update((k.text.strip(), (k, v)) for k, v in value.pairs)
                 merged[key] = Node("map", value.loc, pairs=tuple(old.values()))
             else:
                 merged[key] = value
