@@ -103,9 +103,8 @@ def _past(problems: Problems, loc: Loc, what: Text, player: str, area: str, amou
     q = Fraction(amount)
     text: str = f"{float(q):.6g}" if abs(q) < 10**300 else "> 1e300"
     if q.denominator > MAX_SUM_DENOMINATOR:
-        text = M_(
-            "{amount} (a fraction whose denominator has {n} digits)", amount=text, n=len(str(q.denominator))
-        )
+        digits = N_("{amount} (a fraction whose denominator has {n} digits)")
+        text = M_(digits, amount=text, n=len(str(q.denominator)))
     problems.add(loc, M_(_PAST_LIMIT, what=what, amount=text, player=player, area=M_(area)), M_(_PAST_HINT))
 
 
