@@ -40,8 +40,7 @@ def from_environment() -> str:
     if chosen:
         return language_of(chosen) or "en"
     for var in [v for v in LOCALE_VARS if os.environ.get(v)]:
-        for part in os.environ[var].split(":"):
-            lang = language_of(part)
+        for lang in map(language_of, os.environ[var].split(":")):
             if lang is not None:
                 return lang
         if var != "LANGUAGE":  # an unknown locale is English; an unknown LANGUAGE list defers
