@@ -360,10 +360,8 @@ def _half_with_dummy(a: _At[Play]) -> bool:
     """With 2 players the opponent may go half-whist («за свои», seed 001) when the dummy speaks first and
     passes (K3.8.7: the second defender), or from either hand (``table.two_half_whist``).  Bidding: first
     hand, second hand, dealer; the dummy speaks first on first hand if the dealer declares, else on second."""
-    seats = a.seats
-    return a.conv.two_half_whist == "any_hand" or (seats.dummy_hand == "first") == (
-        a.deal.declarer == seats.dealer
-    )
+    dummy_first = a.seats.dummy_hand == "first"
+    return a.conv.two_half_whist == "any_hand" or dummy_first == (a.deal.declarer == a.seats.dealer)
 
 
 def _resolve_played(a: _At[Play], defenders: tuple[str, ...], whisters: tuple[str, ...]) -> Resolved:
