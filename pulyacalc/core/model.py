@@ -122,9 +122,8 @@ def _contract_error(word: str, key: str) -> ContractError:
     digits = "".join(c for c in key[:2] if c in "0123456789")
     suit = key[len(digits) :]
     if digits not in _LEVELS:
-        return ContractError(
-            M_("no contract {word!r}: the level is 6, 7, 8, 9 or 10", word=word), levelled=True
-        )
+        level = M_("no contract {word!r}: the level is 6, 7, 8, 9 or 10", word=word)
+        return ContractError(level, levelled=True)
     if not suit:
         example = M_("e.g. {digits}♠, {digits}s or {digits}NT", digits=digits)
         return ContractError(M_("the contract {word!r} needs a suit", word=word), example, levelled=True)
