@@ -157,11 +157,9 @@ def _fresh(table: Mapping[str, tuple[Any, ...]], path: Path) -> Any:
 
     pre = table.get(path.stem)
     try:
-        if pre is None or zlib.crc32(path.read_bytes()) != pre[0]:
-            return None
+        return pre[1] if pre is not None and zlib.crc32(path.read_bytes()) == pre[0] else None
     except OSError:
         return None
-    return pre[1]
 
 
 def pre_parsed(path: Path) -> Node | None:
