@@ -254,7 +254,7 @@ def _flatten(node: Node, p: Problems, prefix: str = "") -> dict[str, Node]:
             p.add(k.loc, twice, M_("keep one of them"))
         elif full in SCHEMA:
             out[full] = v
-        elif any(s.startswith(full + ".") for s in SCHEMA) and v.kind == "map":
+        elif full in SECTIONS and v.kind == "map":
             out.update(_flatten(v, p, full + "."))
         else:
             if prefix:
@@ -263,7 +263,7 @@ def _flatten(node: Node, p: Problems, prefix: str = "") -> dict[str, Node]:
                 allowed, options = [*TOP_KEYS, *SECTIONS], [*TOP_KEYS, *SECTIONS, *SCHEMA]
             hint = _suggest(name, options)
             msg = M_("unknown convention key {full!r}", full=full)
-            if any(s.startswith(full + ".") for s in SCHEMA):
+            if full in SECTIONS:
                 msg = M_("{full!r} is a section: expected a mapping of its keys", full=full)
             p.add(k.loc, msg, (hint + "; " if hint else "") + f"allowed here: {', '.join(allowed)}")
     return out
