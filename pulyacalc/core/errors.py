@@ -216,7 +216,7 @@ class Problems:
             n = count[p.loc.file] = count.get(p.loc.file, 0) + 1
             if n <= MAX_SHOWN_PER_FILE:
                 out.append(p)
-        for file in [*count, *(f for f in self.more_in if f not in count)]:
+        for file in count | self.more_in:
             kept = count.get(file, 0)
             n, told = kept + self.more_in.get(file, 0), min(kept, MAX_SHOWN_PER_FILE)
             if n > told:
