@@ -129,8 +129,7 @@ def load(
     path = given_path(ref, relative_to)
     if path is None:
         raise ReadError([_not_found(ref, relative_to, ref_loc or Loc(ref))])
-    if within is not None and not is_name(ref):
-        _confined(Path(path), within, ref, ref_loc or Loc(ref))
+    _confined(Path(path), within, ref, ref_loc or Loc(ref))
     # a built-in extends only built-ins, by name: where it may be read from does not change it
     key = (path, None if Path(path).parent == builtin_dir() else within)
     if overrides is not None:
@@ -194,9 +193,10 @@ def read_nodes(path: str) -> Node:
     return pre if pre is not None else parse_yaml(read_yaml_file(path, "the convention"), path)
 
 
-def _confined(path: Path, within: Path, ref: str, loc: Loc) -> None:
-    """Refuse ``path`` unless it is in the tree ``within`` (links followed), before it is read."""
-    if not path.resolve().is_relative_to(within):
+def _confined(path: Path, within: Path | None, ref: str, loc: Loc) -> None:
+    """Refuse ``path``, which ``ref`` names, unless it is in the tree ``within`` (links followed) or
+    no tree is given or ``ref`` names a built-in; before it is read."""
+    if within is not None and not is_name(ref) and not path.resolve().is_relative_to(within):
         hint = (
             "a log may name a convention file in its own directory or below it; "
             "if you trust this log, give --allow-outside (or name the file with -c)"
@@ -233,8 +233,7 @@ def _layers(path: str, seen: set[Path], within: Path | None = None, at: Loc | No
                 what = M_("an unknown convention") if is_name(ref) else M_("a convention that is not there:")
                 message = missing.message.replace("unknown convention", "").replace("no such file", "")
                 raise ReadError([replace(missing, message=f"extends {what}{message}")])
-            if within is not None and not is_name(ref):
-                _confined(Path(parent), within, ref, v.loc)
+            _confined(Path(parent), within, ref, v.loc)
             return [*_layers(parent, seen, within, v.loc), node]
     return [node]
 
