@@ -33,7 +33,7 @@ class Seats:
     def __post_init__(self) -> None:
         n, dealer = len(self.players), self.dealer
         i = self.players.index(dealer)
-        order = tuple(self.players[(i + 1 + k) % n] for k in range(n))
+        order = self.players[i + 1 :] + self.players[: i + 1]
         sitters: tuple[str, ...] = (
             (dealer,) if n == 4 else (dealer, order[_SECOND_OUT[self.second_out]]) if n > 4 else ()
         )
@@ -44,9 +44,8 @@ class Seats:
 
     def after(self, player: str) -> tuple[str, ...]:
         """The other active players, clockwise from ``player``: first defender first."""
-        act = self.active
-        i = act.index(player)
-        return tuple(act[(i + k) % len(act)] for k in range(1, len(act)))
+        i = self.active.index(player)
+        return self.active[i + 1 :] + self.active[:i]
 
     def next_dealer(self) -> str:
         return self.players[(self.players.index(self.dealer) + 1) % len(self.players)]

@@ -865,8 +865,7 @@ def seat_change(self: Scorer, c: SeatChange) -> Step | None:
 
 def clockwise_of(players: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
     """For each player, the others clockwise from him."""
-    n = len(players)
-    return {p: tuple(players[(i + k) % n] for k in range(1, n)) for i, p in enumerate(players)}
+    return {p: players[i + 1 :] + players[:i] for i, p in enumerate(players)}
 
 
 def earn_bombs(
