@@ -376,6 +376,10 @@ class Log:
     #: the header read without a problem (deals can be checked against its rules)
     header_ok: bool = True
 
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.header.players
+
 
 def first_dealer(players: Iterable[str], dealer: str | None) -> str:
     """The log's first dealer; by default the last listed player (so the first is first hand)."""
