@@ -156,15 +156,13 @@ _PLAYERS_ARE = N_("the players are {join}")
 
 def _check_counts(a: _At[D]) -> None:
     """Every count is a player's and 0..10: each one that is not reported, then the deal refused."""
-    ok = True
+    before = len(a.problems)  # (each note adds one, kept or counted)
     for name, count in a.deal.tricks.items():
         if name not in a.seats.players:
             a.note(f"tricks:{name}", *_NOT_AT_TABLE, name=name, join=", ".join(a.seats.players))
-            ok = False
         elif not 0 <= count <= 10:
             a.note(f"tricks:{name}", *_COUNT, name=name, count=count)
-            ok = False
-    if not ok:
+    if len(a.problems) > before:
         raise _Refused
 
 
