@@ -188,15 +188,13 @@ class Problems:
 
     def again(self, problems: list[Problem], line: int, shift: int = 0) -> None:
         """``problems`` (of one line) told again as at ``line``, their columns moved by ``shift``."""
-        if not problems:
-            return
-        file = problems[0].loc.file
-        if self.full:
+        if problems and self.full:
+            file = problems[0].loc.file
             self.more += len(problems)
             self.more_in[file] = self.more_in.get(file, 0) + len(problems)
             return
         for p in problems:
-            loc = Loc(file, line, p.loc.column + shift)
+            loc = Loc(p.loc.file, line, p.loc.column + shift)
             self.add(loc, p.message, p.hint, source=p.source, width=p.width, kind=p.kind, code=p.code)
 
     def extend(self, problems: Iterable[Problem]) -> None:
