@@ -207,9 +207,7 @@ class LineDeals:
         assert isinstance(template, DealText)
         file = self.header.source
         line = raw.rstrip("\r\n")
-        note = _strip_comment(line)[1]
-        whole = Loc(file, lineno, 1 + template.body_at)
-        return template.deal(note, whole, LineLocs(template.parts, file, lineno, 1, whole), line)
+        return template.deal(_strip_comment(line)[1], file, lineno, 1, line)
 
     def one(self, lineno: int, raw: str) -> Deal | Correction | SeatChange | Unreadable | None:
         """The line read: a deal, a correction, a seat change, an Unreadable, or None."""
@@ -224,8 +222,7 @@ class LineDeals:
             # the common case: a deal seen before, no number or note (keys never look numbered), no header ':'
             self.count += 1
             self.plain = True
-            whole = Loc(file, lineno, 1 + t.body_at)
-            return t.deal(None, whole, LineLocs(t.parts, file, lineno, 1, whole), line)
+            return t.deal(None, file, lineno, 1, line)
         bad = self.bad.get(line)
         if bad is not None:
             self.count += 1
@@ -271,8 +268,7 @@ class LineDeals:
                 return Unreadable(Loc(file, lineno, 1))
             t, start = read
         self.plain = m is None
-        whole = Loc(file, lineno, 1 + start + t.body_at)
-        return t.deal(note, whole, LineLocs(t.parts, file, lineno, 1 + start, whole), line)
+        return t.deal(note, file, lineno, 1 + start, line)
 
     def _read_new(
         self, text: str, line: str, lineno: int, unnumbered: bool, written: int | None, expected: int
@@ -341,10 +337,12 @@ class DealText:
     dark: tuple[str, ...] = ()
 
     def deal(
-        self, note: str | None, loc: Loc, locs: Mapping[str, Loc], source: str, shared: bool = True
+        self, note: str | None, file: str, lineno: int, base: int, source: str, shared: bool = True
     ) -> Deal:
-        """The deal at ``loc`` with its parts at ``locs``; ``shared``: it becomes the template."""
+        """The deal on line ``lineno``, clauses from column ``base``; ``shared``: it becomes the template."""
         template = self if shared else None
+        loc = Loc(file, lineno, base + self.body_at)
+        locs = LineLocs(self.parts, file, lineno, base, loc)
         declarer, contract = self.declarer, self.contract
         if contract is None:
             return Raspasy(self.tricks, self.dealer, note, loc, locs, source, template, self.dark)
@@ -424,11 +422,8 @@ def parse_deal_line(
                 cache.clear()
             cache[text] = read
     t, start = read
-    file, lineno = loc.file, loc.line
-    base = (loc.column or 1) + start
-    whole = Loc(file, lineno, base + t.body_at)
-    locs = LineLocs(t.parts, file, lineno, base, whole)
-    return t.deal(None, whole, locs, source, shared=cache is not None and expected_number is None)
+    shared = cache is not None and expected_number is None
+    return t.deal(None, loc.file, loc.line, (loc.column or 1) + start, source, shared)
 
 
 def _parse(
