@@ -4,7 +4,7 @@ sheet by hand, for what no rule covers; both readers check its parts in :func:`_
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from fractions import Fraction
 
 from pulyacalc.core.amounts import Amount, exact, num
@@ -210,19 +210,3 @@ def correction_line(c: Correction, note: bool = True, words: Words = ENGLISH) ->
     if note and c.note and c.note.strip():
         text += "  # " + " ".join(c.note.split())
     return text
-
-
-def correction_yaml(
-    c: Correction, scalar: Callable[[str], str], quoted: Callable[[str], str], words: Words = ENGLISH
-) -> Iterator[str]:
-    """A correction in the canonical YAML layout (``scalar``/``quoted``: the writer's quoting)."""
-    on = f", on: {scalar(c.on)}" if c.on is not None else ""
-    amount = num(c.amount)
-    shown = amount if type(c.amount) is int else quoted(amount)
-    area = words.areas.get(c.area, c.area)
-    yield (
-        f"  - correction: {{player: {scalar(c.player)}, area: {area}{on}, "
-        f"amount: {shown}, reason: {quoted(c.reason)}}}\n"
-    )
-    if c.note is not None and c.note.strip():
-        yield f"    note: {quoted(c.note)}\n"

@@ -8,6 +8,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
+from pulyacalc.core.amounts import num
 from pulyacalc.core.errors import Loc
 from pulyacalc.core.i18n import M_
 from pulyacalc.core.model import (
@@ -24,7 +25,7 @@ from pulyacalc.core.model import (
     first_dealer,
 )
 from pulyacalc.core.seating import change_table
-from pulyacalc.logs.correction import correction_line, correction_yaml
+from pulyacalc.logs.correction import correction_line
 from pulyacalc.logs.header import header_values
 from pulyacalc.logs.read import refused
 from pulyacalc.logs.seat import seat_line
@@ -293,9 +294,15 @@ def yaml_deal(
         yield f"  - {{{deal.change}: {yaml_scalar(deal.player)}{note}}}\n"
         return
     if isinstance(deal, Correction):
-        yield from correction_yaml(deal, yaml_scalar, _quoted, words)
-        return
-    if isinstance(deal, Raspasy):
+        on = f", on: {yaml_scalar(deal.on)}" if deal.on is not None else ""
+        amount = num(deal.amount)
+        shown = amount if type(deal.amount) is int else _quoted(amount)
+        area = words.areas.get(deal.area, deal.area)
+        yield (
+            f"  - correction: {{player: {yaml_scalar(deal.player)}, area: {area}{on}, "
+            f"amount: {shown}, reason: {_quoted(deal.reason)}}}\n"
+        )
+    elif isinstance(deal, Raspasy):
         yield f"  - raspasy: {_flow(_ordered(deal.tricks, players))}\n"
         if deal.dark:
             yield f"    dark: [{', '.join(yaml_scalar(p) for p in deal.dark)}]\n"
@@ -314,7 +321,7 @@ def yaml_deal(
             yield "    concede: true\n"
         if deal.dark:
             yield "    dark: true\n"
-    if deal.dealer is not None:
+    if not isinstance(deal, Correction) and deal.dealer is not None:
         yield f"    dealer: {yaml_scalar(deal.dealer)}\n"
     if deal.note is not None and deal.note.strip():
         yield f"    note: {_quoted(deal.note)}\n"
