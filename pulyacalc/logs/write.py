@@ -24,6 +24,7 @@ from pulyacalc.core.model import (
     Unreadable,
     first_dealer,
 )
+from pulyacalc.core.remembered import Remembered
 from pulyacalc.core.seating import change_table
 from pulyacalc.logs.correction import correction_line
 from pulyacalc.logs.header import header_values
@@ -95,7 +96,7 @@ def write_lines(log: Log, words: Words = ENGLISH) -> Iterator[str]:
     stays = _dealer_stays(header)
     table, vacated = header.players, None  # the table changes with a seat change (RULES.md 6.3)
     turn = _turns(table)
-    seen: dict[tuple[object, ...], str] = {}
+    texts = Remembered(lambda _, deal: deal_line(deal, table, dealer, words) + "\n", size=WRITTEN_SIZE)
     for deal in log.deals:
         if isinstance(deal, Unreadable):  # reported by the reader; keeps its turn to deal
             dealer = turn[dealer]
@@ -113,13 +114,7 @@ def write_lines(log: Log, words: Words = ENGLISH) -> Iterator[str]:
         if deal.template is None:
             yield deal_line(deal, table, dealer, words) + "\n"
         else:
-            same = (deal.template, deal.note, table, dealer)
-            text = seen.get(same)
-            if text is None:
-                if len(seen) >= WRITTEN_SIZE:
-                    seen.clear()
-                text = seen[same] = deal_line(deal, table, dealer, words) + "\n"
-            yield text
+            yield texts((deal.template, deal.note, table, dealer), deal)
         if not (stays and isinstance(deal, Raspasy)):
             dealer = turn[dealer]
 
@@ -265,7 +260,7 @@ def write_yaml(log: Log, words: Words = ENGLISH) -> Iterator[str]:
         for key, node in flat:
             yield f"  {key}: {_yaml_value(node)}\n"
     first = True
-    seen: dict[tuple[object, ...], str] = {}
+    texts = Remembered(lambda _, deal: "".join(yaml_deal(deal, header.players, words)), size=WRITTEN_SIZE)
     for deal in log.deals:
         if isinstance(deal, Unreadable):  # reported by the reader
             continue
@@ -275,13 +270,8 @@ def write_yaml(log: Log, words: Words = ENGLISH) -> Iterator[str]:
         template = None if isinstance(deal, (Correction, SeatChange)) else deal.template
         if template is None:
             yield from yaml_deal(deal, header.players, words)
-            continue
-        text = seen.get((template, deal.note))
-        if text is None:
-            if len(seen) >= WRITTEN_SIZE:
-                seen.clear()
-            text = seen[template, deal.note] = "".join(yaml_deal(deal, header.players, words))
-        yield text
+        else:
+            yield texts((template, deal.note), deal)
     if first:
         yield f"{words.key('deals')}: []\n"
 
