@@ -26,6 +26,12 @@ from pulyacalc.core.kinds import NodeKind
 
 #: larger YAML is refused: it is read whole, a ~200-byte node per 2 bytes written (docs/format.md "Limits")
 MAX_YAML_BYTES = 2 * 1024 * 1024
+#: the hint to a YAML log over the limit (``parse_yaml``, and the reader that stops reading it)
+YAML_TOO_LONG = N_(
+    "YAML is read whole: keep a log this long in the line format, which has no "
+    "size limit (once: pulyacalc convert LOG --to lines --max-yaml-bytes N -o "
+    "LOG.pulya), or raise --max-yaml-bytes"
+)
 MAX_LINE_CHARS = 10_000
 MAX_DEPTH = 64
 #: a line over MAX_LINE_CHARS (from its start: a line starts after '\n' or at the text's start)
@@ -285,12 +291,7 @@ def parse_yaml(text: str, file: str, *, max_bytes: int = MAX_YAML_BYTES, unique_
     if size > max_bytes:
         over = N_("the YAML document is {size:,} bytes, over the limit of {max_bytes:,}")
         big = M_(over, size=size, max_bytes=max_bytes)
-        hint = M_(
-            "YAML is read whole: keep a log this long in the line format, which has no "
-            "size limit (once: pulyacalc convert LOG --to lines --max-yaml-bytes N -o "
-            "LOG.pulya), or raise --max-yaml-bytes"
-        )
-        raise ReadError([Problem(Loc(file), big, hint)])
+        raise ReadError([Problem(Loc(file), big, M_(YAML_TOO_LONG))])
     # a search, not a list of every line; the expression compiled only when YAML is read
     long_line = re.search(_LONG_LINE, text, re.MULTILINE) if len(text) > MAX_LINE_CHARS else None
     if long_line is not None:

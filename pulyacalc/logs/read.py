@@ -118,15 +118,10 @@ def _read(
         raise ReadError([not_utf8(path, name, "NUL")])
     fmt = input_format or detect_format(name, head)
     if fmt == "yaml":
-        from pulyacalc.yamlsource import MAX_YAML_BYTES
+        from pulyacalc.yamlsource import MAX_YAML_BYTES, YAML_TOO_LONG
 
         limit = max_yaml_bytes or MAX_YAML_BYTES
-        hint = M_(
-            "YAML is read whole: keep a log this long in the line format, which has no "
-            "size limit (once: pulyacalc convert LOG --to lines --max-yaml-bytes N -o "
-            "LOG.pulya), or raise --max-yaml-bytes"
-        )
-        text = read_whole(stream, head, path, name, limit, hint)
+        text = read_whole(stream, head, path, name, limit, M_(YAML_TOO_LONG))
         from pulyacalc.logs import yaml_log as log_yaml
 
         return log_yaml.parse(text, name, problems, max_bytes=limit)
