@@ -31,10 +31,7 @@ class Aliases:
 
     def person(self, name: str) -> str:
         """The person a name written in a log is; the name itself when it is not in the file."""
-        found = self.exact.get(name)
-        if found is None:
-            found = self.folded.get(name.casefold())
-        return name if found is None else found
+        return self.exact.get(name) or self.folded.get(name.casefold(), name)  # a person is never ''
 
     def __contains__(self, name: object) -> bool:
         return isinstance(name, str) and (name in self.exact or name.casefold() in self.folded)
