@@ -163,15 +163,16 @@ LOG_KEYS = (*HEADER_KEYS, "deals", "overrides")
 SHEET_KEYS = (*HEADER_KEYS, "sheet", "running", "overrides")
 #: the Russian spellings of the sections of a YAML log or sheet, case-folded → the key
 SECTION_ALIASES = {"сдачи": "deals", "изменения": "overrides", "лист": "sheet", "по ходу": "running"}
+#: each header key and section as a Russian log writes it (``typed_as``, ``words.RUSSIAN``)
+RUSSIAN_KEYS = {row.key: row.aliases[0] for row in HEADER if row.aliases}
+RUSSIAN_KEYS.update((key, word) for word, key in SECTION_ALIASES.items())
 
 
 def typed_as(word: str, keys: tuple[str, ...]) -> tuple[str, ...]:
     """``keys`` named in ``word``'s alphabet (Russian for a Cyrillic word: ``конвенциа`` → ``конвенция``)."""
     if not any("\u0400" <= c <= "\u04ff" for c in word):
         return keys
-    russian = {row.key: row.aliases[0] for row in HEADER if row.aliases}
-    russian.update((key, word) for word, key in SECTION_ALIASES.items())
-    return tuple(russian.get(k, k) for k in keys)
+    return tuple(RUSSIAN_KEYS.get(k, k) for k in keys)
 
 
 def header_values(header: Header) -> Iterator[tuple[str, Any]]:

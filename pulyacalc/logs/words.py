@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from pulyacalc.core.i18n import SAID, current
 from pulyacalc.core.model import Contract, Suit
-from pulyacalc.logs.header import HEADER, SECTION_ALIASES
+from pulyacalc.logs.header import RUSSIAN_KEYS
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,10 +75,7 @@ RUSSIAN = Words(
     no_trump="БК",
     raspasy="распасы",
     dark="втёмную",
-    keys={
-        **{row.key: row.aliases[0] for row in HEADER if row.aliases},
-        **{key: word for word, key in SECTION_ALIASES.items()},
-    },
+    keys=RUSSIAN_KEYS,
     seats={"join": "входит", "leave": "выходит"},
     values={("dummy", "first"): "первая", ("dummy", "second"): "вторая"},
 )
