@@ -78,14 +78,11 @@ def read_aliases(path: str) -> Aliases:
 def read_aliases_text(text: str, name: str = "<aliases>") -> Aliases:
     """Read aliases given as text (``name`` locates the problems); raises ReadError."""
     root = parse_yaml(text, name, unique_keys=False)  # names its own duplicates
-    lines = text.lstrip("\ufeff").splitlines()
-    problems = Problems()
     if root.kind != "map":
-        got = root.describe()
         what = N_("an aliases file is a mapping of each person to the spellings of the name, got {describe}")
-        problems.add(root.loc, M_(what, describe=got), _EXAMPLE)
-        problems.raise_if_any()
-    reader = _Reader(name, lines, problems)
+        raise refused(root.loc, M_(what, describe=root.describe()), _EXAMPLE)
+    problems = Problems()
+    reader = _Reader(name, text.lstrip("\ufeff").splitlines(), problems)
     for key, value in root.pairs:
         reader.entry(key, value)
     problems.raise_if_any()
