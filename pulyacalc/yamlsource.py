@@ -237,10 +237,9 @@ class _Composer:
             more = M_("and more anchors and aliases from line {line} on, not shown", line=self.stopped.line)
             raise ReadError([*self.anchors.items, Problem(Loc(file), more, M_("remove them all"))])
         self.anchors.raise_if_any()
-        if self.failed is not None:
-            raise ReadError([self.failed])
-        if self.too_deep is not None:
-            raise ReadError([self.too_deep])
+        first = self.failed or self.too_deep
+        if first is not None:
+            raise ReadError([first])
         self.problems.raise_if_any()
         return self.root if self.root is not None else Node("map", Loc(file, 1, 1))
 

@@ -90,8 +90,7 @@ def parse_stream(
     number = 0
     pending: tuple[int, str] | None = None
     before = len(problems)
-    for raw in it:
-        number += 1
+    for number, raw in enumerate(it, 1):
         if number == 1:
             raw = raw.lstrip("\ufeff")
         line = raw.rstrip("\r\n")

@@ -57,10 +57,9 @@ def parse(text: str, file: str, problems: Problems, *, max_bytes: int | None = N
         raise AssertionError("header problems were reported")
     header_ok = not problems
     deals: list[Deal | Correction | SeatChange | Unreadable] = []
-    if deals_node is None or deals_node.null:
-        return Log(header, deals, header_ok)
-    if deals_node.kind != "seq":
-        problems.add(deals_node.loc, M_("deals: expected a list of deals (each starting with '- ')"))
+    if deals_node is None or deals_node.kind != "seq":  # none, or not a list (said unless empty)
+        if deals_node is not None and not deals_node.null:
+            problems.add(deals_node.loc, M_("deals: expected a list of deals (each starting with '- ')"))
         return Log(header, deals, header_ok)
     table = header  # a newcomer's name is known from his join on (RULES.md 6.3)
     read: dict[str, tuple[DealText, int]] = {}  # each deal's text read once
