@@ -81,23 +81,21 @@ def read_aliases_text(text: str, name: str = "<aliases>") -> Aliases:
     if root.kind != "map":
         what = N_("an aliases file is a mapping of each person to the spellings of the name, got {describe}")
         raise refused(root.loc, M_(what, describe=root.describe()), _EXAMPLE)
-    problems = Problems()
-    reader = _Reader(name, text.lstrip("\ufeff").splitlines(), problems)
+    reader = _Reader(text.lstrip("\ufeff").splitlines(), Problems())
     for key, value in root.pairs:
         reader.entry(key, value)
-    problems.raise_if_any()
-    return Aliases(name, tuple(reader.people), reader.exact, reader.folded)
+    reader.problems.raise_if_any()
+    return Aliases(name, tuple(reader.people), reader.exact, {k: who for k, (who, _) in reader.where.items()})
 
 
 class _Reader:
     """Gathers the file's entries, refusing a name that is no player's or means two people."""
 
-    def __init__(self, file: str, lines: list[str], problems: Problems) -> None:
-        self.file, self.lines, self.problems = file, lines, problems
+    def __init__(self, lines: list[str], problems: Problems) -> None:
+        self.lines, self.problems = lines, problems
         self.people: list[str] = []
         self.exact: dict[str, str] = {}
-        self.folded: dict[str, str] = {}
-        #: casefolded spelling → (person, where it was written)
+        #: casefolded spelling → (person, where it was written): ``Aliases.folded`` with places
         self.where: dict[str, tuple[str, Loc]] = {}
 
     def add(self, node: Node, message: str, hint: str = "") -> None:
@@ -176,4 +174,3 @@ class _Reader:
             return
         self.where[low] = (person, node.loc)
         self.exact[spelling] = person
-        self.folded[low] = person
