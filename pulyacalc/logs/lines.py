@@ -155,8 +155,7 @@ def _echo_header(problems: Problems, before: int, lines: dict[int, str]) -> None
     for i, p in enumerate(items[before:], before):
         line = lines.get(p.loc.line)
         if line is not None and not p.source and p.loc.column:
-            width = token_width(line, p.loc.column, ",#:")
-            items[i] = Problem(p.loc, p.message, p.hint, line, width, p.kind, p.code)
+            items[i] = replace(p, source=line, width=token_width(line, p.loc.column, ",#:"))
 
 
 def token_width(line: str, column: int, stops: str = ",#") -> int:
