@@ -370,7 +370,7 @@ def as_int(
 _NUMBER_RE = re.compile(r"^[+-]?(\d+(\.\d+)?|\d+/\d+)$")
 
 
-def as_number(node: Node, problems: Problems, what: str):  # type: ignore[no-untyped-def]
+def as_number(node: Node, problems: Problems, what: str) -> int | Fraction | None:
     """An exact number: ``2``, ``0.5`` or ``1/2`` → int or Fraction, within the limits above."""
     text = node.text.strip()
     if node.kind != "scalar" or node.null or not _NUMBER_RE.match(text):

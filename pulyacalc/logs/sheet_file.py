@@ -148,8 +148,7 @@ def _cell(
     text = node.text
     t = text.strip()
     if node.kind != "scalar" or node.null or not (t.count(".") > 1 or t.endswith(".") or " " in t):
-        one: Amount | None = as_number(node, p, what)
-        return one
+        return as_number(node, p, what)
     run: list[tuple[Amount, Loc]] = []
     for m in re.finditer(r"[^.\s]+", text):
         at = node.loc.column + node.quoted + m.start()
