@@ -481,13 +481,19 @@ _DARK_PASS = N_("on raspasy «втёмную» goes with a pass: '{who} pass dar
 _WRITE_COMMA = N_("write '{prev}, {tok}'; a clause is a name, a call and tricks, like 'Anna 6♠ 7'")
 
 
+#: a clause's words (or the rest of them), each with its offset from the start of the clauses
+Tokens = list[tuple[str, int]]
+#: reports a problem at an offset from the start of the clauses: ``err(offset, message, hint="", width=1)``
+Err = Callable[..., None]
+
+
 @dataclass(slots=True, eq=False)
 class _Said:
     """What the clauses of one deal line said, clause by clause, for the shape checks."""
 
     text: str
     players: tuple[str, ...]
-    err: Callable[..., None]
+    err: Err
     #: where a leading ``raspasy`` was written (-1: it was not), and its width
     raspasy_at: int
     raspasy_width: int
@@ -515,7 +521,7 @@ class _Said:
 
 
 def _clauses(
-    text: str, players: tuple[str, ...], err: Callable[..., None], problems: Problems, before: int
+    text: str, players: tuple[str, ...], err: Err, problems: Problems, before: int
 ) -> DealText | None:
     """The clauses after the deal number; None when a problem was reported."""
     clauses, starts, raspasy_at, raspasy_width = _split_clauses(text, players)
@@ -541,12 +547,10 @@ def _clauses(
     return _dark_said(DealText(*parts, said.cards or (), bool(said.concede)), err)
 
 
-def _split_clauses(
-    text: str, players: tuple[str, ...]
-) -> tuple[list[list[tuple[str, int]]], list[int], int, int]:
+def _split_clauses(text: str, players: tuple[str, ...]) -> tuple[list[Tokens], list[int], int, int]:
     """Each clause's words with their offsets and its start, and where a leading ``raspasy``
     was (-1: none) and its width; the word is taken out of the first clause."""
-    clauses: list[list[tuple[str, int]]] = [[]]
+    clauses: list[Tokens] = [[]]
     starts = [0]
     clause = clauses[0]
     for m in _TOKEN_RE.finditer(text):  # (one pass: the words, and the commas between clauses)
@@ -567,7 +571,7 @@ def _split_clauses(
     return clauses, starts, -1, 0
 
 
-def _clause(said: _Said, toks: list[tuple[str, int]], start: int) -> None:
+def _clause(said: _Said, toks: Tokens, start: int) -> None:
     """One clause read into ``said``: ``dealer NAME``, ``talon cards …`` or a player's."""
     err = said.err
     if not toks:
@@ -597,7 +601,7 @@ def _clause(said: _Said, toks: list[tuple[str, int]], start: int) -> None:
     _player_clause(said, who, toks, name_at + len(name_tok))
 
 
-def _player_clause(said: _Said, who: str, toks: list[tuple[str, int]], name_end: int) -> None:
+def _player_clause(said: _Said, who: str, toks: Tokens, name_end: int) -> None:
     """A player's clause after the name: tricks, undertricks, «без трёх», «втёмную», a call."""
     err, tricks, locs = said.err, said.tricks, said.locs
     rest = toks[1:]
@@ -638,7 +642,7 @@ def _player_clause(said: _Said, who: str, toks: list[tuple[str, int]], name_end:
         locs[f"tricks:{who}"] = count_at
 
 
-def _call(said: _Said, who: str, name_at: int, rest: list[tuple[str, int]], no_tricks: bool) -> bool:
+def _call(said: _Said, who: str, name_at: int, rest: Tokens, no_tricks: bool) -> bool:
     """A clause's call: whist, pass, half, talon tricks or a contract; False on a problem."""
     word_at = rest[0][1]
     word = rest[0][0] if len(rest) == 1 else "".join(t for t, _ in rest)
@@ -748,7 +752,7 @@ def _declarer_down(said: _Said) -> bool:
     return False
 
 
-def _dark_word(who: str, rest: list[tuple[str, int]], locs: dict[str, int]) -> list[tuple[str, int]]:
+def _dark_word(who: str, rest: Tokens, locs: dict[str, int]) -> Tokens:
     """A clause's words without a first or last «втёмную» (noted as ``dark:NAME``)."""
     if len(rest) > 1:
         for at in (0, -1):
@@ -758,7 +762,7 @@ def _dark_word(who: str, rest: list[tuple[str, int]], locs: dict[str, int]) -> l
     return rest
 
 
-def _dark_said(t: DealText, err: Callable[..., None]) -> DealText | None:
+def _dark_said(t: DealText, err: Err) -> DealText | None:
     """Who said «втёмную»: on raspasy each with a pass (K3.3.19 а); in a game only the declarer's
     dark bid scores (б, в), a defender's is refused rather than silently dropped.  None on a problem."""
     dark = [(part[5:], at) for part, at in t.parts.items() if part.startswith("dark:")]
@@ -785,7 +789,7 @@ def _dark_said(t: DealText, err: Callable[..., None]) -> DealText | None:
     return replace(t, dark=(t.declarer,) if t.declarer else tuple(who for who, _ in dark))
 
 
-def _last_words(rest: list[tuple[str, int]], spellings: Container[str]) -> tuple[str, int]:
+def _last_words(rest: Tokens, spellings: Container[str]) -> tuple[str, int]:
     """A clause's last word, or its last two written together (``без 2``), when one of
     ``spellings``: (that spelling, how many words), else ("", 0)."""
     tail = rest[-1][0].lower()
@@ -795,9 +799,7 @@ def _last_words(rest: list[tuple[str, int]], spellings: Container[str]) -> tuple
     return (two, 2) if two in spellings else ("", 0)
 
 
-def _dealer_clause(
-    toks: list[tuple[str, int]], players: tuple[str, ...], again: bool, err: Callable[..., None]
-) -> str | None:
+def _dealer_clause(toks: Tokens, players: tuple[str, ...], again: bool, err: Err) -> str | None:
     """``dealer NAME``: the dealer, or None when a problem was reported."""
     name_tok, name_at = toks[0]
     if len(toks) != 2:
@@ -816,11 +818,7 @@ def _dealer_clause(
 
 
 def _undertricks(
-    who: str,
-    rest: list[tuple[str, int]],
-    count: int | None,
-    unders: list[tuple[str, int, int]],
-    err: Callable[..., None],
+    who: str, rest: Tokens, count: int | None, unders: list[tuple[str, int, int]], err: Err
 ) -> int:
     """Undertricks as a clause's last words (``-1``, ``без одной``), added to ``unders``: how
     many words (0: none), or -1 on a problem."""
@@ -837,7 +835,7 @@ def _undertricks(
     return k
 
 
-def _missing_comma(rest: list[tuple[str, int]], players: tuple[str, ...], err: Callable[..., None]) -> bool:
+def _missing_comma(rest: Tokens, players: tuple[str, ...], err: Err) -> bool:
     """Report a ``;`` between clauses or a missing comma before a name or after a count (True)."""
     # a '.' ending a clause before a name: the Russian layout's '.' is where the English ',' is
     dots = [k for k in range(1, len(rest)) if rest[k - 1][0].endswith(".") and _names(rest[k][0], players)]
@@ -859,9 +857,7 @@ def _missing_comma(rest: list[tuple[str, int]], players: tuple[str, ...], err: C
     return False
 
 
-def _talon_cards(
-    toks: list[tuple[str, int]], again: bool, err: Callable[..., None]
-) -> tuple[Card, ...] | None:
+def _talon_cards(toks: Tokens, again: bool, err: Err) -> tuple[Card, ...] | None:
     """``talon cards A♠ K♠`` / ``прикуп туз пик``: at most two cards, none twice; None on a problem."""
     word, at = toks[0]
     if again:
@@ -934,7 +930,7 @@ def _names(word: str, players: tuple[str, ...]) -> bool:
     return any(p.casefold() == low for p in players)
 
 
-def _contract_slow(word: str, word_at: int, width: int, err: Callable[..., None]) -> Contract | None:
+def _contract_slow(word: str, word_at: int, width: int, err: Err) -> Contract | None:
     """The error path and rare spellings: ``Contract.parse`` says what is wrong with the word."""
     try:
         return Contract.parse(word)
