@@ -21,16 +21,17 @@ ROW_KEYS = ("pool", "mountain", "whists")
 ROW_WORDS = {"пуля": "pool", "гора": "mountain", "висты": "whists", "вист": "whists"}
 #: a final cell written as its running entries (``2.3.5.9``): each entry and its place
 Entries = dict[tuple[str, ...], tuple[tuple[Amount, Loc], ...]]
+#: where each cell was written: ("pool", player) / ("whists", writer, on) → Loc
+Cells = dict[tuple[str, ...], Loc]
 
 
 @dataclass(frozen=True)
 class PaperSheet:
     header: Header
     sheet: SheetView
-    #: where each cell was written: ("pool", player) / ("whists", writer, on) → Loc
-    cells: dict[tuple[str, ...], Loc] = field(default_factory=dict)
+    cells: Cells = field(default_factory=dict)
     #: optional running totals: deal number → SheetView (cells not given are None-free copies)
-    running: dict[int, tuple[SheetView, dict[tuple[str, ...], Loc], Loc]] = field(default_factory=dict)
+    running: dict[int, tuple[SheetView, Cells, Loc]] = field(default_factory=dict)
     entries: Entries = field(default_factory=dict)
 
 
@@ -58,7 +59,7 @@ def parse_sheet(text: str, file: str, *, max_bytes: int | None = None) -> PaperS
         raise AssertionError
     entries: Entries = {}
     view, cells = _rows(sheet_node, header, p, complete=True, entries=entries)
-    running: dict[int, tuple[SheetView, dict[tuple[str, ...], Loc], Loc]] = {}
+    running: dict[int, tuple[SheetView, Cells, Loc]] = {}
     if running_node is not None:
         if running_node.kind == "seq":
             # a list: the i-th item is the paper after deal i (an empty item skips a deal)
@@ -80,10 +81,10 @@ def parse_sheet(text: str, file: str, *, max_bytes: int | None = None) -> PaperS
 
 def _rows(
     node: Node, header: Header, p: Problems, complete: bool, entries: Entries | None = None
-) -> tuple[SheetView, dict[tuple[str, ...], Loc]]:
+) -> tuple[SheetView, Cells]:
     players = header.players
     view = Sheet(players).view()  # an empty paper
-    cells: dict[tuple[str, ...], Loc] = {}
+    cells: Cells = {}
     if node.kind != "map":
         p.add(node.loc, M_("expected a mapping of players to {pool:, mountain:, whists:}"))
         return view, cells
@@ -102,7 +103,7 @@ def _rows(
         if v.kind != "map":
             p.add(v.loc, M_("{who}: expected {{pool: N, mountain: N, whists: {{…}}}}", who=who))
             continue
-        _row(who, v, players, view, cells, p, {} if entries is None else entries)
+        _row(who, v, view, cells, p, {} if entries is None else entries)
     if complete:
         for who in players:
             if who not in seen:
@@ -110,15 +111,7 @@ def _rows(
     return view, cells
 
 
-def _row(
-    who: str,
-    node: Node,
-    players: tuple[str, ...],
-    view: SheetView,
-    cells: dict[tuple[str, ...], Loc],
-    p: Problems,
-    entries: Entries,
-) -> None:
+def _row(who: str, node: Node, view: SheetView, cells: Cells, p: Problems, entries: Entries) -> None:
     """``who``'s row (``{pool: N, mountain: N, whists: {…}}``) into ``view``, places into ``cells``."""
     for rk, rv in node.pairs:
         word = rk.text.strip()
@@ -130,7 +123,7 @@ def _row(
                 (view.pool if key == "pool" else view.mountain)[who] = x
                 cells[(key, who)] = rv.loc
         elif key == "whists":
-            _whists(who, rv, players, view.whists[who], cells, p, entries)
+            _whists(who, rv, view, cells, p, entries)
         else:
             close = [] if p.full else difflib.get_close_matches(word, [*ROW_KEYS, *ROW_WORDS], n=1)
             did = did_you_mean(close[0] if close else None)
@@ -175,22 +168,14 @@ def _cell(
 _WHISTS_TWICE = N_("{who}'s whists on {on} are given twice, first at {place}")
 
 
-def _whists(
-    who: str,
-    node: Node,
-    players: tuple[str, ...],
-    whists: dict[str, Amount],
-    cells: dict[tuple[str, ...], Loc],
-    p: Problems,
-    entries: Entries,
-) -> None:
-    """``who``'s whists on each opponent (``{B: 12}``) read into ``whists``."""
+def _whists(who: str, node: Node, view: SheetView, cells: Cells, p: Problems, entries: Entries) -> None:
+    """``who``'s whists on each opponent (``{B: 12}``) read into ``view``."""
     if node.kind != "map":
         p.add(node.loc, M_("{who}'s whists: expected a mapping of opponents, like {{B: 12}}", who=who))
         return
     for wk, wv in node.pairs:
         written = wk.text.strip()
-        on, hint = match_player(written, players)
+        on, hint = match_player(written, view.players)
         if on is None or on == who:
             not_one = M_("{who}'s whists on {strip!r}: not an opponent", who=who, strip=written)
             p.add(wk.loc, not_one, hint or "a player writes whists on the others")
@@ -201,5 +186,5 @@ def _whists(
             continue
         x = _cell(wv, p, M_("{who}'s whists on {on}", who=who, on=on), True, entries, ("whists", who, on))
         if x is not None:
-            whists[on] = x
+            view.whists[who][on] = x
             cells[("whists", who, on)] = wv.loc
