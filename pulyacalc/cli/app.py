@@ -125,20 +125,18 @@ def build(only: str | None = None) -> typer.Typer:
     """The app with every command, or with the one named ``only``."""
     import typer
 
-    from pulyacalc.cli.lang import LANG_HELP, TYPER, check_lang
+    from pulyacalc.cli.lang import TYPER
 
     root = _root_group()
     app = typer.Typer(name="pulyacalc", help=HELP, epilog=EXAMPLES, cls=root, no_args_is_help=True, **TYPER)
 
     # a group even with one command registered (Typer runs a lone command as the program);
-    # options as default values: annotations are strings read where typer is not imported
+    # options as default values: annotations are strings read where typer is not imported;
+    # --lang is added by cli/lang.prepare, as to every command
     @app.callback()
     def _group(
         version: bool = typer.Option(
             False, "--version", is_eager=True, callback=_show_version, help=N_("Print the version, exit.")
-        ),
-        lang: str | None = typer.Option(
-            None, "--lang", metavar="ru|en", is_eager=True, callback=check_lang, help=LANG_HELP
         ),
     ) -> None:
         pass
@@ -146,8 +144,7 @@ def build(only: str | None = None) -> typer.Typer:
     for name in COMMANDS:
         if only is None or name == only:
             module = importlib.import_module(f"pulyacalc.cli.commands.{name}")
-            examples = getattr(module, "EXAMPLES", None)
-            app.command(name, short_help=SHORT[name], epilog=examples)(getattr(module, name))
+            app.command(name, short_help=SHORT[name], epilog=module.EXAMPLES)(getattr(module, name))
     for name, help in GROUPS.items():
         if only is None or name == only:
             app.add_typer(typer.Typer(), name=name, help=help, cls=_lazy_group(), no_args_is_help=True)
@@ -185,8 +182,6 @@ def script() -> None:
         main(gc_paused=True)
     except SystemExit as e:
         status = e.code if isinstance(e.code, int) else 1
-    else:  # pragma: no cover - main always exits
-        status = 0
     runtime = sys.modules.get("pulyacalc.cli.runtime")
     if runtime is None:  # interrupted before the command ran: nothing of ours to skip
         sys.exit(status)
