@@ -112,19 +112,16 @@ def format_options(cmd: Any, ctx: Any, formatter: Any) -> None:
             argument = param.param_type_name == "argument"
             panel = N_("Arguments") if argument else getattr(param, "rich_help_panel", None) or N_("Options")
             sections.setdefault(panel, []).append(record)
-    for panel, records in sections.items():
-        if records:
-            with formatter.section(_(panel)):
-                formatter.write_dl(records)
     if hasattr(cmd, "list_commands"):
-        rows = []
+        rows = sections[N_("Commands")] = []
         for name in cmd.list_commands(ctx):
             sub = cmd.get_command(ctx, name)
             if sub is not None and not sub.hidden:  # each its short help whole, never cut with "..."
                 rows.append((name, sub.get_short_help_str(limit=1_000)))
-        if rows:
-            with formatter.section(_("Commands")):
-                formatter.write_dl(rows)
+    for panel, records in sections.items():
+        if records:
+            with formatter.section(_(panel)):
+                formatter.write_dl(records)
 
 
 def format_examples(cmd: Any, ctx: Any, formatter: Any) -> None:
