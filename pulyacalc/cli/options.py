@@ -227,10 +227,6 @@ def but(*left_out: str) -> tuple[str, ...]:
     return tuple(n for n in SHARED if n not in left_out)
 
 
-#: every shared option but --whist-price (the commands that tell no money: explain, stats)
-UNPRICED = but("whist_price")
-
-
 @dataclass(frozen=True)
 class Run:
     """The shared options of one run, as a command gets them (:func:`command`)."""

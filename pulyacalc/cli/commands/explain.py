@@ -16,7 +16,7 @@ from pulyacalc.render.view import counted
 DEAL_HELP = N_("Explain only deal number N (1 = the first).")
 
 
-@opts.command(*opts.UNPRICED, blame_rounding=False)
+@opts.command(*opts.but("whist_price"), blame_rounding=False)
 def explain(
     log: opts.LogArg,
     deal: Annotated[int | None, typer.Option("--deal", "-d", min=1, metavar="N", help=DEAL_HELP)] = None,

@@ -16,7 +16,7 @@ from pulyacalc.render.formats import render
 PLAYER_HELP = N_("One player's page instead of the whole club.")
 
 
-@opts.command(*opts.UNPRICED)
+@opts.command(*opts.but("whist_price"))
 def stats(
     logs: opts.LogsArg,
     player: Annotated[str | None, typer.Option("--player", "-p", metavar="NAME", help=PLAYER_HELP)] = None,
