@@ -131,9 +131,11 @@ def durable(path: Path, text: str, *, append: bool = True) -> None:
             os.close(folder)
 
 
-def show_problems(problems: list[Problem]) -> None:
+def show_problems(problems: list[Problem], message: str = "") -> None:
     for problem in problems:
         print(fit(problem.format(), sys.stderr), file=sys.stderr, flush=True)
+    if message:
+        print(f"pulyacalc: {message}", file=sys.stderr, flush=True)
 
 
 class Table:
@@ -283,9 +285,7 @@ class Session(Table):
     def _refuse(self, message: str = "", problems: list[Problem] | None = None) -> None:
         """A line or command refused: its problems shown, then ``message``."""
         self.refused += 1
-        show_problems(problems or [])
-        if message:
-            print(f"pulyacalc: {message}", file=sys.stderr, flush=True)
+        show_problems(problems or [], message)
 
     def enter(self, line: str) -> bool:
         """A line of the log: written when it checks clean; otherwise its problems shown and
@@ -439,9 +439,7 @@ def start(log: Path, ask: Callable[[str, str], str], words: Words) -> None:
         problems = scored(str(log), text).problems.items
         if not problems and 2 <= len(players) <= 5:
             break
-        show_problems(problems)
-        if not problems:
-            print("pulyacalc: " + _("give 2 to 5 players"), file=sys.stderr, flush=True)
+        show_problems(problems, "" if problems else _("give 2 to 5 players"))
         if not sys.stdin.isatty():
             raise Refused(_("{log}: the header was not written").format(log=log))
     fd = os.open(log, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)  # never over a log made meanwhile
