@@ -120,37 +120,36 @@ def drawn(
         raise fail(_("{log}: the drawn sheet is for 2 to 5 players; this log has {n}").format(log=log, n=n))
     pulya = traced(ev, *marks.marks(), price)
     drawing = svg(pulya, numbers)
-    emit_page = None
-    if html:
-        from pulyacalc.render.explain import explain_table
-        from pulyacalc.render.report import Report
-        from pulyacalc.render.sheet_html import page
-        from pulyacalc.render.table import html_tables
-        from pulyacalc.reports.explain import explain
+    if not html:
+        return drawing, None
+    from pulyacalc.render.explain import explain_table
+    from pulyacalc.render.report import Report
+    from pulyacalc.render.sheet_html import page
+    from pulyacalc.render.table import html_tables
+    from pulyacalc.reports.explain import explain
 
-        explained = explain(ev)
-        title = ev.header.title or f"{convention_title(ev.convention)}: {', '.join(ev.header.players)}"
-        deals = _("Deal by deal")
-        shown_deals = explained.deals[-last:] if last else explained.deals
-        if last and len(shown_deals) < len(explained.deals):
-            deals = ngettext("The last deal", "The last {n} deals", last).format(n=last)
-        elif len(ev.results) < marks.seen:
-            shown = ev.results[-1].number if ev.results else 0
-            deals = ngettext(
-                "Deal by deal: the first {shown} of {n} deal (pulyacalc explain shows every one)",
-                "Deal by deal: the first {shown} of {n} deals (pulyacalc explain shows every one)",
-                ev.deals,
-            ).format(shown=shown, n=ev.deals)
-        with html_tables() as made:  # the tables as HTML tables, the notes as paragraphs
-            # the table `score` prints, bombs and all
-            settled = (pulya.settlement, ev.deals, ev.finished, pulya.bombs, ev.changes)
-            sheet_table = Report(ev.convention, ev.target, ev.sheet, *settled).table()
-            tables = [
-                (_("The sheet and the settlement"), sheet_table),
-                (deals, explain_table(explained, shown_deals)),
-            ]
-        emit_page = page(title, drawing, tables, refresh, made=made)
-    return drawing, emit_page
+    explained = explain(ev)
+    title = ev.header.title or f"{convention_title(ev.convention)}: {', '.join(ev.header.players)}"
+    deals = _("Deal by deal")
+    shown_deals = explained.deals[-last:] if last else explained.deals
+    if last and len(shown_deals) < len(explained.deals):
+        deals = ngettext("The last deal", "The last {n} deals", last).format(n=last)
+    elif len(ev.results) < marks.seen:
+        shown = ev.results[-1].number if ev.results else 0
+        deals = ngettext(
+            "Deal by deal: the first {shown} of {n} deal (pulyacalc explain shows every one)",
+            "Deal by deal: the first {shown} of {n} deals (pulyacalc explain shows every one)",
+            ev.deals,
+        ).format(shown=shown, n=ev.deals)
+    with html_tables() as made:  # the tables as HTML tables, the notes as paragraphs
+        # the table `score` prints, bombs and all
+        settled = (pulya.settlement, ev.deals, ev.finished, pulya.bombs, ev.changes)
+        sheet_table = Report(ev.convention, ev.target, ev.sheet, *settled).table()
+        tables = [
+            (_("The sheet and the settlement"), sheet_table),
+            (deals, explain_table(explained, shown_deals)),
+        ]
+    return drawing, page(title, drawing, tables, refresh, made=made)
 
 
 EXAMPLES = N_(
