@@ -41,9 +41,7 @@ class _Diagnostics(io.RawIOBase):
         done = 0
         while not self.broken and done < len(view):
             try:
-                done += os.write(self.fd, view[done:])
-            except InterruptedError:
-                continue
+                done += os.write(self.fd, view[done:])  # EINTR is retried by os.write itself (PEP 475)
             except OSError:
                 self.broken = True
         return len(view)
@@ -52,9 +50,7 @@ class _Diagnostics(io.RawIOBase):
 class _Closed(io.RawIOBase):
     """Standard output the shell closed (``>&-``): every write fails with EBADF."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.discard = False  # set once the failure is reported: the rest goes nowhere
+    discard = False  # set once the failure is reported: the rest goes nowhere
 
     def writable(self) -> bool:
         return True
@@ -74,11 +70,10 @@ def guard_streams() -> None:
             os.fstat(fd)
         except OSError:
             closed.append(fd)
-    for fd in closed:
-        null = os.open(os.devnull, os.O_RDWR)
-        if null != fd:
-            os.dup2(null, fd)
-            os.close(null)
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
     if 0 in closed:
         sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8")
     if 1 in closed:
