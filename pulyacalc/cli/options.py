@@ -254,17 +254,14 @@ def command(*names: str, blame_rounding: bool = True, fresh: bool = False) -> Ca
     """A command over the shared options ``names``, which it gets as one :class:`Run` (Typer sees
     them where its ``run`` parameter is); its problems reported, ``--rounding``'s as usage;
     its ``-o`` checked (:func:`guard`; ``fresh``: any file with text is kept)."""
-    names = (*names, "force") if "output" in names else names
+    # in the order --help lists them, and --force with -o
+    names = tuple(n for n in SHARED if n in names or (n == "force" and "output" in names))
 
     def decorate(func: F) -> F:
         own = list(inspect.signature(func, eval_str=True).parameters.values())
         at = [p.name for p in own].index("run")
         keyword = inspect.Parameter.KEYWORD_ONLY
-        ours = [
-            inspect.Parameter(n, keyword, default=DEFAULTS.get(n), annotation=SHARED[n])
-            for n in SHARED
-            if n in names
-        ]
+        ours = [inspect.Parameter(n, keyword, default=DEFAULTS.get(n), annotation=SHARED[n]) for n in names]
         last = [p for p in ours if p.name in ("output", "quiet", "force")]
         params = own[:at] + [p for p in ours if p not in last] + own[at + 1 :] + last
         params = [p.replace(kind=keyword) for p in params]
