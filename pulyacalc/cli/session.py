@@ -264,14 +264,12 @@ class Session(Table):
             self.undo()
         elif what == "end":
             return self.end(words[1] if len(words) > 1 else None)
-        elif what in ("fix", "explain"):
-            number = self._number(words)
-            if number is not None and what == "fix":
-                return self.fix(number)
-            if number is not None:
-                self.command("explain", "--deal", str(number))
-        else:
+        elif what in ("sheet", "ledger"):
             self.command("score" if what == "sheet" else "ledger")
+        elif (number := self._number(words)) is not None:  # fix N, explain N
+            if what == "fix":
+                return self.fix(number)
+            self.command("explain", "--deal", str(number))
         return False
 
     def _number(self, words: list[str]) -> int | None:
