@@ -38,9 +38,8 @@ def settle(
     price = run.price
     paper = read_sheet(sheet, run.max_yaml_bytes)
     conv = convention_for(paper.header, run.convention)
-    rnd = run.rounding or conv.rounding
     target = paper.header.pool if paper.header.pool is not None else conv.pool_target
-    result = do_settle(paper.sheet, conv, target, rnd, price)
+    result = do_settle(paper.sheet, conv, target, run.rounding or conv.rounding, price)
     report = SettleReport(conv, target, paper.sheet, result)
     if is_drawing(run.output):
         if run.format != opts.TABLE.value:
