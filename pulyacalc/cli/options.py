@@ -16,7 +16,6 @@ import typer
 
 from pulyacalc.cli import output as out
 from pulyacalc.cli.lang import ADVANCED
-from pulyacalc.cli.output import ForceOpt, OutputOpt, QuietOpt
 from pulyacalc.cli.runtime import problems_reported
 from pulyacalc.core import kinds
 from pulyacalc.core.errors import WRITTEN, Loc, PulyaError, ReadsOutput, shown
@@ -74,6 +73,11 @@ _HELP = {
         "Read logs and sheets in this encoding instead of UTF-8: cp1251 (Windows-1251) or utf-16, "
         "as an older editor saves them."
     ),
+    "output": N_(
+        "Write the output to FILE instead of standard output (all or nothing; - is standard output)."
+    ),
+    "quiet": N_("No notes on standard error (skipped files and the like)."),
+    "force": N_("Let -o replace a log or a paper sheet (for a new log, any file that is not empty)."),
 }
 
 
@@ -212,9 +216,9 @@ SHARED: dict[str, Any] = {
         int | None, _option("--max-yaml-bytes", metavar="N", parser=_parse_size, advanced=True)
     ],
     "encoding": Annotated[str | None, _option("--encoding", metavar="CODEC", callback=_encoding)],
-    "output": OutputOpt,
-    "quiet": QuietOpt,
-    "force": ForceOpt,
+    "output": Annotated[str | None, _option("-o", "--output", metavar="FILE", callback=out.set_output)],
+    "quiet": Annotated[bool, _option("-q", "--quiet", callback=out.keeps("quiet"), advanced=True)],
+    "force": Annotated[bool, _option("--force", callback=out.keeps("force"))],
 }
 #: the shared options' defaults where they are not None
 DEFAULTS: dict[str, Any] = {"allow_outside": False, "format": TABLE, "quiet": False, "force": False}

@@ -10,13 +10,12 @@ import sys
 from collections.abc import Callable, Container, Iterator
 from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
-from typing import IO, Annotated, Any
+from typing import IO, Any
 
 import typer
 
-from pulyacalc.cli.lang import ADVANCED
 from pulyacalc.core.errors import shown
-from pulyacalc.core.i18n import N_, _, tr
+from pulyacalc.core.i18n import _, tr
 from pulyacalc.render.formats import spool, spooled
 
 #: the file ``emit`` writes to (None: standard output); set by ``-o``
@@ -34,7 +33,8 @@ _count = itertools.count()
 REPORT_SUFFIXES = {".txt": "table", ".csv": "csv", ".tsv": "tsv", ".json": "json", ".jsonl": "jsonl"}
 
 
-def _set_output(value: str | None) -> str | None:
+def set_output(value: str | None) -> str | None:
+    """``-o``'s callback: the file ``emit`` writes to, checked before any work."""
     global target
     target = None if value in (None, "-") or descriptor(value) == 1 else check_writable(value)
     return value
@@ -98,7 +98,7 @@ def drawing_file(value: str, suffixes: Container[str], misnamed: str) -> str:
     return check_writable(value)
 
 
-def _keeps(name: str) -> Callable[[bool], bool]:
+def keeps(name: str) -> Callable[[bool], bool]:
     """The callback of a flag kept in this module (``-q``, ``--force``)."""
 
     def keep(value: bool) -> bool:
@@ -265,21 +265,3 @@ def note(message: str) -> None:
     """A note for the person at the terminal, on standard error, unless ``-q``."""
     if not quiet:
         print(f"pulyacalc: {shown(tr(message), 0)}", file=sys.stderr)
-
-
-#: the options' help, as ``--help`` shows it (translated where it is looked up)
-_HELP = {
-    "output": N_(
-        "Write the output to FILE instead of standard output (all or nothing; - is standard output)."
-    ),
-    "quiet": N_("No notes on standard error (skipped files and the like)."),
-    "force": N_("Let -o replace a log or a paper sheet (for a new log, any file that is not empty)."),
-}
-OutputOpt = Annotated[
-    str | None, typer.Option("-o", "--output", metavar="FILE", callback=_set_output, help=_HELP["output"])
-]
-QuietOpt = Annotated[
-    bool,
-    typer.Option("-q", "--quiet", callback=_keeps("quiet"), rich_help_panel=ADVANCED, help=_HELP["quiet"]),
-]
-ForceOpt = Annotated[bool, typer.Option("--force", callback=_keeps("force"), help=_HELP["force"])]
