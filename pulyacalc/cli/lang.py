@@ -86,17 +86,19 @@ def prepare(cmd: Any) -> Any:
     cmd.format_epilog = functools.partial(format_examples, cmd)
     given = {name for param in cmd.params for name in param.opts}
     if "--lang" not in given:
-        from typer.core import TyperOption
-
-        # checked, not passed to the command's function
-        lang = TyperOption(
-            param_decls=["--lang"], metavar="ru|en", expose_value=False, is_eager=True, callback=check_lang
-        )
-        lang.help = _(LANG_HELP)
-        cmd.params.append(lang)
+        cmd.params.append(_checked("--lang", LANG_HELP, metavar="ru|en", is_eager=True, callback=check_lang))
     if "--format" in given and "--width" not in given:
-        cmd.params.insert(-1, width_option())
+        cmd.params.insert(-1, _checked("--width", WIDTH_HELP, type=int, metavar="N", callback=_fit_width))
     return cmd
+
+
+def _checked(decl: str, help: str, **kw: Any) -> Any:
+    """An option its callback checks and keeps: not passed to the command's function."""
+    from typer.core import TyperOption
+
+    option = TyperOption(param_decls=[decl], expose_value=False, **kw)
+    option.help = _(help)
+    return option
 
 
 #: the help panel of the options a newcomer may skip (Typer's ``rich_help_panel``)
@@ -138,23 +140,16 @@ WIDTH_HELP = N_(
 )
 
 
-def width_option() -> Any:
+def _fit_width(ctx: Any, param: Any, value: int | None) -> None:
     """``--width N`` of a command that prints tables: the width they are fitted to."""
-    from typer.core import TyperOption
+    if value is not None:
+        import typer
 
-    def use(ctx: Any, param: Any, value: int | None) -> None:
-        if value is not None:
-            import typer
+        from pulyacalc.render.view import use_width
 
-            from pulyacalc.render.view import use_width
-
-            if value < 0:
-                raise typer.BadParameter(_("give a number of columns, 0 or more"), ctx=ctx, param=param)
-            use_width(value or None)
-
-    option = TyperOption(param_decls=["--width"], type=int, metavar="N", expose_value=False, callback=use)
-    option.help = _(WIDTH_HELP)
-    return option
+        if value < 0:
+            raise typer.BadParameter(_("give a number of columns, 0 or more"), ctx=ctx, param=param)
+        use_width(value or None)
 
 
 #: the messages click writes itself, as patterns over its English, and their msgids; the
