@@ -107,6 +107,9 @@ ADVANCED = N_("Advanced options")
 
 def format_options(cmd: Any, ctx: Any, formatter: Any) -> None:
     """Typer's sections (arguments, options), then one per help panel; a group's commands after."""
+    help_option = cmd.get_help_option(ctx)  # click's own, made when first asked for
+    if help_option is not None:
+        help_option.help = _("Show this message and exit.")
     sections: dict[str, list[tuple[str, str]]] = {N_("Arguments"): [], N_("Options"): []}
     for param in cmd.get_params(ctx):
         record = param.get_help_record(ctx)
@@ -217,23 +220,9 @@ def patch_click() -> None:
     import io
 
     import typer.core
-    from typer._click import decorators, exceptions, formatting
+    from typer._click import exceptions, formatting
 
     typer.core._ = _  # type: ignore[attr-defined]  # section titles, "default:", "required", "No such command"
-
-    original_help_option = decorators.help_option
-
-    def help_option(param_decls: list[str]) -> Any:
-        make = original_help_option(param_decls)
-
-        def apply(cmd: Any) -> Any:
-            cmd = make(cmd)
-            cmd.params[-1].help = _(cmd.params[-1].help)
-            return cmd
-
-        return apply
-
-    decorators.help_option = help_option
 
     def translated(show: Any) -> Any:
         def show_translated(self: Any, file: IO[Any] | None = None) -> None:
