@@ -136,15 +136,13 @@ def _encoding(value: str | None) -> str | None:
 
     from pulyacalc.logs.read import encoding
 
-    if value is None:
-        encoding.set("utf-8-sig")
-        return None
-    try:
-        codecs.lookup(value)
-    except LookupError:
-        message = _("unknown encoding {value!r}; e.g. cp1251 or utf-16").format(value=value)
-        raise usage(message, "--encoding") from None
-    encoding.set(value)
+    if value is not None:
+        try:
+            codecs.lookup(value)
+        except LookupError:
+            message = _("unknown encoding {value!r}; e.g. cp1251 or utf-16").format(value=value)
+            raise usage(message, "--encoding") from None
+    encoding.set(value or "utf-8-sig")  # (an empty name is no codec: refused above)
     return value
 
 
