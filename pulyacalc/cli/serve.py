@@ -33,8 +33,8 @@ class Watch:
     """The page served at ``url`` from now until :meth:`close`; :meth:`publish` replaces it."""
 
     def __init__(self, host: str, port: int) -> None:
+        # replaced whole by publish (one reference stored: a request gets the old page or the new)
         self._page = WAITING.encode()
-        self._lock = threading.Lock()
         watch = self
 
         class Server(ThreadingHTTPServer):
@@ -43,8 +43,7 @@ class Watch:
 
         class Handler(_Handler):
             def body(self) -> bytes:
-                with watch._lock:
-                    return watch._page
+                return watch._page
 
         try:
             self._server = Server((host, port), Handler)
@@ -59,9 +58,7 @@ class Watch:
 
     def publish(self, page: str) -> None:
         """The HTML every ``GET /`` returns from now on."""
-        body = page.encode()
-        with self._lock:
-            self._page = body
+        self._page = page.encode()
 
     def close(self) -> None:
         """Stop serving and free the port."""
