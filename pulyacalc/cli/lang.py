@@ -207,16 +207,10 @@ def translate_click(line: str) -> str:
     return line
 
 
-_patched = False
-
-
+@functools.cache
 def patch_click() -> None:
     """Make Typer's vendored click speak the chosen language and echo safe (once per
-    process; English passes through unchanged)."""
-    global _patched
-    if _patched:
-        return
-    _patched = True
+    process, cached; English passes through unchanged)."""
     import io
 
     import typer.core
