@@ -116,3 +116,17 @@ def test_an_unknown_encoding_is_usage(tmp_path: Path) -> None:
     code, out = run("score", str(tmp_path / "log.txt"), "--encoding", "klingon")
     assert code == 2
     assert "--encoding" in out and "klingon" in out
+
+
+@pytest.mark.parametrize(
+    ("codec", "reason"),
+    [("utf-16", "UTF-16 stream does not start with BOM"), ("ascii", "ordinal not in range(128)")],
+)
+def test_a_file_not_in_the_encoding_named_is_told_so(tmp_path: Path, codec: str, reason: str) -> None:
+    path = tmp_path / "log.txt"
+    path.write_text(LOG, encoding="utf-8")  # UTF-8, Cyrillic names: no UTF-16 mark, not ASCII
+    code, out = run("score", str(path), "--encoding", codec)
+    assert code == 1 and "Traceback" not in out
+    assert f"{path}: not {codec} text ({reason}); read it in the encoding it was saved in (--encoding)" in out
+    code, out = run("--lang", "ru", "check", str(path), "--encoding", codec)
+    assert code == 1 and f"текст не в {codec} ({reason})" in out

@@ -15,7 +15,7 @@ from typing import NamedTuple
 from pulyacalc.cli.console import fit
 from pulyacalc.convention.load import builtin_names
 from pulyacalc.core.amounts import Amount
-from pulyacalc.core.errors import Loc, Problem, Problems, ReadError, not_utf8
+from pulyacalc.core.errors import Loc, Problem, Problems, ReadError
 from pulyacalc.core.i18n import M_, N_, _, current
 from pulyacalc.core.kinds import Area
 from pulyacalc.core.model import Contract, Correction, Suit
@@ -158,15 +158,15 @@ class Table:
     def _read(self) -> Scored:
         """The log read as every reader reads it (a problem located at it), refused when it
         is not a regular file of lines: the log ``play`` appends to."""
-        from pulyacalc.logs.read import detect_format, open_input, refused, unreadable
+        from pulyacalc.logs.read import detect_format, open_input, refused, undecodable, unreadable
 
         name = str(self.log)
         stream, _name = open_input(name, newline="")  # kept as written: undo rewrites it
         with stream:
             try:
                 text = stream.read()
-            except UnicodeDecodeError as e:
-                raise ReadError([not_utf8(name, name, e.reason)]) from None
+            except UnicodeError as e:
+                raise ReadError([undecodable(name, name, e)]) from None
             except OSError as e:
                 raise unreadable(name, e) from None
             if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):

@@ -156,13 +156,23 @@ def _reading(stream: IO[str], path: str | None, name: str, *, close: bool = True
     when ``close`` (standard input is not ours to close; one over a string closes harmlessly)."""
     try:
         yield
-    except UnicodeDecodeError as e:
-        raise ReadError([not_utf8(path or "-", name, e.reason)]) from None
+    except UnicodeError as e:  # (a decode error, or UTF-16 without its mark)
+        raise ReadError([undecodable(path, name, e)]) from None
     except OSError as e:  # a disk's read error: the log's, not standard output's
         raise unreadable(name, e) from None
     finally:
         if close and path != "-":
             stream.close()
+
+
+def undecodable(path: str | None, name: str, e: UnicodeError) -> Problem:
+    """Not text in the codec read: not UTF-8 (at its first bad byte), or not what ``--encoding`` named."""
+    reason = e.reason if isinstance(e, UnicodeDecodeError) else str(e)
+    codec = encoding.get()
+    if codec == "utf-8-sig":
+        return not_utf8(path or "-", name, reason)
+    hint = M_("read it in the encoding it was saved in (--encoding), or save it as UTF-8")
+    return Problem(Loc(name), M_("not {codec} text ({reason})", codec=codec, reason=reason), hint)
 
 
 #: a too-long line is skipped to its end; one going on this far past its cut (``/dev/zero``) ends the reading
