@@ -29,28 +29,10 @@ class Later:
 
 
 @dataclass(slots=True)
-class Raw:
-    """JSON text made already (``dumps``'s spelling of a value at no depth), written as it is."""
-
-    text: str
-
-
-def _at(value: Any, depth: int) -> str:
-    """A value's JSON text ``depth`` levels deep (a :class:`Raw` as it is, indented)."""
-    if isinstance(value, Raw):
-        return value.text.replace("\n", "\n" + "  " * depth)
-    return nested(value, depth)
-
-
-@dataclass(slots=True)
 class Made:
     """Text already made in the format being written: ``text(fmt)`` gives its pieces as they come."""
 
     text: Callable[[str], Iterable[str]]
-
-
-#: a key of a document whose :class:`Later` gives a dict of keys known only at the end
-MORE = "\0more"
 
 
 def dumps(doc: Any) -> str:
@@ -100,28 +82,25 @@ def _document(doc: dict[str, Any], out: Out) -> None:
         arrays = {
             k: _array(spools.enter_context(spool()), v) for k, v in doc.items() if isinstance(v, Iterator)
         }
-        first = True
-        for key, value in doc.items():
+        for i, (key, value) in enumerate(doc.items()):
             if isinstance(value, Later):
                 value = value.get()
-            for k, v in value.items() if key == MORE else [(key, value)]:  # (``MORE``'s spliced)
-                out.write(("{\n  " if first else ",\n  ") + dumps(k) + ": ")
-                first = False
-                if k in arrays and key != MORE:
-                    for chunk in spooled(arrays[k]):
-                        out.write(chunk)
-                elif isinstance(v, Made):
-                    _made(v, out, "json")
-                else:
-                    out.write(_at(v, 1))
-        out.write("{}\n" if first else "\n}\n")
+            out.write((",\n  " if i else "{\n  ") + dumps(key) + ": ")
+            if key in arrays:
+                for chunk in spooled(arrays[key]):
+                    out.write(chunk)
+            elif isinstance(value, Made):
+                _made(value, out, "json")
+            else:
+                out.write(nested(value, 1))
+        out.write("\n}\n")
 
 
 def _array(file: Any, items: Iterator[Any]) -> Any:
     """The items written as a JSON array one level deep into ``file``, a spool of its own."""
     n = 0
     for item in items:
-        file.write(("," if n else "[") + "\n    " + _at(item, 2))
+        file.write(("," if n else "[") + "\n    " + nested(item, 2))
         n += 1
     file.write("\n  ]" if n else "[]")
     return file
@@ -178,7 +157,7 @@ def write_jsonl(view: View, out: Out) -> None:
         _made(records, out, "jsonl")
         return
     for record in records:
-        out.write((record.text if isinstance(record, Raw) else json.dumps(record, ensure_ascii=False)) + "\n")
+        out.write(json.dumps(record, ensure_ascii=False) + "\n")
 
 
 def write_delimited(head: list[str], rows: Iterable[list[Any]], out: Out, delimiter: str) -> None:
