@@ -53,12 +53,8 @@ def members(doc: dict[str, Any], depth: int) -> str:
     return text[1 : text.rindex("\n")] if doc else ""
 
 
-def write_table(view: View, out: Out) -> None:
-    """The text for people, each line fitted whole to the width set (:func:`fit_lines`)."""
-    _table(view.table(), out)
-
-
 def _table(text: str | Iterable[str] | Spent, out: Out) -> None:
+    """The text for people, each line fitted whole to the width set (:func:`fit_lines`)."""
     tail = ""
     for piece in [text] if isinstance(text, str) else text.pieces if isinstance(text, Spent) else text:
         whole, cut, rest = (tail + piece).rpartition("\n")
@@ -69,12 +65,8 @@ def _table(text: str | Iterable[str] | Spent, out: Out) -> None:
         out.write(fit_lines(tail))
 
 
-def write_json(view: View, out: Out) -> None:
-    """The document as ``json.dumps`` writes it, its iterators spooled before the ``Later``s."""
-    _document(view.document(), out)
-
-
 def _document(doc: dict[str, Any], out: Out) -> None:
+    """The document as ``json.dumps`` writes it, its iterators spooled before the ``Later``s."""
     if not any(isinstance(v, (Iterator, Later, Made)) for v in doc.values()):
         out.write(dumps(doc) + "\n")
         return
@@ -251,8 +243,8 @@ def wrap_line(line: str, width: int, indent: str) -> list[str]:
 
 #: every output format: its name (as given to ``-f``) and its writer; ``table`` is the default
 FORMATS: dict[str, Callable[[View, Out], None]] = {
-    "table": write_table,
-    "json": write_json,
+    "table": lambda view, out: _table(view.table(), out),
+    "json": lambda view, out: _document(view.document(), out),
     "jsonl": write_jsonl,
     "csv": partial(_delimited, fmt="csv", delimiter=","),
     "tsv": partial(_delimited, fmt="tsv", delimiter="\t"),
