@@ -42,19 +42,15 @@ class LedgerView:
 
     def __init__(self, source: Ledger | Play, running: bool = False) -> None:
         self.source, self.running = source, running
-        self.ledger: Ledger | None = source if isinstance(source, Ledger) else None
-
-    def _played(self, sink: Sink) -> Ledger | None:
-        if isinstance(self.source, Ledger):
-            for row in self.source.rows:
-                sink(row)
-            return self.source
-        self.ledger = self.source(sink)
-        return self.ledger
 
     def _spent(self, rows: Any) -> Ledger:
         """The log played into ``rows`` (:class:`Unseated` where not every row could be told)."""
-        lg = self._played(rows.add)
+        add, source = rows.add, self.source
+        if isinstance(source, Ledger):
+            for row in source.rows:
+                add(row)
+            return source
+        lg = source(add)
         if lg is None:
             raise Unseated
         return lg
