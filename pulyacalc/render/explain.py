@@ -93,7 +93,7 @@ def explain_table(explanation: Explanation, deals: tuple[DealExplained, ...]) ->
     out = [table_head(ev.convention, ev.header.players, ev.target, counted(ev.deals, "deal"))]
     drawer = TableDeals(out.append)
     for d in deals:  # (the deals in a row: each redraws the cells it changed)
-        drawer.draw(d.result, d.running, drawn_writes(d, "table"))  # type: ignore[arg-type]
+        drawer.draw(d.result, d.running, drawn_table(d))  # type: ignore[arg-type]
     return "".join(out)
 
 
@@ -120,27 +120,6 @@ def deal_head(
         return _("Table change {after} ({where}): {line}").format(after=after, where=where, line=line)
     deal = _("Deal {n} ({where}), dealer {dealer}: {line}")
     return deal.format(n=number, where=where, dealer=dealer, line=line) + extra
-
-
-def deal_body(entries: tuple[Explained, ...], ledger: dict[str, Any], bombs: str | None) -> list[str]:
-    """A deal's lines in the table after its first: its entries, its bombs, its moves."""
-    out: list[str] = []
-    rows = []
-    for x in entries:
-        e = x.entry
-        amount = f"+{num(e.amount)}" if e.amount > 0 else num(e.amount)
-        rule = f"{rule_name(e.rule)} §{x.rule.section} {x.rule.kodeks}"
-        rows.append([e.player, tr(place(e)), amount, _why(x), rule])
-    if rows:
-        table = grid(rows, tablefmt="plain", colalign=("left", "left", "right", "left", "left"), margin=2)
-        out.extend("  " + line for line in table.splitlines())
-    else:
-        out.append("  " + _("(nothing is written)"))
-    if bombs:
-        out.append(f"  {bombs}")
-    moves = ", ".join(f"{p} {'+' if v > 0 else ''}{show(v)}" for p, v in ledger.items())
-    out.append("  " + _("moves the results: {moves}").format(moves=moves))
-    return out
 
 
 #: what a result that is not a deal is called under its paper
@@ -224,15 +203,29 @@ class Drawn:
     tail: str = ""
 
 
-def drawn_writes(
-    d: DealExplained, fmt: str, piece: Callable[[Explained], tuple[str, str]] | None = None
-) -> Drawn:
+def drawn_writes(d: DealExplained, fmt: str, piece: Callable[[Explained], tuple[str, str]]) -> Drawn:
     """:class:`Drawn` of a deal's writes in ``fmt`` (``,``/``\\t``: CSV/TSV); ``piece``: an entry's."""
     if fmt == "table":
-        lines = deal_body(d.entries, d.ledger, None)
-        return Drawn(entries="\n".join(lines[:-1]), moves=lines[-1])
-    cuts = [piece(x) if piece else entry_piece(x, fmt) for x in d.entries]
+        return drawn_table(d)
+    cuts = [piece(x) for x in d.entries]
     return _drawn_json(d, cuts) if fmt == "json" else Drawn(flat=_cut_lines(cuts))
+
+
+def drawn_table(d: DealExplained) -> Drawn:
+    """A deal's lines in the table after its first but for its bombs: its entries, its moves."""
+    rows = []
+    for x in d.entries:
+        e = x.entry
+        amount = f"+{num(e.amount)}" if e.amount > 0 else num(e.amount)
+        rule = f"{rule_name(e.rule)} §{x.rule.section} {x.rule.kodeks}"
+        rows.append([e.player, tr(place(e)), amount, _why(x), rule])
+    if rows:
+        table = grid(rows, tablefmt="plain", colalign=("left", "left", "right", "left", "left"), margin=2)
+        entries = "\n".join("  " + line for line in table.splitlines())
+    else:
+        entries = "  " + _("(nothing is written)")
+    moves = ", ".join(f"{p} {'+' if v > 0 else ''}{show(v)}" for p, v in d.ledger.items())
+    return Drawn(entries, "  " + _("moves the results: {moves}").format(moves=moves))
 
 
 def _cut_lines(cuts: list[tuple[str, str]]) -> tuple[str, ...]:
