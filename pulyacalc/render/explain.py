@@ -80,11 +80,11 @@ def bombs_text(r: Any) -> str | None:
     return "; ".join(said) or None
 
 
-def deal_head_json(
-    number: int, where: str, dealer: str, kind: str, line: str, after_finish: bool
-) -> dict[str, Any]:
+def deal_head_json(r: DealResult, where: str, line: str) -> dict[str, Any]:
     """A deal's JSON up to its entries."""
-    return dict(deal=number, where=where, dealer=dealer, kind=kind, line=line, after_finish=after_finish)
+    return dict(
+        deal=r.number, where=where, dealer=r.dealer, kind=r.kind, line=line, after_finish=r.after_finish
+    )
 
 
 def explain_table(explanation: Explanation, deals: tuple[DealExplained, ...]) -> str:
@@ -103,23 +103,22 @@ def table_head(conv: Convention, players: tuple[str, ...], target: int, deals: s
     return f"{convention_title(conv)}, {counted(len(players), 'player')}, {pool}, {deals}\n"
 
 
-def deal_head(
-    kind: str, number: int, where: str, dealer: str, line: str, run: int, after_finish: bool
-) -> str:
+def deal_head(r: DealResult, line: str) -> str:
     """A deal's first line in the table: its number, place, dealer and line."""
     flags = []
-    if run > 1:
-        flags.append(_("raspasy no. {n} in a row").format(n=run))
-    if after_finish:
+    if r.raspasy_run > 1:
+        flags.append(_("raspasy no. {n} in a row").format(n=r.raspasy_run))
+    if r.after_finish:
         flags.append(_("after the pulya was finished"))
     extra = f" ({'; '.join(flags)})" if flags else ""
-    if kind in _NOT_DEALS:  # not a deal: a correction (RULES.md 2.9) or a table change (6.3)
-        after = _("after deal {n}").format(n=number) if number else _("before the first deal")
-        if kind == "correction":
+    where = str(r.deal.loc)
+    if r.kind in _NOT_DEALS:  # not a deal: a correction (RULES.md 2.9) or a table change (6.3)
+        after = _("after deal {n}").format(n=r.number) if r.number else _("before the first deal")
+        if r.kind == "correction":
             return _("Correction {after} ({where}): {line}").format(after=after, where=where, line=line)
         return _("Table change {after} ({where}): {line}").format(after=after, where=where, line=line)
     deal = _("Deal {n} ({where}), dealer {dealer}: {line}")
-    return deal.format(n=number, where=where, dealer=dealer, line=line) + extra
+    return deal.format(n=r.number, where=where, dealer=r.dealer, line=line) + extra
 
 
 #: what a result that is not a deal is called under its paper
@@ -411,7 +410,7 @@ class TableDeals:
         cells.stale.clear()
         first = _(_NOT_DEALS[r.kind]) if r.kind in _NOT_DEALS else _("after deal {n}").format(n=r.number)
         line = self.lines(r, len(players))
-        head = deal_head(r.kind, r.number, str(r.deal.loc), r.dealer, line, r.raspasy_run, r.after_finish)
+        head = deal_head(r, line)
         bombs = bombs_text(r) if r.kind not in ("correction", "join", "leave") else None
         paper = grid(
             [rows[p] for p in players], ["  " + first, *self.head], self.align, "simple", None, margin=2
@@ -501,12 +500,12 @@ class JsonDeals:
 
         where, line = str(r.deal.loc), self.lines(r, len(self.cells.players))
         if r.bombs_earned or r.bomb != 1:
-            head = deal_head_json(r.number, where, r.dealer, r.kind, line, r.after_finish)
+            head = deal_head_json(r, where, line)
             return members({**bombs_json(r), **head}, 2)
         key = (r.kind, r.after_finish)
         fmt = self.heads.get(key)
         if fmt is None:
-            doc = deal_head_json(r.number, where, r.dealer, r.kind, line, r.after_finish)
+            doc = deal_head_json(r, where, line)
             pairs = [(k, "%s" if k in _HEAD_HOLES else dumps(v).replace("%", "%%")) for k, v in doc.items()]
             fmt = self.heads[key] = json_members(pairs, 2)
         return fmt % (r.number, text(where), text(r.dealer), text(line))
