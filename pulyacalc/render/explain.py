@@ -156,9 +156,7 @@ RULE_NAMES = {
 
 def rule_name(rule: str) -> str:
     """The rule's id in the explain table: itself in English, its name in another language."""
-    if current() == "en" or rule not in RULE_NAMES:
-        return rule
-    return pgettext("rule", rule)
+    return rule if current() == "en" else pgettext("rule", rule)  # (an id not in RULE_NAMES: itself)
 
 
 def _why(x: Explained) -> str:
@@ -411,7 +409,7 @@ class TableDeals:
         first = _(_NOT_DEALS[r.kind]) if r.kind in _NOT_DEALS else _("after deal {n}").format(n=r.number)
         line = self.lines(r, len(players))
         head = deal_head(r, line)
-        bombs = bombs_text(r) if r.kind not in ("correction", "join", "leave") else None
+        bombs = bombs_text(r) if r.kind not in _NOT_DEALS else None
         paper = grid(
             [rows[p] for p in players], ["  " + first, *self.head], self.align, "simple", None, margin=2
         )

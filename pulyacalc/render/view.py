@@ -205,4 +205,4 @@ ROUNDING_NAMES = {
 
 def rounding_name(rounding: str) -> str:
     """``rounding`` in the chosen language (``точное`` for ``exact``)."""
-    return pgettext("rounding", ROUNDING_NAMES[rounding]) if rounding in ROUNDING_NAMES else rounding
+    return pgettext("rounding", rounding)  # (a name not in ROUNDING_NAMES: itself)
