@@ -148,8 +148,6 @@ def counted(n: int, word: str) -> str:
         "evening": MN_("{n} evening", "{n} evenings", n, n=n),
         "player": MN_("{n} player", "{n} players", n, n=n),
         "finding": MN_("{n} finding", "{n} findings", n, n=n),
-        "file": MN_("{n} file", "{n} files", n, n=n),
-        "correction": MN_("{n} correction", "{n} corrections", n, n=n),
     }
     return tr(forms[word])
 
