@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from pulyacalc.core.amounts import Amount
-    from pulyacalc.reports.stats import PlayerStats, Point, Stats
+    from pulyacalc.reports.stats import PlayerStats, Point, Stats, Tries
 
 #: the contract levels, as JSON keys and CSV column suffixes
 LEVELS = (6, 7, 8, 9, 10)
@@ -86,18 +86,16 @@ def player_row(rank: int, p: PlayerStats) -> list[Any]:
     return [*row, p.whists.declared, p.whists.made, p.half_whists, *rated(p.rating)]
 
 
-def tries(made: int, declared: int) -> str:
-    return f"{made}/{declared}" if declared else "·"
+def tries(t: Tries) -> str:
+    return f"{t.made}/{t.declared}" if t.declared else "·"
 
 
 def play_rows(players: tuple[PlayerStats, ...]) -> list[list[Any]]:
     """Bidding and defence, a row per player: made/declared per level, and so on."""
     rows = []
     for p in players:
-        row: list[Any] = [p.player, *[tries(p.contracts[lv].made, p.contracts[lv].declared) for lv in LEVELS]]
-        row += [tries(p.misere.made, p.misere.declared), p.raspasy]
-        row += [decimal(p.tricks_per_raspasy) if p.raspasy else "·", tries(p.whists.made, p.whists.declared)]
-        row.append(p.half_whists)
+        row: list[Any] = [p.player, *[tries(p.contracts[lv]) for lv in LEVELS], tries(p.misere), p.raspasy]
+        row += [decimal(p.tricks_per_raspasy) if p.raspasy else "·", tries(p.whists), p.half_whists]
         rows.append(row)
     return rows
 
