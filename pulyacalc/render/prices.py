@@ -60,10 +60,7 @@ class PricesView:
         text = tabulated(body, head, (0, len(head) - 1))
         worth = _("what each outcome is worth in whists (+ wins, − loses)")
         title = f"{t.convention.title}, {counted(t.players, 'player')}: {worth}"
-        notes = (
-            _("The declarer is first hand, the first defender sits next clockwise")
-            + (_(_SITS_OUT[t.players]) if t.players in _SITS_OUT else ".")
-            + "\n"
-            + _("Each price: the deal scored on a finished sheet where all are equal, then settled (exact).")
-        )
-        return f"{title}\n\n{text}\n\n{notes}\n"
+        seats = _("The declarer is first hand, the first defender sits next clockwise")
+        seats += _(_SITS_OUT[t.players]) if t.players in _SITS_OUT else "."
+        how = _("Each price: the deal scored on a finished sheet where all are equal, then settled (exact).")
+        return f"{title}\n\n{text}\n\n{seats}\n{how}\n"
