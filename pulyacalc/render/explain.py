@@ -171,8 +171,7 @@ def sentence_shown(x: Explained) -> str:
     if current() == "en":
         return x.text
     e = x.entry
-    amount = num(e.amount)
-    lead = f"{e.player} {tr(place(e))} {'+' if e.amount > 0 else ''}{amount}"
+    lead = f"{e.player} {tr(place(e))} {'+' if e.amount > 0 else ''}{num(e.amount)}"
     why = _why(x)
     return f"{lead}: {why}" if why else lead
 
@@ -407,8 +406,7 @@ class TableDeals:
             rows[p] = [f"  {p}", *sheet_row(sheet, p, fmt=cells.text.__getitem__)]  # type: ignore[arg-type]
         cells.stale.clear()
         first = _(_NOT_DEALS[r.kind]) if r.kind in _NOT_DEALS else _("after deal {n}").format(n=r.number)
-        line = self.lines(r, len(players))
-        head = deal_head(r, line)
+        head = deal_head(r, self.lines(r, len(players)))
         bombs = bombs_text(r) if r.kind not in _NOT_DEALS else None
         paper = grid(
             [rows[p] for p in players], ["  " + first, *self.head], self.align, "simple", None, margin=2
@@ -498,8 +496,7 @@ class JsonDeals:
 
         where, line = str(r.deal.loc), self.lines(r, len(self.cells.players))
         if r.bombs_earned or r.bomb != 1:
-            head = deal_head_json(r, where, line)
-            return members({**bombs_json(r), **head}, 2)
+            return members({**bombs_json(r), **deal_head_json(r, where, line)}, 2)
         key = (r.kind, r.after_finish)
         fmt = self.heads.get(key)
         if fmt is None:
