@@ -78,9 +78,8 @@ class DisputeView:
         out = []
         for k in self.dispute.keys:
             level = {"level": k.level} if k.level is not None else {}
-            for r in k.readings:
-                head = {"schema_version": SCHEMA_VERSION, "deal": number, "key": k.key.name, **level}
-                out.append(head | reading_json(r, players, k))
+            head = {"schema_version": SCHEMA_VERSION, "deal": number, "key": k.key.name, **level}
+            out += [head | reading_json(r, players, k) for r in k.readings]
         return out
 
     def rows(self) -> tuple[list[str], list[list[Any]]]:
