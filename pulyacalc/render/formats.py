@@ -53,22 +53,22 @@ def members(doc: dict[str, Any], depth: int) -> str:
     return text[1 : text.rindex("\n")] if doc else ""
 
 
-def _table(text: str | Iterable[str] | Spent, out: Out) -> None:
+def _table(text: str | Iterable[str] | Spent, write: Callable[[str], object]) -> None:
     """The text for people, each line fitted whole to the width set (:func:`fit_lines`)."""
     tail = ""
     for piece in [text] if isinstance(text, str) else text.pieces if isinstance(text, Spent) else text:
         whole, cut, rest = (tail + piece).rpartition("\n")
         if cut:
-            out.write(fit_lines(whole + cut))
+            write(fit_lines(whole + cut))
         tail = rest
     if tail:
-        out.write(fit_lines(tail))
+        write(fit_lines(tail))
 
 
-def _document(doc: dict[str, Any], out: Out) -> None:
+def _document(doc: dict[str, Any], write: Callable[[str], object]) -> None:
     """The document as ``json.dumps`` writes it, its iterators spooled before the ``Later``s."""
     if not any(isinstance(v, (Iterator, Later, Made)) for v in doc.values()):
-        out.write(dumps(doc) + "\n")
+        write(dumps(doc) + "\n")
         return
     with ExitStack() as spools:
         arrays = {
@@ -77,15 +77,15 @@ def _document(doc: dict[str, Any], out: Out) -> None:
         for i, (key, value) in enumerate(doc.items()):
             if isinstance(value, Later):
                 value = value.get()
-            out.write((",\n  " if i else "{\n  ") + dumps(key) + ": ")
+            write((",\n  " if i else "{\n  ") + dumps(key) + ": ")
             if key in arrays:
                 for chunk in spooled(arrays[key]):
-                    out.write(chunk)
+                    write(chunk)
             elif isinstance(value, Made):
-                _made(value, out, "json")
+                _made(value, write, "json")
             else:
-                out.write(nested(value, 1))
-        out.write("\n}\n")
+                write(nested(value, 1))
+        write("\n}\n")
 
 
 def _array(file: Any, items: Iterator[Any]) -> Any:
@@ -146,7 +146,7 @@ def write_jsonl(view: View, out: Out) -> None:
 
     records = view.records()
     if isinstance(records, Made):
-        _made(records, out, "jsonl")
+        _made(records, out.write, "jsonl")
         return
     for record in records:
         out.write(json.dumps(record, ensure_ascii=False) + "\n")
@@ -173,11 +173,11 @@ def _delimited(view: View, out: Out, fmt: str, delimiter: str) -> None:
     head, rows = view.rows()
     if not isinstance(head, Later):
         write_delimited(head, [] if isinstance(rows, Made) else rows, out, delimiter)
-        _made(rows, out, fmt)
+        _made(rows, out.write, fmt)
         return
     with spool() as body:
         write_delimited([], [] if isinstance(rows, Made) else rows, body, delimiter)
-        _made(rows, body, fmt)
+        _made(rows, body.write, fmt)
         write_delimited(head.get(), [], out, delimiter)
         body.seek(0)
         body.readline()  # (the empty head)
@@ -185,10 +185,10 @@ def _delimited(view: View, out: Out, fmt: str, delimiter: str) -> None:
             out.write(chunk)
 
 
-def _made(value: Any, out: Out, fmt: str) -> None:
+def _made(value: Any, write: Callable[[str], object], fmt: str) -> None:
     if isinstance(value, Made):
         for piece in value.text(fmt):
-            out.write(piece)
+            write(piece)
 
 
 def fit_lines(text: str) -> str:
@@ -243,8 +243,8 @@ def wrap_line(line: str, width: int, indent: str) -> list[str]:
 
 #: every output format: its name (as given to ``-f``) and its writer; ``table`` is the default
 FORMATS: dict[str, Callable[[View, Out], None]] = {
-    "table": lambda view, out: _table(view.table(), out),
-    "json": lambda view, out: _document(view.document(), out),
+    "table": lambda view, out: _table(view.table(), out.write),
+    "json": lambda view, out: _document(view.document(), out.write),
     "jsonl": write_jsonl,
     "csv": partial(_delimited, fmt="csv", delimiter=","),
     "tsv": partial(_delimited, fmt="tsv", delimiter="\t"),
@@ -263,24 +263,17 @@ def write(view: View, fmt: str, emit: Callable[[str], object]) -> None:
     doc = view.document() if fmt == "json" else None
     text = view.table() if fmt == "table" else None
     if isinstance(text, Spent):
-        _table(text, _Emit(emit))
+        _table(text, emit)
         return
     if doc is not None and not any(isinstance(v, (Iterator, Later)) for v in doc.values()):
-        _document(doc, _Emit(emit))
+        _document(doc, emit)
         return
     with spool() as file:
         if text is not None:
-            _table(text, file)
+            _table(text, file.write)
         elif doc is None:
             FORMATS[fmt](view, file)
         else:
-            _document(doc, file)
+            _document(doc, file.write)
         for chunk in spooled(file):
             emit(chunk)
-
-
-@dataclass(slots=True)
-class _Emit:
-    """``emit`` as an ``Out``."""
-
-    write: Callable[[str], object]
