@@ -105,10 +105,9 @@ def spool() -> Any:
     return tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8")
 
 
-def spooled(file: Any, rewind: bool = True) -> Iterator[str]:
-    """A spool's text (from its start, ``rewind``) in pieces."""
-    if rewind:
-        file.seek(0)
+def spooled(file: Any) -> Iterator[str]:
+    """A spool's text from its start, in pieces."""
+    file.seek(0)
     while chunk := file.read(1 << 16):
         yield chunk
 
@@ -152,12 +151,13 @@ def write_jsonl(view: View, out: Out) -> None:
         out.write(json.dumps(record, ensure_ascii=False) + "\n")
 
 
-def write_delimited(head: list[str], rows: Iterable[list[Any]], out: Out, delimiter: str) -> None:
-    """The header and the rows, row by row as they come (the package's only csv writer)."""
+def write_delimited(head: list[str] | None, rows: Iterable[list[Any]], out: Out, delimiter: str) -> None:
+    """The header (None: none) and the rows, row by row as they come (the package's only csv writer)."""
     import csv  # only for these formats (start-up time)
 
     w = csv.writer(out, delimiter=delimiter, lineterminator="\n")
-    w.writerow(head)
+    if head is not None:
+        w.writerow(head)
     w.writerows(rows)
 
 
@@ -176,12 +176,10 @@ def _delimited(view: View, out: Out, fmt: str, delimiter: str) -> None:
         _made(rows, out.write, fmt)
         return
     with spool() as body:
-        write_delimited([], [] if isinstance(rows, Made) else rows, body, delimiter)
+        write_delimited(None, [] if isinstance(rows, Made) else rows, body, delimiter)
         _made(rows, body.write, fmt)
         write_delimited(head.get(), [], out, delimiter)
-        body.seek(0)
-        body.readline()  # (the empty head)
-        for chunk in spooled(body, rewind=False):
+        for chunk in spooled(body):
             out.write(chunk)
 
 
