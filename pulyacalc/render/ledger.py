@@ -230,8 +230,7 @@ def table_columns(players: tuple[str, ...], running: bool, money: bool) -> tuple
         "money": _("money {player}"),
         "money_running": _("money running {player}"),
     }
-    head = [_("number"), _("dealer"), _("text"), *[names[k].format(player=p) for k, p in columns]]
-    return columns, head
+    return columns, [_("number"), _("dealer"), _("text"), *[names[k].format(player=p) for k, p in columns]]
 
 
 def table_align(columns: Columns) -> tuple[str, ...]:

@@ -47,9 +47,8 @@ def settlement_json(s: Settlement) -> dict[str, Any]:
         out["kodeks_mountain"] = {p: jnum(s.rounded_mountain[p]) for p in players}
         out["kodeks_whists"] = {p: {q: jnum(v) for q, v in s.kodeks_whists[p].items()} for p in players}
     if s.separate is not None:
-        sep = s.separate
         moved = ("pool", "pool_moved", "mountain", "mountain_moved")  # each its field's name
-        out["kodeks_separate"] = {k: {p: jnum(getattr(sep, k)[p]) for p in players} for k in moved}
+        out["kodeks_separate"] = {k: {p: jnum(getattr(s.separate, k)[p]) for p in players} for k in moved}
     if s.divisor != "players":  # only when not the Code's, so that the Code's output stays as it was
         out["mountain_divisor"] = s.divisor
     return out

@@ -255,8 +255,7 @@ def draw_circle(cv: Canvas, pulya: Pulya, c: tuple[float, float], r: float) -> N
         rows.append((pulya.header.date, 2.8, False))
     if pulya.deals is not None:
         rows.append((counted(pulya.deals, "deal"), 2.4, False))
-    total = sum(s * LEADING for _t, s, _b in rows)
-    y = c[1] - total / 2
+    y = c[1] - sum(s * LEADING for _t, s, _b in rows) / 2
     for text, size, bold in rows:
         y += size * LEADING
         base = y - size * 0.3

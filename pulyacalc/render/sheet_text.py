@@ -101,11 +101,10 @@ def stages_block(cv: Canvas, stages: str, x: float, y: float, w: float, h: float
     out, cols = stages_lines(stages)
     size = stages_size(out, cols, w, h)
     cv.add('<g xml:space="preserve">')
-    at = y
     for t in out:
-        at += size * 1.25 * (1.0 if t.strip() else 0.5)
+        y += size * 1.25 * (1.0 if t.strip() else 0.5)
         if t.strip():
-            cv.text(x, at, t, size, cls="mono", bold=t[:1].isdigit())
+            cv.text(x, y, t, size, cls="mono", bold=t[:1].isdigit())
     cv.add("</g>")
 
 

@@ -199,8 +199,7 @@ class PlayerView:
 
     def opponents(self) -> list[tuple[str, int, Amount]]:
         me = self.player.player
-        together = self.stats.together[me]
-        return [(q, together[q], x) for q, x in self.stats.head_to_head[me].items()]
+        return [(q, self.stats.together[me][q], x) for q, x in self.stats.head_to_head[me].items()]
 
     def document(self) -> dict[str, Any]:
         return {
