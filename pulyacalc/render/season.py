@@ -69,10 +69,8 @@ class SeasonView:
 
     def rows(self) -> tuple[list[str], list[list[Any]]]:
         head = ["rank", "player", "evenings", "total", "average", "best", "best_evening", "worst"]
-        head.append("worst_evening")
-        if self.season.whist_price is not None:
-            head.append("money")
-        return head, self._rows(people=False)
+        money = ["money"] if self.season.whist_price is not None else []
+        return [*head, "worst_evening", *money], self._rows(people=False)
 
     def _rows(self, people: bool) -> list[list[Any]]:
         rows: list[list[Any]] = []
