@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from decimal import Decimal
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from pulyacalc.core.i18n import _
@@ -86,15 +87,11 @@ class LedgerView:
             spool.file.close()
             raise
 
-        def deals(fmt: str) -> Iterator[str]:
-            yield from spool.pieces()
-            yield "\n  ]" if rows.count else "[]"
-
         s = lg.settlement
         doc: dict[str, Any] = {
             "schema_version": SCHEMA_VERSION,
             "players": list(lg.players),
-            "deals": Made(deals),
+            "deals": Made(lambda fmt: chain(spool.pieces(), ["\n  ]" if rows.count else "[]"])),
             "rounding": rounding_json(lg),
             "settlement": {p: jnum(s.result[p]) for p in lg.players},
             "settlement_exact": {p: fraction_text(s.exact[p]) for p in lg.players},
@@ -121,9 +118,6 @@ class LedgerView:
         """The head names the columns the ledger ends with (asked once the rows are spent)."""
         columns: Columns = []
 
-        def head() -> list[str]:
-            return ["number", "dealer", "text", *[f"{k}_{p}" for k, p in columns]]
-
         def body(fmt: str) -> Iterator[str]:
             delimiter = "," if fmt == "csv" else "\t"
             with Spool(BATCH) as spool:
@@ -134,7 +128,7 @@ class LedgerView:
                 cells = ["", "", f"rounding {lg.rounding_name}", *[decimal(values[k][p]) for k, p in columns]]
                 yield delimited_line(cells, delimiter)
 
-        return Later(head), Made(body)
+        return Later(lambda: ["number", "dealer", "text", *[f"{k}_{p}" for k, p in columns]]), Made(body)
 
 
 class Unseated(Exception):
