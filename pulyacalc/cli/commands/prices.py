@@ -33,5 +33,5 @@ def prices(
 
 
 EXAMPLES = N_(
-    "pulyacalc prices -c sochi --players 3\npulyacalc prices -c leningrad --players 4 --whist-price 0.5"
+    "pulyacalc prices -c sochi --players 3\npulyacalc prices -c leningrad --players 4 -f csv"
 )
