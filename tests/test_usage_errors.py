@@ -147,6 +147,7 @@ def test_explain_a_deal_past_the_end_is_usage() -> None:
     assert "Invalid value for '--deal': no deal 31: the log has 30 deals" in out
 
 
-def test_season_on_standard_input_is_usage() -> None:
-    out = usage(["season", "-"])
-    assert "a season reads files, not standard input" in out
+@pytest.mark.parametrize("command", ["season", "stats"])
+def test_season_on_standard_input_is_usage(command: str) -> None:
+    out = usage([command, "-"])
+    assert "Invalid value for 'LOG|DIR...': a season reads files, not standard input" in out

@@ -92,8 +92,15 @@ LogArg = Annotated[
 ]
 
 
-#: the evenings of season and stats
-LogsArg = Annotated[list[str], typer.Argument(metavar="LOG|DIR...", help=_HELP["logs"])]
+def _files(logs: list[str]) -> list[str]:
+    """``LOG|DIR...`` of ``season`` and ``stats``: files and directories, never standard input."""
+    if "-" in logs:
+        message = _("a season reads files, not standard input: give log files or directories")
+        raise usage(message, "LOG|DIR...")
+    return logs
+
+
+LogsArg = Annotated[list[str], typer.Argument(metavar="LOG|DIR...", help=_HELP["logs"], callback=_files)]
 
 
 def parse_convention(text: str | None) -> str | None:

@@ -32,6 +32,4 @@ def prices(
     emit(render(PricesView(price_table(conv, players)), run.format))
 
 
-EXAMPLES = N_(
-    "pulyacalc prices -c sochi --players 3\npulyacalc prices -c leningrad --players 4 -f csv"
-)
+EXAMPLES = N_("pulyacalc prices -c sochi --players 3\npulyacalc prices -c leningrad --players 4 -f csv")

@@ -38,9 +38,6 @@ def season(
     if plot is not None:
         require_matplotlib()
     price = run.price
-    if "-" in logs:
-        message = _("a season reads files, not standard input: give log files or directories")
-        raise opts.usage(message, "LOG|DIR...")
     persons = load_aliases(aliases)
     with walking_logs(progress) as (update, skipped):
         result = score_season(
