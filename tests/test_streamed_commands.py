@@ -216,7 +216,7 @@ def test_convert_remembers_each_text_and_writes_what_it_wrote_deal_by_deal(
         for to in ("lines", "yaml"):
             args = ["convert", "-", "--to", to, "--input-format", fmt]
             with monkeypatch.context() as m:
-                m.setattr(write, "WRITTEN_SIZE", 0)  # every deal written anew, as before
+                m.setattr(write, "Remembered", lambda make, size: make)  # every deal written anew
                 old = runner.invoke(app, args, input=t)
             assert old.exit_code == 0 and old.stdout.count("\n") > 5, old.output
             with monkeypatch.context() as m:
