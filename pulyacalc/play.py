@@ -101,20 +101,8 @@ class Playing:
     def evening(self, kept: tuple[DealResult, ...] = (), papers: tuple[SheetView, ...] = ()) -> Evening:
         s = self.scorer
         bombs = {p: tuple(b) for p, b in s.bombs.items()}
-        view = s.sheet.view()
-        return Evening(
-            self.log.header,
-            self.conv,
-            s.target,
-            view,
-            s.count,
-            s.finished,
-            kept,
-            papers,
-            bombs,
-            s.after_finish_from,
-            tuple(s.changes),
-        )
+        played = (s.count, s.finished, kept, papers, bombs, s.after_finish_from, tuple(s.changes))
+        return Evening(self.log.header, self.conv, s.target, s.sheet.view(), *played)
 
 
 def play(
@@ -182,15 +170,14 @@ class Memos:
         log, names a line could misread (``names_read_alike``).  A stand-in is a character no one types
         plus the player's place in the sorted names: sorting by name holds (``reports.season``'s digests).
         A line naming a player inexactly has a problem (``_stood_in``): the caller replays by real names."""
-        from pulyacalc.logs.lines import LineDeals, names_read_alike
+        from pulyacalc.logs.lines import names_read_alike
 
-        h, deals = log.header, log.deals
+        h, deals = log.header, _line_source(log)
         names = frozenset(h.players)
         self.first = names if self.first is None else self.first
-        fresh = type(deals) is LineDeals and not deals.started and deals.pending is not None
-        if names == self.first or not fresh or not log.header_ok or not names_read_alike(names):
+        if names == self.first or deals is None or not log.header_ok or not names_read_alike(names):
             return log, {}
-        assert isinstance(deals, LineDeals) and deals.pending is not None
+        assert deals.pending is not None
         stand = {p: STAND_IN.format(i) for i, p in enumerate(sorted(names))}
         swap = partial(_stood_in, tuple(sorted(stand.items(), key=lambda kv: -len(kv[0]))))
         deals.lines = map(swap, deals.lines)
