@@ -316,25 +316,39 @@ def play_one_cause(
 ) -> Evening:
     """``play``, then, in a short log with deals refused because the 4-player dealer takes part,
     look for one cause: another first dealer under which every such deal fits (docs/format.md)."""
+    p = Playing(log, conv, problems, memo=memo)
+    steps, look = one_cause_steps(p, how.get("progress"))
+    ev = _drain(p, steps, how)
+    look()
+    return ev
+
+
+def one_cause_steps(p: Playing, progress: Progress | None) -> tuple[Iterator[Step], Callable[[], None]]:
+    """``p``'s steps, a short log's deals kept (a line log's raw lines), and what looks for one cause
+    of its refused deals (``_one_cause``) once every step is read, if the log is short."""
     from itertools import chain, islice
 
-    p = Playing(log, conv, problems, memo=memo)
-    source = _line_source(log)
-    if source is None:
+    log, problems = p.log, p.scorer.problems
+    source, before, record = _line_source(log), len(problems), None
+    firsts: list[Item] = []
+    if source is not None:
+        record = record_lines(source, p.scorer)
+        steps = p.steps((), source, progress)
+    else:
         it = iter(log.deals)
         firsts = list(islice(it, ONE_CAUSE_DEALS))
-        before = len(problems)
-        ev = _drain(p, p.steps(chain(firsts, it), progress=how.get("progress")), how)
-        if len(firsts) < ONE_CAUSE_DEALS and ev.deals > 1:
-            _one_cause(log.header, firsts, conv, problems, before)
-        return ev
-    before = len(problems)
-    record = record_lines(source, p.scorer)
-    ev = _drain(p, p.steps(progress=how.get("progress")), how)
-    if p.scorer.read < ONE_CAUSE_DEALS and ev.deals > 1:
-        firsts, before = read_again(log, conv, problems, record, before)
-        _one_cause(log.header, firsts, conv, problems, before)
-    return ev
+        before = len(problems)  # (problems reading them are the reader's, not refused deals)
+        steps = p.steps(chain(firsts, it), None, progress)
+
+    def look() -> None:
+        nonlocal firsts, before
+        if p.scorer.read >= ONE_CAUSE_DEALS or p.scorer.count < 2:
+            return
+        if record is not None:
+            firsts, before = read_again(log, p.conv, problems, record, before)
+        _one_cause(log.header, firsts, p.conv, problems, before)
+
+    return steps, look
 
 
 #: where a line log's raw lines start (line number, the line before's), the lines kept while it may be short

@@ -21,7 +21,7 @@ from pulyacalc.core.i18n import M_, tr
 from pulyacalc.core.kinds import FindingCode
 from pulyacalc.core.model import Correction, Deal, Header, Play, Raspasy, SeatChange
 from pulyacalc.core.sheet import SheetView
-from pulyacalc.scoring.fold import LINES_CACHE_SIZE, DealResult, DealWrites, Item, Line, Step
+from pulyacalc.scoring.fold import LINES_CACHE_SIZE, DealResult, DealWrites, Line, Step
 
 #: a very long evening: more deals than this is not an evening any more
 MAX_EVENING_DEALS = 200
@@ -105,9 +105,7 @@ class Checking:
         return merged(self._ordered())
 
     def _ordered(self) -> Iterator[Finding]:
-        from itertools import chain, islice
-
-        from pulyacalc.play import ONE_CAUSE_DEALS, _line_source, _one_cause, read_again, record_lines
+        from pulyacalc.play import ONE_CAUSE_DEALS, one_cause_steps
 
         header, conv, scorer, problems = self.log.header, self.convention, self.scorer, self.problems
         window = self.window
@@ -116,16 +114,8 @@ class Checking:
         for f in _override_findings(header, conv):
             window.add(f, 3)
         # a short log's refused deals may be one wrong dealer: its problems taken at its end
-        source, short, before = _line_source(self.log), True, len(problems)
-        first: list[Item] = []
-        if source is not None:  # a line log's raw lines, the first kept while it may be short
-            record = record_lines(source, scorer)
-            steps = self.playing.steps((), source, self.progress)
-        else:
-            it = iter(self.log.deals)
-            first = list(islice(it, ONE_CAUSE_DEALS))
-            before = len(problems)
-            steps = self.playing.steps(chain(first, it), None, self.progress)
+        steps, look_for_one_cause = one_cause_steps(self.playing, self.progress)
+        short = True  # till the fold has read ONE_CAUSE_DEALS items
         follow, heap = self.follow, window.heap
         scorer.owing = follow is None  # nothing reads the sheet before the end
         for step in steps:
@@ -158,12 +148,8 @@ class Checking:
                 yield from window.before(self._file(step), step.line)
         yield from self._passed()
         self.run.close(window)
-        short = short and scorer.read < ONE_CAUSE_DEALS
-        if short and scorer.count > 1:
-            if source is not None:
-                first, before = read_again(self.log, self.convention, problems, record, before)
-            _one_cause(header, first, conv, problems, before)
-        if short:  # all at once: the first shown are the first in the file, as score's
+        if scorer.read < ONE_CAUSE_DEALS:  # short: all at once, the first shown first in the file, as score's
+            look_for_one_cause()
             problems.items.sort(key=lambda p: (p.loc.file, p.loc.line, p.loc.column))
         window.problems(problems)
         yield from window.before(None, 0)
