@@ -37,9 +37,7 @@ def cell_label(cell: Cell) -> str:
         return M_("{player}'s whists on {on}", player=cell[1], on=cell[2])
     if cell[0] == "pool":
         return M_("{player}'s pool", player=cell[1])
-    if cell[0] == "mountain":
-        return M_("{player}'s mountain", player=cell[1])
-    return f"{cell[1]}'s {cell[0]}"
+    return M_("{player}'s mountain", player=cell[1])  # a sheet's cells: pool, mountain, whists
 
 
 def all_cells(players: tuple[str, ...]) -> list[Cell]:
