@@ -115,7 +115,7 @@ def top_keys(path: Path) -> set[str]:
     first = True
     with path.open("rb") as f:
         head = f.read(HEAD_BYTES)
-        if len(head) < HEAD_BYTES and (len(head) <= MAX_LINE_CHARS or _lines_fit(head, MAX_LINE_CHARS)):
+        if len(head) < HEAD_BYTES and max(map(len, head.split(b"\n"))) <= MAX_LINE_CHARS:
             # the whole file, every line read as the loop below reads it, at once (an evening)
             return _key_lines(head.decode("utf-8-sig"))
         f.seek(0)
@@ -152,34 +152,28 @@ def _key_lines(text: str) -> set[str]:
     return keys
 
 
-def _lines_fit(data: bytes, most: int) -> bool:
-    return max(map(len, data.split(b"\n"))) <= most
-
-
 def collect(paths: Iterable[str], skipped: list[tuple[str, str]] | None = None) -> list[str]:
     """Log files named: files as given, directories searched (sorted), deduplicated; non-logs: ``skipped``."""
     out: dict[str, str] = {}  # resolved path → the file as named first
     problems: list[Problem] = []
     for given in paths:
-        p = Path(given)
         if given == "-":
             problems.append(Problem(Loc(given), M_("a season reads files, not standard input")))
             continue
         # os.path: False, not ENAMETOOLONG, for a name too long
         if os.path.isdir(given):
-            found: list[str] = []
-            for candidate in sorted(p.rglob("*")):
+            files: list[str] = []
+            for candidate in sorted(Path(given).rglob("*")):
                 if not candidate.is_file() or candidate.suffix.lower() not in LOG_SUFFIXES:
                     continue
                 why = not_a_log(candidate)
                 if not why:
-                    found.append(str(candidate))
+                    files.append(str(candidate))
                 elif skipped is not None:
                     skipped.append((str(candidate), why))
-            if not found:
+            if not files:
                 looked = M_("no logs in this directory (looked for {join})", join=" ".join(LOG_SUFFIXES))
                 problems.append(Problem(Loc(given), looked))
-            files = found
         elif os.path.exists(given):
             files = [given]
         else:
