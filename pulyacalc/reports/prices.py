@@ -79,10 +79,8 @@ def outcomes(conv: Convention, players: int) -> list[tuple[str, str, Deal]]:
     def add(key: str, words: str, deal: Deal) -> None:
         out.append((key, words, deal))
 
-    d, w, p = DECLARER, FIRST, SECOND
-    two = players == 2
-    if two:  # the opponent defends with the dummy, who always passes
-        w = OPPONENT
+    two = players == 2  # the opponent defends with the dummy, who always passes
+    d, w, p = DECLARER, OPPONENT if two else FIRST, SECOND
 
     def calls(first: Call, second: Call = Call.PASS) -> dict[str, Call]:
         return {w: first} if two else {w: first, p: second}
