@@ -18,11 +18,10 @@ class Replay:
     def __init__(self, log: Log) -> None:
         self.header, self.header_ok = log.header, log.header_ok
         self.source = _line_source(log)
-        self.first: Log | None = log
+        self.first = True  # the first play reads the log as it is
         self.lines: list[str] = []
         if self.source is None:
             self.deals = tuple(log.deals)
-            self.first = None
         else:
             self.pending, self.number = self.source.pending, self.source.number
             self.source.lines = self._recording(self.source.lines)
@@ -40,8 +39,8 @@ class Replay:
         source = self.source
         if source is None:
             return Log(header, self.deals, self.header_ok)
-        if self.first is not None:
-            self.first = None
+        if self.first:
+            self.first = False
             source.problems = problems
             return Log(header, source, self.header_ok)
         from pulyacalc.logs.lines import LineDeals
