@@ -305,12 +305,11 @@ def raise_all(problems: list[Problem]) -> None:
 
 
 def score_evening(
-    path: str, *, price: Decimal | None = None, club: Club | None = None, **source: Unpack[Source]
+    path: str, club: Club, *, price: Decimal | None = None, **source: Unpack[Source]
 ) -> EveningResult:
     """Score and settle one log, its players named as persons (``club``: what earlier evenings made)."""
     from pulyacalc.logs.lines import LineDeals
 
-    club = club if club is not None else Club()
     parts: list[bytes | Line] = []  # each deal's, in order (hashed at the end)
     read: tuple[LineSource | None, Names] = (None, ())
 
@@ -356,7 +355,7 @@ def score_season(
     failed: list[tuple[str, tuple[Problem, ...]]] = []
     for i, f in enumerate(files, 1):
         try:
-            evenings.append(score_evening(f, price=price, club=club, **source))
+            evenings.append(score_evening(f, club, price=price, **source))
         except PulyaError as e:
             problems.extend(e.problems)
             failed.append((f, tuple(e.problems)))
