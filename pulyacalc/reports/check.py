@@ -11,6 +11,7 @@ import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from itertools import pairwise
 from typing import Any, Protocol
 
 from pulyacalc.convention.load import builtin_names, load
@@ -529,23 +530,20 @@ def strange(key: str, value: Any, conv: Convention) -> str:
                 return (
                     f"on {level} it is {num(table[level])}, far from the built-in conventions' {_list(nums)}"
                 )
-        rising = all(all(k[a] <= k[b] for a, b in zip(LEVELS, LEVELS[1:], strict=False)) for k in known)
-        if rising and any(table[a] > table[b] for a, b in zip(LEVELS, LEVELS[1:], strict=False)):
+        rising = all(all(k[a] <= k[b] for a, b in pairwise(LEVELS)) for k in known)
+        if rising and any(table[a] > table[b] for a, b in pairwise(LEVELS)):
             return "a higher contract is worth less than a lower one"
-        if isinstance(parse.item, Int):  # a table of trick counts (whist.obligation)
-            over = [lv for lv in LEVELS if table[lv] > 10 - lv]
-            if over:
-                lv = over[0]
-                return (
-                    f"on {lv} the defence can take at most {10 - lv} tricks when it is made, not {table[lv]}"
-                )
+        over = [lv for lv in LEVELS if table[lv] > 10 - lv]
+        if isinstance(parse.item, Int) and over:  # a table of trick counts (whist.obligation)
+            lv = over[0]
+            return f"on {lv} the defence can take at most {10 - lv} tricks when it is made, not {table[lv]}"
         if spec.field == "shortfall_per_trick":
             worse = [lv for lv in LEVELS if table[lv] > conv.remise_per_trick[lv]]
             if worse:
                 return f"on {worse[0]} a short whister would pay more than the declarer's remise"
     elif isinstance(parse, IntList) and parse.low == 0:  # multipliers, not levels
         seq = list(value)
-        if any(a > b for a, b in zip(seq, seq[1:], strict=False)):
+        if any(a > b for a, b in pairwise(seq)):
             return "the multipliers go down"
         top = max((max(k) for k in known), default=0)
         if top and max(seq) > 2 * top:
