@@ -573,13 +573,10 @@ def _override_findings(header: Header, conv: Convention) -> list[Finding]:
         return []
     out = []
     for key, spec in SCHEMA.items():
-        value = getattr(conv, spec.field)
-        if value == getattr(base, spec.field):
-            continue
-        why = strange(key, value, conv)
+        value, base_value = getattr(conv, spec.field), getattr(base, spec.field)
+        why = strange(key, value, conv) if value != base_value else ""
         if why:
             what = M_("the log overrides {key} to {show}: {why}", key=key, show=spec.show(value), why=why)
-            was = spec.show(getattr(base, spec.field))
-            hint = M_("{doc}; {name} has {show}", doc=spec.doc, name=conv.name, show=was)
+            hint = M_("{doc}; {name} has {show}", doc=spec.doc, name=conv.name, show=spec.show(base_value))
             out.append(Finding(_override_loc(header, key), "strange-override", what, hint))
     return out
