@@ -143,12 +143,11 @@ def reconcile(run: Checking, running: Running, sheet_name: str) -> Reconciliatio
         msg = M_("the sheet's players ({join}) are not the log's ({join2})", join=on_paper, join2=in_log)
         return Reconciliation(None, [Finding(loc, "sheet-players", msg)])
     assert run.sheet is not None
-    diffs: list[Difference] = []
-    for cell in all_cells(players):
-        mine, theirs = value(run.sheet, cell), value(paper.sheet, cell)
-        if mine != theirs:
-            loc = paper.cells.get(cell, Loc(sheet_name, 0))
-            diffs.append(Difference(loc, cell, theirs, mine))
+    diffs = [
+        Difference(paper.cells.get(c, Loc(sheet_name, 0)), c, value(paper.sheet, c), value(run.sheet, c))
+        for c in all_cells(players)
+        if value(paper.sheet, c) != value(run.sheet, c)
+    ]
     # running totals: the first checkpoint that differs
     running.passed(None)
     findings = _missing_checkpoints(running)
