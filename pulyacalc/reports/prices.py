@@ -3,6 +3,7 @@ one-deal log played on a finished sheet (pools at target), settled exactly (pric
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -72,13 +73,8 @@ def price_of(conv: Convention, players: int, deal: Deal) -> dict[str, Amount]:
     return {p: exact(Fraction(after.exact[p]) - Fraction(base.exact[p])) for p in roles}
 
 
-def outcomes(conv: Convention, players: int) -> list[tuple[str, str, Deal]]:
+def outcomes(conv: Convention, players: int) -> Iterator[tuple[str, str, Deal]]:
     """Every outcome of the table: (key, words, deal)."""
-    out: list[tuple[str, str, Deal]] = []
-
-    def add(key: str, words: str, deal: Deal) -> None:
-        out.append((key, words, deal))
-
     two = players == 2  # the opponent defends with the dummy, who always passes
     d, w, p = DECLARER, OPPONENT if two else FIRST, SECOND
 
@@ -91,20 +87,20 @@ def outcomes(conv: Convention, players: int) -> list[tuple[str, str, Deal]]:
 
     for level in LEVELS:
         c = Contract(level, Suit.SPADES)
-        add(M_("{level} not whisted", level=level), M_("both defenders pass"), Play(d, c, calls(Call.PASS)))
+        yield M_("{level} not whisted", level=level), M_("both defenders pass"), Play(d, c, calls(Call.PASS))
         if level in conv.half_whist_levels and not two:
             half = Play(d, c, {w: Call.PASS, p: Call.HALF})
-            add(M_("{level} half-whist", level=level), M_("first passes, second half-whists"), half)
+            yield M_("{level} half-whist", level=level), M_("first passes, second half-whists"), half
         side = 10 - level
         took = M_("takes nothing") if side == 0 else M_("takes {side}", side=side)
         words = M_("one whist, made exactly: the whister {took}", took=took)
-        add(M_("{level} made", level=level), words, Play(d, c, calls(Call.WHIST), made(level, w)))
+        yield M_("{level} made", level=level), words, Play(d, c, calls(Call.WHIST), made(level, w))
         for k in (1, 2, 3):
             words = M_("one whist, the declarer takes {n}", n=level - k)
             short = Play(d, c, calls(Call.WHIST), {d: level - k})
-            add(M_("{level} without {k}", level=level, k=k), words, short)
-    add(M_("misère made"), M_("no trick"), Play(d, Contract.misere(), {}, {d: 0}))
-    add(M_("misère caught"), M_("one trick"), Play(d, Contract.misere(), {}, {d: 1}))
+            yield M_("{level} without {k}", level=level, k=k), words, short
+    yield M_("misère made"), M_("no trick"), Play(d, Contract.misere(), {}, {d: 0})
+    yield M_("misère caught"), M_("one trick"), Play(d, Contract.misere(), {}, {d: 1})
     if players >= 4 and conv.raspasy_talon_to_dealer:
         tricks = {d: 4, w: 2, p: 2, DEALER: 2}
         words = M_("first of a run: first hand 4, the others 2, the dealer 2 from the talon")
@@ -114,21 +110,20 @@ def outcomes(conv: Convention, players: int) -> list[tuple[str, str, Deal]]:
     else:
         tricks = {d: 4, w: 3, p: 3}
         words = M_("first of a run: first hand 4, the others 3")
-    add(M_("raspasy"), words, Raspasy(tricks))
+    yield M_("raspasy"), words, Raspasy(tricks)
     if conv.dark_factor == 1:
-        return out
+        return
     # Classic's play «втёмную» (RULES.md 2.10): each game made when bid dark, and a raspasy
     # after first hand's dark pass (which earns him a bomb, worth nothing until he plays)
     f, w = conv.dark_factor, FIRST
     for level in LEVELS:
         deal = Play(d, Contract(level, Suit.SPADES), {w: Call.WHIST, p: Call.PASS}, made(level, w), dark=True)
         words = M_("bid «втёмную», one whist, made exactly: × {f}", f=f)
-        add(M_("{level} made dark", level=level), words, deal)
+        yield M_("{level} made dark", level=level), words, deal
     dark = Play(d, Contract.misere(), {}, {d: 0}, dark=True)
-    add(M_("misère made dark"), M_("bid «втёмную», no trick: × {f}", f=f), dark)
+    yield M_("misère made dark"), M_("bid «втёмную», no trick: × {f}", f=f), dark
     words = M_("first hand passed «втёмную»: every trick × {f}, and he earns a bomb ×{f}", f=f)
-    add(M_("raspasy dark"), words, Raspasy(tricks, dark=(d,)))
-    return out
+    yield M_("raspasy dark"), words, Raspasy(tricks, dark=(d,))
 
 
 def price_table(conv: Convention, players: int = 3) -> PriceTable:
