@@ -230,12 +230,11 @@ class Gathering:
         """Count one evening; ``who`` maps each name in its log to the person."""
         from pulyacalc.reports.season import evening_result
 
-        written = ev.sheet.players
         e = evening_result(ev, s, who)
         self.evenings.append(e)
-        source, players, result = e.source, e.players, e.result
+        players, result = e.players, e.result
         # the deals name players as the log writes them: each name counts for its person
-        for p in written:
+        for p in ev.sheet.players:
             person = self.tally.setdefault(who[p], Tally())
             if p in counted:
                 person.add(counted[p])
@@ -249,7 +248,7 @@ class Gathering:
         for p in players:
             series = self.tally[p].series
             total = exact((series[-1].total if series else 0) + result[p])
-            series.append(Point(number, source, result[p], total, after[p]))
+            series.append(Point(number, e.source, result[p], total, after[p]))
 
     def stats(self) -> Stats:
         out = []
