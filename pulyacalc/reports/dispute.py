@@ -207,7 +207,7 @@ def dispute_file(
     if result is None:
         raise NoSuchDeal(number, base.deals)
     ctx = _Context(replay, base, settle_evening(base, price), result, convention, rounding, price)
-    keys = _contested(ctx, before, table) if isinstance(result.deal, Play | Raspasy) else ()
+    keys = _contested(ctx, before, table)  # (``_play_at`` finds only a Play or a Raspasy)
     talon_by = talon_taker(result.deal, result.dealer, len(ctx.settlement.players))
     line, where = DealLine.of(result.deal, talon_by), str(result.deal.loc)
     return Dispute(base, ctx.settlement, result, line, where, keys)
