@@ -136,13 +136,14 @@ def cells(players: tuple[str, ...]) -> list[CellKey]:
     return out
 
 
-def value(sheet: SheetView | Sheet, key: CellKey) -> Amount:
-    area, p, on = key
+def value(sheet: SheetView | Sheet, key: tuple[str, ...]) -> Amount:
+    """A cell's total; ``key`` a ``CellKey`` or a cell as a sheet file names it: (pool, A), (whists, A, B)."""
+    area, p = key[0], key[1]
     if area == POOL:
         return sheet.pool[p]
     if area == MOUNTAIN:
         return sheet.mountain[p]
-    return sheet.whists[p][on]
+    return sheet.whists[p][key[2]]
 
 
 def traced(ev: Evening, marks: CellMarks, earlier: dict[CellKey, int], price: Decimal | None = None) -> Pulya:

@@ -13,8 +13,7 @@ from pulyacalc.core.i18n import M_, MN_, N_
 from pulyacalc.core.sheet import Entry, Sheet, SheetView
 from pulyacalc.logs.sheet_file import PaperSheet
 from pulyacalc.reports.check import Checking, Finding
-from pulyacalc.reports.pulya import cells, changes
-from pulyacalc.reports.pulya import value as cell_value
+from pulyacalc.reports.pulya import cells, changes, value
 from pulyacalc.scoring.fold import DealResult
 
 Cell = tuple[str, ...]
@@ -43,10 +42,6 @@ def cell_label(cell: Cell) -> str:
 def all_cells(players: tuple[str, ...]) -> list[Cell]:
     """Every cell of the paper as a sheet file names it: (pool, A), (whists, A, B), …"""
     return [key if key[2] else key[:2] for key in cells(players)]
-
-
-def value(sheet: SheetView, cell: Cell) -> Amount:
-    return cell_value(sheet, (cell[0], cell[1], cell[2] if len(cell) > 2 else ""))
 
 
 @dataclass(frozen=True)
@@ -99,7 +94,7 @@ class Running:
                 w.append((r.number, x))
             steps = self.steps.get(cell)
             if steps is not None and len(steps) <= len(self.paper.entries[cell]):
-                total = cell_value(self.sheet, key)
+                total = value(self.sheet, key)
                 if not steps or steps[-1][0] != total:
                     steps.append((total, r.number, r.deal.loc))
 
