@@ -414,10 +414,8 @@ def _one_cause(
         again = Problems()
         play(Log(replace(header, dealer=other), deals), conv, again)
         # the dealer never takes part, and no deal is refused that was not refused already
-        if (
-            not any(p.code == "dealer-in-play" for p in again.items)
-            and {p.loc.line for p in again.items} <= refused
-        ):
+        refused_now = {p.loc.line for p in again.items}
+        if refused_now <= refused and not any(p.code == "dealer-in-play" for p in again.items):
             fits.append((other, again))
     if len(fits) != 1:  # none, or more than one dealer would do: no single cause to name
         return
