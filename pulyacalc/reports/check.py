@@ -281,10 +281,8 @@ class _Run:
     def close(self, window: _Window) -> None:
         """The run into ``window``: each deal, or one range when longer than ``merged`` keeps apart."""
         if self.count:
-            found = (
-                self.found if self.count <= len(self.found) else _closed(self.found, self.count, self.last)
-            )
-            for f in found:
+            as_range = self.count > len(self.found)  # (``found`` keeps the first AFTER_FINISH_RANGE)
+            for f in _closed(self.found, self.count, self.last) if as_range else self.found:
                 window.add(f, 1)
         self.found, self.count = [], 0
 
