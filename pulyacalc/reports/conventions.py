@@ -25,8 +25,7 @@ class BuiltIn:
 
 
 def _description(path: Path) -> str:
-    node = read_nodes(str(path))
-    for k, v in node.pairs:
+    for k, v in read_nodes(str(path)).pairs:
         if k.text == "description" and v.kind == "scalar":
             return " ".join(v.text.split())
     return ""
