@@ -59,6 +59,10 @@ class Case:
     def made(self) -> bool:
         return self.resolved.taken >= self.resolved.level
 
+    @property
+    def sits_out(self) -> str | None:
+        return self.resolved.seats.sits_out
+
 
 def _played(c: Case, whisters: int) -> bool:
     return c.result.kind == "played" and len(c.resolved.whisters) == whisters
@@ -81,9 +85,8 @@ def _two_whisters_short(c: Case) -> bool:
 
 def _zero_counts(c: Case) -> dict[str, int]:
     counts = dict(c.resolved.tricks)
-    out = c.resolved.seats.sits_out
-    if out is not None:
-        counts.setdefault(out, 0)  # the talon gave the dealer nothing
+    if c.sits_out is not None:
+        counts.setdefault(c.sits_out, 0)  # the talon gave the dealer nothing
     return counts
 
 
@@ -112,19 +115,13 @@ SITUATIONS: dict[Situation, Callable[[Case], bool]] = {
     "one-whister-failed": lambda c: _played(c, 1) and not c.made,
     "one-whister-made": lambda c: _played(c, 1) and c.made and c.resolved.taken < 10,
     "two-whisters-short": _two_whisters_short,
-    "dealer-consoles": lambda c: (
-        c.result.kind == "played" and not c.made and c.resolved.seats.sits_out is not None
-    ),
+    "dealer-consoles": lambda c: c.result.kind == "played" and not c.made and c.sits_out is not None,
     "zero-trick": lambda c: c.result.kind == "raspasy" and 0 in _zero_counts(c).values(),
     "dealer-zero-trick": lambda c: (
-        c.result.kind == "raspasy"
-        and c.resolved.seats.sits_out is not None
-        and _zero_counts(c)[c.resolved.seats.sits_out] == 0
+        c.result.kind == "raspasy" and c.sits_out is not None and _zero_counts(c)[c.sits_out] == 0
     ),
     "run-goes-on": _run_goes_on,
-    "talon-premium": lambda c: (
-        c.resolved.seats.sits_out is None and _premium(c, ("unplayed", "half", "played"))
-    ),
+    "talon-premium": lambda c: c.sits_out is None and _premium(c, ("unplayed", "half", "played")),
     "conceded-premium": lambda c: _premium(c, ("conceded",)),
     "five-dark-raspasy": lambda c: (
         c.result.kind == "raspasy" and len(c.resolved.seats.sitters) == 2 and bool(c.resolved.deal.dark)
