@@ -97,11 +97,9 @@ class Stats:
 
     def player(self, name: str) -> PlayerStats | None:
         """The player written ``name``: exactly, else without regard to case (as logs match)."""
-        exact = next((p for p in self.players if p.player == name), None)
-        if exact is not None:
-            return exact
         same = [p for p in self.players if p.player.casefold() == name.casefold()]
-        return same[0] if len(same) == 1 else None
+        exactly = next((p for p in same if p.player == name), None)
+        return exactly or (same[0] if len(same) == 1 else None)
 
 
 @dataclass
