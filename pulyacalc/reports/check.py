@@ -1,7 +1,7 @@
 """Checking a log beyond its syntax: everything wrong or suspicious, each located.
 
 ``Checking`` scores a log past refused deals, handing on each finding once nothing can come before it
-(flat memory, as ``score``); ``follow`` (``check --against``) sees each deal's result.
+(flat memory, as ``score``); ``follow`` (``check --against``) sees each deal's result until ``done``.
 Codes: docs/commands.md; every rule reads convention keys, none asks a convention's name."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import pairwise
-from typing import Any
+from typing import Any, Protocol
 
 from pulyacalc.convention.load import builtin_names, load
 from pulyacalc.convention.schema import LEVELS, SCHEMA, Convention
@@ -50,9 +50,15 @@ class Finding:
         return f"{text}; {tr(self.hint)}" if self.hint else text
 
 
-#: shown each deal's result as ``Checking`` scores it (``reconcile.Running``: every one, so that
-#: a differing cell names the deals that wrote to it)
-Follower = Callable[[DealResult], None]
+class Follower(Protocol):
+    """Shown each deal's result as ``Checking`` scores it (``reconcile.Running``)."""
+
+    def __call__(self, r: DealResult) -> None: ...
+
+    @property
+    def done(self) -> bool:
+        """Nothing more is needed of the deals: no result is made for it any more."""
+        ...
 
 
 #: deals ``Checking._findings`` keeps what they were found to have of; emptied when full
@@ -121,7 +127,7 @@ class Checking:
                 window.problems(problems)
             if scorer.passed:
                 yield from self._passed()
-            if follow is not None:
+            if follow is not None and not follow.done:
                 follow(step.result())
             if short:
                 for f in self._findings(step):
