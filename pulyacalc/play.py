@@ -182,10 +182,8 @@ class Memos:
         swap = partial(_stood_in, tuple(sorted(stand.items(), key=lambda kv: -len(kv[0]))))
         deals.lines = map(swap, deals.lines)
         deals.pending = (deals.pending[0], swap(deals.pending[1]))
-        players = tuple(stand[p] for p in h.players)
-        deals.header = replace(
-            h, players=players, dealer=None if h.dealer is None else stand.get(h.dealer, h.dealer)
-        )
+        dealer = None if h.dealer is None else stand.get(h.dealer, h.dealer)
+        deals.header = replace(h, players=tuple(stand[p] for p in h.players), dealer=dealer)
         return Log(deals.header, deals, log.header_ok), {s: p for p, s in stand.items()}
 
     def convention(
