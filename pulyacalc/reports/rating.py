@@ -47,8 +47,7 @@ class Ratings:
         """Rate one evening (``result``: each player's result); the ratings after it."""
         teams = [[self._now.get(p) or self.model.rating(name=p)] for p in players]
         rated = self.model.rate(teams, ranks=[float(r) for r in ranks(players, result)])
-        for p, (r,) in zip(players, rated, strict=True):
-            self._now[p] = r
+        self._now.update((p, r) for p, (r,) in zip(players, rated, strict=True))
         return {p: self.get(p) for p in players}
 
     def get(self, player: str) -> Rating:
