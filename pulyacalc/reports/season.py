@@ -130,8 +130,7 @@ def top_keys(path: Path) -> set[str]:
                 continue
             line = raw.decode("utf-8-sig" if first else "utf-8")
             first = False
-            stripped = line.strip()
-            if not stripped or stripped.startswith("#"):
+            if line.strip()[:1] in ("", "#"):  # a blank line or a comment
                 continue
             seen += len(raw)
             if line[:1].isalpha() and ":" in line:
@@ -284,8 +283,7 @@ def played(
         log, back = memos.stand_ins(log) if memos is not None and stand_in else (log, {})
         conv, rounding = source.get("convention"), source.get("rounding")
         try:
-            how = shown(log, back)
-            ev = score_log(log, problems, convention=conv, rounding=rounding, memos=memos, **how)
+            ev = score_log(log, problems, convention=conv, rounding=rounding, memos=memos, **shown(log, back))
             settled = settle_evening(ev, price)
         except PulyaError:
             if back:  # a line naming a player otherwise than exactly: read again under their names
