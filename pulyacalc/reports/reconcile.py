@@ -242,6 +242,4 @@ def _parting_findings(parting: int | None, suspects: list[int], kept: list[DealR
 
 
 def _touches(e: Entry, cell: Cell) -> bool:
-    if e.area != cell[0] or e.player != cell[1]:
-        return False
-    return e.area != "whists" or e.on == cell[2]
+    return e.area == cell[0] and e.player == cell[1] and (e.area != "whists" or e.on == cell[2])
