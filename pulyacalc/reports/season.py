@@ -297,9 +297,7 @@ def played(
 
 def raise_all(problems: list[Problem]) -> None:
     """Every problem of every log at once (a RuleError when each is a rule's)."""
-    if all(p.kind == "rule" for p in problems):
-        raise RuleError(problems)
-    raise ReadError(problems)
+    raise (RuleError if all(p.kind == "rule" for p in problems) else ReadError)(problems)
 
 
 def score_evening(
