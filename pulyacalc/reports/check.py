@@ -9,6 +9,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import pairwise
@@ -484,10 +485,8 @@ def _target_findings(header: Header, conv: Convention, target: int) -> list[Find
 def _builtin_values(field_name: str) -> list[Any]:
     values = []
     for name in builtin_names():
-        try:
+        with suppress(PulyaError):  # a broken convention file is not this log's problem
             values.append(getattr(load(name), field_name))
-        except PulyaError:  # a broken convention file is not this log's problem
-            continue
     return values
 
 
