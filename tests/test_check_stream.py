@@ -82,9 +82,7 @@ def test_a_short_run_is_each_deal_and_other_findings_break_a_run() -> None:
 
 
 class _Every:
-    """A ``checks.Follower`` that keeps every result and is never done: the full way."""
-
-    done = False
+    """A ``checks.Follower`` that keeps every result."""
 
     def __init__(self) -> None:
         self.results: list[DealResult] = []
@@ -115,7 +113,7 @@ def test_findings_are_handed_on_as_found_in_the_order_of_the_file(tmp_path: Path
     assert [f.loc.line for f in found if f.code == "read"] == bad
     assert [f.loc.line for f in found if f.code == "correction"] == fixes
     assert [f.loc.line for f in found if f.code == "raspasy-exit"] == [n + 3 for n in fixes]
-    # the same as the full path gives (a follower never done takes it, shown every result)
+    # the same with a follower, shown every result (nothing owed: the full path)
     kept = Checking(str(log))
     every = kept.follow = _Every()
     assert list(kept) == found

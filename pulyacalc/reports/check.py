@@ -1,7 +1,7 @@
 """Checking a log beyond its syntax: everything wrong or suspicious, each located.
 
 ``Checking`` scores a log past refused deals, handing on each finding once nothing can come before it
-(flat memory, as ``score``); ``follow`` (``check --against``) sees each deal's result until ``done``.
+(flat memory, as ``score``); ``follow`` (``check --against``) sees each deal's result.
 Codes: docs/commands.md; every rule reads convention keys, none asks a convention's name."""
 
 from __future__ import annotations
@@ -55,11 +55,6 @@ class Follower(Protocol):
     """Shown each deal's result as ``Checking`` scores it (``reconcile.Running``)."""
 
     def __call__(self, r: DealResult) -> None: ...
-
-    @property
-    def done(self) -> bool:
-        """Nothing more is needed of the deals: no result is made for it any more."""
-        ...
 
 
 #: deals ``Checking._findings`` keeps what they were found to have of; emptied when full
@@ -128,7 +123,7 @@ class Checking:
                 window.problems(problems)
             if scorer.passed:
                 yield from self._passed()
-            if follow is not None and not follow.done:
+            if follow is not None:
                 follow(step.result())
             if short:
                 for f in self._findings(step):

@@ -74,10 +74,6 @@ class Running:
         #: a cell the paper writes as entries: the log's totals as it changes (total, deal, place)
         self.steps: dict[Cell, list[tuple[Amount, int, Loc]]] = {c: [] for c in paper.entries}
 
-    @property
-    def done(self) -> bool:
-        return False  # every deal is shown: a differing cell names the deals that wrote to it
-
     def __call__(self, r: DealResult) -> None:
         n = r.number
         if n != self.last:
