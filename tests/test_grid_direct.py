@@ -4,6 +4,8 @@ wrapped to widths; a long table spooled is grid's table (render/table.LongTable)
 
 from __future__ import annotations
 
+from typing import Any
+
 from helpers import examples
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -234,5 +236,62 @@ def test_fit_lines_wraps_each_long_line_as_textwrap_does(text: str, width: int) 
     was, WIDTH[0] = WIDTH[0], width
     try:
         assert fit_lines(text) == expected
+    finally:
+        WIDTH[0] = was
+
+
+#: texts a cell is wrapped from: words with digits (wrapped alike whatever the digits), mixed
+#: numbers (46 2/3, never broken inside), hyphens, and what the wrapper rewrites (a tab, colour)
+WRAPPED_TEXTS = st.lists(
+    st.one_of(
+        st.text(alphabet="ab09-×ё", min_size=1, max_size=9),
+        st.sampled_from(["46 2/3", "12", "deal 7", "a\tb", "\x1b[31mred\x1b[0m", "\ue001", "1-2"]),
+    ),
+    max_size=8,
+).map(" ".join)
+
+
+@settings(max_examples=examples(600), deadline=None)
+@given(WRAPPED_TEXTS, st.integers(1, 20), st.randoms(use_true_random=False))
+def test_a_cell_is_wrapped_as_tabulate_wraps_it(text: str, width: int, rnd: Any) -> None:
+    """``wrapped`` (remembered by where the digits are) is tabulate's wrapping of the very text,
+    also right after a text of other digits in the same places was wrapped."""
+    import re
+
+    import tabulate as tab
+
+    from pulyacalc.render.table import wrapped
+
+    def expected(cell: str) -> str:
+        held = re.sub(r"(?<=\d) (?=\d+/\d+)", "\ue001", cell)  # a mixed number is not broken
+        wrapper = tab._CustomTextWrap(width=width)  # type: ignore[attr-defined]
+        return "\n".join(wrapper.wrap(held)).replace("\ue001", " ")
+
+    other = "".join(rnd.choice("0123456789") if c.isdigit() and c.isascii() else c for c in text)
+    assert wrapped(other, width) == expected(other)
+    assert wrapped(text, width) == expected(text)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.data(), st.integers(12, 40), st.sampled_from(["plain", "simple"]))
+def test_a_table_fitted_as_one_of_its_shape_is_fitted_anew(data: st.DataObject, width: int, fmt: str) -> None:
+    """A fit plan remembered for a table (its digits aside) fits another of the same shape
+    as it would be fitted anew: explain's paper and entries after every deal."""
+    from pulyacalc.render import table
+    from pulyacalc.render.view import WIDTH
+
+    ncols = data.draw(st.integers(3, 6))
+    cells = st.text(alphabet="ab 19-×", max_size=14)
+    body = data.draw(st.lists(st.lists(cells, min_size=ncols, max_size=ncols), min_size=1, max_size=4))
+    head = data.draw(st.one_of(st.just([]), st.lists(cells, min_size=ncols, max_size=ncols)))
+    align = data.draw(st.lists(st.sampled_from(["left", "right"]), min_size=ncols, max_size=ncols))
+    swap = str.maketrans("19", "91")
+    other = [[c.translate(swap) for c in row] for row in body]
+    was, WIDTH[0] = WIDTH[0], width
+    try:
+        grid(body, head, align, fmt)  # (its plan remembered)
+        remembered = grid(other, head, align, fmt)
+        table._PLANS.known.clear()
+        assert remembered == grid(other, head, align, fmt)
     finally:
         WIDTH[0] = was

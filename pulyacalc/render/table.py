@@ -117,6 +117,8 @@ class Layout:
         self.dashes = "  ".join("-" * w for w in widths).rstrip()
         #: (column, cell) → the cell's lines padded
         self.cells = Remembered(self._cell, size=8192 * len(widths))
+        #: a row's cells → its lines (a table drawn again and again: explain's paper after each deal)
+        self.rows = Remembered(self.lines, size=8192)
 
     def rule(self) -> str:
         return self.dashes
@@ -134,6 +136,10 @@ class Layout:
         return [*lines, self.rule()] if tablefmt == "simple" else lines
 
     def row(self, cells: Sequence[str]) -> list[str]:
+        """:meth:`lines`, remembered by the row's cells."""
+        return self.rows(tuple(cells))
+
+    def lines(self, cells: Sequence[str]) -> list[str]:
         """A row's lines: each cell wrapped, stripped and padded, topped up with blanks, ends cut."""
         if self.plain:
             return [(self.format % tuple(c.strip() for c in cells)).rstrip().replace(PAD, " ")]
@@ -165,25 +171,57 @@ def _given(xs: Widths, like: Sequence[Any]) -> list[int | None]:
     return (list(xs or ()) + [None] * len(like))[: len(like)]
 
 
-def _wrap(cell_width: tuple[str, int]) -> str:
+def _wrapped_lines(text: str, width: int) -> list[str]:
     import tabulate as tab  # only for a table fitted to a width (start-up time)
 
-    cell, width = cell_width
     # a mixed number's space (46 2/3) is no place to break: held as one character meanwhile
-    held = _IN_NUMBER.sub("\ue001", cell)
+    held = _IN_NUMBER.sub("\ue001", text)
     lines = tab._CustomTextWrap(width=width).wrap(held)  # type: ignore[attr-defined]
-    return "\n".join(lines).replace("\ue001", " ")
+    return [line.replace("\ue001", " ") for line in lines]
+
+
+def _wrap(shape_width: tuple[bytes, int]) -> tuple[tuple[int, int], ...] | str:
+    """Where each line of the text of this :func:`shape` wrapped begins and ends in it; the lines
+    themselves if they are not pieces of it (a tab or a colour code: the wrapper rewrites them)."""
+    text, width = shape_width[0].decode("utf-8", "surrogatepass"), shape_width[1]
+    lines = _wrapped_lines(text, width)
+    spans, at = [], 0
+    for line in lines:
+        start = text.find(line, at)
+        if start < 0:
+            return "\n".join(lines)
+        at = start + len(line)
+        spans.append((start, at))
+    return tuple(spans)
+
+
+#: a digit as :func:`shape` has it: every digit is one column wide and wraps alike
+_DIGITS = bytes.maketrans(b"123456789", b"000000000")
+
+
+def shape(text: str) -> bytes:
+    """The text with its digits all 0 (as UTF-8: bytes translate many times faster than a str); a
+    colour code's digits say what it does, so a text with one is its own shape."""
+    raw = text.encode("utf-8", "surrogatepass")
+    return raw if "\x1b" in text else raw.translate(_DIGITS)
 
 
 #: the space inside a mixed number written without glyphs (46 2/3)
 _IN_NUMBER = re.compile(r"(?<=\d) (?=\d+/\d+)")
-#: each cell's text wrapped to a width, as tabulate's ``maxcolwidths`` wraps it
+#: each text's wrapping to a width, as tabulate's ``maxcolwidths`` wraps it, by its digits' places
+#: (every digit is one column and breaks alike: "after deal 12" wraps as "after deal 47" does)
 _WRAPPED = Remembered(_wrap, size=8192)
 
 
 def wrapped(cell: str, width: int) -> str:
     """``cell`` wrapped to ``width`` by tabulate's own wrapper (its lines joined)."""
-    return _WRAPPED((cell, width))
+    key = shape(cell)
+    spans = _WRAPPED((key, width))
+    if isinstance(spans, str):  # (the wrapping of the text with its digits 0, unless it has none)
+        return (
+            spans if key.decode("utf-8", "surrogatepass") == cell else "\n".join(_wrapped_lines(cell, width))
+        )
+    return "\n".join([cell[a:b] for a, b in spans])
 
 
 def _layout(body: Body, head: list[str], lefts: Sequence[bool], limits: Widths, heads: Widths) -> Layout:
@@ -482,8 +520,6 @@ class Fit(NamedTuple):
     text: str
 
 
-#: a digit as the key of a fit plan has it: every digit is one column wide and wraps alike
-_DIGITS = str.maketrans("123456789", "000000000")
 #: each fit plan made, by what decides it, and the layouts of its wrapped parts
 _PLANS: Remembered[tuple[FitPlan, dict[int, Layout] | None]] = Remembered(
     lambda _, fit: (fit_plan(fit), {}), size=1024
@@ -494,14 +530,14 @@ def _fitted(fit: Fit) -> tuple[FitPlan, dict[int, Layout] | None]:
     """:func:`fit_plan` remembered by what decides it (digits wrap alike), with its parts' layouts."""
     body, head, align = fit.body, fit.head, fit.align
     ncols = len(body[0]) if body else 0
-    alike = fit.tablefmt == "simple" and not fit.maxcolwidths and len(head) == ncols
+    alike = not fit.maxcolwidths and len(head) in (0, ncols)
     if not alike or _exotic(body, head, align, fit.tablefmt, True):
         return fit_plan(fit), None
-    key: list[Any] = [fit.width, tuple(align or ()), tuple(h.translate(_DIGITS) for h in head)]
+    key: list[Any] = [fit.width, tuple(align or ()), tuple(map(shape, head))]
     for i, a in enumerate(_given_align(align, ncols)):
         column = [row[i] for row in body]
         if a == "left":
-            key.append(tuple(c.translate(_DIGITS) for c in column))
+            key.append(tuple(map(shape, column)))
         else:
             key.append((max(map(len, column)), max(len(c.strip()) for c in column)))
     return _PLANS(tuple(key), fit)
@@ -543,7 +579,7 @@ def fit_plan(fit: Fit) -> FitPlan:
     heads: list[int | None] | None = None
     if head:
         heads = [
-            max(cells[i], *(len(w) for w in head[i].split() or [""])) if i < len(head) else None
+            max(1, cells[i], *(len(w) for w in head[i].split() or [""])) if i < len(head) else None
             for i in range(ncols)
         ]
         text = draw(body, head, align, tablefmt, maxcolwidths, heads)
@@ -670,7 +706,7 @@ class LongTable:
         """The headers' lines, then every row's (of the columns ``part``), a batch at a time."""
         out = head
         for row in self._aligned():
-            out.extend(layout.row(row if part is None else [row[i] for i in part]))
+            out.extend(layout.lines(row if part is None else [row[i] for i in part]))
             if len(out) >= _BATCH:
                 yield "\n".join(out) + "\n"
                 out = []
