@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
 from functools import partial
+from itertools import compress
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pulyacalc.render.view import WIDTH, Spent
@@ -194,14 +195,13 @@ def fit_lines(text: str) -> str:
     width = WIDTH[0]
     if width is None or max(map(len, text.splitlines()), default=0) <= width:
         return text
-    out = []
-    for line in text.split("\n"):
-        if len(line) <= width:
-            out.append(line)
-            continue
+    lines = text.split("\n")
+    # (the lines to wrap found without a Python step per line: a long text has few)
+    for i in compress(range(len(lines)), map(width.__lt__, map(len, lines))):
+        line = lines[i]
         indent = line[: len(line) - len(line.lstrip())]
-        out.extend(wrap_line(line, width, indent + "  ") or [line])
-    return "\n".join(out)
+        lines[i] = "\n".join(wrap_line(line, width, indent + "  ") or [line])
+    return "\n".join(lines)
 
 
 #: the whitespace ``textwrap`` breaks at and turns into spaces, but the space itself

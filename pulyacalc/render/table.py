@@ -347,7 +347,7 @@ def _wcwidth() -> bool:
 
 
 def _widest(text: str) -> int:
-    return max((len(line) for line in text.splitlines()), default=0)
+    return max(map(len, text.splitlines()), default=0)
 
 
 def _aligned(body: Body, align: Align, ncols: int) -> Body:
