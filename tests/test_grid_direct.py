@@ -213,11 +213,12 @@ def test_a_line_is_wrapped_as_textwrap_wraps_it(line: str, width: int, indent: s
     assert wrap_line(line, width, indent) == expected
 
 
-@given(st.text(alphabet="ab c  -\n\r\x0b\x1c\u2028·", max_size=120), st.integers(4, 30))
+@given(st.text(alphabet="ab c  -19\n\r\x0b\x1c\u2028·", max_size=120), st.integers(4, 30))
 def test_fit_lines_wraps_each_long_line_as_textwrap_does(text: str, width: int) -> None:
     """``fit_lines``: a text no piece of which (``str.splitlines``) is wider than the width is
     left as it is; else each line (between line feeds) wider than it is wrapped as textwrap
-    wraps it, the continuation indented two more, a line that cannot be wrapped kept."""
+    wraps it, the continuation indented two more, a line that cannot be wrapped kept; also
+    right after a text of other digits in the same places (remembered by its shape)."""
     import textwrap
 
     from pulyacalc.render.formats import fit_lines
@@ -230,12 +231,16 @@ def test_fit_lines_wraps_each_long_line_as_textwrap_does(text: str, width: int) 
         opts = dict(subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
         return "\n".join(textwrap.wrap(line, width, **opts) or [line])  # type: ignore[arg-type]
 
-    expected = text
-    if max(map(len, text.splitlines()), default=0) > width:
-        expected = "\n".join(map(wrapped, text.split("\n")))
+    def expected(text: str) -> str:
+        if max(map(len, text.splitlines()), default=0) > width:
+            return "\n".join(map(wrapped, text.split("\n")))
+        return text
+
+    other = text.translate(str.maketrans("19", "91"))
     was, WIDTH[0] = WIDTH[0], width
     try:
-        assert fit_lines(text) == expected
+        assert fit_lines(other) == expected(other)
+        assert fit_lines(text) == expected(text)
     finally:
         WIDTH[0] = was
 

@@ -12,6 +12,7 @@ from functools import partial
 from itertools import compress
 from typing import TYPE_CHECKING, Any, Protocol
 
+from pulyacalc.core.remembered import Remembered
 from pulyacalc.render.view import WIDTH, Spent
 
 if TYPE_CHECKING:
@@ -198,10 +199,44 @@ def fit_lines(text: str) -> str:
     lines = text.split("\n")
     # (the lines to wrap found without a Python step per line: a long text has few)
     for i in compress(range(len(lines)), map(width.__lt__, map(len, lines))):
-        line = lines[i]
-        indent = line[: len(line) - len(line.lstrip())]
-        lines[i] = "\n".join(wrap_line(line, width, indent + "  ") or [line])
+        lines[i] = _wrapped_line(lines[i], width)
     return "\n".join(lines)
+
+
+def _wrapped_line(line: str, width: int) -> str:
+    """A line wrapped, its continuation indented two more than it is (:func:`wrap_line`)."""
+    indent = line[: len(line) - len(line.lstrip())] + "  "
+    spans = _LINE_SPANS((shape(line), width, indent))
+    if spans is None:  # (a tab or the like: rewritten by textwrap)
+        return "\n".join(wrap_line(line, width, indent) or [line])
+    return ("\n" + indent).join([line[a:b] for a, b in spans]) if spans else line
+
+
+def _line_spans(key: tuple[bytes, int, str]) -> tuple[tuple[int, int], ...] | None:
+    """Where each wrapped line of a line of this :func:`shape` begins and ends in it (None: not pieces)."""
+    line, width, indent = key[0].decode("utf-8", "surrogatepass"), key[1], key[2]
+    if _OTHER_SPACES.search(line):
+        return None
+    spans, at = [], 0
+    for k, piece in enumerate(wrap_line(line, width, indent)):
+        piece = piece[len(indent) :] if k else piece
+        at = line.index(piece, at)
+        spans.append((at, at + len(piece)))
+        at += len(piece)
+    return tuple(spans)
+
+
+#: each long line's wrapping, by its shape (the deal's first line, again and again with other numbers)
+_LINE_SPANS = Remembered(_line_spans, size=8192)
+#: a digit as :func:`shape` has it: every digit is one column wide and wraps alike
+_DIGITS = bytes.maketrans(b"123456789", b"000000000")
+
+
+def shape(text: str) -> bytes:
+    """The text with its digits all 0 (as UTF-8: bytes translate many times faster than a str); a
+    colour code's digits say what it does, so a text with one is its own shape."""
+    raw = text.encode("utf-8", "surrogatepass")
+    return raw if "\x1b" in text else raw.translate(_DIGITS)
 
 
 #: the whitespace ``textwrap`` breaks at and turns into spaces, but the space itself

@@ -14,7 +14,7 @@ from itertools import chain
 from typing import Any, NamedTuple
 
 from pulyacalc.core.remembered import Remembered
-from pulyacalc.render.formats import Spool
+from pulyacalc.render.formats import Spool, shape
 from pulyacalc.render.view import WIDTH
 
 #: a space tabulate keeps (private use: not whitespace, one column wide): lines up a column's units
@@ -193,17 +193,6 @@ def _wrap(shape_width: tuple[bytes, int]) -> tuple[tuple[int, int], ...] | str:
         at = start + len(line)
         spans.append((start, at))
     return tuple(spans)
-
-
-#: a digit as :func:`shape` has it: every digit is one column wide and wraps alike
-_DIGITS = bytes.maketrans(b"123456789", b"000000000")
-
-
-def shape(text: str) -> bytes:
-    """The text with its digits all 0 (as UTF-8: bytes translate many times faster than a str); a
-    colour code's digits say what it does, so a text with one is its own shape."""
-    raw = text.encode("utf-8", "surrogatepass")
-    return raw if "\x1b" in text else raw.translate(_DIGITS)
 
 
 #: the space inside a mixed number written without glyphs (46 2/3)
