@@ -194,11 +194,15 @@ def _made(value: Any, write: Callable[[str], object], fmt: str) -> None:
 def fit_lines(text: str) -> str:
     """The text's lines no wider than the width set, wrapped with the continuation indented."""
     width = WIDTH[0]
-    if width is None or max(map(len, text.splitlines()), default=0) <= width:
+    if width is None:
         return text
     lines = text.split("\n")
     # (the lines to wrap found without a Python step per line: a long text has few)
-    for i in compress(range(len(lines)), map(width.__lt__, map(len, lines))):
+    wide = list(compress(range(len(lines)), map(width.__lt__, map(len, lines))))
+    # (the text is left as it is unless a piece of it, as ``str.splitlines`` cuts it, is too wide)
+    if not any(max(map(len, lines[i].splitlines())) > width for i in wide):
+        return text
+    for i in wide:
         lines[i] = _wrapped_line(lines[i], width)
     return "\n".join(lines)
 
