@@ -118,7 +118,7 @@ class Layout:
         #: (column, cell) → the cell's lines padded
         self.cells = Remembered(self._cell, size=8192 * len(widths))
         #: a row's cells → its lines (a table drawn again and again: explain's paper after each deal)
-        self.rows = Remembered(self.lines, size=8192)
+        self.rows = Remembered(self.lines, size=2048)
 
     def rule(self) -> str:
         return self.dashes

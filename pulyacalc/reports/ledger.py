@@ -133,7 +133,7 @@ class Rows:
         seated: tuple[str, ...] | None = None,
         words: Words = ENGLISH,
     ) -> None:
-        self.players, self.conv, self.price, self.final = players, conv, price, final
+        self.players, self.price, self.final = players, price, final
         self.running = running or price is not None
         self.joined = False
         #: the table a deal is dealt at, for its text (``seated``: the first, if ``players`` is the last)
