@@ -296,7 +296,7 @@ def test_a_table_fitted_as_one_of_its_shape_is_fitted_anew(data: st.DataObject, 
     try:
         grid(body, head, align, fmt)  # (its plan remembered)
         remembered = grid(other, head, align, fmt)
-        table._PLANS.known.clear()
+        table._PLANS.clear()
         assert remembered == grid(other, head, align, fmt)
     finally:
         WIDTH[0] = was

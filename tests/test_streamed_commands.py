@@ -97,6 +97,16 @@ def _old_play_at(log: Any, conv: Any, problems: Any, number: int, window: int) -
     return ev, at, tuple(r for r in reversed(deals) if r.number < number), table
 
 
+class _Anew:
+    """A ``Remembered`` that keeps nothing: each value made anew."""
+
+    def __init__(self, make: Any, size: int) -> None:
+        self.make = make
+
+    def made(self, key: Any, *more: Any) -> Any:
+        return self.make(key, *more)
+
+
 def _nothing_kept(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Every evening played from here on keeps no deal's result (counted in the list)."""
     from pulyacalc import play
@@ -211,7 +221,7 @@ def test_convert_remembers_each_text_and_writes_what_it_wrote_deal_by_deal(
         for to in ("lines", "yaml"):
             args = ["convert", "-", "--to", to, "--input-format", fmt]
             with monkeypatch.context() as m:
-                m.setattr(write, "Remembered", lambda make, size: make)  # every deal written anew
+                m.setattr(write, "Remembered", _Anew)  # every deal written anew
                 old = runner.invoke(app, args, input=t)
             assert old.exit_code == 0 and old.stdout.count("\n") > 5, old.output
             with monkeypatch.context() as m:

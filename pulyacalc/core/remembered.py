@@ -3,29 +3,43 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 V = TypeVar("V")
 
 #: how many values a ``Remembered`` keeps unless told
 REMEMBERED = 100_000
+_MISSING: Any = object()
 
 
-class Remembered(Generic[V]):
-    """What ``make`` made of each value, kept by ``key`` of it (the value by default), at most ``size``."""
+class Remembered(dict[Hashable, V]):
+    """What ``make`` made of each value, at most ``size``: ``r(x)`` is ``make(x)`` made once, and a value
+    met again is a dict look-up in C (no Python call: most look-ups of a long log find what they seek)."""
 
-    def __init__(
-        self, make: Callable[..., V], key: Callable[[Any], Hashable] | None = None, size: int | None = None
-    ) -> None:
-        self.make, self.key, self.size = make, key, size
-        self.known: dict[Hashable, V] = {}
+    __slots__ = ("make", "size")
 
-    def __call__(self, x: Any, *more: Any) -> V:
-        k = x if self.key is None else self.key(x)
-        try:
-            return self.known[k]
-        except KeyError:
-            if len(self.known) >= (self.size or REMEMBERED):
-                self.known.clear()
-            got = self.known[k] = self.make(x, *more)
-            return got
+    def __init__(self, make: Callable[..., V], size: int | None = None) -> None:
+        super().__init__()
+        self.make, self.size = make, size or REMEMBERED
+
+    if TYPE_CHECKING:
+
+        def __call__(self, x: Hashable) -> V: ...
+
+    else:
+        __call__ = dict.__getitem__  # (a hit never leaves C; a miss calls ``__missing__``)
+
+    def __missing__(self, x: Hashable) -> V:
+        if len(self) >= self.size:
+            self.clear()
+        got = self[x] = self.make(x)
+        return got
+
+    def made(self, key: Hashable, *more: Any) -> V:
+        """``make(key, *more)`` made once per ``key``: a value made from more than what it is kept by."""
+        got = self.get(key, _MISSING)
+        if got is _MISSING:
+            if len(self) >= self.size:
+                self.clear()
+            got = self[key] = self.make(key, *more)
+        return got  # type: ignore[no-any-return]

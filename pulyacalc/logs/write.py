@@ -114,7 +114,7 @@ def write_lines(log: Log, words: Words = ENGLISH) -> Iterator[str]:
         if deal.template is None:
             yield deal_line(deal, table, dealer, words) + "\n"
         else:
-            yield texts((deal.template, deal.note, table, dealer), deal)
+            yield texts.made((deal.template, deal.note, table, dealer), deal)
         if not (stays and isinstance(deal, Raspasy)):
             dealer = turn[dealer]
 
@@ -271,7 +271,7 @@ def write_yaml(log: Log, words: Words = ENGLISH) -> Iterator[str]:
         if template is None:
             yield from yaml_deal(deal, header.players, words)
         else:
-            yield texts((template, deal.note), deal)
+            yield texts.made((template, deal.note), deal)
     if first:
         yield f"{words.key('deals')}: []\n"
 

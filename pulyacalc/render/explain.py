@@ -274,7 +274,11 @@ class ExplainStream:
         """Play the stream, drawing each deal shown with its writes' drawings in ``fmt``."""
         upto, conv = self.stream.upto, self.stream.convention
         # an entry's piece made once per write, a deal's drawings once per set of writes (the fold's object)
-        piece = Remembered(lambda x: entry_piece(x, fmt), lambda x: _WRITE(x.entry))
+        pieces = Remembered(lambda _, x: entry_piece(x, fmt))
+
+        def piece(x: Explained) -> tuple[str, str]:
+            return pieces.made(_WRITE(x.entry), x)
+
         writes = Remembered(
             lambda w, r, sheet: drawn_writes(explained(r, sheet, conv), fmt, piece), size=WRITES_SIZE
         )
@@ -284,12 +288,12 @@ class ExplainStream:
             nonlocal players
             if sheet.players != players:  # what the writes move depends on who plays
                 players = sheet.players
-                writes.known.clear()
+                writes.clear()
             if upto is not None and r.number != upto:
                 draw(r, sheet, _SKIPPED)
                 return
             self.shown += 1
-            draw(r, sheet, writes(written, r, sheet))
+            draw(r, sheet, writes.made(written, r, sheet))
 
         self.stream.play(each, self.progress)
 

@@ -259,13 +259,11 @@ class JsonRows:
         self.running, self.count = running, 0
         self.moved = Remembered(self._moved)
         #: the members of each distinct result (many rows move the results alike)
-        self.results = Remembered(
-            lambda m: members(twins("result", m.result), 2), lambda m: tuple(m.result.items())
-        )
+        self.results = Remembered(lambda _, m: members(twins("result", m.result), 2))
 
     def _moved(self, m: Moved) -> str:
         """The members of a row's ``Moved`` (``moved_json``), its result's made once."""
-        result: str = self.results(m)
+        result: str = self.results.made(tuple(m.result.items()), m)
         return members({"dealer": m.dealer, "text": m.text}, 2) + "," + result
 
     def add(self, row: LedgerRow) -> None:

@@ -529,7 +529,7 @@ def _fitted(fit: Fit) -> tuple[FitPlan, dict[int, Layout] | None]:
             key.append(tuple(map(shape, column)))
         else:
             key.append((max(map(len, column)), max(len(c.strip()) for c in column)))
-    return _PLANS(tuple(key), fit)
+    return _PLANS.made(tuple(key), fit)
 
 
 class FitPlan(NamedTuple):

@@ -176,8 +176,8 @@ class Rows:
     def _seat(self, table: tuple[str, ...]) -> None:
         # the texts remembered were written for the table before it
         self.table = table
-        self.texts.known.clear()
-        self.moved.known.clear()
+        self.texts.clear()
+        self.moved.clear()
 
     def _line(self, deal: Deal | Correction | SeatChange, dealer: str) -> object:
         """What a deal's text is made once per: its line read, note and dealer; else the text itself."""
@@ -199,7 +199,7 @@ class Rows:
         self.joined = self.joined or (kind == "join" and not self.final)
         if self.joined:
             return None
-        m = self.moved((line, writes), dealer, deal, written)
+        m = self.moved.made((line, writes), dealer, deal, written)
         if not self.running:  # added up by counts: a Fraction sum per distinct row, not per deal
             counts = self.counts
             counts[m] = counts.get(m, 0) + 1
@@ -252,10 +252,10 @@ class Rows:
     ) -> Moved:
         """A deal's ``Moved`` made: its text (once per line), its result (``row_of``)."""
         line = key[0]
-        text = line if type(line) is str else self.texts(line, deal, dealer)
+        text = line if type(line) is str else self.texts.made(line, deal, dealer)
         result = self.results(tuple((w.area, w.player, w.amount, w.on) for w in written()))
         # writes that move the results alike (half of a long log's) make one Moved
-        return self.alike((dealer, text, tuple(result.items())), result)
+        return self.alike.made((dealer, text, tuple(result.items())), result)
 
     def _add_up(self) -> None:
         sums = self.sums

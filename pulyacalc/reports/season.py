@@ -209,13 +209,13 @@ class Club:
     def digest(self, parts: list[bytes | Line]) -> How:
         """``play``'s ``each`` and ``each_known``: each deal put in ``parts``, a known line as
         its ``Line`` (worked out by ``hashed``; it makes no step), any other as its ``keyed`` bytes."""
-        keys, known = self.keys, self.keys.known.get
+        keys, known = self.keys, self.keys.get
 
         def each(step: Step) -> None:
             item = step.item
             if isinstance(item, Play | Raspasy) and item.template is not None:
                 key = (item.template, item.note)
-                parts.append(known(key) or keys(key, step.deal))
+                parts.append(known(key) or keys.made(key, step.deal))
             else:
                 parts.append(keyed(step.deal()))
 
@@ -226,11 +226,11 @@ class Club:
         (its deal made by ``reader``), each stand-in's name put back (``names``)."""
         import hashlib
 
-        keys, known = self.keys, self.keys.known.get
+        keys, known = self.keys, self.keys.get
 
         def made(line: Line) -> bytes:
             assert reader is not None
-            return keys((line.template, None), partial(reader.again, 0, line.raw, line.template))
+            return keys.made((line.template, None), partial(reader.again, 0, line.raw, line.template))
 
         # (a line known by the fold has no comment; kept by its parse: a Line keeps its fold cache)
         data = [p if isinstance(p, bytes) else known((p.template, None)) or made(p) for p in parts]
