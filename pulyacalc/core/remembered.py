@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 V = TypeVar("V")
 
@@ -22,12 +22,7 @@ class Remembered(dict[Hashable, V]):
         super().__init__()
         self.make, self.size = make, size or REMEMBERED
 
-    if TYPE_CHECKING:
-
-        def __call__(self, x: Hashable) -> V: ...
-
-    else:
-        __call__ = dict.__getitem__  # (a hit never leaves C; a miss calls ``__missing__``)
+    __call__: Callable[[Remembered[V], Hashable], V] = dict.__getitem__  # (a hit never leaves C)
 
     def __missing__(self, x: Hashable) -> V:
         if len(self) >= self.size:

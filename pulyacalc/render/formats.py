@@ -216,15 +216,27 @@ def _wrapped_line(line: str, width: int) -> str:
     return ("\n" + indent).join([line[a:b] for a, b in spans]) if spans else line
 
 
-def _line_spans(key: tuple[bytes, int, str]) -> tuple[tuple[int, int], ...] | None:
+def _line_spans(key: tuple[bytes, int, str]) -> Spans | None:
     """Where each wrapped line of a line of this :func:`shape` begins and ends in it (None: not pieces)."""
     line, width, indent = key[0].decode("utf-8", "surrogatepass"), key[1], key[2]
     if _OTHER_SPACES.search(line):
         return None
+    return spans_in(
+        line, [p[len(indent) :] if k else p for k, p in enumerate(wrap_line(line, width, indent))]
+    )
+
+
+#: where each line of a text wrapped begins and ends in it
+Spans = tuple[tuple[int, int], ...]
+
+
+def spans_in(text: str, pieces: Iterable[str]) -> Spans | None:
+    """Where each of ``pieces`` begins and ends in ``text``, one after another (None: one is not in it)."""
     spans, at = [], 0
-    for k, piece in enumerate(wrap_line(line, width, indent)):
-        piece = piece[len(indent) :] if k else piece
-        at = line.index(piece, at)
+    for piece in pieces:
+        at = text.find(piece, at)
+        if at < 0:
+            return None
         spans.append((at, at + len(piece)))
         at += len(piece)
     return tuple(spans)

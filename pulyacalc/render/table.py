@@ -14,7 +14,7 @@ from itertools import chain
 from typing import Any, NamedTuple
 
 from pulyacalc.core.remembered import Remembered
-from pulyacalc.render.formats import Spool, shape
+from pulyacalc.render.formats import Spans, Spool, shape, spans_in
 from pulyacalc.render.view import WIDTH
 
 #: a space tabulate keeps (private use: not whitespace, one column wide): lines up a column's units
@@ -135,10 +135,6 @@ class Layout:
             lines.append((self.format % tuple(parts)).rstrip().replace(PAD, " "))
         return [*lines, self.rule()] if tablefmt == "simple" else lines
 
-    def row(self, cells: Sequence[str]) -> list[str]:
-        """:meth:`lines`, remembered by the row's cells."""
-        return self.rows(tuple(cells))
-
     def lines(self, cells: Sequence[str]) -> list[str]:
         """A row's lines: each cell wrapped, stripped and padded, topped up with blanks, ends cut."""
         if self.plain:
@@ -180,19 +176,11 @@ def _wrapped_lines(text: str, width: int) -> list[str]:
     return [line.replace("\ue001", " ") for line in lines]
 
 
-def _wrap(shape_width: tuple[bytes, int]) -> tuple[tuple[int, int], ...] | str:
-    """Where each line of the text of this :func:`shape` wrapped begins and ends in it; the lines
-    themselves if they are not pieces of it (a tab or a colour code: the wrapper rewrites them)."""
+def _wrap(shape_width: tuple[bytes, int]) -> Spans | None:
+    """Where each line of the text of this :func:`shape` wrapped begins and ends in it (None: its lines
+    are not pieces of it: a tab or a colour code, which the wrapper rewrites)."""
     text, width = shape_width[0].decode("utf-8", "surrogatepass"), shape_width[1]
-    lines = _wrapped_lines(text, width)
-    spans, at = [], 0
-    for line in lines:
-        start = text.find(line, at)
-        if start < 0:
-            return "\n".join(lines)
-        at = start + len(line)
-        spans.append((start, at))
-    return tuple(spans)
+    return spans_in(text, _wrapped_lines(text, width))
 
 
 #: the space inside a mixed number written without glyphs (46 2/3)
@@ -204,12 +192,9 @@ _WRAPPED = Remembered(_wrap, size=8192)
 
 def wrapped(cell: str, width: int) -> str:
     """``cell`` wrapped to ``width`` by tabulate's own wrapper (its lines joined)."""
-    key = shape(cell)
-    spans = _WRAPPED((key, width))
-    if isinstance(spans, str):  # (the wrapping of the text with its digits 0, unless it has none)
-        return (
-            spans if key.decode("utf-8", "surrogatepass") == cell else "\n".join(_wrapped_lines(cell, width))
-        )
+    spans = _WRAPPED((shape(cell), width))
+    if spans is None:  # (wrapped as it is, each time: rare)
+        return "\n".join(_wrapped_lines(cell, width))
     return "\n".join([cell[a:b] for a, b in spans])
 
 
@@ -264,7 +249,7 @@ def draw(
     lefts = [a == "left" for a in _given_align(align, len(body[0]))]
     layout = layout or _layout(body, head, lefts, limits, heads)
     lines = layout.head(head, heads, tablefmt)
-    lines.extend(chain.from_iterable(map(layout.row, body)))
+    lines.extend(chain.from_iterable(map(layout.rows, map(tuple, body))))
     if tablefmt == "simple" and not head:
         lines.append(layout.rule())
     return "\n".join(lines).replace(PAD, " ")
