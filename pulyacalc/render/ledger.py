@@ -321,7 +321,7 @@ class TableRows:
         self.values: list[tuple[int, str, str]] = []  # (column, kind, player) of each value cell
         self.cells = Remembered(self._cells)
         #: each value's text, made once per distinct value (running totals, money)
-        self.texts = Remembered(lambda key: _cell(key[0], key[2]))
+        self.texts = Remembered(lambda key, v: _cell(key[0], v))
 
     def _start(self, players: tuple[str, ...], money: bool) -> LongTable:
         from pulyacalc.render.table import LongTable
@@ -338,8 +338,9 @@ class TableRows:
             values, texts = row_values(row), self.texts
             for i, k, p in self.values:
                 v = values[k][p]
-                # (a Decimal -0 writes its sign: a key of its own)
-                cells[i] = texts((k, type(v), v, v.is_signed() if type(v) is Decimal else False))
+                # (a Decimal -0 writes its sign; an amount is kept by its terms: they hash faster)
+                key = (k, v, v.is_signed()) if type(v) is Decimal else (k, v.numerator, v.denominator)
+                cells[i] = texts.made(key, v)
         table.add(cells)
 
     def _cells(self, m: Moved) -> list[str]:
